@@ -1,0 +1,72 @@
+/** @jest-config-loader esbuild-register */
+import type { Config } from 'jest';
+
+// ESM-only packages that Jest's CommonJS runtime must have compiled.
+const esmPackages = [
+  '@noble',
+  '@scure',
+  'file-type',
+  'strtok3',
+  'token-types',
+  'peek-readable',
+  '@tokenizer',
+  'uint8array-extras',
+  '@borewit',
+  'otplib',
+  '@otplib',
+  'until-async',
+  'rettime',
+];
+// .mjs files are always compiled; .js files only in the ESM-only packages above.
+const transformIgnorePatterns = [`node_modules/(?!(${esmPackages.join('|')})/).+\\.c?js$`];
+
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', tsx: true },
+      transform: { react: { runtime: 'automatic' } },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+  },
+] as [string, Record<string, unknown>];
+
+const config: Config = {
+  projects: [
+    {
+      displayName: 'web',
+      testEnvironment: 'jest-fixed-jsdom',
+      testEnvironmentOptions: { url: 'http://localhost/' },
+      roots: ['<rootDir>/src', '<rootDir>/test'],
+      testMatch: ['**/*.test.ts', '**/*.test.tsx'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
+      setupFilesAfterEnv: ['<rootDir>/test/setupTests.ts'],
+      transform: { '^.+\\.(t|j|mj)sx?$': swc },
+      transformIgnorePatterns,
+      moduleNameMapper: { '\\.(s?css)$': '<rootDir>/test/styleStub.ts' },
+    },
+    {
+      displayName: 'server',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/server', '<rootDir>/scripts'],
+      testMatch: ['**/*.test.ts'],
+      transform: { '^.+\\.(t|j|mj)sx?$': swc },
+      // The server's tree has many ESM-only packages and dynamic import(), which Jest's CommonJS
+      // runtime on Node 20 cannot load: compile all of node_modules (cached after the first run).
+      transformIgnorePatterns: [],
+    },
+    {
+      // Journeys in headless chromium against the real server: run by `npm run test:e2e` only.
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/test/e2e'],
+      testMatch: ['**/*.e2e.ts'],
+      transform: { '^.+\\.(t|j|mj)sx?$': swc },
+      transformIgnorePatterns,
+      testTimeout: 60_000,
+    },
+  ],
+};
+
+export default config;

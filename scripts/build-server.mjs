@@ -1,0 +1,59 @@
+// Bundles the API server (server/src) into dist/server/{main,admin}.cjs with esbuild.
+// Dependencies stay external (node_modules at run time); Node >= 20.19 require()s the ESM-only ones.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const srcDir = path.join(root, 'server', 'src');
+// DIST_DIR keeps parallel builds apart (see webpack.config.ts); default dist/.
+export const distDir = path.resolve(root, process.env.DIST_DIR ?? 'dist');
+export const outDir = path.join(distDir, 'server');
+export const entries = { main: 'server/src/main.ts', admin: 'server/src/admin.ts' };
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** True when a bundle is missing or older than any file under server/src. */
+export function serverBuildIsStale() {
+  const sources = newestMtime(srcDir);
+  return Object.keys(entries).some((name) => {
+    const out = path.join(outDir, `${name}.cjs`);
+    return !existsSync(out) || statSync(out).mtimeMs < sources;
+  });
+}
+
+export async function buildServer() {
+  const { build } = await import('esbuild');
+  await build({
+    absWorkingDir: root,
+    entryPoints: entries,
+    outdir: outDir,
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+  console.log(
+    `Built ${Object.keys(entries)
+      .map((n) => path.relative(root, path.join(outDir, `${n}.cjs`)))
+      .join(', ')}`,
+  );
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  buildServer().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

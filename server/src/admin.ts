@@ -1,0 +1,43 @@
+import { findCommand, helpText, UsageError, type CommandIo } from './admin/commands';
+import { loadConfig, type Env } from './config';
+import { openRuntime } from './runtime';
+
+export async function runAdmin(
+  argv: string[],
+  io: CommandIo,
+  env: Env = process.env,
+): Promise<number> {
+  if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0] ?? '')) {
+    helpText().forEach((l) => io.out(l));
+    return 0;
+  }
+  const found = findCommand(argv);
+  if (!found) {
+    io.out(`Unknown command: ${argv.join(' ')}`);
+    helpText().forEach((l) => io.out(l));
+    return 2;
+  }
+  // Same DATA_DIR, migrations and seed as the server, so admin works on a fresh clone too.
+  const runtime = await openRuntime(loadConfig(env));
+  try {
+    return await found.command.run(found.args, runtime, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.out(`${err.message}\nUsage: npm run admin -- ${found.command.usage}`);
+      return 2;
+    }
+    throw err;
+  } finally {
+    await runtime.close();
+  }
+}
+
+if (require.main === module) {
+  runAdmin(process.argv.slice(2), { out: (line) => console.log(line) }).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      console.error(err instanceof Error ? err.message : err);
+      process.exit(1);
+    },
+  );
+}

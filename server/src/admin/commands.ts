@@ -1,0 +1,90 @@
+import type { Runtime } from '../runtime';
+
+export interface CommandIo {
+  out(line: string): void;
+}
+
+export interface AdminCommand {
+  /** Words after `npm run admin --`, e.g. `user list`. */
+  name: string;
+  usage: string;
+  description: string;
+  /** Returns the process exit code. */
+  run(args: string[], runtime: Runtime, io: CommandIo): Promise<number>;
+}
+
+export class UsageError extends Error {}
+
+function table(rows: Record<string, string>[]): string[] {
+  if (rows.length === 0) return ['(none)'];
+  const cols = Object.keys(rows[0] ?? {});
+  const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => (r[c] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((v, i) => v.padEnd(width[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [
+    line(cols),
+    line(width.map((w) => '-'.repeat(w))),
+    ...rows.map((r) => line(cols.map((c) => r[c] ?? ''))),
+  ];
+}
+
+const userList: AdminCommand = {
+  name: 'user list',
+  usage: 'user list',
+  description: 'List accounts (username, e-mail, second factor, KYC status, last login).',
+  async run(_args, { db }, io) {
+    const users = await db
+      .selectFrom('users')
+      .select(['id', 'username', 'email', 'name', 'auth_type', 'status_kyc', 'last_login_at'])
+      .orderBy('created_at')
+      .execute();
+    for (const line of table(
+      users.map((u) => ({
+        id: u.id,
+        username: u.username,
+        email: u.email,
+        name: u.name,
+        auth_type: u.auth_type,
+        kyc: String(u.status_kyc),
+        last_login: u.last_login_at ?? '-',
+      })),
+    )) {
+      io.out(line);
+    }
+    return 0;
+  },
+};
+
+// Later issues add `kyc approve`, `deposit`, `user auth-type`, `user unlock`: one entry each.
+export const COMMANDS: AdminCommand[] = [userList];
+
+export function helpText(): string[] {
+  const width = Math.max(...COMMANDS.map((c) => c.usage.length), 4);
+  return [
+    'Usage: npm run admin -- <command> [args]',
+    '',
+    'Operates on the database in DATA_DIR (default ./data), the same one `npm start` uses.',
+    '',
+    'Commands:',
+    `  ${'help'.padEnd(width)}  Show this help.`,
+    ...COMMANDS.map((c) => `  ${c.usage.padEnd(width)}  ${c.description}`),
+  ];
+}
+
+/** Longest command name that prefixes the argument words wins. */
+export function findCommand(argv: string[]): { command: AdminCommand; args: string[] } | null {
+  let best: { command: AdminCommand; args: string[] } | null = null;
+  for (const command of COMMANDS) {
+    const words = command.name.split(' ');
+    if (
+      words.every((w, i) => argv[i] === w) &&
+      (!best || words.length > best.command.name.split(' ').length)
+    ) {
+      best = { command, args: argv.slice(words.length) };
+    }
+  }
+  return best;
+}

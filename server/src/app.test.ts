@@ -1,0 +1,451 @@
+import { issueStepToken } from './domain/stepTokens';
+import { MSG } from './http/errors';
+import { resolveOptionalUser } from './http/security';
+import { createTestApp, FIXTURE_SPEC, type TestApp } from '../test/testApp';
+import { multipart } from '../test/multipart';
+
+// The HTTP machinery against a small fixture contract (server/test/fixtures/openapi.yaml), so
+// these tests do not move when features land. openapi.test.ts covers the real document.
+
+const envelopeShape = { status: false, msg: expect.any(String), errors: expect.any(Object) };
+
+describe('app foundation (fixture contract)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      specification: FIXTURE_SPEC,
+      handlerOverrides: {
+        async fxBoard(request) {
+          return { status: true, msg: JSON.stringify(request.query), errors: {} };
+        },
+        async fxSignOut(request) {
+          return { status: true, msg: `bye ${request.user?.username}`, errors: {} };
+        },
+        async fxUpload(request) {
+          const body = request.body as Record<string, unknown>;
+          const described = Object.entries(body).map(
+            ([k, v]) => `${k}=${Buffer.isBuffer(v) ? `file(${v.length})` : String(v)}`,
+          );
+          return { status: true, msg: described.join(','), errors: {} };
+        },
+        async login(request) {
+          return { status: true, msg: `step ok for ${request.stepUser?.username}`, errors: {} };
+        },
+        async fxMaybeUser(request) {
+          const ctx = { config: t.config, db: t.db, clock: t.clock };
+          const user = await resolveOptionalUser(ctx, request);
+          return { status: true, msg: user ? user.username : 'anonymous', errors: {} };
+        },
+      },
+    });
+  });
+
+  afterAll(() => t.close());
+
+  it('answers unknown /api routes with a 404 envelope', async () => {
+    const res = await t.inject({ method: 'GET', url: '/api/does-not-exist' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ status: false, msg: MSG.notFound, errors: {} });
+    const post = await t.inject({ method: 'POST', url: '/api/nope', payload: { a: 1 } });
+    expect(post.statusCode).toBe(404);
+    expect(post.json()).toMatchObject(envelopeShape);
+  });
+
+  it('answers an unimplemented operation with 501', async () => {
+    const res = await t.inject({ method: 'GET', url: '/api/items' });
+    expect(res.statusCode).toBe(501);
+    expect(res.json()).toEqual({ status: false, msg: 'Not implemented: fxListItems', errors: {} });
+  });
+
+  it('refuses a secured operation without a bearer token', async () => {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer sess_unknown' },
+      { authorization: 'Basic x' },
+    ]) {
+      const res = await t.inject({ method: 'GET', url: '/api/board', headers });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ status: false, msg: MSG.unauthenticated, errors: {} });
+    }
+  });
+
+  it('authenticates before reading the body (401, not 422 or 415)', async () => {
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/upload',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'x',
+    });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('ends an idle session with the timed-out message', async () => {
+    const auth = await t.authHeader();
+    expect((await t.inject({ method: 'GET', url: '/api/board', headers: auth })).statusCode).toBe(
+      200,
+    );
+    t.clock.advance((t.config.sessionIdleMinutes + 1) * 60_000);
+    const res = await t.inject({ method: 'GET', url: '/api/board', headers: auth });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ status: false, msg: MSG.sessionTimedOut, errors: {} });
+  });
+
+  it('refuses a JSON operation called with another or no content type (415)', async () => {
+    const plain = await t.inject({
+      method: 'POST',
+      url: '/api/items/create',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'x',
+    });
+    expect(plain.statusCode).toBe(415);
+    expect(plain.json()).toMatchObject(envelopeShape);
+    const none = await t.inject({ method: 'POST', url: '/api/items/create' });
+    expect(none.statusCode).toBe(415);
+    const form = await t.inject({
+      method: 'POST',
+      url: '/api/items/create',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'name=a',
+    });
+    expect(form.statusCode).toBe(415);
+  });
+
+  it('refuses unknown fields with 422 instead of stripping them', async () => {
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/items/create',
+      payload: {
+        name: 'A',
+        username: 'a_b',
+        email: 'a@example.com',
+        password: 'p',
+        spassword: '1234',
+        country: 'IN',
+        phone: '1234567',
+        is_checked: 1,
+        is_admin: true,
+      },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      status: false,
+      msg: 'The is_admin field is not allowed.',
+      errors: { is_admin: ['The is_admin field is not allowed.'] },
+    });
+  });
+
+  it('maps schema failures to field messages (x-messages, title, defaults)', async () => {
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/items/create',
+      payload: { name: 'A', email: 'nope', spassword: '12', phone: '1', is_checked: '1' },
+    });
+    expect(res.statusCode).toBe(422);
+    const body = res.json();
+    expect(body.errors).toMatchObject({
+      username: ['Username is required'],
+      email: ['Please Enter Valid email'],
+      spassword: ['4 digit Pin format is invalid'],
+      phone: ['Phone must be at least 6 characters'],
+      // No coercion for JSON bodies; allErrors reports every broken rule.
+      is_checked: ['Is checked must be of type integer', 'Is checked must be one of: 0, 1'],
+      password: ['Password is required'],
+    });
+    expect(body.msg).toBe(Object.values<string[]>(body.errors)[0]?.[0]);
+  });
+
+  it('answers malformed JSON with 400', async () => {
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/items/create',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name": ',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ status: false, msg: MSG.malformedJson, errors: {} });
+  });
+
+  it('refuses prototype poisoning', async () => {
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/items/create',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"__proto__": {"x": 1}}',
+    });
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('accepts an empty body on a body-less operation, with or without a JSON content type', async () => {
+    const auth = await t.authHeader();
+    for (const extra of [
+      { headers: { 'content-type': 'application/json' } },
+      { headers: { 'content-type': 'application/json' }, payload: '' },
+      { headers: { 'content-type': 'application/json' }, payload: '{}' },
+      { headers: {} },
+    ]) {
+      const res = await t.inject({
+        method: 'POST',
+        url: '/api/sign-out',
+        ...extra,
+        headers: { ...auth, ...extra.headers },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().msg).toBe('bye demo');
+    }
+  });
+
+  it('refuses a non-empty body on a body-less operation', async () => {
+    const auth = await t.authHeader();
+    const json = await t.inject({
+      method: 'POST',
+      url: '/api/sign-out',
+      headers: auth,
+      payload: { everywhere: true },
+    });
+    expect(json.statusCode).toBe(422);
+    expect(json.json().errors).toEqual({ everywhere: ['The everywhere field is not allowed.'] });
+    const text = await t.inject({
+      method: 'POST',
+      url: '/api/sign-out',
+      headers: { ...auth, 'content-type': 'text/plain' },
+      payload: 'x',
+    });
+    expect(text.statusCode).toBe(415);
+  });
+
+  it('coerces and defaults query parameters but validates them', async () => {
+    const auth = await t.authHeader();
+    const ok = await t.inject({ method: 'GET', url: '/api/board?page=3', headers: auth });
+    expect(JSON.parse(ok.json().msg)).toEqual({ page: 3 });
+    const def = await t.inject({ method: 'GET', url: '/api/board', headers: auth });
+    expect(JSON.parse(def.json().msg)).toEqual({ page: 1 });
+    const bad = await t.inject({ method: 'GET', url: '/api/board?page=0', headers: auth });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors).toEqual({ page: ['Page must be at least 1'] });
+  });
+
+  it('validates multipart bodies, files included', async () => {
+    const auth = await t.authHeader();
+    const send = (parts: Parameters<typeof multipart>[0]) => {
+      const { payload, headers } = multipart(parts);
+      return t.inject({
+        method: 'POST',
+        url: '/api/upload',
+        payload,
+        headers: { ...auth, ...headers },
+      });
+    };
+    const png = Buffer.alloc(1000, 1);
+
+    const ok = await send([
+      { name: 'photo', value: png, filename: 'a.png', contentType: 'image/png' },
+      { name: 'caption', value: 'hello' },
+    ]);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().msg).toBe('photo=file(1000),caption=hello');
+
+    const missing = await send([{ name: 'caption', value: 'hello' }]);
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().errors).toEqual({ photo: ['Photo is required'] });
+
+    const textForFile = await send([{ name: 'photo', value: 'not a file' }]);
+    expect(textForFile.statusCode).toBe(422);
+    expect(textForFile.json().errors).toEqual({ photo: ['Photo must be a file'] });
+
+    const extra = await send([
+      { name: 'photo', value: png, filename: 'a.png' },
+      { name: 'admin', value: '1' },
+    ]);
+    expect(extra.statusCode).toBe(422);
+    expect(extra.json().errors).toEqual({ admin: ['The admin field is not allowed.'] });
+
+    const two = await send([
+      { name: 'photo', value: png, filename: 'a.png' },
+      { name: 'photo', value: png, filename: 'b.png' },
+    ]);
+    expect(two.statusCode).toBe(422);
+    expect(two.json().errors).toEqual({ photo: ['Only one file is allowed.'] });
+
+    const big = await send([
+      { name: 'photo', value: Buffer.alloc(2 * 1024 * 1024 + 1), filename: 'a.png' },
+    ]);
+    expect(big.statusCode).toBe(413);
+    expect(big.json()).toEqual({
+      status: false,
+      msg: 'The photo may not be greater than 2 MB.',
+      errors: { photo: ['The photo may not be greater than 2 MB.'] },
+    });
+
+    const exactly2mb = await send([
+      { name: 'photo', value: Buffer.alloc(2 * 1024 * 1024), filename: 'a.png' },
+    ]);
+    expect(exactly2mb.statusCode).toBe(200);
+
+    const json = await t.inject({
+      method: 'POST',
+      url: '/api/upload',
+      headers: auth,
+      payload: { photo: 'x' },
+    });
+    expect(json.statusCode).toBe(415);
+  });
+
+  it('accepts a valid step token on login only', async () => {
+    const demo = await t.db
+      .selectFrom('users')
+      .selectAll()
+      .where('username', '=', 'demo')
+      .executeTakeFirstOrThrow();
+    const step = issueStepToken(t.config.secretKey, demo.id, 'login', t.clock);
+    const body = { username: 'demo', password: 'x', mpin: '1234' };
+    const ok = await t.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { authorization: `Bearer ${step}` },
+      payload: body,
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().msg).toBe('step ok for demo');
+
+    // A step token is not a session, and a session token is not a step token.
+    expect(
+      (
+        await t.inject({
+          method: 'GET',
+          url: '/api/board',
+          headers: { authorization: `Bearer ${step}` },
+        })
+      ).statusCode,
+    ).toBe(401);
+    const session = await t.authHeader();
+    expect(
+      (await t.inject({ method: 'POST', url: '/api/login', headers: session, payload: body }))
+        .statusCode,
+    ).toBe(401);
+
+    t.clock.advance(5 * 60_000);
+    const expired = await t.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { authorization: `Bearer ${step}` },
+      payload: body,
+    });
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json()).toMatchObject(envelopeShape);
+  });
+
+  it('lets anonymous-or-session operations check an optional session', async () => {
+    expect((await t.inject({ method: 'GET', url: '/api/maybe' })).json().msg).toBe('anonymous');
+    const auth = await t.authHeader();
+    expect((await t.inject({ method: 'GET', url: '/api/maybe', headers: auth })).json().msg).toBe(
+      'demo',
+    );
+    const bad = await t.inject({
+      method: 'GET',
+      url: '/api/maybe',
+      headers: { authorization: 'Bearer sess_revoked' },
+    });
+    expect(bad.statusCode).toBe(401);
+  });
+
+  it('sends basic security headers', async () => {
+    const res = await t.inject({ method: 'GET', url: '/api/items' });
+    expect(res.headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'same-origin',
+    });
+  });
+
+  it('sets a readable XSRF-TOKEN cookie when absent', async () => {
+    const first = await t.inject({ method: 'GET', url: '/api/items' });
+    const cookie = String(first.headers['set-cookie']);
+    expect(cookie).toMatch(/^XSRF-TOKEN=[\w-]{32}; Path=\/; SameSite=Lax$/);
+    const again = await t.inject({
+      method: 'GET',
+      url: '/api/items',
+      headers: { cookie: cookie.split(';')[0] ?? '' },
+    });
+    expect(again.headers['set-cookie']).toBeUndefined();
+  });
+});
+
+describe('response validation', () => {
+  let t: TestApp;
+  afterEach(() => t.close());
+
+  it('turns a response that breaks the contract into a 500', async () => {
+    t = await createTestApp({
+      specification: FIXTURE_SPEC,
+      handlerOverrides: {
+        async fxListItems() {
+          return {
+            status: true,
+            data: [{ id: 'IN', name: 'India', calling_code: '+91', secret: 'x' }],
+          };
+        },
+      },
+    });
+    const res = await t.inject({ method: 'GET', url: '/api/items' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ status: false, msg: MSG.internal, errors: {} });
+  });
+
+  it('passes a response that matches, and stays off when disabled', async () => {
+    const data = [{ id: 'IN', name: 'India', calling_code: '+91', secret: 'x' }];
+    t = await createTestApp({
+      specification: FIXTURE_SPEC,
+      env: { RESPONSE_VALIDATION: 'false' },
+      handlerOverrides: { fxListItems: async () => ({ status: true, data }) },
+    });
+    const res = await t.inject({ method: 'GET', url: '/api/items' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual(data); // serialised as is, nothing hidden
+  });
+
+  it('hides internal errors behind a generic 500', async () => {
+    t = await createTestApp({
+      specification: FIXTURE_SPEC,
+      handlerOverrides: {
+        fxListItems: async () => {
+          throw new Error('database exploded at /var/lib/secret');
+        },
+      },
+    });
+    const res = await t.inject({ method: 'GET', url: '/api/items' });
+    expect(res.statusCode).toBe(500);
+    expect(res.body).not.toContain('exploded');
+    expect(res.json()).toEqual({ status: false, msg: MSG.internal, errors: {} });
+  });
+});
+
+describe('rate limiting', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      specification: FIXTURE_SPEC,
+      env: { RATE_LIMIT_MAX: '5', AUTH_RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_MS: '60000' },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('limits sign-in operations more strictly, with Retry-After', async () => {
+    const call = () => t.inject({ method: 'POST', url: '/api/pre-login', payload: {} });
+    expect((await call()).statusCode).toBe(422);
+    expect((await call()).statusCode).toBe(422);
+    const limited = await call();
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.json()).toMatchObject({ status: false, errors: {} });
+    expect(limited.json().msg).toMatch(/^Too many requests/);
+  });
+
+  it('applies the general limit to other operations', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      statuses.push((await t.inject({ method: 'GET', url: '/api/items' })).statusCode);
+    }
+    expect(statuses).toEqual([501, 501, 501, 501, 501, 429]);
+  });
+});

@@ -1,0 +1,159 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import compress from '@fastify/compress';
+import rateLimit from '@fastify/rate-limit';
+import responseValidation from '@fastify/response-validation';
+import openapiGlue from 'fastify-openapi-glue';
+import type { ResolvedConfig } from './config';
+import type { AppContext } from './context';
+import type { Db } from './db/connection';
+import { systemClock, type Clock } from './domain/time';
+import { buildServiceHandlers } from './handlers';
+import type { HandlerMap } from './handlers/types';
+import { applyBodyPolicy, securityBeforeBody } from './http/bodyPolicy';
+import { HttpError, MSG, envelope } from './http/errors';
+import { errorHandler } from './http/errorHandler';
+import { registerMultipart } from './http/multipart';
+import { buildSecurityHandlers } from './http/security';
+import {
+  createAjv,
+  createRequestAjvs,
+  createValidatorCompiler,
+  declareExtensionKeywords,
+} from './http/validation';
+import { registerWeb, sendSpaShell, wantsSpaShell, webAvailable } from './http/web';
+import { registerXsrfCookie } from './http/xsrf';
+import { loadSpecification, mediaTypesIn } from './openapi/spec';
+import { OPENAPI_PATH } from './paths';
+
+export const API_PREFIX = '/api';
+/** Sign-in operations get the stricter AUTH_RATE_LIMIT_MAX budget. */
+export const AUTH_RATE_LIMITED_OPERATIONS: readonly string[] = ['preLogin', 'login'];
+
+// Cheap defaults for every answer (API and SPA); a CSP is left to the SPA build.
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'same-origin',
+};
+
+export interface BuildAppOptions {
+  config: ResolvedConfig;
+  db: Db;
+  /** Fastify logger options; defaults to `{ level: config.logLevel }`. */
+  logger?: FastifyServerOptions['logger'];
+  clock?: Clock;
+  /** openapi.yaml to serve (tests may pass a fixture). */
+  specification?: string;
+  /** Directory of the built SPA to serve with history fallback (main passes dist/web). */
+  webDir?: string;
+  /** Test seam: handlers that replace the tag modules' ones for the given operationIds. */
+  handlerOverrides?: HandlerMap;
+}
+
+function operationIdOf(schema: unknown): string | undefined {
+  const id = (schema as { operationId?: unknown } | undefined)?.operationId;
+  return typeof id === 'string' ? id : undefined;
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const ctx: AppContext = { config, db, clock: options.clock ?? systemClock };
+  const spec = loadSpecification(options.specification ?? OPENAPI_PATH);
+
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    exposeHeadRoutes: false,
+    bodyLimit: 1024 * 1024,
+  });
+
+  app.setValidatorCompiler(createValidatorCompiler(createRequestAjvs(spec.document)));
+  // Plain JSON.stringify: fast-json-stringify would silently drop properties the schema lacks;
+  // response validation (below) reports them instead. Handlers build explicit response objects.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.setErrorHandler(errorHandler);
+
+  // An empty body with `Content-Type: application/json` is no body (logout sends exactly that).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(request, text, done);
+  });
+
+  app.decorateRequest('user', null);
+  app.decorateRequest('sessionId', null);
+  app.decorateRequest('stepUser', null);
+  app.decorateRequest('stepTokenId', null);
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers(SECURITY_HEADERS);
+  });
+
+  // onRoute order matters: config + body policy, then the rate limiter's hook, then security.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(API_PREFIX)) {
+      route.config = { ...route.config, rateLimit: false };
+      return;
+    }
+    if (AUTH_RATE_LIMITED_OPERATIONS.includes(operationIdOf(route.schema) ?? '')) {
+      route.config = {
+        ...route.config,
+        rateLimit: { max: config.rateLimit.authMax, timeWindow: config.rateLimit.windowMs },
+      };
+    }
+    applyBodyPolicy(route);
+  });
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimit.max,
+    timeWindow: config.rateLimit.windowMs,
+    errorResponseBuilder: (_request, context) =>
+      new HttpError(context.statusCode, `Too many requests, please try again in ${context.after}.`),
+  });
+  app.addHook('onRoute', securityBeforeBody);
+
+  if (config.responseValidation) {
+    const responseAjv = createAjv({ coerceTypes: false, useDefaults: false });
+    declareExtensionKeywords(responseAjv, spec.document);
+    await app.register(responseValidation, { ajv: responseAjv });
+  }
+
+  await registerXsrfCookie(app);
+  await registerMultipart(app);
+  await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
+
+  // glue warns about media types without a parser (e.g. image/png answers); those can never be
+  // request bodies here, so give them a parser that refuses, as Fastify would.
+  for (const type of mediaTypesIn(spec.document)) {
+    if (app.hasContentTypeParser(type)) continue;
+    app.addContentTypeParser(type, (_request, _payload, done) =>
+      done(new HttpError(415, MSG.unsupportedMediaType), undefined),
+    );
+  }
+
+  await app.register(openapiGlue, {
+    specification: spec.document,
+    prefix: API_PREFIX,
+    serviceHandlers: {
+      ...buildServiceHandlers(ctx, spec.operations, app.log),
+      ...options.handlerOverrides,
+    },
+    securityHandlers: buildSecurityHandlers(ctx),
+  });
+
+  const webDir = options.webDir && webAvailable(options.webDir) ? options.webDir : undefined;
+  if (webDir) await registerWeb(app, webDir);
+
+  // Callback style: returning the reply from an async handler while sendFile streams makes
+  // Fastify await the reply and pile up 'close' listeners.
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) => {
+    if (webDir && wantsSpaShell(request)) {
+      sendSpaShell(reply);
+      return;
+    }
+    void reply.code(404).send(envelope(MSG.notFound));
+  });
+
+  return app;
+}

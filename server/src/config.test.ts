@@ -1,0 +1,81 @@
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('has safe defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: './data',
+      nodeEnv: 'development',
+      isProduction: false,
+      responseValidation: true,
+      sessionIdleMinutes: 30,
+      rateLimit: { max: 300, windowMs: 60_000, authMax: 10 },
+      trustProxy: false,
+      smtpUrl: undefined,
+      chainRpcUrl: undefined,
+      usdtContract: undefined,
+      walletXpub: undefined,
+      secretKey: undefined,
+    });
+  });
+
+  it('reads every variable', () => {
+    const c = loadConfig({
+      PORT: '9000',
+      HOST: '127.0.0.1',
+      DATA_DIR: '/var/lib/portal',
+      NODE_ENV: 'test',
+      SESSION_IDLE_MINUTES: '5',
+      RATE_LIMIT_MAX: '50',
+      RATE_LIMIT_WINDOW_MS: '1000',
+      AUTH_RATE_LIMIT_MAX: '3',
+      SMTP_URL: 'smtp://localhost:2525',
+      CHAIN_RPC_URL: 'http://127.0.0.1:8545',
+      USDT_CONTRACT: '0x55d398326f99059fF775485246999027B3197955',
+      WALLET_XPUB: 'xpub123',
+      SECRET_KEY: 'k'.repeat(40),
+      TRUST_PROXY: 'yes',
+    });
+    expect(c).toMatchObject({
+      port: 9000,
+      host: '127.0.0.1',
+      dataDir: '/var/lib/portal',
+      nodeEnv: 'test',
+      sessionIdleMinutes: 5,
+      rateLimit: { max: 50, windowMs: 1000, authMax: 3 },
+      smtpUrl: 'smtp://localhost:2525',
+      chainRpcUrl: 'http://127.0.0.1:8545',
+      walletXpub: 'xpub123',
+      secretKey: 'k'.repeat(40),
+      trustProxy: true,
+    });
+  });
+
+  it('turns response validation off in production unless asked for', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).responseValidation).toBe(false);
+    expect(
+      loadConfig({ NODE_ENV: 'production', RESPONSE_VALIDATION: '1' }).responseValidation,
+    ).toBe(true);
+    expect(loadConfig({ RESPONSE_VALIDATION: 'off' }).responseValidation).toBe(false);
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ PORT: '', SMTP_URL: '  ' })).toMatchObject({
+      port: 8080,
+      smtpUrl: undefined,
+    });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /PORT must be a whole number/],
+    [{ PORT: '70000' }, /PORT must be between/],
+    [{ SESSION_IDLE_MINUTES: '0' }, /SESSION_IDLE_MINUTES/],
+    [{ NODE_ENV: 'staging' }, /NODE_ENV/],
+    [{ RESPONSE_VALIDATION: 'maybe' }, /RESPONSE_VALIDATION/],
+  ])('rejects %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

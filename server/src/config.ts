@@ -1,0 +1,96 @@
+export type NodeEnv = 'development' | 'production' | 'test';
+
+export interface RateLimitConfig {
+  /** Requests per window for every /api operation. */
+  max: number;
+  windowMs: number;
+  /** Stricter budget for the sign-in operations (preLogin, login). */
+  authMax: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  /** As given (relative to the working directory unless absolute). */
+  dataDir: string;
+  nodeEnv: NodeEnv;
+  isProduction: boolean;
+  logLevel: string;
+  /** Validate every response against openapi.yaml (500 on a mismatch). */
+  responseValidation: boolean;
+  sessionIdleMinutes: number;
+  rateLimit: RateLimitConfig;
+  /** Trust X-Forwarded-* (rate limiting by client IP behind a reverse proxy). */
+  trustProxy: boolean;
+  smtpUrl: string | undefined;
+  chainRpcUrl: string | undefined;
+  usdtContract: string | undefined;
+  walletXpub: string | undefined;
+  /** When absent, the runtime generates DATA_DIR/secret.key on first start. */
+  secretKey: string | undefined;
+}
+
+/** Config after the runtime has resolved what needs the filesystem. */
+export interface ResolvedConfig extends Config {
+  dataDir: string;
+  secretKey: string;
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export class ConfigError extends Error {}
+
+function str(env: Env, key: string): string | undefined {
+  const v = env[key]?.trim();
+  return v === undefined || v === '' ? undefined : v;
+}
+
+function int(env: Env, key: string, fallback: number, min: number, max: number): number {
+  const raw = str(env, key);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${key} must be a whole number, got '${raw}'`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${key} must be between ${min} and ${max}`);
+  return n;
+}
+
+function bool(env: Env, key: string, fallback: boolean): boolean {
+  const raw = str(env, key)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${key} must be true or false, got '${raw}'`);
+}
+
+function nodeEnv(env: Env): NodeEnv {
+  const raw = str(env, 'NODE_ENV') ?? 'development';
+  if (raw === 'development' || raw === 'production' || raw === 'test') return raw;
+  throw new ConfigError(`NODE_ENV must be development, production or test, got '${raw}'`);
+}
+
+/** Pure: reads only the given env, touches no files. */
+export function loadConfig(env: Env): Config {
+  const mode = nodeEnv(env);
+  const isProduction = mode === 'production';
+  return {
+    port: int(env, 'PORT', 8080, 0, 65535),
+    host: str(env, 'HOST') ?? '0.0.0.0',
+    dataDir: str(env, 'DATA_DIR') ?? './data',
+    nodeEnv: mode,
+    isProduction,
+    logLevel: str(env, 'LOG_LEVEL') ?? (mode === 'test' ? 'warn' : 'info'),
+    responseValidation: bool(env, 'RESPONSE_VALIDATION', !isProduction),
+    sessionIdleMinutes: int(env, 'SESSION_IDLE_MINUTES', 30, 1, 60 * 24 * 30),
+    rateLimit: {
+      max: int(env, 'RATE_LIMIT_MAX', 300, 1, 1_000_000),
+      windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1, 24 * 3_600_000),
+      authMax: int(env, 'AUTH_RATE_LIMIT_MAX', 10, 1, 1_000_000),
+    },
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    smtpUrl: str(env, 'SMTP_URL'),
+    chainRpcUrl: str(env, 'CHAIN_RPC_URL'),
+    usdtContract: str(env, 'USDT_CONTRACT'),
+    walletXpub: str(env, 'WALLET_XPUB'),
+    secretKey: str(env, 'SECRET_KEY'),
+  };
+}

@@ -1,0 +1,360 @@
+import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
+
+// Timestamps are ISO-8601 UTC strings (`Date#toISOString()`): portable between SQLite and
+// PostgreSQL text columns and ordered lexicographically. Money columns end in `_micro`
+// (integers of 10^-6 USDT, see domain/money.ts). Booleans are 0/1 integers.
+
+export type AuthType = 'mpin' | 'authenticator' | 'otp';
+export type Gender = 'male' | 'female' | 'others';
+/** 0 not uploaded, 1 approved, 2 rejected, 3 unverified (spec 000 section 3). */
+export type KycStatus = 0 | 1 | 2 | 3;
+export type Flag = 0 | 1;
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  pin_hash: string;
+  auth_type: ColumnType<AuthType, AuthType | undefined, AuthType>;
+  /** Referrer's user id (registration's optional sponsor username, resolved). */
+  sponsor_id: string | null;
+  gender: Gender | null;
+  dob: string | null;
+  phone: string | null;
+  country: string | null;
+  landmark: string | null;
+  city: string | null;
+  state: string | null;
+  pincode: string | null;
+  address_line1: string | null;
+  address_line2: string | null;
+  avatar: string | null;
+  status_kyc: ColumnType<KycStatus, KycStatus | undefined, KycStatus>;
+  is_profile_complete: ColumnType<Flag, Flag | undefined, Flag>;
+  created_at: string;
+  last_login_at: string | null;
+  previous_login_at: string | null;
+  /** Consecutive failed sign-in steps; reset on success. */
+  failed_logins: ColumnType<number, number | undefined, number>;
+  /** Sign-in refused until this time after repeated failures. */
+  locked_until: string | null;
+  /** TOTP secret, encrypted with the server key (domain/totp.ts). */
+  totp_secret_enc: string | null;
+  totp_enabled: ColumnType<Flag, Flag | undefined, Flag>;
+  /** Last TOTP time step accepted, so a code cannot be replayed. */
+  totp_last_step: number | null;
+  /** BIP32 child index and the BEP20 deposit address derived from it. */
+  deposit_index: number | null;
+  deposit_address: string | null;
+}
+
+export interface SessionsTable {
+  id: string;
+  /** sha256 hex of the opaque bearer token; the token itself is never stored. */
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  last_seen_at: string;
+  revoked_at: string | null;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface CountriesTable {
+  /** ISO 3166-1 alpha-2. */
+  id: string;
+  name: string;
+  calling_code: string;
+}
+
+export interface PackagesTable {
+  id: string;
+  name: string;
+  price_micro: number;
+  duration_days: number;
+  /** Fee in percent of each transaction, e.g. 1.5. */
+  fees: number;
+  tnx_limit: number;
+  daily_tnx_limit: number;
+  app_count: number;
+  sort_order: number;
+  is_active: ColumnType<Flag, Flag | undefined, Flag>;
+}
+
+export interface DocumentTypesTable {
+  id: string;
+  /** Section title, e.g. 'Identity Proof'. */
+  document_type: string;
+  /** JSON array of the allowed document names, e.g. ["Aadhar Card","Passport"]. */
+  document_names: string;
+  front_required: Flag;
+  back_required: Flag;
+  number_required: Flag;
+  sort_order: number;
+}
+
+export type NetworkType = 'EVM' | 'TRON';
+
+export interface PaymentMethodsTable {
+  id: string;
+  name: string;
+  network_name: string;
+  network_type: NetworkType;
+  /** PNG file name under server/assets/logos, served by getImage. */
+  logo: string;
+  /** EVM chain id; 0 stands for Tron (spec 000 section 3). */
+  chain_id: number;
+  is_token: Flag;
+  token_contract_address: string | null;
+  decimals: number;
+  sort_order: number;
+  is_active: ColumnType<Flag, Flag | undefined, Flag>;
+}
+
+export type LedgerType = 'credit' | 'debit';
+
+export interface LedgerEntriesTable {
+  id: string;
+  user_id: string;
+  /** External reference: chain tx hash, invoice id, ... */
+  tnx: string;
+  /** Always positive; `type` gives the direction. */
+  amount_micro: number;
+  type: LedgerType;
+  source: string;
+  note: string | null;
+  created_at: string;
+}
+
+export interface SpentStepTokensTable {
+  id: string;
+  spent_at: string;
+}
+
+export interface OtpCodesTable {
+  id: string;
+  user_id: string;
+  /** e.g. 'login', 'auth-switch'. */
+  purpose: string;
+  code_hash: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export type FileKind = 'avatar' | 'kyc';
+
+export interface FilesTable {
+  /** Random 128-bit hex name plus extension; the only name on disk. */
+  name: string;
+  user_id: string;
+  kind: FileKind;
+  mime: string;
+  size: number;
+  created_at: string;
+}
+
+/** 0 pending, 1 approved, 2 rejected. */
+export type UploadStatus = 0 | 1 | 2;
+
+export interface KycUploadsTable {
+  id: string;
+  user_id: string;
+  document_type_id: string;
+  document_name: string;
+  document_number: string | null;
+  front: string | null;
+  back: string | null;
+  status: ColumnType<UploadStatus, UploadStatus | undefined, UploadStatus>;
+  remarks: string | null;
+  created_at: string;
+  reviewed_at: string | null;
+}
+
+export interface ChainTransfersTable {
+  id: string;
+  tx_hash: string;
+  log_index: ColumnType<number, number | undefined, number>;
+  from_address: string;
+  to_address: string;
+  /** Token base units as a decimal string (18 decimals for BEP20 USDT). */
+  amount_raw: string;
+  block_number: number;
+  created_at: string;
+}
+
+export interface DepositsTable {
+  id: string;
+  user_id: string;
+  tx_hash: string;
+  log_index: ColumnType<number, number | undefined, number>;
+  amount_micro: number;
+  /** 1 confirmed, 0 pending. */
+  status: Flag;
+  created_at: string;
+}
+
+export interface SubscriptionsTable {
+  id: string;
+  user_id: string;
+  package_id: string;
+  price_micro: number;
+  /** 1 active, 2 canceled (access continues until end_date); expired = end_date passed. */
+  status: 1 | 2;
+  invoice_id: string;
+  remarks: string | null;
+  start_date: string;
+  end_date: string;
+  canceled_at: string | null;
+  /** Set when an upgrade or downgrade replaced it. */
+  replaced_at: string | null;
+  created_at: string;
+}
+
+export interface AppsTable {
+  id: string;
+  user_id: string;
+  app_name: string;
+  info: string | null;
+  project_url: string;
+  /** Normalised list, one address or CIDR per line. */
+  whitelist_ip: string | null;
+  callback_url: string | null;
+  status: ColumnType<Flag, Flag | undefined, Flag>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AppPaymentMethodsTable {
+  id: string;
+  app_id: string;
+  payment_method_id: string;
+  collect_address: string;
+  gas_address: string | null;
+  gas_index: number | null;
+  deposit_status: ColumnType<Flag, Flag | undefined, Flag>;
+  withdraw_status: ColumnType<Flag, Flag | undefined, Flag>;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  app_id: string;
+  token_name: string;
+  /** sha256 hex of the key; the key itself is shown once and never stored. */
+  token_hash: string;
+  token_prefix: string;
+  /** JSON array of permission values. */
+  abilities: string;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface AppAccountsTable {
+  id: string;
+  app_id: string;
+  payment_method_id: string | null;
+  unique_id: string;
+  address: string;
+  created_at: string;
+}
+
+/** 0 Pending, 1 Completed, 2 Queued for Verification, 3 Hash Verified, 4 Gas Transferred, 5 Failed. */
+export type DepositStatus = 0 | 1 | 2 | 3 | 4 | 5;
+/** 0 Pending ... 6 Unsuccessful, 7 Cancelled (spec 001 section 4). */
+export type SendStatus = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
+
+export interface ReceiveTransactionsTable {
+  id: string;
+  app_id: string;
+  payment_method_id: string;
+  unique_id: string;
+  amount_micro: number;
+  deposit_status: DepositStatus;
+  thash: string | null;
+  gas_transfer_txid: string | null;
+  collect_txid: string | null;
+  process_datetime: string | null;
+  created_at: string;
+}
+
+export interface SendTransactionsTable {
+  id: string;
+  app_id: string;
+  payment_method_id: string;
+  thash: string | null;
+  amount_micro: number;
+  to_address: string;
+  status: SendStatus;
+  created_at: string;
+}
+
+export interface ApiLogsTable {
+  id: string;
+  app_id: string;
+  method: string;
+  route: string;
+  ip: string;
+  created_at: string;
+}
+
+export interface IpnLogsTable {
+  id: string;
+  app_id: string;
+  unique_id: string;
+  event: string;
+  /** JSON text of the webhook payload. */
+  data: string;
+  created_at: string;
+}
+
+export interface DailyLogsTable {
+  id: string;
+  app_id: string;
+  payment_method_id: string;
+  /** YYYY-MM-DD. */
+  date: string;
+  deposit_count: number;
+  deposit_volume_micro: number;
+  withdraw_count: number;
+  withdraw_volume_micro: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  countries: CountriesTable;
+  packages: PackagesTable;
+  document_types: DocumentTypesTable;
+  payment_methods: PaymentMethodsTable;
+  ledger_entries: LedgerEntriesTable;
+  spent_step_tokens: SpentStepTokensTable;
+  otp_codes: OtpCodesTable;
+  files: FilesTable;
+  kyc_uploads: KycUploadsTable;
+  chain_transfers: ChainTransfersTable;
+  deposits: DepositsTable;
+  subscriptions: SubscriptionsTable;
+  apps: AppsTable;
+  app_payment_methods: AppPaymentMethodsTable;
+  api_keys: ApiKeysTable;
+  app_accounts: AppAccountsTable;
+  receive_transactions: ReceiveTransactionsTable;
+  send_transactions: SendTransactionsTable;
+  api_logs: ApiLogsTable;
+  ipn_logs: IpnLogsTable;
+  daily_logs: DailyLogsTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type Session = Selectable<SessionsTable>;
+export type Country = Selectable<CountriesTable>;
+export type Package = Selectable<PackagesTable>;
+export type DocumentType = Selectable<DocumentTypesTable>;
+export type PaymentMethod = Selectable<PaymentMethodsTable>;
+export type LedgerEntry = Selectable<LedgerEntriesTable>;

@@ -1,0 +1,32 @@
+import { randomBytes } from 'node:crypto';
+
+// Crockford base32 (no i, l, o, u): readable in logs and URLs, case-insensitive.
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+
+export function base32(bytes: Uint8Array): string {
+  let out = '';
+  let buffer = 0;
+  let bits = 0;
+  for (const byte of bytes) {
+    buffer = (buffer << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += ALPHABET[(buffer >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    buffer &= (1 << bits) - 1;
+  }
+  if (bits > 0) out += ALPHABET[(buffer << (5 - bits)) & 31];
+  return out;
+}
+
+/** Text primary key: `<prefix>_` + 128 random bits in base32 (26 chars), e.g. `usr_0f3k...`. */
+export function newId(prefix: string): string {
+  if (!/^[a-z][a-z0-9]{0,7}$/.test(prefix)) throw new Error(`Bad id prefix '${prefix}'`);
+  return `${prefix}_${base32(randomBytes(16))}`;
+}
+
+/** Random opaque token of `bytes` bytes, base64url. */
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}

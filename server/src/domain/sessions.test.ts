@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../config';
+import { openRuntime, type Runtime } from '../runtime';
+import {
+  authenticateToken,
+  createSession,
+  hashToken,
+  revokeSession,
+  revokeUserSessions,
+} from './sessions';
+
+describe('sessions', () => {
+  let dataDir: string;
+  let runtime: Runtime;
+  let userId: string;
+  let now = new Date('2025-01-15T10:00:00Z').getTime();
+  const clock = () => new Date(now);
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'portal-sess-'));
+    runtime = await openRuntime(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test' }));
+    userId = (await runtime.db.selectFrom('users').select('id').executeTakeFirstOrThrow()).id;
+  });
+
+  afterAll(async () => {
+    await runtime.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('stores only the hash of an opaque token', async () => {
+    const { token, sessionId } = await createSession(
+      runtime.db,
+      userId,
+      { ip: '127.0.0.1' },
+      clock,
+    );
+    expect(token).toMatch(/^sess_[\w-]{43}$/);
+    const row = await runtime.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('id', '=', sessionId)
+      .executeTakeFirstOrThrow();
+    expect(row.token_hash).toBe(hashToken(token));
+    expect(JSON.stringify(row)).not.toContain(token);
+  });
+
+  it('slides on use and expires after the idle time', async () => {
+    const { token } = await createSession(runtime.db, userId, {}, clock);
+    now += 29 * 60_000;
+    expect(await authenticateToken(runtime.db, token, 30, clock)).toMatchObject({ ok: true });
+    now += 29 * 60_000; // 58 min after creation, 29 after the last use
+    expect(await authenticateToken(runtime.db, token, 30, clock)).toMatchObject({ ok: true });
+    now += 31 * 60_000;
+    expect(await authenticateToken(runtime.db, token, 30, clock)).toEqual({
+      ok: false,
+      reason: 'expired',
+    });
+    expect(await authenticateToken(runtime.db, token, 30, clock)).toEqual({
+      ok: false,
+      reason: 'revoked',
+    });
+  });
+
+  it('rejects unknown and revoked tokens', async () => {
+    expect(await authenticateToken(runtime.db, 'sess_nope', 30, clock)).toEqual({
+      ok: false,
+      reason: 'missing',
+    });
+    expect(await authenticateToken(runtime.db, 'step_abc.def', 30, clock)).toMatchObject({
+      ok: false,
+    });
+    const a = await createSession(runtime.db, userId, {}, clock);
+    await revokeSession(runtime.db, a.sessionId, clock);
+    expect(await authenticateToken(runtime.db, a.token, 30, clock)).toMatchObject({
+      reason: 'revoked',
+    });
+  });
+
+  it('revokes all of a user sessions except one', async () => {
+    const keep = await createSession(runtime.db, userId, {}, clock);
+    const drop = await createSession(runtime.db, userId, {}, clock);
+    await revokeUserSessions(runtime.db, userId, keep.sessionId, clock);
+    expect(await authenticateToken(runtime.db, keep.token, 30, clock)).toMatchObject({ ok: true });
+    expect(await authenticateToken(runtime.db, drop.token, 30, clock)).toMatchObject({ ok: false });
+  });
+});

@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../db/connection';
+import type { User } from '../db/schema';
+import { newId, randomToken } from './ids';
+import { systemClock, type Clock } from './time';
+
+export const SESSION_TOKEN_PREFIX = 'sess_';
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export interface CreatedSession {
+  sessionId: string;
+  /** Opaque bearer token, returned to the client once; only its hash is stored. */
+  token: string;
+}
+
+export async function createSession(
+  db: Db,
+  userId: string,
+  meta: { ip?: string | null; userAgent?: string | null } = {},
+  clock: Clock = systemClock,
+): Promise<CreatedSession> {
+  const token = SESSION_TOKEN_PREFIX + randomToken(32);
+  const now = clock().toISOString();
+  const sessionId = newId('ses');
+  await db
+    .insertInto('sessions')
+    .values({
+      id: sessionId,
+      token_hash: hashToken(token),
+      user_id: userId,
+      created_at: now,
+      last_seen_at: now,
+      revoked_at: null,
+      ip: meta.ip ?? null,
+      user_agent: meta.userAgent?.slice(0, 512) ?? null,
+    })
+    .execute();
+  return { sessionId, token };
+}
+
+export type SessionLookup =
+  | { ok: true; sessionId: string; user: User }
+  | { ok: false; reason: 'missing' | 'revoked' | 'expired' };
+
+/**
+ * Resolves a bearer token to its user. A session idle for longer than `idleMinutes` is revoked
+ * on the spot; an active one gets its last_seen_at refreshed (sliding expiry).
+ */
+export async function authenticateToken(
+  db: Db,
+  token: string,
+  idleMinutes: number,
+  clock: Clock = systemClock,
+): Promise<SessionLookup> {
+  if (!token.startsWith(SESSION_TOKEN_PREFIX)) return { ok: false, reason: 'missing' };
+  const session = await db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('token_hash', '=', hashToken(token))
+    .executeTakeFirst();
+  if (!session) return { ok: false, reason: 'missing' };
+  if (session.revoked_at !== null) return { ok: false, reason: 'revoked' };
+
+  const now = clock();
+  const idleMs = now.getTime() - Date.parse(session.last_seen_at);
+  if (idleMs > idleMinutes * 60_000) {
+    await revokeSession(db, session.id, clock);
+    return { ok: false, reason: 'expired' };
+  }
+
+  const user = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', session.user_id)
+    .executeTakeFirst();
+  if (!user) return { ok: false, reason: 'missing' };
+
+  await db
+    .updateTable('sessions')
+    .set({ last_seen_at: now.toISOString() })
+    .where('id', '=', session.id)
+    .execute();
+  return { ok: true, sessionId: session.id, user };
+}
+
+export async function revokeSession(db: Db, sessionId: string, clock: Clock = systemClock) {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: clock().toISOString() })
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** E.g. after a password change: sign the user out everywhere (optionally but one session). */
+export async function revokeUserSessions(
+  db: Db,
+  userId: string,
+  exceptSessionId?: string,
+  clock: Clock = systemClock,
+) {
+  let q = db
+    .updateTable('sessions')
+    .set({ revoked_at: clock().toISOString() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null);
+  if (exceptSessionId) q = q.where('id', '!=', exceptSessionId);
+  await q.execute();
+}

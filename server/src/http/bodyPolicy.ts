@@ -1,0 +1,98 @@
+import type {
+  FastifyRequest,
+  RouteOptions,
+  preParsingHookHandler,
+  preValidationHookHandler,
+} from 'fastify';
+import { HttpError, MSG, badRequest, validationFailed } from './errors';
+
+// Fastify picks the body schema by Content-Type and skips validation when none matches, so a
+// request with a missing or undeclared Content-Type would reach a handler unvalidated. These
+// route hooks close that gap.
+
+export function mediaType(request: FastifyRequest): string | null {
+  const raw = request.headers['content-type'];
+  if (typeof raw !== 'string') return null;
+  const type = raw.split(';', 1)[0]?.trim().toLowerCase();
+  return type ? type : null;
+}
+
+function hasPayload(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return (
+    request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
+  );
+}
+
+function declaredBodyTypes(routeOptions: RouteOptions): string[] | null {
+  const body = (routeOptions.schema as { body?: { content?: Record<string, unknown> } } | undefined)
+    ?.body;
+  if (!body) return null;
+  return body.content
+    ? Object.keys(body.content).map((t) => t.toLowerCase())
+    : ['application/json'];
+}
+
+function toList(hooks: unknown): unknown[] {
+  if (hooks === undefined || hooks === null) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
+}
+
+/** onRoute: adds the Content-Type gate (before parsing) and the no-body check to every route. */
+export function applyBodyPolicy(routeOptions: RouteOptions): void {
+  if (!routeOptions.url.startsWith('/api')) return;
+  const declared = declaredBodyTypes(routeOptions);
+
+  const contentTypeGate: preParsingHookHandler = async (request, _reply, payload) => {
+    const type = mediaType(request);
+    if (declared) {
+      if (!type || !declared.includes(type)) {
+        throw new HttpError(415, `${MSG.unsupportedMediaType} Send ${declared.join(' or ')}.`);
+      }
+    } else if (hasPayload(request) && type !== null && type !== 'application/json') {
+      throw new HttpError(415, `${MSG.unsupportedMediaType} ${MSG.unexpectedBody}`);
+    }
+    return payload;
+  };
+
+  routeOptions.preParsing = [
+    ...toList(routeOptions.preParsing),
+    contentTypeGate,
+  ] as RouteOptions['preParsing'];
+
+  if (!declared) {
+    // Operations without a requestBody accept nothing, an empty body, or `{}` / `null`
+    // (clients often send an empty JSON object with the JSON content type).
+    const noBody: preValidationHookHandler = async (request) => {
+      const body: unknown = request.body;
+      if (body === undefined || body === null) return;
+      if (typeof body === 'object' && !Array.isArray(body)) {
+        const keys = Object.keys(body);
+        if (keys.length === 0) return;
+        throw validationFailed(
+          Object.fromEntries(keys.map((k) => [k, [`The ${k} field is not allowed.`]])),
+        );
+      }
+      throw badRequest(MSG.unexpectedBody);
+    };
+    routeOptions.preValidation = [
+      ...toList(routeOptions.preValidation),
+      noBody,
+    ] as RouteOptions['preValidation'];
+  }
+}
+
+/**
+ * onRoute, registered after @fastify/rate-limit: glue attaches security handlers as preHandler,
+ * i.e. after body parsing and validation. Running them in onRequest instead (after the rate
+ * limiter) means unauthenticated callers get 401 rather than 422, and cannot make the server
+ * parse uploads.
+ */
+export function securityBeforeBody(routeOptions: RouteOptions): void {
+  if (!routeOptions.url.startsWith('/api') || !routeOptions.preHandler) return;
+  routeOptions.onRequest = [
+    ...toList(routeOptions.onRequest),
+    ...toList(routeOptions.preHandler),
+  ] as RouteOptions['onRequest'];
+  routeOptions.preHandler = undefined;
+}

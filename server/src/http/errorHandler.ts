@@ -1,0 +1,98 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorObject } from 'ajv';
+import { HttpError, MSG, envelope, validationFailed, type ErrorEnvelope } from './errors';
+import { toFieldErrors } from './validation';
+
+interface LooseError {
+  statusCode?: unknown;
+  code?: unknown;
+  name?: unknown;
+  message?: unknown;
+  errors?: unknown;
+  validation?: unknown;
+  validationContext?: unknown;
+}
+
+export const RESPONSE_MISMATCH = 'FST_RESPONSE_VALIDATION_FAILED_VALIDATION';
+
+const CLIENT_MESSAGES: Record<string, [number, string]> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, MSG.unsupportedMediaType],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'Invalid Content-Length.'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, MSG.malformedJson],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, MSG.malformedJson],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'Request body is too large.'],
+  FST_REQ_FILE_TOO_LARGE: [413, MSG.fileTooLarge],
+  FST_FILES_LIMIT: [413, MSG.tooManyFiles],
+  FST_PARTS_LIMIT: [413, 'Too many parts in the multipart request.'],
+  FST_FIELDS_LIMIT: [413, 'Too many fields in the multipart request.'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [415, MSG.unsupportedMediaType],
+  FST_PROTO_VIOLATION: [400, 'Malformed request body.'],
+};
+
+const GENERIC: Record<number, string> = {
+  400: 'Bad request.',
+  401: MSG.unauthenticated,
+  403: 'This action is unauthorized.',
+  404: MSG.notFound,
+  405: 'Method not allowed.',
+  406: 'Not acceptable.',
+  408: 'Request timeout.',
+  409: 'Conflict.',
+  413: 'Request body is too large.',
+  415: MSG.unsupportedMediaType,
+  422: 'The given data was invalid.',
+  429: MSG.tooManyRequests,
+};
+
+/** Maps anything thrown during a request to [status, envelope]; 5xx never expose details. */
+export function toEnvelope(error: unknown): [number, ErrorEnvelope] {
+  if (error instanceof HttpError) return [error.statusCode, error.toEnvelope()];
+  const e = (typeof error === 'object' && error !== null ? error : {}) as LooseError;
+
+  // fastify-openapi-glue wraps the security handlers' errors; surface ours (e.g. idle timeout).
+  if (e.name === 'Unauthorized' && Array.isArray(e.errors)) {
+    const inner = e.errors.find((x): x is HttpError => x instanceof HttpError);
+    return inner ? [inner.statusCode, inner.toEnvelope()] : [401, envelope(MSG.unauthenticated)];
+  }
+
+  // @fastify/response-validation also sets `validation`, but a bad response is our bug: 500.
+  if (e.code === RESPONSE_MISMATCH) return [500, envelope(MSG.internal)];
+
+  if (Array.isArray(e.validation)) {
+    const part = typeof e.validationContext === 'string' ? e.validationContext : 'body';
+    const failed = validationFailed(toFieldErrors(e.validation as ErrorObject[], part));
+    return [422, failed.toEnvelope()];
+  }
+
+  const code = typeof e.code === 'string' ? e.code : '';
+  const known = CLIENT_MESSAGES[code];
+  if (known) return [known[0], envelope(known[1])];
+
+  const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
+  if (status >= 400 && status < 500)
+    return [status, envelope(GENERIC[status] ?? 'Request failed.')];
+  return [500, envelope(MSG.internal)];
+}
+
+export function errorHandler(
+  this: unknown,
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  const [status, body] = toEnvelope(error);
+  if (status >= 500) {
+    if (error.code === RESPONSE_MISMATCH) {
+      // Contract drift: the handler's answer does not match openapi.yaml (tests see a 500).
+      request.log.error(
+        { url: request.url, route: request.routeOptions.url },
+        `Response does not match openapi.yaml: ${error.message}`,
+      );
+    } else {
+      request.log.error({ err: error }, 'Unhandled error');
+    }
+  } else {
+    request.log.info({ status, code: error.code, msg: body.msg }, 'Request rejected');
+  }
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}

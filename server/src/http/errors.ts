@@ -1,0 +1,62 @@
+// The failure envelope of spec 000 section 3/8: every 4xx/5xx answers
+// `{ status: false, msg, errors }`, errors being field -> list of messages.
+
+export type FieldErrors = Record<string, string[]>;
+
+export interface ErrorEnvelope {
+  status: false;
+  msg: string;
+  errors: FieldErrors;
+}
+
+export const MSG = {
+  unauthenticated: 'Unauthenticated.',
+  sessionTimedOut: 'Session timed out due to inactivity. Please sign in again.',
+  notFound: 'Not found.',
+  recordNotFound: 'Record not found.',
+  malformedJson: 'The request body is not valid JSON.',
+  unsupportedMediaType: 'Unsupported content type.',
+  tooManyRequests: 'Too many requests, please try again later.',
+  unexpectedBody: 'This operation does not take a request body.',
+  fileTooLarge: 'The file may not be greater than 2 MB.',
+  fileTooLargeFor: (field: string) => `The ${field} may not be greater than 2 MB.`,
+  tooManyFiles: 'Too many files in the request.',
+  internal: 'Something went wrong. Please try again later.',
+} as const;
+
+export function envelope(msg: string, errors: FieldErrors = {}): ErrorEnvelope {
+  return { status: false, msg, errors };
+}
+
+/** Throw from handlers, hooks and security handlers; the error handler renders the envelope. */
+export class HttpError extends Error {
+  readonly statusCode: number;
+  readonly errors: FieldErrors;
+
+  constructor(statusCode: number, msg: string, errors: FieldErrors = {}) {
+    super(msg);
+    this.name = 'HttpError';
+    this.statusCode = statusCode;
+    this.errors = errors;
+  }
+
+  toEnvelope(): ErrorEnvelope {
+    return envelope(this.message, this.errors);
+  }
+}
+
+export const badRequest = (msg: string, errors?: FieldErrors) => new HttpError(400, msg, errors);
+export const unauthenticated = (msg: string = MSG.unauthenticated) => new HttpError(401, msg);
+export const forbidden = (msg = 'This action is unauthorized.') => new HttpError(403, msg);
+export const notFound = (msg: string = MSG.recordNotFound) => new HttpError(404, msg);
+export const conflict = (msg: string, errors?: FieldErrors) => new HttpError(409, msg, errors);
+
+/** 422 with field messages; msg defaults to the first message (what the client toasts). */
+export function validationFailed(errors: FieldErrors, msg?: string): HttpError {
+  const first = Object.values(errors).find((list) => list.length > 0)?.[0];
+  return new HttpError(422, msg ?? first ?? 'The given data was invalid.', errors);
+}
+
+/** Shorthand for one field, e.g. `fieldError('username', 'Username already taken.')`. */
+export const fieldError = (field: string, message: string) =>
+  validationFailed({ [field]: [message] });

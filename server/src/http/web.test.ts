@@ -1,0 +1,65 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createTestApp, FIXTURE_SPEC, type TestApp } from '../../test/testApp';
+import { cacheControlFor } from './web';
+
+describe('SPA serving', () => {
+  let webDir: string;
+  let t: TestApp;
+  const bigJs = `console.log(${JSON.stringify('x'.repeat(5000))});`;
+
+  beforeAll(async () => {
+    webDir = mkdtempSync(path.join(tmpdir(), 'portal-web-'));
+    mkdirSync(path.join(webDir, 'assets'));
+    writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Portal</title>');
+    writeFileSync(path.join(webDir, 'assets', 'main.3fa9c1d2.js'), bigJs);
+    writeFileSync(path.join(webDir, 'robots.txt'), 'User-agent: *');
+    t = await createTestApp({ specification: FIXTURE_SPEC, webDir });
+  });
+
+  afterAll(async () => {
+    await t.close();
+    rmSync(webDir, { recursive: true, force: true });
+  });
+
+  const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+
+  it('serves index.html for the root and client routes, never cached', async () => {
+    for (const url of ['/', '/login', '/app/dashboard', '/app/my-app/app_1?tab=keys']) {
+      const res = await t.inject({ method: 'GET', url, headers: html });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.body).toContain('<title>Portal</title>');
+    }
+  });
+
+  it('serves hashed assets as immutable, compressed on request', async () => {
+    const res = await t.inject({
+      method: 'GET',
+      url: '/assets/main.3fa9c1d2.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['content-encoding']).toBe('gzip');
+    const plain = await t.inject({ method: 'GET', url: '/robots.txt' });
+    expect(plain.headers['cache-control']).toBe('public, max-age=3600');
+  });
+
+  it('keeps /api answers and missing assets as 404 envelopes', async () => {
+    const api = await t.inject({ method: 'GET', url: '/api/nothing-here', headers: html });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toMatchObject({ status: false });
+    const asset = await t.inject({ method: 'GET', url: '/assets/missing.js' });
+    expect(asset.statusCode).toBe(404);
+  });
+
+  it('classifies cache headers by file name', () => {
+    expect(cacheControlFor('/x/dist/web/index.html')).toBe('no-cache');
+    expect(cacheControlFor('/x/dist/web/assets/logo.svg')).toMatch(/immutable/);
+    expect(cacheControlFor('/x/dist/web/vendor.0123abcd.css')).toMatch(/immutable/);
+    expect(cacheControlFor('/x/dist/web/favicon.ico')).toBe('public, max-age=3600');
+  });
+});

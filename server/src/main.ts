@@ -1,0 +1,42 @@
+import { buildApp } from './app';
+import { loadConfig } from './config';
+import { WEB_DIR } from './paths';
+import { openRuntime } from './runtime';
+
+async function main(): Promise<void> {
+  const runtime = await openRuntime(loadConfig(process.env));
+  const { config } = runtime;
+  const app = await buildApp({ config, db: runtime.db, webDir: WEB_DIR });
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal} received, shutting down`);
+    // Stop accepting, let in-flight requests finish, then close the database.
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    app
+      .close()
+      .then(() => runtime.close())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          app.log.error({ err }, 'Shutdown failed');
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  console.log(`Portal listening on http://localhost:${port}`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,119 @@
+import { buildServiceHandlers, HANDLER_MODULES } from './handlers';
+import { issueStepToken } from './domain/stepTokens';
+import { listOperations, loadSpecification, type OperationInfo } from './openapi/spec';
+import { createTestApp, type TestApp } from '../test/testApp';
+import { multipart } from '../test/multipart';
+import type { InjectOptions } from 'fastify';
+
+// The server against the real openapi.yaml: rules that hold for every operation, whether or not
+// its feature is implemented yet.
+
+const spec = loadSpecification();
+const ops = spec.operations;
+
+function urlOf(op: OperationInfo): string {
+  return `/api${op.path.replace(/\{[^}]+\}/g, 'x1')}`;
+}
+
+describe('openapi.yaml wiring', () => {
+  let t: TestApp;
+  let session: { authorization: string };
+  let step: { authorization: string };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    session = await t.authHeader();
+    const demo = await t.db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', 'demo')
+      .executeTakeFirstOrThrow();
+    step = {
+      authorization: `Bearer ${issueStepToken(t.config.secretKey, demo.id, 'login', t.clock)}`,
+    };
+  });
+  afterAll(() => t.close());
+
+  const credentialsFor = (op: OperationInfo) =>
+    op.securitySchemes.includes('stepToken') ? step : op.allowsAnonymous ? {} : session;
+
+  it('has operations, each with a known tag and a handler', () => {
+    expect(ops.length).toBeGreaterThan(10);
+    expect(listOperations(spec.document)).toEqual(ops);
+    const ctx = { config: t.config, db: t.db, clock: t.clock };
+    const handlers = buildServiceHandlers(ctx, ops, t.app.log);
+    expect(Object.keys(handlers).sort()).toEqual(ops.map((o) => o.operationId).sort());
+    for (const op of ops) expect(Object.keys(HANDLER_MODULES)).toContain(op.tag);
+  });
+
+  it.each(
+    ops
+      .filter((op) => !op.allowsAnonymous && op.securitySchemes.includes('bearerAuth'))
+      .map((op) => [op.operationId, op] as const),
+  )('%s refuses a request without a session (401)', async (_id, op) => {
+    const res = await t.inject({ method: op.method as InjectOptions['method'], url: urlOf(op) });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ status: false, msg: 'Unauthenticated.', errors: {} });
+  });
+
+  it.each(
+    ops
+      .filter((op) => op.requestContentTypes.length > 0)
+      .map((op) => [op.operationId, op] as const),
+  )('%s refuses an undeclared content type (415) and unknown fields (422)', async (_id, op) => {
+    const method = op.method as InjectOptions['method'];
+    const headers = credentialsFor(op);
+    const plain = await t.inject({
+      method,
+      url: urlOf(op),
+      headers: { ...headers, 'content-type': 'text/plain' },
+      payload: 'x',
+    });
+    expect(plain.statusCode).toBe(415);
+    expect(plain.json()).toMatchObject({ status: false, errors: {} });
+
+    const unknown = op.requestContentTypes.includes('application/json')
+      ? await t.inject({ method, url: urlOf(op), headers, payload: { zz_unknown_field: 1 } })
+      : await (async () => {
+          const mp = multipart([{ name: 'zz_unknown_field', value: '1' }]);
+          return t.inject({
+            method,
+            url: urlOf(op),
+            payload: mp.payload,
+            headers: { ...headers, ...mp.headers },
+          });
+        })();
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().errors.zz_unknown_field).toEqual([
+      'The zz_unknown_field field is not allowed.',
+    ]);
+  });
+
+  it('answers unknown /api paths with the 404 envelope', async () => {
+    const res = await t.inject({ method: 'GET', url: '/api/no/such/thing' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ status: false, msg: 'Not found.', errors: {} });
+  });
+
+  it('register refuses text/plain with 415', async () => {
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/register',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'x',
+    });
+    expect(res.statusCode).toBe(415);
+  });
+
+  it('logout takes an empty body with a JSON content type', async () => {
+    for (const headers of [{}, session]) {
+      const res = await t.inject({
+        method: 'POST',
+        url: '/api/logout',
+        headers: { ...headers, 'content-type': 'application/json' },
+      });
+      expect([400, 415]).not.toContain(res.statusCode);
+      expect(res.json()).toHaveProperty('status');
+    }
+  });
+});

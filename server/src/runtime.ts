@@ -1,0 +1,49 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Config, ResolvedConfig } from './config';
+import { openDb, type Db } from './db/connection';
+import { migrateToLatest } from './db/migrate';
+import { seed } from './seed';
+
+export const SECRET_FILE = 'secret.key';
+
+/** SECRET_KEY from the env, else DATA_DIR/secret.key (created with mode 0600 on first start). */
+export function resolveSecretKey(config: Config, dataDir: string): string {
+  if (config.secretKey) return config.secretKey;
+  const file = path.join(dataDir, SECRET_FILE);
+  if (existsSync(file)) {
+    const key = readFileSync(file, 'utf8').trim();
+    if (key.length >= 32) return key;
+    throw new Error(`${file} is shorter than 32 characters; delete it to regenerate`);
+  }
+  const key = randomBytes(32).toString('hex');
+  writeFileSync(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
+  return key;
+}
+
+export interface Runtime {
+  config: ResolvedConfig;
+  db: Db;
+  close(): Promise<void>;
+}
+
+/** Shared by main, admin and tests: data dir, secret, database migrated to latest, seeded. */
+export async function openRuntime(config: Config, opts: { seed?: boolean } = {}): Promise<Runtime> {
+  const dataDir = path.resolve(config.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const resolved: ResolvedConfig = {
+    ...config,
+    dataDir,
+    secretKey: resolveSecretKey(config, dataDir),
+  };
+  const db = openDb(dataDir);
+  try {
+    await migrateToLatest(db);
+    if (opts.seed !== false) await seed(db);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  return { config: resolved, db, close: () => db.destroy() };
+}

@@ -1,0 +1,105 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connection';
+import { newId } from '../domain/ids';
+import { hashSecret } from '../domain/passwords';
+import { systemClock, type Clock } from '../domain/time';
+import { COUNTRIES } from './countries.data';
+import { DOCUMENT_TYPES } from './documentTypes.data';
+import { PACKAGES } from './packages.data';
+import { PAYMENT_METHODS } from './paymentMethods.data';
+
+export const DEMO_ACCOUNT = {
+  username: 'demo',
+  pin: '1234',
+  password: 'Demo@12345',
+  email: 'demo@example.com',
+  name: 'Demo Merchant',
+  country: 'IN',
+} as const;
+
+const CHUNK = 100; // stays under SQLite's bound-parameter limit
+
+// Idempotent: reference rows are upserted by id on every start, so editing a data file and
+// restarting updates them; the demo account is created once and never overwritten.
+export async function seed(db: Db, clock: Clock = systemClock): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < COUNTRIES.length; i += CHUNK) {
+      await trx
+        .insertInto('countries')
+        .values(COUNTRIES.slice(i, i + CHUNK))
+        .onConflict((oc) =>
+          oc.column('id').doUpdateSet({
+            name: (eb) => eb.ref('excluded.name'),
+            calling_code: (eb) => eb.ref('excluded.calling_code'),
+          }),
+        )
+        .execute();
+    }
+    for (const row of PACKAGES) {
+      const { id: _id, ...rest } = row;
+      await trx
+        .insertInto('packages')
+        .values(row)
+        .onConflict((oc) => oc.column('id').doUpdateSet(rest))
+        .execute();
+    }
+    for (const row of DOCUMENT_TYPES) {
+      const { id: _id, ...rest } = row;
+      await trx
+        .insertInto('document_types')
+        .values(row)
+        .onConflict((oc) => oc.column('id').doUpdateSet(rest))
+        .execute();
+    }
+    for (const row of PAYMENT_METHODS) {
+      const { id: _id, ...rest } = row;
+      await trx
+        .insertInto('payment_methods')
+        .values(row)
+        .onConflict((oc) => oc.column('id').doUpdateSet(rest))
+        .execute();
+    }
+  });
+  await seedDemoAccount(db, clock);
+}
+
+async function seedDemoAccount(db: Db, clock: Clock): Promise<void> {
+  const existing = await db
+    .selectFrom('users')
+    .select('id')
+    .where(sql<string>`lower(username)`, '=', DEMO_ACCOUNT.username)
+    .executeTakeFirst();
+  if (existing) return;
+  const [passwordHash, pinHash] = await Promise.all([
+    hashSecret(DEMO_ACCOUNT.password),
+    hashSecret(DEMO_ACCOUNT.pin),
+  ]);
+  await db
+    .insertInto('users')
+    .values({
+      id: newId('usr'),
+      username: DEMO_ACCOUNT.username,
+      email: DEMO_ACCOUNT.email,
+      name: DEMO_ACCOUNT.name,
+      password_hash: passwordHash,
+      pin_hash: pinHash,
+      auth_type: 'mpin',
+      sponsor_id: null,
+      gender: null,
+      dob: null,
+      phone: null,
+      country: DEMO_ACCOUNT.country,
+      landmark: null,
+      city: null,
+      state: null,
+      pincode: null,
+      address_line1: null,
+      address_line2: null,
+      avatar: null,
+      created_at: clock().toISOString(),
+      last_login_at: null,
+      previous_login_at: null,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}

@@ -1,0 +1,33 @@
+// Minimal typings for the part of better-sqlite3 we use (@types/better-sqlite3 is not installed).
+declare module 'better-sqlite3' {
+  interface RunResult {
+    changes: number | bigint;
+    lastInsertRowid: number | bigint;
+  }
+  interface Statement {
+    readonly reader: boolean;
+    all(...params: unknown[]): unknown[];
+    get(...params: unknown[]): unknown;
+    run(...params: unknown[]): RunResult;
+    iterate(...params: unknown[]): IterableIterator<unknown>;
+  }
+  interface Options {
+    readonly?: boolean;
+    fileMustExist?: boolean;
+    timeout?: number;
+  }
+  interface Database {
+    readonly open: boolean;
+    readonly name: string;
+    prepare(sql: string): Statement;
+    pragma(source: string, options?: { simple?: boolean }): unknown;
+    exec(sql: string): Database;
+    close(): Database;
+  }
+  interface DatabaseConstructor {
+    new (filename: string, options?: Options): Database;
+    (filename: string, options?: Options): Database;
+  }
+  const Database: DatabaseConstructor;
+  export = Database;
+}

@@ -1,0 +1,23 @@
+import { authApi } from './generated/auth.gen';
+
+export const enhancedAuthApi = authApi.enhanceEndpoints({
+  endpoints: {
+    // Countries never change while the app runs.
+    listCountries: { keepUnusedDataFor: 3600, providesTags: [] },
+    checkUsername: { providesTags: [] },
+    preLogin: { invalidatesTags: [] },
+    login: { invalidatesTags: [] },
+    register: { invalidatesTags: [] },
+    logout: { invalidatesTags: [] },
+  },
+});
+
+export {
+  useCheckUsernameQuery,
+  useLazyCheckUsernameQuery,
+  useListCountriesQuery,
+  useLoginMutation,
+  useLogoutMutation,
+  usePreLoginMutation,
+  useRegisterMutation,
+} from './generated/auth.gen';

@@ -1,0 +1,8 @@
+import { dashboardApi } from './generated/dashboard.gen';
+
+export const enhancedDashboardApi = dashboardApi.enhanceEndpoints({
+  addTagTypes: ['Dashboard'],
+  endpoints: { getDashboard: { providesTags: ['Dashboard'] } },
+});
+
+export { useGetDashboardQuery } from './generated/dashboard.gen';

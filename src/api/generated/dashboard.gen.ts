@@ -1,0 +1,72 @@
+import { baseApi as api } from '../baseApi';
+export const addTagTypes = ['Dashboard'] as const;
+const injectedRtkApi = api
+  .enhanceEndpoints({
+    addTagTypes,
+  })
+  .injectEndpoints({
+    endpoints: (build) => ({
+      getDashboard: build.query<GetDashboardApiResponse, GetDashboardApiArg>({
+        query: () => ({ url: `/dashboard` }),
+        providesTags: ['Dashboard'],
+      }),
+    }),
+    overrideExisting: false,
+  });
+export { injectedRtkApi as dashboardApi };
+export type GetDashboardApiResponse = /** status 200 The dashboard data. */ DashboardResponse;
+export type GetDashboardApiArg = void;
+export type Status = boolean | (0 | 1) | 'success';
+export type DashboardSubscription = {
+  /** When the subscription ends. */
+  expiry: string;
+  /** Transactions used in the current period. */
+  transaction_used: number;
+  /** Transactions allowed in the period (the package's `tnx_limit`). */
+  transaction_limit: number;
+};
+export type Transaction = {
+  /** The transaction id (a chain hash for deposits); shown masked as its first 5 characters, ****, and its last 5. */
+  tnx: string;
+  /** Amount in USDT (always positive; `type` gives the direction). */
+  amount: number;
+  /** credit adds to the balance, debit takes from it. */
+  type: 'credit' | 'debit';
+  /** What caused the entry, e.g. `deposit` or `subscription`. */
+  source: string;
+  /** A free-text note; null when there is none. */
+  note: string | null;
+  /** When the entry was made. */
+  created_at: string;
+};
+export type DashboardData = {
+  /** When the previous session started; null on the very first sign-in. */
+  last_login_at: string | null;
+  /** The licence usage; null without an active subscription. */
+  subscription: DashboardSubscription | null;
+  /** Gateway transactions of the account's apps today. */
+  daily_transaction: number;
+  /** Gateway transactions of the account's apps this month. */
+  monthly_transaction: number;
+  /** Gateway transactions of the account's apps in total. */
+  total_transaction: number;
+  /** The 10 latest wallet ledger entries, newest first (the field's spelling is the contract's). */
+  latest_transacctions: Transaction[];
+};
+export type DashboardResponse = {
+  /** Success flag (true). */
+  status: Status;
+  /** The figures. */
+  data: DashboardData;
+};
+export type ErrorEnvelope = {
+  /** Failure flag; the reference server always sends false. */
+  status: Status;
+  /** A human-readable summary of the failure. */
+  msg: string;
+  /** Messages per request field (field name to its messages); an empty object when the failure is not tied to a field. */
+  errors: {
+    [key: string]: string[];
+  };
+};
+export const { useGetDashboardQuery, useLazyGetDashboardQuery } = injectedRtkApi;

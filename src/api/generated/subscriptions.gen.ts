@@ -1,0 +1,171 @@
+import { baseApi as api } from '../baseApi';
+export const addTagTypes = ['Subscriptions'] as const;
+const injectedRtkApi = api
+  .enhanceEndpoints({
+    addTagTypes,
+  })
+  .injectEndpoints({
+    endpoints: (build) => ({
+      listSubscriptions: build.query<ListSubscriptionsApiResponse, ListSubscriptionsApiArg>({
+        query: (queryArg) => ({
+          url: `/cryptosafelock/subscription-list`,
+          params: {
+            page: queryArg.page,
+          },
+        }),
+        providesTags: ['Subscriptions'],
+      }),
+      listPackages: build.query<ListPackagesApiResponse, ListPackagesApiArg>({
+        query: () => ({ url: `/cryptosafelock/packages` }),
+        providesTags: ['Subscriptions'],
+      }),
+      purchasePackage: build.mutation<PurchasePackageApiResponse, PurchasePackageApiArg>({
+        query: (queryArg) => ({
+          url: `/cryptosafelock/purchase`,
+          method: 'POST',
+          body: queryArg.purchaseRequest,
+        }),
+        invalidatesTags: ['Subscriptions'],
+      }),
+      cancelSubscription: build.mutation<CancelSubscriptionApiResponse, CancelSubscriptionApiArg>({
+        query: (queryArg) => ({
+          url: `/cryptosafelock/cancel-subscription/${encodeURIComponent(String(queryArg.id))}`,
+          method: 'GET',
+        }),
+        invalidatesTags: ['Subscriptions'],
+      }),
+    }),
+    overrideExisting: false,
+  });
+export { injectedRtkApi as subscriptionsApi };
+export type ListSubscriptionsApiResponse =
+  /** status 200 One page of purchases. */ SubscriptionListResponse;
+export type ListSubscriptionsApiArg = {
+  /** The page to return; 1 when absent. A page past the last one has no rows. */
+  page?: number;
+};
+export type ListPackagesApiResponse =
+  /** status 200 Packages and the current subscription. */ PackageListResponse;
+export type ListPackagesApiArg = void;
+export type PurchasePackageApiResponse = /** status 200 The package is active. */ MessageResponse;
+export type PurchasePackageApiArg = {
+  purchaseRequest: PurchaseRequest;
+};
+export type CancelSubscriptionApiResponse =
+  /** status 200 The subscription is canceled. */ MessageResponse;
+export type CancelSubscriptionApiArg = {
+  /** The subscription to cancel (`CurrentSubscription.id`). */
+  id: Id;
+};
+export type Status = boolean | (0 | 1) | 'success';
+export type SubscriptionRow = {
+  /** The subscription's id. */
+  id: string;
+  /** The package's name. */
+  package: string;
+  /** Price paid, in USDT (invoice currency USD). */
+  price: number;
+  /** The invoice number. */
+  invoice_id: string;
+  /** 0 Expired, 1 Active, 2 Canceled. */
+  status: 0 | 1 | 2;
+  /** When it was bought. */
+  created_at: string;
+  /** The buyer's name. */
+  name: string;
+  /** The buyer's username. */
+  username: string;
+};
+export type SubscriptionPage = {
+  /** The rows of this page, newest first. */
+  data: SubscriptionRow[];
+  /** The number of this page. */
+  current_page: number;
+  /** The number of the last page (1 when the list is empty). */
+  last_page: number;
+  /** The number of rows per page. */
+  per_page: number;
+  /** Position of this page's first row in the whole list (from 1); null when empty. */
+  from: number | null;
+  /** Position of this page's last row in the whole list; null when the page is empty. */
+  to: number | null;
+  /** The number of rows in the whole list. */
+  total: number;
+  /** The URL of page 1 of this same list (with the /api prefix), e.g. `/api/cryptosafelock/subscription-list?page=1`; clients replace the page number to fetch another page. */
+  first_page_url: string;
+};
+export type SubscriptionListResponse = {
+  /** Success flag (true). */
+  status: Status;
+  /** The requested page. */
+  data: SubscriptionPage;
+};
+export type ErrorEnvelope = {
+  /** Failure flag; the reference server always sends false. */
+  status: Status;
+  /** A human-readable summary of the failure. */
+  msg: string;
+  /** Messages per request field (field name to its messages); an empty object when the failure is not tied to a field. */
+  errors: {
+    [key: string]: string[];
+  };
+};
+export type Package = {
+  /** The package's id. */
+  id: string;
+  /** The package's name. */
+  name: string;
+  /** Price in USDT for one period. */
+  price: number;
+  /** Length of one period in days. */
+  duration_days: number;
+  /** Fee charged per transaction, in percent (1.5 means 1.5 %). */
+  fees: number;
+  /** Transactions allowed over the whole period (the licence's service limit). */
+  tnx_limit: number;
+  /** Transactions allowed per day. */
+  daily_tnx_limit: number;
+  /** Number of apps the account may have. */
+  app_count: number;
+};
+export type CurrentSubscription = {
+  /** The subscription's id (what `cancelSubscription` takes). */
+  id: string;
+  /** The subscribed package's id. */
+  package_id: string;
+  /** Price paid, in USDT. */
+  price: number;
+  /** 1 active; 2 canceled (access continues until `end_date`). */
+  status: 1 | 2;
+  /** When the subscription ends. */
+  end_date: string;
+};
+export type PackageListResponse = {
+  /** Success flag (true). */
+  status: Status;
+  /** All packages, cheapest first. */
+  data: Package[];
+  /** The latest subscription that has not ended (active or canceled); null when none. */
+  current_subscription: CurrentSubscription | null;
+};
+export type MessageResponse = {
+  /** Success flag (true). */
+  status: Status;
+  /** The message to show to the user (as a toast). */
+  msg: string;
+};
+export type PurchaseRequest = {
+  /** The package's id ('Please select your plan first'). */
+  package_id: string;
+  /** Reason for a downgrade; required when the package is cheaper than the active one. */
+  remarks?: string;
+};
+export type Id = string;
+export const {
+  useListSubscriptionsQuery,
+  useLazyListSubscriptionsQuery,
+  useListPackagesQuery,
+  useLazyListPackagesQuery,
+  usePurchasePackageMutation,
+  useCancelSubscriptionMutation,
+} = injectedRtkApi;

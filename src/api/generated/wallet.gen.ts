@@ -1,0 +1,107 @@
+import { baseApi as api } from '../baseApi';
+export const addTagTypes = ['Wallet'] as const;
+const injectedRtkApi = api
+  .enhanceEndpoints({
+    addTagTypes,
+  })
+  .injectEndpoints({
+    endpoints: (build) => ({
+      getBalance: build.query<GetBalanceApiResponse, GetBalanceApiArg>({
+        query: () => ({ url: `/balance` }),
+        providesTags: ['Wallet'],
+      }),
+      getCryptoDeposit: build.query<GetCryptoDepositApiResponse, GetCryptoDepositApiArg>({
+        query: () => ({ url: `/crypto-deposit` }),
+        providesTags: ['Wallet'],
+      }),
+      syncBalance: build.query<SyncBalanceApiResponse, SyncBalanceApiArg>({
+        query: () => ({ url: `/balance-sync` }),
+        providesTags: ['Wallet'],
+      }),
+    }),
+    overrideExisting: false,
+  });
+export { injectedRtkApi as walletApi };
+export type GetBalanceApiResponse = /** status 200 The balance. */ BalanceResponse;
+export type GetBalanceApiArg = void;
+export type GetCryptoDepositApiResponse =
+  /** status 200 Wallet details and recent deposits. */ CryptoDepositResponse;
+export type GetCryptoDepositApiArg = void;
+export type SyncBalanceApiResponse =
+  /** status 200 The balance after the sync. */ BalanceSyncResponse;
+export type SyncBalanceApiArg = void;
+export type Status = boolean | (0 | 1) | 'success';
+export type WalletBalance = {
+  /** The wallet balance in USDT. */
+  payInBalance: number;
+};
+export type BalanceResponse = {
+  /** Success flag (true). */
+  status: Status;
+  /** The balance. */
+  data: WalletBalance;
+};
+export type ErrorEnvelope = {
+  /** Failure flag; the reference server always sends false. */
+  status: Status;
+  /** A human-readable summary of the failure. */
+  msg: string;
+  /** Messages per request field (field name to its messages); an empty object when the failure is not tied to a field. */
+  errors: {
+    [key: string]: string[];
+  };
+};
+export type WalletDetails = {
+  /** The deposit address on BNB Smart Chain (0x plus 40 hex characters). */
+  address: string;
+  /** The network deposits must use, "BEP20" (BNB Smart Chain); the coin is USDT. */
+  network: string;
+  /** The wallet balance in USDT. */
+  balance: number;
+  /** Number of credited deposits. */
+  totalDepositCount: number;
+  /** Sum of credited deposits in USDT. */
+  totalDepositAmount: number;
+  /** Subscription amount due in USDT (0 when nothing is due). */
+  amountToPay: number;
+};
+export type WalletTransaction = {
+  /** The chain transaction hash (links to the BNB Smart Chain explorer). */
+  tnx: string;
+  /** Amount in USDT. */
+  amount: number;
+  /** 1 Confirmed (credited); 0 Pending. */
+  status: 0 | 1;
+  /** When the deposit was seen. */
+  created_at: string;
+};
+export type WalletTransactionList = {
+  /** At most 20 deposits, newest first. */
+  data: WalletTransaction[];
+};
+export type CryptoDepositResponse = {
+  /** Success flag (true). */
+  status: Status;
+  /** The wallet. */
+  details: WalletDetails;
+  /** The recent deposits (in `data.data`). */
+  data: WalletTransactionList;
+};
+export type BalanceSyncResponse = {
+  /** Success flag (true). */
+  status: Status;
+  /** The wallet balance in USDT after the sync. */
+  balance: number;
+  /** true when at least one new deposit was credited. */
+  is_new: boolean;
+  /** A message to show ('New Deposit Found !!' when `is_new`). */
+  msg: string;
+};
+export const {
+  useGetBalanceQuery,
+  useLazyGetBalanceQuery,
+  useGetCryptoDepositQuery,
+  useLazyGetCryptoDepositQuery,
+  useSyncBalanceQuery,
+  useLazySyncBalanceQuery,
+} = injectedRtkApi;

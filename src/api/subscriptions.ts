@@ -1,0 +1,30 @@
+import { subscriptionsApi } from './generated/subscriptions.gen';
+
+const tagTypes = ['Packages', 'History', 'Balance', 'Wallet', 'Dashboard', 'Subscription'] as const;
+const moneyTags = [
+  'Packages',
+  'History',
+  'Balance',
+  'Wallet',
+  'Dashboard',
+  'Subscription',
+] as const;
+
+export const enhancedSubscriptionsApi = subscriptionsApi.enhanceEndpoints({
+  addTagTypes: tagTypes,
+  endpoints: {
+    listPackages: { providesTags: ['Packages', 'Subscription'] },
+    listSubscriptions: { providesTags: ['History'] },
+    // A purchase or cancellation changes the plans, the history and the balance.
+    purchasePackage: { invalidatesTags: [...moneyTags] },
+    cancelSubscription: { invalidatesTags: [...moneyTags] },
+  },
+});
+
+export {
+  useCancelSubscriptionMutation,
+  useListPackagesQuery,
+  useListSubscriptionsQuery,
+  useLazyListSubscriptionsQuery,
+  usePurchasePackageMutation,
+} from './generated/subscriptions.gen';

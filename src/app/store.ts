@@ -1,0 +1,67 @@
+import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import { setupListeners } from '@reduxjs/toolkit/query';
+import {
+  createTransform,
+  FLUSH,
+  PAUSE,
+  PERSIST,
+  persistReducer,
+  persistStore,
+  PURGE,
+  REGISTER,
+  REHYDRATE,
+} from 'redux-persist';
+import storage from 'redux-persist/lib/storage';
+import { baseApi } from '../api/baseApi';
+import { sessionReducer, type SessionState } from '../features/auth/sessionSlice';
+import { signInReducer } from '../features/auth/signInSlice';
+import { deobfuscate, obfuscate } from '../lib/obfuscate';
+import { apiFeedback } from './middleware/apiFeedback';
+
+/** authToken is kept obfuscated at rest; every other session value is stored as it is. */
+const authTokenTransform = createTransform<string, string>(
+  (token) => (token ? obfuscate(token) : ''),
+  (sealed) => (sealed ? deobfuscate(sealed) : ''),
+  { whitelist: ['authToken'] },
+);
+
+const persistedSession = persistReducer<SessionState>(
+  { key: 'session', version: 1, storage, transforms: [authTokenTransform] },
+  sessionReducer,
+);
+
+const rootReducer = combineReducers({
+  session: persistedSession,
+  signIn: signInReducer,
+  [baseApi.reducerPath]: baseApi.reducer,
+});
+
+export type RootState = ReturnType<typeof rootReducer>;
+
+export interface StoreOptions {
+  preloadedState?: Partial<RootState>;
+  /** Where the browser goes when the session ends (401 or network failure): the spec says `/`. */
+  onSessionEnd?: () => void;
+}
+
+export function makeStore({ preloadedState, onSessionEnd = () => undefined }: StoreOptions = {}) {
+  const store = configureStore({
+    reducer: rootReducer,
+    preloadedState: preloadedState as RootState | undefined,
+    middleware: (getDefault) =>
+      getDefault({
+        serializableCheck: { ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER] },
+      })
+        .prepend(apiFeedback({ onSessionEnd }).middleware)
+        .concat(baseApi.middleware),
+  });
+  setupListeners(store.dispatch);
+  return store;
+}
+
+export function makePersistor(store: AppStore) {
+  return persistStore(store);
+}
+
+export type AppStore = ReturnType<typeof makeStore>;
+export type AppDispatch = AppStore['dispatch'];

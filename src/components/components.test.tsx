@@ -1,0 +1,109 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { ToastContainer } from 'react-toastify';
+import { CopyButton } from './CopyButton';
+import { EmptyState } from './EmptyState';
+import { Pagination } from './Pagination';
+import { TOAST_OPTIONS } from './toastOptions';
+import { renderHook, act } from '@testing-library/react';
+import { filters, useForm } from './form/useForm';
+
+describe('Pagination', () => {
+  test('shows the range, up to 3 links either side, first and last', async () => {
+    const onPageChange = jest.fn();
+    render(
+      <Pagination
+        meta={{ current_page: 5, last_page: 20, from: 41, to: 50, total: 195 }}
+        onPageChange={onPageChange}
+      />,
+    );
+    expect(screen.getByText('Showing 41 to 50 of 195 results')).toBeInTheDocument();
+    const pages = screen.getAllByRole('button', { name: /^Page \d+$/ }).map((b) => b.textContent);
+    expect(pages).toEqual(['2', '3', '4', '6', '7', '8']);
+    expect(screen.getByText('5').closest('.active')).not.toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Page 8' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Last page' }));
+    await userEvent.click(screen.getByRole('button', { name: 'First page' }));
+    expect(onPageChange.mock.calls).toEqual([[8], [20], [1]]);
+  });
+
+  test('renders nothing for an empty list', () => {
+    const { container } = render(
+      <Pagination
+        meta={{ current_page: 1, last_page: 1, from: null, to: null, total: 0 }}
+        onPageChange={jest.fn()}
+      />,
+    );
+    expect(container).toBeEmptyDOMElement();
+  });
+});
+
+test('the empty state reads No record Found, in a table too', () => {
+  render(
+    <>
+      <EmptyState />
+      <table>
+        <tbody>
+          <EmptyState colSpan={4} />
+        </tbody>
+      </table>
+    </>,
+  );
+  expect(screen.getAllByText('No record Found')).toHaveLength(2);
+  expect(screen.getAllByText('No record Found')[1]).toHaveAttribute('colspan', '4');
+});
+
+test('copy writes to the clipboard and toasts, by default Copied Successfully', async () => {
+  const user = userEvent.setup();
+  const write = jest.spyOn(navigator.clipboard, 'writeText');
+  render(
+    <>
+      <CopyButton value="demo@example.com" label="Copy email" />
+      <CopyButton value="KEY" label="Copy key" successText="Key Copied Succefully" />
+      <ToastContainer {...TOAST_OPTIONS} limit={undefined} />
+    </>,
+  );
+  await user.click(screen.getByRole('button', { name: 'Copy email' }));
+  expect(await screen.findByText('Copied Successfully')).toBeInTheDocument();
+  expect(write).toHaveBeenCalledWith('demo@example.com');
+  await user.click(screen.getByRole('button', { name: 'Copy key' }));
+  expect(await screen.findByText('Key Copied Succefully')).toBeInTheDocument();
+});
+
+test('toasts: one at a time, top right, 4000 ms', () => {
+  expect(TOAST_OPTIONS).toMatchObject({ limit: 1, position: 'top-right', autoClose: 4000 });
+});
+
+describe('useForm', () => {
+  test('filters input, caps length, and clears a field error on edit', () => {
+    const { result } = renderHook(() =>
+      useForm(
+        { name: '', pin: '' },
+        { filters: { name: filters.letters, pin: filters.digits }, maxLength: { pin: 4 } },
+      ),
+    );
+    act(() => result.current.setErrors({ name: 'Name is required', pin: 'x' }));
+    act(() => result.current.setField('name', 'Ann3 Lee!'));
+    act(() => result.current.setField('pin', '12a345'));
+    expect(result.current.values).toEqual({ name: 'Ann Lee', pin: '1234' });
+    expect(result.current.errors).toEqual({});
+  });
+
+  test('server field errors land on their fields', () => {
+    const { result } = renderHook(() => useForm({ email: '' }));
+    act(() =>
+      result.current.applyServerErrors({
+        kind: 'failure',
+        status: 422,
+        message: 'x',
+        fieldErrors: { email: ['The email has already been taken.'], other: ['ignored'] },
+      }),
+    );
+    expect(result.current.errors).toEqual({ email: 'The email has already been taken.' });
+  });
+
+  test('the spec filters', () => {
+    expect(filters.digitsPlus('+91 98-76')).toBe('+919876');
+    expect(filters.email('a b@c.d!')).toBe('ab@c.d');
+  });
+});

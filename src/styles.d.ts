@@ -1,0 +1,3 @@
+// Stylesheets are bundled by webpack (MiniCssExtractPlugin); importing them yields nothing.
+declare module '*.scss';
+declare module '*.css';

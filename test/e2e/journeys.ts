@@ -1,0 +1,18 @@
+import type { Page } from 'playwright-core';
+
+export const DEMO = { username: 'demo', password: 'Demo@12345', pin: '1234' };
+
+/** Signs in through the login screen: password step, then the second factor. */
+export async function signIn(
+  page: Page,
+  { username, password, code }: { username: string; password: string; code: string },
+) {
+  await page.goto('/login');
+  await page.getByLabel('Username or Email').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  const codeField = page.getByLabel(/^(4 Digit Pin|Two-Factor Authentication Code|OTP)$/);
+  await codeField.fill(code);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/app/dashboard');
+}

@@ -1,0 +1,30 @@
+import type { Browser } from 'playwright-core';
+import { launch, openPage, PHONE, snap } from './browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+test('a visitor on / lands on /login', async () => {
+  const { context, page } = await openPage(browser);
+  await page.goto('/');
+  await page.waitForURL('**/login');
+  await page.getByRole('button', { name: 'Sign In' }).waitFor();
+  await snap(page, 'login-desktop');
+  await context.close();
+});
+
+test('an unknown path shows the not-found screen with a way home', async () => {
+  const { context, page } = await openPage(browser, PHONE);
+  await page.goto('/no/such/page');
+  await page.getByText('Oops! Error: 404 This page does not exist!').waitFor();
+  await page.getByRole('link', { name: 'Back to Home' }).click();
+  // Back to Home goes to the dashboard, which sends a visitor without a session to /login.
+  await page.waitForURL('**/login');
+  await snap(page, 'not-found-phone');
+  await context.close();
+});

@@ -1,0 +1,62 @@
+import { http, HttpResponse, type HttpResponseResolver } from 'msw';
+import type { appsApi } from '../../src/api/generated/apps.gen';
+import type { authApi } from '../../src/api/generated/auth.gen';
+import type { dashboardApi } from '../../src/api/generated/dashboard.gen';
+import type { kycApi } from '../../src/api/generated/kyc.gen';
+import type { profileApi } from '../../src/api/generated/profile.gen';
+import type { securityApi } from '../../src/api/generated/security.gen';
+import type { subscriptionsApi } from '../../src/api/generated/subscriptions.gen';
+import type { walletApi } from '../../src/api/generated/wallet.gen';
+import type { ErrorEnvelope } from '../../src/api/generated/auth.gen';
+import { assertMatchesContract, operations } from '../contract/openapi';
+
+type Endpoints = typeof authApi.endpoints &
+  typeof appsApi.endpoints &
+  typeof dashboardApi.endpoints &
+  typeof kycApi.endpoints &
+  typeof profileApi.endpoints &
+  typeof securityApi.endpoints &
+  typeof subscriptionsApi.endpoints &
+  typeof walletApi.endpoints;
+
+export type OperationId = keyof Endpoints & string;
+export type ResultOf<K extends OperationId> = Endpoints[K]['Types']['ResultType'];
+
+/** The page origin: a relative base URL breaks Request under Jest. */
+export const API = 'http://localhost/api';
+
+/** The msw URL of an operation, from its path in openapi.yaml ({id} -> :id). */
+export function urlOf(operationId: OperationId): string {
+  const operation = operations[operationId];
+  if (!operation) throw new Error(`openapi.yaml has no operation ${operationId}`);
+  return `${API}${operation.path.replace(/\{([^}]+)\}/g, ':$1')}`;
+}
+
+/** An msw handler for an operation: method and path come from the contract, never restated. */
+export function on(operationId: OperationId, resolver: HttpResponseResolver) {
+  const method = operations[operationId]?.method as 'get' | 'post';
+  return http[method](urlOf(operationId), resolver);
+}
+
+/** A typed 200 answer, checked against the contract so mocks cannot drift. */
+export function ok<K extends OperationId>(operationId: K, body: ResultOf<K>) {
+  assertMatchesContract(operationId, 200, body);
+  return HttpResponse.json(body as object);
+}
+
+/** A failure in the spec's envelope with a status the operation declares. */
+export function fail(
+  operationId: OperationId,
+  status: number,
+  msg: string,
+  errors: Record<string, string[]> = {},
+) {
+  const body: ErrorEnvelope = { status: false, msg, errors };
+  assertMatchesContract(operationId, status, body);
+  return HttpResponse.json(body, { status });
+}
+
+/** The usual answer for an operation: `on` + `ok`. */
+export function reply<K extends OperationId>(operationId: K, body: ResultOf<K>) {
+  return on(operationId, () => ok(operationId, body));
+}

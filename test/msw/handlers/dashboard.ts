@@ -1,0 +1,4 @@
+import type { HttpHandler } from 'msw';
+
+/** Default answers of the dashboard operations (see ../contract.ts for on/ok/fail/reply). */
+export const handlers: HttpHandler[] = [];

@@ -1,0 +1,65 @@
+import type { ReactElement, ReactNode } from 'react';
+import { render, type RenderOptions } from '@testing-library/react';
+import { Provider } from 'react-redux';
+import { createMemoryRouter, MemoryRouter, RouterProvider } from 'react-router-dom';
+import { ToastContainer } from 'react-toastify';
+import { routes } from '../src/app/router';
+import { makeStore, type AppStore, type RootState } from '../src/app/store';
+import { TOAST_OPTIONS } from '../src/components/toastOptions';
+import { initialSessionState, type SessionState } from '../src/features/auth/sessionSlice';
+
+interface Options extends Omit<RenderOptions, 'wrapper'> {
+  session?: Partial<SessionState>;
+  preloadedState?: Partial<RootState>;
+  store?: AppStore;
+  route?: string;
+}
+
+function storeFor({ session, preloadedState, store }: Options, onSessionEnd?: () => void) {
+  if (store) return store;
+  const state: Partial<RootState> = { ...preloadedState };
+  if (session) {
+    state.session = {
+      ...initialSessionState,
+      ...session,
+      _persist: { version: 1, rehydrated: true },
+    } as RootState['session'];
+  }
+  return makeStore({ preloadedState: state, onSessionEnd });
+}
+
+/** A component inside the real store (and a memory router), with the toast container. */
+export function renderWithProviders(ui: ReactElement, options: Options = {}) {
+  const store = storeFor(options);
+  const Wrapper = ({ children }: { children: ReactNode }) => (
+    <Provider store={store}>
+      <MemoryRouter initialEntries={[options.route ?? '/']}>{children}</MemoryRouter>
+      <ToastContainer {...TOAST_OPTIONS} autoClose={false} limit={undefined} />
+    </Provider>
+  );
+  return { store, ...render(ui, { wrapper: Wrapper, ...options }) };
+}
+
+/** The whole app's routes (guards, lazy pages) in a memory router at `path`. */
+export function renderRoute(path: string, options: Options = {}) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const store = storeFor(options, () => void router.navigate('/'));
+  const result = render(
+    <Provider store={store}>
+      <RouterProvider router={router} />
+      <ToastContainer {...TOAST_OPTIONS} autoClose={false} limit={undefined} />
+    </Provider>,
+  );
+  return { store, router, ...result };
+}
+
+/** A signed-in session as login would leave it. */
+export const SIGNED_IN: Partial<SessionState> = {
+  name: 'Demo Merchant',
+  email: 'demo@example.com',
+  username: 'demo',
+  currency: 'USD',
+  currency_type: '$',
+  authToken: 'sess_test',
+  auth_type: 'mpin',
+};
