@@ -64,7 +64,6 @@ const config: Config = {
       testMatch: ['**/*.e2e.ts'],
       transform: { '^.+\\.(t|j|mj)sx?$': swc },
       transformIgnorePatterns,
-      testTimeout: 60_000,
     },
   ],
 };

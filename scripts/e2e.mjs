@@ -77,6 +77,8 @@ const serverEnv = {
   DATA_DIR: dataDir,
   NODE_ENV: 'test',
   PORTAL_ROOT: root,
+  // A bundle built into a DIST_DIR outside the repo still finds the project's packages.
+  NODE_PATH: path.join(root, 'node_modules'),
   RATE_LIMIT_MAX: '10000',
   AUTH_RATE_LIMIT_MAX: '1000',
 };
@@ -99,6 +101,8 @@ try {
       '--selectProjects',
       'e2e',
       '--runInBand',
+      // testTimeout is a global option: the e2e project's own setting does not apply.
+      '--testTimeout=60000',
       ...process.argv.slice(2),
     ],
     {

@@ -11,3 +11,4 @@ step unit;             npm run -s test:unit
 step build;            npm run -s build
 step size;             npm run -s size
 step e2e;              npm run -s test:e2e
+step contract;         node scripts/contract-ci.mjs

@@ -291,6 +291,20 @@ describe('app foundation (fixture contract)', () => {
     expect(json.statusCode).toBe(415);
   });
 
+  it('answers a broken multipart body with 400, not 500', async () => {
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/upload',
+      payload: '{',
+      headers: {
+        ...(await t.authHeader()),
+        'content-type': 'multipart/form-data; boundary=broken',
+      },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ status: false, msg: 'Malformed multipart body.', errors: {} });
+  });
+
   it('accepts a valid step token on login only', async () => {
     const demo = await t.db
       .selectFrom('users')
@@ -318,11 +332,12 @@ describe('app foundation (fixture contract)', () => {
         })
       ).statusCode,
     ).toBe(401);
+    // A bad step token is a failed sign-in step (422), never a 401 that would end a session.
     const session = await t.authHeader();
     expect(
       (await t.inject({ method: 'POST', url: '/api/login', headers: session, payload: body }))
         .statusCode,
-    ).toBe(401);
+    ).toBe(422);
 
     t.clock.advance(5 * 60_000);
     const expired = await t.inject({
@@ -331,7 +346,7 @@ describe('app foundation (fixture contract)', () => {
       headers: { authorization: `Bearer ${step}` },
       payload: body,
     });
-    expect(expired.statusCode).toBe(401);
+    expect(expired.statusCode).toBe(422);
     expect(expired.json()).toMatchObject(envelopeShape);
   });
 

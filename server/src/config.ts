@@ -8,6 +8,18 @@ export interface RateLimitConfig {
   authMax: number;
 }
 
+/** Brute-force brakes on the sign-in steps (preLogin, login), on top of the request budget. */
+export interface LoginGuardConfig {
+  /** Failed sign-in steps for one account (or unknown name) within the window before 429. */
+  accountMaxFailures: number;
+  /** Failed sign-in steps from one client IP within the window before 429. */
+  ipMaxFailures: number;
+  failureWindowMs: number;
+  /** Consecutive failed steps that lock the account (until it expires or `user unlock`). */
+  lockThreshold: number;
+  lockMinutes: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -22,7 +34,10 @@ export interface Config {
   rateLimit: RateLimitConfig;
   /** Trust X-Forwarded-* (rate limiting by client IP behind a reverse proxy). */
   trustProxy: boolean;
+  loginGuard: LoginGuardConfig;
   smtpUrl: string | undefined;
+  /** Sender of the e-mails (sign-in codes). */
+  mailFrom: string;
   chainRpcUrl: string | undefined;
   usdtContract: string | undefined;
   walletXpub: string | undefined;
@@ -87,7 +102,15 @@ export function loadConfig(env: Env): Config {
       authMax: int(env, 'AUTH_RATE_LIMIT_MAX', 10, 1, 1_000_000),
     },
     trustProxy: bool(env, 'TRUST_PROXY', false),
+    loginGuard: {
+      accountMaxFailures: int(env, 'LOGIN_ACCOUNT_MAX_FAILURES', 5, 1, 1_000_000),
+      ipMaxFailures: int(env, 'LOGIN_IP_MAX_FAILURES', 30, 1, 1_000_000),
+      failureWindowMs: int(env, 'LOGIN_FAILURE_WINDOW_MS', 15 * 60_000, 1_000, 24 * 3_600_000),
+      lockThreshold: int(env, 'LOGIN_LOCK_THRESHOLD', 10, 1, 1_000_000),
+      lockMinutes: int(env, 'LOGIN_LOCK_MINUTES', 30, 1, 60 * 24 * 30),
+    },
     smtpUrl: str(env, 'SMTP_URL'),
+    mailFrom: str(env, 'MAIL_FROM') ?? 'CryptoSafeLock <no-reply@cryptosafelock.local>',
     chainRpcUrl: str(env, 'CHAIN_RPC_URL'),
     usdtContract: str(env, 'USDT_CONTRACT'),
     walletXpub: str(env, 'WALLET_XPUB'),

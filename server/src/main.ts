@@ -1,5 +1,7 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { resolveWalletXpub } from './domain/chain/walletKey';
+import { startGasProvisioner } from './domain/gasProvisioner';
 import { WEB_DIR } from './paths';
 import { openRuntime } from './runtime';
 
@@ -7,6 +9,16 @@ async function main(): Promise<void> {
   const runtime = await openRuntime(loadConfig(process.env));
   const { config } = runtime;
   const app = await buildApp({ config, db: runtime.db, webDir: WEB_DIR });
+  // Operational wallets of newly enabled payment methods (apps): a few seconds after enabling.
+  const gasJob = startGasProvisioner({
+    db: runtime.db,
+    xpub: resolveWalletXpub(config),
+    intervalMs: 3_000,
+    log: app.log,
+  });
+  gasJob
+    .runNow()
+    .catch((err: unknown) => app.log.error({ err }, 'Gas address provisioning failed'));
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -18,6 +30,7 @@ async function main(): Promise<void> {
     force.unref();
     app
       .close()
+      .then(() => gasJob.stop())
       .then(() => runtime.close())
       .then(
         () => process.exit(0),

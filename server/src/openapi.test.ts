@@ -37,6 +37,16 @@ describe('openapi.yaml wiring', () => {
   const credentialsFor = (op: OperationInfo) =>
     op.securitySchemes.includes('stepToken') ? step : op.allowsAnonymous ? {} : session;
 
+  it('lets the schema judge an over-long path parameter: 4xx envelope, never a bare 414', async () => {
+    const res = await t.inject({
+      method: 'GET',
+      url: `/api/cryptosafelock/deposit-requeue/${'x'.repeat(101)}`,
+      headers: session,
+    });
+    expect([404, 422]).toContain(res.statusCode);
+    expect(res.json()).toMatchObject({ status: false, msg: expect.any(String) });
+  });
+
   it('has operations, each with a known tag and a handler', () => {
     expect(ops.length).toBeGreaterThan(10);
     expect(listOperations(spec.document)).toEqual(ops);

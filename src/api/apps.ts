@@ -12,18 +12,66 @@ export const enhancedAppsApi = appsApi.enhanceEndpoints({
     fetchBalance: { providesTags: [] },
     // A new app refreshes the sidebar list, the app cards and the license usage.
     createApp: { invalidatesTags: ['AppList', 'Dashboard', 'Subscription'] },
-    updateApp: { invalidatesTags: ['AppList', 'App'] },
-    generateApiKey: { invalidatesTags: ['AppKeys'] },
-    revokeToken: { invalidatesTags: ['AppKeys'] },
-    updatePermissions: { invalidatesTags: ['AppKeys'] },
-    // A method in use makes an app Ready: the cards show it.
-    usePaymentMethod: { invalidatesTags: ['App', 'AppList'] },
-    updatePaymentMethod: { invalidatesTags: ['App', 'AppList'] },
+    updateApp: {
+      invalidatesTags: (_result, _error, arg) => [
+        'AppList',
+        { type: 'App', id: arg.updateAppRequest.app_id },
+      ],
+      onQueryStarted: async (_arg, { dispatch, queryFulfilled }) => {
+        if (await succeeded(queryFulfilled)) dispatch(refetchApps());
+      },
+    },
+    generateApiKey: {
+      invalidatesTags: (_result, _error, arg) => [
+        { type: 'AppKeys', id: arg.generateApiKeyRequest.app_id },
+      ],
+    },
+    revokeToken: {
+      invalidatesTags: (_result, _error, arg) => [{ type: 'AppKeys', id: arg.appid }],
+    },
+    updatePermissions: {
+      invalidatesTags: (_result, _error, arg) => [
+        { type: 'AppKeys', id: arg.updatePermissionsRequest.app_id },
+      ],
+    },
+    // A method in use makes an app Ready: the cards and the sidebar show it.
+    usePaymentMethod: {
+      invalidatesTags: (_result, _error, arg) => [
+        'AppList',
+        { type: 'App', id: arg.usePaymentMethodRequest.user_app_id },
+      ],
+      onQueryStarted: async (_arg, { dispatch, queryFulfilled }) => {
+        if (await succeeded(queryFulfilled)) dispatch(refetchApps());
+      },
+    },
+    updatePaymentMethod: {
+      invalidatesTags: (_result, _error, arg) => [
+        { type: 'App', id: arg.updatePaymentMethodRequest.user_app_id },
+      ],
+    },
+    // The transaction id alone does not name its app: refresh whichever detail is on screen.
     requeueDeposit: { invalidatesTags: ['App'] },
     cancelWithdraw: { invalidatesTags: ['App'] },
     requeueWithdraw: { invalidatesTags: ['App'] },
   },
 });
+
+/** Whether a mutation succeeded (its failure is toasted by the API feedback middleware). */
+function succeeded(queryFulfilled: Promise<unknown>): Promise<boolean> {
+  return queryFulfilled.then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * The sidebar reads the session's apps list, which getApps and createApp answers keep current
+ * (sessionSlice). After a write that changes an app's name or status, fetch the list again even
+ * when no screen subscribes to getApps.
+ */
+function refetchApps() {
+  return appsApi.endpoints.getApps.initiate(undefined, { subscribe: false, forceRefetch: true });
+}
 
 export {
   useCancelWithdrawMutation,
@@ -32,6 +80,7 @@ export {
   useLazyFetchBalanceQuery,
   useGenerateApiKeyMutation,
   useGetAppDetailsQuery,
+  useLazyGetAppDetailsQuery,
   useGetAppsQuery,
   useLazyGetAppsQuery,
   useListTokenPermissionsQuery,
@@ -43,4 +92,20 @@ export {
   useUpdatePaymentMethodMutation,
   useUpdatePermissionsMutation,
   useUsePaymentMethodMutation,
+} from './generated/apps.gen';
+
+export type {
+  Account,
+  ApiKey,
+  ApiLog,
+  App,
+  AppDetails,
+  DailyLog,
+  GetAppDetailsApiArg,
+  IpnLog,
+  PaymentMethod,
+  ReceiveTransaction,
+  SendTransaction,
+  TokenPermission,
+  UserPaymentMethod,
 } from './generated/apps.gen';

@@ -1,10 +1,11 @@
 import { kycApi } from './generated/kyc.gen';
 
 export const enhancedKycApi = kycApi.enhanceEndpoints({
-  addTagTypes: ['DocTypes', 'Dashboard'],
+  addTagTypes: ['DocTypes', 'Dashboard', 'Profile'],
   endpoints: {
     listDocTypes: { providesTags: ['DocTypes'] },
-    uploadKyc: { invalidatesTags: ['DocTypes', 'Dashboard'] },
+    // A new upload changes the account's status_kyc (profile) too.
+    uploadKyc: { invalidatesTags: ['DocTypes', 'Dashboard', 'Profile'] },
   },
 });
 

@@ -28,3 +28,10 @@ export {
   useLazyListSubscriptionsQuery,
   usePurchasePackageMutation,
 } from './generated/subscriptions.gen';
+export type {
+  CurrentSubscription,
+  ListSubscriptionsApiArg,
+  Package,
+  SubscriptionPage,
+  SubscriptionRow,
+} from './generated/subscriptions.gen';

@@ -1,12 +1,22 @@
 import { walletApi } from './generated/wallet.gen';
 
 export const enhancedWalletApi = walletApi.enhanceEndpoints({
-  addTagTypes: ['Balance', 'Wallet'],
+  addTagTypes: ['Balance', 'Wallet', 'Dashboard'],
   endpoints: {
     getBalance: { providesTags: ['Balance'] },
     getCryptoDeposit: { providesTags: ['Wallet'] },
     // Each sync must reach the server, never the cache.
-    syncBalance: { providesTags: [], keepUnusedDataFor: 0 },
+    syncBalance: {
+      providesTags: [],
+      keepUnusedDataFor: 0,
+      // A new deposit reloads the wallet, the sidebar balance and the dashboard's activity.
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }): Promise<void> {
+        const result = await queryFulfilled.catch(() => null);
+        if (result?.data.is_new) {
+          dispatch(enhancedWalletApi.util.invalidateTags(['Wallet', 'Balance', 'Dashboard']));
+        }
+      },
+    },
   },
 });
 
@@ -15,3 +25,4 @@ export {
   useGetCryptoDepositQuery,
   useLazySyncBalanceQuery,
 } from './generated/wallet.gen';
+export type { WalletDetails, WalletTransaction } from './generated/wallet.gen';

@@ -1,4 +1,4 @@
-import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import { combineReducers, configureStore, isPlain } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
 import {
   createTransform,
@@ -50,7 +50,12 @@ export function makeStore({ preloadedState, onSessionEnd = () => undefined }: St
     preloadedState: preloadedState as RootState | undefined,
     middleware: (getDefault) =>
       getDefault({
-        serializableCheck: { ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER] },
+        serializableCheck: {
+          ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER],
+          // getImage answers image bytes as Blobs (immutable), cached like any other answer; only
+          // the session slice is persisted, so they never reach storage.
+          isSerializable: (value: unknown) => isPlain(value) || value instanceof Blob,
+        },
       })
         .prepend(apiFeedback({ onSessionEnd }).middleware)
         .concat(baseApi.middleware),

@@ -1,45 +1,26 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
-import { load } from 'js-yaml';
+import type { ValidateFunction } from 'ajv';
+import { Contract, type Response as ContractResponse } from '../../scripts/contract/spec.mjs';
 
-/** openapi.yaml, read once: the msw handlers and the fixture checks derive from it. */
-type Json = Record<string, unknown>;
+/**
+ * openapi.yaml, read once: the msw handlers and the fixture checks derive from it. The loading,
+ * `$ref` resolution and Ajv 2020 setup are the contract tool's (scripts/contract/spec.mjs), so
+ * the mocks and `npm run contract` judge answers alike.
+ */
 interface Operation {
   operationId: string;
   method: string;
   path: string;
-  responses: Record<string, Json>;
+  responses: Record<string, ContractResponse>;
 }
 
-export const document = load(
-  fs.readFileSync(path.resolve(__dirname, '../../openapi.yaml'), 'utf8'),
-) as Json & { paths: Record<string, Record<string, Json>>; components: Json };
+const contract = new Contract(path.resolve(__dirname, '../../openapi.yaml'));
+
+export const document = contract.document;
 
 export const operations: Record<string, Operation> = {};
-for (const [opPath, item] of Object.entries(document.paths)) {
-  for (const [method, op] of Object.entries(item)) {
-    if (typeof op !== 'object' || op === null || !('operationId' in op)) continue;
-    const { operationId, responses } = op as {
-      operationId: string;
-      responses: Operation['responses'];
-    };
-    operations[operationId] = { operationId, method, path: opPath, responses };
-  }
-}
-
-const ajv = new Ajv2020({ strict: false, allErrors: true, allowUnionTypes: true });
-addFormats(ajv);
-ajv.addFormat('binary', true);
-ajv.addSchema({ ...document, $id: 'openapi' });
-
-function resolveRef(ref: string): Json {
-  let node: unknown = document;
-  for (const part of ref.replace(/^#\//, '').split('/')) {
-    node = (node as Json)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-  }
-  return node as Json;
+for (const { operationId, method, path: opPath, responses } of contract.operations) {
+  operations[operationId] = { operationId, method, path: opPath, responses: { ...responses } };
 }
 
 const cache = new Map<string, ValidateFunction>();
@@ -49,31 +30,15 @@ export function responseValidator(operationId: string, status: number): Validate
   const key = `${operationId} ${status}`;
   const cached = cache.get(key);
   if (cached) return cached;
-  const operation = operations[operationId];
+  const operation = contract.operations.find((op) => op.operationId === operationId);
   if (!operation) throw new Error(`openapi.yaml has no operation ${operationId}`);
-  let response = operation.responses[String(status)];
+  const response = operation.responses[String(status)];
   if (!response) throw new Error(`${operationId} declares no ${status} response`);
-  if (typeof response.$ref === 'string') response = resolveRef(response.$ref);
-  const content = response.content as Record<string, { schema?: Json }> | undefined;
-  const schema = content?.['application/json']?.schema;
+  const schema = response.content?.['application/json']?.schema;
   if (!schema) throw new Error(`${operationId} ${status} has no JSON body`);
-  const validate = ajv.compile(rewriteRefs(schema) as Json);
+  const validate = contract.validator(schema);
   cache.set(key, validate);
   return validate;
-}
-
-/** Local '#/components/...' refs point into the document registered as 'openapi'. */
-function rewriteRefs(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(rewriteRefs);
-  if (typeof node !== 'object' || node === null) return node;
-  const out: Json = {};
-  for (const [key, value] of Object.entries(node)) {
-    out[key] =
-      key === '$ref' && typeof value === 'string' && value.startsWith('#')
-        ? `openapi${value}`
-        : rewriteRefs(value);
-  }
-  return out;
 }
 
 /** Throws with Ajv's messages when `body` is not what the contract says. */
@@ -81,7 +46,7 @@ export function assertMatchesContract(operationId: string, status: number, body:
   const validate = responseValidator(operationId, status);
   if (!validate(body)) {
     throw new Error(
-      `${operationId} ${status} does not match openapi.yaml: ${ajv.errorsText(validate.errors)}`,
+      `${operationId} ${status} does not match openapi.yaml: ${contract.ajv.errorsText(validate.errors)}`,
     );
   }
 }

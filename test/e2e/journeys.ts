@@ -15,4 +15,11 @@ export async function signIn(
   await codeField.fill(code);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL('**/app/dashboard');
+  // redux-persist writes the session shortly after sign-in: a page.goto() before that would
+  // load the app signed out.
+  await page.waitForFunction(() => {
+    const raw = localStorage.getItem('persist:session');
+    const token = raw ? (JSON.parse(raw) as { authToken?: string }).authToken : undefined;
+    return Boolean(token && JSON.parse(token));
+  });
 }

@@ -1,4 +1,8 @@
 import type { Runtime } from '../runtime';
+import { accessCommands } from './access';
+import { kycCommands } from './kyc';
+import { moneyCommands } from './money';
+import { securityCommands } from './security';
 
 export interface CommandIo {
   out(line: string): void;
@@ -15,7 +19,7 @@ export interface AdminCommand {
 
 export class UsageError extends Error {}
 
-function table(rows: Record<string, string>[]): string[] {
+export function table(rows: Record<string, string>[]): string[] {
   if (rows.length === 0) return ['(none)'];
   const cols = Object.keys(rows[0] ?? {});
   const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => (r[c] ?? '').length)));
@@ -59,7 +63,13 @@ const userList: AdminCommand = {
 };
 
 // Later issues add `kyc approve`, `deposit`, `user auth-type`, `user unlock`: one entry each.
-export const COMMANDS: AdminCommand[] = [userList];
+export const COMMANDS: AdminCommand[] = [
+  userList,
+  ...accessCommands,
+  ...securityCommands,
+  ...kycCommands,
+  ...moneyCommands,
+];
 
 export function helpText(): string[] {
   const width = Math.max(...COMMANDS.map((c) => c.usage.length), 4);

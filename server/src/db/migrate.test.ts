@@ -108,7 +108,7 @@ describe('database foundation', () => {
       name: 'Demo Merchant',
       auth_type: 'mpin',
       country: 'IN',
-      status_kyc: 0,
+      status_kyc: 2, // its seeded PAN card scan was rejected (seed/demoPortal.ts)
     });
     expect(demo.password_hash).toMatch(/^\$argon2id\$/);
     expect(await verifySecret(demo.password_hash, 'Demo@12345')).toBe(true);

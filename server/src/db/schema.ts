@@ -48,6 +48,8 @@ export interface UsersTable {
   /** BIP32 child index and the BEP20 deposit address derived from it. */
   deposit_index: number | null;
   deposit_address: string | null;
+  /** Last block scanned for deposits to deposit_address with enough confirmations. */
+  deposit_scanned_block: number | null;
 }
 
 export interface SessionsTable {

@@ -58,3 +58,54 @@ export async function postEntry(db: Executor, entry: NewLedgerEntry): Promise<st
     .execute();
   return id;
 }
+
+/**
+ * Posts a debit only if the balance covers it, as ONE statement (INSERT ... SELECT ... WHERE
+ * balance >= amount): the check and the write cannot be split by another writer, so concurrent
+ * purchases never overspend. Returns false (and writes nothing) when the balance is short.
+ */
+export async function postDebitIfCovered(
+  db: Executor,
+  entry: Omit<NewLedgerEntry, 'type'>,
+): Promise<boolean> {
+  if (!Number.isSafeInteger(entry.amountMicro) || entry.amountMicro <= 0) {
+    throw new RangeError(`A ledger amount must be a positive integer of micro-USDT`);
+  }
+  const balance = db
+    .selectFrom('ledger_entries')
+    .select((eb) =>
+      eb.fn
+        .coalesce(
+          eb.fn.sum<number>(
+            eb
+              .case()
+              .when('type', '=', 'credit')
+              .then(eb.ref('amount_micro'))
+              .else(eb.neg(eb.ref('amount_micro')))
+              .end(),
+          ),
+          eb.lit(0),
+        )
+        .as('balance'),
+    )
+    .where('user_id', '=', entry.userId);
+  const result = await db
+    .insertInto('ledger_entries')
+    .columns(['id', 'user_id', 'tnx', 'amount_micro', 'type', 'source', 'note', 'created_at'])
+    .expression(
+      db
+        .selectNoFrom((eb) => [
+          eb.val(newId('led')).as('id'),
+          eb.val(entry.userId).as('user_id'),
+          eb.val(entry.tnx).as('tnx'),
+          eb.val(entry.amountMicro).as('amount_micro'),
+          eb.val<LedgerType>('debit').as('type'),
+          eb.val(entry.source).as('source'),
+          eb.val(entry.note ?? null).as('note'),
+          eb.val(entry.createdAt).as('created_at'),
+        ])
+        .where((eb) => eb(balance, '>=', entry.amountMicro)),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}

@@ -1,10 +1,11 @@
+import { dashboardOf } from '../domain/dashboard';
+import { requireUser } from '../http/requestContext';
 import type { HandlerModule } from './types';
 
-// Operations tagged Dashboard in openapi.yaml, keyed by operationId; the ones not listed answer 501
-// (handlers/index.ts fills them in). Shape of an entry:
-//   async someOperation(request: FastifyRequest<{ Body: SomeBody; Params: { id: string } }>, reply) {
-//     const user = requireUser(request); // http/requestContext.ts
-//     ...query ctx.db with Kysely...
-//     return { status: true, msg: '...' }; // or throw validationFailed / notFound (http/errors.ts)
-//   },
-export const dashboardHandlers: HandlerModule = (_ctx) => ({});
+// Operations tagged Dashboard in openapi.yaml, keyed by operationId.
+export const dashboardHandlers: HandlerModule = (ctx) => ({
+  async getDashboard(request) {
+    const user = requireUser(request);
+    return { status: true, data: await dashboardOf(ctx.db, user.id, ctx.clock()) };
+  },
+});

@@ -1,10 +1,243 @@
-import type { HandlerModule } from './types';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { User } from '../db/schema';
+import { AUTH_MESSAGES, meetsPasswordPolicy } from '../domain/auth';
+import { FailureWindow } from '../domain/lockout';
+import { sendMail } from '../domain/mailer';
+import { OTP_TTL_MINUTES, consumeOtp, issueOtp } from '../domain/otp';
+import { verifySecret } from '../domain/passwords';
+import {
+  accountProfile,
+  authenticatorSetupUrl,
+  changePassword,
+  changePin,
+  markAuthenticatorSetUp,
+  reloadUser,
+  setAuthType,
+} from '../domain/security';
+import { consumeUserTotp } from '../domain/totp';
+import {
+  HttpError,
+  conflict,
+  fieldError,
+  validationFailed,
+  type FieldErrors,
+} from '../http/errors';
+import { requireUser } from '../http/requestContext';
+import type { AppContext, HandlerModule } from './types';
 
-// Operations tagged Security in openapi.yaml, keyed by operationId; the ones not listed answer 501
-// (handlers/index.ts fills them in). Shape of an entry:
-//   async someOperation(request: FastifyRequest<{ Body: SomeBody; Params: { id: string } }>, reply) {
-//     const user = requireUser(request); // http/requestContext.ts
-//     ...query ctx.db with Kysely...
-//     return { status: true, msg: '...' }; // or throw validationFailed / notFound (http/errors.ts)
-//   },
-export const securityHandlers: HandlerModule = (_ctx) => ({});
+interface ChangeMpinBody {
+  password: string;
+  spassword: string;
+  spassword_confirmation: string;
+}
+
+interface Change2faBody {
+  code: string;
+}
+
+interface UpdateAuthenticationBody {
+  type: 'mpin' | 'authenticator';
+  spassword?: string;
+  otp?: string;
+  code?: string;
+}
+
+interface ChangePasswordBody {
+  currentpassword: string;
+  newpassword: string;
+  newpassword_confirmation: string;
+  mpin: string;
+}
+
+export const MESSAGES = {
+  setup2faFirst: 'Please setup 2fa First',
+  alreadyActive: 'This security method is already active',
+  alreadySetUp: 'Two factor authentication is already set up',
+  codeRequired: 'Security code is required',
+  wrongCode: 'The security code is incorrect',
+  wrongTwoFactor: 'The Two Factor code is incorrect',
+  wrongPassword: 'The current password is incorrect',
+  wrongPin: 'The 4 Digit Pin is incorrect',
+  pinMismatch: 'The confirm Pin does not match the new Pin',
+  passwordMismatch: 'The confirm password does not match the new password',
+  switched: 'Authentication method updated successfully',
+  setUp: 'Two factor authentication setup successfully',
+  pinChanged: 'Pin changed successfully',
+  passwordChanged: 'Password changed successfully',
+  otpSent: 'OTP sent to your registered email',
+  otpNotActive: 'OTP is not your active security method',
+  tooManyAttempts: (wait: string) => `Too many failed attempts. Please try again in ${wait}.`,
+  tooManyCodes: (wait: string) => `Too many codes requested. Please try again in ${wait}.`,
+} as const;
+
+function waitText(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
+/** The request field that carries the code of each active method. */
+const CODE_FIELD = { mpin: 'spassword', authenticator: 'code', otp: 'otp' } as const;
+
+export const securityHandlers: HandlerModule = (ctx) => {
+  // The sign-in's budget (LOGIN_ACCOUNT_MAX_FAILURES per LOGIN_FAILURE_WINDOW_MS) applies to
+  // every password or code check here too, counted per account apart from the sign-in's own.
+  const { accountMaxFailures, failureWindowMs } = ctx.config.loginGuard;
+  const failedChecks = new FailureWindow(accountMaxFailures, failureWindowMs);
+  // Every e-mailed code counts, so the mailbox cannot be flooded.
+  const sentCodes = new FailureWindow(accountMaxFailures, failureWindowMs);
+
+  function refuseWhenThrottled(reply: FastifyReply, wait: number, message: (w: string) => string) {
+    if (wait === 0) return;
+    const seconds = Math.ceil(wait / 1000);
+    void reply.header('retry-after', String(seconds));
+    throw new HttpError(429, message(waitText(seconds)));
+  }
+
+  /**
+   * Runs a password or code check under the account's budget: 429 while it is used up, a
+   * failure spends one attempt, a success gives the budget back.
+   */
+  async function guardedCheck(reply: FastifyReply, user: User, check: () => Promise<boolean>) {
+    const now = ctx.clock().getTime();
+    refuseWhenThrottled(reply, failedChecks.retryAfterMs(user.id, now), MESSAGES.tooManyAttempts);
+    // Counted as failed before the (slow) check, so parallel guesses cannot all slip through.
+    failedChecks.record(user.id, now);
+    const ok = await check();
+    if (ok) failedChecks.clear(user.id);
+    return ok;
+  }
+
+  async function profileNow(userId: string) {
+    return accountProfile(ctx.db, ctx.config.secretKey, await reloadUser(ctx.db, userId));
+  }
+
+  return {
+    async getAuthentication(request: FastifyRequest) {
+      const user = requireUser(request);
+      const image2fa = await authenticatorSetupUrl(ctx.db, ctx.config.secretKey, user);
+      return {
+        status: true,
+        more_details: { authenticator: user.totp_enabled },
+        auth_type: user.auth_type,
+        image_2fa: image2fa,
+      };
+    },
+
+    async updateAuthentication(
+      request: FastifyRequest<{ Body: UpdateAuthenticationBody }>,
+      reply: FastifyReply,
+    ) {
+      const user = requireUser(request);
+      const { type } = request.body;
+      if (type === 'authenticator' && user.totp_enabled !== 1) {
+        throw validationFailed({}, MESSAGES.setup2faFirst);
+      }
+      if (type === user.auth_type) throw validationFailed({}, MESSAGES.alreadyActive);
+      const field = CODE_FIELD[user.auth_type];
+      const code = request.body[field];
+      if (!code) throw fieldError(field, MESSAGES.codeRequired);
+      if (!(await guardedCheck(reply, user, () => checkActiveMethodCode(ctx, user, code)))) {
+        throw fieldError(field, MESSAGES.wrongCode);
+      }
+      await setAuthType(ctx.db, user.id, type);
+      return {
+        status: true,
+        msg: MESSAGES.switched,
+        auth_type: type,
+        profile: await profileNow(user.id),
+      };
+    },
+
+    async change2fa(request: FastifyRequest<{ Body: Change2faBody }>, reply: FastifyReply) {
+      const user = requireUser(request);
+      if (user.totp_enabled === 1) throw conflict(MESSAGES.alreadySetUp);
+      const ok = await guardedCheck(reply, user, () =>
+        consumeUserTotp(ctx.db, ctx.config.secretKey, user, request.body.code, ctx.clock),
+      );
+      if (!ok) throw fieldError('code', MESSAGES.wrongTwoFactor);
+      await markAuthenticatorSetUp(ctx.db, user.id);
+      return { status: true, msg: MESSAGES.setUp, profile: await profileNow(user.id) };
+    },
+
+    async resendOtp(request: FastifyRequest, reply: FastifyReply) {
+      const user = requireUser(request);
+      if (user.auth_type !== 'otp') throw validationFailed({}, MESSAGES.otpNotActive);
+      const now = ctx.clock().getTime();
+      refuseWhenThrottled(reply, sentCodes.retryAfterMs(user.id, now), MESSAGES.tooManyCodes);
+      sentCodes.record(user.id, now);
+      const code = await issueOtp(ctx.db, ctx.config.secretKey, user.id, 'auth-switch', ctx.clock);
+      await sendMail(
+        ctx.config,
+        {
+          to: user.email,
+          subject: 'Your CryptoSafeLock security code',
+          text:
+            `Your security code is ${code}. It confirms a change of your sign-in method and ` +
+            `is valid for ${OTP_TTL_MINUTES} minutes. If you did not ask for it, change your ` +
+            'password.',
+        },
+        request.log,
+        ctx.clock,
+      );
+      return { status: true, msg: MESSAGES.otpSent };
+    },
+
+    async changeMpin(request: FastifyRequest<{ Body: ChangeMpinBody }>, reply: FastifyReply) {
+      const user = requireUser(request);
+      const body = request.body;
+      if (body.spassword !== body.spassword_confirmation) {
+        throw fieldError('spassword_confirmation', MESSAGES.pinMismatch);
+      }
+      const ok = await guardedCheck(reply, user, () =>
+        verifySecret(user.password_hash, body.password),
+      );
+      if (!ok) throw fieldError('password', MESSAGES.wrongPassword);
+      await changePin(ctx.db, user.id, body.spassword);
+      return { status: true, msg: MESSAGES.pinChanged };
+    },
+
+    async changePassword(
+      request: FastifyRequest<{ Body: ChangePasswordBody }>,
+      reply: FastifyReply,
+    ) {
+      const user = requireUser(request);
+      const body = request.body;
+      const errors: FieldErrors = {};
+      if (!meetsPasswordPolicy(body.newpassword)) {
+        errors.newpassword = [AUTH_MESSAGES.passwordPolicy];
+      }
+      if (body.newpassword !== body.newpassword_confirmation) {
+        errors.newpassword_confirmation = [MESSAGES.passwordMismatch];
+      }
+      if (Object.keys(errors).length > 0) throw validationFailed(errors);
+      let wrong: FieldErrors = {};
+      await guardedCheck(reply, user, async () => {
+        const [passwordOk, pinOk] = await Promise.all([
+          verifySecret(user.password_hash, body.currentpassword),
+          verifySecret(user.pin_hash, body.mpin),
+        ]);
+        wrong = {
+          ...(passwordOk ? {} : { currentpassword: [MESSAGES.wrongPassword] }),
+          ...(pinOk ? {} : { mpin: [MESSAGES.wrongPin] }),
+        };
+        return passwordOk && pinOk;
+      });
+      if (Object.keys(wrong).length > 0) throw validationFailed(wrong);
+      await changePassword(ctx.db, user.id, body.newpassword, request.sessionId, ctx.clock);
+      return { status: true, msg: MESSAGES.passwordChanged };
+    },
+  };
+};
+
+/** The code of the method active now: pin, authenticator or e-mailed OTP (both single use). */
+async function checkActiveMethodCode(ctx: AppContext, user: User, code: string) {
+  switch (user.auth_type) {
+    case 'mpin':
+      return verifySecret(user.pin_hash, code);
+    case 'authenticator':
+      return consumeUserTotp(ctx.db, ctx.config.secretKey, user, code, ctx.clock);
+    case 'otp':
+      return consumeOtp(ctx.db, ctx.config.secretKey, user.id, 'auth-switch', code, ctx.clock);
+  }
+}

@@ -1,10 +1,132 @@
+import type { FastifyRequest } from 'fastify';
+import { microToDecimal, microToString } from '../domain/money';
+import {
+  cancelSubscription,
+  currentSubscription,
+  HISTORY_PER_PAGE,
+  listActivePackages,
+  listPurchases,
+  purchasePackage,
+  type PurchaseKind,
+} from '../domain/subscriptions';
+import { conflict, fieldError, HttpError, notFound } from '../http/errors';
+import { requireUser } from '../http/requestContext';
 import type { HandlerModule } from './types';
 
-// Operations tagged Subscriptions in openapi.yaml, keyed by operationId; the ones not listed answer 501
-// (handlers/index.ts fills them in). Shape of an entry:
-//   async someOperation(request: FastifyRequest<{ Body: SomeBody; Params: { id: string } }>, reply) {
-//     const user = requireUser(request); // http/requestContext.ts
-//     ...query ctx.db with Kysely...
-//     return { status: true, msg: '...' }; // or throw validationFailed / notFound (http/errors.ts)
-//   },
-export const subscriptionsHandlers: HandlerModule = (_ctx) => ({});
+export const DOWNGRADE_REASON_MESSAGE = 'Please Enter Reason for Downgrade';
+
+const PURCHASED: Record<PurchaseKind, string> = {
+  new: 'Package purchased successfully',
+  upgrade: 'Plan upgraded successfully',
+  downgrade: 'Plan downgraded successfully',
+  switch: 'Plan changed successfully',
+};
+
+// Operations tagged Subscriptions in openapi.yaml, keyed by operationId.
+export const subscriptionsHandlers: HandlerModule = (ctx) => ({
+  async listSubscriptions(request: FastifyRequest<{ Querystring: { page?: number } }>) {
+    const user = requireUser(request);
+    const page = request.query.page ?? 1;
+    const { total, rows } = await listPurchases(ctx.db, user.id, page, ctx.clock().toISOString());
+    const from = rows.length > 0 ? (page - 1) * HISTORY_PER_PAGE + 1 : null;
+    return {
+      status: true,
+      data: {
+        data: rows.map((row) => ({
+          id: row.id,
+          package: row.package,
+          duration_days: row.durationDays,
+          price: microToDecimal(row.price_micro),
+          invoice_id: row.invoice_id,
+          status: row.status,
+          created_at: row.created_at,
+          name: row.name,
+          username: row.username,
+        })),
+        current_page: page,
+        last_page: Math.max(1, Math.ceil(total / HISTORY_PER_PAGE)),
+        per_page: HISTORY_PER_PAGE,
+        from,
+        to: from === null ? null : from + rows.length - 1,
+        total,
+        // The route's own URL (with the /api prefix), so the path is not restated here.
+        first_page_url: `${request.routeOptions.url}?page=1`,
+      },
+    };
+  },
+
+  async listPackages(request) {
+    const user = requireUser(request);
+    const packages = await listActivePackages(ctx.db);
+    const current = await currentSubscription(ctx.db, user.id, ctx.clock().toISOString());
+    return {
+      status: true,
+      data: packages.map((pkg) => ({
+        id: pkg.id,
+        name: pkg.name,
+        price: microToDecimal(pkg.price_micro),
+        duration_days: pkg.duration_days,
+        fees: pkg.fees,
+        tnx_limit: pkg.tnx_limit,
+        daily_tnx_limit: pkg.daily_tnx_limit,
+        app_count: pkg.app_count,
+      })),
+      current_subscription: current
+        ? {
+            id: current.id,
+            package_id: current.package_id,
+            price: microToDecimal(current.price_micro),
+            status: current.status,
+            end_date: current.end_date,
+          }
+        : null,
+    };
+  },
+
+  async purchasePackage(
+    request: FastifyRequest<{ Body: { package_id: string; remarks?: string } }>,
+  ) {
+    const user = requireUser(request);
+    const outcome = await purchasePackage(ctx.db, {
+      userId: user.id,
+      packageId: request.body.package_id,
+      remarks: request.body.remarks,
+      now: ctx.clock(),
+    });
+    if (outcome.ok) return { status: true, msg: PURCHASED[outcome.kind] };
+    switch (outcome.reason) {
+      case 'unknown_package':
+        throw fieldError('package_id', 'The selected plan does not exist.');
+      case 'already_active':
+        throw conflict('You are already subscribed to this plan.');
+      case 'remarks_required':
+        throw fieldError('remarks', DOWNGRADE_REASON_MESSAGE);
+      case 'insufficient_balance':
+        throw new HttpError(
+          422,
+          `Insufficient balance: the ${outcome.packageName} plan costs ` +
+            `${microToString(outcome.priceMicro, 2)} USDT and your wallet holds ` +
+            `${microToString(outcome.balanceMicro, 2)} USDT. Please deposit USDT first.`,
+        );
+    }
+  },
+
+  async cancelSubscription(request: FastifyRequest<{ Params: { id: string } }>) {
+    const user = requireUser(request);
+    const outcome = await cancelSubscription(ctx.db, {
+      userId: user.id,
+      subscriptionId: request.params.id,
+      nowIso: ctx.clock().toISOString(),
+    });
+    switch (outcome) {
+      case 'not_found':
+        throw notFound('Subscription not found.');
+      case 'ended':
+        throw conflict('This subscription has already ended.');
+      case 'already_canceled':
+        throw conflict('This subscription is already canceled.');
+      case 'canceled':
+        return { status: true, msg: 'Subscription canceled successfully' };
+    }
+  },
+});

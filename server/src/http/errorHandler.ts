@@ -29,6 +29,10 @@ const CLIENT_MESSAGES: Record<string, [number, string]> = {
   FST_PROTO_VIOLATION: [400, 'Malformed request body.'],
 };
 
+// busboy (under @fastify/multipart) throws plain Errors with no code for a broken multipart body.
+const BROKEN_MULTIPART =
+  /^(Unexpected end of (form|file|multipart data)|Malformed part header|Multipart: Boundary not found)/;
+
 const GENERIC: Record<number, string> = {
   400: 'Bad request.',
   401: MSG.unauthenticated,
@@ -67,6 +71,10 @@ export function toEnvelope(error: unknown): [number, ErrorEnvelope] {
   const code = typeof e.code === 'string' ? e.code : '';
   const known = CLIENT_MESSAGES[code];
   if (known) return [known[0], envelope(known[1])];
+
+  if (typeof e.message === 'string' && BROKEN_MULTIPART.test(e.message)) {
+    return [400, envelope('Malformed multipart body.')];
+  }
 
   const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
   if (status >= 400 && status < 500)

@@ -2,8 +2,11 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { authenticateToken } from '../domain/sessions';
 import { verifyStepToken } from '../domain/stepTokens';
-import { HttpError, MSG, unauthenticated } from './errors';
+import { HttpError, MSG, unauthenticated, validationFailed } from './errors';
 import { bearerToken } from './requestContext';
+
+const STEP_EXPIRED = 'Sign-in step expired. Please sign in again.';
+const STEP_INVALID = 'Sign-in step is not valid. Please sign in again.';
 
 export type SecurityHandler = (request: FastifyRequest) => Promise<void>;
 
@@ -33,23 +36,22 @@ export function buildSecurityHandlers(ctx: AppContext): SecurityHandlers {
       request.sessionId = result.sessionId;
     },
 
+    // A failed step token is a failed sign-in (422), not an ended session (401): the client
+    // must not run its session-end flow for someone who is not signed in yet.
     async stepToken(request) {
       const token = bearerToken(request);
-      if (!token) throw unauthenticated();
-      const result = verifyStepToken(ctx.config.secretKey, token, 'login', ctx.clock);
+      const result = token
+        ? verifyStepToken(ctx.config.secretKey, token, 'login', ctx.clock)
+        : ({ ok: false, reason: 'malformed' } as const);
       if (!result.ok) {
-        throw unauthenticated(
-          result.reason === 'expired'
-            ? 'Sign-in step expired. Please sign in again.'
-            : MSG.unauthenticated,
-        );
+        throw validationFailed({}, result.reason === 'expired' ? STEP_EXPIRED : STEP_INVALID);
       }
       const user = await ctx.db
         .selectFrom('users')
         .selectAll()
         .where('id', '=', result.claims.sub)
         .executeTakeFirst();
-      if (!user) throw unauthenticated();
+      if (!user) throw validationFailed({}, STEP_INVALID);
       request.stepUser = user;
       request.stepTokenId = result.claims.jti;
     },

@@ -7,6 +7,9 @@ import { COUNTRIES } from './countries.data';
 import { DOCUMENT_TYPES } from './documentTypes.data';
 import { PACKAGES } from './packages.data';
 import { PAYMENT_METHODS } from './paymentMethods.data';
+import { seedDemoApps } from './demoApps';
+import { seedDemoPortal } from './demoPortal';
+import { seedDemoMoney } from './demoMoney';
 
 export const DEMO_ACCOUNT = {
   username: 'demo',
@@ -61,6 +64,9 @@ export async function seed(db: Db, clock: Clock = systemClock): Promise<void> {
     }
   });
   await seedDemoAccount(db, clock);
+  await seedDemoApps(db, clock);
+  await seedDemoPortal(db, clock);
+  await seedDemoMoney(db, clock);
 }
 
 async function seedDemoAccount(db: Db, clock: Clock): Promise<void> {

@@ -226,7 +226,7 @@ export type App = {
   info: string | null;
   /** The merchant project's URL. */
   project_url: string;
-  /** Addresses allowed to call the gateway with this app's keys: IPv4/IPv6 addresses or CIDR ranges separated by commas or newlines, as entered; null when any address may. */
+  /** Addresses allowed to call the gateway with this app's keys: IPv4/IPv6 addresses or CIDR ranges, normalised by the server (one entry per line); null when any address may. */
   whitelist_ip: string | null;
   /** The webhook URL that receives IPN callbacks; null when none is set. */
   callback_url: string | null;

@@ -123,7 +123,7 @@ export type Profile = {
   avatar: string | null;
   /** Identity verification state: 0 not uploaded, 1 approved, 2 rejected, 3 unverified (documents awaiting review). */
   status_kyc: 0 | 1 | 2 | 3;
-  /** 1 when the personal section is saved and locked (read-only, `updateProfile` answers 403); 0 while it can still be edited. */
+  /** 1 when the personal section is approved by an operator and locked (read-only, `updateProfile` answers 403); 0 while it can still be edited. */
   is_profile_complete: 0 | 1;
   /** The active second factor. */
   auth_type: AuthType;
@@ -173,7 +173,7 @@ export type RegisterRequest = {
   email: string;
   /** The sponsor's (referrer's) username; optional, may be an empty string. */
   sponsor_id?: string;
-  /** The password, at least 8 characters ('Password is required'). */
+  /** The password ('Password is required'): a lowercase and an uppercase letter, a number, a special character and 8 characters or more. */
   password: string;
   /** The 4-digit pin ('4 digit Pin is required'). */
   spassword: string;

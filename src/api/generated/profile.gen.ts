@@ -22,6 +22,10 @@ const injectedRtkApi = api
         }),
         invalidatesTags: ['Profile'],
       }),
+      getProfile: build.query<GetProfileApiResponse, GetProfileApiArg>({
+        query: () => ({ url: `/profile` }),
+        providesTags: ['Profile'],
+      }),
       getImage: build.query<GetImageApiResponse, GetImageApiArg>({
         query: (queryArg) => ({ url: `/images/${encodeURIComponent(String(queryArg.file))}` }),
         providesTags: ['Profile'],
@@ -36,10 +40,12 @@ export type ChangePictureApiArg = {
   changePictureRequest: ChangePictureRequest;
 };
 export type UpdateProfileApiResponse =
-  /** status 200 The profile is saved and locked. */ UpdateProfileResponse;
+  /** status 200 The profile is saved (it stays editable until approved). */ UpdateProfileResponse;
 export type UpdateProfileApiArg = {
   updateProfileRequest: UpdateProfileRequest;
 };
+export type GetProfileApiResponse = /** status 200 The profile. */ ProfileResponse;
+export type GetProfileApiArg = void;
 export type GetImageApiResponse = /** status 200 The image bytes. */ Blob;
 export type GetImageApiArg = {
   /** The stored file name, as found in `Profile.avatar`, `Upload.front`, `Upload.back` or `PaymentMethod.logo`. */
@@ -100,7 +106,7 @@ export type Profile = {
   avatar: string | null;
   /** Identity verification state: 0 not uploaded, 1 approved, 2 rejected, 3 unverified (documents awaiting review). */
   status_kyc: 0 | 1 | 2 | 3;
-  /** 1 when the personal section is saved and locked (read-only, `updateProfile` answers 403); 0 while it can still be edited. */
+  /** 1 when the personal section is approved by an operator and locked (read-only, `updateProfile` answers 403); 0 while it can still be edited. */
   is_profile_complete: 0 | 1;
   /** The active second factor. */
   auth_type: AuthType;
@@ -130,14 +136,22 @@ export type UpdateProfileRequest = {
   city: string;
   /** State ('State is required'). */
   state: string;
-  /** Postal code, 6 characters for India, otherwise 4 to 7 ('Pincode is required'). */
+  /** Postal code, digits (and +), 6 characters for India, otherwise 4 to 7 ('Pincode is required'). */
   pincode: string;
   /** Landmark; optional (an empty string clears it). */
   landmark?: string;
 };
+export type ProfileResponse = {
+  /** Success flag (true). */
+  status: Status;
+  /** The profile. */
+  profile: Profile;
+};
 export const {
   useChangePictureMutation,
   useUpdateProfileMutation,
+  useGetProfileQuery,
+  useLazyGetProfileQuery,
   useGetImageQuery,
   useLazyGetImageQuery,
 } = injectedRtkApi;

@@ -132,7 +132,7 @@ export type Profile = {
   avatar: string | null;
   /** Identity verification state: 0 not uploaded, 1 approved, 2 rejected, 3 unverified (documents awaiting review). */
   status_kyc: 0 | 1 | 2 | 3;
-  /** 1 when the personal section is saved and locked (read-only, `updateProfile` answers 403); 0 while it can still be edited. */
+  /** 1 when the personal section is approved by an operator and locked (read-only, `updateProfile` answers 403); 0 while it can still be edited. */
   is_profile_complete: 0 | 1;
   /** The active second factor. */
   auth_type: AuthType;
@@ -172,6 +172,8 @@ export type UpdateAuthenticationResponse = {
   msg: string;
   /** The new active second factor. */
   auth_type: AuthType;
+  /** The refreshed profile (its `auth_type` is the new one); the reference server sends it so the client's stored profile follows. */
+  profile?: Profile;
 };
 export type UpdateAuthenticationRequest = {
   /** The method to make active. */
@@ -186,7 +188,7 @@ export type UpdateAuthenticationRequest = {
 export type ChangePasswordRequest = {
   /** The current password ('Current Password is required'). */
   currentpassword: string;
-  /** The new password, at least 8 characters ('New password is required'). */
+  /** The new password: at least 8 characters with a lowercase and an uppercase letter, a number and a special character, the sign-up checklist ('New password is required'). */
   newpassword: string;
   /** The new password again ('Confirm Password is required'). */
   newpassword_confirmation: string;

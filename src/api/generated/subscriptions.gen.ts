@@ -63,6 +63,8 @@ export type SubscriptionRow = {
   id: string;
   /** The package's name. */
   package: string;
+  /** The period bought, in days (the invoice's duration). */
+  duration_days: number;
   /** Price paid, in USDT (invoice currency USD). */
   price: number;
   /** The invoice number. */

@@ -62,7 +62,7 @@ export type WalletDetails = {
   totalDepositCount: number;
   /** Sum of credited deposits in USDT. */
   totalDepositAmount: number;
-  /** Subscription amount due in USDT (0 when nothing is due). */
+  /** Subscription amount due in USDT: what is still to deposit to renew the active plan, its package price less the balance, never below 0 (0 without an active plan). */
   amountToPay: number;
 };
 export type WalletTransaction = {
@@ -72,7 +72,7 @@ export type WalletTransaction = {
   amount: number;
   /** 1 Confirmed (credited); 0 Pending. */
   status: 0 | 1;
-  /** When the deposit was seen. */
+  /** When the deposit was made (the time of its block on chain). */
   created_at: string;
 };
 export type WalletTransactionList = {
@@ -92,7 +92,7 @@ export type BalanceSyncResponse = {
   status: Status;
   /** The wallet balance in USDT after the sync. */
   balance: number;
-  /** true when at least one new deposit was credited. */
+  /** true when this sync found at least one new deposit: credited now, or seen on chain and waiting for confirmations (listed as Pending until a later sync credits it). */
   is_new: boolean;
   /** A message to show ('New Deposit Found !!' when `is_new`). */
   msg: string;

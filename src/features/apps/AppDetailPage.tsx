@@ -1,4 +1,93 @@
-// Placeholder until the feature slice lands.
+import Card from 'react-bootstrap/Card';
+import Nav from 'react-bootstrap/Nav';
+import Spinner from 'react-bootstrap/Spinner';
+import { Link, Navigate, NavLink, useParams } from 'react-router-dom';
+import { useGetAppDetailsQuery, type AppDetails } from '../../api/apps';
+import { paths } from '../../app/paths';
+import { TABS, tabOf, type TabSlug } from './appRules';
+import { AppKeysTab } from './components/AppKeysTab';
+import { DailyLogsTab } from './components/DailyLogsTab';
+import { ApiLogsTab } from './components/ApiLogsTab';
+import { IpnLogsTab } from './components/IpnLogsTab';
+import { MerchantSettingTab } from './components/MerchantSettingTab';
+import { PaymentSettingTab } from './components/PaymentSettingTab';
+import { TransactionTab } from './components/TransactionTab';
+import { UsageTab } from './components/UsageTab';
+import './apps.scss';
+
+function TabContent({ tab, details }: { tab: TabSlug; details: AppDetails }) {
+  const appId = details.app_data.id;
+  switch (tab) {
+    case 'payment-setting':
+      return <PaymentSettingTab details={details} />;
+    case 'app-keys':
+      return <AppKeysTab appId={appId} />;
+    case 'merchant-setting':
+      return <MerchantSettingTab app={details.app_data} />;
+    case 'usage':
+      return <UsageTab details={details} />;
+    case 'transaction':
+      return <TransactionTab appId={appId} />;
+    case 'api-logs':
+      return <ApiLogsTab appId={appId} />;
+    case 'ipn-logs':
+      return <IpnLogsTab appId={appId} />;
+    case 'daily-logs':
+      return <DailyLogsTab appId={appId} />;
+  }
+}
+
+/** /app/my-app/:id/:tab?: the app's header, the left menu and the selected tab (in the URL). */
 export default function AppDetailPage() {
-  return <h1 className="h3">App</h1>;
+  const { id = '', tab: tabParam } = useParams();
+  const tab = tabOf(tabParam);
+  const { data, isLoading, isError } = useGetAppDetailsQuery({ id }, { skip: !tab });
+
+  if (!tab) return <Navigate to={paths.myApp(id)} replace />;
+
+  const details = data?.data;
+  const current = TABS.find((t) => t.slug === tab);
+
+  return (
+    <section className="apps-page app-detail">
+      <Link to={paths.allApps} className="small text-decoration-none d-inline-block mb-2">
+        &larr; Back to All Apps
+      </Link>
+      {isLoading && (
+        <div className="text-center py-5">
+          <Spinner role="status" aria-label="Loading" />
+        </div>
+      )}
+      {!isLoading && isError && !details && (
+        <Card body className="text-center text-muted">
+          This app could not be loaded.
+        </Card>
+      )}
+      {details && (
+        <>
+          <header className="mb-3">
+            <h1 className="h3 mb-1 text-break">{details.app_data.app_name}</h1>
+            {details.app_data.info && (
+              <p className="text-muted mb-0 text-break">{details.app_data.info}</p>
+            )}
+          </header>
+          <div className="app-detail__layout">
+            <Nav as="nav" variant="pills" className="app-detail__menu" aria-label="App menu">
+              {TABS.map((item) => (
+                <Nav.Item key={item.slug}>
+                  <Nav.Link as={NavLink} to={paths.myApp(id, item.slug)} active={item.slug === tab}>
+                    {item.title}
+                  </Nav.Link>
+                </Nav.Item>
+              ))}
+            </Nav>
+            <div className="app-detail__content">
+              <h2 className="h5 mb-3">{current?.title}</h2>
+              <TabContent tab={tab} details={details} />
+            </div>
+          </div>
+        </>
+      )}
+    </section>
+  );
 }

@@ -1,4 +1,38 @@
-// Placeholder until the feature slice lands.
+import Card from 'react-bootstrap/Card';
+import { Link, useNavigate } from 'react-router-dom';
+import { useCreateAppMutation } from '../../api/apps';
+import { paths } from '../../app/paths';
+import { AppForm, EMPTY_APP_FORM, type AppFormValues } from './components/AppForm';
+import './apps.scss';
+
+/** /app/create-app: a new app lands in the sidebar (session) at once and opens its page. */
 export default function CreateAppPage() {
-  return <h1 className="h3">Create App</h1>;
+  const [createApp, { isLoading }] = useCreateAppMutation();
+  const navigate = useNavigate();
+
+  const submit = async (values: AppFormValues) => {
+    const result = await createApp({ createAppRequest: values }).unwrap();
+    navigate(paths.myApp(result.app.id));
+  };
+
+  return (
+    <section className="apps-page">
+      <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
+        <h1 className="h3 mb-0">Create App</h1>
+        <Link to={paths.allApps} className="btn btn-outline-secondary btn-sm">
+          All Apps
+        </Link>
+      </div>
+      <Card>
+        <Card.Body>
+          <AppForm
+            initial={EMPTY_APP_FORM}
+            submitLabel="Create App"
+            submitting={isLoading}
+            onSubmit={submit}
+          />
+        </Card.Body>
+      </Card>
+    </section>
+  );
 }

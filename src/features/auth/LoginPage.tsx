@@ -1,18 +1,242 @@
+import { useEffect, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
+import Spinner from 'react-bootstrap/Spinner';
+import { Link, useNavigate } from 'react-router-dom';
+import { useLoginMutation, usePreLoginMutation } from '../../api/auth';
+import { enhancedAppsApi } from '../../api/apps';
+import { isApiError } from '../../api/errors';
+import type { AuthType } from '../../api/generated/auth.gen';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { paths } from '../../app/paths';
+import { filters, useForm, type FieldErrors } from '../../components/form/useForm';
+import { PublicLayout } from './components/PublicLayout';
+import { SecretInput } from './components/SecretInput';
+import { ArrowLeftIcon } from './components/icons';
+import { signedIn } from './sessionSlice';
+import { selectSignIn, signInReset, stepOnePassed } from './signInSlice';
 
-// Placeholder until the access slice lands.
+/** Step two's field for each auth type (spec 000 sections 2 and 5). */
+export const SECOND_FACTOR: Record<
+  AuthType,
+  { label: string; required: string; maxLength: number; hint: string }
+> = {
+  mpin: {
+    label: '4 Digit Pin',
+    required: '4 Digit Pin is Required',
+    maxLength: 4,
+    hint: 'Enter the 4 digit pin you chose when you signed up.',
+  },
+  authenticator: {
+    label: 'Two-Factor Authentication Code',
+    required: 'Two-Factor Authentication Code is Required',
+    maxLength: 6,
+    hint: 'Open your authenticator app and enter the code it shows now.',
+  },
+  otp: {
+    label: 'OTP',
+    required: 'OTP is Required',
+    maxLength: 4,
+    hint: 'We have e-mailed you a 4 digit code. It is valid for 10 minutes.',
+  },
+};
+
+export const CODE_MIN_LENGTH = 4;
+
+type LoginForm = { username: string; password: string; code: string };
+
+const isAuthType = (value: string): value is AuthType => value in SECOND_FACTOR;
+
 export default function LoginPage() {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const step = useAppSelector(selectSignIn);
+  const [preLogin, preLoginState] = usePreLoginMutation();
+  const [login, loginState] = useLoginMutation();
+  const inStepTwo = step.stepToken !== '';
+  // An unknown type (a newer server) is asked for like the e-mailed code, the generic one.
+  const authType: AuthType = isAuthType(step.authType) ? step.authType : 'otp';
+  const factor = SECOND_FACTOR[authType];
+  const form = useForm<LoginForm>(
+    { username: '', password: '', code: '' },
+    { filters: { code: filters.digitsPlus }, maxLength: { code: factor.maxLength } },
+  );
+  const { values } = form;
+  const field = (name: keyof LoginForm) => ({
+    ...form.bind(name),
+    'aria-invalid': form.errors[name] ? true : undefined,
+  });
+  const busy = preLoginState.isLoading || loginState.isLoading;
+
+  // The step token lives only while this screen does.
+  useEffect(() => () => void dispatch(signInReset()), [dispatch]);
+
+  useEffect(() => {
+    document.getElementById(inStepTwo ? 'login-code' : 'login-username')?.focus();
+  }, [inStepTwo]);
+
+  const submitStepOne = async () => {
+    const errors: FieldErrors<LoginForm> = {};
+    if (!values.username.trim()) errors.username = 'Username is required';
+    if (!values.password) errors.password = 'Password is required';
+    if (Object.keys(errors).length) return form.setErrors(errors);
+    try {
+      const answer = await preLogin({
+        preLoginRequest: { username: values.username.trim(), password: values.password },
+      }).unwrap();
+      form.setField('code', '');
+      dispatch(
+        stepOnePassed({
+          stepToken: answer.token,
+          authType: answer.auth_type,
+          username: values.username.trim(),
+        }),
+      );
+    } catch (error) {
+      form.applyServerErrors(error);
+    }
+  };
+
+  const submitStepTwo = async () => {
+    if (!values.code) return form.setErrors({ code: factor.required });
+    if (values.code.length < CODE_MIN_LENGTH) {
+      return form.setErrors({
+        code: `${factor.label} must be at least ${CODE_MIN_LENGTH} characters`,
+      });
+    }
+    try {
+      const session = await login({
+        loginRequest: {
+          username: step.username,
+          password: values.password,
+          [authType]: values.code,
+        },
+      }).unwrap();
+      dispatch(signedIn(session));
+      // The session slice keeps the list from this answer (sidebar, dashboard).
+      void dispatch(enhancedAppsApi.endpoints.getApps.initiate(undefined, { subscribe: false }));
+      dispatch(signInReset());
+      navigate(paths.dashboard, { replace: true });
+    } catch (error) {
+      if (!isApiError(error)) return;
+      const codeMessage = error.fieldErrors[authType]?.[0];
+      if (codeMessage) return form.setErrors({ code: codeMessage });
+      // Rate limited or offline: the same step can be tried again in a moment.
+      if (error.status === 429 || error.kind !== 'failure') return;
+      // Expired or spent step, lock, changed password: back to step one, fields kept.
+      dispatch(signInReset());
+      form.applyServerErrors(error);
+    }
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    void (inStepTwo ? submitStepTwo() : submitStepOne());
+  };
+
+  const back = () => {
+    dispatch(signInReset());
+    form.setField('code', '');
+  };
+
   return (
-    <main className="container py-5" style={{ maxWidth: 420 }}>
-      <h1 className="h3 mb-4">Sign In</h1>
-      <Form>
-        <Form.Group className="mb-3" controlId="login-username">
-          <Form.Label>Username or Email</Form.Label>
-          <Form.Control />
-        </Form.Group>
-        <Button type="submit">Sign In</Button>
+    <PublicLayout>
+      <h1 className="h3 fw-bold mb-1">Sign In</h1>
+      <p className="text-body-secondary mb-4">
+        {inStepTwo ? (
+          <>
+            Signing in as <strong>{step.username}</strong>
+          </>
+        ) : (
+          'Welcome back. Sign in to your merchant account.'
+        )}
+      </p>
+      <Form noValidate onSubmit={onSubmit}>
+        {inStepTwo ? (
+          <Form.Group className="mb-4" controlId="login-code">
+            <Form.Label>{factor.label}</Form.Label>
+            {authType === 'mpin' ? (
+              <SecretInput
+                what="pin"
+                {...field('code')}
+                placeholder={factor.label}
+                inputMode="numeric"
+                autoComplete="off"
+                maxLength={factor.maxLength}
+                aria-describedby="login-code-hint"
+              />
+            ) : (
+              <Form.Control
+                {...field('code')}
+                placeholder={factor.label}
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={factor.maxLength}
+                aria-describedby="login-code-hint"
+              />
+            )}
+            {form.errors.code && (
+              <Form.Control.Feedback type="invalid" className="d-block">
+                {form.errors.code}
+              </Form.Control.Feedback>
+            )}
+            <Form.Text id="login-code-hint">{factor.hint}</Form.Text>
+          </Form.Group>
+        ) : (
+          <>
+            <Form.Group className="mb-3" controlId="login-username">
+              <Form.Label>Username or Email</Form.Label>
+              <Form.Control
+                {...field('username')}
+                placeholder="Username or Email"
+                autoComplete="username"
+                autoCapitalize="none"
+                spellCheck={false}
+              />
+              <Form.Control.Feedback type="invalid">{form.errors.username}</Form.Control.Feedback>
+            </Form.Group>
+            <Form.Group className="mb-4" controlId="login-password">
+              <div className="d-flex justify-content-between align-items-baseline">
+                <Form.Label>Password</Form.Label>
+                <Link to={paths.reset} className="small">
+                  Forgot password?
+                </Link>
+              </div>
+              <SecretInput
+                what="password"
+                {...field('password')}
+                placeholder="Password"
+                autoComplete="current-password"
+              />
+              {form.errors.password && (
+                <Form.Control.Feedback type="invalid" className="d-block">
+                  {form.errors.password}
+                </Form.Control.Feedback>
+              )}
+            </Form.Group>
+          </>
+        )}
+        <Button type="submit" className="w-100 py-2 fw-semibold" disabled={busy} aria-busy={busy}>
+          {busy && (
+            <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />
+          )}
+          Sign In
+        </Button>
+        {inStepTwo && (
+          <button
+            type="button"
+            className="btn btn-link w-100 mt-2 text-body-secondary text-decoration-none"
+            onClick={back}
+          >
+            <ArrowLeftIcon className="me-1" />
+            Back
+          </button>
+        )}
       </Form>
-    </main>
+      <p className="text-center text-body-secondary mt-4 mb-0">
+        Don&apos;t have an account? <Link to={paths.register}>Sign Up</Link>
+      </p>
+    </PublicLayout>
   );
 }

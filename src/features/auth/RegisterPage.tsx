@@ -1,4 +1,315 @@
-// Placeholder until the feature slice lands.
+import { useState, type FormEvent } from 'react';
+import Button from 'react-bootstrap/Button';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import Row from 'react-bootstrap/Row';
+import Spinner from 'react-bootstrap/Spinner';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import {
+  useLazyCheckUsernameQuery,
+  useListCountriesQuery,
+  useRegisterMutation,
+} from '../../api/auth';
+import { isApiError } from '../../api/errors';
+import { paths } from '../../app/paths';
+import { filters, useForm, type FieldErrors } from '../../components/form/useForm';
+import { PasswordChecklist } from './PasswordChecklist';
+import { CountrySelect } from './components/CountrySelect';
+import { PublicLayout } from './components/PublicLayout';
+import { SecretInput } from './components/SecretInput';
+
+export const TAGLINE = "and unlock your asset's value!";
+
+type RegisterForm = {
+  name: string;
+  username: string;
+  email: string;
+  phone: string;
+  country: string;
+  spassword: string;
+  password: string;
+  sponsor_id: string;
+  /** '1' when the terms box is ticked (the form holds strings). */
+  is_checked: string;
+};
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+export const PHONE_MIN = 6;
+export const PHONE_MAX = 16;
+export const PIN_LENGTH = 4;
+
+/** The client's checks (spec 000 section 5); the checklist is advisory, the server enforces it. */
+export function validateRegistration(v: RegisterForm): FieldErrors<RegisterForm> {
+  const errors: FieldErrors<RegisterForm> = {};
+  if (!v.name.trim()) errors.name = 'Name is required';
+  if (!v.username.trim()) errors.username = 'Username is required';
+  if (!v.email) errors.email = 'Email is required';
+  else if (!EMAIL.test(v.email)) errors.email = 'Please Enter Valid email';
+  if (!v.phone) errors.phone = 'Phone is required';
+  else if (v.phone.length < PHONE_MIN || v.phone.length > PHONE_MAX) {
+    errors.phone = `Phone must be ${PHONE_MIN} to ${PHONE_MAX} digits.`;
+  }
+  if (!v.spassword) errors.spassword = '4 digit Pin is required';
+  else if (!/^\d{4}$/.test(v.spassword)) {
+    errors.spassword = 'The 4 digit Pin must be exactly 4 digits.';
+  }
+  if (!v.password) errors.password = 'Password is required';
+  if (!v.country) errors.country = 'Country is required';
+  if (v.is_checked !== '1') errors.is_checked = 'Please Accept Terms & Condition';
+  return errors;
+}
+
+/** The username availability answer for one value (shown while the field still holds it). */
+interface Availability {
+  username: string;
+  available: boolean;
+  message: string;
+}
+
+const FIELD_ORDER: (keyof RegisterForm)[] = [
+  'name',
+  'username',
+  'email',
+  'phone',
+  'country',
+  'spassword',
+  'password',
+  'sponsor_id',
+  'is_checked',
+];
+
 export default function RegisterPage() {
-  return <h1 className="h3">Sign Up</h1>;
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const form = useForm<RegisterForm>(
+    {
+      name: '',
+      username: '',
+      email: '',
+      phone: '',
+      country: '',
+      spassword: '',
+      password: '',
+      sponsor_id: params.get('u') ?? '',
+      is_checked: '',
+    },
+    {
+      filters: {
+        name: filters.letters,
+        email: filters.email,
+        phone: filters.digitsPlus,
+        spassword: filters.digitsPlus,
+      },
+      maxLength: { phone: PHONE_MAX, spassword: PIN_LENGTH, name: 100, username: 32 },
+    },
+  );
+  const { values, errors } = form;
+  const field = (name: keyof RegisterForm) => ({
+    ...form.bind(name),
+    'aria-invalid': errors[name] ? true : undefined,
+  });
+  const countries = useListCountriesQuery();
+  const [checkUsername] = useLazyCheckUsernameQuery();
+  const [register, { isLoading }] = useRegisterMutation();
+  const [availability, setAvailability] = useState<Availability | null>(null);
+  const shownAvailability = availability?.username === values.username ? availability : null;
+
+  const onUsernameBlur = async () => {
+    const username = values.username.trim();
+    if (!username) return;
+    try {
+      const answer = await checkUsername({ username }, true).unwrap();
+      setAvailability({ username, available: true, message: answer.msg });
+    } catch (error) {
+      // Taken answers status false (an error here); a malformed name answers 422.
+      if (!isApiError(error) || error.kind !== 'failure') return;
+      const message = error.fieldErrors.username?.[0] ?? error.message;
+      setAvailability({ username, available: false, message });
+    }
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (isLoading) return;
+    const found = validateRegistration(values);
+    if (Object.keys(found).length) {
+      form.setErrors(found);
+      const first = FIELD_ORDER.find((field) => found[field]);
+      document.getElementById(`register-${first}`)?.focus();
+      return;
+    }
+    try {
+      await register({
+        registerRequest: {
+          name: values.name.trim(),
+          username: values.username.trim(),
+          email: values.email,
+          sponsor_id: values.sponsor_id.trim(),
+          password: values.password,
+          spassword: values.spassword,
+          country: values.country,
+          phone: values.phone,
+          is_checked: 1,
+        },
+      }).unwrap();
+      form.reset();
+      setAvailability(null);
+      navigate(paths.login);
+    } catch (error) {
+      form.applyServerErrors(error);
+    }
+  };
+
+  const usernameError =
+    errors.username ??
+    (shownAvailability?.available === false ? shownAvailability.message : undefined);
+
+  return (
+    <PublicLayout wide>
+      <h1 className="h3 fw-bold mb-1">Sign Up</h1>
+      <p className="text-body-secondary fw-medium mb-4">{TAGLINE}</p>
+      <Form noValidate onSubmit={(event) => void onSubmit(event)}>
+        <Row className="g-3">
+          <Form.Group as={Col} md={6} controlId="register-name">
+            <Form.Label>Name</Form.Label>
+            <Form.Control {...field('name')} placeholder="Name" autoComplete="name" />
+            <Form.Control.Feedback type="invalid">{errors.name}</Form.Control.Feedback>
+          </Form.Group>
+          <Form.Group as={Col} md={6} controlId="register-username">
+            <Form.Label>Username</Form.Label>
+            <Form.Control
+              {...field('username')}
+              placeholder="Username"
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              isInvalid={Boolean(usernameError)}
+              aria-invalid={usernameError ? true : undefined}
+              isValid={shownAvailability?.available === true && !errors.username}
+              onBlur={() => void onUsernameBlur()}
+            />
+            <Form.Control.Feedback type="invalid">{usernameError}</Form.Control.Feedback>
+            {shownAvailability?.available && (
+              <Form.Control.Feedback type="valid">
+                {shownAvailability.message}
+              </Form.Control.Feedback>
+            )}
+          </Form.Group>
+          <Form.Group as={Col} md={6} controlId="register-email">
+            <Form.Label>Email</Form.Label>
+            <Form.Control
+              {...field('email')}
+              type="email"
+              placeholder="Email"
+              autoComplete="email"
+              autoCapitalize="none"
+            />
+            <Form.Control.Feedback type="invalid">{errors.email}</Form.Control.Feedback>
+          </Form.Group>
+          <Form.Group as={Col} md={6} controlId="register-phone">
+            <Form.Label>Phone</Form.Label>
+            <Form.Control
+              {...field('phone')}
+              type="tel"
+              inputMode="tel"
+              placeholder="Phone"
+              autoComplete="tel"
+            />
+            <Form.Control.Feedback type="invalid">{errors.phone}</Form.Control.Feedback>
+          </Form.Group>
+          <Form.Group as={Col} md={6} controlId="register-country">
+            <Form.Label>Country</Form.Label>
+            <CountrySelect
+              id="register-country"
+              countries={countries.data?.data ?? []}
+              loading={countries.isLoading}
+              value={values.country}
+              onChange={(id) => form.setField('country', id)}
+              isInvalid={Boolean(errors.country)}
+              describedBy={errors.country ? 'register-country-error' : undefined}
+            />
+            {errors.country && (
+              <div id="register-country-error" className="invalid-feedback d-block">
+                {errors.country}
+              </div>
+            )}
+          </Form.Group>
+          <Form.Group as={Col} md={6} controlId="register-spassword">
+            <Form.Label>4 Digit Pin</Form.Label>
+            <SecretInput
+              what="pin"
+              {...field('spassword')}
+              placeholder="4 Digit Pin"
+              inputMode="numeric"
+              autoComplete="new-password"
+            />
+            {errors.spassword && (
+              <Form.Control.Feedback type="invalid" className="d-block">
+                {errors.spassword}
+              </Form.Control.Feedback>
+            )}
+          </Form.Group>
+          <Form.Group as={Col} xs={12} controlId="register-password">
+            <Form.Label>Password</Form.Label>
+            <SecretInput
+              what="password"
+              {...field('password')}
+              placeholder="Password"
+              autoComplete="new-password"
+              aria-describedby="register-password-checklist"
+            />
+            {errors.password && (
+              <Form.Control.Feedback type="invalid" className="d-block">
+                {errors.password}
+              </Form.Control.Feedback>
+            )}
+            <PasswordChecklist
+              id="register-password-checklist"
+              password={values.password}
+              className="mt-2"
+            />
+          </Form.Group>
+          <Form.Group as={Col} xs={12} controlId="register-sponsor_id">
+            <div className="d-flex justify-content-between align-items-baseline">
+              <Form.Label>Sponsor</Form.Label>
+              <span className="small text-body-secondary">Optional</span>
+            </div>
+            <Form.Control
+              {...field('sponsor_id')}
+              placeholder="Sponsor username"
+              autoCapitalize="none"
+              spellCheck={false}
+            />
+            <Form.Control.Feedback type="invalid">{errors.sponsor_id}</Form.Control.Feedback>
+          </Form.Group>
+          <Form.Group as={Col} xs={12} controlId="register-is_checked">
+            <Form.Check
+              type="checkbox"
+              name="is_checked"
+              label="I accept Terms & Conditions"
+              checked={values.is_checked === '1'}
+              isInvalid={Boolean(errors.is_checked)}
+              feedback={errors.is_checked}
+              feedbackType="invalid"
+              onChange={(event) => form.setField('is_checked', event.target.checked ? '1' : '')}
+            />
+          </Form.Group>
+        </Row>
+        <Button
+          type="submit"
+          className="w-100 py-2 fw-semibold mt-4"
+          disabled={isLoading}
+          aria-busy={isLoading}
+        >
+          {isLoading && (
+            <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />
+          )}
+          Sign Up
+        </Button>
+      </Form>
+      <p className="text-center text-body-secondary mt-4 mb-0">
+        Have an account? <Link to={paths.login}>Sign In</Link>
+      </p>
+    </PublicLayout>
+  );
 }

@@ -1,4 +1,93 @@
-// Placeholder until the feature slice lands.
+import Card from 'react-bootstrap/Card';
+import Spinner from 'react-bootstrap/Spinner';
+import { Link } from 'react-router-dom';
+import { useGetAppsQuery } from '../../api/apps';
+import { useGetDashboardQuery } from '../../api/dashboard';
+import { useAppSelector } from '../../app/hooks';
+import { paths } from '../../app/paths';
+import { CopyButton } from '../../components/CopyButton';
+import { CopyIcon, LayersIcon, WalletIcon } from '../../components/icons';
+import { formatDateTime } from '../../lib/format';
+import { selectCurrencySymbol, selectSession } from '../auth/sessionSlice';
+import { useProfile } from '../profile/useProfile';
+import { KycBadge } from './components/KycBadge';
+import { LicenseCard } from './components/LicenseCard';
+import { MyApps } from './components/MyApps';
+import { RecentActivity } from './components/RecentActivity';
+import { TransactionCounts } from './components/TransactionCounts';
+import './dashboard.scss';
+
 export default function DashboardPage() {
-  return <h1 className="h3">Dashboard</h1>;
+  const session = useAppSelector(selectSession);
+  const profile = useProfile();
+  const symbol = useAppSelector(selectCurrencySymbol);
+  const { data, isLoading } = useGetDashboardQuery();
+  const { data: apps } = useGetAppsQuery();
+  const dashboard = data?.data;
+
+  return (
+    <div className="dashboard">
+      <div className="row g-3 mb-3">
+        <div className="col-12 col-lg-8">
+          <Card className="dash-card welcome-card h-100">
+            <Card.Body>
+              <h1 className="welcome-card__greeting">Hello, {session.name}</h1>
+              <p className="welcome-card__login text-muted mb-3">
+                Last login: {dashboard ? formatDateTime(dashboard.last_login_at) : '…'}
+              </p>
+              <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
+                <span className="welcome-card__email text-truncate">{session.email}</span>
+                <CopyButton
+                  value={session.email}
+                  label="Copy email"
+                  variant="light"
+                  className="welcome-card__copy"
+                >
+                  <CopyIcon width={16} height={16} />
+                </CopyButton>
+                {profile ? <KycBadge status={profile.status_kyc} /> : null}
+              </div>
+              <div className="d-flex flex-wrap gap-2">
+                <Link to={paths.wallet} className="btn btn-primary">
+                  <WalletIcon width={18} height={18} className="me-2" />
+                  Deposit fund
+                </Link>
+                <Link to={paths.subscriptions} className="btn btn-outline-primary">
+                  <LayersIcon width={18} height={18} className="me-2" />
+                  Subscription
+                </Link>
+              </div>
+            </Card.Body>
+          </Card>
+        </div>
+        <div className="col-12 col-lg-4">
+          {dashboard ? (
+            <LicenseCard subscription={dashboard.subscription} />
+          ) : (
+            <Card className="dash-card h-100" />
+          )}
+        </div>
+      </div>
+
+      {isLoading ? (
+        <div className="text-center py-5">
+          <Spinner animation="border" role="status">
+            <span className="visually-hidden">Loading</span>
+          </Spinner>
+        </div>
+      ) : null}
+
+      {dashboard ? (
+        <>
+          <div className="mb-4">
+            <TransactionCounts data={dashboard} />
+          </div>
+          <div className="mb-4">
+            <MyApps apps={apps?.data ?? []} />
+          </div>
+          <RecentActivity rows={dashboard.latest_transacctions} symbol={symbol} />
+        </>
+      ) : null}
+    </div>
+  );
 }

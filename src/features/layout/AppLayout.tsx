@@ -1,11 +1,47 @@
+import Offcanvas from 'react-bootstrap/Offcanvas';
 import { Outlet } from 'react-router-dom';
+import { Header } from './components/Header';
+import { Sidebar } from './components/Sidebar';
+import { useDrawer } from './useDrawer';
+import { useMediaQuery } from './useMediaQuery';
 import '../../styles/portal.scss';
+import './layout.scss';
 
-// Placeholder until the portal slice lands.
+/** The signed-in theme's small breakpoint: below it the sidebar is a temporary drawer. */
+export const DRAWER_BREAKPOINT = '(min-width: 600px)';
+
+/** The signed-in shell: header, the 280 px sidebar (permanent from 600 px up, a drawer below). */
 export default function AppLayout() {
+  const wide = useMediaQuery(DRAWER_BREAKPOINT);
+  const drawer = useDrawer();
+
   return (
-    <main className="container py-4">
-      <Outlet />
-    </main>
+    <div className="portal">
+      <Header onMenu={wide ? undefined : drawer.toggle} />
+      <div className="portal__body">
+        {wide ? (
+          <aside className="portal__sidebar">
+            <Sidebar />
+          </aside>
+        ) : (
+          <Offcanvas
+            show={drawer.open}
+            onHide={drawer.close}
+            onExited={drawer.closed}
+            placement="start"
+            className="portal__drawer"
+            aria-label="Menu"
+          >
+            <Offcanvas.Header closeButton closeVariant="white" closeLabel="Close menu" />
+            <Offcanvas.Body className="p-0">
+              <Sidebar onNavigate={drawer.close} />
+            </Offcanvas.Body>
+          </Offcanvas>
+        )}
+        <main className="portal__main">
+          <Outlet />
+        </main>
+      </div>
+    </div>
   );
 }

@@ -1,4 +1,117 @@
-// Placeholder until the feature slice lands.
+import { useState, type ReactNode } from 'react';
+import Accordion from 'react-bootstrap/Accordion';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Spinner from 'react-bootstrap/Spinner';
+import { toast } from 'react-toastify';
+import type { AuthType } from '../../api/generated/security.gen';
+import { useGetAuthenticationQuery } from '../../api/security';
+import { AuthenticatorSetup } from './components/AuthenticatorSetup';
+import { ChangePinForm } from './components/ChangePinForm';
+import { SecurityCodeModal, type SwitchTarget } from './components/SecurityCodeModal';
+import './security.scss';
+
+export const SETUP_2FA_FIRST = 'Please setup 2fa First';
+
+interface MethodProps {
+  method: SwitchTarget;
+  title: string;
+  active: boolean;
+  onActivate: (method: SwitchTarget) => void;
+  children: ReactNode;
+}
+
+function MethodItem({ method, title, active, onActivate, children }: MethodProps) {
+  return (
+    <Accordion.Item eventKey={method} className="security-method">
+      <div className="security-method__head">
+        <Accordion.Header as="h2" className="flex-grow-1">
+          <span className="security-method__title">{title}</span>
+          {active && <span className="security-ribbon">Active</span>}
+        </Accordion.Header>
+        <Form.Check
+          type="switch"
+          role="switch"
+          id={`use-${method}`}
+          className="security-method__switch"
+          aria-label={`Use ${title}`}
+          checked={active}
+          // The active method is changed by switching the other one on.
+          disabled={active}
+          onChange={(event) => {
+            if (event.target.checked) onActivate(method);
+          }}
+        />
+      </div>
+      <Accordion.Body>{children}</Accordion.Body>
+    </Accordion.Item>
+  );
+}
+
+/** /app/authentication: the active second factor, the pin and the authenticator setup. */
 export default function AuthenticationPage() {
-  return <h1 className="h3">Authentication</h1>;
+  const { data, isLoading, isError, refetch } = useGetAuthenticationQuery();
+  const [target, setTarget] = useState<SwitchTarget | null>(null);
+
+  if (isLoading) {
+    return (
+      <div className="py-5 text-center">
+        <Spinner aria-label="Loading" />
+      </div>
+    );
+  }
+  if (isError || !data) {
+    return (
+      <Alert variant="danger" className="d-flex align-items-center gap-3">
+        Your security settings could not be loaded.
+        <Button variant="outline-danger" size="sm" onClick={() => void refetch()}>
+          Retry
+        </Button>
+      </Alert>
+    );
+  }
+
+  const current: AuthType = data.auth_type;
+  const authenticatorReady = data.more_details.authenticator === 1;
+  const activate = (method: SwitchTarget) => {
+    if (method === 'authenticator' && !authenticatorReady) {
+      toast.error(SETUP_2FA_FIRST, { toastId: SETUP_2FA_FIRST });
+      return;
+    }
+    setTarget(method);
+  };
+
+  return (
+    <section className="security-page">
+      <h1 className="h3 mb-1">Authentication</h1>
+      <p className="text-secondary mb-4">
+        Choose how you confirm your sign-in: your 4 digit pin or a code from an authenticator app.
+        {current === 'otp' && ' You sign in with a one-time code sent to your e-mail for now.'}
+      </p>
+      <Accordion defaultActiveKey={current === 'authenticator' ? 'authenticator' : 'mpin'}>
+        <MethodItem
+          method="mpin"
+          title="4 Digit Pin"
+          active={current === 'mpin'}
+          onActivate={activate}
+        >
+          <ChangePinForm />
+        </MethodItem>
+        <MethodItem
+          method="authenticator"
+          title="Google Authentication"
+          active={current === 'authenticator'}
+          onActivate={activate}
+        >
+          <AuthenticatorSetup
+            setUp={authenticatorReady}
+            active={current === 'authenticator'}
+            otpauthUrl={data.image_2fa}
+          />
+        </MethodItem>
+      </Accordion>
+      <SecurityCodeModal target={target} current={current} onClose={() => setTarget(null)} />
+    </section>
+  );
 }

@@ -1,4 +1,97 @@
-// Placeholder until the feature slice lands.
+import type { FormEvent } from 'react';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import Spinner from 'react-bootstrap/Spinner';
+import { useChangePasswordMutation } from '../../api/security';
+import { filters, useForm, type FieldErrors } from '../../components/form/useForm';
+import { PasswordChecklist } from '../auth/PasswordChecklist';
+import { SecretField } from './components/SecretField';
+import './security.scss';
+
+const EMPTY = { currentpassword: '', newpassword: '', newpassword_confirmation: '', mpin: '' };
+type Values = typeof EMPTY;
+
+export function validateChangePassword(values: Values): FieldErrors<Values> {
+  const errors: FieldErrors<Values> = {};
+  if (!values.currentpassword) errors.currentpassword = 'Current Password is required';
+  if (!values.newpassword) errors.newpassword = 'New password is required';
+  if (!values.newpassword_confirmation) {
+    errors.newpassword_confirmation = 'Confirm Password is required';
+  } else if (values.newpassword && values.newpassword !== values.newpassword_confirmation) {
+    errors.newpassword_confirmation = 'The confirm password does not match the new password';
+  }
+  if (!values.mpin) errors.mpin = '4 Digit Pin is required';
+  return errors;
+}
+
+const RULES = { filters: { mpin: filters.digits }, maxLength: { mpin: 4 } };
+
+/** /app/changepassword: a new password, authorised by the current one and the pin. */
 export default function ChangePasswordPage() {
-  return <h1 className="h3">Change Password</h1>;
+  const form = useForm(EMPTY, RULES);
+  const [changePassword, { isLoading }] = useChangePasswordMutation();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const errors = validateChangePassword(form.values);
+    form.setErrors(errors);
+    if (Object.keys(errors).length > 0) return;
+    try {
+      await changePassword({ changePasswordRequest: form.values }).unwrap();
+      form.reset();
+    } catch (error) {
+      form.applyServerErrors(error);
+    }
+  };
+
+  const field = (name: keyof Values) => ({ ...form.bind(name), error: form.errors[name] });
+
+  return (
+    <section className="change-password">
+      <h1 className="h3 mb-1">Change Password</h1>
+      <p className="text-secondary mb-4">
+        Your other signed-in devices are signed out when the password changes.
+      </p>
+      <Card body>
+        <Form noValidate onSubmit={(event) => void submit(event)} aria-label="Change Password">
+          <SecretField
+            id="current-password"
+            label="Current Password"
+            autoComplete="current-password"
+            {...field('currentpassword')}
+          />
+          <SecretField
+            id="new-password"
+            label="New Password"
+            autoComplete="new-password"
+            describedBy="new-password-rules"
+            {...field('newpassword')}
+          />
+          <PasswordChecklist
+            id="new-password-rules"
+            password={form.values.newpassword}
+            className="mb-3"
+          />
+          <SecretField
+            id="confirm-password"
+            label="Confirm Password"
+            autoComplete="new-password"
+            {...field('newpassword_confirmation')}
+          />
+          <SecretField
+            id="password-pin"
+            label="4 Digit Pin"
+            autoComplete="off"
+            numeric
+            {...field('mpin')}
+          />
+          <Button type="submit" disabled={isLoading}>
+            {isLoading && <Spinner size="sm" className="me-2" aria-hidden />}
+            Update Password
+          </Button>
+        </Form>
+      </Card>
+    </section>
+  );
 }

@@ -1,4 +1,121 @@
-// Placeholder until the feature slice lands.
+import { useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
+import { Link } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import {
+  useCancelSubscriptionMutation,
+  useListPackagesQuery,
+  usePurchasePackageMutation,
+  type Package,
+} from '../../api/subscriptions';
+import { useAppSelector } from '../../app/hooks';
+import { paths } from '../../app/paths';
+import { formatDate } from '../../lib/format';
+import { selectCurrencySymbol } from '../auth/sessionSlice';
+import { PlanActionModal, type PendingAction } from './components/PlanActionModal';
+import { PlanCard } from './components/PlanCard';
+import { isCurrentPlan, NO_PLAN_SELECTED, planAction, type PlanAction } from './planAction';
+import './subscriptions.scss';
+
+/** /app/subscriptions: the plan cards with buy, upgrade, downgrade and cancel (spec 000). */
 export default function PackagesPage() {
-  return <h1 className="h3">Packages</h1>;
+  const symbol = useAppSelector(selectCurrencySymbol);
+  const { data, isLoading, isError, refetch } = useListPackagesQuery();
+  const [purchase, purchaseState] = usePurchasePackageMutation();
+  const [cancel, cancelState] = useCancelSubscriptionMutation();
+  const [pending, setPending] = useState<PendingAction | null>(null);
+
+  const current = data?.current_subscription ?? null;
+  const currentName = data?.data.find((plan) => plan.id === current?.package_id)?.name;
+
+  const open = (plan: Package, action: PlanAction) => setPending({ plan, action });
+
+  // Successes and failures are toasted by the API feedback middleware; the cache tags refresh
+  // the cards, the history, the wallet and the sidebar balance.
+  const confirm = async (remarks: string) => {
+    if (!pending) {
+      toast.error(NO_PLAN_SELECTED);
+      return;
+    }
+    if (pending.action === 'cancel') {
+      if (!current) {
+        toast.error(NO_PLAN_SELECTED);
+        return;
+      }
+      await cancel({ id: current.id }).unwrap();
+    } else {
+      await purchase({
+        purchaseRequest: {
+          package_id: pending.plan.id,
+          ...(pending.action === 'downgrade' ? { remarks } : {}),
+        },
+      }).unwrap();
+    }
+    setPending(null);
+  };
+
+  return (
+    <div className="plans">
+      <div className="plans__head">
+        <div>
+          <h1 className="plans__heading">My Subscriptions</h1>
+          <p className="text-muted mb-0">
+            Plans are paid from your USDT wallet balance.{' '}
+            <Link to={paths.wallet}>Deposit fund</Link>
+          </p>
+        </div>
+        <Link to={paths.history} className="btn btn-outline-primary">
+          Purchase History
+        </Link>
+      </div>
+
+      {isLoading ? (
+        <div className="text-center py-5">
+          <Spinner role="status" aria-label="Loading the plans" />
+        </div>
+      ) : data ? (
+        <>
+          {current && (
+            <Alert variant={current.status === 2 ? 'warning' : 'info'} className="plans__status">
+              {current.status === 2
+                ? `Your ${currentName ?? ''} subscription is canceled: access continues until ${formatDate(current.end_date)}.`
+                : `Your ${currentName ?? ''} plan is active until ${formatDate(current.end_date)}.`}
+            </Alert>
+          )}
+          <div className="row row-cols-1 row-cols-md-2 row-cols-xl-3 g-3">
+            {data.data.map((plan) => (
+              <div className="col" key={plan.id}>
+                <PlanCard
+                  plan={plan}
+                  action={planAction(plan.price, current)}
+                  current={isCurrentPlan(plan, current)}
+                  symbol={symbol}
+                  onAction={open}
+                />
+              </div>
+            ))}
+          </div>
+        </>
+      ) : isError ? (
+        <div className="text-center py-5">
+          <p className="text-muted">The plans could not be loaded.</p>
+          <Button variant="outline-primary" onClick={() => void refetch()}>
+            Try again
+          </Button>
+        </div>
+      ) : null}
+
+      <PlanActionModal
+        pending={pending}
+        current={current}
+        currentName={currentName}
+        symbol={symbol}
+        busy={purchaseState.isLoading || cancelState.isLoading}
+        onHide={() => setPending(null)}
+        onConfirm={confirm}
+      />
+    </div>
+  );
 }

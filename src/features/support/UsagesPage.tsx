@@ -1,4 +1,17 @@
-// Placeholder until the feature slice lands.
+import Card from 'react-bootstrap/Card';
+import { LayersIcon } from '../../components/icons';
+
+/** An empty placeholder page (spec 001 section 2). */
 export default function UsagesPage() {
-  return <h1 className="h3">Usages</h1>;
+  return (
+    <div>
+      <h1 className="h4 mb-3">Usages</h1>
+      <Card className="text-center text-muted py-5">
+        <Card.Body>
+          <LayersIcon width={40} height={40} className="mb-2 opacity-50" />
+          <p className="mb-0">Nothing to show here yet.</p>
+        </Card.Body>
+      </Card>
+    </div>
+  );
 }

@@ -3,4 +3,8 @@ import { fixtures } from '../../factories/wallet';
 import { reply } from '../contract';
 
 /** Default answers of the wallet operations (see ../contract.ts for on/ok/fail/reply). */
-export const handlers: HttpHandler[] = [reply('getBalance', fixtures.getBalance)];
+export const handlers: HttpHandler[] = [
+  reply('getBalance', fixtures.getBalance),
+  reply('getCryptoDeposit', fixtures.getCryptoDeposit),
+  reply('syncBalance', fixtures.syncBalance),
+];

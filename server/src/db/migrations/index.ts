@@ -1,10 +1,14 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_foundation';
 import * as m0002 from './0002_domain';
+import * as m0020 from './0020_portal';
+import * as m0030 from './0030_money';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_domain': m0002,
+  '0020_portal': m0020,
+  '0030_money': m0030,
 };

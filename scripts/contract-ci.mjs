@@ -1,0 +1,120 @@
+// CI: holds our reference server to openapi.yaml. Starts the built server (dist/server, or
+// DIST_DIR) on a free port with a fresh DATA_DIR and high rate limits, runs the contract tool
+// against it with a throwaway account, a fixed seed and the admin `deposit` command as --fund,
+// then stops the server. Exit status = the tool's. Extra arguments go to the tool
+// (e.g. `node scripts/contract-ci.mjs --only Apps`).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildServer, outDir, serverBuildIsStale } from './build-server.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SEED = '20250115';
+const RUNS = '40';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {net.AddressInfo} */ (probe.address());
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** @param {string} url @param {import('node:child_process').ChildProcess} child */
+async function waitForServer(url, child) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`server did not answer ${url} within 30 s`);
+}
+
+/** @param {import('node:child_process').ChildProcess} child @returns {Promise<number>} */
+function exitOf(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+if (serverBuildIsStale()) await buildServer();
+
+const port = await freePort();
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-contract-'));
+const baseUrl = `http://127.0.0.1:${port}/api`;
+const env = {
+  ...process.env,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  NODE_ENV: 'test',
+  PORTAL_ROOT: root,
+  // A DIST_DIR outside the project (e.g. /tmp/dist-me) still finds the dependencies.
+  NODE_PATH: path.join(root, 'node_modules'),
+  // The tool checks every answer itself and reports the exact mismatch; the server's own
+  // response validation would turn each one into an opaque 500.
+  RESPONSE_VALIDATION: 'false',
+  RATE_LIMIT_MAX: '1000000',
+  AUTH_RATE_LIMIT_MAX: '1000000',
+  // The brute-force brakes would lock the tool's own account after its wrong-password probes.
+  LOGIN_ACCOUNT_MAX_FAILURES: '1000000',
+  LOGIN_IP_MAX_FAILURES: '1000000',
+  LOGIN_LOCK_THRESHOLD: '1000000',
+  LOG_LEVEL: 'warn',
+};
+const server = spawn(process.execPath, ['--enable-source-maps', path.join(outDir, 'main.cjs')], {
+  cwd: root,
+  env,
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+const logFile = path.join(dataDir, 'server.log');
+const serverLog = fs.createWriteStream(logFile);
+server.stdout.pipe(serverLog);
+server.stderr.pipe(serverLog);
+
+let status = 1;
+try {
+  await waitForServer(`${baseUrl}/countries`, server);
+  const fund = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(outDir, 'admin.cjs'))} deposit {username} {amount}`;
+  const tool = spawn(
+    process.execPath,
+    [
+      path.join(root, 'scripts/contract/cli.mjs'),
+      '--base-url',
+      baseUrl,
+      '--register',
+      '--seed',
+      SEED,
+      '--runs',
+      RUNS,
+      '--fund',
+      fund,
+      '--junit',
+      path.join(root, 'test-results/contract.xml'),
+      ...process.argv.slice(2),
+    ],
+    { cwd: root, stdio: 'inherit', env },
+  );
+  status = await exitOf(tool);
+} catch (error) {
+  console.error(`contract: ${error instanceof Error ? error.message : String(error)}`);
+} finally {
+  server.kill('SIGTERM');
+  await exitOf(server);
+}
+if (status === 0) fs.rmSync(dataDir, { recursive: true, force: true });
+else console.error(`contract: server data and log kept in ${dataDir} (server.log)`);
+process.exit(status);

@@ -1,0 +1,64 @@
+import type { AuthType } from '../db/schema';
+import { findUserByUsername } from '../domain/auth';
+import { clearLock } from '../domain/lockout';
+import { UsageError, type AdminCommand } from './commands';
+
+const AUTH_TYPES: readonly AuthType[] = ['mpin', 'authenticator', 'otp'];
+
+function isAuthType(value: string): value is AuthType {
+  return (AUTH_TYPES as readonly string[]).includes(value);
+}
+
+/**
+ * Account recovery: a user who lost the pin or the authenticator is moved to e-mailed OTP (the
+ * only way an account gets auth_type otp), or back to a method they still have.
+ */
+const userAuthType: AdminCommand = {
+  name: 'user auth-type',
+  usage: 'user auth-type <username> <mpin|authenticator|otp>',
+  description: "Set a user's second factor (e.g. otp for a user who lost the pin or phone).",
+  async run(args, { db }, io) {
+    const [username, authType, extra] = args;
+    if (!username || !authType || extra !== undefined) throw new UsageError('Wrong arguments.');
+    if (!isAuthType(authType)) {
+      throw new UsageError(`Unknown second factor '${authType}'.`);
+    }
+    const user = await findUserByUsername(db, username);
+    if (!user) {
+      io.out(`No user named '${username}'.`);
+      return 1;
+    }
+    if (authType === 'authenticator' && user.totp_enabled !== 1) {
+      io.out(`${user.username} has not set up an authenticator; choose mpin or otp.`);
+      return 1;
+    }
+    await db.updateTable('users').set({ auth_type: authType }).where('id', '=', user.id).execute();
+    io.out(`${user.username} now signs in with ${authType} (was ${user.auth_type}).`);
+    return 0;
+  },
+};
+
+const userUnlock: AdminCommand = {
+  name: 'user unlock',
+  usage: 'user unlock <username>',
+  description: 'Lift the sign-in lock after repeated failures and reset the failure count.',
+  async run(args, { db }, io) {
+    const [username, extra] = args;
+    if (!username || extra !== undefined) throw new UsageError('Wrong arguments.');
+    const user = await findUserByUsername(db, username);
+    if (!user) {
+      io.out(`No user named '${username}'.`);
+      return 1;
+    }
+    await clearLock(db, user.id);
+    const wasLocked = user.locked_until !== null && Date.parse(user.locked_until) > Date.now();
+    io.out(
+      wasLocked
+        ? `${user.username} is unlocked.`
+        : `${user.username} was not locked; failed attempts reset.`,
+    );
+    return 0;
+  },
+};
+
+export const accessCommands: AdminCommand[] = [userAuthType, userUnlock];

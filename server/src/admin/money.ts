@@ -1,0 +1,61 @@
+import { chainAdapterFor } from '../domain/chain/adapter';
+import { recordLocalTransfer } from '../domain/chain/localAdapter';
+import { resolveWalletXpub } from '../domain/chain/walletKey';
+import { ensureDepositAddress } from '../domain/deposits';
+import { decimalToMicro, microToString } from '../domain/money';
+import { UsageError, type AdminCommand } from './commands';
+
+function parseAmount(text: string): number {
+  let micro: number;
+  try {
+    micro = decimalToMicro(text);
+  } catch {
+    throw new UsageError(`'${text}' is not an amount of USDT (a number with up to 6 decimals).`);
+  }
+  if (micro <= 0) throw new UsageError('The amount must be greater than 0.');
+  return micro;
+}
+
+/**
+ * Plays the payer on the local chain (no CHAIN_RPC_URL): a USDT transfer to the user's deposit
+ * address, which the user's next Check Balance (balance-sync) finds and credits, as on BSC.
+ */
+const deposit: AdminCommand = {
+  name: 'deposit',
+  usage: 'deposit <username> <amount>',
+  description:
+    "Send <amount> USDT to the user's deposit address on the local chain (credited by Check Balance).",
+  async run(args, { db, config }, io) {
+    const [username, amount, extra] = args;
+    if (!username || !amount || extra !== undefined) throw new UsageError('Wrong arguments.');
+    const amountMicro = parseAmount(amount);
+    const chain = chainAdapterFor(config, db);
+    if (chain.kind !== 'local') {
+      io.out('CHAIN_RPC_URL is set: deposits come from that chain. Send USDT (BEP20) there.');
+      return 1;
+    }
+    const user = await db
+      .selectFrom('users')
+      .select(['id', 'username'])
+      .where((eb) => eb(eb.fn('lower', ['username']), '=', username.toLowerCase()))
+      .executeTakeFirst();
+    if (!user) {
+      io.out(`No user named '${username}'.`);
+      return 1;
+    }
+    const { address } = await ensureDepositAddress(db, user.id, resolveWalletXpub(config), chain);
+    const transfer = await recordLocalTransfer(db, {
+      to: address,
+      amountMicro,
+      createdAt: new Date().toISOString(),
+    });
+    io.out(
+      `Sent ${microToString(amountMicro)} USDT to ${user.username} (${address}) ` +
+        `in block ${transfer.blockNumber}, tx ${transfer.txHash}.`,
+    );
+    io.out('It is credited when the user clicks Check Balance on the wallet page.');
+    return 0;
+  },
+};
+
+export const moneyCommands: AdminCommand[] = [deposit];

@@ -1,0 +1,218 @@
+import type { Db } from '../db/connection';
+import type { AuthType, User } from '../db/schema';
+import type { FieldErrors } from '../http/errors';
+import { newId } from './ids';
+import { hashSecret, verifySecret } from './passwords';
+import { systemClock, type Clock } from './time';
+
+// Sign-up and sign-in rules that are not HTTP: who an identifier names, what a valid
+// registration is, and the messages the access screens show.
+
+export const AUTH_MESSAGES = {
+  registered: 'Registration Successfully, please login.',
+  usernameAvailable: 'Username available.',
+  usernameTaken: 'Username already taken.',
+  emailTaken: 'Email already registered.',
+  sponsorUnknown: 'Sponsor not found.',
+  countryUnknown: 'Please select a country from the list.',
+  nameLetters: 'Name may only contain letters and spaces.',
+  termsRequired: 'Please Accept Terms & Condition',
+  passwordPolicy:
+    'Password must have at least 8 characters, one lowercase letter, one uppercase letter, one number and one special character.',
+  badCredentials: 'Invalid username or password.',
+  stepUsed: 'This sign-in step was already used. Please sign in again.',
+  signedIn: 'Login Successfully',
+  loggedOut: 'Logout Successfully',
+} as const;
+
+/** The step-two field, its label (the spec's required messages) and the wrong-code text. */
+export const SECOND_FACTOR: Record<
+  AuthType,
+  { field: 'mpin' | 'authenticator' | 'otp'; required: string; wrong: string; prompt: string }
+> = {
+  mpin: {
+    field: 'mpin',
+    required: '4 Digit Pin is Required',
+    wrong: 'The 4 Digit Pin is incorrect.',
+    prompt: 'Enter your 4 Digit Pin to continue.',
+  },
+  authenticator: {
+    field: 'authenticator',
+    required: 'Two-Factor Authentication Code is Required',
+    wrong: 'The Two-Factor Authentication Code is incorrect.',
+    prompt: 'Enter the code from your authenticator app to continue.',
+  },
+  otp: {
+    field: 'otp',
+    required: 'OTP is Required',
+    wrong: 'The OTP is incorrect or has expired.',
+    prompt: 'We have e-mailed you a 4 digit OTP. Enter it to continue.',
+  },
+};
+
+/** The checklist of the sign-up screen, enforced here (the client only shows it). */
+export const PASSWORD_RULES: readonly { label: string; test: (password: string) => boolean }[] = [
+  { label: 'one lowercase letter', test: (p) => /[a-z]/.test(p) },
+  { label: 'one uppercase letter', test: (p) => /[A-Z]/.test(p) },
+  { label: 'one number', test: (p) => /[0-9]/.test(p) },
+  { label: 'one special character', test: (p) => /[^A-Za-z0-9]/.test(p) },
+  { label: '8 characters or more', test: (p) => p.length >= 8 },
+];
+
+export function meetsPasswordPolicy(password: string): boolean {
+  return PASSWORD_RULES.every((rule) => rule.test(password));
+}
+
+/** Case-insensitive: 'Demo' and 'demo' are the same account (unique indexes on lower()). */
+export function findUserByUsername(db: Db, username: string): Promise<User | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb(eb.fn('lower', ['username']), '=', username.toLowerCase()))
+    .executeTakeFirst();
+}
+
+/** The account a sign-in identifier names: its username or its e-mail address. */
+export function findUserByLogin(db: Db, identifier: string): Promise<User | undefined> {
+  const value = identifier.trim().toLowerCase();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb(eb.fn('lower', ['username']), '=', value),
+        eb(eb.fn('lower', ['email']), '=', value),
+      ]),
+    )
+    .executeTakeFirst();
+}
+
+export function identifierMatches(user: User, identifier: string): boolean {
+  const value = identifier.trim().toLowerCase();
+  return user.username.toLowerCase() === value || user.email.toLowerCase() === value;
+}
+
+// Verified against when the name matches no account, so an unknown name costs the same argon2
+// time as a wrong password (timing does not tell whether an account exists).
+let dummyHash: Promise<string> | undefined;
+
+/** Checks a password against the user's hash, or burns the same time when there is no user. */
+export async function checkPassword(user: User | undefined, password: string): Promise<boolean> {
+  if (!user) {
+    dummyHash ??= hashSecret('not-a-real-password-0');
+    await verifySecret(await dummyHash, password);
+    return false;
+  }
+  return verifySecret(user.password_hash, password);
+}
+
+/** Starts the dummy hash early so the first unknown name is not slower than the rest. */
+export function warmUpPasswordCheck(): void {
+  dummyHash ??= hashSecret('not-a-real-password-0');
+}
+
+export interface Registration {
+  name: string;
+  username: string;
+  email: string;
+  sponsor_id?: string;
+  password: string;
+  spassword: string;
+  country: string;
+  phone: string;
+  is_checked: 0 | 1;
+}
+
+/**
+ * Every rule the schema cannot express: letters-only name, terms, the password checklist,
+ * unique username and e-mail (case-insensitive), an existing sponsor and country.
+ */
+export async function registrationErrors(db: Db, body: Registration): Promise<FieldErrors> {
+  const errors: FieldErrors = {};
+  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+
+  if (body.name.trim() === '') add('name', 'Name is required');
+  else if (!/^[A-Za-z ]+$/.test(body.name)) add('name', AUTH_MESSAGES.nameLetters);
+  if (!meetsPasswordPolicy(body.password)) add('password', AUTH_MESSAGES.passwordPolicy);
+  if (body.is_checked !== 1) add('is_checked', AUTH_MESSAGES.termsRequired);
+
+  const [username, email, sponsor, country] = await Promise.all([
+    findUserByUsername(db, body.username),
+    db
+      .selectFrom('users')
+      .select('id')
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', body.email.toLowerCase()))
+      .executeTakeFirst(),
+    body.sponsor_id ? findUserByUsername(db, body.sponsor_id) : Promise.resolve(undefined),
+    db.selectFrom('countries').select('id').where('id', '=', body.country).executeTakeFirst(),
+  ]);
+  if (username) add('username', AUTH_MESSAGES.usernameTaken);
+  if (email) add('email', AUTH_MESSAGES.emailTaken);
+  if (body.sponsor_id && !sponsor) add('sponsor_id', AUTH_MESSAGES.sponsorUnknown);
+  if (!country) add('country', AUTH_MESSAGES.countryUnknown);
+  return errors;
+}
+
+/** Inserts the account (auth_type mpin); the caller has checked registrationErrors. */
+export async function createAccount(
+  db: Db,
+  body: Registration,
+  clock: Clock = systemClock,
+): Promise<string> {
+  const [passwordHash, pinHash, sponsor] = await Promise.all([
+    hashSecret(body.password),
+    hashSecret(body.spassword),
+    body.sponsor_id ? findUserByUsername(db, body.sponsor_id) : Promise.resolve(undefined),
+  ]);
+  const id = newId('usr');
+  await db
+    .insertInto('users')
+    .values({
+      id,
+      username: body.username,
+      email: body.email,
+      name: body.name.trim().replace(/\s+/g, ' '),
+      password_hash: passwordHash,
+      pin_hash: pinHash,
+      auth_type: 'mpin',
+      sponsor_id: sponsor?.id ?? null,
+      gender: null,
+      dob: null,
+      phone: body.phone,
+      country: body.country,
+      landmark: null,
+      city: null,
+      state: null,
+      pincode: null,
+      address_line1: null,
+      address_line2: null,
+      avatar: null,
+      created_at: clock().toISOString(),
+      last_login_at: null,
+      previous_login_at: null,
+    })
+    .execute();
+  return id;
+}
+
+/**
+ * Records a completed sign-in before its session is created: last_login_at becomes the start of
+ * the previous session (what the dashboard shows as 'last login'; null on the first sign-in) and
+ * previous_login_at the value it replaces.
+ */
+export async function recordSignIn(db: Db, user: User): Promise<void> {
+  const previous = await db
+    .selectFrom('sessions')
+    .select('created_at')
+    .where('user_id', '=', user.id)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  await db
+    .updateTable('users')
+    .set({
+      last_login_at: previous?.created_at ?? null,
+      previous_login_at: user.last_login_at,
+    })
+    .where('id', '=', user.id)
+    .execute();
+}

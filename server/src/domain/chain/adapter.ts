@@ -1,0 +1,63 @@
+import { isAddress } from 'viem';
+import type { ResolvedConfig } from '../../config';
+import type { Db } from '../../db/connection';
+import { EvmChainAdapter } from './evmAdapter';
+import { LocalChainAdapter } from './localAdapter';
+
+/** One token transfer log (BEP20 USDT `Transfer(from, to, value)`). */
+export interface TokenTransfer {
+  txHash: string;
+  logIndex: number;
+  from: string;
+  to: string;
+  /** Token base units (18 decimals for BEP20 USDT). */
+  amount: bigint;
+  blockNumber: number;
+  /** Time of its block (ISO-8601 UTC): the deposit's time. */
+  timestamp: string;
+}
+
+/** Where deposits are read from: a real EVM chain over JSON-RPC, or the local stand-in. */
+export interface ChainAdapter {
+  readonly kind: 'evm' | 'local';
+  /** Blocks a transfer needs (its own included) before it is credited. */
+  readonly confirmations: number;
+  latestBlock(): Promise<number>;
+  tokenDecimals(): Promise<number>;
+  /** USDT transfers to `address` in blocks fromBlock..toBlock (inclusive), in chain order. */
+  transfersTo(address: string, fromBlock: number, toBlock: number): Promise<TokenTransfer[]>;
+}
+
+export class ChainConfigError extends Error {}
+
+/** The chain could not be read (RPC down, timed out or answering nonsense). */
+export class ChainUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ChainUnavailableError';
+  }
+}
+
+/**
+ * CHAIN_RPC_URL + USDT_CONTRACT select the EVM adapter; neither selects the local adapter, whose
+ * transfers `npm run admin -- deposit` records. One without the other is a configuration error.
+ */
+export function chainAdapterFor(
+  config: Pick<ResolvedConfig, 'chainRpcUrl' | 'usdtContract'>,
+  db: Db,
+): ChainAdapter {
+  const { chainRpcUrl, usdtContract } = config;
+  if (!chainRpcUrl && !usdtContract) return new LocalChainAdapter(db);
+  if (!chainRpcUrl || !usdtContract) {
+    throw new ChainConfigError(
+      'CHAIN_RPC_URL and USDT_CONTRACT go together: set both, or neither for the local chain',
+    );
+  }
+  if (!/^https?:\/\//i.test(chainRpcUrl) || !URL.canParse(chainRpcUrl)) {
+    throw new ChainConfigError(`CHAIN_RPC_URL must be an http(s) URL, got '${chainRpcUrl}'`);
+  }
+  if (!isAddress(usdtContract, { strict: false })) {
+    throw new ChainConfigError(`USDT_CONTRACT must be a contract address, got '${usdtContract}'`);
+  }
+  return new EvmChainAdapter({ rpcUrl: chainRpcUrl, tokenAddress: usdtContract });
+}

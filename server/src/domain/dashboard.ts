@@ -1,0 +1,128 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, LedgerType } from '../db/schema';
+import { microToDecimal } from './money';
+import { currentSubscription } from './subscriptions';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** Recent Activity shows this many ledger entries. */
+export const LATEST_ENTRIES = 10;
+
+/** Days and months are counted in UTC: the server has no idea of the merchant's time zone. */
+export function startOfUtcDay(now: Date): string {
+  return new Date(
+    Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()),
+  ).toISOString();
+}
+
+export function startOfUtcMonth(now: Date): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
+}
+
+export interface CountWindows {
+  day: string;
+  month: string;
+  /** Start of the subscription in force (its count is not shown when there is none). */
+  subscription: string;
+}
+
+/**
+ * The gateway transactions of the user's apps (receive or send), counted in one pass over the
+ * (app_id, created_at) index: in total, today, this month and since the subscription started.
+ */
+function transactionCounts(
+  db: Executor,
+  table: 'receive_transactions' | 'send_transactions',
+  userId: string,
+  windows: CountWindows,
+) {
+  return db
+    .selectFrom(table)
+    .where('app_id', 'in', db.selectFrom('apps').select('id').where('user_id', '=', userId))
+    .select((eb) => {
+      const countSince = (from: string) =>
+        eb.fn.sum<number>(eb.case().when('created_at', '>=', from).then(1).else(0).end());
+      return [
+        eb.fn.countAll<number>().as('total'),
+        countSince(windows.day).as('daily'),
+        countSince(windows.month).as('monthly'),
+        countSince(windows.subscription).as('used'),
+      ];
+    });
+}
+
+function latestEntries(db: Executor, userId: string) {
+  return db
+    .selectFrom('ledger_entries')
+    .select(['tnx', 'amount_micro', 'type', 'source', 'note', 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .limit(LATEST_ENTRIES);
+}
+
+/** Every query the dashboard runs (exported so a test can hold each to its index). */
+export function dashboardQueries(db: Executor, userId: string, windows: CountWindows) {
+  return {
+    receiveCounts: transactionCounts(db, 'receive_transactions', userId, windows),
+    sendCounts: transactionCounts(db, 'send_transactions', userId, windows),
+    latestEntries: latestEntries(db, userId),
+    lastLogin: db.selectFrom('users').select('last_login_at').where('id', '=', userId),
+  };
+}
+
+export interface DashboardTransaction {
+  tnx: string;
+  amount: number;
+  type: LedgerType;
+  source: string;
+  note: string | null;
+  created_at: string;
+}
+
+export interface Dashboard {
+  last_login_at: string | null;
+  subscription: { expiry: string; transaction_used: number; transaction_limit: number } | null;
+  daily_transaction: number;
+  monthly_transaction: number;
+  total_transaction: number;
+  latest_transacctions: DashboardTransaction[];
+}
+
+export async function dashboardOf(db: Executor, userId: string, now: Date): Promise<Dashboard> {
+  const subscription = await currentSubscription(db, userId, now.toISOString());
+  const queries = dashboardQueries(db, userId, {
+    day: startOfUtcDay(now),
+    month: startOfUtcMonth(now),
+    subscription: subscription?.start_date ?? now.toISOString(),
+  });
+  const [receive, send, latest, user] = await Promise.all([
+    queries.receiveCounts.executeTakeFirstOrThrow(),
+    queries.sendCounts.executeTakeFirstOrThrow(),
+    queries.latestEntries.execute(),
+    queries.lastLogin.executeTakeFirst(),
+  ]);
+  const sum = (key: 'total' | 'daily' | 'monthly' | 'used') =>
+    Number(receive[key] ?? 0) + Number(send[key] ?? 0);
+  return {
+    // recordSignIn keeps here the start of the session before this one ("last login").
+    last_login_at: user?.last_login_at ?? null,
+    subscription: subscription
+      ? {
+          expiry: subscription.end_date,
+          transaction_used: sum('used'),
+          transaction_limit: subscription.tnx_limit,
+        }
+      : null,
+    daily_transaction: sum('daily'),
+    monthly_transaction: sum('monthly'),
+    total_transaction: sum('total'),
+    latest_transacctions: latest.map((entry) => ({
+      tnx: entry.tnx,
+      amount: microToDecimal(entry.amount_micro),
+      type: entry.type,
+      source: entry.source,
+      note: entry.note,
+      created_at: entry.created_at,
+    })),
+  };
+}

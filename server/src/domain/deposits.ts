@@ -1,0 +1,248 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema';
+import type { ChainAdapter, TokenTransfer } from './chain/adapter';
+import { deriveEvmAddress } from './hdWallet';
+import { newId } from './ids';
+import { postEntry } from './ledger';
+import { chainAmountToMicro } from './money';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** The recent-deposits table of the wallet shows this many (contract: at most 20). */
+export const RECENT_DEPOSITS = 20;
+/**
+ * A deposit address whose scan cursor could not be set when it was handed out (RPC down) is
+ * scanned from this many blocks before the chain head on its first sync (about a day on BSC).
+ */
+export const FIRST_SCAN_LOOKBACK = 100_000;
+
+export interface DepositAddress {
+  address: string;
+  index: number;
+}
+
+/**
+ * The user's deposit address, deriving the next child of the xpub on first use. The scan cursor
+ * starts at the chain head of that moment: nobody can have paid to an address not handed out yet.
+ */
+export async function ensureDepositAddress(
+  db: Kysely<Database>,
+  userId: string,
+  xpub: string,
+  adapter: ChainAdapter,
+): Promise<DepositAddress> {
+  const existing = await db
+    .selectFrom('users')
+    .select(['deposit_address', 'deposit_index'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  if (existing.deposit_address !== null && existing.deposit_index !== null) {
+    return { address: existing.deposit_address, index: existing.deposit_index };
+  }
+  // An unreachable RPC must not hide the address; the first sync then looks back instead.
+  const head = await adapter.latestBlock().catch(() => null);
+  return db.transaction().execute(async (trx) => {
+    const again = await trx
+      .selectFrom('users')
+      .select(['deposit_address', 'deposit_index'])
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    if (again.deposit_address !== null && again.deposit_index !== null) {
+      return { address: again.deposit_address, index: again.deposit_index };
+    }
+    const { max } = await trx
+      .selectFrom('users')
+      .select((eb) => eb.fn.max('deposit_index').as('max'))
+      .executeTakeFirstOrThrow();
+    const index = max === null ? 0 : Number(max) + 1;
+    const address = deriveEvmAddress(xpub, index);
+    await trx
+      .updateTable('users')
+      .set({ deposit_index: index, deposit_address: address, deposit_scanned_block: head })
+      .where('id', '=', userId)
+      .execute();
+    return { address, index };
+  });
+}
+
+export interface SyncResult {
+  /** Deposits credited by this sync (new and confirmed, or pending until now). */
+  credited: number;
+  /** Deposits first seen by this sync and still short of confirmations. */
+  newPending: number;
+  /** All deposits still waiting for confirmations after this sync. */
+  pending: number;
+}
+
+/**
+ * Reads the chain for transfers to the user's deposit address from the block after the cursor
+ * and credits the confirmed ones. Each transfer (tx hash, log index) is credited exactly once:
+ * the deposit row and its ledger credit are written in one transaction, and a transfer already
+ * credited is skipped. Transfers short of confirmations are kept as pending deposits and credited
+ * by a later sync; a pending one that is gone from the chain (reorganisation) is dropped.
+ */
+export async function syncDeposits(
+  db: Kysely<Database>,
+  adapter: ChainAdapter,
+  userId: string,
+  nowIso: string,
+): Promise<SyncResult> {
+  const user = await db
+    .selectFrom('users')
+    .select(['deposit_address', 'deposit_scanned_block'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  if (user.deposit_address === null) return { credited: 0, newPending: 0, pending: 0 };
+  const head = await adapter.latestBlock();
+  const from =
+    user.deposit_scanned_block === null
+      ? Math.max(0, head - FIRST_SCAN_LOOKBACK)
+      : user.deposit_scanned_block + 1;
+  const transfers = from <= head ? await adapter.transfersTo(user.deposit_address, from, head) : [];
+  const decimals = await adapter.tokenDecimals();
+  // The newest block with enough confirmations; later blocks are scanned again next time.
+  const safe = head - adapter.confirmations + 1;
+  const cursor = Math.max(from - 1, Math.min(safe, head));
+
+  return db.transaction().execute(async (trx) => {
+    let credited = 0;
+    let newPending = 0;
+    let pending = 0;
+    const seen = new Set<string>();
+    for (const transfer of transfers) {
+      const amountMicro = chainAmountToMicro(transfer.amount, decimals);
+      if (amountMicro <= 0) continue; // dust below 10^-6 USDT is never credited
+      seen.add(keyOf(transfer.txHash, transfer.logIndex));
+      const confirmed = transfer.blockNumber <= safe;
+      const outcome = await recordTransfer(trx, userId, transfer, amountMicro, confirmed, nowIso);
+      if (outcome === 'credited') credited += 1;
+      if (outcome === 'new_pending') newPending += 1;
+      if (outcome === 'new_pending' || outcome === 'pending') pending += 1;
+    }
+    const stale = await trx
+      .selectFrom('deposits')
+      .select(['id', 'tx_hash', 'log_index'])
+      .where('user_id', '=', userId)
+      .where('status', '=', 0)
+      .execute();
+    for (const row of stale) {
+      if (!seen.has(keyOf(row.tx_hash, row.log_index))) {
+        await trx.deleteFrom('deposits').where('id', '=', row.id).where('status', '=', 0).execute();
+      }
+    }
+    await trx
+      .updateTable('users')
+      .set({ deposit_scanned_block: cursor })
+      .where('id', '=', userId)
+      .execute();
+    return { credited, newPending, pending };
+  });
+}
+
+function keyOf(txHash: string, logIndex: number): string {
+  return `${txHash.toLowerCase()}:${logIndex}`;
+}
+
+async function recordTransfer(
+  trx: Transaction<Database>,
+  userId: string,
+  transfer: TokenTransfer,
+  amountMicro: number,
+  confirmed: boolean,
+  nowIso: string,
+): Promise<'credited' | 'new_pending' | 'pending' | 'known'> {
+  const txHash = transfer.txHash.toLowerCase();
+  const existing = await trx
+    .selectFrom('deposits')
+    .select(['id', 'status'])
+    .where('tx_hash', '=', txHash)
+    .where('log_index', '=', transfer.logIndex)
+    .executeTakeFirst();
+  if (existing?.status === 1) return 'known';
+  if (!confirmed) {
+    if (existing) return 'pending';
+    await trx
+      .insertInto('deposits')
+      .values({
+        id: newId('dep'),
+        user_id: userId,
+        tx_hash: txHash,
+        log_index: transfer.logIndex,
+        amount_micro: amountMicro,
+        status: 0,
+        created_at: transfer.timestamp,
+      })
+      .execute();
+    return 'new_pending';
+  }
+  if (existing) {
+    const updated = await trx
+      .updateTable('deposits')
+      .set({ status: 1 })
+      .where('id', '=', existing.id)
+      .where('status', '=', 0)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) return 'known';
+  } else {
+    await trx
+      .insertInto('deposits')
+      .values({
+        id: newId('dep'),
+        user_id: userId,
+        tx_hash: txHash,
+        log_index: transfer.logIndex,
+        amount_micro: amountMicro,
+        status: 1,
+        created_at: transfer.timestamp,
+      })
+      .execute();
+  }
+  await postEntry(trx, {
+    userId,
+    tnx: txHash,
+    amountMicro,
+    type: 'credit',
+    source: 'deposit',
+    note: `USDT (BEP20) deposit from ${transfer.from}`,
+    createdAt: nowIso,
+  });
+  return 'credited';
+}
+
+export interface DepositRow {
+  tnx: string;
+  amountMicro: number;
+  status: 0 | 1;
+  createdAt: string;
+}
+
+/** Count and sum of the credited deposits, and the newest deposits (pending ones included). */
+export async function depositSummary(db: Executor, userId: string) {
+  const totals = await db
+    .selectFrom('deposits')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('count'),
+      eb.fn.coalesce(eb.fn.sum<number>('amount_micro'), eb.lit(0)).as('sum'),
+    ])
+    .where('user_id', '=', userId)
+    .where('status', '=', 1)
+    .executeTakeFirstOrThrow();
+  const recent = await db
+    .selectFrom('deposits')
+    .select(['tx_hash', 'amount_micro', 'status', 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(RECENT_DEPOSITS)
+    .execute();
+  return {
+    count: Number(totals.count),
+    totalMicro: Number(totals.sum),
+    recent: recent.map((row): DepositRow => ({
+      tnx: row.tx_hash,
+      amountMicro: row.amount_micro,
+      status: row.status,
+      createdAt: row.created_at,
+    })),
+  };
+}

@@ -1,0 +1,360 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database, DocumentType, KycStatus, UploadStatus } from '../db/schema';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+type FieldErrors = Record<string, string[]>;
+
+// Identity verification (spec 000 sections 4 and 5): the personal section, the document
+// uploads and the account's status_kyc derived from both.
+
+export const KYC_MSG = {
+  locked: 'Your personal information is already verified and can no longer be changed.',
+  nameRequired: 'Name is required',
+  nameLetters: 'Name may only contain letters and spaces',
+  dobPast: 'Date of Birth must be a date before today',
+  line1Required: 'Flat,House Number is required',
+  line2Required: 'Area is required',
+  cityRequired: 'City is required',
+  stateRequired: 'State is required',
+  pincodeRequired: 'Pincode is required',
+  pincodeIndia: 'Pincode must be 6 digits',
+  pincodeOther: 'Pincode must be 4 to 7 digits',
+  alreadyUploaded: 'Already uploaded',
+  typeInvalid: 'The selected document type is invalid.',
+  nameInvalid: 'The selected document name is invalid.',
+  documentNameRequired: 'Document Name is required',
+  numberRequired: 'Document Number is required',
+  numberTooLong: 'Document Number may not be greater than 20 characters',
+  aadharDigits: 'Aadhar Card number must be digits only, at most 12',
+  frontRequired: 'Front Side Image is required',
+  photoRequired: 'Photo is required',
+  backRequired: 'Back Side Image is required',
+  uploaded: 'Document uploaded successfully',
+} as const;
+
+export const INDIA = 'IN';
+export const DOCUMENT_NUMBER_MAX = 20;
+export const AADHAR_DIGITS_MAX = 12;
+
+// ------------------------------------------------------------------------- personal section
+
+export interface PersonalInfo {
+  name: string;
+  gender: 'male' | 'female' | 'others';
+  dob: string;
+  address_line1: string;
+  address_line2: string;
+  city: string;
+  state: string;
+  pincode: string;
+  landmark?: string;
+}
+
+/** The fields update-profile writes, trimmed; landmark '' clears it. */
+export function normalizePersonalInfo(input: PersonalInfo) {
+  return {
+    name: input.name.trim().replace(/\s+/g, ' '),
+    gender: input.gender,
+    dob: input.dob,
+    address_line1: input.address_line1.trim(),
+    address_line2: input.address_line2.trim(),
+    city: input.city.trim(),
+    state: input.state.trim(),
+    pincode: input.pincode.trim(),
+    landmark: input.landmark?.trim() || null,
+  };
+}
+
+/** The spec's rules beyond the schema: letters-only name, a past birth date, pincode by country. */
+export function personalInfoErrors(
+  info: ReturnType<typeof normalizePersonalInfo>,
+  countryId: string | null,
+  today: string,
+): FieldErrors {
+  const errors: FieldErrors = {};
+  const need = (field: keyof typeof info, message: string) => {
+    if (!info[field]) errors[field] = [message];
+  };
+  need('name', KYC_MSG.nameRequired);
+  if (info.name && !/^[A-Za-z ]+$/.test(info.name)) errors.name = [KYC_MSG.nameLetters];
+  // gender and dob are checked by the schema (enum, date); only the date's range is left.
+  if (info.dob >= today) errors.dob = [KYC_MSG.dobPast];
+  need('address_line1', KYC_MSG.line1Required);
+  need('address_line2', KYC_MSG.line2Required);
+  need('city', KYC_MSG.cityRequired);
+  need('state', KYC_MSG.stateRequired);
+  need('pincode', KYC_MSG.pincodeRequired);
+  const pincodeError = pincodeRule(info.pincode, countryId);
+  if (info.pincode && pincodeError) errors.pincode = [pincodeError];
+  return errors;
+}
+
+/** Digits and + only; 6 long for India, otherwise 4 to 7 (spec 000 section 5). */
+export function pincodeRule(pincode: string, countryId: string | null): string | null {
+  if (countryId === INDIA) return /^[0-9+]{6}$/.test(pincode) ? null : KYC_MSG.pincodeIndia;
+  return /^[0-9+]{4,7}$/.test(pincode) ? null : KYC_MSG.pincodeOther;
+}
+
+// ------------------------------------------------------------------------- document types
+
+export interface UploadView {
+  id: string;
+  document_name: string;
+  document_number: string | null;
+  front: string | null;
+  back: string | null;
+  status: UploadStatus;
+  remarks: string | null;
+  created_at: string;
+}
+
+export interface DocumentTypeView {
+  id: string;
+  document_type: string;
+  data: string[];
+  front_required: 0 | 1;
+  back_required: 0 | 1;
+  uploads: { data: UploadView[] };
+}
+
+export function documentNames(type: Pick<DocumentType, 'document_names'>): string[] {
+  const parsed: unknown = JSON.parse(type.document_names);
+  return Array.isArray(parsed) ? parsed.filter((n): n is string => typeof n === 'string') : [];
+}
+
+/** Every section in display order, each with this account's uploads newest first. */
+export async function listDocumentTypes(db: Executor, userId: string): Promise<DocumentTypeView[]> {
+  const [types, uploads] = await Promise.all([
+    db.selectFrom('document_types').selectAll().orderBy('sort_order').orderBy('id').execute(),
+    db
+      .selectFrom('kyc_uploads')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute(),
+  ]);
+  return types.map((type) => ({
+    id: type.id,
+    document_type: type.document_type,
+    data: documentNames(type),
+    front_required: type.front_required,
+    back_required: type.back_required,
+    uploads: {
+      data: uploads
+        .filter((u) => u.document_type_id === type.id)
+        .map((u) => ({
+          id: u.id,
+          document_name: u.document_name,
+          document_number: u.document_number,
+          front: u.front,
+          back: u.back,
+          status: u.status,
+          remarks: u.remarks,
+          created_at: u.created_at,
+        })),
+    },
+  }));
+}
+
+/** The type a lower-cased `document_type` names (the client sends it lower-cased). */
+export async function findDocumentType(db: Executor, documentType: string) {
+  return db
+    .selectFrom('document_types')
+    .selectAll()
+    .where(sql<string>`lower(document_type)`, '=', documentType.trim().toLowerCase())
+    .executeTakeFirst();
+}
+
+/** The photo section is told apart by its name, as the client does (it has no number rule). */
+export function isPhotoType(type: Pick<DocumentType, 'document_type'>): boolean {
+  return type.document_type.trim().toLowerCase() === 'photo';
+}
+
+export function isAadhar(documentName: string): boolean {
+  return /aadha?r/i.test(documentName);
+}
+
+export interface UploadInput {
+  document_name: string;
+  document_number?: string;
+  hasFront: boolean;
+  hasBack: boolean;
+}
+
+/** Field rules of spec 000 section 5 for one document of `type`. */
+export function uploadRuleErrors(type: DocumentType, input: UploadInput): FieldErrors {
+  const errors: FieldErrors = {};
+  const name = input.document_name.trim();
+  if (!name) errors.document_name = [KYC_MSG.documentNameRequired];
+  else if (!documentNames(type).includes(name)) errors.document_name = [KYC_MSG.nameInvalid];
+  if (type.number_required === 1) {
+    const number = (input.document_number ?? '').trim();
+    if (!number) errors.document_number = [KYC_MSG.numberRequired];
+    else if (number.length > DOCUMENT_NUMBER_MAX) errors.document_number = [KYC_MSG.numberTooLong];
+    else if (isAadhar(name) && !new RegExp(`^\\d{1,${AADHAR_DIGITS_MAX}}$`).test(number)) {
+      errors.document_number = [KYC_MSG.aadharDigits];
+    }
+  }
+  if (type.front_required === 1 && !input.hasFront) {
+    errors.front = [isPhotoType(type) ? KYC_MSG.photoRequired : KYC_MSG.frontRequired];
+  }
+  if (type.back_required === 1 && !input.hasBack) errors.back = [KYC_MSG.backRequired];
+  return errors;
+}
+
+/** A section takes a new upload only when it has none or its latest one was rejected. */
+export async function sectionAcceptsUpload(
+  db: Executor,
+  userId: string,
+  documentTypeId: string,
+): Promise<boolean> {
+  const latest = await db
+    .selectFrom('kyc_uploads')
+    .select('status')
+    .where('user_id', '=', userId)
+    .where('document_type_id', '=', documentTypeId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  return !latest || latest.status === 2;
+}
+
+// ------------------------------------------------------------------------- status_kyc
+
+interface UploadState {
+  status: UploadStatus;
+  reviewed_at: string | null;
+}
+
+/**
+ * 0 nothing uploaded; 1 personal information approved and a document approved; 3 something
+ * awaiting review (a pending document, or approved documents waiting for the personal section);
+ * 2 the latest review rejected and no document approved.
+ */
+export function kycStatusOf(profileApproved: boolean, uploads: readonly UploadState[]): KycStatus {
+  if (uploads.length === 0) return 0;
+  const approved = uploads.some((u) => u.status === 1);
+  if (profileApproved && approved) return 1;
+  if (uploads.some((u) => u.status === 0)) return 3;
+  const lastReviewed = uploads
+    .filter((u) => u.reviewed_at !== null)
+    .reduce<UploadState | null>(
+      (last, u) => (!last || (u.reviewed_at ?? '') > (last.reviewed_at ?? '') ? u : last),
+      null,
+    );
+  if (lastReviewed?.status === 2 && !approved) return 2;
+  return 3;
+}
+
+export async function recomputeKycStatus(db: Executor, userId: string): Promise<KycStatus> {
+  const [user, uploads] = await Promise.all([
+    db
+      .selectFrom('users')
+      .select('is_profile_complete')
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('kyc_uploads')
+      .select(['status', 'reviewed_at'])
+      .where('user_id', '=', userId)
+      .execute(),
+  ]);
+  const status = kycStatusOf(user.is_profile_complete === 1, uploads);
+  await db.updateTable('users').set({ status_kyc: status }).where('id', '=', userId).execute();
+  return status;
+}
+
+// ------------------------------------------------------------------------- review (operator)
+
+/** A review the operator asked for that the current state refuses. */
+export class KycReviewError extends Error {}
+
+const STATUS_WORD: Record<UploadStatus, string> = { 0: 'pending', 1: 'approved', 2: 'rejected' };
+
+export function uploadStatusWord(status: UploadStatus): string {
+  return STATUS_WORD[status];
+}
+
+const KYC_STATUS_WORD: Record<KycStatus, string> = {
+  0: 'not uploaded',
+  1: 'approved',
+  2: 'rejected',
+  3: 'unverified',
+};
+
+export function kycStatusWord(status: KycStatus): string {
+  return KYC_STATUS_WORD[status];
+}
+
+export async function reviewUpload(
+  db: Kysely<Database>,
+  uploadId: string,
+  decision: { status: 1 } | { status: 2; remarks: string },
+  nowIso: string,
+): Promise<{ username: string; statusKyc: KycStatus }> {
+  return db.transaction().execute(async (trx) => {
+    const upload = await trx
+      .selectFrom('kyc_uploads')
+      .innerJoin('users', 'users.id', 'kyc_uploads.user_id')
+      .select(['kyc_uploads.id', 'kyc_uploads.status', 'kyc_uploads.user_id', 'users.username'])
+      .where('kyc_uploads.id', '=', uploadId)
+      .executeTakeFirst();
+    if (!upload) throw new KycReviewError(`No upload with id ${uploadId}.`);
+    if (upload.status !== 0) {
+      throw new KycReviewError(`Upload ${uploadId} is already ${uploadStatusWord(upload.status)}.`);
+    }
+    await trx
+      .updateTable('kyc_uploads')
+      .set({
+        status: decision.status,
+        remarks: decision.status === 2 ? decision.remarks : null,
+        reviewed_at: nowIso,
+      })
+      .where('id', '=', uploadId)
+      .execute();
+    const statusKyc = await recomputeKycStatus(trx, upload.user_id);
+    return { username: upload.username, statusKyc };
+  });
+}
+
+const PERSONAL_FIELDS = [
+  'name',
+  'gender',
+  'dob',
+  'address_line1',
+  'address_line2',
+  'city',
+  'state',
+  'pincode',
+] as const;
+
+/** Approves and locks the personal section; it must have been filled in first. */
+export async function approveProfile(
+  db: Kysely<Database>,
+  username: string,
+): Promise<{ statusKyc: KycStatus }> {
+  return db.transaction().execute(async (trx) => {
+    const user = await trx
+      .selectFrom('users')
+      .select(['id', 'is_profile_complete', ...PERSONAL_FIELDS])
+      .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+      .executeTakeFirst();
+    if (!user) throw new KycReviewError(`No account with username ${username}.`);
+    if (user.is_profile_complete === 1) {
+      throw new KycReviewError(`The personal information of ${username} is already approved.`);
+    }
+    const missing = PERSONAL_FIELDS.filter((field) => !user[field]);
+    if (missing.length > 0) {
+      throw new KycReviewError(
+        `The personal information of ${username} is not filled in yet (${missing.join(', ')}).`,
+      );
+    }
+    await trx
+      .updateTable('users')
+      .set({ is_profile_complete: 1 })
+      .where('id', '=', user.id)
+      .execute();
+    return { statusKyc: await recomputeKycStatus(trx, user.id) };
+  });
+}

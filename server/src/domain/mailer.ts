@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { createTransport, type Transporter } from 'nodemailer';
+import type { ResolvedConfig } from '../config';
+import { systemClock, type Clock } from './time';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** One file of DATA_DIR/outbox (JSON), written when no SMTP_URL is configured. */
+export interface OutboxMail extends MailMessage {
+  from: string;
+  sent_at: string;
+}
+
+export const OUTBOX_DIR = 'outbox';
+
+type MailConfig = Pick<ResolvedConfig, 'smtpUrl' | 'mailFrom' | 'dataDir'>;
+
+// One pooled SMTP transport per URL for the life of the process.
+const transports = new Map<string, Transporter>();
+
+function transportFor(smtpUrl: string): Transporter {
+  let transport = transports.get(smtpUrl);
+  if (!transport) {
+    transport = createTransport(smtpUrl);
+    transports.set(smtpUrl, transport);
+  }
+  return transport;
+}
+
+/**
+ * Sends through SMTP when SMTP_URL is set; otherwise (development, tests, e2e) the mail becomes
+ * a JSON file in DATA_DIR/outbox, named so that they sort by time, plus a log line with its text.
+ */
+export async function sendMail(
+  config: MailConfig,
+  message: MailMessage,
+  log: FastifyBaseLogger,
+  clock: Clock = systemClock,
+): Promise<void> {
+  if (config.smtpUrl) {
+    await transportFor(config.smtpUrl).sendMail({ from: config.mailFrom, ...message });
+    log.info({ to: message.to, subject: message.subject }, 'Mail sent');
+    return;
+  }
+  const sentAt = clock().toISOString();
+  const dir = path.join(config.dataDir, OUTBOX_DIR);
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(
+    dir,
+    `${sentAt.replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.json`,
+  );
+  const mail: OutboxMail = { from: config.mailFrom, sent_at: sentAt, ...message };
+  writeFileSync(file, `${JSON.stringify(mail, null, 2)}\n`, { mode: 0o600 });
+  log.info({ to: message.to, subject: message.subject, file }, `Mail (outbox): ${message.text}`);
+}
+
+/** The outbox's mails, oldest first (tests and the e2e journeys read sign-in codes here). */
+export function readOutbox(dataDir: string): OutboxMail[] {
+  const dir = path.join(dataDir, OUTBOX_DIR);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => name.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  return names
+    .sort()
+    .map((name) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as OutboxMail);
+}

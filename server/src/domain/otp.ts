@@ -1,0 +1,92 @@
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import type { Db } from '../db/connection';
+import { newId } from './ids';
+import { systemClock, type Clock } from './time';
+
+// E-mailed one-time codes: 4 digits, valid 10 minutes, single use; only the newest code of a
+// purpose counts. Stored as an HMAC under the server key: a 4-digit code's plain hash would fall
+// to a 10 000-entry table, the keyed one needs the key as well.
+
+export const OTP_TTL_MINUTES = 10;
+export const OTP_LENGTH = 4;
+
+/** What the code is for, so a sign-in code cannot be spent on another action. */
+export type OtpPurpose = 'login' | 'auth-switch';
+
+function codeHash(secretKey: string, userId: string, purpose: OtpPurpose, code: string): string {
+  return createHmac('sha256', secretKey)
+    .update(`otp:v1:${userId}:${purpose}:${code}`)
+    .digest('hex');
+}
+
+/** Issues a fresh code (earlier unused codes of the same purpose stop working) and returns it. */
+export async function issueOtp(
+  db: Db,
+  secretKey: string,
+  userId: string,
+  purpose: OtpPurpose,
+  clock: Clock = systemClock,
+): Promise<string> {
+  const code = String(randomInt(0, 10 ** OTP_LENGTH)).padStart(OTP_LENGTH, '0');
+  const now = clock();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('otp_codes')
+      .set({ used_at: now.toISOString() })
+      .where('user_id', '=', userId)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .execute();
+    await trx
+      .insertInto('otp_codes')
+      .values({
+        id: newId('otp'),
+        user_id: userId,
+        purpose,
+        code_hash: codeHash(secretKey, userId, purpose, code),
+        expires_at: new Date(now.getTime() + OTP_TTL_MINUTES * 60_000).toISOString(),
+        used_at: null,
+        created_at: now.toISOString(),
+      })
+      .execute();
+  });
+  return code;
+}
+
+/**
+ * Spends the newest unused, unexpired code of the purpose if `code` matches it. False for a
+ * wrong, expired or already used code. Run it inside the caller's transaction when the code
+ * guards other writes.
+ */
+export async function consumeOtp(
+  db: Db,
+  secretKey: string,
+  userId: string,
+  purpose: OtpPurpose,
+  code: string,
+  clock: Clock = systemClock,
+): Promise<boolean> {
+  if (!/^\d{4}$/.test(code)) return false;
+  const now = clock().toISOString();
+  const latest = await db
+    .selectFrom('otp_codes')
+    .select(['id', 'code_hash'])
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  if (!latest) return false;
+  const expected = Buffer.from(latest.code_hash, 'hex');
+  const given = Buffer.from(codeHash(secretKey, userId, purpose, code), 'hex');
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false;
+  // Conditional update: of two concurrent requests with the same code only one spends it.
+  const result = await db
+    .updateTable('otp_codes')
+    .set({ used_at: now })
+    .where('id', '=', latest.id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}

@@ -1,0 +1,196 @@
+import { HDKey } from '@scure/bip32';
+import { mnemonicToSeedSync } from '@scure/bip39';
+import { parseEther, parseUnits, type Address } from 'viem';
+import { startLocalNode, type LocalNode } from '../../test/chain/localNode';
+import { addMerchant } from '../../test/moneyFixtures';
+import { createTestApp, type TestApp } from '../../test/testApp';
+import { recordLocalTransfer } from '../domain/chain/localAdapter';
+import { provisionGasAddresses } from '../domain/gasProvisioner';
+
+// fetchBalance: the Operational Wallet's balances through the wallet slice's chain adapter, on
+// the local chain (recorded transfers) and on a real EVM node (Hardhat + our own ERC-20).
+
+jest.setTimeout(120_000);
+
+const XPUB = HDKey.fromMasterSeed(
+  mnemonicToSeedSync('test test test test test test test test test test test junk'),
+).derive("m/44'/60'/0'").publicExtendedKey;
+
+/** A merchant's app using `methods` (payout addresses valid per network), gas provisioned. */
+async function appWithMethods(t: TestApp, username: string, methods: string[]) {
+  const merchant = await addMerchant(t, username);
+  const created = await t.inject({
+    method: 'POST',
+    url: '/api/cryptosafelock/create-app',
+    headers: merchant.headers,
+    payload: { app_name: 'Gas', project_url: 'https://gas.example' },
+  });
+  const appId: string = created.json().app.id;
+  for (const id of methods) {
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/cryptosafelock/use-payment-method',
+      headers: merchant.headers,
+      payload: {
+        payment_method_id: id,
+        user_app_id: appId,
+        collect_address:
+          id.includes('tron') || id === 'pm_trx'
+            ? 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'
+            : '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      },
+    });
+    expect(res.statusCode).toBe(200);
+  }
+  await provisionGasAddresses(t.db, XPUB);
+  const gas = async (methodId: string) =>
+    (
+      await t.db
+        .selectFrom('app_payment_methods')
+        .select('gas_address')
+        .where('app_id', '=', appId)
+        .where('payment_method_id', '=', methodId)
+        .executeTakeFirstOrThrow()
+    ).gas_address ?? '';
+  const fetchBalance = async (methodId: string, address?: string) =>
+    t.inject({
+      method: 'GET',
+      url: `/api/cryptosafelock/fetch-balance/${methodId}/${address ?? (await gas(methodId))}/${appId}`,
+      headers: merchant.headers,
+    });
+  return { appId, gas, fetchBalance };
+}
+
+describe('fetchBalance on the local chain', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers the recorded token transfers to the gas wallet, and nothing native', async () => {
+    const app = await appWithMethods(t, 'gas_local', ['pm_usdt_bsc', 'pm_trx', 'pm_usdt_eth']);
+    expect((await app.fetchBalance('pm_usdt_bsc')).json()).toEqual({
+      status: true,
+      nativeAmount: 0,
+      tokenAmount: 0,
+    });
+    const to = await app.gas('pm_usdt_bsc');
+    for (const amountMicro of [3_500_000, 1_250_001]) {
+      await recordLocalTransfer(t.db, { to, amountMicro, createdAt: t.clock().toISOString() });
+    }
+    expect((await app.fetchBalance('pm_usdt_bsc')).json()).toEqual({
+      status: true,
+      nativeAmount: 0,
+      tokenAmount: 4.750001,
+    });
+    // A native coin method has no token balance; other chains have nothing recorded.
+    expect((await app.fetchBalance('pm_trx')).json()).toEqual({
+      status: true,
+      nativeAmount: 0,
+      tokenAmount: null,
+    });
+    expect((await app.fetchBalance('pm_usdt_eth')).json()).toMatchObject({ tokenAmount: 0 });
+  });
+
+  it('answers 404 for an address that is not the gas wallet, or a method not in use', async () => {
+    const app = await appWithMethods(t, 'gas_local2', ['pm_usdt_bsc']);
+    const other = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+    expect((await app.fetchBalance('pm_usdt_bsc', other)).statusCode).toBe(404);
+    expect((await app.fetchBalance('pm_bnb', other)).statusCode).toBe(404);
+    const lower = (await app.gas('pm_usdt_bsc')).toLowerCase();
+    expect((await app.fetchBalance('pm_usdt_bsc', lower)).statusCode).toBe(200);
+  });
+
+  it('answers 404 while the gas wallet is not provisioned yet', async () => {
+    const merchant = await addMerchant(t, 'gas_pending');
+    const created = await t.inject({
+      method: 'POST',
+      url: '/api/cryptosafelock/create-app',
+      headers: merchant.headers,
+      payload: { app_name: 'Pending', project_url: 'https://pending.example' },
+    });
+    const appId = created.json().app.id;
+    await t.inject({
+      method: 'POST',
+      url: '/api/cryptosafelock/use-payment-method',
+      headers: merchant.headers,
+      payload: {
+        payment_method_id: 'pm_bnb',
+        user_app_id: appId,
+        collect_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      },
+    });
+    const res = await t.inject({
+      method: 'GET',
+      url: `/api/cryptosafelock/fetch-balance/pm_bnb/0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed/${appId}`,
+      headers: merchant.headers,
+    });
+    expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('fetchBalance on an EVM chain', () => {
+  let node: LocalNode;
+  let token: Address;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    node = await startLocalNode();
+    token = await node.deployToken(18, parseUnits('1000000', 18));
+    t = await createTestApp({ env: { CHAIN_RPC_URL: node.url, USDT_CONTRACT: token } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await node?.stop();
+  });
+
+  it('reads the native and token balances of the gas wallet from the node', async () => {
+    const app = await appWithMethods(t, 'gas_evm', ['pm_usdt_bsc', 'pm_bnb', 'pm_usdt_eth']);
+    const gas = (await app.gas('pm_usdt_bsc')) as Address;
+    await node.transfer(token, gas, parseUnits('12.5', 18));
+    await fetch(node.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'hardhat_setBalance',
+        params: [gas, `0x${parseEther('0.0123456789').toString(16)}`],
+      }),
+    });
+    expect((await app.fetchBalance('pm_usdt_bsc')).json()).toEqual({
+      status: true,
+      nativeAmount: 0.012345,
+      tokenAmount: 12.5,
+    });
+    expect((await app.fetchBalance('pm_bnb')).json()).toEqual({
+      status: true,
+      nativeAmount: 0,
+      tokenAmount: null,
+    });
+    const other = await app.fetchBalance('pm_usdt_eth');
+    expect(other.statusCode).toBe(422);
+    expect(other.json().msg).toBe(
+      'Balances on Ethereum cannot be read: this server has no RPC for it.',
+    );
+  });
+
+  it('answers 503 when the RPC cannot be reached', async () => {
+    const down = await createTestApp({
+      env: { CHAIN_RPC_URL: 'http://127.0.0.1:9/', USDT_CONTRACT: token },
+    });
+    try {
+      const app = await appWithMethods(down, 'gas_down', ['pm_bnb']);
+      const res = await app.fetchBalance('pm_bnb');
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({
+        status: false,
+        msg: 'The blockchain could not be reached. Please try again in a minute.',
+        errors: {},
+      });
+    } finally {
+      await down.close();
+    }
+  });
+});

@@ -1,0 +1,972 @@
+import { HDKey } from '@scure/bip32';
+import { mnemonicToSeedSync } from '@scure/bip39';
+import { hashApiKey } from '../domain/apiKeys';
+import { provisionGasAddresses, startGasProvisioner } from '../domain/gasProvisioner';
+import { newId } from '../domain/ids';
+import { seed } from '../seed';
+import { createTestApp, type TestApp } from '../../test/testApp';
+
+// The Apps operations through HTTP (app.inject) on a fresh seeded database.
+
+const TEST_XPUB = HDKey.fromMasterSeed(
+  mnemonicToSeedSync('test test test test test test test test test test test junk'),
+).derive("m/44'/60'/0'").publicExtendedKey;
+
+async function addUser(t: TestApp, username: string): Promise<string> {
+  const id = newId('usr');
+  await t.db
+    .insertInto('users')
+    .values({
+      id,
+      username,
+      email: `${username}@example.com`,
+      name: username,
+      password_hash: 'x',
+      pin_hash: 'x',
+      sponsor_id: null,
+      gender: null,
+      dob: null,
+      phone: null,
+      country: 'IN',
+      landmark: null,
+      city: null,
+      state: null,
+      pincode: null,
+      address_line1: null,
+      address_line2: null,
+      avatar: null,
+      created_at: t.clock().toISOString(),
+      last_login_at: null,
+      previous_login_at: null,
+    })
+    .execute();
+  return id;
+}
+
+async function subscribe(t: TestApp, userId: string, packageId?: string): Promise<number> {
+  const pkg = await t.db
+    .selectFrom('packages')
+    .selectAll()
+    .$if(packageId !== undefined, (q) => q.where('id', '=', packageId ?? ''))
+    .orderBy('app_count', 'desc')
+    .executeTakeFirstOrThrow();
+  const now = t.clock();
+  await t.db
+    .insertInto('subscriptions')
+    .values({
+      id: newId('sub'),
+      user_id: userId,
+      package_id: pkg.id,
+      price_micro: pkg.price_micro,
+      status: 1,
+      invoice_id: newId('inv'),
+      remarks: null,
+      start_date: now.toISOString(),
+      end_date: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
+      canceled_at: null,
+      replaced_at: null,
+      created_at: now.toISOString(),
+    })
+    .execute();
+  return pkg.app_count;
+}
+
+describe('getApps and createApp', () => {
+  let t: TestApp;
+  let auth: { authorization: string };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await addUser(t, 'fresh');
+    auth = await t.authHeader('fresh');
+  });
+  afterAll(() => t.close());
+
+  const create = (payload: Record<string, unknown>, headers = auth) =>
+    t.inject({ method: 'POST', url: '/api/cryptosafelock/create-app', headers, payload });
+
+  it('lists no apps for a new account', async () => {
+    const res = await t.inject({
+      method: 'GET',
+      url: '/api/cryptosafelock/get-apps',
+      headers: auth,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: true, data: [] });
+  });
+
+  it('refuses bad URLs and whitelist entries with field messages, creating nothing', async () => {
+    const res = await create({
+      app_name: ' ',
+      project_url: 'ftp://shop.example.com',
+      callback_url: 'not a url',
+      whitelist_ip: '10.0.0.1, 300.1.1.1',
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      status: false,
+      msg: 'App Name is required',
+      errors: {
+        app_name: ['App Name is required'],
+        project_url: ['Please Enter Valid URl'],
+        callback_url: ['Please Enter Valid URl'],
+        whitelist_ip: ["'300.1.1.1' is not a valid IP address or CIDR range."],
+      },
+    });
+    const list = await t.inject({
+      method: 'GET',
+      url: '/api/cryptosafelock/get-apps',
+      headers: auth,
+    });
+    expect(list.json().data).toEqual([]);
+  });
+
+  it('creates an app, normalises the whitelist and answers the refreshed list', async () => {
+    const res = await create({
+      app_name: 'Shop Checkout',
+      project_url: 'https://shop.example.com',
+      whitelist_ip: '203.0.113.10, 198.51.100.7/24\n2001:DB8:0:0::1, 203.0.113.10',
+      callback_url: '',
+      info: 'Checkout',
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.msg).toBe('App created successfully');
+    expect(body.app).toMatchObject({
+      app_name: 'Shop Checkout',
+      project_url: 'https://shop.example.com',
+      whitelist_ip: '203.0.113.10\n198.51.100.0/24\n2001:db8::1',
+      callback_url: null,
+      info: 'Checkout',
+      status: 0,
+    });
+    expect(body.data).toEqual([body.app]);
+  });
+
+  it('refuses a second app without a subscription, with a clear message', async () => {
+    const res = await create({ app_name: 'Second', project_url: 'https://two.example.com' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().msg).toBe(
+      'Without a subscription you can create 1 app. Subscribe to a package to create more.',
+    );
+  });
+
+  it("allows up to the package's app_count, oldest first, then refuses", async () => {
+    const userId = await addUser(t, 'subscriber');
+    const headers = await t.authHeader('subscriber');
+    const count = await subscribe(t, userId);
+    for (let i = 0; i < count; i += 1) {
+      t.clock.advance(1000);
+      const res = await create({ app_name: `App ${i}`, project_url: 'http://x.example' }, headers);
+      expect(res.statusCode).toBe(200);
+    }
+    const refused = await create(
+      { app_name: 'One more', project_url: 'http://x.example' },
+      headers,
+    );
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().msg).toMatch(/Your package allows \d+ apps?\. Upgrade/);
+    const list = await t.inject({ method: 'GET', url: '/api/cryptosafelock/get-apps', headers });
+    expect(list.json().data.map((a: { app_name: string }) => a.app_name)).toEqual(
+      Array.from({ length: count }, (_, i) => `App ${i}`),
+    );
+  });
+});
+
+/** An app of `userId` with one method in use and one row of each kind, straight in the DB. */
+async function makeAppWithRows(t: TestApp, userId: string, tag: string) {
+  const now = t.clock().toISOString();
+  const appId = `app_${tag}`;
+  await t.db
+    .insertInto('apps')
+    .values({
+      id: appId,
+      user_id: userId,
+      app_name: `App ${tag}`,
+      info: null,
+      project_url: 'https://x.example',
+      whitelist_ip: null,
+      callback_url: null,
+      status: 1,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  await t.db
+    .insertInto('app_payment_methods')
+    .values({
+      id: `upm_${tag}`,
+      app_id: appId,
+      payment_method_id: 'pm_usdt_bsc',
+      collect_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      gas_address: null,
+      gas_index: null,
+      deposit_status: 1,
+      withdraw_status: 1,
+      created_at: now,
+    })
+    .execute();
+  await t.db
+    .insertInto('api_keys')
+    .values({
+      id: `key_${tag}`,
+      app_id: appId,
+      token_name: 'Server',
+      token_hash: hashApiKey(`secret-${tag}`),
+      token_prefix: 'csl_live_abc',
+      abilities: JSON.stringify(['deposit.read']),
+      created_at: now,
+      revoked_at: null,
+      last_used_at: null,
+    })
+    .execute();
+  await t.db
+    .insertInto('receive_transactions')
+    .values({
+      id: `dep_${tag}`,
+      app_id: appId,
+      payment_method_id: 'pm_usdt_bsc',
+      unique_id: 'CUST-1',
+      amount_micro: 12_500_000,
+      deposit_status: 5,
+      thash: null,
+      gas_transfer_txid: null,
+      collect_txid: null,
+      process_datetime: now,
+      created_at: now,
+    })
+    .execute();
+  await t.db
+    .insertInto('send_transactions')
+    .values({
+      id: `wd_${tag}`,
+      app_id: appId,
+      payment_method_id: 'pm_usdt_bsc',
+      thash: null,
+      amount_micro: 3_000_000,
+      to_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      status: 6,
+      created_at: now,
+    })
+    .execute();
+  return appId;
+}
+
+/** Everything an app-scoped operation could change, to compare before and after. */
+async function snapshot(t: TestApp) {
+  const [apps, methods, keys, receives, sends] = await Promise.all([
+    t.db.selectFrom('apps').selectAll().orderBy('id').execute(),
+    t.db.selectFrom('app_payment_methods').selectAll().orderBy('id').execute(),
+    t.db.selectFrom('api_keys').selectAll().orderBy('id').execute(),
+    t.db.selectFrom('receive_transactions').selectAll().orderBy('id').execute(),
+    t.db.selectFrom('send_transactions').selectAll().orderBy('id').execute(),
+  ]);
+  return { apps, methods, keys, receives, sends };
+}
+
+describe('ownership: another account gets 404 and changes nothing', () => {
+  let t: TestApp;
+  let owner: string;
+  let intruder: { authorization: string };
+  let appId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await addUser(t, 'owner');
+    await addUser(t, 'intruder');
+    intruder = await t.authHeader('intruder');
+    appId = await makeAppWithRows(t, owner, 'own');
+    await provisionGasAddresses(t.db, TEST_XPUB);
+  });
+  afterAll(() => t.close());
+
+  const gasOf = async (tag: string) =>
+    (
+      await t.db
+        .selectFrom('app_payment_methods')
+        .select('gas_address')
+        .where('id', '=', `upm_${tag}`)
+        .executeTakeFirstOrThrow()
+    ).gas_address ?? '';
+
+  type Request = { method: 'GET' | 'POST'; url: string; payload?: object };
+  const api = '/api/cryptosafelock';
+  const payout = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+  // Each request names the rows of the app made by makeAppWithRows(tag).
+  const cases: [string, (tag: string) => Promise<Request>][] = [
+    [
+      'updateApp',
+      async (tag) => ({
+        method: 'POST',
+        url: `${api}/update-app`,
+        payload: {
+          app_id: `app_${tag}`,
+          app_name: 'Mine',
+          project_url: 'https://m.example',
+          status: 0,
+        },
+      }),
+    ],
+    ['getAppDetails', async (tag) => ({ method: 'GET', url: `${api}/app-details/app_${tag}` })],
+    ['listTokens', async (tag) => ({ method: 'GET', url: `${api}/token-list/app_${tag}` })],
+    [
+      'generateApiKey',
+      async (tag) => ({
+        method: 'POST',
+        url: `${api}/generate-apikey`,
+        payload: { token_name: 'x', app_id: `app_${tag}`, abilities: ['deposit.read'] },
+      }),
+    ],
+    [
+      'revokeToken',
+      async (tag) => ({ method: 'GET', url: `${api}/revoke-token/key_${tag}/app_${tag}` }),
+    ],
+    [
+      'updatePermissions',
+      async (tag) => ({
+        method: 'POST',
+        url: `${api}/update-permissions/key_${tag}`,
+        payload: { app_id: `app_${tag}`, abilities: ['balance.read'] },
+      }),
+    ],
+    [
+      'fetchBalance',
+      async (tag) => ({
+        method: 'GET',
+        url: `${api}/fetch-balance/pm_usdt_bsc/${await gasOf(tag)}/app_${tag}`,
+      }),
+    ],
+    [
+      'usePaymentMethod',
+      async (tag) => ({
+        method: 'POST',
+        url: `${api}/use-payment-method`,
+        payload: {
+          payment_method_id: 'pm_bnb',
+          collect_address: payout,
+          user_app_id: `app_${tag}`,
+        },
+      }),
+    ],
+    [
+      'updatePaymentMethod',
+      async (tag) => ({
+        method: 'POST',
+        url: `${api}/update-payment-method`,
+        payload: { id: `upm_${tag}`, user_app_id: `app_${tag}`, type: 'deposit_status', status: 0 },
+      }),
+    ],
+    [
+      'requeueDeposit',
+      async (tag) => ({ method: 'GET', url: `${api}/deposit-requeue/dep_${tag}` }),
+    ],
+    ['cancelWithdraw', async (tag) => ({ method: 'GET', url: `${api}/withdraw/wd_${tag}/cancel` })],
+    [
+      'requeueWithdraw',
+      async (tag) => ({ method: 'GET', url: `${api}/withdraw/wd_${tag}/requeue` }),
+    ],
+  ];
+
+  it.each(cases)('%s', async (_name, request) => {
+    const before = await snapshot(t);
+    const res = await t.inject({ ...(await request('own')), headers: intruder });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ status: false, msg: 'Record not found.', errors: {} });
+    expect(await snapshot(t)).toEqual(before);
+  });
+
+  it('the owner gets 200 for each of the same requests', async () => {
+    const headers = await t.authHeader('owner');
+    for (const [index, [name, request]] of cases.entries()) {
+      const tag = `mine${index}`;
+      await makeAppWithRows(t, owner, tag);
+      await provisionGasAddresses(t.db, TEST_XPUB);
+      const res = await t.inject({ ...(await request(tag)), headers });
+      expect([name, res.statusCode]).toEqual([name, 200]);
+    }
+  });
+
+  it('a key id of one app is unknown under another app of the same owner', async () => {
+    const headers = await t.authHeader('owner');
+    const other = await makeAppWithRows(t, owner, 'two');
+    const res = await t.inject({
+      method: 'GET',
+      url: `/api/cryptosafelock/revoke-token/key_two/${appId}`,
+      headers,
+    });
+    expect(res.statusCode).toBe(404);
+    const upm = await t.inject({
+      method: 'POST',
+      url: '/api/cryptosafelock/update-payment-method',
+      headers,
+      payload: { id: 'upm_two', user_app_id: appId, type: 'withdraw_status', status: 0 },
+    });
+    expect(upm.statusCode).toBe(404);
+    expect(other).toBe('app_two');
+  });
+});
+
+describe('API keys', () => {
+  let t: TestApp;
+  let headers: { authorization: string };
+  let appId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const userId = await addUser(t, 'keys');
+    headers = await t.authHeader('keys');
+    appId = await makeAppWithRows(t, userId, 'k');
+  });
+  afterAll(() => t.close());
+
+  const generate = (payload: object) =>
+    t.inject({ method: 'POST', url: '/api/cryptosafelock/generate-apikey', headers, payload });
+  const list = async () =>
+    (
+      await t.inject({ method: 'GET', url: `/api/cryptosafelock/token-list/${appId}`, headers })
+    ).json();
+
+  it('lists the available permissions', async () => {
+    const res = await t.inject({
+      method: 'GET',
+      url: '/api/cryptosafelock/available-token-permission',
+      headers,
+    });
+    expect(res.json()).toEqual({
+      status: true,
+      data: [
+        { title: 'Create deposit addresses', value: 'address.create' },
+        { title: 'Read deposits', value: 'deposit.read' },
+        { title: 'Create withdrawals', value: 'withdraw.create' },
+        { title: 'Read withdrawals', value: 'withdraw.read' },
+        { title: 'Read balances', value: 'balance.read' },
+      ],
+    });
+  });
+
+  it('refuses a missing name, no permission and unknown permissions', async () => {
+    const empty = await generate({ token_name: '', app_id: appId, abilities: [] });
+    expect(empty.statusCode).toBe(422);
+    expect(empty.json().errors).toEqual({
+      token_name: ['Key Name is required'],
+      abilities: ['Min One Permission is required'],
+    });
+    const blank = await generate({ token_name: '  ', app_id: appId, abilities: ['root'] });
+    expect(blank.json().errors).toEqual({
+      token_name: ['Key Name is required'],
+      abilities: ["'root' is not an available permission."],
+    });
+    expect((await list()).data).toHaveLength(1);
+  });
+
+  it('shows the key once and stores only its hash', async () => {
+    t.clock.advance(1000); // newer than the key the fixture made, so it lists first
+    const res = await generate({
+      token_name: 'Checkout server',
+      app_id: appId,
+      abilities: ['deposit.read', 'address.create'],
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({
+      status: true,
+      msg: 'API key generated successfully',
+      data: { token_name: 'Checkout server', abilities: ['address.create', 'deposit.read'] },
+    });
+    const token: string = body.token;
+    expect(token).toMatch(/^csl_live_/);
+
+    const row = await t.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', body.data.id)
+      .executeTakeFirstOrThrow();
+    expect(row.token_hash).toBe(hashApiKey(token));
+    expect(token.startsWith(row.token_prefix)).toBe(true);
+    // The plaintext is in no column of any row of the table.
+    const everything = JSON.stringify(await t.db.selectFrom('api_keys').selectAll().execute());
+    expect(everything).not.toContain(token);
+    expect(everything).not.toContain(token.slice(row.token_prefix.length));
+
+    const listed = await list();
+    expect(listed.data[0]).toEqual(body.data);
+    expect(JSON.stringify(listed)).not.toContain(token);
+  });
+
+  it('replaces permissions, then revokes; a revoked key is gone', async () => {
+    const { data } = await list();
+    const keyId: string = data[0].id;
+    const refused = await t.inject({
+      method: 'POST',
+      url: `/api/cryptosafelock/update-permissions/${keyId}`,
+      headers,
+      payload: { app_id: appId, abilities: [] },
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().msg).toBe('Min One Permission is required');
+    const updated = await t.inject({
+      method: 'POST',
+      url: `/api/cryptosafelock/update-permissions/${keyId}`,
+      headers,
+      payload: { app_id: appId, abilities: ['balance.read', 'withdraw.read'] },
+    });
+    expect(updated.json()).toEqual({ status: true, msg: 'Permissions updated successfully' });
+    expect((await list()).data[0].abilities).toEqual(['withdraw.read', 'balance.read']);
+
+    const revoke = () =>
+      t.inject({
+        method: 'GET',
+        url: `/api/cryptosafelock/revoke-token/${keyId}/${appId}`,
+        headers,
+      });
+    expect((await revoke()).json()).toEqual({ status: true, msg: 'API key revoked successfully' });
+    expect((await list()).data.map((k: { id: string }) => k.id)).not.toContain(keyId);
+    expect((await revoke()).statusCode).toBe(404);
+  });
+});
+
+describe('transaction state rules', () => {
+  let t: TestApp;
+  let headers: { authorization: string };
+  let appId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const userId = await addUser(t, 'states');
+    headers = await t.authHeader('states');
+    appId = await makeAppWithRows(t, userId, 's');
+  });
+  afterAll(() => t.close());
+
+  const setDeposit = (status: 0 | 1 | 2 | 3 | 4 | 5) =>
+    t.db
+      .updateTable('receive_transactions')
+      .set({ deposit_status: status })
+      .where('id', '=', 'dep_s')
+      .execute();
+  const setSend = (status: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7) =>
+    t.db.updateTable('send_transactions').set({ status }).where('id', '=', 'wd_s').execute();
+  const depositStatus = async () =>
+    (
+      await t.db
+        .selectFrom('receive_transactions')
+        .select('deposit_status')
+        .where('id', '=', 'dep_s')
+        .executeTakeFirstOrThrow()
+    ).deposit_status;
+  const sendStatus = async () =>
+    (
+      await t.db
+        .selectFrom('send_transactions')
+        .select('status')
+        .where('id', '=', 'wd_s')
+        .executeTakeFirstOrThrow()
+    ).status;
+  const get = (url: string) =>
+    t.inject({ method: 'GET', url: `/api/cryptosafelock${url}`, headers });
+
+  it.each([0, 1, 2, 3, 4] as const)(
+    'refuses to re-initiate a deposit in status %i',
+    async (status) => {
+      await setDeposit(status);
+      const res = await get('/deposit-requeue/dep_s');
+      expect(res.statusCode).toBe(409);
+      expect(res.json().msg).toBe('Only a Failed deposit can be re-initiated.');
+      expect(await depositStatus()).toBe(status);
+    },
+  );
+
+  it('re-initiates a Failed deposit to Queued for Verification', async () => {
+    await setDeposit(5);
+    const res = await get('/deposit-requeue/dep_s');
+    expect(res.json()).toEqual({ status: true, msg: 'Deposit re-initiated successfully' });
+    expect(await depositStatus()).toBe(2);
+  });
+
+  it.each([0, 1, 2, 4, 5, 7] as const)(
+    'refuses cancel and requeue of a withdrawal in status %i',
+    async (status) => {
+      await setSend(status);
+      const cancel = await get('/withdraw/wd_s/cancel');
+      expect(cancel.statusCode).toBe(409);
+      expect(cancel.json().msg).toBe(
+        'Only a withdrawal in Processing Transfer or Unsuccessful status can be cancelled.',
+      );
+      const requeue = await get('/withdraw/wd_s/requeue');
+      expect(requeue.statusCode).toBe(409);
+      expect(requeue.json().msg).toBe(
+        'Only a withdrawal in Processing Transfer or Unsuccessful status can be re-initiated.',
+      );
+      expect(await sendStatus()).toBe(status);
+    },
+  );
+
+  it.each([3, 6] as const)(
+    'cancels (7) and re-queues (2) a withdrawal in status %i',
+    async (status) => {
+      await setSend(status);
+      expect((await get('/withdraw/wd_s/cancel')).json()).toEqual({
+        status: true,
+        msg: 'Withdrawal cancelled successfully',
+      });
+      expect(await sendStatus()).toBe(7);
+      await setSend(status);
+      expect((await get('/withdraw/wd_s/requeue')).json()).toEqual({
+        status: true,
+        msg: 'Withdrawal re-initiated successfully',
+      });
+      expect(await sendStatus()).toBe(2);
+    },
+  );
+
+  it('answers 404 for unknown ids', async () => {
+    expect((await get('/deposit-requeue/dep_nope')).statusCode).toBe(404);
+    expect((await get('/withdraw/wd_nope/cancel')).statusCode).toBe(404);
+    expect(appId).toBe('app_s');
+  });
+});
+
+describe('payment methods and the operational wallet job', () => {
+  let t: TestApp;
+  let headers: { authorization: string };
+  let appId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await addUser(t, 'pay');
+    headers = await t.authHeader('pay');
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/cryptosafelock/create-app',
+      headers,
+      payload: { app_name: 'Pay', project_url: 'https://pay.example' },
+    });
+    appId = res.json().app.id;
+  });
+  afterAll(() => t.close());
+
+  const use = (payment_method_id: string, collect_address: string) =>
+    t.inject({
+      method: 'POST',
+      url: '/api/cryptosafelock/use-payment-method',
+      headers,
+      payload: { payment_method_id, collect_address, user_app_id: appId },
+    });
+  const update = (payload: object) =>
+    t.inject({
+      method: 'POST',
+      url: '/api/cryptosafelock/update-payment-method',
+      headers,
+      payload: { user_app_id: appId, ...payload },
+    });
+  const details = async () =>
+    (
+      await t.inject({ method: 'GET', url: `/api/cryptosafelock/app-details/${appId}`, headers })
+    ).json().data;
+
+  it('refuses missing and invalid payout addresses per network', async () => {
+    const missing = await use('pm_usdt_bsc', '');
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().errors).toEqual({ collect_address: ['Payout addrress is required'] });
+    for (const [method, address] of [
+      ['pm_usdt_bsc', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD'], // bad EIP-55 checksum
+      ['pm_usdt_bsc', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'],
+      ['pm_trx', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u'], // bad base58check checksum
+      ['pm_trx', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'],
+    ]) {
+      const res = await use(method ?? '', address ?? '');
+      expect([address, res.statusCode, res.json().msg]).toEqual([
+        address,
+        422,
+        'Please Enter valid Address',
+      ]);
+    }
+    expect((await details()).user_payment_methods).toEqual([]);
+    expect((await use('pm_nope', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed')).statusCode).toBe(
+      404,
+    );
+  });
+
+  it('enables a method with a checksummed address; the job then provisions its gas wallet', async () => {
+    const res = await use('pm_usdt_bsc', '5aaeb6053f3e94c9b9a09f33669435e7ef1beaed');
+    expect(res.json()).toEqual({ status: true, msg: 'Payment method added successfully' });
+    const before = await details();
+    expect(before.app_data.status).toBe(1);
+    expect(before.user_payment_methods).toEqual([
+      {
+        id: expect.any(String),
+        payment_method_id: 'pm_usdt_bsc',
+        gas_address: null,
+        collect_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+        deposit_status: 1,
+        withdraw_status: 1,
+      },
+    ]);
+    expect(
+      (await use('pm_usdt_bsc', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed')).statusCode,
+    ).toBe(409);
+
+    expect(await use('pm_trx', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')).toHaveProperty(
+      'statusCode',
+      200,
+    );
+    const { n: pending } = await t.db
+      .selectFrom('app_payment_methods')
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .where('gas_address', 'is', null)
+      .executeTakeFirstOrThrow();
+    expect(pending).toBeGreaterThanOrEqual(2);
+    const job = startGasProvisioner({
+      db: t.db,
+      xpub: TEST_XPUB,
+      intervalMs: 60_000,
+      log: { error: jest.fn() },
+    });
+    try {
+      // The seeded demo app's methods are waiting too.
+      expect(await job.runNow()).toBe(pending);
+      expect(await job.runNow()).toBe(0);
+    } finally {
+      await job.stop();
+    }
+    const after: { payment_method_id: string; gas_address: string }[] = (await details())
+      .user_payment_methods;
+    const gas = (id: string) => after.find((m) => m.payment_method_id === id)?.gas_address;
+    expect(gas('pm_usdt_bsc')).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(gas('pm_trx')).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
+  });
+
+  it('switches deposit and withdraw and changes the payout address with the same checks', async () => {
+    const used = (await details()).user_payment_methods.find(
+      (m: { payment_method_id: string }) => m.payment_method_id === 'pm_usdt_bsc',
+    );
+    expect((await update({ id: used.id, type: 'deposit_status', status: 0 })).json()).toEqual({
+      status: true,
+      msg: 'Payment method updated successfully',
+    });
+    await update({ id: used.id, type: 'withdraw_status', status: 0 });
+    const missingStatus = await update({ id: used.id, type: 'withdraw_status' });
+    expect(missingStatus.statusCode).toBe(422);
+    const bad = await update({
+      id: used.id,
+      type: 'address',
+      collect_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+    });
+    expect(bad.json().errors).toEqual({ collect_address: ['Please Enter valid Address'] });
+    const missing = await update({ id: used.id, type: 'address' });
+    expect(missing.json().errors).toEqual({ collect_address: ['Payout addrress is required'] });
+    await update({
+      id: used.id,
+      type: 'address',
+      collect_address: '0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359',
+    });
+    expect(
+      (await details()).user_payment_methods.find((m: { id: string }) => m.id === used.id),
+    ).toMatchObject({
+      deposit_status: 0,
+      withdraw_status: 0,
+      collect_address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+    });
+  });
+});
+
+describe('updateApp and getAppDetails', () => {
+  let t: TestApp;
+  let headers: { authorization: string };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const userId = await addUser(t, 'upd');
+    headers = await t.authHeader('upd');
+    await subscribe(t, userId);
+    await makeAppWithRows(t, userId, 'u');
+  });
+  afterAll(() => t.close());
+
+  const update = (payload: object) =>
+    t.inject({ method: 'POST', url: '/api/cryptosafelock/update-app', headers, payload });
+
+  it('saves the settings with the create rules and answers the app', async () => {
+    const bad = await update({
+      app_id: 'app_u',
+      app_name: 'X',
+      project_url: 'x',
+      whitelist_ip: '1.2.3',
+      status: 1,
+    });
+    expect(bad.json().errors).toEqual({
+      project_url: ['Please Enter Valid URl'],
+      whitelist_ip: ["'1.2.3' is not a valid IP address or CIDR range."],
+    });
+    const res = await update({
+      app_id: 'app_u',
+      app_name: 'Renamed',
+      project_url: 'https://new.example',
+      callback_url: 'https://new.example/hook',
+      whitelist_ip: '10.0.0.0/8',
+      info: 'About',
+      status: 0,
+    });
+    expect(res.json()).toMatchObject({
+      status: true,
+      msg: 'App updated successfully',
+      data: {
+        id: 'app_u',
+        app_name: 'Renamed',
+        callback_url: 'https://new.example/hook',
+        whitelist_ip: '10.0.0.0/8',
+        info: 'About',
+        status: 0,
+      },
+    });
+  });
+
+  it('refuses Ready without a payment method in use', async () => {
+    const created = await t.inject({
+      method: 'POST',
+      url: '/api/cryptosafelock/create-app',
+      headers,
+      payload: { app_name: 'Bare', project_url: 'https://bare.example' },
+    });
+    const res = await update({
+      app_id: created.json().app.id,
+      app_name: 'Bare',
+      project_url: 'https://bare.example',
+      status: 1,
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().msg).toBe('Add a payment method before marking the app Ready.');
+  });
+
+  it('pages each list by its own query parameter', async () => {
+    const now = Date.now();
+    await t.db
+      .insertInto('api_logs')
+      .values(
+        Array.from({ length: 23 }, (_, i) => ({
+          id: `log_${String(i).padStart(2, '0')}`,
+          app_id: 'app_u',
+          method: 'GET',
+          route: `/gateway/v1/r${i}`,
+          ip: '203.0.113.1',
+          created_at: new Date(now + i * 1000).toISOString(),
+        })),
+      )
+      .execute();
+    const res = await t.inject({
+      method: 'GET',
+      url: '/api/cryptosafelock/app-details/app_u?api_logs=3',
+      headers,
+    });
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    expect(data.api_logs).toMatchObject({
+      current_page: 3,
+      last_page: 3,
+      from: 21,
+      to: 23,
+      total: 23,
+    });
+    expect(data.api_logs.first_page_url).toBe('/api/cryptosafelock/app-details/app_u?api_logs=1');
+    // Newest first: page 3 holds the three oldest.
+    expect(data.api_logs.data.map((l: { route: string }) => l.route)).toEqual([
+      '/gateway/v1/r2',
+      '/gateway/v1/r1',
+      '/gateway/v1/r0',
+    ]);
+    expect(data.receive).toMatchObject({
+      current_page: 1,
+      total: 1,
+      first_page_url: '/api/cryptosafelock/app-details/app_u?receive=1',
+    });
+    expect(data.receive.data[0]).toMatchObject({
+      amount: 12.5,
+      name: 'USDT',
+      network_name: 'BNB Smart Chain',
+      chain_id: 56,
+      deposit_status: 5,
+    });
+    expect(data.total_transaction).toEqual({ incoming: 1, outgoing: 1 });
+    expect(data.all_payment_methods.map((m: { id: string }) => m.id)).toContain('pm_trx');
+  });
+});
+
+describe('demo data', () => {
+  it('gives the demo account an app with rows in every state, enough to page', async () => {
+    const t = await createTestApp();
+    try {
+      const headers = await t.authHeader();
+      const apps = (
+        await t.inject({ method: 'GET', url: '/api/cryptosafelock/get-apps', headers })
+      ).json().data;
+      expect(apps).toHaveLength(1);
+      const { data } = (
+        await t.inject({
+          method: 'GET',
+          url: `/api/cryptosafelock/app-details/${apps[0].id}`,
+          headers,
+        })
+      ).json();
+      expect(apps[0].status).toBe(1);
+      const receives = await t.db
+        .selectFrom('receive_transactions')
+        .select('deposit_status')
+        .where('app_id', '=', apps[0].id)
+        .execute();
+      expect(new Set(receives.map((r) => r.deposit_status))).toEqual(new Set([0, 1, 2, 3, 4, 5]));
+      const sends = await t.db
+        .selectFrom('send_transactions')
+        .select('status')
+        .where('app_id', '=', apps[0].id)
+        .execute();
+      expect(new Set(sends.map((r) => r.status))).toEqual(new Set([0, 1, 2, 3, 4, 5, 6, 7]));
+      for (const list of [
+        'receive',
+        'send',
+        'accounts',
+        'api_logs',
+        'callback_data',
+        'daily_logs',
+      ]) {
+        expect([list, data[list].last_page > 1]).toEqual([list, true]);
+      }
+      expect(data.user_payment_methods).toHaveLength(2);
+      await provisionGasAddresses(t.db, TEST_XPUB);
+      const after = (
+        await t.inject({
+          method: 'GET',
+          url: `/api/cryptosafelock/app-details/${apps[0].id}`,
+          headers,
+        })
+      ).json().data;
+      expect(
+        after.user_payment_methods.every((m: { gas_address: string | null }) => m.gas_address),
+      ).toBe(true);
+      const keys = (
+        await t.inject({
+          method: 'GET',
+          url: `/api/cryptosafelock/token-list/${apps[0].id}`,
+          headers,
+        })
+      ).json().data;
+      expect(keys).toHaveLength(1);
+      // Seeding again (every start) neither duplicates nor overwrites the demo app.
+      await seed(t.db);
+      const again = await t.db
+        .selectFrom('apps')
+        .select('id')
+        .where('id', '=', apps[0].id)
+        .execute();
+      expect(again).toHaveLength(1);
+      expect(
+        await t.db
+          .selectFrom('receive_transactions')
+          .select('id')
+          .where('app_id', '=', apps[0].id)
+          .execute(),
+      ).toHaveLength(receives.length);
+    } finally {
+      await t.close();
+    }
+  });
+});

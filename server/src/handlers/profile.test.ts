@@ -1,0 +1,250 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { addUser } from '../../test/accounts';
+import { GIF_HTML, JPEG, PNG, SCRIPT, SVG, oversizedPng } from '../../test/images';
+import { multipart } from '../../test/multipart';
+import { createTestApp, type TestApp } from '../../test/testApp';
+import { KYC_MSG } from '../domain/kyc';
+import { uploadsDir } from '../domain/uploads';
+import { DEMO_SCAN } from '../seed/demoPortal';
+import { PROFILE_MSG } from './profile';
+
+// Profile operations through HTTP: avatar uploads (and the attacks on them), image serving with
+// its access rules, and the personal section's rules.
+
+let t: TestApp;
+let auth: { authorization: string };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  auth = await t.authHeader();
+});
+afterAll(() => t.close());
+
+const storedFiles = () =>
+  existsSync(uploadsDir(t.dataDir)) ? readdirSync(uploadsDir(t.dataDir)).sort() : [];
+
+function changePicture(photo: Buffer, filename = 'me.png', contentType = 'image/png') {
+  const body = multipart([{ name: 'photo', value: photo, filename, contentType }]);
+  return t.inject({
+    method: 'POST',
+    url: '/api/change-picture',
+    headers: { ...auth, ...body.headers },
+    payload: body.payload,
+  });
+}
+
+describe('changePicture', () => {
+  test('stores a PNG under a random 128-bit name and replaces the previous one', async () => {
+    const first = await changePicture(PNG);
+    expect(first.statusCode).toBe(200);
+    const { avatar, msg } = first.json<{ avatar: string; msg: string }>();
+    expect(msg).toBe(PROFILE_MSG.pictureUpdated);
+    expect(avatar).toMatch(/^[0-9a-f]{32}\.png$/);
+    expect(storedFiles()).toEqual([avatar]);
+
+    const second = await changePicture(JPEG, 'me.jpg', 'image/jpeg');
+    expect(second.statusCode).toBe(200);
+    const next = second.json<{ avatar: string }>().avatar;
+    expect(next).toMatch(/^[0-9a-f]{32}\.jpg$/);
+    expect(storedFiles()).toEqual([next]);
+    const user = await t.db
+      .selectFrom('users')
+      .select('avatar')
+      .where('username', '=', 'demo')
+      .executeTakeFirstOrThrow();
+    expect(user.avatar).toBe(next);
+  });
+
+  test.each([
+    ['an SVG', SVG, 'pic.svg', 'image/svg+xml'],
+    ['a script renamed .png', SCRIPT, 'pic.png', 'image/png'],
+    ['HTML behind a GIF header', GIF_HTML, 'pic.jpg', 'image/jpeg'],
+    ['an empty file', Buffer.alloc(0), 'pic.png', 'image/png'],
+  ])('refuses %s by its content (422) and writes nothing', async (_label, bytes, name, type) => {
+    const before = storedFiles();
+    const res = await changePicture(bytes, name, type);
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      status: false,
+      msg: 'The photo must be a file of type: jpg, png, jpeg.',
+      errors: { photo: ['The photo must be a file of type: jpg, png, jpeg.'] },
+    });
+    expect(storedFiles()).toEqual(before);
+  });
+
+  test('refuses a file over 2 MB with 413', async () => {
+    const res = await changePicture(oversizedPng());
+    expect(res.statusCode).toBe(413);
+    expect(res.json().errors.photo).toEqual(['The photo may not be greater than 2 MB.']);
+  });
+
+  test('a path in the client file name never reaches the disk', async () => {
+    const res = await changePicture(PNG, '../../../../tmp/evil.png');
+    expect(res.statusCode).toBe(200);
+    const { avatar } = res.json<{ avatar: string }>();
+    expect(avatar).not.toContain('evil');
+    expect(existsSync(path.join(uploadsDir(t.dataDir), avatar))).toBe(true);
+    expect(existsSync(path.join(t.dataDir, '..', 'evil.png'))).toBe(false);
+  });
+
+  test('needs a session', async () => {
+    const body = multipart([{ name: 'photo', value: PNG, filename: 'a.png' }]);
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/change-picture',
+      headers: body.headers,
+      payload: body.payload,
+    });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('getImage', () => {
+  const get = (file: string, headers: Record<string, string> = {}) =>
+    t.inject({ method: 'GET', url: `/api/images/${file}`, headers });
+
+  test('serves an avatar to anyone with its name, typed from the stored file, nosniff', async () => {
+    const { avatar } = (await changePicture(PNG)).json<{ avatar: string }>();
+    const res = await get(avatar);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/png');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.rawPayload.equals(PNG)).toBe(true);
+  });
+
+  test('serves a KYC scan only to its owner', async () => {
+    await addUser(t, 'peeker');
+    const owner = await get(DEMO_SCAN, auth);
+    expect(owner.statusCode).toBe(200);
+    expect(owner.headers['content-type']).toBe('image/png');
+    expect(owner.headers['x-content-type-options']).toBe('nosniff');
+    expect(owner.headers['cache-control']).toBe('private, no-store');
+
+    expect((await get(DEMO_SCAN)).statusCode).toBe(403);
+    const other = await get(DEMO_SCAN, await t.authHeader('peeker'));
+    expect(other.statusCode).toBe(403);
+    expect(other.json().msg).toBe(PROFILE_MSG.scanOwnerOnly);
+  });
+
+  test('a dead session is a 401, even for a public picture', async () => {
+    const { avatar } = (await changePicture(PNG)).json<{ avatar: string }>();
+    const res = await get(avatar, { authorization: 'Bearer sess_not-a-session' });
+    expect(res.statusCode).toBe(401);
+  });
+
+  test('serves payment method logos', async () => {
+    const res = await get('logo_usdt.png');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/png');
+  });
+
+  test('unknown names are 404, paths and other extensions are refused by the contract', async () => {
+    expect((await get('0123456789abcdef0123456789abcdef.png')).statusCode).toBe(404);
+    expect((await get('..%2F..%2Fportal.sqlite')).statusCode).toBe(422);
+    expect((await get('..%2Fsecret.png')).statusCode).toBe(422);
+    expect((await get('page.svg')).statusCode).toBe(422);
+  });
+});
+
+test('getProfile answers the signed-in account’s current profile', async () => {
+  await t.db.updateTable('users').set({ status_kyc: 3 }).where('username', '=', 'demo').execute();
+  const res = await t.inject({ method: 'GET', url: '/api/profile', headers: auth });
+  expect(res.statusCode).toBe(200);
+  expect(res.json()).toMatchObject({
+    status: true,
+    profile: { username: 'demo', email: 'demo@example.com', status_kyc: 3, country: 'IN' },
+  });
+  expect((await t.inject({ method: 'GET', url: '/api/profile' })).statusCode).toBe(401);
+});
+
+describe('updateProfile', () => {
+  const valid = {
+    name: 'Asha Verma',
+    gender: 'female',
+    dob: '1990-05-17',
+    address_line1: 'Flat 12, Sunrise Apartments',
+    address_line2: 'Baner Road',
+    city: 'Pune',
+    state: 'Maharashtra',
+    pincode: '411001',
+    landmark: 'Near City Mall',
+  };
+  const post = (payload: object, headers = auth) =>
+    t.inject({ method: 'POST', url: '/api/update-profile', headers, payload });
+
+  test('every required field has the spec message', async () => {
+    const res = await post({});
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors).toEqual({
+      name: ['Name is required'],
+      gender: ['Gender is required'],
+      dob: ['Date of Birth is required'],
+      address_line1: ['Flat,House Number is required'],
+      address_line2: ['Area is required'],
+      city: ['City is required'],
+      state: ['State is required'],
+      pincode: ['Pincode is required'],
+    });
+  });
+
+  test('empty or blank strings read as missing', async () => {
+    const res = await post({ ...valid, address_line1: '', pincode: '' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors).toEqual({
+      address_line1: ['Flat,House Number is required'],
+      pincode: ['Pincode is required'],
+    });
+    const blank = await post({ ...valid, city: '   ' });
+    expect(blank.json().errors).toEqual({ city: ['City is required'] });
+  });
+
+  test('name letters only, birth date in the past, pincode 6 digits in India', async () => {
+    const res = await post({ ...valid, name: 'Asha 3', dob: '2999-01-01', pincode: '4110' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors).toEqual({
+      name: [KYC_MSG.nameLetters],
+      dob: [KYC_MSG.dobPast],
+      pincode: [KYC_MSG.pincodeIndia],
+    });
+  });
+
+  test('pincode 4 to 7 outside India', async () => {
+    await addUser(t, 'parisian', { country: 'FR' });
+    const headers = await t.authHeader('parisian');
+    expect((await post({ ...valid, pincode: '750' }, headers)).json().errors).toEqual({
+      pincode: [KYC_MSG.pincodeOther],
+    });
+    const saved = await post({ ...valid, pincode: '75001' }, headers);
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().profile.pincode).toBe('75001');
+  });
+
+  test('email, country and phone are not editable', async () => {
+    const res = await post({ ...valid, email: 'x@example.com', country: 'FR', phone: '1' });
+    expect(res.statusCode).toBe(422);
+    expect(Object.keys(res.json().errors).sort()).toEqual(['country', 'email', 'phone']);
+  });
+
+  test('saves and answers the whole profile; editable until approved, then 403', async () => {
+    const res = await post(valid);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      status: true,
+      msg: PROFILE_MSG.profileUpdated,
+      profile: { ...valid, email: 'demo@example.com', country: 'IN', is_profile_complete: 0 },
+    });
+    expect((await post({ ...valid, city: 'Mumbai' })).json().profile.city).toBe('Mumbai');
+
+    await t.db.updateTable('users').set({ is_profile_complete: 1 }).execute();
+    const locked = await post({ ...valid, city: 'Delhi' });
+    expect(locked.statusCode).toBe(403);
+    expect(locked.json().msg).toBe(KYC_MSG.locked);
+    const user = await t.db
+      .selectFrom('users')
+      .select('city')
+      .where('username', '=', 'demo')
+      .executeTakeFirstOrThrow();
+    expect(user.city).toBe('Mumbai');
+  });
+});

@@ -1,0 +1,291 @@
+import { balanceMicro } from '../domain/ledger';
+import { createTestApp, type TestApp } from '../../test/testApp';
+import { addMerchant, credit } from '../../test/moneyFixtures';
+
+// Packages, purchases, cancellation and the purchase history through HTTP, on a seeded database
+// (Starter 19, Business 49, Enterprise 149 USDT, 30 days each).
+
+const DAY = 86_400_000;
+
+type Headers = { authorization: string };
+
+describe('subscriptions', () => {
+  // One app for the file (seeding is slow); every case uses its own accounts.
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const packages = (headers: Headers) =>
+    t.inject({ method: 'GET', url: '/api/cryptosafelock/packages', headers });
+  const purchase = (headers: Headers, payload: object) =>
+    t.inject({ method: 'POST', url: '/api/cryptosafelock/purchase', headers, payload });
+  const cancel = (headers: Headers, id: string) =>
+    t.inject({ method: 'GET', url: `/api/cryptosafelock/cancel-subscription/${id}`, headers });
+  const history = (headers: Headers, page?: number) =>
+    t.inject({
+      method: 'GET',
+      url: `/api/cryptosafelock/subscription-list${page === undefined ? '' : `?page=${page}`}`,
+      headers,
+    });
+  const ledgerRows = (userId: string) =>
+    t.db.selectFrom('ledger_entries').selectAll().where('user_id', '=', userId).execute();
+
+  // First: later cases move the clock past the demo plan's end.
+  it('seeds the demo account with a Starter plan paid from its deposits', async () => {
+    const headers = await t.authHeader();
+    const current = (await packages(headers)).json().current_subscription;
+    expect(current).toMatchObject({ package_id: 'pkg_starter', status: 1 });
+    expect(Date.parse(current.end_date) - t.clock().getTime()).toBeGreaterThan(9 * DAY);
+    const rows = (await history(headers)).json().data.data;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ package: 'Starter', username: 'demo', status: 1 });
+  });
+
+  it('lists the packages cheapest first with no current subscription for a new account', async () => {
+    const { headers } = await addMerchant(t, 'newbie');
+    const res = await packages(headers);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.data.map((p: { name: string }) => p.name)).toEqual([
+      'Starter',
+      'Business',
+      'Enterprise',
+    ]);
+    expect(body.data[0]).toEqual({
+      id: 'pkg_starter',
+      name: 'Starter',
+      price: 19,
+      duration_days: 30,
+      fees: 1,
+      tnx_limit: 1000,
+      daily_tnx_limit: 100,
+      app_count: 1,
+    });
+    expect(body.current_subscription).toBeNull();
+  });
+
+  it('buys a plan from the balance: one debit, one subscription, in force for its duration', async () => {
+    const m = await addMerchant(t, 'buyer');
+    await credit(t, m.id, '50');
+    const res = await purchase(m.headers, { package_id: 'pkg_business' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: true, msg: 'Package purchased successfully' });
+    expect(await balanceMicro(t.db, m.id)).toBe(1_000_000);
+    const debit = (await ledgerRows(m.id)).find((e) => e.type === 'debit');
+    expect(debit).toMatchObject({ amount_micro: 49_000_000, source: 'subscription' });
+    const current = (await packages(m.headers)).json().current_subscription;
+    expect(current).toMatchObject({ package_id: 'pkg_business', price: 49, status: 1 });
+    expect(Date.parse(current.end_date) - t.clock().getTime()).toBe(30 * DAY);
+    // The invoice of the purchase is the ledger reference of the debit.
+    const row = (await history(m.headers)).json().data.data[0];
+    expect(debit?.tnx).toBe(row.invoice_id);
+    expect(row).toMatchObject({ package: 'Business', price: 49, status: 1, duration_days: 30 });
+  });
+
+  it('refuses a purchase the balance does not cover, clearly, changing nothing', async () => {
+    const m = await addMerchant(t, 'short');
+    await credit(t, m.id, '20');
+    const res = await purchase(m.headers, { package_id: 'pkg_business' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      status: false,
+      msg:
+        'Insufficient balance: the Business plan costs 49.00 USDT and your wallet holds ' +
+        '20.00 USDT. Please deposit USDT first.',
+      errors: {},
+    });
+    expect(await ledgerRows(m.id)).toHaveLength(1);
+    const subs = await t.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('user_id', '=', m.id)
+      .execute();
+    expect(subs).toEqual([]);
+  });
+
+  it('asks for a plan and refuses unknown ones', async () => {
+    const m = await addMerchant(t, 'picky');
+    const missing = await purchase(m.headers, {});
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().msg).toBe('Please select your plan first');
+    const empty = await purchase(m.headers, { package_id: '' });
+    expect(empty.json().errors).toEqual({ package_id: ['Please select your plan first'] });
+    const unknown = await purchase(m.headers, { package_id: 'pkg_nope' });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().errors).toEqual({ package_id: ['The selected plan does not exist.'] });
+  });
+
+  it('upgrades and downgrades by replacing the plan in force; a downgrade needs a reason', async () => {
+    const m = await addMerchant(t, 'mover');
+    await credit(t, m.id, '300');
+    expect((await purchase(m.headers, { package_id: 'pkg_business' })).statusCode).toBe(200);
+
+    const same = await purchase(m.headers, { package_id: 'pkg_business' });
+    expect(same.statusCode).toBe(409);
+    expect(same.json().msg).toBe('You are already subscribed to this plan.');
+
+    t.clock.advance(1000);
+    const up = await purchase(m.headers, { package_id: 'pkg_enterprise' });
+    expect(up.json()).toEqual({ status: true, msg: 'Plan upgraded successfully' });
+
+    t.clock.advance(1000);
+    const noReason = await purchase(m.headers, { package_id: 'pkg_starter', remarks: '  ' });
+    expect(noReason.statusCode).toBe(422);
+    expect(noReason.json()).toEqual({
+      status: false,
+      msg: 'Please Enter Reason for Downgrade',
+      errors: { remarks: ['Please Enter Reason for Downgrade'] },
+    });
+    const down = await purchase(m.headers, {
+      package_id: 'pkg_starter',
+      remarks: 'Lower volume this quarter',
+    });
+    expect(down.json()).toEqual({ status: true, msg: 'Plan downgraded successfully' });
+
+    expect(await balanceMicro(t.db, m.id)).toBe((300 - 49 - 149 - 19) * 1_000_000);
+    const subs = await t.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('user_id', '=', m.id)
+      .orderBy('created_at')
+      .execute();
+    expect(subs.map((s) => [s.package_id, s.replaced_at !== null])).toEqual([
+      ['pkg_business', true],
+      ['pkg_enterprise', true],
+      ['pkg_starter', false],
+    ]);
+    expect(subs[2]?.remarks).toBe('Lower volume this quarter');
+    expect(new Set(subs.map((s) => s.invoice_id)).size).toBe(3);
+    // Replaced plans read as Expired in the history; the one in force is Active.
+    const rows = (await history(m.headers)).json().data.data;
+    expect(rows.map((r: { package: string; status: number }) => [r.package, r.status])).toEqual([
+      ['Starter', 1],
+      ['Enterprise', 0],
+      ['Business', 0],
+    ]);
+  });
+
+  it('cancels without refund and keeps access until end_date; then the plan expires', async () => {
+    const m = await addMerchant(t, 'leaver');
+    await credit(t, m.id, '19');
+    await purchase(m.headers, { package_id: 'pkg_starter' });
+    const current = (await packages(m.headers)).json().current_subscription;
+
+    const res = await cancel(m.headers, current.id);
+    expect(res.json()).toEqual({ status: true, msg: 'Subscription canceled successfully' });
+    expect(await balanceMicro(t.db, m.id)).toBe(0);
+    const after = (await packages(m.headers)).json().current_subscription;
+    expect(after).toMatchObject({ id: current.id, status: 2, end_date: current.end_date });
+    expect((await history(m.headers)).json().data.data[0].status).toBe(2);
+
+    const again = await cancel(m.headers, current.id);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().msg).toBe('This subscription is already canceled.');
+
+    t.clock.advance(30 * DAY);
+    const later = await t.authHeader('leaver'); // the first session has gone idle meanwhile
+    expect((await packages(later)).json().current_subscription).toBeNull();
+    expect((await history(later)).json().data.data[0].status).toBe(0);
+    const ended = await cancel(later, current.id);
+    expect(ended.statusCode).toBe(409);
+    expect(ended.json().msg).toBe('This subscription has already ended.');
+  });
+
+  it("answers 404 for another account's subscription and leaves it alone", async () => {
+    const owner = await addMerchant(t, 'owner');
+    const other = await addMerchant(t, 'other');
+    await credit(t, owner.id, '19');
+    await purchase(owner.headers, { package_id: 'pkg_starter' });
+    const { id } = (await packages(owner.headers)).json().current_subscription;
+    const res = await cancel(other.headers, id);
+    expect(res.statusCode).toBe(404);
+    expect((await packages(owner.headers)).json().current_subscription.status).toBe(1);
+  });
+
+  it('buys again after cancelling: the canceled plan is replaced, no downgrade reason needed', async () => {
+    const m = await addMerchant(t, 'returner');
+    await credit(t, m.id, '68');
+    await purchase(m.headers, { package_id: 'pkg_business' });
+    const { id } = (await packages(m.headers)).json().current_subscription;
+    await cancel(m.headers, id);
+    t.clock.advance(1000);
+    const res = await purchase(m.headers, { package_id: 'pkg_starter' });
+    expect(res.json()).toEqual({ status: true, msg: 'Package purchased successfully' });
+    expect((await packages(m.headers)).json().current_subscription).toMatchObject({
+      package_id: 'pkg_starter',
+      status: 1,
+    });
+  });
+
+  it('never overspends: 20 purchases at once against a balance for 2, exactly 2 succeed', async () => {
+    const m = await addMerchant(t, 'racer');
+    await credit(t, m.id, '68'); // Starter 19 + Business 49
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        purchase(m.headers, {
+          package_id: i % 2 === 0 ? 'pkg_starter' : 'pkg_business',
+          remarks: 'race',
+        }),
+      ),
+    );
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 200)).toHaveLength(2);
+    expect(codes.every((c) => c === 200 || c === 409 || c === 422)).toBe(true);
+    expect(await balanceMicro(t.db, m.id)).toBe(0);
+    const debits = (await ledgerRows(m.id)).filter((e) => e.type === 'debit');
+    expect(debits.map((d) => d.amount_micro).sort()).toEqual([19_000_000, 49_000_000]);
+    const subs = await t.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('user_id', '=', m.id)
+      .execute();
+    expect(subs).toHaveLength(2);
+    expect(subs.filter((s) => s.replaced_at === null)).toHaveLength(1);
+  });
+
+  it('pages the history 10 at a time, newest first, with first_page_url', async () => {
+    const m = await addMerchant(t, 'regular');
+    await credit(t, m.id, '1000');
+    const ids = ['pkg_starter', 'pkg_business'];
+    for (let i = 0; i < 23; i += 1) {
+      t.clock.advance(1000);
+      const res = await purchase(m.headers, { package_id: ids[i % 2] ?? '', remarks: 'x' });
+      expect(res.statusCode).toBe(200);
+    }
+    const first = (await history(m.headers)).json().data;
+    expect(first).toMatchObject({
+      current_page: 1,
+      last_page: 3,
+      per_page: 10,
+      from: 1,
+      to: 10,
+      total: 23,
+      first_page_url: '/api/cryptosafelock/subscription-list?page=1',
+    });
+    expect(first.data[0]).toMatchObject({
+      name: 'Merchant regular',
+      username: 'regular',
+      status: 1,
+    });
+    expect(first.data.slice(1).every((r: { status: number }) => r.status === 0)).toBe(true);
+    const last = (await history(m.headers, 3)).json().data;
+    expect(last).toMatchObject({ current_page: 3, from: 21, to: 23 });
+    expect(last.data).toHaveLength(3);
+    // Invoice numbers run on per year, newest first across the pages.
+    const pages = [first, (await history(m.headers, 2)).json().data, last];
+    const numbers = pages
+      .flatMap((p) => p.data)
+      .map((r: { invoice_id: string }) => {
+        expect(r.invoice_id).toMatch(new RegExp(`^INV-${t.clock().getUTCFullYear()}-\\d{6}$`));
+        return Number(r.invoice_id.slice(-6));
+      });
+    expect(numbers).toEqual(numbers.map((_, i) => (numbers[0] ?? 0) - i));
+    const past = (await history(m.headers, 9)).json().data;
+    expect(past).toMatchObject({ data: [], from: null, to: null, total: 23 });
+    expect((await history(m.headers, 0)).statusCode).toBe(422);
+  });
+});

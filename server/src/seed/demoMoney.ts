@@ -1,0 +1,34 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connection';
+import { purchasePackage } from '../domain/subscriptions';
+import type { Clock } from '../domain/time';
+
+// The demo merchant's plan, so Packages, Purchase History, the wallet's subscription due and the
+// dashboard's licence card show a real subscription on first start: the Starter package bought
+// from the wallet 20 days ago (a real purchase: ledger debit and invoice), 10 days still to run.
+// It follows the demo deposits (seedDemoPortal) that pay for it. Created once, never overwritten.
+
+const DEMO_USERNAME = 'demo';
+const DEMO_PACKAGE = 'pkg_starter';
+const BOUGHT_DAYS_AGO = 20;
+
+export async function seedDemoMoney(db: Db, clock: Clock): Promise<void> {
+  const user = await db
+    .selectFrom('users')
+    .select('id')
+    .where(sql<string>`lower(username)`, '=', DEMO_USERNAME)
+    .executeTakeFirst();
+  if (!user) return;
+  const bought = await db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('user_id', '=', user.id)
+    .executeTakeFirst();
+  if (bought) return;
+  // Without the demo deposits the purchase is refused (insufficient balance): then no plan.
+  await purchasePackage(db, {
+    userId: user.id,
+    packageId: DEMO_PACKAGE,
+    now: new Date(clock().getTime() - BOUGHT_DAYS_AGO * 86_400_000),
+  });
+}

@@ -1,0 +1,26 @@
+// Compiles TestUsdt.sol with the npm `solc` package (its bundled compiler: no download) and
+// prints {abi, bytecode} as JSON. Run as a child process so Jest never transforms soljson.js.
+const fs = require('node:fs');
+const path = require('node:path');
+const solc = require('solc');
+
+const source = fs.readFileSync(path.join(__dirname, 'TestUsdt.sol'), 'utf8');
+const input = {
+  language: 'Solidity',
+  sources: { 'TestUsdt.sol': { content: source } },
+  settings: {
+    optimizer: { enabled: true, runs: 200 },
+    evmVersion: 'paris',
+    outputSelection: { '*': { TestUsdt: ['abi', 'evm.bytecode.object'] } },
+  },
+};
+const output = JSON.parse(solc.compile(JSON.stringify(input)));
+const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
+if (errors.length > 0) {
+  process.stderr.write(errors.map((e) => e.formattedMessage).join('\n'));
+  process.exit(1);
+}
+const contract = output.contracts['TestUsdt.sol'].TestUsdt;
+process.stdout.write(
+  JSON.stringify({ abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` }),
+);

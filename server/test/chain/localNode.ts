@@ -1,0 +1,165 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  http,
+  type Abi,
+  type Address,
+  type Hex,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { hardhat } from 'viem/chains';
+
+// A real EVM chain for the adapter tests: a Hardhat 2 node in a child process on a free loopback
+// port, and our own minimal ERC-20 (TestUsdt.sol) compiled with the npm solc package.
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const HARDHAT_CLI = path.join(ROOT, 'node_modules', 'hardhat', 'internal', 'cli', 'cli.js');
+/** Hardhat's first default account (publicly known test key, funded on the local node only). */
+const DEPLOYER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface CompiledToken {
+  abi: Abi;
+  bytecode: Hex;
+}
+
+/** TestUsdt.sol through solc in a child process (Jest must not transform the compiler). */
+export function compileTestToken(): CompiledToken {
+  const result = spawnSync(process.execPath, [path.join(__dirname, 'compile.cjs')], {
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (result.status !== 0) throw new Error(`solc failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as CompiledToken;
+}
+
+export interface LocalNode {
+  url: string;
+  publicClient: ReturnType<typeof createLocalPublicClient>;
+  deployToken(decimals: number, supply: bigint): Promise<Address>;
+  transfer(token: Address, to: Address, amount: bigint): Promise<Hex>;
+  transferTwice(token: Address, to: Address, first: bigint, second: bigint): Promise<Hex>;
+  mine(blocks: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function createLocalPublicClient(url: string) {
+  return createPublicClient({ chain: hardhat, transport: http(url), cacheTime: 0 });
+}
+
+async function waitForRpc(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`hardhat node exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      });
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`hardhat node did not answer at ${url} within 60 s`);
+}
+
+/** Starts `hardhat node` (automining, chain id 31337) and returns helpers to use it. */
+export async function startLocalNode(): Promise<LocalNode> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  // An empty project of its own, so the node compiles nothing and writes no cache here.
+  const dir = mkdtempSync(path.join(tmpdir(), 'portal-hardhat-'));
+  const config = path.join(dir, 'hardhat.config.js');
+  writeFileSync(config, "module.exports = { solidity: '0.8.20' };\n");
+  const child = spawn(
+    process.execPath,
+    [HARDHAT_CLI, 'node', '--hostname', '127.0.0.1', '--port', String(port), '--config', config],
+    {
+      cwd: ROOT, // Hardhat refuses to run unless installed in the working directory's project
+      env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' },
+      stdio: 'ignore',
+    },
+  );
+  try {
+    await waitForRpc(url, child);
+  } catch (error) {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+
+  const token = compileTestToken();
+  const account = privateKeyToAccount(DEPLOYER_KEY);
+  const publicClient = createLocalPublicClient(url);
+  const wallet = createWalletClient({ account, chain: hardhat, transport: http(url) });
+  const testClient = createTestClient({ mode: 'hardhat', chain: hardhat, transport: http(url) });
+  const mined = async (hash: Hex) => {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`);
+    return receipt;
+  };
+
+  return {
+    url,
+    publicClient,
+    async deployToken(decimals, supply) {
+      const hash = await wallet.deployContract({
+        abi: token.abi,
+        bytecode: token.bytecode,
+        args: [decimals, supply],
+      });
+      const receipt = await mined(hash);
+      if (!receipt.contractAddress) throw new Error('no contract address');
+      return receipt.contractAddress;
+    },
+    async transfer(address, to, amount) {
+      const hash = await wallet.writeContract({
+        address,
+        abi: token.abi,
+        functionName: 'transfer',
+        args: [to, amount],
+      });
+      await mined(hash);
+      return hash;
+    },
+    async transferTwice(address, to, first, second) {
+      const hash = await wallet.writeContract({
+        address,
+        abi: token.abi,
+        functionName: 'transferTwice',
+        args: [to, first, second],
+      });
+      await mined(hash);
+      return hash;
+    },
+    async mine(blocks) {
+      await testClient.mine({ blocks });
+    },
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,536 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes, useLocation } from 'react-router-dom';
+import {
+  API_KEY,
+  fixtures,
+  GAS_ADDRESS,
+  makeAppDetails,
+  makePage,
+  makeReceive,
+  makeSend,
+  makeUsedMethod,
+  PAYOUT_ADDRESS,
+} from '../../../test/factories/apps';
+import { fail, ok, on, reply } from '../../../test/msw/contract';
+import { server } from '../../../test/msw/server';
+import { renderWithProviders, SIGNED_IN } from '../../../test/renderWithProviders';
+import type { AppDetails } from '../../api/apps';
+import AppDetailPage from './AppDetailPage';
+
+/** The page on its route (without the layout, which other slices test), and where it went. */
+function renderAt(path: string) {
+  const location = { current: '' };
+  function Probe() {
+    const { pathname, search } = useLocation();
+    location.current = `${pathname}${search}`;
+    return null;
+  }
+  const user = userEvent.setup();
+  const result = renderWithProviders(
+    <Routes>
+      <Route
+        path="/app/my-app/:id/:tab?"
+        element={
+          <>
+            <AppDetailPage />
+            <Probe />
+          </>
+        }
+      />
+      <Route path="*" element={<Probe />} />
+    </Routes>,
+    { session: SIGNED_IN, route: path },
+  );
+  return { user, location, ...result };
+}
+
+function renderTab(tab: string, details: AppDetails = makeAppDetails(), query = '') {
+  server.use(reply('getAppDetails', { status: true, data: details }));
+  return renderAt(`/app/my-app/app_1/${tab}${query}`);
+}
+
+/** Records the bodies (or path params) an operation receives and answers its fixture. */
+function capture<T>(operationId: Parameters<typeof on>[0], answer: () => Response) {
+  const calls: T[] = [];
+  server.use(
+    on(operationId, async ({ request, params }) => {
+      calls.push((request.method === 'GET' ? params : await request.json()) as T);
+      return answer();
+    }),
+  );
+  return calls;
+}
+
+const message = (msg: string) => () => ok('updatePaymentMethod', { status: true, msg });
+
+describe('App detail: header, menu and tabs', () => {
+  test('shows the name, description, back link and the left menu; the tab is in the URL', async () => {
+    const { user, location } = renderTab('');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Shop Checkout' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Checkout payments for the web shop')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Back to All Apps/ })).toHaveAttribute(
+      'href',
+      '/app/all-app',
+    );
+    const menu = screen.getByRole('navigation', { name: 'App menu' });
+    expect(
+      within(menu)
+        .getAllByRole('link')
+        .map((l) => l.textContent),
+    ).toEqual([
+      'Payment Setting',
+      'App Keys',
+      'Merchant Setting',
+      'Usage',
+      'Transaction',
+      'API Logs',
+      'IPN Logs',
+      'Daily Logs',
+    ]);
+    expect(screen.getByRole('heading', { level: 2, name: 'Payment Setting' })).toBeInTheDocument();
+    await user.click(within(menu).getByRole('link', { name: 'Usage' }));
+    expect(location.current).toBe('/app/my-app/app_1/usage');
+    expect(await screen.findByRole('heading', { level: 2, name: 'Usage' })).toBeInTheDocument();
+  });
+
+  test('opens the tab named in the URL and replaces an unknown one', async () => {
+    const { location } = renderTab('nope');
+    expect(
+      await screen.findByRole('heading', { level: 2, name: 'Payment Setting' }),
+    ).toBeInTheDocument();
+    expect(location.current).toBe('/app/my-app/app_1');
+  });
+});
+
+describe('Payment Setting', () => {
+  test('shows a card per method; switches of a method in use save at once', async () => {
+    const calls = capture('updatePaymentMethod', message('Payment method updated successfully'));
+    const { user } = renderTab('payment-setting');
+    const deposit = await screen.findByRole('switch', { name: 'For Deposit' });
+    expect(deposit).toBeChecked();
+    expect(screen.getByRole('switch', { name: 'For Withdraw' })).not.toBeChecked();
+    expect(screen.getByText('Tron')).toBeInTheDocument();
+    expect(screen.getAllByRole('img', { name: 'USDT logo' })[0]).toHaveAttribute(
+      'src',
+      'http://localhost/api/images/logo_usdt.png',
+    );
+    await user.click(screen.getByRole('switch', { name: 'For Withdraw' }));
+    await waitFor(() =>
+      expect(calls).toEqual([
+        { id: 'upm_1', user_app_id: 'app_1', type: 'withdraw_status', status: 1 },
+      ]),
+    );
+    await user.click(deposit);
+    await waitFor(() => expect(calls[1]).toMatchObject({ type: 'deposit_status', status: 0 }));
+  });
+
+  test("enabling an unused method asks for a payout address with the spec's messages", async () => {
+    const calls = capture('usePaymentMethod', () =>
+      ok('usePaymentMethod', { status: true, msg: 'Payment method added successfully' }),
+    );
+    const { user } = renderTab('payment-setting');
+    await user.click(await screen.findByRole('switch', { name: 'Use TRX (Tron)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Enter Payout Address' });
+    const field = within(dialog).getByLabelText('Payout Address');
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    expect(within(dialog).getByText('Payout addrress is required')).toBeInTheDocument();
+    await user.type(field, PAYOUT_ADDRESS); // an EVM address on a Tron network
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    expect(within(dialog).getByText('Please Enter valid Address')).toBeInTheDocument();
+    expect(calls).toEqual([]);
+    await user.clear(field);
+    await user.type(field, 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t');
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls).toEqual([
+      {
+        payment_method_id: 'pm_trx',
+        collect_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+        user_app_id: 'app_1',
+      },
+    ]);
+    expect(await screen.findByText('Payment method added successfully')).toBeInTheDocument();
+  });
+
+  test("shows the server's refusal of a payout address on the field", async () => {
+    server.use(
+      on('usePaymentMethod', () =>
+        fail('usePaymentMethod', 422, 'Please Enter valid Address', {
+          collect_address: ['Please Enter valid Address'],
+        }),
+      ),
+    );
+    const { user } = renderTab('payment-setting');
+    await user.click(await screen.findByRole('switch', { name: 'Use TRX (Tron)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Enter Payout Address' });
+    await user.type(
+      within(dialog).getByLabelText('Payout Address'),
+      'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    expect(await within(dialog).findByText('Please Enter valid Address')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Payout Address')).toHaveValue(
+      'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u',
+    );
+  });
+
+  test('the Deposit Wallet shows the payout address shortened and edits it', async () => {
+    const calls = capture('updatePaymentMethod', message('Payment method updated successfully'));
+    const { user } = renderTab('payment-setting');
+    await user.click(await screen.findByRole('button', { name: 'Deposit Wallet' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Deposit Wallet' });
+    expect(within(dialog).getByText('0x4B20993B...A9e22C02db')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Edit payout address' }));
+    const field = within(dialog).getByLabelText('Payout Address');
+    await user.clear(field);
+    await user.type(field, '0x12');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByText('Please Enter valid Address')).toBeInTheDocument();
+    await user.clear(field);
+    await user.type(field, '5aaeb6053f3e94c9b9a09f33669435e7ef1beaed');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(calls).toEqual([
+        {
+          id: 'upm_1',
+          user_app_id: 'app_1',
+          type: 'address',
+          collect_address: '5aaeb6053f3e94c9b9a09f33669435e7ef1beaed',
+        },
+      ]),
+    );
+  });
+
+  test('the Operational Wallet is not ready without a gas address', async () => {
+    const { user } = renderTab(
+      'payment-setting',
+      makeAppDetails({ user_payment_methods: [makeUsedMethod({ gas_address: null })] }),
+    );
+    await user.click(await screen.findByRole('button', { name: 'Operational Wallet' }));
+    expect(
+      await screen.findByText('Oprational Wallet is not Ready Yet,Please try After sometime'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  test('the Operational Wallet shows QR, balances (6 decimals), explorer link, copy and refresh', async () => {
+    const calls = capture('fetchBalance', () => ok('fetchBalance', fixtures.fetchBalance));
+    const { user } = renderTab('payment-setting');
+    await user.click(await screen.findByRole('button', { name: 'Operational Wallet' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Operational Wallet' });
+    expect(within(dialog).getByTitle(`QR code of ${GAS_ADDRESS}`)).toBeInTheDocument();
+    expect(await within(dialog).findByText('0.012346')).toBeInTheDocument();
+    expect(within(dialog).getByText('3.500000')).toBeInTheDocument();
+    expect(within(dialog).getByText('BNB Balance')).toBeInTheDocument();
+    expect(within(dialog).getByText('USDT Balance')).toBeInTheDocument();
+    expect(within(dialog).getByRole('link', { name: 'View on Explorer' })).toHaveAttribute(
+      'href',
+      `https://bscscan.com/address/${GAS_ADDRESS}?ps=100&tt=2`,
+    );
+    expect(calls).toEqual([
+      { paymentMethodId: 'pm_usdt_bsc', gasAddress: GAS_ADDRESS, appDataId: 'app_1' },
+    ]);
+    await user.click(within(dialog).getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(calls).toHaveLength(2));
+    await user.click(within(dialog).getByRole('button', { name: 'Copy address' }));
+    expect(await screen.findByText('Address Copied Successfully')).toBeInTheDocument();
+  });
+
+  test('a native coin method shows no token balance', async () => {
+    const trxGas = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+    server.use(reply('fetchBalance', { status: true, nativeAmount: 12, tokenAmount: null }));
+    const { user } = renderTab(
+      'payment-setting',
+      makeAppDetails({
+        user_payment_methods: [
+          makeUsedMethod({ payment_method_id: 'pm_trx', gas_address: trxGas }),
+        ],
+      }),
+    );
+    await user.click(await screen.findByRole('button', { name: 'Operational Wallet' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Operational Wallet' });
+    expect(await within(dialog).findByText('12.000000')).toBeInTheDocument();
+    expect(within(dialog).getByText('TRX Balance')).toBeInTheDocument();
+    expect(within(dialog).queryByTestId('token-balance')).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('link', { name: 'View on Explorer' })).toHaveAttribute(
+      'href',
+      `https://tronscan.org/#/address/${trxGas}?ps=100&tt=2`,
+    );
+  });
+});
+
+describe('App Keys', () => {
+  test("checks the form with the spec's messages, then shows the new key once", async () => {
+    const calls = capture('generateApiKey', () => ok('generateApiKey', fixtures.generateApiKey));
+    const { user } = renderTab('app-keys');
+    const submit = await screen.findByRole('button', { name: 'Submit' });
+    await screen.findByLabelText('Read balances');
+    await user.click(submit);
+    expect(screen.getByText('Key Name is required')).toBeInTheDocument();
+    expect(screen.getByText('Min One Permission is required')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Key Name'), 'New key');
+    await user.click(screen.getByLabelText('Read balances'));
+    await user.click(screen.getByLabelText('Create deposit addresses'));
+    expect(screen.queryByText('Min One Permission is required')).not.toBeInTheDocument();
+    await user.click(submit);
+
+    const key = await screen.findByLabelText('Your API Key');
+    expect(key).toHaveValue(fixtures.generateApiKey.token);
+    expect(key).toHaveAttribute('readonly');
+    expect(calls).toEqual([
+      { token_name: 'New key', app_id: 'app_1', abilities: ['address.create', 'balance.read'] },
+    ]);
+    await user.click(screen.getByRole('button', { name: 'Copy key' }));
+    expect(await screen.findByText('Key Copied Succefully')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Go Back' }));
+    expect(screen.queryByLabelText('Your API Key')).not.toBeInTheDocument();
+    expect(screen.queryByText(fixtures.generateApiKey.token)).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Key Name')).toHaveValue('');
+  });
+
+  test('lists keys; Edit Permissions saves the new set; Revoke asks first', async () => {
+    const updates = capture('updatePermissions', () =>
+      ok('updatePermissions', { status: true, msg: 'Permissions updated successfully' }),
+    );
+    const revokes = capture('revokeToken', () =>
+      ok('revokeToken', { status: true, msg: 'API key revoked successfully' }),
+    );
+    const { user } = renderTab('app-keys');
+    const row = (await screen.findByRole('cell', { name: 'Checkout server' })).closest(
+      'tr',
+    ) as HTMLElement;
+    expect(within(row).getByText('Create deposit addresses, Read deposits')).toBeInTheDocument();
+    for (const column of ['Key Name', 'Created Time', 'Action']) {
+      expect(screen.getByRole('columnheader', { name: column })).toBeInTheDocument();
+    }
+
+    await user.click(
+      within(row).getByRole('button', { name: 'Edit Permissions of Checkout server' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Permissions' });
+    expect(within(dialog).getByLabelText('Read deposits')).toBeChecked();
+    await user.click(within(dialog).getByLabelText('Create deposit addresses'));
+    await user.click(within(dialog).getByLabelText('Read deposits'));
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    expect(within(dialog).getByText('Min One Permission is required')).toBeInTheDocument();
+    await user.click(within(dialog).getByLabelText('Read withdrawals'));
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(updates).toEqual([{ abilities: ['withdraw.read'], app_id: 'app_1' }]);
+
+    await user.click(within(row).getByRole('button', { name: 'Revoke Checkout server' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Revoke Key' });
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(revokes).toEqual([]);
+    await user.click(within(row).getByRole('button', { name: 'Revoke Checkout server' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Revoke Key' })).getByRole('button', {
+        name: 'Yes, Revoke',
+      }),
+    );
+    await waitFor(() => expect(revokes).toEqual([{ tokenId: API_KEY.id, appid: 'app_1' }]));
+    expect(await screen.findByText('API key revoked successfully')).toBeInTheDocument();
+  });
+
+  test("an app without keys says 'No record Found'", async () => {
+    server.use(reply('listTokens', { status: true, data: [] }));
+    renderTab('app-keys');
+    expect(await screen.findByText('No record Found')).toBeInTheDocument();
+  });
+});
+
+describe('Merchant Setting and Usage', () => {
+  test('edits the app and sends the Ready switch as status', async () => {
+    const calls = capture('updateApp', () =>
+      ok('updateApp', {
+        status: true,
+        msg: 'App updated successfully',
+        data: makeAppDetails().app_data,
+      }),
+    );
+    server.use(reply('getApps', fixtures.getApps));
+    const { user } = renderTab('merchant-setting');
+    const name = await screen.findByLabelText('App Name');
+    expect(name).toHaveValue('Shop Checkout');
+    await user.clear(name);
+    await user.click(screen.getByRole('button', { name: 'Update' }));
+    expect(screen.getByText('App Name is required')).toBeInTheDocument();
+    await user.type(name, 'Shop 2');
+    await user.click(screen.getByRole('switch', { name: /App is Ready/ }));
+    await user.click(screen.getByRole('button', { name: 'Update' }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]).toEqual({
+      app_name: 'Shop 2',
+      project_url: 'https://shop.example.com',
+      info: 'Checkout payments for the web shop',
+      whitelist_ip: '',
+      callback_url: '',
+      app_id: 'app_1',
+      status: 0,
+    });
+    expect(await screen.findByText('App updated successfully')).toBeInTheDocument();
+  });
+
+  test('shows counts and per-method totals with 6 decimals', async () => {
+    renderTab('usage');
+    expect(await screen.findByText('Generated Accounts')).toBeInTheDocument();
+    expect(screen.getByText('12')).toBeInTheDocument();
+    expect(screen.getByText('27')).toBeInTheDocument();
+    expect(screen.getByText('18')).toBeInTheDocument();
+    expect(screen.getByText('1250.500000')).toBeInTheDocument();
+    expect(screen.getByText('300.123456')).toBeInTheDocument();
+  });
+});
+
+describe('Transaction', () => {
+  test('Account lists client ids and addresses', async () => {
+    renderTab('transaction');
+    expect(await screen.findByRole('cell', { name: 'CUST-101' })).toBeInTheDocument();
+    expect(screen.getByText('0x9f2Ad2E0e9d4E2C1d0aB4d5a4bB1C2d3e4f5a6B7')).toBeInTheDocument();
+    expect(screen.getByText('01-11-2026')).toBeInTheDocument();
+  });
+
+  test('Receive names every status, opens details, and re-initiates only Failed', async () => {
+    const rows = [0, 1, 2, 3, 4, 5].map((s) => makeReceive(s, { deposit_status: s as 0 }));
+    const calls = capture('requeueDeposit', () =>
+      ok('requeueDeposit', { status: true, msg: 'Deposit re-initiated successfully' }),
+    );
+    const { user } = renderTab(
+      'transaction',
+      makeAppDetails({ receive: makePage('receive', rows) }),
+      '?view=receive',
+    );
+    for (const name of [
+      'Pending',
+      'Completed',
+      'Queued for Verification',
+      'Hash Verified (Awaiting Gas)',
+      'Gas Transferred (Awaiting Collect)',
+      'Failed',
+    ]) {
+      expect(await screen.findByText(name)).toBeInTheDocument();
+    }
+    expect(screen.getByText('25.0000 USDT')).toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: 'Re-initiate' })).toHaveLength(1);
+    await user.click(screen.getByRole('button', { name: 'Re-initiate' }));
+    await waitFor(() => expect(calls).toEqual([{ id: 'dep_5' }]));
+
+    await user.click(screen.getByRole('button', { name: /^Details of CUST-101/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Transaction Details' });
+    expect(within(dialog).getByText('26.0000 USDT')).toBeInTheDocument();
+    expect(within(dialog).getByRole('link', { name: '0x5c50...b22061' })).toHaveAttribute(
+      'href',
+      'https://bscscan.com/tx/0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22061',
+    );
+  });
+
+  test('Send shortens hashes with explorer links, names every status, acts only on 3 and 6', async () => {
+    const rows = [0, 1, 2, 3, 4, 5, 6, 7].map((s) =>
+      makeSend(s, { status: s as 0, thash: s === 0 ? null : undefined }),
+    );
+    const fixed = rows.map((row, i) => (i === 0 ? row : { ...row, thash: makeSend(i).thash }));
+    const cancels = capture('cancelWithdraw', () =>
+      ok('cancelWithdraw', { status: true, msg: 'Withdrawal cancelled successfully' }),
+    );
+    const requeues = capture('requeueWithdraw', () =>
+      ok('requeueWithdraw', { status: true, msg: 'Withdrawal re-initiated successfully' }),
+    );
+    const { user } = renderTab(
+      'transaction',
+      makeAppDetails({ send: makePage('send', fixed) }),
+      '?view=send',
+    );
+    for (const name of [
+      'Pending',
+      'Completed',
+      'Queued for Verification',
+      'Processing Transfer',
+      'Energy Transferred',
+      'Awaiting Blockchain Confirmation',
+      'Unsuccessful',
+      'Cancelled',
+    ]) {
+      expect(await screen.findByText(name)).toBeInTheDocument();
+    }
+    expect(screen.getByRole('link', { name: '0xa1b2...7e8f91' })).toHaveAttribute(
+      'href',
+      'https://bscscan.com/tx/0xa1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f91',
+    );
+    expect(screen.getByText('13.0000 USDT')).toBeInTheDocument();
+    expect(screen.getAllByText('0x4B20...02db').length).toBe(8);
+    expect(screen.getAllByRole('button', { name: 'Cancel' })).toHaveLength(2);
+    expect(screen.getAllByRole('button', { name: 'Reinitiate' })).toHaveLength(2);
+    await user.click(screen.getAllByRole('button', { name: 'Cancel' })[0] as HTMLElement);
+    await user.click(screen.getAllByRole('button', { name: 'Reinitiate' })[1] as HTMLElement);
+    await waitFor(() => expect(cancels).toEqual([{ id: 'wd_3' }]));
+    await waitFor(() => expect(requeues).toEqual([{ id: 'wd_6' }]));
+  });
+
+  test('pages through receives with the page number in first_page_url; a failed page keeps the rows', async () => {
+    const page1 = makeAppDetails({ receive: makePage('receive', [makeReceive(1)], 1, 23) });
+    const page2 = makeAppDetails({
+      receive: makePage('receive', [makeReceive(11, { unique_id: 'CUST-PAGE-2' })], 2, 23),
+    });
+    const asked: string[] = [];
+    server.use(
+      on('getAppDetails', ({ request }) => {
+        const url = new URL(request.url);
+        asked.push(url.search);
+        if (url.searchParams.get('receive') === '3')
+          return fail('getAppDetails', 422, 'Page unavailable');
+        return ok('getAppDetails', {
+          status: true,
+          data: url.searchParams.get('receive') === '2' ? page2 : page1,
+        });
+      }),
+    );
+    const { user } = renderAt('/app/my-app/app_1/transaction?view=receive');
+    expect(await screen.findByText('Showing 1 to 1 of 23 results')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    expect(await screen.findByRole('cell', { name: 'CUST-PAGE-2' })).toBeInTheDocument();
+    expect(screen.getByText('Showing 11 to 11 of 23 results')).toBeInTheDocument();
+    expect(asked).toContain('?receive=2');
+
+    await user.click(screen.getByRole('button', { name: 'Page 3' }));
+    expect(await screen.findByText('Request failed please try again')).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: 'CUST-PAGE-2' })).toBeInTheDocument();
+  });
+});
+
+describe('Logs', () => {
+  test('API Logs show method, route, ip and time', async () => {
+    renderTab('api-logs');
+    expect(await screen.findByText('/gateway/v1/addresses')).toBeInTheDocument();
+    expect(screen.getByText('POST')).toBeInTheDocument();
+    expect(screen.getByText('203.0.113.10')).toBeInTheDocument();
+    const time = screen.getByText('01-11-2026').closest('time');
+    expect(time).toHaveAttribute('dateTime', '2026-11-01T09:00:00Z');
+    expect(time?.textContent).toMatch(/^01-11-2026 \d{2}:\d{2}$/);
+  });
+
+  test('IPN Logs open the log data in a JSON viewer', async () => {
+    const { user } = renderTab('ipn-logs');
+    await user.click(await screen.findByRole('button', { name: 'View Details' }));
+    const dialog = await screen.findByRole('dialog', { name: /deposit\.completed/ });
+    const json = within(dialog).getByLabelText('Log data');
+    expect(json).toHaveTextContent('"event": "deposit.completed"');
+    expect(json).toHaveTextContent('"ok": true');
+    expect(json).toHaveTextContent('"code": null');
+  });
+
+  test('Daily Logs show amounts with 4 decimals and the coin', async () => {
+    renderTab('daily-logs');
+    expect(await screen.findByText('120.5679 USDT')).toBeInTheDocument();
+    expect(screen.getByText('10.0000 USDT')).toBeInTheDocument();
+    expect(screen.getByText('01-11-2026')).toBeInTheDocument();
+  });
+
+  test("empty lists say 'No record Found' and show no pagination", async () => {
+    renderTab('api-logs', makeAppDetails({ api_logs: makePage('api_logs', []) }));
+    expect(await screen.findByText('No record Found')).toBeInTheDocument();
+    expect(screen.queryByText(/^Showing/)).not.toBeInTheDocument();
+  });
+});

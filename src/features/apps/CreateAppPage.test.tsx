@@ -1,0 +1,103 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes, useLocation } from 'react-router-dom';
+import { fixtures, makeApp } from '../../../test/factories/apps';
+import { fail, ok, on } from '../../../test/msw/contract';
+import { server } from '../../../test/msw/server';
+import { renderWithProviders, SIGNED_IN } from '../../../test/renderWithProviders';
+import CreateAppPage from './CreateAppPage';
+
+/** The page on its route (without the layout, which other slices test), and where it went. */
+function renderPage() {
+  const location = { current: '' };
+  function Probe() {
+    location.current = useLocation().pathname;
+    return null;
+  }
+  const user = userEvent.setup();
+  const result = renderWithProviders(
+    <Routes>
+      <Route
+        path="/app/create-app"
+        element={
+          <>
+            <CreateAppPage />
+            <Probe />
+          </>
+        }
+      />
+      <Route path="*" element={<Probe />} />
+    </Routes>,
+    { session: { ...SIGNED_IN, apps: [makeApp()] }, route: '/app/create-app' },
+  );
+  return { user, location, ...result };
+}
+
+describe('Create App', () => {
+  test('shows the fields and requires App Name and Project URL', async () => {
+    const { user } = renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Create App' }));
+    expect(screen.getByText('App Name is required')).toBeInTheDocument();
+    expect(screen.getByText('Project Url is required')).toBeInTheDocument();
+    for (const label of ['Discription', 'IP Whitelist', 'Webhook URl']) {
+      expect(screen.getByLabelText(label)).toBeInTheDocument();
+    }
+    await user.type(screen.getByLabelText('App Name'), 'D');
+    expect(screen.queryByText('App Name is required')).not.toBeInTheDocument();
+  });
+
+  test('warns about a URL while typing, submits anyway, stores the new list and opens the app', async () => {
+    let body: unknown;
+    server.use(
+      on('createApp', async ({ request }) => {
+        body = await request.json();
+        return ok('createApp', fixtures.createApp);
+      }),
+    );
+    const { user, store, location } = renderPage();
+    await user.type(await screen.findByLabelText('App Name'), 'Donations');
+    await user.type(screen.getByLabelText('Project URL'), 'donate');
+    expect(screen.getByText('Please Enter Valid URl')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Project URL'), '.example.org');
+    expect(screen.queryByText('Please Enter Valid URl')).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText('Webhook URl'), 'not a url');
+    expect(screen.getByText('Please Enter Valid URl')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Create App' }));
+
+    await waitFor(() => expect(location.current).toBe('/app/my-app/app_2'));
+    expect(body).toEqual({
+      app_name: 'Donations',
+      project_url: 'donate.example.org',
+      info: '',
+      whitelist_ip: '',
+      callback_url: 'not a url',
+    });
+    expect(store.getState().session.apps.map((a) => a.app_name)).toEqual([
+      'Shop Checkout',
+      'Donations',
+    ]);
+    expect(await screen.findByText('App created successfully')).toBeInTheDocument();
+  });
+
+  test("puts the server's field messages on the fields and keeps the values", async () => {
+    server.use(
+      on('createApp', () =>
+        fail('createApp', 422, 'Please Enter Valid URl', {
+          project_url: ['Please Enter Valid URl'],
+          whitelist_ip: ["'1.2.3' is not a valid IP address or CIDR range."],
+        }),
+      ),
+    );
+    const { user, location } = renderPage();
+    await user.type(await screen.findByLabelText('App Name'), 'Shop');
+    await user.type(screen.getByLabelText('Project URL'), 'ftp://shop.example.com');
+    await user.type(screen.getByLabelText('IP Whitelist'), '1.2.3');
+    await user.click(screen.getByRole('button', { name: 'Create App' }));
+    expect(
+      await screen.findByText("'1.2.3' is not a valid IP address or CIDR range."),
+    ).toBeInTheDocument();
+    expect(screen.getByLabelText('Project URL')).toHaveClass('is-invalid');
+    expect(screen.getByLabelText('IP Whitelist')).toHaveValue('1.2.3');
+    expect(location.current).toBe('/app/create-app');
+  });
+});

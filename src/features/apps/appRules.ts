@@ -1,0 +1,108 @@
+import type { GetAppDetailsApiArg } from '../../api/apps';
+
+// Client-side rules and names of the apps screens (spec 001 sections 4, 5 and 9).
+
+export const MSG = {
+  appNameRequired: 'App Name is required',
+  projectUrlRequired: 'Project Url is required',
+  invalidUrl: 'Please Enter Valid URl',
+  keyNameRequired: 'Key Name is required',
+  minOnePermission: 'Min One Permission is required',
+  payoutRequired: 'Payout addrress is required',
+  invalidAddress: 'Please Enter valid Address',
+  gasNotReady: 'Oprational Wallet is not Ready Yet,Please try After sometime',
+  addressCopied: 'Address Copied Successfully',
+  keyCopied: 'Key Copied Succefully',
+} as const;
+
+/**
+ * The loose URL pattern checked while typing (it warns, it does not block submit): an optional
+ * http(s) scheme, a dotted host or localhost, an optional port and path.
+ */
+const LOOSE_URL =
+  /^(https?:\/\/)?(localhost|[\w-]+(\.[\w-]+)+|\d{1,3}(\.\d{1,3}){3})(:\d{1,5})?([/?#][^\s]*)?$/i;
+
+export function isLooseUrl(value: string): boolean {
+  return LOOSE_URL.test(value.trim());
+}
+
+/** EVM: 40 hex characters with an optional 0x; anything else Tron-style: T + 33 base58. */
+export function isPayoutAddress(networkType: string, value: string): boolean {
+  const text = value.trim();
+  return networkType === 'EVM'
+    ? /^(0x)?[0-9a-fA-F]{40}$/.test(text)
+    : /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(text);
+}
+
+/** The payout address field's message, or undefined when it passes the pattern. */
+export function payoutAddressError(networkType: string, value: string): string | undefined {
+  if (value.trim() === '') return MSG.payoutRequired;
+  return isPayoutAddress(networkType, value) ? undefined : MSG.invalidAddress;
+}
+
+export const DEPOSIT_STATUS: Readonly<Record<number, string>> = {
+  0: 'Pending',
+  1: 'Completed',
+  2: 'Queued for Verification',
+  3: 'Hash Verified (Awaiting Gas)',
+  4: 'Gas Transferred (Awaiting Collect)',
+  5: 'Failed',
+};
+
+export const SEND_STATUS: Readonly<Record<number, string>> = {
+  0: 'Pending',
+  1: 'Completed',
+  2: 'Queued for Verification',
+  3: 'Processing Transfer',
+  4: 'Energy Transferred',
+  5: 'Awaiting Blockchain Confirmation',
+  6: 'Unsuccessful',
+  7: 'Cancelled',
+};
+
+/** Bootstrap colour of a status badge. */
+export function depositVariant(status: number): string {
+  if (status === 1) return 'success';
+  if (status === 5) return 'danger';
+  return status === 0 ? 'secondary' : 'info';
+}
+
+export function sendVariant(status: number): string {
+  if (status === 1) return 'success';
+  if (status === 6) return 'danger';
+  if (status === 7) return 'dark';
+  return status === 0 ? 'secondary' : 'info';
+}
+
+/** Deposits that can be re-initiated; withdrawals that can be cancelled or re-initiated. */
+export const canRequeueDeposit = (status: number) => status === 5;
+export const canActOnSend = (status: number) => status === 3 || status === 6;
+
+/** The left menu of the app detail screen; the slug is the URL's :tab. */
+export const TABS = [
+  { slug: 'payment-setting', title: 'Payment Setting' },
+  { slug: 'app-keys', title: 'App Keys' },
+  { slug: 'merchant-setting', title: 'Merchant Setting' },
+  { slug: 'usage', title: 'Usage' },
+  { slug: 'transaction', title: 'Transaction' },
+  { slug: 'api-logs', title: 'API Logs' },
+  { slug: 'ipn-logs', title: 'IPN Logs' },
+  { slug: 'daily-logs', title: 'Daily Logs' },
+] as const;
+export type TabSlug = (typeof TABS)[number]['slug'];
+
+export function tabOf(slug: string | undefined): TabSlug | undefined {
+  if (slug === undefined) return TABS[0].slug;
+  return TABS.find((tab) => tab.slug === slug)?.slug;
+}
+
+/** The paged lists of getAppDetails: query parameter (as in first_page_url) -> hook argument. */
+export const LIST_ARGS = {
+  receive: 'receive',
+  send: 'send',
+  accounts: 'accounts',
+  api_logs: 'apiLogs',
+  callback_data: 'callbackData',
+  daily_logs: 'dailyLogs',
+} as const satisfies Record<string, keyof GetAppDetailsApiArg>;
+export type ListName = keyof typeof LIST_ARGS;

@@ -1,0 +1,142 @@
+import { useState, type FormEvent } from 'react';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import Spinner from 'react-bootstrap/Spinner';
+import Table from 'react-bootstrap/Table';
+import {
+  useGenerateApiKeyMutation,
+  useListTokenPermissionsQuery,
+  useListTokensQuery,
+  type ApiKey,
+} from '../../../api/apps';
+import { EmptyState } from '../../../components/EmptyState';
+import { useForm } from '../../../components/form/useForm';
+import { formatDateTime } from '../../../lib/format';
+import { MSG } from '../appRules';
+import { EditPermissionsModal } from './EditPermissionsModal';
+import { NewKeyPanel } from './NewKeyPanel';
+import { PermissionChecks } from './PermissionChecks';
+import { RevokeKeyButton } from './RevokeKeyButton';
+
+/** Key name + permissions form, the new key shown once, and the table of live keys. */
+export function AppKeysTab({ appId }: { appId: string }) {
+  const permissions = useListTokenPermissionsQuery();
+  const keys = useListTokensQuery({ appid: appId });
+  const [generate, { isLoading }] = useGenerateApiKeyMutation();
+  const form = useForm({ token_name: '' }, { maxLength: { token_name: 100 } });
+  const [abilities, setAbilities] = useState<string[]>([]);
+  const [abilitiesError, setAbilitiesError] = useState<string>();
+  const [newKey, setNewKey] = useState<string | null>(null);
+  const [editing, setEditing] = useState<ApiKey | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const name = form.values.token_name.trim();
+    if (name === '') form.setErrors({ token_name: MSG.keyNameRequired });
+    setAbilitiesError(abilities.length === 0 ? MSG.minOnePermission : undefined);
+    if (name === '' || abilities.length === 0) return;
+    try {
+      const result = await generate({
+        generateApiKeyRequest: { token_name: name, app_id: appId, abilities },
+      }).unwrap();
+      form.reset();
+      setAbilities([]);
+      setNewKey(result.token);
+    } catch (error) {
+      form.applyServerErrors(error);
+      const messages = (error as { fieldErrors?: Record<string, string[]> }).fieldErrors;
+      if (messages?.abilities?.[0]) setAbilitiesError(messages.abilities[0]);
+    }
+  };
+
+  const titleOf = (value: string) =>
+    permissions.data?.data.find((p) => p.value === value)?.title ?? value;
+
+  return (
+    <>
+      <Card className="mb-4">
+        <Card.Body>
+          {newKey ? (
+            <NewKeyPanel token={newKey} onBack={() => setNewKey(null)} />
+          ) : (
+            <Form noValidate onSubmit={(event) => void submit(event)}>
+              <Form.Group controlId="key-name" className="mb-3">
+                <Form.Label>Key Name</Form.Label>
+                <Form.Control {...form.bind('token_name')} placeholder="Checkout server" />
+                <Form.Control.Feedback type="invalid">
+                  {form.errors.token_name}
+                </Form.Control.Feedback>
+              </Form.Group>
+              <PermissionChecks
+                idPrefix="new-key"
+                permissions={permissions.data?.data ?? []}
+                selected={abilities}
+                error={abilitiesError}
+                onChange={(next) => {
+                  setAbilities(next);
+                  setAbilitiesError(undefined);
+                }}
+              />
+              <Button type="submit" className="mt-3" disabled={isLoading}>
+                {isLoading && <Spinner size="sm" className="me-2" aria-hidden />}
+                Submit
+              </Button>
+            </Form>
+          )}
+        </Card.Body>
+      </Card>
+
+      <div className="table-responsive">
+        <Table hover className="align-middle bg-white mb-0">
+          <thead>
+            <tr>
+              <th scope="col">Key Name</th>
+              <th scope="col">Created Time</th>
+              <th scope="col">Permissions</th>
+              <th scope="col" className="text-end">
+                Action
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.isLoading && (
+              <tr>
+                <td colSpan={4} className="text-center py-4">
+                  <Spinner size="sm" role="status" aria-label="Loading" />
+                </td>
+              </tr>
+            )}
+            {keys.data?.data.length === 0 && <EmptyState colSpan={4} />}
+            {keys.data?.data.map((key) => (
+              <tr key={key.id}>
+                <td className="key-name-cell">{key.token_name}</td>
+                <td className="text-nowrap">{formatDateTime(key.created_at)}</td>
+                <td className="small text-muted">{key.abilities.map(titleOf).join(', ')}</td>
+                <td className="text-end text-nowrap">
+                  <Button
+                    size="sm"
+                    variant="outline-primary"
+                    className="me-2"
+                    onClick={() => setEditing(key)}
+                    aria-label={`Edit Permissions of ${key.token_name}`}
+                  >
+                    Edit Permissions
+                  </Button>
+                  <RevokeKeyButton appId={appId} apiKey={key} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      </div>
+
+      <EditPermissionsModal
+        appId={appId}
+        apiKey={editing}
+        permissions={permissions.data?.data ?? []}
+        onHide={() => setEditing(null)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,49 @@
+import type { ReactNode } from 'react';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+function parse(text: string): { ok: true; value: Json } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) as Json };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function Value({ value, depth }: { value: Json; depth: number }): ReactNode {
+  if (value === null) return <span className="json-null">null</span>;
+  if (typeof value === 'string') return <span className="json-string">&quot;{value}&quot;</span>;
+  if (typeof value === 'number') return <span className="json-number">{value}</span>;
+  if (typeof value === 'boolean') return <span className="json-boolean">{String(value)}</span>;
+  const entries: [string | null, Json][] = Array.isArray(value)
+    ? value.map((item) => [null, item])
+    : Object.entries(value);
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
+  if (entries.length === 0) return `${open}${close}`;
+  return (
+    <>
+      {open}
+      <ul className="json-children" aria-level={depth + 1}>
+        {entries.map(([key, item], index) => (
+          <li key={key ?? index}>
+            {key !== null && <span className="json-key">&quot;{key}&quot;</span>}
+            {key !== null && ': '}
+            <Value value={item} depth={depth + 1} />
+            {index < entries.length - 1 && ','}
+          </li>
+        ))}
+      </ul>
+      {close}
+    </>
+  );
+}
+
+/** The IPN payload as indented, coloured JSON; text that is not JSON is shown as it is. */
+export function JsonView({ text }: { text: string }) {
+  const parsed = parse(text);
+  return (
+    <div className="json-view font-monospace small" aria-label="Log data">
+      {parsed.ok ? <Value value={parsed.value} depth={0} /> : <pre className="mb-0">{text}</pre>}
+    </div>
+  );
+}

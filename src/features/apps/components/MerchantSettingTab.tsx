@@ -1,0 +1,50 @@
+import { useState } from 'react';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import { useUpdateAppMutation, type App } from '../../../api/apps';
+import { AppForm, type AppFormValues } from './AppForm';
+
+/** The app's settings, editable (same rules as Create App), plus its Ready switch. */
+export function MerchantSettingTab({ app }: { app: App }) {
+  const [update, { isLoading }] = useUpdateAppMutation();
+  const [ready, setReady] = useState(app.status === 1);
+
+  const initial: AppFormValues = {
+    app_name: app.app_name,
+    project_url: app.project_url,
+    info: app.info ?? '',
+    // Stored one entry per line (the server normalises the list).
+    whitelist_ip: app.whitelist_ip ?? '',
+    callback_url: app.callback_url ?? '',
+  };
+
+  const submit = async (values: AppFormValues) => {
+    await update({
+      updateAppRequest: { ...values, app_id: app.id, status: ready ? 1 : 0 },
+    }).unwrap();
+  };
+
+  return (
+    <Card>
+      <Card.Body>
+        <AppForm
+          key={app.id}
+          initial={initial}
+          submitLabel="Update"
+          submitting={isLoading}
+          onSubmit={submit}
+        >
+          <Form.Check
+            type="switch"
+            role="switch"
+            id="app-ready"
+            className="mt-3"
+            label="App is Ready (accepts payments)"
+            checked={ready}
+            onChange={(event) => setReady(event.target.checked)}
+          />
+        </AppForm>
+      </Card.Body>
+    </Card>
+  );
+}

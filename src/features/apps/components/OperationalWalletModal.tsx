@@ -1,0 +1,94 @@
+import Button from 'react-bootstrap/Button';
+import Col from 'react-bootstrap/Col';
+import Modal from 'react-bootstrap/Modal';
+import Row from 'react-bootstrap/Row';
+import Spinner from 'react-bootstrap/Spinner';
+import { QRCodeSVG } from 'qrcode.react';
+import { useFetchBalanceQuery, type PaymentMethod } from '../../../api/apps';
+import { CopyButton } from '../../../components/CopyButton';
+import { chainInfo, explorerAddressUrl } from '../../../lib/chains';
+import { formatAmount } from '../../../lib/format';
+import { shorten } from '../../../lib/mask';
+import { MSG } from '../appRules';
+import { TitledModal } from '../../../components/TitledModal';
+
+interface Props {
+  show: boolean;
+  onHide: () => void;
+  appId: string;
+  method: PaymentMethod;
+  gasAddress: string;
+}
+
+/** The gas wallet that pays a method's network fees: QR, balances, explorer links, copy. */
+export function OperationalWalletModal({ show, onHide, appId, method, gasAddress }: Props) {
+  const chain = chainInfo(method.chain_id);
+  const balance = useFetchBalanceQuery(
+    { paymentMethodId: method.id, gasAddress, appDataId: appId },
+    { skip: !show },
+  );
+  const explorer = explorerAddressUrl(method.chain_id, gasAddress, { pageSize: 100, txType: 2 });
+  const showValue = (value: number | null | undefined) =>
+    balance.isFetching ? '…' : balance.data ? formatAmount(value, 6) : '----';
+
+  return (
+    <TitledModal show={show} onHide={onHide} title={'Operational Wallet'}>
+      <Modal.Body>
+        <p className="small text-muted">
+          Pays the network fees of {method.name} ({method.network_name}). Keep some{' '}
+          {chain?.nativeCoin ?? 'native coin'} in it.
+        </p>
+        <div className="text-center mb-3">
+          <QRCodeSVG value={gasAddress} size={128} level="L" title={`QR code of ${gasAddress}`} />
+        </div>
+        <div className="d-flex flex-wrap align-items-center justify-content-center gap-2 mb-3">
+          <code className="fs-6" title={gasAddress}>
+            {shorten(gasAddress, 10, 10)}
+          </code>
+          <CopyButton value={gasAddress} successText={MSG.addressCopied} label="Copy address" />
+        </div>
+        <Row className="g-2 text-center">
+          <Col>
+            <div className="border rounded p-2 h-100">
+              <div className="small text-muted">{chain?.nativeCoin ?? 'Native'} Balance</div>
+              <div className="fw-semibold" data-testid="native-balance">
+                {showValue(balance.data?.nativeAmount)}
+              </div>
+            </div>
+          </Col>
+          {method.is_token === 1 && (
+            <Col>
+              <div className="border rounded p-2 h-100">
+                <div className="small text-muted">{method.name} Balance</div>
+                <div className="fw-semibold" data-testid="token-balance">
+                  {showValue(balance.data?.tokenAmount)}
+                </div>
+              </div>
+            </Col>
+          )}
+        </Row>
+      </Modal.Body>
+      <Modal.Footer className="justify-content-between">
+        <Button
+          variant="outline-secondary"
+          size="sm"
+          onClick={() => void balance.refetch()}
+          disabled={balance.isFetching}
+        >
+          {balance.isFetching && <Spinner size="sm" className="me-2" aria-hidden />}
+          Refresh
+        </Button>
+        {explorer && (
+          <a
+            href={explorer}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="btn btn-link btn-sm"
+          >
+            View on Explorer
+          </a>
+        )}
+      </Modal.Footer>
+    </TitledModal>
+  );
+}

@@ -1,0 +1,123 @@
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import { toast } from 'react-toastify';
+import {
+  useUpdatePaymentMethodMutation,
+  type PaymentMethod,
+  type UserPaymentMethod,
+} from '../../../api/apps';
+import { apiBase } from '../../../api/baseQuery';
+import { MSG } from '../appRules';
+import { DepositWalletModal } from './DepositWalletModal';
+import { OperationalWalletModal } from './OperationalWalletModal';
+
+interface Props {
+  appId: string;
+  method: PaymentMethod;
+  used: UserPaymentMethod | undefined;
+  onEnable: () => void;
+}
+
+type Switch = 'deposit_status' | 'withdraw_status';
+
+export function PaymentMethodCard({ appId, method, used, onEnable }: Props) {
+  const [wallet, setWallet] = useState<'deposit' | 'operational' | null>(null);
+  const [update, { isLoading }] = useUpdatePaymentMethodMutation();
+  const label = `${method.name} (${method.network_name})`;
+
+  const toggle = (type: Switch, on: boolean) => {
+    if (!used) return;
+    // Failures are toasted by the API layer; the switch re-renders from the refetched detail.
+    void update({
+      updatePaymentMethodRequest: { id: used.id, user_app_id: appId, type, status: on ? 1 : 0 },
+    });
+  };
+
+  const openOperational = () => {
+    if (!used?.gas_address) toast.error(MSG.gasNotReady, { toastId: MSG.gasNotReady });
+    else setWallet('operational');
+  };
+
+  return (
+    <Card className="h-100 payment-method">
+      <Card.Body className="d-flex flex-column">
+        <div className="d-flex align-items-center gap-3 mb-3">
+          <img
+            src={`${apiBase()}/images/${encodeURIComponent(method.logo)}`}
+            alt={`${method.name} logo`}
+            width={40}
+            height={40}
+            className="payment-method__logo"
+          />
+          <div className="min-w-0">
+            <h3 className="h6 mb-0">{method.name}</h3>
+            <div className="small text-muted">{method.network_name}</div>
+          </div>
+        </div>
+        {used ? (
+          <>
+            <Form.Check
+              type="switch"
+              role="switch"
+              id={`deposit-${method.id}`}
+              label="For Deposit"
+              checked={used.deposit_status === 1}
+              disabled={isLoading}
+              onChange={(event) => toggle('deposit_status', event.target.checked)}
+              aria-describedby={`method-${method.id}`}
+            />
+            <Form.Check
+              type="switch"
+              role="switch"
+              id={`withdraw-${method.id}`}
+              label="For Withdraw"
+              checked={used.withdraw_status === 1}
+              disabled={isLoading}
+              onChange={(event) => toggle('withdraw_status', event.target.checked)}
+              aria-describedby={`method-${method.id}`}
+            />
+            <span id={`method-${method.id}`} className="visually-hidden">
+              {label}
+            </span>
+            <div className="d-flex flex-wrap gap-2 mt-auto pt-3">
+              <Button size="sm" variant="outline-primary" onClick={() => setWallet('deposit')}>
+                Deposit Wallet
+              </Button>
+              <Button size="sm" variant="outline-primary" onClick={openOperational}>
+                Operational Wallet
+              </Button>
+            </div>
+            <DepositWalletModal
+              show={wallet === 'deposit'}
+              onHide={() => setWallet(null)}
+              appId={appId}
+              method={method}
+              used={used}
+            />
+            {used.gas_address && (
+              <OperationalWalletModal
+                show={wallet === 'operational'}
+                onHide={() => setWallet(null)}
+                appId={appId}
+                method={method}
+                gasAddress={used.gas_address}
+              />
+            )}
+          </>
+        ) : (
+          <Form.Check
+            type="switch"
+            role="switch"
+            id={`use-${method.id}`}
+            label={<span className="text-muted">Not in use</span>}
+            aria-label={`Use ${label}`}
+            checked={false}
+            onChange={onEnable}
+          />
+        )}
+      </Card.Body>
+    </Card>
+  );
+}

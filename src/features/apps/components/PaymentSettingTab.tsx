@@ -1,0 +1,71 @@
+import { useState } from 'react';
+import Col from 'react-bootstrap/Col';
+import Modal from 'react-bootstrap/Modal';
+import Row from 'react-bootstrap/Row';
+import {
+  useUsePaymentMethodMutation,
+  type AppDetails,
+  type PaymentMethod,
+} from '../../../api/apps';
+import { PaymentMethodCard } from './PaymentMethodCard';
+import { PayoutAddressForm } from './PayoutAddressForm';
+import { TitledModal } from '../../../components/TitledModal';
+
+/** One card per payment method the gateway offers; unused ones open 'Enter Payout Address'. */
+export function PaymentSettingTab({ details }: { details: AppDetails }) {
+  const appId = details.app_data.id;
+  const [enabling, setEnabling] = useState<PaymentMethod | null>(null);
+  const [enableMethod, { isLoading }] = useUsePaymentMethodMutation();
+
+  const submit = async (address: string) => {
+    if (!enabling) return;
+    await enableMethod({
+      usePaymentMethodRequest: {
+        payment_method_id: enabling.id,
+        collect_address: address,
+        user_app_id: appId,
+      },
+    }).unwrap();
+    setEnabling(null);
+  };
+
+  return (
+    <>
+      <Row xs={1} md={2} xxl={3} className="g-3">
+        {details.all_payment_methods.map((method) => (
+          <Col key={method.id}>
+            <PaymentMethodCard
+              appId={appId}
+              method={method}
+              used={details.user_payment_methods.find((u) => u.payment_method_id === method.id)}
+              onEnable={() => setEnabling(method)}
+            />
+          </Col>
+        ))}
+      </Row>
+      <TitledModal
+        show={enabling !== null}
+        onHide={() => setEnabling(null)}
+        title={'Enter Payout Address'}
+      >
+        <Modal.Body>
+          {enabling && (
+            <>
+              <p className="text-muted small">
+                Received {enabling.name} ({enabling.network_name}) is collected to this address.
+              </p>
+              <PayoutAddressForm
+                key={enabling.id}
+                networkType={enabling.network_type}
+                submitLabel="Submit"
+                submitting={isLoading}
+                onSubmit={submit}
+                onCancel={() => setEnabling(null)}
+              />
+            </>
+          )}
+        </Modal.Body>
+      </TitledModal>
+    </>
+  );
+}

@@ -1,0 +1,113 @@
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Modal from 'react-bootstrap/Modal';
+import { useRequeueDepositMutation, type ReceiveTransaction } from '../../../api/apps';
+import { formatAmount, formatDateTime } from '../../../lib/format';
+import { canRequeueDeposit } from '../appRules';
+import { ListTable } from './ListTable';
+import { ShortDateTime } from './ShortDateTime';
+import { DepositStatusBadge } from './StatusBadge';
+import { TxHash } from './TxHash';
+import { usePagedList } from './usePagedList';
+import { TitledModal } from '../../../components/TitledModal';
+
+export function ReceiveList({ appId }: { appId: string }) {
+  const list = usePagedList(appId, 'receive');
+  const [shown, setShown] = useState<ReceiveTransaction | null>(null);
+  const [requeue, { isLoading, originalArgs }] = useRequeueDepositMutation();
+
+  return (
+    <>
+      <ListTable
+        caption="Received transactions"
+        columns={['Client Id', 'Network', 'Amount', 'Status', 'Time', 'Action']}
+        {...list}
+        stickyActions
+        row={(tx) => (
+          <tr key={tx.id}>
+            <td className="text-nowrap">{tx.unique_id}</td>
+            <td className="network-cell">{tx.network_name}</td>
+            <td className="text-nowrap">
+              {formatAmount(tx.amount, 4)} {tx.name}
+            </td>
+            <td className="status-cell">
+              <DepositStatusBadge status={tx.deposit_status} />
+            </td>
+            <td className="time-cell">
+              <ShortDateTime value={tx.created_at} />
+            </td>
+            <td className="text-nowrap">
+              <Button
+                size="sm"
+                variant="outline-primary"
+                onClick={() => setShown(tx)}
+                aria-label={`Details of ${tx.unique_id} ${formatAmount(tx.amount, 4)} ${tx.name}`}
+              >
+                Details
+              </Button>
+              {canRequeueDeposit(tx.deposit_status) && (
+                <Button
+                  size="sm"
+                  variant="outline-warning"
+                  className="ms-2"
+                  disabled={isLoading && originalArgs?.id === tx.id}
+                  onClick={() => void requeue({ id: tx.id })}
+                >
+                  Re-initiate
+                </Button>
+              )}
+            </td>
+          </tr>
+        )}
+      />
+      <ReceiveDetailsModal tx={shown} onHide={() => setShown(null)} />
+    </>
+  );
+}
+
+function ReceiveDetailsModal({
+  tx,
+  onHide,
+}: {
+  tx: ReceiveTransaction | null;
+  onHide: () => void;
+}) {
+  return (
+    <TitledModal show={tx !== null} onHide={onHide} title={'Transaction Details'}>
+      {tx && (
+        <Modal.Body>
+          <dl className="row mb-0 details-list">
+            <dt className="col-5">Client Id</dt>
+            <dd className="col-7">{tx.unique_id}</dd>
+            <dt className="col-5">Amount</dt>
+            <dd className="col-7">
+              {formatAmount(tx.amount, 4)} {tx.name}
+            </dd>
+            <dt className="col-5">Network</dt>
+            <dd className="col-7">{tx.network_name}</dd>
+            <dt className="col-5">Status</dt>
+            <dd className="col-7">
+              <DepositStatusBadge status={tx.deposit_status} />
+            </dd>
+            <dt className="col-5">Tx Hash</dt>
+            <dd className="col-7">
+              <TxHash chainId={tx.chain_id} hash={tx.thash} />
+            </dd>
+            <dt className="col-5">Gas Transfer Tx</dt>
+            <dd className="col-7">
+              <TxHash chainId={tx.chain_id} hash={tx.gas_transfer_txid} />
+            </dd>
+            <dt className="col-5">Collect Tx</dt>
+            <dd className="col-7">
+              <TxHash chainId={tx.chain_id} hash={tx.collect_txid} />
+            </dd>
+            <dt className="col-5">Received</dt>
+            <dd className="col-7">{formatDateTime(tx.created_at)}</dd>
+            <dt className="col-5">Processed</dt>
+            <dd className="col-7 mb-0">{formatDateTime(tx.process_datetime)}</dd>
+          </dl>
+        </Modal.Body>
+      )}
+    </TitledModal>
+  );
+}

@@ -1,0 +1,41 @@
+import Nav from 'react-bootstrap/Nav';
+import { useSearchParams } from 'react-router-dom';
+import { AccountsList } from './AccountsList';
+import { ReceiveList } from './ReceiveList';
+import { SendList } from './SendList';
+
+const VIEWS = [
+  { key: 'account', title: 'Account' },
+  { key: 'receive', title: 'Receive' },
+  { key: 'send', title: 'Send' },
+] as const;
+type View = (typeof VIEWS)[number]['key'];
+
+/** Sub-tabs Account, Receive and Send; the chosen one is in the URL (?view=) like the tab. */
+export function TransactionTab({ appId }: { appId: string }) {
+  const [params, setParams] = useSearchParams();
+  const view: View = VIEWS.find((v) => v.key === params.get('view'))?.key ?? 'account';
+
+  return (
+    <>
+      <Nav variant="tabs" className="mb-3" aria-label="Transaction lists">
+        {VIEWS.map((item) => (
+          <Nav.Item key={item.key}>
+            <Nav.Link
+              as="button"
+              type="button"
+              active={item.key === view}
+              aria-current={item.key === view ? 'page' : undefined}
+              onClick={() => setParams({ view: item.key }, { replace: true })}
+            >
+              {item.title}
+            </Nav.Link>
+          </Nav.Item>
+        ))}
+      </Nav>
+      {view === 'account' && <AccountsList appId={appId} />}
+      {view === 'receive' && <ReceiveList appId={appId} />}
+      {view === 'send' && <SendList appId={appId} />}
+    </>
+  );
+}

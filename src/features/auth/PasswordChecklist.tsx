@@ -1,0 +1,83 @@
+/** The password rules of the sign-up checklist (spec 000 section 5); the server enforces the same. */
+export const PASSWORD_RULES: readonly { label: string; test: (password: string) => boolean }[] = [
+  { label: 'One lowercase letter', test: (p) => /[a-z]/.test(p) },
+  { label: 'One uppercase letter', test: (p) => /[A-Z]/.test(p) },
+  { label: 'One number', test: (p) => /[0-9]/.test(p) },
+  { label: 'One special character', test: (p) => /[^A-Za-z0-9]/.test(p) },
+  { label: '8 characters or more', test: (p) => p.length >= 8 },
+];
+
+export function meetsPasswordRules(password: string): boolean {
+  return PASSWORD_RULES.every((rule) => rule.test(password));
+}
+
+export interface PasswordChecklistProps {
+  password: string;
+  /** For the password input's aria-describedby. */
+  id?: string;
+  className?: string;
+}
+
+function Mark({ met }: { met: boolean }) {
+  return (
+    <svg
+      width="16"
+      height="16"
+      viewBox="0 0 16 16"
+      aria-hidden="true"
+      className="me-2 flex-shrink-0"
+    >
+      <circle cx="8" cy="8" r="7.25" fill={met ? 'currentColor' : 'none'} stroke="currentColor" />
+      {met && <path d="m4.8 8.2 2.1 2.1 4.3-4.5" fill="none" stroke="#fff" strokeWidth="1.6" />}
+    </svg>
+  );
+}
+
+/**
+ * The live checklist under a new password: each rule turns green as it is met. Advisory on the
+ * client (only "required" blocks a submit); screen readers hear each rule's state.
+ */
+export function PasswordChecklist({ password, id, className = '' }: PasswordChecklistProps) {
+  const met = PASSWORD_RULES.filter((rule) => rule.test(password)).length;
+  return (
+    <div id={id} className={`small ${className}`}>
+      <div className="d-flex justify-content-between align-items-center mb-1">
+        <span className="fw-semibold text-body-secondary">Password must contain</span>
+        <span className="text-body-secondary" aria-hidden="true">
+          {met}/{PASSWORD_RULES.length}
+        </span>
+      </div>
+      <div
+        className="mb-2 rounded-pill bg-body-secondary overflow-hidden"
+        role="progressbar"
+        aria-label="Password strength"
+        aria-valuenow={met}
+        aria-valuemin={0}
+        aria-valuemax={PASSWORD_RULES.length}
+        style={{ height: 4 }}
+      >
+        <div
+          className={`h-100 ${met === PASSWORD_RULES.length ? 'bg-success' : met >= 3 ? 'bg-warning' : 'bg-danger'}`}
+          style={{ width: `${(met / PASSWORD_RULES.length) * 100}%`, transition: 'width .2s' }}
+        />
+      </div>
+      <ul className="list-unstyled mb-0 row row-cols-1 row-cols-sm-2 g-1">
+        {PASSWORD_RULES.map((rule) => {
+          const ok = rule.test(password);
+          return (
+            <li
+              key={rule.label}
+              className={`col d-flex align-items-center ${ok ? 'text-success' : 'text-body-secondary'}`}
+            >
+              <Mark met={ok} />
+              {rule.label}
+              <span className="visually-hidden">{ok ? ' (done)' : ' (missing)'}</span>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
+export default PasswordChecklist;

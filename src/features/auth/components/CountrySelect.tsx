@@ -1,0 +1,189 @@
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import type { Country } from '../../../api/generated/auth.gen';
+import { ChevronIcon } from './icons';
+
+/** PageUp / PageDown move this many options (spec 000 section 9: page size 5). */
+export const COUNTRY_PAGE_SIZE = 5;
+
+export const countryLabel = (country: Country) => `${country.name} (${country.calling_code})`;
+
+/** The label 'Name (+code)' contains what was typed, ignoring case. */
+export function matchesCountry(country: Country, query: string): boolean {
+  return countryLabel(country).toLowerCase().includes(query.trim().toLowerCase());
+}
+
+interface CountrySelectProps {
+  /** The input's id (the Form.Group's controlId, so the label points at it). */
+  id: string;
+  countries: readonly Country[];
+  /** The selected country's id, '' for none. */
+  value: string;
+  onChange: (countryId: string) => void;
+  isInvalid?: boolean;
+  loading?: boolean;
+  describedBy?: string;
+}
+
+/**
+ * Searchable country dropdown (ARIA combobox with a listbox): type to filter by name or calling
+ * code, arrows / PageUp / PageDown / Enter / Escape from the keyboard, options 'Name (+code)'.
+ */
+export function CountrySelect({
+  id,
+  countries,
+  value,
+  onChange,
+  isInvalid = false,
+  loading = false,
+  describedBy,
+}: CountrySelectProps) {
+  const listId = `${id}-list`;
+  const selected = countries.find((country) => country.id === value);
+  const [open, setOpen] = useState(false);
+  const [query, setQuery] = useState<string | null>(null);
+  const [active, setActive] = useState(0);
+  const input = useRef<HTMLInputElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+
+  const options = useMemo(
+    () => countries.filter((country) => matchesCountry(country, query ?? '')),
+    [countries, query],
+  );
+
+  useEffect(() => {
+    if (!open) return;
+    const option = list.current?.querySelector<HTMLElement>(`[data-index="${active}"]`);
+    // jsdom has no scrollIntoView.
+    option?.scrollIntoView?.({ block: 'nearest' });
+  }, [active, open]);
+
+  const show = () => {
+    if (open) return;
+    const current = selected ? options.indexOf(selected) : -1;
+    setActive(Math.max(0, current));
+    setOpen(true);
+  };
+
+  const close = () => {
+    setOpen(false);
+    setQuery(null);
+  };
+
+  const choose = (country: Country) => {
+    onChange(country.id);
+    close();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    const last = options.length - 1;
+    const moveTo = (index: number) => {
+      event.preventDefault();
+      if (!open) show();
+      else setActive(Math.min(Math.max(index, 0), Math.max(last, 0)));
+    };
+    switch (event.key) {
+      case 'ArrowDown':
+        return moveTo(active + 1);
+      case 'ArrowUp':
+        return moveTo(active - 1);
+      case 'PageDown':
+        return moveTo(active + COUNTRY_PAGE_SIZE);
+      case 'PageUp':
+        return moveTo(active - COUNTRY_PAGE_SIZE);
+      case 'Enter': {
+        const option = options[active];
+        if (open && option) {
+          event.preventDefault();
+          choose(option);
+        }
+        return;
+      }
+      case 'Escape':
+        if (open) {
+          event.preventDefault();
+          close();
+        }
+        return;
+      default:
+        return;
+    }
+  };
+
+  const text = query ?? (selected ? countryLabel(selected) : '');
+  const activeOption = open ? options[active] : undefined;
+
+  return (
+    <div className="position-relative has-end-btn">
+      <input
+        ref={input}
+        id={id}
+        type="text"
+        role="combobox"
+        className={`form-control${isInvalid ? ' is-invalid' : ''}`}
+        placeholder={loading ? 'Loading countries…' : 'Search country'}
+        autoComplete="off"
+        aria-expanded={open}
+        aria-controls={listId}
+        aria-autocomplete="list"
+        aria-activedescendant={activeOption ? `${id}-${activeOption.id}` : undefined}
+        aria-invalid={isInvalid || undefined}
+        aria-describedby={describedBy}
+        value={text}
+        onChange={(event) => {
+          setQuery(event.target.value);
+          setActive(0);
+          setOpen(true);
+        }}
+        onClick={show}
+        onFocus={show}
+        onBlur={close}
+        onKeyDown={onKeyDown}
+      />
+      <button
+        type="button"
+        className="position-absolute top-50 end-0 translate-middle-y me-2 p-1 lh-1 border-0 bg-transparent text-body-secondary"
+        tabIndex={-1}
+        aria-label="Show countries"
+        // Keep the focus in the input (its blur would close the menu again).
+        onMouseDown={(event) => event.preventDefault()}
+        onClick={() => {
+          if (open) return close();
+          input.current?.focus();
+          show();
+        }}
+      >
+        <ChevronIcon />
+      </button>
+      {open && (
+        <ul
+          ref={list}
+          id={listId}
+          role="listbox"
+          aria-label="Countries"
+          className="pop-menu combo-menu position-absolute start-0 end-0 mt-1 p-1 list-unstyled overflow-auto bg-white border rounded-3 shadow"
+        >
+          {options.map((country, index) => (
+            <li
+              key={country.id}
+              id={`${id}-${country.id}`}
+              role="option"
+              data-index={index}
+              aria-selected={country.id === value}
+              className={`combo-option d-flex align-items-center px-3 rounded-2${index === active ? ' active' : ''}${country.id === value ? ' text-primary fw-semibold' : ''}`}
+              onMouseDown={(event) => event.preventDefault()}
+              onMouseMove={() => setActive(index)}
+              onClick={() => choose(country)}
+            >
+              {countryLabel(country)}
+            </li>
+          ))}
+          {options.length === 0 && (
+            <li className="px-3 py-2 text-body-secondary" role="presentation">
+              {loading ? 'Loading countries…' : 'No country matches'}
+            </li>
+          )}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,149 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { fixtures } from '../../../../test/factories/auth';
+import { PasswordChecklist } from '../PasswordChecklist';
+import { COUNTRY_PAGE_SIZE, CountrySelect, countryLabel, matchesCountry } from './CountrySelect';
+import { LanguagePicker } from './PublicHeader';
+
+const COUNTRIES = fixtures.listCountries.data;
+
+function Harness({ initial = '' }: { initial?: string }) {
+  const [value, setValue] = useState(initial);
+  return (
+    <>
+      <label htmlFor="country">Country</label>
+      <CountrySelect id="country" countries={COUNTRIES} value={value} onChange={setValue} />
+      <output data-testid="value">{value}</output>
+      <button type="button">elsewhere</button>
+    </>
+  );
+}
+
+const input = () => screen.getByRole('combobox', { name: 'Country' });
+const optionNames = () => screen.getAllByRole('option').map((option) => option.textContent);
+
+describe('CountrySelect', () => {
+  test("labels options 'Name (+code)' and filters by what is typed", async () => {
+    render(<Harness />);
+    await userEvent.click(input());
+    expect(input()).toHaveAttribute('aria-expanded', 'true');
+    expect(optionNames()).toEqual(COUNTRIES.map(countryLabel));
+    await userEvent.type(input(), 'ind');
+    expect(optionNames()).toEqual(['India (+91)', 'Indonesia (+62)']);
+    await userEvent.clear(input());
+    await userEvent.type(input(), '+3');
+    expect(optionNames()).toEqual(['France (+33)', 'Italy (+39)', 'Spain (+34)']);
+    await userEvent.type(input(), 'zz');
+    expect(screen.queryAllByRole('option')).toHaveLength(0);
+    expect(screen.getByText('No country matches')).toBeInTheDocument();
+  });
+
+  test('selects with the mouse and shows the choice', async () => {
+    render(<Harness />);
+    await userEvent.type(input(), 'jap');
+    await userEvent.click(screen.getByRole('option', { name: 'Japan (+81)' }));
+    expect(screen.getByTestId('value')).toHaveTextContent('JP');
+    expect(input()).toHaveValue('Japan (+81)');
+    expect(input()).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  test('works from the keyboard: arrows, PageDown by five, Enter, Escape', async () => {
+    render(<Harness />);
+    await userEvent.click(input());
+    const active = () =>
+      document.getElementById(input().getAttribute('aria-activedescendant') ?? '')?.textContent;
+    expect(active()).toBe('France (+33)');
+    await userEvent.keyboard('{ArrowDown}');
+    expect(active()).toBe('Germany (+49)');
+    await userEvent.keyboard('{PageDown}');
+    expect(active()).toBe(countryLabel(COUNTRIES[1 + COUNTRY_PAGE_SIZE]!));
+    await userEvent.keyboard('{PageUp}{ArrowUp}{ArrowUp}');
+    expect(active()).toBe('France (+33)');
+    await userEvent.keyboard('{ArrowDown}{ArrowDown}{Enter}');
+    expect(screen.getByTestId('value')).toHaveTextContent('IN');
+    expect(input()).toHaveValue('India (+91)');
+    await userEvent.keyboard('{ArrowDown}');
+    expect(input()).toHaveAttribute('aria-expanded', 'true');
+    expect(active()).toBe('India (+91)');
+    await userEvent.type(input(), 'x');
+    await userEvent.keyboard('{Escape}');
+    expect(input()).toHaveAttribute('aria-expanded', 'false');
+    expect(input()).toHaveValue('India (+91)');
+    expect(screen.getByTestId('value')).toHaveTextContent('IN');
+  });
+
+  test('leaving the field closes it and restores the chosen label', async () => {
+    render(<Harness initial="US" />);
+    expect(input()).toHaveValue('United States (+1)');
+    await userEvent.type(input(), 'abc');
+    await userEvent.click(screen.getByRole('button', { name: 'elsewhere' }));
+    expect(input()).toHaveValue('United States (+1)');
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+  });
+
+  test('the chevron opens and closes the menu', async () => {
+    render(<Harness />);
+    await userEvent.click(screen.getByRole('button', { name: 'Show countries' }));
+    expect(screen.getByRole('listbox', { name: 'Countries' })).toBeInTheDocument();
+    expect(input()).toHaveFocus();
+    await userEvent.click(screen.getByRole('button', { name: 'Show countries' }));
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+  });
+
+  test('matchesCountry ignores case and spaces around the query', () => {
+    const india = { id: 'IN', name: 'India', calling_code: '+91' };
+    expect(matchesCountry(india, '  INDIA ')).toBe(true);
+    expect(matchesCountry(india, '(+91')).toBe(true);
+    expect(matchesCountry(india, 'france')).toBe(false);
+  });
+});
+
+describe('LanguagePicker', () => {
+  test('offers English, French and Italian and marks the choice', async () => {
+    render(<LanguagePicker />);
+    const toggle = screen.getByRole('button', { name: 'Language: English' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(toggle);
+    const items = screen.getAllByRole('menuitemradio');
+    expect(items.map((item) => item.textContent)).toEqual(['English', 'French', 'Italian']);
+    expect(screen.getByRole('menuitemradio', { name: 'English' })).toHaveAttribute(
+      'aria-checked',
+      'true',
+    );
+    expect(screen.getByRole('menuitemradio', { name: 'English' })).toHaveFocus();
+    await userEvent.keyboard('{ArrowDown}{Enter}');
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Language: French' })).toHaveFocus();
+    await userEvent.click(screen.getByRole('button', { name: 'Language: French' }));
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+  });
+
+  test('closes on a click outside', async () => {
+    render(
+      <>
+        <LanguagePicker />
+        <p>outside</p>
+      </>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Language: English' }));
+    await userEvent.click(screen.getByText('outside'));
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+  });
+});
+
+describe('PasswordChecklist', () => {
+  test.each([
+    ['', 0],
+    ['a', 1],
+    ['aB', 2],
+    ['aB3', 3],
+    ['aB3$', 4],
+    ['aB3$efgh', 5],
+  ])('%j meets %i rules', (password, met) => {
+    render(<PasswordChecklist password={password} />);
+    expect(screen.queryAllByText(/\(done\)/)).toHaveLength(met);
+    expect(screen.queryAllByText(/\(missing\)/)).toHaveLength(5 - met);
+  });
+});

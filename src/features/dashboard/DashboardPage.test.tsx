@@ -1,0 +1,144 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import moment from 'moment';
+import { makeApp } from '../../../test/factories/apps';
+import { makeProfile } from '../../../test/factories/auth';
+import { makeDashboard, makeTransaction } from '../../../test/factories/dashboard';
+import { ok, on } from '../../../test/msw/contract';
+import { server } from '../../../test/msw/server';
+import { renderRoute, SIGNED_IN } from '../../../test/renderWithProviders';
+
+// Rendering the lazy routes is slow on a shared machine.
+jest.setTimeout(15_000);
+
+async function renderDashboard() {
+  const user = userEvent.setup();
+  const view = renderRoute('/app/dashboard', {
+    session: { ...SIGNED_IN, profile: makeProfile() },
+  });
+  await screen.findByRole('heading', { name: 'Hello, Demo Merchant' }, { timeout: 10_000 });
+  return { user, ...view };
+}
+
+const answer = (data: Parameters<typeof makeDashboard>[0]) =>
+  server.use(
+    on('getDashboard', () => ok('getDashboard', { status: true, data: makeDashboard(data) })),
+  );
+
+test('greets with the name, the last login (LLL) and the email with a copy action', async () => {
+  const { user } = await renderDashboard();
+  const lll = moment('2026-11-14T18:02:11Z').format('LLL');
+  expect(await screen.findByText(`Last login: ${lll}`)).toBeInTheDocument();
+  expect(screen.getByText('demo@example.com')).toBeInTheDocument();
+  const write = jest.spyOn(navigator.clipboard, 'writeText');
+  await user.click(screen.getByRole('button', { name: 'Copy email' }));
+  expect(write).toHaveBeenCalledWith('demo@example.com');
+  expect(await screen.findByText('Copied Successfully')).toBeInTheDocument();
+});
+
+test('the KYC badge shows the status read from the server and links to /app/kyc', async () => {
+  server.use(
+    on('getProfile', () =>
+      ok('getProfile', { status: true, profile: makeProfile({ status_kyc: 1 }) }),
+    ),
+  );
+  await renderDashboard();
+  const badge = await screen.findByRole('link', { name: 'KYC Approved' });
+  expect(badge).toHaveAttribute('href', '/app/kyc');
+});
+
+test('quick actions go to the wallet and the subscriptions', async () => {
+  await renderDashboard();
+  expect(screen.getByRole('link', { name: 'Deposit fund' })).toHaveAttribute('href', '/app/wallet');
+  expect(screen.getByRole('link', { name: 'Subscription' })).toHaveAttribute(
+    'href',
+    '/app/subscriptions',
+  );
+});
+
+test('the license card shows the expiry and the usage as used/limit; counts per period', async () => {
+  await renderDashboard();
+  expect(await screen.findByText('120/1000')).toBeInTheDocument();
+  expect(screen.getByText('14-12-2026')).toBeInTheDocument();
+  expect(screen.getByLabelText('Today transactions')).toHaveTextContent('4');
+  expect(screen.getByLabelText('This Month transactions')).toHaveTextContent('57');
+  expect(screen.getByLabelText('Total transactions')).toHaveTextContent('120');
+});
+
+test('without a subscription the license card says so', async () => {
+  answer({ subscription: null });
+  await renderDashboard();
+  expect(await screen.findByText('No active subscription.')).toBeInTheDocument();
+});
+
+test('Recent Activity masks the transaction id 5 + **** + 5 and shows amount, type, source, note, time', async () => {
+  await renderDashboard();
+  const table = await screen.findByRole('table', { name: 'Recent Activity' });
+  const rows = within(table).getAllByRole('row').slice(1);
+  expect(rows).toHaveLength(2);
+  const first = within(rows[0] as HTMLElement);
+  expect(first.getByText('0x3f5****2f4a6')).toBeInTheDocument();
+  expect(first.getByText('+$100.00')).toBeInTheDocument();
+  expect(first.getByText('Credit')).toBeInTheDocument();
+  expect(first.getByText('deposit')).toBeInTheDocument();
+  expect(first.getByText('USDT (BEP20) deposit')).toBeInTheDocument();
+  expect(first.getByText(moment('2026-11-15T09:12:45Z').format('LLL'))).toBeInTheDocument();
+  const second = within(rows[1] as HTMLElement);
+  expect(second.getByText('7a1c9****c1e3b')).toBeInTheDocument();
+  expect(second.getByText('-$49.99')).toBeInTheDocument();
+  expect(second.getByText('Debit')).toBeInTheDocument();
+  expect(table).not.toHaveTextContent('0x3f5a9d2c7b1e');
+});
+
+test('an empty activity list reads No record Found', async () => {
+  answer({ latest_transacctions: [] });
+  await renderDashboard();
+  const table = await screen.findByRole('table', { name: 'Recent Activity' });
+  expect(within(table).getByText('No record Found')).toBeInTheDocument();
+});
+
+test('a short note-less entry shows ---- for the note', async () => {
+  answer({ latest_transacctions: [makeTransaction({ note: null })] });
+  await renderDashboard();
+  const table = await screen.findByRole('table', { name: 'Recent Activity' });
+  expect(within(table).getByText('----')).toBeInTheDocument();
+});
+
+test('My Apps shows the first 2 apps with View Details, View All and Create New App', async () => {
+  server.use(
+    on('getApps', () =>
+      ok('getApps', {
+        status: true,
+        data: [
+          makeApp({ id: 'a1', app_name: 'Alpha', status: 1 }),
+          makeApp({ id: 'a2', app_name: 'Beta' }),
+          makeApp({ id: 'a3', app_name: 'Gamma' }),
+        ],
+      }),
+    ),
+  );
+  await renderDashboard();
+  const section = await screen.findByRole('region', { name: 'My Apps' });
+  expect(within(section).getByRole('link', { name: 'View All' })).toHaveAttribute(
+    'href',
+    '/app/all-app',
+  );
+  expect(within(section).getByRole('link', { name: 'Create New App' })).toHaveAttribute(
+    'href',
+    '/app/create-app',
+  );
+  const cards = within(section).getAllByRole('article');
+  expect(cards.map((card) => card.getAttribute('aria-label'))).toEqual(['Alpha', 'Beta']);
+  expect(within(cards[0] as HTMLElement).getByText('Ready')).toBeInTheDocument();
+  expect(within(cards[1] as HTMLElement).getByText('Not Ready')).toBeInTheDocument();
+  expect(
+    within(cards[0] as HTMLElement).getByRole('link', { name: 'View Details of Alpha' }),
+  ).toHaveAttribute('href', '/app/my-app/a1');
+});
+
+test('without apps there is no My Apps section', async () => {
+  server.use(on('getApps', () => ok('getApps', { status: true, data: [] })));
+  await renderDashboard();
+  await screen.findByRole('table', { name: 'Recent Activity' });
+  expect(screen.queryByRole('region', { name: 'My Apps' })).toBeNull();
+});

@@ -1,0 +1,25 @@
+import { Link } from 'react-router-dom';
+import type { Profile } from '../../../api/generated/profile.gen';
+import { paths } from '../../../app/paths';
+import { ShieldIcon } from '../../../components/icons';
+
+type KycStatus = Profile['status_kyc'];
+
+/** status_kyc as words (spec 000 section 3) and the badge colour for each. */
+export const KYC_STATUS: Record<KycStatus, { label: string; tone: string }> = {
+  0: { label: 'Not Uploaded', tone: 'secondary' },
+  1: { label: 'Approved', tone: 'success' },
+  2: { label: 'Rejected', tone: 'danger' },
+  3: { label: 'Unverified', tone: 'warning' },
+};
+
+/** The account's identity verification state, linking to /app/kyc. */
+export function KycBadge({ status }: { status: KycStatus }) {
+  const { label, tone } = KYC_STATUS[status];
+  return (
+    <Link to={paths.kyc} className={`kyc-badge kyc-badge--${tone}`}>
+      <ShieldIcon width={15} height={15} />
+      KYC {label}
+    </Link>
+  );
+}

@@ -1,0 +1,207 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { makeApp } from '../../../test/factories/apps';
+import { makeProfile } from '../../../test/factories/auth';
+import { ok, on } from '../../../test/msw/contract';
+import { server } from '../../../test/msw/server';
+import { renderRoute, SIGNED_IN } from '../../../test/renderWithProviders';
+
+// Rendering the lazy routes is slow on a shared machine.
+jest.setTimeout(15_000);
+
+// The signed-in shell around /app/usages (a screen that makes no calls of its own).
+
+const APPS = [
+  makeApp({ id: 'app_1', app_name: 'Shop Checkout' }),
+  makeApp({ id: 'app_2', app_name: 'Game Payouts' }),
+];
+
+/** Renders and waits for the lazy layout chunk (slow on a busy machine). */
+async function renderLayout(session = {}) {
+  const user = userEvent.setup();
+  const view = renderRoute('/app/usages', {
+    session: { ...SIGNED_IN, profile: makeProfile(), apps: APPS, ...session },
+  });
+  await screen.findByRole('heading', { name: 'Usages' }, { timeout: 10_000 });
+  return { user, ...view };
+}
+
+/** A viewport narrower or wider than the signed-in theme's 600 px breakpoint. */
+function setViewport(width: number) {
+  Object.defineProperty(window, 'matchMedia', {
+    configurable: true,
+    value: (query: string) => ({
+      matches: /min-width:\s*600px/.test(query) ? width >= 600 : false,
+      media: query,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+    }),
+  });
+}
+
+afterEach(() => {
+  Reflect.deleteProperty(window, 'matchMedia');
+});
+
+describe('header', () => {
+  test('the logo goes to the dashboard; the avatar shows two upper-case letters without a picture', async () => {
+    await renderLayout();
+    const header = await screen.findByRole('banner');
+    expect(within(header).getByRole('link', { name: 'CryptoSafeLock home' })).toHaveAttribute(
+      'href',
+      '/app/dashboard',
+    );
+    const settings = within(header).getByRole('button', { name: 'Settings' });
+    expect(settings).toHaveTextContent(/^DM$/);
+  });
+
+  test('the avatar shows the picture when one is set', async () => {
+    await renderLayout({ avatar: 'abc123.png' });
+    const header = await screen.findByRole('banner');
+    const image = within(header).getByRole('img', { name: "Demo Merchant's profile picture" });
+    expect(image).toHaveAttribute('src', 'http://localhost/api/images/abc123.png');
+  });
+
+  test('settings panel: Download, Language and Currency USD($); the language list', async () => {
+    const { user } = await renderLayout();
+    await user.click(await screen.findByRole('button', { name: 'Settings' }));
+    expect(screen.getByText('Download')).toBeInTheDocument();
+    expect(screen.getByText('USD($)')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: /^Language/ }));
+    const list = screen.getByRole('region', { name: 'Language' });
+    const languages = within(list)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(languages).toEqual([
+      'English',
+      'Russian',
+      'Japanese',
+      'Spanish (International)',
+      'Vietnamese',
+      'Turkish',
+    ]);
+    expect(within(list).getByRole('button', { name: 'English' })).toHaveAttribute(
+      'aria-current',
+      'true',
+    );
+    await user.click(within(list).getByRole('button', { name: 'Japanese' }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Language' })).toBeNull());
+  });
+
+  test('notifications: static Account Login entries under Today and Yesterday; Read All goes to /', async () => {
+    const { user, router } = await renderLayout();
+    await user.click(await screen.findByRole('button', { name: /^Notifications/ }));
+    const today = screen.getByRole('region', { name: 'Today' });
+    const yesterday = screen.getByRole('region', { name: 'Yesterday' });
+    expect(within(today).getAllByText('Account Login')).toHaveLength(2);
+    expect(within(yesterday).getByText('Account Login')).toBeInTheDocument();
+    expect(within(yesterday).getByText(/macOS 14 using Safari/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Read All' }));
+    // `/` sends a signed-in user on to the dashboard.
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/dashboard'));
+  });
+});
+
+describe('sidebar', () => {
+  test('every link of the spec, one entry per app, and Logout', async () => {
+    await renderLayout();
+    const nav = await screen.findByRole('navigation', { name: 'Main menu' });
+    const links = within(nav)
+      .getAllByRole('link')
+      .map((link) => [link.textContent, link.getAttribute('href')]);
+    expect(links).toEqual([
+      ['Home', '/app/dashboard'],
+      ['Identity Verification', '/app/kyc'],
+      ['Profile', '/app/profile'],
+      ['Authentication', '/app/authentication'],
+      ['Change Password', '/app/changepassword'],
+      ['Packages', '/app/subscriptions'],
+      ['Purchase History', '/app/history'],
+      ['Wallet', '/app/wallet'],
+      ['Shop Checkout', '/app/my-app/app_1'],
+      ['Game Payouts', '/app/my-app/app_2'],
+      ['Create New App', '/app/create-app'],
+    ]);
+    expect(screen.getByRole('button', { name: 'Logout' })).toBeInTheDocument();
+  });
+
+  test('the Subscriptions and Apps groups collapse and expand', async () => {
+    const { user } = await renderLayout();
+    const apps = await screen.findByRole('button', { name: 'Apps' });
+    expect(apps).toHaveAttribute('aria-expanded', 'true');
+    const region = document.getElementById(apps.getAttribute('aria-controls') ?? '');
+    expect(region).toHaveClass('show');
+    expect(
+      within(region as HTMLElement).getByRole('link', { name: 'Shop Checkout' }),
+    ).toBeInTheDocument();
+    await user.click(apps);
+    expect(apps).toHaveAttribute('aria-expanded', 'false');
+    await waitFor(() => expect(region).not.toHaveClass('show'));
+    await user.click(apps);
+    expect(apps).toHaveAttribute('aria-expanded', 'true');
+    await waitFor(() => expect(region).toHaveClass('show'));
+    const subscriptions = screen.getByRole('button', { name: 'Subscriptions' });
+    await user.click(subscriptions);
+    expect(subscriptions).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  test('the balance: 2 decimals with the currency prefix, shown at first, the eye masks it', async () => {
+    server.use(
+      on('getBalance', () => ok('getBalance', { status: true, data: { payInBalance: 1234.5 } })),
+    );
+    const { user } = await renderLayout({ currency_type: '€' });
+    const card = await screen.findByRole('region', { name: 'Wallet balance' });
+    expect(await within(card).findByText('€1234.50')).toBeInTheDocument();
+    await user.click(within(card).getByRole('button', { name: 'Hide balance' }));
+    expect(within(card).queryByText('€1234.50')).toBeNull();
+    expect(within(card).getByText('******')).toBeInTheDocument();
+    await user.click(within(card).getByRole('button', { name: 'Show balance' }));
+    expect(within(card).getByText('€1234.50')).toBeInTheDocument();
+  });
+
+  test('without a stored currency symbol the balance uses $', async () => {
+    await renderLayout({ currency_type: '' });
+    const card = await screen.findByRole('region', { name: 'Wallet balance' });
+    expect(await within(card).findByText('$125.50')).toBeInTheDocument();
+  });
+});
+
+describe('drawer', () => {
+  test('from 600 px the sidebar is permanent and there is no menu button', async () => {
+    setViewport(1440);
+    await renderLayout();
+    expect(await screen.findByRole('navigation', { name: 'Main menu' })).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Open menu' })).toBeNull();
+  });
+
+  test('below 600 px the menu button opens a temporary drawer that a link closes', async () => {
+    setViewport(375);
+    const { user, router } = await renderLayout();
+    await screen.findByRole('banner');
+    expect(screen.queryByRole('navigation', { name: 'Main menu' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Open menu' }));
+    const drawer = await screen.findByRole('dialog', { name: 'Menu' });
+    await user.click(within(drawer).getByRole('link', { name: 'Profile' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/profile'));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Menu' })).toBeNull());
+  });
+
+  test('a toggle is ignored while the drawer is still closing', async () => {
+    setViewport(375);
+    const { user } = await renderLayout();
+    const menu = await screen.findByRole('button', { name: 'Open menu' });
+    await user.click(menu);
+    const drawer = await screen.findByRole('dialog', { name: 'Menu' });
+    // Close, and toggle again at once, before the closing transition has ended.
+    act(() => {
+      within(drawer).getByRole('button', { name: 'Close menu' }).click();
+      menu.click();
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Menu' })).toBeNull());
+    // Once closed, the toggle works again.
+    await user.click(menu);
+    expect(await screen.findByRole('dialog', { name: 'Menu' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,36 @@
+import { Link } from 'react-router-dom';
+import { paths } from '../../../app/paths';
+import { MenuIcon } from '../../../components/icons';
+import { BrandMark } from '../../auth/components/icons';
+import { NotificationsPanel } from './NotificationsPanel';
+import { SettingsPanel } from './SettingsPanel';
+
+interface Props {
+  /** Small screens: the button that opens the sidebar drawer. */
+  onMenu?: () => void;
+}
+
+export function Header({ onMenu }: Props) {
+  return (
+    <header className="portal-header">
+      {onMenu ? (
+        <button
+          type="button"
+          className="header-icon-button me-1"
+          onClick={onMenu}
+          aria-label="Open menu"
+        >
+          <MenuIcon />
+        </button>
+      ) : null}
+      <Link to={paths.dashboard} className="portal-logo" aria-label="CryptoSafeLock home">
+        <BrandMark size={34} />
+        <span className="portal-logo__name">CryptoSafeLock</span>
+      </Link>
+      <div className="portal-header__actions">
+        <NotificationsPanel />
+        <SettingsPanel />
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,113 @@
+import { useState } from 'react';
+import Dropdown from 'react-bootstrap/Dropdown';
+import { useAppSelector } from '../../../app/hooks';
+import { Avatar } from '../../../components/Avatar';
+import {
+  CheckIcon,
+  ChevronIcon,
+  DollarIcon,
+  DownloadIcon,
+  GlobeIcon,
+} from '../../../components/icons';
+import { selectSession } from '../../auth/sessionSlice';
+
+export const LANGUAGES = [
+  'English',
+  'Russian',
+  'Japanese',
+  'Spanish (International)',
+  'Vietnamese',
+  'Turkish',
+] as const;
+
+/**
+ * The avatar opens the settings panel (Download, Language, Currency USD($)); Language opens the
+ * language list. Choosing a language only closes the list: the spec shows no other effect.
+ */
+export function SettingsPanel() {
+  const session = useAppSelector(selectSession);
+  const [open, setOpen] = useState(false);
+  const [view, setView] = useState<'settings' | 'language'>('settings');
+  const toggle = (next: boolean) => {
+    setOpen(next);
+    if (!next) setView('settings');
+  };
+
+  return (
+    <Dropdown
+      align="end"
+      className="header-panel"
+      show={open}
+      onToggle={toggle}
+      autoClose="outside"
+    >
+      <Dropdown.Toggle variant="link" className="header-avatar" aria-label="Settings">
+        <Avatar name={session.name} file={session.avatar} size={38} />
+      </Dropdown.Toggle>
+      <Dropdown.Menu className="header-panel__menu settings-panel">
+        {view === 'settings' ? (
+          <>
+            <div className="settings-panel__account">
+              <Avatar name={session.name} file={session.avatar} size={44} />
+              <div className="min-w-0">
+                <div className="fw-semibold text-truncate">{session.name}</div>
+                <div className="small text-muted text-truncate">{session.email}</div>
+              </div>
+            </div>
+            <div className="header-panel__title">Settings</div>
+            <div className="settings-panel__row">
+              <DownloadIcon className="settings-panel__icon" />
+              <span>Download</span>
+            </div>
+            <button
+              type="button"
+              className="settings-panel__row settings-panel__row--button"
+              onClick={() => setView('language')}
+            >
+              <GlobeIcon className="settings-panel__icon" />
+              <span>Language</span>
+              <span className="ms-auto small text-muted">English</span>
+              <ChevronIcon className="settings-panel__next" width={16} height={16} />
+            </button>
+            <div className="settings-panel__row">
+              <DollarIcon className="settings-panel__icon" />
+              <span>Currency</span>
+              <span className="ms-auto small fw-semibold">USD($)</span>
+            </div>
+          </>
+        ) : (
+          <section aria-label="Language">
+            <div className="header-panel__title d-flex align-items-center gap-2">
+              <button
+                type="button"
+                className="btn btn-link btn-sm p-0 settings-panel__back"
+                onClick={() => setView('settings')}
+                aria-label="Back to settings"
+              >
+                <ChevronIcon width={16} height={16} />
+              </button>
+              Language
+            </div>
+            <ul className="list-unstyled mb-0">
+              {LANGUAGES.map((language) => (
+                <li key={language}>
+                  <button
+                    type="button"
+                    className={`settings-panel__row settings-panel__row--button${language === 'English' ? ' active' : ''}`}
+                    aria-current={language === 'English' ? 'true' : undefined}
+                    onClick={() => toggle(false)}
+                  >
+                    <span>{language}</span>
+                    {language === 'English' ? (
+                      <CheckIcon className="ms-auto" width={16} height={16} />
+                    ) : null}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+      </Dropdown.Menu>
+    </Dropdown>
+  );
+}

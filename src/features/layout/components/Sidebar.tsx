@@ -1,0 +1,148 @@
+import { useId, useState, type ComponentType, type ReactNode, type SVGProps } from 'react';
+import Collapse from 'react-bootstrap/Collapse';
+import { NavLink } from 'react-router-dom';
+import { useAppSelector } from '../../../app/hooks';
+import { paths } from '../../../app/paths';
+import { Avatar } from '../../../components/Avatar';
+import {
+  ChevronIcon,
+  GridIcon,
+  HomeIcon,
+  KeyIcon,
+  LayersIcon,
+  LockIcon,
+  PlusIcon,
+  ShieldIcon,
+  UserIcon,
+} from '../../../components/icons';
+import { LogoutButton } from '../../auth/LogoutButton';
+import { selectApps, selectSession } from '../../auth/sessionSlice';
+import { BalanceCard } from './BalanceCard';
+
+type Icon = ComponentType<SVGProps<SVGSVGElement>>;
+
+interface LinkProps {
+  to: string;
+  icon?: Icon;
+  children: ReactNode;
+  onNavigate?: () => void;
+  /** Also active on the paths below `to` (an app's tabs). */
+  partial?: boolean;
+}
+
+function SideLink({ to, icon: IconComponent, children, onNavigate, partial = false }: LinkProps) {
+  return (
+    <li>
+      <NavLink
+        to={to}
+        end={!partial}
+        className={({ isActive }) => `sidebar__link${isActive ? ' active' : ''}`}
+        onClick={onNavigate}
+      >
+        {IconComponent ? (
+          <IconComponent className="sidebar__icon" />
+        ) : (
+          <span className="sidebar__dot" />
+        )}
+        <span className="text-truncate">{children}</span>
+      </NavLink>
+    </li>
+  );
+}
+
+function Group({
+  title,
+  icon: IconComponent,
+  children,
+}: {
+  title: string;
+  icon: Icon;
+  children: ReactNode;
+}) {
+  const [open, setOpen] = useState(true);
+  const id = useId();
+  return (
+    <li>
+      <button
+        type="button"
+        className="sidebar__link sidebar__group"
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => setOpen((o) => !o)}
+      >
+        <IconComponent className="sidebar__icon" />
+        <span>{title}</span>
+        <ChevronIcon className={`sidebar__chevron${open ? ' open' : ''}`} width={16} height={16} />
+      </button>
+      <Collapse in={open}>
+        <div id={id}>
+          <ul className="sidebar__sublist">{children}</ul>
+        </div>
+      </Collapse>
+    </li>
+  );
+}
+
+/** Balance, every link of the spec's sidebar, the app list and Logout. */
+export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
+  const session = useAppSelector(selectSession);
+  const apps = useAppSelector(selectApps);
+  return (
+    <div className="sidebar">
+      {/* Scrolls on its own when taller than the window; Logout stays in view below. */}
+      <div className="sidebar__scroll">
+        <div className="sidebar__account">
+          <Avatar name={session.name} file={session.avatar} size={44} />
+          <div className="min-w-0">
+            <div className="sidebar__name text-truncate">{session.name}</div>
+            <div className="sidebar__username text-truncate">@{session.username}</div>
+          </div>
+        </div>
+        <BalanceCard onNavigate={onNavigate} />
+        <nav aria-label="Main menu">
+          <ul className="sidebar__list">
+            <SideLink to={paths.dashboard} icon={HomeIcon} onNavigate={onNavigate}>
+              Home
+            </SideLink>
+            <SideLink to={paths.kyc} icon={ShieldIcon} onNavigate={onNavigate}>
+              Identity Verification
+            </SideLink>
+            <SideLink to={paths.profile} icon={UserIcon} onNavigate={onNavigate}>
+              Profile
+            </SideLink>
+            <SideLink to={paths.authentication} icon={KeyIcon} onNavigate={onNavigate}>
+              Authentication
+            </SideLink>
+            <SideLink to={paths.changePassword} icon={LockIcon} onNavigate={onNavigate}>
+              Change Password
+            </SideLink>
+            <Group title="Subscriptions" icon={LayersIcon}>
+              <SideLink to={paths.subscriptions} onNavigate={onNavigate}>
+                Packages
+              </SideLink>
+              <SideLink to={paths.history} onNavigate={onNavigate}>
+                Purchase History
+              </SideLink>
+              <SideLink to={paths.wallet} onNavigate={onNavigate}>
+                Wallet
+              </SideLink>
+            </Group>
+            <Group title="Apps" icon={GridIcon}>
+              {apps.map((app) => (
+                <SideLink key={app.id} to={paths.myApp(app.id)} onNavigate={onNavigate} partial>
+                  {app.app_name}
+                </SideLink>
+              ))}
+              <SideLink to={paths.createApp} icon={PlusIcon} onNavigate={onNavigate}>
+                Create New App
+              </SideLink>
+            </Group>
+          </ul>
+        </nav>
+      </div>
+      <div className="sidebar__footer">
+        <LogoutButton className="w-100" variant="outline-light" />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+import { useEffect } from 'react';
+import Button from 'react-bootstrap/Button';
+import Modal from 'react-bootstrap/Modal';
+import type { SubscriptionRow } from '../../../api/subscriptions';
+import { formatAmount, formatDate } from '../../../lib/format';
+import { StatusBadge } from './StatusBadge';
+import { TitledModal } from '../../../components/TitledModal';
+
+/** The invoice currency (spec 000 section 9). */
+export const INVOICE_CURRENCY = 'USD';
+const PRINTING_CLASS = 'invoice-printing';
+
+/** A printable invoice of one purchase, in USD. */
+export function InvoiceModal({ row, onHide }: { row: SubscriptionRow | null; onHide: () => void }) {
+  // While the invoice is open, print styles (subscriptions.scss) print it alone.
+  useEffect(() => {
+    if (!row) return;
+    document.body.classList.add(PRINTING_CLASS);
+    return () => document.body.classList.remove(PRINTING_CLASS);
+  }, [row]);
+
+  const amount = row ? `${formatAmount(row.price, 2)} ${INVOICE_CURRENCY}` : '';
+  return (
+    <TitledModal
+      show={row !== null}
+      onHide={onHide}
+      size="lg"
+      className="invoice-modal"
+      title="Invoice"
+    >
+      {row && (
+        <>
+          <Modal.Body>
+            <div className="invoice">
+              <div className="invoice__top">
+                <div>
+                  <p className="invoice__brand">CryptoSafeLock</p>
+                  <p className="text-muted small mb-0">Subscription invoice</p>
+                </div>
+                <dl className="invoice__meta">
+                  <dt>Invoice Id</dt>
+                  <dd>{row.invoice_id}</dd>
+                  <dt>Date</dt>
+                  <dd>{formatDate(row.created_at)}</dd>
+                  <dt>Status</dt>
+                  <dd>
+                    <StatusBadge status={row.status} />
+                  </dd>
+                </dl>
+              </div>
+              <div className="invoice__to">
+                <span className="text-muted small">Billed to</span>
+                <p className="mb-0 fw-semibold">{row.name}</p>
+                <p className="mb-0 text-muted">@{row.username}</p>
+              </div>
+              <table className="table invoice__lines">
+                <thead>
+                  <tr>
+                    <th scope="col">Package</th>
+                    <th scope="col">Duration</th>
+                    <th scope="col" className="text-end">
+                      Price
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  <tr>
+                    <td>{row.package}</td>
+                    <td>{row.duration_days} days</td>
+                    <td className="text-end">{amount}</td>
+                  </tr>
+                </tbody>
+                <tfoot>
+                  <tr>
+                    <th scope="row" colSpan={2} className="text-end">
+                      Total
+                    </th>
+                    <td className="text-end fw-bold">{amount}</td>
+                  </tr>
+                </tfoot>
+              </table>
+              <p className="text-muted small mb-0">Paid from the USDT wallet balance.</p>
+            </div>
+          </Modal.Body>
+          <Modal.Footer className="invoice-modal__actions">
+            <Button variant="outline-secondary" onClick={onHide}>
+              Close
+            </Button>
+            <Button onClick={() => window.print()}>Print</Button>
+          </Modal.Footer>
+        </>
+      )}
+    </TitledModal>
+  );
+}

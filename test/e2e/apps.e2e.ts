@@ -1,0 +1,190 @@
+import { randomBytes } from 'node:crypto';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { BASE_URL, DESKTOP, launch, openPage, PHONE, snap } from './browser';
+import { DEMO, signIn } from './journeys';
+
+// Apps journeys. Creating an app uses a merchant registered for it through the API (without a
+// subscription one app is allowed, and the demo account already has its seeded app); paging
+// through data uses the demo account's seeded app.
+
+// Journeys in a real browser take longer than Jest's default 5 s per test.
+jest.setTimeout(90_000);
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+async function registerMerchant() {
+  const username = `app_${randomBytes(4).toString('hex')}`;
+  const merchant = { username, password: 'Apps#Pass1', code: '1357' };
+  const response = await fetch(`${BASE_URL}/api/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Apps Tester',
+      username,
+      email: `${username}@example.com`,
+      password: merchant.password,
+      spassword: merchant.code,
+      country: 'IN',
+      phone: '9876543210',
+      is_checked: 1,
+    }),
+  });
+  if (!response.ok) throw new Error(`register: ${response.status} ${await response.text()}`);
+  return merchant;
+}
+
+/** Waits until a modal's fade has finished, so screenshots show the settled screen. */
+async function settledDialog(page: Page, name: string | RegExp) {
+  const dialog = page.getByRole('dialog', { name });
+  await dialog.waitFor();
+  await page.locator('.modal.show').waitFor();
+  await page.waitForTimeout(350);
+  return dialog;
+}
+
+async function closeDialog(page: Page, dialog: Locator) {
+  await dialog.getByRole('button', { name: 'Close' }).first().click();
+  await page.locator('.modal').waitFor({ state: 'detached' });
+}
+
+test('create an app, add a payout address, and manage an API key', async () => {
+  const merchant = await registerMerchant();
+  const { context, page } = await openPage(browser, DESKTOP);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await signIn(page, merchant);
+
+  await page.goto('/app/create-app');
+  await page.getByRole('button', { name: 'Create App' }).click();
+  await page.getByText('App Name is required').waitFor();
+  await page.getByText('Project Url is required').waitFor();
+  await page.getByLabel('App Name').fill('E2E Shop');
+  await page.getByLabel('Project URL').fill('shop');
+  await page.getByText('Please Enter Valid URl').waitFor();
+  await page.getByLabel('Project URL').fill('https://e2e-shop.example.com');
+  await page.getByLabel('Discription').fill('Checkout of the end-to-end shop');
+  await page.getByLabel('IP Whitelist').fill('203.0.113.10, 198.51.100.7/24');
+  await page.getByLabel('Webhook URl').fill('https://e2e-shop.example.com/hooks');
+  await snap(page, 'apps-create-desktop');
+  await page.getByRole('button', { name: 'Create App' }).click();
+  await page.waitForURL(/\/app\/my-app\/app_[0-9a-z]+$/);
+  await page.getByRole('heading', { level: 1, name: 'E2E Shop' }).waitFor();
+  // The new app is in the sidebar at once.
+  await page.getByRole('link', { name: 'E2E Shop' }).first().waitFor();
+
+  // Payment Setting: a bad payout address is refused first, then a good one is saved.
+  await page.getByRole('switch', { name: 'Use USDT (BNB Smart Chain)' }).click();
+  const payout = await settledDialog(page, 'Enter Payout Address');
+  await payout.getByLabel('Payout Address').fill('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD');
+  await payout.getByRole('button', { name: 'Submit' }).click();
+  await payout.getByText('Please Enter valid Address').waitFor();
+  await snap(page, 'apps-payout-refused-desktop');
+  await payout.getByLabel('Payout Address').fill('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed');
+  await payout.getByRole('button', { name: 'Submit' }).click();
+  await page.getByRole('switch', { name: 'For Deposit' }).waitFor();
+  await page.getByRole('button', { name: 'Deposit Wallet' }).click();
+  const wallet = await settledDialog(page, 'Deposit Wallet');
+  await wallet.getByText('0x5aAeb605...E7Ef1BeAed').waitFor();
+  await closeDialog(page, wallet);
+  await snap(page, 'apps-payment-setting-desktop');
+
+  // App Keys: generate, see it once, edit its permissions, revoke it.
+  await page
+    .getByRole('navigation', { name: 'App menu' })
+    .getByRole('link', { name: 'App Keys' })
+    .click();
+  await page.waitForURL('**/app-keys');
+  await page.getByLabel('Key Name').fill('Checkout server');
+  await page.getByLabel('Create deposit addresses').check();
+  await page.getByLabel('Read deposits').check();
+  await page.getByRole('button', { name: 'Submit' }).click();
+  const keyField = page.getByLabel('Your API Key');
+  await keyField.waitFor();
+  const key = await keyField.inputValue();
+  expect(key).toMatch(/^csl_live_[0-9a-z]{32}$/);
+  await page.getByRole('button', { name: 'Copy key' }).click();
+  await page.getByText('Key Copied Succefully').waitFor();
+  await snap(page, 'apps-key-once-desktop');
+  await page.getByRole('button', { name: 'Go Back' }).click();
+  await page.getByRole('cell', { name: 'Checkout server', exact: true }).waitFor();
+  expect(await page.content()).not.toContain(key);
+  await page.reload();
+  await page.getByRole('cell', { name: 'Checkout server', exact: true }).waitFor();
+  expect(await page.content()).not.toContain(key);
+
+  await page.getByRole('button', { name: 'Edit Permissions of Checkout server' }).click();
+  const edit = await settledDialog(page, 'Edit Permissions');
+  await edit.getByLabel('Read balances').check();
+  await edit.getByLabel('Create deposit addresses').uncheck();
+  await snap(page, 'apps-edit-permissions-desktop');
+  await edit.getByRole('button', { name: 'Save Changes' }).click();
+  await page.locator('.modal').waitFor({ state: 'detached' });
+  await page.getByRole('cell', { name: 'Read deposits, Read balances', exact: true }).waitFor();
+
+  await page.getByRole('button', { name: 'Revoke Checkout server' }).click();
+  const revoke = await settledDialog(page, 'Revoke Key');
+  await revoke.getByRole('button', { name: 'Yes, Revoke' }).click();
+  await page.getByText('No record Found').waitFor();
+  await context.close();
+});
+
+test('page through the seeded receives and open a details modal', async () => {
+  const { context, page } = await openPage(browser, DESKTOP);
+  await signIn(page, { username: DEMO.username, password: DEMO.password, code: DEMO.pin });
+  await page.goto('/app/my-app/app_demo_store/transaction?view=receive');
+  await page.getByText('Showing 1 to 10 of 27 results').waitFor();
+  await page.getByRole('button', { name: 'Page 2' }).click();
+  await page.getByText('Showing 11 to 20 of 27 results').waitFor();
+  await page.getByRole('button', { name: 'Last page' }).click();
+  await page.getByText('Showing 21 to 27 of 27 results').waitFor();
+  await page
+    .getByRole('button', { name: /^Details of / })
+    .first()
+    .click();
+  const details = await settledDialog(page, 'Transaction Details');
+  await details.getByText('Client Id').waitFor();
+  await snap(page, 'apps-receive-details-desktop');
+  await closeDialog(page, details);
+
+  const menu = page.getByRole('navigation', { name: 'App menu' });
+  for (const tab of ['Payment Setting', 'Usage', 'API Logs', 'Daily Logs', 'IPN Logs']) {
+    await menu.getByRole('link', { name: tab }).click();
+    await page.getByRole('heading', { level: 2, name: tab }).waitFor();
+    await snap(page, `apps-${tab.toLowerCase().replace(' ', '-')}-desktop`);
+  }
+  await page.getByRole('button', { name: 'View Details' }).first().click();
+  const ipn = await settledDialog(page, /deposit\.|withdraw\./);
+  await ipn.getByLabel('Log data').waitFor();
+  await snap(page, 'apps-ipn-details-desktop');
+  await closeDialog(page, ipn);
+
+  await page.goto('/app/my-app/app_demo_store/transaction?view=send');
+  await page.getByText('Showing 1 to 10 of 18 results').waitFor();
+  await snap(page, 'apps-send-desktop');
+  await context.close();
+});
+
+test('the app detail on a phone', async () => {
+  const { context, page } = await openPage(browser, PHONE);
+  await signIn(page, { username: DEMO.username, password: DEMO.password, code: DEMO.pin });
+  await page.goto('/app/my-app/app_demo_store');
+  await page.getByRole('switch', { name: 'For Deposit' }).first().waitFor();
+  await snap(page, 'apps-payment-setting-phone');
+  await page.getByRole('button', { name: 'Operational Wallet' }).first().click();
+  const wallet = await settledDialog(page, 'Operational Wallet');
+  await wallet.getByRole('link', { name: 'View on Explorer' }).waitFor();
+  await snap(page, 'apps-operational-wallet-phone');
+  await closeDialog(page, wallet);
+  await page.goto('/app/my-app/app_demo_store/transaction?view=receive');
+  await page.getByText('Showing 1 to 10 of 27 results').waitFor();
+  await snap(page, 'apps-receive-phone');
+  await page.goto('/app/create-app');
+  await page.getByRole('button', { name: 'Create App' }).waitFor();
+  await snap(page, 'apps-create-phone');
+  await context.close();
+});

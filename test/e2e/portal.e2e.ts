@@ -1,0 +1,203 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { DATA_DIR, DESKTOP, launch, openPage, PHONE, snap } from './browser';
+import { DEMO, signIn } from './journeys';
+
+// The signed-in portal end to end with the demo merchant: every screen at 1280 and 375 px, a
+// new avatar in the header, personal information and an identity document sent for review, and
+// an operator's approval (the admin command) reaching the KYC badge and the locked section.
+
+jest.setTimeout(120_000);
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const ADMIN = path.resolve(ROOT, process.env.DIST_DIR ?? 'dist', 'server', 'admin.cjs');
+
+/** `npm run admin -- ...` on the e2e server's DATA_DIR. */
+function admin(...args: string[]): string {
+  return execFileSync(process.execPath, [ADMIN, ...args], {
+    env: { ...process.env, DATA_DIR, NODE_ENV: 'test', PORTAL_ROOT: ROOT },
+    encoding: 'utf8',
+  });
+}
+
+// A real 1x1 PNG (the server judges uploads by their bytes).
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+const picture = (name: string) => ({ name, mimeType: 'image/png', buffer: PNG });
+
+const demo = { username: DEMO.username, password: DEMO.password, code: DEMO.pin };
+
+/** Waits for animations (accordion, drawer, modal) so a screenshot shows the settled screen. */
+async function settled(page: Page) {
+  await page.waitForFunction(
+    () => document.querySelector('.collapsing, .offcanvas.showing, .offcanvas.hiding') === null,
+  );
+  await page.waitForTimeout(350);
+}
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+test('every signed-in screen at 1280 px and 375 px', async () => {
+  for (const [size, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    const { context, page } = await openPage(browser, viewport);
+    await signIn(page, demo);
+    await page.getByRole('heading', { name: 'Hello, Demo Merchant' }).waitFor();
+    await page
+      .getByRole('table', { name: 'Recent Activity' })
+      .getByText('Credit')
+      .first()
+      .waitFor();
+    await page.getByRole('region', { name: 'My Apps' }).waitFor();
+    await snap(page, `portal-dashboard-${size}`);
+
+    if (size === 'phone') {
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await page.getByRole('dialog', { name: 'Menu' }).waitFor();
+      await settled(page);
+      await snap(page, 'portal-drawer-phone');
+      await page
+        .getByRole('dialog', { name: 'Menu' })
+        .getByRole('link', { name: 'Profile' })
+        .click();
+      await page.getByRole('dialog', { name: 'Menu' }).waitFor({ state: 'hidden' });
+      await page.waitForURL('**/app/profile');
+    }
+
+    await page.getByRole('button', { name: /^Notifications/ }).click();
+    await page.getByText('Yesterday').waitFor();
+    await snap(page, `portal-notifications-${size}`);
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByText('USD($)').waitFor();
+    await snap(page, `portal-settings-${size}`);
+    await page.getByRole('button', { name: /^Language/ }).click();
+    await page.getByRole('region', { name: 'Language' }).waitFor();
+    await snap(page, `portal-language-${size}`);
+    await page.keyboard.press('Escape');
+
+    for (const [route, heading, name] of [
+      ['/app/all-app', 'All Apps', 'all-apps'],
+      ['/app/profile', 'Profile', 'profile'],
+      ['/app/kyc', 'Identity Verification', 'kyc'],
+      ['/app/support', 'Support', 'support'],
+      ['/app/usages', 'Usages', 'usages'],
+    ] as const) {
+      await page.goto(route);
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      if (name === 'kyc') await page.getByRole('button', { name: /^PAN Card/ }).waitFor();
+      if (name === 'all-apps') await page.getByRole('article').first().waitFor();
+      await settled(page);
+      await snap(page, `portal-${name}-${size}`);
+    }
+    await context.close();
+  }
+});
+
+test('avatar, personal information and a document, then an operator approves them', async () => {
+  const { context, page } = await openPage(browser, DESKTOP);
+  await signIn(page, demo);
+  await page.getByRole('link', { name: 'KYC Rejected' }).waitFor(); // the seeded PAN card scan
+
+  // A new avatar shows in the header at once.
+  await page.goto('/app/profile');
+  await page.getByLabel('Profile picture file').setInputFiles(picture('me.png'));
+  await page.getByText('Profile picture updated successfully').waitFor();
+  const headerPicture = page
+    .getByRole('banner')
+    .getByRole('img', { name: "Demo Merchant's profile picture" });
+  await headerPicture.waitFor();
+  expect(await headerPicture.getAttribute('src')).toMatch(/\/api\/images\/[0-9a-f]{32}\.png$/);
+  await snap(page, 'portal-profile-avatar-desktop');
+
+  // Personal information, confirmed in the modal.
+  await page.goto('/app/kyc');
+  const personal = page.getByRole('form', { name: 'Personal Information' });
+  await personal.getByLabel('Gender').selectOption('male');
+  await personal.getByLabel('Date of Birth').fill('1988-04-12');
+  await personal.getByLabel('Flat, House Number').fill('Flat 4, Lotus Residency');
+  await personal.getByLabel('Area').fill('Koregaon Park');
+  await personal.getByLabel('City').fill('Pune');
+  await personal.getByLabel('State').fill('Maharashtra');
+  await personal.getByLabel('Pincode').fill('411001');
+  await personal.getByRole('button', { name: 'Submit' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Confirm Save' });
+  await settled(page);
+  await snap(page, 'portal-kyc-confirm-desktop');
+  await confirm.getByRole('button', { name: 'Yes, Save' }).click();
+  await page.getByText('Profile updated successfully').waitFor();
+  await confirm.waitFor({ state: 'hidden' });
+
+  // An identity document: front and back, then the section reads 'Already uploaded'.
+  await page.getByRole('button', { name: /^Identity Proof/ }).click();
+  const identity = page.getByRole('form', { name: 'Identity Proof upload' });
+  await identity.getByLabel('Document Name').selectOption('Aadhar Card');
+  await identity.getByLabel('Document Number').fill('123412341234');
+  await identity.getByLabel('Front Side Image').setInputFiles(picture('front.png'));
+  await identity.getByLabel('Back Side Image').setInputFiles(picture('back.png'));
+  await identity.getByRole('img', { name: 'Back Side Image preview' }).waitFor();
+  await snap(page, 'portal-kyc-filled-desktop');
+  await identity.getByRole('button', { name: 'Submit' }).click();
+  await confirm.getByRole('button', { name: 'Yes, Save' }).click();
+  await page.getByText('Document uploaded successfully').waitFor();
+  await page.getByText('Already uploaded').waitFor();
+  await settled(page);
+  await snap(page, 'portal-kyc-uploaded-desktop');
+
+  // The history modal shows the scans to their owner.
+  await page.getByRole('button', { name: 'Identity Proof history' }).click();
+  const history = page.getByRole('dialog', { name: 'Identity Proof History' });
+  await history.getByRole('img', { name: 'Aadhar Card front' }).waitFor();
+  await settled(page);
+  await snap(page, 'portal-kyc-history-desktop');
+  await page.keyboard.press('Escape');
+  await history.waitFor({ state: 'hidden' });
+
+  await page.goto('/app/dashboard');
+  await page.getByRole('link', { name: 'KYC Unverified' }).waitFor();
+
+  // The operator reviews on the same database.
+  const list = admin('kyc', 'list');
+  const uploadId =
+    /^(upl_\w+)\s+demo\s+Identity Proof\s+Aadhar Card\s+123412341234\s+pending/m.exec(list)?.[1];
+  expect(uploadId).toBeDefined();
+  expect(admin('kyc', 'approve', uploadId ?? '')).toContain('is approved');
+  expect(admin('kyc', 'approve-profile', 'demo')).toContain(
+    'status_kyc of demo is now 1 (approved)',
+  );
+
+  await page.reload();
+  await page.getByRole('link', { name: 'KYC Approved' }).waitFor();
+  await snap(page, 'portal-dashboard-approved-desktop');
+
+  await page.goto('/app/kyc');
+  await page.getByRole('button', { name: /^Personal Information\s?Approved/ }).waitFor();
+  const locked = page.getByRole('form', { name: 'Personal Information' });
+  await locked
+    .getByText('Your personal information is verified and can no longer be changed.')
+    .waitFor();
+  expect(await locked.getByRole('button', { name: 'Submit' }).count()).toBe(0);
+  expect(await locked.getByLabel('City').getAttribute('readonly')).not.toBeNull();
+  await settled(page);
+  await snap(page, 'portal-kyc-approved-desktop');
+  await context.close();
+});
+
+test('a KYC scan is not served without its owner’s session', async () => {
+  const { context, page } = await openPage(browser, PHONE);
+  const response = await page.request.get('/api/images/demo-pan-card-front.png');
+  expect(response.status()).toBe(403);
+  expect(response.headers()['x-content-type-options']).toBe('nosniff');
+  await context.close();
+});
