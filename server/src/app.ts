@@ -67,7 +67,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: 1024 * 1024,
     // Fastify's default (100) answers a longer path parameter with a bare 414; let the schema
     // refuse it with a 422 in the envelope instead.
-    maxParamLength: 2048,
+    routerOptions: { maxParamLength: 2048 },
   });
 
   app.setValidatorCompiler(createValidatorCompiler(createRequestAjvs(spec.document)));
