@@ -19,8 +19,7 @@ export const NEW_DEPOSIT_MESSAGE = 'New Deposit Found !!';
 export const CHAIN_UNAVAILABLE_MESSAGE =
   'The blockchain could not be reached. Please try again in a minute.';
 
-// Operations tagged Wallet in openapi.yaml, keyed by operationId; the ones not listed answer 501
-// (handlers/index.ts fills them in). Shape of an entry:
+// Operations tagged Wallet in openapi.yaml, keyed by operationId. Shape of an entry:
 //   async someOperation(request: FastifyRequest<{ Body: SomeBody; Params: { id: string } }>, reply) {
 //     const user = requireUser(request); // http/requestContext.ts
 //     ...query ctx.db with Kysely...
