@@ -34,6 +34,8 @@ export default (_env: Env, argv: Argv): Configuration & { devServer?: DevServerC
   const production = argv.mode !== 'development';
   return {
     mode: production ? 'production' : 'development',
+    // Modern runtime code (arrow functions, const); the app itself is compiled for ES2022 too.
+    target: ['web', 'es2022'],
     entry: { main: './src/main.tsx' },
     output: {
       path: path.join(distDir, 'web'),
@@ -46,7 +48,11 @@ export default (_env: Env, argv: Argv): Configuration & { devServer?: DevServerC
       clean: true,
     },
     devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
-    resolve: { extensions: ['.tsx', '.ts', '.js'] },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.js'],
+      // The ESM twin of redux-persist's storage concatenates with the rest (Jest keeps the CJS one).
+      alias: { 'redux-persist/lib/storage$': 'redux-persist/es/storage' },
+    },
     module: {
       rules: [
         {

@@ -1,4 +1,4 @@
-// Gzipped JS and CSS that /login loads: the entry's files plus the "auth" chunk group.
+// Gzipped JS and CSS that /login loads: the entry's files plus the "login" chunk group.
 // Fails over the budget below. Run after `npm run build:web`.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'dist/web');
 const groupsFile = path.join(root, 'dist/chunk-groups.json');
-// JS: 120 KiB was asked, but react-dom 19, the data router, RTK Query and react-toastify together
-// weigh ~140 KiB gzipped; the budget guards against growth from there (README: Size).
-const BUDGET = { js: 165 * 1024, css: 20 * 1024 };
+// The first screen's budget (issue 2). The fixed stack alone (react-dom, RTK Query, the router,
+// redux-persist) is ~108 KiB of it: what /login does not need loads later (README: Size budget).
+const BUDGET = { js: 120 * 1024, css: 20 * 1024 };
 
 if (!fs.existsSync(groupsFile)) {
   console.error('size: dist/chunk-groups.json is missing. Run `npm run build:web` first.');
@@ -18,7 +18,7 @@ if (!fs.existsSync(groupsFile)) {
 }
 const { entrypoints, namedChunkGroups } = JSON.parse(fs.readFileSync(groupsFile, 'utf8'));
 const assetsOf = (group) => (group?.assets ?? []).map((asset) => asset.name);
-const files = new Set([...assetsOf(entrypoints.main), ...assetsOf(namedChunkGroups.auth)]);
+const files = new Set([...assetsOf(entrypoints.main), ...assetsOf(namedChunkGroups.login)]);
 
 const totals = { js: 0, css: 0 };
 const rows = [];

@@ -1,16 +1,16 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
-import { RouterProvider } from 'react-router-dom';
+import { BrowserRouter } from 'react-router-dom';
 import { PersistGate } from 'redux-persist/integration/react';
-import { ToastContainer } from 'react-toastify';
-import { makeRouter } from './app/router';
+import { createNavigation, NavigationBridge } from './app/navigation';
+import { AppRoutes } from './app/router';
 import { makePersistor, makeStore } from './app/store';
-import { TOAST_OPTIONS } from './components/toastOptions';
+import { Toasts } from './components/Toasts';
 import './styles/main.scss';
 
-const router = makeRouter();
-const store = makeStore({ onSessionEnd: () => void router.navigate('/') });
+const navigation = createNavigation();
+const store = makeStore({ onSessionEnd: () => navigation.navigate('/') });
 const persistor = makePersistor(store);
 
 const container = document.getElementById('root');
@@ -20,9 +20,12 @@ createRoot(container).render(
   <StrictMode>
     <Provider store={store}>
       <PersistGate loading={null} persistor={persistor}>
-        <RouterProvider router={router} />
+        <BrowserRouter>
+          <NavigationBridge navigation={navigation} />
+          <AppRoutes />
+        </BrowserRouter>
       </PersistGate>
     </Provider>
-    <ToastContainer {...TOAST_OPTIONS} />
+    <Toasts />
   </StrictMode>,
 );

@@ -1,11 +1,11 @@
 import type { ReactElement, ReactNode } from 'react';
 import { render, type RenderOptions } from '@testing-library/react';
 import { Provider } from 'react-redux';
-import { createMemoryRouter, MemoryRouter, RouterProvider } from 'react-router-dom';
-import { ToastContainer } from 'react-toastify';
-import { routes } from '../src/app/router';
+import { MemoryRouter } from 'react-router-dom';
+import { createNavigation, NavigationBridge } from '../src/app/navigation';
+import { AppRoutes } from '../src/app/router';
 import { makeStore, type AppStore, type RootState } from '../src/app/store';
-import { TOAST_OPTIONS } from '../src/components/toastOptions';
+import { Toasts } from '../src/components/Toasts';
 import { initialSessionState, type SessionState } from '../src/features/auth/sessionSlice';
 
 interface Options extends Omit<RenderOptions, 'wrapper'> {
@@ -34,23 +34,29 @@ export function renderWithProviders(ui: ReactElement, options: Options = {}) {
   const Wrapper = ({ children }: { children: ReactNode }) => (
     <Provider store={store}>
       <MemoryRouter initialEntries={[options.route ?? '/']}>{children}</MemoryRouter>
-      <ToastContainer {...TOAST_OPTIONS} autoClose={false} limit={undefined} />
+      <Toasts autoClose={false} limit={undefined} />
     </Provider>
   );
   return { store, ...render(ui, { wrapper: Wrapper, ...options }) };
 }
 
-/** The whole app's routes (guards, lazy pages) in a memory router at `path`. */
+/**
+ * The whole app's routes (guards, lazy pages) in a memory router at `path`; `navigation` tells
+ * where the router is and moves it.
+ */
 export function renderRoute(path: string, options: Options = {}) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  const store = storeFor(options, () => void router.navigate('/'));
+  const navigation = createNavigation();
+  const store = storeFor(options, () => navigation.navigate('/'));
   const result = render(
     <Provider store={store}>
-      <RouterProvider router={router} />
-      <ToastContainer {...TOAST_OPTIONS} autoClose={false} limit={undefined} />
+      <MemoryRouter initialEntries={[path]}>
+        <NavigationBridge navigation={navigation} />
+        <AppRoutes />
+      </MemoryRouter>
+      <Toasts autoClose={false} limit={undefined} />
     </Provider>,
   );
-  return { store, router, ...result };
+  return { store, navigation, ...result };
 }
 
 /** A signed-in session as login would leave it. */

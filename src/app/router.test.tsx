@@ -1,23 +1,26 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { RouteErrorBoundary } from '../components/RouteError';
+import { createNavigation, NavigationBridge } from './navigation';
 import { renderRoute, SIGNED_IN } from '../../test/renderWithProviders';
 
 describe('routing', () => {
   test('/ sends a visitor to /login', async () => {
-    const { router } = renderRoute('/');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    const { navigation } = renderRoute('/');
+    await waitFor(() => expect(navigation.pathname).toBe('/login'));
   });
 
   test('/ sends a signed-in user to the dashboard, and so does /login', async () => {
-    const { router } = renderRoute('/', { session: SIGNED_IN });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/app/dashboard'));
-    await router.navigate('/login');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/app/dashboard'));
+    const { navigation } = renderRoute('/', { session: SIGNED_IN });
+    await waitFor(() => expect(navigation.pathname).toBe('/app/dashboard'));
+    act(() => navigation.navigate('/login'));
+    await waitFor(() => expect(navigation.pathname).toBe('/app/dashboard'));
   });
 
   test('a protected route without a token logs an error and goes to /login', async () => {
     const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { router } = renderRoute('/app/wallet');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    const { navigation } = renderRoute('/app/wallet');
+    await waitFor(() => expect(navigation.pathname).toBe('/login'));
     expect(error).toHaveBeenCalledWith(expect.stringMatching(/redirecting to \/login/));
     error.mockRestore();
   });
@@ -43,5 +46,35 @@ describe('routing', () => {
     expect(
       await screen.findByText('Oops! Error: 404 This page does not exist!'),
     ).toBeInTheDocument();
+  });
+});
+
+describe('the error screen', () => {
+  function Broken(): never {
+    throw new Error('Loading chunk wallet failed.');
+  }
+
+  test('a screen that fails shows the error, and moving to another path recovers', async () => {
+    const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const navigation = createNavigation();
+    render(
+      <MemoryRouter initialEntries={['/broken']}>
+        <NavigationBridge navigation={navigation} />
+        <Routes>
+          <Route element={<RouteErrorBoundary />}>
+            <Route path="/broken" element={<Broken />} />
+            <Route path="/fine" element={<p>Fine again</p>} />
+          </Route>
+        </Routes>
+      </MemoryRouter>,
+    );
+    expect(
+      await screen.findByRole('heading', { name: 'Unexpected Application Error!' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Loading chunk wallet failed.')).toBeInTheDocument();
+    act(() => navigation.navigate('/fine'));
+    expect(await screen.findByText('Fine again')).toBeInTheDocument();
+    expect(screen.queryByText('Unexpected Application Error!')).not.toBeInTheDocument();
+    error.mockRestore();
   });
 });

@@ -1,6 +1,6 @@
-import type { ComponentType } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
-import { RouteError } from '../components/RouteError';
+import { lazy, type ComponentType } from 'react';
+import { Navigate, useRoutes, type RouteObject } from 'react-router-dom';
+import { RouteErrorBoundary } from '../components/RouteError';
 import { RootRedirect } from '../features/auth/RootRedirect';
 import { RequireSession } from '../features/auth/RequireSession';
 import { PublicOnly } from '../features/auth/PublicOnly';
@@ -8,15 +8,20 @@ import { paths } from './paths';
 
 type PageModule = { default: ComponentType };
 
-/** Route-level code splitting: each screen is its own chunk, loaded on first visit. */
-const page = (load: () => Promise<PageModule>): Pick<RouteObject, 'lazy'> => ({
-  lazy: async () => ({ Component: (await load()).default }),
-});
+/**
+ * Route-level code splitting: each screen is its own chunk, loaded on first visit. Navigations
+ * run in a transition, so the previous screen stays until the next one's chunk is in. The
+ * declarative router (not the data router) keeps ~16 KiB gzipped off what /login loads.
+ */
+const page = (load: () => Promise<PageModule>): Pick<RouteObject, 'element'> => {
+  const Page = lazy(load);
+  return { element: <Page /> };
+};
 
 // Paths match case-insensitively (react-router's default), so /Register and /Reset work as listed.
 export const routes: RouteObject[] = [
   {
-    errorElement: <RouteError />,
+    element: <RouteErrorBoundary />,
     children: [
       { path: '/', element: <RootRedirect /> },
       {
@@ -24,16 +29,18 @@ export const routes: RouteObject[] = [
         children: [
           {
             path: paths.login,
-            ...page(() => import(/* webpackChunkName: "auth" */ '../features/auth/LoginPage')),
+            ...page(() => import(/* webpackChunkName: "login" */ '../features/auth/LoginPage')),
           },
           {
             path: paths.register,
-            ...page(() => import(/* webpackChunkName: "auth" */ '../features/auth/RegisterPage')),
+            ...page(
+              () => import(/* webpackChunkName: "register" */ '../features/auth/RegisterPage'),
+            ),
           },
           {
             path: paths.reset,
             ...page(
-              () => import(/* webpackChunkName: "auth" */ '../features/auth/ResetPasswordPage'),
+              () => import(/* webpackChunkName: "reset" */ '../features/auth/ResetPasswordPage'),
             ),
           },
         ],
@@ -158,6 +165,7 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export function makeRouter() {
-  return createBrowserRouter(routes);
+/** Every screen of the portal, for a BrowserRouter (the app) or a MemoryRouter (tests). */
+export function AppRoutes() {
+  return useRoutes(routes);
 }

@@ -1,7 +1,6 @@
 import { combineReducers, configureStore, isPlain } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
 import {
-  createTransform,
   FLUSH,
   PAUSE,
   PERSIST,
@@ -11,22 +10,15 @@ import {
   REGISTER,
   REHYDRATE,
 } from 'redux-persist';
-import storage from 'redux-persist/lib/storage';
 import { baseApi } from '../api/baseApi';
 import { sessionReducer, type SessionState } from '../features/auth/sessionSlice';
 import { signInReducer } from '../features/auth/signInSlice';
-import { deobfuscate, obfuscate } from '../lib/obfuscate';
 import { apiFeedback } from './middleware/apiFeedback';
-
-/** authToken is kept obfuscated at rest; every other session value is stored as it is. */
-const authTokenTransform = createTransform<string, string>(
-  (token) => (token ? obfuscate(token) : ''),
-  (sealed) => (sealed ? deobfuscate(sealed) : ''),
-  { whitelist: ['authToken'] },
-);
+import { sealedStorage } from './sealedStorage';
 
 const persistedSession = persistReducer<SessionState>(
-  { key: 'session', version: 1, storage, transforms: [authTokenTransform] },
+  // authToken is sealed at rest by the storage; every other session value is stored as it is.
+  { key: 'session', version: 1, storage: sealedStorage },
   sessionReducer,
 );
 
@@ -57,7 +49,7 @@ export function makeStore({ preloadedState, onSessionEnd = () => undefined }: St
           isSerializable: (value: unknown) => isPlain(value) || value instanceof Blob,
         },
       })
-        .prepend(apiFeedback({ onSessionEnd }).middleware)
+        .prepend(apiFeedback({ onSessionEnd }))
         .concat(baseApi.middleware),
   });
   setupListeners(store.dispatch);

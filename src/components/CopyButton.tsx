@@ -1,5 +1,5 @@
 import Button, { type ButtonProps } from 'react-bootstrap/Button';
-import { toast } from 'react-toastify';
+import { toast } from './toast';
 
 export const DEFAULT_COPIED_TEXT = 'Copied Successfully';
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useDropzone, type FileRejection } from 'react-dropzone';
-import { toast } from 'react-toastify';
+import { toast } from './toast';
 import { CloseIcon, UploadIcon } from './icons';
 import './imagePicker.scss';
 

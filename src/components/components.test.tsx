@@ -107,3 +107,23 @@ describe('useForm', () => {
     expect(filters.email('a b@c.d!')).toBe('ab@c.d');
   });
 });
+
+describe('Toasts', () => {
+  test('the first toast loads the library, mounts the container and shows the message', async () => {
+    await jest.isolateModulesAsync(async () => {
+      // Fresh copies (React and Testing Library too, so they match): nothing loaded yet, as on a
+      // first visit to /login.
+      const { render, screen, act } = await import('@testing-library/react/pure');
+      const { Toasts } = await import('./Toasts');
+      const { toast, toastsRequested } = await import('./toast');
+      const { container, unmount } = render(<Toasts autoClose={false} />);
+      expect(toastsRequested()).toBe(false);
+      expect(container).toBeEmptyDOMElement();
+
+      act(() => toast.error('Request failed please try again'));
+      expect(toastsRequested()).toBe(true);
+      expect(await screen.findByText('Request failed please try again')).toBeInTheDocument();
+      unmount();
+    });
+  });
+});

@@ -88,7 +88,9 @@ describe('LoginPage, step one', () => {
     await userEvent.type(screen.getByLabelText('Password', { exact: true }), 'nope');
     await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
     // Under the field and as a toast.
-    expect(await screen.findAllByText('Invalid username or password.')).toHaveLength(2);
+    await waitFor(() =>
+      expect(screen.getAllByText('Invalid username or password.')).toHaveLength(2),
+    );
     expect(screen.getByLabelText('Username or Email')).toHaveValue('demo');
     expect(screen.getByLabelText('Password', { exact: true })).toHaveValue('nope');
   });
@@ -212,7 +214,9 @@ describe('LoginPage, step two', () => {
     const { store } = await passStepOne('mpin');
     await userEvent.type(await screen.findByLabelText('4 Digit Pin'), '9999');
     await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
-    expect(await screen.findAllByText('The 4 Digit Pin is incorrect.')).toHaveLength(2);
+    await waitFor(() =>
+      expect(screen.getAllByText('The 4 Digit Pin is incorrect.')).toHaveLength(2),
+    );
     expect(screen.getByLabelText('4 Digit Pin')).toHaveValue('9999');
     expect(store.getState().signIn.stepToken).toBe('step_abc');
     expect(location()).toBe('/login');

@@ -1,10 +1,6 @@
 import { useEffect, type FormEvent } from 'react';
-import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
-import Spinner from 'react-bootstrap/Spinner';
 import { Link, useNavigate } from 'react-router-dom';
 import { useLoginMutation, usePreLoginMutation } from '../../api/auth';
-import { enhancedAppsApi } from '../../api/apps';
 import { isApiError } from '../../api/errors';
 import type { AuthType } from '../../api/generated/auth.gen';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
@@ -12,6 +8,7 @@ import { paths } from '../../app/paths';
 import { filters, useForm, type FieldErrors } from '../../components/form/useForm';
 import { PublicLayout } from './components/PublicLayout';
 import { SecretInput } from './components/SecretInput';
+import { TextInput } from './components/TextInput';
 import { ArrowLeftIcon } from './components/icons';
 import { signedIn } from './sessionSlice';
 import { selectSignIn, signInReset, stepOnePassed } from './signInSlice';
@@ -113,8 +110,11 @@ export default function LoginPage() {
         },
       }).unwrap();
       dispatch(signedIn(session));
-      // The session slice keeps the list from this answer (sidebar, dashboard).
-      void dispatch(enhancedAppsApi.endpoints.getApps.initiate(undefined, { subscribe: false }));
+      // The session slice keeps the list from this answer (sidebar, dashboard). The apps endpoints
+      // load here, not with /login (npm run size).
+      void import('../../api/apps').then(({ enhancedAppsApi }) =>
+        dispatch(enhancedAppsApi.endpoints.getApps.initiate(undefined, { subscribe: false })),
+      );
       dispatch(signInReset());
       navigate(paths.dashboard, { replace: true });
     } catch (error) {
@@ -152,12 +152,16 @@ export default function LoginPage() {
           'Welcome back. Sign in to your merchant account.'
         )}
       </p>
-      <Form noValidate onSubmit={onSubmit}>
+      {/* Bootstrap's classes on plain elements: see ./components/TextInput. */}
+      <form noValidate onSubmit={onSubmit}>
         {inStepTwo ? (
-          <Form.Group className="mb-4" controlId="login-code">
-            <Form.Label>{factor.label}</Form.Label>
+          <div className="mb-4">
+            <label className="form-label" htmlFor="login-code">
+              {factor.label}
+            </label>
             {authType === 'mpin' ? (
               <SecretInput
+                id="login-code"
                 what="pin"
                 {...field('code')}
                 placeholder={factor.label}
@@ -167,7 +171,8 @@ export default function LoginPage() {
                 aria-describedby="login-code-hint"
               />
             ) : (
-              <Form.Control
+              <TextInput
+                id="login-code"
                 {...field('code')}
                 placeholder={factor.label}
                 inputMode="numeric"
@@ -176,53 +181,58 @@ export default function LoginPage() {
                 aria-describedby="login-code-hint"
               />
             )}
-            {form.errors.code && (
-              <Form.Control.Feedback type="invalid" className="d-block">
-                {form.errors.code}
-              </Form.Control.Feedback>
-            )}
-            <Form.Text id="login-code-hint">{factor.hint}</Form.Text>
-          </Form.Group>
+            {form.errors.code && <div className="invalid-feedback d-block">{form.errors.code}</div>}
+            <small className="form-text" id="login-code-hint">
+              {factor.hint}
+            </small>
+          </div>
         ) : (
           <>
-            <Form.Group className="mb-3" controlId="login-username">
-              <Form.Label>Username or Email</Form.Label>
-              <Form.Control
+            <div className="mb-3">
+              <label className="form-label" htmlFor="login-username">
+                Username or Email
+              </label>
+              <TextInput
+                id="login-username"
                 {...field('username')}
                 placeholder="Username or Email"
                 autoComplete="username"
                 autoCapitalize="none"
                 spellCheck={false}
               />
-              <Form.Control.Feedback type="invalid">{form.errors.username}</Form.Control.Feedback>
-            </Form.Group>
-            <Form.Group className="mb-4" controlId="login-password">
+              <div className="invalid-feedback">{form.errors.username}</div>
+            </div>
+            <div className="mb-4">
               <div className="d-flex justify-content-between align-items-baseline">
-                <Form.Label>Password</Form.Label>
+                <label className="form-label" htmlFor="login-password">
+                  Password
+                </label>
                 <Link to={paths.reset} className="small">
                   Forgot password?
                 </Link>
               </div>
               <SecretInput
+                id="login-password"
                 what="password"
                 {...field('password')}
                 placeholder="Password"
                 autoComplete="current-password"
               />
               {form.errors.password && (
-                <Form.Control.Feedback type="invalid" className="d-block">
-                  {form.errors.password}
-                </Form.Control.Feedback>
+                <div className="invalid-feedback d-block">{form.errors.password}</div>
               )}
-            </Form.Group>
+            </div>
           </>
         )}
-        <Button type="submit" className="w-100 py-2 fw-semibold" disabled={busy} aria-busy={busy}>
-          {busy && (
-            <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />
-          )}
+        <button
+          type="submit"
+          className="btn btn-primary w-100 py-2 fw-semibold"
+          disabled={busy}
+          aria-busy={busy}
+        >
+          {busy && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
           Sign In
-        </Button>
+        </button>
         {inStepTwo && (
           <button
             type="button"
@@ -233,7 +243,7 @@ export default function LoginPage() {
             Back
           </button>
         )}
-      </Form>
+      </form>
       <p className="text-center text-body-secondary mt-4 mb-0">
         Don&apos;t have an account? <Link to={paths.register}>Sign Up</Link>
       </p>

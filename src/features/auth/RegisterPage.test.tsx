@@ -236,7 +236,7 @@ describe('RegisterPage', () => {
     await fillValidForm();
     await paste('Sponsor', 'ghost');
     await userEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
-    expect(await screen.findAllByText('Email already registered.')).toHaveLength(2);
+    await waitFor(() => expect(screen.getAllByText('Email already registered.')).toHaveLength(2));
     expect(screen.getByText('Sponsor not found.')).toBeInTheDocument();
     expect(field('Email')).toHaveValue('asha@example.com');
     expect(field('Country')).toHaveValue('India (+91)');

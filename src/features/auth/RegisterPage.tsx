@@ -237,6 +237,7 @@ export default function RegisterPage() {
           <Form.Group as={Col} md={6} controlId="register-spassword">
             <Form.Label>4 Digit Pin</Form.Label>
             <SecretInput
+              id="register-spassword"
               what="pin"
               {...field('spassword')}
               placeholder="4 Digit Pin"
@@ -252,6 +253,7 @@ export default function RegisterPage() {
           <Form.Group as={Col} xs={12} controlId="register-password">
             <Form.Label>Password</Form.Label>
             <SecretInput
+              id="register-password"
               what="password"
               {...field('password')}
               placeholder="Password"

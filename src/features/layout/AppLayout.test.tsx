@@ -91,7 +91,7 @@ describe('header', () => {
   });
 
   test('notifications: static Account Login entries under Today and Yesterday; Read All goes to /', async () => {
-    const { user, router } = await renderLayout();
+    const { user, navigation } = await renderLayout();
     await user.click(await screen.findByRole('button', { name: /^Notifications/ }));
     const today = screen.getByRole('region', { name: 'Today' });
     const yesterday = screen.getByRole('region', { name: 'Yesterday' });
@@ -100,7 +100,7 @@ describe('header', () => {
     expect(within(yesterday).getByText(/macOS 14 using Safari/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Read All' }));
     // `/` sends a signed-in user on to the dashboard.
-    await waitFor(() => expect(router.state.location.pathname).toBe('/app/dashboard'));
+    await waitFor(() => expect(navigation.pathname).toBe('/app/dashboard'));
   });
 });
 
@@ -178,13 +178,13 @@ describe('drawer', () => {
 
   test('below 600 px the menu button opens a temporary drawer that a link closes', async () => {
     setViewport(375);
-    const { user, router } = await renderLayout();
+    const { user, navigation } = await renderLayout();
     await screen.findByRole('banner');
     expect(screen.queryByRole('navigation', { name: 'Main menu' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Open menu' }));
     const drawer = await screen.findByRole('dialog', { name: 'Menu' });
     await user.click(within(drawer).getByRole('link', { name: 'Profile' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/app/profile'));
+    await waitFor(() => expect(navigation.pathname).toBe('/app/profile'));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Menu' })).toBeNull());
   });
 

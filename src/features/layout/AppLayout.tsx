@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import Offcanvas from 'react-bootstrap/Offcanvas';
 import { Outlet } from 'react-router-dom';
 import { Header } from './components/Header';
@@ -39,7 +40,10 @@ export default function AppLayout() {
           </Offcanvas>
         )}
         <main className="portal__main">
-          <Outlet />
+          {/* The shell stays on screen while a page's chunk loads for the first time. */}
+          <Suspense fallback={null}>
+            <Outlet />
+          </Suspense>
         </main>
       </div>
     </div>

@@ -4,7 +4,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
-import { toast } from 'react-toastify';
+import { toast } from '../../components/toast';
 import type { AuthType } from '../../api/generated/security.gen';
 import { useGetAuthenticationQuery } from '../../api/security';
 import { AuthenticatorSetup } from './components/AuthenticatorSetup';

@@ -3,7 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Spinner from 'react-bootstrap/Spinner';
 import Table from 'react-bootstrap/Table';
-import { toast } from 'react-toastify';
+import { toast } from '../../components/toast';
 import { PAGE_FAILED_MESSAGE } from '../../api/errors';
 import {
   useLazyListSubscriptionsQuery,

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import { toast } from 'react-toastify';
+import { toast } from '../../../components/toast';
 import {
   useUpdatePaymentMethodMutation,
   type PaymentMethod,

@@ -1,25 +1,19 @@
 import { useState } from 'react';
-import Form from 'react-bootstrap/Form';
-import type { FormControlProps } from 'react-bootstrap/FormControl';
 import { EyeIcon, EyeOffIcon } from './icons';
+import { TextInput, type TextInputProps } from './TextInput';
 
-type SecretInputProps = Omit<FormControlProps, 'type'> & {
+type SecretInputProps = Omit<TextInputProps, 'type'> & {
   /** Names what is shown or hidden, e.g. 'password' -> 'Show password'. */
   what: string;
   name: string;
-  autoComplete?: string;
-  inputMode?: 'numeric' | 'text';
-  placeholder?: string;
-  maxLength?: number;
-  'aria-describedby'?: string;
 };
 
-/** A password-type field with a show/hide toggle inside it (id and label from Form.Group). */
+/** A password-type field with a show/hide toggle inside it (id and label from the FormGroup). */
 export function SecretInput({ what, ...control }: SecretInputProps) {
   const [shown, setShown] = useState(false);
   return (
     <div className="position-relative has-end-btn">
-      <Form.Control {...control} type={shown ? 'text' : 'password'} />
+      <TextInput {...control} type={shown ? 'text' : 'password'} />
       <button
         type="button"
         className="position-absolute top-50 end-0 translate-middle-y me-2 p-1 lh-1 border-0 bg-transparent text-body-secondary"

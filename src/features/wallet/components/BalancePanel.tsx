@@ -1,7 +1,7 @@
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Spinner from 'react-bootstrap/Spinner';
-import { toast } from 'react-toastify';
+import { toast } from '../../../components/toast';
 import { useLazySyncBalanceQuery, type WalletDetails } from '../../../api/wallet';
 import { formatAmount } from '../../../lib/format';
 import { COIN, NETWORK_LABEL } from './DepositCard';
