@@ -14,12 +14,7 @@ import { HttpError, MSG, envelope } from './http/errors';
 import { errorHandler } from './http/errorHandler';
 import { registerMultipart } from './http/multipart';
 import { buildSecurityHandlers } from './http/security';
-import {
-  createAjv,
-  createRequestAjvs,
-  createValidatorCompiler,
-  declareExtensionKeywords,
-} from './http/validation';
+import { ajvsFor, createValidatorCompiler } from './http/validation';
 import { registerWeb, sendSpaShell, wantsSpaShell, webAvailable } from './http/web';
 import { registerXsrfCookie } from './http/xsrf';
 import { loadSpecification, mediaTypesIn } from './openapi/spec';
@@ -70,7 +65,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { maxParamLength: 2048 },
   });
 
-  app.setValidatorCompiler(createValidatorCompiler(createRequestAjvs(spec.document)));
+  const ajvs = ajvsFor(spec.document);
+  app.setValidatorCompiler(createValidatorCompiler(ajvs));
   // Plain JSON.stringify: fast-json-stringify would silently drop properties the schema lacks;
   // response validation (below) reports them instead. Handlers build explicit response objects.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
@@ -117,9 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onRoute', securityBeforeBody);
 
   if (config.responseValidation) {
-    const responseAjv = createAjv({ coerceTypes: false, useDefaults: false });
-    declareExtensionKeywords(responseAjv, spec.document);
-    await app.register(responseValidation, { ajv: responseAjv });
+    await app.register(responseValidation, { ajv: ajvs.response });
   }
 
   await registerXsrfCookie(app);

@@ -29,11 +29,18 @@ export function createAjv(options: Options): Ajv2020 {
   });
   // fastify-openapi-glue gives every recursive route schema the same `$id`; let a later
   // compile replace the earlier registration instead of failing (@fastify/response-validation
-  // calls compile directly, so this lives on the instance).
+  // calls compile directly, so this lives on the instance). Compiled validators are kept by
+  // schema text: every app built from the same document (tests build hundreds) reuses them.
   const compile = ajv.compile.bind(ajv);
+  const compiled = new Map<string, ValidateFunction>();
   ajv.compile = ((schema: unknown, meta?: boolean) => {
+    const key = `${meta === true}:${JSON.stringify(schema)}`;
+    const known = compiled.get(key);
+    if (known) return known;
     if (isObject(schema) && typeof schema.$id === 'string') ajv.removeSchema(schema.$id);
-    return compile(schema as JsonObject, meta);
+    const validate = compile(schema as JsonObject, meta);
+    compiled.set(key, validate);
+    return validate;
   }) as typeof ajv.compile;
   addFormats(ajv);
   // OpenAPI data-type formats (https://spec.openapis.org/registry/format/).
@@ -83,12 +90,27 @@ export interface RequestAjvs {
   text: Ajv2020;
 }
 
-export function createRequestAjvs(document: unknown): RequestAjvs {
-  const body = createAjv({ coerceTypes: false, useDefaults: false });
-  const text = createAjv({ coerceTypes: 'array', useDefaults: true });
-  declareExtensionKeywords(body, document);
-  declareExtensionKeywords(text, document);
-  return { body, text };
+export interface DocumentAjvs extends RequestAjvs {
+  /** Responses (development and tests): exact types, like JSON bodies. */
+  response: Ajv2020;
+}
+
+const ajvsByDocument = new Map<string, DocumentAjvs>();
+
+/** The Ajv instances for one OpenAPI document, made once per process and document text. */
+export function ajvsFor(document: unknown): DocumentAjvs {
+  const key = JSON.stringify(document);
+  let ajvs = ajvsByDocument.get(key);
+  if (!ajvs) {
+    ajvs = {
+      body: createAjv({ coerceTypes: false, useDefaults: false }),
+      text: createAjv({ coerceTypes: 'array', useDefaults: true }),
+      response: createAjv({ coerceTypes: false, useDefaults: false }),
+    };
+    for (const ajv of Object.values(ajvs)) declareExtensionKeywords(ajv, document);
+    ajvsByDocument.set(key, ajvs);
+  }
+  return ajvs;
 }
 
 export function createValidatorCompiler(ajvs: RequestAjvs): FastifySchemaCompiler<unknown> {
