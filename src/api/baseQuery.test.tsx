@@ -1,6 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { delay, http, HttpResponse } from 'msw';
 import { ToastContainer } from 'react-toastify';
+import { explainsOwnFailure } from '../app/middleware/apiFeedback';
 import { makeStore } from '../app/store';
 import { stepOnePassed } from '../features/auth/signInSlice';
 import { initialSessionState } from '../features/auth/sessionSlice';
@@ -123,6 +124,27 @@ describe('the shared request rules', () => {
     ).toBeInTheDocument();
     expect(store.getState().session.authToken).toBe('');
     expect(store.getState().api.queries).toEqual({});
+    expect(onSessionEnd).toHaveBeenCalledTimes(1);
+  });
+
+  test('a request the screen explains gets no error toast, but a 401 still ends the session', async () => {
+    server.use(
+      on('getBalance', () => fail('getBalance', 429, 'Balance unavailable.')),
+      on('getApps', () => fail('getApps', 401, 'Unauthenticated.')),
+    );
+    const { store, onSessionEnd } = signedInStore();
+    await explainsOwnFailure(store.dispatch(walletApi.endpoints.getBalance.initiate()));
+    expect(screen.queryByText('Balance unavailable.')).not.toBeInTheDocument();
+    // The same failure, not explained by a screen, is toasted.
+    await store.dispatch(
+      walletApi.endpoints.getBalance.initiate(undefined, { forceRefetch: true }),
+    );
+    expect(await screen.findByText('Balance unavailable.')).toBeInTheDocument();
+
+    await explainsOwnFailure(store.dispatch(appsApi.endpoints.getApps.initiate()));
+    expect(
+      await screen.findByText('Session timed out due to inactivity. Please sign in again.'),
+    ).toBeInTheDocument();
     expect(onSessionEnd).toHaveBeenCalledTimes(1);
   });
 

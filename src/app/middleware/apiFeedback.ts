@@ -1,4 +1,4 @@
-import { isFulfilled, isRejectedWithValue, type Middleware } from '@reduxjs/toolkit';
+import { isFulfilled, isRejected, isRejectedWithValue, type Middleware } from '@reduxjs/toolkit';
 import { baseApi } from '../../api/baseApi';
 import { isApiError } from '../../api/errors';
 import { toast } from '../../components/toast';
@@ -8,7 +8,22 @@ import { sessionExpired } from '../../features/auth/sessionSlice';
 const QUIET_ENDPOINTS = new Set(['checkUsername']);
 
 interface RtkQueryMeta {
+  requestId?: string;
   arg?: { type?: 'query' | 'mutation'; endpointName?: string };
+}
+
+/** Requests whose failure the screen explains in its own words (a page change). */
+const explainedByScreen = new Set<string>();
+
+/**
+ * Marks one request (what a lazy query trigger returns) as explained by the screen: its failure
+ * gets no error toast from here. A 401 or a network failure still ends the session.
+ */
+export function explainsOwnFailure<Request extends { requestId: string }>(
+  request: Request,
+): Request {
+  explainedByScreen.add(request.requestId);
+  return request;
 }
 
 /**
@@ -22,19 +37,21 @@ export function apiFeedback({ onSessionEnd }: { onSessionEnd: () => void }): Mid
     (next) =>
     (action) => {
       const result = next(action);
+      if (!isFulfilled(action) && !isRejected(action)) return result;
+      const meta = action.meta as RtkQueryMeta;
+      const explained = explainedByScreen.delete(meta.requestId ?? '');
       if (isRejectedWithValue(action)) {
         const error = action.payload;
         if (!isApiError(error) || error.kind === 'aborted') return result;
-        const endpoint = (action.meta as RtkQueryMeta).arg?.endpointName ?? '';
         if (error.kind === 'unauthorized' || error.kind === 'network') {
           toast.error(error.message, { toastId: 'session-end' });
           dispatch(sessionExpired());
           dispatch(baseApi.util.resetApiState());
           onSessionEnd();
-        } else if (!QUIET_ENDPOINTS.has(endpoint)) {
+        } else if (!QUIET_ENDPOINTS.has(meta.arg?.endpointName ?? '') && !explained) {
           toast.error(error.message, { toastId: error.message });
         }
-      } else if (isFulfilled(action) && (action.meta as RtkQueryMeta).arg?.type === 'mutation') {
+      } else if (isFulfilled(action) && meta.arg?.type === 'mutation') {
         const msg = (action.payload as { msg?: unknown } | undefined)?.msg;
         if (typeof msg === 'string' && msg !== '') toast.success(msg);
       }

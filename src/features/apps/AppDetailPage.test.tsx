@@ -496,6 +496,7 @@ describe('Transaction', () => {
 
     await user.click(screen.getByRole('button', { name: 'Page 3' }));
     expect(await screen.findByText('Request failed please try again')).toBeInTheDocument();
+    expect(screen.queryByText('Page unavailable')).not.toBeInTheDocument();
     expect(screen.getByRole('cell', { name: 'CUST-PAGE-2' })).toBeInTheDocument();
   });
 });

@@ -147,6 +147,8 @@ describe('Purchase History', () => {
     const { user } = await renderHistory();
     await user.click(screen.getByRole('button', { name: 'Page 2' }));
     expect(await screen.findByText('Request failed please try again')).toBeInTheDocument();
+    // One message: the server's own is not toasted on top of it.
+    expect(screen.queryByText('The page must be at least 1.')).not.toBeInTheDocument();
     expect(screen.getByText('Showing 1 to 10 of 15 results')).toBeInTheDocument();
   });
 

@@ -3,6 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Spinner from 'react-bootstrap/Spinner';
 import Table from 'react-bootstrap/Table';
+import { explainsOwnFailure } from '../../app/middleware/apiFeedback';
 import { toast } from '../../components/toast';
 import { PAGE_FAILED_MESSAGE } from '../../api/errors';
 import {
@@ -41,7 +42,7 @@ export default function HistoryPage() {
     if (!page) return;
     const next = historyPageArg(page.first_page_url, number);
     try {
-      await fetchPage(next, true).unwrap();
+      await explainsOwnFailure(fetchPage(next, true)).unwrap();
       setArg(next);
     } catch {
       toast.error(PAGE_FAILED_MESSAGE, { toastId: PAGE_FAILED_MESSAGE });

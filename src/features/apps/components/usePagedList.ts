@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { explainsOwnFailure } from '../../../app/middleware/apiFeedback';
 import { toast } from '../../../components/toast';
 import {
   useGetAppDetailsQuery,
@@ -35,7 +36,7 @@ export function usePagedList<L extends ListName>(appId: string, list: L) {
     if (!rows) return;
     const next = pageArg(appId, rows.first_page_url, page);
     try {
-      await fetchPage(next, true).unwrap();
+      await explainsOwnFailure(fetchPage(next, true)).unwrap();
       setArg(next);
     } catch {
       toast.error(PAGE_FAILED_MESSAGE, { toastId: PAGE_FAILED_MESSAGE });

@@ -1,10 +1,14 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useCallback, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../app/paths';
-import { BrandMark, CheckIcon, ChevronIcon, GlobeIcon } from './icons';
+import { BrandMark, ChevronIcon, GlobeIcon } from './icons';
 
 export const PUBLIC_LANGUAGES = ['English', 'French', 'Italian'] as const;
-type Language = (typeof PUBLIC_LANGUAGES)[number];
+export type Language = (typeof PUBLIC_LANGUAGES)[number];
+
+// The menu loads when it is first wanted (pointer over or focus on the toggle), not with /login.
+const loadMenu = () => import(/* webpackChunkName: "language-menu" */ './LanguageMenu');
+const LanguageMenu = lazy(loadMenu);
 
 /**
  * The language picker of the public header. The spec shows the choice having no effect, so it
@@ -16,39 +20,12 @@ export function LanguagePicker() {
   const menuId = useId();
   const root = useRef<HTMLDivElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
-  const items = useRef<(HTMLButtonElement | null)[]>([]);
 
-  useEffect(() => {
-    if (!open) return;
-    items.current[PUBLIC_LANGUAGES.indexOf(language)]?.focus();
-    const close = (event: MouseEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', close);
-    return () => document.removeEventListener('mousedown', close);
-  }, [open, language]);
-
-  const choose = (next: Language) => {
-    setLanguage(next);
+  const close = useCallback((next?: Language, refocus = true) => {
+    if (next) setLanguage(next);
     setOpen(false);
-    toggle.current?.focus();
-  };
-
-  const onMenuKey = (event: KeyboardEvent<HTMLUListElement>) => {
-    const current = items.current.findIndex((item) => item === document.activeElement);
-    const move = (index: number) => {
-      event.preventDefault();
-      items.current[(index + PUBLIC_LANGUAGES.length) % PUBLIC_LANGUAGES.length]?.focus();
-    };
-    if (event.key === 'ArrowDown') move(current + 1);
-    else if (event.key === 'ArrowUp') move(current - 1);
-    else if (event.key === 'Home') move(0);
-    else if (event.key === 'End') move(PUBLIC_LANGUAGES.length - 1);
-    else if (event.key === 'Escape' || event.key === 'Tab') {
-      setOpen(false);
-      if (event.key === 'Escape') toggle.current?.focus();
-    }
-  };
+    if (refocus) toggle.current?.focus();
+  }, []);
 
   return (
     <div className="position-relative" ref={root}>
@@ -60,6 +37,8 @@ export function LanguagePicker() {
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
         aria-label={`Language: ${language}`}
+        onPointerEnter={() => void loadMenu()}
+        onFocus={() => void loadMenu()}
         onClick={() => setOpen((was) => !was)}
       >
         <GlobeIcon />
@@ -67,32 +46,9 @@ export function LanguagePicker() {
         <ChevronIcon style={open ? { transform: 'rotate(180deg)' } : undefined} />
       </button>
       {open && (
-        <ul
-          id={menuId}
-          role="menu"
-          aria-label="Language"
-          className="pop-menu position-absolute end-0 mt-2 p-1 list-unstyled bg-white rounded-3 shadow"
-          style={{ minWidth: '10rem' }}
-          onKeyDown={onMenuKey}
-        >
-          {PUBLIC_LANGUAGES.map((option, index) => (
-            <li key={option} role="none">
-              <button
-                ref={(element) => {
-                  items.current[index] = element;
-                }}
-                type="button"
-                role="menuitemradio"
-                aria-checked={option === language}
-                className={`d-flex w-100 align-items-center justify-content-between px-3 py-2 border-0 bg-transparent rounded-2 text-start${option === language ? ' active text-primary fw-semibold' : ''}`}
-                onClick={() => choose(option)}
-              >
-                {option}
-                {option === language && <CheckIcon />}
-              </button>
-            </li>
-          ))}
-        </ul>
+        <Suspense fallback={null}>
+          <LanguageMenu id={menuId} root={root} language={language} onClose={close} />
+        </Suspense>
       )}
     </div>
   );

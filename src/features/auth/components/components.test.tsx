@@ -105,7 +105,7 @@ describe('LanguagePicker', () => {
     const toggle = screen.getByRole('button', { name: 'Language: English' });
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
     await userEvent.click(toggle);
-    const items = screen.getAllByRole('menuitemradio');
+    const items = await screen.findAllByRole('menuitemradio');
     expect(items.map((item) => item.textContent)).toEqual(['English', 'French', 'Italian']);
     expect(screen.getByRole('menuitemradio', { name: 'English' })).toHaveAttribute(
       'aria-checked',
@@ -128,6 +128,7 @@ describe('LanguagePicker', () => {
       </>,
     );
     await userEvent.click(screen.getByRole('button', { name: 'Language: English' }));
+    expect(await screen.findByRole('menu')).toBeInTheDocument();
     await userEvent.click(screen.getByText('outside'));
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
   });
