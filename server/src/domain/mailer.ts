@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { createTransport, type Transporter } from 'nodemailer';
 import type { ResolvedConfig } from '../config';
+import { HttpError, MSG } from '../http/errors';
 import { systemClock, type Clock } from './time';
 
 export interface MailMessage {
@@ -35,7 +36,8 @@ function transportFor(smtpUrl: string): Transporter {
 }
 
 /**
- * Sends through SMTP when SMTP_URL is set; otherwise (development, tests, e2e) the mail becomes
+ * Sends through SMTP when SMTP_URL is set (a refusing or unreachable server is a 503 for the
+ * request that wanted the mail); otherwise (development, tests, e2e) the mail becomes
  * a JSON file in DATA_DIR/outbox, named so that they sort by time, plus a log line with its text.
  */
 export async function sendMail(
@@ -45,7 +47,13 @@ export async function sendMail(
   clock: Clock = systemClock,
 ): Promise<void> {
   if (config.smtpUrl) {
-    await transportFor(config.smtpUrl).sendMail({ from: config.mailFrom, ...message });
+    try {
+      await transportFor(config.smtpUrl).sendMail({ from: config.mailFrom, ...message });
+    } catch (err) {
+      // The user gets a clear 503 (retry later); the operator gets the SMTP error.
+      log.error({ err, to: message.to, subject: message.subject }, 'SMTP send failed');
+      throw new HttpError(503, MSG.mailUnavailable);
+    }
     log.info({ to: message.to, subject: message.subject }, 'Mail sent');
     return;
   }

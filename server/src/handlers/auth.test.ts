@@ -603,3 +603,39 @@ describe('brute-force limits', () => {
     });
   });
 });
+
+describe('e-mailed codes with the mail server down', () => {
+  // Nothing listens on port 1: the SMTP connection is refused at once.
+  const ref = withApp({ env: { SMTP_URL: 'smtp://127.0.0.1:1' } });
+
+  beforeEach(async () => {
+    await ref.t.db.updateTable('users').set({ auth_type: 'otp' }).execute();
+  });
+
+  it('preLogin answers 503 with a clear message, and the account is not penalised', async () => {
+    const t = ref.t;
+    const res = await preLogin(t, DEMO);
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({
+      status: false,
+      msg: 'We could not send the code by e-mail. Please try again in a few minutes.',
+      errors: {},
+    });
+    expect(readOutbox(t.dataDir)).toHaveLength(0);
+    const demo = await userRow(t);
+    expect(demo.failed_logins).toBe(0);
+  });
+
+  it('resendOtp answers the same 503', async () => {
+    const t = ref.t;
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/resendotp',
+      headers: await t.authHeader(),
+    });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().msg).toBe(
+      'We could not send the code by e-mail. Please try again in a few minutes.',
+    );
+  });
+});

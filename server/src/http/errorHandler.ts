@@ -96,6 +96,9 @@ export function errorHandler(
         { url: request.url, route: request.routeOptions.url },
         `Response does not match openapi.yaml: ${error.message}`,
       );
+    } else if (error instanceof HttpError) {
+      // A deliberate 5xx (e.g. 503 when the mail server is down), already logged where it arose.
+      request.log.warn({ status, msg: body.msg }, 'Request failed');
     } else {
       request.log.error({ err: error }, 'Unhandled error');
     }

@@ -22,6 +22,7 @@ export const MSG = {
   fileTooLargeFor: (field: string) => `The ${field} may not be greater than 2 MB.`,
   tooManyFiles: 'Too many files in the request.',
   internal: 'Something went wrong. Please try again later.',
+  mailUnavailable: 'We could not send the code by e-mail. Please try again in a few minutes.',
 } as const;
 
 export function envelope(msg: string, errors: FieldErrors = {}): ErrorEnvelope {
