@@ -18,21 +18,33 @@ const contract = new Contract(path.resolve(__dirname, '../../openapi.yaml'));
 
 export const document = contract.document;
 
-export const operations: Record<string, Operation> = {};
+const byLowerCaseId = new Map<string, Operation>();
 for (const { operationId, method, path: opPath, responses } of contract.operations) {
-  operations[operationId] = { operationId, method, path: opPath, responses: { ...responses } };
+  const key = operationId.toLowerCase();
+  if (byLowerCaseId.has(key))
+    throw new Error(`openapi.yaml: operationIds differ only by case: ${key}`);
+  byLowerCaseId.set(key, { operationId, method, path: opPath, responses: { ...responses } });
+}
+
+/**
+ * An operation by its operationId or by its generated endpoint's name: the codegen camel-cases
+ * ids (`change2fa` becomes `change2Fa`), and ids are unique regardless of case (checked above).
+ */
+export function operationOf(name: string): Operation {
+  const operation = byLowerCaseId.get(name.toLowerCase());
+  if (!operation) throw new Error(`openapi.yaml has no operation ${name}`);
+  return operation;
 }
 
 const cache = new Map<string, ValidateFunction>();
 
 /** Ajv validator of the JSON body an operation declares for `status`. */
-export function responseValidator(operationId: string, status: number): ValidateFunction {
+export function responseValidator(name: string, status: number): ValidateFunction {
+  const { operationId, responses } = operationOf(name);
   const key = `${operationId} ${status}`;
   const cached = cache.get(key);
   if (cached) return cached;
-  const operation = contract.operations.find((op) => op.operationId === operationId);
-  if (!operation) throw new Error(`openapi.yaml has no operation ${operationId}`);
-  const response = operation.responses[String(status)];
+  const response = responses[String(status)];
   if (!response) throw new Error(`${operationId} declares no ${status} response`);
   const schema = response.content?.['application/json']?.schema;
   if (!schema) throw new Error(`${operationId} ${status} has no JSON body`);
@@ -42,11 +54,11 @@ export function responseValidator(operationId: string, status: number): Validate
 }
 
 /** Throws with Ajv's messages when `body` is not what the contract says. */
-export function assertMatchesContract(operationId: string, status: number, body: unknown) {
-  const validate = responseValidator(operationId, status);
+export function assertMatchesContract(name: string, status: number, body: unknown) {
+  const validate = responseValidator(name, status);
   if (!validate(body)) {
     throw new Error(
-      `${operationId} ${status} does not match openapi.yaml: ${contract.ajv.errorsText(validate.errors)}`,
+      `${name} ${status} does not match openapi.yaml: ${contract.ajv.errorsText(validate.errors)}`,
     );
   }
 }

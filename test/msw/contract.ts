@@ -8,7 +8,7 @@ import type { securityApi } from '../../src/api/generated/security.gen';
 import type { subscriptionsApi } from '../../src/api/generated/subscriptions.gen';
 import type { walletApi } from '../../src/api/generated/wallet.gen';
 import type { ErrorEnvelope } from '../../src/api/generated/auth.gen';
-import { assertMatchesContract, operations } from '../contract/openapi';
+import { assertMatchesContract, operationOf } from '../contract/openapi';
 
 type Endpoints = typeof authApi.endpoints &
   typeof appsApi.endpoints &
@@ -27,14 +27,12 @@ export const API = 'http://localhost/api';
 
 /** The msw URL of an operation, from its path in openapi.yaml ({id} -> :id). */
 export function urlOf(operationId: OperationId): string {
-  const operation = operations[operationId];
-  if (!operation) throw new Error(`openapi.yaml has no operation ${operationId}`);
-  return `${API}${operation.path.replace(/\{([^}]+)\}/g, ':$1')}`;
+  return `${API}${operationOf(operationId).path.replace(/\{([^}]+)\}/g, ':$1')}`;
 }
 
 /** An msw handler for an operation: method and path come from the contract, never restated. */
 export function on(operationId: OperationId, resolver: HttpResponseResolver) {
-  const method = operations[operationId]?.method as 'get' | 'post';
+  const method = operationOf(operationId).method as 'get' | 'post';
   return http[method](urlOf(operationId), resolver);
 }
 

@@ -8,7 +8,6 @@ import {
   makeAuthentication,
 } from '../../../test/factories/security';
 import { fail, ok, on, reply } from '../../../test/msw/contract';
-import { change2faReply, onChange2fa } from '../../../test/msw/handlers/security';
 import { server } from '../../../test/msw/server';
 import { renderRoute, SIGNED_IN } from '../../../test/renderWithProviders';
 
@@ -285,9 +284,9 @@ describe('Authentication: the authenticator panel', () => {
   test("confirms the setup, drops the secret from the stored profile, then shows 'Setup Done'", async () => {
     let body: unknown;
     server.use(
-      onChange2fa(async ({ request }) => {
+      on('change2Fa', async ({ request }) => {
         body = await request.json();
-        return change2faReply(200, change2faSetUp);
+        return ok('change2Fa', change2faSetUp);
       }),
     );
     const { user, store } = renderPage();
@@ -311,11 +310,9 @@ describe('Authentication: the authenticator panel', () => {
 
   test('puts a wrong code on the field', async () => {
     server.use(
-      onChange2fa(() =>
-        change2faReply(422, {
-          status: false,
-          msg: 'The Two Factor code is incorrect',
-          errors: { code: ['The Two Factor code is incorrect'] },
+      on('change2Fa', () =>
+        fail('change2Fa', 422, 'The Two Factor code is incorrect', {
+          code: ['The Two Factor code is incorrect'],
         }),
       ),
     );
