@@ -4,6 +4,7 @@ import { hashApiKey } from '../domain/apiKeys';
 import { provisionGasAddresses, startGasProvisioner } from '../domain/gasProvisioner';
 import { newId } from '../domain/ids';
 import { seed } from '../seed';
+import { addUser as addAccount } from '../../test/accounts';
 import { createTestApp, type TestApp } from '../../test/testApp';
 
 // The Apps operations through HTTP (app.inject) on a fresh seeded database.
@@ -12,36 +13,8 @@ const TEST_XPUB = HDKey.fromMasterSeed(
   mnemonicToSeedSync('test test test test test test test test test test test junk'),
 ).derive("m/44'/60'/0'").publicExtendedKey;
 
-async function addUser(t: TestApp, username: string): Promise<string> {
-  const id = newId('usr');
-  await t.db
-    .insertInto('users')
-    .values({
-      id,
-      username,
-      email: `${username}@example.com`,
-      name: username,
-      password_hash: 'x',
-      pin_hash: 'x',
-      sponsor_id: null,
-      gender: null,
-      dob: null,
-      phone: null,
-      country: 'IN',
-      landmark: null,
-      city: null,
-      state: null,
-      pincode: null,
-      address_line1: null,
-      address_line2: null,
-      avatar: null,
-      created_at: t.clock().toISOString(),
-      last_login_at: null,
-      previous_login_at: null,
-    })
-    .execute();
-  return id;
-}
+const addUser = (t: TestApp, username: string) =>
+  addAccount(t, username, { name: username, phone: null, country: 'IN' });
 
 async function subscribe(t: TestApp, userId: string, packageId?: string): Promise<number> {
   const pkg = await t.db

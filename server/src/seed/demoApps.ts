@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Db } from '../db/connection';
+import { findDemoUserId } from './demoUser';
 import type { DepositStatus, SendStatus } from '../db/schema';
 import { tronAddressFromEvm } from '../domain/addresses';
 import { newApiKey } from '../domain/apiKeys';
@@ -14,7 +14,6 @@ import type { Clock } from '../domain/time';
 // Values are derived from a fixed seed so every fresh database looks the same; times are
 // relative to the clock so the data always looks recent. Created once, never overwritten.
 
-const DEMO_USERNAME = 'demo';
 const DAY = 86_400_000;
 
 /** Deterministic hex from a label (fake but well-formed hashes and addresses). */
@@ -64,16 +63,12 @@ const ROUTES = [
 const IPN_EVENTS = ['deposit.pending', 'deposit.completed', 'withdraw.completed', 'deposit.failed'];
 
 export async function seedDemoApps(db: Db, clock: Clock): Promise<void> {
-  const user = await db
-    .selectFrom('users')
-    .select('id')
-    .where(sql<string>`lower(username)`, '=', DEMO_USERNAME)
-    .executeTakeFirst();
-  if (!user) return;
+  const userId = await findDemoUserId(db);
+  if (!userId) return;
   const existing = await db
     .selectFrom('apps')
     .select('id')
-    .where('user_id', '=', user.id)
+    .where('user_id', '=', userId)
     .executeTakeFirst();
   if (existing) return;
 
@@ -86,7 +81,7 @@ export async function seedDemoApps(db: Db, clock: Clock): Promise<void> {
       .insertInto('apps')
       .values({
         id: appId,
-        user_id: user.id,
+        user_id: userId,
         app_name: 'Demo Store',
         info: 'Checkout payments for the demo web shop',
         project_url: 'https://store.example.com',

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Db } from '../db/connection';
+import { findDemoUserId } from './demoUser';
 import { purchasePackage } from '../domain/subscriptions';
 import type { Clock } from '../domain/time';
 
@@ -8,26 +8,21 @@ import type { Clock } from '../domain/time';
 // from the wallet 20 days ago (a real purchase: ledger debit and invoice), 10 days still to run.
 // It follows the demo deposits (seedDemoPortal) that pay for it. Created once, never overwritten.
 
-const DEMO_USERNAME = 'demo';
 const DEMO_PACKAGE = 'pkg_starter';
 const BOUGHT_DAYS_AGO = 20;
 
 export async function seedDemoMoney(db: Db, clock: Clock): Promise<void> {
-  const user = await db
-    .selectFrom('users')
-    .select('id')
-    .where(sql<string>`lower(username)`, '=', DEMO_USERNAME)
-    .executeTakeFirst();
-  if (!user) return;
+  const userId = await findDemoUserId(db);
+  if (!userId) return;
   const bought = await db
     .selectFrom('subscriptions')
     .select('id')
-    .where('user_id', '=', user.id)
+    .where('user_id', '=', userId)
     .executeTakeFirst();
   if (bought) return;
   // Without the demo deposits the purchase is refused (insufficient balance): then no plan.
   await purchasePackage(db, {
-    userId: user.id,
+    userId: userId,
     packageId: DEMO_PACKAGE,
     now: new Date(clock().getTime() - BOUGHT_DAYS_AGO * 86_400_000),
   });

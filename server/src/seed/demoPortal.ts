@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { sql } from 'kysely';
 import type { Db } from '../db/connection';
+import { findDemoUserId } from './demoUser';
 import { recomputeKycStatus } from '../domain/kyc';
 import { postEntry } from '../domain/ledger';
 import { decimalToMicro } from '../domain/money';
@@ -15,7 +15,6 @@ import { DEMO_ASSETS_DIR } from '../domain/uploads';
 // operator rejected, so the section shows its remarks and accepts a new upload. Times are
 // relative to the clock; created once, never overwritten.
 
-const DEMO_USERNAME = 'demo';
 const HOUR = 3_600_000;
 /** Shipped in server/assets/demo (DEMO_ASSETS_DIR): the seed has no DATA_DIR to write to. */
 export const DEMO_SCAN = 'demo-pan-card-front.png';
@@ -29,18 +28,14 @@ const DEPOSITS = [
 const txHash = (label: string) => `0x${createHash('sha256').update(label).digest('hex')}`;
 
 export async function seedDemoPortal(db: Db, clock: Clock): Promise<void> {
-  const user = await db
-    .selectFrom('users')
-    .select('id')
-    .where(sql<string>`lower(username)`, '=', DEMO_USERNAME)
-    .executeTakeFirst();
-  if (!user) return;
+  const userId = await findDemoUserId(db);
+  if (!userId) return;
   const now = clock().getTime();
   const at = (hoursAgo: number) => new Date(now - hoursAgo * HOUR).toISOString();
 
   const [entry, upload] = await Promise.all([
-    db.selectFrom('ledger_entries').select('id').where('user_id', '=', user.id).executeTakeFirst(),
-    db.selectFrom('kyc_uploads').select('id').where('user_id', '=', user.id).executeTakeFirst(),
+    db.selectFrom('ledger_entries').select('id').where('user_id', '=', userId).executeTakeFirst(),
+    db.selectFrom('kyc_uploads').select('id').where('user_id', '=', userId).executeTakeFirst(),
   ]);
 
   await db.transaction().execute(async (trx) => {
@@ -52,7 +47,7 @@ export async function seedDemoPortal(db: Db, clock: Clock): Promise<void> {
           .insertInto('deposits')
           .values({
             id: `dep_demo_wallet_${i + 1}`,
-            user_id: user.id,
+            user_id: userId,
             tx_hash: hash,
             log_index: 0,
             amount_micro: amountMicro,
@@ -61,7 +56,7 @@ export async function seedDemoPortal(db: Db, clock: Clock): Promise<void> {
           })
           .execute();
         await postEntry(trx, {
-          userId: user.id,
+          userId: userId,
           tnx: hash,
           amountMicro,
           type: 'credit',
@@ -77,7 +72,7 @@ export async function seedDemoPortal(db: Db, clock: Clock): Promise<void> {
         .insertInto('files')
         .values({
           name: DEMO_SCAN,
-          user_id: user.id,
+          user_id: userId,
           kind: 'kyc',
           mime: 'image/png',
           size: existsSync(scan) ? statSync(scan).size : 0,
@@ -89,7 +84,7 @@ export async function seedDemoPortal(db: Db, clock: Clock): Promise<void> {
         .insertInto('kyc_uploads')
         .values({
           id: 'upl_demo_pan',
-          user_id: user.id,
+          user_id: userId,
           document_type_id: 'dt_pan',
           document_name: 'PAN Card',
           document_number: 'ABCDE1234F',
@@ -101,7 +96,7 @@ export async function seedDemoPortal(db: Db, clock: Clock): Promise<void> {
           reviewed_at: at(48),
         })
         .execute();
-      await recomputeKycStatus(trx, user.id);
+      await recomputeKycStatus(trx, userId);
     }
   });
 }

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Db } from '../db/connection';
 import { newId } from '../domain/ids';
 import { hashSecret } from '../domain/passwords';
@@ -10,9 +9,10 @@ import { PAYMENT_METHODS } from './paymentMethods.data';
 import { seedDemoApps } from './demoApps';
 import { seedDemoPortal } from './demoPortal';
 import { seedDemoMoney } from './demoMoney';
+import { DEMO_USERNAME, findDemoUserId } from './demoUser';
 
 export const DEMO_ACCOUNT = {
-  username: 'demo',
+  username: DEMO_USERNAME,
   pin: '1234',
   password: 'Demo@12345',
   email: 'demo@example.com',
@@ -70,12 +70,7 @@ export async function seed(db: Db, clock: Clock = systemClock): Promise<void> {
 }
 
 async function seedDemoAccount(db: Db, clock: Clock): Promise<void> {
-  const existing = await db
-    .selectFrom('users')
-    .select('id')
-    .where(sql<string>`lower(username)`, '=', DEMO_ACCOUNT.username)
-    .executeTakeFirst();
-  if (existing) return;
+  if (await findDemoUserId(db)) return;
   const [passwordHash, pinHash] = await Promise.all([
     hashSecret(DEMO_ACCOUNT.password),
     hashSecret(DEMO_ACCOUNT.pin),

@@ -1,0 +1,15 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connection';
+
+/** The demo merchant's username (README): the account every demo seed step adds to. */
+export const DEMO_USERNAME = 'demo';
+
+/** The demo account's id, or undefined when it does not exist (yet). */
+export async function findDemoUserId(db: Db): Promise<string | undefined> {
+  const user = await db
+    .selectFrom('users')
+    .select('id')
+    .where(sql<string>`lower(username)`, '=', DEMO_USERNAME)
+    .executeTakeFirst();
+  return user?.id;
+}
