@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       trustProxy: false,
       smtpUrl: undefined,
       chainRpcUrl: undefined,
+      balanceRpcUrls: new Map(),
       usdtContract: undefined,
       walletXpub: undefined,
       secretKey: undefined,
@@ -33,6 +34,7 @@ describe('loadConfig', () => {
       AUTH_RATE_LIMIT_MAX: '3',
       SMTP_URL: 'smtp://localhost:2525',
       CHAIN_RPC_URL: 'http://127.0.0.1:8545',
+      BALANCE_RPC_URLS: '1=https://eth.example/rpc, 137=http://polygon.example:8545',
       USDT_CONTRACT: '0x55d398326f99059fF775485246999027B3197955',
       WALLET_XPUB: 'xpub123',
       SECRET_KEY: 'k'.repeat(40),
@@ -47,6 +49,10 @@ describe('loadConfig', () => {
       rateLimit: { max: 50, windowMs: 1000, authMax: 3 },
       smtpUrl: 'smtp://localhost:2525',
       chainRpcUrl: 'http://127.0.0.1:8545',
+      balanceRpcUrls: new Map([
+        [1, 'https://eth.example/rpc'],
+        [137, 'http://polygon.example:8545'],
+      ]),
       walletXpub: 'xpub123',
       secretKey: 'k'.repeat(40),
       trustProxy: true,
@@ -74,6 +80,9 @@ describe('loadConfig', () => {
     [{ SESSION_IDLE_MINUTES: '0' }, /SESSION_IDLE_MINUTES/],
     [{ NODE_ENV: 'staging' }, /NODE_ENV/],
     [{ RESPONSE_VALIDATION: 'maybe' }, /RESPONSE_VALIDATION/],
+    [{ BALANCE_RPC_URLS: 'eth=https://eth.example' }, /BALANCE_RPC_URLS takes chainId=/],
+    [{ BALANCE_RPC_URLS: '1=ftp://eth.example' }, /BALANCE_RPC_URLS takes chainId=/],
+    [{ BALANCE_RPC_URLS: '1=https://a.example,1=https://b.example' }, /names chain 1 twice/],
   ])('rejects %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

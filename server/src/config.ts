@@ -39,6 +39,11 @@ export interface Config {
   /** Sender of the e-mails (sign-in codes). */
   mailFrom: string;
   chainRpcUrl: string | undefined;
+  /**
+   * JSON-RPC endpoints of further EVM chains, by chain id, for the Operational Wallet's balance
+   * reads (BALANCE_RPC_URLS=`1=https://…,137=https://…`). BNB Smart Chain uses CHAIN_RPC_URL.
+   */
+  balanceRpcUrls: ReadonlyMap<number, string>;
   usdtContract: string | undefined;
   walletXpub: string | undefined;
   /** When absent, the runtime generates DATA_DIR/secret.key on first start. */
@@ -77,6 +82,25 @@ function bool(env: Env, key: string, fallback: boolean): boolean {
   throw new ConfigError(`${key} must be true or false, got '${raw}'`);
 }
 
+/** `id=url` pairs separated by commas; every id a chain id, every url http(s). */
+function rpcUrls(env: Env, key: string): ReadonlyMap<number, string> {
+  const urls = new Map<number, string>();
+  for (const pair of (str(env, key) ?? '').split(',')) {
+    if (pair.trim() === '') continue;
+    const match = /^\s*(\d+)\s*=\s*(\S+)\s*$/.exec(pair);
+    const url = match?.[2] ?? '';
+    if (!match || !/^https?:\/\//i.test(url) || !URL.canParse(url)) {
+      throw new ConfigError(
+        `${key} takes chainId=http(s)-url pairs separated by commas, got '${pair}'`,
+      );
+    }
+    const chainId = Number(match[1]);
+    if (urls.has(chainId)) throw new ConfigError(`${key} names chain ${chainId} twice`);
+    urls.set(chainId, url);
+  }
+  return urls;
+}
+
 function nodeEnv(env: Env): NodeEnv {
   const raw = str(env, 'NODE_ENV') ?? 'development';
   if (raw === 'development' || raw === 'production' || raw === 'test') return raw;
@@ -112,6 +136,7 @@ export function loadConfig(env: Env): Config {
     smtpUrl: str(env, 'SMTP_URL'),
     mailFrom: str(env, 'MAIL_FROM') ?? 'CryptoSafeLock <no-reply@cryptosafelock.local>',
     chainRpcUrl: str(env, 'CHAIN_RPC_URL'),
+    balanceRpcUrls: rpcUrls(env, 'BALANCE_RPC_URLS'),
     usdtContract: str(env, 'USDT_CONTRACT'),
     walletXpub: str(env, 'WALLET_XPUB'),
     secretKey: str(env, 'SECRET_KEY'),

@@ -176,6 +176,37 @@ describe('fetchBalance on an EVM chain', () => {
     );
   });
 
+  it('reads another EVM chain over BALANCE_RPC_URLS, its token at the method own contract', async () => {
+    // The node stands in for Ethereum (chain 1); its USDT has 6 decimals, like mainnet's.
+    const usdt6 = await node.deployToken(6, parseUnits('1000000', 6));
+    const multi = await createTestApp({
+      env: { CHAIN_RPC_URL: node.url, USDT_CONTRACT: token, BALANCE_RPC_URLS: `1=${node.url}` },
+    });
+    try {
+      await multi.db
+        .updateTable('payment_methods')
+        .set({ token_contract_address: usdt6 })
+        .where('id', '=', 'pm_usdt_eth')
+        .execute();
+      const app = await appWithMethods(multi, 'gas_multi', ['pm_usdt_eth', 'pm_usdt_tron']);
+      const gas = (await app.gas('pm_usdt_eth')) as Address;
+      await node.transfer(usdt6, gas, parseUnits('7.25', 6));
+      expect((await app.fetchBalance('pm_usdt_eth')).json()).toEqual({
+        status: true,
+        nativeAmount: 0,
+        tokenAmount: 7.25,
+      });
+      // Tron is not EVM: no RPC of ours can read it.
+      const tron = await app.fetchBalance('pm_usdt_tron');
+      expect(tron.statusCode).toBe(422);
+      expect(tron.json().msg).toBe(
+        'Balances on Tron cannot be read: this server has no RPC for it.',
+      );
+    } finally {
+      await multi.close();
+    }
+  });
+
   it('answers 503 when the RPC cannot be reached', async () => {
     const down = await createTestApp({
       env: { CHAIN_RPC_URL: 'http://127.0.0.1:9/', USDT_CONTRACT: token },

@@ -295,6 +295,8 @@ export const appsHandlers: HandlerModule = (ctx) => {
           'payment_methods.network_name',
           'payment_methods.network_type',
           'payment_methods.is_token',
+          'payment_methods.token_contract_address',
+          'payment_methods.decimals',
         ])
         .where('app_payment_methods.app_id', '=', app.id)
         .where('app_payment_methods.payment_method_id', '=', paymentMethodId)
