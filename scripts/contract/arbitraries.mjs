@@ -565,6 +565,23 @@ export function invalidArbitraries(gen, op, valid) {
   });
   out.push(...schemaBreaking);
 
+  // Size limits are prose in the contract (2 MB an image), so only an operation that declares
+  // 413 gets a file far over any such limit; it must be refused, not stored.
+  if (multipart && '413' in op.responses) {
+    for (const [field, sub] of Object.entries(properties)) {
+      if (gen.contract.deref(sub).format !== 'binary') continue;
+      out.push(
+        valid.map((req) =>
+          variant(
+            req,
+            { body: setFile(req.body, field, v.oversizedImage) },
+            `${field} is a ${v.OVERSIZED_BYTES / 1024 / 1024} MiB image`,
+          ),
+        ),
+      );
+    }
+  }
+
   if (!multipart) {
     out.push(
       fc

@@ -225,6 +225,20 @@ export const notAnImage = fc
     data: Buffer.from(`not an image: ${text}`),
   }));
 
+/** Bytes of the oversized upload: four times the 2 MB the contract documents for images. */
+export const OVERSIZED_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A PNG (by content: its signature and chunks come first) padded past OVERSIZED_BYTES, for the
+ * operations that declare 413. One shared buffer: runs must not allocate 8 MiB each.
+ * @type {FilePart}
+ */
+export const oversizedImage = {
+  filename: 'huge.png',
+  contentType: 'image/png',
+  data: Buffer.concat([png(1, 1, new Uint8Array(3)), Buffer.alloc(OVERSIZED_BYTES)]),
+};
+
 // ---------------------------------------------------------------------------------- TOTP
 
 /** @param {string} text RFC 4648 base32 */
