@@ -41,7 +41,9 @@ const userAuthType: AdminCommand = {
 const userUnlock: AdminCommand = {
   name: 'user unlock',
   usage: 'user unlock <username>',
-  description: 'Lift the sign-in lock after repeated failures and reset the failure count.',
+  description:
+    "Lift the sign-in lock after repeated failures and reset the account's failure count and" +
+    " its 429 window (not the client IP's).",
   async run(args, { db }, io) {
     const [username, extra] = args;
     if (!username || extra !== undefined) throw new UsageError('Wrong arguments.');

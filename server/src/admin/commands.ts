@@ -62,7 +62,7 @@ const userList: AdminCommand = {
   },
 };
 
-// Later issues add `kyc approve`, `deposit`, `user auth-type`, `user unlock`: one entry each.
+// One entry per command; each feature's commands live beside it (admin/<feature>.ts).
 export const COMMANDS: AdminCommand[] = [
   userList,
   ...accessCommands,

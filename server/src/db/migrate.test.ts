@@ -36,6 +36,8 @@ describe('database foundation', () => {
         'countries',
         'document_types',
         'ledger_entries',
+        'login_failures',
+        'login_unknown_names',
         'packages',
         'payment_methods',
         'sessions',

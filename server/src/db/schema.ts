@@ -325,6 +325,29 @@ export interface DailyLogsTable {
   withdraw_volume_micro: number;
 }
 
+/** Which brute-force window a failure counts in (domain/lockout.ts). */
+export type FailureScope = 'login-account' | 'login-ip' | 'code-check' | 'code-send';
+
+/** One failed step inside a sliding window; pruned once it leaves the window. */
+export interface LoginFailuresTable {
+  scope: FailureScope;
+  /** Per scope: `u:<userId>` or `n:<name>`, the client IP, or the user id. */
+  key: string;
+  /** ms since the epoch (not ISO text: the window arithmetic and pruning compare numbers). */
+  at: number;
+}
+
+/** A name that matches no account: its lock behaves like users.failed_logins / locked_until. */
+export interface LoginUnknownNamesTable {
+  /** Trimmed, lower-case. */
+  name: string;
+  failed_logins: number;
+  /** ms since the epoch. */
+  locked_until: number | null;
+  /** ms since the epoch; rows idle for long are pruned. */
+  last_failure_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -349,6 +372,8 @@ export interface Database {
   api_logs: ApiLogsTable;
   ipn_logs: IpnLogsTable;
   daily_logs: DailyLogsTable;
+  login_failures: LoginFailuresTable;
+  login_unknown_names: LoginUnknownNamesTable;
 }
 
 export type User = Selectable<UsersTable>;

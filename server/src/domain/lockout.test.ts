@@ -1,31 +1,156 @@
-import { FailureWindow, lockedMessage, throttledMessage } from './lockout';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { LoginGuardConfig } from '../config';
+import { openDb, type Db } from '../db/connection';
+import { migrateToLatest } from '../db/migrate';
+import {
+  FailureWindow,
+  UNKNOWN_NAME_MEMORY_MS,
+  clearLock,
+  createLoginGuard,
+  lockedMessage,
+  throttledMessage,
+} from './lockout';
+
+// The windows and the unknown names' locks on a real migrated database (no seed needed).
+
+let dataDir: string;
+let db: Db;
+
+async function open(): Promise<Db> {
+  const opened = openDb(dataDir);
+  await migrateToLatest(opened);
+  return opened;
+}
+
+beforeEach(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'portal-lockout-'));
+  db = await open();
+});
+afterEach(async () => {
+  await db.destroy();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const rows = () =>
+  db.selectFrom('login_failures').select(['scope', 'key', 'at']).orderBy('at').execute();
 
 describe('FailureWindow', () => {
-  it('allows up to the budget inside the window, then says how long to wait', () => {
-    const window = new FailureWindow(3, 60_000);
-    window.record('k', 0);
-    window.record('k', 10_000);
-    expect(window.retryAfterMs('k', 10_000)).toBe(0);
-    window.record('k', 20_000);
+  it('allows up to the budget inside the window, then says how long to wait', async () => {
+    const window = new FailureWindow('code-check', 3, 60_000);
+    await window.record(db, 'k', 0);
+    await window.record(db, 'k', 10_000);
+    expect(await window.retryAfterMs(db, 'k', 10_000)).toBe(0);
+    await window.record(db, 'k', 20_000);
     // The oldest of the last three failures leaves the window at 60 s.
-    expect(window.retryAfterMs('k', 20_000)).toBe(40_000);
-    expect(window.retryAfterMs('k', 59_999)).toBe(1);
-    expect(window.retryAfterMs('k', 60_000)).toBe(0);
-    expect(window.retryAfterMs('other', 20_000)).toBe(0);
+    expect(await window.retryAfterMs(db, 'k', 20_000)).toBe(40_000);
+    expect(await window.retryAfterMs(db, 'k', 59_999)).toBe(1);
+    expect(await window.retryAfterMs(db, 'k', 60_000)).toBe(0);
+    expect(await window.retryAfterMs(db, 'other', 20_000)).toBe(0);
   });
 
-  it('forgets a key on clear and keeps at most maxKeys keys', () => {
-    const window = new FailureWindow(1, 60_000, 2);
-    window.record('a', 0);
-    window.clear('a');
-    expect(window.retryAfterMs('a', 0)).toBe(0);
-    window.record('a', 0);
-    window.record('b', 0);
-    window.record('c', 0);
-    // 'a' failed least recently and was dropped to make room.
-    expect(window.retryAfterMs('a', 0)).toBe(0);
-    expect(window.retryAfterMs('b', 0)).toBeGreaterThan(0);
-    expect(window.retryAfterMs('c', 0)).toBeGreaterThan(0);
+  it('forgets a key on clear, and never mixes the scopes', async () => {
+    const checks = new FailureWindow('code-check', 1, 60_000);
+    const sends = new FailureWindow('code-send', 1, 60_000);
+    await checks.record(db, 'a', 0);
+    await checks.record(db, 'b', 0);
+    expect(await sends.retryAfterMs(db, 'a', 0)).toBe(0);
+    await sends.record(db, 'a', 0);
+    await checks.clear(db, 'a');
+    expect(await checks.retryAfterMs(db, 'a', 0)).toBe(0);
+    expect(await checks.retryAfterMs(db, 'b', 0)).toBeGreaterThan(0);
+    expect(await sends.retryAfterMs(db, 'a', 0)).toBeGreaterThan(0);
+  });
+
+  it('spends the budget up front, atomically, and records nothing once it is used up', async () => {
+    const window = new FailureWindow('code-check', 3, 60_000);
+    const waits = await Promise.all(Array.from({ length: 8 }, () => window.spend(db, 'k', 1_000)));
+    expect(waits.filter((wait) => wait === 0)).toHaveLength(3);
+    expect(waits.filter((wait) => wait === 60_000)).toHaveLength(5);
+    expect(await rows()).toHaveLength(3);
+  });
+
+  it("deletes its scope's rows that left the window when it records", async () => {
+    const checks = new FailureWindow('code-check', 5, 60_000);
+    const sends = new FailureWindow('code-send', 5, 600_000);
+    await checks.record(db, 'old', 0);
+    await checks.record(db, 'recent', 30_000);
+    await sends.record(db, 'old', 0);
+    await checks.record(db, 'new', 60_000);
+    expect(await rows()).toEqual([
+      { scope: 'code-send', key: 'old', at: 0 },
+      { scope: 'code-check', key: 'recent', at: 30_000 },
+      { scope: 'code-check', key: 'new', at: 60_000 },
+    ]);
+  });
+});
+
+describe('createLoginGuard', () => {
+  const config: LoginGuardConfig = {
+    accountMaxFailures: 3,
+    ipMaxFailures: 5,
+    failureWindowMs: 15 * 60_000,
+    lockThreshold: 3,
+    lockMinutes: 30,
+  };
+  const now = new Date('2025-01-15T10:00:00Z');
+  const user = { userId: 'usr_x' };
+
+  it('keeps the windows and the lock of an unknown name across a restart', async () => {
+    const guard = createLoginGuard(config);
+    for (let i = 0; i < 3; i += 1) {
+      await guard.recordFailure(db, user, '10.0.0.1', now);
+      await guard.recordFailure(db, { unknownName: 'Ghost ' }, '10.0.0.2', now);
+    }
+    await db.destroy();
+    db = await open();
+
+    const restarted = createLoginGuard(config);
+    expect(await restarted.throttled(db, user, '10.0.0.3', now)).toEqual({
+      retryAfterSeconds: 15 * 60,
+    });
+    // The IP window too: 3 failures from 10.0.0.1, 2 more reach its budget of 5.
+    await restarted.recordFailure(db, { unknownName: 'a' }, '10.0.0.1', now);
+    await restarted.recordFailure(db, { unknownName: 'b' }, '10.0.0.1', now);
+    expect(await restarted.throttled(db, { unknownName: 'c' }, '10.0.0.1', now)).not.toBeNull();
+    expect(await restarted.lockedUntil(db, { unknownName: 'ghost' }, now)).toEqual(
+      new Date(now.getTime() + 30 * 60_000),
+    );
+  });
+
+  it("clearLock lifts the account's window, not another account's nor the IP's", async () => {
+    const guard = createLoginGuard({ ...config, ipMaxFailures: 3 });
+    for (let i = 0; i < 3; i += 1) {
+      await guard.recordFailure(db, user, '10.0.0.1', now);
+      await guard.recordFailure(db, { userId: 'usr_y' }, '10.0.0.2', now);
+    }
+    await clearLock(db, user.userId);
+    expect(await guard.throttled(db, user, '10.0.0.9', now)).toBeNull();
+    expect(await guard.throttled(db, user, '10.0.0.1', now)).not.toBeNull();
+    expect(await guard.throttled(db, { userId: 'usr_y' }, '10.0.0.9', now)).not.toBeNull();
+  });
+
+  it('forgets an idle unknown name after a day, unless it is still locked', async () => {
+    const guard = createLoginGuard({ ...config, lockThreshold: 2, lockMinutes: 48 * 60 });
+    await guard.recordFailure(db, { unknownName: 'idle' }, '10.0.0.1', now);
+    await guard.recordFailure(db, { unknownName: 'locked' }, '10.0.0.1', now);
+    expect(await guard.recordFailure(db, { unknownName: 'locked' }, '10.0.0.1', now)).toEqual(
+      new Date(now.getTime() + 48 * 3_600_000),
+    );
+    const later = new Date(now.getTime() + UNKNOWN_NAME_MEMORY_MS);
+    await guard.recordFailure(db, { unknownName: 'other' }, '10.0.0.1', later);
+    const names = await db
+      .selectFrom('login_unknown_names')
+      .select('name')
+      .orderBy('name')
+      .execute();
+    expect(names.map((row) => row.name)).toEqual(['locked', 'other']);
+    // The sign-in windows of that day are gone as well.
+    expect(await rows()).toEqual([
+      { scope: 'login-account', key: 'n:other', at: later.getTime() },
+      { scope: 'login-ip', key: '10.0.0.1', at: later.getTime() },
+    ]);
   });
 });
 

@@ -1,53 +1,72 @@
 import type { LoginGuardConfig } from '../config';
 import type { Db } from '../db/connection';
+import type { FailureScope } from '../db/schema';
 
 // Brute-force brakes on the sign-in steps, all from LoginGuardConfig:
 // - throttles: at most N failed steps per account and per client IP within a sliding window,
-//   then 429 with Retry-After (in memory, per process: a short-term brake);
-// - lock: after M consecutive failed steps the account is refused for a while (stored on the
-//   user row, so it survives restarts and `npm run admin -- user unlock` lifts it).
-// A name that matches no account gets the same throttle and an in-memory lock that behaves like
-// the stored one, so neither answers nor timing tell whether an account exists.
+//   then 429 with Retry-After;
+// - lock: after M consecutive failed steps the account is refused for a while (on the user row).
+// Both live in the database, so a restart forgets neither, and `npm run admin -- user unlock`
+// (clearLock) lifts the lock and the account's window (not the IP's: that is about the client).
+// A name that matches no account gets the same throttle and a stored lock that behaves like a
+// real one, so neither answers nor timing tell whether an account exists.
 
-/** Failures per key inside a sliding window; bounded in size so junk keys cannot grow it forever. */
+/**
+ * Failures per key inside a sliding window, stored in login_failures under its own scope so
+ * that windows never mix. Recording prunes the scope's rows that left the window, so junk keys
+ * cannot grow the table forever.
+ */
 export class FailureWindow {
-  private readonly hits = new Map<string, number[]>();
-
   constructor(
+    private readonly scope: FailureScope,
     private readonly max: number,
     private readonly windowMs: number,
-    private readonly maxKeys = 50_000,
   ) {}
 
-  private fresh(key: string, now: number): number[] {
-    const list = (this.hits.get(key) ?? []).filter((at) => at > now - this.windowMs);
-    if (list.length === 0) this.hits.delete(key);
-    else this.hits.set(key, list);
-    return list;
-  }
-
   /** Milliseconds until the key may try again; 0 when it may now. */
-  retryAfterMs(key: string, now: number): number {
-    const list = this.fresh(key, now);
-    if (list.length < this.max) return 0;
-    const oldestCounted = list[list.length - this.max] ?? now;
-    return Math.max(1, oldestCounted + this.windowMs - now);
+  async retryAfterMs(db: Db, key: string, now: number): Promise<number> {
+    // The newest `max` failures in the window: the oldest of them decides when one leaves it.
+    const counted = await db
+      .selectFrom('login_failures')
+      .select('at')
+      .where('scope', '=', this.scope)
+      .where('key', '=', key)
+      .where('at', '>', now - this.windowMs)
+      .orderBy('at', 'desc')
+      .limit(this.max)
+      .execute();
+    const oldestCounted = counted[this.max - 1];
+    return oldestCounted ? Math.max(1, oldestCounted.at + this.windowMs - now) : 0;
   }
 
-  record(key: string, now: number): void {
-    const list = this.fresh(key, now);
-    list.push(now);
-    this.hits.delete(key); // re-insert: Map order is then least recently failed first
-    this.hits.set(key, list);
-    while (this.hits.size > this.maxKeys) {
-      const oldest = this.hits.keys().next().value;
-      if (oldest === undefined) break;
-      this.hits.delete(oldest);
-    }
+  async record(db: Db, key: string, now: number): Promise<void> {
+    await db.insertInto('login_failures').values({ scope: this.scope, key, at: now }).execute();
+    await db
+      .deleteFrom('login_failures')
+      .where('scope', '=', this.scope)
+      .where('at', '<=', now - this.windowMs)
+      .execute();
   }
 
-  clear(key: string): void {
-    this.hits.delete(key);
+  /**
+   * Records a failure up front when the budget allows it (answers 0), else answers the wait
+   * and records nothing. One transaction, so parallel attempts cannot all pass the check before
+   * any is recorded (SQLite runs one transaction at a time; PostgreSQL would need SERIALIZABLE).
+   */
+  async spend(db: Db, key: string, now: number): Promise<number> {
+    return db.transaction().execute(async (trx) => {
+      const wait = await this.retryAfterMs(trx, key, now);
+      if (wait === 0) await this.record(trx, key, now);
+      return wait;
+    });
+  }
+
+  async clear(db: Db, key: string): Promise<void> {
+    await db
+      .deleteFrom('login_failures')
+      .where('scope', '=', this.scope)
+      .where('key', '=', key)
+      .execute();
   }
 }
 
@@ -60,7 +79,7 @@ export interface Throttled {
 
 export interface LoginGuard {
   /** Set when the IP or the account has used up its failure budget. */
-  throttled(subject: LoginSubject, ip: string, now: Date): Throttled | null;
+  throttled(db: Db, subject: LoginSubject, ip: string, now: Date): Promise<Throttled | null>;
   /** End of the subject's lock, or null when it is not locked. */
   lockedUntil(db: Db, subject: LoginSubject, now: Date): Promise<Date | null>;
   /** Counts a failed step; answers the lock's end when this failure locked the account. */
@@ -69,21 +88,54 @@ export interface LoginGuard {
   recordSuccess(db: Db, subject: LoginSubject): Promise<void>;
 }
 
-const keyOf = (subject: LoginSubject) =>
-  'userId' in subject ? `u:${subject.userId}` : `n:${subject.unknownName.trim().toLowerCase()}`;
+/**
+ * An unknown name's failure count is forgotten after a day without failures (a real account's
+ * is kept until a sign-in): without that, junk names would grow login_unknown_names forever.
+ * Telling the two apart that way costs a day per probe, which a real sign-in also spoils.
+ */
+export const UNKNOWN_NAME_MEMORY_MS = 24 * 3_600_000;
+
+const ACCOUNT_SCOPE = 'login-account';
+const normalName = (name: string) => name.trim().toLowerCase();
+const accountKey = (subject: LoginSubject) =>
+  'userId' in subject ? `u:${subject.userId}` : `n:${normalName(subject.unknownName)}`;
 
 export function createLoginGuard(config: LoginGuardConfig): LoginGuard {
-  const perAccount = new FailureWindow(config.accountMaxFailures, config.failureWindowMs);
-  const perIp = new FailureWindow(config.ipMaxFailures, config.failureWindowMs);
+  const perAccount = new FailureWindow(
+    ACCOUNT_SCOPE,
+    config.accountMaxFailures,
+    config.failureWindowMs,
+  );
+  const perIp = new FailureWindow('login-ip', config.ipMaxFailures, config.failureWindowMs);
   const lockMs = config.lockMinutes * 60_000;
-  // Unknown names: consecutive failures and lock end, mirroring the users columns.
-  const phantom = new Map<string, { failures: number; lockedUntil: number }>();
+
+  /** The failure count of an unknown name after this failure, like users.failed_logins. */
+  async function countUnknownNameFailure(db: Db, name: string, at: number): Promise<number> {
+    await db
+      .deleteFrom('login_unknown_names')
+      .where('last_failure_at', '<=', at - UNKNOWN_NAME_MEMORY_MS)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', at)]))
+      .execute();
+    const row = await db
+      .insertInto('login_unknown_names')
+      .values({ name, failed_logins: 1, locked_until: null, last_failure_at: at })
+      .onConflict((oc) =>
+        oc.column('name').doUpdateSet((eb) => ({
+          // Qualified: PostgreSQL finds a bare name ambiguous next to `excluded`.
+          failed_logins: eb('login_unknown_names.failed_logins', '+', 1),
+          last_failure_at: at,
+        })),
+      )
+      .returning('failed_logins')
+      .executeTakeFirstOrThrow();
+    return row.failed_logins;
+  }
 
   return {
-    throttled(subject, ip, now) {
+    async throttled(db, subject, ip, now) {
       const wait = Math.max(
-        perAccount.retryAfterMs(keyOf(subject), now.getTime()),
-        perIp.retryAfterMs(ip, now.getTime()),
+        await perAccount.retryAfterMs(db, accountKey(subject), now.getTime()),
+        await perIp.retryAfterMs(db, ip, now.getTime()),
       );
       return wait > 0 ? { retryAfterSeconds: Math.ceil(wait / 1000) } : null;
     },
@@ -98,29 +150,30 @@ export function createLoginGuard(config: LoginGuardConfig): LoginGuard {
           .executeTakeFirst();
         until = row?.locked_until ? Date.parse(row.locked_until) : 0;
       } else {
-        until = phantom.get(keyOf(subject))?.lockedUntil ?? 0;
+        const row = await db
+          .selectFrom('login_unknown_names')
+          .select('locked_until')
+          .where('name', '=', normalName(subject.unknownName))
+          .executeTakeFirst();
+        until = row?.locked_until ?? 0;
       }
       return until > now.getTime() ? new Date(until) : null;
     },
 
     async recordFailure(db, subject, ip, now) {
       const at = now.getTime();
-      perAccount.record(keyOf(subject), at);
-      perIp.record(ip, at);
+      await perAccount.record(db, accountKey(subject), at);
+      await perIp.record(db, ip, at);
+      const until = new Date(at + lockMs);
       if (!('userId' in subject)) {
-        const key = keyOf(subject);
-        const entry = phantom.get(key) ?? { failures: 0, lockedUntil: 0 };
-        entry.failures += 1;
-        phantom.delete(key);
-        phantom.set(key, entry);
-        if (phantom.size > 50_000) {
-          const oldest = phantom.keys().next().value;
-          if (oldest !== undefined) phantom.delete(oldest);
-        }
-        if (entry.failures < config.lockThreshold) return null;
-        entry.failures = 0;
-        entry.lockedUntil = at + lockMs;
-        return new Date(entry.lockedUntil);
+        const name = normalName(subject.unknownName);
+        if ((await countUnknownNameFailure(db, name, at)) < config.lockThreshold) return null;
+        await db
+          .updateTable('login_unknown_names')
+          .set({ failed_logins: 0, locked_until: until.getTime() })
+          .where('name', '=', name)
+          .execute();
+        return until;
       }
       const row = await db
         .updateTable('users')
@@ -129,7 +182,6 @@ export function createLoginGuard(config: LoginGuardConfig): LoginGuard {
         .returning('failed_logins')
         .executeTakeFirst();
       if (!row || row.failed_logins < config.lockThreshold) return null;
-      const until = new Date(at + lockMs);
       await db
         .updateTable('users')
         .set({ failed_logins: 0, locked_until: until.toISOString() })
@@ -139,19 +191,33 @@ export function createLoginGuard(config: LoginGuardConfig): LoginGuard {
     },
 
     async recordSuccess(db, subject) {
-      perAccount.clear(keyOf(subject));
-      if ('userId' in subject) await clearLock(db, subject.userId);
-      else phantom.delete(keyOf(subject));
+      if ('userId' in subject) {
+        await clearLock(db, subject.userId);
+        return;
+      }
+      await perAccount.clear(db, accountKey(subject));
+      await db
+        .deleteFrom('login_unknown_names')
+        .where('name', '=', normalName(subject.unknownName))
+        .execute();
     },
   };
 }
 
-/** Lifts a lock and forgets the failures (successful sign-in, `user unlock`). */
+/**
+ * Lifts a lock and forgets the failures, the account's sign-in window included, so the next
+ * attempt is not answered 429 (successful sign-in, `user unlock`).
+ */
 export async function clearLock(db: Db, userId: string): Promise<void> {
   await db
     .updateTable('users')
     .set({ failed_logins: 0, locked_until: null })
     .where('id', '=', userId)
+    .execute();
+  await db
+    .deleteFrom('login_failures')
+    .where('scope', '=', ACCOUNT_SCOPE)
+    .where('key', '=', accountKey({ userId }))
     .execute();
 }
 

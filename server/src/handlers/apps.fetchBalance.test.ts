@@ -145,20 +145,23 @@ describe('fetchBalance on an EVM chain', () => {
     await node?.stop();
   });
 
-  it('reads the native and token balances of the gas wallet from the node', async () => {
-    const app = await appWithMethods(t, 'gas_evm', ['pm_usdt_bsc', 'pm_bnb', 'pm_usdt_eth']);
-    const gas = (await app.gas('pm_usdt_bsc')) as Address;
-    await node.transfer(token, gas, parseUnits('12.5', 18));
-    await fetch(node.url, {
+  const setNativeBalance = (address: Address, wei: bigint) =>
+    fetch(node.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 1,
         method: 'hardhat_setBalance',
-        params: [gas, `0x${parseEther('0.0123456789').toString(16)}`],
+        params: [address, `0x${wei.toString(16)}`],
       }),
     });
+
+  it('reads the native and token balances of the gas wallet from the node', async () => {
+    const app = await appWithMethods(t, 'gas_evm', ['pm_usdt_bsc', 'pm_bnb', 'pm_usdt_eth']);
+    const gas = (await app.gas('pm_usdt_bsc')) as Address;
+    await node.transfer(token, gas, parseUnits('12.5', 18));
+    await setNativeBalance(gas, parseEther('0.0123456789'));
     expect((await app.fetchBalance('pm_usdt_bsc')).json()).toEqual({
       status: true,
       nativeAmount: 0.012345,
@@ -191,9 +194,11 @@ describe('fetchBalance on an EVM chain', () => {
       const app = await appWithMethods(multi, 'gas_multi', ['pm_usdt_eth', 'pm_usdt_tron']);
       const gas = (await app.gas('pm_usdt_eth')) as Address;
       await node.transfer(usdt6, gas, parseUnits('7.25', 6));
+      // Gas addresses repeat across the apps of these tests (same xpub): set what this one holds.
+      await setNativeBalance(gas, parseEther('0.5'));
       expect((await app.fetchBalance('pm_usdt_eth')).json()).toEqual({
         status: true,
-        nativeAmount: 0,
+        nativeAmount: 0.5,
         tokenAmount: 7.25,
       });
       // Tron is not EVM: no RPC of ours can read it.

@@ -1,3 +1,4 @@
+import { buildApp } from '../app';
 import { COUNTRIES } from '../seed/countries.data';
 import { DEMO_ACCOUNT } from '../seed';
 import { readOutbox } from '../domain/mailer';
@@ -517,6 +518,28 @@ describe('brute-force limits', () => {
         expect((await login(t, token, { ...DEMO, mpin: '0000' })).statusCode).toBe(422);
       }
       expect((await login(t, token, { ...DEMO, mpin: '1234' })).statusCode).toBe(429);
+    });
+
+    it('keeps counting across a restart (a new app on the same database)', async () => {
+      const t = ref.t;
+      for (const username of ['demo', 'ghost_user']) {
+        for (let i = 0; i < 3; i += 1) {
+          expect((await preLogin(t, { username, password: 'Nope@1234' })).statusCode).toBe(422);
+        }
+      }
+      const restarted = await buildApp({ config: t.config, db: t.db, clock: t.clock });
+      try {
+        for (const username of ['demo', 'ghost_user']) {
+          const res = await restarted.inject({
+            method: 'POST',
+            url: '/api/pre-login',
+            payload: { username, password: DEMO.password },
+          });
+          expect(res.statusCode).toBe(429);
+        }
+      } finally {
+        await restarted.close();
+      }
     });
   });
 

@@ -50,8 +50,8 @@ export const authHandlers: HandlerModule = (ctx) => {
   warmUpPasswordCheck();
 
   /** 429 with Retry-After while the IP or the account is over its failure budget. */
-  function refuseIfThrottled(reply: FastifyReply, subject: LoginSubject, ip: string) {
-    const throttled = guard.throttled(subject, ip, ctx.clock());
+  async function refuseIfThrottled(reply: FastifyReply, subject: LoginSubject, ip: string) {
+    const throttled = await guard.throttled(ctx.db, subject, ip, ctx.clock());
     if (!throttled) return;
     void reply.header('retry-after', String(throttled.retryAfterSeconds));
     throw new HttpError(429, throttledMessage(throttled.retryAfterSeconds));
@@ -76,7 +76,7 @@ export const authHandlers: HandlerModule = (ctx) => {
       const { username, password } = request.body;
       const user = await findUserByLogin(ctx.db, username);
       const subject: LoginSubject = user ? { userId: user.id } : { unknownName: username };
-      refuseIfThrottled(reply, subject, request.ip);
+      await refuseIfThrottled(reply, subject, request.ip);
       // Checked even when locked, so that a locked account answers as slowly as any other.
       const passwordOk = await checkPassword(user, password);
       await refuseIfLocked(subject);
@@ -111,7 +111,7 @@ export const authHandlers: HandlerModule = (ctx) => {
       const stepId = request.stepTokenId ?? '';
       const subject: LoginSubject = { userId: user.id };
       const body = request.body;
-      refuseIfThrottled(reply, subject, request.ip);
+      await refuseIfThrottled(reply, subject, request.ip);
 
       const spent = await ctx.db
         .selectFrom('spent_step_tokens')

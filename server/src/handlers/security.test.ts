@@ -1,3 +1,4 @@
+import { buildApp } from '../app';
 import { readOutbox } from '../domain/mailer';
 import { verifySecret } from '../domain/passwords';
 import { resetAuthenticator } from '../domain/security';
@@ -252,6 +253,42 @@ describe('rate limits on code checks', () => {
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBeDefined();
     expect(readOutbox(t.dataDir)).toHaveLength(3);
+  });
+
+  it('keeps both budgets across a restart (a new app on the same database)', async () => {
+    for (let i = 0; i < 3; i += 1) {
+      const res = await post('/api/change-mpin', {
+        password: 'Wrong@1234',
+        spassword: '5555',
+        spassword_confirmation: '5555',
+      });
+      expect(res.statusCode).toBe(422);
+    }
+    await t.db.updateTable('users').set({ auth_type: 'otp' }).execute();
+    for (let i = 0; i < 3; i += 1) {
+      expect(
+        (await t.inject({ method: 'POST', url: '/api/resendotp', headers: auth })).statusCode,
+      ).toBe(200);
+    }
+
+    const restarted = await buildApp({ config: t.config, db: t.db, clock: t.clock });
+    try {
+      const pin = await restarted.inject({
+        method: 'POST',
+        url: '/api/change-mpin',
+        headers: auth,
+        payload: {
+          password: DEMO_ACCOUNT.password,
+          spassword: '5555',
+          spassword_confirmation: '5555',
+        },
+      });
+      expect(pin.statusCode).toBe(429);
+      const code = await restarted.inject({ method: 'POST', url: '/api/resendotp', headers: auth });
+      expect(code.statusCode).toBe(429);
+    } finally {
+      await restarted.close();
+    }
   });
 });
 

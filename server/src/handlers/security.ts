@@ -83,9 +83,9 @@ export const securityHandlers: HandlerModule = (ctx) => {
   // The sign-in's budget (LOGIN_ACCOUNT_MAX_FAILURES per LOGIN_FAILURE_WINDOW_MS) applies to
   // every password or code check here too, counted per account apart from the sign-in's own.
   const { accountMaxFailures, failureWindowMs } = ctx.config.loginGuard;
-  const failedChecks = new FailureWindow(accountMaxFailures, failureWindowMs);
+  const failedChecks = new FailureWindow('code-check', accountMaxFailures, failureWindowMs);
   // Every e-mailed code counts, so the mailbox cannot be flooded.
-  const sentCodes = new FailureWindow(accountMaxFailures, failureWindowMs);
+  const sentCodes = new FailureWindow('code-send', accountMaxFailures, failureWindowMs);
 
   function refuseWhenThrottled(reply: FastifyReply, wait: number, message: (w: string) => string) {
     if (wait === 0) return;
@@ -99,12 +99,11 @@ export const securityHandlers: HandlerModule = (ctx) => {
    * failure spends one attempt, a success gives the budget back.
    */
   async function guardedCheck(reply: FastifyReply, user: User, check: () => Promise<boolean>) {
-    const now = ctx.clock().getTime();
-    refuseWhenThrottled(reply, failedChecks.retryAfterMs(user.id, now), MESSAGES.tooManyAttempts);
     // Counted as failed before the (slow) check, so parallel guesses cannot all slip through.
-    failedChecks.record(user.id, now);
+    const wait = await failedChecks.spend(ctx.db, user.id, ctx.clock().getTime());
+    refuseWhenThrottled(reply, wait, MESSAGES.tooManyAttempts);
     const ok = await check();
-    if (ok) failedChecks.clear(user.id);
+    if (ok) await failedChecks.clear(ctx.db, user.id);
     return ok;
   }
 
@@ -163,9 +162,8 @@ export const securityHandlers: HandlerModule = (ctx) => {
     async resendOtp(request: FastifyRequest, reply: FastifyReply) {
       const user = requireUser(request);
       if (user.auth_type !== 'otp') throw validationFailed({}, MESSAGES.otpNotActive);
-      const now = ctx.clock().getTime();
-      refuseWhenThrottled(reply, sentCodes.retryAfterMs(user.id, now), MESSAGES.tooManyCodes);
-      sentCodes.record(user.id, now);
+      const wait = await sentCodes.spend(ctx.db, user.id, ctx.clock().getTime());
+      refuseWhenThrottled(reply, wait, MESSAGES.tooManyCodes);
       const code = await issueOtp(ctx.db, ctx.config.secretKey, user.id, 'auth-switch', ctx.clock);
       await sendMail(
         ctx.config,

@@ -3,6 +3,7 @@ import * as m0001 from './0001_foundation';
 import * as m0002 from './0002_domain';
 import * as m0020 from './0020_portal';
 import * as m0030 from './0030_money';
+import * as m0040 from './0040_login_failures';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0002_domain': m0002,
   '0020_portal': m0020,
   '0030_money': m0030,
+  '0040_login_failures': m0040,
 };
