@@ -5,42 +5,15 @@
 // (e.g. `node scripts/contract-ci.mjs --only Apps`).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildServer, outDir, serverBuildIsStale } from './build-server.mjs';
+import { freePort, waitForServer } from './net.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SEED = '20250115';
 const RUNS = '40';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = /** @type {net.AddressInfo} */ (probe.address());
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** @param {string} url @param {import('node:child_process').ChildProcess} child */
-async function waitForServer(url, child) {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`server did not answer ${url} within 30 s`);
-}
 
 /** @param {import('node:child_process').ChildProcess} child @returns {Promise<number>} */
 function exitOf(child) {

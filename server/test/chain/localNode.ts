@@ -1,6 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -14,6 +13,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { hardhat } from 'viem/chains';
+import { freePort } from '../../../scripts/net.mjs';
 
 // A real EVM chain for the adapter tests: a Hardhat 2 node in a child process on a free loopback
 // port, and our own minimal ERC-20 (TestUsdt.sol) compiled with the npm solc package.
@@ -22,18 +22,6 @@ const ROOT = path.resolve(__dirname, '..', '..', '..');
 const HARDHAT_CLI = path.join(ROOT, 'node_modules', 'hardhat', 'internal', 'cli', 'cli.js');
 /** Hardhat's first default account (publicly known test key, funded on the local node only). */
 const DEPLOYER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 export interface CompiledToken {
   abi: Abi;
