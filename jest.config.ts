@@ -59,7 +59,8 @@ const config: Config = {
     {
       // Journeys in headless chromium against the real server: run by `npm run test:e2e` only.
       displayName: 'e2e',
-      testEnvironment: 'node',
+      // Node's environment that tells a file's server whether to keep its data for a look.
+      testEnvironment: '<rootDir>/test/e2e/environment.ts',
       roots: ['<rootDir>/test/e2e'],
       testMatch: ['**/*.e2e.ts'],
       transform: { '^.+\\.(t|j|mj)sx?$': swc },

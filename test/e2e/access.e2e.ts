@@ -1,17 +1,16 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { DATA_DIR, DESKTOP, launch, openPage, PHONE, snap } from './browser';
+import { DESKTOP, launch, openPage, PHONE, snap } from './browser';
 import { signIn } from './journeys';
+import { admin, freshServer } from './server';
 
 // Access end to end: sign-up, two-step sign-in (pin and e-mailed OTP), logout, the guard.
 
 // Real argon2 hashing, page loads and a spawned admin process: well over Jest's 5 s default.
 jest.setTimeout(90_000);
 
-const ROOT = path.resolve(__dirname, '../..');
-const ADMIN = path.resolve(ROOT, process.env.DIST_DIR ?? 'dist', 'server/admin.cjs');
+const server = freshServer();
 const stamp = Date.now().toString(36);
 
 interface Merchant {
@@ -30,16 +29,9 @@ const merchant = (tag: string): Merchant => ({
   pin: '4821',
 });
 
-function admin(...args: string[]): string {
-  return execFileSync(process.execPath, [ADMIN, ...args], {
-    env: { ...process.env, DATA_DIR, PORTAL_ROOT: ROOT },
-    encoding: 'utf8',
-  });
-}
-
 /** The newest sign-in code mailed to `email` (the server writes mails to DATA_DIR/outbox). */
 function latestCode(email: string): string | undefined {
-  const dir = path.join(DATA_DIR, 'outbox');
+  const dir = path.join(server.dataDir, 'outbox');
   if (!fs.existsSync(dir)) return undefined;
   const mails = fs
     .readdirSync(dir)
@@ -132,7 +124,7 @@ test('an operator moves a merchant to e-mailed OTP; the code from the outbox sig
   const who = merchant('otp');
   const { context, page } = await openPage(browser, PHONE);
   await register(page, who);
-  expect(admin('user', 'auth-type', who.username, 'otp')).toContain(
+  expect(admin(server.dataDir, 'user', 'auth-type', who.username, 'otp')).toContain(
     `${who.username} now signs in with otp`,
   );
 

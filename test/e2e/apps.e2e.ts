@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { BASE_URL, DESKTOP, launch, openPage, PHONE, snap } from './browser';
-import { DEMO, signIn } from './journeys';
+import { DESKTOP, launch, openPage, PHONE, snap } from './browser';
+import { DEMO, registerMerchant, signIn } from './journeys';
+import { freshServer } from './server';
 
 // Apps journeys. Creating an app uses a merchant registered for it through the API (without a
 // subscription one app is allowed, and the demo account already has its seeded app); paging
@@ -10,6 +10,7 @@ import { DEMO, signIn } from './journeys';
 // Journeys in a real browser take longer than Jest's default 5 s per test.
 jest.setTimeout(90_000);
 
+const server = freshServer();
 let browser: Browser;
 beforeAll(async () => {
   browser = await launch();
@@ -17,27 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser.close();
 });
-
-async function registerMerchant() {
-  const username = `app_${randomBytes(4).toString('hex')}`;
-  const merchant = { username, password: 'Apps#Pass1', code: '1357' };
-  const response = await fetch(`${BASE_URL}/api/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'Apps Tester',
-      username,
-      email: `${username}@example.com`,
-      password: merchant.password,
-      spassword: merchant.code,
-      country: 'IN',
-      phone: '9876543210',
-      is_checked: 1,
-    }),
-  });
-  if (!response.ok) throw new Error(`register: ${response.status} ${await response.text()}`);
-  return merchant;
-}
 
 /** Waits until a modal's fade has finished, so screenshots show the settled screen. */
 async function settledDialog(page: Page, name: string | RegExp) {
@@ -54,10 +34,10 @@ async function closeDialog(page: Page, dialog: Locator) {
 }
 
 test('create an app, add a payout address, and manage an API key', async () => {
-  const merchant = await registerMerchant();
+  const merchant = await registerMerchant(server.baseUrl);
   const { context, page } = await openPage(browser, DESKTOP);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  await signIn(page, merchant);
+  await signIn(page, { ...merchant, code: merchant.pin });
 
   await page.goto('/app/create-app');
   await page.getByRole('button', { name: 'Create App' }).click();

@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-
-export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080';
-export const DATA_DIR = process.env.E2E_DATA_DIR ?? '';
+import { serverUrl } from './server';
 
 const FLAGS = [
   '--no-sandbox',
@@ -30,7 +28,7 @@ export async function openPage(
   browser: Browser,
   viewport = DESKTOP,
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport, baseURL: BASE_URL });
+  const context = await browser.newContext({ viewport, baseURL: serverUrl() });
   const page = await context.newPage();
   return { context, page };
 }

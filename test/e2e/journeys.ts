@@ -1,6 +1,35 @@
+import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 
 export const DEMO = { username: 'demo', password: 'Demo@12345', pin: '1234' };
+
+export interface Merchant {
+  username: string;
+  password: string;
+  pin: string;
+}
+
+/** A new merchant, registered through the API, for a journey that needs an account of its own. */
+export async function registerMerchant(baseUrl: string): Promise<Merchant> {
+  const username = `merchant_${randomBytes(4).toString('hex')}`;
+  const merchant = { username, password: 'Secure#Pass1', pin: '2468' };
+  const response = await fetch(`${baseUrl}/api/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Test Merchant',
+      username,
+      email: `${username}@example.com`,
+      password: merchant.password,
+      spassword: merchant.pin,
+      country: 'IN',
+      phone: '9876543210',
+      is_checked: 1,
+    }),
+  });
+  if (!response.ok) throw new Error(`register: ${response.status} ${await response.text()}`);
+  return merchant;
+}
 
 /** Signs in through the login screen: password step, then the second factor. */
 export async function signIn(

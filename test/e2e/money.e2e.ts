@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { DATA_DIR, DESKTOP, launch, openPage, PHONE, snap } from './browser';
+import { DESKTOP, launch, openPage, PHONE, snap } from './browser';
 import { DEMO, signIn } from './journeys';
+import { admin, freshServer } from './server';
 
 // Money end to end: a deposit made with the admin command (the local chain) is found by
 // 'Check Balance', pays for a plan, which shows in the history with its invoice, then is
@@ -10,27 +9,17 @@ import { DEMO, signIn } from './journeys';
 
 jest.setTimeout(120_000);
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const ADMIN = path.resolve(ROOT, process.env.DIST_DIR ?? 'dist', 'server', 'admin.cjs');
-
-/** `npm run admin -- ...` on the e2e server's DATA_DIR. */
-function admin(...args: string[]): string {
-  return execFileSync(process.execPath, [ADMIN, ...args], {
-    env: { ...process.env, DATA_DIR, NODE_ENV: 'test', PORTAL_ROOT: ROOT },
-    encoding: 'utf8',
-  });
-}
+const server = freshServer();
 
 const demo = { username: DEMO.username, password: DEMO.password, code: DEMO.pin };
 
 const balanceOf = async (page: Page) =>
   Number((await page.getByTestId('wallet-balance').innerText()).replace(/[^\d.]/g, ''));
 
-/** Cancels the plan in force, if any, so every card offers 'Choose Plan'. */
-async function cancelCurrentPlan(page: Page) {
-  const cancel = page.getByRole('button', { name: 'Cancel Subscription' }).first();
-  if ((await page.getByText('Current Plan').count()) === 0) return;
-  await cancel.click();
+/** Cancels the demo's seeded Starter plan, so every card offers 'Choose Plan'. */
+async function cancelStarterPlan(page: Page) {
+  await page.getByRole('article', { name: 'Starter plan' }).getByText('Current Plan').waitFor();
+  await page.getByRole('button', { name: 'Cancel Subscription' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Cancel Subscription' });
   await dialog.getByRole('button', { name: 'Yes, Cancel Subscription' }).click();
   await page.getByText('Subscription canceled successfully').waitFor();
@@ -60,7 +49,7 @@ test('a deposit is found by Check Balance, pays a plan, shows in the history, th
   await page.goto('/app/wallet');
   await page.getByRole('heading', { name: 'Wallet', level: 1 }).waitFor();
   const before = await balanceOf(page);
-  const sent = admin('deposit', 'demo', '60.25');
+  const sent = admin(server.dataDir, 'deposit', 'demo', '60.25');
   expect(sent).toContain('Sent 60.250000 USDT to demo');
 
   await page.getByRole('button', { name: 'Check Balance' }).click();
@@ -80,7 +69,7 @@ test('a deposit is found by Check Balance, pays a plan, shows in the history, th
   await page.goto('/app/subscriptions');
   await page.getByRole('heading', { name: 'My Subscriptions' }).waitFor();
   await page.getByRole('article', { name: 'Business plan' }).waitFor();
-  await cancelCurrentPlan(page);
+  await cancelStarterPlan(page);
   const business = page.getByRole('article', { name: 'Business plan' });
   await business.getByRole('button', { name: 'Choose Plan' }).click();
   const pay = page.getByRole('dialog', { name: 'Choose Plan' });

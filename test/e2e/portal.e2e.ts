@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { DATA_DIR, DESKTOP, launch, openPage, PHONE, snap } from './browser';
+import { DESKTOP, launch, openPage, PHONE, snap } from './browser';
 import { DEMO, signIn } from './journeys';
+import { admin, freshServer } from './server';
 
 // The signed-in portal end to end with the demo merchant: every screen at 1280 and 375 px, a
 // new avatar in the header, personal information and an identity document sent for review, and
@@ -10,16 +9,7 @@ import { DEMO, signIn } from './journeys';
 
 jest.setTimeout(120_000);
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const ADMIN = path.resolve(ROOT, process.env.DIST_DIR ?? 'dist', 'server', 'admin.cjs');
-
-/** `npm run admin -- ...` on the e2e server's DATA_DIR. */
-function admin(...args: string[]): string {
-  return execFileSync(process.execPath, [ADMIN, ...args], {
-    env: { ...process.env, DATA_DIR, NODE_ENV: 'test', PORTAL_ROOT: ROOT },
-    encoding: 'utf8',
-  });
-}
+const server = freshServer();
 
 // A real 1x1 PNG (the server judges uploads by their bytes).
 const PNG = Buffer.from(
@@ -168,12 +158,12 @@ test('avatar, personal information and a document, then an operator approves the
   await page.getByRole('link', { name: 'KYC Unverified' }).waitFor();
 
   // The operator reviews on the same database.
-  const list = admin('kyc', 'list');
+  const list = admin(server.dataDir, 'kyc', 'list');
   const uploadId =
     /^(upl_\w+)\s+demo\s+Identity Proof\s+Aadhar Card\s+123412341234\s+pending/m.exec(list)?.[1];
   expect(uploadId).toBeDefined();
-  expect(admin('kyc', 'approve', uploadId ?? '')).toContain('is approved');
-  expect(admin('kyc', 'approve-profile', 'demo')).toContain(
+  expect(admin(server.dataDir, 'kyc', 'approve', uploadId ?? '')).toContain('is approved');
+  expect(admin(server.dataDir, 'kyc', 'approve-profile', 'demo')).toContain(
     'status_kyc of demo is now 1 (approved)',
   );
 

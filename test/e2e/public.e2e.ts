@@ -1,6 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { launch, openPage, PHONE, snap } from './browser';
+import { freshServer } from './server';
 
+freshServer();
 let browser: Browser;
 beforeAll(async () => {
   browser = await launch();

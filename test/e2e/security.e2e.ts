@@ -1,12 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { generate } from 'otplib';
 import type { Browser, Page } from 'playwright-core';
-import { BASE_URL, DESKTOP, launch, openPage, PHONE, snap } from './browser';
-import { signIn } from './journeys';
+import { DESKTOP, launch, openPage, PHONE, snap } from './browser';
+import { registerMerchant, signIn } from './journeys';
+import { freshServer } from './server';
 
-// Account security journeys. Each uses a merchant registered for it through the API, so the
-// demo account stays as other journeys expect it.
+// Account security journeys. Each uses a merchant registered for it through the API, so one
+// journey's new password or second factor does not reach the next.
 
+const server = freshServer();
 let browser: Browser;
 beforeAll(async () => {
   browser = await launch();
@@ -14,33 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser.close();
 });
-
-interface Merchant {
-  username: string;
-  password: string;
-  pin: string;
-}
-
-async function registerMerchant(): Promise<Merchant> {
-  const username = `sec_${randomBytes(4).toString('hex')}`;
-  const merchant = { username, password: 'Secure#Pass1', pin: '2468' };
-  const response = await fetch(`${BASE_URL}/api/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'Security Tester',
-      username,
-      email: `${username}@example.com`,
-      password: merchant.password,
-      spassword: merchant.pin,
-      country: 'IN',
-      phone: '9876543210',
-      is_checked: 1,
-    }),
-  });
-  if (!response.ok) throw new Error(`register: ${response.status} ${await response.text()}`);
-  return merchant;
-}
 
 const PERIOD_MS = 30_000;
 
@@ -71,7 +45,7 @@ async function signOut(page: Page) {
 }
 
 test('set up the authenticator, switch to it, and sign in with a TOTP code', async () => {
-  const merchant = await registerMerchant();
+  const merchant = await registerMerchant(server.baseUrl);
   const { context, page } = await openPage(browser, DESKTOP);
   await signIn(page, { ...merchant, code: merchant.pin });
 
@@ -114,7 +88,7 @@ test('set up the authenticator, switch to it, and sign in with a TOTP code', asy
 }, 120_000);
 
 test('change the password: the old one is refused afterwards', async () => {
-  const merchant = await registerMerchant();
+  const merchant = await registerMerchant(server.baseUrl);
   const { context, page } = await openPage(browser, DESKTOP);
   await signIn(page, { ...merchant, code: merchant.pin });
 
@@ -144,7 +118,7 @@ test('change the password: the old one is refused afterwards', async () => {
 }, 60_000);
 
 test('the security screens at phone and desktop widths', async () => {
-  const merchant = await registerMerchant();
+  const merchant = await registerMerchant(server.baseUrl);
   const { context, page } = await openPage(browser, PHONE);
   await signIn(page, { ...merchant, code: merchant.pin });
   for (const [viewport, name] of [
