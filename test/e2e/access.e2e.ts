@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, launch, openPage, PHONE, snap } from './browser';
+import type { Page } from 'playwright-core';
+import { DESKTOP, freshBrowser, openPage, PHONE, snap } from './browser';
 import { signIn } from './journeys';
 import { admin, freshServer } from './server';
 
@@ -62,19 +62,13 @@ async function register(page: Page, who: Merchant) {
   await page.waitForURL('**/login');
 }
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser.close();
-});
+freshBrowser();
 
 test.each([
   ['desktop', DESKTOP],
   ['phone', PHONE],
 ] as const)('the public screens look right (%s)', async (name, viewport) => {
-  const { context, page } = await openPage(browser, viewport);
+  const { context, page } = await openPage(viewport);
   await page.goto('/login');
   await page.getByText('Unleash Your DeFi Potential: Automate, Delegate and Secure.').waitFor();
   await snap(page, `access-login-${name}`);
@@ -104,7 +98,7 @@ test.each([
 
 test('a new merchant signs up, signs in with the pin, logs out and is kept out', async () => {
   const who = merchant('pin');
-  const { context, page } = await openPage(browser);
+  const { context, page } = await openPage();
   await register(page, who);
 
   await signIn(page, { username: who.username, password: who.password, code: who.pin });
@@ -122,7 +116,7 @@ test('a new merchant signs up, signs in with the pin, logs out and is kept out',
 
 test('an operator moves a merchant to e-mailed OTP; the code from the outbox signs in', async () => {
   const who = merchant('otp');
-  const { context, page } = await openPage(browser, PHONE);
+  const { context, page } = await openPage(PHONE);
   await register(page, who);
   expect(admin(server.dataDir, 'user', 'auth-type', who.username, 'otp')).toContain(
     `${who.username} now signs in with otp`,

@@ -1,5 +1,5 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { DESKTOP, launch, openPage, PHONE, snap } from './browser';
+import type { Locator, Page } from 'playwright-core';
+import { DESKTOP, freshBrowser, openPage, PHONE, snap } from './browser';
 import { DEMO, registerMerchant, signIn } from './journeys';
 import { freshServer } from './server';
 
@@ -11,13 +11,7 @@ import { freshServer } from './server';
 jest.setTimeout(90_000);
 
 const server = freshServer();
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser.close();
-});
+freshBrowser();
 
 /** Waits until a modal's fade has finished, so screenshots show the settled screen. */
 async function settledDialog(page: Page, name: string | RegExp) {
@@ -35,7 +29,7 @@ async function closeDialog(page: Page, dialog: Locator) {
 
 test('create an app, add a payout address, and manage an API key', async () => {
   const merchant = await registerMerchant(server.baseUrl);
-  const { context, page } = await openPage(browser, DESKTOP);
+  const { context, page } = await openPage(DESKTOP);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await signIn(page, { ...merchant, code: merchant.pin });
 
@@ -114,7 +108,7 @@ test('create an app, add a payout address, and manage an API key', async () => {
 });
 
 test('page through the seeded receives and open a details modal', async () => {
-  const { context, page } = await openPage(browser, DESKTOP);
+  const { context, page } = await openPage(DESKTOP);
   await signIn(page, { username: DEMO.username, password: DEMO.password, code: DEMO.pin });
   await page.goto('/app/my-app/app_demo_store/transaction?view=receive');
   await page.getByText('Showing 1 to 10 of 27 results').waitFor();
@@ -150,7 +144,7 @@ test('page through the seeded receives and open a details modal', async () => {
 });
 
 test('the app detail on a phone', async () => {
-  const { context, page } = await openPage(browser, PHONE);
+  const { context, page } = await openPage(PHONE);
   await signIn(page, { username: DEMO.username, password: DEMO.password, code: DEMO.pin });
   await page.goto('/app/my-app/app_demo_store');
   await page.getByRole('switch', { name: 'For Deposit' }).first().waitFor();

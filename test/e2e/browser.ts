@@ -13,21 +13,30 @@ const FLAGS = [
   '--disable-sync',
 ];
 
-export async function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: FLAGS,
+let browser: Browser | undefined;
+
+/** Launches this journey file's headless chromium (beforeAll) and closes it (afterAll). */
+export function freshBrowser(): void {
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      headless: true,
+      args: FLAGS,
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
   });
 }
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 375, height: 740 };
 
+/** A new context (fresh storage) and page on this file's server. */
 export async function openPage(
-  browser: Browser,
   viewport = DESKTOP,
 ): Promise<{ context: BrowserContext; page: Page }> {
+  if (!browser) throw new Error('no browser: call freshBrowser() at the top of the file');
   const context = await browser.newContext({ viewport, baseURL: serverUrl() });
   const page = await context.newPage();
   return { context, page };

@@ -1,5 +1,5 @@
-import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, launch, openPage, PHONE, snap } from './browser';
+import type { Page } from 'playwright-core';
+import { DESKTOP, freshBrowser, openPage, PHONE, snap } from './browser';
 import { DEMO, signIn } from './journeys';
 import { admin, freshServer } from './server';
 
@@ -34,16 +34,10 @@ async function shown(page: Page) {
   });
 }
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser.close();
-});
+freshBrowser();
 
 test('a deposit is found by Check Balance, pays a plan, shows in the history, then is cancelled', async () => {
-  const { context, page } = await openPage(browser, DESKTOP);
+  const { context, page } = await openPage(DESKTOP);
   await signIn(page, demo);
 
   await page.goto('/app/wallet');
@@ -108,7 +102,7 @@ test('a deposit is found by Check Balance, pays a plan, shows in the history, th
 });
 
 test('the money screens fit a phone', async () => {
-  const { context, page } = await openPage(browser, PHONE);
+  const { context, page } = await openPage(PHONE);
   await signIn(page, demo);
   await page.goto('/app/wallet');
   await page.getByTestId('wallet-balance').waitFor();

@@ -1,5 +1,5 @@
-import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, launch, openPage, PHONE, snap } from './browser';
+import type { Page } from 'playwright-core';
+import { DESKTOP, freshBrowser, openPage, PHONE, snap } from './browser';
 import { DEMO, signIn } from './journeys';
 import { admin, freshServer } from './server';
 
@@ -28,20 +28,14 @@ async function settled(page: Page) {
   await page.waitForTimeout(350);
 }
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser.close();
-});
+freshBrowser();
 
 test('every signed-in screen at 1280 px and 375 px', async () => {
   for (const [size, viewport] of [
     ['desktop', DESKTOP],
     ['phone', PHONE],
   ] as const) {
-    const { context, page } = await openPage(browser, viewport);
+    const { context, page } = await openPage(viewport);
     await signIn(page, demo);
     await page.getByRole('heading', { name: 'Hello, Demo Merchant' }).waitFor();
     await page
@@ -96,7 +90,7 @@ test('every signed-in screen at 1280 px and 375 px', async () => {
 });
 
 test('avatar, personal information and a document, then an operator approves them', async () => {
-  const { context, page } = await openPage(browser, DESKTOP);
+  const { context, page } = await openPage(DESKTOP);
   await signIn(page, demo);
   await page.getByRole('link', { name: 'KYC Rejected' }).waitFor(); // the seeded PAN card scan
 
@@ -185,7 +179,7 @@ test('avatar, personal information and a document, then an operator approves the
 });
 
 test('a KYC scan is not served without its owner’s session', async () => {
-  const { context, page } = await openPage(browser, PHONE);
+  const { context, page } = await openPage(PHONE);
   const response = await page.request.get('/api/images/demo-pan-card-front.png');
   expect(response.status()).toBe(403);
   expect(response.headers()['x-content-type-options']).toBe('nosniff');

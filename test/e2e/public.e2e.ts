@@ -1,18 +1,11 @@
-import type { Browser } from 'playwright-core';
-import { launch, openPage, PHONE, snap } from './browser';
+import { freshBrowser, openPage, PHONE, snap } from './browser';
 import { freshServer } from './server';
 
 freshServer();
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser.close();
-});
+freshBrowser();
 
 test('a visitor on / lands on /login', async () => {
-  const { context, page } = await openPage(browser);
+  const { context, page } = await openPage();
   await page.goto('/');
   await page.waitForURL('**/login');
   await page.getByRole('button', { name: 'Sign In' }).waitFor();
@@ -21,7 +14,7 @@ test('a visitor on / lands on /login', async () => {
 });
 
 test('an unknown path shows the not-found screen with a way home', async () => {
-  const { context, page } = await openPage(browser, PHONE);
+  const { context, page } = await openPage(PHONE);
   await page.goto('/no/such/page');
   await page.getByText('Oops! Error: 404 This page does not exist!').waitFor();
   await page.getByRole('link', { name: 'Back to Home' }).click();

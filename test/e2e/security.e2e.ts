@@ -1,6 +1,6 @@
 import { generate } from 'otplib';
-import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, launch, openPage, PHONE, snap } from './browser';
+import type { Page } from 'playwright-core';
+import { DESKTOP, freshBrowser, openPage, PHONE, snap } from './browser';
 import { registerMerchant, signIn } from './journeys';
 import { freshServer } from './server';
 
@@ -8,13 +8,7 @@ import { freshServer } from './server';
 // journey's new password or second factor does not reach the next.
 
 const server = freshServer();
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser.close();
-});
+freshBrowser();
 
 const PERIOD_MS = 30_000;
 
@@ -46,7 +40,7 @@ async function signOut(page: Page) {
 
 test('set up the authenticator, switch to it, and sign in with a TOTP code', async () => {
   const merchant = await registerMerchant(server.baseUrl);
-  const { context, page } = await openPage(browser, DESKTOP);
+  const { context, page } = await openPage(DESKTOP);
   await signIn(page, { ...merchant, code: merchant.pin });
 
   await page.goto('/app/authentication');
@@ -89,7 +83,7 @@ test('set up the authenticator, switch to it, and sign in with a TOTP code', asy
 
 test('change the password: the old one is refused afterwards', async () => {
   const merchant = await registerMerchant(server.baseUrl);
-  const { context, page } = await openPage(browser, DESKTOP);
+  const { context, page } = await openPage(DESKTOP);
   await signIn(page, { ...merchant, code: merchant.pin });
 
   await page.goto('/app/changepassword');
@@ -119,7 +113,7 @@ test('change the password: the old one is refused afterwards', async () => {
 
 test('the security screens at phone and desktop widths', async () => {
   const merchant = await registerMerchant(server.baseUrl);
-  const { context, page } = await openPage(browser, PHONE);
+  const { context, page } = await openPage(PHONE);
   await signIn(page, { ...merchant, code: merchant.pin });
   for (const [viewport, name] of [
     [PHONE, 'phone'],
