@@ -1,8 +1,8 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import { delay, http, HttpResponse } from 'msw';
-import { ToastContainer } from 'react-toastify';
 import { explainsOwnFailure } from '../app/middleware/apiFeedback';
 import { makeStore } from '../app/store';
+import { Toasts } from '../components/Toasts';
 import { stepOnePassed } from '../features/auth/signInSlice';
 import { initialSessionState } from '../features/auth/sessionSlice';
 import { server } from '../../test/msw/server';
@@ -28,9 +28,17 @@ function signedInStore() {
     },
     onSessionEnd,
   });
-  render(<ToastContainer />);
   return { store, onSessionEnd };
 }
+
+// The toast container, mounted before each rule runs (it reports itself ready a tick later).
+// The rules drive the store directly, not React: the toasts they raise are read from the DOM
+// with findBy*, so React's act() environment (and its warnings) does not apply to them.
+beforeEach(async () => {
+  render(<Toasts limit={undefined} />);
+  await act(() => new Promise((resolve) => setTimeout(resolve)));
+  Reflect.set(globalThis, 'IS_REACT_ACT_ENVIRONMENT', false);
+});
 
 describe('the shared request rules', () => {
   test('sends the session bearer, credentials and the XSRF pair', async () => {

@@ -1,5 +1,6 @@
-import { lazy, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
 import { Navigate, useRoutes, type RouteObject } from 'react-router-dom';
+import { lazyWithRetry } from '../components/lazyWithRetry';
 import { RouteErrorBoundary } from '../components/RouteError';
 import { RootRedirect } from '../features/auth/RootRedirect';
 import { RequireSession } from '../features/auth/RequireSession';
@@ -14,7 +15,7 @@ type PageModule = { default: ComponentType };
  * declarative router (not the data router) keeps ~16 KiB gzipped off what /login loads.
  */
 const page = (load: () => Promise<PageModule>): Pick<RouteObject, 'element'> => {
-  const Page = lazy(load);
+  const Page = lazyWithRetry(load);
   return { element: <Page /> };
 };
 

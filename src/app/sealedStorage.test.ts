@@ -9,7 +9,11 @@ const record = (values: Record<string, unknown>) =>
 const stored = () =>
   JSON.parse(localStorage.getItem('persist:session') ?? 'null') as Record<string, string> | null;
 
-beforeEach(() => localStorage.clear());
+beforeEach(async () => {
+  localStorage.clear();
+  // redux-persist reads the record before it writes one.
+  await sealedStorage.getItem('persist:session');
+});
 
 describe('sealedStorage', () => {
   it('keeps the session values readable and the authToken sealed, and opens it again', async () => {
@@ -54,5 +58,24 @@ describe('sealedStorage', () => {
     await sealedStorage.setItem('persist:session', record({ authToken: 'sess_b' }));
     await sealedStorage.removeItem('persist:session');
     expect(localStorage.getItem('persist:session')).toBeNull();
+  });
+
+  it('keeps a stored session when it could not be read (the cipher did not load)', async () => {
+    await jest.isolateModulesAsync(async () => {
+      jest.doMock('../lib/obfuscate', () => {
+        throw new Error('Loading chunk cipher failed.');
+      });
+      const { sealedStorage: fresh } = await import('./sealedStorage');
+      const stored = record({ username: 'demo', authToken: 'deadbeefcafe' });
+      localStorage.setItem('persist:session', stored);
+
+      await expect(fresh.getItem('persist:session')).rejects.toThrow(
+        'Loading chunk cipher failed.',
+      );
+      // redux-persist then starts signed out and writes that: the stored session stays.
+      await fresh.setItem('persist:session', record({ username: '', authToken: '' }));
+      expect(localStorage.getItem('persist:session')).toBe(stored);
+      jest.dontMock('../lib/obfuscate');
+    });
   });
 });

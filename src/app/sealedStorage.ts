@@ -23,14 +23,26 @@ async function rewriteToken(serialized: string, seal: () => Promise<Seal>): Prom
 
 // Writes land in the order they were made, even when an earlier one waits for the cipher.
 let lastWrite: Promise<unknown> = Promise.resolve();
+// Until the stored record has been read, a write without a token is the signed-out start that
+// redux-persist writes when the read failed (the cipher chunk did not load): it must not
+// replace a stored session. A sign-in (a token to seal) is written whatever happened before.
+let recordRead = false;
+
+const hasToken = (serialized: string) => {
+  const token = (JSON.parse(serialized) as Record)[TOKEN];
+  return token !== undefined && JSON.parse(token) !== '';
+};
 
 export const sealedStorage: Storage = {
   async getItem(key: string) {
     const stored = (await storage.getItem(key)) as string | null;
-    if (stored === null) return null;
-    return rewriteToken(stored, async () => (await cipher()).deobfuscate);
+    const opened =
+      stored === null ? null : await rewriteToken(stored, async () => (await cipher()).deobfuscate);
+    recordRead = true;
+    return opened;
   },
   setItem(key: string, value: string) {
+    if (!recordRead && !hasToken(value)) return Promise.resolve();
     const sealed = rewriteToken(value, async () => (await cipher()).obfuscate);
     const write = lastWrite.then(async () => storage.setItem(key, await sealed));
     lastWrite = write.catch(() => undefined);

@@ -18,7 +18,9 @@ import { sealedStorage } from './sealedStorage';
 
 const persistedSession = persistReducer<SessionState>(
   // authToken is sealed at rest by the storage; every other session value is stored as it is.
-  { key: 'session', version: 1, storage: sealedStorage },
+  // No time-out: reading may wait for the cipher chunk (up to its 120 s load time-out), and
+  // starting signed out after redux-persist's default 5 s would sign a slow visitor out.
+  { key: 'session', version: 1, storage: sealedStorage, timeout: 0 },
   sessionReducer,
 );
 

@@ -1,5 +1,6 @@
-import { Component, Suspense, type ReactNode } from 'react';
+import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
+import { ErrorBoundary } from './ErrorBoundary';
 
 /** The error screen: the spec titles it 'Unexpected Application Error!'. */
 export function RouteError({ error }: { error: unknown }) {
@@ -15,42 +16,15 @@ export function RouteError({ error }: { error: unknown }) {
   );
 }
 
-interface BoundaryProps {
-  pathname: string;
-  children: ReactNode;
-}
-
-interface BoundaryState {
-  pathname: string;
-  error?: unknown;
-  failed: boolean;
-}
-
-class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
-  override state: BoundaryState = { pathname: this.props.pathname, failed: false };
-
-  static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
-    return { error, failed: true };
-  }
-
-  // Moving to another path clears the error and renders that path's screen.
-  static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState) {
-    return props.pathname === state.pathname ? null : { pathname: props.pathname, failed: false };
-  }
-
-  override render() {
-    return this.state.failed ? <RouteError error={this.state.error} /> : this.props.children;
-  }
-}
-
 /**
  * The root route's element: a screen that throws while rendering, or whose chunk fails to load
- * (the message names the chunk), shows RouteError; moving to another path tries again.
+ * (the message names the chunk), shows RouteError. Moving to another path renders that path;
+ * coming back fetches a failed chunk again (lazyWithRetry), and Reload starts afresh.
  */
 export function RouteErrorBoundary() {
   const { pathname } = useLocation();
   return (
-    <ErrorBoundary pathname={pathname}>
+    <ErrorBoundary resetKey={pathname} fallback={(error) => <RouteError error={error} />}>
       <Suspense fallback={null}>
         <Outlet />
       </Suspense>

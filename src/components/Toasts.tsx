@@ -1,19 +1,27 @@
-import { lazy, Suspense, useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import type { ToastContainerProps } from 'react-toastify';
-import { loadToastify, onToastsRequested, toastsRequested } from './toast';
+import { containerMounted, loadedToastify, onToastifyLoaded } from './toast';
 import { TOAST_OPTIONS } from './toastOptions';
 
-const ToastContainer = lazy(() =>
-  loadToastify().then(({ ToastContainer: Container }) => ({ default: Container })),
-);
-
-/** The toast container, mounted once the first toast is asked for (see ./toast). */
+/** The toast container, rendered once react-toastify has loaded (on the first toast, ./toast). */
 export function Toasts(props: ToastContainerProps) {
-  const requested = useSyncExternalStore(onToastsRequested, toastsRequested, toastsRequested);
-  if (!requested) return null;
-  return (
-    <Suspense fallback={null}>
-      <ToastContainer {...TOAST_OPTIONS} {...props} />
-    </Suspense>
-  );
+  const library = useSyncExternalStore(onToastifyLoaded, loadedToastify, loadedToastify);
+
+  useEffect(() => {
+    if (!library) return;
+    // Reported a tick later, so StrictMode's unmount and remount of the container come first.
+    let reported = false;
+    const timer = setTimeout(() => {
+      reported = true;
+      containerMounted(true);
+    });
+    return () => {
+      clearTimeout(timer);
+      if (reported) containerMounted(false);
+    };
+  }, [library]);
+
+  if (!library) return null;
+  const { ToastContainer } = library;
+  return <ToastContainer {...TOAST_OPTIONS} {...props} />;
 }

@@ -1,9 +1,12 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ToastContainer } from 'react-toastify';
 import { CopyButton } from './CopyButton';
 import { EmptyState } from './EmptyState';
 import { Pagination } from './Pagination';
+import { Suspense } from 'react';
+import { ErrorBoundary } from './ErrorBoundary';
+import { lazyWithRetry } from './lazyWithRetry';
+import { Toasts } from './Toasts';
 import { TOAST_OPTIONS } from './toastOptions';
 import { renderHook, act } from '@testing-library/react';
 import { filters, useForm } from './form/useForm';
@@ -60,7 +63,7 @@ test('copy writes to the clipboard and toasts, by default Copied Successfully', 
     <>
       <CopyButton value="demo@example.com" label="Copy email" />
       <CopyButton value="KEY" label="Copy key" successText="Key Copied Succefully" />
-      <ToastContainer {...TOAST_OPTIONS} limit={undefined} />
+      <Toasts limit={undefined} />
     </>,
   );
   await user.click(screen.getByRole('button', { name: 'Copy email' }));
@@ -109,21 +112,78 @@ describe('useForm', () => {
 });
 
 describe('Toasts', () => {
-  test('the first toast loads the library, mounts the container and shows the message', async () => {
+  test('the first toast loads the library, mounts the container and shows the message, also under StrictMode', async () => {
     await jest.isolateModulesAsync(async () => {
       // Fresh copies (React and Testing Library too, so they match): nothing loaded yet, as on a
       // first visit to /login.
+      const { StrictMode } = await import('react');
       const { render, screen, act } = await import('@testing-library/react/pure');
-      const { Toasts } = await import('./Toasts');
-      const { toast, toastsRequested } = await import('./toast');
-      const { container, unmount } = render(<Toasts autoClose={false} />);
-      expect(toastsRequested()).toBe(false);
+      const { Toasts: FreshToasts } = await import('./Toasts');
+      const { toast, loadedToastify } = await import('./toast');
+      const { container, unmount } = render(
+        <StrictMode>
+          <FreshToasts autoClose={false} limit={undefined} />
+        </StrictMode>,
+      );
+      expect(loadedToastify()).toBeNull();
       expect(container).toBeEmptyDOMElement();
 
       act(() => toast.error('Request failed please try again'));
-      expect(toastsRequested()).toBe(true);
       expect(await screen.findByText('Request failed please try again')).toBeInTheDocument();
+      act(() => toast.success('Copied Successfully'));
+      expect(await screen.findByText('Copied Successfully')).toBeInTheDocument();
       unmount();
     });
+  });
+
+  test('a toast whose library cannot load is dropped, and the next toast loads it again', async () => {
+    await jest.isolateModulesAsync(async () => {
+      let attempts = 0;
+      jest.doMock('react-toastify', () => {
+        attempts += 1;
+        if (attempts === 1) throw new Error('Loading chunk toasts failed.');
+        return jest.requireActual<typeof import('react-toastify')>('react-toastify');
+      });
+      const { render, screen, act, waitFor } = await import('@testing-library/react/pure');
+      const { Toasts: FreshToasts } = await import('./Toasts');
+      const { toast, loadedToastify } = await import('./toast');
+      const { unmount } = render(<FreshToasts autoClose={false} />);
+
+      act(() => toast.error('Network Error'));
+      await waitFor(() => expect(attempts).toBe(1));
+      expect(loadedToastify()).toBeNull();
+
+      act(() => toast.error('Session timed out due to inactivity. Please sign in again.'));
+      expect(
+        await screen.findByText('Session timed out due to inactivity. Please sign in again.'),
+      ).toBeInTheDocument();
+      expect(screen.queryByText('Network Error')).not.toBeInTheDocument();
+      unmount();
+      jest.dontMock('react-toastify');
+    });
+  });
+});
+
+describe('lazyWithRetry', () => {
+  test('a chunk that failed to load is fetched again once the boundary resets', async () => {
+    const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    let online = false;
+    const Page = lazyWithRetry(async () => {
+      if (!online) throw new Error('Loading chunk wallet failed.');
+      return { default: () => <p>Wallet</p> };
+    });
+    const ui = (key: string) => (
+      <ErrorBoundary resetKey={key} fallback={(e) => <p>{(e as Error).message}</p>}>
+        <Suspense fallback={null}>
+          <Page />
+        </Suspense>
+      </ErrorBoundary>
+    );
+    const { rerender } = render(ui('/app/wallet'));
+    expect(await screen.findByText('Loading chunk wallet failed.')).toBeInTheDocument();
+    online = true;
+    rerender(ui('/app/dashboard'));
+    expect(await screen.findByText('Wallet')).toBeInTheDocument();
+    error.mockRestore();
   });
 });

@@ -5,37 +5,55 @@ type Kind = 'success' | 'error' | 'info';
 
 /**
  * react-toastify (~10 KiB gzipped with its styles) is fetched on the first toast, not with /login.
- * Toasts raised before its container mounts wait in react-toastify's own queue.
+ * Until a container is mounted for good (<Toasts> says so), toasts wait here: react-toastify's
+ * own queue loses them when StrictMode mounts the container twice. A chunk that fails to load
+ * drops the waiting toasts and is fetched again by the next one.
  */
 let library: Promise<Toastify> | null = null;
 let loaded: Toastify | null = null;
+let mountedContainers = 0;
+const waiting: (() => void)[] = [];
 const subscribers = new Set<() => void>();
 
 export function loadToastify(): Promise<Toastify> {
-  if (!library) {
-    library = import(/* webpackChunkName: "toasts" */ 'react-toastify').then((module) => {
+  library ??= import(/* webpackChunkName: "toasts" */ 'react-toastify').then(
+    (module) => {
       loaded = module;
+      subscribers.forEach((notify) => notify());
       return module;
-    });
-    subscribers.forEach((notify) => notify());
-  }
+    },
+    (error: unknown) => {
+      library = null;
+      waiting.length = 0;
+      throw error;
+    },
+  );
   return library;
 }
 
-/** Whether any toast has been asked for yet (the container mounts from then on). */
-export function toastsRequested(): boolean {
-  return library !== null;
-}
+/** The library once loaded, else null (for useSyncExternalStore). */
+export const loadedToastify = (): Toastify | null => loaded;
 
-export function onToastsRequested(notify: () => void): () => void {
+export function onToastifyLoaded(notify: () => void): () => void {
   subscribers.add(notify);
   return () => subscribers.delete(notify);
 }
 
+/** <Toasts> reports its container mounted (true) or gone (false); mounting shows what waited. */
+export function containerMounted(mounted: boolean): void {
+  mountedContainers += mounted ? 1 : -1;
+  if (mountedContainers > 0) waiting.splice(0).forEach((raise) => raise());
+}
+
 function show(kind: Kind, message: string, options?: ToastOptions): void {
-  // Once loaded, toasts show synchronously, as with a static import.
-  if (loaded) loaded.toast[kind](message, options);
-  else void loadToastify().then(({ toast: lib }) => lib[kind](message, options));
+  const raise = () => loaded?.toast[kind](message, options);
+  if (loaded && mountedContainers > 0) {
+    raise();
+    return;
+  }
+  waiting.push(raise);
+  // Offline or a new deploy: the message has nowhere to go; the next toast tries again.
+  loadToastify().catch(() => undefined);
 }
 
 export const toast = {

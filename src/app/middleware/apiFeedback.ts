@@ -19,10 +19,14 @@ const explainedByScreen = new Set<string>();
  * Marks one request (what a lazy query trigger returns) as explained by the screen: its failure
  * gets no error toast from here. A 401 or a network failure still ends the session.
  */
-export function explainsOwnFailure<Request extends { requestId: string }>(
+export function explainsOwnFailure<Request extends PromiseLike<unknown> & { requestId: string }>(
   request: Request,
 ): Request {
-  explainedByScreen.add(request.requestId);
+  const { requestId } = request;
+  explainedByScreen.add(requestId);
+  // A request refused before it started (a cached page) settles without passing through here.
+  const forget = () => void explainedByScreen.delete(requestId);
+  request.then(forget, forget);
   return request;
 }
 

@@ -1,6 +1,8 @@
-import { lazy, Suspense, useCallback, useId, useRef, useState } from 'react';
+import { Suspense, useCallback, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../app/paths';
+import { ErrorBoundary } from '../../../components/ErrorBoundary';
+import { lazyWithRetry } from '../../../components/lazyWithRetry';
 import { BrandMark, ChevronIcon, GlobeIcon } from './icons';
 
 export const PUBLIC_LANGUAGES = ['English', 'French', 'Italian'] as const;
@@ -8,7 +10,7 @@ export type Language = (typeof PUBLIC_LANGUAGES)[number];
 
 // The menu loads when it is first wanted (pointer over or focus on the toggle), not with /login.
 const loadMenu = () => import(/* webpackChunkName: "language-menu" */ './LanguageMenu');
-const LanguageMenu = lazy(loadMenu);
+const LanguageMenu = lazyWithRetry(loadMenu);
 
 /**
  * The language picker of the public header. The spec shows the choice having no effect, so it
@@ -46,9 +48,12 @@ export function LanguagePicker() {
         <ChevronIcon style={open ? { transform: 'rotate(180deg)' } : undefined} />
       </button>
       {open && (
-        <Suspense fallback={null}>
-          <LanguageMenu id={menuId} root={root} language={language} onClose={close} />
-        </Suspense>
+        // A menu that cannot load leaves the screen as it is; opening it again tries again.
+        <ErrorBoundary fallback={() => null}>
+          <Suspense fallback={null}>
+            <LanguageMenu id={menuId} root={root} language={language} onClose={close} />
+          </Suspense>
+        </ErrorBoundary>
       )}
     </div>
   );
