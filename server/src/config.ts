@@ -96,6 +96,9 @@ function rpcUrls(env: Env, key: string): ReadonlyMap<number, string> {
     }
     const chainId = Number(match[1]);
     if (urls.has(chainId)) throw new ConfigError(`${key} names chain ${chainId} twice`);
+    if (chainId === 56) {
+      throw new ConfigError(`${key}: BNB Smart Chain (56) is read over CHAIN_RPC_URL`);
+    }
     urls.set(chainId, url);
   }
   return urls;

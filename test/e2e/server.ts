@@ -3,7 +3,6 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, waitForServer } from '../../scripts/net.mjs';
 
 // Each journey file gets its own built server with a fresh DATA_DIR, so it starts from the
 // seeded demo world whatever ran before it (or beside it, in another worker).
@@ -32,32 +31,52 @@ interface RunningServer {
   child: ChildProcess;
 }
 
+/** The URL the server prints once it listens (`Portal listening on http://localhost:<port>`). */
+function listeningPort(child: ChildProcess, logPath: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => fail(new Error('the server did not start within 30 s')), 30_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      reject(new Error(`${error.message}; server log: ${logPath}`));
+    };
+    child.stdout?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString('utf8');
+      const port = /listening on http:\/\/[^:\s]+:(\d+)/.exec(seen)?.[1];
+      if (!port) return;
+      clearTimeout(timer);
+      resolve(Number(port));
+    });
+    child.once('exit', (code) => fail(new Error(`the server exited with ${code}`)));
+  });
+}
+
 async function startServer(): Promise<RunningServer> {
-  const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
-  const baseUrl = `http://127.0.0.1:${port}`;
   const logPath = path.join(dataDir, 'server.log');
-  // The server writes straight to the file: nothing to pipe or flush in this process.
-  const log = fs.openSync(logPath, 'a');
+  // Port 0: the system picks a free port at bind time, so files started side by side can
+  // never be handed the same one; the server prints which.
   const child = spawn(process.execPath, [path.join(DIST, 'main.cjs')], {
     cwd: ROOT,
     env: {
       ...serverEnv(dataDir),
-      PORT: String(port),
+      PORT: '0',
       HOST: '127.0.0.1',
       RATE_LIMIT_MAX: '10000',
       AUTH_RATE_LIMIT_MAX: '1000',
     },
-    stdio: ['ignore', log, log],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  fs.closeSync(log);
+  const log = fs.createWriteStream(logPath);
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
   try {
-    await waitForServer(`${baseUrl}/`, child);
+    const baseUrl = `http://127.0.0.1:${await listeningPort(child, logPath)}`;
+    return { baseUrl, dataDir, child };
   } catch (error) {
     child.kill('SIGTERM');
-    throw new Error(`${(error as Error).message}; server log: ${logPath}`, { cause: error });
+    throw error;
   }
-  return { baseUrl, dataDir, child };
 }
 
 async function stopServer({ child, dataDir }: RunningServer, failed: boolean) {

@@ -333,7 +333,10 @@ export interface LoginFailuresTable {
   scope: FailureScope;
   /** Per scope: `u:<userId>` or `n:<name>`, the client IP, or the user id. */
   key: string;
-  /** ms since the epoch (not ISO text: the window arithmetic and pruning compare numbers). */
+  /**
+   * ms since the epoch (not ISO text: the window arithmetic and pruning compare numbers). A
+   * PostgreSQL dialect must have its driver parse bigint as a number (pg returns text).
+   */
   at: number;
 }
 

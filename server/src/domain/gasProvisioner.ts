@@ -210,8 +210,11 @@ export function gasBalanceReader(
         return depositChain.read(address, token);
       }
       const read = method.network_type === 'EVM' ? otherChains.get(method.chain_id) : undefined;
-      // The local stand-in world has nothing on other chains; a real deployment says it cannot tell.
-      if (!read && !depositChain) return localRead(chain, method, address);
+      // With no RPC at all this is the local stand-in world, where other chains hold nothing;
+      // once any RPC is configured, a chain without one says it cannot tell.
+      if (!read && !depositChain && otherChains.size === 0) {
+        return localRead(chain, method, address);
+      }
       if (!read || (method.is_token === 1 && !method.token_contract_address)) {
         throw new ChainNotServedError(
           `Balances on ${method.network_name} cannot be read: this server has no RPC for it.`,

@@ -85,7 +85,7 @@ export interface LoginGuard {
   /** Counts a failed step; answers the lock's end when this failure locked the account. */
   recordFailure(db: Db, subject: LoginSubject, ip: string, now: Date): Promise<Date | null>;
   /** A completed sign-in clears the account's counters (not the IP's). */
-  recordSuccess(db: Db, subject: LoginSubject): Promise<void>;
+  recordSuccess(db: Db, userId: string): Promise<void>;
 }
 
 /**
@@ -190,16 +190,8 @@ export function createLoginGuard(config: LoginGuardConfig): LoginGuard {
       return until;
     },
 
-    async recordSuccess(db, subject) {
-      if ('userId' in subject) {
-        await clearLock(db, subject.userId);
-        return;
-      }
-      await perAccount.clear(db, accountKey(subject));
-      await db
-        .deleteFrom('login_unknown_names')
-        .where('name', '=', normalName(subject.unknownName))
-        .execute();
+    async recordSuccess(db, userId) {
+      await clearLock(db, userId);
     },
   };
 }

@@ -19,16 +19,22 @@ function codeHash(secretKey: string, userId: string, purpose: OtpPurpose, code: 
     .digest('hex');
 }
 
-/** Issues a fresh code (earlier unused codes of the same purpose stop working) and returns it. */
+/**
+ * Issues a fresh code through `deliver` (the e-mail); once delivered, earlier unused codes of the
+ * same purpose stop working. A failed delivery changes nothing.
+ */
 export async function issueOtp(
   db: Db,
   secretKey: string,
   userId: string,
   purpose: OtpPurpose,
+  deliver: (code: string) => Promise<void>,
   clock: Clock = systemClock,
-): Promise<string> {
+): Promise<void> {
   const code = String(randomInt(0, 10 ** OTP_LENGTH)).padStart(OTP_LENGTH, '0');
   const now = clock();
+  // Delivered first: when the mail cannot go out, the code the user may already hold still works.
+  await deliver(code);
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('otp_codes')
@@ -50,7 +56,6 @@ export async function issueOtp(
       })
       .execute();
   });
-  return code;
 }
 
 /**

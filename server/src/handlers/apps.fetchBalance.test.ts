@@ -93,6 +93,22 @@ describe('fetchBalance on the local chain', () => {
     expect((await app.fetchBalance('pm_usdt_eth')).json()).toMatchObject({ tokenAmount: 0 });
   });
 
+  it('with an RPC for another chain only, a chain without one (Tron) is a 422, not zeros', async () => {
+    const partly = await createTestApp({ env: { BALANCE_RPC_URLS: '1=http://127.0.0.1:9/' } });
+    try {
+      const app = await appWithMethods(partly, 'gas_partly', ['pm_usdt_bsc', 'pm_usdt_tron']);
+      // The deposit chain is still the local one.
+      expect((await app.fetchBalance('pm_usdt_bsc')).json()).toMatchObject({ tokenAmount: 0 });
+      const tron = await app.fetchBalance('pm_usdt_tron');
+      expect(tron.statusCode).toBe(422);
+      expect(tron.json().msg).toBe(
+        'Balances on Tron cannot be read: this server has no RPC for it.',
+      );
+    } finally {
+      await partly.close();
+    }
+  });
+
   it('answers 404 for an address that is not the gas wallet, or a method not in use', async () => {
     const app = await appWithMethods(t, 'gas_local2', ['pm_usdt_bsc']);
     const other = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';

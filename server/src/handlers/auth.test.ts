@@ -1,6 +1,7 @@
 import { buildApp } from '../app';
 import { COUNTRIES } from '../seed/countries.data';
 import { DEMO_ACCOUNT } from '../seed';
+import { issueOtp } from '../domain/otp';
 import { readOutbox } from '../domain/mailer';
 import { issueStepToken } from '../domain/stepTokens';
 import { newTotpSecret, sealTotpSecret, totpCode } from '../domain/totp';
@@ -647,6 +648,18 @@ describe('e-mailed codes with the mail server down', () => {
     expect(readOutbox(t.dataDir)).toHaveLength(0);
     const demo = await userRow(t);
     expect(demo.failed_logins).toBe(0);
+  });
+
+  it('keeps the code the user already holds working', async () => {
+    const t = ref.t;
+    const demo = await userRow(t);
+    let earlier = '';
+    await issueOtp(t.db, t.config.secretKey, demo.id, 'login', async (code) => {
+      earlier = code;
+    });
+    expect((await preLogin(t, DEMO)).statusCode).toBe(503);
+    const step = issueStepToken(t.config.secretKey, demo.id, 'login', t.clock);
+    expect((await login(t, step, { ...DEMO, otp: earlier })).statusCode).toBe(200);
   });
 
   it('resendOtp answers the same 503', async () => {

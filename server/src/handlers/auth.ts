@@ -86,17 +86,18 @@ export const authHandlers: HandlerModule = (ctx) => {
 
       const factor = SECOND_FACTOR[user.auth_type];
       if (user.auth_type === 'otp') {
-        const code = await issueOtp(ctx.db, ctx.config.secretKey, user.id, 'login', ctx.clock);
-        await sendMail(
-          ctx.config,
-          {
-            to: user.email,
-            subject: 'Your CryptoSafeLock sign-in code',
-            text: `Your CryptoSafeLock sign-in code is ${code}. It expires in ${OTP_TTL_MINUTES} minutes. If you did not try to sign in, change your password.`,
-          },
-          request.log,
-          ctx.clock,
-        );
+        const mail = (code: string) =>
+          sendMail(
+            ctx.config,
+            {
+              to: user.email,
+              subject: 'Your CryptoSafeLock sign-in code',
+              text: `Your CryptoSafeLock sign-in code is ${code}. It expires in ${OTP_TTL_MINUTES} minutes. If you did not try to sign in, change your password.`,
+            },
+            request.log,
+            ctx.clock,
+          );
+        await issueOtp(ctx.db, ctx.config.secretKey, user.id, 'login', mail, ctx.clock);
       }
       return {
         status: true,
@@ -177,7 +178,7 @@ export const authHandlers: HandlerModule = (ctx) => {
       if (signedIn === 'wrong') {
         return fail(subject, request.ip, fieldError(factor.field, factor.wrong));
       }
-      await guard.recordSuccess(ctx.db, subject);
+      await guard.recordSuccess(ctx.db, user.id);
 
       const fresh = await ctx.db
         .selectFrom('users')

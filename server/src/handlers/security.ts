@@ -164,20 +164,21 @@ export const securityHandlers: HandlerModule = (ctx) => {
       if (user.auth_type !== 'otp') throw validationFailed({}, MESSAGES.otpNotActive);
       const wait = await sentCodes.spend(ctx.db, user.id, ctx.clock().getTime());
       refuseWhenThrottled(reply, wait, MESSAGES.tooManyCodes);
-      const code = await issueOtp(ctx.db, ctx.config.secretKey, user.id, 'auth-switch', ctx.clock);
-      await sendMail(
-        ctx.config,
-        {
-          to: user.email,
-          subject: 'Your CryptoSafeLock security code',
-          text:
-            `Your security code is ${code}. It confirms a change of your sign-in method and ` +
-            `is valid for ${OTP_TTL_MINUTES} minutes. If you did not ask for it, change your ` +
-            'password.',
-        },
-        request.log,
-        ctx.clock,
-      );
+      const mail = (code: string) =>
+        sendMail(
+          ctx.config,
+          {
+            to: user.email,
+            subject: 'Your CryptoSafeLock security code',
+            text:
+              `Your security code is ${code}. It confirms a change of your sign-in method and ` +
+              `is valid for ${OTP_TTL_MINUTES} minutes. If you did not ask for it, change your ` +
+              'password.',
+          },
+          request.log,
+          ctx.clock,
+        );
+      await issueOtp(ctx.db, ctx.config.secretKey, user.id, 'auth-switch', mail, ctx.clock);
       return { status: true, msg: MESSAGES.otpSent };
     },
 
