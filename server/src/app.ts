@@ -132,10 +132,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(openapiGlue, {
     specification: spec.document,
     prefix: API_PREFIX,
-    serviceHandlers: {
-      ...buildServiceHandlers(ctx, spec.operations, app.log),
-      ...options.handlerOverrides,
-    },
+    serviceHandlers: buildServiceHandlers(ctx, spec.operations, app.log, options.handlerOverrides),
     securityHandlers: buildSecurityHandlers(ctx),
   });
 

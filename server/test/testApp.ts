@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type BuildAppOptions } from '../src/app';
+import type { HandlerMap } from '../src/handlers/types';
 import { loadConfig, type Env } from '../src/config';
 import type { Db } from '../src/db/connection';
 import type { ResolvedConfig } from '../src/config';
@@ -12,6 +13,19 @@ import { openRuntime } from '../src/runtime';
 import { DEMO_ACCOUNT } from '../src/seed';
 
 export const FIXTURE_SPEC = path.join(__dirname, 'fixtures', 'openapi.yaml');
+
+/**
+ * Plain answers for the fixture contract's own operations (fx*), which no handler module
+ * implements; a test replaces the ones it looks at through `handlerOverrides`.
+ */
+const FIXTURE_HANDLERS: HandlerMap = {
+  fxListItems: async () => ({ status: true, data: [] }),
+  fxCreateItem: async () => ({ status: true, msg: 'created', errors: {} }),
+  fxSignOut: async () => ({ status: true, msg: 'bye', errors: {} }),
+  fxBoard: async () => ({ status: true, msg: 'board', errors: {} }),
+  fxMaybeUser: async () => ({ status: true, msg: 'maybe', errors: {} }),
+  fxUpload: async () => ({ status: true, msg: 'uploaded', errors: {} }),
+};
 
 export interface TestApp {
   app: FastifyInstance;
@@ -69,7 +83,17 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const { env: _env, ...buildOptions } = options;
   let app: FastifyInstance;
   try {
-    app = await buildApp({ ...buildOptions, config: runtime.config, db: runtime.db, clock });
+    const handlerOverrides =
+      options.specification === FIXTURE_SPEC
+        ? { ...FIXTURE_HANDLERS, ...options.handlerOverrides }
+        : options.handlerOverrides;
+    app = await buildApp({
+      ...buildOptions,
+      handlerOverrides,
+      config: runtime.config,
+      db: runtime.db,
+      clock,
+    });
     await app.ready();
   } catch (err) {
     await runtime.close();

@@ -4,7 +4,6 @@ import { appsHandlers } from './apps';
 import { authHandlers } from './auth';
 import { dashboardHandlers } from './dashboard';
 import { kycHandlers } from './kyc';
-import { notImplemented } from './notImplemented';
 import { profileHandlers } from './profile';
 import { securityHandlers } from './security';
 import { subscriptionsHandlers } from './subscriptions';
@@ -24,14 +23,15 @@ export const HANDLER_MODULES: Record<string, HandlerModule> = {
 };
 
 /**
- * glue's `serviceHandlers`: every operationId of the document gets a handler; the ones no tag
- * module implements answer 501. Handlers for operationIds the document lacks are contract drift
- * and are logged.
+ * glue's `serviceHandlers`: the tag modules' handlers, then `overrides` (tests). Every operationId
+ * of the document must have one: a missing handler stops the server at start, never a request
+ * later. Handlers for operationIds the document lacks are contract drift and are logged.
  */
 export function buildServiceHandlers(
   ctx: AppContext,
   operations: readonly OperationInfo[],
   log: FastifyBaseLogger,
+  overrides: HandlerMap = {},
 ): Record<string, OperationHandler> {
   const byId = new Map(operations.map((op) => [op.operationId, op]));
   const implemented: HandlerMap = {};
@@ -46,8 +46,14 @@ export function buildServiceHandlers(
     }
   }
   const handlers: Record<string, OperationHandler> = {};
-  for (const op of operations) {
-    handlers[op.operationId] = implemented[op.operationId] ?? notImplemented(op.operationId);
+  const missing: string[] = [];
+  for (const { operationId, tag } of operations) {
+    const handler = overrides[operationId] ?? implemented[operationId];
+    if (handler) handlers[operationId] = handler;
+    else missing.push(`${operationId} (${tag})`);
+  }
+  if (missing.length > 0) {
+    throw new Error(`openapi.yaml operations without a handler: ${missing.join(', ')}`);
   }
   return handlers;
 }
