@@ -1,4 +1,5 @@
 import type { NewUser } from '../src/db/schema';
+import { NEW_ACCOUNT_BLANKS } from '../src/domain/auth';
 import { newId } from '../src/domain/ids';
 import type { TestApp } from './testApp';
 
@@ -19,20 +20,10 @@ export async function addUser(
       password_hash: 'x',
       pin_hash: 'x',
       sponsor_id: null,
-      gender: null,
-      dob: null,
+      ...NEW_ACCOUNT_BLANKS,
       phone: '+33612345678',
       country: 'FR',
-      landmark: null,
-      city: null,
-      state: null,
-      pincode: null,
-      address_line1: null,
-      address_line2: null,
-      avatar: null,
       created_at: t.clock().toISOString(),
-      last_login_at: null,
-      previous_login_at: null,
       ...overrides,
     })
     .execute();

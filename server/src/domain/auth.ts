@@ -153,6 +153,21 @@ export async function registrationErrors(db: Db, body: Registration): Promise<Fi
   return errors;
 }
 
+/** What a new account starts without: the profile screen and the first sign-in fill these. */
+export const NEW_ACCOUNT_BLANKS = {
+  gender: null,
+  dob: null,
+  landmark: null,
+  city: null,
+  state: null,
+  pincode: null,
+  address_line1: null,
+  address_line2: null,
+  avatar: null,
+  last_login_at: null,
+  previous_login_at: null,
+} as const;
+
 /** Inserts the account (auth_type mpin); the caller has checked registrationErrors. */
 export async function createAccount(
   db: Db,
@@ -176,20 +191,10 @@ export async function createAccount(
       pin_hash: pinHash,
       auth_type: 'mpin',
       sponsor_id: sponsor?.id ?? null,
-      gender: null,
-      dob: null,
+      ...NEW_ACCOUNT_BLANKS,
       phone: body.phone,
       country: body.country,
-      landmark: null,
-      city: null,
-      state: null,
-      pincode: null,
-      address_line1: null,
-      address_line2: null,
-      avatar: null,
       created_at: clock().toISOString(),
-      last_login_at: null,
-      previous_login_at: null,
     })
     .execute();
   return id;

@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection';
+import { NEW_ACCOUNT_BLANKS } from '../domain/auth';
 import { newId } from '../domain/ids';
 import { hashSecret } from '../domain/passwords';
 import { systemClock, type Clock } from '../domain/time';
@@ -86,20 +87,10 @@ async function seedDemoAccount(db: Db, clock: Clock): Promise<void> {
       pin_hash: pinHash,
       auth_type: 'mpin',
       sponsor_id: null,
-      gender: null,
-      dob: null,
+      ...NEW_ACCOUNT_BLANKS,
       phone: null,
       country: DEMO_ACCOUNT.country,
-      landmark: null,
-      city: null,
-      state: null,
-      pincode: null,
-      address_line1: null,
-      address_line2: null,
-      avatar: null,
       created_at: clock().toISOString(),
-      last_login_at: null,
-      previous_login_at: null,
     })
     .onConflict((oc) => oc.doNothing())
     .execute();
