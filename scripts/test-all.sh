@@ -1,14 +1,43 @@
 #!/usr/bin/env bash
-# `npm test`: every check CI runs, in order, stopping at the first failure.
+# `npm test`: every check CI runs, in order, stopping at the first failure. Each step prints how long
+# it took and the run ends with a table of all of them, so a step that grows is seen (and explained in
+# its commit) before CI's time limit is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-step() { printf '\n== %s\n' "$*"; }
-step typecheck;        npm run -s typecheck
-step lint;             npm run -s lint
-step lint:openapi;     npm run -s lint:openapi
-step codegen:check;    npm run -s codegen:check
-step unit;             npm run -s test:unit
-step build;            npm run -s build
-step size;             npm run -s size
-step e2e;              npm run -s test:e2e
-step contract;         node scripts/contract-ci.mjs
+
+timings=()
+started=$(date +%s)
+# The table prints on failure too, so a red run still shows where the time went.
+current=''
+summary() {
+  local rc=$?
+  printf '\n== step times\n'
+  if [ ${#timings[@]} -gt 0 ]; then printf '%s\n' "${timings[@]}"; fi
+  if [ "$rc" -ne 0 ] && [ -n "$current" ]; then printf '%-16s failed\n' "$current"; fi
+  printf '%-16s %4ds\n' total $(($(date +%s) - started))
+}
+trap summary EXIT
+step() {
+  local name=$1
+  shift
+  current=$name
+  printf '\n== %s\n' "$name"
+  local t0 t1
+  t0=$(date +%s)
+  "$@"
+  t1=$(date +%s)
+  timings+=("$(printf '%-16s %4ds' "$name" $((t1 - t0)))")
+  printf '== %s: %ds\n' "$name" $((t1 - t0))
+  current=''
+}
+
+step typecheck npm run -s typecheck
+step lint npm run -s lint
+step lint:openapi npm run -s lint:openapi
+step codegen:check npm run -s codegen:check
+step unit npm run -s test:unit
+step build npm run -s build
+step size npm run -s size
+step e2e npm run -s test:e2e
+step contract node scripts/contract-ci.mjs
+
