@@ -6,7 +6,7 @@ import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
 
 export type AuthType = 'mpin' | 'authenticator' | 'otp';
 export type Gender = 'male' | 'female' | 'others';
-/** 0 not uploaded, 1 approved, 2 rejected, 3 unverified (spec 000 section 3). */
+/** 0 not uploaded, 1 approved, 2 rejected, 3 unverified. */
 export type KycStatus = 0 | 1 | 2 | 3;
 export type Flag = 0 | 1;
 
@@ -106,7 +106,7 @@ export interface PaymentMethodsTable {
   network_type: NetworkType;
   /** PNG file name under server/assets/logos, served by getImage. */
   logo: string;
-  /** EVM chain id; 0 stands for Tron (spec 000 section 3). */
+  /** EVM chain id; 0 stands for Tron. */
   chain_id: number;
   is_token: Flag;
   token_contract_address: string | null;
@@ -266,7 +266,10 @@ export interface AppAccountsTable {
 
 /** 0 Pending, 1 Completed, 2 Queued for Verification, 3 Hash Verified, 4 Gas Transferred, 5 Failed. */
 export type DepositStatus = 0 | 1 | 2 | 3 | 4 | 5;
-/** 0 Pending ... 6 Unsuccessful, 7 Cancelled (spec 001 section 4). */
+/**
+ * 0 Pending, 1 Completed, 2 Queued for Verification, 3 Processing Transfer, 4 Energy Transferred,
+ * 5 Awaiting Blockchain Confirmation, 6 Unsuccessful, 7 Cancelled.
+ */
 export type SendStatus = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
 
 export interface ReceiveTransactionsTable {

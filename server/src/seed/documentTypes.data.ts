@@ -1,8 +1,8 @@
 import type { Insertable } from 'kysely';
 import type { DocumentTypesTable } from '../db/schema';
 
-// KYC sections. Number rules from spec 000 section 5: required except for the photo; Aadhar is
-// digits only, at most 12; others at most 20 characters.
+// KYC sections. Document numbers are required except for the photo; Aadhar is digits only, at
+// most 12; others at most 20 characters.
 export const DOCUMENT_TYPES: readonly Insertable<DocumentTypesTable>[] = [
   {
     id: 'dt_identity',

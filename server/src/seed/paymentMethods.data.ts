@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { PaymentMethodsTable } from '../db/schema';
 
-// Chain ids per spec 000 section 3 (0 = Tron). Token contracts are the public mainnet USDT
+// EVM chain ids, with 0 standing for Tron. Token contracts are the public mainnet USDT
 // contracts; decimals are the token's own (BEP20 USDT has 18, the others 6).
 // Logos are PNGs in server/assets/logos/ (LOGOS_DIR), served by getImage; ids and network names
 // follow openapi.yaml's examples (pm_usdt_bsc, 'BNB Smart Chain').

@@ -223,7 +223,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('payment_method_id', 'text', (c) => c.notNull().references('payment_methods.id'))
     .addColumn('unique_id', 'text', (c) => c.notNull())
     .addColumn('amount_micro', 'integer', (c) => c.notNull())
-    .addColumn('deposit_status', 'integer', (c) => c.notNull()) // 0-5, spec 001 section 4
+    .addColumn('deposit_status', 'integer', (c) => c.notNull()) // 0-5, DepositStatus in schema.ts
     .addColumn('thash', 'text')
     .addColumn('gas_transfer_txid', 'text')
     .addColumn('collect_txid', 'text')
@@ -244,7 +244,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('thash', 'text')
     .addColumn('amount_micro', 'integer', (c) => c.notNull())
     .addColumn('to_address', 'text', (c) => c.notNull())
-    .addColumn('status', 'integer', (c) => c.notNull()) // 0-7, spec 001 section 4
+    .addColumn('status', 'integer', (c) => c.notNull()) // 0-7, SendStatus in schema.ts
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema
