@@ -42,10 +42,11 @@ export default tseslint.config(
     files: ['src/app/hooks.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
-  // No import cycles anywhere. The TypeScript preset comes first: without it no-cycle resolves
-  // nothing in .ts files and silently passes. Node's resolution with TypeScript's extensions
-  // suits every tsconfig here (no path aliases). ignoreExternal keeps it out of node_modules,
-  // which would otherwise cost minutes per run.
+  // No import cycles anywhere (type-only imports aside: they vanish at run time). The TypeScript
+  // preset comes first: without it no-cycle parses no .ts file and silently passes. Its resolver
+  // (eslint-import-resolver-typescript) is not installed: Node's resolution with TypeScript's
+  // extensions suits every tsconfig here (no path aliases). ignoreExternal keeps the rule out of
+  // node_modules, which would otherwise cost minutes per run.
   importX.flatConfigs.typescript,
   {
     files: ['{src,server,scripts,test}/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
