@@ -43,10 +43,10 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   // No import cycles anywhere (type-only imports aside: they vanish at run time). The TypeScript
-  // preset comes first: without it no-cycle parses no .ts file and silently passes. Its resolver
-  // (eslint-import-resolver-typescript) is not installed: Node's resolution with TypeScript's
-  // extensions suits every tsconfig here (no path aliases). ignoreExternal keeps the rule out of
-  // node_modules, which would otherwise cost minutes per run.
+  // preset comes first: without it no-cycle follows no import into a .ts file and silently passes.
+  // Its resolver (eslint-import-resolver-typescript) is not installed: Node's resolution with
+  // TypeScript's extensions suits every tsconfig here (no path aliases). ignoreExternal keeps the
+  // rule out of node_modules, which would otherwise cost minutes per run.
   importX.flatConfigs.typescript,
   {
     files: ['{src,server,scripts,test}/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
