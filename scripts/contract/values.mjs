@@ -48,8 +48,6 @@ export const httpUrl = fc
       `${scheme}://${h}${segments.length ? `/${segments.join('/')}` : ''}${query ? `?q=${query}` : ''}`,
   );
 
-export const pin = fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, '0'));
-
 export const ipv4 = fc
   .tuple(...Array.from({ length: 4 }, () => fc.integer({ min: 0, max: 255 })))
   .map((parts) => parts.join('.'));

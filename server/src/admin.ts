@@ -1,4 +1,5 @@
-import { findCommand, helpText, UsageError, type CommandIo } from './admin/commands';
+import { UsageError, type CommandIo } from './admin/command';
+import { findCommand, helpText } from './admin/commands';
 import { loadConfig, type Env } from './config';
 import { openRuntime } from './runtime';
 

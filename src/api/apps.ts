@@ -77,12 +77,10 @@ export {
   useCancelWithdrawMutation,
   useCreateAppMutation,
   useFetchBalanceQuery,
-  useLazyFetchBalanceQuery,
   useGenerateApiKeyMutation,
   useGetAppDetailsQuery,
   useLazyGetAppDetailsQuery,
   useGetAppsQuery,
-  useLazyGetAppsQuery,
   useListTokenPermissionsQuery,
   useListTokensQuery,
   useRequeueDepositMutation,
@@ -95,17 +93,13 @@ export {
 } from './generated/apps.gen';
 
 export type {
-  Account,
   ApiKey,
-  ApiLog,
   App,
   AppDetails,
-  DailyLog,
   GetAppDetailsApiArg,
   IpnLog,
   PaymentMethod,
   ReceiveTransaction,
-  SendTransaction,
   TokenPermission,
   UserPaymentMethod,
 } from './generated/apps.gen';

@@ -1,6 +1,6 @@
 import { authApi } from './generated/auth.gen';
 
-export const enhancedAuthApi = authApi.enhanceEndpoints({
+authApi.enhanceEndpoints({
   endpoints: {
     // Countries never change while the app runs.
     listCountries: { keepUnusedDataFor: 3600, providesTags: [] },
@@ -13,7 +13,6 @@ export const enhancedAuthApi = authApi.enhanceEndpoints({
 });
 
 export {
-  useCheckUsernameQuery,
   useLazyCheckUsernameQuery,
   useListCountriesQuery,
   useLoginMutation,

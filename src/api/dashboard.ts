@@ -1,6 +1,6 @@
 import { dashboardApi } from './generated/dashboard.gen';
 
-export const enhancedDashboardApi = dashboardApi.enhanceEndpoints({
+dashboardApi.enhanceEndpoints({
   addTagTypes: ['Dashboard'],
   endpoints: { getDashboard: { providesTags: ['Dashboard'] } },
 });

@@ -1,9 +1,4 @@
-/** The spec's failure envelope and how its messages are picked (spec 000 section 8). */
-export interface Envelope {
-  status?: unknown;
-  msg?: unknown;
-  errors?: unknown;
-}
+// The failure envelope ({ status, msg, errors }) and how its messages are picked.
 
 export type ApiErrorKind = 'offline' | 'network' | 'unauthorized' | 'aborted' | 'failure';
 
@@ -22,11 +17,7 @@ export const SESSION_EXPIRED_MESSAGE = 'Session timed out due to inactivity. Ple
 export const NETWORK_ERROR_MESSAGE = 'Network Error';
 export const PAGE_FAILED_MESSAGE = 'Request failed please try again';
 
-/** 1, true or 'success' mean ok; 0 or false mean failure. */
-export function isOkStatus(status: unknown): boolean {
-  return status === 1 || status === true || status === 'success';
-}
-
+/** 0 or false mean failure. */
 export function isFailureStatus(status: unknown): boolean {
   return status === 0 || status === false;
 }
@@ -66,11 +57,4 @@ export function failure(status: number, body: unknown, fallback: string): ApiErr
 
 export function isApiError(value: unknown): value is ApiError {
   return isRecord(value) && typeof value.kind === 'string' && typeof value.message === 'string';
-}
-
-/** Message of anything a mutation's unwrap() threw. */
-export function errorMessage(error: unknown): string {
-  if (isApiError(error)) return error.message;
-  if (error instanceof Error) return error.message;
-  return String(error);
 }

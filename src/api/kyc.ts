@@ -1,6 +1,6 @@
 import { kycApi } from './generated/kyc.gen';
 
-export const enhancedKycApi = kycApi.enhanceEndpoints({
+kycApi.enhanceEndpoints({
   addTagTypes: ['DocTypes', 'Dashboard', 'Profile'],
   endpoints: {
     listDocTypes: { providesTags: ['DocTypes'] },

@@ -25,7 +25,7 @@ export function imageObjectUrl(file: string, blob: Blob): string {
   return url;
 }
 
-export const enhancedProfileApi = profileApi.enhanceEndpoints({
+profileApi.enhanceEndpoints({
   addTagTypes: ['Profile', 'Dashboard'],
   endpoints: {
     // Re-read after every change to the account (KYC reviews land here too).

@@ -1,6 +1,6 @@
 import { securityApi } from './generated/security.gen';
 
-export const enhancedSecurityApi = securityApi.enhanceEndpoints({
+securityApi.enhanceEndpoints({
   addTagTypes: ['Authentication'],
   endpoints: {
     getAuthentication: { providesTags: ['Authentication'] },

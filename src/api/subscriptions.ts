@@ -10,7 +10,7 @@ const moneyTags = [
   'Subscription',
 ] as const;
 
-export const enhancedSubscriptionsApi = subscriptionsApi.enhanceEndpoints({
+subscriptionsApi.enhanceEndpoints({
   addTagTypes: tagTypes,
   endpoints: {
     listPackages: { providesTags: ['Packages', 'Subscription'] },
@@ -32,6 +32,5 @@ export type {
   CurrentSubscription,
   ListSubscriptionsApiArg,
   Package,
-  SubscriptionPage,
   SubscriptionRow,
 } from './generated/subscriptions.gen';

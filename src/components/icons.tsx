@@ -115,8 +115,6 @@ export const DollarIcon = icon(
     <path d="M15 9.5c-.5-1-1.6-1.5-3-1.5-1.7 0-3 .8-3 2s1.3 1.8 3 2 3 .8 3 2-1.3 2-3 2c-1.4 0-2.5-.5-3-1.5M12 6.5v11" />
   </>,
 );
-export const ArrowUpRightIcon = icon(<path d="M7 17 17 7M8 7h9v9" />);
-export const ArrowDownLeftIcon = icon(<path d="M17 7 7 17M16 17H7V8" />);
 export const WalletIcon = icon(
   <>
     <path d="M4 7h14a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2V7Z" />

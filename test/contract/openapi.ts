@@ -16,8 +16,6 @@ interface Operation {
 
 const contract = new Contract(path.resolve(__dirname, '../../openapi.yaml'));
 
-export const document = contract.document;
-
 const byLowerCaseId = new Map<string, Operation>();
 for (const { operationId, method, path: opPath, responses } of contract.operations) {
   const key = operationId.toLowerCase();

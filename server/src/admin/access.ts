@@ -1,7 +1,7 @@
 import type { AuthType } from '../db/schema';
 import { findUserByUsername } from '../domain/auth';
 import { clearLock } from '../domain/lockout';
-import { UsageError, type AdminCommand } from './commands';
+import { UsageError, type AdminCommand } from './command';
 
 const AUTH_TYPES: readonly AuthType[] = ['mpin', 'authenticator', 'otp'];
 

@@ -6,7 +6,7 @@ import {
   reviewUpload,
   uploadStatusWord,
 } from '../domain/kyc';
-import { table, UsageError, type AdminCommand } from './commands';
+import { table, UsageError, type AdminCommand } from './command';
 
 // The operator's side of identity verification: review the uploads and the personal section
 // on the same database the server uses. Refusals (unknown id, already reviewed) exit with 1.

@@ -1,9 +1,9 @@
-import { chainAdapterFor } from '../domain/chain/adapter';
+import { chainAdapterFor } from '../domain/chain';
 import { recordLocalTransfer } from '../domain/chain/localAdapter';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
 import { ensureDepositAddress } from '../domain/deposits';
 import { decimalToMicro, microToString } from '../domain/money';
-import { UsageError, type AdminCommand } from './commands';
+import { UsageError, type AdminCommand } from './command';
 
 function parseAmount(text: string): number {
   let micro: number;

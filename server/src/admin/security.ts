@@ -1,6 +1,6 @@
 import { findUserByUsername } from '../domain/auth';
 import { resetAuthenticator } from '../domain/security';
-import { UsageError, type AdminCommand } from './commands';
+import { UsageError, type AdminCommand } from './command';
 
 /**
  * A user who lost the phone: the authenticator is forgotten, so the next visit to

@@ -1,4 +1,4 @@
-import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Insertable, Selectable } from 'kysely';
 
 // Timestamps are ISO-8601 UTC strings (`Date#toISOString()`): portable between SQLite and
 // PostgreSQL text columns and ordered lexicographically. Money columns end in `_micro`
@@ -384,10 +384,4 @@ export interface Database {
 
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
-export type UserUpdate = Updateable<UsersTable>;
-export type Session = Selectable<SessionsTable>;
-export type Country = Selectable<CountriesTable>;
-export type Package = Selectable<PackagesTable>;
 export type DocumentType = Selectable<DocumentTypesTable>;
-export type PaymentMethod = Selectable<PaymentMethodsTable>;
-export type LedgerEntry = Selectable<LedgerEntriesTable>;

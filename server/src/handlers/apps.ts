@@ -24,8 +24,8 @@ import {
   type AppFieldsInput,
   type PageNumbers,
 } from '../domain/apps';
-import { chainAdapterFor, ChainUnavailableError } from '../domain/chain/adapter';
-import { ChainNotServedError, gasBalanceReader } from '../domain/gasProvisioner';
+import { chainAdapterFor, ChainUnavailableError } from '../domain/chain';
+import { ChainNotServedError, gasBalanceReader } from '../domain/chain/balances';
 import { newId } from '../domain/ids';
 import { microToDecimal } from '../domain/money';
 import { isoNow } from '../domain/time';

@@ -1,4 +1,4 @@
-import { chainAdapterFor, ChainUnavailableError } from '../domain/chain/adapter';
+import { chainAdapterFor, ChainUnavailableError } from '../domain/chain';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
 import {
   depositSummary,

@@ -48,5 +48,3 @@ export function LogoutButton({ className, variant = 'outline-secondary' }: Logou
     </Button>
   );
 }
-
-export default LogoutButton;

@@ -7,10 +7,6 @@ export const PASSWORD_RULES: readonly { label: string; test: (password: string) 
   { label: '8 characters or more', test: (p) => p.length >= 8 },
 ];
 
-export function meetsPasswordRules(password: string): boolean {
-  return PASSWORD_RULES.every((rule) => rule.test(password));
-}
-
 export interface PasswordChecklistProps {
   password: string;
   /** For the password input's aria-describedby. */
@@ -79,5 +75,3 @@ export function PasswordChecklist({ password, id, className = '' }: PasswordChec
     </div>
   );
 }
-
-export default PasswordChecklist;

@@ -1,9 +1,3 @@
-import { isAddress } from 'viem';
-import type { ResolvedConfig } from '../../config';
-import type { Db } from '../../db/connection';
-import { EvmChainAdapter } from './evmAdapter';
-import { LocalChainAdapter } from './localAdapter';
-
 /** One token transfer log (BEP20 USDT `Transfer(from, to, value)`). */
 export interface TokenTransfer {
   txHash: string;
@@ -36,28 +30,4 @@ export class ChainUnavailableError extends Error {
     super(message, options);
     this.name = 'ChainUnavailableError';
   }
-}
-
-/**
- * CHAIN_RPC_URL + USDT_CONTRACT select the EVM adapter; neither selects the local adapter, whose
- * transfers `npm run admin -- deposit` records. One without the other is a configuration error.
- */
-export function chainAdapterFor(
-  config: Pick<ResolvedConfig, 'chainRpcUrl' | 'usdtContract'>,
-  db: Db,
-): ChainAdapter {
-  const { chainRpcUrl, usdtContract } = config;
-  if (!chainRpcUrl && !usdtContract) return new LocalChainAdapter(db);
-  if (!chainRpcUrl || !usdtContract) {
-    throw new ChainConfigError(
-      'CHAIN_RPC_URL and USDT_CONTRACT go together: set both, or neither for the local chain',
-    );
-  }
-  if (!/^https?:\/\//i.test(chainRpcUrl) || !URL.canParse(chainRpcUrl)) {
-    throw new ChainConfigError(`CHAIN_RPC_URL must be an http(s) URL, got '${chainRpcUrl}'`);
-  }
-  if (!isAddress(usdtContract, { strict: false })) {
-    throw new ChainConfigError(`USDT_CONTRACT must be a contract address, got '${usdtContract}'`);
-  }
-  return new EvmChainAdapter({ rpcUrl: chainRpcUrl, tokenAddress: usdtContract });
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import type { Db } from '../../db/connection';
-import { chainAdapterFor, ChainConfigError } from './adapter';
+import { chainAdapterFor, ChainConfigError } from './index';
 import {
   ACCOUNT_PATH,
   DEV_MNEMONIC_FILE,

@@ -1,6 +1,6 @@
 import { useEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
 import { CheckIcon } from './icons';
-import { PUBLIC_LANGUAGES, type Language } from './PublicHeader';
+import { PUBLIC_LANGUAGES, type Language } from './languages';
 
 interface LanguageMenuProps {
   id: string;

@@ -4,9 +4,7 @@ import { paths } from '../../../app/paths';
 import { ErrorBoundary } from '../../../components/ErrorBoundary';
 import { lazyWithRetry } from '../../../components/lazyWithRetry';
 import { BrandMark, ChevronIcon, GlobeIcon } from './icons';
-
-export const PUBLIC_LANGUAGES = ['English', 'French', 'Italian'] as const;
-export type Language = (typeof PUBLIC_LANGUAGES)[number];
+import type { Language } from './languages';
 
 // The menu loads when it is first wanted (pointer over or focus on the toggle), not with /login.
 const loadMenu = () => import(/* webpackChunkName: "language-menu" */ './LanguageMenu');
@@ -75,5 +73,3 @@ export function PublicHeader() {
     </header>
   );
 }
-
-export default PublicHeader;

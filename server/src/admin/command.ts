@@ -1,0 +1,35 @@
+import type { Runtime } from '../runtime';
+
+// What an admin command is made of. Each feature's commands (access.ts, kyc.ts, ...) build on
+// this and commands.ts lists them, so no feature imports the list that imports it.
+
+export interface CommandIo {
+  out(line: string): void;
+}
+
+export interface AdminCommand {
+  /** Words after `npm run admin --`, e.g. `user list`. */
+  name: string;
+  usage: string;
+  description: string;
+  /** Returns the process exit code. */
+  run(args: string[], runtime: Runtime, io: CommandIo): Promise<number>;
+}
+
+export class UsageError extends Error {}
+
+export function table(rows: Record<string, string>[]): string[] {
+  if (rows.length === 0) return ['(none)'];
+  const cols = Object.keys(rows[0] ?? {});
+  const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => (r[c] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((v, i) => v.padEnd(width[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [
+    line(cols),
+    line(width.map((w) => '-'.repeat(w))),
+    ...rows.map((r) => line(cols.map((c) => r[c] ?? ''))),
+  ];
+}

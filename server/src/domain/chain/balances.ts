@@ -1,0 +1,130 @@
+import { createPublicClient, erc20Abi, getAddress, http } from 'viem';
+import type { ResolvedConfig } from '../../config';
+import type { NetworkType } from '../../db/schema';
+import { chainAmountToMicro } from '../money';
+import { ChainUnavailableError, type ChainAdapter } from './adapter';
+
+// Balances of a gas wallet (the Operational Wallet modal): chain I/O, so it lives in chain/ while
+// domain/gasProvisioner.ts keeps the rule that creates those wallets.
+//
+// BNB Smart Chain is the wallet slice's chain: over CHAIN_RPC_URL with its USDT at USDT_CONTRACT
+// (the deployment deposits are read from), or the local chain of recorded transfers when no RPC
+// is configured (the USDT transfers to the address, `npm run admin -- deposit` style; nothing for
+// native coins, nor for other chains without an RPC of their own). Further EVM chains are read
+// over BALANCE_RPC_URLS, the token at the payment method's own contract and decimals. With an
+// RPC, the native balance is eth_getBalance and the token balance the contract's balanceOf. A
+// chain without an RPC (and Tron, which is not EVM) cannot be read: a clear 422, never a made-up
+// zero.
+
+/** The chain the deposit adapter serves (the USDT BEP20 deposit chain). */
+export const ADAPTER_CHAIN_ID = 56;
+const NATIVE_DECIMALS = 18;
+
+export class ChainNotServedError extends Error {}
+
+export interface GasWalletMethod {
+  chain_id: number;
+  network_name: string;
+  network_type: NetworkType;
+  is_token: 0 | 1;
+  token_contract_address: string | null;
+  decimals: number;
+}
+
+export interface GasBalances {
+  nativeMicro: number;
+  /** null for a native coin method. */
+  tokenMicro: number | null;
+}
+
+export interface GasBalanceReader {
+  read(method: GasWalletMethod, address: string): Promise<GasBalances>;
+}
+
+const servesDepositToken = (method: GasWalletMethod) =>
+  method.is_token === 1 && method.network_type === 'EVM' && method.chain_id === ADAPTER_CHAIN_ID;
+
+async function localRead(
+  chain: ChainAdapter,
+  method: GasWalletMethod,
+  address: string,
+): Promise<GasBalances> {
+  if (!servesDepositToken(method)) {
+    return { nativeMicro: 0, tokenMicro: method.is_token === 1 ? 0 : null };
+  }
+  const transfers = await chain.transfersTo(address, 0, await chain.latestBlock());
+  const raw = transfers.reduce((sum, t) => sum + t.amount, 0n);
+  return { nativeMicro: 0, tokenMicro: chainAmountToMicro(raw, await chain.tokenDecimals()) };
+}
+
+/** Native and token balances of `address` over one chain's JSON-RPC. */
+function rpcBalances(rpcUrl: string) {
+  const client = createPublicClient({
+    cacheTime: 0,
+    transport: http(rpcUrl, { timeout: 10_000, retryCount: 1 }),
+  });
+  return async (
+    address: string,
+    token: { contract: string; decimals: () => Promise<number> } | null,
+  ): Promise<GasBalances> => {
+    const owner = getAddress(address);
+    try {
+      const native = await client.getBalance({ address: owner });
+      const nativeMicro = chainAmountToMicro(native, NATIVE_DECIMALS);
+      if (!token) return { nativeMicro, tokenMicro: null };
+      const tokenRaw = await client.readContract({
+        address: getAddress(token.contract),
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [owner],
+      });
+      return { nativeMicro, tokenMicro: chainAmountToMicro(tokenRaw, await token.decimals()) };
+    } catch (error) {
+      if (error instanceof ChainUnavailableError) throw error;
+      throw new ChainUnavailableError('JSON-RPC balance read failed', { cause: error });
+    }
+  };
+}
+
+/** The reader for this server's configuration (see above). */
+export function gasBalanceReader(
+  config: Pick<ResolvedConfig, 'chainRpcUrl' | 'usdtContract' | 'balanceRpcUrls'>,
+  chain: ChainAdapter,
+): GasBalanceReader {
+  const depositChain =
+    chain.kind === 'evm' && config.chainRpcUrl && config.usdtContract
+      ? { read: rpcBalances(config.chainRpcUrl), contract: config.usdtContract }
+      : null;
+  const otherChains = new Map(
+    [...config.balanceRpcUrls].map(([chainId, url]) => [chainId, rpcBalances(url)] as const),
+  );
+  return {
+    async read(method, address) {
+      if (method.network_type === 'EVM' && method.chain_id === ADAPTER_CHAIN_ID) {
+        if (!depositChain) return localRead(chain, method, address);
+        const token =
+          method.is_token === 1
+            ? { contract: depositChain.contract, decimals: () => chain.tokenDecimals() }
+            : null;
+        return depositChain.read(address, token);
+      }
+      const read = method.network_type === 'EVM' ? otherChains.get(method.chain_id) : undefined;
+      // With no RPC at all this is the local stand-in world, where other chains hold nothing;
+      // once any RPC is configured, a chain without one says it cannot tell.
+      if (!read && !depositChain && otherChains.size === 0) {
+        return localRead(chain, method, address);
+      }
+      if (!read || (method.is_token === 1 && !method.token_contract_address)) {
+        throw new ChainNotServedError(
+          `Balances on ${method.network_name} cannot be read: this server has no RPC for it.`,
+        );
+      }
+      const contract = method.token_contract_address;
+      const token =
+        method.is_token === 1 && contract
+          ? { contract, decimals: () => Promise.resolve(method.decimals) }
+          : null;
+      return read(address, token);
+    },
+  };
+}
