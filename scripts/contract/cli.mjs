@@ -146,7 +146,7 @@ export async function main(argv, log = (line) => console.log(line)) {
     }
 
     const started = performance.now();
-    log('', 'Flows');
+    log('');
     const [signUp, ...rest] = FLOWS;
     // With --register the sign-up flow always runs: it makes the session everything else uses.
     for (const [def, force] of [[signUp, values.register], ...rest.map((d) => [d, false])]) {
@@ -158,7 +158,7 @@ export async function main(argv, log = (line) => console.log(line)) {
       if (result) log(flowLine(result));
     }
 
-    log('', 'Operations');
+    log('');
     // x-destructive operations last: the others still find the account's data intact.
     const ordered = [
       ...runner.selected.filter((op) => !op.destructive),

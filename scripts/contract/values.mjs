@@ -133,7 +133,8 @@ const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
 /** @param {Buffer} data */
 function crc32(data) {
   let c = 0xffffffff;
-  for (const byte of data) c = CRC_TABLE[(c ^ byte) & 0xff] ^ (c >>> 8);
+  // The index is a byte: always inside the 256 entries.
+  for (const byte of data) c = /** @type {number} */ (CRC_TABLE[(c ^ byte) & 0xff]) ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
 
@@ -283,7 +284,7 @@ export function authenticatorOf(url) {
       const counter = Buffer.alloc(8);
       counter.writeBigUInt64BE(BigInt(step));
       const mac = createHmac(algorithm, key).update(counter).digest();
-      const offset = mac[mac.length - 1] & 0x0f;
+      const offset = mac.readUInt8(mac.length - 1) & 0x0f;
       const n = (mac.readUInt32BE(offset) & 0x7fffffff) % 10 ** digits;
       return String(n).padStart(digits, '0');
     },

@@ -61,7 +61,11 @@ export function isObject(v) {
  */
 export function deref(document, node) {
   let cur = node;
-  for (let hops = 0; isObject(cur) && typeof cur.$ref === 'string' && hops < MAX_REF_HOPS; hops += 1) {
+  for (
+    let hops = 0;
+    isObject(cur) && typeof cur.$ref === 'string' && hops < MAX_REF_HOPS;
+    hops += 1
+  ) {
     /** @type {unknown} */
     let target = document;
     for (const raw of cur.$ref.replace(/^#\//, '').split('/')) {
