@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { FLOWS, runFlow } from './flows.mjs';
+import { FLOWS, runFlow } from './flows/index.mjs';
 import { shellQuote } from './http.mjs';
 import { flowLine, junit, progressLine, summary } from './report.mjs';
 import { Runner } from './runner.mjs';
@@ -152,7 +152,7 @@ export async function main(argv, log = (line) => console.log(line)) {
     for (const [def, force] of [[signUp, values.register], ...rest.map((d) => [d, false])]) {
       const result = await runFlow(
         runner,
-        /** @type {import('./flows.mjs').FlowDefinition} */ (def),
+        /** @type {import('./flows/index.mjs').FlowDefinition} */ (def),
         Boolean(force),
       );
       if (result) log(flowLine(result));
