@@ -395,7 +395,7 @@ export function checkPagination(req, res) {
     if (!isObject(node)) return;
     if (PAGE_KEYS.every((k) => k in node) && Array.isArray(node.data)) {
       // Only answers that matched their schema get here: a paged list's figures are numbers.
-      const p = /** @type {Page} */ (/** @type {unknown} */ (node));
+      const p = /** @type {Page} */ (node);
       const param = key === 'data' ? 'page' : key;
       const asked = Number(req.query[param] ?? 1);
       const n = p.data.length;
@@ -419,8 +419,8 @@ export function checkPagination(req, res) {
       const times = p.data.map((row) =>
         isObject(row) && typeof row.created_at === 'string' ? Date.parse(row.created_at) : NaN,
       );
-      const older = times.some((t, i) => t < (times[i + 1] ?? -Infinity));
-      if (times.every((t) => !Number.isNaN(t)) && older) {
+      const outOfOrder = times.some((t, i) => t < (times[i + 1] ?? -Infinity));
+      if (times.every((t) => !Number.isNaN(t)) && outOfOrder) {
         say('rows are not newest first');
       }
     }

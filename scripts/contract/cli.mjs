@@ -147,14 +147,10 @@ export async function main(argv, log = (line) => console.log(line)) {
 
     const started = performance.now();
     log('');
-    const [signUp, ...rest] = FLOWS;
-    // With --register the sign-up flow always runs: it makes the session everything else uses.
-    for (const [def, force] of [[signUp, values.register], ...rest.map((d) => [d, false])]) {
-      const result = await runFlow(
-        runner,
-        /** @type {import('./flows/index.mjs').FlowDefinition} */ (def),
-        Boolean(force),
-      );
+    // With --register the sign-up flow (the first) always runs: it makes the session everything
+    // else uses.
+    for (const [index, def] of FLOWS.entries()) {
+      const result = await runFlow(runner, def, index === 0 && values.register);
       if (result) log(flowLine(result));
     }
 
