@@ -94,7 +94,7 @@ const UNICODE = 'aäöüßéçñ漢字😀 -_.';
  * would spin forever (e.g. "wrong type: null" for a nullable field).
  * @template T @param {fc.Arbitrary<T>} arbitrary @param {(x: T) => boolean} accept
  */
-export function viable(arbitrary, accept) {
+function viable(arbitrary, accept) {
   const samples = fc.sample(arbitrary, { numRuns: 40, seed: 7 });
   return samples.some(accept) ? arbitrary.filter(accept) : null;
 }
@@ -401,7 +401,7 @@ function stringify(values) {
 }
 
 /** The media type an operation's body is sent as, and its schema. @param {Operation} op */
-export function bodyMedia(op) {
+function bodyMedia(op) {
   if (!op.body) return null;
   const entries = Object.entries(op.body.content);
   const json = entries.find(([type]) => /json/i.test(type));
@@ -709,7 +709,7 @@ export function requestValid(gen, op, req) {
 }
 
 /** The image type bytes really are (PNG or JPEG), else application/octet-stream. @param {Buffer} data */
-export function sniff(data) {
+function sniff(data) {
   if (data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
     return 'image/png';
   if (data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';

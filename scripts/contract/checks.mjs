@@ -180,7 +180,7 @@ function imageMatches(type, bytes) {
  * @param {Contract} contract @param {Schema} schema @param {unknown} body @param {number} status
  * @returns {Problem[]}
  */
-export function checkSchema(contract, schema, body, status) {
+function checkSchema(contract, schema, body, status) {
   const validate = contract.validator(schema);
   if (validate(body)) return [];
   const errors = validate.errors ?? [];
@@ -433,7 +433,7 @@ export function checkPagination(req, res) {
 }
 
 /** @param {WireResponse} res */
-export function snippet(res) {
+function snippet(res) {
   const text = res.text.replace(/\s+/g, ' ').trim();
   if (!text) return '(empty body)';
   if (!/json|text/.test(res.headers['content-type'] ?? ''))

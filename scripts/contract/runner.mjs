@@ -70,12 +70,12 @@ const CREDENTIAL_CHANGES = /** @type {Record<string, [keyof Account, string]>} *
 });
 const MAX_ROUNDS = 4;
 // A category an operation has nothing for (no session to leave out, nothing to make invalid).
-export const NOT_APPLICABLE = 'not applicable';
+const NOT_APPLICABLE = 'not applicable';
 const PROPERTY_TIME_LIMIT_MS = 25_000;
 const POOL_SIZE = 40;
 
 /** FNV-1a: a stable 31-bit seed per operation and category, so `--only` replays the same values. */
-export function deriveSeed(/** @type {(string | number)[]} */ ...parts) {
+function deriveSeed(/** @type {(string | number)[]} */ ...parts) {
   let h = 0x811c9dc5;
   for (const ch of parts.join(':')) {
     h ^= ch.codePointAt(0) ?? 0;

@@ -1,6 +1,6 @@
 // Realistic values where a format or a field's meaning demands one: e-mail addresses, URLs,
-// EIP-55 EVM and base58check Tron addresses, 4-digit pins, IP whitelists, names, dates and
-// small real PNG / JPEG files. Every generator is a fast-check arbitrary, so it shrinks.
+// EIP-55 EVM and base58check Tron addresses, IP whitelists, names, dates and small real
+// PNG / JPEG files. Every generator is a fast-check arbitrary, so it shrinks.
 import { createHash, createHmac } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -47,8 +47,6 @@ export const httpUrl = fc
     ([scheme, h, segments, query]) =>
       `${scheme}://${h}${segments.length ? `/${segments.join('/')}` : ''}${query ? `?q=${query}` : ''}`,
   );
-
-export const pin = fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, '0'));
 
 export const ipv4 = fc
   .tuple(...Array.from({ length: 4 }, () => fc.integer({ min: 0, max: 255 })))
@@ -99,7 +97,7 @@ const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const sha256 = (/** @type {Uint8Array} */ data) => createHash('sha256').update(data).digest();
 
 /** @param {Uint8Array} data */
-export function base58(data) {
+function base58(data) {
   let value = 0n;
   for (const byte of data) value = (value << 8n) | BigInt(byte);
   let out = '';
@@ -115,7 +113,7 @@ export function base58(data) {
 }
 
 /** A 20-byte account as a Tron address: 0x41 prefix, double-SHA-256 checksum, base58. @param {Uint8Array} account */
-export function tronAddressOf(account) {
+function tronAddressOf(account) {
   const payload = Buffer.from([0x41, ...account]);
   return base58(Buffer.concat([payload, sha256(sha256(payload)).subarray(0, 4)]));
 }

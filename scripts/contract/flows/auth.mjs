@@ -23,7 +23,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 const truthy = (status) => status === true || status === 1 || status === 'success';
 
 /** A fresh identity for a throwaway account (random: reruns against one server must not collide). */
-export function newAccount() {
+function newAccount() {
   const suffix = randomBytes(5).toString('hex');
   return {
     username: `cc_${suffix}`,
