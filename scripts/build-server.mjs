@@ -11,6 +11,7 @@ export const distDir = path.resolve(root, process.env.DIST_DIR ?? 'dist');
 export const outDir = path.join(distDir, 'server');
 export const entries = { main: 'server/src/main.ts', admin: 'server/src/admin.ts' };
 
+/** @param {string} dir @returns {number} */
 function newestMtime(dir) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load as loadYaml } from 'js-yaml';
 import { generateEndpoints } from '@rtk-query/codegen-openapi';
+import { listOperations } from '../server/src/openapi/operations.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const schemaFile = path.join(root, 'openapi.yaml');
@@ -14,8 +15,11 @@ const check = process.argv.includes('--check');
 // The generator resolves relative paths against the working directory.
 process.chdir(root);
 
-const document = loadYaml(fs.readFileSync(schemaFile, 'utf8'));
-const tags = document.tags.map((tag) => tag.name);
+const operations = listOperations(loadYaml(fs.readFileSync(schemaFile, 'utf8')));
+const tags = [...new Set(operations.map((op) => op.tag))];
+const idsOf = (keep) => new Set(operations.filter(keep).map((op) => op.operationId));
+// GETs that change state (x-destructive) are mutations for the cache and the success toast.
+const destructive = idsOf((op) => op.destructive);
 
 const fileOf = (tag) => path.join(outDir, `${tag.charAt(0).toLowerCase()}${tag.slice(1)}.gen.ts`);
 
@@ -25,6 +29,7 @@ async function generateAll() {
     if (file.endsWith('.gen.ts')) fs.rmSync(path.join(outDir, file));
   }
   for (const tag of tags) {
+    const ofTag = idsOf((op) => op.tag === tag);
     await generateEndpoints({
       schemaFile,
       apiFile: './src/api/baseApi.ts',
@@ -32,11 +37,10 @@ async function generateAll() {
       exportName: `${tag.charAt(0).toLowerCase()}${tag.slice(1)}Api`,
       outputFile: path.relative(root, fileOf(tag)),
       prettierConfigFile: path.join(root, '.prettierrc.json'),
-      filterEndpoints: (_name, definition) => (definition.operation.tags ?? []).includes(tag),
-      // GETs that change state (x-destructive) are mutations for the cache and the success toast.
+      filterEndpoints: (_name, definition) => ofTag.has(definition.operation.operationId),
       endpointOverrides: [
         {
-          pattern: (_name, definition) => definition.operation['x-destructive'] === true,
+          pattern: (_name, definition) => destructive.has(definition.operation.operationId),
           type: 'mutation',
         },
       ],

@@ -7,6 +7,7 @@ import * as v from './values.mjs';
 
 /**
  * @typedef {import('./spec.mjs').Json} Json
+ * @typedef {import('./spec.mjs').Schema} Schema
  * @typedef {import('./spec.mjs').Operation} Operation
  * @typedef {import('./spec.mjs').Contract} Contract
  * @typedef {import('./values.mjs').FilePart} FilePart
@@ -93,13 +94,13 @@ const UNICODE = 'aäöüßéçñ漢字😀 -_.';
  * would spin forever (e.g. "wrong type: null" for a nullable field).
  * @template T @param {fc.Arbitrary<T>} arbitrary @param {(x: T) => boolean} accept
  */
-export function viable(arbitrary, accept) {
+function viable(arbitrary, accept) {
   const samples = fc.sample(arbitrary, { numRuns: 40, seed: 7 });
   return samples.some(accept) ? arbitrary.filter(accept) : null;
 }
 const MAX_SHORT = 24;
 
-/** @param {Json} schema */
+/** @param {Schema} schema */
 function types(schema) {
   if (Array.isArray(schema.type)) return schema.type;
   if (typeof schema.type === 'string') return [schema.type];
@@ -116,25 +117,24 @@ export class Generator {
   }
 
   /** Pool keys a field draws from: named links plus `Schema.prop` references in its description. */
-  links(/** @type {string} */ name, /** @type {Json} */ schema) {
+  links(/** @type {string} */ name, /** @type {Schema} */ schema) {
     const keys = [...(NAMED_LINKS[name] ?? [])];
     const description = typeof schema.description === 'string' ? schema.description : '';
     const schemas = this.contract.document.components?.schemas ?? {};
-    for (const [, owner, prop] of description.matchAll(/`([A-Z]\w*)\.(\w+)`/g)) {
-      if (isObject(schemas[owner]?.properties) && prop in schemas[owner].properties) {
-        keys.push(`${owner}.${prop}`);
-      }
+    for (const [, owner = '', prop = ''] of description.matchAll(/`([A-Z]\w*)\.(\w+)`/g)) {
+      const properties = schemas[owner]?.properties;
+      if (isObject(properties) && prop in properties) keys.push(`${owner}.${prop}`);
     }
     return keys;
   }
 
   /** Pooled values usable for a field (valid for its schema). */
-  pooled(/** @type {string} */ name, /** @type {Json} */ schema) {
+  pooled(/** @type {string} */ name, /** @type {Schema} */ schema) {
     const resolved = this.contract.deref(schema);
     const isArray = types(resolved).includes('array');
     const values = [];
     for (const key of this.links(name, schema)) {
-      const [base, transform] = key.split('#');
+      const [base = '', transform] = key.split('#');
       for (const value of this.pool(base)) {
         values.push(
           transform === 'lower' && typeof value === 'string' ? value.toLowerCase() : value,
@@ -147,7 +147,7 @@ export class Generator {
 
   /**
    * A valid value for `schema`. `name` is the field's name (hints and links apply to it).
-   * @param {Json} rawSchema @param {{ name?: string, depth?: number, file?: boolean }} [at]
+   * @param {Schema} rawSchema @param {{ name?: string, depth?: number, file?: boolean }} [at]
    * @returns {fc.Arbitrary<unknown>}
    */
   value(rawSchema, at = {}) {
@@ -179,7 +179,7 @@ export class Generator {
     return options.length === 1 ? plain : fc.oneof(...options);
   }
 
-  /** @param {Json} schema @param {number} depth @returns {fc.Arbitrary<unknown>} */
+  /** @param {Schema} schema @param {number} depth @returns {fc.Arbitrary<unknown>} */
   #plain(schema, depth) {
     if ('const' in schema) return fc.constant(schema.const);
     if (Array.isArray(schema.enum)) {
@@ -196,7 +196,7 @@ export class Generator {
     return this.#typed(schema, ts[0] ?? 'string', depth);
   }
 
-  /** @param {Json} schema @param {string} type @param {number} depth @returns {fc.Arbitrary<unknown>} */
+  /** @param {Schema} schema @param {string} type @param {number} depth @returns {fc.Arbitrary<unknown>} */
   #typed(schema, type, depth) {
     switch (type) {
       case 'null':
@@ -230,7 +230,7 @@ export class Generator {
         /** @type {Record<string, fc.Arbitrary<unknown>>} */
         const model = {};
         for (const [key, sub] of Object.entries(properties)) {
-          model[key] = this.value(/** @type {Json} */ (sub), { name: key, depth: depth + 1 });
+          model[key] = this.value(sub, { name: key, depth: depth + 1 });
         }
         return fc.record(model, { requiredKeys: required.filter((k) => k in model) });
       }
@@ -239,7 +239,7 @@ export class Generator {
     }
   }
 
-  /** @param {Json} schema @returns {fc.Arbitrary<unknown>} */
+  /** @param {Schema} schema @returns {fc.Arbitrary<unknown>} */
   #string(schema) {
     if (schema.format === 'binary') return v.imageFile;
     const minLength = schema.minLength ?? 0;
@@ -266,7 +266,7 @@ export class Generator {
 
   /**
    * Values that break `schema` on their own, each with why.
-   * @param {Json} rawSchema @returns {{ why: string, arbitrary: fc.Arbitrary<unknown> }[]}
+   * @param {Schema} rawSchema @returns {{ why: string, arbitrary: fc.Arbitrary<unknown> }[]}
    */
   invalid(rawSchema) {
     const schema = this.contract.deref(rawSchema);
@@ -401,13 +401,13 @@ function stringify(values) {
 }
 
 /** The media type an operation's body is sent as, and its schema. @param {Operation} op */
-export function bodyMedia(op) {
+function bodyMedia(op) {
   if (!op.body) return null;
   const entries = Object.entries(op.body.content);
   const json = entries.find(([type]) => /json/i.test(type));
   const [type, media] = json ?? entries[0] ?? [];
   if (!type) return null;
-  return { type, schema: /** @type {Json} */ (media?.schema ?? {}) };
+  return { type, schema: /** @type {Schema} */ (media?.schema ?? {}) };
 }
 
 /**
@@ -432,7 +432,7 @@ export function bodyArbitrary(gen, op) {
     .map((value) => /** @type {Body} */ ({ kind: 'json', value }));
 }
 
-/** `x_confirmation` fields of a schema whose `x` exists too. @param {Json} schema */
+/** `x_confirmation` fields of a schema whose `x` exists too. @param {Schema} schema */
 function confirmations(schema) {
   const props = isObject(schema.properties) ? Object.keys(schema.properties) : [];
   return props.filter((p) => p.endsWith('_confirmation') && props.includes(p.slice(0, -13)));
@@ -448,7 +448,7 @@ function withConfirmations(value, fields) {
   return out;
 }
 
-/** @param {Generator} gen @param {Json} schema @param {Json} value @returns {Body} */
+/** @param {Generator} gen @param {Schema} schema @param {Json} value @returns {Body} */
 function toMultipart(gen, schema, value) {
   /** @type {Record<string, string>} */
   const fields = {};
@@ -475,13 +475,14 @@ export function invalidArbitraries(gen, op, valid) {
     /** @type {RequestSpec} */ ({ ...req, ...change, reason });
 
   for (const param of op.parameters) {
-    if (param.in !== 'path' && param.in !== 'query') continue;
+    const where = param.in;
+    if (where !== 'path' && where !== 'query') continue;
     for (const bad of gen.invalid(param.schema)) {
       const text = viable(
         bad.arbitrary.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))),
         // A path value must still reach this operation: no empty, dot or slash segments.
         (x) =>
-          (param.in === 'query' || (x !== '' && x !== '.' && x !== '..' && !x.includes('/'))) &&
+          (where === 'query' || (x !== '' && x !== '.' && x !== '..' && !x.includes('/'))) &&
           !gen.contract.valid(param.schema, coerce(gen, param.schema, x)),
       );
       if (!text) continue;
@@ -491,8 +492,8 @@ export function invalidArbitraries(gen, op, valid) {
           .map(([req, x]) =>
             variant(
               req,
-              { [param.in]: { ...req[param.in], [param.name]: x } },
-              `${param.in} parameter ${param.name}: ${bad.why}`,
+              { [where]: { ...req[where], [param.name]: x } },
+              `${where} parameter ${param.name}: ${bad.why}`,
             ),
           ),
       );
@@ -545,7 +546,7 @@ export function invalidArbitraries(gen, op, valid) {
       );
       continue;
     }
-    for (const bad of gen.invalid(/** @type {Json} */ (sub))) {
+    for (const bad of gen.invalid(sub)) {
       // Multipart fields are text: only rules a text value can break apply to them.
       if (multipart && /wrong type|outside the enum/.test(bad.why)) continue;
       out.push(
@@ -668,7 +669,7 @@ export function invalidArbitraries(gen, op, valid) {
 /** What a query/path text means to a validator that coerces text, as servers do. */
 function coerce(
   /** @type {Generator} */ gen,
-  /** @type {Json} */ schema,
+  /** @type {Schema} */ schema,
   /** @type {string} */ text,
 ) {
   const ts = types(gen.contract.deref(schema));
@@ -708,7 +709,7 @@ export function requestValid(gen, op, req) {
 }
 
 /** The image type bytes really are (PNG or JPEG), else application/octet-stream. @param {Buffer} data */
-export function sniff(data) {
+function sniff(data) {
   if (data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
     return 'image/png';
   if (data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';

@@ -7,6 +7,7 @@ import { isObject } from './spec.mjs';
  * @typedef {import('./spec.mjs').Contract} Contract
  * @typedef {import('./spec.mjs').Operation} Operation
  * @typedef {import('./spec.mjs').Json} Json
+ * @typedef {import('./spec.mjs').Schema} Schema
  * @typedef {import('./arbitraries.mjs').RequestSpec} RequestSpec
  * @typedef {import('./http.mjs').WireResponse} WireResponse
  * @typedef {'valid' | 'invalid' | 'auth'} Category
@@ -14,6 +15,8 @@ import { isObject } from './spec.mjs';
  *   | 'response-unknown-field' | 'response-header' | 'malformed-refusal' | 'invalid-accepted'
  *   | 'auth-not-401' | 'pagination' | 'flow' | 'network'} Kind
  * @typedef {{ kind: Kind, message: string }} Problem
+ * @typedef {{ data: unknown[], current_page: number, last_page: number, per_page: number,
+ *   from: number | null, to: number | null, total: number, first_page_url: unknown }} Page
  */
 
 /** What each kind of failure means, for the summary and the README. */
@@ -35,7 +38,7 @@ export const KIND_TITLES = /** @type {Record<Kind, string>} */ ({
 // Messages that say a value breaks a schema rule (Ajv's defaults, the usual Laravel-style
 // wording, and the reference server's), each with the schema keywords it is about: said of a
 // value the field's schema allows, by a rule the schema has, they refuse a valid request.
-/** @type {[RegExp, (schema: Json) => boolean][]} */
+/** @type {[RegExp, (schema: Schema) => boolean][]} */
 const SHAPE_MESSAGES = [
   [
     /must be (of type|an? (string|integer|number|boolean|array|object)\b|(string|integer|number|boolean|array|object)\b)/i,
@@ -74,7 +77,8 @@ function declared(
 
 /** @param {string | undefined} header */
 function mediaType(header) {
-  return (header ?? '').split(';', 1)[0].trim().toLowerCase();
+  const [type = ''] = (header ?? '').split(';', 1);
+  return type.trim().toLowerCase();
 }
 
 /** @param {string} declaredType @param {string} actual */
@@ -173,10 +177,10 @@ function imageMatches(type, bytes) {
 /**
  * Ajv against the declared schema; fields a closed object does not know are reported as
  * such, and the rest is checked again without them so each mistake is named once.
- * @param {Contract} contract @param {Json} schema @param {unknown} body @param {number} status
+ * @param {Contract} contract @param {Schema} schema @param {unknown} body @param {number} status
  * @returns {Problem[]}
  */
-export function checkSchema(contract, schema, body, status) {
+function checkSchema(contract, schema, body, status) {
   const validate = contract.validator(schema);
   if (validate(body)) return [];
   const errors = validate.errors ?? [];
@@ -237,7 +241,7 @@ function removeAt(root, pointer) {
  * @param {Operation} op @param {RequestSpec} req @param {string} key
  */
 function sentValue(op, req, key) {
-  const name = key.split(/[.[]/, 1)[0];
+  const [name = ''] = key.split(/[.[]/, 1);
   const body = req.body;
   if (body?.kind === 'json' && isObject(body.value) && name in body.value) return body.value[name];
   if (body?.kind === 'multipart') {
@@ -251,9 +255,9 @@ function sentValue(op, req, key) {
   return undefined;
 }
 
-/** The schema of a field named in `errors` (a body property or a parameter), if declared. @param {Contract} contract @param {Operation} op @param {string} key @returns {Json | null} */
+/** The schema of a field named in `errors` (a body property or a parameter), if declared. @param {Contract} contract @param {Operation} op @param {string} key @returns {Schema | null} */
 function fieldSchema(contract, op, key) {
-  const name = key.split(/[.[]/, 1)[0];
+  const [name = ''] = key.split(/[.[]/, 1);
   for (const media of Object.values(op.body?.content ?? {})) {
     const body = contract.deref(media.schema ?? {});
     if (isObject(body.properties) && body.properties[name])
@@ -269,7 +273,7 @@ function fieldSchema(contract, op, key) {
  * for anything a business rule may say. The contract's own `x-messages` decide first; a
  * `default` message or one for a minimum beyond "not empty" may be shared with business
  * rules that extend it (e.g. a password checklist), so those are never held against a server.
- * @param {Json} schema @param {Json} custom @param {string} message @returns {'required' | boolean}
+ * @param {Schema} schema @param {Record<string, string>} custom @param {string} message @returns {'required' | boolean}
  */
 function refusesValid(schema, custom, message) {
   const keyword = Object.entries(custom).find(([, text]) => text === message)?.[0];
@@ -390,7 +394,8 @@ export function checkPagination(req, res) {
     if (Array.isArray(node)) return node.forEach((x, i) => visit(x, key, `${at}/${i}`));
     if (!isObject(node)) return;
     if (PAGE_KEYS.every((k) => k in node) && Array.isArray(node.data)) {
-      const p = /** @type {Record<string, any>} */ (node);
+      // Only answers that matched their schema get here: a paged list's figures are numbers.
+      const p = /** @type {Page} */ (node);
       const param = key === 'data' ? 'page' : key;
       const asked = Number(req.query[param] ?? 1);
       const n = p.data.length;
@@ -414,7 +419,8 @@ export function checkPagination(req, res) {
       const times = p.data.map((row) =>
         isObject(row) && typeof row.created_at === 'string' ? Date.parse(row.created_at) : NaN,
       );
-      if (times.every((t) => !Number.isNaN(t)) && times.some((t, i) => i > 0 && t > times[i - 1])) {
+      const outOfOrder = times.some((t, i) => t < (times[i + 1] ?? -Infinity));
+      if (times.every((t) => !Number.isNaN(t)) && outOfOrder) {
         say('rows are not newest first');
       }
     }
@@ -427,7 +433,7 @@ export function checkPagination(req, res) {
 }
 
 /** @param {WireResponse} res */
-export function snippet(res) {
+function snippet(res) {
   const text = res.text.replace(/\s+/g, ' ').trim();
   if (!text) return '(empty body)';
   if (!/json|text/.test(res.headers['content-type'] ?? ''))

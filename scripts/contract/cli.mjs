@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { FLOWS, runFlow } from './flows.mjs';
+import { FLOWS, runFlow } from './flows/index.mjs';
 import { shellQuote } from './http.mjs';
 import { flowLine, junit, progressLine, summary } from './report.mjs';
 import { Runner } from './runner.mjs';
@@ -146,19 +146,15 @@ export async function main(argv, log = (line) => console.log(line)) {
     }
 
     const started = performance.now();
-    log('', 'Flows');
-    const [signUp, ...rest] = FLOWS;
-    // With --register the sign-up flow always runs: it makes the session everything else uses.
-    for (const [def, force] of [[signUp, values.register], ...rest.map((d) => [d, false])]) {
-      const result = await runFlow(
-        runner,
-        /** @type {import('./flows.mjs').FlowDefinition} */ (def),
-        Boolean(force),
-      );
+    log('');
+    // With --register the sign-up flow (the first) always runs: it makes the session everything
+    // else uses.
+    for (const [index, def] of FLOWS.entries()) {
+      const result = await runFlow(runner, def, index === 0 && values.register);
       if (result) log(flowLine(result));
     }
 
-    log('', 'Operations');
+    log('');
     // x-destructive operations last: the others still find the account's data intact.
     const ordered = [
       ...runner.selected.filter((op) => !op.destructive),

@@ -183,7 +183,7 @@ export class Transport {
 }
 
 /** @param {string} text @param {number} max */
-export function truncate(text, max) {
+function truncate(text, max) {
   return text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
 }
 

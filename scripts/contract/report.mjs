@@ -151,8 +151,8 @@ function xml(text) {
 
 /** @param {Failure[]} failures */
 function failureElement(failures) {
-  if (failures.length === 0) return '';
-  const first = failures[0];
+  const [first] = failures;
+  if (!first) return '';
   const body = failures
     .map(
       (f) =>

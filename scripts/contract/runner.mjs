@@ -24,7 +24,7 @@ import { isObject, refName } from './spec.mjs';
 /**
  * @typedef {import('./spec.mjs').Contract} Contract
  * @typedef {import('./spec.mjs').Operation} Operation
- * @typedef {import('./spec.mjs').Json} Json
+ * @typedef {import('./spec.mjs').Schema} Schema
  * @typedef {import('./arbitraries.mjs').RequestSpec} RequestSpec
  * @typedef {import('./arbitraries.mjs').Auth} Auth
  * @typedef {import('./checks.mjs').Category} Category
@@ -70,12 +70,12 @@ const CREDENTIAL_CHANGES = /** @type {Record<string, [keyof Account, string]>} *
 });
 const MAX_ROUNDS = 4;
 // A category an operation has nothing for (no session to leave out, nothing to make invalid).
-export const NOT_APPLICABLE = 'not applicable';
+const NOT_APPLICABLE = 'not applicable';
 const PROPERTY_TIME_LIMIT_MS = 25_000;
 const POOL_SIZE = 40;
 
 /** FNV-1a: a stable 31-bit seed per operation and category, so `--only` replays the same values. */
-export function deriveSeed(/** @type {(string | number)[]} */ ...parts) {
+function deriveSeed(/** @type {(string | number)[]} */ ...parts) {
   let h = 0x811c9dc5;
   for (const ch of parts.join(':')) {
     h ^= ch.codePointAt(0) ?? 0;
@@ -160,7 +160,7 @@ export class Runner {
     return [...new Set(OWNED_SCHEMAS.flatMap((name) => this.pools.get(`${name}.id`) ?? []))];
   }
 
-  /** Walks an answer with its schema and keeps every scalar as `Schema.property`. @param {Json} rawSchema @param {unknown} value */
+  /** Walks an answer with its schema and keeps every scalar as `Schema.property`. @param {Schema} rawSchema @param {unknown} value */
   harvest(rawSchema, value, depth = 0) {
     if (depth > 12) return;
     const name = refName(rawSchema);
@@ -182,7 +182,7 @@ export class Runner {
       if (owner && Array.isArray(x) && x.every((i) => typeof i === 'string')) {
         for (const i of x) this.remember(`${owner}.${key}`, i);
       }
-      this.harvest(/** @type {Json} */ (sub), x, depth + 1);
+      this.harvest(sub, x, depth + 1);
     }
   }
 
@@ -275,13 +275,13 @@ export class Runner {
    * @param {Operation} op @param {Auth} auth @returns {Promise<string | null>}
    */
   async tokenFor(op, auth) {
-    const step = op.schemes.includes(STEP_TOKEN_SCHEME);
+    const step = op.securitySchemes.includes(STEP_TOKEN_SCHEME);
     if (auth === 'none' || auth === 'malformed') return null;
     if (auth === 'forged') return `${FORGED_TOKEN}.${op.operationId}`;
     if (auth === 'swapped') return step ? this.session : await this.freshStepToken();
     if (step) return this.freshStepToken();
     if (SESSION_ENDING.includes(op.operationId)) return this.freshSession();
-    return op.schemes.includes(SESSION_SCHEME) ? this.session : null;
+    return op.securitySchemes.includes(SESSION_SCHEME) ? this.session : null;
   }
 
   /** preLogin with the tool's own credentials: the step token and the factor it asks for. */
@@ -393,11 +393,11 @@ export class Runner {
 
   /** @param {Operation} op @param {Category} category */
   categoryBlocker(op, category) {
-    if (category === 'auth') return op.anonymous ? NOT_APPLICABLE : null;
+    if (category === 'auth') return op.allowsAnonymous ? NOT_APPLICABLE : null;
     const variable = op.body || op.parameters.some((p) => p.in === 'path' || p.in === 'query');
     if (category === 'invalid' && !variable) return NOT_APPLICABLE;
-    const needsSession = op.schemes.includes(SESSION_SCHEME) && !op.anonymous;
-    if (op.schemes.includes(STEP_TOKEN_SCHEME) && !this.account) {
+    const needsSession = op.securitySchemes.includes(SESSION_SCHEME) && !op.allowsAnonymous;
+    if (op.securitySchemes.includes(STEP_TOKEN_SCHEME) && !this.account) {
       return 'needs the step token of a known account (--register)';
     }
     if (SESSION_ENDING.includes(op.operationId) && !this.account) {
@@ -428,7 +428,7 @@ export class Runner {
     });
     /** @type {fc.Arbitrary<Auth>} */
     const auth =
-      op.anonymous && op.schemes.length > 0
+      op.allowsAnonymous && op.securitySchemes.length > 0
         ? fc.constantFrom('session', 'none')
         : fc.constant('session');
     return fc
@@ -442,7 +442,7 @@ export class Runner {
 
   /** Requests that only lack a valid session: missing, forged, malformed or of the wrong kind. @param {Operation} op */
   authArbitrary(op) {
-    const step = op.schemes.includes(STEP_TOKEN_SCHEME);
+    const step = op.securitySchemes.includes(STEP_TOKEN_SCHEME);
     /** @type {[Auth, string | undefined, string][]} */
     const modes = [
       ['none', undefined, 'without an Authorization header'],
@@ -518,7 +518,7 @@ export class Runner {
       // Each request of a sign-in operation first signs in afresh (a password hash or two on
       // the server): half the runs keep the suite fast and still touch them many times.
       const costly =
-        op.schemes.includes(STEP_TOKEN_SCHEME) || SESSION_ENDING.includes(op.operationId);
+        op.securitySchemes.includes(STEP_TOKEN_SCHEME) || SESSION_ENDING.includes(op.operationId);
       const runs = costly ? Math.ceil(this.options.runs / 2) : this.options.runs;
       /** @type {[Category, () => fc.Arbitrary<RequestSpec> | null, number][]} */
       const plan = [

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { isAddress } from 'viem';
 import { isTronAddress } from '../../server/src/domain/addresses';
 import { startBrokenServer } from '../../test/contract/fixtures/brokenServer';
-import { Contract, type Operation } from './spec.mjs';
+import { checkValidRequest } from './checks.mjs';
+import { Contract } from './spec.mjs';
 
 // The tool runs as users run it: `node scripts/contract/cli.mjs ...` in a child process.
 const CLI = path.resolve(__dirname, 'cli.mjs');
@@ -136,20 +137,6 @@ paths:
   });
   afterAll(() => fs.rmSync(file, { force: true }));
 
-  // checks.mjs has no type declarations: typed here by what the test uses.
-  interface ChecksModule {
-    checkValidRequest(
-      contract: Contract,
-      op: Operation,
-      req: unknown,
-      res: unknown,
-    ): { kind: string }[];
-  }
-  let checks: ChecksModule;
-  beforeAll(async () => {
-    checks = (await import(path.join(__dirname, 'checks.mjs'))) as ChecksModule;
-  });
-
   const refusal = (body: Record<string, string>, errors: Record<string, string[]>) => {
     const contract = new Contract(file);
     const op = contract.operation('register');
@@ -163,7 +150,7 @@ paths:
       jsonError: null,
       ms: 0,
     };
-    return checks.checkValidRequest(contract, op, req, res).map((p) => p.kind);
+    return checkValidRequest(contract, op, req, res).map((p) => p.kind);
   };
 
   test('is fine when a business rule refuses it', () => {

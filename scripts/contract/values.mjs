@@ -1,6 +1,6 @@
 // Realistic values where a format or a field's meaning demands one: e-mail addresses, URLs,
-// EIP-55 EVM and base58check Tron addresses, 4-digit pins, IP whitelists, names, dates and
-// small real PNG / JPEG files. Every generator is a fast-check arbitrary, so it shrinks.
+// EIP-55 EVM and base58check Tron addresses, IP whitelists, names, dates and small real
+// PNG / JPEG files. Every generator is a fast-check arbitrary, so it shrinks.
 import { createHash, createHmac } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -97,7 +97,7 @@ const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const sha256 = (/** @type {Uint8Array} */ data) => createHash('sha256').update(data).digest();
 
 /** @param {Uint8Array} data */
-export function base58(data) {
+function base58(data) {
   let value = 0n;
   for (const byte of data) value = (value << 8n) | BigInt(byte);
   let out = '';
@@ -113,7 +113,7 @@ export function base58(data) {
 }
 
 /** A 20-byte account as a Tron address: 0x41 prefix, double-SHA-256 checksum, base58. @param {Uint8Array} account */
-export function tronAddressOf(account) {
+function tronAddressOf(account) {
   const payload = Buffer.from([0x41, ...account]);
   return base58(Buffer.concat([payload, sha256(sha256(payload)).subarray(0, 4)]));
 }
@@ -131,7 +131,8 @@ const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
 /** @param {Buffer} data */
 function crc32(data) {
   let c = 0xffffffff;
-  for (const byte of data) c = CRC_TABLE[(c ^ byte) & 0xff] ^ (c >>> 8);
+  // The index is a byte: always inside the 256 entries.
+  for (const byte of data) c = /** @type {number} */ (CRC_TABLE[(c ^ byte) & 0xff]) ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
 
@@ -281,7 +282,7 @@ export function authenticatorOf(url) {
       const counter = Buffer.alloc(8);
       counter.writeBigUInt64BE(BigInt(step));
       const mac = createHmac(algorithm, key).update(counter).digest();
-      const offset = mac[mac.length - 1] & 0x0f;
+      const offset = mac.readUInt8(mac.length - 1) & 0x0f;
       const n = (mac.readUInt32BE(offset) & 0x7fffffff) % 10 ** digits;
       return String(n).padStart(digits, '0');
     },

@@ -21,7 +21,13 @@ for (const { operationId, method, path: opPath, responses } of contract.operatio
   const key = operationId.toLowerCase();
   if (byLowerCaseId.has(key))
     throw new Error(`openapi.yaml: operationIds differ only by case: ${key}`);
-  byLowerCaseId.set(key, { operationId, method, path: opPath, responses: { ...responses } });
+  // msw's `http` helpers are named by the lower-case method.
+  byLowerCaseId.set(key, {
+    operationId,
+    method: method.toLowerCase(),
+    path: opPath,
+    responses: { ...responses },
+  });
 }
 
 /**
