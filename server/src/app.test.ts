@@ -46,6 +46,7 @@ describe('app foundation (fixture contract)', () => {
   afterAll(() => t.close());
 
   it('answers unknown /api routes with a 404 envelope', async () => {
+    // Raw URLs: no operation of the contract has these paths.
     const res = await t.inject({ method: 'GET', url: '/api/does-not-exist' });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ status: false, msg: MSG.notFound, errors: {} });
@@ -68,58 +69,45 @@ describe('app foundation (fixture contract)', () => {
       { authorization: 'Bearer sess_unknown' },
       { authorization: 'Basic x' },
     ]) {
-      const res = await t.inject({ method: 'GET', url: '/api/board', headers });
+      const res = await t.call('fxBoard', { headers });
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ status: false, msg: MSG.unauthenticated, errors: {} });
     }
   });
 
   it('authenticates before reading the body (401, not 422 or 415)', async () => {
-    const res = await t.inject({
-      method: 'POST',
-      url: '/api/upload',
-      headers: { 'content-type': 'text/plain' },
-      payload: 'x',
-    });
+    const res = await t.call('fxUpload', { headers: { 'content-type': 'text/plain' }, body: 'x' });
     expect(res.statusCode).toBe(401);
   });
 
   it('ends an idle session with the timed-out message', async () => {
     const auth = await t.authHeader();
-    expect((await t.inject({ method: 'GET', url: '/api/board', headers: auth })).statusCode).toBe(
-      200,
-    );
+    expect((await t.call('fxBoard', { headers: auth })).statusCode).toBe(200);
     t.clock.advance((t.config.sessionIdleMinutes + 1) * 60_000);
-    const res = await t.inject({ method: 'GET', url: '/api/board', headers: auth });
+    const res = await t.call('fxBoard', { headers: auth });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ status: false, msg: MSG.sessionTimedOut, errors: {} });
   });
 
   it('refuses a JSON operation called with another or no content type (415)', async () => {
-    const plain = await t.inject({
-      method: 'POST',
-      url: '/api/items/create',
+    const plain = await t.call('fxCreateItem', {
       headers: { 'content-type': 'text/plain' },
-      payload: 'x',
+      body: 'x',
     });
     expect(plain.statusCode).toBe(415);
     expect(plain.json()).toMatchObject(envelopeShape);
-    const none = await t.inject({ method: 'POST', url: '/api/items/create' });
+    const none = await t.call('fxCreateItem');
     expect(none.statusCode).toBe(415);
-    const form = await t.inject({
-      method: 'POST',
-      url: '/api/items/create',
+    const form = await t.call('fxCreateItem', {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'name=a',
+      body: 'name=a',
     });
     expect(form.statusCode).toBe(415);
   });
 
   it('refuses unknown fields with 422 instead of stripping them', async () => {
-    const res = await t.inject({
-      method: 'POST',
-      url: '/api/items/create',
-      payload: {
+    const res = await t.call('fxCreateItem', {
+      body: {
         name: 'A',
         username: 'a_b',
         email: 'a@example.com',
@@ -140,10 +128,8 @@ describe('app foundation (fixture contract)', () => {
   });
 
   it('maps schema failures to field messages (x-messages, title, defaults)', async () => {
-    const res = await t.inject({
-      method: 'POST',
-      url: '/api/items/create',
-      payload: { name: 'A', email: 'nope', spassword: '12', phone: '1', is_checked: '1' },
+    const res = await t.call('fxCreateItem', {
+      body: { name: 'A', email: 'nope', spassword: '12', phone: '1', is_checked: '1' },
     });
     expect(res.statusCode).toBe(422);
     const body = res.json();
@@ -160,22 +146,18 @@ describe('app foundation (fixture contract)', () => {
   });
 
   it('answers malformed JSON with 400', async () => {
-    const res = await t.inject({
-      method: 'POST',
-      url: '/api/items/create',
+    const res = await t.call('fxCreateItem', {
       headers: { 'content-type': 'application/json' },
-      payload: '{"name": ',
+      body: '{"name": ',
     });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ status: false, msg: MSG.malformedJson, errors: {} });
   });
 
   it('refuses prototype poisoning', async () => {
-    const res = await t.inject({
-      method: 'POST',
-      url: '/api/items/create',
+    const res = await t.call('fxCreateItem', {
       headers: { 'content-type': 'application/json' },
-      payload: '{"__proto__": {"x": 1}}',
+      body: '{"__proto__": {"x": 1}}',
     });
     expect(res.statusCode).toBe(400);
   });
@@ -184,16 +166,11 @@ describe('app foundation (fixture contract)', () => {
     const auth = await t.authHeader();
     for (const extra of [
       { headers: { 'content-type': 'application/json' } },
-      { headers: { 'content-type': 'application/json' }, payload: '' },
-      { headers: { 'content-type': 'application/json' }, payload: '{}' },
+      { headers: { 'content-type': 'application/json' }, body: '' },
+      { headers: { 'content-type': 'application/json' }, body: '{}' },
       { headers: {} },
     ]) {
-      const res = await t.inject({
-        method: 'POST',
-        url: '/api/sign-out',
-        ...extra,
-        headers: { ...auth, ...extra.headers },
-      });
+      const res = await t.call('fxSignOut', { ...extra, headers: { ...auth, ...extra.headers } });
       expect(res.statusCode).toBe(200);
       expect(res.json().msg).toBe('bye demo');
     }
@@ -201,30 +178,23 @@ describe('app foundation (fixture contract)', () => {
 
   it('refuses a non-empty body on a body-less operation', async () => {
     const auth = await t.authHeader();
-    const json = await t.inject({
-      method: 'POST',
-      url: '/api/sign-out',
-      headers: auth,
-      payload: { everywhere: true },
-    });
+    const json = await t.call('fxSignOut', { headers: auth, body: { everywhere: true } });
     expect(json.statusCode).toBe(422);
     expect(json.json().errors).toEqual({ everywhere: ['The everywhere field is not allowed.'] });
-    const text = await t.inject({
-      method: 'POST',
-      url: '/api/sign-out',
+    const text = await t.call('fxSignOut', {
       headers: { ...auth, 'content-type': 'text/plain' },
-      payload: 'x',
+      body: 'x',
     });
     expect(text.statusCode).toBe(415);
   });
 
   it('coerces and defaults query parameters but validates them', async () => {
     const auth = await t.authHeader();
-    const ok = await t.inject({ method: 'GET', url: '/api/board?page=3', headers: auth });
+    const ok = await t.call('fxBoard', { query: { page: 3 }, headers: auth });
     expect(JSON.parse(ok.json().msg)).toEqual({ page: 3 });
-    const def = await t.inject({ method: 'GET', url: '/api/board', headers: auth });
+    const def = await t.call('fxBoard', { headers: auth });
     expect(JSON.parse(def.json().msg)).toEqual({ page: 1 });
-    const bad = await t.inject({ method: 'GET', url: '/api/board?page=0', headers: auth });
+    const bad = await t.call('fxBoard', { query: { page: 0 }, headers: auth });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors).toEqual({ page: ['Page must be at least 1'] });
   });
@@ -233,12 +203,7 @@ describe('app foundation (fixture contract)', () => {
     const auth = await t.authHeader();
     const send = (parts: Parameters<typeof multipart>[0]) => {
       const { payload, headers } = multipart(parts);
-      return t.inject({
-        method: 'POST',
-        url: '/api/upload',
-        payload,
-        headers: { ...auth, ...headers },
-      });
+      return t.call('fxUpload', { body: payload, headers: { ...auth, ...headers } });
     };
     const png = Buffer.alloc(1000, 1);
 
@@ -286,20 +251,13 @@ describe('app foundation (fixture contract)', () => {
     ]);
     expect(exactly2mb.statusCode).toBe(200);
 
-    const json = await t.inject({
-      method: 'POST',
-      url: '/api/upload',
-      headers: auth,
-      payload: { photo: 'x' },
-    });
+    const json = await t.call('fxUpload', { headers: auth, body: { photo: 'x' } });
     expect(json.statusCode).toBe(415);
   });
 
   it('answers a broken multipart body with 400, not 500', async () => {
-    const res = await t.inject({
-      method: 'POST',
-      url: '/api/upload',
-      payload: '{',
+    const res = await t.call('fxUpload', {
+      body: '{',
       headers: {
         ...(await t.authHeader()),
         'content-type': 'multipart/form-data; boundary=broken',
@@ -317,59 +275,34 @@ describe('app foundation (fixture contract)', () => {
       .executeTakeFirstOrThrow();
     const step = issueStepToken(t.config.secretKey, demo.id, 'login', t.clock);
     const body = { username: 'demo', password: 'x', mpin: '1234' };
-    const ok = await t.inject({
-      method: 'POST',
-      url: '/api/login',
-      headers: { authorization: `Bearer ${step}` },
-      payload: body,
-    });
+    const ok = await t.call('login', { headers: { authorization: `Bearer ${step}` }, body });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().msg).toBe('step ok for demo');
 
     // A step token is not a session, and a session token is not a step token.
     expect(
-      (
-        await t.inject({
-          method: 'GET',
-          url: '/api/board',
-          headers: { authorization: `Bearer ${step}` },
-        })
-      ).statusCode,
+      (await t.call('fxBoard', { headers: { authorization: `Bearer ${step}` } })).statusCode,
     ).toBe(401);
     // A bad step token is a failed sign-in step (422), never a 401 that would end a session.
     const session = await t.authHeader();
-    expect(
-      (await t.inject({ method: 'POST', url: '/api/login', headers: session, payload: body }))
-        .statusCode,
-    ).toBe(422);
+    expect((await t.call('login', { headers: session, body })).statusCode).toBe(422);
 
     t.clock.advance(5 * 60_000);
-    const expired = await t.inject({
-      method: 'POST',
-      url: '/api/login',
-      headers: { authorization: `Bearer ${step}` },
-      payload: body,
-    });
+    const expired = await t.call('login', { headers: { authorization: `Bearer ${step}` }, body });
     expect(expired.statusCode).toBe(422);
     expect(expired.json()).toMatchObject(envelopeShape);
   });
 
   it('lets anonymous-or-session operations check an optional session', async () => {
-    expect((await t.inject({ method: 'GET', url: '/api/maybe' })).json().msg).toBe('anonymous');
+    expect((await t.call('fxMaybeUser')).json().msg).toBe('anonymous');
     const auth = await t.authHeader();
-    expect((await t.inject({ method: 'GET', url: '/api/maybe', headers: auth })).json().msg).toBe(
-      'demo',
-    );
-    const bad = await t.inject({
-      method: 'GET',
-      url: '/api/maybe',
-      headers: { authorization: 'Bearer sess_revoked' },
-    });
+    expect((await t.call('fxMaybeUser', { headers: auth })).json().msg).toBe('demo');
+    const bad = await t.call('fxMaybeUser', { headers: { authorization: 'Bearer sess_revoked' } });
     expect(bad.statusCode).toBe(401);
   });
 
   it('sends basic security headers', async () => {
-    const res = await t.inject({ method: 'GET', url: '/api/items' });
+    const res = await t.call('fxListItems');
     expect(res.headers).toMatchObject({
       'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',
@@ -378,14 +311,10 @@ describe('app foundation (fixture contract)', () => {
   });
 
   it('sets a readable XSRF-TOKEN cookie when absent', async () => {
-    const first = await t.inject({ method: 'GET', url: '/api/items' });
+    const first = await t.call('fxListItems');
     const cookie = String(first.headers['set-cookie']);
     expect(cookie).toMatch(/^XSRF-TOKEN=[\w-]{32}; Path=\/; SameSite=Lax$/);
-    const again = await t.inject({
-      method: 'GET',
-      url: '/api/items',
-      headers: { cookie: cookie.split(';')[0] ?? '' },
-    });
+    const again = await t.call('fxListItems', { headers: { cookie: cookie.split(';')[0] ?? '' } });
     expect(again.headers['set-cookie']).toBeUndefined();
   });
 });
@@ -406,7 +335,7 @@ describe('response validation', () => {
         },
       },
     });
-    const res = await t.inject({ method: 'GET', url: '/api/items' });
+    const res = await t.call('fxListItems');
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({ status: false, msg: MSG.internal, errors: {} });
   });
@@ -418,7 +347,7 @@ describe('response validation', () => {
       env: { RESPONSE_VALIDATION: 'false' },
       handlerOverrides: { fxListItems: async () => ({ status: true, data }) },
     });
-    const res = await t.inject({ method: 'GET', url: '/api/items' });
+    const res = await t.call('fxListItems');
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual(data); // serialised as is, nothing hidden
   });
@@ -432,7 +361,7 @@ describe('response validation', () => {
         },
       },
     });
-    const res = await t.inject({ method: 'GET', url: '/api/items' });
+    const res = await t.call('fxListItems');
     expect(res.statusCode).toBe(500);
     expect(res.body).not.toContain('exploded');
     expect(res.json()).toEqual({ status: false, msg: MSG.internal, errors: {} });
@@ -450,10 +379,10 @@ describe('rate limiting', () => {
   afterAll(() => t.close());
 
   it('limits sign-in operations more strictly, with Retry-After', async () => {
-    const call = () => t.inject({ method: 'POST', url: '/api/pre-login', payload: {} });
-    expect((await call()).statusCode).toBe(422);
-    expect((await call()).statusCode).toBe(422);
-    const limited = await call();
+    const preLogin = () => t.call('preLogin', { body: {} });
+    expect((await preLogin()).statusCode).toBe(422);
+    expect((await preLogin()).statusCode).toBe(422);
+    const limited = await preLogin();
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.json()).toMatchObject({ status: false, errors: {} });
@@ -463,7 +392,7 @@ describe('rate limiting', () => {
   it('applies the general limit to other operations', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i += 1) {
-      statuses.push((await t.inject({ method: 'GET', url: '/api/items' })).statusCode);
+      statuses.push((await t.call('fxListItems')).statusCode);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });

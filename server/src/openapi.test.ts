@@ -3,7 +3,6 @@ import { issueStepToken } from './domain/stepTokens';
 import { listOperations, loadSpecification, type OperationInfo } from './openapi/spec';
 import { createTestApp, type TestApp } from '../test/testApp';
 import { multipart } from '../test/multipart';
-import type { InjectOptions } from 'fastify';
 
 // The server against the real openapi.yaml: rules that hold for every operation, whether or not
 // its feature is implemented yet.
@@ -11,8 +10,9 @@ import type { InjectOptions } from 'fastify';
 const spec = loadSpecification();
 const ops = spec.operations;
 
-function urlOf(op: OperationInfo): string {
-  return `/api${op.path.replace(/\{[^}]+\}/g, 'x1')}`;
+/** Every path parameter of `op` set to a value no row has. */
+function placeholders(op: OperationInfo): Record<string, string> {
+  return Object.fromEntries([...op.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => [name, 'x1']));
 }
 
 describe('openapi.yaml wiring', () => {
@@ -38,9 +38,8 @@ describe('openapi.yaml wiring', () => {
     op.securitySchemes.includes('stepToken') ? step : op.allowsAnonymous ? {} : session;
 
   it('lets the schema judge an over-long path parameter: 4xx envelope, never a bare 414', async () => {
-    const res = await t.inject({
-      method: 'GET',
-      url: `/api/cryptosafelock/deposit-requeue/${'x'.repeat(101)}`,
+    const res = await t.call('requeueDeposit', {
+      params: { id: 'x'.repeat(101) },
       headers: session,
     });
     expect([404, 422]).toContain(res.statusCode);
@@ -70,7 +69,7 @@ describe('openapi.yaml wiring', () => {
       .filter((op) => !op.allowsAnonymous && op.securitySchemes.includes('bearerAuth'))
       .map((op) => [op.operationId, op] as const),
   )('%s refuses a request without a session (401)', async (_id, op) => {
-    const res = await t.inject({ method: op.method as InjectOptions['method'], url: urlOf(op) });
+    const res = await t.call(op.operationId, { params: placeholders(op) });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ status: false, msg: 'Unauthenticated.', errors: {} });
   });
@@ -80,25 +79,23 @@ describe('openapi.yaml wiring', () => {
       .filter((op) => op.requestContentTypes.length > 0)
       .map((op) => [op.operationId, op] as const),
   )('%s refuses an undeclared content type (415) and unknown fields (422)', async (_id, op) => {
-    const method = op.method as InjectOptions['method'];
+    const params = placeholders(op);
     const headers = credentialsFor(op);
-    const plain = await t.inject({
-      method,
-      url: urlOf(op),
+    const plain = await t.call(op.operationId, {
+      params,
       headers: { ...headers, 'content-type': 'text/plain' },
-      payload: 'x',
+      body: 'x',
     });
     expect(plain.statusCode).toBe(415);
     expect(plain.json()).toMatchObject({ status: false, errors: {} });
 
     const unknown = op.requestContentTypes.includes('application/json')
-      ? await t.inject({ method, url: urlOf(op), headers, payload: { zz_unknown_field: 1 } })
+      ? await t.call(op.operationId, { params, headers, body: { zz_unknown_field: 1 } })
       : await (async () => {
           const mp = multipart([{ name: 'zz_unknown_field', value: '1' }]);
-          return t.inject({
-            method,
-            url: urlOf(op),
-            payload: mp.payload,
+          return t.call(op.operationId, {
+            params,
+            body: mp.payload,
             headers: { ...headers, ...mp.headers },
           });
         })();
@@ -109,26 +106,20 @@ describe('openapi.yaml wiring', () => {
   });
 
   it('answers unknown /api paths with the 404 envelope', async () => {
+    // A raw URL: no operation of the contract has this path.
     const res = await t.inject({ method: 'GET', url: '/api/no/such/thing' });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ status: false, msg: 'Not found.', errors: {} });
   });
 
   it('register refuses text/plain with 415', async () => {
-    const res = await t.inject({
-      method: 'POST',
-      url: '/api/register',
-      headers: { 'content-type': 'text/plain' },
-      payload: 'x',
-    });
+    const res = await t.call('register', { headers: { 'content-type': 'text/plain' }, body: 'x' });
     expect(res.statusCode).toBe(415);
   });
 
   it('logout takes an empty body with a JSON content type', async () => {
     for (const headers of [{}, session]) {
-      const res = await t.inject({
-        method: 'POST',
-        url: '/api/logout',
+      const res = await t.call('logout', {
         headers: { ...headers, 'content-type': 'application/json' },
       });
       expect([400, 415]).not.toContain(res.statusCode);

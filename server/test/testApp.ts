@@ -11,6 +11,8 @@ import { createSession } from '../src/domain/sessions';
 import { systemClock, type Clock } from '../src/domain/time';
 import { openRuntime } from '../src/runtime';
 import { DEMO_ACCOUNT } from '../src/seed';
+import { OPENAPI_PATH } from '../src/paths';
+import { call, urlOf, type CallOptions } from './operations';
 
 export const FIXTURE_SPEC = path.join(__dirname, 'fixtures', 'openapi.yaml');
 
@@ -36,6 +38,11 @@ export interface TestApp {
   clock: TestClock;
   /** Signs `username` in (default: the demo account) and returns its Authorization header. */
   authHeader(username?: string): Promise<{ authorization: string }>;
+  /** Calls an operation of the app's contract by operationId (see operations.ts). */
+  call(operationId: string, options?: CallOptions): Promise<LightMyRequestResponse>;
+  /** The URL of an operation of the app's contract, as the server's own links spell it. */
+  urlOf(operationId: string, options?: Pick<CallOptions, 'params' | 'query'>): string;
+  /** A raw request: only for URLs no operation has (unknown routes, the SPA). */
   inject(opts: InjectOptions): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
@@ -81,6 +88,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const runtime = await openRuntime(config);
   const clock = testClock();
   const { env: _env, ...buildOptions } = options;
+  const specification = options.specification ?? OPENAPI_PATH;
   let app: FastifyInstance;
   try {
     const handlerOverrides =
@@ -115,6 +123,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       const { token } = await createSession(runtime.db, user.id, {}, clock);
       return { authorization: `Bearer ${token}` };
     },
+    call: (operationId, callOptions) => call(app, operationId, callOptions, specification),
+    urlOf: (operationId, urlOptions) => urlOf(operationId, urlOptions, specification),
     inject: (opts) => app.inject(opts),
     async close() {
       await app.close();

@@ -42,8 +42,24 @@ export async function openPage(
   return { context, page };
 }
 
-/** Saves a screenshot under test-results/ (kept for a look at what the journey saw). */
+/**
+ * Fails when the page scrolls sideways: content wider than the screen, which a user notices at
+ * once on a phone.
+ */
+async function expectNoHorizontalOverflow(page: Page, screen: string) {
+  const overflow = await page.evaluate(() => {
+    const root = document.scrollingElement ?? document.documentElement;
+    return root.scrollWidth - root.clientWidth;
+  });
+  expect({ screen, overflow: Math.max(0, overflow) }).toEqual({ screen, overflow: 0 });
+}
+
+/**
+ * Checks that the screen fits its width, then saves a screenshot under test-results/ (kept for a
+ * look at what the journey saw).
+ */
 export async function snap(page: Page, name: string) {
+  await expectNoHorizontalOverflow(page, name);
   const dir = path.resolve(__dirname, '../../test-results');
   fs.mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });

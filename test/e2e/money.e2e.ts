@@ -122,11 +122,7 @@ test('the money screens fit a phone', async () => {
     .click();
   await page.getByRole('dialog', { name: 'Invoice' }).waitFor();
   await shown(page);
+  // snap() fails on sideways scrolling of the page itself (wide tables scroll in their own box).
   await snap(page, 'money-invoice-phone');
-  // No sideways scrolling of the page itself (wide tables scroll inside their own box).
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow).toBeLessThanOrEqual(0);
   await context.close();
 });

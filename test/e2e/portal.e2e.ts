@@ -44,6 +44,11 @@ test('every signed-in screen at 1280 px and 375 px', async () => {
       .first()
       .waitFor();
     await page.getByRole('region', { name: 'My Apps' }).waitFor();
+    // The sign-in toast covers the header's buttons, and a pointer resting on it holds it open.
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Login Successfully' })
+      .waitFor({ state: 'detached' });
     await snap(page, `portal-dashboard-${size}`);
 
     if (size === 'phone') {

@@ -20,12 +20,7 @@ describe('npm run admin -- user unlock', () => {
   afterEach(() => t.close());
 
   const preLogin = (username: string, password: string, ip: string) =>
-    t.inject({
-      method: 'POST',
-      url: '/api/pre-login',
-      payload: { username, password },
-      remoteAddress: ip,
-    });
+    t.call('preLogin', { body: { username, password }, remoteAddress: ip });
 
   it("lifts the account's lock and 429 window, not another account's nor the IP's", async () => {
     await addUser(t, 'other');

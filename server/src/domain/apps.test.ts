@@ -1,4 +1,5 @@
 import { checkAppFields, isHttpUrl, normaliseIpEntry, normaliseWhitelist, pageOf } from './apps';
+import { urlOf } from '../../test/operations';
 
 describe('app field rules', () => {
   it('accepts only absolute http(s) URLs', () => {
@@ -87,7 +88,7 @@ describe('pageOf', () => {
       from: 21,
       to: 23,
       total: 23,
-      first_page_url: '/api/cryptosafelock/app-details/app_1?receive=1',
+      first_page_url: urlOf('getAppDetails', { params: { id: 'app_1' }, query: { receive: 1 } }),
     });
     expect(pageOf('app_1', 'daily_logs', [], 0, 1)).toMatchObject({
       last_page: 1,

@@ -19,19 +19,15 @@ const XPUB = HDKey.fromMasterSeed(
 /** A merchant's app using `methods` (payout addresses valid per network), gas provisioned. */
 async function appWithMethods(t: TestApp, username: string, methods: string[]) {
   const merchant = await addMerchant(t, username);
-  const created = await t.inject({
-    method: 'POST',
-    url: '/api/cryptosafelock/create-app',
+  const created = await t.call('createApp', {
     headers: merchant.headers,
-    payload: { app_name: 'Gas', project_url: 'https://gas.example' },
+    body: { app_name: 'Gas', project_url: 'https://gas.example' },
   });
   const appId: string = created.json().app.id;
   for (const id of methods) {
-    const res = await t.inject({
-      method: 'POST',
-      url: '/api/cryptosafelock/use-payment-method',
+    const res = await t.call('usePaymentMethod', {
       headers: merchant.headers,
-      payload: {
+      body: {
         payment_method_id: id,
         user_app_id: appId,
         collect_address:
@@ -53,9 +49,12 @@ async function appWithMethods(t: TestApp, username: string, methods: string[]) {
         .executeTakeFirstOrThrow()
     ).gas_address ?? '';
   const fetchBalance = async (methodId: string, address?: string) =>
-    t.inject({
-      method: 'GET',
-      url: `/api/cryptosafelock/fetch-balance/${methodId}/${address ?? (await gas(methodId))}/${appId}`,
+    t.call('fetchBalance', {
+      params: {
+        paymentMethodId: methodId,
+        gasAddress: address ?? (await gas(methodId)),
+        appDataId: appId,
+      },
       headers: merchant.headers,
     });
   return { appId, gas, fetchBalance };
@@ -120,26 +119,25 @@ describe('fetchBalance on the local chain', () => {
 
   it('answers 404 while the gas wallet is not provisioned yet', async () => {
     const merchant = await addMerchant(t, 'gas_pending');
-    const created = await t.inject({
-      method: 'POST',
-      url: '/api/cryptosafelock/create-app',
+    const created = await t.call('createApp', {
       headers: merchant.headers,
-      payload: { app_name: 'Pending', project_url: 'https://pending.example' },
+      body: { app_name: 'Pending', project_url: 'https://pending.example' },
     });
     const appId = created.json().app.id;
-    await t.inject({
-      method: 'POST',
-      url: '/api/cryptosafelock/use-payment-method',
+    await t.call('usePaymentMethod', {
       headers: merchant.headers,
-      payload: {
+      body: {
         payment_method_id: 'pm_bnb',
         user_app_id: appId,
         collect_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
       },
     });
-    const res = await t.inject({
-      method: 'GET',
-      url: `/api/cryptosafelock/fetch-balance/pm_bnb/0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed/${appId}`,
+    const res = await t.call('fetchBalance', {
+      params: {
+        paymentMethodId: 'pm_bnb',
+        gasAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+        appDataId: appId,
+      },
       headers: merchant.headers,
     });
     expect(res.statusCode).toBe(404);

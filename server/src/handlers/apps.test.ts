@@ -5,6 +5,7 @@ import { provisionGasAddresses, startGasProvisioner } from '../domain/gasProvisi
 import { newId } from '../domain/ids';
 import { seed } from '../seed';
 import { addUser as addAccount } from '../../test/accounts';
+import type { CallOptions } from '../../test/operations';
 import { createTestApp, type TestApp } from '../../test/testApp';
 
 // The Apps operations through HTTP (app.inject) on a fresh seeded database.
@@ -55,15 +56,11 @@ describe('getApps and createApp', () => {
   });
   afterAll(() => t.close());
 
-  const create = (payload: Record<string, unknown>, headers = auth) =>
-    t.inject({ method: 'POST', url: '/api/cryptosafelock/create-app', headers, payload });
+  const create = (body: Record<string, unknown>, headers = auth) =>
+    t.call('createApp', { headers, body });
 
   it('lists no apps for a new account', async () => {
-    const res = await t.inject({
-      method: 'GET',
-      url: '/api/cryptosafelock/get-apps',
-      headers: auth,
-    });
+    const res = await t.call('getApps', { headers: auth });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: true, data: [] });
   });
@@ -86,11 +83,7 @@ describe('getApps and createApp', () => {
         whitelist_ip: ["'300.1.1.1' is not a valid IP address or CIDR range."],
       },
     });
-    const list = await t.inject({
-      method: 'GET',
-      url: '/api/cryptosafelock/get-apps',
-      headers: auth,
-    });
+    const list = await t.call('getApps', { headers: auth });
     expect(list.json().data).toEqual([]);
   });
 
@@ -139,7 +132,7 @@ describe('getApps and createApp', () => {
     );
     expect(refused.statusCode).toBe(422);
     expect(refused.json().msg).toMatch(/Your package allows \d+ apps?\. Upgrade/);
-    const list = await t.inject({ method: 'GET', url: '/api/cryptosafelock/get-apps', headers });
+    const list = await t.call('getApps', { headers });
     expect(list.json().data.map((a: { app_name: string }) => a.app_name)).toEqual(
       Array.from({ length: count }, (_, i) => `App ${i}`),
     );
@@ -262,17 +255,13 @@ describe('ownership: another account gets 404 and changes nothing', () => {
         .executeTakeFirstOrThrow()
     ).gas_address ?? '';
 
-  type Request = { method: 'GET' | 'POST'; url: string; payload?: object };
-  const api = '/api/cryptosafelock';
   const payout = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
-  // Each request names the rows of the app made by makeAppWithRows(tag).
-  const cases: [string, (tag: string) => Promise<Request>][] = [
+  // Each case is an operationId and its request naming the rows of makeAppWithRows(tag).
+  const cases: [string, (tag: string) => Promise<CallOptions>][] = [
     [
       'updateApp',
       async (tag) => ({
-        method: 'POST',
-        url: `${api}/update-app`,
-        payload: {
+        body: {
           app_id: `app_${tag}`,
           app_name: 'Mine',
           project_url: 'https://m.example',
@@ -280,41 +269,36 @@ describe('ownership: another account gets 404 and changes nothing', () => {
         },
       }),
     ],
-    ['getAppDetails', async (tag) => ({ method: 'GET', url: `${api}/app-details/app_${tag}` })],
-    ['listTokens', async (tag) => ({ method: 'GET', url: `${api}/token-list/app_${tag}` })],
+    ['getAppDetails', async (tag) => ({ params: { id: `app_${tag}` } })],
+    ['listTokens', async (tag) => ({ params: { appid: `app_${tag}` } })],
     [
       'generateApiKey',
       async (tag) => ({
-        method: 'POST',
-        url: `${api}/generate-apikey`,
-        payload: { token_name: 'x', app_id: `app_${tag}`, abilities: ['deposit.read'] },
+        body: { token_name: 'x', app_id: `app_${tag}`, abilities: ['deposit.read'] },
       }),
     ],
-    [
-      'revokeToken',
-      async (tag) => ({ method: 'GET', url: `${api}/revoke-token/key_${tag}/app_${tag}` }),
-    ],
+    ['revokeToken', async (tag) => ({ params: { tokenId: `key_${tag}`, appid: `app_${tag}` } })],
     [
       'updatePermissions',
       async (tag) => ({
-        method: 'POST',
-        url: `${api}/update-permissions/key_${tag}`,
-        payload: { app_id: `app_${tag}`, abilities: ['balance.read'] },
+        params: { tokenId: `key_${tag}` },
+        body: { app_id: `app_${tag}`, abilities: ['balance.read'] },
       }),
     ],
     [
       'fetchBalance',
       async (tag) => ({
-        method: 'GET',
-        url: `${api}/fetch-balance/pm_usdt_bsc/${await gasOf(tag)}/app_${tag}`,
+        params: {
+          paymentMethodId: 'pm_usdt_bsc',
+          gasAddress: await gasOf(tag),
+          appDataId: `app_${tag}`,
+        },
       }),
     ],
     [
       'usePaymentMethod',
       async (tag) => ({
-        method: 'POST',
-        url: `${api}/use-payment-method`,
-        payload: {
+        body: {
           payment_method_id: 'pm_bnb',
           collect_address: payout,
           user_app_id: `app_${tag}`,
@@ -324,25 +308,17 @@ describe('ownership: another account gets 404 and changes nothing', () => {
     [
       'updatePaymentMethod',
       async (tag) => ({
-        method: 'POST',
-        url: `${api}/update-payment-method`,
-        payload: { id: `upm_${tag}`, user_app_id: `app_${tag}`, type: 'deposit_status', status: 0 },
+        body: { id: `upm_${tag}`, user_app_id: `app_${tag}`, type: 'deposit_status', status: 0 },
       }),
     ],
-    [
-      'requeueDeposit',
-      async (tag) => ({ method: 'GET', url: `${api}/deposit-requeue/dep_${tag}` }),
-    ],
-    ['cancelWithdraw', async (tag) => ({ method: 'GET', url: `${api}/withdraw/wd_${tag}/cancel` })],
-    [
-      'requeueWithdraw',
-      async (tag) => ({ method: 'GET', url: `${api}/withdraw/wd_${tag}/requeue` }),
-    ],
+    ['requeueDeposit', async (tag) => ({ params: { id: `dep_${tag}` } })],
+    ['cancelWithdraw', async (tag) => ({ params: { id: `wd_${tag}` } })],
+    ['requeueWithdraw', async (tag) => ({ params: { id: `wd_${tag}` } })],
   ];
 
-  it.each(cases)('%s', async (_name, request) => {
+  it.each(cases)('%s', async (operationId, request) => {
     const before = await snapshot(t);
-    const res = await t.inject({ ...(await request('own')), headers: intruder });
+    const res = await t.call(operationId, { ...(await request('own')), headers: intruder });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ status: false, msg: 'Record not found.', errors: {} });
     expect(await snapshot(t)).toEqual(before);
@@ -350,29 +326,26 @@ describe('ownership: another account gets 404 and changes nothing', () => {
 
   it('the owner gets 200 for each of the same requests', async () => {
     const headers = await t.authHeader('owner');
-    for (const [index, [name, request]] of cases.entries()) {
+    for (const [index, [operationId, request]] of cases.entries()) {
       const tag = `mine${index}`;
       await makeAppWithRows(t, owner, tag);
       await provisionGasAddresses(t.db, TEST_XPUB);
-      const res = await t.inject({ ...(await request(tag)), headers });
-      expect([name, res.statusCode]).toEqual([name, 200]);
+      const res = await t.call(operationId, { ...(await request(tag)), headers });
+      expect([operationId, res.statusCode]).toEqual([operationId, 200]);
     }
   });
 
   it('a key id of one app is unknown under another app of the same owner', async () => {
     const headers = await t.authHeader('owner');
     const other = await makeAppWithRows(t, owner, 'two');
-    const res = await t.inject({
-      method: 'GET',
-      url: `/api/cryptosafelock/revoke-token/key_two/${appId}`,
+    const res = await t.call('revokeToken', {
+      params: { tokenId: 'key_two', appid: appId },
       headers,
     });
     expect(res.statusCode).toBe(404);
-    const upm = await t.inject({
-      method: 'POST',
-      url: '/api/cryptosafelock/update-payment-method',
+    const upm = await t.call('updatePaymentMethod', {
       headers,
-      payload: { id: 'upm_two', user_app_id: appId, type: 'withdraw_status', status: 0 },
+      body: { id: 'upm_two', user_app_id: appId, type: 'withdraw_status', status: 0 },
     });
     expect(upm.statusCode).toBe(404);
     expect(other).toBe('app_two');
@@ -392,19 +365,12 @@ describe('API keys', () => {
   });
   afterAll(() => t.close());
 
-  const generate = (payload: object) =>
-    t.inject({ method: 'POST', url: '/api/cryptosafelock/generate-apikey', headers, payload });
+  const generate = (body: object) => t.call('generateApiKey', { headers, body });
   const list = async () =>
-    (
-      await t.inject({ method: 'GET', url: `/api/cryptosafelock/token-list/${appId}`, headers })
-    ).json();
+    (await t.call('listTokens', { params: { appid: appId }, headers })).json();
 
   it('lists the available permissions', async () => {
-    const res = await t.inject({
-      method: 'GET',
-      url: '/api/cryptosafelock/available-token-permission',
-      headers,
-    });
+    const res = await t.call('listTokenPermissions', { headers });
     expect(res.json()).toEqual({
       status: true,
       data: [
@@ -469,29 +435,23 @@ describe('API keys', () => {
   it('replaces permissions, then revokes; a revoked key is gone', async () => {
     const { data } = await list();
     const keyId: string = data[0].id;
-    const refused = await t.inject({
-      method: 'POST',
-      url: `/api/cryptosafelock/update-permissions/${keyId}`,
+    const refused = await t.call('updatePermissions', {
+      params: { tokenId: keyId },
       headers,
-      payload: { app_id: appId, abilities: [] },
+      body: { app_id: appId, abilities: [] },
     });
     expect(refused.statusCode).toBe(422);
     expect(refused.json().msg).toBe('Min One Permission is required');
-    const updated = await t.inject({
-      method: 'POST',
-      url: `/api/cryptosafelock/update-permissions/${keyId}`,
+    const updated = await t.call('updatePermissions', {
+      params: { tokenId: keyId },
       headers,
-      payload: { app_id: appId, abilities: ['balance.read', 'withdraw.read'] },
+      body: { app_id: appId, abilities: ['balance.read', 'withdraw.read'] },
     });
     expect(updated.json()).toEqual({ status: true, msg: 'Permissions updated successfully' });
     expect((await list()).data[0].abilities).toEqual(['withdraw.read', 'balance.read']);
 
     const revoke = () =>
-      t.inject({
-        method: 'GET',
-        url: `/api/cryptosafelock/revoke-token/${keyId}/${appId}`,
-        headers,
-      });
+      t.call('revokeToken', { params: { tokenId: keyId, appid: appId }, headers });
     expect((await revoke()).json()).toEqual({ status: true, msg: 'API key revoked successfully' });
     expect((await list()).data.map((k: { id: string }) => k.id)).not.toContain(keyId);
     expect((await revoke()).statusCode).toBe(404);
@@ -535,14 +495,14 @@ describe('transaction state rules', () => {
         .where('id', '=', 'wd_s')
         .executeTakeFirstOrThrow()
     ).status;
-  const get = (url: string) =>
-    t.inject({ method: 'GET', url: `/api/cryptosafelock${url}`, headers });
+  /** One of the operations on a transaction, by its id. */
+  const act = (operationId: string, id: string) => t.call(operationId, { params: { id }, headers });
 
   it.each([0, 1, 2, 3, 4] as const)(
     'refuses to re-initiate a deposit in status %i',
     async (status) => {
       await setDeposit(status);
-      const res = await get('/deposit-requeue/dep_s');
+      const res = await act('requeueDeposit', 'dep_s');
       expect(res.statusCode).toBe(409);
       expect(res.json().msg).toBe('Only a Failed deposit can be re-initiated.');
       expect(await depositStatus()).toBe(status);
@@ -551,7 +511,7 @@ describe('transaction state rules', () => {
 
   it('re-initiates a Failed deposit to Queued for Verification', async () => {
     await setDeposit(5);
-    const res = await get('/deposit-requeue/dep_s');
+    const res = await act('requeueDeposit', 'dep_s');
     expect(res.json()).toEqual({ status: true, msg: 'Deposit re-initiated successfully' });
     expect(await depositStatus()).toBe(2);
   });
@@ -560,12 +520,12 @@ describe('transaction state rules', () => {
     'refuses cancel and requeue of a withdrawal in status %i',
     async (status) => {
       await setSend(status);
-      const cancel = await get('/withdraw/wd_s/cancel');
+      const cancel = await act('cancelWithdraw', 'wd_s');
       expect(cancel.statusCode).toBe(409);
       expect(cancel.json().msg).toBe(
         'Only a withdrawal in Processing Transfer or Unsuccessful status can be cancelled.',
       );
-      const requeue = await get('/withdraw/wd_s/requeue');
+      const requeue = await act('requeueWithdraw', 'wd_s');
       expect(requeue.statusCode).toBe(409);
       expect(requeue.json().msg).toBe(
         'Only a withdrawal in Processing Transfer or Unsuccessful status can be re-initiated.',
@@ -578,13 +538,13 @@ describe('transaction state rules', () => {
     'cancels (7) and re-queues (2) a withdrawal in status %i',
     async (status) => {
       await setSend(status);
-      expect((await get('/withdraw/wd_s/cancel')).json()).toEqual({
+      expect((await act('cancelWithdraw', 'wd_s')).json()).toEqual({
         status: true,
         msg: 'Withdrawal cancelled successfully',
       });
       expect(await sendStatus()).toBe(7);
       await setSend(status);
-      expect((await get('/withdraw/wd_s/requeue')).json()).toEqual({
+      expect((await act('requeueWithdraw', 'wd_s')).json()).toEqual({
         status: true,
         msg: 'Withdrawal re-initiated successfully',
       });
@@ -593,8 +553,8 @@ describe('transaction state rules', () => {
   );
 
   it('answers 404 for unknown ids', async () => {
-    expect((await get('/deposit-requeue/dep_nope')).statusCode).toBe(404);
-    expect((await get('/withdraw/wd_nope/cancel')).statusCode).toBe(404);
+    expect((await act('requeueDeposit', 'dep_nope')).statusCode).toBe(404);
+    expect((await act('cancelWithdraw', 'wd_nope')).statusCode).toBe(404);
     expect(appId).toBe('app_s');
   });
 });
@@ -608,34 +568,23 @@ describe('payment methods and the operational wallet job', () => {
     t = await createTestApp();
     await addUser(t, 'pay');
     headers = await t.authHeader('pay');
-    const res = await t.inject({
-      method: 'POST',
-      url: '/api/cryptosafelock/create-app',
+    const res = await t.call('createApp', {
       headers,
-      payload: { app_name: 'Pay', project_url: 'https://pay.example' },
+      body: { app_name: 'Pay', project_url: 'https://pay.example' },
     });
     appId = res.json().app.id;
   });
   afterAll(() => t.close());
 
   const use = (payment_method_id: string, collect_address: string) =>
-    t.inject({
-      method: 'POST',
-      url: '/api/cryptosafelock/use-payment-method',
+    t.call('usePaymentMethod', {
       headers,
-      payload: { payment_method_id, collect_address, user_app_id: appId },
+      body: { payment_method_id, collect_address, user_app_id: appId },
     });
-  const update = (payload: object) =>
-    t.inject({
-      method: 'POST',
-      url: '/api/cryptosafelock/update-payment-method',
-      headers,
-      payload: { user_app_id: appId, ...payload },
-    });
+  const update = (body: object) =>
+    t.call('updatePaymentMethod', { headers, body: { user_app_id: appId, ...body } });
   const details = async () =>
-    (
-      await t.inject({ method: 'GET', url: `/api/cryptosafelock/app-details/${appId}`, headers })
-    ).json().data;
+    (await t.call('getAppDetails', { params: { id: appId }, headers })).json().data;
 
   it('refuses missing and invalid payout addresses per network', async () => {
     const missing = await use('pm_usdt_bsc', '');
@@ -756,8 +705,7 @@ describe('updateApp and getAppDetails', () => {
   });
   afterAll(() => t.close());
 
-  const update = (payload: object) =>
-    t.inject({ method: 'POST', url: '/api/cryptosafelock/update-app', headers, payload });
+  const update = (body: object) => t.call('updateApp', { headers, body });
 
   it('saves the settings with the create rules and answers the app', async () => {
     const bad = await update({
@@ -795,11 +743,9 @@ describe('updateApp and getAppDetails', () => {
   });
 
   it('refuses Ready without a payment method in use', async () => {
-    const created = await t.inject({
-      method: 'POST',
-      url: '/api/cryptosafelock/create-app',
+    const created = await t.call('createApp', {
       headers,
-      payload: { app_name: 'Bare', project_url: 'https://bare.example' },
+      body: { app_name: 'Bare', project_url: 'https://bare.example' },
     });
     const res = await update({
       app_id: created.json().app.id,
@@ -826,9 +772,9 @@ describe('updateApp and getAppDetails', () => {
         })),
       )
       .execute();
-    const res = await t.inject({
-      method: 'GET',
-      url: '/api/cryptosafelock/app-details/app_u?api_logs=3',
+    const res = await t.call('getAppDetails', {
+      params: { id: 'app_u' },
+      query: { api_logs: 3 },
       headers,
     });
     expect(res.statusCode).toBe(200);
@@ -840,7 +786,9 @@ describe('updateApp and getAppDetails', () => {
       to: 23,
       total: 23,
     });
-    expect(data.api_logs.first_page_url).toBe('/api/cryptosafelock/app-details/app_u?api_logs=1');
+    expect(data.api_logs.first_page_url).toBe(
+      t.urlOf('getAppDetails', { params: { id: 'app_u' }, query: { api_logs: 1 } }),
+    );
     // Newest first: page 3 holds the three oldest.
     expect(data.api_logs.data.map((l: { route: string }) => l.route)).toEqual([
       '/gateway/v1/r2',
@@ -850,7 +798,7 @@ describe('updateApp and getAppDetails', () => {
     expect(data.receive).toMatchObject({
       current_page: 1,
       total: 1,
-      first_page_url: '/api/cryptosafelock/app-details/app_u?receive=1',
+      first_page_url: t.urlOf('getAppDetails', { params: { id: 'app_u' }, query: { receive: 1 } }),
     });
     expect(data.receive.data[0]).toMatchObject({
       amount: 12.5,
@@ -869,17 +817,10 @@ describe('demo data', () => {
     const t = await createTestApp();
     try {
       const headers = await t.authHeader();
-      const apps = (
-        await t.inject({ method: 'GET', url: '/api/cryptosafelock/get-apps', headers })
-      ).json().data;
+      const apps = (await t.call('getApps', { headers })).json().data;
       expect(apps).toHaveLength(1);
-      const { data } = (
-        await t.inject({
-          method: 'GET',
-          url: `/api/cryptosafelock/app-details/${apps[0].id}`,
-          headers,
-        })
-      ).json();
+      const details = () => t.call('getAppDetails', { params: { id: apps[0].id }, headers });
+      const { data } = (await details()).json();
       expect(apps[0].status).toBe(1);
       const receives = await t.db
         .selectFrom('receive_transactions')
@@ -905,23 +846,12 @@ describe('demo data', () => {
       }
       expect(data.user_payment_methods).toHaveLength(2);
       await provisionGasAddresses(t.db, TEST_XPUB);
-      const after = (
-        await t.inject({
-          method: 'GET',
-          url: `/api/cryptosafelock/app-details/${apps[0].id}`,
-          headers,
-        })
-      ).json().data;
+      const after = (await details()).json().data;
       expect(
         after.user_payment_methods.every((m: { gas_address: string | null }) => m.gas_address),
       ).toBe(true);
-      const keys = (
-        await t.inject({
-          method: 'GET',
-          url: `/api/cryptosafelock/token-list/${apps[0].id}`,
-          headers,
-        })
-      ).json().data;
+      const keys = (await t.call('listTokens', { params: { appid: apps[0].id }, headers })).json()
+        .data;
       expect(keys).toHaveLength(1);
       // Seeding again (every start) neither duplicates nor overwrites the demo app.
       await seed(t.db);

@@ -5,6 +5,7 @@ import { issueOtp } from '../domain/otp';
 import { readOutbox } from '../domain/mailer';
 import { issueStepToken } from '../domain/stepTokens';
 import { newTotpSecret, sealTotpSecret, totpCode } from '../domain/totp';
+import { call } from '../../test/operations';
 import { createTestApp, type TestApp, type TestAppOptions } from '../../test/testApp';
 
 // The Auth operations against the real openapi.yaml (responses validated against it).
@@ -25,12 +26,7 @@ const DEMO = { username: DEMO_ACCOUNT.username, password: DEMO_ACCOUNT.password 
 const BAD_CREDENTIALS = 'Invalid username or password.';
 
 async function preLogin(t: TestApp, body: { username: string; password: string }, ip?: string) {
-  return t.inject({
-    method: 'POST',
-    url: '/api/pre-login',
-    payload: body,
-    ...(ip ? { remoteAddress: ip } : {}),
-  });
+  return t.call('preLogin', { body, ...(ip ? { remoteAddress: ip } : {}) });
 }
 
 async function stepToken(
@@ -43,12 +39,7 @@ async function stepToken(
 }
 
 function login(t: TestApp, token: string, body: Record<string, string>) {
-  return t.inject({
-    method: 'POST',
-    url: '/api/login',
-    headers: { authorization: `Bearer ${token}` },
-    payload: body,
-  });
+  return t.call('login', { headers: { authorization: `Bearer ${token}` }, body });
 }
 
 async function signIn(t: TestApp, code: Record<string, string> = { mpin: DEMO_ACCOUNT.pin }) {
@@ -79,7 +70,7 @@ describe('listCountries and checkUsername', () => {
   const ref = withApp({}, true);
 
   it('lists every ISO 3166 country with its calling code, sorted by name', async () => {
-    const res = await ref.t.inject({ method: 'GET', url: '/api/countries' });
+    const res = await ref.t.call('listCountries');
     expect(res.statusCode).toBe(200);
     const { status, data } = res.json() as { status: boolean; data: { name: string }[] };
     expect(status).toBe(true);
@@ -91,17 +82,17 @@ describe('listCountries and checkUsername', () => {
   });
 
   it('says whether a username is free, ignoring case', async () => {
-    const free = await ref.t.inject({ method: 'GET', url: '/api/check/username/new_name' });
+    const free = await ref.t.call('checkUsername', { params: { username: 'new_name' } });
     expect(free.json()).toEqual({ status: true, msg: 'Username available.' });
     for (const name of ['demo', 'DEMO', 'Demo']) {
-      const taken = await ref.t.inject({ method: 'GET', url: `/api/check/username/${name}` });
+      const taken = await ref.t.call('checkUsername', { params: { username: name } });
       expect(taken.statusCode).toBe(200);
       expect(taken.json()).toEqual({ status: false, msg: 'Username already taken.' });
     }
   });
 
   it('refuses a username that breaks the format with 422', async () => {
-    const res = await ref.t.inject({ method: 'GET', url: '/api/check/username/a-b' });
+    const res = await ref.t.call('checkUsername', { params: { username: 'a-b' } });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors.username).toEqual([
       'Username may only contain letters, digits and underscores.',
@@ -111,8 +102,7 @@ describe('listCountries and checkUsername', () => {
 
 describe('register', () => {
   const ref = withApp({}, true);
-  const register = (body: Record<string, unknown>) =>
-    ref.t.inject({ method: 'POST', url: '/api/register', payload: body });
+  const register = (body: Record<string, unknown>) => ref.t.call('register', { body });
 
   it('creates an mpin account with hashed secrets and a resolved sponsor', async () => {
     const res = await register({ ...NEW_USER, sponsor_id: 'DEMO' });
@@ -271,10 +261,10 @@ describe('two-step sign-in', () => {
     const sessions = await t.db.selectFrom('sessions').select('token_hash').execute();
     expect(sessions.map((s) => s.token_hash)).not.toContain(token);
     const auth = { authorization: `Bearer ${token}` };
-    const out = await t.inject({ method: 'POST', url: '/api/logout', headers: auth });
+    const out = await t.call('logout', { headers: auth });
     expect(out.statusCode).toBe(200);
     expect(out.json()).toEqual({ status: true, msg: 'Logout Successfully' });
-    const again = await t.inject({ method: 'POST', url: '/api/logout', headers: auth });
+    const again = await t.call('logout', { headers: auth });
     expect(again.statusCode).toBe(401);
   });
 
@@ -282,11 +272,7 @@ describe('two-step sign-in', () => {
     const t = ref.t;
     const { token } = await signIn(t);
     t.clock.advance((t.config.sessionIdleMinutes + 1) * 60_000);
-    const res = await t.inject({
-      method: 'POST',
-      url: '/api/logout',
-      headers: { authorization: `Bearer ${token}` },
-    });
+    const res = await t.call('logout', { headers: { authorization: `Bearer ${token}` } });
     expect(res.statusCode).toBe(401);
     expect(res.json().msg).toBe('Session timed out due to inactivity. Please sign in again.');
   });
@@ -358,26 +344,17 @@ describe('two-step sign-in', () => {
       msg: 'Sign-in step expired. Please sign in again.',
       errors: {},
     });
-    const missing = await t.inject({
-      method: 'POST',
-      url: '/api/login',
-      payload: { ...DEMO, mpin: '1234' },
-    });
+    const missing = await t.call('login', { body: { ...DEMO, mpin: '1234' } });
     expect(missing.statusCode).toBe(422);
     const session = await t.authHeader();
-    const wrongKind = await t.inject({
-      method: 'POST',
-      url: '/api/login',
-      headers: session,
-      payload: { ...DEMO, mpin: '1234' },
-    });
+    const wrongKind = await t.call('login', { headers: session, body: { ...DEMO, mpin: '1234' } });
     expect(wrongKind.statusCode).toBe(422);
     expect(wrongKind.json().msg).toBe('Sign-in step is not valid. Please sign in again.');
   });
 
   it("binds the step token to its account's credentials", async () => {
     const t = ref.t;
-    await t.inject({ method: 'POST', url: '/api/register', payload: NEW_USER });
+    await t.call('register', { body: NEW_USER });
     const token = await stepToken(t);
     const other = await login(t, token, {
       username: NEW_USER.username,
@@ -531,10 +508,8 @@ describe('brute-force limits', () => {
       const restarted = await buildApp({ config: t.config, db: t.db, clock: t.clock });
       try {
         for (const username of ['demo', 'ghost_user']) {
-          const res = await restarted.inject({
-            method: 'POST',
-            url: '/api/pre-login',
-            payload: { username, password: DEMO.password },
+          const res = await call(restarted, 'preLogin', {
+            body: { username, password: DEMO.password },
           });
           expect(res.statusCode).toBe(429);
         }
@@ -664,11 +639,7 @@ describe('e-mailed codes with the mail server down', () => {
 
   it('resendOtp answers the same 503', async () => {
     const t = ref.t;
-    const res = await t.inject({
-      method: 'POST',
-      url: '/api/resendotp',
-      headers: await t.authHeader(),
-    });
+    const res = await t.call('resendOtp', { headers: await t.authHeader() });
     expect(res.statusCode).toBe(503);
     expect(res.json().msg).toBe(
       'We could not send the code by e-mail. Please try again in a few minutes.',

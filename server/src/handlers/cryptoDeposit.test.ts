@@ -24,9 +24,8 @@ describe('wallet on the local chain', () => {
     await t.close();
   });
 
-  const wallet = (headers: Headers) =>
-    t.inject({ method: 'GET', url: '/api/crypto-deposit', headers });
-  const sync = (headers: Headers) => t.inject({ method: 'GET', url: '/api/balance-sync', headers });
+  const wallet = (headers: Headers) => t.call('getCryptoDeposit', { headers });
+  const sync = (headers: Headers) => t.call('syncBalance', { headers });
   const admin = async (...argv: string[]) => {
     const lines: string[] = [];
     const code = await runAdmin(
@@ -169,11 +168,9 @@ describe('wallet on the local chain', () => {
   it('shows the subscription due: the active plan price less the balance, never below 0', async () => {
     const m = await addMerchant(t, 'due');
     await credit(t, m.id, '69');
-    const buy = await t.inject({
-      method: 'POST',
-      url: '/api/cryptosafelock/purchase',
+    const buy = await t.call('purchasePackage', {
       headers: m.headers,
-      payload: { package_id: 'pkg_business' },
+      body: { package_id: 'pkg_business' },
     });
     expect(buy.statusCode).toBe(200);
     expect((await wallet(m.headers)).json().details).toMatchObject({

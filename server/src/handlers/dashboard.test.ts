@@ -134,7 +134,7 @@ test('getDashboard counts the user’s apps’ transactions and lists its latest
     .select('tnx_limit')
     .where('id', '=', 'pkg_starter')
     .executeTakeFirstOrThrow();
-  const res = await t.inject({ method: 'GET', url: '/api/dashboard', headers: auth });
+  const res = await t.call('getDashboard', { headers: auth });
   expect(res.statusCode).toBe(200);
   const { data } = res.json();
   expect(data).toMatchObject({
@@ -163,11 +163,7 @@ test('getDashboard counts the user’s apps’ transactions and lists its latest
 
 test('without a subscription in force the licence is null', async () => {
   await addUser(t, 'newcomer');
-  const res = await t.inject({
-    method: 'GET',
-    url: '/api/dashboard',
-    headers: await t.authHeader('newcomer'),
-  });
+  const res = await t.call('getDashboard', { headers: await t.authHeader('newcomer') });
   expect(res.json().data).toEqual({
     last_login_at: null,
     subscription: null,
@@ -179,10 +175,10 @@ test('without a subscription in force the licence is null', async () => {
 });
 
 test('getBalance is credits minus debits of the user’s own ledger', async () => {
-  const res = await t.inject({ method: 'GET', url: '/api/balance', headers: auth });
+  const res = await t.call('getBalance', { headers: auth });
   expect(res.statusCode).toBe(200);
   expect(res.json()).toEqual({ status: true, data: { payInBalance: 79.5 } }); // 11 x 10 - 30.5
-  const anonymous = await t.inject({ method: 'GET', url: '/api/balance' });
+  const anonymous = await t.call('getBalance');
   expect(anonymous.statusCode).toBe(401);
 });
 

@@ -24,7 +24,7 @@ interface DocTypes {
 }
 
 async function docTypes(headers: Record<string, string>): Promise<DocTypes> {
-  const res = await t.inject({ method: 'GET', url: '/api/doc-type', headers });
+  const res = await t.call('listDocTypes', { headers });
   expect(res.statusCode).toBe(200);
   return res.json<DocTypes>();
 }
@@ -43,12 +43,7 @@ function upload(headers: Record<string, string>, fields: Record<string, string>,
     ...Object.entries(fields).map(([name, value]) => ({ name, value })),
     ...files,
   ]);
-  return t.inject({
-    method: 'POST',
-    url: '/api/upload-kyc',
-    headers: { ...headers, ...body.headers },
-    payload: body.payload,
-  });
+  return t.call('uploadKyc', { headers: { ...headers, ...body.headers }, body: body.payload });
 }
 
 const front = (value: Buffer = PNG): Part => ({
@@ -167,10 +162,10 @@ describe('uploadKyc', () => {
       front: expect.stringMatching(/^[0-9a-f]{32}\.png$/),
     });
     // The owner can fetch the scan; nobody else can.
-    const scan = `/api/images/${stored?.front ?? ''}`;
-    expect((await t.inject({ method: 'GET', url: scan, headers })).statusCode).toBe(200);
+    const scan = { params: { file: stored?.front ?? '' } };
+    expect((await t.call('getImage', { ...scan, headers })).statusCode).toBe(200);
     const stranger = await t.authHeader('stranger');
-    expect((await t.inject({ method: 'GET', url: scan, headers: stranger })).statusCode).toBe(403);
+    expect((await t.call('getImage', { ...scan, headers: stranger })).statusCode).toBe(403);
 
     const again = await upload(headers, { ...aadhar, document_number: '999988887777' }, [
       front(),
@@ -216,11 +211,9 @@ describe('status_kyc follows the reviews', () => {
     // A document approved, personal information not yet: still awaiting review.
     expect(await statusKyc('reviewed')).toBe(3);
 
-    await t.inject({
-      method: 'POST',
-      url: '/api/update-profile',
+    await t.call('updateProfile', {
       headers,
-      payload: {
+      body: {
         name: 'Reviewed User',
         gender: 'male',
         dob: '1985-02-03',

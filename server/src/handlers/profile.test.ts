@@ -26,12 +26,7 @@ const storedFiles = () =>
 
 function changePicture(photo: Buffer, filename = 'me.png', contentType = 'image/png') {
   const body = multipart([{ name: 'photo', value: photo, filename, contentType }]);
-  return t.inject({
-    method: 'POST',
-    url: '/api/change-picture',
-    headers: { ...auth, ...body.headers },
-    payload: body.payload,
-  });
+  return t.call('changePicture', { headers: { ...auth, ...body.headers }, body: body.payload });
 }
 
 describe('changePicture', () => {
@@ -90,23 +85,18 @@ describe('changePicture', () => {
 
   test('needs a session', async () => {
     const body = multipart([{ name: 'photo', value: PNG, filename: 'a.png' }]);
-    const res = await t.inject({
-      method: 'POST',
-      url: '/api/change-picture',
-      headers: body.headers,
-      payload: body.payload,
-    });
+    const res = await t.call('changePicture', { headers: body.headers, body: body.payload });
     expect(res.statusCode).toBe(401);
   });
 });
 
 describe('getImage', () => {
-  const get = (file: string, headers: Record<string, string> = {}) =>
-    t.inject({ method: 'GET', url: `/api/images/${file}`, headers });
+  const getImage = (file: string, headers: Record<string, string> = {}) =>
+    t.call('getImage', { params: { file }, headers });
 
   test('serves an avatar to anyone with its name, typed from the stored file, nosniff', async () => {
     const { avatar } = (await changePicture(PNG)).json<{ avatar: string }>();
-    const res = await get(avatar);
+    const res = await getImage(avatar);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
@@ -115,47 +105,47 @@ describe('getImage', () => {
 
   test('serves a KYC scan only to its owner', async () => {
     await addUser(t, 'peeker');
-    const owner = await get(DEMO_SCAN, auth);
+    const owner = await getImage(DEMO_SCAN, auth);
     expect(owner.statusCode).toBe(200);
     expect(owner.headers['content-type']).toBe('image/png');
     expect(owner.headers['x-content-type-options']).toBe('nosniff');
     expect(owner.headers['cache-control']).toBe('private, no-store');
 
-    expect((await get(DEMO_SCAN)).statusCode).toBe(403);
-    const other = await get(DEMO_SCAN, await t.authHeader('peeker'));
+    expect((await getImage(DEMO_SCAN)).statusCode).toBe(403);
+    const other = await getImage(DEMO_SCAN, await t.authHeader('peeker'));
     expect(other.statusCode).toBe(403);
     expect(other.json().msg).toBe(PROFILE_MSG.scanOwnerOnly);
   });
 
   test('a dead session is a 401, even for a public picture', async () => {
     const { avatar } = (await changePicture(PNG)).json<{ avatar: string }>();
-    const res = await get(avatar, { authorization: 'Bearer sess_not-a-session' });
+    const res = await getImage(avatar, { authorization: 'Bearer sess_not-a-session' });
     expect(res.statusCode).toBe(401);
   });
 
   test('serves payment method logos', async () => {
-    const res = await get('logo_usdt.png');
+    const res = await getImage('logo_usdt.png');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
   });
 
   test('unknown names are 404, paths and other extensions are refused by the contract', async () => {
-    expect((await get('0123456789abcdef0123456789abcdef.png')).statusCode).toBe(404);
-    expect((await get('..%2F..%2Fportal.sqlite')).statusCode).toBe(422);
-    expect((await get('..%2Fsecret.png')).statusCode).toBe(422);
-    expect((await get('page.svg')).statusCode).toBe(422);
+    expect((await getImage('0123456789abcdef0123456789abcdef.png')).statusCode).toBe(404);
+    expect((await getImage('../../portal.sqlite')).statusCode).toBe(422);
+    expect((await getImage('../secret.png')).statusCode).toBe(422);
+    expect((await getImage('page.svg')).statusCode).toBe(422);
   });
 });
 
 test('getProfile answers the signed-in account’s current profile', async () => {
   await t.db.updateTable('users').set({ status_kyc: 3 }).where('username', '=', 'demo').execute();
-  const res = await t.inject({ method: 'GET', url: '/api/profile', headers: auth });
+  const res = await t.call('getProfile', { headers: auth });
   expect(res.statusCode).toBe(200);
   expect(res.json()).toMatchObject({
     status: true,
     profile: { username: 'demo', email: 'demo@example.com', status_kyc: 3, country: 'IN' },
   });
-  expect((await t.inject({ method: 'GET', url: '/api/profile' })).statusCode).toBe(401);
+  expect((await t.call('getProfile')).statusCode).toBe(401);
 });
 
 describe('updateProfile', () => {
@@ -170,11 +160,10 @@ describe('updateProfile', () => {
     pincode: '411001',
     landmark: 'Near City Mall',
   };
-  const post = (payload: object, headers = auth) =>
-    t.inject({ method: 'POST', url: '/api/update-profile', headers, payload });
+  const update = (body: object, headers = auth) => t.call('updateProfile', { headers, body });
 
   test('every required field has the spec message', async () => {
-    const res = await post({});
+    const res = await update({});
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({
       name: ['Name is required'],
@@ -189,18 +178,18 @@ describe('updateProfile', () => {
   });
 
   test('empty or blank strings read as missing', async () => {
-    const res = await post({ ...valid, address_line1: '', pincode: '' });
+    const res = await update({ ...valid, address_line1: '', pincode: '' });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({
       address_line1: ['Flat,House Number is required'],
       pincode: ['Pincode is required'],
     });
-    const blank = await post({ ...valid, city: '   ' });
+    const blank = await update({ ...valid, city: '   ' });
     expect(blank.json().errors).toEqual({ city: ['City is required'] });
   });
 
   test('name letters only, birth date in the past, pincode 6 digits in India', async () => {
-    const res = await post({ ...valid, name: 'Asha 3', dob: '2999-01-01', pincode: '4110' });
+    const res = await update({ ...valid, name: 'Asha 3', dob: '2999-01-01', pincode: '4110' });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({
       name: [KYC_MSG.nameLetters],
@@ -212,32 +201,32 @@ describe('updateProfile', () => {
   test('pincode 4 to 7 outside India', async () => {
     await addUser(t, 'parisian', { country: 'FR' });
     const headers = await t.authHeader('parisian');
-    expect((await post({ ...valid, pincode: '750' }, headers)).json().errors).toEqual({
+    expect((await update({ ...valid, pincode: '750' }, headers)).json().errors).toEqual({
       pincode: [KYC_MSG.pincodeOther],
     });
-    const saved = await post({ ...valid, pincode: '75001' }, headers);
+    const saved = await update({ ...valid, pincode: '75001' }, headers);
     expect(saved.statusCode).toBe(200);
     expect(saved.json().profile.pincode).toBe('75001');
   });
 
   test('email, country and phone are not editable', async () => {
-    const res = await post({ ...valid, email: 'x@example.com', country: 'FR', phone: '1' });
+    const res = await update({ ...valid, email: 'x@example.com', country: 'FR', phone: '1' });
     expect(res.statusCode).toBe(422);
     expect(Object.keys(res.json().errors).sort()).toEqual(['country', 'email', 'phone']);
   });
 
   test('saves and answers the whole profile; editable until approved, then 403', async () => {
-    const res = await post(valid);
+    const res = await update(valid);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       status: true,
       msg: PROFILE_MSG.profileUpdated,
       profile: { ...valid, email: 'demo@example.com', country: 'IN', is_profile_complete: 0 },
     });
-    expect((await post({ ...valid, city: 'Mumbai' })).json().profile.city).toBe('Mumbai');
+    expect((await update({ ...valid, city: 'Mumbai' })).json().profile.city).toBe('Mumbai');
 
     await t.db.updateTable('users').set({ is_profile_complete: 1 }).execute();
-    const locked = await post({ ...valid, city: 'Delhi' });
+    const locked = await update({ ...valid, city: 'Delhi' });
     expect(locked.statusCode).toBe(403);
     expect(locked.json().msg).toBe(KYC_MSG.locked);
     const user = await t.db

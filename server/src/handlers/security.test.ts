@@ -4,6 +4,7 @@ import { verifySecret } from '../domain/passwords';
 import { resetAuthenticator } from '../domain/security';
 import { totpCode } from '../domain/totp';
 import { DEMO_ACCOUNT } from '../seed';
+import { call } from '../../test/operations';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import { MESSAGES } from './security';
 
@@ -19,9 +20,9 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const get = (url: string, headers = auth) => t.inject({ method: 'GET', url, headers });
-const post = (url: string, payload: object, headers = auth) =>
-  t.inject({ method: 'POST', url, headers, payload });
+const read = (operationId: string, headers = auth) => t.call(operationId, { headers });
+const submit = (operationId: string, body: object, headers = auth) =>
+  t.call(operationId, { headers, body });
 
 function secretOf(otpauthUrl: string): string {
   const secret = new URL(otpauthUrl).searchParams.get('secret');
@@ -39,63 +40,63 @@ async function demoRow() {
 
 /** Starts and confirms the authenticator setup; answers the secret. */
 async function setUpAuthenticator(): Promise<string> {
-  const secret = secretOf((await get('/api/authentication')).json().image_2fa);
-  const res = await post('/api/change-2fa', { code: await totpCode(secret, t.clock()) });
+  const secret = secretOf((await read('getAuthentication')).json().image_2fa);
+  const res = await submit('change2fa', { code: await totpCode(secret, t.clock()) });
   expect(res.statusCode).toBe(200);
   return secret;
 }
 
 describe('getAuthentication and the authenticator setup (change2fa)', () => {
   it('starts a setup with an otpauth URL that stays the same until confirmed', async () => {
-    const first = await get('/api/authentication');
+    const first = await read('getAuthentication');
     expect(first.statusCode).toBe(200);
     const body = first.json();
     expect(body).toMatchObject({ status: true, more_details: { authenticator: 0 } });
     expect(body.auth_type).toBe('mpin');
     expect(body.image_2fa).toMatch(/^otpauth:\/\/totp\/CryptoSafeLock:demo\?/);
-    expect((await get('/api/authentication')).json().image_2fa).toBe(body.image_2fa);
+    expect((await read('getAuthentication')).json().image_2fa).toBe(body.image_2fa);
   });
 
   it('stores the secret sealed: the row never contains it', async () => {
-    const secret = secretOf((await get('/api/authentication')).json().image_2fa);
+    const secret = secretOf((await read('getAuthentication')).json().image_2fa);
     const row = await demoRow();
     expect(row.totp_secret_enc).toMatch(/^v1\./);
     expect(row.totp_secret_enc).not.toContain(secret);
   });
 
   it('refuses a wrong code on the code field and keeps the setup pending', async () => {
-    await get('/api/authentication');
-    const res = await post('/api/change-2fa', { code: '000000' });
+    await read('getAuthentication');
+    const res = await submit('change2fa', { code: '000000' });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({ code: [MESSAGES.wrongTwoFactor] });
-    expect((await get('/api/authentication')).json().more_details.authenticator).toBe(0);
+    expect((await read('getAuthentication')).json().more_details.authenticator).toBe(0);
   });
 
   it('answers the spec message for a missing code', async () => {
-    const res = await post('/api/change-2fa', {});
+    const res = await submit('change2fa', {});
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({ code: ['Two Factor code is required'] });
   });
 
   it('marks it set up with a correct code and stops sending the URL', async () => {
-    const secret = secretOf((await get('/api/authentication')).json().image_2fa);
-    const res = await post('/api/change-2fa', { code: await totpCode(secret, t.clock()) });
+    const secret = secretOf((await read('getAuthentication')).json().image_2fa);
+    const res = await submit('change2fa', { code: await totpCode(secret, t.clock()) });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ status: true, msg: MESSAGES.setUp });
     expect(res.json().profile).toMatchObject({ image_2fa: null, auth_type: 'mpin' });
 
-    const after = (await get('/api/authentication')).json();
+    const after = (await read('getAuthentication')).json();
     expect(after).toMatchObject({ more_details: { authenticator: 1 }, image_2fa: null });
 
     t.clock.advance(60_000);
-    const again = await post('/api/change-2fa', { code: await totpCode(secret, t.clock()) });
+    const again = await submit('change2fa', { code: await totpCode(secret, t.clock()) });
     expect(again.statusCode).toBe(409);
   });
 
   it('gives a new secret when the setup restarts after a reset', async () => {
     const first = await setUpAuthenticator();
     await resetAuthenticator(t.db, (await demoRow()).id);
-    const body = (await get('/api/authentication')).json();
+    const body = (await read('getAuthentication')).json();
     expect(body.more_details.authenticator).toBe(0);
     expect(secretOf(body.image_2fa)).not.toBe(first);
   });
@@ -103,7 +104,7 @@ describe('getAuthentication and the authenticator setup (change2fa)', () => {
 
 describe('updateAuthentication: switching the active method', () => {
   it("refuses the authenticator before it is set up with 'Please setup 2fa First'", async () => {
-    const res = await post('/api/authentication', {
+    const res = await submit('updateAuthentication', {
       type: 'authenticator',
       spassword: DEMO_ACCOUNT.pin,
     });
@@ -114,16 +115,19 @@ describe('updateAuthentication: switching the active method', () => {
 
   it('needs the code of the method being left', async () => {
     await setUpAuthenticator();
-    const missing = await post('/api/authentication', { type: 'authenticator' });
+    const missing = await submit('updateAuthentication', { type: 'authenticator' });
     expect(missing.statusCode).toBe(422);
     expect(missing.json().errors).toEqual({ spassword: [MESSAGES.codeRequired] });
 
-    const wrong = await post('/api/authentication', { type: 'authenticator', spassword: '9999' });
+    const wrong = await submit('updateAuthentication', {
+      type: 'authenticator',
+      spassword: '9999',
+    });
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json().errors).toEqual({ spassword: [MESSAGES.wrongCode] });
     expect((await demoRow()).auth_type).toBe('mpin');
 
-    const ok = await post('/api/authentication', {
+    const ok = await submit('updateAuthentication', {
       type: 'authenticator',
       spassword: DEMO_ACCOUNT.pin,
     });
@@ -134,7 +138,7 @@ describe('updateAuthentication: switching the active method', () => {
   });
 
   it('refuses the method that is already active', async () => {
-    const res = await post('/api/authentication', { type: 'mpin', spassword: DEMO_ACCOUNT.pin });
+    const res = await submit('updateAuthentication', { type: 'mpin', spassword: DEMO_ACCOUNT.pin });
     expect(res.statusCode).toBe(422);
     expect(res.json().msg).toBe(MESSAGES.alreadyActive);
   });
@@ -142,54 +146,56 @@ describe('updateAuthentication: switching the active method', () => {
   it('leaves the authenticator with a TOTP code, and refuses a replayed one', async () => {
     const secret = await setUpAuthenticator();
     t.clock.advance(60_000);
-    await post('/api/authentication', { type: 'authenticator', spassword: DEMO_ACCOUNT.pin });
+    await submit('updateAuthentication', { type: 'authenticator', spassword: DEMO_ACCOUNT.pin });
 
-    const wrongField = await post('/api/authentication', { type: 'mpin', spassword: '1234' });
+    const wrongField = await submit('updateAuthentication', { type: 'mpin', spassword: '1234' });
     expect(wrongField.statusCode).toBe(422);
     expect(wrongField.json().errors).toEqual({ code: [MESSAGES.codeRequired] });
 
     const code = await totpCode(secret, t.clock());
-    expect((await post('/api/authentication', { type: 'mpin', code })).statusCode).toBe(200);
-    await post('/api/authentication', { type: 'authenticator', spassword: DEMO_ACCOUNT.pin });
+    expect((await submit('updateAuthentication', { type: 'mpin', code })).statusCode).toBe(200);
+    await submit('updateAuthentication', { type: 'authenticator', spassword: DEMO_ACCOUNT.pin });
 
     // Same code, same 30 s step: already used.
-    const replay = await post('/api/authentication', { type: 'mpin', code });
+    const replay = await submit('updateAuthentication', { type: 'mpin', code });
     expect(replay.statusCode).toBe(422);
     expect(replay.json().errors).toEqual({ code: [MESSAGES.wrongCode] });
     expect((await demoRow()).auth_type).toBe('authenticator');
 
     t.clock.advance(30_000);
     const next = await totpCode(secret, t.clock());
-    expect((await post('/api/authentication', { type: 'mpin', code: next })).statusCode).toBe(200);
+    expect((await submit('updateAuthentication', { type: 'mpin', code: next })).statusCode).toBe(
+      200,
+    );
   });
 
   it('leaves otp with the e-mailed code (resendOtp), once', async () => {
     await t.db.updateTable('users').set({ auth_type: 'otp' }).execute();
-    const sent = await t.inject({ method: 'POST', url: '/api/resendotp', headers: auth });
+    const sent = await t.call('resendOtp', { headers: auth });
     expect(sent.statusCode).toBe(200);
     expect(sent.json()).toEqual({ status: true, msg: MESSAGES.otpSent });
     const mail = readOutbox(t.dataDir).at(-1);
     expect(mail?.to).toBe(DEMO_ACCOUNT.email);
     const code = /\b(\d{4})\b/.exec(mail?.text ?? '')?.[1] ?? '';
 
-    const wrong = await post('/api/authentication', {
+    const wrong = await submit('updateAuthentication', {
       type: 'mpin',
       otp: code === '0000' ? '0001' : '0000',
     });
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json().errors).toEqual({ otp: [MESSAGES.wrongCode] });
 
-    const ok = await post('/api/authentication', { type: 'mpin', otp: code });
+    const ok = await submit('updateAuthentication', { type: 'mpin', otp: code });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().auth_type).toBe('mpin');
 
     await t.db.updateTable('users').set({ auth_type: 'otp' }).execute();
-    const reused = await post('/api/authentication', { type: 'mpin', otp: code });
+    const reused = await submit('updateAuthentication', { type: 'mpin', otp: code });
     expect(reused.statusCode).toBe(422);
   });
 
   it('sends an OTP only when it is the active method', async () => {
-    const res = await t.inject({ method: 'POST', url: '/api/resendotp', headers: auth });
+    const res = await t.call('resendOtp', { headers: auth });
     expect(res.statusCode).toBe(422);
     expect(res.json().msg).toBe(MESSAGES.otpNotActive);
     expect(readOutbox(t.dataDir)).toHaveLength(0);
@@ -200,10 +206,13 @@ describe('rate limits on code checks', () => {
   it('answers 429 with Retry-After once the failures are used up, even for the right code', async () => {
     await setUpAuthenticator();
     for (let i = 0; i < 3; i += 1) {
-      const res = await post('/api/authentication', { type: 'authenticator', spassword: '0000' });
+      const res = await submit('updateAuthentication', {
+        type: 'authenticator',
+        spassword: '0000',
+      });
       expect(res.statusCode).toBe(422);
     }
-    const limited = await post('/api/authentication', {
+    const limited = await submit('updateAuthentication', {
       type: 'authenticator',
       spassword: DEMO_ACCOUNT.pin,
     });
@@ -212,7 +221,7 @@ describe('rate limits on code checks', () => {
     expect(limited.json().status).toBe(false);
 
     // The budget is the account's, across the operations of the slice.
-    const pin = await post('/api/change-mpin', {
+    const pin = await submit('changeMpin', {
       password: DEMO_ACCOUNT.password,
       spassword: '5555',
       spassword_confirmation: '5555',
@@ -220,7 +229,7 @@ describe('rate limits on code checks', () => {
     expect(pin.statusCode).toBe(429);
 
     t.clock.advance(16 * 60_000);
-    const ok = await post('/api/authentication', {
+    const ok = await submit('updateAuthentication', {
       type: 'authenticator',
       spassword: DEMO_ACCOUNT.pin,
     });
@@ -230,7 +239,7 @@ describe('rate limits on code checks', () => {
   it('counts parallel guesses too', async () => {
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        post('/api/change-mpin', {
+        submit('changeMpin', {
           password: `Wrong@${i}`,
           spassword: '5555',
           spassword_confirmation: '5555',
@@ -245,11 +254,9 @@ describe('rate limits on code checks', () => {
   it('limits the e-mailed codes per account', async () => {
     await t.db.updateTable('users').set({ auth_type: 'otp' }).execute();
     for (let i = 0; i < 3; i += 1) {
-      expect(
-        (await t.inject({ method: 'POST', url: '/api/resendotp', headers: auth })).statusCode,
-      ).toBe(200);
+      expect((await t.call('resendOtp', { headers: auth })).statusCode).toBe(200);
     }
-    const limited = await t.inject({ method: 'POST', url: '/api/resendotp', headers: auth });
+    const limited = await t.call('resendOtp', { headers: auth });
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBeDefined();
     expect(readOutbox(t.dataDir)).toHaveLength(3);
@@ -257,7 +264,7 @@ describe('rate limits on code checks', () => {
 
   it('keeps both budgets across a restart (a new app on the same database)', async () => {
     for (let i = 0; i < 3; i += 1) {
-      const res = await post('/api/change-mpin', {
+      const res = await submit('changeMpin', {
         password: 'Wrong@1234',
         spassword: '5555',
         spassword_confirmation: '5555',
@@ -266,25 +273,21 @@ describe('rate limits on code checks', () => {
     }
     await t.db.updateTable('users').set({ auth_type: 'otp' }).execute();
     for (let i = 0; i < 3; i += 1) {
-      expect(
-        (await t.inject({ method: 'POST', url: '/api/resendotp', headers: auth })).statusCode,
-      ).toBe(200);
+      expect((await t.call('resendOtp', { headers: auth })).statusCode).toBe(200);
     }
 
     const restarted = await buildApp({ config: t.config, db: t.db, clock: t.clock });
     try {
-      const pin = await restarted.inject({
-        method: 'POST',
-        url: '/api/change-mpin',
+      const pin = await call(restarted, 'changeMpin', {
         headers: auth,
-        payload: {
+        body: {
           password: DEMO_ACCOUNT.password,
           spassword: '5555',
           spassword_confirmation: '5555',
         },
       });
       expect(pin.statusCode).toBe(429);
-      const code = await restarted.inject({ method: 'POST', url: '/api/resendotp', headers: auth });
+      const code = await call(restarted, 'resendOtp', { headers: auth });
       expect(code.statusCode).toBe(429);
     } finally {
       await restarted.close();
@@ -294,7 +297,7 @@ describe('rate limits on code checks', () => {
 
 describe('changeMpin', () => {
   it('answers the spec messages for missing fields', async () => {
-    const res = await post('/api/change-mpin', {});
+    const res = await submit('changeMpin', {});
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({
       password: ['Current Password is required'],
@@ -304,7 +307,7 @@ describe('changeMpin', () => {
   });
 
   it('refuses a confirmation that differs', async () => {
-    const res = await post('/api/change-mpin', {
+    const res = await submit('changeMpin', {
       password: DEMO_ACCOUNT.password,
       spassword: '5555',
       spassword_confirmation: '5556',
@@ -316,7 +319,7 @@ describe('changeMpin', () => {
   });
 
   it('refuses a wrong password and keeps the old pin', async () => {
-    const res = await post('/api/change-mpin', {
+    const res = await submit('changeMpin', {
       password: 'Wrong@12345',
       spassword: '5555',
       spassword_confirmation: '5555',
@@ -327,7 +330,7 @@ describe('changeMpin', () => {
   });
 
   it('stores the new pin hashed', async () => {
-    const res = await post('/api/change-mpin', {
+    const res = await submit('changeMpin', {
       password: DEMO_ACCOUNT.password,
       spassword: '5555',
       spassword_confirmation: '5555',
@@ -349,7 +352,7 @@ describe('changePassword', () => {
   };
 
   it('answers the spec messages for missing fields', async () => {
-    const res = await post('/api/change-password', {});
+    const res = await submit('changePassword', {});
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({
       currentpassword: ['Current Password is required'],
@@ -360,7 +363,7 @@ describe('changePassword', () => {
   });
 
   it('enforces the password checklist and the confirmation', async () => {
-    const weak = await post('/api/change-password', {
+    const weak = await submit('changePassword', {
       ...valid,
       newpassword: 'alllowercase1!',
       newpassword_confirmation: 'alllowercase1!',
@@ -368,7 +371,7 @@ describe('changePassword', () => {
     expect(weak.statusCode).toBe(422);
     expect(Object.keys(weak.json().errors)).toEqual(['newpassword']);
 
-    const mismatch = await post('/api/change-password', {
+    const mismatch = await submit('changePassword', {
       ...valid,
       newpassword_confirmation: 'Fresh#Pass8',
     });
@@ -379,7 +382,7 @@ describe('changePassword', () => {
   });
 
   it('refuses a wrong current password or pin on its field', async () => {
-    const res = await post('/api/change-password', {
+    const res = await submit('changePassword', {
       ...valid,
       currentpassword: 'Wrong@12345',
       mpin: '9999',
@@ -394,14 +397,14 @@ describe('changePassword', () => {
 
   it('changes the password and revokes every other session of the user', async () => {
     const other = await t.authHeader();
-    expect((await get('/api/authentication', other)).statusCode).toBe(200);
+    expect((await read('getAuthentication', other)).statusCode).toBe(200);
 
-    const res = await post('/api/change-password', valid);
+    const res = await submit('changePassword', valid);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: true, msg: MESSAGES.passwordChanged });
 
-    expect((await get('/api/authentication', other)).statusCode).toBe(401);
-    expect((await get('/api/authentication')).statusCode).toBe(200);
+    expect((await read('getAuthentication', other)).statusCode).toBe(401);
+    expect((await read('getAuthentication')).statusCode).toBe(200);
     const { password_hash: hash } = await demoRow();
     expect(await verifySecret(hash, valid.newpassword)).toBe(true);
     expect(await verifySecret(hash, DEMO_ACCOUNT.password)).toBe(false);

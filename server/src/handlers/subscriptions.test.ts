@@ -19,18 +19,12 @@ describe('subscriptions', () => {
     await t.close();
   });
 
-  const packages = (headers: Headers) =>
-    t.inject({ method: 'GET', url: '/api/cryptosafelock/packages', headers });
-  const purchase = (headers: Headers, payload: object) =>
-    t.inject({ method: 'POST', url: '/api/cryptosafelock/purchase', headers, payload });
+  const packages = (headers: Headers) => t.call('listPackages', { headers });
+  const purchase = (headers: Headers, body: object) => t.call('purchasePackage', { headers, body });
   const cancel = (headers: Headers, id: string) =>
-    t.inject({ method: 'GET', url: `/api/cryptosafelock/cancel-subscription/${id}`, headers });
+    t.call('cancelSubscription', { params: { id }, headers });
   const history = (headers: Headers, page?: number) =>
-    t.inject({
-      method: 'GET',
-      url: `/api/cryptosafelock/subscription-list${page === undefined ? '' : `?page=${page}`}`,
-      headers,
-    });
+    t.call('listSubscriptions', { query: { page }, headers });
   const ledgerRows = (userId: string) =>
     t.db.selectFrom('ledger_entries').selectAll().where('user_id', '=', userId).execute();
 
@@ -264,7 +258,7 @@ describe('subscriptions', () => {
       from: 1,
       to: 10,
       total: 23,
-      first_page_url: '/api/cryptosafelock/subscription-list?page=1',
+      first_page_url: t.urlOf('listSubscriptions', { query: { page: 1 } }),
     });
     expect(first.data[0]).toMatchObject({
       name: 'Merchant regular',

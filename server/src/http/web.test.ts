@@ -49,6 +49,7 @@ describe('SPA serving', () => {
   });
 
   it('keeps /api answers and missing assets as 404 envelopes', async () => {
+    // A raw URL: no operation of the contract has this path.
     const api = await t.inject({ method: 'GET', url: '/api/nothing-here', headers: html });
     expect(api.statusCode).toBe(404);
     expect(api.json()).toMatchObject({ status: false });

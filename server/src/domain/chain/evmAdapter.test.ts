@@ -87,10 +87,8 @@ describe('balance-sync on an EVM chain', () => {
     await t.close();
   });
 
-  const wallet = (headers: object) =>
-    t.inject({ method: 'GET', url: '/api/crypto-deposit', headers: { ...headers } });
-  const sync = (headers: object) =>
-    t.inject({ method: 'GET', url: '/api/balance-sync', headers: { ...headers } });
+  const wallet = (headers: object) => t.call('getCryptoDeposit', { headers: { ...headers } });
+  const sync = (headers: object) => t.call('syncBalance', { headers: { ...headers } });
 
   it('lists a deposit as Pending until it has 15 confirmations, then credits it once', async () => {
     const m = await addMerchant(t, 'onchain');
@@ -141,14 +139,14 @@ describe('balance-sync on an EVM chain', () => {
     });
     try {
       const headers = await down.authHeader();
-      const res = await down.inject({ method: 'GET', url: '/api/balance-sync', headers });
+      const res = await down.call('syncBalance', { headers });
       expect(res.statusCode).toBe(503);
       expect(res.json()).toEqual({
         status: false,
         msg: 'The blockchain could not be reached. Please try again in a minute.',
         errors: {},
       });
-      const details = await down.inject({ method: 'GET', url: '/api/crypto-deposit', headers });
+      const details = await down.call('getCryptoDeposit', { headers });
       expect(details.statusCode).toBe(200);
       expect(details.json().details.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     } finally {
