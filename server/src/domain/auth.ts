@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection';
 import type { AuthType, User } from '../db/schema';
-import type { FieldErrors } from '../http/errors';
+import type { FieldErrors } from './errors';
 import { newId } from './ids';
 import { hashSecret, verifySecret } from './passwords';
 import { systemClock, type Clock } from './time';
