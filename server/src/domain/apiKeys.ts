@@ -20,7 +20,7 @@ export const TOKEN_PERMISSIONS = [
   { title: 'Read balances', value: 'balance.read' },
 ] as const;
 
-export const KEY_MSG = {
+const KEY_MSG = {
   nameRequired: 'Key Name is required',
   minOnePermission: 'Min One Permission is required',
   unknownPermission: (value: string) => `'${value}' is not an available permission.`,

@@ -14,7 +14,7 @@ type Executor = Kysely<Database> | Transaction<Database>;
 type Schemas = components['schemas'];
 type App = Schemas['App'];
 
-export const APP_MSG = {
+const APP_MSG = {
   appNameRequired: 'App Name is required',
   projectUrlRequired: 'Project Url is required',
   invalidUrl: 'Please Enter Valid URl',
@@ -148,7 +148,7 @@ export function checkAppFields(
  * An app as the API shows it. Ready (1) needs a payment method in use; the stored status is
  * the merchant's own switch (Merchant Setting), so an app with methods can still be set Not Ready.
  */
-export function toAppView(row: Selectable<AppsTable>, methodCount: number): App {
+function toAppView(row: Selectable<AppsTable>, methodCount: number): App {
   return {
     id: row.id,
     app_name: row.app_name,
@@ -318,7 +318,7 @@ export function pageOf<T>(
   };
 }
 
-export type PageNumbers = Partial<Record<ListName, number>>;
+type PageNumbers = Partial<Record<ListName, number>>;
 
 async function countRows(
   db: Executor,
@@ -729,7 +729,7 @@ const WITHDRAW_ACTIONABLE = [3, 6] as const;
 const WITHDRAW_CANCELLED = 7;
 const WITHDRAW_REQUEUED = 2;
 
-export const STATE_MSG = {
+const STATE_MSG = {
   depositNotFailed: 'Only a Failed deposit can be re-initiated.',
   withdrawNotCancellable:
     'Only a withdrawal in Processing Transfer or Unsuccessful status can be cancelled.',

@@ -20,8 +20,7 @@ export interface OutboxMail extends MailMessage {
 }
 
 export const OUTBOX_DIR = 'outbox';
-export const MAIL_UNAVAILABLE =
-  'We could not send the code by e-mail. Please try again in a few minutes.';
+const MAIL_UNAVAILABLE = 'We could not send the code by e-mail. Please try again in a few minutes.';
 
 type MailConfig = Pick<ResolvedConfig, 'smtpUrl' | 'mailFrom' | 'dataDir'>;
 
