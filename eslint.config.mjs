@@ -46,12 +46,13 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
-  // Server layering: handlers translate HTTP to domain calls and back; queries and the rules
-  // around them live in server/src/domain (or db/ query modules), never in a handler.
+  // Server layering: handlers (and the HTTP layer's security handlers) translate HTTP to domain
+  // calls and back; queries and the rules around them live in server/src/domain (or db/ query
+  // modules), never in a handler.
   { ignores: ['server/src/generated/**'] },
   {
-    files: ['server/src/handlers/**/*.ts'],
-    ignores: ['server/src/handlers/**/*.test.ts'],
+    files: ['server/src/handlers/**/*.ts', 'server/src/http/**/*.ts'],
+    ignores: ['server/src/**/*.test.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -72,6 +73,23 @@ export default tseslint.config(
           selector:
             'MemberExpression[property.name=/^(selectFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|transaction|with|executeQuery)$/]',
           message: 'Handlers do not query: move the query and its rule into a domain function.',
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/src/domain/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/http/*', 'fastify'],
+              allowTypeImports: true,
+              message: 'The domain knows no HTTP: throw a domain error (domain/errors.ts).',
+            },
+          ],
         },
       ],
     },

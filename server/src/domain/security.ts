@@ -139,6 +139,11 @@ export async function accountProfile(
   };
 }
 
+/** The account `userId` names, or undefined when there is none (any more). */
+export function findUser(db: Db, userId: string): Promise<User | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+}
+
 /** The user row as it is now (after a change made by this request). */
 export function reloadUser(db: Db, userId: string): Promise<User> {
   return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
