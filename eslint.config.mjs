@@ -64,4 +64,52 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  // Server layering: handlers (and the HTTP layer's security handlers) translate HTTP to domain
+  // calls and back; queries and the rules around them live in server/src/domain (or db/ query
+  // modules), never in a handler.
+  { ignores: ['server/src/generated/**'] },
+  {
+    files: ['server/src/handlers/**/*.ts', 'server/src/http/**/*.ts'],
+    ignores: ['server/src/**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'kysely', message: 'Handlers do not query: call a domain function.' }],
+          patterns: [
+            {
+              group: ['**/db/*'],
+              allowTypeImports: true,
+              message: 'Handlers do not query: call a domain function.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'MemberExpression[property.name=/^(selectFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|transaction|with|executeQuery)$/]',
+          message: 'Handlers do not query: move the query and its rule into a domain function.',
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/src/domain/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/http/*', 'fastify'],
+              allowTypeImports: true,
+              message: 'The domain knows no HTTP: throw a domain error (domain/errors.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,3 +1,4 @@
+import { createAppContext } from './context';
 import { buildServiceHandlers } from './handlers';
 import { loadSpecification } from './openapi/spec';
 import { issueStepToken } from './domain/stepTokens';
@@ -35,7 +36,7 @@ describe('app foundation (fixture contract)', () => {
           return { status: true, msg: `step ok for ${request.stepUser?.username}`, errors: {} };
         },
         async fxMaybeUser(request) {
-          const ctx = { config: t.config, db: t.db, clock: t.clock };
+          const ctx = createAppContext(t.config, t.db, t.clock);
           const user = await resolveOptionalUser(ctx, request);
           return { status: true, msg: user ? user.username : 'anonymous', errors: {} };
         },
@@ -56,7 +57,7 @@ describe('app foundation (fixture contract)', () => {
   });
 
   it('will not start while an operation of the contract has no handler', () => {
-    const ctx = { config: t.config, db: t.db, clock: t.clock };
+    const ctx = createAppContext(t.config, t.db, t.clock);
     const { operations } = loadSpecification(FIXTURE_SPEC);
     expect(() => buildServiceHandlers(ctx, operations, t.app.log)).toThrow(
       /operations without a handler: fxListItems \(Auth\), fxCreateItem \(Auth\)/,

@@ -4,9 +4,9 @@ import rateLimit from '@fastify/rate-limit';
 import responseValidation from '@fastify/response-validation';
 import openapiGlue from 'fastify-openapi-glue';
 import type { ResolvedConfig } from './config';
-import type { AppContext } from './context';
+import { createAppContext } from './context';
 import type { Db } from './db/connection';
-import { systemClock, type Clock } from './domain/time';
+import type { Clock } from './domain/time';
 import { buildServiceHandlers } from './handlers';
 import type { HandlerMap } from './handlers/types';
 import { applyBodyPolicy, securityBeforeBody } from './http/bodyPolicy';
@@ -52,7 +52,7 @@ function operationIdOf(schema: unknown): string | undefined {
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
-  const ctx: AppContext = { config, db, clock: options.clock ?? systemClock };
+  const ctx = createAppContext(config, db, options.clock);
   const spec = loadSpecification(options.specification ?? OPENAPI_PATH);
 
   const app = Fastify({

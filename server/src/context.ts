@@ -1,10 +1,23 @@
 import type { ResolvedConfig } from './config';
 import type { Db } from './db/connection';
-import type { Clock } from './domain/time';
+import type { ChainAdapter } from './domain/chain/adapter';
+import { chainAdapterFor } from './domain/chain';
+import { systemClock, type Clock } from './domain/time';
 
 /** What handlers and security handlers close over (handlers/<tag>.ts receive it). */
 export interface AppContext {
   config: ResolvedConfig;
   db: Db;
   clock: Clock;
+  /** The deposit chain, built once from the config (domain/chain). */
+  chain: ChainAdapter;
+}
+
+/** The one place the chain adapter is built; everything else receives it. */
+export function createAppContext(
+  config: ResolvedConfig,
+  db: Db,
+  clock: Clock = systemClock,
+): AppContext {
+  return { config, db, clock, chain: chainAdapterFor(config, db) };
 }

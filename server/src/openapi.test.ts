@@ -1,3 +1,4 @@
+import { createAppContext } from './context';
 import { buildServiceHandlers, HANDLER_MODULES } from './handlers';
 import { issueStepToken } from './domain/stepTokens';
 import { listOperations, loadSpecification, type OperationInfo } from './openapi/spec';
@@ -47,7 +48,7 @@ describe('openapi.yaml wiring', () => {
   });
 
   it('implements every operation in its tag module', () => {
-    const ctx = { config: t.config, db: t.db, clock: t.clock };
+    const ctx = createAppContext(t.config, t.db, t.clock);
     const missing = ops.filter((op) => {
       const module = HANDLER_MODULES[op.tag];
       return !module || !(op.operationId in module(ctx));
@@ -58,7 +59,7 @@ describe('openapi.yaml wiring', () => {
   it('has operations, each with a known tag and a handler', () => {
     expect(ops.length).toBeGreaterThan(10);
     expect(listOperations(spec.document)).toEqual(ops);
-    const ctx = { config: t.config, db: t.db, clock: t.clock };
+    const ctx = createAppContext(t.config, t.db, t.clock);
     const handlers = buildServiceHandlers(ctx, ops, t.app.log);
     expect(Object.keys(handlers).sort()).toEqual(ops.map((o) => o.operationId).sort());
     for (const op of ops) expect(Object.keys(HANDLER_MODULES)).toContain(op.tag);

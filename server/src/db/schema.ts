@@ -1,4 +1,5 @@
 import type { ColumnType, Insertable, Selectable } from 'kysely';
+import type { components } from '../generated/portal.gen';
 
 // Timestamps are ISO-8601 UTC strings (`Date#toISOString()`): portable between SQLite and
 // PostgreSQL text columns and ordered lexicographically. Money columns end in `_micro`
@@ -106,8 +107,8 @@ export interface PaymentMethodsTable {
   network_type: NetworkType;
   /** PNG file name under server/assets/logos, served by getImage. */
   logo: string;
-  /** EVM chain id; 0 stands for Tron. */
-  chain_id: number;
+  /** EVM chain id; 0 stands for Tron. One of the contract's chains. */
+  chain_id: components['schemas']['ChainId'];
   is_token: Flag;
   token_contract_address: string | null;
   decimals: number;

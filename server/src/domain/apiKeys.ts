@@ -1,5 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { base32 } from './ids';
+import type { Db } from '../db/connection';
+import type { components } from '../generated/portal.gen';
+import { ownedApp } from './apps';
+import { InvalidError, NotFoundError, fieldInvalid, type FieldErrors } from './errors';
+import { base32, newId } from './ids';
+
+type ApiKey = components['schemas']['ApiKey'];
 
 // API keys of merchant apps. The plaintext is shown once (generate-apikey's answer); the database
 // keeps only its sha256 and a short prefix, enough for the gateway API (later work) to look a
@@ -14,7 +20,7 @@ export const TOKEN_PERMISSIONS = [
   { title: 'Read balances', value: 'balance.read' },
 ] as const;
 
-export const KEY_MSG = {
+const KEY_MSG = {
   nameRequired: 'Key Name is required',
   minOnePermission: 'Min One Permission is required',
   unknownPermission: (value: string) => `'${value}' is not an available permission.`,
@@ -45,7 +51,107 @@ export function checkAbilities(
   return { ok: true, value: known.filter((v) => abilities.includes(v)) };
 }
 
-export function parseAbilities(stored: string): string[] {
+function parseAbilities(stored: string): string[] {
   const parsed: unknown = JSON.parse(stored);
   return Array.isArray(parsed) ? parsed.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function keyView(row: {
+  id: string;
+  token_name: string;
+  created_at: string;
+  abilities: string;
+}): ApiKey {
+  return {
+    id: row.id,
+    token_name: row.token_name,
+    created_at: row.created_at,
+    abilities: parseAbilities(row.abilities),
+  };
+}
+
+/** The app's keys that are not revoked, newest first. */
+export async function listApiKeys(db: Db, userId: string, appId: string): Promise<ApiKey[]> {
+  const app = await ownedApp(db, userId, appId);
+  const rows = await db
+    .selectFrom('api_keys')
+    .select(['id', 'token_name', 'created_at', 'abilities'])
+    .where('app_id', '=', app.id)
+    .where('revoked_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map(keyView);
+}
+
+/** A new key of the app: its plaintext (shown this once) and the stored key. */
+export async function generateApiKey(
+  db: Db,
+  userId: string,
+  input: components['schemas']['GenerateApiKeyRequest'],
+  nowIso: string,
+): Promise<{ token: string; key: ApiKey }> {
+  const app = await ownedApp(db, userId, input.app_id);
+  const name = input.token_name.trim();
+  const abilities = checkAbilities(input.abilities);
+  const errors: FieldErrors = {};
+  if (name === '') errors.token_name = [KEY_MSG.nameRequired];
+  if (!abilities.ok) errors.abilities = [abilities.message];
+  if (!abilities.ok || name === '') throw new InvalidError(undefined, errors);
+  const { key, hash, prefix } = newApiKey();
+  const row = {
+    id: newId('key'),
+    app_id: app.id,
+    token_name: name,
+    token_hash: hash,
+    token_prefix: prefix,
+    abilities: JSON.stringify(abilities.value),
+    created_at: nowIso,
+    revoked_at: null,
+    last_used_at: null,
+  };
+  await db.insertInto('api_keys').values(row).execute();
+  return { token: key, key: keyView(row) };
+}
+
+/** A key of the user's app that is not revoked (another account's is as unknown as none). */
+async function liveKeyId(db: Db, userId: string, appId: string, keyId: string): Promise<string> {
+  await ownedApp(db, userId, appId);
+  const key = await db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('id', '=', keyId)
+    .where('app_id', '=', appId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (!key) throw new NotFoundError();
+  return key.id;
+}
+
+export async function revokeApiKey(
+  db: Db,
+  userId: string,
+  appId: string,
+  keyId: string,
+  nowIso: string,
+): Promise<void> {
+  const id = await liveKeyId(db, userId, appId, keyId);
+  await db.updateTable('api_keys').set({ revoked_at: nowIso }).where('id', '=', id).execute();
+}
+
+export async function setApiKeyAbilities(
+  db: Db,
+  userId: string,
+  appId: string,
+  keyId: string,
+  requested: readonly string[],
+): Promise<void> {
+  const id = await liveKeyId(db, userId, appId, keyId);
+  const abilities = checkAbilities(requested);
+  if (!abilities.ok) throw fieldInvalid('abilities', abilities.message);
+  await db
+    .updateTable('api_keys')
+    .set({ abilities: JSON.stringify(abilities.value) })
+    .where('id', '=', id)
+    .execute();
 }

@@ -1,12 +1,20 @@
 import { isIP } from 'node:net';
 import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Db } from '../db/connection';
 import type { AppsTable, Database } from '../db/schema';
+import type { components } from '../generated/portal.gen';
+import { checkPayoutAddress } from './addresses';
+import { ConflictError, fieldInvalid, InvalidError, NotFoundError } from './errors';
+import { ChainNotServedError, type GasBalanceReader } from './chain/balances';
+import { newId } from './ids';
 import { microToDecimal } from './money';
 import { APPS_WITHOUT_SUBSCRIPTION, currentSubscription } from './subscriptions';
 
 type Executor = Kysely<Database> | Transaction<Database>;
+type Schemas = components['schemas'];
+type App = Schemas['App'];
 
-export const APP_MSG = {
+const APP_MSG = {
   appNameRequired: 'App Name is required',
   projectUrlRequired: 'Project Url is required',
   invalidUrl: 'Please Enter Valid URl',
@@ -98,13 +106,7 @@ export function normaliseWhitelist(
   return { ok: true, value: out.join('\n') };
 }
 
-export interface AppFieldsInput {
-  app_name: string;
-  project_url: string;
-  whitelist_ip?: string;
-  callback_url?: string;
-  info?: string;
-}
+type AppFieldsInput = Schemas['CreateAppRequest'];
 
 export interface AppFields {
   app_name: string;
@@ -142,22 +144,11 @@ export function checkAppFields(
   };
 }
 
-export interface AppView {
-  id: string;
-  app_name: string;
-  info: string | null;
-  project_url: string;
-  whitelist_ip: string | null;
-  callback_url: string | null;
-  created_at: string;
-  status: 0 | 1;
-}
-
 /**
  * An app as the API shows it. Ready (1) needs a payment method in use; the stored status is
  * the merchant's own switch (Merchant Setting), so an app with methods can still be set Not Ready.
  */
-export function toAppView(row: Selectable<AppsTable>, methodCount: number): AppView {
+function toAppView(row: Selectable<AppsTable>, methodCount: number): App {
   return {
     id: row.id,
     app_name: row.app_name,
@@ -171,7 +162,7 @@ export function toAppView(row: Selectable<AppsTable>, methodCount: number): AppV
 }
 
 /** The user's apps, oldest first (the sidebar list). */
-export async function listApps(db: Executor, userId: string): Promise<AppView[]> {
+export async function listApps(db: Executor, userId: string): Promise<App[]> {
   const rows = await db
     .selectFrom('apps')
     .selectAll('apps')
@@ -189,17 +180,23 @@ export async function listApps(db: Executor, userId: string): Promise<AppView[]>
   return rows.map(({ method_count, ...row }) => toAppView(row, Number(method_count ?? 0)));
 }
 
-/** The user's app `appId`, or undefined (another user's app is as unknown as a missing one). */
-export async function findOwnedApp(db: Executor, userId: string, appId: string) {
-  return db
+/**
+ * The user's app `appId`. Every app-scoped operation looks the app (or the key, method or
+ * transaction through its app) up with the user's id: another account's app is as unknown as a
+ * missing one, and nothing of it changes.
+ */
+export async function ownedApp(db: Executor, userId: string, appId: string) {
+  const app = await db
     .selectFrom('apps')
     .selectAll()
     .where('id', '=', appId)
     .where('user_id', '=', userId)
     .executeTakeFirst();
+  if (!app) throw new NotFoundError();
+  return app;
 }
 
-export async function countAppMethods(db: Executor, appId: string): Promise<number> {
+async function countAppMethods(db: Executor, appId: string): Promise<number> {
   const row = await db
     .selectFrom('app_payment_methods')
     .select((e) => e.fn.countAll<number>().as('n'))
@@ -208,16 +205,70 @@ export async function countAppMethods(db: Executor, appId: string): Promise<numb
   return Number(row.n);
 }
 
-/** How many apps the user may have now: the package's app_count, or the no-subscription allowance. */
-export async function appLimit(
-  db: Executor,
-  userId: string,
-  nowIso: string,
-): Promise<{ limit: number; subscribed: boolean }> {
+/**
+ * The app limit: a user may have as many apps as the current package's app_count, or the
+ * no-subscription allowance without one.
+ */
+async function refuseOverAppLimit(db: Executor, userId: string, nowIso: string): Promise<void> {
   const sub = await currentSubscription(db, userId, nowIso);
-  return sub
-    ? { limit: sub.app_count, subscribed: true }
-    : { limit: APPS_WITHOUT_SUBSCRIPTION, subscribed: false };
+  const limit = sub ? sub.app_count : APPS_WITHOUT_SUBSCRIPTION;
+  const { n } = await db
+    .selectFrom('apps')
+    .select((e) => e.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  if (Number(n) >= limit) throw new InvalidError(APP_MSG.appLimit(limit, sub !== undefined));
+}
+
+function checkedAppFields(input: AppFieldsInput): AppFields {
+  const checked = checkAppFields(input);
+  if (!checked.ok) throw new InvalidError(undefined, checked.errors);
+  return checked.value;
+}
+
+/** Creates an app within the user's app limit; returns it and the user's apps after. */
+export async function createApp(
+  db: Db,
+  userId: string,
+  input: AppFieldsInput,
+  nowIso: string,
+): Promise<{ app: App; apps: App[] }> {
+  const fields = checkedAppFields(input);
+  const id = newId('app');
+  await db.transaction().execute(async (trx) => {
+    // Count and insert in one transaction so two quick submits cannot both pass the limit.
+    await refuseOverAppLimit(trx, userId, nowIso);
+    // status is the merchant's Ready switch; the app shows Ready once a method is in use too.
+    await trx
+      .insertInto('apps')
+      .values({ id, user_id: userId, ...fields, status: 1, created_at: nowIso, updated_at: nowIso })
+      .execute();
+  });
+  const apps = await listApps(db, userId);
+  const app = apps.find((a) => a.id === id);
+  if (!app) throw new Error(`App ${id} was created but is not listed`);
+  return { app, apps };
+}
+
+/** Changes an app's fields and Ready switch; Ready needs a payment method in use. */
+export async function updateApp(
+  db: Db,
+  userId: string,
+  input: Schemas['UpdateAppRequest'],
+  nowIso: string,
+): Promise<App> {
+  const { app_id: appId, status, ...rest } = input;
+  const app = await ownedApp(db, userId, appId);
+  const fields = checkedAppFields(rest);
+  const methods = await countAppMethods(db, app.id);
+  if (status === 1 && methods === 0) throw fieldInvalid('status', APP_MSG.readyNeedsMethod);
+  const updated = await db
+    .updateTable('apps')
+    .set({ ...fields, status, updated_at: nowIso })
+    .where('id', '=', app.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toAppView(updated, methods);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -267,7 +318,7 @@ export function pageOf<T>(
   };
 }
 
-export type PageNumbers = Partial<Record<ListName, number>>;
+type PageNumbers = Partial<Record<ListName, number>>;
 
 async function countRows(
   db: Executor,
@@ -289,8 +340,13 @@ async function countRows(
 }
 
 /** Everything the app detail screen shows, each list at its requested page (1 by default). */
-export async function appDetails(db: Executor, app: Selectable<AppsTable>, pages: PageNumbers) {
-  const appId = app.id;
+export async function appDetails(
+  db: Executor,
+  userId: string,
+  appId: string,
+  pages: PageNumbers,
+): Promise<Schemas['AppDetails']> {
+  const app = await ownedApp(db, userId, appId);
   const at = (list: ListName) => pages[list] ?? 1;
   const offset = (list: ListName) => (at(list) - 1) * PER_PAGE;
 
@@ -427,7 +483,7 @@ export async function appDetails(db: Executor, app: Selectable<AppsTable>, pages
 
   return {
     app_data: toAppView(app, used.length),
-    all_payment_methods: methods.map((m) => ({
+    all_payment_methods: methods.map((m): Schemas['PaymentMethod'] => ({
       id: m.id,
       name: m.name,
       network_name: m.network_name,
@@ -439,7 +495,7 @@ export async function appDetails(db: Executor, app: Selectable<AppsTable>, pages
       total_amount: totalOf(received, m.id),
       total_withdraw_amount: totalOf(sent, m.id),
     })),
-    user_payment_methods: used.map((u) => ({
+    user_payment_methods: used.map((u): Schemas['UserPaymentMethod'] => ({
       id: u.id,
       payment_method_id: u.payment_method_id,
       gas_address: u.gas_address,
@@ -452,7 +508,7 @@ export async function appDetails(db: Executor, app: Selectable<AppsTable>, pages
     receive: pageOf(
       appId,
       'receive',
-      receiveRows.map((r) => ({
+      receiveRows.map((r): Schemas['ReceiveTransaction'] => ({
         id: r.id,
         unique_id: r.unique_id,
         network_name: r.network_name,
@@ -472,7 +528,7 @@ export async function appDetails(db: Executor, app: Selectable<AppsTable>, pages
     send: pageOf(
       appId,
       'send',
-      sendRows.map((s) => ({
+      sendRows.map((s): Schemas['SendTransaction'] => ({
         id: s.id,
         thash: s.thash,
         chain_id: s.chain_id,
@@ -489,7 +545,7 @@ export async function appDetails(db: Executor, app: Selectable<AppsTable>, pages
     accounts: pageOf(
       appId,
       'accounts',
-      accountRows.map((a) => ({
+      accountRows.map((a): Schemas['Account'] => ({
         id: a.id,
         unique_id: a.unique_id,
         address: a.address,
@@ -501,7 +557,7 @@ export async function appDetails(db: Executor, app: Selectable<AppsTable>, pages
     api_logs: pageOf(
       appId,
       'api_logs',
-      apiLogRows.map((l) => ({
+      apiLogRows.map((l): Schemas['ApiLog'] => ({
         id: l.id,
         method: l.method,
         route: l.route,
@@ -514,7 +570,7 @@ export async function appDetails(db: Executor, app: Selectable<AppsTable>, pages
     callback_data: pageOf(
       appId,
       'callback_data',
-      ipnRows.map((l) => ({
+      ipnRows.map((l): Schemas['IpnLog'] => ({
         id: l.id,
         unique_id: l.unique_id,
         event: l.event,
@@ -527,7 +583,7 @@ export async function appDetails(db: Executor, app: Selectable<AppsTable>, pages
     daily_logs: pageOf(
       appId,
       'daily_logs',
-      dailyRows.map((d) => ({
+      dailyRows.map((d): Schemas['DailyLog'] => ({
         id: d.id,
         date: d.date,
         network_name: d.network_name,
@@ -544,19 +600,189 @@ export async function appDetails(db: Executor, app: Selectable<AppsTable>, pages
 }
 
 // ---------------------------------------------------------------------------------------------
+// Payment methods of an app.
+
+/** EVM addresses compare case-insensitively (the case is only a checksum); Tron ones exactly. */
+function sameAddress(a: string, b: string): boolean {
+  return a.startsWith('0x') ? a.toLowerCase() === b.toLowerCase() : a === b;
+}
+
+/** Puts an active payment method in use in the app, paying out to `collect_address`. */
+export async function usePaymentMethod(
+  db: Db,
+  userId: string,
+  input: Schemas['UsePaymentMethodRequest'],
+  nowIso: string,
+): Promise<void> {
+  const app = await ownedApp(db, userId, input.user_app_id);
+  const method = await db
+    .selectFrom('payment_methods')
+    .select(['id', 'network_type'])
+    .where('id', '=', input.payment_method_id)
+    .where('is_active', '=', 1)
+    .executeTakeFirst();
+  if (!method) throw new NotFoundError();
+  const address = checkPayoutAddress(method.network_type, input.collect_address);
+  if (!address.ok) throw fieldInvalid('collect_address', address.message);
+  const inserted = await db
+    .insertInto('app_payment_methods')
+    .values({
+      id: newId('upm'),
+      app_id: app.id,
+      payment_method_id: method.id,
+      collect_address: address.address,
+      // The background job (domain/gasProvisioner.ts) creates the operational wallet.
+      gas_address: null,
+      gas_index: null,
+      deposit_status: 1,
+      withdraw_status: 1,
+      created_at: nowIso,
+    })
+    .onConflict((oc) => oc.columns(['app_id', 'payment_method_id']).doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
+    throw new ConflictError('This payment method is already in use in this app.');
+  }
+}
+
+/** Changes a method in use: its payout address, or its deposit or withdraw switch. */
+export async function updatePaymentMethod(
+  db: Db,
+  userId: string,
+  input: Schemas['UpdatePaymentMethodRequest'],
+): Promise<void> {
+  const app = await ownedApp(db, userId, input.user_app_id);
+  const used = await db
+    .selectFrom('app_payment_methods')
+    .innerJoin('payment_methods', 'payment_methods.id', 'app_payment_methods.payment_method_id')
+    .select(['app_payment_methods.id', 'payment_methods.network_type'])
+    .where('app_payment_methods.id', '=', input.id)
+    .where('app_payment_methods.app_id', '=', app.id)
+    .executeTakeFirst();
+  if (!used) throw new NotFoundError();
+  if (input.type === 'address') {
+    const address = checkPayoutAddress(used.network_type, input.collect_address);
+    if (!address.ok) throw fieldInvalid('collect_address', address.message);
+    await db
+      .updateTable('app_payment_methods')
+      .set({ collect_address: address.address })
+      .where('id', '=', used.id)
+      .execute();
+    return;
+  }
+  if (input.status === undefined) throw fieldInvalid('status', 'Status is required');
+  await db
+    .updateTable('app_payment_methods')
+    .set(
+      input.type === 'deposit_status'
+        ? { deposit_status: input.status }
+        : { withdraw_status: input.status },
+    )
+    .where('id', '=', used.id)
+    .execute();
+}
+
+/**
+ * Balances of the Operational Wallet of a method in use, in micro units: only at the gas address
+ * the app's method has (another address is unknown), on a chain this server can read.
+ */
+export async function gasWalletBalances(
+  db: Db,
+  balances: GasBalanceReader,
+  userId: string,
+  target: { appId: string; paymentMethodId: string; gasAddress: string },
+) {
+  const app = await ownedApp(db, userId, target.appId);
+  const used = await db
+    .selectFrom('app_payment_methods')
+    .innerJoin('payment_methods', 'payment_methods.id', 'app_payment_methods.payment_method_id')
+    .select([
+      'app_payment_methods.gas_address',
+      'payment_methods.chain_id',
+      'payment_methods.network_name',
+      'payment_methods.network_type',
+      'payment_methods.is_token',
+      'payment_methods.token_contract_address',
+      'payment_methods.decimals',
+    ])
+    .where('app_payment_methods.app_id', '=', app.id)
+    .where('app_payment_methods.payment_method_id', '=', target.paymentMethodId)
+    .executeTakeFirst();
+  if (!used?.gas_address || !sameAddress(used.gas_address, target.gasAddress)) {
+    throw new NotFoundError();
+  }
+  try {
+    return await balances.read(used, used.gas_address);
+  } catch (error) {
+    if (error instanceof ChainNotServedError) throw new InvalidError(error.message);
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Transaction state rules (spec 001 section 4).
 
 /** Only a Failed (5) deposit can be re-initiated; it goes back to Queued for Verification (2). */
-export const DEPOSIT_REQUEUE = { from: [5], to: 2 } as const;
+const DEPOSIT_REQUEUE = { from: [5], to: 2 } as const;
 /** Processing Transfer (3) and Unsuccessful (6) withdrawals can be cancelled (7) or re-queued (2). */
-export const WITHDRAW_ACTIONABLE: readonly number[] = [3, 6];
-export const WITHDRAW_CANCELLED = 7;
-export const WITHDRAW_REQUEUED = 2;
+const WITHDRAW_ACTIONABLE = [3, 6] as const;
+const WITHDRAW_CANCELLED = 7;
+const WITHDRAW_REQUEUED = 2;
 
-export const STATE_MSG = {
+const STATE_MSG = {
   depositNotFailed: 'Only a Failed deposit can be re-initiated.',
   withdrawNotCancellable:
     'Only a withdrawal in Processing Transfer or Unsuccessful status can be cancelled.',
   withdrawNotRequeueable:
     'Only a withdrawal in Processing Transfer or Unsuccessful status can be re-initiated.',
 } as const;
+
+/** Re-initiates a Failed deposit; the status guard in the update makes it race-free. */
+export async function requeueDeposit(db: Db, userId: string, id: string): Promise<void> {
+  const row = await db
+    .selectFrom('receive_transactions')
+    .innerJoin('apps', 'apps.id', 'receive_transactions.app_id')
+    .select(['receive_transactions.id', 'receive_transactions.deposit_status'])
+    .where('receive_transactions.id', '=', id)
+    .where('apps.user_id', '=', userId)
+    .executeTakeFirst();
+  if (!row) throw new NotFoundError();
+  const from: readonly number[] = DEPOSIT_REQUEUE.from;
+  if (!from.includes(row.deposit_status)) throw new ConflictError(STATE_MSG.depositNotFailed);
+  const result = await db
+    .updateTable('receive_transactions')
+    .set({ deposit_status: DEPOSIT_REQUEUE.to, process_datetime: null })
+    .where('id', '=', row.id)
+    .where('deposit_status', 'in', DEPOSIT_REQUEUE.from)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw new ConflictError(STATE_MSG.depositNotFailed);
+}
+
+/** Moves a withdrawal from 3 or 6 to `to`; the status guard in the update makes it race-free. */
+async function moveWithdrawal(db: Db, userId: string, id: string, to: 2 | 7, msg: string) {
+  const row = await db
+    .selectFrom('send_transactions')
+    .innerJoin('apps', 'apps.id', 'send_transactions.app_id')
+    .select(['send_transactions.id', 'send_transactions.status'])
+    .where('send_transactions.id', '=', id)
+    .where('apps.user_id', '=', userId)
+    .executeTakeFirst();
+  if (!row) throw new NotFoundError();
+  const actionable: readonly number[] = WITHDRAW_ACTIONABLE;
+  if (!actionable.includes(row.status)) throw new ConflictError(msg);
+  const result = await db
+    .updateTable('send_transactions')
+    .set({ status: to })
+    .where('id', '=', row.id)
+    .where('status', 'in', WITHDRAW_ACTIONABLE)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw new ConflictError(msg);
+}
+
+export function cancelWithdrawal(db: Db, userId: string, id: string): Promise<void> {
+  return moveWithdrawal(db, userId, id, WITHDRAW_CANCELLED, STATE_MSG.withdrawNotCancellable);
+}
+
+export function requeueWithdrawal(db: Db, userId: string, id: string): Promise<void> {
+  return moveWithdrawal(db, userId, id, WITHDRAW_REQUEUED, STATE_MSG.withdrawNotRequeueable);
+}

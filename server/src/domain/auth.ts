@@ -1,9 +1,15 @@
 import type { Db } from '../db/connection';
 import type { AuthType, User } from '../db/schema';
-import type { FieldErrors } from '../http/errors';
+import type { components } from '../generated/portal.gen';
+import { InvalidError, type FieldErrors } from './errors';
 import { newId } from './ids';
+import { consumeOtp, type OtpPurpose } from './otp';
 import { hashSecret, verifySecret } from './passwords';
+import { createSession } from './sessions';
 import { systemClock, type Clock } from './time';
+import { consumeUserTotp } from './totp';
+
+type Registration = components['schemas']['RegisterRequest'];
 
 // Sign-up and sign-in rules that are not HTTP: who an identifier names, what a valid
 // registration is, and the messages the access screens show.
@@ -111,23 +117,11 @@ export function warmUpPasswordCheck(): void {
   dummyHash ??= hashSecret('not-a-real-password-0');
 }
 
-export interface Registration {
-  name: string;
-  username: string;
-  email: string;
-  sponsor_id?: string;
-  password: string;
-  spassword: string;
-  country: string;
-  phone: string;
-  is_checked: 0 | 1;
-}
-
 /**
  * Every rule the schema cannot express: letters-only name, terms, the password checklist,
  * unique username and e-mail (case-insensitive), an existing sponsor and country.
  */
-export async function registrationErrors(db: Db, body: Registration): Promise<FieldErrors> {
+async function registrationErrors(db: Db, body: Registration): Promise<FieldErrors> {
   const errors: FieldErrors = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
 
@@ -169,7 +163,7 @@ export const NEW_ACCOUNT_BLANKS = {
 } as const;
 
 /** Inserts the account (auth_type mpin); the caller has checked registrationErrors. */
-export async function createAccount(
+async function createAccount(
   db: Db,
   body: Registration,
   clock: Clock = systemClock,
@@ -205,7 +199,7 @@ export async function createAccount(
  * the previous session (what the dashboard shows as 'last login'; null on the first sign-in) and
  * previous_login_at the value it replaces.
  */
-export async function recordSignIn(db: Db, user: User): Promise<void> {
+async function recordSignIn(db: Db, user: User): Promise<void> {
   const previous = await db
     .selectFrom('sessions')
     .select('created_at')
@@ -220,4 +214,99 @@ export async function recordSignIn(db: Db, user: User): Promise<void> {
     })
     .where('id', '=', user.id)
     .execute();
+}
+
+/** Signs a new account up (auth_type mpin) once every registration rule holds. */
+export async function register(db: Db, body: Registration, clock: Clock = systemClock) {
+  const errors = await registrationErrors(db, body);
+  if (Object.keys(errors).length > 0) throw new InvalidError(undefined, errors);
+  try {
+    await createAccount(db, body, clock);
+  } catch (error) {
+    // Two sign-ups racing for one username or e-mail: the unique index decides, and the
+    // loser gets the same field message as a sequential duplicate.
+    const raced = await registrationErrors(db, body);
+    if (Object.keys(raced).length > 0) throw new InvalidError(undefined, raced);
+    throw error;
+  }
+}
+
+/** The countries of the sign-up form, by name. */
+export function listCountries(db: Db) {
+  return db
+    .selectFrom('countries')
+    .select(['id', 'name', 'calling_code'])
+    .orderBy('name')
+    .execute();
+}
+
+/**
+ * The code of the user's active second factor: the pin, or a single-use authenticator or
+ * e-mailed code (`purpose` names what the e-mailed code was sent for).
+ */
+export async function secondFactorOk(
+  db: Db,
+  serverKey: string,
+  user: User,
+  code: string,
+  purpose: OtpPurpose,
+  clock: Clock = systemClock,
+): Promise<boolean> {
+  switch (user.auth_type) {
+    case 'mpin':
+      return /^\d{4}$/.test(code) ? verifySecret(user.pin_hash, code) : false;
+    case 'authenticator':
+      return consumeUserTotp(db, serverKey, user, code, clock);
+    case 'otp':
+      return consumeOtp(db, serverKey, user.id, purpose, code, clock);
+  }
+}
+
+/** Whether the sign-in step token `stepId` has been used for a sign-in already. */
+export async function isStepSpent(db: Db, stepId: string): Promise<boolean> {
+  const spent = await db
+    .selectFrom('spent_step_tokens')
+    .select('id')
+    .where('id', '=', stepId)
+    .executeTakeFirst();
+  return spent !== undefined;
+}
+
+/** Thrown inside the sign-in transaction so that the claimed step token is rolled back. */
+class WrongCode extends Error {}
+
+/**
+ * Sign-in step two once the password is checked: spends the step token `stepId`, checks the
+ * second factor's code and opens a session. A wrong code leaves the step token unspent.
+ */
+export async function completeSignIn(
+  db: Db,
+  serverKey: string,
+  user: User,
+  stepId: string,
+  code: string,
+  client: { ip: string; userAgent: string | null },
+  clock: Clock = systemClock,
+): Promise<{ ok: true; token: string } | { ok: false; reason: 'spent' | 'wrongCode' }> {
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      // Claim the step token first: a second login with it fails on the primary key.
+      const claimed = await trx
+        .insertInto('spent_step_tokens')
+        .values({ id: stepId, spent_at: clock().toISOString() })
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
+      if (claimed.numInsertedOrUpdatedRows !== 1n) return { ok: false, reason: 'spent' } as const;
+      if (!(await secondFactorOk(trx, serverKey, user, code, 'login', clock))) {
+        throw new WrongCode();
+      }
+      await recordSignIn(trx, user);
+      const session = await createSession(trx, user.id, client, clock);
+      return { ok: true, token: session.token } as const;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof WrongCode) return { ok: false, reason: 'wrongCode' } as const;
+      throw error;
+    });
 }

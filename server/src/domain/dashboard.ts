@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database, LedgerType } from '../db/schema';
+import type { Database } from '../db/schema';
+import type { components } from '../generated/portal.gen';
 import { microToDecimal } from './money';
 import { currentSubscription } from './subscriptions';
 
@@ -70,25 +71,13 @@ export function dashboardQueries(db: Executor, userId: string, windows: CountWin
   };
 }
 
-export interface DashboardTransaction {
-  tnx: string;
-  amount: number;
-  type: LedgerType;
-  source: string;
-  note: string | null;
-  created_at: string;
-}
+type Schemas = components['schemas'];
 
-export interface Dashboard {
-  last_login_at: string | null;
-  subscription: { expiry: string; transaction_used: number; transaction_limit: number } | null;
-  daily_transaction: number;
-  monthly_transaction: number;
-  total_transaction: number;
-  latest_transacctions: DashboardTransaction[];
-}
-
-export async function dashboardOf(db: Executor, userId: string, now: Date): Promise<Dashboard> {
+export async function dashboardOf(
+  db: Executor,
+  userId: string,
+  now: Date,
+): Promise<Schemas['DashboardData']> {
   const subscription = await currentSubscription(db, userId, now.toISOString());
   const queries = dashboardQueries(db, userId, {
     day: startOfUtcDay(now),
@@ -116,7 +105,7 @@ export async function dashboardOf(db: Executor, userId: string, now: Date): Prom
     daily_transaction: sum('daily'),
     monthly_transaction: sum('monthly'),
     total_transaction: sum('total'),
-    latest_transacctions: latest.map((entry) => ({
+    latest_transacctions: latest.map((entry): Schemas['Transaction'] => ({
       tnx: entry.tnx,
       amount: microToDecimal(entry.amount_micro),
       type: entry.type,

@@ -1,8 +1,12 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, DocumentType, KycStatus, UploadStatus } from '../db/schema';
+import type { components } from '../generated/portal.gen';
+import { ConflictError, ForbiddenError, InvalidError, type FieldErrors } from './errors';
+import { newId } from './ids';
+import { checkImages, recordImage, removeImages, writeImage } from './uploads';
 
 type Executor = Kysely<Database> | Transaction<Database>;
-type FieldErrors = Record<string, string[]>;
+type Schemas = components['schemas'];
 
 // Identity verification (spec 000 sections 4 and 5): the personal section, the document
 // uploads and the account's status_kyc derived from both.
@@ -38,20 +42,10 @@ export const AADHAR_DIGITS_MAX = 12;
 
 // ------------------------------------------------------------------------- personal section
 
-export interface PersonalInfo {
-  name: string;
-  gender: 'male' | 'female' | 'others';
-  dob: string;
-  address_line1: string;
-  address_line2: string;
-  city: string;
-  state: string;
-  pincode: string;
-  landmark?: string;
-}
+type PersonalInfo = Schemas['UpdateProfileRequest'];
 
 /** The fields update-profile writes, trimmed; landmark '' clears it. */
-export function normalizePersonalInfo(input: PersonalInfo) {
+function normalizePersonalInfo(input: PersonalInfo) {
   return {
     name: input.name.trim().replace(/\s+/g, ' '),
     gender: input.gender,
@@ -95,27 +89,30 @@ export function pincodeRule(pincode: string, countryId: string | null): string |
   return /^[0-9+]{4,7}$/.test(pincode) ? null : KYC_MSG.pincodeOther;
 }
 
+/**
+ * Saves the personal section of a profile that is not approved yet (approval locks it), checked
+ * against the account's country on `today` (YYYY-MM-DD).
+ */
+export async function savePersonalInfo(
+  db: Executor,
+  user: { id: string; country: string | null; is_profile_complete: 0 | 1 },
+  input: PersonalInfo,
+  today: string,
+): Promise<void> {
+  if (user.is_profile_complete === 1) throw new ForbiddenError(KYC_MSG.locked);
+  const info = normalizePersonalInfo(input);
+  const errors = personalInfoErrors(info, user.country, today);
+  if (Object.keys(errors).length > 0) throw new InvalidError(undefined, errors);
+  const result = await db
+    .updateTable('users')
+    .set(info)
+    .where('id', '=', user.id)
+    .where('is_profile_complete', '=', 0) // an approval may have landed meanwhile
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw new ForbiddenError(KYC_MSG.locked);
+}
+
 // ------------------------------------------------------------------------- document types
-
-export interface UploadView {
-  id: string;
-  document_name: string;
-  document_number: string | null;
-  front: string | null;
-  back: string | null;
-  status: UploadStatus;
-  remarks: string | null;
-  created_at: string;
-}
-
-export interface DocumentTypeView {
-  id: string;
-  document_type: string;
-  data: string[];
-  front_required: 0 | 1;
-  back_required: 0 | 1;
-  uploads: { data: UploadView[] };
-}
 
 export function documentNames(type: Pick<DocumentType, 'document_names'>): string[] {
   const parsed: unknown = JSON.parse(type.document_names);
@@ -123,7 +120,10 @@ export function documentNames(type: Pick<DocumentType, 'document_names'>): strin
 }
 
 /** Every section in display order, each with this account's uploads newest first. */
-export async function listDocumentTypes(db: Executor, userId: string): Promise<DocumentTypeView[]> {
+export async function listDocumentTypes(
+  db: Executor,
+  userId: string,
+): Promise<Schemas['DocumentType'][]> {
   const [types, uploads] = await Promise.all([
     db.selectFrom('document_types').selectAll().orderBy('sort_order').orderBy('id').execute(),
     db
@@ -143,7 +143,7 @@ export async function listDocumentTypes(db: Executor, userId: string): Promise<D
     uploads: {
       data: uploads
         .filter((u) => u.document_type_id === type.id)
-        .map((u) => ({
+        .map((u): Schemas['Upload'] => ({
           id: u.id,
           document_name: u.document_name,
           document_number: u.document_number,
@@ -158,7 +158,7 @@ export async function listDocumentTypes(db: Executor, userId: string): Promise<D
 }
 
 /** The type a lower-cased `document_type` names (the client sends it lower-cased). */
-export async function findDocumentType(db: Executor, documentType: string) {
+async function findDocumentType(db: Executor, documentType: string) {
   return db
     .selectFrom('document_types')
     .selectAll()
@@ -175,7 +175,7 @@ export function isAadhar(documentName: string): boolean {
   return /aadha?r/i.test(documentName);
 }
 
-export interface UploadInput {
+interface UploadInput {
   document_name: string;
   document_number?: string;
   hasFront: boolean;
@@ -183,7 +183,7 @@ export interface UploadInput {
 }
 
 /** Field rules of spec 000 section 5 for one document of `type`. */
-export function uploadRuleErrors(type: DocumentType, input: UploadInput): FieldErrors {
+function uploadRuleErrors(type: DocumentType, input: UploadInput): FieldErrors {
   const errors: FieldErrors = {};
   const name = input.document_name.trim();
   if (!name) errors.document_name = [KYC_MSG.documentNameRequired];
@@ -204,7 +204,7 @@ export function uploadRuleErrors(type: DocumentType, input: UploadInput): FieldE
 }
 
 /** A section takes a new upload only when it has none or its latest one was rejected. */
-export async function sectionAcceptsUpload(
+async function sectionAcceptsUpload(
   db: Executor,
   userId: string,
   documentTypeId: string,
@@ -218,6 +218,79 @@ export async function sectionAcceptsUpload(
     .orderBy('id', 'desc')
     .executeTakeFirst();
   return !latest || latest.status === 2;
+}
+
+/**
+ * Stores one document of a section that takes an upload: its rules and the images' contents are
+ * checked first, the scans are written under fresh names (removed again if the upload fails).
+ */
+export async function uploadDocument(
+  db: Kysely<Database>,
+  dataDir: string,
+  userId: string,
+  input: Schemas['UploadKycRequest'],
+  nowIso: string,
+): Promise<void> {
+  const type = await findDocumentType(db, input.document_type);
+  if (!type) throw new InvalidError(undefined, { document_type: [KYC_MSG.typeInvalid] });
+  if (!(await sectionAcceptsUpload(db, userId, type.id))) {
+    throw new ConflictError(KYC_MSG.alreadyUploaded);
+  }
+  const { images, errors: imageErrors } = await checkImages({
+    front: input.front,
+    back: input.back,
+  });
+  const errors = {
+    ...uploadRuleErrors(type, {
+      document_name: input.document_name,
+      document_number: input.document_number,
+      hasFront: input.front !== undefined,
+      hasBack: input.back !== undefined,
+    }),
+    ...imageErrors,
+  };
+  if (Object.keys(errors).length > 0) throw new InvalidError(undefined, errors);
+
+  const written: Partial<Record<'front' | 'back', string>> = {};
+  try {
+    for (const side of ['front', 'back'] as const) {
+      const image = images[side];
+      if (image) written[side] = await writeImage(dataDir, image);
+    }
+    await db.transaction().execute(async (trx) => {
+      // Checked again inside the transaction: two uploads racing for one section.
+      if (!(await sectionAcceptsUpload(trx, userId, type.id))) {
+        throw new ConflictError(KYC_MSG.alreadyUploaded);
+      }
+      for (const side of ['front', 'back'] as const) {
+        const name = written[side];
+        const checked = images[side];
+        if (name && checked) {
+          await recordImage(trx, { name, userId, kind: 'kyc', checked, createdAt: nowIso });
+        }
+      }
+      await trx
+        .insertInto('kyc_uploads')
+        .values({
+          id: newId('upl'),
+          user_id: userId,
+          document_type_id: type.id,
+          document_name: input.document_name.trim(),
+          document_number: type.number_required === 1 ? (input.document_number ?? '').trim() : null,
+          front: written.front ?? null,
+          back: written.back ?? null,
+          status: 0,
+          remarks: null,
+          created_at: nowIso,
+          reviewed_at: null,
+        })
+        .execute();
+      await recomputeKycStatus(trx, userId);
+    });
+  } catch (error) {
+    await removeImages(dataDir, Object.values(written));
+    throw error;
+  }
 }
 
 // ------------------------------------------------------------------------- status_kyc

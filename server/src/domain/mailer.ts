@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { createTransport, type Transporter } from 'nodemailer';
 import type { ResolvedConfig } from '../config';
-import { HttpError, MSG } from '../http/errors';
+import { UnavailableError } from './errors';
 import { systemClock, type Clock } from './time';
 
 export interface MailMessage {
@@ -20,6 +20,7 @@ export interface OutboxMail extends MailMessage {
 }
 
 export const OUTBOX_DIR = 'outbox';
+const MAIL_UNAVAILABLE = 'We could not send the code by e-mail. Please try again in a few minutes.';
 
 type MailConfig = Pick<ResolvedConfig, 'smtpUrl' | 'mailFrom' | 'dataDir'>;
 
@@ -36,8 +37,8 @@ function transportFor(smtpUrl: string): Transporter {
 }
 
 /**
- * Sends through SMTP when SMTP_URL is set (a refusing or unreachable server is a 503 for the
- * request that wanted the mail); otherwise (development, tests, e2e) the mail becomes
+ * Sends through SMTP when SMTP_URL is set (a refusing or unreachable server makes the request
+ * that wanted the mail fail as unavailable); otherwise (development, tests, e2e) the mail becomes
  * a JSON file in DATA_DIR/outbox, named so that they sort by time, plus a log line with its text.
  */
 export async function sendMail(
@@ -50,9 +51,9 @@ export async function sendMail(
     try {
       await transportFor(config.smtpUrl).sendMail({ from: config.mailFrom, ...message });
     } catch (err) {
-      // The user gets a clear 503 (retry later); the operator gets the SMTP error.
+      // The user is told to retry later; the operator gets the SMTP error.
       log.error({ err, to: message.to, subject: message.subject }, 'SMTP send failed');
-      throw new HttpError(503, MSG.mailUnavailable);
+      throw new UnavailableError(MAIL_UNAVAILABLE);
     }
     log.info({ to: message.to, subject: message.subject }, 'Mail sent');
     return;

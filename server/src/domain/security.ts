@@ -1,5 +1,6 @@
 import type { Db } from '../db/connection';
 import type { AuthType, User } from '../db/schema';
+import type { components } from '../generated/portal.gen';
 import { hashSecret } from './passwords';
 import { revokeUserSessions } from './sessions';
 import { systemClock, type Clock } from './time';
@@ -111,7 +112,11 @@ export async function changePassword(
  * The Profile of openapi.yaml for a user row: image_2fa carries the setup URL only while the
  * authenticator is not set up, so the secret never reaches a client afterwards.
  */
-export async function accountProfile(db: Db, serverKey: string, user: User) {
+export async function accountProfile(
+  db: Db,
+  serverKey: string,
+  user: User,
+): Promise<components['schemas']['Profile']> {
   return {
     name: user.name,
     email: user.email,
@@ -132,6 +137,11 @@ export async function accountProfile(db: Db, serverKey: string, user: User) {
     auth_type: user.auth_type,
     image_2fa: await authenticatorSetupUrl(db, serverKey, user),
   };
+}
+
+/** The account `userId` names, or undefined when there is none (any more). */
+export function findUser(db: Db, userId: string): Promise<User | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
 }
 
 /** The user row as it is now (after a change made by this request). */

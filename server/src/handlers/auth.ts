@@ -1,18 +1,16 @@
-import { accountProfile } from '../domain/security';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { User } from '../db/schema';
+import type { FastifyReply } from 'fastify';
 import {
   AUTH_MESSAGES,
   SECOND_FACTOR,
   checkPassword,
-  createAccount,
+  completeSignIn,
   findUserByLogin,
   findUserByUsername,
   identifierMatches,
-  recordSignIn,
-  registrationErrors,
+  isStepSpent,
+  listCountries,
+  register,
   warmUpPasswordCheck,
-  type Registration,
 } from '../domain/auth';
 import {
   createLoginGuard,
@@ -21,29 +19,13 @@ import {
   type LoginSubject,
 } from '../domain/lockout';
 import { sendMail } from '../domain/mailer';
-import { verifySecret } from '../domain/passwords';
-import { OTP_TTL_MINUTES, consumeOtp, issueOtp } from '../domain/otp';
-import { createSession, revokeSession } from '../domain/sessions';
+import { OTP_TTL_MINUTES, issueOtp } from '../domain/otp';
+import { accountProfile, reloadUser } from '../domain/security';
+import { revokeSession } from '../domain/sessions';
 import { issueStepToken } from '../domain/stepTokens';
-import { consumeUserTotp } from '../domain/totp';
 import { HttpError, fieldError, validationFailed } from '../http/errors';
 import { requireStepUser, requireUser } from '../http/requestContext';
-import type { AppContext, HandlerModule } from './types';
-
-interface PreLoginBody {
-  username: string;
-  password: string;
-}
-
-interface LoginBody extends PreLoginBody {
-  mpin?: string;
-  authenticator?: string;
-  otp?: string;
-}
-
-/** The Profile of openapi.yaml (one serializer: domain/security.ts). */
-const profileOf = (ctx: AppContext, user: User) =>
-  accountProfile(ctx.db, ctx.config.secretKey, user);
+import type { HandlerModule, Reply } from './types';
 
 export const authHandlers: HandlerModule = (ctx) => {
   const guard = createLoginGuard(ctx.config.loginGuard);
@@ -72,7 +54,7 @@ export const authHandlers: HandlerModule = (ctx) => {
   }
 
   return {
-    async preLogin(request: FastifyRequest<{ Body: PreLoginBody }>, reply: FastifyReply) {
+    async preLogin(request, reply) {
       const { username, password } = request.body;
       const user = await findUserByLogin(ctx.db, username);
       const subject: LoginSubject = user ? { userId: user.id } : { unknownName: username };
@@ -104,22 +86,17 @@ export const authHandlers: HandlerModule = (ctx) => {
         auth_type: user.auth_type,
         token: issueStepToken(ctx.config.secretKey, user.id, 'login', ctx.clock),
         msg: factor.prompt,
-      };
+      } satisfies Reply<'preLogin'>;
     },
 
-    async login(request: FastifyRequest<{ Body: LoginBody }>, reply: FastifyReply) {
+    async login(request, reply) {
       const user = requireStepUser(request);
       const stepId = request.stepTokenId ?? '';
       const subject: LoginSubject = { userId: user.id };
       const body = request.body;
       await refuseIfThrottled(reply, subject, request.ip);
 
-      const spent = await ctx.db
-        .selectFrom('spent_step_tokens')
-        .select('id')
-        .where('id', '=', stepId)
-        .executeTakeFirst();
-      if (spent) throw validationFailed({}, AUTH_MESSAGES.stepUsed);
+      if (await isStepSpent(ctx.db, stepId)) throw validationFailed({}, AUTH_MESSAGES.stepUsed);
 
       const passwordOk = await checkPassword(user, body.password);
       await refuseIfLocked(subject);
@@ -132,59 +109,22 @@ export const authHandlers: HandlerModule = (ctx) => {
       const code = body[factor.field];
       if (!code) throw fieldError(factor.field, factor.required);
 
-      const signedIn = await ctx.db
-        .transaction()
-        .execute(async (trx) => {
-          // Claim the step token first: a second login with it fails on the primary key.
-          const claimed = await trx
-            .insertInto('spent_step_tokens')
-            .values({ id: stepId, spent_at: ctx.clock().toISOString() })
-            .onConflict((oc) => oc.doNothing())
-            .executeTakeFirst();
-          if (claimed.numInsertedOrUpdatedRows !== 1n) return 'spent' as const;
-          let codeOk: boolean;
-          switch (user.auth_type) {
-            case 'mpin':
-              codeOk = await checkPin(user, code);
-              break;
-            case 'authenticator':
-              codeOk = await consumeUserTotp(trx, ctx.config.secretKey, user, code, ctx.clock);
-              break;
-            case 'otp':
-              codeOk = await consumeOtp(
-                trx,
-                ctx.config.secretKey,
-                user.id,
-                'login',
-                code,
-                ctx.clock,
-              );
-              break;
-          }
-          if (!codeOk) throw new WrongCode();
-          await recordSignIn(trx, user);
-          return createSession(
-            trx,
-            user.id,
-            { ip: request.ip, userAgent: request.headers['user-agent'] ?? null },
-            ctx.clock,
-          );
-        })
-        .catch((error: unknown) => {
-          if (error instanceof WrongCode) return 'wrong' as const;
-          throw error;
-        });
-      if (signedIn === 'spent') throw validationFailed({}, AUTH_MESSAGES.stepUsed);
-      if (signedIn === 'wrong') {
-        return fail(subject, request.ip, fieldError(factor.field, factor.wrong));
+      const signedIn = await completeSignIn(
+        ctx.db,
+        ctx.config.secretKey,
+        user,
+        stepId,
+        code,
+        { ip: request.ip, userAgent: request.headers['user-agent'] ?? null },
+        ctx.clock,
+      );
+      if (!signedIn.ok && signedIn.reason === 'spent') {
+        throw validationFailed({}, AUTH_MESSAGES.stepUsed);
       }
+      if (!signedIn.ok) return fail(subject, request.ip, fieldError(factor.field, factor.wrong));
       await guard.recordSuccess(ctx.db, user.id);
 
-      const fresh = await ctx.db
-        .selectFrom('users')
-        .selectAll()
-        .where('id', '=', user.id)
-        .executeTakeFirstOrThrow();
+      const fresh = await reloadUser(ctx.db, user.id);
       return {
         status: true,
         msg: AUTH_MESSAGES.signedIn,
@@ -192,53 +132,33 @@ export const authHandlers: HandlerModule = (ctx) => {
         username: fresh.username,
         currency: 'USD',
         currency_type: '$',
-        profile: await profileOf(ctx, fresh),
-      };
+        profile: await accountProfile(ctx.db, ctx.config.secretKey, fresh),
+      } satisfies Reply<'login'>;
     },
 
-    async logout(request: FastifyRequest) {
+    async logout(request) {
       requireUser(request);
       if (request.sessionId) await revokeSession(ctx.db, request.sessionId, ctx.clock);
-      return { status: true, msg: AUTH_MESSAGES.loggedOut };
+      return { status: true, msg: AUTH_MESSAGES.loggedOut } satisfies Reply<'logout'>;
     },
 
-    async register(request: FastifyRequest<{ Body: Registration }>) {
-      const body = request.body;
-      const errors = await registrationErrors(ctx.db, body);
-      if (Object.keys(errors).length > 0) throw validationFailed(errors);
-      try {
-        await createAccount(ctx.db, body, ctx.clock);
-      } catch (error) {
-        // Two sign-ups racing for one username or e-mail: the unique index decides, and the
-        // loser gets the same field message as a sequential duplicate.
-        const raced = await registrationErrors(ctx.db, body);
-        if (Object.keys(raced).length > 0) throw validationFailed(raced);
-        throw error;
-      }
-      return { status: true, msg: AUTH_MESSAGES.registered };
+    async register(request) {
+      await register(ctx.db, request.body, ctx.clock);
+      return { status: true, msg: AUTH_MESSAGES.registered } satisfies Reply<'register'>;
     },
 
-    async checkUsername(request: FastifyRequest<{ Params: { username: string } }>) {
+    async checkUsername(request) {
       const taken = await findUserByUsername(ctx.db, request.params.username);
-      return taken
-        ? { status: false, msg: AUTH_MESSAGES.usernameTaken }
-        : { status: true, msg: AUTH_MESSAGES.usernameAvailable };
+      return (
+        taken
+          ? { status: false, msg: AUTH_MESSAGES.usernameTaken }
+          : { status: true, msg: AUTH_MESSAGES.usernameAvailable }
+      ) satisfies Reply<'checkUsername'>;
     },
 
     async listCountries() {
-      const data = await ctx.db
-        .selectFrom('countries')
-        .select(['id', 'name', 'calling_code'])
-        .orderBy('name')
-        .execute();
-      return { status: true, data };
+      const data = await listCountries(ctx.db);
+      return { status: true, data } satisfies Reply<'listCountries'>;
     },
   };
 };
-
-/** Thrown inside the sign-in transaction so that the claimed step token is rolled back. */
-class WrongCode extends Error {}
-
-function checkPin(user: User, pin: string): Promise<boolean> {
-  return /^\d{4}$/.test(pin) ? verifySecret(user.pin_hash, pin) : Promise.resolve(false);
-}

@@ -7,7 +7,7 @@ import { kycHandlers } from './kyc';
 import { profileHandlers } from './profile';
 import { securityHandlers } from './security';
 import { subscriptionsHandlers } from './subscriptions';
-import type { AppContext, HandlerMap, HandlerModule, OperationHandler } from './types';
+import type { AppContext, HandlerMap, HandlerModule } from './types';
 import { walletHandlers } from './wallet';
 
 /** One module per tag of openapi.yaml. */
@@ -32,11 +32,12 @@ export function buildServiceHandlers(
   operations: readonly OperationInfo[],
   log: FastifyBaseLogger,
   overrides: HandlerMap = {},
-): Record<string, OperationHandler> {
+): HandlerMap {
   const byId = new Map(operations.map((op) => [op.operationId, op]));
   const implemented: HandlerMap = {};
   for (const [tag, module] of Object.entries(HANDLER_MODULES)) {
     for (const [operationId, handler] of Object.entries(module(ctx))) {
+      if (!handler) continue;
       if (operationId in implemented) throw new Error(`Two handlers for operation ${operationId}`);
       const op = byId.get(operationId);
       if (!op) log.warn(`Handler ${tag}.${operationId} has no operation in openapi.yaml`);
@@ -45,7 +46,7 @@ export function buildServiceHandlers(
       implemented[operationId] = handler;
     }
   }
-  const handlers: Record<string, OperationHandler> = {};
+  const handlers: HandlerMap = {};
   const missing: string[] = [];
   for (const { operationId, tag } of operations) {
     const handler = overrides[operationId] ?? implemented[operationId];

@@ -1,9 +1,9 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { User } from '../db/schema';
-import { AUTH_MESSAGES, meetsPasswordPolicy } from '../domain/auth';
+import { AUTH_MESSAGES, meetsPasswordPolicy, secondFactorOk } from '../domain/auth';
 import { FailureWindow } from '../domain/lockout';
 import { sendMail } from '../domain/mailer';
-import { OTP_TTL_MINUTES, consumeOtp, issueOtp } from '../domain/otp';
+import { OTP_TTL_MINUTES, issueOtp } from '../domain/otp';
 import { verifySecret } from '../domain/passwords';
 import {
   accountProfile,
@@ -23,31 +23,7 @@ import {
   type FieldErrors,
 } from '../http/errors';
 import { requireUser } from '../http/requestContext';
-import type { AppContext, HandlerModule } from './types';
-
-interface ChangeMpinBody {
-  password: string;
-  spassword: string;
-  spassword_confirmation: string;
-}
-
-interface Change2faBody {
-  code: string;
-}
-
-interface UpdateAuthenticationBody {
-  type: 'mpin' | 'authenticator';
-  spassword?: string;
-  otp?: string;
-  code?: string;
-}
-
-interface ChangePasswordBody {
-  currentpassword: string;
-  newpassword: string;
-  newpassword_confirmation: string;
-  mpin: string;
-}
+import type { HandlerModule, Reply } from './types';
 
 export const MESSAGES = {
   setup2faFirst: 'Please setup 2fa First',
@@ -112,7 +88,7 @@ export const securityHandlers: HandlerModule = (ctx) => {
   }
 
   return {
-    async getAuthentication(request: FastifyRequest) {
+    async getAuthentication(request) {
       const user = requireUser(request);
       const image2fa = await authenticatorSetupUrl(ctx.db, ctx.config.secretKey, user);
       return {
@@ -120,13 +96,10 @@ export const securityHandlers: HandlerModule = (ctx) => {
         more_details: { authenticator: user.totp_enabled },
         auth_type: user.auth_type,
         image_2fa: image2fa,
-      };
+      } satisfies Reply<'getAuthentication'>;
     },
 
-    async updateAuthentication(
-      request: FastifyRequest<{ Body: UpdateAuthenticationBody }>,
-      reply: FastifyReply,
-    ) {
+    async updateAuthentication(request, reply) {
       const user = requireUser(request);
       const { type } = request.body;
       if (type === 'authenticator' && user.totp_enabled !== 1) {
@@ -136,7 +109,9 @@ export const securityHandlers: HandlerModule = (ctx) => {
       const field = CODE_FIELD[user.auth_type];
       const code = request.body[field];
       if (!code) throw fieldError(field, MESSAGES.codeRequired);
-      if (!(await guardedCheck(reply, user, () => checkActiveMethodCode(ctx, user, code)))) {
+      const codeOk = () =>
+        secondFactorOk(ctx.db, ctx.config.secretKey, user, code, 'auth-switch', ctx.clock);
+      if (!(await guardedCheck(reply, user, codeOk))) {
         throw fieldError(field, MESSAGES.wrongCode);
       }
       await setAuthType(ctx.db, user.id, type);
@@ -145,10 +120,10 @@ export const securityHandlers: HandlerModule = (ctx) => {
         msg: MESSAGES.switched,
         auth_type: type,
         profile: await profileNow(user.id),
-      };
+      } satisfies Reply<'updateAuthentication'>;
     },
 
-    async change2fa(request: FastifyRequest<{ Body: Change2faBody }>, reply: FastifyReply) {
+    async change2fa(request, reply) {
       const user = requireUser(request);
       if (user.totp_enabled === 1) throw conflict(MESSAGES.alreadySetUp);
       const ok = await guardedCheck(reply, user, () =>
@@ -156,10 +131,14 @@ export const securityHandlers: HandlerModule = (ctx) => {
       );
       if (!ok) throw fieldError('code', MESSAGES.wrongTwoFactor);
       await markAuthenticatorSetUp(ctx.db, user.id);
-      return { status: true, msg: MESSAGES.setUp, profile: await profileNow(user.id) };
+      return {
+        status: true,
+        msg: MESSAGES.setUp,
+        profile: await profileNow(user.id),
+      } satisfies Reply<'change2fa'>;
     },
 
-    async resendOtp(request: FastifyRequest, reply: FastifyReply) {
+    async resendOtp(request, reply) {
       const user = requireUser(request);
       if (user.auth_type !== 'otp') throw validationFailed({}, MESSAGES.otpNotActive);
       const wait = await sentCodes.spend(ctx.db, user.id, ctx.clock().getTime());
@@ -179,10 +158,10 @@ export const securityHandlers: HandlerModule = (ctx) => {
           ctx.clock,
         );
       await issueOtp(ctx.db, ctx.config.secretKey, user.id, 'auth-switch', mail, ctx.clock);
-      return { status: true, msg: MESSAGES.otpSent };
+      return { status: true, msg: MESSAGES.otpSent } satisfies Reply<'resendOtp'>;
     },
 
-    async changeMpin(request: FastifyRequest<{ Body: ChangeMpinBody }>, reply: FastifyReply) {
+    async changeMpin(request, reply) {
       const user = requireUser(request);
       const body = request.body;
       if (body.spassword !== body.spassword_confirmation) {
@@ -193,13 +172,10 @@ export const securityHandlers: HandlerModule = (ctx) => {
       );
       if (!ok) throw fieldError('password', MESSAGES.wrongPassword);
       await changePin(ctx.db, user.id, body.spassword);
-      return { status: true, msg: MESSAGES.pinChanged };
+      return { status: true, msg: MESSAGES.pinChanged } satisfies Reply<'changeMpin'>;
     },
 
-    async changePassword(
-      request: FastifyRequest<{ Body: ChangePasswordBody }>,
-      reply: FastifyReply,
-    ) {
+    async changePassword(request, reply) {
       const user = requireUser(request);
       const body = request.body;
       const errors: FieldErrors = {};
@@ -224,19 +200,7 @@ export const securityHandlers: HandlerModule = (ctx) => {
       });
       if (Object.keys(wrong).length > 0) throw validationFailed(wrong);
       await changePassword(ctx.db, user.id, body.newpassword, request.sessionId, ctx.clock);
-      return { status: true, msg: MESSAGES.passwordChanged };
+      return { status: true, msg: MESSAGES.passwordChanged } satisfies Reply<'changePassword'>;
     },
   };
 };
-
-/** The code of the method active now: pin, authenticator or e-mailed OTP (both single use). */
-async function checkActiveMethodCode(ctx: AppContext, user: User, code: string) {
-  switch (user.auth_type) {
-    case 'mpin':
-      return verifySecret(user.pin_hash, code);
-    case 'authenticator':
-      return consumeUserTotp(ctx.db, ctx.config.secretKey, user, code, ctx.clock);
-    case 'otp':
-      return consumeOtp(ctx.db, ctx.config.secretKey, user.id, 'auth-switch', code, ctx.clock);
-  }
-}

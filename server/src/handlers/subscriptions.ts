@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { microToDecimal, microToString } from '../domain/money';
 import {
   cancelSubscription,
@@ -11,7 +10,7 @@ import {
 } from '../domain/subscriptions';
 import { conflict, fieldError, HttpError, notFound } from '../http/errors';
 import { requireUser } from '../http/requestContext';
-import type { HandlerModule } from './types';
+import type { HandlerModule, Reply, Schemas } from './types';
 
 export const DOWNGRADE_REASON_MESSAGE = 'Please Enter Reason for Downgrade';
 
@@ -24,7 +23,7 @@ const PURCHASED: Record<PurchaseKind, string> = {
 
 // Operations tagged Subscriptions in openapi.yaml, keyed by operationId.
 export const subscriptionsHandlers: HandlerModule = (ctx) => ({
-  async listSubscriptions(request: FastifyRequest<{ Querystring: { page?: number } }>) {
+  async listSubscriptions(request) {
     const user = requireUser(request);
     const page = request.query.page ?? 1;
     const { total, rows } = await listPurchases(ctx.db, user.id, page, ctx.clock().toISOString());
@@ -32,7 +31,7 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
     return {
       status: true,
       data: {
-        data: rows.map((row) => ({
+        data: rows.map((row): Schemas['SubscriptionRow'] => ({
           id: row.id,
           package: row.package,
           duration_days: row.durationDays,
@@ -52,7 +51,7 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
         // The route's own URL (with the /api prefix), so the path is not restated here.
         first_page_url: `${request.routeOptions.url}?page=1`,
       },
-    };
+    } satisfies Reply<'listSubscriptions'>;
   },
 
   async listPackages(request) {
@@ -61,7 +60,7 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
     const current = await currentSubscription(ctx.db, user.id, ctx.clock().toISOString());
     return {
       status: true,
-      data: packages.map((pkg) => ({
+      data: packages.map((pkg): Schemas['Package'] => ({
         id: pkg.id,
         name: pkg.name,
         price: microToDecimal(pkg.price_micro),
@@ -80,12 +79,10 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
             end_date: current.end_date,
           }
         : null,
-    };
+    } satisfies Reply<'listPackages'>;
   },
 
-  async purchasePackage(
-    request: FastifyRequest<{ Body: { package_id: string; remarks?: string } }>,
-  ) {
+  async purchasePackage(request) {
     const user = requireUser(request);
     const outcome = await purchasePackage(ctx.db, {
       userId: user.id,
@@ -93,7 +90,9 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
       remarks: request.body.remarks,
       now: ctx.clock(),
     });
-    if (outcome.ok) return { status: true, msg: PURCHASED[outcome.kind] };
+    if (outcome.ok) {
+      return { status: true, msg: PURCHASED[outcome.kind] } satisfies Reply<'purchasePackage'>;
+    }
     switch (outcome.reason) {
       case 'unknown_package':
         throw fieldError('package_id', 'The selected plan does not exist.');
@@ -111,7 +110,7 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
     }
   },
 
-  async cancelSubscription(request: FastifyRequest<{ Params: { id: string } }>) {
+  async cancelSubscription(request) {
     const user = requireUser(request);
     const outcome = await cancelSubscription(ctx.db, {
       userId: user.id,
@@ -126,7 +125,10 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
       case 'already_canceled':
         throw conflict('This subscription is already canceled.');
       case 'canceled':
-        return { status: true, msg: 'Subscription canceled successfully' };
+        return {
+          status: true,
+          msg: 'Subscription canceled successfully',
+        } satisfies Reply<'cancelSubscription'>;
     }
   },
 });

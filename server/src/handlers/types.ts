@@ -1,20 +1,56 @@
-import type { FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
+import type { components, operations } from '../generated/portal.gen';
 
 export type { AppContext };
 
+/** The contract's schemas by name, e.g. `Schemas['App']`. */
+export type Schemas = components['schemas'];
+
+export type OperationId = keyof operations;
+
+type Content<T> = T extends { content: infer C } ? C[keyof C] : never;
+// An absent part of the request (`path?: never`) is an empty object at run time.
+type Part<T> = [NonNullable<T>] extends [never] ? Record<string, never> : NonNullable<T>;
+type BodyOf<Op> = Op extends { requestBody: infer B }
+  ? Content<B>
+  : Op extends { requestBody?: infer B }
+    ? [NonNullable<B>] extends [never]
+      ? undefined
+      : Content<NonNullable<B>> | undefined
+    : undefined;
+type SuccessStatus = 200 | 201 | 202 | 204;
+
+/** What glue has validated for operation `K`: body, path parameters and query. */
+export interface RequestOf<K extends OperationId> {
+  Body: BodyOf<operations[K]>;
+  Params: Part<operations[K]['parameters']['path']>;
+  Querystring: Part<operations[K]['parameters']['query']>;
+}
+
+/** The success body of operation `K`; check each returned literal with `satisfies Reply<K>`. */
+export type Reply<K extends OperationId> = Content<
+  operations[K]['responses'][SuccessStatus & keyof operations[K]['responses']]
+>;
+
 /**
- * One operation of openapi.yaml. `T` types what glue has already validated, e.g.
- * `OperationHandler<{ Body: RegisterBody; Params: { id: string } }>`. Return the response body
- * (set a non-200 status with `reply.code()`), or throw an HttpError (http/errors.ts).
+ * The handler of operation `K`. Return the response body (set a non-200 status with
+ * `reply.code()`), or throw: a domain error (domain/errors.ts) or an HttpError (http/errors.ts).
  */
-export type OperationHandler<T extends RouteGenericInterface = RouteGenericInterface> = {
-  // Method syntax keeps parameters bivariant, so handlers typed with a narrower request
-  // still fit a HandlerMap.
-  handle(request: FastifyRequest<T>, reply: FastifyReply): Promise<unknown>;
+export type Handler<K extends OperationId> = (
+  request: FastifyRequest<RequestOf<K>>,
+  reply: FastifyReply,
+) => Promise<Reply<K>>;
+
+/** handlers/<tag>.ts return these: operationId -> handler, closing over the context. */
+export type Handlers = { [K in OperationId]?: Handler<K> };
+export type HandlerModule = (ctx: AppContext) => Handlers;
+
+/** What glue calls: any operation's handler, its request and answer types erased. */
+export type ServiceHandler = {
+  // Method syntax keeps parameters bivariant, so each operation's Handler fits here.
+  handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
 }['handle'];
 
-export type HandlerMap = Record<string, OperationHandler>;
-
-/** handlers/<tag>.ts export one of these: operationId -> handler, closing over the context. */
-export type HandlerModule = (ctx: AppContext) => HandlerMap;
+/** Handlers by operationId as glue takes them (tests add fixture operations the document lacks). */
+export type HandlerMap = Record<string, ServiceHandler>;

@@ -1,34 +1,27 @@
-import { chainAdapterFor, ChainUnavailableError } from '../domain/chain';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
-import {
-  depositSummary,
-  ensureDepositAddress,
-  syncDeposits,
-  type SyncResult,
-} from '../domain/deposits';
+import { depositSummary, ensureDepositAddress, syncDeposits } from '../domain/deposits';
 import { balanceMicro } from '../domain/ledger';
 import { microToDecimal } from '../domain/money';
 import { subscriptionDueMicro } from '../domain/subscriptions';
-import { HttpError } from '../http/errors';
 import { requireUser } from '../http/requestContext';
-import type { HandlerModule } from './types';
+import type { HandlerModule, Reply, Schemas } from './types';
 
 /** The deposit network shown with the address (the client labels it Binance smart chain). */
 export const DEPOSIT_NETWORK = 'BEP20';
 export const NEW_DEPOSIT_MESSAGE = 'New Deposit Found !!';
-export const CHAIN_UNAVAILABLE_MESSAGE =
-  'The blockchain could not be reached. Please try again in a minute.';
 
-// Operations tagged Wallet in openapi.yaml, keyed by operationId. Shape of an entry:
-//   async someOperation(request: FastifyRequest<{ Body: SomeBody; Params: { id: string } }>, reply) {
+// Operations tagged Wallet in openapi.yaml, keyed by operationId. Shape of an entry (request
+// and reply typed by the operationId, see handlers/types.ts):
+//   async someOperation(request) {
 //     const user = requireUser(request); // http/requestContext.ts
-//     ...query ctx.db with Kysely...
-//     return { status: true, msg: '...' }; // or throw validationFailed / notFound (http/errors.ts)
+//     const data = await someRule(ctx.db, user.id, request.body); // domain/: queries and rules
+//     return { status: true, data } satisfies Reply<'someOperation'>;
 //   },
+// A rule refuses by throwing a domain error (domain/errors.ts); the error handler answers it.
 export const walletHandlers: HandlerModule = (ctx) => {
   // At start-up: the development key pair is created on first start, a bad key stops the start.
   const xpub = resolveWalletXpub(ctx.config);
-  const chain = chainAdapterFor(ctx.config, ctx.db);
+  const { chain } = ctx;
 
   return {
     // getBalance (portal slice: the sidebar's balance card): always derived from the ledger.
@@ -37,7 +30,7 @@ export const walletHandlers: HandlerModule = (ctx) => {
       return {
         status: true,
         data: { payInBalance: microToDecimal(await balanceMicro(ctx.db, user.id)) },
-      };
+      } satisfies Reply<'getBalance'>;
     },
 
     async getCryptoDeposit(request) {
@@ -57,27 +50,20 @@ export const walletHandlers: HandlerModule = (ctx) => {
           amountToPay: microToDecimal(due),
         },
         data: {
-          data: deposits.recent.map((row) => ({
+          data: deposits.recent.map((row): Schemas['WalletTransaction'] => ({
             tnx: row.tnx,
             amount: microToDecimal(row.amountMicro),
             status: row.status,
             created_at: row.createdAt,
           })),
         },
-      };
+      } satisfies Reply<'getCryptoDeposit'>;
     },
 
     async syncBalance(request) {
       const user = requireUser(request);
-      let found: SyncResult;
-      try {
-        await ensureDepositAddress(ctx.db, user.id, xpub, chain);
-        found = await syncDeposits(ctx.db, chain, user.id, ctx.clock().toISOString());
-      } catch (error) {
-        if (!(error instanceof ChainUnavailableError)) throw error;
-        request.log.warn({ err: error.cause ?? error }, error.message);
-        throw new HttpError(503, CHAIN_UNAVAILABLE_MESSAGE);
-      }
+      await ensureDepositAddress(ctx.db, user.id, xpub, chain);
+      const found = await syncDeposits(ctx.db, chain, user.id, ctx.clock().toISOString());
       const isNew = found.credited > 0 || found.newPending > 0;
       return {
         status: true,
@@ -88,7 +74,7 @@ export const walletHandlers: HandlerModule = (ctx) => {
           : found.pending > 0
             ? `Your deposit is waiting for ${chain.confirmations} block confirmations.`
             : 'No new deposit found',
-      };
+      } satisfies Reply<'syncBalance'>;
     },
   };
 };

@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
+import { ChainUnavailableError } from '../domain/chain';
+import { DomainError, type DomainErrorKind } from '../domain/errors';
 import { HttpError, MSG, envelope, validationFailed, type ErrorEnvelope } from './errors';
 import { toFieldErrors } from './validation';
 
@@ -48,9 +50,22 @@ const GENERIC: Record<number, string> = {
   429: MSG.tooManyRequests,
 };
 
+/** The one place a domain refusal becomes an HTTP status. */
+const DOMAIN_STATUS: Record<DomainErrorKind, number> = {
+  notFound: 404,
+  forbidden: 403,
+  conflict: 409,
+  invalid: 422,
+  unavailable: 503,
+};
+
 /** Maps anything thrown during a request to [status, envelope]; 5xx never expose details. */
 export function toEnvelope(error: unknown): [number, ErrorEnvelope] {
   if (error instanceof HttpError) return [error.statusCode, error.toEnvelope()];
+  if (error instanceof DomainError) {
+    return [DOMAIN_STATUS[error.kind], envelope(error.message, error.errors)];
+  }
+  if (error instanceof ChainUnavailableError) return [503, envelope(MSG.chainUnavailable)];
   const e = (typeof error === 'object' && error !== null ? error : {}) as LooseError;
 
   // fastify-openapi-glue wraps the security handlers' errors; surface ours (e.g. idle timeout).
@@ -96,7 +111,10 @@ export function errorHandler(
         { url: request.url, route: request.routeOptions.url },
         `Response does not match openapi.yaml: ${error.message}`,
       );
-    } else if (error instanceof HttpError) {
+    } else if (error instanceof ChainUnavailableError) {
+      // The operator gets the RPC's own failure; the user a retry-later message.
+      request.log.warn({ err: error.cause ?? error }, error.message);
+    } else if (error instanceof HttpError || error instanceof DomainError) {
       // A deliberate 5xx (e.g. 503 when the mail server is down), already logged where it arose.
       request.log.warn({ status, msg: body.msg }, 'Request failed');
     } else {

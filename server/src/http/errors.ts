@@ -1,7 +1,9 @@
 // The failure envelope of spec 000 section 3/8: every 4xx/5xx answers
 // `{ status: false, msg, errors }`, errors being field -> list of messages.
 
-export type FieldErrors = Record<string, string[]>;
+import type { FieldErrors } from '../domain/errors';
+
+export type { FieldErrors };
 
 export interface ErrorEnvelope {
   status: false;
@@ -22,7 +24,7 @@ export const MSG = {
   fileTooLargeFor: (field: string) => `The ${field} may not be greater than 2 MB.`,
   tooManyFiles: 'Too many files in the request.',
   internal: 'Something went wrong. Please try again later.',
-  mailUnavailable: 'We could not send the code by e-mail. Please try again in a few minutes.',
+  chainUnavailable: 'The blockchain could not be reached. Please try again in a minute.',
 } as const;
 
 export function envelope(msg: string, errors: FieldErrors = {}): ErrorEnvelope {

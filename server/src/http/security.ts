@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
+import { findUser } from '../domain/security';
 import { authenticateToken } from '../domain/sessions';
 import { verifyStepToken } from '../domain/stepTokens';
 import { HttpError, MSG, unauthenticated, validationFailed } from './errors';
@@ -46,11 +47,7 @@ export function buildSecurityHandlers(ctx: AppContext): SecurityHandlers {
       if (!result.ok) {
         throw validationFailed({}, result.reason === 'expired' ? STEP_EXPIRED : STEP_INVALID);
       }
-      const user = await ctx.db
-        .selectFrom('users')
-        .selectAll()
-        .where('id', '=', result.claims.sub)
-        .executeTakeFirst();
+      const user = await findUser(ctx.db, result.claims.sub);
       if (!user) throw validationFailed({}, STEP_INVALID);
       request.stepUser = user;
       request.stepTokenId = result.claims.jti;
