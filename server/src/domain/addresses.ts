@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { getAddress, isAddress } from 'viem';
 import type { NetworkType } from '../db/schema';
 
-// Payout and operational wallet addresses per network type (spec 001 sections 5 and 9):
+// Payout and operational wallet addresses per network type:
 // EVM 40 hex characters with an optional 0x (mixed case must carry a valid EIP-55 checksum),
 // Tron T + 33 base58 characters that decode to 21 bytes starting 0x41 plus a 4-byte
 // double-sha256 checksum.
@@ -79,7 +79,7 @@ export type AddressCheck = { ok: true; address: string } | { ok: false; message:
 
 /**
  * A payout address as entered -> the stored form (EVM: EIP-55 checksummed with 0x; Tron: as
- * given), or the spec's message. Anything other than EVM is Tron-style (spec 001 section 3).
+ * given), or the portal's message. Every network type other than EVM is Tron-style.
  */
 export function checkPayoutAddress(
   networkType: NetworkType,

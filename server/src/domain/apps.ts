@@ -720,7 +720,7 @@ export async function gasWalletBalances(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Transaction state rules (spec 001 section 4).
+// Transaction state rules: which statuses a deposit or a withdrawal can be moved from, and to.
 
 /** Only a Failed (5) deposit can be re-initiated; it goes back to Queued for Verification (2). */
 const DEPOSIT_REQUEUE = { from: [5], to: 2 } as const;

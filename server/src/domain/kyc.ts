@@ -8,7 +8,7 @@ import { checkImages, recordImage, removeImages, writeImage } from './uploads';
 type Executor = Kysely<Database> | Transaction<Database>;
 type Schemas = components['schemas'];
 
-// Identity verification (spec 000 sections 4 and 5): the personal section, the document
+// Identity verification: the personal section, the document
 // uploads and the account's status_kyc derived from both.
 
 export const KYC_MSG = {
@@ -83,7 +83,7 @@ export function personalInfoErrors(
   return errors;
 }
 
-/** Digits and + only; 6 long for India, otherwise 4 to 7 (spec 000 section 5). */
+/** Digits and + only; 6 long for India, otherwise 4 to 7. */
 export function pincodeRule(pincode: string, countryId: string | null): string | null {
   if (countryId === INDIA) return /^[0-9+]{6}$/.test(pincode) ? null : KYC_MSG.pincodeIndia;
   return /^[0-9+]{4,7}$/.test(pincode) ? null : KYC_MSG.pincodeOther;
@@ -182,7 +182,7 @@ interface UploadInput {
   hasBack: boolean;
 }
 
-/** Field rules of spec 000 section 5 for one document of `type`. */
+/** The field rules for one document of `type`: which sides and number it needs, and how long. */
 function uploadRuleErrors(type: DocumentType, input: UploadInput): FieldErrors {
   const errors: FieldErrors = {};
   const name = input.document_name.trim();

@@ -1,4 +1,4 @@
-// The failure envelope of spec 000 section 3/8: every 4xx/5xx answers
+// The failure envelope: every 4xx/5xx answers
 // `{ status: false, msg, errors }`, errors being field -> list of messages.
 
 import type { FieldErrors } from '../domain/errors';
