@@ -1,15 +1,10 @@
 import { appsApi } from './generated/apps.gen';
 
-const tagTypes = ['AppList', 'App', 'AppKeys', 'Dashboard', 'Subscription'] as const;
-
 export const enhancedAppsApi = appsApi.enhanceEndpoints({
-  addTagTypes: tagTypes,
   endpoints: {
     getApps: { providesTags: ['AppList'] },
     getAppDetails: { providesTags: (_result, _error, arg) => [{ type: 'App', id: arg.id }] },
     listTokens: { providesTags: (_result, _error, arg) => [{ type: 'AppKeys', id: arg.appid }] },
-    listTokenPermissions: { providesTags: [] },
-    fetchBalance: { providesTags: [] },
     // A new app refreshes the sidebar list, the app cards and the license usage.
     createApp: { invalidatesTags: ['AppList', 'Dashboard', 'Subscription'] },
     updateApp: {

@@ -1,7 +1,6 @@
 import { dashboardApi } from './generated/dashboard.gen';
 
 export const enhancedDashboardApi = dashboardApi.enhanceEndpoints({
-  addTagTypes: ['Dashboard'],
   endpoints: { getDashboard: { providesTags: ['Dashboard'] } },
 });
 

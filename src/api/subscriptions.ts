@@ -1,6 +1,5 @@
 import { subscriptionsApi } from './generated/subscriptions.gen';
 
-const tagTypes = ['Packages', 'History', 'Balance', 'Wallet', 'Dashboard', 'Subscription'] as const;
 const moneyTags = [
   'Packages',
   'History',
@@ -11,7 +10,6 @@ const moneyTags = [
 ] as const;
 
 export const enhancedSubscriptionsApi = subscriptionsApi.enhanceEndpoints({
-  addTagTypes: tagTypes,
   endpoints: {
     listPackages: { providesTags: ['Packages', 'Subscription'] },
     listSubscriptions: { providesTags: ['History'] },
