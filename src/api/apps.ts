@@ -75,7 +75,6 @@ export {
   useLazyFetchBalanceQuery,
   useGenerateApiKeyMutation,
   useGetAppDetailsQuery,
-  useLazyGetAppDetailsQuery,
   useGetAppsQuery,
   useLazyGetAppsQuery,
   useListTokenPermissionsQuery,

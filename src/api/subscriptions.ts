@@ -22,8 +22,6 @@ export const enhancedSubscriptionsApi = subscriptionsApi.enhanceEndpoints({
 export {
   useCancelSubscriptionMutation,
   useListPackagesQuery,
-  useListSubscriptionsQuery,
-  useLazyListSubscriptionsQuery,
   usePurchasePackageMutation,
 } from './generated/subscriptions.gen';
 export type {
