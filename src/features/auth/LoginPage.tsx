@@ -7,9 +7,9 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { paths } from '../../app/paths';
 import { filters, useForm, type FieldErrors } from '../../components/form/useForm';
 import { PublicLayout } from './components/PublicLayout';
-import { SecretInput } from './components/SecretInput';
-import { TextInput } from './components/TextInput';
-import { ArrowLeftIcon } from './components/icons';
+import { SecretInput } from '../../components/form/SecretInput';
+import { TextInput } from '../../components/form/TextInput';
+import { ArrowLeftIcon } from '../../components/icons';
 import { signedIn } from './sessionSlice';
 import { selectSignIn, signInReset, stepOnePassed } from './signInSlice';
 
@@ -152,7 +152,7 @@ export default function LoginPage() {
           'Welcome back. Sign in to your merchant account.'
         )}
       </p>
-      {/* Bootstrap's classes on plain elements: see ./components/TextInput. */}
+      {/* Bootstrap's classes on plain elements: see components/form/TextInput. */}
       <form noValidate onSubmit={onSubmit}>
         {inStepTwo ? (
           <div className="mb-4">

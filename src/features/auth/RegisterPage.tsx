@@ -16,7 +16,7 @@ import { filters, useForm, type FieldErrors } from '../../components/form/useFor
 import { PasswordChecklist } from './PasswordChecklist';
 import { CountrySelect } from './components/CountrySelect';
 import { PublicLayout } from './components/PublicLayout';
-import { SecretInput } from './components/SecretInput';
+import { SecretInput } from '../../components/form/SecretInput';
 
 export const TAGLINE = "and unlock your asset's value!";
 

@@ -6,7 +6,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import { useChangePasswordMutation } from '../../api/security';
 import { filters, useForm, type FieldErrors } from '../../components/form/useForm';
 import { PasswordChecklist } from '../auth/PasswordChecklist';
-import { SecretField } from './components/SecretField';
+import { SecretField } from '../../components/form/SecretInput';
 import './security.scss';
 
 const EMPTY = { currentpassword: '', newpassword: '', newpassword_confirmation: '', mpin: '' };
@@ -65,7 +65,7 @@ export default function ChangePasswordPage() {
             id="new-password"
             label="New Password"
             autoComplete="new-password"
-            describedBy="new-password-rules"
+            aria-describedby="new-password-rules"
             {...field('newpassword')}
           />
           <PasswordChecklist
@@ -83,7 +83,7 @@ export default function ChangePasswordPage() {
             id="password-pin"
             label="4 Digit Pin"
             autoComplete="off"
-            numeric
+            inputMode="numeric"
             {...field('mpin')}
           />
           <Button type="submit" disabled={isLoading}>

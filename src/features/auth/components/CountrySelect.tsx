@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { Country } from '../../../api/generated/auth.gen';
-import { ChevronIcon } from './icons';
+import { ChevronIcon } from '../../../components/icons';
 
 /** PageUp / PageDown move this many options (spec 000 section 9: page size 5). */
 export const COUNTRY_PAGE_SIZE = 5;

@@ -4,7 +4,7 @@ import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
 import { useChangeMpinMutation } from '../../../api/security';
 import { filters, useForm, type FieldErrors } from '../../../components/form/useForm';
-import { SecretField } from './SecretField';
+import { SecretField } from '../../../components/form/SecretInput';
 
 const EMPTY = { password: '', spassword: '', spassword_confirmation: '' };
 type Values = typeof EMPTY;
@@ -63,7 +63,7 @@ export function ChangePinForm() {
             id="pin-new"
             label="New 4 Digit Pin"
             autoComplete="off"
-            numeric
+            inputMode="numeric"
             {...field('spassword')}
           />
         </div>
@@ -72,7 +72,7 @@ export function ChangePinForm() {
             id="pin-confirm"
             label="Confirm Pin"
             autoComplete="off"
-            numeric
+            inputMode="numeric"
             {...field('spassword_confirmation')}
           />
         </div>

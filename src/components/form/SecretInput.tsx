@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { EyeIcon, EyeOffIcon } from './icons';
+import { EyeIcon, EyeOffIcon } from '../icons';
 import { TextInput, type TextInputProps } from './TextInput';
 
 type SecretInputProps = Omit<TextInputProps, 'type'> & {
@@ -8,7 +8,7 @@ type SecretInputProps = Omit<TextInputProps, 'type'> & {
   name: string;
 };
 
-/** A password-type field with a show/hide toggle inside it (id and label from the FormGroup). */
+/** A password-type input with a show/hide toggle inside it; the label is the caller's. */
 export function SecretInput({ what, ...control }: SecretInputProps) {
   const [shown, setShown] = useState(false);
   return (
@@ -23,6 +23,25 @@ export function SecretInput({ what, ...control }: SecretInputProps) {
       >
         {shown ? <EyeOffIcon /> : <EyeIcon />}
       </button>
+    </div>
+  );
+}
+
+type SecretFieldProps = Omit<SecretInputProps, 'what'> & {
+  id: string;
+  label: string;
+  error?: string;
+};
+
+/** A SecretInput with its label and its validation message; the toggle is named by the label. */
+export function SecretField({ label, error, ...input }: SecretFieldProps) {
+  return (
+    <div className="mb-3">
+      <label className="form-label" htmlFor={input.id}>
+        {label}
+      </label>
+      <SecretInput what={label} {...input} />
+      {error && <div className="invalid-feedback d-block">{error}</div>}
     </div>
   );
 }
