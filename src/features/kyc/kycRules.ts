@@ -1,5 +1,7 @@
 // The client side of the identity verification rules (spec 000 section 5). The server checks
 // the same rules again; these give the messages before a call is made.
+import type { Upload } from '../../api/generated/kyc.gen';
+import type { StatusNames } from '../../components/StatusBadge';
 
 export const MSG = {
   name: 'Name is required',
@@ -111,8 +113,8 @@ export function acceptsUpload(uploads: readonly { status: 0 | 1 | 2 }[]): boolea
   return !latest || latest.status === 2;
 }
 
-export const UPLOAD_STATUS: Record<0 | 1 | 2, { label: string; tone: string }> = {
-  0: { label: 'Pending', tone: 'warning' },
-  1: { label: 'Approved', tone: 'success' },
-  2: { label: 'Rejected', tone: 'danger' },
+export const UPLOAD_STATUS: StatusNames<Upload['status']> = {
+  0: { label: 'Pending', bg: 'warning', text: 'dark' },
+  1: { label: 'Approved', bg: 'success' },
+  2: { label: 'Rejected', bg: 'danger' },
 };

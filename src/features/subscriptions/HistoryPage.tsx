@@ -16,7 +16,8 @@ import { formatDate, formatMoney } from '../../lib/format';
 import { pageQueryFromUrl } from '../../lib/pagination';
 import { selectCurrencySymbol } from '../auth/sessionSlice';
 import { InvoiceModal } from './components/InvoiceModal';
-import { StatusBadge } from './components/StatusBadge';
+import { StatusBadge } from '../../components/StatusBadge';
+import { SUBSCRIPTION_STATUS } from './planAction';
 import './subscriptions.scss';
 
 /** Hook arguments of page `page`: the list's first_page_url with the page number replaced. */
@@ -72,7 +73,7 @@ export default function HistoryPage() {
                             {row.invoice_id}
                           </td>
                           <td data-label="Status">
-                            <StatusBadge status={row.status} />
+                            <StatusBadge status={row.status} names={SUBSCRIPTION_STATUS} />
                           </td>
                           <td data-label="Date">{formatDate(row.created_at)}</td>
                           <td data-label="Name">{row.name}</td>

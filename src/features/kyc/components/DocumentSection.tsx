@@ -17,10 +17,11 @@ import {
   isAadhar,
   isPhotoType,
   type DocumentFiles,
+  UPLOAD_STATUS,
 } from '../kycRules';
 import { ConfirmSaveModal } from './ConfirmSaveModal';
 import { HistoryModal } from './HistoryModal';
-import { StatusBadge } from './StatusBadge';
+import { StatusBadge } from '../../../components/StatusBadge';
 
 type FileErrors = Partial<Record<'front' | 'back', string>>;
 
@@ -35,7 +36,7 @@ export function DocumentSection({ type, eventKey }: { type: DocumentType; eventK
     <Accordion.Item eventKey={eventKey} className="kyc-section">
       <Accordion.Header>
         <span className="kyc-section__title">{type.document_type}</span>
-        {latest ? <StatusBadge status={latest.status} /> : null}
+        {latest ? <StatusBadge status={latest.status} names={UPLOAD_STATUS} /> : null}
       </Accordion.Header>
       <Accordion.Body>
         {latest?.status === 2 ? (
@@ -62,7 +63,7 @@ export function DocumentSection({ type, eventKey }: { type: DocumentType; eventK
               <dd>{formatDateTime(latest.created_at)}</dd>
               <dt>Status</dt>
               <dd>
-                <StatusBadge status={latest.status} />
+                <StatusBadge status={latest.status} names={UPLOAD_STATUS} />
               </dd>
             </dl>
           </div>

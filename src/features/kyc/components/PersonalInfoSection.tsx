@@ -7,9 +7,9 @@ import type { Profile } from '../../../api/generated/profile.gen';
 import { useUpdateProfileMutation } from '../../../api/profile';
 import { filters, useForm } from '../../../components/form/useForm';
 import { formatDate } from '../../../lib/format';
-import { personalErrors, pincodeMax, type PersonalValues } from '../kycRules';
+import { personalErrors, pincodeMax, type PersonalValues, UPLOAD_STATUS } from '../kycRules';
 import { ConfirmSaveModal } from './ConfirmSaveModal';
-import { StatusBadge } from './StatusBadge';
+import { StatusBadge } from '../../../components/StatusBadge';
 
 const today = () => new Date().toISOString().slice(0, 10);
 const GENDERS: Record<string, string> = { male: 'Male', female: 'Female', others: 'Others' };
@@ -103,7 +103,7 @@ export function PersonalInfoSection({ profile, eventKey }: { profile: Profile; e
     <Accordion.Item eventKey={eventKey} className="kyc-section">
       <Accordion.Header>
         <span className="kyc-section__title">Personal Information</span>
-        <StatusBadge status={locked ? 1 : 0} />
+        <StatusBadge status={locked ? 1 : 0} names={UPLOAD_STATUS} />
       </Accordion.Header>
       <Accordion.Body>
         <Form noValidate onSubmit={submit} aria-label="Personal Information">

@@ -3,7 +3,8 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import type { SubscriptionRow } from '../../../api/subscriptions';
 import { formatAmount, formatDate } from '../../../lib/format';
-import { StatusBadge } from './StatusBadge';
+import { StatusBadge } from '../../../components/StatusBadge';
+import { SUBSCRIPTION_STATUS } from '../planAction';
 import { TitledModal } from '../../../components/TitledModal';
 
 /** The invoice currency (spec 000 section 9). */
@@ -44,7 +45,7 @@ export function InvoiceModal({ row, onHide }: { row: SubscriptionRow | null; onH
                   <dd>{formatDate(row.created_at)}</dd>
                   <dt>Status</dt>
                   <dd>
-                    <StatusBadge status={row.status} />
+                    <StatusBadge status={row.status} names={SUBSCRIPTION_STATUS} />
                   </dd>
                 </dl>
               </div>
