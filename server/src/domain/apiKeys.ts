@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { base32 } from './ids';
+import { APP_MESSAGES } from '../../../shared/apps';
 
 // API keys of merchant apps. The plaintext is shown once (generate-apikey's answer); the database
 // keeps only its sha256 and a short prefix, enough for the gateway API (later work) to look a
@@ -15,8 +16,8 @@ export const TOKEN_PERMISSIONS = [
 ] as const;
 
 export const KEY_MSG = {
-  nameRequired: 'Key Name is required',
-  minOnePermission: 'Min One Permission is required',
+  nameRequired: APP_MESSAGES.keyNameRequired,
+  minOnePermission: APP_MESSAGES.minOnePermission,
   unknownPermission: (value: string) => `'${value}' is not an available permission.`,
 } as const;
 

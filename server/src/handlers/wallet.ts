@@ -12,10 +12,11 @@ import { subscriptionDueMicro } from '../domain/subscriptions';
 import { HttpError } from '../http/errors';
 import { requireUser } from '../http/requestContext';
 import type { HandlerModule } from './types';
+import { NEW_DEPOSIT_FOUND } from '../../../shared/money';
 
 /** The deposit network shown with the address (the client labels it Binance smart chain). */
 export const DEPOSIT_NETWORK = 'BEP20';
-export const NEW_DEPOSIT_MESSAGE = 'New Deposit Found !!';
+export const NEW_DEPOSIT_MESSAGE = NEW_DEPOSIT_FOUND;
 export const CHAIN_UNAVAILABLE_MESSAGE =
   'The blockchain could not be reached. Please try again in a minute.';
 

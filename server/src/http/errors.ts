@@ -1,5 +1,6 @@
 // The failure envelope of spec 000 section 3/8: every 4xx/5xx answers
 // `{ status: false, msg, errors }`, errors being field -> list of messages.
+import { SESSION_EXPIRED_MESSAGE } from '../../../shared/auth';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -11,7 +12,7 @@ export interface ErrorEnvelope {
 
 export const MSG = {
   unauthenticated: 'Unauthenticated.',
-  sessionTimedOut: 'Session timed out due to inactivity. Please sign in again.',
+  sessionTimedOut: SESSION_EXPIRED_MESSAGE,
   notFound: 'Not found.',
   recordNotFound: 'Record not found.',
   malformedJson: 'The request body is not valid JSON.',

@@ -1,16 +1,12 @@
 import type { GetAppDetailsApiArg, ReceiveTransaction, SendTransaction } from '../../api/apps';
 import type { StatusNames } from '../../components/StatusBadge';
+import { APP_MESSAGES } from '../../../shared/apps';
 
-// Client-side rules and names of the apps screens (spec 001 sections 4, 5 and 9).
+// Client-side rules and names of the apps screens: the app form, its keys, payout addresses and
+// the app detail's lists and tabs.
 
 export const MSG = {
-  appNameRequired: 'App Name is required',
-  projectUrlRequired: 'Project Url is required',
-  invalidUrl: 'Please Enter Valid URl',
-  keyNameRequired: 'Key Name is required',
-  minOnePermission: 'Min One Permission is required',
-  payoutRequired: 'Payout addrress is required',
-  invalidAddress: 'Please Enter valid Address',
+  ...APP_MESSAGES,
   gasNotReady: 'Oprational Wallet is not Ready Yet,Please try After sometime',
   addressCopied: 'Address Copied Successfully',
   keyCopied: 'Key Copied Succefully',

@@ -1,3 +1,4 @@
+import { NAME_REQUIRED } from '../../../shared/account';
 import { useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
@@ -41,7 +42,7 @@ export const PIN_LENGTH = 4;
 /** The client's checks (spec 000 section 5); the checklist is advisory, the server enforces it. */
 export function validateRegistration(v: RegisterForm): FieldErrors<RegisterForm> {
   const errors: FieldErrors<RegisterForm> = {};
-  if (!v.name.trim()) errors.name = 'Name is required';
+  if (!v.name.trim()) errors.name = NAME_REQUIRED;
   if (!v.username.trim()) errors.username = 'Username is required';
   if (!v.email) errors.email = 'Email is required';
   else if (!EMAIL.test(v.email)) errors.email = 'Please Enter Valid email';

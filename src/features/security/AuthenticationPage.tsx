@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import Accordion from 'react-bootstrap/Accordion';
 import Form from 'react-bootstrap/Form';
 import { QueryState } from '../../components/QueryState';
+import { SECURITY_MESSAGES } from '../../../shared/security';
 import { toast } from '../../components/toast';
 import type { AuthenticationResponse, AuthType } from '../../api/generated/security.gen';
 import { useGetAuthenticationQuery } from '../../api/security';
@@ -9,8 +10,6 @@ import { AuthenticatorSetup } from './components/AuthenticatorSetup';
 import { ChangePinForm } from './components/ChangePinForm';
 import { SecurityCodeModal, type SwitchTarget } from './components/SecurityCodeModal';
 import './security.scss';
-
-export const SETUP_2FA_FIRST = 'Please setup 2fa First';
 
 interface MethodProps {
   method: SwitchTarget;
@@ -64,7 +63,7 @@ function Methods({ data }: { data: AuthenticationResponse }) {
   const authenticatorReady = data.more_details.authenticator === 1;
   const activate = (method: SwitchTarget) => {
     if (method === 'authenticator' && !authenticatorReady) {
-      toast.error(SETUP_2FA_FIRST, { toastId: SETUP_2FA_FIRST });
+      toast.error(SECURITY_MESSAGES.setup2faFirst, { toastId: SECURITY_MESSAGES.setup2faFirst });
       return;
     }
     setTarget(method);

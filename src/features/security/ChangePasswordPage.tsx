@@ -1,3 +1,4 @@
+import { SECURITY_MESSAGES } from '../../../shared/security';
 import type { FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -19,7 +20,7 @@ export function validateChangePassword(values: Values): FieldErrors<Values> {
   if (!values.newpassword_confirmation) {
     errors.newpassword_confirmation = 'Confirm Password is required';
   } else if (values.newpassword && values.newpassword !== values.newpassword_confirmation) {
-    errors.newpassword_confirmation = 'The confirm password does not match the new password';
+    errors.newpassword_confirmation = SECURITY_MESSAGES.passwordMismatch;
   }
   if (!values.mpin) errors.mpin = '4 Digit Pin is required';
   return errors;

@@ -19,7 +19,6 @@ export const PLAN_ACTION_LABEL: Record<PlanAction, string> = {
 };
 
 export const NO_PLAN_SELECTED = 'Please select your plan first';
-export const DOWNGRADE_REASON_REQUIRED = 'Please Enter Reason for Downgrade';
 
 /**
  * The plan button: with no subscription or a canceled one, every plan is 'Choose Plan';

@@ -8,9 +8,8 @@ import { useUploadKycMutation } from '../../../api/kyc';
 import { filters, useForm } from '../../../components/form/useForm';
 import { ImagePicker } from '../../../components/ImagePicker';
 import { formatDateTime } from '../../../lib/format';
+import { AADHAR_DIGITS_MAX, DOCUMENT_NUMBER_MAX } from '../../../../shared/kyc';
 import {
-  AADHAR_DIGITS_MAX,
-  DOCUMENT_NUMBER_MAX,
   MSG,
   acceptsUpload,
   documentErrors,

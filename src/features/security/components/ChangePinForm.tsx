@@ -1,3 +1,4 @@
+import { SECURITY_MESSAGES } from '../../../../shared/security';
 import type { FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -16,7 +17,7 @@ export function validateChangePin(values: Values): FieldErrors<Values> {
   if (!values.spassword_confirmation) {
     errors.spassword_confirmation = 'Confirm Pin is required';
   } else if (values.spassword && values.spassword !== values.spassword_confirmation) {
-    errors.spassword_confirmation = 'The confirm Pin does not match the new Pin';
+    errors.spassword_confirmation = SECURITY_MESSAGES.pinMismatch;
   }
   return errors;
 }

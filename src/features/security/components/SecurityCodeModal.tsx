@@ -1,3 +1,4 @@
+import { SECURITY_MESSAGES } from '../../../../shared/security';
 import type { FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -62,7 +63,7 @@ export function SecurityCodeModal({ target, current, onClose }: Props) {
     event.preventDefault();
     if (!target) return;
     if (!form.values.code) {
-      form.setErrors({ code: 'Security code is required' });
+      form.setErrors({ code: SECURITY_MESSAGES.codeRequired });
       return;
     }
     try {
