@@ -1,4 +1,4 @@
-/** The spec's failure envelope and how its messages are picked (spec 000 section 8). */
+/** The failure envelope `{ status: false, msg, errors }` and how its messages are picked. */
 export interface Envelope {
   status?: unknown;
   msg?: unknown;

@@ -39,7 +39,7 @@ export const PHONE_MIN = 6;
 export const PHONE_MAX = 16;
 export const PIN_LENGTH = 4;
 
-/** The client's checks (spec 000 section 5); the checklist is advisory, the server enforces it. */
+/** The client's checks before a call; the checklist is advisory, the server enforces it. */
 export function validateRegistration(v: RegisterForm): FieldErrors<RegisterForm> {
   const errors: FieldErrors<RegisterForm> = {};
   if (!v.name.trim()) errors.name = NAME_REQUIRED;

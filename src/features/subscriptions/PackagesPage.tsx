@@ -18,7 +18,7 @@ import { PlanCard } from './components/PlanCard';
 import { isCurrentPlan, NO_PLAN_SELECTED, planAction, type PlanAction } from './planAction';
 import './subscriptions.scss';
 
-/** /app/subscriptions: the plan cards with buy, upgrade, downgrade and cancel (spec 000). */
+/** /app/subscriptions: the plan cards with buy, upgrade, downgrade and cancel. */
 export default function PackagesPage() {
   const symbol = useAppSelector(selectCurrencySymbol);
   const packages = useListPackagesQuery();

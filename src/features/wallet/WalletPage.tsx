@@ -5,7 +5,7 @@ import { DepositCard } from './components/DepositCard';
 import { DepositsTable } from './components/DepositsTable';
 import './wallet.scss';
 
-/** /app/wallet: the USDT (BEP20) deposit wallet (spec 001, Wallet). */
+/** /app/wallet: the USDT (BEP20) deposit wallet: balance, address, summary, recent deposits. */
 export default function WalletPage() {
   const deposit = useGetCryptoDepositQuery();
 

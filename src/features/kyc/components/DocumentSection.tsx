@@ -127,7 +127,7 @@ function UploadForm({ type, photo }: { type: DocumentType; photo: boolean }) {
     try {
       await uploadKyc({
         uploadKycRequest: {
-          // The contract takes the type's name lower-cased (spec 000 section 7).
+          // The contract takes the type's name lower-cased ('Photo' -> 'photo').
           document_type: type.document_type.toLowerCase(),
           document_name: documentName,
           ...(photo ? {} : { document_number: values.document_number.trim() }),

@@ -7,7 +7,7 @@ import { StatusBadge } from '../../../components/StatusBadge';
 import { SUBSCRIPTION_STATUS } from '../planAction';
 import { TitledModal } from '../../../components/TitledModal';
 
-/** The invoice currency (spec 000 section 9). */
+/** Invoices are always in USD. */
 export const INVOICE_CURRENCY = 'USD';
 const PRINTING_CLASS = 'invoice-printing';
 
