@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { EyeIcon, EyeOffIcon } from '../icons';
+import { EyeIcon, EyeOffIcon } from '../publicIcons';
 import { TextInput, type TextInputProps } from './TextInput';
 
 type SecretInputProps = Omit<TextInputProps, 'type'> & {

@@ -10,7 +10,7 @@ import { filters, useForm, type FieldErrors } from '../../components/form/useFor
 import { PublicLayout } from './components/PublicLayout';
 import { SecretInput } from '../../components/form/SecretInput';
 import { TextInput } from '../../components/form/TextInput';
-import { ArrowLeftIcon } from '../../components/icons';
+import { ArrowLeftIcon } from '../../components/publicIcons';
 import { signedIn } from './sessionSlice';
 import { selectSignIn, signInReset, stepOnePassed } from './signInSlice';
 

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { Country } from '../../../api/generated/auth.gen';
-import { ChevronIcon } from '../../../components/icons';
+import { ChevronIcon } from '../../../components/publicIcons';
 
 /** PageUp / PageDown move this many options: the five the list shows at once. */
 export const COUNTRY_PAGE_SIZE = 5;
