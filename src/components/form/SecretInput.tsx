@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { EyeIcon, EyeOffIcon } from '../publicIcons';
 import { TextInput, type TextInputProps } from './TextInput';
 
-type SecretInputProps = Omit<TextInputProps, 'type'> & {
+export type SecretInputProps = Omit<TextInputProps, 'type'> & {
   /** Names what is shown or hidden, e.g. 'password' -> 'Show password'. */
   what: string;
   name: string;
@@ -23,25 +23,6 @@ export function SecretInput({ what, ...control }: SecretInputProps) {
       >
         {shown ? <EyeOffIcon /> : <EyeIcon />}
       </button>
-    </div>
-  );
-}
-
-type SecretFieldProps = Omit<SecretInputProps, 'what'> & {
-  id: string;
-  label: string;
-  error?: string;
-};
-
-/** A SecretInput with its label and its validation message; the toggle is named by the label. */
-export function SecretField({ label, error, ...input }: SecretFieldProps) {
-  return (
-    <div className="mb-3">
-      <label className="form-label" htmlFor={input.id}>
-        {label}
-      </label>
-      <SecretInput what={label} {...input} />
-      {error && <div className="invalid-feedback d-block">{error}</div>}
     </div>
   );
 }

@@ -59,18 +59,17 @@ const sessionSlice = createSlice({
   name: 'session',
   initialState: initialSessionState,
   reducers: {
-    signedIn: (_state, { payload }: PayloadAction<LoginApiResponse>) => ({
-      ...initialSessionState,
-      name: payload.profile.name,
-      email: payload.profile.email,
-      avatar: payload.profile.avatar ?? '',
-      username: payload.username,
-      currency: payload.currency,
-      currency_type: payload.currency_type,
-      authToken: payload.token,
-      profile: payload.profile,
-      auth_type: payload.profile.auth_type,
-    }),
+    signedIn: (_state, { payload }: PayloadAction<LoginApiResponse>) => {
+      const session: SessionState = {
+        ...initialSessionState,
+        username: payload.username,
+        currency: payload.currency,
+        currency_type: payload.currency_type,
+        authToken: payload.token,
+      };
+      applyProfile(session, payload.profile);
+      return session;
+    },
     loggedOut: () => initialSessionState,
     sessionExpired: () => initialSessionState,
   },

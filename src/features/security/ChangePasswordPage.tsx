@@ -7,7 +7,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import { useChangePasswordMutation } from '../../api/security';
 import { filters, useForm, type FieldErrors } from '../../components/form/useForm';
 import { PasswordChecklist } from '../auth/PasswordChecklist';
-import { SecretField } from '../../components/form/SecretInput';
+import { SecretField } from '../../components/form/SecretField';
 import './security.scss';
 
 const EMPTY = { currentpassword: '', newpassword: '', newpassword_confirmation: '', mpin: '' };

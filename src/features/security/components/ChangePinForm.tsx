@@ -5,7 +5,7 @@ import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
 import { useChangeMpinMutation } from '../../../api/security';
 import { filters, useForm, type FieldErrors } from '../../../components/form/useForm';
-import { SecretField } from '../../../components/form/SecretInput';
+import { SecretField } from '../../../components/form/SecretField';
 
 const EMPTY = { password: '', spassword: '', spassword_confirmation: '' };
 type Values = typeof EMPTY;
