@@ -49,7 +49,6 @@ async function generateAll() {
         },
       ],
       hooks: { queries: true, lazyQueries: true, mutations: true },
-      tag: true,
       useUnknown: true,
       encodePathParams: true,
     });

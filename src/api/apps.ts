@@ -1,15 +1,10 @@
 import { appsApi } from './generated/apps.gen';
 
-const tagTypes = ['AppList', 'App', 'AppKeys', 'Dashboard', 'Subscription'] as const;
-
 export const enhancedAppsApi = appsApi.enhanceEndpoints({
-  addTagTypes: tagTypes,
   endpoints: {
     getApps: { providesTags: ['AppList'] },
     getAppDetails: { providesTags: (_result, _error, arg) => [{ type: 'App', id: arg.id }] },
     listTokens: { providesTags: (_result, _error, arg) => [{ type: 'AppKeys', id: arg.appid }] },
-    listTokenPermissions: { providesTags: [] },
-    fetchBalance: { providesTags: [] },
     // A new app refreshes the sidebar list, the app cards and the license usage.
     createApp: { invalidatesTags: ['AppList', 'Dashboard', 'Subscription'] },
     updateApp: {
@@ -79,7 +74,6 @@ export {
   useFetchBalanceQuery,
   useGenerateApiKeyMutation,
   useGetAppDetailsQuery,
-  useLazyGetAppDetailsQuery,
   useGetAppsQuery,
   useListTokenPermissionsQuery,
   useListTokensQuery,
@@ -100,6 +94,7 @@ export type {
   IpnLog,
   PaymentMethod,
   ReceiveTransaction,
+  SendTransaction,
   TokenPermission,
   UserPaymentMethod,
 } from './generated/apps.gen';

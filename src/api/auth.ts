@@ -3,12 +3,7 @@ import { authApi } from './generated/auth.gen';
 authApi.enhanceEndpoints({
   endpoints: {
     // Countries never change while the app runs.
-    listCountries: { keepUnusedDataFor: 3600, providesTags: [] },
-    checkUsername: { providesTags: [] },
-    preLogin: { invalidatesTags: [] },
-    login: { invalidatesTags: [] },
-    register: { invalidatesTags: [] },
-    logout: { invalidatesTags: [] },
+    listCountries: { keepUnusedDataFor: 3600 },
   },
 });
 

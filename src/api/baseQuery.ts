@@ -4,9 +4,9 @@ import {
   isFailureStatus,
   NETWORK_ERROR_MESSAGE,
   OFFLINE_MESSAGE,
-  SESSION_EXPIRED_MESSAGE,
   type ApiError,
 } from './errors';
+import { SESSION_EXPIRED_MESSAGE } from '../shared/auth';
 
 declare const __API_BASE__: string | undefined;
 

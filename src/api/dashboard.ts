@@ -1,7 +1,6 @@
 import { dashboardApi } from './generated/dashboard.gen';
 
 dashboardApi.enhanceEndpoints({
-  addTagTypes: ['Dashboard'],
   endpoints: { getDashboard: { providesTags: ['Dashboard'] } },
 });
 

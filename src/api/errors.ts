@@ -13,7 +13,6 @@ export interface ApiError {
 }
 
 export const OFFLINE_MESSAGE = 'You are offline. Please check your connection.';
-export const SESSION_EXPIRED_MESSAGE = 'Session timed out due to inactivity. Please sign in again.';
 export const NETWORK_ERROR_MESSAGE = 'Network Error';
 export const PAGE_FAILED_MESSAGE = 'Request failed please try again';
 

@@ -1,7 +1,6 @@
 import { kycApi } from './generated/kyc.gen';
 
 kycApi.enhanceEndpoints({
-  addTagTypes: ['DocTypes', 'Dashboard', 'Profile'],
   endpoints: {
     listDocTypes: { providesTags: ['DocTypes'] },
     // A new upload changes the account's status_kyc (profile) too.

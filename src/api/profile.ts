@@ -26,14 +26,12 @@ export function imageObjectUrl(file: string, blob: Blob): string {
 }
 
 profileApi.enhanceEndpoints({
-  addTagTypes: ['Profile', 'Dashboard'],
   endpoints: {
     // Re-read after every change to the account (KYC reviews land here too).
     getProfile: { providesTags: ['Profile'] },
     changePicture: { invalidatesTags: ['Profile'] },
     updateProfile: { invalidatesTags: ['Profile', 'Dashboard'] },
     getImage: {
-      providesTags: [],
       async onCacheEntryAdded({ file }, { cacheEntryRemoved }) {
         await cacheEntryRemoved;
         const known = objectUrls.get(file);

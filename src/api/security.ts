@@ -1,14 +1,10 @@
 import { securityApi } from './generated/security.gen';
 
 securityApi.enhanceEndpoints({
-  addTagTypes: ['Authentication'],
   endpoints: {
     getAuthentication: { providesTags: ['Authentication'] },
     updateAuthentication: { invalidatesTags: ['Authentication'] },
     change2Fa: { invalidatesTags: ['Authentication'] },
-    changeMpin: { invalidatesTags: [] },
-    changePassword: { invalidatesTags: [] },
-    resendOtp: { invalidatesTags: [] },
   },
 });
 

@@ -1,6 +1,5 @@
 import { subscriptionsApi } from './generated/subscriptions.gen';
 
-const tagTypes = ['Packages', 'History', 'Balance', 'Wallet', 'Dashboard', 'Subscription'] as const;
 const moneyTags = [
   'Packages',
   'History',
@@ -10,8 +9,7 @@ const moneyTags = [
   'Subscription',
 ] as const;
 
-subscriptionsApi.enhanceEndpoints({
-  addTagTypes: tagTypes,
+export const enhancedSubscriptionsApi = subscriptionsApi.enhanceEndpoints({
   endpoints: {
     listPackages: { providesTags: ['Packages', 'Subscription'] },
     listSubscriptions: { providesTags: ['History'] },
@@ -24,8 +22,6 @@ subscriptionsApi.enhanceEndpoints({
 export {
   useCancelSubscriptionMutation,
   useListPackagesQuery,
-  useListSubscriptionsQuery,
-  useLazyListSubscriptionsQuery,
   usePurchasePackageMutation,
 } from './generated/subscriptions.gen';
 export type {

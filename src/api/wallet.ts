@@ -1,13 +1,11 @@
 import { walletApi } from './generated/wallet.gen';
 
 export const enhancedWalletApi = walletApi.enhanceEndpoints({
-  addTagTypes: ['Balance', 'Wallet', 'Dashboard'],
   endpoints: {
     getBalance: { providesTags: ['Balance'] },
     getCryptoDeposit: { providesTags: ['Wallet'] },
     // Each sync must reach the server, never the cache.
     syncBalance: {
-      providesTags: [],
       keepUnusedDataFor: 0,
       // A new deposit reloads the wallet, the sidebar balance and the dashboard's activity.
       async onQueryStarted(_arg, { dispatch, queryFulfilled }): Promise<void> {

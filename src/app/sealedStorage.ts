@@ -2,7 +2,7 @@ import storage from 'redux-persist/lib/storage';
 import type { Storage } from 'redux-persist';
 
 /**
- * redux-persist's localStorage with the session's authToken sealed at rest (spec 000 section 3).
+ * redux-persist's localStorage with the session's authToken sealed at rest (never stored plain).
  * The record keeps redux-persist's shape (each value JSON in one JSON object); only the token's
  * value is replaced by its sealed form. The cipher (src/lib/obfuscate) loads only when there is a
  * token to seal or open, so a visitor on /login never downloads it.

@@ -6,12 +6,12 @@ import { toast } from './toast';
 import { CloseIcon, UploadIcon } from './icons';
 import './imagePicker.scss';
 
-/** Spec 000 section 9: one picture, jpg/png/jpeg, at most 2097152 bytes. */
+/** A picture is one file, jpg/png/jpeg, of at most 2097152 bytes (2 MiB). */
 export const IMAGE_MAX_BYTES = 2_097_152;
 const EXTENSIONS = ['jpg', 'jpeg', 'png'];
 const ACCEPT = { 'image/jpeg': ['.jpg', '.jpeg'], 'image/png': ['.png'] };
 
-/** The reason codes a refused pick shows as its error toast (spec 000 section 5). */
+/** A refused pick's error toast is one of these reason codes, shown as they are. */
 export const PICK_ERRORS = {
   tooMany: 'MAX_AMOUNT_OF_FILES_EXCEEDED',
   none: 'MIN_AMOUNT_OF_FILES_NOT_REACHED',

@@ -1,6 +1,6 @@
 import type { ToastContainerProps } from 'react-toastify';
 
-/** One toast at a time, top right, 4000 ms (spec 000 section 9). */
+/** One toast at a time, top right, shown for 4000 ms. */
 export const TOAST_OPTIONS: ToastContainerProps = {
   position: 'top-right',
   autoClose: 4000,

@@ -1,4 +1,4 @@
-/** Chain reference data (spec 000 section 3): chain id -> native coin and block-explorer URL bases. */
+/** Chain reference data: chain id -> native coin and block-explorer URL bases. */
 export interface ChainInfo {
   name: string;
   nativeCoin: string;

@@ -1,4 +1,4 @@
-/** Transaction ids are shown as the first 5 characters, ****, and the last 5 (spec 000 section 3). */
+/** Transaction ids are shown as the first 5 characters, ****, and the last 5. */
 export function maskTnx(tnx: string): string {
   if (tnx.length <= 10) return tnx;
   return `${tnx.slice(0, 5)}****${tnx.slice(-5)}`;

@@ -1,4 +1,4 @@
-/** Page links around the current page: up to `span` either side (spec: 3). */
+/** Page links around the current page: up to `span` either side, three by default. */
 export function pageWindow(current: number, last: number, span = 3): number[] {
   const start = Math.max(1, current - span);
   const end = Math.min(last, current + span);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { getAddress, isAddress } from 'viem';
 import type { NetworkType } from '../db/schema';
+import { APP_MESSAGES } from '../../../src/shared/apps';
 
 // Payout and operational wallet addresses per network type:
 // EVM 40 hex characters with an optional 0x (mixed case must carry a valid EIP-55 checksum),
@@ -8,8 +9,8 @@ import type { NetworkType } from '../db/schema';
 // double-sha256 checksum.
 
 export const ADDRESS_MSG = {
-  required: 'Payout addrress is required',
-  invalid: 'Please Enter valid Address',
+  required: APP_MESSAGES.payoutRequired,
+  invalid: APP_MESSAGES.invalidAddress,
 } as const;
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';

@@ -6,6 +6,7 @@ import { InvalidError, NotFoundError, fieldInvalid, type FieldErrors } from './e
 import { base32, newId } from './ids';
 
 type ApiKey = components['schemas']['ApiKey'];
+import { APP_MESSAGES } from '../../../src/shared/apps';
 
 // API keys of merchant apps. The plaintext is shown once (generate-apikey's answer); the database
 // keeps only its sha256 and a short prefix, enough for the gateway API (later work) to look a
@@ -21,8 +22,8 @@ export const TOKEN_PERMISSIONS = [
 ] as const;
 
 const KEY_MSG = {
-  nameRequired: 'Key Name is required',
-  minOnePermission: 'Min One Permission is required',
+  nameRequired: APP_MESSAGES.keyNameRequired,
+  minOnePermission: APP_MESSAGES.minOnePermission,
   unknownPermission: (value: string) => `'${value}' is not an available permission.`,
 } as const;
 

@@ -9,15 +9,16 @@ import { ChainNotServedError, type GasBalanceReader } from './chain/balances';
 import { newId } from './ids';
 import { microToDecimal } from './money';
 import { APPS_WITHOUT_SUBSCRIPTION, currentSubscription } from './subscriptions';
+import { APP_MESSAGES } from '../../../src/shared/apps';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 type Schemas = components['schemas'];
 type App = Schemas['App'];
 
 const APP_MSG = {
-  appNameRequired: 'App Name is required',
-  projectUrlRequired: 'Project Url is required',
-  invalidUrl: 'Please Enter Valid URl',
+  appNameRequired: APP_MESSAGES.appNameRequired,
+  projectUrlRequired: APP_MESSAGES.projectUrlRequired,
+  invalidUrl: APP_MESSAGES.invalidUrl,
   invalidIp: (entry: string) => `'${entry}' is not a valid IP address or CIDR range.`,
   tooManyIps: `The IP whitelist may hold at most 100 entries.`,
   appLimit: (limit: number, subscribed: boolean) =>

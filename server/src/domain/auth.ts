@@ -8,6 +8,8 @@ import { hashSecret, verifySecret } from './passwords';
 import { createSession } from './sessions';
 import { systemClock, type Clock } from './time';
 import { consumeUserTotp } from './totp';
+import { NAME_REQUIRED, PASSWORD_RULES } from '../../../src/shared/account';
+import { FACTOR_REQUIRED } from '../../../src/shared/auth';
 
 type Registration = components['schemas']['RegisterRequest'];
 
@@ -38,32 +40,23 @@ export const SECOND_FACTOR: Record<
 > = {
   mpin: {
     field: 'mpin',
-    required: '4 Digit Pin is Required',
+    required: FACTOR_REQUIRED.mpin,
     wrong: 'The 4 Digit Pin is incorrect.',
     prompt: 'Enter your 4 Digit Pin to continue.',
   },
   authenticator: {
     field: 'authenticator',
-    required: 'Two-Factor Authentication Code is Required',
+    required: FACTOR_REQUIRED.authenticator,
     wrong: 'The Two-Factor Authentication Code is incorrect.',
     prompt: 'Enter the code from your authenticator app to continue.',
   },
   otp: {
     field: 'otp',
-    required: 'OTP is Required',
+    required: FACTOR_REQUIRED.otp,
     wrong: 'The OTP is incorrect or has expired.',
     prompt: 'We have e-mailed you a 4 digit OTP. Enter it to continue.',
   },
 };
-
-/** The checklist of the sign-up screen, enforced here (the client only shows it). */
-export const PASSWORD_RULES: readonly { label: string; test: (password: string) => boolean }[] = [
-  { label: 'one lowercase letter', test: (p) => /[a-z]/.test(p) },
-  { label: 'one uppercase letter', test: (p) => /[A-Z]/.test(p) },
-  { label: 'one number', test: (p) => /[0-9]/.test(p) },
-  { label: 'one special character', test: (p) => /[^A-Za-z0-9]/.test(p) },
-  { label: '8 characters or more', test: (p) => p.length >= 8 },
-];
 
 export function meetsPasswordPolicy(password: string): boolean {
   return PASSWORD_RULES.every((rule) => rule.test(password));
@@ -125,7 +118,7 @@ async function registrationErrors(db: Db, body: Registration): Promise<FieldErro
   const errors: FieldErrors = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
 
-  if (body.name.trim() === '') add('name', 'Name is required');
+  if (body.name.trim() === '') add('name', NAME_REQUIRED);
   else if (!/^[A-Za-z ]+$/.test(body.name)) add('name', AUTH_MESSAGES.nameLetters);
   if (!meetsPasswordPolicy(body.password)) add('password', AUTH_MESSAGES.passwordPolicy);
   if (body.is_checked !== 1) add('is_checked', AUTH_MESSAGES.termsRequired);

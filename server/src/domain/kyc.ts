@@ -4,6 +4,12 @@ import type { components } from '../generated/portal.gen';
 import { ConflictError, ForbiddenError, InvalidError, type FieldErrors } from './errors';
 import { newId } from './ids';
 import { checkImages, recordImage, removeImages, writeImage } from './uploads';
+import {
+  AADHAR_DIGITS_MAX,
+  DOCUMENT_NUMBER_MAX,
+  INDIA,
+  KYC_MESSAGES,
+} from '../../../src/shared/kyc';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 type Schemas = components['schemas'];
@@ -13,32 +19,28 @@ type Schemas = components['schemas'];
 
 export const KYC_MSG = {
   locked: 'Your personal information is already verified and can no longer be changed.',
-  nameRequired: 'Name is required',
+  nameRequired: KYC_MESSAGES.name,
   nameLetters: 'Name may only contain letters and spaces',
-  dobPast: 'Date of Birth must be a date before today',
-  line1Required: 'Flat,House Number is required',
-  line2Required: 'Area is required',
-  cityRequired: 'City is required',
-  stateRequired: 'State is required',
-  pincodeRequired: 'Pincode is required',
-  pincodeIndia: 'Pincode must be 6 digits',
-  pincodeOther: 'Pincode must be 4 to 7 digits',
-  alreadyUploaded: 'Already uploaded',
+  dobPast: KYC_MESSAGES.dobPast,
+  line1Required: KYC_MESSAGES.line1,
+  line2Required: KYC_MESSAGES.line2,
+  cityRequired: KYC_MESSAGES.city,
+  stateRequired: KYC_MESSAGES.state,
+  pincodeRequired: KYC_MESSAGES.pincode,
+  pincodeIndia: KYC_MESSAGES.pincodeIndia,
+  pincodeOther: KYC_MESSAGES.pincodeOther,
+  alreadyUploaded: KYC_MESSAGES.alreadyUploaded,
   typeInvalid: 'The selected document type is invalid.',
   nameInvalid: 'The selected document name is invalid.',
-  documentNameRequired: 'Document Name is required',
-  numberRequired: 'Document Number is required',
+  documentNameRequired: KYC_MESSAGES.documentName,
+  numberRequired: KYC_MESSAGES.documentNumber,
   numberTooLong: 'Document Number may not be greater than 20 characters',
-  aadharDigits: 'Aadhar Card number must be digits only, at most 12',
-  frontRequired: 'Front Side Image is required',
-  photoRequired: 'Photo is required',
-  backRequired: 'Back Side Image is required',
+  aadharDigits: KYC_MESSAGES.aadharDigits,
+  frontRequired: KYC_MESSAGES.front,
+  photoRequired: KYC_MESSAGES.photo,
+  backRequired: KYC_MESSAGES.back,
   uploaded: 'Document uploaded successfully',
 } as const;
-
-export const INDIA = 'IN';
-export const DOCUMENT_NUMBER_MAX = 20;
-export const AADHAR_DIGITS_MAX = 12;
 
 // ------------------------------------------------------------------------- personal section
 

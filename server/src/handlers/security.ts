@@ -24,18 +24,19 @@ import {
 } from '../http/errors';
 import { requireUser } from '../http/requestContext';
 import type { HandlerModule, Reply } from './types';
+import { SECURITY_MESSAGES } from '../../../src/shared/security';
 
 export const MESSAGES = {
-  setup2faFirst: 'Please setup 2fa First',
+  setup2faFirst: SECURITY_MESSAGES.setup2faFirst,
   alreadyActive: 'This security method is already active',
   alreadySetUp: 'Two factor authentication is already set up',
-  codeRequired: 'Security code is required',
+  codeRequired: SECURITY_MESSAGES.codeRequired,
   wrongCode: 'The security code is incorrect',
   wrongTwoFactor: 'The Two Factor code is incorrect',
   wrongPassword: 'The current password is incorrect',
   wrongPin: 'The 4 Digit Pin is incorrect',
-  pinMismatch: 'The confirm Pin does not match the new Pin',
-  passwordMismatch: 'The confirm password does not match the new password',
+  pinMismatch: SECURITY_MESSAGES.pinMismatch,
+  passwordMismatch: SECURITY_MESSAGES.passwordMismatch,
   switched: 'Authentication method updated successfully',
   setUp: 'Two factor authentication setup successfully',
   pinChanged: 'Pin changed successfully',

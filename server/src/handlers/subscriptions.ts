@@ -11,8 +11,9 @@ import {
 import { conflict, fieldError, HttpError, notFound } from '../http/errors';
 import { requireUser } from '../http/requestContext';
 import type { HandlerModule, Reply, Schemas } from './types';
+import { DOWNGRADE_REASON_REQUIRED } from '../../../src/shared/money';
 
-export const DOWNGRADE_REASON_MESSAGE = 'Please Enter Reason for Downgrade';
+export const DOWNGRADE_REASON_MESSAGE = DOWNGRADE_REASON_REQUIRED;
 
 const PURCHASED: Record<PurchaseKind, string> = {
   new: 'Package purchased successfully',

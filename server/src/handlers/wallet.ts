@@ -5,10 +5,11 @@ import { microToDecimal } from '../domain/money';
 import { subscriptionDueMicro } from '../domain/subscriptions';
 import { requireUser } from '../http/requestContext';
 import type { HandlerModule, Reply, Schemas } from './types';
+import { NEW_DEPOSIT_FOUND } from '../../../src/shared/money';
 
 /** The deposit network shown with the address (the client labels it Binance smart chain). */
 export const DEPOSIT_NETWORK = 'BEP20';
-export const NEW_DEPOSIT_MESSAGE = 'New Deposit Found !!';
+export const NEW_DEPOSIT_MESSAGE = NEW_DEPOSIT_FOUND;
 
 // Operations tagged Wallet in openapi.yaml, keyed by operationId. Shape of an entry (request
 // and reply typed by the operationId, see handlers/types.ts):

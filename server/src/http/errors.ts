@@ -1,5 +1,6 @@
 // The failure envelope: every 4xx/5xx answers
 // `{ status: false, msg, errors }`, errors being field -> list of messages.
+import { SESSION_EXPIRED_MESSAGE } from '../../../src/shared/auth';
 
 import type { FieldErrors } from '../domain/errors';
 
@@ -13,7 +14,7 @@ export interface ErrorEnvelope {
 
 export const MSG = {
   unauthenticated: 'Unauthenticated.',
-  sessionTimedOut: 'Session timed out due to inactivity. Please sign in again.',
+  sessionTimedOut: SESSION_EXPIRED_MESSAGE,
   notFound: 'Not found.',
   recordNotFound: 'Record not found.',
   malformedJson: 'The request body is not valid JSON.',

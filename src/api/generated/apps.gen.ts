@@ -1,130 +1,104 @@
 import { baseApi as api } from '../baseApi';
-export const addTagTypes = ['Apps'] as const;
-const injectedRtkApi = api
-  .enhanceEndpoints({
-    addTagTypes,
-  })
-  .injectEndpoints({
-    endpoints: (build) => ({
-      getApps: build.query<GetAppsApiResponse, GetAppsApiArg>({
-        query: () => ({ url: `/cryptosafelock/get-apps` }),
-        providesTags: ['Apps'],
-      }),
-      createApp: build.mutation<CreateAppApiResponse, CreateAppApiArg>({
-        query: (queryArg) => ({
-          url: `/cryptosafelock/create-app`,
-          method: 'POST',
-          body: queryArg.createAppRequest,
-        }),
-        invalidatesTags: ['Apps'],
-      }),
-      updateApp: build.mutation<UpdateAppApiResponse, UpdateAppApiArg>({
-        query: (queryArg) => ({
-          url: `/cryptosafelock/update-app`,
-          method: 'POST',
-          body: queryArg.updateAppRequest,
-        }),
-        invalidatesTags: ['Apps'],
-      }),
-      getAppDetails: build.query<GetAppDetailsApiResponse, GetAppDetailsApiArg>({
-        query: (queryArg) => ({
-          url: `/cryptosafelock/app-details/${encodeURIComponent(String(queryArg.id))}`,
-          params: {
-            receive: queryArg.receive,
-            send: queryArg.send,
-            accounts: queryArg.accounts,
-            api_logs: queryArg.apiLogs,
-            callback_data: queryArg.callbackData,
-            daily_logs: queryArg.dailyLogs,
-          },
-        }),
-        providesTags: ['Apps'],
-      }),
-      listTokens: build.query<ListTokensApiResponse, ListTokensApiArg>({
-        query: (queryArg) => ({
-          url: `/cryptosafelock/token-list/${encodeURIComponent(String(queryArg.appid))}`,
-        }),
-        providesTags: ['Apps'],
-      }),
-      listTokenPermissions: build.query<
-        ListTokenPermissionsApiResponse,
-        ListTokenPermissionsApiArg
-      >({
-        query: () => ({ url: `/cryptosafelock/available-token-permission` }),
-        providesTags: ['Apps'],
-      }),
-      generateApiKey: build.mutation<GenerateApiKeyApiResponse, GenerateApiKeyApiArg>({
-        query: (queryArg) => ({
-          url: `/cryptosafelock/generate-apikey`,
-          method: 'POST',
-          body: queryArg.generateApiKeyRequest,
-        }),
-        invalidatesTags: ['Apps'],
-      }),
-      revokeToken: build.mutation<RevokeTokenApiResponse, RevokeTokenApiArg>({
-        query: (queryArg) => ({
-          url: `/cryptosafelock/revoke-token/${encodeURIComponent(String(queryArg.tokenId))}/${encodeURIComponent(String(queryArg.appid))}`,
-          method: 'GET',
-        }),
-        invalidatesTags: ['Apps'],
-      }),
-      updatePermissions: build.mutation<UpdatePermissionsApiResponse, UpdatePermissionsApiArg>({
-        query: (queryArg) => ({
-          url: `/cryptosafelock/update-permissions/${encodeURIComponent(String(queryArg.tokenId))}`,
-          method: 'POST',
-          body: queryArg.updatePermissionsRequest,
-        }),
-        invalidatesTags: ['Apps'],
-      }),
-      fetchBalance: build.query<FetchBalanceApiResponse, FetchBalanceApiArg>({
-        query: (queryArg) => ({
-          url: `/cryptosafelock/fetch-balance/${encodeURIComponent(String(queryArg.paymentMethodId))}/${encodeURIComponent(String(queryArg.gasAddress))}/${encodeURIComponent(String(queryArg.appDataId))}`,
-        }),
-        providesTags: ['Apps'],
-      }),
-      updatePaymentMethod: build.mutation<
-        UpdatePaymentMethodApiResponse,
-        UpdatePaymentMethodApiArg
-      >({
-        query: (queryArg) => ({
-          url: `/cryptosafelock/update-payment-method`,
-          method: 'POST',
-          body: queryArg.updatePaymentMethodRequest,
-        }),
-        invalidatesTags: ['Apps'],
-      }),
-      usePaymentMethod: build.mutation<UsePaymentMethodApiResponse, UsePaymentMethodApiArg>({
-        query: (queryArg) => ({
-          url: `/cryptosafelock/use-payment-method`,
-          method: 'POST',
-          body: queryArg.usePaymentMethodRequest,
-        }),
-        invalidatesTags: ['Apps'],
-      }),
-      requeueDeposit: build.mutation<RequeueDepositApiResponse, RequeueDepositApiArg>({
-        query: (queryArg) => ({
-          url: `/cryptosafelock/deposit-requeue/${encodeURIComponent(String(queryArg.id))}`,
-          method: 'GET',
-        }),
-        invalidatesTags: ['Apps'],
-      }),
-      cancelWithdraw: build.mutation<CancelWithdrawApiResponse, CancelWithdrawApiArg>({
-        query: (queryArg) => ({
-          url: `/cryptosafelock/withdraw/${encodeURIComponent(String(queryArg.id))}/cancel`,
-          method: 'GET',
-        }),
-        invalidatesTags: ['Apps'],
-      }),
-      requeueWithdraw: build.mutation<RequeueWithdrawApiResponse, RequeueWithdrawApiArg>({
-        query: (queryArg) => ({
-          url: `/cryptosafelock/withdraw/${encodeURIComponent(String(queryArg.id))}/requeue`,
-          method: 'GET',
-        }),
-        invalidatesTags: ['Apps'],
+const injectedRtkApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getApps: build.query<GetAppsApiResponse, GetAppsApiArg>({
+      query: () => ({ url: `/cryptosafelock/get-apps` }),
+    }),
+    createApp: build.mutation<CreateAppApiResponse, CreateAppApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/create-app`,
+        method: 'POST',
+        body: queryArg.createAppRequest,
       }),
     }),
-    overrideExisting: false,
-  });
+    updateApp: build.mutation<UpdateAppApiResponse, UpdateAppApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/update-app`,
+        method: 'POST',
+        body: queryArg.updateAppRequest,
+      }),
+    }),
+    getAppDetails: build.query<GetAppDetailsApiResponse, GetAppDetailsApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/app-details/${encodeURIComponent(String(queryArg.id))}`,
+        params: {
+          receive: queryArg.receive,
+          send: queryArg.send,
+          accounts: queryArg.accounts,
+          api_logs: queryArg.apiLogs,
+          callback_data: queryArg.callbackData,
+          daily_logs: queryArg.dailyLogs,
+        },
+      }),
+    }),
+    listTokens: build.query<ListTokensApiResponse, ListTokensApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/token-list/${encodeURIComponent(String(queryArg.appid))}`,
+      }),
+    }),
+    listTokenPermissions: build.query<ListTokenPermissionsApiResponse, ListTokenPermissionsApiArg>({
+      query: () => ({ url: `/cryptosafelock/available-token-permission` }),
+    }),
+    generateApiKey: build.mutation<GenerateApiKeyApiResponse, GenerateApiKeyApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/generate-apikey`,
+        method: 'POST',
+        body: queryArg.generateApiKeyRequest,
+      }),
+    }),
+    revokeToken: build.mutation<RevokeTokenApiResponse, RevokeTokenApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/revoke-token/${encodeURIComponent(String(queryArg.tokenId))}/${encodeURIComponent(String(queryArg.appid))}`,
+        method: 'GET',
+      }),
+    }),
+    updatePermissions: build.mutation<UpdatePermissionsApiResponse, UpdatePermissionsApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/update-permissions/${encodeURIComponent(String(queryArg.tokenId))}`,
+        method: 'POST',
+        body: queryArg.updatePermissionsRequest,
+      }),
+    }),
+    fetchBalance: build.query<FetchBalanceApiResponse, FetchBalanceApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/fetch-balance/${encodeURIComponent(String(queryArg.paymentMethodId))}/${encodeURIComponent(String(queryArg.gasAddress))}/${encodeURIComponent(String(queryArg.appDataId))}`,
+      }),
+    }),
+    updatePaymentMethod: build.mutation<UpdatePaymentMethodApiResponse, UpdatePaymentMethodApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/update-payment-method`,
+        method: 'POST',
+        body: queryArg.updatePaymentMethodRequest,
+      }),
+    }),
+    usePaymentMethod: build.mutation<UsePaymentMethodApiResponse, UsePaymentMethodApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/use-payment-method`,
+        method: 'POST',
+        body: queryArg.usePaymentMethodRequest,
+      }),
+    }),
+    requeueDeposit: build.mutation<RequeueDepositApiResponse, RequeueDepositApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/deposit-requeue/${encodeURIComponent(String(queryArg.id))}`,
+        method: 'GET',
+      }),
+    }),
+    cancelWithdraw: build.mutation<CancelWithdrawApiResponse, CancelWithdrawApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/withdraw/${encodeURIComponent(String(queryArg.id))}/cancel`,
+        method: 'GET',
+      }),
+    }),
+    requeueWithdraw: build.mutation<RequeueWithdrawApiResponse, RequeueWithdrawApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/withdraw/${encodeURIComponent(String(queryArg.id))}/requeue`,
+        method: 'GET',
+      }),
+    }),
+  }),
+  overrideExisting: false,
+});
 export { injectedRtkApi as appsApi };
 export type GetAppsApiResponse = /** status 200 The apps. */ AppListResponse;
 export type GetAppsApiArg = void;

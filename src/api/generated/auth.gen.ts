@@ -1,44 +1,29 @@
 import { baseApi as api } from '../baseApi';
-export const addTagTypes = ['Auth'] as const;
-const injectedRtkApi = api
-  .enhanceEndpoints({
-    addTagTypes,
-  })
-  .injectEndpoints({
-    endpoints: (build) => ({
-      preLogin: build.mutation<PreLoginApiResponse, PreLoginApiArg>({
-        query: (queryArg) => ({
-          url: `/pre-login`,
-          method: 'POST',
-          body: queryArg.preLoginRequest,
-        }),
-        invalidatesTags: ['Auth'],
-      }),
-      login: build.mutation<LoginApiResponse, LoginApiArg>({
-        query: (queryArg) => ({ url: `/login`, method: 'POST', body: queryArg.loginRequest }),
-        invalidatesTags: ['Auth'],
-      }),
-      logout: build.mutation<LogoutApiResponse, LogoutApiArg>({
-        query: () => ({ url: `/logout`, method: 'POST' }),
-        invalidatesTags: ['Auth'],
-      }),
-      register: build.mutation<RegisterApiResponse, RegisterApiArg>({
-        query: (queryArg) => ({ url: `/register`, method: 'POST', body: queryArg.registerRequest }),
-        invalidatesTags: ['Auth'],
-      }),
-      checkUsername: build.query<CheckUsernameApiResponse, CheckUsernameApiArg>({
-        query: (queryArg) => ({
-          url: `/check/username/${encodeURIComponent(String(queryArg.username))}`,
-        }),
-        providesTags: ['Auth'],
-      }),
-      listCountries: build.query<ListCountriesApiResponse, ListCountriesApiArg>({
-        query: () => ({ url: `/countries` }),
-        providesTags: ['Auth'],
+const injectedRtkApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    preLogin: build.mutation<PreLoginApiResponse, PreLoginApiArg>({
+      query: (queryArg) => ({ url: `/pre-login`, method: 'POST', body: queryArg.preLoginRequest }),
+    }),
+    login: build.mutation<LoginApiResponse, LoginApiArg>({
+      query: (queryArg) => ({ url: `/login`, method: 'POST', body: queryArg.loginRequest }),
+    }),
+    logout: build.mutation<LogoutApiResponse, LogoutApiArg>({
+      query: () => ({ url: `/logout`, method: 'POST' }),
+    }),
+    register: build.mutation<RegisterApiResponse, RegisterApiArg>({
+      query: (queryArg) => ({ url: `/register`, method: 'POST', body: queryArg.registerRequest }),
+    }),
+    checkUsername: build.query<CheckUsernameApiResponse, CheckUsernameApiArg>({
+      query: (queryArg) => ({
+        url: `/check/username/${encodeURIComponent(String(queryArg.username))}`,
       }),
     }),
-    overrideExisting: false,
-  });
+    listCountries: build.query<ListCountriesApiResponse, ListCountriesApiArg>({
+      query: () => ({ url: `/countries` }),
+    }),
+  }),
+  overrideExisting: false,
+});
 export { injectedRtkApi as authApi };
 export type PreLoginApiResponse =
   /** status 200 The password is right; continue with the second factor. */ PreLoginResponse;

@@ -1,18 +1,12 @@
 import { baseApi as api } from '../baseApi';
-export const addTagTypes = ['Dashboard'] as const;
-const injectedRtkApi = api
-  .enhanceEndpoints({
-    addTagTypes,
-  })
-  .injectEndpoints({
-    endpoints: (build) => ({
-      getDashboard: build.query<GetDashboardApiResponse, GetDashboardApiArg>({
-        query: () => ({ url: `/dashboard` }),
-        providesTags: ['Dashboard'],
-      }),
+const injectedRtkApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getDashboard: build.query<GetDashboardApiResponse, GetDashboardApiArg>({
+      query: () => ({ url: `/dashboard` }),
     }),
-    overrideExisting: false,
-  });
+  }),
+  overrideExisting: false,
+});
 export { injectedRtkApi as dashboardApi };
 export type GetDashboardApiResponse = /** status 200 The dashboard data. */ DashboardResponse;
 export type GetDashboardApiArg = void;

@@ -1,26 +1,19 @@
 import { baseApi as api } from '../baseApi';
-export const addTagTypes = ['Kyc'] as const;
-const injectedRtkApi = api
-  .enhanceEndpoints({
-    addTagTypes,
-  })
-  .injectEndpoints({
-    endpoints: (build) => ({
-      listDocTypes: build.query<ListDocTypesApiResponse, ListDocTypesApiArg>({
-        query: () => ({ url: `/doc-type` }),
-        providesTags: ['Kyc'],
-      }),
-      uploadKyc: build.mutation<UploadKycApiResponse, UploadKycApiArg>({
-        query: (queryArg) => ({
-          url: `/upload-kyc`,
-          method: 'POST',
-          body: queryArg.uploadKycRequest,
-        }),
-        invalidatesTags: ['Kyc'],
+const injectedRtkApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    listDocTypes: build.query<ListDocTypesApiResponse, ListDocTypesApiArg>({
+      query: () => ({ url: `/doc-type` }),
+    }),
+    uploadKyc: build.mutation<UploadKycApiResponse, UploadKycApiArg>({
+      query: (queryArg) => ({
+        url: `/upload-kyc`,
+        method: 'POST',
+        body: queryArg.uploadKycRequest,
       }),
     }),
-    overrideExisting: false,
-  });
+  }),
+  overrideExisting: false,
+});
 export { injectedRtkApi as kycApi };
 export type ListDocTypesApiResponse =
   /** status 200 Document types and the account's uploads. */ DocumentTypeListResponse;

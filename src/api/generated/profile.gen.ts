@@ -1,38 +1,29 @@
 import { baseApi as api } from '../baseApi';
-export const addTagTypes = ['Profile'] as const;
-const injectedRtkApi = api
-  .enhanceEndpoints({
-    addTagTypes,
-  })
-  .injectEndpoints({
-    endpoints: (build) => ({
-      changePicture: build.mutation<ChangePictureApiResponse, ChangePictureApiArg>({
-        query: (queryArg) => ({
-          url: `/change-picture`,
-          method: 'POST',
-          body: queryArg.changePictureRequest,
-        }),
-        invalidatesTags: ['Profile'],
-      }),
-      updateProfile: build.mutation<UpdateProfileApiResponse, UpdateProfileApiArg>({
-        query: (queryArg) => ({
-          url: `/update-profile`,
-          method: 'POST',
-          body: queryArg.updateProfileRequest,
-        }),
-        invalidatesTags: ['Profile'],
-      }),
-      getProfile: build.query<GetProfileApiResponse, GetProfileApiArg>({
-        query: () => ({ url: `/profile` }),
-        providesTags: ['Profile'],
-      }),
-      getImage: build.query<GetImageApiResponse, GetImageApiArg>({
-        query: (queryArg) => ({ url: `/images/${encodeURIComponent(String(queryArg.file))}` }),
-        providesTags: ['Profile'],
+const injectedRtkApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    changePicture: build.mutation<ChangePictureApiResponse, ChangePictureApiArg>({
+      query: (queryArg) => ({
+        url: `/change-picture`,
+        method: 'POST',
+        body: queryArg.changePictureRequest,
       }),
     }),
-    overrideExisting: false,
-  });
+    updateProfile: build.mutation<UpdateProfileApiResponse, UpdateProfileApiArg>({
+      query: (queryArg) => ({
+        url: `/update-profile`,
+        method: 'POST',
+        body: queryArg.updateProfileRequest,
+      }),
+    }),
+    getProfile: build.query<GetProfileApiResponse, GetProfileApiArg>({
+      query: () => ({ url: `/profile` }),
+    }),
+    getImage: build.query<GetImageApiResponse, GetImageApiArg>({
+      query: (queryArg) => ({ url: `/images/${encodeURIComponent(String(queryArg.file))}` }),
+    }),
+  }),
+  overrideExisting: false,
+});
 export { injectedRtkApi as profileApi };
 export type ChangePictureApiResponse =
   /** status 200 The avatar is replaced. */ ChangePictureResponse;

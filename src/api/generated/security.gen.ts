@@ -1,57 +1,46 @@
 import { baseApi as api } from '../baseApi';
-export const addTagTypes = ['Security'] as const;
-const injectedRtkApi = api
-  .enhanceEndpoints({
-    addTagTypes,
-  })
-  .injectEndpoints({
-    endpoints: (build) => ({
-      changeMpin: build.mutation<ChangeMpinApiResponse, ChangeMpinApiArg>({
-        query: (queryArg) => ({
-          url: `/change-mpin`,
-          method: 'POST',
-          body: queryArg.changeMpinRequest,
-        }),
-        invalidatesTags: ['Security'],
-      }),
-      change2Fa: build.mutation<Change2FaApiResponse, Change2FaApiArg>({
-        query: (queryArg) => ({
-          url: `/change-2fa`,
-          method: 'POST',
-          body: queryArg.change2FaRequest,
-        }),
-        invalidatesTags: ['Security'],
-      }),
-      getAuthentication: build.query<GetAuthenticationApiResponse, GetAuthenticationApiArg>({
-        query: () => ({ url: `/authentication` }),
-        providesTags: ['Security'],
-      }),
-      updateAuthentication: build.mutation<
-        UpdateAuthenticationApiResponse,
-        UpdateAuthenticationApiArg
-      >({
-        query: (queryArg) => ({
-          url: `/authentication`,
-          method: 'POST',
-          body: queryArg.updateAuthenticationRequest,
-        }),
-        invalidatesTags: ['Security'],
-      }),
-      resendOtp: build.mutation<ResendOtpApiResponse, ResendOtpApiArg>({
-        query: () => ({ url: `/resendotp`, method: 'POST' }),
-        invalidatesTags: ['Security'],
-      }),
-      changePassword: build.mutation<ChangePasswordApiResponse, ChangePasswordApiArg>({
-        query: (queryArg) => ({
-          url: `/change-password`,
-          method: 'POST',
-          body: queryArg.changePasswordRequest,
-        }),
-        invalidatesTags: ['Security'],
+const injectedRtkApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    changeMpin: build.mutation<ChangeMpinApiResponse, ChangeMpinApiArg>({
+      query: (queryArg) => ({
+        url: `/change-mpin`,
+        method: 'POST',
+        body: queryArg.changeMpinRequest,
       }),
     }),
-    overrideExisting: false,
-  });
+    change2Fa: build.mutation<Change2FaApiResponse, Change2FaApiArg>({
+      query: (queryArg) => ({
+        url: `/change-2fa`,
+        method: 'POST',
+        body: queryArg.change2FaRequest,
+      }),
+    }),
+    getAuthentication: build.query<GetAuthenticationApiResponse, GetAuthenticationApiArg>({
+      query: () => ({ url: `/authentication` }),
+    }),
+    updateAuthentication: build.mutation<
+      UpdateAuthenticationApiResponse,
+      UpdateAuthenticationApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/authentication`,
+        method: 'POST',
+        body: queryArg.updateAuthenticationRequest,
+      }),
+    }),
+    resendOtp: build.mutation<ResendOtpApiResponse, ResendOtpApiArg>({
+      query: () => ({ url: `/resendotp`, method: 'POST' }),
+    }),
+    changePassword: build.mutation<ChangePasswordApiResponse, ChangePasswordApiArg>({
+      query: (queryArg) => ({
+        url: `/change-password`,
+        method: 'POST',
+        body: queryArg.changePasswordRequest,
+      }),
+    }),
+  }),
+  overrideExisting: false,
+});
 export { injectedRtkApi as securityApi };
 export type ChangeMpinApiResponse = /** status 200 The pin is changed. */ MessageResponse;
 export type ChangeMpinApiArg = {

@@ -1,42 +1,33 @@
 import { baseApi as api } from '../baseApi';
-export const addTagTypes = ['Subscriptions'] as const;
-const injectedRtkApi = api
-  .enhanceEndpoints({
-    addTagTypes,
-  })
-  .injectEndpoints({
-    endpoints: (build) => ({
-      listSubscriptions: build.query<ListSubscriptionsApiResponse, ListSubscriptionsApiArg>({
-        query: (queryArg) => ({
-          url: `/cryptosafelock/subscription-list`,
-          params: {
-            page: queryArg.page,
-          },
-        }),
-        providesTags: ['Subscriptions'],
-      }),
-      listPackages: build.query<ListPackagesApiResponse, ListPackagesApiArg>({
-        query: () => ({ url: `/cryptosafelock/packages` }),
-        providesTags: ['Subscriptions'],
-      }),
-      purchasePackage: build.mutation<PurchasePackageApiResponse, PurchasePackageApiArg>({
-        query: (queryArg) => ({
-          url: `/cryptosafelock/purchase`,
-          method: 'POST',
-          body: queryArg.purchaseRequest,
-        }),
-        invalidatesTags: ['Subscriptions'],
-      }),
-      cancelSubscription: build.mutation<CancelSubscriptionApiResponse, CancelSubscriptionApiArg>({
-        query: (queryArg) => ({
-          url: `/cryptosafelock/cancel-subscription/${encodeURIComponent(String(queryArg.id))}`,
-          method: 'GET',
-        }),
-        invalidatesTags: ['Subscriptions'],
+const injectedRtkApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    listSubscriptions: build.query<ListSubscriptionsApiResponse, ListSubscriptionsApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/subscription-list`,
+        params: {
+          page: queryArg.page,
+        },
       }),
     }),
-    overrideExisting: false,
-  });
+    listPackages: build.query<ListPackagesApiResponse, ListPackagesApiArg>({
+      query: () => ({ url: `/cryptosafelock/packages` }),
+    }),
+    purchasePackage: build.mutation<PurchasePackageApiResponse, PurchasePackageApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/purchase`,
+        method: 'POST',
+        body: queryArg.purchaseRequest,
+      }),
+    }),
+    cancelSubscription: build.mutation<CancelSubscriptionApiResponse, CancelSubscriptionApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/cancel-subscription/${encodeURIComponent(String(queryArg.id))}`,
+        method: 'GET',
+      }),
+    }),
+  }),
+  overrideExisting: false,
+});
 export { injectedRtkApi as subscriptionsApi };
 export type ListSubscriptionsApiResponse =
   /** status 200 One page of purchases. */ SubscriptionListResponse;

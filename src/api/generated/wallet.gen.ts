@@ -1,26 +1,18 @@
 import { baseApi as api } from '../baseApi';
-export const addTagTypes = ['Wallet'] as const;
-const injectedRtkApi = api
-  .enhanceEndpoints({
-    addTagTypes,
-  })
-  .injectEndpoints({
-    endpoints: (build) => ({
-      getBalance: build.query<GetBalanceApiResponse, GetBalanceApiArg>({
-        query: () => ({ url: `/balance` }),
-        providesTags: ['Wallet'],
-      }),
-      getCryptoDeposit: build.query<GetCryptoDepositApiResponse, GetCryptoDepositApiArg>({
-        query: () => ({ url: `/crypto-deposit` }),
-        providesTags: ['Wallet'],
-      }),
-      syncBalance: build.query<SyncBalanceApiResponse, SyncBalanceApiArg>({
-        query: () => ({ url: `/balance-sync` }),
-        providesTags: ['Wallet'],
-      }),
+const injectedRtkApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getBalance: build.query<GetBalanceApiResponse, GetBalanceApiArg>({
+      query: () => ({ url: `/balance` }),
     }),
-    overrideExisting: false,
-  });
+    getCryptoDeposit: build.query<GetCryptoDepositApiResponse, GetCryptoDepositApiArg>({
+      query: () => ({ url: `/crypto-deposit` }),
+    }),
+    syncBalance: build.query<SyncBalanceApiResponse, SyncBalanceApiArg>({
+      query: () => ({ url: `/balance-sync` }),
+    }),
+  }),
+  overrideExisting: false,
+});
 export { injectedRtkApi as walletApi };
 export type GetBalanceApiResponse = /** status 200 The balance. */ BalanceResponse;
 export type GetBalanceApiArg = void;

@@ -31,7 +31,7 @@ export function explainsOwnFailure<Request extends PromiseLike<unknown> & { requ
 }
 
 /**
- * The one place that turns API outcomes into toasts and ends the session (spec 000 section 8):
+ * The one place that turns API outcomes into toasts and ends the session:
  * 401 and network failures end the session and go to `/`; failures toast their message;
  * a write's `msg` is a success toast; reads stay quiet on success. A plain middleware: the
  * listener middleware would add ~2 KiB to what /login loads for two `if`s.

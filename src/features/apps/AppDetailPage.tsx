@@ -1,9 +1,8 @@
-import Card from 'react-bootstrap/Card';
 import Nav from 'react-bootstrap/Nav';
-import Spinner from 'react-bootstrap/Spinner';
 import { Link, Navigate, NavLink, useParams } from 'react-router-dom';
 import { useGetAppDetailsQuery, type AppDetails } from '../../api/apps';
 import { paths } from '../../app/paths';
+import { QueryState } from '../../components/QueryState';
 import { TABS, tabOf, type TabSlug } from './appRules';
 import { AppKeysTab } from './components/AppKeysTab';
 import { DailyLogsTab } from './components/DailyLogsTab';
@@ -41,11 +40,10 @@ function TabContent({ tab, details }: { tab: TabSlug; details: AppDetails }) {
 export default function AppDetailPage() {
   const { id = '', tab: tabParam } = useParams();
   const tab = tabOf(tabParam);
-  const { data, isLoading, isError } = useGetAppDetailsQuery({ id }, { skip: !tab });
+  const app = useGetAppDetailsQuery({ id }, { skip: !tab });
 
   if (!tab) return <Navigate to={paths.myApp(id)} replace />;
 
-  const details = data?.data;
   const current = TABS.find((t) => t.slug === tab);
 
   return (
@@ -53,41 +51,37 @@ export default function AppDetailPage() {
       <Link to={paths.allApps} className="small text-decoration-none d-inline-block mb-2">
         &larr; Back to All Apps
       </Link>
-      {isLoading && (
-        <div className="text-center py-5">
-          <Spinner role="status" aria-label="Loading" />
-        </div>
-      )}
-      {!isLoading && isError && !details && (
-        <Card body className="text-center text-muted">
-          This app could not be loaded.
-        </Card>
-      )}
-      {details && (
-        <>
-          <header className="mb-3">
-            <h1 className="h3 mb-1 text-break">{details.app_data.app_name}</h1>
-            {details.app_data.info && (
-              <p className="text-muted mb-0 text-break">{details.app_data.info}</p>
-            )}
-          </header>
-          <div className="app-detail__layout">
-            <Nav as="nav" variant="pills" className="app-detail__menu" aria-label="App menu">
-              {TABS.map((item) => (
-                <Nav.Item key={item.slug}>
-                  <Nav.Link as={NavLink} to={paths.myApp(id, item.slug)} active={item.slug === tab}>
-                    {item.title}
-                  </Nav.Link>
-                </Nav.Item>
-              ))}
-            </Nav>
-            <div className="app-detail__content">
-              <h2 className="h5 mb-3">{current?.title}</h2>
-              <TabContent tab={tab} details={details} />
+      <QueryState query={app} what="this app">
+        {({ data: details }) => (
+          <>
+            <header className="mb-3">
+              <h1 className="h3 mb-1 text-break">{details.app_data.app_name}</h1>
+              {details.app_data.info && (
+                <p className="text-muted mb-0 text-break">{details.app_data.info}</p>
+              )}
+            </header>
+            <div className="app-detail__layout">
+              <Nav as="nav" variant="pills" className="app-detail__menu" aria-label="App menu">
+                {TABS.map((item) => (
+                  <Nav.Item key={item.slug}>
+                    <Nav.Link
+                      as={NavLink}
+                      to={paths.myApp(id, item.slug)}
+                      active={item.slug === tab}
+                    >
+                      {item.title}
+                    </Nav.Link>
+                  </Nav.Item>
+                ))}
+              </Nav>
+              <div className="app-detail__content">
+                <h2 className="h5 mb-3">{current?.title}</h2>
+                <TabContent tab={tab} details={details} />
+              </div>
             </div>
-          </div>
-        </>
-      )}
+          </>
+        )}
+      </QueryState>
     </section>
   );
 }

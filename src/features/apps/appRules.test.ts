@@ -43,7 +43,7 @@ describe('apps rules', () => {
   });
 
   test('status names and actions', () => {
-    expect(Object.values(DEPOSIT_STATUS)).toEqual([
+    expect(Object.values(DEPOSIT_STATUS).map((name) => name.label)).toEqual([
       'Pending',
       'Completed',
       'Queued for Verification',
@@ -51,7 +51,7 @@ describe('apps rules', () => {
       'Gas Transferred (Awaiting Collect)',
       'Failed',
     ]);
-    expect(Object.values(SEND_STATUS)).toEqual([
+    expect(Object.values(SEND_STATUS).map((name) => name.label)).toEqual([
       'Pending',
       'Completed',
       'Queued for Verification',

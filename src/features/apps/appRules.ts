@@ -1,15 +1,12 @@
-import type { GetAppDetailsApiArg } from '../../api/apps';
+import type { GetAppDetailsApiArg, ReceiveTransaction, SendTransaction } from '../../api/apps';
+import type { StatusNames } from '../../components/StatusBadge';
+import { APP_MESSAGES } from '../../shared/apps';
 
-// Client-side rules and names of the apps screens (spec 001 sections 4, 5 and 9).
+// Client-side rules and names of the apps screens: the app form, its keys, payout addresses and
+// the app detail's lists and tabs.
 
 export const MSG = {
-  appNameRequired: 'App Name is required',
-  projectUrlRequired: 'Project Url is required',
-  invalidUrl: 'Please Enter Valid URl',
-  keyNameRequired: 'Key Name is required',
-  minOnePermission: 'Min One Permission is required',
-  payoutRequired: 'Payout addrress is required',
-  invalidAddress: 'Please Enter valid Address',
+  ...APP_MESSAGES,
   gasNotReady: 'Oprational Wallet is not Ready Yet,Please try After sometime',
   addressCopied: 'Address Copied Successfully',
   keyCopied: 'Key Copied Succefully',
@@ -40,39 +37,25 @@ export function payoutAddressError(networkType: string, value: string): string |
   return isPayoutAddress(networkType, value) ? undefined : MSG.invalidAddress;
 }
 
-export const DEPOSIT_STATUS: Readonly<Record<number, string>> = {
-  0: 'Pending',
-  1: 'Completed',
-  2: 'Queued for Verification',
-  3: 'Hash Verified (Awaiting Gas)',
-  4: 'Gas Transferred (Awaiting Collect)',
-  5: 'Failed',
+export const DEPOSIT_STATUS: StatusNames<ReceiveTransaction['deposit_status']> = {
+  0: { label: 'Pending', bg: 'secondary' },
+  1: { label: 'Completed', bg: 'success' },
+  2: { label: 'Queued for Verification', bg: 'info' },
+  3: { label: 'Hash Verified (Awaiting Gas)', bg: 'info' },
+  4: { label: 'Gas Transferred (Awaiting Collect)', bg: 'info' },
+  5: { label: 'Failed', bg: 'danger' },
 };
 
-export const SEND_STATUS: Readonly<Record<number, string>> = {
-  0: 'Pending',
-  1: 'Completed',
-  2: 'Queued for Verification',
-  3: 'Processing Transfer',
-  4: 'Energy Transferred',
-  5: 'Awaiting Blockchain Confirmation',
-  6: 'Unsuccessful',
-  7: 'Cancelled',
+export const SEND_STATUS: StatusNames<SendTransaction['status']> = {
+  0: { label: 'Pending', bg: 'secondary' },
+  1: { label: 'Completed', bg: 'success' },
+  2: { label: 'Queued for Verification', bg: 'info' },
+  3: { label: 'Processing Transfer', bg: 'info' },
+  4: { label: 'Energy Transferred', bg: 'info' },
+  5: { label: 'Awaiting Blockchain Confirmation', bg: 'info' },
+  6: { label: 'Unsuccessful', bg: 'danger' },
+  7: { label: 'Cancelled', bg: 'dark' },
 };
-
-/** Bootstrap colour of a status badge. */
-export function depositVariant(status: number): string {
-  if (status === 1) return 'success';
-  if (status === 5) return 'danger';
-  return status === 0 ? 'secondary' : 'info';
-}
-
-export function sendVariant(status: number): string {
-  if (status === 1) return 'success';
-  if (status === 6) return 'danger';
-  if (status === 7) return 'dark';
-  return status === 0 ? 'secondary' : 'info';
-}
 
 /** Deposits that can be re-initiated; withdrawals that can be cancelled or re-initiated. */
 export const canRequeueDeposit = (status: number) => status === 5;

@@ -1,5 +1,6 @@
 import { useEffect, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { FACTOR_REQUIRED } from '../../shared/auth';
 import { useLoginMutation, usePreLoginMutation } from '../../api/auth';
 import { isApiError } from '../../api/errors';
 import type { AuthType } from '../../api/generated/auth.gen';
@@ -7,32 +8,32 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { paths } from '../../app/paths';
 import { filters, useForm, type FieldErrors } from '../../components/form/useForm';
 import { PublicLayout } from './components/PublicLayout';
-import { SecretInput } from './components/SecretInput';
-import { TextInput } from './components/TextInput';
-import { ArrowLeftIcon } from './components/icons';
+import { SecretInput } from '../../components/form/SecretInput';
+import { TextInput } from '../../components/form/TextInput';
+import { ArrowLeftIcon } from '../../components/publicIcons';
 import { signedIn } from './sessionSlice';
 import { selectSignIn, signInReset, stepOnePassed } from './signInSlice';
 
-/** Step two's field for each auth type (spec 000 sections 2 and 5). */
+/** Step two's field for each auth type: its label, message when empty, length and hint. */
 export const SECOND_FACTOR: Record<
   AuthType,
   { label: string; required: string; maxLength: number; hint: string }
 > = {
   mpin: {
     label: '4 Digit Pin',
-    required: '4 Digit Pin is Required',
+    required: FACTOR_REQUIRED.mpin,
     maxLength: 4,
     hint: 'Enter the 4 digit pin you chose when you signed up.',
   },
   authenticator: {
     label: 'Two-Factor Authentication Code',
-    required: 'Two-Factor Authentication Code is Required',
+    required: FACTOR_REQUIRED.authenticator,
     maxLength: 6,
     hint: 'Open your authenticator app and enter the code it shows now.',
   },
   otp: {
     label: 'OTP',
-    required: 'OTP is Required',
+    required: FACTOR_REQUIRED.otp,
     maxLength: 4,
     hint: 'We have e-mailed you a 4 digit code. It is valid for 10 minutes.',
   },
@@ -152,7 +153,7 @@ export default function LoginPage() {
           'Welcome back. Sign in to your merchant account.'
         )}
       </p>
-      {/* Bootstrap's classes on plain elements: see ./components/TextInput. */}
+      {/* Bootstrap's classes on plain elements: see components/form/TextInput. */}
       <form noValidate onSubmit={onSubmit}>
         {inStepTwo ? (
           <div className="mb-4">

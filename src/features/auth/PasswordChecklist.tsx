@@ -1,11 +1,4 @@
-/** The password rules of the sign-up checklist (spec 000 section 5); the server enforces the same. */
-export const PASSWORD_RULES: readonly { label: string; test: (password: string) => boolean }[] = [
-  { label: 'One lowercase letter', test: (p) => /[a-z]/.test(p) },
-  { label: 'One uppercase letter', test: (p) => /[A-Z]/.test(p) },
-  { label: 'One number', test: (p) => /[0-9]/.test(p) },
-  { label: 'One special character', test: (p) => /[^A-Za-z0-9]/.test(p) },
-  { label: '8 characters or more', test: (p) => p.length >= 8 },
-];
+import { PASSWORD_RULES } from '../../shared/account';
 
 export interface PasswordChecklistProps {
   password: string;

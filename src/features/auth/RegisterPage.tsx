@@ -1,3 +1,4 @@
+import { NAME_REQUIRED } from '../../shared/account';
 import { useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
@@ -16,7 +17,7 @@ import { filters, useForm, type FieldErrors } from '../../components/form/useFor
 import { PasswordChecklist } from './PasswordChecklist';
 import { CountrySelect } from './components/CountrySelect';
 import { PublicLayout } from './components/PublicLayout';
-import { SecretInput } from './components/SecretInput';
+import { SecretInput } from '../../components/form/SecretInput';
 
 export const TAGLINE = "and unlock your asset's value!";
 
@@ -38,10 +39,10 @@ export const PHONE_MIN = 6;
 export const PHONE_MAX = 16;
 export const PIN_LENGTH = 4;
 
-/** The client's checks (spec 000 section 5); the checklist is advisory, the server enforces it. */
+/** The client's checks before a call; the checklist is advisory, the server enforces it. */
 export function validateRegistration(v: RegisterForm): FieldErrors<RegisterForm> {
   const errors: FieldErrors<RegisterForm> = {};
-  if (!v.name.trim()) errors.name = 'Name is required';
+  if (!v.name.trim()) errors.name = NAME_REQUIRED;
   if (!v.username.trim()) errors.username = 'Username is required';
   if (!v.email) errors.email = 'Email is required';
   else if (!EMAIL.test(v.email)) errors.email = 'Please Enter Valid email';

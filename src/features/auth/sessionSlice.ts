@@ -1,8 +1,11 @@
-import { createSlice, isFulfilled, type PayloadAction, type UnknownAction } from '@reduxjs/toolkit';
+import { createSlice, isAnyOf, type PayloadAction, type UnknownAction } from '@reduxjs/toolkit';
+import { baseApi } from '../../api/baseApi';
+import type { App, appsApi } from '../../api/generated/apps.gen';
 import type { LoginApiResponse, Profile } from '../../api/generated/auth.gen';
-import type { App, CreateAppApiResponse, GetAppsApiResponse } from '../../api/generated/apps.gen';
+import type { profileApi } from '../../api/generated/profile.gen';
+import type { securityApi } from '../../api/generated/security.gen';
 
-/** The session values the spec keeps in browser storage (spec 000 section 3). */
+/** The session values kept in browser storage: who is signed in, their profile and apps. */
 export interface SessionState {
   name: string;
   email: string;
@@ -29,54 +32,77 @@ export const initialSessionState: SessionState = {
   apps: [],
 };
 
+type Endpoints = (typeof appsApi & typeof profileApi & typeof securityApi)['endpoints'];
+
 /**
- * A successful answer of one endpoint, matched by its name: the endpoint objects would bring the
- * whole apps API into what /login loads (npm run size).
+ * The endpoints as the generated modules inject them into baseApi, looked up when an action
+ * arrives: a screen's chunk injects its endpoints before it can dispatch their actions, and
+ * importing those modules here would bring the apps, profile and security APIs into what /login
+ * loads (npm run size).
  */
-const answerOf =
-  <Payload>(endpointName: 'getApps' | 'createApp') =>
-  (action: UnknownAction): action is PayloadAction<Payload> =>
-    isFulfilled(action) &&
-    (action.meta as { arg?: { endpointName?: string } }).arg?.endpointName === endpointName;
+const injected: Partial<Endpoints> = baseApi.endpoints;
+
+const fulfilled = <Name extends keyof Endpoints>(name: Name) =>
+  ((action: UnknownAction) =>
+    injected[name]?.matchFulfilled(action) ?? false) as Endpoints[Name]['matchFulfilled'];
+
+function applyProfile(state: SessionState, profile: Profile | null) {
+  if (!profile) return;
+  state.profile = profile;
+  state.name = profile.name;
+  state.email = profile.email;
+  state.avatar = profile.avatar ?? '';
+  state.auth_type = profile.auth_type;
+}
 
 const sessionSlice = createSlice({
   name: 'session',
   initialState: initialSessionState,
   reducers: {
-    signedIn: (_state, { payload }: PayloadAction<LoginApiResponse>) => ({
-      ...initialSessionState,
-      name: payload.profile.name,
-      email: payload.profile.email,
-      avatar: payload.profile.avatar ?? '',
-      username: payload.username,
-      currency: payload.currency,
-      currency_type: payload.currency_type,
-      authToken: payload.token,
-      profile: payload.profile,
-      auth_type: payload.profile.auth_type,
-    }),
-    profileUpdated: (state, { payload }: PayloadAction<Profile>) => {
-      state.profile = payload;
-      state.name = payload.name;
-      state.email = payload.email;
-      state.avatar = payload.avatar ?? '';
-      state.auth_type = payload.auth_type;
+    signedIn: (_state, { payload }: PayloadAction<LoginApiResponse>) => {
+      const session: SessionState = {
+        ...initialSessionState,
+        username: payload.username,
+        currency: payload.currency,
+        currency_type: payload.currency_type,
+        authToken: payload.token,
+      };
+      applyProfile(session, payload.profile);
+      return session;
     },
     loggedOut: () => initialSessionState,
     sessionExpired: () => initialSessionState,
   },
   extraReducers: (builder) => {
-    // The sidebar's apps list has one source: the session, kept current from these responses.
-    builder.addMatcher(answerOf<GetAppsApiResponse>('getApps'), (state, { payload }) => {
-      state.apps = payload.data;
-    });
-    builder.addMatcher(answerOf<CreateAppApiResponse>('createApp'), (state, { payload }) => {
-      state.apps = payload.data;
-    });
+    // The sidebar's apps list and the header's profile have one source: the session, kept
+    // current from the answers that carry them.
+    builder
+      .addMatcher(isAnyOf(fulfilled('getApps'), fulfilled('createApp')), (state, { payload }) => {
+        state.apps = payload.data;
+      })
+      .addMatcher(fulfilled('updateProfile'), (state, { payload }) =>
+        applyProfile(state, payload.profile),
+      )
+      .addMatcher(fulfilled('changePicture'), (state, { payload }) =>
+        applyProfile(state, state.profile && { ...state.profile, avatar: payload.avatar }),
+      )
+      // The authenticator's secret must not linger in the stored profile once the setup is done.
+      .addMatcher(fulfilled('change2Fa'), (state, { payload }) =>
+        applyProfile(
+          state,
+          payload.profile ?? (state.profile && { ...state.profile, image_2fa: null }),
+        ),
+      )
+      .addMatcher(fulfilled('updateAuthentication'), (state, { payload }) =>
+        applyProfile(
+          state,
+          payload.profile ?? (state.profile && { ...state.profile, auth_type: payload.auth_type }),
+        ),
+      );
   },
 });
 
-export const { signedIn, profileUpdated, loggedOut, sessionExpired } = sessionSlice.actions;
+export const { signedIn, loggedOut, sessionExpired } = sessionSlice.actions;
 export const sessionReducer = sessionSlice.reducer;
 
 type WithSession = { session: SessionState };

@@ -1,5 +1,4 @@
 import Card from 'react-bootstrap/Card';
-import Spinner from 'react-bootstrap/Spinner';
 import { Link } from 'react-router-dom';
 import { useGetAppsQuery } from '../../api/apps';
 import { useGetDashboardQuery } from '../../api/dashboard';
@@ -7,6 +6,7 @@ import { useAppSelector } from '../../app/hooks';
 import { paths } from '../../app/paths';
 import { CopyButton } from '../../components/CopyButton';
 import { CopyIcon, LayersIcon, WalletIcon } from '../../components/icons';
+import { QueryState } from '../../components/QueryState';
 import { formatDateTime } from '../../lib/format';
 import { selectCurrencySymbol, selectSession } from '../auth/sessionSlice';
 import { useProfile } from '../profile/useProfile';
@@ -21,9 +21,9 @@ export default function DashboardPage() {
   const session = useAppSelector(selectSession);
   const profile = useProfile();
   const symbol = useAppSelector(selectCurrencySymbol);
-  const { data, isLoading } = useGetDashboardQuery();
+  const summary = useGetDashboardQuery();
   const { data: apps } = useGetAppsQuery();
-  const dashboard = data?.data;
+  const dashboard = summary.data?.data;
 
   return (
     <div className="dashboard">
@@ -69,25 +69,19 @@ export default function DashboardPage() {
         </div>
       </div>
 
-      {isLoading ? (
-        <div className="text-center py-5">
-          <Spinner animation="border" role="status">
-            <span className="visually-hidden">Loading</span>
-          </Spinner>
-        </div>
-      ) : null}
-
-      {dashboard ? (
-        <>
-          <div className="mb-4">
-            <TransactionCounts data={dashboard} />
-          </div>
-          <div className="mb-4">
-            <MyApps apps={apps?.data ?? []} />
-          </div>
-          <RecentActivity rows={dashboard.latest_transacctions} symbol={symbol} />
-        </>
-      ) : null}
+      <QueryState query={summary} what="the dashboard">
+        {({ data }) => (
+          <>
+            <div className="mb-4">
+              <TransactionCounts data={data} />
+            </div>
+            <div className="mb-4">
+              <MyApps apps={apps?.data ?? []} />
+            </div>
+            <RecentActivity rows={data.latest_transacctions} symbol={symbol} />
+          </>
+        )}
+      </QueryState>
     </div>
   );
 }

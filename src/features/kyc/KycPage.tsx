@@ -1,6 +1,6 @@
 import Accordion from 'react-bootstrap/Accordion';
-import Spinner from 'react-bootstrap/Spinner';
 import { useListDocTypesQuery } from '../../api/kyc';
+import { QueryState } from '../../components/QueryState';
 import { useProfile } from '../profile/useProfile';
 import { DocumentSection } from './components/DocumentSection';
 import { PersonalInfoSection } from './components/PersonalInfoSection';
@@ -9,7 +9,7 @@ import './kyc.scss';
 /** Identity Verification: the personal section and one upload section per document type. */
 export default function KycPage() {
   const profile = useProfile();
-  const { data, isLoading } = useListDocTypesQuery();
+  const docTypes = useListDocTypesQuery();
 
   return (
     <div className="kyc-page">
@@ -27,17 +27,14 @@ export default function KycPage() {
             eventKey="personal"
           />
         ) : null}
-        {data?.data.map((type) => (
-          <DocumentSection key={type.id} type={type} eventKey={type.id} />
-        ))}
+        <QueryState query={docTypes} what="the document types">
+          {(types) =>
+            types.data.map((type) => (
+              <DocumentSection key={type.id} type={type} eventKey={type.id} />
+            ))
+          }
+        </QueryState>
       </Accordion>
-      {isLoading ? (
-        <div className="text-center py-4">
-          <Spinner animation="border" role="status">
-            <span className="visually-hidden">Loading</span>
-          </Spinner>
-        </div>
-      ) : null}
     </div>
   );
 }

@@ -1,30 +1,15 @@
-// The client side of the identity verification rules (spec 000 section 5). The server checks
-// the same rules again; these give the messages before a call is made.
+// The client side of the identity verification rules. The server checks the same rules again
+// (shared/kyc); these give the messages before a call is made.
+import { AADHAR_DIGITS_MAX, INDIA, KYC_MESSAGES } from '../../shared/kyc';
+import type { Upload } from '../../api/generated/kyc.gen';
+import type { StatusNames } from '../../components/StatusBadge';
 
+/** The shared messages, and those of the fields only the client checks (the schema checks them on the server). */
 export const MSG = {
-  name: 'Name is required',
+  ...KYC_MESSAGES,
   gender: 'Gender is required',
   dob: 'Date of Birth is required',
-  dobPast: 'Date of Birth must be a date before today',
-  line1: 'Flat,House Number is required',
-  line2: 'Area is required',
-  city: 'City is required',
-  state: 'State is required',
-  pincode: 'Pincode is required',
-  pincodeIndia: 'Pincode must be 6 digits',
-  pincodeOther: 'Pincode must be 4 to 7 digits',
-  documentName: 'Document Name is required',
-  documentNumber: 'Document Number is required',
-  aadharDigits: 'Aadhar Card number must be digits only, at most 12',
-  front: 'Front Side Image is required',
-  photo: 'Photo is required',
-  back: 'Back Side Image is required',
-  alreadyUploaded: 'Already uploaded',
 } as const;
-
-export const INDIA = 'IN';
-export const DOCUMENT_NUMBER_MAX = 20;
-export const AADHAR_DIGITS_MAX = 12;
 
 export interface PersonalValues extends Record<string, string> {
   name: string;
@@ -96,7 +81,10 @@ export function documentErrors(
   const number = values.document_number.trim();
   if (!photo) {
     if (!number) errors.document_number = MSG.documentNumber;
-    else if (isAadhar(values.document_name) && !/^\d{1,12}$/.test(number)) {
+    else if (
+      isAadhar(values.document_name) &&
+      !new RegExp(`^\\d{1,${AADHAR_DIGITS_MAX}}$`).test(number)
+    ) {
       errors.document_number = MSG.aadharDigits;
     }
   }
@@ -111,8 +99,8 @@ export function acceptsUpload(uploads: readonly { status: 0 | 1 | 2 }[]): boolea
   return !latest || latest.status === 2;
 }
 
-export const UPLOAD_STATUS: Record<0 | 1 | 2, { label: string; tone: string }> = {
-  0: { label: 'Pending', tone: 'warning' },
-  1: { label: 'Approved', tone: 'success' },
-  2: { label: 'Rejected', tone: 'danger' },
+export const UPLOAD_STATUS: StatusNames<Upload['status']> = {
+  0: { label: 'Pending', bg: 'warning', text: 'dark' },
+  1: { label: 'Approved', bg: 'success' },
+  2: { label: 'Rejected', bg: 'danger' },
 };

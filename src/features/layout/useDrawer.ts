@@ -3,7 +3,7 @@ import { useCallback, useState } from 'react';
 type Phase = 'closed' | 'open' | 'closing';
 
 /**
- * The small-screen sidebar drawer (spec 000 section 4): open or closed, and a toggle is ignored
+ * The small-screen sidebar drawer: open or closed, and a toggle is ignored
  * while a close is still animating, so a quick double tap cannot reopen it half-way.
  */
 export function useDrawer() {

@@ -2,12 +2,12 @@ import Card from 'react-bootstrap/Card';
 import Spinner from 'react-bootstrap/Spinner';
 import { useListCountriesQuery } from '../../api/auth';
 import { useChangePictureMutation } from '../../api/profile';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppSelector } from '../../app/hooks';
 import { Avatar } from '../../components/Avatar';
 import { useImagePicker } from '../../components/ImagePicker';
 import { PencilIcon } from '../../components/icons';
 import { formatDate } from '../../lib/format';
-import { profileUpdated, selectSession } from '../auth/sessionSlice';
+import { selectSession } from '../auth/sessionSlice';
 import { useProfile } from './useProfile';
 import './profile.scss';
 
@@ -18,15 +18,13 @@ const GENDER = { male: 'Male', female: 'Female', others: 'Others' } as const;
 export default function ProfilePage() {
   const session = useAppSelector(selectSession);
   const profile = useProfile();
-  const dispatch = useAppDispatch();
   const { data: countries } = useListCountriesQuery();
   const [changePicture, { isLoading: uploading }] = useChangePictureMutation();
 
   const upload = async (photo: File) => {
     try {
-      const { avatar } = await changePicture({ changePictureRequest: { photo } }).unwrap();
-      // Header and sidebar read the session: they show the new picture at once.
-      if (profile) dispatch(profileUpdated({ ...profile, avatar }));
+      // Header and sidebar read the session, which takes the new picture from this answer.
+      await changePicture({ changePictureRequest: { photo } }).unwrap();
     } catch {
       // The failure is already a toast (API middleware); the old picture stays.
     }

@@ -1,18 +1,15 @@
 import { useState, type ReactNode } from 'react';
 import Accordion from 'react-bootstrap/Accordion';
-import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import Spinner from 'react-bootstrap/Spinner';
+import { QueryState } from '../../components/QueryState';
+import { SECURITY_MESSAGES } from '../../shared/security';
 import { toast } from '../../components/toast';
-import type { AuthType } from '../../api/generated/security.gen';
+import type { AuthenticationResponse, AuthType } from '../../api/generated/security.gen';
 import { useGetAuthenticationQuery } from '../../api/security';
 import { AuthenticatorSetup } from './components/AuthenticatorSetup';
 import { ChangePinForm } from './components/ChangePinForm';
 import { SecurityCodeModal, type SwitchTarget } from './components/SecurityCodeModal';
 import './security.scss';
-
-export const SETUP_2FA_FIRST = 'Please setup 2fa First';
 
 interface MethodProps {
   method: SwitchTarget;
@@ -51,32 +48,22 @@ function MethodItem({ method, title, active, onActivate, children }: MethodProps
 
 /** /app/authentication: the active second factor, the pin and the authenticator setup. */
 export default function AuthenticationPage() {
-  const { data, isLoading, isError, refetch } = useGetAuthenticationQuery();
+  const authentication = useGetAuthenticationQuery();
+  return (
+    <QueryState query={authentication} what="your security settings">
+      {(data) => <Methods data={data} />}
+    </QueryState>
+  );
+}
+
+/** The two methods once the settings are in; the switch asks for a code first. */
+function Methods({ data }: { data: AuthenticationResponse }) {
   const [target, setTarget] = useState<SwitchTarget | null>(null);
-
-  if (isLoading) {
-    return (
-      <div className="py-5 text-center">
-        <Spinner aria-label="Loading" />
-      </div>
-    );
-  }
-  if (isError || !data) {
-    return (
-      <Alert variant="danger" className="d-flex align-items-center gap-3">
-        Your security settings could not be loaded.
-        <Button variant="outline-danger" size="sm" onClick={() => void refetch()}>
-          Retry
-        </Button>
-      </Alert>
-    );
-  }
-
   const current: AuthType = data.auth_type;
   const authenticatorReady = data.more_details.authenticator === 1;
   const activate = (method: SwitchTarget) => {
     if (method === 'authenticator' && !authenticatorReady) {
-      toast.error(SETUP_2FA_FIRST, { toastId: SETUP_2FA_FIRST });
+      toast.error(SECURITY_MESSAGES.setup2faFirst, { toastId: SECURITY_MESSAGES.setup2faFirst });
       return;
     }
     setTarget(method);

@@ -1,3 +1,4 @@
+import { SECURITY_MESSAGES } from '../../shared/security';
 import type { FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -6,7 +7,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import { useChangePasswordMutation } from '../../api/security';
 import { filters, useForm, type FieldErrors } from '../../components/form/useForm';
 import { PasswordChecklist } from '../auth/PasswordChecklist';
-import { SecretField } from './components/SecretField';
+import { SecretField } from '../../components/form/SecretField';
 import './security.scss';
 
 const EMPTY = { currentpassword: '', newpassword: '', newpassword_confirmation: '', mpin: '' };
@@ -19,7 +20,7 @@ export function validateChangePassword(values: Values): FieldErrors<Values> {
   if (!values.newpassword_confirmation) {
     errors.newpassword_confirmation = 'Confirm Password is required';
   } else if (values.newpassword && values.newpassword !== values.newpassword_confirmation) {
-    errors.newpassword_confirmation = 'The confirm password does not match the new password';
+    errors.newpassword_confirmation = SECURITY_MESSAGES.passwordMismatch;
   }
   if (!values.mpin) errors.mpin = '4 Digit Pin is required';
   return errors;
@@ -65,7 +66,7 @@ export default function ChangePasswordPage() {
             id="new-password"
             label="New Password"
             autoComplete="new-password"
-            describedBy="new-password-rules"
+            aria-describedby="new-password-rules"
             {...field('newpassword')}
           />
           <PasswordChecklist
@@ -83,7 +84,7 @@ export default function ChangePasswordPage() {
             id="password-pin"
             label="4 Digit Pin"
             autoComplete="off"
-            numeric
+            inputMode="numeric"
             {...field('mpin')}
           />
           <Button type="submit" disabled={isLoading}>

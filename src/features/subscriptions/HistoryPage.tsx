@@ -1,25 +1,23 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Spinner from 'react-bootstrap/Spinner';
 import Table from 'react-bootstrap/Table';
-import { explainsOwnFailure } from '../../app/middleware/apiFeedback';
-import { toast } from '../../components/toast';
-import { PAGE_FAILED_MESSAGE } from '../../api/errors';
 import {
-  useLazyListSubscriptionsQuery,
-  useListSubscriptionsQuery,
+  enhancedSubscriptionsApi,
   type ListSubscriptionsApiArg,
   type SubscriptionRow,
 } from '../../api/subscriptions';
 import { useAppSelector } from '../../app/hooks';
 import { EmptyState } from '../../components/EmptyState';
 import { Pagination } from '../../components/Pagination';
+import { QueryState } from '../../components/QueryState';
+import { usePagedQuery } from '../../components/usePagedQuery';
 import { formatDate, formatMoney } from '../../lib/format';
 import { pageQueryFromUrl } from '../../lib/pagination';
 import { selectCurrencySymbol } from '../auth/sessionSlice';
 import { InvoiceModal } from './components/InvoiceModal';
-import { StatusBadge } from './components/StatusBadge';
+import { StatusBadge } from '../../components/StatusBadge';
+import { SUBSCRIPTION_STATUS } from './planAction';
 import './subscriptions.scss';
 
 /** Hook arguments of page `page`: the list's first_page_url with the page number replaced. */
@@ -28,99 +26,81 @@ export function historyPageArg(firstPageUrl: string, page: number): ListSubscrip
   return { page: Number(query.page ?? page) };
 }
 
-/** /app/history: the purchases with their invoices, paged (spec 000, Subscriptions History). */
+const FIRST_PAGE: ListSubscriptionsApiArg = { page: 1 };
+
+/** /app/history: the purchases with their invoices, paged. */
 export default function HistoryPage() {
   const symbol = useAppSelector(selectCurrencySymbol);
-  const [arg, setArg] = useState<ListSubscriptionsApiArg>({ page: 1 });
-  const { data, isLoading, isFetching, isError, refetch } = useListSubscriptionsQuery(arg);
-  const [fetchPage, pageRequest] = useLazyListSubscriptionsQuery();
+  const purchases = usePagedQuery(
+    enhancedSubscriptionsApi.endpoints.listSubscriptions,
+    FIRST_PAGE,
+    (list, number) => historyPageArg(list.data.first_page_url, number),
+  );
   const [invoice, setInvoice] = useState<SubscriptionRow | null>(null);
-  const page = data?.data;
-
-  // Another page is shown only once it arrived, so a failed change keeps the rows on screen.
-  const changePage = async (number: number) => {
-    if (!page) return;
-    const next = historyPageArg(page.first_page_url, number);
-    try {
-      await explainsOwnFailure(fetchPage(next, true)).unwrap();
-      setArg(next);
-    } catch {
-      toast.error(PAGE_FAILED_MESSAGE, { toastId: PAGE_FAILED_MESSAGE });
-    }
-  };
 
   return (
     <div className="history">
       <h1 className="plans__heading">Purchase History</h1>
       <Card className="plans-card">
         <Card.Body>
-          {isLoading ? (
-            <div className="text-center py-5">
-              <Spinner role="status" aria-label="Loading the purchases" />
-            </div>
-          ) : page ? (
-            <>
-              <Table hover className="stack-table history-table align-middle mb-0">
-                <thead>
-                  <tr>
-                    <th scope="col">Package</th>
-                    <th scope="col">Price</th>
-                    <th scope="col">Invoice Id</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Date</th>
-                    <th scope="col">Name</th>
-                    <th scope="col">Username</th>
-                    <th scope="col">Action</th>
-                  </tr>
-                </thead>
-                <tbody aria-busy={isFetching || pageRequest.isFetching}>
-                  {page.data.length === 0 ? (
-                    <EmptyState colSpan={8} />
-                  ) : (
-                    page.data.map((row) => (
-                      <tr key={row.id}>
-                        <td data-label="Package" className="fw-semibold">
-                          {row.package}
-                        </td>
-                        <td data-label="Price">{formatMoney(row.price, symbol)}</td>
-                        <td data-label="Invoice Id" className="font-monospace">
-                          {row.invoice_id}
-                        </td>
-                        <td data-label="Status">
-                          <StatusBadge status={row.status} />
-                        </td>
-                        <td data-label="Date">{formatDate(row.created_at)}</td>
-                        <td data-label="Name">{row.name}</td>
-                        <td data-label="Username">{row.username}</td>
-                        <td data-label="Action">
-                          <Button
-                            size="sm"
-                            variant="outline-primary"
-                            onClick={() => setInvoice(row)}
-                            aria-label={`Invoice ${row.invoice_id}`}
-                          >
-                            Invoice
-                          </Button>
-                        </td>
-                      </tr>
-                    ))
-                  )}
-                </tbody>
-              </Table>
-              <Pagination
-                meta={page}
-                onPageChange={(number) => void changePage(number)}
-                disabled={pageRequest.isFetching}
-              />
-            </>
-          ) : isError ? (
-            <div className="text-center py-5">
-              <p className="text-muted">The purchases could not be loaded.</p>
-              <Button variant="outline-primary" onClick={() => void refetch()}>
-                Try again
-              </Button>
-            </div>
-          ) : null}
+          <QueryState query={purchases} what="the purchases">
+            {({ data: page }) => (
+              <>
+                <Table hover className="stack-table history-table align-middle mb-0">
+                  <thead>
+                    <tr>
+                      <th scope="col">Package</th>
+                      <th scope="col">Price</th>
+                      <th scope="col">Invoice Id</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">Date</th>
+                      <th scope="col">Name</th>
+                      <th scope="col">Username</th>
+                      <th scope="col">Action</th>
+                    </tr>
+                  </thead>
+                  <tbody aria-busy={purchases.isFetching}>
+                    {page.data.length === 0 ? (
+                      <EmptyState colSpan={8} />
+                    ) : (
+                      page.data.map((row) => (
+                        <tr key={row.id}>
+                          <td data-label="Package" className="fw-semibold">
+                            {row.package}
+                          </td>
+                          <td data-label="Price">{formatMoney(row.price, symbol)}</td>
+                          <td data-label="Invoice Id" className="font-monospace">
+                            {row.invoice_id}
+                          </td>
+                          <td data-label="Status">
+                            <StatusBadge status={row.status} names={SUBSCRIPTION_STATUS} />
+                          </td>
+                          <td data-label="Date">{formatDate(row.created_at)}</td>
+                          <td data-label="Name">{row.name}</td>
+                          <td data-label="Username">{row.username}</td>
+                          <td data-label="Action">
+                            <Button
+                              size="sm"
+                              variant="outline-primary"
+                              onClick={() => setInvoice(row)}
+                              aria-label={`Invoice ${row.invoice_id}`}
+                            >
+                              Invoice
+                            </Button>
+                          </td>
+                        </tr>
+                      ))
+                    )}
+                  </tbody>
+                </Table>
+                <Pagination
+                  meta={page}
+                  onPageChange={(number) => void purchases.onPageChange(number)}
+                  disabled={purchases.isChangingPage}
+                />
+              </>
+            )}
+          </QueryState>
         </Card.Body>
       </Card>
       <InvoiceModal row={invoice} onHide={() => setInvoice(null)} />

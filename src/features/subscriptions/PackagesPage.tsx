@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
-import Spinner from 'react-bootstrap/Spinner';
 import { Link } from 'react-router-dom';
+import { QueryState } from '../../components/QueryState';
 import { toast } from '../../components/toast';
 import {
   useCancelSubscriptionMutation,
@@ -19,16 +18,16 @@ import { PlanCard } from './components/PlanCard';
 import { isCurrentPlan, NO_PLAN_SELECTED, planAction, type PlanAction } from './planAction';
 import './subscriptions.scss';
 
-/** /app/subscriptions: the plan cards with buy, upgrade, downgrade and cancel (spec 000). */
+/** /app/subscriptions: the plan cards with buy, upgrade, downgrade and cancel. */
 export default function PackagesPage() {
   const symbol = useAppSelector(selectCurrencySymbol);
-  const { data, isLoading, isError, refetch } = useListPackagesQuery();
+  const packages = useListPackagesQuery();
   const [purchase, purchaseState] = usePurchasePackageMutation();
   const [cancel, cancelState] = useCancelSubscriptionMutation();
   const [pending, setPending] = useState<PendingAction | null>(null);
 
-  const current = data?.current_subscription ?? null;
-  const currentName = data?.data.find((plan) => plan.id === current?.package_id)?.name;
+  const current = packages.data?.current_subscription ?? null;
+  const currentName = packages.data?.data.find((plan) => plan.id === current?.package_id)?.name;
 
   const open = (plan: Package, action: PlanAction) => setPending({ plan, action });
 
@@ -71,41 +70,32 @@ export default function PackagesPage() {
         </Link>
       </div>
 
-      {isLoading ? (
-        <div className="text-center py-5">
-          <Spinner role="status" aria-label="Loading the plans" />
-        </div>
-      ) : data ? (
-        <>
-          {current && (
-            <Alert variant={current.status === 2 ? 'warning' : 'info'} className="plans__status">
-              {current.status === 2
-                ? `Your ${currentName ?? ''} subscription is canceled: access continues until ${formatDate(current.end_date)}.`
-                : `Your ${currentName ?? ''} plan is active until ${formatDate(current.end_date)}.`}
-            </Alert>
-          )}
-          <div className="row row-cols-1 row-cols-md-2 row-cols-xl-3 g-3">
-            {data.data.map((plan) => (
-              <div className="col" key={plan.id}>
-                <PlanCard
-                  plan={plan}
-                  action={planAction(plan.price, current)}
-                  current={isCurrentPlan(plan, current)}
-                  symbol={symbol}
-                  onAction={open}
-                />
-              </div>
-            ))}
-          </div>
-        </>
-      ) : isError ? (
-        <div className="text-center py-5">
-          <p className="text-muted">The plans could not be loaded.</p>
-          <Button variant="outline-primary" onClick={() => void refetch()}>
-            Try again
-          </Button>
-        </div>
-      ) : null}
+      <QueryState query={packages} what="the plans">
+        {(data) => (
+          <>
+            {current && (
+              <Alert variant={current.status === 2 ? 'warning' : 'info'} className="plans__status">
+                {current.status === 2
+                  ? `Your ${currentName ?? ''} subscription is canceled: access continues until ${formatDate(current.end_date)}.`
+                  : `Your ${currentName ?? ''} plan is active until ${formatDate(current.end_date)}.`}
+              </Alert>
+            )}
+            <div className="row row-cols-1 row-cols-md-2 row-cols-xl-3 g-3">
+              {data.data.map((plan) => (
+                <div className="col" key={plan.id}>
+                  <PlanCard
+                    plan={plan}
+                    action={planAction(plan.price, current)}
+                    current={isCurrentPlan(plan, current)}
+                    symbol={symbol}
+                    onAction={open}
+                  />
+                </div>
+              ))}
+            </div>
+          </>
+        )}
+      </QueryState>
 
       <PlanActionModal
         pending={pending}

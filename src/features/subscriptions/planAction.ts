@@ -1,4 +1,12 @@
-import type { CurrentSubscription, Package } from '../../api/subscriptions';
+import type { CurrentSubscription, Package, SubscriptionRow } from '../../api/subscriptions';
+import type { StatusNames } from '../../components/StatusBadge';
+
+/** A purchase's status: 0 Expired, 1 Active, 2 Canceled. */
+export const SUBSCRIPTION_STATUS: StatusNames<SubscriptionRow['status']> = {
+  0: { label: 'Expired', bg: 'secondary' },
+  1: { label: 'Active', bg: 'success' },
+  2: { label: 'Canceled', bg: 'danger' },
+};
 
 /** What a plan card's button does, relative to the subscription in force. */
 export type PlanAction = 'choose' | 'upgrade' | 'downgrade' | 'cancel';
@@ -11,12 +19,11 @@ export const PLAN_ACTION_LABEL: Record<PlanAction, string> = {
 };
 
 export const NO_PLAN_SELECTED = 'Please select your plan first';
-export const DOWNGRADE_REASON_REQUIRED = 'Please Enter Reason for Downgrade';
 
 /**
- * The spec's button rule (000 section 4): with no subscription or a canceled one, every plan
- * is 'Choose Plan'; otherwise by price against the active plan: same price 'Cancel
- * Subscription', higher 'Upgrade Plan', lower 'Downgrade Plan'.
+ * The plan button: with no subscription or a canceled one, every plan is 'Choose Plan';
+ * otherwise by price against the active plan: same price 'Cancel Subscription', higher
+ * 'Upgrade Plan', lower 'Downgrade Plan'.
  */
 export function planAction(price: number, current: CurrentSubscription | null): PlanAction {
   if (!current || current.status === 2) return 'choose';

@@ -5,7 +5,7 @@ import Form from 'react-bootstrap/Form';
 import { ChatIcon, PlusIcon, SendIcon } from '../../components/icons';
 import './support.scss';
 
-// A static mock-up (spec 001 section 2): sample figures and messages, no calls.
+// A static mock-up with no API behind it: sample figures and messages, no calls.
 const COUNTS = ['New', 'Open', 'Close', 'Re-open'] as const;
 
 const CONVERSATIONS = [

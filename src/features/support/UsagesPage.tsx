@@ -1,7 +1,7 @@
 import Card from 'react-bootstrap/Card';
 import { LayersIcon } from '../../components/icons';
 
-/** An empty placeholder page (spec 001 section 2). */
+/** An empty placeholder page: the screen exists in the menu, with nothing behind it yet. */
 export default function UsagesPage() {
   return (
     <div>

@@ -38,7 +38,7 @@ function urlWarning(value: string): string | undefined {
   return value.trim() !== '' && !isLooseUrl(value) ? MSG.invalidUrl : undefined;
 }
 
-/** The app's fields as Create App and Merchant Setting edit them (spec 001 section 5). */
+/** The app's fields as Create App and Merchant Setting edit them. */
 export function AppForm({ initial, submitLabel, submitting, onSubmit, children }: Props) {
   const form = useForm<AppFormValues>(initial, {
     maxLength: {

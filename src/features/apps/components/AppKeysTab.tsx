@@ -10,7 +10,7 @@ import {
   useListTokensQuery,
   type ApiKey,
 } from '../../../api/apps';
-import { EmptyState } from '../../../components/EmptyState';
+import { QueryState } from '../../../components/QueryState';
 import { useForm } from '../../../components/form/useForm';
 import { formatDateTime } from '../../../lib/format';
 import { MSG } from '../appRules';
@@ -100,33 +100,34 @@ export function AppKeysTab({ appId }: { appId: string }) {
             </tr>
           </thead>
           <tbody>
-            {keys.isLoading && (
-              <tr>
-                <td colSpan={4} className="text-center py-4">
-                  <Spinner size="sm" role="status" aria-label="Loading" />
-                </td>
-              </tr>
-            )}
-            {keys.data?.data.length === 0 && <EmptyState colSpan={4} />}
-            {keys.data?.data.map((key) => (
-              <tr key={key.id}>
-                <td className="key-name-cell">{key.token_name}</td>
-                <td className="text-nowrap">{formatDateTime(key.created_at)}</td>
-                <td className="small text-muted">{key.abilities.map(titleOf).join(', ')}</td>
-                <td className="text-end text-nowrap">
-                  <Button
-                    size="sm"
-                    variant="outline-primary"
-                    className="me-2"
-                    onClick={() => setEditing(key)}
-                    aria-label={`Edit Permissions of ${key.token_name}`}
-                  >
-                    Edit Permissions
-                  </Button>
-                  <RevokeKeyButton appId={appId} apiKey={key} />
-                </td>
-              </tr>
-            ))}
+            <QueryState
+              query={keys}
+              what="the API keys"
+              colSpan={4}
+              isEmpty={(list) => list.data.length === 0}
+            >
+              {(list) =>
+                list.data.map((key) => (
+                  <tr key={key.id}>
+                    <td className="key-name-cell">{key.token_name}</td>
+                    <td className="text-nowrap">{formatDateTime(key.created_at)}</td>
+                    <td className="small text-muted">{key.abilities.map(titleOf).join(', ')}</td>
+                    <td className="text-end text-nowrap">
+                      <Button
+                        size="sm"
+                        variant="outline-primary"
+                        className="me-2"
+                        onClick={() => setEditing(key)}
+                        aria-label={`Edit Permissions of ${key.token_name}`}
+                      >
+                        Edit Permissions
+                      </Button>
+                      <RevokeKeyButton appId={appId} apiKey={key} />
+                    </td>
+                  </tr>
+                ))
+              }
+            </QueryState>
           </tbody>
         </Table>
       </div>

@@ -1,14 +1,15 @@
 import type { ReactNode } from 'react';
-import Spinner from 'react-bootstrap/Spinner';
 import Table from 'react-bootstrap/Table';
-import { EmptyState } from '../../../components/EmptyState';
 import { Pagination, type PageMeta } from '../../../components/Pagination';
+import { QueryState } from '../../../components/QueryState';
 
 interface Props<T> {
   caption: string;
   columns: readonly string[];
   page: (PageMeta & { data: T[] }) | undefined;
   isLoading: boolean;
+  isError: boolean;
+  refetch: () => unknown;
   isFetching: boolean;
   onPageChange: (page: number) => void;
   row: (item: T) => ReactNode;
@@ -22,6 +23,8 @@ export function ListTable<T>({
   columns,
   page,
   isLoading,
+  isError,
+  refetch,
   isFetching,
   onPageChange,
   row,
@@ -45,15 +48,14 @@ export function ListTable<T>({
             </tr>
           </thead>
           <tbody>
-            {isLoading && (
-              <tr>
-                <td colSpan={columns.length} className="text-center py-4">
-                  <Spinner size="sm" role="status" aria-label="Loading" />
-                </td>
-              </tr>
-            )}
-            {page?.data.length === 0 && <EmptyState colSpan={columns.length} />}
-            {page?.data.map(row)}
+            <QueryState
+              query={{ data: page, isLoading, isError, refetch }}
+              what={caption}
+              colSpan={columns.length}
+              isEmpty={(rows) => rows.data.length === 0}
+            >
+              {(rows) => rows.data.map(row)}
+            </QueryState>
           </tbody>
         </Table>
       </div>

@@ -3,10 +3,10 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { useRequeueDepositMutation, type ReceiveTransaction } from '../../../api/apps';
 import { formatAmount, formatDateTime } from '../../../lib/format';
-import { canRequeueDeposit } from '../appRules';
+import { canRequeueDeposit, DEPOSIT_STATUS } from '../appRules';
+import { StatusBadge } from '../../../components/StatusBadge';
 import { ListTable } from './ListTable';
 import { ShortDateTime } from './ShortDateTime';
-import { DepositStatusBadge } from './StatusBadge';
 import { TxHash } from './TxHash';
 import { usePagedList } from './usePagedList';
 import { TitledModal } from '../../../components/TitledModal';
@@ -31,7 +31,7 @@ export function ReceiveList({ appId }: { appId: string }) {
               {formatAmount(tx.amount, 4)} {tx.name}
             </td>
             <td className="status-cell">
-              <DepositStatusBadge status={tx.deposit_status} />
+              <StatusBadge status={tx.deposit_status} names={DEPOSIT_STATUS} />
             </td>
             <td className="time-cell">
               <ShortDateTime value={tx.created_at} />
@@ -87,7 +87,7 @@ function ReceiveDetailsModal({
             <dd className="col-7">{tx.network_name}</dd>
             <dt className="col-5">Status</dt>
             <dd className="col-7">
-              <DepositStatusBadge status={tx.deposit_status} />
+              <StatusBadge status={tx.deposit_status} names={DEPOSIT_STATUS} />
             </dd>
             <dt className="col-5">Tx Hash</dt>
             <dd className="col-7">

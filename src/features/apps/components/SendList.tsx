@@ -2,10 +2,10 @@ import Button from 'react-bootstrap/Button';
 import { useCancelWithdrawMutation, useRequeueWithdrawMutation } from '../../../api/apps';
 import { formatAmount } from '../../../lib/format';
 import { shorten } from '../../../lib/mask';
-import { canActOnSend } from '../appRules';
+import { canActOnSend, SEND_STATUS } from '../appRules';
+import { StatusBadge } from '../../../components/StatusBadge';
 import { ListTable } from './ListTable';
 import { ShortDateTime } from './ShortDateTime';
-import { SendStatusBadge } from './StatusBadge';
 import { TxHash } from './TxHash';
 import { usePagedList } from './usePagedList';
 
@@ -36,7 +36,7 @@ export function SendList({ appId }: { appId: string }) {
             {shorten(tx.to_address, 6, 4)}
           </td>
           <td className="status-cell">
-            <SendStatusBadge status={tx.status} />
+            <StatusBadge status={tx.status} names={SEND_STATUS} />
           </td>
           <td className="time-cell">
             <ShortDateTime value={tx.created_at} />

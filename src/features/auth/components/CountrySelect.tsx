@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { Country } from '../../../api/generated/auth.gen';
-import { ChevronIcon } from './icons';
+import { ChevronIcon } from '../../../components/publicIcons';
 
-/** PageUp / PageDown move this many options (spec 000 section 9: page size 5). */
+/** PageUp / PageDown move this many options: the five the list shows at once. */
 export const COUNTRY_PAGE_SIZE = 5;
 
 export const countryLabel = (country: Country) => `${country.name} (${country.calling_code})`;

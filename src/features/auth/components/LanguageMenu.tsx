@@ -1,5 +1,5 @@
 import { useEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
-import { CheckIcon } from './icons';
+import { CheckIcon } from '../../../components/publicIcons';
 import { PUBLIC_LANGUAGES, type Language } from './languages';
 
 interface LanguageMenuProps {

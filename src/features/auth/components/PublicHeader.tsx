@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { paths } from '../../../app/paths';
 import { ErrorBoundary } from '../../../components/ErrorBoundary';
 import { lazyWithRetry } from '../../../components/lazyWithRetry';
-import { BrandMark, ChevronIcon, GlobeIcon } from './icons';
+import { BrandMark, ChevronIcon, GlobeIcon } from '../../../components/publicIcons';
 import type { Language } from './languages';
 
 // The menu loads when it is first wanted (pointer over or focus on the toggle), not with /login.

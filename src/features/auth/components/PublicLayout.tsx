@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { PublicHeader } from './PublicHeader';
-import { BoltIcon, ShieldIcon, UsersIcon } from './icons';
+import { BoltIcon, ShieldIcon, UsersIcon } from '../../../components/publicIcons';
 import '../auth.scss';
 
 export const PROMISE = 'Unleash Your DeFi Potential: Automate, Delegate and Secure.';

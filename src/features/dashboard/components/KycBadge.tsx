@@ -5,7 +5,7 @@ import { ShieldIcon } from '../../../components/icons';
 
 type KycStatus = Profile['status_kyc'];
 
-/** status_kyc as words (spec 000 section 3) and the badge colour for each. */
+/** status_kyc as words (0 Not Uploaded, 1 Approved, 2 Rejected, 3 Unverified) and the badge colour for each. */
 export const KYC_STATUS: Record<KycStatus, { label: string; tone: string }> = {
   0: { label: 'Not Uploaded', tone: 'secondary' },
   1: { label: 'Approved', tone: 'success' },

@@ -8,19 +8,19 @@ import { useUploadKycMutation } from '../../../api/kyc';
 import { filters, useForm } from '../../../components/form/useForm';
 import { ImagePicker } from '../../../components/ImagePicker';
 import { formatDateTime } from '../../../lib/format';
+import { AADHAR_DIGITS_MAX, DOCUMENT_NUMBER_MAX } from '../../../shared/kyc';
 import {
-  AADHAR_DIGITS_MAX,
-  DOCUMENT_NUMBER_MAX,
   MSG,
   acceptsUpload,
   documentErrors,
   isAadhar,
   isPhotoType,
   type DocumentFiles,
+  UPLOAD_STATUS,
 } from '../kycRules';
 import { ConfirmSaveModal } from './ConfirmSaveModal';
 import { HistoryModal } from './HistoryModal';
-import { StatusBadge } from './StatusBadge';
+import { StatusBadge } from '../../../components/StatusBadge';
 
 type FileErrors = Partial<Record<'front' | 'back', string>>;
 
@@ -35,7 +35,7 @@ export function DocumentSection({ type, eventKey }: { type: DocumentType; eventK
     <Accordion.Item eventKey={eventKey} className="kyc-section">
       <Accordion.Header>
         <span className="kyc-section__title">{type.document_type}</span>
-        {latest ? <StatusBadge status={latest.status} /> : null}
+        {latest ? <StatusBadge status={latest.status} names={UPLOAD_STATUS} /> : null}
       </Accordion.Header>
       <Accordion.Body>
         {latest?.status === 2 ? (
@@ -62,7 +62,7 @@ export function DocumentSection({ type, eventKey }: { type: DocumentType; eventK
               <dd>{formatDateTime(latest.created_at)}</dd>
               <dt>Status</dt>
               <dd>
-                <StatusBadge status={latest.status} />
+                <StatusBadge status={latest.status} names={UPLOAD_STATUS} />
               </dd>
             </dl>
           </div>
@@ -127,7 +127,7 @@ function UploadForm({ type, photo }: { type: DocumentType; photo: boolean }) {
     try {
       await uploadKyc({
         uploadKycRequest: {
-          // The contract takes the type's name lower-cased (spec 000 section 7).
+          // The contract takes the type's name lower-cased ('Photo' -> 'photo').
           document_type: type.document_type.toLowerCase(),
           document_name: documentName,
           ...(photo ? {} : { document_number: values.document_number.trim() }),

@@ -4,7 +4,8 @@ import type { DocumentType } from '../../../api/generated/kyc.gen';
 import { EmptyState } from '../../../components/EmptyState';
 import { formatDateTime } from '../../../lib/format';
 import { ScanImage } from './ScanImage';
-import { StatusBadge } from './StatusBadge';
+import { StatusBadge } from '../../../components/StatusBadge';
+import { UPLOAD_STATUS } from '../kycRules';
 
 /** Every upload of one document type, newest first, with the reviewer's remarks. */
 export function HistoryModal({
@@ -63,7 +64,7 @@ export function HistoryModal({
                     </div>
                   </td>
                   <td>
-                    <StatusBadge status={upload.status} />
+                    <StatusBadge status={upload.status} names={UPLOAD_STATUS} />
                   </td>
                   <td>{upload.remarks ?? '----'}</td>
                   <td className="text-nowrap">{formatDateTime(upload.created_at)}</td>

@@ -5,13 +5,11 @@ import Form from 'react-bootstrap/Form';
 import { useListCountriesQuery } from '../../../api/auth';
 import type { Profile } from '../../../api/generated/profile.gen';
 import { useUpdateProfileMutation } from '../../../api/profile';
-import { useAppDispatch } from '../../../app/hooks';
 import { filters, useForm } from '../../../components/form/useForm';
 import { formatDate } from '../../../lib/format';
-import { profileUpdated } from '../../auth/sessionSlice';
-import { personalErrors, pincodeMax, type PersonalValues } from '../kycRules';
+import { personalErrors, pincodeMax, type PersonalValues, UPLOAD_STATUS } from '../kycRules';
 import { ConfirmSaveModal } from './ConfirmSaveModal';
-import { StatusBadge } from './StatusBadge';
+import { StatusBadge } from '../../../components/StatusBadge';
 
 const today = () => new Date().toISOString().slice(0, 10);
 const GENDERS: Record<string, string> = { male: 'Male', female: 'Female', others: 'Others' };
@@ -50,7 +48,6 @@ export function PersonalInfoSection({ profile, eventKey }: { profile: Profile; e
   });
   const [confirming, setConfirming] = useState(false);
   const [updateProfile, { isLoading }] = useUpdateProfileMutation();
-  const dispatch = useAppDispatch();
   const { data: countries } = useListCountriesQuery();
   const country =
     countries?.data.find((c) => c.id === profile.country)?.name ?? profile.country ?? '';
@@ -67,7 +64,7 @@ export function PersonalInfoSection({ profile, eventKey }: { profile: Profile; e
   const save = async () => {
     const v = form.values;
     try {
-      const result = await updateProfile({
+      await updateProfile({
         updateProfileRequest: {
           name: v.name.trim(),
           gender: v.gender as 'male' | 'female' | 'others',
@@ -80,7 +77,6 @@ export function PersonalInfoSection({ profile, eventKey }: { profile: Profile; e
           landmark: v.landmark.trim(),
         },
       }).unwrap();
-      dispatch(profileUpdated(result.profile));
     } catch (error) {
       form.applyServerErrors(error);
     } finally {
@@ -107,7 +103,7 @@ export function PersonalInfoSection({ profile, eventKey }: { profile: Profile; e
     <Accordion.Item eventKey={eventKey} className="kyc-section">
       <Accordion.Header>
         <span className="kyc-section__title">Personal Information</span>
-        <StatusBadge status={locked ? 1 : 0} />
+        <StatusBadge status={locked ? 1 : 0} names={UPLOAD_STATUS} />
       </Accordion.Header>
       <Accordion.Body>
         <Form noValidate onSubmit={submit} aria-label="Personal Information">

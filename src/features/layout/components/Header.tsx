@@ -1,7 +1,6 @@
 import { Link } from 'react-router-dom';
 import { paths } from '../../../app/paths';
-import { MenuIcon } from '../../../components/icons';
-import { BrandMark } from '../../auth/components/icons';
+import { BrandMark, MenuIcon } from '../../../components/icons';
 import { NotificationsPanel } from './NotificationsPanel';
 import { SettingsPanel } from './SettingsPanel';
 

@@ -64,7 +64,7 @@ export function SettingsPanel() {
               className="settings-panel__row settings-panel__row--button"
               onClick={() => setView('language')}
             >
-              <GlobeIcon className="settings-panel__icon" />
+              <GlobeIcon className="settings-panel__icon" width={20} height={20} />
               <span>Language</span>
               <span className="ms-auto small text-muted">English</span>
               <ChevronIcon className="settings-panel__next" width={16} height={16} />

@@ -4,10 +4,8 @@ import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
 import { QRCodeSVG } from 'qrcode.react';
 import { useChange2FaMutation } from '../../../api/security';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { CopyButton } from '../../../components/CopyButton';
 import { filters, useForm } from '../../../components/form/useForm';
-import { profileUpdated, selectProfile } from '../../auth/sessionSlice';
 
 interface Props {
   setUp: boolean;
@@ -32,8 +30,6 @@ const CODE_RULES = { filters: { code: filters.digits }, maxLength: { code: 6 } }
 export function AuthenticatorSetup({ setUp, active, otpauthUrl }: Props) {
   const form = useForm({ code: '' }, CODE_RULES);
   const [change2fa, { isLoading }] = useChange2FaMutation();
-  const profile = useAppSelector(selectProfile);
-  const dispatch = useAppDispatch();
 
   if (setUp) {
     return (
@@ -60,10 +56,7 @@ export function AuthenticatorSetup({ setUp, active, otpauthUrl }: Props) {
       return;
     }
     try {
-      const result = await change2fa({ change2FaRequest: form.values }).unwrap();
-      // The secret must not linger in the stored profile once the setup is done.
-      const next = result.profile ?? (profile && { ...profile, image_2fa: null });
-      if (next) dispatch(profileUpdated(next));
+      await change2fa({ change2FaRequest: form.values }).unwrap();
       form.reset();
     } catch (error) {
       form.applyServerErrors(error);

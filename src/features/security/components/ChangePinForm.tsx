@@ -1,10 +1,11 @@
+import { SECURITY_MESSAGES } from '../../../shared/security';
 import type { FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
 import { useChangeMpinMutation } from '../../../api/security';
 import { filters, useForm, type FieldErrors } from '../../../components/form/useForm';
-import { SecretField } from './SecretField';
+import { SecretField } from '../../../components/form/SecretField';
 
 const EMPTY = { password: '', spassword: '', spassword_confirmation: '' };
 type Values = typeof EMPTY;
@@ -16,7 +17,7 @@ export function validateChangePin(values: Values): FieldErrors<Values> {
   if (!values.spassword_confirmation) {
     errors.spassword_confirmation = 'Confirm Pin is required';
   } else if (values.spassword && values.spassword !== values.spassword_confirmation) {
-    errors.spassword_confirmation = 'The confirm Pin does not match the new Pin';
+    errors.spassword_confirmation = SECURITY_MESSAGES.pinMismatch;
   }
   return errors;
 }
@@ -63,7 +64,7 @@ export function ChangePinForm() {
             id="pin-new"
             label="New 4 Digit Pin"
             autoComplete="off"
-            numeric
+            inputMode="numeric"
             {...field('spassword')}
           />
         </div>
@@ -72,7 +73,7 @@ export function ChangePinForm() {
             id="pin-confirm"
             label="Confirm Pin"
             autoComplete="off"
-            numeric
+            inputMode="numeric"
             {...field('spassword_confirmation')}
           />
         </div>

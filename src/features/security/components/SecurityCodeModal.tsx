@@ -1,3 +1,4 @@
+import { SECURITY_MESSAGES } from '../../../shared/security';
 import type { FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -6,9 +7,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import type { AuthType, UpdateAuthenticationRequest } from '../../../api/generated/security.gen';
 import { useResendOtpMutation, useUpdateAuthenticationMutation } from '../../../api/security';
 import { isApiError } from '../../../api/errors';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { filters, useForm } from '../../../components/form/useForm';
-import { profileUpdated, selectProfile } from '../../auth/sessionSlice';
 
 export type SwitchTarget = UpdateAuthenticationRequest['type'];
 
@@ -54,8 +53,6 @@ export function SecurityCodeModal({ target, current, onClose }: Props) {
   const form = useForm({ code: '' }, { ...CODE_FILTER, maxLength: { code: method.length } });
   const [updateAuthentication, { isLoading }] = useUpdateAuthenticationMutation();
   const [resendOtp, { isLoading: isSending }] = useResendOtpMutation();
-  const profile = useAppSelector(selectProfile);
-  const dispatch = useAppDispatch();
 
   const close = () => {
     form.reset();
@@ -66,15 +63,13 @@ export function SecurityCodeModal({ target, current, onClose }: Props) {
     event.preventDefault();
     if (!target) return;
     if (!form.values.code) {
-      form.setErrors({ code: 'Security code is required' });
+      form.setErrors({ code: SECURITY_MESSAGES.codeRequired });
       return;
     }
     try {
-      const result = await updateAuthentication({
+      await updateAuthentication({
         updateAuthenticationRequest: switchRequest(target, current, form.values.code),
       }).unwrap();
-      const next = result.profile ?? (profile && { ...profile, auth_type: result.auth_type });
-      if (next) dispatch(profileUpdated(next));
       close();
     } catch (error) {
       // The server names the code field after the method (spassword, code, otp).

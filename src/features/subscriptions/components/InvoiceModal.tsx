@@ -3,10 +3,11 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import type { SubscriptionRow } from '../../../api/subscriptions';
 import { formatAmount, formatDate } from '../../../lib/format';
-import { StatusBadge } from './StatusBadge';
+import { StatusBadge } from '../../../components/StatusBadge';
+import { SUBSCRIPTION_STATUS } from '../planAction';
 import { TitledModal } from '../../../components/TitledModal';
 
-/** The invoice currency (spec 000 section 9). */
+/** Invoices are always in USD. */
 export const INVOICE_CURRENCY = 'USD';
 const PRINTING_CLASS = 'invoice-printing';
 
@@ -44,7 +45,7 @@ export function InvoiceModal({ row, onHide }: { row: SubscriptionRow | null; onH
                   <dd>{formatDate(row.created_at)}</dd>
                   <dt>Status</dt>
                   <dd>
-                    <StatusBadge status={row.status} />
+                    <StatusBadge status={row.status} names={SUBSCRIPTION_STATUS} />
                   </dd>
                 </dl>
               </div>

@@ -6,7 +6,8 @@ import Spinner from 'react-bootstrap/Spinner';
 import type { CurrentSubscription, Package } from '../../../api/subscriptions';
 import { useForm } from '../../../components/form/useForm';
 import { formatDate, formatMoney } from '../../../lib/format';
-import { DOWNGRADE_REASON_REQUIRED, PLAN_ACTION_LABEL, type PlanAction } from '../planAction';
+import { DOWNGRADE_REASON_REQUIRED } from '../../../shared/money';
+import { PLAN_ACTION_LABEL, type PlanAction } from '../planAction';
 import { TitledModal } from '../../../components/TitledModal';
 
 export interface PendingAction {

@@ -1,3 +1,4 @@
+import { NEW_DEPOSIT_FOUND } from '../../../shared/money';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Spinner from 'react-bootstrap/Spinner';
@@ -6,8 +7,6 @@ import { useLazySyncBalanceQuery, type WalletDetails } from '../../../api/wallet
 import { formatAmount } from '../../../lib/format';
 import { COIN, NETWORK_LABEL } from './DepositCard';
 import { InfoPopover } from './InfoPopover';
-
-export const NEW_DEPOSIT_FOUND = 'New Deposit Found !!';
 
 /**
  * The balance and 'Check Balance' (balance-sync): a new deposit is announced and the wallet

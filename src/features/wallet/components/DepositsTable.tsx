@@ -1,8 +1,8 @@
-import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
 import type { WalletTransaction } from '../../../api/wallet';
 import { EmptyState } from '../../../components/EmptyState';
+import { StatusBadge, type StatusNames } from '../../../components/StatusBadge';
 import { explorerTxUrl } from '../../../lib/chains';
 import { formatAmount, formatDateTime } from '../../../lib/format';
 import { shorten } from '../../../lib/mask';
@@ -10,6 +10,11 @@ import { COIN } from './DepositCard';
 
 /** BNB Smart Chain: the only network wallet deposits use. */
 export const DEPOSIT_CHAIN_ID = 56;
+
+const DEPOSIT_STATE: StatusNames<WalletTransaction['status']> = {
+  0: { label: 'Pending', bg: 'warning', text: 'dark' },
+  1: { label: 'Confirmed', bg: 'success' },
+};
 
 /** The recent USDT deposits: hash (to the explorer), amount, Confirmed/Pending, time. */
 export function DepositsTable({ rows }: { rows: WalletTransaction[] }) {
@@ -47,13 +52,7 @@ export function DepositsTable({ rows }: { rows: WalletTransaction[] }) {
                     {formatAmount(row.amount, 4)} {COIN}
                   </td>
                   <td data-label="Status">
-                    {row.status === 1 ? (
-                      <Badge bg="success">Confirmed</Badge>
-                    ) : (
-                      <Badge bg="warning" text="dark">
-                        Pending
-                      </Badge>
-                    )}
+                    <StatusBadge status={row.status} names={DEPOSIT_STATE} />
                   </td>
                   <td data-label="Time">{formatDateTime(row.created_at)}</td>
                 </tr>

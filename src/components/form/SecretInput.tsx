@@ -1,14 +1,14 @@
 import { useState } from 'react';
-import { EyeIcon, EyeOffIcon } from './icons';
+import { EyeIcon, EyeOffIcon } from '../publicIcons';
 import { TextInput, type TextInputProps } from './TextInput';
 
-type SecretInputProps = Omit<TextInputProps, 'type'> & {
+export type SecretInputProps = Omit<TextInputProps, 'type'> & {
   /** Names what is shown or hidden, e.g. 'password' -> 'Show password'. */
   what: string;
   name: string;
 };
 
-/** A password-type field with a show/hide toggle inside it (id and label from the FormGroup). */
+/** A password-type input with a show/hide toggle inside it; the label is the caller's. */
 export function SecretInput({ what, ...control }: SecretInputProps) {
   const [shown, setShown] = useState(false);
   return (

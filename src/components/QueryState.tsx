@@ -1,0 +1,70 @@
+import type { ReactNode } from 'react';
+import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
+import { EmptyState } from './EmptyState';
+
+/** What QueryState reads of an RTK Query hook's result. */
+interface QueryResult<T> {
+  data?: T;
+  isLoading: boolean;
+  isError: boolean;
+  refetch: () => unknown;
+}
+
+interface Props<T> {
+  query: QueryResult<T>;
+  /** What is read, as it follows 'Loading': 'the wallet' also gives 'The wallet could not be loaded.' */
+  what: string;
+  /** True when the answer has nothing to list: 'No record Found' shows instead of the children. */
+  isEmpty?: (data: T) => boolean;
+  /** Inside a table body: every state is one row across this many columns. */
+  colSpan?: number;
+  children: (data: T) => ReactNode;
+}
+
+/**
+ * A read's first load, its failure (with a retry) and its empty answer, the same on every screen;
+ * the children render the answer once it is there. A refetch keeps the answer on screen.
+ */
+export function QueryState<T>({ query, what, isEmpty, colSpan, children }: Props<T>) {
+  const { data, isLoading, isError, refetch } = query;
+  const block = (content: ReactNode) =>
+    colSpan ? (
+      <tr>
+        <td colSpan={colSpan} className="text-center py-4">
+          {content}
+        </td>
+      </tr>
+    ) : (
+      <div className="text-center py-5">{content}</div>
+    );
+
+  if (isLoading) {
+    return block(
+      <Spinner size={colSpan ? 'sm' : undefined} role="status" aria-label={`Loading ${what}`} />,
+    );
+  }
+  if (data !== undefined) {
+    if (!isEmpty?.(data)) return children(data);
+    return colSpan ? (
+      <EmptyState colSpan={colSpan} />
+    ) : (
+      <div className="card">
+        <EmptyState />
+      </div>
+    );
+  }
+  if (!isError) return null;
+  return block(
+    <>
+      <p className="text-muted">{`${what.charAt(0).toUpperCase()}${what.slice(1)} could not be loaded.`}</p>
+      <Button
+        variant="outline-primary"
+        size={colSpan ? 'sm' : undefined}
+        onClick={() => void refetch()}
+      >
+        Try again
+      </Button>
+    </>,
+  );
+}
