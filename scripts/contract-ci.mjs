@@ -1,7 +1,8 @@
 // CI: holds our reference server to openapi.yaml. Starts the built server (dist/server, or
 // DIST_DIR) on a free port with a fresh DATA_DIR and high rate limits, runs the contract tool
 // against it with a throwaway account, a fixed seed and the admin `deposit` command as --fund,
-// then stops the server. Exit status = the tool's. Extra arguments go to the tool
+// then stops the server. Exit status = the tool's. `--postgres` runs the server on PostgreSQL (a
+// throwaway cluster, or a fresh schema of TEST_DATABASE_URL); other arguments go to the tool
 // (e.g. `node scripts/contract-ci.mjs --only Apps`).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildServer, outDir, serverBuildIsStale } from './build-server.mjs';
 import { freePort, waitForServer } from './net.mjs';
+import { freshSchema, startPgCluster } from './pg-cluster.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SEED = '20250115';
@@ -25,6 +27,11 @@ function exitOf(child) {
 
 if (serverBuildIsStale()) await buildServer();
 
+const onPostgres = process.argv.includes('--postgres');
+const toolArgs = process.argv.slice(2).filter((arg) => arg !== '--postgres');
+const cluster = onPostgres ? await startPgCluster() : null;
+const schema = cluster ? await freshSchema(cluster.url) : null;
+
 const port = await freePort();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-contract-'));
 const baseUrl = `http://127.0.0.1:${port}/api`;
@@ -33,6 +40,8 @@ const env = {
   PORT: String(port),
   HOST: '127.0.0.1',
   DATA_DIR: dataDir,
+  // The --fund command inherits this env too, so it reaches the same database.
+  DATABASE_URL: schema?.url,
   NODE_ENV: 'test',
   PORTAL_ROOT: root,
   // A DIST_DIR outside the project (e.g. /tmp/dist-me) still finds the dependencies.
@@ -76,8 +85,8 @@ try {
       '--fund',
       fund,
       '--junit',
-      path.join(root, 'test-results/contract.xml'),
-      ...process.argv.slice(2),
+      path.join(root, `test-results/contract${onPostgres ? '-postgres' : ''}.xml`),
+      ...toolArgs,
     ],
     { cwd: root, stdio: 'inherit', env },
   );
@@ -87,6 +96,8 @@ try {
 } finally {
   server.kill('SIGTERM');
   await exitOf(server);
+  await schema?.drop();
+  cluster?.stop();
 }
 if (status === 0) fs.rmSync(dataDir, { recursive: true, force: true });
 else console.error(`contract: server data and log kept in ${dataDir} (server.log)`);

@@ -36,8 +36,10 @@ step lint npm run -s lint
 step lint:openapi npm run -s lint:openapi
 step codegen:check npm run -s codegen:check
 step unit npm run -s test:unit
+step unit:pg npm run -s test:pg
 step build npm run -s build
 step size npm run -s size
 step e2e npm run -s test:e2e
 step contract node scripts/contract-ci.mjs
+step contract:pg node scripts/contract-ci.mjs --postgres
 

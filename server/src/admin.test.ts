@@ -1,21 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { runAdmin } from './admin';
+import { freshTestStore, type TestStore } from '../test/testStore';
 
 describe('admin CLI', () => {
-  let dataDir: string;
-  beforeAll(() => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'portal-admin-'));
+  let store: TestStore;
+  beforeAll(async () => {
+    store = await freshTestStore('portal-admin-');
   });
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterAll(() => store.close());
 
   const run = async (...argv: string[]) => {
     const lines: string[] = [];
     const code = await runAdmin(
       argv,
       { out: (l) => lines.push(l) },
-      { DATA_DIR: dataDir, NODE_ENV: 'test' },
+      { ...store.env, NODE_ENV: 'test' },
     );
     return { code, text: lines.join('\n') };
   };

@@ -84,6 +84,7 @@ describe('loadConfig', () => {
     [{ BALANCE_RPC_URLS: '1=ftp://eth.example' }, /BALANCE_RPC_URLS takes chainId=/],
     [{ BALANCE_RPC_URLS: '1=https://a.example,1=https://b.example' }, /names chain 1 twice/],
     [{ BALANCE_RPC_URLS: '56=https://bsc.example' }, /read over CHAIN_RPC_URL/],
+    [{ DATABASE_URL: 'mysql://db.example/portal' }, /DATABASE_URL must be a postgres:\/\/ URL/],
   ])('rejects %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -25,6 +25,8 @@ export interface Config {
   host: string;
   /** As given (relative to the working directory unless absolute). */
   dataDir: string;
+  /** postgres://… switches the database from SQLite in DATA_DIR to PostgreSQL. */
+  databaseUrl: string | undefined;
   nodeEnv: NodeEnv;
   isProduction: boolean;
   logLevel: string;
@@ -110,6 +112,16 @@ function nodeEnv(env: Env): NodeEnv {
   throw new ConfigError(`NODE_ENV must be development, production or test, got '${raw}'`);
 }
 
+function databaseUrl(env: Env): string | undefined {
+  const url = str(env, 'DATABASE_URL');
+  if (url !== undefined && !/^postgres(ql)?:\/\//.test(url)) {
+    throw new ConfigError(
+      'DATABASE_URL must be a postgres:// URL (unset, the database is SQLite in DATA_DIR)',
+    );
+  }
+  return url;
+}
+
 /** Pure: reads only the given env, touches no files. */
 export function loadConfig(env: Env): Config {
   const mode = nodeEnv(env);
@@ -118,6 +130,7 @@ export function loadConfig(env: Env): Config {
     port: int(env, 'PORT', 8080, 0, 65535),
     host: str(env, 'HOST') ?? '0.0.0.0',
     dataDir: str(env, 'DATA_DIR') ?? './data',
+    databaseUrl: databaseUrl(env),
     nodeEnv: mode,
     isProduction,
     logLevel: str(env, 'LOG_LEVEL') ?? (mode === 'test' ? 'warn' : 'info'),

@@ -37,7 +37,7 @@ export async function openRuntime(config: Config, opts: { seed?: boolean } = {})
     dataDir,
     secretKey: resolveSecretKey(config, dataDir),
   };
-  const db = openDb(dataDir);
+  const db = openDb({ dataDir, databaseUrl: config.databaseUrl });
   try {
     await migrateToLatest(db);
     if (opts.seed !== false) await seed(db);

@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type BuildAppOptions } from '../src/app';
@@ -13,6 +11,7 @@ import { openRuntime } from '../src/runtime';
 import { DEMO_ACCOUNT } from '../src/seed';
 import { OPENAPI_PATH } from '../src/paths';
 import { call, urlOf, type CallOptions } from './operations';
+import { freshTestStore, type TestStore } from './testStore';
 
 export const FIXTURE_SPEC = path.join(__dirname, 'fixtures', 'openapi.yaml');
 
@@ -34,6 +33,8 @@ export interface TestApp {
   db: Db;
   config: ResolvedConfig;
   dataDir: string;
+  /** DATA_DIR and DATABASE_URL of this app, for admin commands run beside it. */
+  storeEnv: TestStore['env'];
   /** Settable clock (starts at the real time); `advance` moves it. */
   clock: TestClock;
   /** Signs `username` in (default: the demo account) and returns its Authorization header. */
@@ -74,10 +75,11 @@ export interface TestAppOptions extends Partial<Omit<BuildAppOptions, 'config' |
  * validation on. Uses the real openapi.yaml unless `specification` says otherwise.
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-test-'));
+  const store = await freshTestStore();
+  const { dataDir } = store;
   const config = loadConfig({
+    ...store.env,
     NODE_ENV: 'test',
-    DATA_DIR: dataDir,
     SECRET_KEY: 'test-secret-key-0123456789abcdef0123456789',
     RESPONSE_VALIDATION: 'true',
     RATE_LIMIT_MAX: '10000',
@@ -105,7 +107,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     await app.ready();
   } catch (err) {
     await runtime.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await store.close();
     throw err;
   }
   return {
@@ -113,6 +115,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     db: runtime.db,
     config: runtime.config,
     dataDir,
+    storeEnv: store.env,
     clock,
     async authHeader(username = DEMO_ACCOUNT.username) {
       const user = await runtime.db
@@ -129,7 +132,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     async close() {
       await app.close();
       await runtime.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await store.close();
     },
   };
 }

@@ -1,18 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { runAdmin } from '../admin';
 import { loadConfig } from '../config';
 import { openRuntime } from '../runtime';
+import { freshTestStore, type TestStore } from '../../test/testStore';
 
 describe('access admin commands', () => {
-  let dataDir: string;
-  beforeAll(() => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'portal-access-'));
+  let store: TestStore;
+  beforeAll(async () => {
+    store = await freshTestStore('portal-access-');
   });
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterAll(() => store.close());
 
-  const env = () => ({ DATA_DIR: dataDir, NODE_ENV: 'test' as const });
+  const env = () => ({ ...store.env, NODE_ENV: 'test' as const });
   const run = async (...argv: string[]) => {
     const lines: string[] = [];
     const code = await runAdmin(argv, { out: (l) => lines.push(l) }, env());

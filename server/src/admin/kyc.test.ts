@@ -1,27 +1,25 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { runAdmin } from '../admin';
 import { loadConfig } from '../config';
 import { openRuntime } from '../runtime';
+import { freshTestStore, type TestStore } from '../../test/testStore';
 
 // `npm run admin -- kyc ...` on a real DATA_DIR, as an operator runs it.
 
-let dataDir: string;
-beforeAll(() => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'portal-admin-kyc-'));
+let store: TestStore;
+beforeAll(async () => {
+  store = await freshTestStore('portal-admin-kyc-');
 });
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterAll(() => store.close());
 
 async function run(...argv: string[]) {
   const lines: string[] = [];
-  const code = await runAdmin(argv, { out: (l) => lines.push(l) }, { DATA_DIR: dataDir });
+  const code = await runAdmin(argv, { out: (l) => lines.push(l) }, store.env);
   return { code, text: lines.join('\n') };
 }
 
 /** Direct database work between commands (the runtime is closed again right after). */
 async function withDb(work: (db: Awaited<ReturnType<typeof openRuntime>>['db']) => Promise<void>) {
-  const runtime = await openRuntime(loadConfig({ DATA_DIR: dataDir }));
+  const runtime = await openRuntime(loadConfig(store.env));
   try {
     await work(runtime.db);
   } finally {

@@ -1,19 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { runAdmin } from '../admin';
 import { loadConfig } from '../config';
 import { openRuntime } from '../runtime';
 import { DEMO_ACCOUNT } from '../seed';
+import { freshTestStore, type TestStore } from '../../test/testStore';
 
 describe('npm run admin -- user reset-2fa', () => {
-  let dataDir: string;
-  beforeAll(() => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'portal-admin-2fa-'));
+  let store: TestStore;
+  beforeAll(async () => {
+    store = await freshTestStore('portal-admin-2fa-');
   });
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterAll(() => store.close());
 
-  const env = () => ({ DATA_DIR: dataDir, NODE_ENV: 'test' });
+  const env = () => ({ ...store.env, NODE_ENV: 'test' });
   const run = async (...argv: string[]) => {
     const lines: string[] = [];
     const code = await runAdmin(argv, { out: (l) => lines.push(l) }, env());

@@ -38,7 +38,7 @@ describe('npm run admin -- user unlock', () => {
     const code = await runAdmin(
       ['user', 'unlock', 'demo'],
       { out: (line) => lines.push(line) },
-      { DATA_DIR: t.dataDir, NODE_ENV: 'test' },
+      { ...t.storeEnv, NODE_ENV: 'test' },
     );
     expect({ code, lines }).toEqual({ code: 0, lines: ['demo is unlocked.'] });
 

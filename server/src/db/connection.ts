@@ -1,21 +1,70 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type LogConfig } from 'kysely';
+import pg from 'pg';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
 
 export const DB_FILE = 'portal.sqlite';
 
-// The only SQLite-specific code: everything else goes through Kysely's query builder so that a
-// PostgreSQL dialect can be dropped in here.
-export function openDb(dataDir: string): Db {
+export type Engine = 'sqlite' | 'postgres';
+
+// The only engine-specific code besides the column types of the migrations (db/columns.ts):
+// everything else goes through Kysely's query builder and runs on both.
+export function openDb(
+  where: { dataDir: string; databaseUrl?: string },
+  options: { log?: LogConfig } = {},
+): Db {
+  const dialect = where.databaseUrl
+    ? postgresDialect(where.databaseUrl)
+    : sqliteDialect(where.dataDir);
+  return new Kysely<Database>({ dialect, log: options.log });
+}
+
+function sqliteDialect(dataDir: string): SqliteDialect {
   mkdirSync(dataDir, { recursive: true });
   const sqlite = new SqliteDatabase(path.join(dataDir, DB_FILE));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new SqliteDialect({ database: sqlite });
+}
+
+// pg's parsers, per pool, so that rows read the same on both engines: integers are numbers
+// (checked: a bigint past 2^53 throws instead of rounding), times are ISO-8601 strings and days
+// YYYY-MM-DD as SQLite stores them, JSON arrives as its text (jsonb on disk, parsed by the domain as on SQLite), and
+// numeric(78,0) on-chain amounts stay exact decimal strings.
+const INT8 = 20;
+const DATE = 1082;
+const TIMESTAMPTZ = 1184;
+const JSONB = 3802;
+
+function parseInt8(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) throw new RangeError(`bigint ${text} is past 2^53`);
+  return value;
+}
+
+const typeParsers = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8) return parseInt8;
+    if (oid === TIMESTAMPTZ) return (text: string) => new Date(text).toISOString();
+    if (oid === DATE) return (text: string) => text;
+    if (oid === JSONB) return (text: string) => text;
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+function postgresDialect(url: string): PostgresDialect {
+  return new PostgresDialect({
+    pool: new pg.Pool({ connectionString: url, types: typeParsers, max: 10 }),
+  });
+}
+
+/** Which engine a Kysely instance or transaction runs on (migrations pick column types by it). */
+export function engineOf(db: { getExecutor(): { adapter: unknown } }): Engine {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }

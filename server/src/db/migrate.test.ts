@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { loadConfig } from '../config';
@@ -8,20 +7,22 @@ import { openRuntime, type Runtime } from '../runtime';
 import { LOGOS_DIR } from '../paths';
 import { DEMO_ACCOUNT } from '../seed';
 import { COUNTRIES } from '../seed/countries.data';
+import { engineOf } from './connection';
 import { migrations } from './migrations';
+import { freshTestStore, type TestStore } from '../../test/testStore';
 
 describe('database foundation', () => {
-  let dataDir: string;
+  let store: TestStore;
   let runtime: Runtime;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'portal-db-'));
-    runtime = await openRuntime(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test' }));
+    store = await freshTestStore('portal-db-');
+    runtime = await openRuntime(loadConfig({ ...store.env, NODE_ENV: 'test' }));
   });
 
   afterAll(async () => {
     await runtime.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await store.close();
   });
 
   it('migrates a fresh DATA_DIR to the latest migration', async () => {
@@ -46,9 +47,11 @@ describe('database foundation', () => {
     );
   });
 
-  it('uses WAL and enforces foreign keys', async () => {
-    const wal = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(runtime.db);
-    expect(wal.rows[0]?.journal_mode).toBe('wal');
+  it('enforces foreign keys (and SQLite runs in WAL mode, so readers never wait for a writer)', async () => {
+    if (engineOf(runtime.db) === 'sqlite') {
+      const wal = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(runtime.db);
+      expect(wal.rows[0]?.journal_mode).toBe('wal');
+    }
     await expect(
       runtime.db
         .insertInto('sessions')
@@ -63,11 +66,13 @@ describe('database foundation', () => {
           user_agent: null,
         })
         .execute(),
-    ).rejects.toMatchObject({ message: expect.stringMatching(/FOREIGN KEY/) });
+    ).rejects.toMatchObject({
+      message: expect.stringMatching(/FOREIGN KEY|foreign key constraint/),
+    });
   });
 
   it('generates a private secret key once', () => {
-    const file = path.join(dataDir, 'secret.key');
+    const file = path.join(store.dataDir, 'secret.key');
     expect(readFileSync(file, 'utf8').trim()).toBe(runtime.config.secretKey);
     expect(runtime.config.secretKey).toMatch(/^[0-9a-f]{64}$/);
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -121,7 +126,7 @@ describe('database foundation', () => {
   it('is idempotent on restart (same data, same demo account)', async () => {
     const before = await runtime.db.selectFrom('users').select(['id', 'password_hash']).execute();
     await runtime.close();
-    runtime = await openRuntime(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test' }));
+    runtime = await openRuntime(loadConfig({ ...store.env, NODE_ENV: 'test' }));
     expect(await runtime.db.selectFrom('users').select(['id', 'password_hash']).execute()).toEqual(
       before,
     );
@@ -140,12 +145,12 @@ describe('database foundation', () => {
         .insertInto('users')
         .values({ ...base, id: 'usr_a', username: 'DEMO', email: 'other@example.com' })
         .execute(),
-    ).rejects.toMatchObject({ message: expect.stringMatching(/UNIQUE/) });
+    ).rejects.toMatchObject({ message: expect.stringMatching(/UNIQUE|unique constraint/) });
     await expect(
       runtime.db
         .insertInto('users')
         .values({ ...base, id: 'usr_b', username: 'other', email: 'Demo@Example.com' })
         .execute(),
-    ).rejects.toMatchObject({ message: expect.stringMatching(/UNIQUE/) });
+    ).rejects.toMatchObject({ message: expect.stringMatching(/UNIQUE|unique constraint/) });
   });
 });

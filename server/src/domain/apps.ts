@@ -10,6 +10,7 @@ import { newId } from './ids';
 import { microToDecimal } from './money';
 import { APPS_WITHOUT_SUBSCRIPTION, currentSubscription } from './subscriptions';
 import { APP_MESSAGES } from '../../../src/shared/apps';
+import { sumInt } from '../db/sums';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 type Schemas = components['schemas'];
@@ -359,14 +360,14 @@ export async function appDetails(
     .execute();
   const received = await db
     .selectFrom('receive_transactions')
-    .select(['payment_method_id', (e) => e.fn.sum<number>('amount_micro').as('micro')])
+    .select(['payment_method_id', (e) => sumInt(e.ref('amount_micro')).as('micro')])
     .where('app_id', '=', appId)
     .where('deposit_status', '=', 1)
     .groupBy('payment_method_id')
     .execute();
   const sent = await db
     .selectFrom('send_transactions')
-    .select(['payment_method_id', (e) => e.fn.sum<number>('amount_micro').as('micro')])
+    .select(['payment_method_id', (e) => sumInt(e.ref('amount_micro')).as('micro')])
     .where('app_id', '=', appId)
     .where('status', '=', 1)
     .groupBy('payment_method_id')

@@ -5,6 +5,8 @@ import { deriveEvmAddress } from './hdWallet';
 import { newId } from './ids';
 import { postEntry } from './ledger';
 import { chainAmountToMicro } from './money';
+import { lockForTransaction } from '../db/locks';
+import { sumInt } from '../db/sums';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -42,6 +44,8 @@ export async function ensureDepositAddress(
   // An unreachable RPC must not hide the address; the first sync then looks back instead.
   const head = await adapter.latestBlock().catch(() => null);
   return db.transaction().execute(async (trx) => {
+    // The next index is max + 1: taken one account at a time, or two accounts share an address.
+    await lockForTransaction(trx, 'deposit_index');
     const again = await trx
       .selectFrom('users')
       .select(['deposit_address', 'deposit_index'])
@@ -105,6 +109,8 @@ export async function syncDeposits(
   const cursor = Math.max(from - 1, Math.min(safe, head));
 
   return db.transaction().execute(async (trx) => {
+    // Two syncs of one account (two tabs, two processes) credit a transfer once between them.
+    await lockForTransaction(trx, `deposits:${userId}`);
     let credited = 0;
     let newPending = 0;
     let pending = 0;
@@ -222,7 +228,7 @@ export async function depositSummary(db: Executor, userId: string) {
     .selectFrom('deposits')
     .select((eb) => [
       eb.fn.countAll<number>().as('count'),
-      eb.fn.coalesce(eb.fn.sum<number>('amount_micro'), eb.lit(0)).as('sum'),
+      sumInt(eb.ref('amount_micro')).as('sum'),
     ])
     .where('user_id', '=', userId)
     .where('status', '=', 1)

@@ -2,6 +2,7 @@ import { HDKey } from '@scure/bip32';
 import type { Db } from '../db/connection';
 import { tronAddressFromEvm } from './addresses';
 import { deriveEvmAddress } from './hdWallet';
+import { lockForTransaction } from '../db/locks';
 
 // The operational (gas) wallet of each payment method an app uses pays that method's network
 // fees. Like real gateways, it is created after the method is enabled, by a background job
@@ -23,6 +24,8 @@ export function gasAddressFor(xpub: string, networkType: string, index: number):
 /** Gives every app payment method still without one its gas address; returns how many. */
 export async function provisionGasAddresses(db: Db, xpub: string, batch = 50): Promise<number> {
   return db.transaction().execute(async (trx) => {
+    // Two processes provisioning at once would hand out one index twice.
+    await lockForTransaction(trx, 'gas_index');
     const pending = await trx
       .selectFrom('app_payment_methods')
       .innerJoin('payment_methods', 'payment_methods.id', 'app_payment_methods.payment_method_id')

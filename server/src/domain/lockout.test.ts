@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { LoginGuardConfig } from '../config';
 import { openDb, type Db } from '../db/connection';
 import { migrateToLatest } from '../db/migrate';
+import { freshTestStore, type TestStore } from '../../test/testStore';
 import {
   FailureWindow,
   UNKNOWN_NAME_MEMORY_MS,
@@ -15,22 +13,22 @@ import {
 
 // The windows and the unknown names' locks on a real migrated database (no seed needed).
 
-let dataDir: string;
+let store: TestStore;
 let db: Db;
 
 async function open(): Promise<Db> {
-  const opened = openDb(dataDir);
+  const opened = openDb(store);
   await migrateToLatest(opened);
   return opened;
 }
 
 beforeEach(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'portal-lockout-'));
+  store = await freshTestStore('portal-lockout-');
   db = await open();
 });
 afterEach(async () => {
   await db.destroy();
-  rmSync(dataDir, { recursive: true, force: true });
+  await store.close();
 });
 
 const rows = () =>

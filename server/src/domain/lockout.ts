@@ -1,6 +1,7 @@
 import type { LoginGuardConfig } from '../config';
 import type { Db } from '../db/connection';
 import type { FailureScope } from '../db/schema';
+import { lockForTransaction } from '../db/locks';
 
 // Brute-force brakes on the sign-in steps, all from LoginGuardConfig:
 // - throttles: at most N failed steps per account and per client IP within a sliding window,
@@ -50,11 +51,12 @@ export class FailureWindow {
 
   /**
    * Records a failure up front when the budget allows it (answers 0), else answers the wait
-   * and records nothing. One transaction, so parallel attempts cannot all pass the check before
-   * any is recorded (SQLite runs one transaction at a time; PostgreSQL would need SERIALIZABLE).
+   * and records nothing. One transaction under the key's lock, so parallel attempts, in this
+   * process or another, cannot all pass the check before any is recorded.
    */
   async spend(db: Db, key: string, now: number): Promise<number> {
     return db.transaction().execute(async (trx) => {
+      await lockForTransaction(trx, `login_failures:${this.scope}:${key}`);
       const wait = await this.retryAfterMs(trx, key, now);
       if (wait === 0) await this.record(trx, key, now);
       return wait;

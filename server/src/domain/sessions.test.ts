@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { loadConfig } from '../config';
 import { openRuntime, type Runtime } from '../runtime';
 import {
@@ -10,23 +7,24 @@ import {
   revokeSession,
   revokeUserSessions,
 } from './sessions';
+import { freshTestStore, type TestStore } from '../../test/testStore';
 
 describe('sessions', () => {
-  let dataDir: string;
+  let store: TestStore;
   let runtime: Runtime;
   let userId: string;
   let now = new Date('2025-01-15T10:00:00Z').getTime();
   const clock = () => new Date(now);
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'portal-sess-'));
-    runtime = await openRuntime(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test' }));
+    store = await freshTestStore('portal-sess-');
+    runtime = await openRuntime(loadConfig({ ...store.env, NODE_ENV: 'test' }));
     userId = (await runtime.db.selectFrom('users').select('id').executeTakeFirstOrThrow()).id;
   });
 
   afterAll(async () => {
     await runtime.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await store.close();
   });
 
   it('stores only the hash of an opaque token', async () => {

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import { newId } from './ids';
 import { balanceMicro, postDebitIfCovered } from './ledger';
+import { lockForTransaction } from '../db/locks';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -96,6 +97,7 @@ export async function purchasePackage(
   const nowIso = input.now.toISOString();
   const remarks = input.remarks?.trim() || null;
   return db.transaction().execute(async (trx): Promise<PurchaseOutcome> => {
+    await lockForTransaction(trx, `money:${input.userId}`);
     const pkg = await trx
       .selectFrom('packages')
       .selectAll()

@@ -31,7 +31,7 @@ describe('wallet on the local chain', () => {
     const code = await runAdmin(
       argv,
       { out: (line) => lines.push(line) },
-      { DATA_DIR: t.dataDir, NODE_ENV: 'test', SECRET_KEY: t.config.secretKey },
+      { ...t.storeEnv, NODE_ENV: 'test', SECRET_KEY: t.config.secretKey },
     );
     return { code, text: lines.join('\n') };
   };
@@ -195,7 +195,8 @@ describe('wallet on the local chain', () => {
     expect(body.data.data.map((d: { amount: number }) => d.amount)).toEqual(
       Array.from({ length: 20 }, (_, i) => 22 - i),
     );
-  });
+    // 22 operator commands, each opening the database as `npm run admin` does.
+  }, 30_000);
 
   it('admin deposit refuses bad input and unknown users', async () => {
     expect(await admin('deposit', 'nobody', '5')).toEqual({

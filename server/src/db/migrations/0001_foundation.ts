@@ -1,8 +1,10 @@
 import { sql, type Kysely } from 'kysely';
+import { columnTypes } from '../columns';
 
 // Migrations take Kysely<unknown>: they must not depend on the current schema types.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const col = columnTypes(db);
   await db.schema
     .createTable('countries')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -26,7 +28,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )
     .addColumn('sponsor_id', 'text', (c) => c.references('users.id').onDelete('set null'))
     .addColumn('gender', 'text', (c) => c.check(sql`gender in ('male', 'female', 'others')`))
-    .addColumn('dob', 'text')
+    .addColumn('dob', col.date)
     .addColumn('phone', 'text')
     .addColumn('country', 'text', (c) => c.references('countries.id'))
     .addColumn('landmark', 'text')
@@ -38,9 +40,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('avatar', 'text')
     .addColumn('status_kyc', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('is_profile_complete', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('last_login_at', 'text')
-    .addColumn('previous_login_at', 'text')
+    .addColumn('created_at', col.time, (c) => c.notNull())
+    .addColumn('last_login_at', col.time)
+    .addColumn('previous_login_at', col.time)
     .execute();
   // Case-insensitive uniqueness: 'Demo' and 'demo' are the same account.
   await db.schema
@@ -61,9 +63,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('last_seen_at', 'text', (c) => c.notNull())
-    .addColumn('revoked_at', 'text')
+    .addColumn('created_at', col.time, (c) => c.notNull())
+    .addColumn('last_seen_at', col.time, (c) => c.notNull())
+    .addColumn('revoked_at', col.time)
     .addColumn('ip', 'text')
     .addColumn('user_agent', 'text')
     .execute();
@@ -73,9 +75,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('packages')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('price_micro', 'integer', (c) => c.notNull())
+    .addColumn('price_micro', col.micro, (c) => c.notNull())
     .addColumn('duration_days', 'integer', (c) => c.notNull())
-    .addColumn('fees', 'real', (c) => c.notNull())
+    .addColumn('fees', col.real, (c) => c.notNull())
     .addColumn('tnx_limit', 'integer', (c) => c.notNull())
     .addColumn('daily_tnx_limit', 'integer', (c) => c.notNull())
     .addColumn('app_count', 'integer', (c) => c.notNull())
@@ -87,7 +89,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('document_types')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('document_type', 'text', (c) => c.notNull())
-    .addColumn('document_names', 'text', (c) => c.notNull())
+    .addColumn('document_names', col.json, (c) => c.notNull())
     .addColumn('front_required', 'integer', (c) => c.notNull())
     .addColumn('back_required', 'integer', (c) => c.notNull())
     .addColumn('number_required', 'integer', (c) => c.notNull())
@@ -116,11 +118,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('tnx', 'text', (c) => c.notNull())
-    .addColumn('amount_micro', 'integer', (c) => c.notNull().check(sql`amount_micro > 0`))
+    .addColumn('amount_micro', col.micro, (c) => c.notNull().check(sql`amount_micro > 0`))
     .addColumn('type', 'text', (c) => c.notNull().check(sql`type in ('credit', 'debit')`))
     .addColumn('source', 'text', (c) => c.notNull())
     .addColumn('note', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', col.time, (c) => c.notNull())
     .execute();
   await db.schema
     .createIndex('ledger_entries_user_created_idx')

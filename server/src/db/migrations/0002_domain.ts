@@ -1,15 +1,18 @@
 import type { Kysely } from 'kysely';
+import { columnTypes } from '../columns';
 
 /**
  * Every feature table, decided up front so that the feature slices build on one schema.
- * Ids are text; money and coin amounts are integers of 10^-6 units (micro); times are ISO-8601 text.
+ * Ids are text; money and coin amounts are integers of 10^-6 units (micro); times are ISO-8601
+ * (columns.ts gives each its type per engine).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const col = columnTypes(db);
   await db.schema
     .alterTable('users')
     .addColumn('failed_logins', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await db.schema.alterTable('users').addColumn('locked_until', 'text').execute();
+  await db.schema.alterTable('users').addColumn('locked_until', col.time).execute();
   await db.schema.alterTable('users').addColumn('totp_secret_enc', 'text').execute();
   await db.schema
     .alterTable('users')
@@ -29,7 +32,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('spent_step_tokens')
     .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('spent_at', 'text', (c) => c.notNull())
+    .addColumn('spent_at', col.time, (c) => c.notNull())
     .execute();
 
   // One-time codes mailed to users whose auth_type is otp (sign-in, method switch).
@@ -39,9 +42,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('purpose', 'text', (c) => c.notNull())
     .addColumn('code_hash', 'text', (c) => c.notNull())
-    .addColumn('expires_at', 'text', (c) => c.notNull())
-    .addColumn('used_at', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('expires_at', col.time, (c) => c.notNull())
+    .addColumn('used_at', col.time)
+    .addColumn('created_at', col.time, (c) => c.notNull())
     .execute();
   await db.schema
     .createIndex('otp_codes_user')
@@ -57,7 +60,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('kind', 'text', (c) => c.notNull()) // avatar | kyc
     .addColumn('mime', 'text', (c) => c.notNull())
     .addColumn('size', 'integer', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', col.time, (c) => c.notNull())
     .execute();
 
   await db.schema
@@ -71,8 +74,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('back', 'text')
     .addColumn('status', 'integer', (c) => c.notNull().defaultTo(0)) // 0 pending, 1 approved, 2 rejected
     .addColumn('remarks', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('reviewed_at', 'text')
+    .addColumn('created_at', col.time, (c) => c.notNull())
+    .addColumn('reviewed_at', col.time)
     .execute();
   await db.schema
     .createIndex('kyc_uploads_user')
@@ -88,9 +91,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('log_index', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('from_address', 'text', (c) => c.notNull())
     .addColumn('to_address', 'text', (c) => c.notNull())
-    .addColumn('amount_raw', 'text', (c) => c.notNull()) // token base units (18 decimals for BEP20 USDT)
-    .addColumn('block_number', 'integer', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('amount_raw', col.rawAmount, (c) => c.notNull()) // token base units (18 decimals for BEP20 USDT)
+    .addColumn('block_number', col.bigint, (c) => c.notNull())
+    .addColumn('created_at', col.time, (c) => c.notNull())
     .execute();
   await db.schema
     .createIndex('chain_transfers_tx')
@@ -111,9 +114,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('tx_hash', 'text', (c) => c.notNull())
     .addColumn('log_index', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('amount_micro', 'integer', (c) => c.notNull())
+    .addColumn('amount_micro', col.micro, (c) => c.notNull())
     .addColumn('status', 'integer', (c) => c.notNull()) // 1 confirmed, 0 pending
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', col.time, (c) => c.notNull())
     .execute();
   await db.schema
     .createIndex('deposits_tx')
@@ -132,15 +135,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('package_id', 'text', (c) => c.notNull().references('packages.id'))
-    .addColumn('price_micro', 'integer', (c) => c.notNull())
+    .addColumn('price_micro', col.micro, (c) => c.notNull())
     .addColumn('status', 'integer', (c) => c.notNull()) // 1 active, 2 canceled; expired = end_date passed
     .addColumn('invoice_id', 'text', (c) => c.notNull().unique())
     .addColumn('remarks', 'text')
-    .addColumn('start_date', 'text', (c) => c.notNull())
-    .addColumn('end_date', 'text', (c) => c.notNull())
-    .addColumn('canceled_at', 'text')
-    .addColumn('replaced_at', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('start_date', col.time, (c) => c.notNull())
+    .addColumn('end_date', col.time, (c) => c.notNull())
+    .addColumn('canceled_at', col.time)
+    .addColumn('replaced_at', col.time)
+    .addColumn('created_at', col.time, (c) => c.notNull())
     .execute();
   await db.schema
     .createIndex('subscriptions_user')
@@ -158,8 +161,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('whitelist_ip', 'text')
     .addColumn('callback_url', 'text')
     .addColumn('status', 'integer', (c) => c.notNull().defaultTo(1)) // as last sent by update-app
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', col.time, (c) => c.notNull())
+    .addColumn('updated_at', col.time, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('apps_user').on('apps').columns(['user_id', 'created_at']).execute();
 
@@ -173,7 +176,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('gas_index', 'integer')
     .addColumn('deposit_status', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('withdraw_status', 'integer', (c) => c.notNull().defaultTo(1))
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', col.time, (c) => c.notNull())
     .execute();
   await db.schema
     .createIndex('app_payment_methods_unique')
@@ -189,10 +192,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('token_name', 'text', (c) => c.notNull())
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())
     .addColumn('token_prefix', 'text', (c) => c.notNull())
-    .addColumn('abilities', 'text', (c) => c.notNull()) // JSON array of permission values
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('revoked_at', 'text')
-    .addColumn('last_used_at', 'text')
+    .addColumn('abilities', col.json, (c) => c.notNull()) // JSON array of permission values
+    .addColumn('created_at', col.time, (c) => c.notNull())
+    .addColumn('revoked_at', col.time)
+    .addColumn('last_used_at', col.time)
     .execute();
   await db.schema
     .createIndex('api_keys_app')
@@ -208,7 +211,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('payment_method_id', 'text', (c) => c.references('payment_methods.id'))
     .addColumn('unique_id', 'text', (c) => c.notNull())
     .addColumn('address', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', col.time, (c) => c.notNull())
     .execute();
   await db.schema
     .createIndex('app_accounts_app')
@@ -222,13 +225,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
     .addColumn('payment_method_id', 'text', (c) => c.notNull().references('payment_methods.id'))
     .addColumn('unique_id', 'text', (c) => c.notNull())
-    .addColumn('amount_micro', 'integer', (c) => c.notNull())
+    .addColumn('amount_micro', col.micro, (c) => c.notNull())
     .addColumn('deposit_status', 'integer', (c) => c.notNull()) // 0-5, DepositStatus in schema.ts
     .addColumn('thash', 'text')
     .addColumn('gas_transfer_txid', 'text')
     .addColumn('collect_txid', 'text')
-    .addColumn('process_datetime', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('process_datetime', col.time)
+    .addColumn('created_at', col.time, (c) => c.notNull())
     .execute();
   await db.schema
     .createIndex('receive_transactions_app')
@@ -242,10 +245,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
     .addColumn('payment_method_id', 'text', (c) => c.notNull().references('payment_methods.id'))
     .addColumn('thash', 'text')
-    .addColumn('amount_micro', 'integer', (c) => c.notNull())
+    .addColumn('amount_micro', col.micro, (c) => c.notNull())
     .addColumn('to_address', 'text', (c) => c.notNull())
     .addColumn('status', 'integer', (c) => c.notNull()) // 0-7, SendStatus in schema.ts
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', col.time, (c) => c.notNull())
     .execute();
   await db.schema
     .createIndex('send_transactions_app')
@@ -260,7 +263,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('method', 'text', (c) => c.notNull())
     .addColumn('route', 'text', (c) => c.notNull())
     .addColumn('ip', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', col.time, (c) => c.notNull())
     .execute();
   await db.schema
     .createIndex('api_logs_app')
@@ -274,8 +277,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
     .addColumn('unique_id', 'text', (c) => c.notNull())
     .addColumn('event', 'text', (c) => c.notNull())
-    .addColumn('data', 'text', (c) => c.notNull()) // JSON text of the webhook payload
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('data', col.json, (c) => c.notNull()) // JSON text of the webhook payload
+    .addColumn('created_at', col.time, (c) => c.notNull())
     .execute();
   await db.schema
     .createIndex('ipn_logs_app')
@@ -288,11 +291,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
     .addColumn('payment_method_id', 'text', (c) => c.notNull().references('payment_methods.id'))
-    .addColumn('date', 'text', (c) => c.notNull()) // YYYY-MM-DD
+    .addColumn('date', col.date, (c) => c.notNull()) // YYYY-MM-DD
     .addColumn('deposit_count', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('deposit_volume_micro', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('deposit_volume_micro', col.micro, (c) => c.notNull().defaultTo(0))
     .addColumn('withdraw_count', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('withdraw_volume_micro', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('withdraw_volume_micro', col.micro, (c) => c.notNull().defaultTo(0))
     .execute();
   await db.schema
     .createIndex('daily_logs_unique')

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
  * rescans history (EVM RPCs cap the block range of a log query).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('users').addColumn('deposit_scanned_block', 'integer').execute();
+  await db.schema.alterTable('users').addColumn('deposit_scanned_block', 'bigint').execute();
 }
 
 export async function down(): Promise<void> {

@@ -4,6 +4,7 @@ import type { Db } from '../../db/connection';
 import { newId } from '../ids';
 import { microToChainAmount } from '../money';
 import type { ChainAdapter, TokenTransfer } from './adapter';
+import { lockForTransaction } from '../../db/locks';
 
 /** BEP20 USDT has 18 decimals; the local chain mimics it. */
 export const LOCAL_TOKEN_DECIMALS = 18;
@@ -58,6 +59,8 @@ export async function recordLocalTransfer(
   transfer: { to: string; amountMicro: number; createdAt: string },
 ): Promise<TokenTransfer> {
   return db.transaction().execute(async (trx) => {
+    // One block at a time, whichever process records it.
+    await lockForTransaction(trx, 'local_chain');
     const row = await trx
       .selectFrom('chain_transfers')
       .select((eb) => eb.fn.max('block_number').as('latest'))

@@ -1,0 +1,103 @@
+// A throwaway PostgreSQL for the tests: TEST_DATABASE_URL when a developer has their own server,
+// otherwise Debian's PostgreSQL 15 (installed through apt when missing, as chromium is) started as
+// a fresh cluster in a temporary directory on a free loopback port, with trust authentication, and
+// removed again on stop. PostgreSQL refuses to run as root, which CI is: then the cluster belongs
+// to the `postgres` user and every command runs through runuser.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { freePort } from './net.mjs';
+
+const PG_BIN = '/usr/lib/postgresql/15/bin';
+const isRoot = process.getuid?.() === 0;
+
+function ensureInstalled() {
+  if (fs.existsSync(path.join(PG_BIN, 'pg_ctl'))) return;
+  if (!isRoot) {
+    throw new Error(
+      `PostgreSQL 15 is not installed: run 'sudo apt-get install -y postgresql-15', or set TEST_DATABASE_URL`,
+    );
+  }
+  console.log('pg-cluster: installing postgresql-15 through apt');
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+  execFileSync('apt-get', ['install', '-y', '-qq', 'postgresql-15'], {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+}
+
+/** Runs a PostgreSQL program as the cluster's owner. @param {string} program @param {string[]} args */
+function runPg(program, args) {
+  const command = path.join(PG_BIN, program);
+  const result = isRoot
+    ? spawnSync('runuser', ['-u', 'postgres', '--', command, ...args], { encoding: 'utf8' })
+    : spawnSync(command, args, { encoding: 'utf8' });
+  if (result.status !== 0) {
+    throw new Error(`${program} failed (${result.status}): ${result.stderr || result.stdout}`);
+  }
+}
+
+/**
+ * Starts a cluster (or takes TEST_DATABASE_URL) and returns its URL and a stop function.
+ * @returns {Promise<{ url: string, stop: () => void }>}
+ */
+export async function startPgCluster() {
+  const given = process.env.TEST_DATABASE_URL;
+  if (given) return { url: given, stop: () => {} };
+  ensureInstalled();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-pg-'));
+  if (isRoot) execFileSync('chown', ['postgres:postgres', dir]);
+  const data = path.join(dir, 'data');
+  const port = await freePort();
+  runPg('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync']);
+  // Durability is not wanted from a cluster that is deleted after the run: fsync off makes it fast.
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  runPg('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', 'start']);
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      runPg('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  process.once('exit', stop);
+  // An interrupted run still removes its cluster (the exit handler alone does not run on signals).
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      stop();
+      process.exit(130);
+    });
+  }
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
+}
+
+/** @param {string} adminUrl @param {string} statement */
+async function onAdmin(adminUrl, statement) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A new empty schema in the database at `adminUrl`, and the URL whose connections use it
+ * (search_path), so that runs sharing one server never see each other's tables.
+ * @param {string} adminUrl
+ * @returns {Promise<{ url: string, drop: () => Promise<void> }>}
+ */
+export async function freshSchema(adminUrl) {
+  const schema = `t_${randomBytes(8).toString('hex')}`;
+  await onAdmin(adminUrl, `CREATE SCHEMA ${schema}`);
+  const url = new URL(adminUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return { url: url.toString(), drop: () => onAdmin(adminUrl, `DROP SCHEMA ${schema} CASCADE`) };
+}
