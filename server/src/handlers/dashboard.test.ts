@@ -212,9 +212,11 @@ describe('with a million ledger entries and gateway transactions', () => {
     for (const plan of plans.filter(({ step }) => BIG_TABLES.test(step))) {
       expect(plan).toEqual({ sql: plan.sql, step: expect.stringMatching(planner.indexed) });
     }
-    expect(
-      plans.filter(({ sql }) => sql.includes('"ledger_entries"')).map(({ step }) => step),
-    ).toEqual(planner.ledgerPlans);
+    const ledgerPlans: string[] = [];
+    for (const query of queries.filter(({ sql }) => sql.includes('"ledger_entries"'))) {
+      ledgerPlans.push((await planner.planOf(query)).join(' / '));
+    }
+    expect(ledgerPlans).toEqual(planner.ledgerPlans.map((plan) => expect.stringMatching(plan)));
   });
 });
 
@@ -227,8 +229,8 @@ interface Planner {
   planOf(query: CompiledQuery): Promise<string[]>;
   /** What a step on a big table must look like: an index lookup or range, never a full read. */
   indexed: RegExp;
-  /** The two ledger queries' plans. */
-  ledgerPlans: string[];
+  /** The two ledger queries' plans, their steps joined by ' / '. */
+  ledgerPlans: RegExp[];
   close(): Promise<void>;
 }
 
@@ -291,9 +293,9 @@ function sqlitePlanner(file: string): Planner {
     indexed: /^SEARCH \w+ USING (COVERING INDEX|INDEX|PRIMARY KEY|INTEGER PRIMARY KEY)/,
     ledgerPlans: [
       // Recent Activity: walks the user's entries backwards, no sort.
-      'SEARCH ledger_entries USING INDEX ledger_entries_user_created (user_id=?)',
+      /^SEARCH ledger_entries USING INDEX ledger_entries_user_created \(user_id=\?\)$/,
       // Balance: sums type and amount straight from the index.
-      'SEARCH ledger_entries USING COVERING INDEX ledger_entries_user_created (user_id=?)',
+      /^SEARCH ledger_entries USING COVERING INDEX ledger_entries_user_created \(user_id=\?\)$/,
     ],
   };
 }
@@ -367,10 +369,10 @@ async function postgresPlanner(url: string): Promise<Planner> {
       /^(Index Scan|Index Only Scan|Bitmap Heap Scan) on |^Bitmap Index Scan using |^Seq Scan on (packages|subscriptions)$/,
     ledgerPlans: [
       // Recent Activity: walks the user's entries backwards, no sort.
-      'Index Scan on ledger_entries using ledger_entries_user_created',
-      // Balance: the user's entries found through the same index.
-      'Bitmap Heap Scan on ledger_entries',
-      'Bitmap Index Scan using ledger_entries_user_created',
+      /^Index Scan on ledger_entries using ledger_entries_user_created$/,
+      // Balance: the user's entries found through the same index, read alone or through a bitmap
+      // (PostgreSQL picks by its visibility map, which varies from run to run).
+      /^(Index Only Scan on ledger_entries using ledger_entries_user_created|Bitmap Heap Scan on ledger_entries \/ Bitmap Index Scan using ledger_entries_user_created)$/,
     ],
   };
 }
