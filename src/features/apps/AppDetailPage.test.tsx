@@ -13,7 +13,7 @@ import {
   PAYOUT_ADDRESS,
 } from '../../../test/factories/apps';
 import { fail, ok, on, reply } from '../../../test/msw/contract';
-import { server } from '../../../test/msw/server';
+import { refuse, server } from '../../../test/msw/server';
 import { renderWithProviders, SIGNED_IN } from '../../../test/renderWithProviders';
 import type { AppDetails } from '../../api/apps';
 import AppDetailPage from './AppDetailPage';
@@ -156,13 +156,9 @@ describe('Payment Setting', () => {
   });
 
   test("shows the server's refusal of a payout address on the field", async () => {
-    server.use(
-      on('usePaymentMethod', () =>
-        fail('usePaymentMethod', 422, 'Please Enter valid Address', {
-          collect_address: ['Please Enter valid Address'],
-        }),
-      ),
-    );
+    refuse('usePaymentMethod', 422, 'Please Enter valid Address', {
+      collect_address: ['Please Enter valid Address'],
+    });
     const { user } = renderTab('payment-setting');
     await user.click(await screen.findByRole('switch', { name: 'Use TRX (Tron)' }));
     const dialog = await screen.findByRole('dialog', { name: 'Enter Payout Address' });

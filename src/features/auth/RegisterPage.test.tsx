@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RegisterRequest } from '../../api/generated/auth.gen';
 import { fail, ok, on } from '../../../test/msw/contract';
-import { server } from '../../../test/msw/server';
+import { refuse, server } from '../../../test/msw/server';
 import { renderPublic } from './testing/renderPublic';
 
 const location = () => screen.getByTestId('location').textContent;
@@ -224,14 +224,10 @@ describe('RegisterPage', () => {
   });
 
   test('puts server field errors on their fields and keeps every value', async () => {
-    server.use(
-      on('register', () =>
-        fail('register', 422, 'Email already registered.', {
-          email: ['Email already registered.'],
-          sponsor_id: ['Sponsor not found.'],
-        }),
-      ),
-    );
+    refuse('register', 422, 'Email already registered.', {
+      email: ['Email already registered.'],
+      sponsor_id: ['Sponsor not found.'],
+    });
     renderPublic('/register');
     await fillValidForm();
     await paste('Sponsor', 'ghost');

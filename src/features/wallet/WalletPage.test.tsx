@@ -6,8 +6,8 @@ import {
   makeWalletDetails,
   makeWalletTransaction,
 } from '../../../test/factories/wallet';
-import { fail, ok, on } from '../../../test/msw/contract';
-import { server } from '../../../test/msw/server';
+import { ok, on } from '../../../test/msw/contract';
+import { refuse, server } from '../../../test/msw/server';
 import { renderRoute, SIGNED_IN } from '../../../test/renderWithProviders';
 
 async function renderWallet() {
@@ -152,14 +152,10 @@ describe('Wallet', () => {
   });
 
   test('a failed sync shows the server message', async () => {
-    server.use(
-      on('syncBalance', () =>
-        fail(
-          'syncBalance',
-          503,
-          'The blockchain could not be reached. Please try again in a minute.',
-        ),
-      ),
+    refuse(
+      'syncBalance',
+      503,
+      'The blockchain could not be reached. Please try again in a minute.',
     );
     const { user } = await renderWallet();
     await user.click(await screen.findByRole('button', { name: 'Check Balance' }));
