@@ -1,6 +1,4 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { Route, Routes, useLocation } from 'react-router-dom';
 import {
   API_KEY,
   fixtures,
@@ -14,35 +12,16 @@ import {
 } from '../../../test/factories/apps';
 import { fail, ok, on, reply } from '../../../test/msw/contract';
 import { refuse, server } from '../../../test/msw/server';
-import { renderWithProviders, SIGNED_IN } from '../../../test/renderWithProviders';
+import { renderOnRoute, SIGNED_IN } from '../../../test/renderWithProviders';
 import type { AppDetails } from '../../api/apps';
 import AppDetailPage from './AppDetailPage';
 
 /** The page on its route (without the layout, which other slices test), and where it went. */
 function renderAt(path: string) {
-  const location = { current: '' };
-  function Probe() {
-    const { pathname, search } = useLocation();
-    location.current = `${pathname}${search}`;
-    return null;
-  }
-  const user = userEvent.setup();
-  const result = renderWithProviders(
-    <Routes>
-      <Route
-        path="/app/my-app/:id/:tab?"
-        element={
-          <>
-            <AppDetailPage />
-            <Probe />
-          </>
-        }
-      />
-      <Route path="*" element={<Probe />} />
-    </Routes>,
-    { session: SIGNED_IN, route: path },
-  );
-  return { user, location, ...result };
+  return renderOnRoute('/app/my-app/:id/:tab?', <AppDetailPage />, {
+    session: SIGNED_IN,
+    route: path,
+  });
 }
 
 function renderTab(tab: string, details: AppDetails = makeAppDetails(), query = '') {

@@ -1,35 +1,15 @@
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { Route, Routes, useLocation } from 'react-router-dom';
 import { fixtures, makeApp } from '../../../test/factories/apps';
 import { recordRequest, refuse } from '../../../test/msw/server';
-import { renderWithProviders, SIGNED_IN } from '../../../test/renderWithProviders';
+import { renderOnRoute, SIGNED_IN } from '../../../test/renderWithProviders';
 import CreateAppPage from './CreateAppPage';
 
 /** The page on its route (without the layout, which other slices test), and where it went. */
 function renderPage() {
-  const location = { current: '' };
-  function Probe() {
-    location.current = useLocation().pathname;
-    return null;
-  }
-  const user = userEvent.setup();
-  const result = renderWithProviders(
-    <Routes>
-      <Route
-        path="/app/create-app"
-        element={
-          <>
-            <CreateAppPage />
-            <Probe />
-          </>
-        }
-      />
-      <Route path="*" element={<Probe />} />
-    </Routes>,
-    { session: { ...SIGNED_IN, apps: [makeApp()] }, route: '/app/create-app' },
-  );
-  return { user, location, ...result };
+  return renderOnRoute('/app/create-app', <CreateAppPage />, {
+    session: { ...SIGNED_IN, apps: [makeApp()] },
+    route: '/app/create-app',
+  });
 }
 
 describe('Create App', () => {
