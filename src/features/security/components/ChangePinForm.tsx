@@ -1,11 +1,10 @@
 import { SECURITY_MESSAGES } from '../../../shared/security';
-import type { FormEvent } from 'react';
-import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import Spinner from 'react-bootstrap/Spinner';
 import { useChangeMpinMutation } from '../../../api/security';
 import { filters, useForm, type FieldErrors } from '../../../components/form/useForm';
 import { SecretField } from '../../../components/form/SecretField';
+import { validSubmit } from '../../../components/form/validSubmit';
+import { BusyButton } from '../../../components/BusyButton';
 
 const EMPTY = { password: '', spassword: '', spassword_confirmation: '' };
 type Values = typeof EMPTY;
@@ -32,18 +31,10 @@ export function ChangePinForm() {
   const form = useForm(EMPTY, PIN_RULES);
   const [changeMpin, { isLoading }] = useChangeMpinMutation();
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const errors = validateChangePin(form.values);
-    form.setErrors(errors);
-    if (Object.keys(errors).length > 0) return;
-    try {
-      await changeMpin({ changeMpinRequest: form.values }).unwrap();
-      form.reset();
-    } catch (error) {
-      form.applyServerErrors(error);
-    }
-  };
+  const submit = validSubmit(form, validateChangePin, async (values) => {
+    await changeMpin({ changeMpinRequest: values }).unwrap();
+    form.reset();
+  });
 
   const field = (name: keyof Values) => ({ ...form.bind(name), error: form.errors[name] });
 
@@ -78,10 +69,9 @@ export function ChangePinForm() {
           />
         </div>
       </div>
-      <Button type="submit" disabled={isLoading}>
-        {isLoading && <Spinner size="sm" className="me-2" aria-hidden />}
+      <BusyButton type="submit" busy={isLoading}>
         Update Pin
-      </Button>
+      </BusyButton>
     </Form>
   );
 }
