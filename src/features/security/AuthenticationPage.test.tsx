@@ -24,6 +24,15 @@ function renderPage(authentication = makeAuthentication()) {
 const methodSwitch = (name: string) => screen.findByRole('switch', { name: `Use ${name}` });
 const header = (name: RegExp) => screen.findByRole('button', { name });
 
+/** Types `typed` into the open modal's Security Code, checks what the field kept, and confirms. */
+async function confirmCode(user: ReturnType<typeof userEvent.setup>, typed: string, kept: string) {
+  const dialog = await screen.findByRole('dialog', { name: 'Enter the Security Code' });
+  const code = within(dialog).getByLabelText('Security Code');
+  await user.type(code, typed);
+  expect(code).toHaveValue(kept);
+  await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+}
+
 describe('Authentication: the methods', () => {
   test('shows both methods with the Active ribbon and the switch on the active one', async () => {
     renderPage();
@@ -56,6 +65,7 @@ describe('Authentication: the methods', () => {
 
 describe("Authentication: the 'Enter the Security Code' modal", () => {
   const ready = makeAuthentication({ more_details: { authenticator: 1 }, image_2fa: null });
+  const switchedToPin = { ...fixtures.updateAuthentication, auth_type: 'mpin' as const };
 
   test('asks for the pin (digits only, at most 4) and sends it as spassword', async () => {
     const sent = recordRequest('updateAuthentication', fixtures.updateAuthentication);
@@ -94,25 +104,15 @@ describe("Authentication: the 'Enter the Security Code' modal", () => {
   });
 
   test('takes 6 digits from the authenticator and sends them as code', async () => {
-    const sent = recordRequest('updateAuthentication', {
-      ...fixtures.updateAuthentication,
-      auth_type: 'mpin',
-    });
+    const sent = recordRequest('updateAuthentication', switchedToPin);
     const { user } = renderPage({ ...ready, auth_type: 'authenticator' });
     await user.click(await methodSwitch('4 Digit Pin'));
-    const dialog = await screen.findByRole('dialog', { name: 'Enter the Security Code' });
-    const code = within(dialog).getByLabelText('Security Code');
-    await user.type(code, '12345678');
-    expect(code).toHaveValue('123456');
-    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await confirmCode(user, '12345678', '123456');
     await waitFor(() => expect(sent.body).toEqual({ type: 'mpin', code: '123456' }));
   });
 
   test("offers 'Send OTP' when the active method is otp and sends the code as otp", async () => {
-    const sent = recordRequest('updateAuthentication', {
-      ...fixtures.updateAuthentication,
-      auth_type: 'mpin',
-    });
+    const sent = recordRequest('updateAuthentication', switchedToPin);
     const { user } = renderPage({ ...ready, auth_type: 'otp' });
     expect(await methodSwitch('4 Digit Pin')).not.toBeChecked();
     expect(await methodSwitch('Google Authentication')).not.toBeChecked();
@@ -120,11 +120,7 @@ describe("Authentication: the 'Enter the Security Code' modal", () => {
     const dialog = await screen.findByRole('dialog', { name: 'Enter the Security Code' });
     await user.click(within(dialog).getByRole('button', { name: 'Send OTP' }));
     expect(await screen.findByText('OTP sent to your registered email')).toBeInTheDocument();
-
-    const code = within(dialog).getByLabelText('Security Code');
-    await user.type(code, '987654');
-    expect(code).toHaveValue('9876');
-    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await confirmCode(user, '987654', '9876');
     await waitFor(() => expect(sent.body).toEqual({ type: 'mpin', otp: '9876' }));
   });
 
