@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay } from 'msw';
 import type { AuthType, LoginRequest } from '../../api/generated/auth.gen';
-import { fail, ok, on } from '../../../test/msw/contract';
+import { fail, ok, on, reply } from '../../../test/msw/contract';
 import { recordRequest, refuse, server } from '../../../test/msw/server';
 import { fixtures as appFixtures } from '../../../test/factories/apps';
 import { makeLoginResponse, makeProfile } from '../../../test/factories/auth';
@@ -12,9 +12,7 @@ const location = () => screen.getByTestId('location').textContent;
 
 async function passStepOne(authType: AuthType = 'mpin') {
   server.use(
-    on('preLogin', () =>
-      ok('preLogin', { status: true, auth_type: authType, token: 'step_abc', msg: 'Continue.' }),
-    ),
+    reply('preLogin', { status: true, auth_type: authType, token: 'step_abc', msg: 'Continue.' }),
   );
   const view = renderPublic('/login');
   await userEvent.type(screen.getByLabelText('Username or Email'), 'demo');

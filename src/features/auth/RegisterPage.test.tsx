@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RegisterRequest } from '../../api/generated/auth.gen';
-import { fail, ok, on } from '../../../test/msw/contract';
+import { fail, ok, on, reply } from '../../../test/msw/contract';
 import { refuse, server } from '../../../test/msw/server';
 import { renderPublic } from './testing/renderPublic';
 
@@ -141,11 +141,7 @@ describe('RegisterPage', () => {
   });
 
   test('says when the username is taken, without a toast', async () => {
-    server.use(
-      on('checkUsername', () =>
-        ok('checkUsername', { status: false, msg: 'Username already taken.' }),
-      ),
-    );
+    server.use(reply('checkUsername', { status: false, msg: 'Username already taken.' }));
     renderPublic('/register');
     await userEvent.type(field('Username'), 'demo');
     await userEvent.tab();

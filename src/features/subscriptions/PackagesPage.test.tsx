@@ -1,16 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { BUSINESS, fixtures, makeCurrent, PACKAGES } from '../../../test/factories/subscriptions';
-import { fail, ok, on } from '../../../test/msw/contract';
+import { fail, ok, on, reply } from '../../../test/msw/contract';
 import { recordRequest, refuse, server } from '../../../test/msw/server';
 import { renderRoute, SIGNED_IN } from '../../../test/renderWithProviders';
 import type { CurrentSubscription } from '../../api/subscriptions';
 
 function withCurrent(current: CurrentSubscription | null) {
   server.use(
-    on('listPackages', () =>
-      ok('listPackages', { status: true, data: PACKAGES, current_subscription: current }),
-    ),
+    reply('listPackages', { status: true, data: PACKAGES, current_subscription: current }),
   );
 }
 
