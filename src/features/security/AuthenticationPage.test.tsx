@@ -158,6 +158,18 @@ describe("Authentication: the 'Enter the Security Code' modal", () => {
   });
 });
 
+/** Sends the pin form with `password` and the new pin 5555 (confirmed). */
+async function submitPin(
+  user: ReturnType<typeof userEvent.setup>,
+  form: HTMLElement,
+  password: string,
+) {
+  await user.type(within(form).getByLabelText('Current Password'), password);
+  await user.type(within(form).getByLabelText('New 4 Digit Pin'), '5555');
+  await user.type(within(form).getByLabelText('Confirm Pin'), '5555');
+  await user.click(within(form).getByRole('button', { name: 'Update Pin' }));
+}
+
 describe('Authentication: the pin panel', () => {
   const pinForm = () => screen.findByRole('form', { name: 'Change 4 Digit Pin' });
 
@@ -188,10 +200,7 @@ describe('Authentication: the pin panel', () => {
     const sent = recordRequest('changeMpin', fixtures.changeMpin);
     const { user } = renderPage();
     const form = await pinForm();
-    await user.type(within(form).getByLabelText('Current Password'), 'Demo@12345');
-    await user.type(within(form).getByLabelText('New 4 Digit Pin'), '5555');
-    await user.type(within(form).getByLabelText('Confirm Pin'), '5555');
-    await user.click(within(form).getByRole('button', { name: 'Update Pin' }));
+    await submitPin(user, form, 'Demo@12345');
     expect(await screen.findByText('Pin changed successfully')).toBeInTheDocument();
     expect(sent.body).toEqual({
       password: 'Demo@12345',
@@ -207,10 +216,7 @@ describe('Authentication: the pin panel', () => {
     });
     const { user } = renderPage();
     const form = await pinForm();
-    await user.type(within(form).getByLabelText('Current Password'), 'Wrong@1');
-    await user.type(within(form).getByLabelText('New 4 Digit Pin'), '5555');
-    await user.type(within(form).getByLabelText('Confirm Pin'), '5555');
-    await user.click(within(form).getByRole('button', { name: 'Update Pin' }));
+    await submitPin(user, form, 'Wrong@1');
     expect(await within(form).findByText('The current password is incorrect')).toBeInTheDocument();
     expect(within(form).getByLabelText('New 4 Digit Pin')).toHaveValue('5555');
   });

@@ -26,6 +26,12 @@ const PIN_RULES = {
   maxLength: { spassword: 4, spassword_confirmation: 4 },
 };
 
+/** The new pin and its confirmation, side by side. */
+const NEW_PIN_FIELDS: { id: string; label: string; name: keyof Values }[] = [
+  { id: 'pin-new', label: 'New 4 Digit Pin', name: 'spassword' },
+  { id: 'pin-confirm', label: 'Confirm Pin', name: 'spassword_confirmation' },
+];
+
 /** The pin panel: a new 4-digit pin, authorised by the account password. */
 export function ChangePinForm() {
   const form = useForm(EMPTY, PIN_RULES);
@@ -50,24 +56,17 @@ export function ChangePinForm() {
         {...field('password')}
       />
       <div className="row g-sm-3">
-        <div className="col-sm-6">
-          <SecretField
-            id="pin-new"
-            label="New 4 Digit Pin"
-            autoComplete="off"
-            inputMode="numeric"
-            {...field('spassword')}
-          />
-        </div>
-        <div className="col-sm-6">
-          <SecretField
-            id="pin-confirm"
-            label="Confirm Pin"
-            autoComplete="off"
-            inputMode="numeric"
-            {...field('spassword_confirmation')}
-          />
-        </div>
+        {NEW_PIN_FIELDS.map(({ id, label, name }) => (
+          <div className="col-sm-6" key={id}>
+            <SecretField
+              id={id}
+              label={label}
+              autoComplete="off"
+              inputMode="numeric"
+              {...field(name)}
+            />
+          </div>
+        ))}
       </div>
       <BusyButton type="submit" busy={isLoading}>
         Update Pin
