@@ -1,15 +1,14 @@
 import Badge from 'react-bootstrap/Badge';
 import { ListTable } from './ListTable';
 import { ShortDateTime } from './ShortDateTime';
-import { usePagedList } from './usePagedList';
 
 export function ApiLogsTab({ appId }: { appId: string }) {
-  const list = usePagedList(appId, 'api_logs');
   return (
     <ListTable
       caption="API logs"
       columns={['Method', 'Route', 'IP', 'Time']}
-      {...list}
+      appId={appId}
+      list="api_logs"
       row={(log) => (
         <tr key={log.id}>
           <td>

@@ -1,14 +1,13 @@
 import { formatAmount, formatDate } from '../../../lib/format';
 import { ListTable } from './ListTable';
-import { usePagedList } from './usePagedList';
 
 export function DailyLogsTab({ appId }: { appId: string }) {
-  const list = usePagedList(appId, 'daily_logs');
   return (
     <ListTable
       caption="Daily logs"
       columns={['Date', 'Network', 'Receive Count', 'Receive Amount', 'Send Count', 'Send Amount']}
-      {...list}
+      appId={appId}
+      list="daily_logs"
       row={(log) => (
         <tr key={log.id}>
           <td className="text-nowrap">{formatDate(log.date)}</td>

@@ -1,35 +1,33 @@
 import type { ReactNode } from 'react';
 import Table from 'react-bootstrap/Table';
-import { Pagination, type PageMeta } from '../../../components/Pagination';
+import { Pagination } from '../../../components/Pagination';
 import { QueryState } from '../../../components/QueryState';
+import type { ListName } from '../appRules';
+import { usePagedList } from './usePagedList';
 
-interface Props<T> {
+type Page<L extends ListName> = NonNullable<ReturnType<typeof usePagedList<L>>['page']>;
+
+interface Props<L extends ListName> {
+  appId: string;
+  /** Which paged list of the app detail. */
+  list: L;
   caption: string;
   columns: readonly string[];
-  page: (PageMeta & { data: T[] }) | undefined;
-  isLoading: boolean;
-  isError: boolean;
-  refetch: () => unknown;
-  isFetching: boolean;
-  onPageChange: (page: number) => void;
-  row: (item: T) => ReactNode;
+  row: (item: Page<L>['data'][number]) => ReactNode;
   /** Keeps the last column (the row actions) in view while the table scrolls sideways. */
   stickyActions?: boolean;
 }
 
 /** A paged list of the app detail: table, 'No record Found', the shared pagination. */
-export function ListTable<T>({
+export function ListTable<L extends ListName>({
+  appId,
+  list,
   caption,
   columns,
-  page,
-  isLoading,
-  isError,
-  refetch,
-  isFetching,
-  onPageChange,
   row,
   stickyActions = false,
-}: Props<T>) {
+}: Props<L>) {
+  const { page, isLoading, isError, refetch, isFetching, onPageChange } = usePagedList(appId, list);
   return (
     <>
       <div

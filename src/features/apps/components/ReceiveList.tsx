@@ -8,11 +8,9 @@ import { StatusBadge } from '../../../components/StatusBadge';
 import { ListTable } from './ListTable';
 import { ShortDateTime } from './ShortDateTime';
 import { TxHash } from './TxHash';
-import { usePagedList } from './usePagedList';
 import { TitledModal } from '../../../components/TitledModal';
 
 export function ReceiveList({ appId }: { appId: string }) {
-  const list = usePagedList(appId, 'receive');
   const [shown, setShown] = useState<ReceiveTransaction | null>(null);
   const [requeue, { isLoading, originalArgs }] = useRequeueDepositMutation();
 
@@ -21,7 +19,8 @@ export function ReceiveList({ appId }: { appId: string }) {
       <ListTable
         caption="Received transactions"
         columns={['Client Id', 'Network', 'Amount', 'Status', 'Time', 'Action']}
-        {...list}
+        appId={appId}
+        list="receive"
         stickyActions
         row={(tx) => (
           <tr key={tx.id}>

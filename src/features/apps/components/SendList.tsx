@@ -7,10 +7,8 @@ import { StatusBadge } from '../../../components/StatusBadge';
 import { ListTable } from './ListTable';
 import { ShortDateTime } from './ShortDateTime';
 import { TxHash } from './TxHash';
-import { usePagedList } from './usePagedList';
 
 export function SendList({ appId }: { appId: string }) {
-  const list = usePagedList(appId, 'send');
   const [cancel, cancelState] = useCancelWithdrawMutation();
   const [requeue, requeueState] = useRequeueWithdrawMutation();
   const busy = (id: string) =>
@@ -21,7 +19,8 @@ export function SendList({ appId }: { appId: string }) {
     <ListTable
       caption="Sent transactions"
       columns={['Tx Hash', 'Network', 'Amount', 'Receiver Address', 'Status', 'Time', 'Action']}
-      {...list}
+      appId={appId}
+      list="send"
       stickyActions
       row={(tx) => (
         <tr key={tx.id}>
