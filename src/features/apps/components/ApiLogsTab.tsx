@@ -1,14 +1,15 @@
 import Badge from 'react-bootstrap/Badge';
 import { ListTable } from './ListTable';
 import { ShortDateTime } from './ShortDateTime';
+import { usePagedList } from './usePagedList';
 
 export function ApiLogsTab({ appId }: { appId: string }) {
+  const list = usePagedList(appId, 'api_logs');
   return (
     <ListTable
       caption="API logs"
       columns={['Method', 'Route', 'IP', 'Time']}
-      appId={appId}
-      list="api_logs"
+      {...list}
       row={(log) => (
         <tr key={log.id}>
           <td>

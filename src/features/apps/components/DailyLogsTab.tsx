@@ -1,13 +1,14 @@
 import { formatAmount, formatDate } from '../../../lib/format';
 import { ListTable } from './ListTable';
+import { usePagedList } from './usePagedList';
 
 export function DailyLogsTab({ appId }: { appId: string }) {
+  const list = usePagedList(appId, 'daily_logs');
   return (
     <ListTable
       caption="Daily logs"
       columns={['Date', 'Network', 'Receive Count', 'Receive Amount', 'Send Count', 'Send Amount']}
-      appId={appId}
-      list="daily_logs"
+      {...list}
       row={(log) => (
         <tr key={log.id}>
           <td className="text-nowrap">{formatDate(log.date)}</td>

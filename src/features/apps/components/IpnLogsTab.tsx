@@ -5,17 +5,18 @@ import type { IpnLog } from '../../../api/apps';
 import { JsonView } from './JsonView';
 import { ListTable } from './ListTable';
 import { ShortDateTime } from './ShortDateTime';
+import { usePagedList } from './usePagedList';
 import { TitledModal } from '../../../components/TitledModal';
 
 export function IpnLogsTab({ appId }: { appId: string }) {
+  const list = usePagedList(appId, 'callback_data');
   const [shown, setShown] = useState<IpnLog | null>(null);
   return (
     <>
       <ListTable
         caption="IPN logs"
         columns={['Client Id', 'Event', 'Time', 'Action']}
-        appId={appId}
-        list="callback_data"
+        {...list}
         row={(log) => (
           <tr key={log.id}>
             <td className="text-nowrap">{log.unique_id}</td>

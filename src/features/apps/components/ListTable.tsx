@@ -1,33 +1,35 @@
 import type { ReactNode } from 'react';
 import Table from 'react-bootstrap/Table';
-import { Pagination } from '../../../components/Pagination';
+import { Pagination, type PageMeta } from '../../../components/Pagination';
 import { QueryState } from '../../../components/QueryState';
-import type { ListName } from '../appRules';
-import { usePagedList } from './usePagedList';
 
-type Page<L extends ListName> = NonNullable<ReturnType<typeof usePagedList<L>>['page']>;
-
-interface Props<L extends ListName> {
-  appId: string;
-  /** Which paged list of the app detail. */
-  list: L;
+interface Props<T> {
   caption: string;
   columns: readonly string[];
-  row: (item: Page<L>['data'][number]) => ReactNode;
+  page: (PageMeta & { data: T[] }) | undefined;
+  isLoading: boolean;
+  isError: boolean;
+  refetch: () => unknown;
+  isFetching: boolean;
+  onPageChange: (page: number) => void;
+  row: (item: T) => ReactNode;
   /** Keeps the last column (the row actions) in view while the table scrolls sideways. */
   stickyActions?: boolean;
 }
 
 /** A paged list of the app detail: table, 'No record Found', the shared pagination. */
-export function ListTable<L extends ListName>({
-  appId,
-  list,
+export function ListTable<T>({
   caption,
   columns,
+  page,
+  isLoading,
+  isError,
+  refetch,
+  isFetching,
+  onPageChange,
   row,
   stickyActions = false,
-}: Props<L>) {
-  const { page, isLoading, isError, refetch, isFetching, onPageChange } = usePagedList(appId, list);
+}: Props<T>) {
   return (
     <>
       <div

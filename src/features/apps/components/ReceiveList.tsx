@@ -8,9 +8,11 @@ import { StatusBadge } from '../../../components/StatusBadge';
 import { ListTable } from './ListTable';
 import { ShortDateTime } from './ShortDateTime';
 import { TxHash } from './TxHash';
+import { usePagedList } from './usePagedList';
 import { TitledModal } from '../../../components/TitledModal';
 
 export function ReceiveList({ appId }: { appId: string }) {
+  const list = usePagedList(appId, 'receive');
   const [shown, setShown] = useState<ReceiveTransaction | null>(null);
   const [requeue, { isLoading, originalArgs }] = useRequeueDepositMutation();
 
@@ -19,8 +21,7 @@ export function ReceiveList({ appId }: { appId: string }) {
       <ListTable
         caption="Received transactions"
         columns={['Client Id', 'Network', 'Amount', 'Status', 'Time', 'Action']}
-        appId={appId}
-        list="receive"
+        {...list}
         stickyActions
         row={(tx) => (
           <tr key={tx.id}>

@@ -7,8 +7,10 @@ import { StatusBadge } from '../../../components/StatusBadge';
 import { ListTable } from './ListTable';
 import { ShortDateTime } from './ShortDateTime';
 import { TxHash } from './TxHash';
+import { usePagedList } from './usePagedList';
 
 export function SendList({ appId }: { appId: string }) {
+  const list = usePagedList(appId, 'send');
   const [cancel, cancelState] = useCancelWithdrawMutation();
   const [requeue, requeueState] = useRequeueWithdrawMutation();
   const busy = (id: string) =>
@@ -19,8 +21,7 @@ export function SendList({ appId }: { appId: string }) {
     <ListTable
       caption="Sent transactions"
       columns={['Tx Hash', 'Network', 'Amount', 'Receiver Address', 'Status', 'Time', 'Action']}
-      appId={appId}
-      list="send"
+      {...list}
       stickyActions
       row={(tx) => (
         <tr key={tx.id}>
