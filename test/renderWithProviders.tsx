@@ -1,7 +1,8 @@
 import type { ReactElement, ReactNode } from 'react';
 import { render, type RenderOptions } from '@testing-library/react';
 import { Provider } from 'react-redux';
-import { MemoryRouter } from 'react-router-dom';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { createNavigation, NavigationBridge } from '../src/app/navigation';
 import { AppRoutes } from '../src/app/router';
 import { makeStore, type AppStore, type RootState } from '../src/app/store';
@@ -38,6 +39,36 @@ export function renderWithProviders(ui: ReactElement, options: Options = {}) {
     </Provider>
   );
   return { store, ...render(ui, { wrapper: Wrapper, ...options }) };
+}
+
+/**
+ * `page` alone on its route pattern `routePath` (no layout), opened at `options.route`;
+ * `location.current` tells where it went (path and query), `user` drives it.
+ */
+export function renderOnRoute(routePath: string, page: ReactElement, options: Options = {}) {
+  const location = { current: '' };
+  function Probe() {
+    const { pathname, search } = useLocation();
+    location.current = `${pathname}${search}`;
+    return null;
+  }
+  const user = userEvent.setup();
+  const result = renderWithProviders(
+    <Routes>
+      <Route
+        path={routePath}
+        element={
+          <>
+            {page}
+            <Probe />
+          </>
+        }
+      />
+      <Route path="*" element={<Probe />} />
+    </Routes>,
+    options,
+  );
+  return { user, location, ...result };
 }
 
 /**

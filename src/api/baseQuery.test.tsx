@@ -5,7 +5,7 @@ import { makeStore } from '../app/store';
 import { Toasts } from '../components/Toasts';
 import { stepOnePassed } from '../features/auth/signInSlice';
 import { initialSessionState } from '../features/auth/sessionSlice';
-import { server } from '../../test/msw/server';
+import { refuse, server } from '../../test/msw/server';
 import { fail, ok, on, urlOf } from '../../test/msw/contract';
 import { fixtures as appFixtures } from '../../test/factories/apps';
 import { fixtures as walletFixtures } from '../../test/factories/wallet';
@@ -201,13 +201,9 @@ describe('the shared request rules', () => {
   });
 
   test('a 4xx envelope shows its first field message', async () => {
-    server.use(
-      on('register', () =>
-        fail('register', 422, 'The given data was invalid.', {
-          email: ['The email has already been taken.'],
-        }),
-      ),
-    );
+    refuse('register', 422, 'The given data was invalid.', {
+      email: ['The email has already been taken.'],
+    });
     const { store } = signedInStore();
     const result = await store.dispatch(
       authApi.endpoints.register.initiate({

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import moment from 'moment';
 import { makeApp } from '../../../test/factories/apps';
-import { ok, on } from '../../../test/msw/contract';
+import { ok, on, reply } from '../../../test/msw/contract';
 import { server } from '../../../test/msw/server';
 import { renderRoute, SIGNED_IN } from '../../../test/renderWithProviders';
 
@@ -9,21 +9,19 @@ jest.setTimeout(15_000);
 
 test('every app as a card: name, info, project URL, created date, Ready / Not Ready, View Details', async () => {
   server.use(
-    on('getApps', () =>
-      ok('getApps', {
-        status: true,
-        data: [
-          makeApp({ id: 'a1', app_name: 'Alpha', status: 1, info: 'First app' }),
-          makeApp({
-            id: 'a2',
-            app_name: 'Beta',
-            info: null,
-            project_url: 'https://beta.example.com',
-          }),
-          makeApp({ id: 'a3', app_name: 'Gamma' }),
-        ],
-      }),
-    ),
+    reply('getApps', {
+      status: true,
+      data: [
+        makeApp({ id: 'a1', app_name: 'Alpha', status: 1, info: 'First app' }),
+        makeApp({
+          id: 'a2',
+          app_name: 'Beta',
+          info: null,
+          project_url: 'https://beta.example.com',
+        }),
+        makeApp({ id: 'a3', app_name: 'Gamma' }),
+      ],
+    }),
   );
   renderRoute('/app/all-app', { session: SIGNED_IN });
   await screen.findByRole('heading', { name: 'All Apps' }, { timeout: 10_000 });

@@ -1,6 +1,4 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { Route, Routes, useLocation } from 'react-router-dom';
 import {
   API_KEY,
   fixtures,
@@ -13,36 +11,17 @@ import {
   PAYOUT_ADDRESS,
 } from '../../../test/factories/apps';
 import { fail, ok, on, reply } from '../../../test/msw/contract';
-import { server } from '../../../test/msw/server';
-import { renderWithProviders, SIGNED_IN } from '../../../test/renderWithProviders';
+import { refuse, server } from '../../../test/msw/server';
+import { renderOnRoute, SIGNED_IN } from '../../../test/renderWithProviders';
 import type { AppDetails } from '../../api/apps';
 import AppDetailPage from './AppDetailPage';
 
 /** The page on its route (without the layout, which other slices test), and where it went. */
 function renderAt(path: string) {
-  const location = { current: '' };
-  function Probe() {
-    const { pathname, search } = useLocation();
-    location.current = `${pathname}${search}`;
-    return null;
-  }
-  const user = userEvent.setup();
-  const result = renderWithProviders(
-    <Routes>
-      <Route
-        path="/app/my-app/:id/:tab?"
-        element={
-          <>
-            <AppDetailPage />
-            <Probe />
-          </>
-        }
-      />
-      <Route path="*" element={<Probe />} />
-    </Routes>,
-    { session: SIGNED_IN, route: path },
-  );
-  return { user, location, ...result };
+  return renderOnRoute('/app/my-app/:id/:tab?', <AppDetailPage />, {
+    session: SIGNED_IN,
+    route: path,
+  });
 }
 
 function renderTab(tab: string, details: AppDetails = makeAppDetails(), query = '') {
@@ -156,13 +135,9 @@ describe('Payment Setting', () => {
   });
 
   test("shows the server's refusal of a payout address on the field", async () => {
-    server.use(
-      on('usePaymentMethod', () =>
-        fail('usePaymentMethod', 422, 'Please Enter valid Address', {
-          collect_address: ['Please Enter valid Address'],
-        }),
-      ),
-    );
+    refuse('usePaymentMethod', 422, 'Please Enter valid Address', {
+      collect_address: ['Please Enter valid Address'],
+    });
     const { user } = renderTab('payment-setting');
     await user.click(await screen.findByRole('switch', { name: 'Use TRX (Tron)' }));
     const dialog = await screen.findByRole('dialog', { name: 'Enter Payout Address' });

@@ -1,36 +1,15 @@
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { Route, Routes, useLocation } from 'react-router-dom';
 import { fixtures, makeApp } from '../../../test/factories/apps';
-import { fail, ok, on } from '../../../test/msw/contract';
-import { server } from '../../../test/msw/server';
-import { renderWithProviders, SIGNED_IN } from '../../../test/renderWithProviders';
+import { recordRequest, refuse } from '../../../test/msw/server';
+import { renderOnRoute, SIGNED_IN } from '../../../test/renderWithProviders';
 import CreateAppPage from './CreateAppPage';
 
 /** The page on its route (without the layout, which other slices test), and where it went. */
 function renderPage() {
-  const location = { current: '' };
-  function Probe() {
-    location.current = useLocation().pathname;
-    return null;
-  }
-  const user = userEvent.setup();
-  const result = renderWithProviders(
-    <Routes>
-      <Route
-        path="/app/create-app"
-        element={
-          <>
-            <CreateAppPage />
-            <Probe />
-          </>
-        }
-      />
-      <Route path="*" element={<Probe />} />
-    </Routes>,
-    { session: { ...SIGNED_IN, apps: [makeApp()] }, route: '/app/create-app' },
-  );
-  return { user, location, ...result };
+  return renderOnRoute('/app/create-app', <CreateAppPage />, {
+    session: { ...SIGNED_IN, apps: [makeApp()] },
+    route: '/app/create-app',
+  });
 }
 
 describe('Create App', () => {
@@ -47,13 +26,7 @@ describe('Create App', () => {
   });
 
   test('warns about a URL while typing, submits anyway, stores the new list and opens the app', async () => {
-    let body: unknown;
-    server.use(
-      on('createApp', async ({ request }) => {
-        body = await request.json();
-        return ok('createApp', fixtures.createApp);
-      }),
-    );
+    const sent = recordRequest('createApp', fixtures.createApp);
     const { user, store, location } = renderPage();
     await user.type(await screen.findByLabelText('App Name'), 'Donations');
     await user.type(screen.getByLabelText('Project URL'), 'donate');
@@ -65,7 +38,7 @@ describe('Create App', () => {
     await user.click(screen.getByRole('button', { name: 'Create App' }));
 
     await waitFor(() => expect(location.current).toBe('/app/my-app/app_2'));
-    expect(body).toEqual({
+    expect(sent.body).toEqual({
       app_name: 'Donations',
       project_url: 'donate.example.org',
       info: '',
@@ -80,14 +53,10 @@ describe('Create App', () => {
   });
 
   test("puts the server's field messages on the fields and keeps the values", async () => {
-    server.use(
-      on('createApp', () =>
-        fail('createApp', 422, 'Please Enter Valid URl', {
-          project_url: ['Please Enter Valid URl'],
-          whitelist_ip: ["'1.2.3' is not a valid IP address or CIDR range."],
-        }),
-      ),
-    );
+    refuse('createApp', 422, 'Please Enter Valid URl', {
+      project_url: ['Please Enter Valid URl'],
+      whitelist_ip: ["'1.2.3' is not a valid IP address or CIDR range."],
+    });
     const { user, location } = renderPage();
     await user.type(await screen.findByLabelText('App Name'), 'Shop');
     await user.type(screen.getByLabelText('Project URL'), 'ftp://shop.example.com');

@@ -37,19 +37,22 @@ export function payoutAddressError(networkType: string, value: string): string |
   return isPayoutAddress(networkType, value) ? undefined : MSG.invalidAddress;
 }
 
-export const DEPOSIT_STATUS: StatusNames<ReceiveTransaction['deposit_status']> = {
+/** The first three states, the same for receives and sends. */
+const QUEUE_STATUS = {
   0: { label: 'Pending', bg: 'secondary' },
   1: { label: 'Completed', bg: 'success' },
   2: { label: 'Queued for Verification', bg: 'info' },
+} as const;
+
+export const DEPOSIT_STATUS: StatusNames<ReceiveTransaction['deposit_status']> = {
+  ...QUEUE_STATUS,
   3: { label: 'Hash Verified (Awaiting Gas)', bg: 'info' },
   4: { label: 'Gas Transferred (Awaiting Collect)', bg: 'info' },
   5: { label: 'Failed', bg: 'danger' },
 };
 
 export const SEND_STATUS: StatusNames<SendTransaction['status']> = {
-  0: { label: 'Pending', bg: 'secondary' },
-  1: { label: 'Completed', bg: 'success' },
-  2: { label: 'Queued for Verification', bg: 'info' },
+  ...QUEUE_STATUS,
   3: { label: 'Processing Transfer', bg: 'info' },
   4: { label: 'Energy Transferred', bg: 'info' },
   5: { label: 'Awaiting Blockchain Confirmation', bg: 'info' },

@@ -2,8 +2,8 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay } from 'msw';
 import type { AuthType, LoginRequest } from '../../api/generated/auth.gen';
-import { fail, ok, on } from '../../../test/msw/contract';
-import { server } from '../../../test/msw/server';
+import { fail, ok, on, reply } from '../../../test/msw/contract';
+import { recordRequest, refuse, server } from '../../../test/msw/server';
 import { fixtures as appFixtures } from '../../../test/factories/apps';
 import { makeLoginResponse, makeProfile } from '../../../test/factories/auth';
 import { renderPublic } from './testing/renderPublic';
@@ -12,9 +12,7 @@ const location = () => screen.getByTestId('location').textContent;
 
 async function passStepOne(authType: AuthType = 'mpin') {
   server.use(
-    on('preLogin', () =>
-      ok('preLogin', { status: true, auth_type: authType, token: 'step_abc', msg: 'Continue.' }),
-    ),
+    reply('preLogin', { status: true, auth_type: authType, token: 'step_abc', msg: 'Continue.' }),
   );
   const view = renderPublic('/login');
   await userEvent.type(screen.getByLabelText('Username or Email'), 'demo');
@@ -76,13 +74,9 @@ describe('LoginPage, step one', () => {
   });
 
   test('a wrong password shows the server message and keeps the values', async () => {
-    server.use(
-      on('preLogin', () =>
-        fail('preLogin', 422, 'Invalid username or password.', {
-          password: ['Invalid username or password.'],
-        }),
-      ),
-    );
+    refuse('preLogin', 422, 'Invalid username or password.', {
+      password: ['Invalid username or password.'],
+    });
     renderPublic('/login');
     await userEvent.type(screen.getByLabelText('Username or Email'), 'demo');
     await userEvent.type(screen.getByLabelText('Password', { exact: true }), 'nope');
@@ -189,28 +183,18 @@ describe('LoginPage, step two', () => {
   });
 
   test('sends the code under the field named after the auth type', async () => {
-    let body: LoginRequest | undefined;
-    server.use(
-      on('login', async ({ request }) => {
-        body = (await request.json()) as LoginRequest;
-        return ok('login', makeLoginResponse());
-      }),
-    );
+    const sent = recordRequest('login', makeLoginResponse());
     await passStepOne('otp');
     await userEvent.type(await screen.findByLabelText('OTP'), '4821');
     await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
     await screen.findByRole('heading', { name: 'Dashboard' });
-    expect(body).toEqual({ username: 'demo', password: 'Demo@12345', otp: '4821' });
+    expect(sent.body).toEqual({ username: 'demo', password: 'Demo@12345', otp: '4821' });
   });
 
   test('a wrong code is shown under the field and the step stays', async () => {
-    server.use(
-      on('login', () =>
-        fail('login', 422, 'The 4 Digit Pin is incorrect.', {
-          mpin: ['The 4 Digit Pin is incorrect.'],
-        }),
-      ),
-    );
+    refuse('login', 422, 'The 4 Digit Pin is incorrect.', {
+      mpin: ['The 4 Digit Pin is incorrect.'],
+    });
     const { store } = await passStepOne('mpin');
     await userEvent.type(await screen.findByLabelText('4 Digit Pin'), '9999');
     await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
@@ -239,11 +223,7 @@ describe('LoginPage, step two', () => {
   });
 
   test('a rate limit keeps the step so the code can be sent again', async () => {
-    server.use(
-      on('login', () =>
-        fail('login', 429, 'Too many failed sign-in attempts. Please try again in 5 minutes.'),
-      ),
-    );
+    refuse('login', 429, 'Too many failed sign-in attempts. Please try again in 5 minutes.');
     await passStepOne('mpin');
     await userEvent.type(await screen.findByLabelText('4 Digit Pin'), '1234');
     await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RegisterRequest } from '../../api/generated/auth.gen';
-import { fail, ok, on } from '../../../test/msw/contract';
-import { server } from '../../../test/msw/server';
+import { fail, ok, on, reply } from '../../../test/msw/contract';
+import { refuse, server } from '../../../test/msw/server';
 import { renderPublic } from './testing/renderPublic';
 
 const location = () => screen.getByTestId('location').textContent;
@@ -141,11 +141,7 @@ describe('RegisterPage', () => {
   });
 
   test('says when the username is taken, without a toast', async () => {
-    server.use(
-      on('checkUsername', () =>
-        ok('checkUsername', { status: false, msg: 'Username already taken.' }),
-      ),
-    );
+    server.use(reply('checkUsername', { status: false, msg: 'Username already taken.' }));
     renderPublic('/register');
     await userEvent.type(field('Username'), 'demo');
     await userEvent.tab();
@@ -224,14 +220,10 @@ describe('RegisterPage', () => {
   });
 
   test('puts server field errors on their fields and keeps every value', async () => {
-    server.use(
-      on('register', () =>
-        fail('register', 422, 'Email already registered.', {
-          email: ['Email already registered.'],
-          sponsor_id: ['Sponsor not found.'],
-        }),
-      ),
-    );
+    refuse('register', 422, 'Email already registered.', {
+      email: ['Email already registered.'],
+      sponsor_id: ['Sponsor not found.'],
+    });
     renderPublic('/register');
     await fillValidForm();
     await paste('Sponsor', 'ghost');

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
+import type { FormControlProps } from 'react-bootstrap/FormControl';
 import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -165,17 +166,26 @@ export default function RegisterPage() {
     errors.username ??
     (shownAvailability?.available === false ? shownAvailability.message : undefined);
 
+  /** A half-width field with its label and its message. */
+  const textField = (
+    name: 'name' | 'email' | 'phone',
+    label: string,
+    control: FormControlProps,
+  ) => (
+    <Form.Group as={Col} md={6} controlId={`register-${name}`}>
+      <Form.Label>{label}</Form.Label>
+      <Form.Control {...field(name)} {...control} />
+      <Form.Control.Feedback type="invalid">{errors[name]}</Form.Control.Feedback>
+    </Form.Group>
+  );
+
   return (
     <PublicLayout wide>
       <h1 className="h3 fw-bold mb-1">Sign Up</h1>
       <p className="text-body-secondary fw-medium mb-4">{TAGLINE}</p>
       <Form noValidate onSubmit={(event) => void onSubmit(event)}>
         <Row className="g-3">
-          <Form.Group as={Col} md={6} controlId="register-name">
-            <Form.Label>Name</Form.Label>
-            <Form.Control {...field('name')} placeholder="Name" autoComplete="name" />
-            <Form.Control.Feedback type="invalid">{errors.name}</Form.Control.Feedback>
-          </Form.Group>
+          {textField('name', 'Name', { placeholder: 'Name', autoComplete: 'name' })}
           <Form.Group as={Col} md={6} controlId="register-username">
             <Form.Label>Username</Form.Label>
             <Form.Control
@@ -196,28 +206,18 @@ export default function RegisterPage() {
               </Form.Control.Feedback>
             )}
           </Form.Group>
-          <Form.Group as={Col} md={6} controlId="register-email">
-            <Form.Label>Email</Form.Label>
-            <Form.Control
-              {...field('email')}
-              type="email"
-              placeholder="Email"
-              autoComplete="email"
-              autoCapitalize="none"
-            />
-            <Form.Control.Feedback type="invalid">{errors.email}</Form.Control.Feedback>
-          </Form.Group>
-          <Form.Group as={Col} md={6} controlId="register-phone">
-            <Form.Label>Phone</Form.Label>
-            <Form.Control
-              {...field('phone')}
-              type="tel"
-              inputMode="tel"
-              placeholder="Phone"
-              autoComplete="tel"
-            />
-            <Form.Control.Feedback type="invalid">{errors.phone}</Form.Control.Feedback>
-          </Form.Group>
+          {textField('email', 'Email', {
+            type: 'email',
+            placeholder: 'Email',
+            autoComplete: 'email',
+            autoCapitalize: 'none',
+          })}
+          {textField('phone', 'Phone', {
+            type: 'tel',
+            inputMode: 'tel',
+            placeholder: 'Phone',
+            autoComplete: 'tel',
+          })}
           <Form.Group as={Col} md={6} controlId="register-country">
             <Form.Label>Country</Form.Label>
             <CountrySelect

@@ -4,7 +4,7 @@ import moment from 'moment';
 import { makeApp } from '../../../test/factories/apps';
 import { makeProfile } from '../../../test/factories/auth';
 import { makeDashboard, makeTransaction } from '../../../test/factories/dashboard';
-import { ok, on } from '../../../test/msw/contract';
+import { ok, on, reply } from '../../../test/msw/contract';
 import { server } from '../../../test/msw/server';
 import { renderRoute, SIGNED_IN } from '../../../test/renderWithProviders';
 
@@ -37,11 +37,7 @@ test('greets with the name, the last login (LLL) and the email with a copy actio
 });
 
 test('the KYC badge shows the status read from the server and links to /app/kyc', async () => {
-  server.use(
-    on('getProfile', () =>
-      ok('getProfile', { status: true, profile: makeProfile({ status_kyc: 1 }) }),
-    ),
-  );
+  server.use(reply('getProfile', { status: true, profile: makeProfile({ status_kyc: 1 }) }));
   await renderDashboard();
   const badge = await screen.findByRole('link', { name: 'KYC Approved' });
   expect(badge).toHaveAttribute('href', '/app/kyc');
@@ -106,16 +102,14 @@ test('a short note-less entry shows ---- for the note', async () => {
 
 test('My Apps shows the first 2 apps with View Details, View All and Create New App', async () => {
   server.use(
-    on('getApps', () =>
-      ok('getApps', {
-        status: true,
-        data: [
-          makeApp({ id: 'a1', app_name: 'Alpha', status: 1 }),
-          makeApp({ id: 'a2', app_name: 'Beta' }),
-          makeApp({ id: 'a3', app_name: 'Gamma' }),
-        ],
-      }),
-    ),
+    reply('getApps', {
+      status: true,
+      data: [
+        makeApp({ id: 'a1', app_name: 'Alpha', status: 1 }),
+        makeApp({ id: 'a2', app_name: 'Beta' }),
+        makeApp({ id: 'a3', app_name: 'Gamma' }),
+      ],
+    }),
   );
   await renderDashboard();
   const section = await screen.findByRole('region', { name: 'My Apps' });

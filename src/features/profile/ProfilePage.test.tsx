@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { makeProfile } from '../../../test/factories/auth';
 import { fail, ok, on } from '../../../test/msw/contract';
-import { server } from '../../../test/msw/server';
+import { refuse, server } from '../../../test/msw/server';
 import { renderRoute, SIGNED_IN } from '../../../test/renderWithProviders';
 
 // Rendering the lazy routes is slow on a shared machine.
@@ -89,13 +89,9 @@ test('a picture the picker refuses never reaches the server', async () => {
 });
 
 test('a refused upload keeps the old picture and shows the server’s reason', async () => {
-  server.use(
-    on('changePicture', () =>
-      fail('changePicture', 422, 'The photo must be a file of type: jpg, png, jpeg.', {
-        photo: ['The photo must be a file of type: jpg, png, jpeg.'],
-      }),
-    ),
-  );
+  refuse('changePicture', 422, 'The photo must be a file of type: jpg, png, jpeg.', {
+    photo: ['The photo must be a file of type: jpg, png, jpeg.'],
+  });
   const { user } = await renderProfile();
   await user.upload(
     screen.getByLabelText('Profile picture file'),

@@ -7,8 +7,8 @@ import {
   fixtures,
   makeAuthentication,
 } from '../../../test/factories/security';
-import { fail, ok, on, reply } from '../../../test/msw/contract';
-import { server } from '../../../test/msw/server';
+import { on, reply } from '../../../test/msw/contract';
+import { recordRequest, refuse, server } from '../../../test/msw/server';
 import { renderRoute, SIGNED_IN } from '../../../test/renderWithProviders';
 
 const SESSION = { ...SIGNED_IN, profile: makeProfile({ image_2fa: OTPAUTH_URL }) };
@@ -23,6 +23,15 @@ function renderPage(authentication = makeAuthentication()) {
 /** The accordion item of a method: its header row holds the title, ribbon and switch. */
 const methodSwitch = (name: string) => screen.findByRole('switch', { name: `Use ${name}` });
 const header = (name: RegExp) => screen.findByRole('button', { name });
+
+/** Types `typed` into the open modal's Security Code, checks what the field kept, and confirms. */
+async function confirmCode(user: ReturnType<typeof userEvent.setup>, typed: string, kept: string) {
+  const dialog = await screen.findByRole('dialog', { name: 'Enter the Security Code' });
+  const code = within(dialog).getByLabelText('Security Code');
+  await user.type(code, typed);
+  expect(code).toHaveValue(kept);
+  await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+}
 
 describe('Authentication: the methods', () => {
   test('shows both methods with the Active ribbon and the switch on the active one', async () => {
@@ -56,15 +65,10 @@ describe('Authentication: the methods', () => {
 
 describe("Authentication: the 'Enter the Security Code' modal", () => {
   const ready = makeAuthentication({ more_details: { authenticator: 1 }, image_2fa: null });
+  const switchedToPin = { ...fixtures.updateAuthentication, auth_type: 'mpin' as const };
 
   test('asks for the pin (digits only, at most 4) and sends it as spassword', async () => {
-    let body: unknown;
-    server.use(
-      on('updateAuthentication', async ({ request }) => {
-        body = await request.json();
-        return ok('updateAuthentication', fixtures.updateAuthentication);
-      }),
-    );
+    const sent = recordRequest('updateAuthentication', fixtures.updateAuthentication);
     const { user, store } = renderPage(ready);
     await user.click(await methodSwitch('Google Authentication'));
     const dialog = await screen.findByRole('dialog', { name: 'Enter the Security Code' });
@@ -90,7 +94,7 @@ describe("Authentication: the 'Enter the Security Code' modal", () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(body).toEqual({ type: 'authenticator', spassword: '1234' });
+    expect(sent.body).toEqual({ type: 'authenticator', spassword: '1234' });
     expect(
       await screen.findByText('Authentication method updated successfully'),
     ).toBeInTheDocument();
@@ -100,31 +104,15 @@ describe("Authentication: the 'Enter the Security Code' modal", () => {
   });
 
   test('takes 6 digits from the authenticator and sends them as code', async () => {
-    let body: unknown;
-    server.use(
-      on('updateAuthentication', async ({ request }) => {
-        body = await request.json();
-        return ok('updateAuthentication', { ...fixtures.updateAuthentication, auth_type: 'mpin' });
-      }),
-    );
+    const sent = recordRequest('updateAuthentication', switchedToPin);
     const { user } = renderPage({ ...ready, auth_type: 'authenticator' });
     await user.click(await methodSwitch('4 Digit Pin'));
-    const dialog = await screen.findByRole('dialog', { name: 'Enter the Security Code' });
-    const code = within(dialog).getByLabelText('Security Code');
-    await user.type(code, '12345678');
-    expect(code).toHaveValue('123456');
-    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-    await waitFor(() => expect(body).toEqual({ type: 'mpin', code: '123456' }));
+    await confirmCode(user, '12345678', '123456');
+    await waitFor(() => expect(sent.body).toEqual({ type: 'mpin', code: '123456' }));
   });
 
   test("offers 'Send OTP' when the active method is otp and sends the code as otp", async () => {
-    let body: unknown;
-    server.use(
-      on('updateAuthentication', async ({ request }) => {
-        body = await request.json();
-        return ok('updateAuthentication', { ...fixtures.updateAuthentication, auth_type: 'mpin' });
-      }),
-    );
+    const sent = recordRequest('updateAuthentication', switchedToPin);
     const { user } = renderPage({ ...ready, auth_type: 'otp' });
     expect(await methodSwitch('4 Digit Pin')).not.toBeChecked();
     expect(await methodSwitch('Google Authentication')).not.toBeChecked();
@@ -132,22 +120,14 @@ describe("Authentication: the 'Enter the Security Code' modal", () => {
     const dialog = await screen.findByRole('dialog', { name: 'Enter the Security Code' });
     await user.click(within(dialog).getByRole('button', { name: 'Send OTP' }));
     expect(await screen.findByText('OTP sent to your registered email')).toBeInTheDocument();
-
-    const code = within(dialog).getByLabelText('Security Code');
-    await user.type(code, '987654');
-    expect(code).toHaveValue('9876');
-    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-    await waitFor(() => expect(body).toEqual({ type: 'mpin', otp: '9876' }));
+    await confirmCode(user, '987654', '9876');
+    await waitFor(() => expect(sent.body).toEqual({ type: 'mpin', otp: '9876' }));
   });
 
   test('shows a wrong code on the field and keeps it', async () => {
-    server.use(
-      on('updateAuthentication', () =>
-        fail('updateAuthentication', 422, 'The security code is incorrect', {
-          spassword: ['The security code is incorrect'],
-        }),
-      ),
-    );
+    refuse('updateAuthentication', 422, 'The security code is incorrect', {
+      spassword: ['The security code is incorrect'],
+    });
     const { user } = renderPage(ready);
     await user.click(await methodSwitch('Google Authentication'));
     const dialog = await screen.findByRole('dialog', { name: 'Enter the Security Code' });
@@ -178,6 +158,18 @@ describe("Authentication: the 'Enter the Security Code' modal", () => {
   });
 });
 
+/** Sends the pin form with `password` and the new pin 5555 (confirmed). */
+async function submitPin(
+  user: ReturnType<typeof userEvent.setup>,
+  form: HTMLElement,
+  password: string,
+) {
+  await user.type(within(form).getByLabelText('Current Password'), password);
+  await user.type(within(form).getByLabelText('New 4 Digit Pin'), '5555');
+  await user.type(within(form).getByLabelText('Confirm Pin'), '5555');
+  await user.click(within(form).getByRole('button', { name: 'Update Pin' }));
+}
+
 describe('Authentication: the pin panel', () => {
   const pinForm = () => screen.findByRole('form', { name: 'Change 4 Digit Pin' });
 
@@ -205,21 +197,12 @@ describe('Authentication: the pin panel', () => {
   });
 
   test('sends the change and clears the form', async () => {
-    let body: unknown;
-    server.use(
-      on('changeMpin', async ({ request }) => {
-        body = await request.json();
-        return ok('changeMpin', fixtures.changeMpin);
-      }),
-    );
+    const sent = recordRequest('changeMpin', fixtures.changeMpin);
     const { user } = renderPage();
     const form = await pinForm();
-    await user.type(within(form).getByLabelText('Current Password'), 'Demo@12345');
-    await user.type(within(form).getByLabelText('New 4 Digit Pin'), '5555');
-    await user.type(within(form).getByLabelText('Confirm Pin'), '5555');
-    await user.click(within(form).getByRole('button', { name: 'Update Pin' }));
+    await submitPin(user, form, 'Demo@12345');
     expect(await screen.findByText('Pin changed successfully')).toBeInTheDocument();
-    expect(body).toEqual({
+    expect(sent.body).toEqual({
       password: 'Demo@12345',
       spassword: '5555',
       spassword_confirmation: '5555',
@@ -228,19 +211,12 @@ describe('Authentication: the pin panel', () => {
   });
 
   test('puts a wrong password on its field and keeps the values', async () => {
-    server.use(
-      on('changeMpin', () =>
-        fail('changeMpin', 422, 'The current password is incorrect', {
-          password: ['The current password is incorrect'],
-        }),
-      ),
-    );
+    refuse('changeMpin', 422, 'The current password is incorrect', {
+      password: ['The current password is incorrect'],
+    });
     const { user } = renderPage();
     const form = await pinForm();
-    await user.type(within(form).getByLabelText('Current Password'), 'Wrong@1');
-    await user.type(within(form).getByLabelText('New 4 Digit Pin'), '5555');
-    await user.type(within(form).getByLabelText('Confirm Pin'), '5555');
-    await user.click(within(form).getByRole('button', { name: 'Update Pin' }));
+    await submitPin(user, form, 'Wrong@1');
     expect(await within(form).findByText('The current password is incorrect')).toBeInTheDocument();
     expect(within(form).getByLabelText('New 4 Digit Pin')).toHaveValue('5555');
   });
@@ -282,13 +258,7 @@ describe('Authentication: the authenticator panel', () => {
   });
 
   test("confirms the setup, drops the secret from the stored profile, then shows 'Setup Done'", async () => {
-    let body: unknown;
-    server.use(
-      on('change2Fa', async ({ request }) => {
-        body = await request.json();
-        return ok('change2Fa', change2faSetUp);
-      }),
-    );
+    const sent = recordRequest('change2Fa', change2faSetUp);
     const { user, store } = renderPage();
     const form = await setupForm(user);
     await user.type(within(form).getByLabelText('Two Factor Code'), '492039');
@@ -302,20 +272,16 @@ describe('Authentication: the authenticator panel', () => {
     expect(
       await screen.findByText('Two factor authentication setup successfully'),
     ).toBeInTheDocument();
-    expect(body).toEqual({ code: '492039' });
+    expect(sent.body).toEqual({ code: '492039' });
     expect(store.getState().session.profile?.image_2fa).toBeNull();
     expect(await screen.findByText('Setup Done')).toBeInTheDocument();
     expect(screen.queryByRole('img', { name: /QR code/ })).not.toBeInTheDocument();
   });
 
   test('puts a wrong code on the field', async () => {
-    server.use(
-      on('change2Fa', () =>
-        fail('change2Fa', 422, 'The Two Factor code is incorrect', {
-          code: ['The Two Factor code is incorrect'],
-        }),
-      ),
-    );
+    refuse('change2Fa', 422, 'The Two Factor code is incorrect', {
+      code: ['The Two Factor code is incorrect'],
+    });
     const { user } = renderPage();
     const form = await setupForm(user);
     await user.type(within(form).getByLabelText('Two Factor Code'), '000000');

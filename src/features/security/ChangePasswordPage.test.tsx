@@ -2,8 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { makeProfile } from '../../../test/factories/auth';
 import { fixtures } from '../../../test/factories/security';
-import { fail, ok, on } from '../../../test/msw/contract';
-import { server } from '../../../test/msw/server';
+import { recordRequest, refuse } from '../../../test/msw/server';
 import { renderRoute, SIGNED_IN } from '../../../test/renderWithProviders';
 
 async function renderPage() {
@@ -78,18 +77,12 @@ describe('Change Password', () => {
   });
 
   test('sends the change, then clears the form', async () => {
-    let body: unknown;
-    server.use(
-      on('changePassword', async ({ request }) => {
-        body = await request.json();
-        return ok('changePassword', fixtures.changePassword);
-      }),
-    );
+    const sent = recordRequest('changePassword', fixtures.changePassword);
     const { user, field, submit } = await renderPage();
     await fillValid(user, field);
     await submit();
     expect(await screen.findByText('Password changed successfully')).toBeInTheDocument();
-    expect(body).toEqual({
+    expect(sent.body).toEqual({
       currentpassword: 'Demo@12345',
       newpassword: 'Fresh#Pass9',
       newpassword_confirmation: 'Fresh#Pass9',
@@ -100,14 +93,10 @@ describe('Change Password', () => {
   });
 
   test('puts server refusals on their fields and keeps the values', async () => {
-    server.use(
-      on('changePassword', () =>
-        fail('changePassword', 422, 'The current password is incorrect', {
-          currentpassword: ['The current password is incorrect'],
-          mpin: ['The 4 Digit Pin is incorrect'],
-        }),
-      ),
-    );
+    refuse('changePassword', 422, 'The current password is incorrect', {
+      currentpassword: ['The current password is incorrect'],
+      mpin: ['The 4 Digit Pin is incorrect'],
+    });
     const { user, form, field, submit } = await renderPage();
     await fillValid(user, field);
     await submit();

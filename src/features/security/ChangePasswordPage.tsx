@@ -1,13 +1,12 @@
 import { SECURITY_MESSAGES } from '../../shared/security';
-import type { FormEvent } from 'react';
-import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import Spinner from 'react-bootstrap/Spinner';
 import { useChangePasswordMutation } from '../../api/security';
 import { filters, useForm, type FieldErrors } from '../../components/form/useForm';
 import { PasswordChecklist } from '../auth/PasswordChecklist';
 import { SecretField } from '../../components/form/SecretField';
+import { validSubmit } from '../../components/form/validSubmit';
+import { BusyButton } from '../../components/BusyButton';
 import './security.scss';
 
 const EMPTY = { currentpassword: '', newpassword: '', newpassword_confirmation: '', mpin: '' };
@@ -33,18 +32,10 @@ export default function ChangePasswordPage() {
   const form = useForm(EMPTY, RULES);
   const [changePassword, { isLoading }] = useChangePasswordMutation();
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const errors = validateChangePassword(form.values);
-    form.setErrors(errors);
-    if (Object.keys(errors).length > 0) return;
-    try {
-      await changePassword({ changePasswordRequest: form.values }).unwrap();
-      form.reset();
-    } catch (error) {
-      form.applyServerErrors(error);
-    }
-  };
+  const submit = validSubmit(form, validateChangePassword, async (values) => {
+    await changePassword({ changePasswordRequest: values }).unwrap();
+    form.reset();
+  });
 
   const field = (name: keyof Values) => ({ ...form.bind(name), error: form.errors[name] });
 
@@ -87,10 +78,9 @@ export default function ChangePasswordPage() {
             inputMode="numeric"
             {...field('mpin')}
           />
-          <Button type="submit" disabled={isLoading}>
-            {isLoading && <Spinner size="sm" className="me-2" aria-hidden />}
+          <BusyButton type="submit" busy={isLoading}>
             Update Password
-          </Button>
+          </BusyButton>
         </Form>
       </Card>
     </section>

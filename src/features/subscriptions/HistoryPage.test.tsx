@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { makeSubscriptionPage, makeSubscriptionRow } from '../../../test/factories/subscriptions';
-import { fail, ok, on } from '../../../test/msw/contract';
+import { fail, ok, on, reply } from '../../../test/msw/contract';
 import { server } from '../../../test/msw/server';
 import { renderRoute, SIGNED_IN } from '../../../test/renderWithProviders';
 import { historyPageArg } from './HistoryPage';
@@ -19,28 +19,26 @@ const rowsOf = (table: HTMLElement) => within(table).getAllByRole('row').slice(1
 describe('Purchase History', () => {
   test('lists each purchase: package, price, invoice id, status, date, name, username', async () => {
     server.use(
-      on('listSubscriptions', () =>
-        ok('listSubscriptions', {
-          status: true,
-          data: {
-            ...makeSubscriptionPage(0),
-            data: [
-              makeSubscriptionRow({ status: 1 }),
-              makeSubscriptionRow({
-                id: 'sub_0',
-                package: 'Starter',
-                price: 19,
-                invoice_id: 'INV-2026-000000',
-                status: 2,
-              }),
-              makeSubscriptionRow({ id: 'sub_x', invoice_id: 'INV-2025-000009', status: 0 }),
-            ],
-            from: 1,
-            to: 3,
-            total: 3,
-          },
-        }),
-      ),
+      reply('listSubscriptions', {
+        status: true,
+        data: {
+          ...makeSubscriptionPage(0),
+          data: [
+            makeSubscriptionRow({ status: 1 }),
+            makeSubscriptionRow({
+              id: 'sub_0',
+              package: 'Starter',
+              price: 19,
+              invoice_id: 'INV-2026-000000',
+              status: 2,
+            }),
+            makeSubscriptionRow({ id: 'sub_x', invoice_id: 'INV-2025-000009', status: 0 }),
+          ],
+          from: 1,
+          to: 3,
+          total: 3,
+        },
+      }),
     );
     const { table } = await renderHistory();
     const headers = within(table)
@@ -76,11 +74,7 @@ describe('Purchase History', () => {
   });
 
   test('says No record Found without purchases', async () => {
-    server.use(
-      on('listSubscriptions', () =>
-        ok('listSubscriptions', { status: true, data: makeSubscriptionPage(0) }),
-      ),
-    );
+    server.use(reply('listSubscriptions', { status: true, data: makeSubscriptionPage(0) }));
     await renderHistory();
     expect(screen.getByText('No record Found')).toBeInTheDocument();
     expect(screen.queryByText(/^Showing/)).not.toBeInTheDocument();

@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Table from 'react-bootstrap/Table';
 import {
   enhancedSubscriptionsApi,
   type ListSubscriptionsApiArg,
   type SubscriptionRow,
 } from '../../api/subscriptions';
 import { useAppSelector } from '../../app/hooks';
-import { EmptyState } from '../../components/EmptyState';
+import { DataTable, type Column } from '../../components/DataTable';
 import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
 import { usePagedQuery } from '../../components/usePagedQuery';
@@ -24,6 +23,38 @@ import './subscriptions.scss';
 export function historyPageArg(firstPageUrl: string, page: number): ListSubscriptionsApiArg {
   const query = pageQueryFromUrl(firstPageUrl, page);
   return { page: Number(query.page ?? page) };
+}
+
+/** The purchases' columns; Action opens the row's invoice. */
+function columns(
+  symbol: string,
+  showInvoice: (row: SubscriptionRow) => void,
+): Column<SubscriptionRow>[] {
+  return [
+    { header: 'Package', className: 'fw-semibold', cell: (row) => row.package },
+    { header: 'Price', cell: (row) => formatMoney(row.price, symbol) },
+    { header: 'Invoice Id', className: 'font-monospace', cell: (row) => row.invoice_id },
+    {
+      header: 'Status',
+      cell: (row) => <StatusBadge status={row.status} names={SUBSCRIPTION_STATUS} />,
+    },
+    { header: 'Date', cell: (row) => formatDate(row.created_at) },
+    { header: 'Name', cell: (row) => row.name },
+    { header: 'Username', cell: (row) => row.username },
+    {
+      header: 'Action',
+      cell: (row) => (
+        <Button
+          size="sm"
+          variant="outline-primary"
+          onClick={() => showInvoice(row)}
+          aria-label={`Invoice ${row.invoice_id}`}
+        >
+          Invoice
+        </Button>
+      ),
+    },
+  ];
 }
 
 const FIRST_PAGE: ListSubscriptionsApiArg = { page: 1 };
@@ -46,53 +77,15 @@ export default function HistoryPage() {
           <QueryState query={purchases} what="the purchases">
             {({ data: page }) => (
               <>
-                <Table hover className="stack-table history-table align-middle mb-0">
-                  <thead>
-                    <tr>
-                      <th scope="col">Package</th>
-                      <th scope="col">Price</th>
-                      <th scope="col">Invoice Id</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Date</th>
-                      <th scope="col">Name</th>
-                      <th scope="col">Username</th>
-                      <th scope="col">Action</th>
-                    </tr>
-                  </thead>
-                  <tbody aria-busy={purchases.isFetching}>
-                    {page.data.length === 0 ? (
-                      <EmptyState colSpan={8} />
-                    ) : (
-                      page.data.map((row) => (
-                        <tr key={row.id}>
-                          <td data-label="Package" className="fw-semibold">
-                            {row.package}
-                          </td>
-                          <td data-label="Price">{formatMoney(row.price, symbol)}</td>
-                          <td data-label="Invoice Id" className="font-monospace">
-                            {row.invoice_id}
-                          </td>
-                          <td data-label="Status">
-                            <StatusBadge status={row.status} names={SUBSCRIPTION_STATUS} />
-                          </td>
-                          <td data-label="Date">{formatDate(row.created_at)}</td>
-                          <td data-label="Name">{row.name}</td>
-                          <td data-label="Username">{row.username}</td>
-                          <td data-label="Action">
-                            <Button
-                              size="sm"
-                              variant="outline-primary"
-                              onClick={() => setInvoice(row)}
-                              aria-label={`Invoice ${row.invoice_id}`}
-                            >
-                              Invoice
-                            </Button>
-                          </td>
-                        </tr>
-                      ))
-                    )}
-                  </tbody>
-                </Table>
+                <DataTable
+                  hover
+                  className="stack-table history-table align-middle mb-0"
+                  stacked
+                  busy={purchases.isFetching}
+                  columns={columns(symbol, setInvoice)}
+                  rows={page.data}
+                  rowKey={(row) => row.id}
+                />
                 <Pagination
                   meta={page}
                   onPageChange={(number) => void purchases.onPageChange(number)}

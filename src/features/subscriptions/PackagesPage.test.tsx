@@ -1,16 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { BUSINESS, fixtures, makeCurrent, PACKAGES } from '../../../test/factories/subscriptions';
-import { fail, ok, on } from '../../../test/msw/contract';
-import { server } from '../../../test/msw/server';
+import { fail, ok, on, reply } from '../../../test/msw/contract';
+import { recordRequest, refuse, server } from '../../../test/msw/server';
 import { renderRoute, SIGNED_IN } from '../../../test/renderWithProviders';
 import type { CurrentSubscription } from '../../api/subscriptions';
 
 function withCurrent(current: CurrentSubscription | null) {
   server.use(
-    on('listPackages', () =>
-      ok('listPackages', { status: true, data: PACKAGES, current_subscription: current }),
-    ),
+    reply('listPackages', { status: true, data: PACKAGES, current_subscription: current }),
   );
 }
 
@@ -67,7 +65,6 @@ describe('Packages', () => {
 
   test('choosing a plan asks to confirm, pays it and refreshes the plans', async () => {
     withCurrent(null);
-    let body: unknown;
     let listed = 0;
     server.use(
       on('listPackages', () => {
@@ -78,11 +75,8 @@ describe('Packages', () => {
           current_subscription: listed > 1 ? makeCurrent() : null,
         });
       }),
-      on('purchasePackage', async ({ request }) => {
-        body = await request.json();
-        return ok('purchasePackage', fixtures.purchasePackage);
-      }),
     );
+    const sent = recordRequest('purchasePackage', fixtures.purchasePackage);
     const { user, plan } = await renderPackages();
     await user.click(within(await plan('Business')).getByRole('button', { name: 'Choose Plan' }));
     const dialog = await screen.findByRole('dialog', { name: 'Choose Plan' });
@@ -91,7 +85,7 @@ describe('Packages', () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'Pay $49.00' }));
     expect(await screen.findByText('Package purchased successfully')).toBeInTheDocument();
-    expect(body).toEqual({ package_id: 'pkg_business' });
+    expect(sent.body).toEqual({ package_id: 'pkg_business' });
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(await screen.findByText('Current Plan')).toBeInTheDocument();
   });
@@ -153,13 +147,9 @@ describe('Packages', () => {
   });
 
   test("the server's downgrade message lands on the reason field", async () => {
-    server.use(
-      on('purchasePackage', () =>
-        fail('purchasePackage', 422, 'Please Enter Reason for Downgrade', {
-          remarks: ['Please Enter Reason for Downgrade'],
-        }),
-      ),
-    );
+    refuse('purchasePackage', 422, 'Please Enter Reason for Downgrade', {
+      remarks: ['Please Enter Reason for Downgrade'],
+    });
     const { user, plan } = await renderPackages();
     await user.click(within(await plan('Starter')).getByRole('button', { name: 'Downgrade Plan' }));
     const dialog = await screen.findByRole('dialog', { name: 'Downgrade Plan' });

@@ -6,8 +6,8 @@ import {
   makeWalletDetails,
   makeWalletTransaction,
 } from '../../../test/factories/wallet';
-import { fail, ok, on } from '../../../test/msw/contract';
-import { server } from '../../../test/msw/server';
+import { ok, on, reply } from '../../../test/msw/contract';
+import { refuse, server } from '../../../test/msw/server';
 import { renderRoute, SIGNED_IN } from '../../../test/renderWithProviders';
 
 async function renderWallet() {
@@ -41,16 +41,14 @@ describe('Wallet', () => {
 
   test('shows the three summary cards', async () => {
     server.use(
-      on('getCryptoDeposit', () =>
-        ok('getCryptoDeposit', {
-          ...fixtures.getCryptoDeposit,
-          details: makeWalletDetails({
-            totalDepositCount: 3,
-            totalDepositAmount: 445.75,
-            amountToPay: 12.345,
-          }),
+      reply('getCryptoDeposit', {
+        ...fixtures.getCryptoDeposit,
+        details: makeWalletDetails({
+          totalDepositCount: 3,
+          totalDepositAmount: 445.75,
+          amountToPay: 12.345,
         }),
-      ),
+      }),
     );
     await renderWallet();
     const card = (label: string) => screen.getByText(label).closest('.card') as HTMLElement;
@@ -79,13 +77,11 @@ describe('Wallet', () => {
 
   test('says No record Found without deposits', async () => {
     server.use(
-      on('getCryptoDeposit', () =>
-        ok('getCryptoDeposit', {
-          status: true,
-          details: makeWalletDetails(),
-          data: { data: [] },
-        }),
-      ),
+      reply('getCryptoDeposit', {
+        status: true,
+        details: makeWalletDetails(),
+        data: { data: [] },
+      }),
     );
     await renderWallet();
     expect(await screen.findByText('No record Found')).toBeInTheDocument();
@@ -152,14 +148,10 @@ describe('Wallet', () => {
   });
 
   test('a failed sync shows the server message', async () => {
-    server.use(
-      on('syncBalance', () =>
-        fail(
-          'syncBalance',
-          503,
-          'The blockchain could not be reached. Please try again in a minute.',
-        ),
-      ),
+    refuse(
+      'syncBalance',
+      503,
+      'The blockchain could not be reached. Please try again in a minute.',
     );
     const { user } = await renderWallet();
     await user.click(await screen.findByRole('button', { name: 'Check Balance' }));

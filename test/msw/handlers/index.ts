@@ -1,23 +1,36 @@
-import { handlers as apps } from './apps';
-import { handlers as auth } from './auth';
-import { handlers as dashboard } from './dashboard';
-import { handlers as kyc } from './kyc';
-import { handlers as profile } from './profile';
-import { handlers as security } from './security';
-import { handlers as subscriptions } from './subscriptions';
-import { handlers as wallet } from './wallet';
+import { HttpResponse, type HttpHandler } from 'msw';
+import { fixtures as apps } from '../../factories/apps';
+import { fixtures as auth } from '../../factories/auth';
+import { fixtures as dashboard } from '../../factories/dashboard';
+import { fixtures as kyc } from '../../factories/kyc';
+import { fixtures as profile, PNG_BYTES } from '../../factories/profile';
+import { change2faSetUp, fixtures as security } from '../../factories/security';
+import { fixtures as subscriptions } from '../../factories/subscriptions';
+import type { Fixtures } from '../../factories/types';
+import { fixtures as wallet } from '../../factories/wallet';
+import { on, reply, type OperationId, type ResultOf } from '../contract';
+
+/** `reply` for every operation of a feature's fixtures, each with its fixture. */
+function replyEach(fixtures: Fixtures): HttpHandler[] {
+  return (Object.keys(fixtures) as OperationId[]).map((operationId) =>
+    reply(operationId, fixtures[operationId] as ResultOf<typeof operationId>),
+  );
+}
 
 /**
- * Default answers, one file per tag. Tests add or replace handlers per case with server.use();
- * every answer built with ok()/fail() is checked against openapi.yaml.
+ * Default answers: every feature's fixtures (test/factories), and the few answers that are not
+ * one JSON body. Tests add or replace handlers per case with server.use(); every answer built
+ * with ok()/fail() is checked against openapi.yaml.
  */
-export const handlers = [
-  ...auth,
-  ...apps,
-  ...dashboard,
-  ...kyc,
-  ...profile,
-  ...security,
-  ...subscriptions,
-  ...wallet,
+export const handlers: HttpHandler[] = [
+  ...[auth, apps, dashboard, kyc, profile, security, subscriptions, wallet].flatMap(replyEach),
+  reply('change2Fa', change2faSetUp),
+  // Every stored picture answers the same tiny PNG, typed as the server types it.
+  on(
+    'getImage',
+    () =>
+      new HttpResponse(PNG_BYTES, {
+        headers: { 'content-type': 'image/png', 'x-content-type-options': 'nosniff' },
+      }),
+  ),
 ];

@@ -1,11 +1,11 @@
-import type { FormEvent, ReactNode } from 'react';
-import Button from 'react-bootstrap/Button';
+import type { ReactNode } from 'react';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
-import Spinner from 'react-bootstrap/Spinner';
-import { useForm } from '../../../components/form/useForm';
+import { useForm, type FieldErrors } from '../../../components/form/useForm';
+import { validSubmit } from '../../../components/form/validSubmit';
 import { isLooseUrl, MSG } from '../appRules';
+import { BusyButton } from '../../../components/BusyButton';
 
 export interface AppFormValues extends Record<string, string> {
   app_name: string;
@@ -38,6 +38,14 @@ function urlWarning(value: string): string | undefined {
   return value.trim() !== '' && !isLooseUrl(value) ? MSG.invalidUrl : undefined;
 }
 
+/** App Name and Project URL are required; the rest may stay empty. */
+function requiredFields(values: AppFormValues): FieldErrors<AppFormValues> {
+  const errors: FieldErrors<AppFormValues> = {};
+  if (values.app_name.trim() === '') errors.app_name = MSG.appNameRequired;
+  if (values.project_url.trim() === '') errors.project_url = MSG.projectUrlRequired;
+  return errors;
+}
+
 /** The app's fields as Create App and Merchant Setting edit them. */
 export function AppForm({ initial, submitLabel, submitting, onSubmit, children }: Props) {
   const form = useForm<AppFormValues>(initial, {
@@ -51,22 +59,25 @@ export function AppForm({ initial, submitLabel, submitting, onSubmit, children }
   });
   const { values, errors } = form;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const next: typeof errors = {};
-    if (values.app_name.trim() === '') next.app_name = MSG.appNameRequired;
-    if (values.project_url.trim() === '') next.project_url = MSG.projectUrlRequired;
-    form.setErrors(next);
-    if (Object.keys(next).length > 0) return;
-    try {
-      await onSubmit(values);
-    } catch (error) {
-      form.applyServerErrors(error);
-    }
-  };
+  const submit = validSubmit(form, requiredFields, onSubmit);
 
-  const projectWarning = errors.project_url ? undefined : urlWarning(values.project_url);
-  const callbackWarning = errors.callback_url ? undefined : urlWarning(values.callback_url);
+  /** A URL field: the server's or required message, else a warning that never blocks submit. */
+  const urlField = (
+    name: 'project_url' | 'callback_url',
+    controlId: string,
+    label: string,
+    placeholder: string,
+  ) => {
+    const warning = errors[name] ? undefined : urlWarning(values[name]);
+    return (
+      <Form.Group controlId={controlId}>
+        <Form.Label>{label}</Form.Label>
+        <Form.Control {...form.bind(name)} type="url" inputMode="url" placeholder={placeholder} />
+        <Form.Control.Feedback type="invalid">{errors[name]}</Form.Control.Feedback>
+        {warning && <Form.Text className="text-warning-emphasis d-block">{warning}</Form.Text>}
+      </Form.Group>
+    );
+  };
 
   return (
     <Form noValidate onSubmit={(event) => void submit(event)}>
@@ -79,19 +90,7 @@ export function AppForm({ initial, submitLabel, submitting, onSubmit, children }
           </Form.Group>
         </Col>
         <Col md={6}>
-          <Form.Group controlId="app-project-url">
-            <Form.Label>Project URL</Form.Label>
-            <Form.Control
-              {...form.bind('project_url')}
-              type="url"
-              inputMode="url"
-              placeholder="https://example.com"
-            />
-            <Form.Control.Feedback type="invalid">{errors.project_url}</Form.Control.Feedback>
-            {projectWarning && (
-              <Form.Text className="text-warning-emphasis d-block">{projectWarning}</Form.Text>
-            )}
-          </Form.Group>
+          {urlField('project_url', 'app-project-url', 'Project URL', 'https://example.com')}
         </Col>
         <Col xs={12}>
           <Form.Group controlId="app-info">
@@ -118,27 +117,19 @@ export function AppForm({ initial, submitLabel, submitting, onSubmit, children }
           </Form.Group>
         </Col>
         <Col md={6}>
-          <Form.Group controlId="app-callback-url">
-            <Form.Label>Webhook URl</Form.Label>
-            <Form.Control
-              {...form.bind('callback_url')}
-              type="url"
-              inputMode="url"
-              placeholder="https://example.com/webhook"
-            />
-            <Form.Control.Feedback type="invalid">{errors.callback_url}</Form.Control.Feedback>
-            {callbackWarning && (
-              <Form.Text className="text-warning-emphasis d-block">{callbackWarning}</Form.Text>
-            )}
-          </Form.Group>
+          {urlField(
+            'callback_url',
+            'app-callback-url',
+            'Webhook URl',
+            'https://example.com/webhook',
+          )}
         </Col>
       </Row>
       {children}
       <div className="mt-4">
-        <Button type="submit" disabled={submitting}>
-          {submitting && <Spinner size="sm" className="me-2" aria-hidden />}
+        <BusyButton type="submit" busy={submitting}>
           {submitLabel}
-        </Button>
+        </BusyButton>
       </div>
     </Form>
   );

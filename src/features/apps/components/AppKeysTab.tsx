@@ -2,7 +2,6 @@ import { useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import Spinner from 'react-bootstrap/Spinner';
 import Table from 'react-bootstrap/Table';
 import {
   useGenerateApiKeyMutation,
@@ -18,6 +17,7 @@ import { EditPermissionsModal } from './EditPermissionsModal';
 import { NewKeyPanel } from './NewKeyPanel';
 import { PermissionChecks } from './PermissionChecks';
 import { RevokeKeyButton } from './RevokeKeyButton';
+import { BusyButton } from '../../../components/BusyButton';
 
 /** Key name + permissions form, the new key shown once, and the table of live keys. */
 export function AppKeysTab({ appId }: { appId: string }) {
@@ -78,10 +78,9 @@ export function AppKeysTab({ appId }: { appId: string }) {
                   setAbilitiesError(undefined);
                 }}
               />
-              <Button type="submit" className="mt-3" disabled={isLoading}>
-                {isLoading && <Spinner size="sm" className="me-2" aria-hidden />}
+              <BusyButton type="submit" className="mt-3" busy={isLoading}>
                 Submit
-              </Button>
+              </BusyButton>
             </Form>
           )}
         </Card.Body>

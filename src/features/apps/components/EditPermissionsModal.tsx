@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import Spinner from 'react-bootstrap/Spinner';
 import { useUpdatePermissionsMutation, type ApiKey, type TokenPermission } from '../../../api/apps';
 import { MSG } from '../appRules';
 import { PermissionChecks } from './PermissionChecks';
 import { TitledModal } from '../../../components/TitledModal';
+import { BusyButton } from '../../../components/BusyButton';
 
 interface Props {
   appId: string;
@@ -83,10 +83,9 @@ function EditPermissionsBody({
         <Button variant="outline-secondary" onClick={onDone}>
           Close
         </Button>
-        <Button onClick={() => void save()} disabled={isLoading}>
-          {isLoading && <Spinner size="sm" className="me-2" aria-hidden />}
+        <BusyButton onClick={() => void save()} busy={isLoading}>
           Save Changes
-        </Button>
+        </BusyButton>
       </Modal.Footer>
     </>
   );

@@ -1,8 +1,6 @@
-import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
-import Spinner from 'react-bootstrap/Spinner';
 import { QRCodeSVG } from 'qrcode.react';
 import { useFetchBalanceQuery, type PaymentMethod } from '../../../api/apps';
 import { CopyButton } from '../../../components/CopyButton';
@@ -11,6 +9,7 @@ import { formatAmount } from '../../../lib/format';
 import { shorten } from '../../../lib/mask';
 import { MSG } from '../appRules';
 import { TitledModal } from '../../../components/TitledModal';
+import { BusyButton } from '../../../components/BusyButton';
 
 interface Props {
   show: boolean;
@@ -69,15 +68,14 @@ export function OperationalWalletModal({ show, onHide, appId, method, gasAddress
         </Row>
       </Modal.Body>
       <Modal.Footer className="justify-content-between">
-        <Button
+        <BusyButton
           variant="outline-secondary"
           size="sm"
           onClick={() => void balance.refetch()}
-          disabled={balance.isFetching}
+          busy={balance.isFetching}
         >
-          {balance.isFetching && <Spinner size="sm" className="me-2" aria-hidden />}
           Refresh
-        </Button>
+        </BusyButton>
         {explorer && (
           <a
             href={explorer}

@@ -22,6 +22,12 @@ interface Props {
 
 type Switch = 'deposit_status' | 'withdraw_status';
 
+/** The method's two switches: taking deposits, sending withdrawals. */
+const SWITCHES: { type: Switch; id: string; label: string }[] = [
+  { type: 'deposit_status', id: 'deposit', label: 'For Deposit' },
+  { type: 'withdraw_status', id: 'withdraw', label: 'For Withdraw' },
+];
+
 export function PaymentMethodCard({ appId, method, used, onEnable }: Props) {
   const [wallet, setWallet] = useState<'deposit' | 'operational' | null>(null);
   const [update, { isLoading }] = useUpdatePaymentMethodMutation();
@@ -58,26 +64,19 @@ export function PaymentMethodCard({ appId, method, used, onEnable }: Props) {
         </div>
         {used ? (
           <>
-            <Form.Check
-              type="switch"
-              role="switch"
-              id={`deposit-${method.id}`}
-              label="For Deposit"
-              checked={used.deposit_status === 1}
-              disabled={isLoading}
-              onChange={(event) => toggle('deposit_status', event.target.checked)}
-              aria-describedby={`method-${method.id}`}
-            />
-            <Form.Check
-              type="switch"
-              role="switch"
-              id={`withdraw-${method.id}`}
-              label="For Withdraw"
-              checked={used.withdraw_status === 1}
-              disabled={isLoading}
-              onChange={(event) => toggle('withdraw_status', event.target.checked)}
-              aria-describedby={`method-${method.id}`}
-            />
+            {SWITCHES.map(({ type, id, label: switchLabel }) => (
+              <Form.Check
+                key={type}
+                type="switch"
+                role="switch"
+                id={`${id}-${method.id}`}
+                label={switchLabel}
+                checked={used[type] === 1}
+                disabled={isLoading}
+                onChange={(event) => toggle(type, event.target.checked)}
+                aria-describedby={`method-${method.id}`}
+              />
+            ))}
             <span id={`method-${method.id}`} className="visually-hidden">
               {label}
             </span>

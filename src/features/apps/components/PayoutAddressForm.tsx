@@ -1,9 +1,9 @@
 import type { FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import Spinner from 'react-bootstrap/Spinner';
 import { useForm } from '../../../components/form/useForm';
 import { payoutAddressError } from '../appRules';
+import { BusyButton } from '../../../components/BusyButton';
 
 interface Props {
   networkType: string;
@@ -58,10 +58,9 @@ export function PayoutAddressForm({
         <Button variant="outline-secondary" onClick={onCancel}>
           Cancel
         </Button>
-        <Button type="submit" disabled={submitting}>
-          {submitting && <Spinner size="sm" className="me-2" aria-hidden />}
+        <BusyButton type="submit" busy={submitting}>
           {submitLabel}
-        </Button>
+        </BusyButton>
       </div>
     </Form>
   );

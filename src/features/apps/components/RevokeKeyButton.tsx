@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import Spinner from 'react-bootstrap/Spinner';
 import { useRevokeTokenMutation, type ApiKey } from '../../../api/apps';
 import { TitledModal } from '../../../components/TitledModal';
+import { BusyButton } from '../../../components/BusyButton';
 
 /** Revoke, after a confirmation: the key stops working at once and cannot be restored. */
 export function RevokeKeyButton({ appId, apiKey }: { appId: string; apiKey: ApiKey }) {
@@ -38,10 +38,9 @@ export function RevokeKeyButton({ appId, apiKey }: { appId: string; apiKey: ApiK
           <Button variant="outline-secondary" onClick={() => setConfirming(false)}>
             Cancel
           </Button>
-          <Button variant="danger" onClick={() => void confirm()} disabled={isLoading}>
-            {isLoading && <Spinner size="sm" className="me-2" aria-hidden />}
+          <BusyButton variant="danger" onClick={() => void confirm()} busy={isLoading}>
             Yes, Revoke
-          </Button>
+          </BusyButton>
         </Modal.Footer>
       </TitledModal>
     </>

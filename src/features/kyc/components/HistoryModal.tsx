@@ -1,11 +1,46 @@
 import Modal from 'react-bootstrap/Modal';
-import Table from 'react-bootstrap/Table';
-import type { DocumentType } from '../../../api/generated/kyc.gen';
-import { EmptyState } from '../../../components/EmptyState';
+import type { DocumentType, Upload } from '../../../api/generated/kyc.gen';
+import { DataTable, type Column } from '../../../components/DataTable';
 import { formatDateTime } from '../../../lib/format';
 import { ScanImage } from './ScanImage';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { UPLOAD_STATUS } from '../kycRules';
+
+/** The columns of the history; the scans load only while the modal is shown. */
+function columns(show: boolean): Column<Upload>[] {
+  return [
+    { header: 'Document', cell: (upload) => upload.document_name },
+    {
+      header: 'Number',
+      className: 'font-monospace',
+      cell: (upload) => upload.document_number ?? '----',
+    },
+    {
+      header: 'Images',
+      cell: (upload) => (
+        <div className="d-flex gap-2">
+          {show && upload.front ? (
+            <ScanImage file={upload.front} label={`${upload.document_name} front`} />
+          ) : null}
+          {show && upload.back ? (
+            <ScanImage file={upload.back} label={`${upload.document_name} back`} />
+          ) : null}
+          {!upload.front && !upload.back ? '----' : null}
+        </div>
+      ),
+    },
+    {
+      header: 'Status',
+      cell: (upload) => <StatusBadge status={upload.status} names={UPLOAD_STATUS} />,
+    },
+    { header: 'Remarks', cell: (upload) => upload.remarks ?? '----' },
+    {
+      header: 'Uploaded',
+      className: 'text-nowrap',
+      cell: (upload) => formatDateTime(upload.created_at),
+    },
+  ];
+}
 
 /** Every upload of one document type, newest first, with the reviewer's remarks. */
 export function HistoryModal({
@@ -17,7 +52,6 @@ export function HistoryModal({
   show: boolean;
   onHide: () => void;
 }) {
-  const uploads = type.uploads.data;
   return (
     <Modal
       show={show}
@@ -33,46 +67,13 @@ export function HistoryModal({
         </Modal.Title>
       </Modal.Header>
       <Modal.Body className="p-0">
-        <Table responsive className="mb-0 kyc-history">
-          <thead>
-            <tr>
-              <th scope="col">Document</th>
-              <th scope="col">Number</th>
-              <th scope="col">Images</th>
-              <th scope="col">Status</th>
-              <th scope="col">Remarks</th>
-              <th scope="col">Uploaded</th>
-            </tr>
-          </thead>
-          <tbody>
-            {uploads.length === 0 ? (
-              <EmptyState colSpan={6} />
-            ) : (
-              uploads.map((upload) => (
-                <tr key={upload.id}>
-                  <td>{upload.document_name}</td>
-                  <td className="font-monospace">{upload.document_number ?? '----'}</td>
-                  <td>
-                    <div className="d-flex gap-2">
-                      {show && upload.front ? (
-                        <ScanImage file={upload.front} label={`${upload.document_name} front`} />
-                      ) : null}
-                      {show && upload.back ? (
-                        <ScanImage file={upload.back} label={`${upload.document_name} back`} />
-                      ) : null}
-                      {!upload.front && !upload.back ? '----' : null}
-                    </div>
-                  </td>
-                  <td>
-                    <StatusBadge status={upload.status} names={UPLOAD_STATUS} />
-                  </td>
-                  <td>{upload.remarks ?? '----'}</td>
-                  <td className="text-nowrap">{formatDateTime(upload.created_at)}</td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </Table>
+        <DataTable
+          responsive
+          className="mb-0 kyc-history"
+          columns={columns(show)}
+          rows={type.uploads.data}
+          rowKey={(upload) => upload.id}
+        />
       </Modal.Body>
     </Modal>
   );

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import Accordion from 'react-bootstrap/Accordion';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
+import type { FormControlProps } from 'react-bootstrap/FormControl';
 import { useListCountriesQuery } from '../../../api/auth';
 import type { Profile } from '../../../api/generated/profile.gen';
 import { useUpdateProfileMutation } from '../../../api/profile';
@@ -99,6 +100,26 @@ export function PersonalInfoSection({ profile, eventKey }: { profile: Profile; e
       <Form.Control.Feedback type="invalid">{form.errors[name]}</Form.Control.Feedback>
     ) : null;
 
+  const textField = (
+    name: keyof PersonalValues & string,
+    controlId: string,
+    label: string,
+    control: FormControlProps = {},
+  ) => (
+    <Form.Group className="col-12 col-md-6" controlId={controlId}>
+      <Form.Label>{label}</Form.Label>
+      <Form.Control {...control} {...field(name)} />
+      {feedback(name)}
+    </Form.Group>
+  );
+  /** A value the section shows but does not edit. */
+  const shownField = (controlId: string, label: string, value: string) => (
+    <Form.Group className="col-12 col-md-6" controlId={controlId}>
+      <Form.Label>{label}</Form.Label>
+      <Form.Control value={value} readOnly plaintext />
+    </Form.Group>
+  );
+
   return (
     <Accordion.Item eventKey={eventKey} className="kyc-section">
       <Accordion.Header>
@@ -108,15 +129,8 @@ export function PersonalInfoSection({ profile, eventKey }: { profile: Profile; e
       <Accordion.Body>
         <Form noValidate onSubmit={submit} aria-label="Personal Information">
           <div className="row g-3">
-            <Form.Group className="col-12 col-md-6" controlId="kyc-name">
-              <Form.Label>Name</Form.Label>
-              <Form.Control {...field('name')} autoComplete="name" />
-              {feedback('name')}
-            </Form.Group>
-            <Form.Group className="col-12 col-md-6" controlId="kyc-email">
-              <Form.Label>Email</Form.Label>
-              <Form.Control value={profile.email} readOnly plaintext />
-            </Form.Group>
+            {textField('name', 'kyc-name', 'Name', { autoComplete: 'name' })}
+            {shownField('kyc-email', 'Email', profile.email)}
             <Form.Group className="col-12 col-md-6" controlId="kyc-gender">
               <Form.Label>Gender</Form.Label>
               {locked ? (
@@ -133,49 +147,20 @@ export function PersonalInfoSection({ profile, eventKey }: { profile: Profile; e
               )}
               {feedback('gender')}
             </Form.Group>
-            <Form.Group className="col-12 col-md-6" controlId="kyc-dob">
-              <Form.Label>Date of Birth</Form.Label>
-              <Form.Control type="date" max={today()} {...field('dob')} />
-              {feedback('dob')}
-            </Form.Group>
-            <Form.Group className="col-12 col-md-6" controlId="kyc-phone">
-              <Form.Label>Phone</Form.Label>
-              <Form.Control value={profile.phone || '----'} readOnly plaintext />
-            </Form.Group>
-            <Form.Group className="col-12 col-md-6" controlId="kyc-country">
-              <Form.Label>Country</Form.Label>
-              <Form.Control value={country || '----'} readOnly plaintext />
-            </Form.Group>
-            <Form.Group className="col-12 col-md-6" controlId="kyc-line1">
-              <Form.Label>Flat, House Number</Form.Label>
-              <Form.Control {...field('address_line1')} autoComplete="address-line1" />
-              {feedback('address_line1')}
-            </Form.Group>
-            <Form.Group className="col-12 col-md-6" controlId="kyc-line2">
-              <Form.Label>Area</Form.Label>
-              <Form.Control {...field('address_line2')} autoComplete="address-line2" />
-              {feedback('address_line2')}
-            </Form.Group>
-            <Form.Group className="col-12 col-md-6" controlId="kyc-landmark">
-              <Form.Label>Landmark (optional)</Form.Label>
-              <Form.Control {...field('landmark')} />
-              {feedback('landmark')}
-            </Form.Group>
-            <Form.Group className="col-12 col-md-6" controlId="kyc-city">
-              <Form.Label>City</Form.Label>
-              <Form.Control {...field('city')} autoComplete="address-level2" />
-              {feedback('city')}
-            </Form.Group>
-            <Form.Group className="col-12 col-md-6" controlId="kyc-state">
-              <Form.Label>State</Form.Label>
-              <Form.Control {...field('state')} autoComplete="address-level1" />
-              {feedback('state')}
-            </Form.Group>
-            <Form.Group className="col-12 col-md-6" controlId="kyc-pincode">
-              <Form.Label>Pincode</Form.Label>
-              <Form.Control {...field('pincode')} inputMode="numeric" autoComplete="postal-code" />
-              {feedback('pincode')}
-            </Form.Group>
+            {textField('dob', 'kyc-dob', 'Date of Birth', { type: 'date', max: today() })}
+            {shownField('kyc-phone', 'Phone', profile.phone || '----')}
+            {shownField('kyc-country', 'Country', country || '----')}
+            {textField('address_line1', 'kyc-line1', 'Flat, House Number', {
+              autoComplete: 'address-line1',
+            })}
+            {textField('address_line2', 'kyc-line2', 'Area', { autoComplete: 'address-line2' })}
+            {textField('landmark', 'kyc-landmark', 'Landmark (optional)')}
+            {textField('city', 'kyc-city', 'City', { autoComplete: 'address-level2' })}
+            {textField('state', 'kyc-state', 'State', { autoComplete: 'address-level1' })}
+            {textField('pincode', 'kyc-pincode', 'Pincode', {
+              inputMode: 'numeric',
+              autoComplete: 'postal-code',
+            })}
           </div>
           {locked ? (
             <p className="kyc-section__note mt-3 mb-0">

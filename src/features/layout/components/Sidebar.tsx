@@ -50,6 +50,15 @@ function SideLink({ to, icon: IconComponent, children, onNavigate, partial = fal
   );
 }
 
+/** The account's screens, first in the menu. */
+const ACCOUNT_LINKS: { to: string; icon: Icon; label: string }[] = [
+  { to: paths.dashboard, icon: HomeIcon, label: 'Home' },
+  { to: paths.kyc, icon: ShieldIcon, label: 'Identity Verification' },
+  { to: paths.profile, icon: UserIcon, label: 'Profile' },
+  { to: paths.authentication, icon: KeyIcon, label: 'Authentication' },
+  { to: paths.changePassword, icon: LockIcon, label: 'Change Password' },
+];
+
 function Group({
   title,
   icon: IconComponent,
@@ -101,21 +110,11 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
         <BalanceCard onNavigate={onNavigate} />
         <nav aria-label="Main menu">
           <ul className="sidebar__list">
-            <SideLink to={paths.dashboard} icon={HomeIcon} onNavigate={onNavigate}>
-              Home
-            </SideLink>
-            <SideLink to={paths.kyc} icon={ShieldIcon} onNavigate={onNavigate}>
-              Identity Verification
-            </SideLink>
-            <SideLink to={paths.profile} icon={UserIcon} onNavigate={onNavigate}>
-              Profile
-            </SideLink>
-            <SideLink to={paths.authentication} icon={KeyIcon} onNavigate={onNavigate}>
-              Authentication
-            </SideLink>
-            <SideLink to={paths.changePassword} icon={LockIcon} onNavigate={onNavigate}>
-              Change Password
-            </SideLink>
+            {ACCOUNT_LINKS.map(({ to, icon, label }) => (
+              <SideLink key={to} to={to} icon={icon} onNavigate={onNavigate}>
+                {label}
+              </SideLink>
+            ))}
             <Group title="Subscriptions" icon={LayersIcon}>
               <SideLink to={paths.subscriptions} onNavigate={onNavigate}>
                 Packages

@@ -1,11 +1,10 @@
 import { SECURITY_MESSAGES } from '../../../shared/security';
-import type { FormEvent } from 'react';
-import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import Spinner from 'react-bootstrap/Spinner';
 import { useChangeMpinMutation } from '../../../api/security';
 import { filters, useForm, type FieldErrors } from '../../../components/form/useForm';
 import { SecretField } from '../../../components/form/SecretField';
+import { validSubmit } from '../../../components/form/validSubmit';
+import { BusyButton } from '../../../components/BusyButton';
 
 const EMPTY = { password: '', spassword: '', spassword_confirmation: '' };
 type Values = typeof EMPTY;
@@ -27,23 +26,21 @@ const PIN_RULES = {
   maxLength: { spassword: 4, spassword_confirmation: 4 },
 };
 
+/** The new pin and its confirmation, side by side. */
+const NEW_PIN_FIELDS: { id: string; label: string; name: keyof Values }[] = [
+  { id: 'pin-new', label: 'New 4 Digit Pin', name: 'spassword' },
+  { id: 'pin-confirm', label: 'Confirm Pin', name: 'spassword_confirmation' },
+];
+
 /** The pin panel: a new 4-digit pin, authorised by the account password. */
 export function ChangePinForm() {
   const form = useForm(EMPTY, PIN_RULES);
   const [changeMpin, { isLoading }] = useChangeMpinMutation();
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const errors = validateChangePin(form.values);
-    form.setErrors(errors);
-    if (Object.keys(errors).length > 0) return;
-    try {
-      await changeMpin({ changeMpinRequest: form.values }).unwrap();
-      form.reset();
-    } catch (error) {
-      form.applyServerErrors(error);
-    }
-  };
+  const submit = validSubmit(form, validateChangePin, async (values) => {
+    await changeMpin({ changeMpinRequest: values }).unwrap();
+    form.reset();
+  });
 
   const field = (name: keyof Values) => ({ ...form.bind(name), error: form.errors[name] });
 
@@ -59,29 +56,21 @@ export function ChangePinForm() {
         {...field('password')}
       />
       <div className="row g-sm-3">
-        <div className="col-sm-6">
-          <SecretField
-            id="pin-new"
-            label="New 4 Digit Pin"
-            autoComplete="off"
-            inputMode="numeric"
-            {...field('spassword')}
-          />
-        </div>
-        <div className="col-sm-6">
-          <SecretField
-            id="pin-confirm"
-            label="Confirm Pin"
-            autoComplete="off"
-            inputMode="numeric"
-            {...field('spassword_confirmation')}
-          />
-        </div>
+        {NEW_PIN_FIELDS.map(({ id, label, name }) => (
+          <div className="col-sm-6" key={id}>
+            <SecretField
+              id={id}
+              label={label}
+              autoComplete="off"
+              inputMode="numeric"
+              {...field(name)}
+            />
+          </div>
+        ))}
       </div>
-      <Button type="submit" disabled={isLoading}>
-        {isLoading && <Spinner size="sm" className="me-2" aria-hidden />}
+      <BusyButton type="submit" busy={isLoading}>
         Update Pin
-      </Button>
+      </BusyButton>
     </Form>
   );
 }

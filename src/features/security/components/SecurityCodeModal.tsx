@@ -3,11 +3,11 @@ import type { FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import Spinner from 'react-bootstrap/Spinner';
 import type { AuthType, UpdateAuthenticationRequest } from '../../../api/generated/security.gen';
 import { useResendOtpMutation, useUpdateAuthenticationMutation } from '../../../api/security';
 import { isApiError } from '../../../api/errors';
 import { filters, useForm } from '../../../components/form/useForm';
+import { BusyButton } from '../../../components/BusyButton';
 
 export type SwitchTarget = UpdateAuthenticationRequest['type'];
 
@@ -101,25 +101,23 @@ export function SecurityCodeModal({ target, current, onClose }: Props) {
             <Form.Control.Feedback type="invalid">{form.errors.code}</Form.Control.Feedback>
           </Form.Group>
           {current === 'otp' && (
-            <Button
+            <BusyButton
               variant="link"
               className="px-0 mt-2"
-              disabled={isSending}
+              busy={isSending}
               onClick={() => void resendOtp()}
             >
-              {isSending && <Spinner size="sm" className="me-2" aria-hidden />}
               Send OTP
-            </Button>
+            </BusyButton>
           )}
         </Modal.Body>
         <Modal.Footer>
           <Button variant="outline-secondary" onClick={close}>
             Close
           </Button>
-          <Button type="submit" disabled={isLoading}>
-            {isLoading && <Spinner size="sm" className="me-2" aria-hidden />}
+          <BusyButton type="submit" busy={isLoading}>
             Confirm
-          </Button>
+          </BusyButton>
         </Modal.Footer>
       </Form>
     </Modal>

@@ -2,13 +2,13 @@ import type { FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import Spinner from 'react-bootstrap/Spinner';
 import type { CurrentSubscription, Package } from '../../../api/subscriptions';
 import { useForm } from '../../../components/form/useForm';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { DOWNGRADE_REASON_REQUIRED } from '../../../shared/money';
 import { PLAN_ACTION_LABEL, type PlanAction } from '../planAction';
 import { TitledModal } from '../../../components/TitledModal';
+import { BusyButton } from '../../../components/BusyButton';
 
 export interface PendingAction {
   plan: Package;
@@ -98,14 +98,13 @@ export function PlanActionModal({
           <Button variant="outline-secondary" onClick={onHide} disabled={busy}>
             Close
           </Button>
-          <Button
+          <BusyButton
             type="submit"
             variant={action === 'cancel' ? 'danger' : 'primary'}
-            disabled={busy}
+            busy={busy}
           >
-            {busy && <Spinner size="sm" className="me-2" aria-hidden />}
             {action === 'cancel' ? 'Yes, Cancel Subscription' : `Pay ${price}`}
-          </Button>
+          </BusyButton>
         </Modal.Footer>
       </Form>
     </TitledModal>

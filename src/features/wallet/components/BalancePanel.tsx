@@ -1,12 +1,11 @@
 import { NEW_DEPOSIT_FOUND } from '../../../shared/money';
-import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Spinner from 'react-bootstrap/Spinner';
 import { toast } from '../../../components/toast';
 import { useLazySyncBalanceQuery, type WalletDetails } from '../../../api/wallet';
 import { formatAmount } from '../../../lib/format';
 import { COIN, NETWORK_LABEL } from './DepositCard';
 import { InfoPopover } from './InfoPopover';
+import { BusyButton } from '../../../components/BusyButton';
 
 /**
  * The balance and 'Check Balance' (balance-sync): a new deposit is announced and the wallet
@@ -33,10 +32,9 @@ export function BalancePanel({ balance }: { balance: number }) {
           {formatAmount(balance, 2)} <span>{COIN}</span>
         </p>
         <div className="d-flex align-items-center gap-2 mb-4">
-          <Button onClick={() => void checkBalance()} disabled={isFetching}>
-            {isFetching && <Spinner size="sm" className="me-2" aria-hidden />}
+          <BusyButton onClick={() => void checkBalance()} busy={isFetching}>
             Check Balance
-          </Button>
+          </BusyButton>
           <InfoPopover id="wallet-check-note" title="Note">
             After depositing, click Check Balance: the deposit is credited to your wallet once the
             network has confirmed it.
