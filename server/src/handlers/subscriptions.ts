@@ -1,4 +1,5 @@
 import { microToDecimal, microToString } from '../domain/money';
+import { pageEnvelope } from '../domain/paging';
 import {
   cancelSubscription,
   currentSubscription,
@@ -28,11 +29,10 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
     const user = requireUser(request);
     const page = request.query.page ?? 1;
     const { total, rows } = await listPurchases(ctx.db, user.id, page, ctx.clock().toISOString());
-    const from = rows.length > 0 ? (page - 1) * HISTORY_PER_PAGE + 1 : null;
     return {
       status: true,
-      data: {
-        data: rows.map((row): Schemas['SubscriptionRow'] => ({
+      data: pageEnvelope(
+        rows.map((row): Schemas['SubscriptionRow'] => ({
           id: row.id,
           package: row.package,
           duration_days: row.durationDays,
@@ -43,15 +43,12 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
           name: row.name,
           username: row.username,
         })),
-        current_page: page,
-        last_page: Math.max(1, Math.ceil(total / HISTORY_PER_PAGE)),
-        per_page: HISTORY_PER_PAGE,
-        from,
-        to: from === null ? null : from + rows.length - 1,
         total,
+        page,
+        HISTORY_PER_PAGE,
         // The route's own URL (with the /api prefix), so the path is not restated here.
-        first_page_url: `${request.routeOptions.url}?page=1`,
-      },
+        `${request.routeOptions.url}?page=1`,
+      ),
     } satisfies Reply<'listSubscriptions'>;
   },
 
