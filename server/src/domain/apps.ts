@@ -7,7 +7,7 @@ import { checkPayoutAddress } from './addresses';
 import { ConflictError, fieldInvalid, InvalidError, NotFoundError } from './errors';
 import { ChainNotServedError, type GasBalanceReader } from './chain/balances';
 import { newId } from './ids';
-import { pageEnvelope, type Page } from './paging';
+import { pageEnvelope, type Page } from '../../../src/shared/paging';
 import { microToDecimal } from './money';
 import { APPS_WITHOUT_SUBSCRIPTION, currentSubscription } from './subscriptions';
 import { APP_MESSAGES } from '../../../src/shared/apps';

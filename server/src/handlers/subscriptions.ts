@@ -1,5 +1,5 @@
 import { microToDecimal, microToString } from '../domain/money';
-import { pageEnvelope } from '../domain/paging';
+import { pageEnvelope } from '../../../src/shared/paging';
 import {
   cancelSubscription,
   currentSubscription,

@@ -1,3 +1,5 @@
+// One source for client and server: a pure module both import (no React, browser or Node APIs).
+
 /** The envelope of a paged list (Laravel's paginator, as the portal's lists return it). */
 export interface Page<T> {
   data: T[];
