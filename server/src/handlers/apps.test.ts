@@ -5,6 +5,7 @@ import { provisionGasAddresses, startGasProvisioner } from '../domain/gasProvisi
 import { newId } from '../domain/ids';
 import { seed } from '../seed';
 import { addUser as addAccount } from '../../test/accounts';
+import { insertApp, insertReceive, insertSend } from '../../test/appRows';
 import type { CallOptions } from '../../test/operations';
 import { createTestApp, type TestApp } from '../../test/testApp';
 
@@ -143,21 +144,14 @@ describe('getApps and createApp', () => {
 async function makeAppWithRows(t: TestApp, userId: string, tag: string) {
   const now = t.clock().toISOString();
   const appId = `app_${tag}`;
-  await t.db
-    .insertInto('apps')
-    .values({
-      id: appId,
-      user_id: userId,
-      app_name: `App ${tag}`,
-      info: null,
-      project_url: 'https://x.example',
-      whitelist_ip: null,
-      callback_url: null,
-      status: 1,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
+  await insertApp(t, {
+    id: appId,
+    user_id: userId,
+    app_name: `App ${tag}`,
+    project_url: 'https://x.example',
+    status: 1,
+    created_at: now,
+  });
   await t.db
     .insertInto('app_payment_methods')
     .values({
@@ -186,35 +180,23 @@ async function makeAppWithRows(t: TestApp, userId: string, tag: string) {
       last_used_at: null,
     })
     .execute();
-  await t.db
-    .insertInto('receive_transactions')
-    .values({
-      id: `dep_${tag}`,
-      app_id: appId,
-      payment_method_id: 'pm_usdt_bsc',
-      unique_id: 'CUST-1',
-      amount_micro: 12_500_000,
-      deposit_status: 5,
-      thash: null,
-      gas_transfer_txid: null,
-      collect_txid: null,
-      process_datetime: now,
-      created_at: now,
-    })
-    .execute();
-  await t.db
-    .insertInto('send_transactions')
-    .values({
-      id: `wd_${tag}`,
-      app_id: appId,
-      payment_method_id: 'pm_usdt_bsc',
-      thash: null,
-      amount_micro: 3_000_000,
-      to_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
-      status: 6,
-      created_at: now,
-    })
-    .execute();
+  await insertReceive(t, {
+    id: `dep_${tag}`,
+    app_id: appId,
+    unique_id: 'CUST-1',
+    amount_micro: 12_500_000,
+    deposit_status: 5,
+    process_datetime: now,
+    created_at: now,
+  });
+  await insertSend(t, {
+    id: `wd_${tag}`,
+    app_id: appId,
+    amount_micro: 3_000_000,
+    to_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    status: 6,
+    created_at: now,
+  });
   return appId;
 }
 
