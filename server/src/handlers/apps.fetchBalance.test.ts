@@ -4,6 +4,7 @@ import { parseEther, parseUnits, type Address } from 'viem';
 import { startLocalNode, type LocalNode } from '../../test/chain/localNode';
 import { addMerchant } from '../../test/moneyFixtures';
 import { createTestApp, type TestApp } from '../../test/testApp';
+import { withTestApp } from '../../test/withTestApp';
 import { recordLocalTransfer } from '../domain/chain/localAdapter';
 import { provisionGasAddresses } from '../domain/gasProvisioner';
 
@@ -60,6 +61,13 @@ async function appWithMethods(t: TestApp, username: string, methods: string[]) {
   return { appId, gas, fetchBalance };
 }
 
+/** Tron is not EVM: a server with no RPC for it answers 422 rather than zeros. */
+async function expectNoTronRpc(app: Awaited<ReturnType<typeof appWithMethods>>) {
+  const tron = await app.fetchBalance('pm_usdt_tron');
+  expect(tron.statusCode).toBe(422);
+  expect(tron.json().msg).toBe('Balances on Tron cannot be read: this server has no RPC for it.');
+}
+
 describe('fetchBalance on the local chain', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -93,19 +101,12 @@ describe('fetchBalance on the local chain', () => {
   });
 
   it('with an RPC for another chain only, a chain without one (Tron) is a 422, not zeros', async () => {
-    const partly = await createTestApp({ env: { BALANCE_RPC_URLS: '1=http://127.0.0.1:9/' } });
-    try {
+    await withTestApp({ env: { BALANCE_RPC_URLS: '1=http://127.0.0.1:9/' } }, async (partly) => {
       const app = await appWithMethods(partly, 'gas_partly', ['pm_usdt_bsc', 'pm_usdt_tron']);
       // The deposit chain is still the local one.
       expect((await app.fetchBalance('pm_usdt_bsc')).json()).toMatchObject({ tokenAmount: 0 });
-      const tron = await app.fetchBalance('pm_usdt_tron');
-      expect(tron.statusCode).toBe(422);
-      expect(tron.json().msg).toBe(
-        'Balances on Tron cannot be read: this server has no RPC for it.',
-      );
-    } finally {
-      await partly.close();
-    }
+      await expectNoTronRpc(app);
+    });
   });
 
   it('answers 404 for an address that is not the gas wallet, or a method not in use', async () => {
@@ -196,10 +197,12 @@ describe('fetchBalance on an EVM chain', () => {
   it('reads another EVM chain over BALANCE_RPC_URLS, its token at the method own contract', async () => {
     // The node stands in for Ethereum (chain 1); its USDT has 6 decimals, like mainnet's.
     const usdt6 = await node.deployToken(6, parseUnits('1000000', 6));
-    const multi = await createTestApp({
-      env: { CHAIN_RPC_URL: node.url, USDT_CONTRACT: token, BALANCE_RPC_URLS: `1=${node.url}` },
-    });
-    try {
+    const env = {
+      CHAIN_RPC_URL: node.url,
+      USDT_CONTRACT: token,
+      BALANCE_RPC_URLS: `1=${node.url}`,
+    };
+    await withTestApp({ env }, async (multi) => {
       await multi.db
         .updateTable('payment_methods')
         .set({ token_contract_address: usdt6 })
@@ -216,21 +219,13 @@ describe('fetchBalance on an EVM chain', () => {
         tokenAmount: 7.25,
       });
       // Tron is not EVM: no RPC of ours can read it.
-      const tron = await app.fetchBalance('pm_usdt_tron');
-      expect(tron.statusCode).toBe(422);
-      expect(tron.json().msg).toBe(
-        'Balances on Tron cannot be read: this server has no RPC for it.',
-      );
-    } finally {
-      await multi.close();
-    }
+      await expectNoTronRpc(app);
+    });
   });
 
   it('answers 503 when the RPC cannot be reached', async () => {
-    const down = await createTestApp({
-      env: { CHAIN_RPC_URL: 'http://127.0.0.1:9/', USDT_CONTRACT: token },
-    });
-    try {
+    const env = { CHAIN_RPC_URL: 'http://127.0.0.1:9/', USDT_CONTRACT: token };
+    await withTestApp({ env }, async (down) => {
       const app = await appWithMethods(down, 'gas_down', ['pm_bnb']);
       const res = await app.fetchBalance('pm_bnb');
       expect(res.statusCode).toBe(503);
@@ -239,8 +234,6 @@ describe('fetchBalance on an EVM chain', () => {
         msg: 'The blockchain could not be reached. Please try again in a minute.',
         errors: {},
       });
-    } finally {
-      await down.close();
-    }
+    });
   });
 });

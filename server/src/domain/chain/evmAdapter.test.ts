@@ -1,6 +1,7 @@
 import { getAddress, parseUnits, type Address } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { createTestApp, type TestApp } from '../../../test/testApp';
+import { withTestApp } from '../../../test/withTestApp';
 import { startLocalNode, type LocalNode } from '../../../test/chain/localNode';
 import { addMerchant } from '../../../test/moneyFixtures';
 import { ChainUnavailableError } from './adapter';
@@ -134,10 +135,8 @@ describe('balance-sync on an EVM chain', () => {
   });
 
   it('answers 503 and credits nothing when the RPC is down, and still shows the address', async () => {
-    const down = await createTestApp({
-      env: { CHAIN_RPC_URL: 'http://127.0.0.1:9/', USDT_CONTRACT: token },
-    });
-    try {
+    const env = { CHAIN_RPC_URL: 'http://127.0.0.1:9/', USDT_CONTRACT: token };
+    await withTestApp({ env }, async (down) => {
       const headers = await down.authHeader();
       const res = await down.call('syncBalance', { headers });
       expect(res.statusCode).toBe(503);
@@ -149,8 +148,6 @@ describe('balance-sync on an EVM chain', () => {
       const details = await down.call('getCryptoDeposit', { headers });
       expect(details.statusCode).toBe(200);
       expect(details.json().details.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
-    } finally {
-      await down.close();
-    }
+    });
   });
 });
