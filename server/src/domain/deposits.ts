@@ -21,6 +21,20 @@ export interface DepositAddress {
   index: number;
 }
 
+/** The deposit address the user already has, if any. */
+async function storedDepositAddress(
+  db: Executor,
+  userId: string,
+): Promise<DepositAddress | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .select(['deposit_address', 'deposit_index'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  if (row.deposit_address === null || row.deposit_index === null) return undefined;
+  return { address: row.deposit_address, index: row.deposit_index };
+}
+
 /**
  * The user's deposit address, deriving the next child of the xpub on first use. The scan cursor
  * starts at the chain head of that moment: nobody can have paid to an address not handed out yet.
@@ -31,25 +45,13 @@ export async function ensureDepositAddress(
   xpub: string,
   adapter: ChainAdapter,
 ): Promise<DepositAddress> {
-  const existing = await db
-    .selectFrom('users')
-    .select(['deposit_address', 'deposit_index'])
-    .where('id', '=', userId)
-    .executeTakeFirstOrThrow();
-  if (existing.deposit_address !== null && existing.deposit_index !== null) {
-    return { address: existing.deposit_address, index: existing.deposit_index };
-  }
+  const existing = await storedDepositAddress(db, userId);
+  if (existing) return existing;
   // An unreachable RPC must not hide the address; the first sync then looks back instead.
   const head = await adapter.latestBlock().catch(() => null);
   return db.transaction().execute(async (trx) => {
-    const again = await trx
-      .selectFrom('users')
-      .select(['deposit_address', 'deposit_index'])
-      .where('id', '=', userId)
-      .executeTakeFirstOrThrow();
-    if (again.deposit_address !== null && again.deposit_index !== null) {
-      return { address: again.deposit_address, index: again.deposit_index };
-    }
+    const again = await storedDepositAddress(trx, userId);
+    if (again) return again;
     const { max } = await trx
       .selectFrom('users')
       .select((eb) => eb.fn.max('deposit_index').as('max'))
