@@ -3,7 +3,7 @@ import { privateKeyToAddress } from 'viem/accounts';
 import { createTestApp, type TestApp } from '../../../test/testApp';
 import { withTestApp } from '../../../test/withTestApp';
 import { startLocalNode, type LocalNode } from '../../../test/chain/localNode';
-import { addMerchant } from '../../../test/moneyFixtures';
+import { addMerchant, depositFound } from '../../../test/moneyFixtures';
 import { ChainUnavailableError } from './adapter';
 import { BSC_CONFIRMATIONS, EvmChainAdapter } from './evmAdapter';
 
@@ -97,12 +97,7 @@ describe('balance-sync on an EVM chain', () => {
     const hash = await node.transfer(token, address, usdt('12.5'));
 
     const seen = await sync(m.headers);
-    expect(seen.json()).toEqual({
-      status: true,
-      balance: 0,
-      is_new: true,
-      msg: 'New Deposit Found !!',
-    });
+    expect(seen.json()).toEqual(depositFound(0));
     const pending = (await wallet(m.headers)).json();
     expect(pending.data.data).toEqual([
       { tnx: hash, amount: 12.5, status: 0, created_at: expect.any(String) },
@@ -116,12 +111,7 @@ describe('balance-sync on an EVM chain', () => {
 
     await node.mine(1);
     const credited = await sync(m.headers);
-    expect(credited.json()).toEqual({
-      status: true,
-      balance: 12.5,
-      is_new: true,
-      msg: 'New Deposit Found !!',
-    });
+    expect(credited.json()).toEqual(depositFound(12.5));
     expect((await sync(m.headers)).json()).toMatchObject({ is_new: false, balance: 12.5 });
     const after = (await wallet(m.headers)).json();
     expect(after.data.data).toEqual([
