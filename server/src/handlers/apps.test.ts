@@ -8,6 +8,7 @@ import { addUser as addAccount } from '../../test/accounts';
 import { insertApp, insertReceive, insertSend } from '../../test/appRows';
 import type { CallOptions } from '../../test/operations';
 import { createTestApp, type TestApp } from '../../test/testApp';
+import { expectFieldErrors } from '../../test/expectations';
 
 // The Apps operations through HTTP (app.inject) on a fresh seeded database.
 
@@ -367,8 +368,7 @@ describe('API keys', () => {
 
   it('refuses a missing name, no permission and unknown permissions', async () => {
     const empty = await generate({ token_name: '', app_id: appId, abilities: [] });
-    expect(empty.statusCode).toBe(422);
-    expect(empty.json().errors).toEqual({
+    expectFieldErrors(empty, {
       token_name: ['Key Name is required'],
       abilities: ['Min One Permission is required'],
     });
@@ -570,8 +570,7 @@ describe('payment methods and the operational wallet job', () => {
 
   it('refuses missing and invalid payout addresses per network', async () => {
     const missing = await use('pm_usdt_bsc', '');
-    expect(missing.statusCode).toBe(422);
-    expect(missing.json().errors).toEqual({ collect_address: ['Payout addrress is required'] });
+    expectFieldErrors(missing, { collect_address: ['Payout addrress is required'] });
     for (const [method, address] of [
       ['pm_usdt_bsc', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD'], // bad EIP-55 checksum
       ['pm_usdt_bsc', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'],

@@ -7,6 +7,7 @@ import { DEMO_ACCOUNT } from '../seed';
 import { call } from '../../test/operations';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import { MESSAGES } from './security';
+import { expectFieldErrors } from '../../test/expectations';
 
 // The Security operations through HTTP (app.inject) on a fresh seeded database: the demo
 // account starts with the pin active and no authenticator.
@@ -67,15 +68,13 @@ describe('getAuthentication and the authenticator setup (change2fa)', () => {
   it('refuses a wrong code on the code field and keeps the setup pending', async () => {
     await read('getAuthentication');
     const res = await submit('change2fa', { code: '000000' });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({ code: [MESSAGES.wrongTwoFactor] });
+    expectFieldErrors(res, { code: [MESSAGES.wrongTwoFactor] });
     expect((await read('getAuthentication')).json().more_details.authenticator).toBe(0);
   });
 
   it('answers the spec message for a missing code', async () => {
     const res = await submit('change2fa', {});
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({ code: ['Two Factor code is required'] });
+    expectFieldErrors(res, { code: ['Two Factor code is required'] });
   });
 
   it('marks it set up with a correct code and stops sending the URL', async () => {
@@ -116,15 +115,13 @@ describe('updateAuthentication: switching the active method', () => {
   it('needs the code of the method being left', async () => {
     await setUpAuthenticator();
     const missing = await submit('updateAuthentication', { type: 'authenticator' });
-    expect(missing.statusCode).toBe(422);
-    expect(missing.json().errors).toEqual({ spassword: [MESSAGES.codeRequired] });
+    expectFieldErrors(missing, { spassword: [MESSAGES.codeRequired] });
 
     const wrong = await submit('updateAuthentication', {
       type: 'authenticator',
       spassword: '9999',
     });
-    expect(wrong.statusCode).toBe(422);
-    expect(wrong.json().errors).toEqual({ spassword: [MESSAGES.wrongCode] });
+    expectFieldErrors(wrong, { spassword: [MESSAGES.wrongCode] });
     expect((await demoRow()).auth_type).toBe('mpin');
 
     const ok = await submit('updateAuthentication', {
@@ -149,8 +146,7 @@ describe('updateAuthentication: switching the active method', () => {
     await submit('updateAuthentication', { type: 'authenticator', spassword: DEMO_ACCOUNT.pin });
 
     const wrongField = await submit('updateAuthentication', { type: 'mpin', spassword: '1234' });
-    expect(wrongField.statusCode).toBe(422);
-    expect(wrongField.json().errors).toEqual({ code: [MESSAGES.codeRequired] });
+    expectFieldErrors(wrongField, { code: [MESSAGES.codeRequired] });
 
     const code = await totpCode(secret, t.clock());
     expect((await submit('updateAuthentication', { type: 'mpin', code })).statusCode).toBe(200);
@@ -158,8 +154,7 @@ describe('updateAuthentication: switching the active method', () => {
 
     // Same code, same 30 s step: already used.
     const replay = await submit('updateAuthentication', { type: 'mpin', code });
-    expect(replay.statusCode).toBe(422);
-    expect(replay.json().errors).toEqual({ code: [MESSAGES.wrongCode] });
+    expectFieldErrors(replay, { code: [MESSAGES.wrongCode] });
     expect((await demoRow()).auth_type).toBe('authenticator');
 
     t.clock.advance(30_000);
@@ -182,8 +177,7 @@ describe('updateAuthentication: switching the active method', () => {
       type: 'mpin',
       otp: code === '0000' ? '0001' : '0000',
     });
-    expect(wrong.statusCode).toBe(422);
-    expect(wrong.json().errors).toEqual({ otp: [MESSAGES.wrongCode] });
+    expectFieldErrors(wrong, { otp: [MESSAGES.wrongCode] });
 
     const ok = await submit('updateAuthentication', { type: 'mpin', otp: code });
     expect(ok.statusCode).toBe(200);
@@ -298,8 +292,7 @@ describe('rate limits on code checks', () => {
 describe('changeMpin', () => {
   it('answers the spec messages for missing fields', async () => {
     const res = await submit('changeMpin', {});
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({
+    expectFieldErrors(res, {
       password: ['Current Password is required'],
       spassword: ['New 4 Digit Pin is required'],
       spassword_confirmation: ['Confirm Pin is required'],
@@ -312,8 +305,7 @@ describe('changeMpin', () => {
       spassword: '5555',
       spassword_confirmation: '5556',
     });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({
+    expectFieldErrors(res, {
       spassword_confirmation: ['The confirm Pin does not match the new Pin'],
     });
   });
@@ -324,8 +316,7 @@ describe('changeMpin', () => {
       spassword: '5555',
       spassword_confirmation: '5555',
     });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({ password: [MESSAGES.wrongPassword] });
+    expectFieldErrors(res, { password: [MESSAGES.wrongPassword] });
     expect(await verifySecret((await demoRow()).pin_hash, DEMO_ACCOUNT.pin)).toBe(true);
   });
 
@@ -353,8 +344,7 @@ describe('changePassword', () => {
 
   it('answers the spec messages for missing fields', async () => {
     const res = await submit('changePassword', {});
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({
+    expectFieldErrors(res, {
       currentpassword: ['Current Password is required'],
       newpassword: ['New password is required'],
       newpassword_confirmation: ['Confirm Password is required'],
@@ -375,8 +365,7 @@ describe('changePassword', () => {
       ...valid,
       newpassword_confirmation: 'Fresh#Pass8',
     });
-    expect(mismatch.statusCode).toBe(422);
-    expect(mismatch.json().errors).toEqual({
+    expectFieldErrors(mismatch, {
       newpassword_confirmation: ['The confirm password does not match the new password'],
     });
   });
@@ -387,8 +376,7 @@ describe('changePassword', () => {
       currentpassword: 'Wrong@12345',
       mpin: '9999',
     });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({
+    expectFieldErrors(res, {
       currentpassword: [MESSAGES.wrongPassword],
       mpin: [MESSAGES.wrongPin],
     });

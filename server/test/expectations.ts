@@ -1,0 +1,10 @@
+import type { LightMyRequestResponse } from 'fastify';
+
+/** The answer is a 422 whose field errors are exactly `errors` (the spec's messages). */
+export function expectFieldErrors(
+  res: LightMyRequestResponse,
+  errors: Record<string, string[]>,
+): void {
+  expect(res.statusCode).toBe(422);
+  expect(res.json().errors).toEqual(errors);
+}
