@@ -11,6 +11,7 @@ import {
 } from '../domain/subscriptions';
 import { conflict, fieldError, HttpError, notFound } from '../http/errors';
 import { requireUser } from '../http/requestContext';
+import { done } from './replies';
 import type { HandlerModule, Reply, Schemas } from './types';
 import { DOWNGRADE_REASON_REQUIRED } from '../../../src/shared/money';
 
@@ -123,10 +124,7 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
       case 'already_canceled':
         throw conflict('This subscription is already canceled.');
       case 'canceled':
-        return {
-          status: true,
-          msg: 'Subscription canceled successfully',
-        } satisfies Reply<'cancelSubscription'>;
+        return done('Subscription canceled successfully') satisfies Reply<'cancelSubscription'>;
     }
   },
 });
