@@ -8,6 +8,15 @@ import type { TestApp } from './testApp';
 type Row<T, Given extends keyof Insertable<T>> = Pick<Insertable<T>, Given> &
   Partial<Insertable<T>>;
 
+type NewReceive = Row<
+  ReceiveTransactionsTable,
+  'id' | 'app_id' | 'unique_id' | 'amount_micro' | 'deposit_status' | 'created_at'
+>;
+type NewSend = Row<
+  SendTransactionsTable,
+  'id' | 'app_id' | 'amount_micro' | 'to_address' | 'status' | 'created_at'
+>;
+
 /** An app named after its id, updated when created. */
 export async function insertApp(
   t: TestApp,
@@ -28,13 +37,7 @@ export async function insertApp(
 }
 
 /** A deposit to an app, in USDT (BEP20), not yet broadcast or collected. */
-export async function insertReceive(
-  t: TestApp,
-  values: Row<
-    ReceiveTransactionsTable,
-    'id' | 'app_id' | 'unique_id' | 'amount_micro' | 'deposit_status' | 'created_at'
-  >,
-): Promise<void> {
+export async function insertReceive(t: TestApp, values: NewReceive): Promise<void> {
   await t.db
     .insertInto('receive_transactions')
     .values({
@@ -49,13 +52,7 @@ export async function insertReceive(
 }
 
 /** A withdrawal from an app, in USDT (BEP20), not yet broadcast. */
-export async function insertSend(
-  t: TestApp,
-  values: Row<
-    SendTransactionsTable,
-    'id' | 'app_id' | 'amount_micro' | 'to_address' | 'status' | 'created_at'
-  >,
-): Promise<void> {
+export async function insertSend(t: TestApp, values: NewSend): Promise<void> {
   await t.db
     .insertInto('send_transactions')
     .values({ payment_method_id: 'pm_usdt_bsc', thash: null, ...values })

@@ -161,9 +161,8 @@ async function recordTransfer(
     .where('log_index', '=', transfer.logIndex)
     .executeTakeFirst();
   if (existing?.status === 1) return 'known';
-  if (!confirmed) {
-    if (existing) return 'pending';
-    await trx
+  const insertDeposit = (status: 0 | 1) =>
+    trx
       .insertInto('deposits')
       .values({
         id: newId('dep'),
@@ -171,10 +170,13 @@ async function recordTransfer(
         tx_hash: txHash,
         log_index: transfer.logIndex,
         amount_micro: amountMicro,
-        status: 0,
+        status,
         created_at: transfer.timestamp,
       })
       .execute();
+  if (!confirmed) {
+    if (existing) return 'pending';
+    await insertDeposit(0);
     return 'new_pending';
   }
   if (existing) {
@@ -186,18 +188,7 @@ async function recordTransfer(
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return 'known';
   } else {
-    await trx
-      .insertInto('deposits')
-      .values({
-        id: newId('dep'),
-        user_id: userId,
-        tx_hash: txHash,
-        log_index: transfer.logIndex,
-        amount_micro: amountMicro,
-        status: 1,
-        created_at: transfer.timestamp,
-      })
-      .execute();
+    await insertDeposit(1);
   }
   await postEntry(trx, {
     userId,
