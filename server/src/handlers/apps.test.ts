@@ -9,6 +9,7 @@ import { insertApp, insertReceive, insertSend } from '../../test/appRows';
 import type { CallOptions } from '../../test/operations';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import { expectFieldErrors } from '../../test/expectations';
+import { testAppPerBlock } from '../../test/withTestApp';
 
 // The Apps operations through HTTP (app.inject) on a fresh seeded database.
 
@@ -48,15 +49,13 @@ async function subscribe(t: TestApp, userId: string, packageId?: string): Promis
 }
 
 describe('getApps and createApp', () => {
-  let t: TestApp;
+  const t = testAppPerBlock();
   let auth: { authorization: string };
 
   beforeAll(async () => {
-    t = await createTestApp();
     await addUser(t, 'fresh');
     auth = await t.authHeader('fresh');
   });
-  afterAll(() => t.close());
 
   const create = (body: Record<string, unknown>, headers = auth) =>
     t.call('createApp', { headers, body });
@@ -214,20 +213,18 @@ async function snapshot(t: TestApp) {
 }
 
 describe('ownership: another account gets 404 and changes nothing', () => {
-  let t: TestApp;
+  const t = testAppPerBlock();
   let owner: string;
   let intruder: { authorization: string };
   let appId: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
     owner = await addUser(t, 'owner');
     await addUser(t, 'intruder');
     intruder = await t.authHeader('intruder');
     appId = await makeAppWithRows(t, owner, 'own');
     await provisionGasAddresses(t.db, TEST_XPUB);
   });
-  afterAll(() => t.close());
 
   const gasOf = async (tag: string) =>
     (
@@ -336,17 +333,15 @@ describe('ownership: another account gets 404 and changes nothing', () => {
 });
 
 describe('API keys', () => {
-  let t: TestApp;
+  const t = testAppPerBlock();
   let headers: { authorization: string };
   let appId: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
     const userId = await addUser(t, 'keys');
     headers = await t.authHeader('keys');
     appId = await makeAppWithRows(t, userId, 'k');
   });
-  afterAll(() => t.close());
 
   const generate = (body: object) => t.call('generateApiKey', { headers, body });
   const list = async () =>
@@ -441,17 +436,15 @@ describe('API keys', () => {
 });
 
 describe('transaction state rules', () => {
-  let t: TestApp;
+  const t = testAppPerBlock();
   let headers: { authorization: string };
   let appId: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
     const userId = await addUser(t, 'states');
     headers = await t.authHeader('states');
     appId = await makeAppWithRows(t, userId, 's');
   });
-  afterAll(() => t.close());
 
   const setDeposit = (status: 0 | 1 | 2 | 3 | 4 | 5) =>
     t.db
@@ -542,12 +535,11 @@ describe('transaction state rules', () => {
 });
 
 describe('payment methods and the operational wallet job', () => {
-  let t: TestApp;
+  const t = testAppPerBlock();
   let headers: { authorization: string };
   let appId: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
     await addUser(t, 'pay');
     headers = await t.authHeader('pay');
     const res = await t.call('createApp', {
@@ -556,7 +548,6 @@ describe('payment methods and the operational wallet job', () => {
     });
     appId = res.json().app.id;
   });
-  afterAll(() => t.close());
 
   const use = (payment_method_id: string, collect_address: string) =>
     t.call('usePaymentMethod', {
@@ -674,17 +665,15 @@ describe('payment methods and the operational wallet job', () => {
 });
 
 describe('updateApp and getAppDetails', () => {
-  let t: TestApp;
+  const t = testAppPerBlock();
   let headers: { authorization: string };
 
   beforeAll(async () => {
-    t = await createTestApp();
     const userId = await addUser(t, 'upd');
     headers = await t.authHeader('upd');
     await subscribe(t, userId);
     await makeAppWithRows(t, userId, 'u');
   });
-  afterAll(() => t.close());
 
   const update = (body: object) => t.call('updateApp', { headers, body });
 

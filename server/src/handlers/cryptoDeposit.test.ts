@@ -7,8 +7,8 @@ import { runAdmin } from '../admin';
 import { newId } from '../domain/ids';
 import { deriveEvmAddress } from '../domain/hdWallet';
 import { DEV_MNEMONIC_FILE, DEV_XPUB_FILE } from '../domain/chain/walletKey';
-import { createTestApp, type TestApp } from '../../test/testApp';
 import { addMerchant, credit, depositFound } from '../../test/moneyFixtures';
+import { testAppPerBlock } from '../../test/withTestApp';
 
 // The wallet (crypto-deposit) and balance-sync on the local chain: deposits recorded by the
 // admin `deposit` command, found and credited by the next sync, exactly once.
@@ -16,13 +16,7 @@ import { addMerchant, credit, depositFound } from '../../test/moneyFixtures';
 type Headers = { authorization: string };
 
 describe('wallet on the local chain', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = testAppPerBlock();
 
   const wallet = (headers: Headers) => t.call('getCryptoDeposit', { headers });
   const sync = (headers: Headers) => t.call('syncBalance', { headers });

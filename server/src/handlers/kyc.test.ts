@@ -1,19 +1,14 @@
 import { addUser } from '../../test/accounts';
 import { JPEG, PNG, SCRIPT, SVG, oversizedPng } from '../../test/images';
 import { multipart, type Part } from '../../test/multipart';
-import { createTestApp, type TestApp } from '../../test/testApp';
 import { KYC_MSG, approveProfile, reviewUpload } from '../domain/kyc';
 import { expectFieldErrors } from '../../test/expectations';
+import { testAppPerBlock } from '../../test/withTestApp';
 
 // KYC operations through HTTP: the sections with their uploads, every upload rule, the
 // 'Already uploaded' rule, and status_kyc as uploads are reviewed.
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppPerBlock();
 
 interface DocTypes {
   data: {

@@ -1,7 +1,7 @@
 import { balanceMicro } from '../domain/ledger';
-import { createTestApp, type TestApp } from '../../test/testApp';
 import { addMerchant, credit } from '../../test/moneyFixtures';
 import { expectFieldErrors } from '../../test/expectations';
+import { testAppPerBlock } from '../../test/withTestApp';
 
 // Packages, purchases, cancellation and the purchase history through HTTP, on a seeded database
 // (Starter 19, Business 49, Enterprise 149 USDT, 30 days each).
@@ -12,13 +12,7 @@ type Headers = { authorization: string };
 
 describe('subscriptions', () => {
   // One app for the file (seeding is slow); every case uses its own accounts.
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = testAppPerBlock();
 
   const packages = (headers: Headers) => t.call('listPackages', { headers });
   const purchase = (headers: Headers, body: object) => t.call('purchasePackage', { headers, body });
