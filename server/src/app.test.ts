@@ -7,6 +7,7 @@ import { resolveOptionalUser } from './http/security';
 import { createTestApp, FIXTURE_SPEC, type TestApp } from '../test/testApp';
 import { multipart } from '../test/multipart';
 import { expectFieldErrors } from '../test/expectations';
+import { testAppPerBlock } from '../test/withTestApp';
 
 // The HTTP machinery against a small fixture contract (server/test/fixtures/openapi.yaml), so
 // these tests do not move when features land. openapi.test.ts covers the real document.
@@ -365,14 +366,10 @@ describe('response validation', () => {
 });
 
 describe('rate limiting', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({
-      specification: FIXTURE_SPEC,
-      env: { RATE_LIMIT_MAX: '5', AUTH_RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_MS: '60000' },
-    });
+  const t = testAppPerBlock({
+    specification: FIXTURE_SPEC,
+    env: { RATE_LIMIT_MAX: '5', AUTH_RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_MS: '60000' },
   });
-  afterAll(() => t.close());
 
   it('limits sign-in operations more strictly, with Retry-After', async () => {
     const preLogin = () => t.call('preLogin', { body: {} });

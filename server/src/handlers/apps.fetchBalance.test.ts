@@ -4,7 +4,7 @@ import { parseEther, parseUnits, type Address } from 'viem';
 import { startLocalNode, type LocalNode } from '../../test/chain/localNode';
 import { addMerchant } from '../../test/moneyFixtures';
 import { createTestApp, type TestApp } from '../../test/testApp';
-import { withTestApp } from '../../test/withTestApp';
+import { testAppPerBlock, withTestApp } from '../../test/withTestApp';
 import { recordLocalTransfer } from '../domain/chain/localAdapter';
 import { provisionGasAddresses } from '../domain/gasProvisioner';
 
@@ -69,11 +69,7 @@ async function expectNoTronRpc(app: Awaited<ReturnType<typeof appWithMethods>>) 
 }
 
 describe('fetchBalance on the local chain', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = testAppPerBlock();
 
   it('answers the recorded token transfers to the gas wallet, and nothing native', async () => {
     const app = await appWithMethods(t, 'gas_local', ['pm_usdt_bsc', 'pm_trx', 'pm_usdt_eth']);

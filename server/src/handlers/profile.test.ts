@@ -3,24 +3,22 @@ import path from 'node:path';
 import { addUser } from '../../test/accounts';
 import { GIF_HTML, JPEG, PNG, SCRIPT, SVG, oversizedPng } from '../../test/images';
 import { multipart } from '../../test/multipart';
-import { createTestApp, type TestApp } from '../../test/testApp';
 import { KYC_MSG } from '../domain/kyc';
 import { uploadsDir } from '../domain/uploads';
 import { DEMO_SCAN } from '../seed/demoPortal';
 import { PROFILE_MSG } from './profile';
 import { expectFieldErrors } from '../../test/expectations';
+import { testAppPerBlock } from '../../test/withTestApp';
 
 // Profile operations through HTTP: avatar uploads (and the attacks on them), image serving with
 // its access rules, and the personal section's rules.
 
-let t: TestApp;
+const t = testAppPerBlock();
 let auth: { authorization: string };
 
 beforeAll(async () => {
-  t = await createTestApp();
   auth = await t.authHeader();
 });
-afterAll(() => t.close());
 
 const storedFiles = () =>
   existsSync(uploadsDir(t.dataDir)) ? readdirSync(uploadsDir(t.dataDir)).sort() : [];
