@@ -1,15 +1,16 @@
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { hashApiKey } from '../domain/apiKeys';
+import { LIST_NAMES } from '../domain/apps';
 import { provisionGasAddresses, startGasProvisioner } from '../domain/gasProvisioner';
 import { newId } from '../domain/ids';
 import { seed } from '../seed';
 import { addUser as addAccount } from '../../test/accounts';
 import { insertApp, insertReceive, insertSend } from '../../test/appRows';
 import type { CallOptions } from '../../test/operations';
-import { createTestApp, type TestApp } from '../../test/testApp';
+import type { TestApp } from '../../test/testApp';
 import { expectFieldErrors } from '../../test/expectations';
-import { testAppPerBlock } from '../../test/withTestApp';
+import { testAppPerBlock, withTestApp } from '../../test/withTestApp';
 
 // The Apps operations through HTTP (app.inject) on a fresh seeded database.
 
@@ -784,8 +785,7 @@ describe('updateApp and getAppDetails', () => {
 
 describe('demo data', () => {
   it('gives the demo account an app with rows in every state, enough to page', async () => {
-    const t = await createTestApp();
-    try {
+    await withTestApp({}, async (t) => {
       const headers = await t.authHeader();
       const apps = (await t.call('getApps', { headers })).json().data;
       expect(apps).toHaveLength(1);
@@ -804,14 +804,7 @@ describe('demo data', () => {
         .where('app_id', '=', apps[0].id)
         .execute();
       expect(new Set(sends.map((r) => r.status))).toEqual(new Set([0, 1, 2, 3, 4, 5, 6, 7]));
-      for (const list of [
-        'receive',
-        'send',
-        'accounts',
-        'api_logs',
-        'callback_data',
-        'daily_logs',
-      ]) {
+      for (const list of LIST_NAMES) {
         expect([list, data[list].last_page > 1]).toEqual([list, true]);
       }
       expect(data.user_payment_methods).toHaveLength(2);
@@ -838,8 +831,6 @@ describe('demo data', () => {
           .where('app_id', '=', apps[0].id)
           .execute(),
       ).toHaveLength(receives.length);
-    } finally {
-      await t.close();
-    }
+    });
   });
 });

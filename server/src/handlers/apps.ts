@@ -36,22 +36,13 @@ export const appsHandlers: HandlerModule = (ctx) => {
     async createApp(request) {
       const user = requireUser(request);
       const { app, apps } = await createApp(ctx.db, user.id, request.body, isoNow(ctx.clock));
-      return {
-        status: true,
-        msg: 'App created successfully',
-        data: apps,
-        app,
-      } satisfies Reply<'createApp'>;
+      return done('App created successfully', { data: apps, app }) satisfies Reply<'createApp'>;
     },
 
     async updateApp(request) {
       const user = requireUser(request);
       const app = await updateApp(ctx.db, user.id, request.body, isoNow(ctx.clock));
-      return {
-        status: true,
-        msg: 'App updated successfully',
-        data: app,
-      } satisfies Reply<'updateApp'>;
+      return done('App updated successfully', { data: app }) satisfies Reply<'updateApp'>;
     },
 
     async getAppDetails(request) {
@@ -77,12 +68,10 @@ export const appsHandlers: HandlerModule = (ctx) => {
     async generateApiKey(request) {
       const user = requireUser(request);
       const { token, key } = await generateApiKey(ctx.db, user.id, request.body, isoNow(ctx.clock));
-      return {
-        status: true,
-        msg: 'API key generated successfully',
+      return done('API key generated successfully', {
         token,
         data: key,
-      } satisfies Reply<'generateApiKey'>;
+      }) satisfies Reply<'generateApiKey'>;
     },
 
     async revokeToken(request) {

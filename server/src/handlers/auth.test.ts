@@ -134,26 +134,27 @@ describe('register', () => {
     expect(signedIn.statusCode).toBe(200);
   });
 
-  it('refuses a taken username or e-mail, whatever the case', async () => {
-    const res = await register({ ...NEW_USER, username: 'DeMo', email: 'DEMO@example.com' });
-    expectFieldErrors(res, {
-      username: ['Username already taken.'],
-      email: ['Email already registered.'],
-    });
-  });
-
-  it('refuses an unknown sponsor and an unknown country', async () => {
-    const res = await register({
-      ...NEW_USER,
-      username: 'fresh_one',
-      email: 'fresh@example.com',
-      sponsor_id: 'nobody_here',
-      country: 'ZZ',
-    });
-    expectFieldErrors(res, {
-      sponsor_id: ['Sponsor not found.'],
-      country: ['Please select a country from the list.'],
-    });
+  it.each([
+    [
+      'a taken username or e-mail, whatever the case',
+      { username: 'DeMo', email: 'DEMO@example.com' },
+      { username: ['Username already taken.'], email: ['Email already registered.'] },
+    ],
+    [
+      'an unknown sponsor and an unknown country',
+      {
+        username: 'fresh_one',
+        email: 'fresh@example.com',
+        sponsor_id: 'nobody_here',
+        country: 'ZZ',
+      },
+      {
+        sponsor_id: ['Sponsor not found.'],
+        country: ['Please select a country from the list.'],
+      },
+    ],
+  ])('refuses %s', async (_case, fields, errors) => {
+    expectFieldErrors(await register({ ...NEW_USER, ...fields }), errors);
   });
 
   it.each([
