@@ -15,6 +15,13 @@ import { expectFieldErrors } from '../../test/expectations';
 let t: TestApp;
 let auth: { authorization: string };
 
+/** A changeMpin body the demo account may send: its password, and the new pin 5555 twice. */
+const NEW_PIN = {
+  password: DEMO_ACCOUNT.password,
+  spassword: '5555',
+  spassword_confirmation: '5555',
+};
+
 beforeEach(async () => {
   t = await createTestApp({ env: { LOGIN_ACCOUNT_MAX_FAILURES: '3' } });
   auth = await t.authHeader();
@@ -215,11 +222,7 @@ describe('rate limits on code checks', () => {
     expect(limited.json().status).toBe(false);
 
     // The budget is the account's, across the operations of the slice.
-    const pin = await submit('changeMpin', {
-      password: DEMO_ACCOUNT.password,
-      spassword: '5555',
-      spassword_confirmation: '5555',
-    });
+    const pin = await submit('changeMpin', NEW_PIN);
     expect(pin.statusCode).toBe(429);
 
     t.clock.advance(16 * 60_000);
@@ -233,11 +236,7 @@ describe('rate limits on code checks', () => {
   it('counts parallel guesses too', async () => {
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        submit('changeMpin', {
-          password: `Wrong@${i}`,
-          spassword: '5555',
-          spassword_confirmation: '5555',
-        }),
+        submit('changeMpin', { ...NEW_PIN, password: `Wrong@${i}` }),
       ),
     );
     const codes = answers.map((res) => res.statusCode).sort();
@@ -258,11 +257,7 @@ describe('rate limits on code checks', () => {
 
   it('keeps both budgets across a restart (a new app on the same database)', async () => {
     for (let i = 0; i < 3; i += 1) {
-      const res = await submit('changeMpin', {
-        password: 'Wrong@1234',
-        spassword: '5555',
-        spassword_confirmation: '5555',
-      });
+      const res = await submit('changeMpin', { ...NEW_PIN, password: 'Wrong@1234' });
       expect(res.statusCode).toBe(422);
     }
     await t.db.updateTable('users').set({ auth_type: 'otp' }).execute();
@@ -274,11 +269,7 @@ describe('rate limits on code checks', () => {
     try {
       const pin = await call(restarted, 'changeMpin', {
         headers: auth,
-        body: {
-          password: DEMO_ACCOUNT.password,
-          spassword: '5555',
-          spassword_confirmation: '5555',
-        },
+        body: NEW_PIN,
       });
       expect(pin.statusCode).toBe(429);
       const code = await call(restarted, 'resendOtp', { headers: auth });
@@ -300,32 +291,20 @@ describe('changeMpin', () => {
   });
 
   it('refuses a confirmation that differs', async () => {
-    const res = await submit('changeMpin', {
-      password: DEMO_ACCOUNT.password,
-      spassword: '5555',
-      spassword_confirmation: '5556',
-    });
+    const res = await submit('changeMpin', { ...NEW_PIN, spassword_confirmation: '5556' });
     expectFieldErrors(res, {
       spassword_confirmation: ['The confirm Pin does not match the new Pin'],
     });
   });
 
   it('refuses a wrong password and keeps the old pin', async () => {
-    const res = await submit('changeMpin', {
-      password: 'Wrong@12345',
-      spassword: '5555',
-      spassword_confirmation: '5555',
-    });
+    const res = await submit('changeMpin', { ...NEW_PIN, password: 'Wrong@12345' });
     expectFieldErrors(res, { password: [MESSAGES.wrongPassword] });
     expect(await verifySecret((await demoRow()).pin_hash, DEMO_ACCOUNT.pin)).toBe(true);
   });
 
   it('stores the new pin hashed', async () => {
-    const res = await submit('changeMpin', {
-      password: DEMO_ACCOUNT.password,
-      spassword: '5555',
-      spassword_confirmation: '5555',
-    });
+    const res = await submit('changeMpin', NEW_PIN);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: true, msg: MESSAGES.pinChanged });
     const { pin_hash: pinHash } = await demoRow();
