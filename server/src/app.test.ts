@@ -6,7 +6,7 @@ import { MSG } from './http/errors';
 import { resolveOptionalUser } from './http/security';
 import { createTestApp, FIXTURE_SPEC, type TestApp } from '../test/testApp';
 import { multipart } from '../test/multipart';
-import { expectFieldErrors } from '../test/expectations';
+import { expectFieldErrors, expectRefusal } from '../test/expectations';
 import { testAppPerBlock } from '../test/withTestApp';
 
 // The HTTP machinery against a small fixture contract (server/test/fixtures/openapi.yaml), so
@@ -51,8 +51,7 @@ describe('app foundation (fixture contract)', () => {
   it('answers unknown /api routes with a 404 envelope', async () => {
     // Raw URLs: no operation of the contract has these paths.
     const res = await t.inject({ method: 'GET', url: '/api/does-not-exist' });
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ status: false, msg: MSG.notFound, errors: {} });
+    expectRefusal(res, 404, MSG.notFound);
     const post = await t.inject({ method: 'POST', url: '/api/nope', payload: { a: 1 } });
     expect(post.statusCode).toBe(404);
     expect(post.json()).toMatchObject(envelopeShape);
@@ -73,8 +72,7 @@ describe('app foundation (fixture contract)', () => {
       { authorization: 'Basic x' },
     ]) {
       const res = await t.call('fxBoard', { headers });
-      expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ status: false, msg: MSG.unauthenticated, errors: {} });
+      expectRefusal(res, 401, MSG.unauthenticated);
     }
   });
 
@@ -88,8 +86,7 @@ describe('app foundation (fixture contract)', () => {
     expect((await t.call('fxBoard', { headers: auth })).statusCode).toBe(200);
     t.clock.advance((t.config.sessionIdleMinutes + 1) * 60_000);
     const res = await t.call('fxBoard', { headers: auth });
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ status: false, msg: MSG.sessionTimedOut, errors: {} });
+    expectRefusal(res, 401, MSG.sessionTimedOut);
   });
 
   it('refuses a JSON operation called with another or no content type (415)', async () => {
@@ -153,8 +150,7 @@ describe('app foundation (fixture contract)', () => {
       headers: { 'content-type': 'application/json' },
       body: '{"name": ',
     });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ status: false, msg: MSG.malformedJson, errors: {} });
+    expectRefusal(res, 400, MSG.malformedJson);
   });
 
   it('refuses prototype poisoning', async () => {
@@ -260,8 +256,7 @@ describe('app foundation (fixture contract)', () => {
         'content-type': 'multipart/form-data; boundary=broken',
       },
     });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ status: false, msg: 'Malformed multipart body.', errors: {} });
+    expectRefusal(res, 400, 'Malformed multipart body.');
   });
 
   it('accepts a valid step token on login only', async () => {
@@ -333,8 +328,7 @@ describe('response validation', () => {
       },
     });
     const res = await t.call('fxListItems');
-    expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ status: false, msg: MSG.internal, errors: {} });
+    expectRefusal(res, 500, MSG.internal);
   });
 
   it('passes a response that matches, and stays off when disabled', async () => {

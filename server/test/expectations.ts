@@ -8,3 +8,9 @@ export function expectFieldErrors(
   expect(res.statusCode).toBe(422);
   expect(res.json().errors).toEqual(errors);
 }
+
+/** The answer is a refusal with code `statusCode`: the envelope with `msg` and no field errors. */
+export function expectRefusal(res: LightMyRequestResponse, statusCode: number, msg: string): void {
+  expect(res.statusCode).toBe(statusCode);
+  expect(res.json()).toEqual({ status: false, msg, errors: {} });
+}

@@ -9,7 +9,7 @@ import { addUser as addAccount } from '../../test/accounts';
 import { insertApp, insertReceive, insertSend } from '../../test/appRows';
 import type { CallOptions } from '../../test/operations';
 import type { TestApp } from '../../test/testApp';
-import { expectFieldErrors } from '../../test/expectations';
+import { expectFieldErrors, expectRefusal } from '../../test/expectations';
 import { testAppPerBlock, withTestApp } from '../../test/withTestApp';
 
 // The Apps operations through HTTP (app.inject) on a fresh seeded database.
@@ -300,8 +300,7 @@ describe('ownership: another account gets 404 and changes nothing', () => {
   it.each(cases)('%s', async (operationId, request) => {
     const before = await snapshot(t);
     const res = await t.call(operationId, { ...(await request('own')), headers: intruder });
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ status: false, msg: 'Record not found.', errors: {} });
+    expectRefusal(res, 404, 'Record not found.');
     expect(await snapshot(t)).toEqual(before);
   });
 

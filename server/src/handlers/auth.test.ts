@@ -7,7 +7,7 @@ import { issueStepToken } from '../domain/stepTokens';
 import { newTotpSecret, sealTotpSecret, totpCode } from '../domain/totp';
 import { call } from '../../test/operations';
 import { createTestApp, type TestApp, type TestAppOptions } from '../../test/testApp';
-import { expectFieldErrors } from '../../test/expectations';
+import { expectFieldErrors, expectRefusal } from '../../test/expectations';
 
 // The Auth operations against the real openapi.yaml (responses validated against it).
 
@@ -334,12 +334,7 @@ describe('two-step sign-in', () => {
     const token = await stepToken(t);
     t.clock.advance(5 * 60_000);
     const expired = await login(t, token, { ...DEMO, mpin: '1234' });
-    expect(expired.statusCode).toBe(422);
-    expect(expired.json()).toEqual({
-      status: false,
-      msg: 'Sign-in step expired. Please sign in again.',
-      errors: {},
-    });
+    expectRefusal(expired, 422, 'Sign-in step expired. Please sign in again.');
     const missing = await t.call('login', { body: { ...DEMO, mpin: '1234' } });
     expect(missing.statusCode).toBe(422);
     const session = await t.authHeader();
@@ -560,8 +555,7 @@ describe('brute-force limits', () => {
         expect(res.json().msg).toBe(expected);
       }
       const locked = await preLogin(t, DEMO);
-      expect(locked.statusCode).toBe(422);
-      expect(locked.json()).toEqual({ status: false, msg: LOCKED, errors: {} });
+      expectRefusal(locked, 422, LOCKED);
       expect((await userRow(t)).locked_until).not.toBeNull();
 
       t.clock.advance(30 * 60_000);
@@ -606,12 +600,11 @@ describe('e-mailed codes with the mail server down', () => {
   it('preLogin answers 503 with a clear message, and the account is not penalised', async () => {
     const t = ref.t;
     const res = await preLogin(t, DEMO);
-    expect(res.statusCode).toBe(503);
-    expect(res.json()).toEqual({
-      status: false,
-      msg: 'We could not send the code by e-mail. Please try again in a few minutes.',
-      errors: {},
-    });
+    expectRefusal(
+      res,
+      503,
+      'We could not send the code by e-mail. Please try again in a few minutes.',
+    );
     expect(readOutbox(t.dataDir)).toHaveLength(0);
     const demo = await userRow(t);
     expect(demo.failed_logins).toBe(0);
