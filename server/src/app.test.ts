@@ -145,19 +145,17 @@ describe('app foundation (fixture contract)', () => {
     expect(body.msg).toBe(Object.values<string[]>(body.errors)[0]?.[0]);
   });
 
+  /** fxCreateItem with a body as written, declared JSON. */
+  const sendJsonText = (body: string) =>
+    t.call('fxCreateItem', { headers: { 'content-type': 'application/json' }, body });
+
   it('answers malformed JSON with 400', async () => {
-    const res = await t.call('fxCreateItem', {
-      headers: { 'content-type': 'application/json' },
-      body: '{"name": ',
-    });
+    const res = await sendJsonText('{"name": ');
     expectRefusal(res, 400, MSG.malformedJson);
   });
 
   it('refuses prototype poisoning', async () => {
-    const res = await t.call('fxCreateItem', {
-      headers: { 'content-type': 'application/json' },
-      body: '{"__proto__": {"x": 1}}',
-    });
+    const res = await sendJsonText('{"__proto__": {"x": 1}}');
     expect(res.statusCode).toBe(400);
   });
 
