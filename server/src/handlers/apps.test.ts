@@ -201,6 +201,12 @@ async function makeAppWithRows(t: TestApp, userId: string, tag: string) {
   return appId;
 }
 
+/** A new merchant `username` with an app of rows (makeAppWithRows): its header and the app id. */
+async function merchantWithAppRows(t: TestApp, username: string, tag: string) {
+  const userId = await addUser(t, username);
+  return { headers: await t.authHeader(username), appId: await makeAppWithRows(t, userId, tag) };
+}
+
 /** Everything an app-scoped operation could change, to compare before and after. */
 async function snapshot(t: TestApp) {
   const [apps, methods, keys, receives, sends] = await Promise.all([
@@ -338,9 +344,7 @@ describe('API keys', () => {
   let appId: string;
 
   beforeAll(async () => {
-    const userId = await addUser(t, 'keys');
-    headers = await t.authHeader('keys');
-    appId = await makeAppWithRows(t, userId, 'k');
+    ({ headers, appId } = await merchantWithAppRows(t, 'keys', 'k'));
   });
 
   const generate = (body: object) => t.call('generateApiKey', { headers, body });
@@ -441,9 +445,7 @@ describe('transaction state rules', () => {
   let appId: string;
 
   beforeAll(async () => {
-    const userId = await addUser(t, 'states');
-    headers = await t.authHeader('states');
-    appId = await makeAppWithRows(t, userId, 's');
+    ({ headers, appId } = await merchantWithAppRows(t, 'states', 's'));
   });
 
   const setDeposit = (status: 0 | 1 | 2 | 3 | 4 | 5) =>
