@@ -39,17 +39,15 @@ describe.each([
 });
 
 describe('EVM payout addresses', () => {
-  it('accepts single-case addresses, with or without 0x, and stores them checksummed', () => {
-    for (const raw of [
-      '5aaeb6053f3e94c9b9a09f33669435e7ef1beaed',
-      '0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED',
-      ' 0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed ',
-    ]) {
-      expect(checkPayoutAddress('EVM', raw)).toEqual({
-        ok: true,
-        address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
-      });
-    }
+  it.each([
+    '5aaeb6053f3e94c9b9a09f33669435e7ef1beaed',
+    '0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED',
+    ' 0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed ',
+  ])('accepts the single-case %j, with or without 0x, and stores it checksummed', (raw) => {
+    expect(checkPayoutAddress('EVM', raw)).toEqual({
+      ok: true,
+      address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    });
   });
 
   it('refuses wrong lengths and non-hex characters, and says when it is missing', () => {
