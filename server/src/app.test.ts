@@ -6,6 +6,8 @@ import { MSG } from './http/errors';
 import { resolveOptionalUser } from './http/security';
 import { createTestApp, FIXTURE_SPEC, type TestApp } from '../test/testApp';
 import { multipart } from '../test/multipart';
+import { expectFieldErrors, expectRefusal } from '../test/expectations';
+import { testAppPerBlock } from '../test/withTestApp';
 
 // The HTTP machinery against a small fixture contract (server/test/fixtures/openapi.yaml), so
 // these tests do not move when features land. openapi.test.ts covers the real document.
@@ -49,8 +51,7 @@ describe('app foundation (fixture contract)', () => {
   it('answers unknown /api routes with a 404 envelope', async () => {
     // Raw URLs: no operation of the contract has these paths.
     const res = await t.inject({ method: 'GET', url: '/api/does-not-exist' });
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ status: false, msg: MSG.notFound, errors: {} });
+    expectRefusal(res, 404, MSG.notFound);
     const post = await t.inject({ method: 'POST', url: '/api/nope', payload: { a: 1 } });
     expect(post.statusCode).toBe(404);
     expect(post.json()).toMatchObject(envelopeShape);
@@ -71,8 +72,7 @@ describe('app foundation (fixture contract)', () => {
       { authorization: 'Basic x' },
     ]) {
       const res = await t.call('fxBoard', { headers });
-      expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ status: false, msg: MSG.unauthenticated, errors: {} });
+      expectRefusal(res, 401, MSG.unauthenticated);
     }
   });
 
@@ -86,8 +86,7 @@ describe('app foundation (fixture contract)', () => {
     expect((await t.call('fxBoard', { headers: auth })).statusCode).toBe(200);
     t.clock.advance((t.config.sessionIdleMinutes + 1) * 60_000);
     const res = await t.call('fxBoard', { headers: auth });
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ status: false, msg: MSG.sessionTimedOut, errors: {} });
+    expectRefusal(res, 401, MSG.sessionTimedOut);
   });
 
   it('refuses a JSON operation called with another or no content type (415)', async () => {
@@ -146,20 +145,17 @@ describe('app foundation (fixture contract)', () => {
     expect(body.msg).toBe(Object.values<string[]>(body.errors)[0]?.[0]);
   });
 
+  /** fxCreateItem with a body as written, declared JSON. */
+  const sendJsonText = (body: string) =>
+    t.call('fxCreateItem', { headers: { 'content-type': 'application/json' }, body });
+
   it('answers malformed JSON with 400', async () => {
-    const res = await t.call('fxCreateItem', {
-      headers: { 'content-type': 'application/json' },
-      body: '{"name": ',
-    });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ status: false, msg: MSG.malformedJson, errors: {} });
+    const res = await sendJsonText('{"name": ');
+    expectRefusal(res, 400, MSG.malformedJson);
   });
 
   it('refuses prototype poisoning', async () => {
-    const res = await t.call('fxCreateItem', {
-      headers: { 'content-type': 'application/json' },
-      body: '{"__proto__": {"x": 1}}',
-    });
+    const res = await sendJsonText('{"__proto__": {"x": 1}}');
     expect(res.statusCode).toBe(400);
   });
 
@@ -180,8 +176,7 @@ describe('app foundation (fixture contract)', () => {
   it('refuses a non-empty body on a body-less operation', async () => {
     const auth = await t.authHeader();
     const json = await t.call('fxSignOut', { headers: auth, body: { everywhere: true } });
-    expect(json.statusCode).toBe(422);
-    expect(json.json().errors).toEqual({ everywhere: ['The everywhere field is not allowed.'] });
+    expectFieldErrors(json, { everywhere: ['The everywhere field is not allowed.'] });
     const text = await t.call('fxSignOut', {
       headers: { ...auth, 'content-type': 'text/plain' },
       body: 'x',
@@ -196,8 +191,7 @@ describe('app foundation (fixture contract)', () => {
     const def = await t.call('fxBoard', { headers: auth });
     expect(JSON.parse(def.json().msg)).toEqual({ page: 1 });
     const bad = await t.call('fxBoard', { query: { page: 0 }, headers: auth });
-    expect(bad.statusCode).toBe(422);
-    expect(bad.json().errors).toEqual({ page: ['Page must be at least 1'] });
+    expectFieldErrors(bad, { page: ['Page must be at least 1'] });
   });
 
   it('validates multipart bodies, files included', async () => {
@@ -216,26 +210,22 @@ describe('app foundation (fixture contract)', () => {
     expect(ok.json().msg).toBe('photo=file(1000),caption=hello');
 
     const missing = await send([{ name: 'caption', value: 'hello' }]);
-    expect(missing.statusCode).toBe(422);
-    expect(missing.json().errors).toEqual({ photo: ['Photo is required'] });
+    expectFieldErrors(missing, { photo: ['Photo is required'] });
 
     const textForFile = await send([{ name: 'photo', value: 'not a file' }]);
-    expect(textForFile.statusCode).toBe(422);
-    expect(textForFile.json().errors).toEqual({ photo: ['Photo must be a file'] });
+    expectFieldErrors(textForFile, { photo: ['Photo must be a file'] });
 
     const extra = await send([
       { name: 'photo', value: png, filename: 'a.png' },
       { name: 'admin', value: '1' },
     ]);
-    expect(extra.statusCode).toBe(422);
-    expect(extra.json().errors).toEqual({ admin: ['The admin field is not allowed.'] });
+    expectFieldErrors(extra, { admin: ['The admin field is not allowed.'] });
 
     const two = await send([
       { name: 'photo', value: png, filename: 'a.png' },
       { name: 'photo', value: png, filename: 'b.png' },
     ]);
-    expect(two.statusCode).toBe(422);
-    expect(two.json().errors).toEqual({ photo: ['Only one file is allowed.'] });
+    expectFieldErrors(two, { photo: ['Only one file is allowed.'] });
 
     const big = await send([
       { name: 'photo', value: Buffer.alloc(2 * 1024 * 1024 + 1), filename: 'a.png' },
@@ -264,8 +254,7 @@ describe('app foundation (fixture contract)', () => {
         'content-type': 'multipart/form-data; boundary=broken',
       },
     });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ status: false, msg: 'Malformed multipart body.', errors: {} });
+    expectRefusal(res, 400, 'Malformed multipart body.');
   });
 
   it('accepts a valid step token on login only', async () => {
@@ -337,8 +326,7 @@ describe('response validation', () => {
       },
     });
     const res = await t.call('fxListItems');
-    expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ status: false, msg: MSG.internal, errors: {} });
+    expectRefusal(res, 500, MSG.internal);
   });
 
   it('passes a response that matches, and stays off when disabled', async () => {
@@ -370,14 +358,10 @@ describe('response validation', () => {
 });
 
 describe('rate limiting', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({
-      specification: FIXTURE_SPEC,
-      env: { RATE_LIMIT_MAX: '5', AUTH_RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_MS: '60000' },
-    });
+  const t = testAppPerBlock({
+    specification: FIXTURE_SPEC,
+    env: { RATE_LIMIT_MAX: '5', AUTH_RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_MS: '60000' },
   });
-  afterAll(() => t.close());
 
   it('limits sign-in operations more strictly, with Retry-After', async () => {
     const preLogin = () => t.call('preLogin', { body: {} });

@@ -4,6 +4,7 @@ import { issueStepToken } from './domain/stepTokens';
 import { listOperations, loadSpecification, type OperationInfo } from './openapi/spec';
 import { createTestApp, type TestApp } from '../test/testApp';
 import { multipart } from '../test/multipart';
+import { expectRefusal } from '../test/expectations';
 
 // The server against the real openapi.yaml: rules that hold for every operation, whether or not
 // its feature is implemented yet.
@@ -71,8 +72,7 @@ describe('openapi.yaml wiring', () => {
       .map((op) => [op.operationId, op] as const),
   )('%s refuses a request without a session (401)', async (_id, op) => {
     const res = await t.call(op.operationId, { params: placeholders(op) });
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ status: false, msg: 'Unauthenticated.', errors: {} });
+    expectRefusal(res, 401, 'Unauthenticated.');
   });
 
   it.each(
@@ -109,8 +109,7 @@ describe('openapi.yaml wiring', () => {
   it('answers unknown /api paths with the 404 envelope', async () => {
     // A raw URL: no operation of the contract has this path.
     const res = await t.inject({ method: 'GET', url: '/api/no/such/thing' });
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ status: false, msg: 'Not found.', errors: {} });
+    expectRefusal(res, 404, 'Not found.');
   });
 
   it('register refuses text/plain with 415', async () => {

@@ -30,3 +30,8 @@ export async function credit(t: TestApp, userId: string, amount: string): Promis
     createdAt: t.clock().toISOString(),
   });
 }
+
+/** syncBalance's answer when it found a deposit, with the balance after it. */
+export function depositFound(balance: number) {
+  return { status: true, balance, is_new: true, msg: 'New Deposit Found !!' };
+}

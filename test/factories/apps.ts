@@ -12,6 +12,7 @@ import type {
   UserPaymentMethod,
 } from '../../src/api/generated/apps.gen';
 import type { Fixtures } from './types';
+import { pageEnvelope, type Page } from '../../src/shared/paging';
 
 export function makeApp(overrides: Partial<App> = {}): App {
   return {
@@ -104,30 +105,9 @@ export function makeSend(i: number, overrides: Partial<SendTransaction> = {}): S
   };
 }
 
-interface PageOf<T> {
-  data: T[];
-  current_page: number;
-  last_page: number;
-  per_page: number;
-  from: number | null;
-  to: number | null;
-  total: number;
-  first_page_url: string;
-}
-
 /** A page of `rows` as page `page` of `total` rows (10 per page). */
-export function makePage<T>(list: string, rows: T[], page = 1, total = rows.length): PageOf<T> {
-  const from = rows.length ? (page - 1) * 10 + 1 : null;
-  return {
-    data: rows,
-    current_page: page,
-    last_page: Math.max(1, Math.ceil(total / 10)),
-    per_page: 10,
-    from,
-    to: from === null ? null : from + rows.length - 1,
-    total,
-    first_page_url: `/api/cryptosafelock/app-details/app_1?${list}=1`,
-  };
+export function makePage<T>(list: string, rows: T[], page = 1, total = rows.length): Page<T> {
+  return pageEnvelope(rows, total, page, 10, `/api/cryptosafelock/app-details/app_1?${list}=1`);
 }
 
 export const ACCOUNT: Account = {

@@ -1,7 +1,6 @@
 import type { AuthType } from '../db/schema';
-import { findUserByUsername } from '../domain/auth';
 import { clearLock } from '../domain/lockout';
-import { UsageError, type AdminCommand } from './command';
+import { singleArgument, UsageError, userNamed, type AdminCommand } from './command';
 
 const AUTH_TYPES: readonly AuthType[] = ['mpin', 'authenticator', 'otp'];
 
@@ -23,11 +22,8 @@ const userAuthType: AdminCommand = {
     if (!isAuthType(authType)) {
       throw new UsageError(`Unknown second factor '${authType}'.`);
     }
-    const user = await findUserByUsername(db, username);
-    if (!user) {
-      io.out(`No user named '${username}'.`);
-      return 1;
-    }
+    const user = await userNamed(db, io, username);
+    if (!user) return 1;
     if (authType === 'authenticator' && user.totp_enabled !== 1) {
       io.out(`${user.username} has not set up an authenticator; choose mpin or otp.`);
       return 1;
@@ -45,13 +41,8 @@ const userUnlock: AdminCommand = {
     "Lift the sign-in lock after repeated failures and reset the account's failure count and" +
     " its 429 window (not the client IP's).",
   async run(args, { db }, io) {
-    const [username, extra] = args;
-    if (!username || extra !== undefined) throw new UsageError('Wrong arguments.');
-    const user = await findUserByUsername(db, username);
-    if (!user) {
-      io.out(`No user named '${username}'.`);
-      return 1;
-    }
+    const user = await userNamed(db, io, singleArgument(args));
+    if (!user) return 1;
     await clearLock(db, user.id);
     const wasLocked = user.locked_until !== null && Date.parse(user.locked_until) > Date.now();
     io.out(

@@ -1,3 +1,6 @@
+import type { Db } from '../db/connection';
+import type { User } from '../db/schema';
+import { findUserByUsername } from '../domain/auth';
 import type { Runtime } from '../runtime';
 
 // What an admin command is made of. Each feature's commands (access.ts, kyc.ts, ...) build on
@@ -18,7 +21,7 @@ export interface AdminCommand {
 
 export class UsageError extends Error {}
 
-export function table(rows: Record<string, string>[]): string[] {
+function table(rows: Record<string, string>[]): string[] {
   if (rows.length === 0) return ['(none)'];
   const cols = Object.keys(rows[0] ?? {});
   const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => (r[c] ?? '').length)));
@@ -32,4 +35,27 @@ export function table(rows: Record<string, string>[]): string[] {
     line(width.map((w) => '-'.repeat(w))),
     ...rows.map((r) => line(cols.map((c) => r[c] ?? ''))),
   ];
+}
+
+/** Prints a table (see `table`) line by line. */
+export function printTable(io: CommandIo, rows: Record<string, string>[]): void {
+  for (const line of table(rows)) io.out(line);
+}
+
+/** The only argument of a command that takes exactly one; otherwise a usage error. */
+export function singleArgument(args: string[]): string {
+  const [value, extra] = args;
+  if (!value || extra !== undefined) throw new UsageError('Wrong arguments.');
+  return value;
+}
+
+/** The account named `username` (any case), or undefined after saying there is none. */
+export async function userNamed(
+  db: Db,
+  io: CommandIo,
+  username: string,
+): Promise<User | undefined> {
+  const user = await findUserByUsername(db, username);
+  if (!user) io.out(`No user named '${username}'.`);
+  return user;
 }

@@ -2,7 +2,7 @@ import { accessCommands } from './access';
 import { kycCommands } from './kyc';
 import { moneyCommands } from './money';
 import { securityCommands } from './security';
-import { table, type AdminCommand } from './command';
+import { printTable, type AdminCommand } from './command';
 
 const userList: AdminCommand = {
   name: 'user list',
@@ -14,7 +14,8 @@ const userList: AdminCommand = {
       .select(['id', 'username', 'email', 'name', 'auth_type', 'status_kyc', 'last_login_at'])
       .orderBy('created_at')
       .execute();
-    for (const line of table(
+    printTable(
+      io,
       users.map((u) => ({
         id: u.id,
         username: u.username,
@@ -24,9 +25,7 @@ const userList: AdminCommand = {
         kyc: String(u.status_kyc),
         last_login: u.last_login_at ?? '-',
       })),
-    )) {
-      io.out(line);
-    }
+    );
     return 0;
   },
 };

@@ -1,3 +1,4 @@
+import type { Db } from '../db/connection';
 import type { KycStatus } from '../db/schema';
 import {
   approveProfile,
@@ -6,7 +7,13 @@ import {
   reviewUpload,
   uploadStatusWord,
 } from '../domain/kyc';
-import { table, UsageError, type AdminCommand } from './command';
+import {
+  printTable,
+  singleArgument,
+  UsageError,
+  type AdminCommand,
+  type CommandIo,
+} from './command';
 
 // The operator's side of identity verification: review the uploads and the personal section
 // on the same database the server uses. Refusals (unknown id, already reviewed) exit with 1.
@@ -36,7 +43,8 @@ const kycList: AdminCommand = {
       .orderBy('kyc_uploads.created_at', 'desc')
       .execute();
     io.out('Uploads:');
-    table(
+    printTable(
+      io,
       uploads.map((u) => ({
         id: u.id,
         username: u.username,
@@ -47,7 +55,7 @@ const kycList: AdminCommand = {
         uploaded: u.created_at,
         remarks: u.remarks ?? '',
       })),
-    ).forEach((line) => io.out(line));
+    );
 
     const profiles = await db
       .selectFrom('users')
@@ -58,23 +66,24 @@ const kycList: AdminCommand = {
       .execute();
     io.out('');
     io.out('Personal information awaiting approval (kyc approve-profile <username>):');
-    table(
+    printTable(
+      io,
       profiles.map((p) => ({
         username: p.username,
         name: p.name,
         city: p.city ?? '',
         country: p.country ?? '',
       })),
-    ).forEach((line) => io.out(line));
+    );
     return 0;
   },
 };
 
-function report(io: { out(line: string): void }, username: string, status: KycStatus) {
+function report(io: CommandIo, username: string, status: KycStatus) {
   io.out(`status_kyc of ${username} is now ${status} (${kycStatusWord(status)}).`);
 }
 
-async function refusalToExitCode(io: { out(line: string): void }, work: () => Promise<void>) {
+async function refusalToExitCode(io: CommandIo, work: () => Promise<void>) {
   try {
     await work();
     return 0;
@@ -85,18 +94,28 @@ async function refusalToExitCode(io: { out(line: string): void }, work: () => Pr
   }
 }
 
+/** Reviews one upload and says what became of it and of the account's KYC status. */
+function decide(
+  db: Db,
+  io: CommandIo,
+  uploadId: string,
+  decision: Parameters<typeof reviewUpload>[2],
+  outcome: string,
+) {
+  return refusalToExitCode(io, async () => {
+    const result = await reviewUpload(db, uploadId, decision, new Date().toISOString());
+    io.out(`Upload ${uploadId} of ${result.username} is ${outcome}`);
+    report(io, result.username, result.statusKyc);
+  });
+}
+
 const kycApprove: AdminCommand = {
   name: 'kyc approve',
   usage: 'kyc approve <upload-id>',
   description: 'Approve a pending KYC upload.',
   async run(args, { db }, io) {
-    const [uploadId, extra] = args;
-    if (!uploadId || extra !== undefined) throw new UsageError('Wrong arguments.');
-    return refusalToExitCode(io, async () => {
-      const result = await reviewUpload(db, uploadId, { status: 1 }, new Date().toISOString());
-      io.out(`Upload ${uploadId} of ${result.username} is approved.`);
-      report(io, result.username, result.statusKyc);
-    });
+    const uploadId = singleArgument(args);
+    return decide(db, io, uploadId, { status: 1 }, 'approved.');
   },
 };
 
@@ -108,16 +127,7 @@ const kycReject: AdminCommand = {
     const [uploadId, ...words] = args;
     const remarks = words.join(' ').trim();
     if (!uploadId || !remarks) throw new UsageError('An upload id and remarks are required.');
-    return refusalToExitCode(io, async () => {
-      const result = await reviewUpload(
-        db,
-        uploadId,
-        { status: 2, remarks },
-        new Date().toISOString(),
-      );
-      io.out(`Upload ${uploadId} of ${result.username} is rejected: ${remarks}`);
-      report(io, result.username, result.statusKyc);
-    });
+    return decide(db, io, uploadId, { status: 2, remarks }, `rejected: ${remarks}`);
   },
 };
 
@@ -126,8 +136,7 @@ const kycApproveProfile: AdminCommand = {
   usage: 'kyc approve-profile <username>',
   description: "Approve a user's personal information (locks the section).",
   async run(args, { db }, io) {
-    const [username, extra] = args;
-    if (!username || extra !== undefined) throw new UsageError('Wrong arguments.');
+    const username = singleArgument(args);
     return refusalToExitCode(io, async () => {
       const result = await approveProfile(db, username);
       io.out(`The personal information of ${username} is approved and locked.`);

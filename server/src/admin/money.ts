@@ -3,7 +3,7 @@ import { recordLocalTransfer } from '../domain/chain/localAdapter';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
 import { ensureDepositAddress } from '../domain/deposits';
 import { decimalToMicro, microToString } from '../domain/money';
-import { UsageError, type AdminCommand } from './command';
+import { UsageError, userNamed, type AdminCommand } from './command';
 
 function parseAmount(text: string): number {
   let micro: number;
@@ -34,15 +34,8 @@ const deposit: AdminCommand = {
       io.out('CHAIN_RPC_URL is set: deposits come from that chain. Send USDT (BEP20) there.');
       return 1;
     }
-    const user = await db
-      .selectFrom('users')
-      .select(['id', 'username'])
-      .where((eb) => eb(eb.fn('lower', ['username']), '=', username.toLowerCase()))
-      .executeTakeFirst();
-    if (!user) {
-      io.out(`No user named '${username}'.`);
-      return 1;
-    }
+    const user = await userNamed(db, io, username);
+    if (!user) return 1;
     const { address } = await ensureDepositAddress(db, user.id, resolveWalletXpub(config), chain);
     const transfer = await recordLocalTransfer(db, {
       to: address,

@@ -1,6 +1,5 @@
-import { findUserByUsername } from '../domain/auth';
 import { resetAuthenticator } from '../domain/security';
-import { UsageError, type AdminCommand } from './command';
+import { singleArgument, userNamed, type AdminCommand } from './command';
 
 /**
  * A user who lost the phone: the authenticator is forgotten, so the next visit to
@@ -12,13 +11,8 @@ const userReset2fa: AdminCommand = {
   description:
     "Forget a user's authenticator app (lost phone); if it was the active method, OTP takes over.",
   async run(args, { db }, io) {
-    const [username, extra] = args;
-    if (!username || extra !== undefined) throw new UsageError('Wrong arguments.');
-    const user = await findUserByUsername(db, username);
-    if (!user) {
-      io.out(`No user named '${username}'.`);
-      return 1;
-    }
+    const user = await userNamed(db, io, singleArgument(args));
+    if (!user) return 1;
     const authType = await resetAuthenticator(db, user.id);
     const moved =
       authType && authType !== user.auth_type ? ` It now signs in with ${authType}.` : '';

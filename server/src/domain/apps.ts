@@ -7,6 +7,7 @@ import { checkPayoutAddress } from './addresses';
 import { ConflictError, fieldInvalid, InvalidError, NotFoundError } from './errors';
 import { ChainNotServedError, type GasBalanceReader } from './chain/balances';
 import { newId } from './ids';
+import { pageEnvelope, type Page } from '../../../src/shared/paging';
 import { microToDecimal } from './money';
 import { APPS_WITHOUT_SUBSCRIPTION, currentSubscription } from './subscriptions';
 import { APP_MESSAGES } from '../../../src/shared/apps';
@@ -288,17 +289,6 @@ export const LIST_NAMES = [
 ] as const;
 export type ListName = (typeof LIST_NAMES)[number];
 
-export interface Page<T> {
-  data: T[];
-  current_page: number;
-  last_page: number;
-  per_page: number;
-  from: number | null;
-  to: number | null;
-  total: number;
-  first_page_url: string;
-}
-
 /** The page envelope; `first_page_url` names only this list's own page parameter. */
 export function pageOf<T>(
   appId: string,
@@ -307,17 +297,8 @@ export function pageOf<T>(
   total: number,
   page: number,
 ): Page<T> {
-  const from = rows.length > 0 ? (page - 1) * PER_PAGE + 1 : null;
-  return {
-    data: rows,
-    current_page: page,
-    last_page: Math.max(1, Math.ceil(total / PER_PAGE)),
-    per_page: PER_PAGE,
-    from,
-    to: from === null ? null : from + rows.length - 1,
-    total,
-    first_page_url: `/api/cryptosafelock/app-details/${encodeURIComponent(appId)}?${list}=1`,
-  };
+  const url = `/api/cryptosafelock/app-details/${encodeURIComponent(appId)}?${list}=1`;
+  return pageEnvelope(rows, total, page, PER_PAGE, url);
 }
 
 type PageNumbers = Partial<Record<ListName, number>>;

@@ -23,6 +23,20 @@ export interface DepositAddress {
   index: number;
 }
 
+/** The deposit address the user already has, if any. */
+async function storedDepositAddress(
+  db: Executor,
+  userId: string,
+): Promise<DepositAddress | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .select(['deposit_address', 'deposit_index'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  if (row.deposit_address === null || row.deposit_index === null) return undefined;
+  return { address: row.deposit_address, index: row.deposit_index };
+}
+
 /**
  * The user's deposit address, deriving the next child of the xpub on first use. The scan cursor
  * starts at the chain head of that moment: nobody can have paid to an address not handed out yet.
@@ -33,27 +47,15 @@ export async function ensureDepositAddress(
   xpub: string,
   adapter: ChainAdapter,
 ): Promise<DepositAddress> {
-  const existing = await db
-    .selectFrom('users')
-    .select(['deposit_address', 'deposit_index'])
-    .where('id', '=', userId)
-    .executeTakeFirstOrThrow();
-  if (existing.deposit_address !== null && existing.deposit_index !== null) {
-    return { address: existing.deposit_address, index: existing.deposit_index };
-  }
+  const existing = await storedDepositAddress(db, userId);
+  if (existing) return existing;
   // An unreachable RPC must not hide the address; the first sync then looks back instead.
   const head = await adapter.latestBlock().catch(() => null);
   return db.transaction().execute(async (trx) => {
     // The next index is max + 1: taken one account at a time, or two accounts share an address.
     await lockForTransaction(trx, 'deposit_index');
-    const again = await trx
-      .selectFrom('users')
-      .select(['deposit_address', 'deposit_index'])
-      .where('id', '=', userId)
-      .executeTakeFirstOrThrow();
-    if (again.deposit_address !== null && again.deposit_index !== null) {
-      return { address: again.deposit_address, index: again.deposit_index };
-    }
+    const again = await storedDepositAddress(trx, userId);
+    if (again) return again;
     const { max } = await trx
       .selectFrom('users')
       .select((eb) => eb.fn.max('deposit_index').as('max'))
@@ -165,9 +167,8 @@ async function recordTransfer(
     .where('log_index', '=', transfer.logIndex)
     .executeTakeFirst();
   if (existing?.status === 1) return 'known';
-  if (!confirmed) {
-    if (existing) return 'pending';
-    await trx
+  const insertDeposit = (status: 0 | 1) =>
+    trx
       .insertInto('deposits')
       .values({
         id: newId('dep'),
@@ -175,10 +176,13 @@ async function recordTransfer(
         tx_hash: txHash,
         log_index: transfer.logIndex,
         amount_micro: amountMicro,
-        status: 0,
+        status,
         created_at: transfer.timestamp,
       })
       .execute();
+  if (!confirmed) {
+    if (existing) return 'pending';
+    await insertDeposit(0);
     return 'new_pending';
   }
   if (existing) {
@@ -190,18 +194,7 @@ async function recordTransfer(
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return 'known';
   } else {
-    await trx
-      .insertInto('deposits')
-      .values({
-        id: newId('dep'),
-        user_id: userId,
-        tx_hash: txHash,
-        log_index: transfer.logIndex,
-        amount_micro: amountMicro,
-        status: 1,
-        created_at: transfer.timestamp,
-      })
-      .execute();
+    await insertDeposit(1);
   }
   await postEntry(trx, {
     userId,

@@ -4,8 +4,10 @@ import { parseEther, parseUnits, type Address } from 'viem';
 import { startLocalNode, type LocalNode } from '../../test/chain/localNode';
 import { addMerchant } from '../../test/moneyFixtures';
 import { createTestApp, type TestApp } from '../../test/testApp';
+import { testAppPerBlock, withTestApp } from '../../test/withTestApp';
 import { recordLocalTransfer } from '../domain/chain/localAdapter';
 import { provisionGasAddresses } from '../domain/gasProvisioner';
+import { expectRefusal } from '../../test/expectations';
 
 // fetchBalance: the Operational Wallet's balances through the wallet slice's chain adapter, on
 // the local chain (recorded transfers) and on a real EVM node (Hardhat + our own ERC-20).
@@ -60,52 +62,41 @@ async function appWithMethods(t: TestApp, username: string, methods: string[]) {
   return { appId, gas, fetchBalance };
 }
 
+/** fetchBalance's answer: the gas wallet's native coin and token (null for a native method). */
+function balances(nativeAmount: number, tokenAmount: number | null) {
+  return { status: true, nativeAmount, tokenAmount };
+}
+
+/** Tron is not EVM: a server with no RPC for it answers 422 rather than zeros. */
+async function expectNoTronRpc(app: Awaited<ReturnType<typeof appWithMethods>>) {
+  const tron = await app.fetchBalance('pm_usdt_tron');
+  expect(tron.statusCode).toBe(422);
+  expect(tron.json().msg).toBe('Balances on Tron cannot be read: this server has no RPC for it.');
+}
+
 describe('fetchBalance on the local chain', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = testAppPerBlock();
 
   it('answers the recorded token transfers to the gas wallet, and nothing native', async () => {
     const app = await appWithMethods(t, 'gas_local', ['pm_usdt_bsc', 'pm_trx', 'pm_usdt_eth']);
-    expect((await app.fetchBalance('pm_usdt_bsc')).json()).toEqual({
-      status: true,
-      nativeAmount: 0,
-      tokenAmount: 0,
-    });
+    expect((await app.fetchBalance('pm_usdt_bsc')).json()).toEqual(balances(0, 0));
     const to = await app.gas('pm_usdt_bsc');
     for (const amountMicro of [3_500_000, 1_250_001]) {
       await recordLocalTransfer(t.db, { to, amountMicro, createdAt: t.clock().toISOString() });
     }
-    expect((await app.fetchBalance('pm_usdt_bsc')).json()).toEqual({
-      status: true,
-      nativeAmount: 0,
-      tokenAmount: 4.750001,
-    });
+    expect((await app.fetchBalance('pm_usdt_bsc')).json()).toEqual(balances(0, 4.750001));
     // A native coin method has no token balance; other chains have nothing recorded.
-    expect((await app.fetchBalance('pm_trx')).json()).toEqual({
-      status: true,
-      nativeAmount: 0,
-      tokenAmount: null,
-    });
+    expect((await app.fetchBalance('pm_trx')).json()).toEqual(balances(0, null));
     expect((await app.fetchBalance('pm_usdt_eth')).json()).toMatchObject({ tokenAmount: 0 });
   });
 
   it('with an RPC for another chain only, a chain without one (Tron) is a 422, not zeros', async () => {
-    const partly = await createTestApp({ env: { BALANCE_RPC_URLS: '1=http://127.0.0.1:9/' } });
-    try {
+    await withTestApp({ env: { BALANCE_RPC_URLS: '1=http://127.0.0.1:9/' } }, async (partly) => {
       const app = await appWithMethods(partly, 'gas_partly', ['pm_usdt_bsc', 'pm_usdt_tron']);
       // The deposit chain is still the local one.
       expect((await app.fetchBalance('pm_usdt_bsc')).json()).toMatchObject({ tokenAmount: 0 });
-      const tron = await app.fetchBalance('pm_usdt_tron');
-      expect(tron.statusCode).toBe(422);
-      expect(tron.json().msg).toBe(
-        'Balances on Tron cannot be read: this server has no RPC for it.',
-      );
-    } finally {
-      await partly.close();
-    }
+      await expectNoTronRpc(app);
+    });
   });
 
   it('answers 404 for an address that is not the gas wallet, or a method not in use', async () => {
@@ -176,16 +167,8 @@ describe('fetchBalance on an EVM chain', () => {
     const gas = (await app.gas('pm_usdt_bsc')) as Address;
     await node.transfer(token, gas, parseUnits('12.5', 18));
     await setNativeBalance(gas, parseEther('0.0123456789'));
-    expect((await app.fetchBalance('pm_usdt_bsc')).json()).toEqual({
-      status: true,
-      nativeAmount: 0.012345,
-      tokenAmount: 12.5,
-    });
-    expect((await app.fetchBalance('pm_bnb')).json()).toEqual({
-      status: true,
-      nativeAmount: 0,
-      tokenAmount: null,
-    });
+    expect((await app.fetchBalance('pm_usdt_bsc')).json()).toEqual(balances(0.012345, 12.5));
+    expect((await app.fetchBalance('pm_bnb')).json()).toEqual(balances(0, null));
     const other = await app.fetchBalance('pm_usdt_eth');
     expect(other.statusCode).toBe(422);
     expect(other.json().msg).toBe(
@@ -196,10 +179,12 @@ describe('fetchBalance on an EVM chain', () => {
   it('reads another EVM chain over BALANCE_RPC_URLS, its token at the method own contract', async () => {
     // The node stands in for Ethereum (chain 1); its USDT has 6 decimals, like mainnet's.
     const usdt6 = await node.deployToken(6, parseUnits('1000000', 6));
-    const multi = await createTestApp({
-      env: { CHAIN_RPC_URL: node.url, USDT_CONTRACT: token, BALANCE_RPC_URLS: `1=${node.url}` },
-    });
-    try {
+    const env = {
+      CHAIN_RPC_URL: node.url,
+      USDT_CONTRACT: token,
+      BALANCE_RPC_URLS: `1=${node.url}`,
+    };
+    await withTestApp({ env }, async (multi) => {
       await multi.db
         .updateTable('payment_methods')
         .set({ token_contract_address: usdt6 })
@@ -210,37 +195,18 @@ describe('fetchBalance on an EVM chain', () => {
       await node.transfer(usdt6, gas, parseUnits('7.25', 6));
       // Gas addresses repeat across the apps of these tests (same xpub): set what this one holds.
       await setNativeBalance(gas, parseEther('0.5'));
-      expect((await app.fetchBalance('pm_usdt_eth')).json()).toEqual({
-        status: true,
-        nativeAmount: 0.5,
-        tokenAmount: 7.25,
-      });
+      expect((await app.fetchBalance('pm_usdt_eth')).json()).toEqual(balances(0.5, 7.25));
       // Tron is not EVM: no RPC of ours can read it.
-      const tron = await app.fetchBalance('pm_usdt_tron');
-      expect(tron.statusCode).toBe(422);
-      expect(tron.json().msg).toBe(
-        'Balances on Tron cannot be read: this server has no RPC for it.',
-      );
-    } finally {
-      await multi.close();
-    }
+      await expectNoTronRpc(app);
+    });
   });
 
   it('answers 503 when the RPC cannot be reached', async () => {
-    const down = await createTestApp({
-      env: { CHAIN_RPC_URL: 'http://127.0.0.1:9/', USDT_CONTRACT: token },
-    });
-    try {
+    const env = { CHAIN_RPC_URL: 'http://127.0.0.1:9/', USDT_CONTRACT: token };
+    await withTestApp({ env }, async (down) => {
       const app = await appWithMethods(down, 'gas_down', ['pm_bnb']);
       const res = await app.fetchBalance('pm_bnb');
-      expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({
-        status: false,
-        msg: 'The blockchain could not be reached. Please try again in a minute.',
-        errors: {},
-      });
-    } finally {
-      await down.close();
-    }
+      expectRefusal(res, 503, 'The blockchain could not be reached. Please try again in a minute.');
+    });
   });
 });

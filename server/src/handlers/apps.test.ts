@@ -1,12 +1,16 @@
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { hashApiKey } from '../domain/apiKeys';
+import { LIST_NAMES } from '../domain/apps';
 import { provisionGasAddresses, startGasProvisioner } from '../domain/gasProvisioner';
 import { newId } from '../domain/ids';
 import { seed } from '../seed';
 import { addUser as addAccount } from '../../test/accounts';
+import { insertApp, insertReceive, insertSend } from '../../test/appRows';
 import type { CallOptions } from '../../test/operations';
-import { createTestApp, type TestApp } from '../../test/testApp';
+import type { TestApp } from '../../test/testApp';
+import { expectFieldErrors, expectRefusal } from '../../test/expectations';
+import { testAppPerBlock, withTestApp } from '../../test/withTestApp';
 
 // The Apps operations through HTTP (app.inject) on a fresh seeded database.
 
@@ -46,15 +50,13 @@ async function subscribe(t: TestApp, userId: string, packageId?: string): Promis
 }
 
 describe('getApps and createApp', () => {
-  let t: TestApp;
+  const t = testAppPerBlock();
   let auth: { authorization: string };
 
   beforeAll(async () => {
-    t = await createTestApp();
     await addUser(t, 'fresh');
     auth = await t.authHeader('fresh');
   });
-  afterAll(() => t.close());
 
   const create = (body: Record<string, unknown>, headers = auth) =>
     t.call('createApp', { headers, body });
@@ -143,21 +145,14 @@ describe('getApps and createApp', () => {
 async function makeAppWithRows(t: TestApp, userId: string, tag: string) {
   const now = t.clock().toISOString();
   const appId = `app_${tag}`;
-  await t.db
-    .insertInto('apps')
-    .values({
-      id: appId,
-      user_id: userId,
-      app_name: `App ${tag}`,
-      info: null,
-      project_url: 'https://x.example',
-      whitelist_ip: null,
-      callback_url: null,
-      status: 1,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
+  await insertApp(t, {
+    id: appId,
+    user_id: userId,
+    app_name: `App ${tag}`,
+    project_url: 'https://x.example',
+    status: 1,
+    created_at: now,
+  });
   await t.db
     .insertInto('app_payment_methods')
     .values({
@@ -186,36 +181,30 @@ async function makeAppWithRows(t: TestApp, userId: string, tag: string) {
       last_used_at: null,
     })
     .execute();
-  await t.db
-    .insertInto('receive_transactions')
-    .values({
-      id: `dep_${tag}`,
-      app_id: appId,
-      payment_method_id: 'pm_usdt_bsc',
-      unique_id: 'CUST-1',
-      amount_micro: 12_500_000,
-      deposit_status: 5,
-      thash: null,
-      gas_transfer_txid: null,
-      collect_txid: null,
-      process_datetime: now,
-      created_at: now,
-    })
-    .execute();
-  await t.db
-    .insertInto('send_transactions')
-    .values({
-      id: `wd_${tag}`,
-      app_id: appId,
-      payment_method_id: 'pm_usdt_bsc',
-      thash: null,
-      amount_micro: 3_000_000,
-      to_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
-      status: 6,
-      created_at: now,
-    })
-    .execute();
+  await insertReceive(t, {
+    id: `dep_${tag}`,
+    app_id: appId,
+    unique_id: 'CUST-1',
+    amount_micro: 12_500_000,
+    deposit_status: 5,
+    process_datetime: now,
+    created_at: now,
+  });
+  await insertSend(t, {
+    id: `wd_${tag}`,
+    app_id: appId,
+    amount_micro: 3_000_000,
+    to_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    status: 6,
+    created_at: now,
+  });
   return appId;
+}
+
+/** A new merchant `username` with an app of rows (makeAppWithRows): its header and the app id. */
+async function merchantWithAppRows(t: TestApp, username: string, tag: string) {
+  const userId = await addUser(t, username);
+  return { headers: await t.authHeader(username), appId: await makeAppWithRows(t, userId, tag) };
 }
 
 /** Everything an app-scoped operation could change, to compare before and after. */
@@ -231,20 +220,18 @@ async function snapshot(t: TestApp) {
 }
 
 describe('ownership: another account gets 404 and changes nothing', () => {
-  let t: TestApp;
+  const t = testAppPerBlock();
   let owner: string;
   let intruder: { authorization: string };
   let appId: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
     owner = await addUser(t, 'owner');
     await addUser(t, 'intruder');
     intruder = await t.authHeader('intruder');
     appId = await makeAppWithRows(t, owner, 'own');
     await provisionGasAddresses(t.db, TEST_XPUB);
   });
-  afterAll(() => t.close());
 
   const gasOf = async (tag: string) =>
     (
@@ -319,8 +306,7 @@ describe('ownership: another account gets 404 and changes nothing', () => {
   it.each(cases)('%s', async (operationId, request) => {
     const before = await snapshot(t);
     const res = await t.call(operationId, { ...(await request('own')), headers: intruder });
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ status: false, msg: 'Record not found.', errors: {} });
+    expectRefusal(res, 404, 'Record not found.');
     expect(await snapshot(t)).toEqual(before);
   });
 
@@ -353,17 +339,13 @@ describe('ownership: another account gets 404 and changes nothing', () => {
 });
 
 describe('API keys', () => {
-  let t: TestApp;
+  const t = testAppPerBlock();
   let headers: { authorization: string };
   let appId: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    const userId = await addUser(t, 'keys');
-    headers = await t.authHeader('keys');
-    appId = await makeAppWithRows(t, userId, 'k');
+    ({ headers, appId } = await merchantWithAppRows(t, 'keys', 'k'));
   });
-  afterAll(() => t.close());
 
   const generate = (body: object) => t.call('generateApiKey', { headers, body });
   const list = async () =>
@@ -385,8 +367,7 @@ describe('API keys', () => {
 
   it('refuses a missing name, no permission and unknown permissions', async () => {
     const empty = await generate({ token_name: '', app_id: appId, abilities: [] });
-    expect(empty.statusCode).toBe(422);
-    expect(empty.json().errors).toEqual({
+    expectFieldErrors(empty, {
       token_name: ['Key Name is required'],
       abilities: ['Min One Permission is required'],
     });
@@ -459,17 +440,13 @@ describe('API keys', () => {
 });
 
 describe('transaction state rules', () => {
-  let t: TestApp;
+  const t = testAppPerBlock();
   let headers: { authorization: string };
   let appId: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    const userId = await addUser(t, 'states');
-    headers = await t.authHeader('states');
-    appId = await makeAppWithRows(t, userId, 's');
+    ({ headers, appId } = await merchantWithAppRows(t, 'states', 's'));
   });
-  afterAll(() => t.close());
 
   const setDeposit = (status: 0 | 1 | 2 | 3 | 4 | 5) =>
     t.db
@@ -560,12 +537,11 @@ describe('transaction state rules', () => {
 });
 
 describe('payment methods and the operational wallet job', () => {
-  let t: TestApp;
+  const t = testAppPerBlock();
   let headers: { authorization: string };
   let appId: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
     await addUser(t, 'pay');
     headers = await t.authHeader('pay');
     const res = await t.call('createApp', {
@@ -574,7 +550,6 @@ describe('payment methods and the operational wallet job', () => {
     });
     appId = res.json().app.id;
   });
-  afterAll(() => t.close());
 
   const use = (payment_method_id: string, collect_address: string) =>
     t.call('usePaymentMethod', {
@@ -588,8 +563,7 @@ describe('payment methods and the operational wallet job', () => {
 
   it('refuses missing and invalid payout addresses per network', async () => {
     const missing = await use('pm_usdt_bsc', '');
-    expect(missing.statusCode).toBe(422);
-    expect(missing.json().errors).toEqual({ collect_address: ['Payout addrress is required'] });
+    expectFieldErrors(missing, { collect_address: ['Payout addrress is required'] });
     for (const [method, address] of [
       ['pm_usdt_bsc', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD'], // bad EIP-55 checksum
       ['pm_usdt_bsc', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'],
@@ -693,17 +667,15 @@ describe('payment methods and the operational wallet job', () => {
 });
 
 describe('updateApp and getAppDetails', () => {
-  let t: TestApp;
+  const t = testAppPerBlock();
   let headers: { authorization: string };
 
   beforeAll(async () => {
-    t = await createTestApp();
     const userId = await addUser(t, 'upd');
     headers = await t.authHeader('upd');
     await subscribe(t, userId);
     await makeAppWithRows(t, userId, 'u');
   });
-  afterAll(() => t.close());
 
   const update = (body: object) => t.call('updateApp', { headers, body });
 
@@ -814,8 +786,7 @@ describe('updateApp and getAppDetails', () => {
 
 describe('demo data', () => {
   it('gives the demo account an app with rows in every state, enough to page', async () => {
-    const t = await createTestApp();
-    try {
+    await withTestApp({}, async (t) => {
       const headers = await t.authHeader();
       const apps = (await t.call('getApps', { headers })).json().data;
       expect(apps).toHaveLength(1);
@@ -834,14 +805,7 @@ describe('demo data', () => {
         .where('app_id', '=', apps[0].id)
         .execute();
       expect(new Set(sends.map((r) => r.status))).toEqual(new Set([0, 1, 2, 3, 4, 5, 6, 7]));
-      for (const list of [
-        'receive',
-        'send',
-        'accounts',
-        'api_logs',
-        'callback_data',
-        'daily_logs',
-      ]) {
+      for (const list of LIST_NAMES) {
         expect([list, data[list].last_page > 1]).toEqual([list, true]);
       }
       expect(data.user_payment_methods).toHaveLength(2);
@@ -868,8 +832,6 @@ describe('demo data', () => {
           .where('app_id', '=', apps[0].id)
           .execute(),
       ).toHaveLength(receives.length);
-    } finally {
-      await t.close();
-    }
+    });
   });
 });

@@ -21,6 +21,7 @@ import { gasBalanceReader } from '../domain/chain/balances';
 import { microToDecimal } from '../domain/money';
 import { isoNow } from '../domain/time';
 import { requireUser } from '../http/requestContext';
+import { done } from './replies';
 import type { HandlerModule, Reply } from './types';
 
 // Operations tagged Apps in openapi.yaml, keyed by operationId.
@@ -35,22 +36,13 @@ export const appsHandlers: HandlerModule = (ctx) => {
     async createApp(request) {
       const user = requireUser(request);
       const { app, apps } = await createApp(ctx.db, user.id, request.body, isoNow(ctx.clock));
-      return {
-        status: true,
-        msg: 'App created successfully',
-        data: apps,
-        app,
-      } satisfies Reply<'createApp'>;
+      return done('App created successfully', { data: apps, app }) satisfies Reply<'createApp'>;
     },
 
     async updateApp(request) {
       const user = requireUser(request);
       const app = await updateApp(ctx.db, user.id, request.body, isoNow(ctx.clock));
-      return {
-        status: true,
-        msg: 'App updated successfully',
-        data: app,
-      } satisfies Reply<'updateApp'>;
+      return done('App updated successfully', { data: app }) satisfies Reply<'updateApp'>;
     },
 
     async getAppDetails(request) {
@@ -76,12 +68,10 @@ export const appsHandlers: HandlerModule = (ctx) => {
     async generateApiKey(request) {
       const user = requireUser(request);
       const { token, key } = await generateApiKey(ctx.db, user.id, request.body, isoNow(ctx.clock));
-      return {
-        status: true,
-        msg: 'API key generated successfully',
+      return done('API key generated successfully', {
         token,
         data: key,
-      } satisfies Reply<'generateApiKey'>;
+      }) satisfies Reply<'generateApiKey'>;
     },
 
     async revokeToken(request) {
@@ -95,10 +85,7 @@ export const appsHandlers: HandlerModule = (ctx) => {
       const user = requireUser(request);
       const { app_id: appId, abilities } = request.body;
       await setApiKeyAbilities(ctx.db, user.id, appId, request.params.tokenId, abilities);
-      return {
-        status: true,
-        msg: 'Permissions updated successfully',
-      } satisfies Reply<'updatePermissions'>;
+      return done('Permissions updated successfully') satisfies Reply<'updatePermissions'>;
     },
 
     async fetchBalance(request) {
@@ -119,46 +106,31 @@ export const appsHandlers: HandlerModule = (ctx) => {
     async usePaymentMethod(request) {
       const user = requireUser(request);
       await usePaymentMethod(ctx.db, user.id, request.body, isoNow(ctx.clock));
-      return {
-        status: true,
-        msg: 'Payment method added successfully',
-      } satisfies Reply<'usePaymentMethod'>;
+      return done('Payment method added successfully') satisfies Reply<'usePaymentMethod'>;
     },
 
     async updatePaymentMethod(request) {
       const user = requireUser(request);
       await updatePaymentMethod(ctx.db, user.id, request.body);
-      return {
-        status: true,
-        msg: 'Payment method updated successfully',
-      } satisfies Reply<'updatePaymentMethod'>;
+      return done('Payment method updated successfully') satisfies Reply<'updatePaymentMethod'>;
     },
 
     async requeueDeposit(request) {
       const user = requireUser(request);
       await requeueDeposit(ctx.db, user.id, request.params.id);
-      return {
-        status: true,
-        msg: 'Deposit re-initiated successfully',
-      } satisfies Reply<'requeueDeposit'>;
+      return done('Deposit re-initiated successfully') satisfies Reply<'requeueDeposit'>;
     },
 
     async cancelWithdraw(request) {
       const user = requireUser(request);
       await cancelWithdrawal(ctx.db, user.id, request.params.id);
-      return {
-        status: true,
-        msg: 'Withdrawal cancelled successfully',
-      } satisfies Reply<'cancelWithdraw'>;
+      return done('Withdrawal cancelled successfully') satisfies Reply<'cancelWithdraw'>;
     },
 
     async requeueWithdraw(request) {
       const user = requireUser(request);
       await requeueWithdrawal(ctx.db, user.id, request.params.id);
-      return {
-        status: true,
-        msg: 'Withdrawal re-initiated successfully',
-      } satisfies Reply<'requeueWithdraw'>;
+      return done('Withdrawal re-initiated successfully') satisfies Reply<'requeueWithdraw'>;
     },
   };
 };

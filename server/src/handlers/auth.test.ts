@@ -7,6 +7,7 @@ import { issueStepToken } from '../domain/stepTokens';
 import { newTotpSecret, sealTotpSecret, totpCode } from '../domain/totp';
 import { call } from '../../test/operations';
 import { createTestApp, type TestApp, type TestAppOptions } from '../../test/testApp';
+import { expectFieldErrors, expectRefusal } from '../../test/expectations';
 
 // The Auth operations against the real openapi.yaml (responses validated against it).
 
@@ -133,28 +134,27 @@ describe('register', () => {
     expect(signedIn.statusCode).toBe(200);
   });
 
-  it('refuses a taken username or e-mail, whatever the case', async () => {
-    const res = await register({ ...NEW_USER, username: 'DeMo', email: 'DEMO@example.com' });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({
-      username: ['Username already taken.'],
-      email: ['Email already registered.'],
-    });
-  });
-
-  it('refuses an unknown sponsor and an unknown country', async () => {
-    const res = await register({
-      ...NEW_USER,
-      username: 'fresh_one',
-      email: 'fresh@example.com',
-      sponsor_id: 'nobody_here',
-      country: 'ZZ',
-    });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({
-      sponsor_id: ['Sponsor not found.'],
-      country: ['Please select a country from the list.'],
-    });
+  it.each([
+    [
+      'a taken username or e-mail, whatever the case',
+      { username: 'DeMo', email: 'DEMO@example.com' },
+      { username: ['Username already taken.'], email: ['Email already registered.'] },
+    ],
+    [
+      'an unknown sponsor and an unknown country',
+      {
+        username: 'fresh_one',
+        email: 'fresh@example.com',
+        sponsor_id: 'nobody_here',
+        country: 'ZZ',
+      },
+      {
+        sponsor_id: ['Sponsor not found.'],
+        country: ['Please select a country from the list.'],
+      },
+    ],
+  ])('refuses %s', async (_case, fields, errors) => {
+    expectFieldErrors(await register({ ...NEW_USER, ...fields }), errors);
   });
 
   it.each([
@@ -170,8 +170,7 @@ describe('register', () => {
       email: 'weak@example.com',
       password,
     });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({
+    expectFieldErrors(res, {
       password: [
         'Password must have at least 8 characters, one lowercase letter, one uppercase letter, one number and one special character.',
       ],
@@ -305,8 +304,7 @@ describe('two-step sign-in', () => {
     const t = ref.t;
     const token = await stepToken(t);
     const wrong = await login(t, token, { ...DEMO, mpin: '9999' });
-    expect(wrong.statusCode).toBe(422);
-    expect(wrong.json().errors).toEqual({ mpin: ['The 4 Digit Pin is incorrect.'] });
+    expectFieldErrors(wrong, { mpin: ['The 4 Digit Pin is incorrect.'] });
     const right = await login(t, token, { ...DEMO, mpin: '1234' });
     expect(right.statusCode).toBe(200);
   });
@@ -315,13 +313,11 @@ describe('two-step sign-in', () => {
     const t = ref.t;
     const token = await stepToken(t);
     const none = await login(t, token, DEMO);
-    expect(none.statusCode).toBe(422);
-    expect(none.json().errors).toEqual({ mpin: ['4 Digit Pin is Required'] });
+    expectFieldErrors(none, { mpin: ['4 Digit Pin is Required'] });
     const other = await login(t, token, { ...DEMO, otp: '1234' });
     expect(other.json().errors).toEqual({ mpin: ['4 Digit Pin is Required'] });
     const malformed = await login(t, token, { ...DEMO, mpin: '12+4' });
-    expect(malformed.statusCode).toBe(422);
-    expect(malformed.json().errors).toEqual({ mpin: ['The 4 Digit Pin must be 4 digits.'] });
+    expectFieldErrors(malformed, { mpin: ['The 4 Digit Pin must be 4 digits.'] });
   });
 
   it('makes the step token single-use', async () => {
@@ -338,12 +334,7 @@ describe('two-step sign-in', () => {
     const token = await stepToken(t);
     t.clock.advance(5 * 60_000);
     const expired = await login(t, token, { ...DEMO, mpin: '1234' });
-    expect(expired.statusCode).toBe(422);
-    expect(expired.json()).toEqual({
-      status: false,
-      msg: 'Sign-in step expired. Please sign in again.',
-      errors: {},
-    });
+    expectRefusal(expired, 422, 'Sign-in step expired. Please sign in again.');
     const missing = await t.call('login', { body: { ...DEMO, mpin: '1234' } });
     expect(missing.statusCode).toBe(422);
     const session = await t.authHeader();
@@ -361,8 +352,7 @@ describe('two-step sign-in', () => {
       password: NEW_USER.password,
       mpin: NEW_USER.spassword,
     });
-    expect(other.statusCode).toBe(422);
-    expect(other.json().errors).toEqual({ password: [BAD_CREDENTIALS] });
+    expectFieldErrors(other, { password: [BAD_CREDENTIALS] });
   });
 });
 
@@ -391,16 +381,14 @@ describe('e-mailed OTP sign-in', () => {
 
     const wrongCode = code === '0000' ? '0001' : '0000';
     const wrong = await login(t, step.json().token, { ...DEMO, otp: wrongCode });
-    expect(wrong.statusCode).toBe(422);
-    expect(wrong.json().errors).toEqual({ otp: ['The OTP is incorrect or has expired.'] });
+    expectFieldErrors(wrong, { otp: ['The OTP is incorrect or has expired.'] });
     expect((await login(t, step.json().token, { ...DEMO, otp: code })).statusCode).toBe(200);
 
     // The same code with a fresh step token: already used.
     const demo = await userRow(t);
     const fresh = issueStepToken(t.config.secretKey, demo.id, 'login', t.clock);
     const reused = await login(t, fresh, { ...DEMO, otp: code });
-    expect(reused.statusCode).toBe(422);
-    expect(reused.json().errors).toEqual({ otp: ['The OTP is incorrect or has expired.'] });
+    expectFieldErrors(reused, { otp: ['The OTP is incorrect or has expired.'] });
   });
 
   it('honours only the newest code, for 10 minutes', async () => {
@@ -446,8 +434,7 @@ describe('authenticator sign-in', () => {
     expect(ok.json().profile).toMatchObject({ auth_type: 'authenticator', image_2fa: null });
 
     const replay = await login(t, await stepToken(t), { ...DEMO, authenticator: previous });
-    expect(replay.statusCode).toBe(422);
-    expect(replay.json().errors).toEqual({
+    expectFieldErrors(replay, {
       authenticator: ['The Two-Factor Authentication Code is incorrect.'],
     });
   });
@@ -568,8 +555,7 @@ describe('brute-force limits', () => {
         expect(res.json().msg).toBe(expected);
       }
       const locked = await preLogin(t, DEMO);
-      expect(locked.statusCode).toBe(422);
-      expect(locked.json()).toEqual({ status: false, msg: LOCKED, errors: {} });
+      expectRefusal(locked, 422, LOCKED);
       expect((await userRow(t)).locked_until).not.toBeNull();
 
       t.clock.advance(30 * 60_000);
@@ -614,12 +600,11 @@ describe('e-mailed codes with the mail server down', () => {
   it('preLogin answers 503 with a clear message, and the account is not penalised', async () => {
     const t = ref.t;
     const res = await preLogin(t, DEMO);
-    expect(res.statusCode).toBe(503);
-    expect(res.json()).toEqual({
-      status: false,
-      msg: 'We could not send the code by e-mail. Please try again in a few minutes.',
-      errors: {},
-    });
+    expectRefusal(
+      res,
+      503,
+      'We could not send the code by e-mail. Please try again in a few minutes.',
+    );
     expect(readOutbox(t.dataDir)).toHaveLength(0);
     const demo = await userRow(t);
     expect(demo.failed_logins).toBe(0);

@@ -7,8 +7,8 @@ import { runAdmin } from '../admin';
 import { newId } from '../domain/ids';
 import { deriveEvmAddress } from '../domain/hdWallet';
 import { DEV_MNEMONIC_FILE, DEV_XPUB_FILE } from '../domain/chain/walletKey';
-import { createTestApp, type TestApp } from '../../test/testApp';
-import { addMerchant, credit } from '../../test/moneyFixtures';
+import { addMerchant, credit, depositFound } from '../../test/moneyFixtures';
+import { testAppPerBlock } from '../../test/withTestApp';
 
 // The wallet (crypto-deposit) and balance-sync on the local chain: deposits recorded by the
 // admin `deposit` command, found and credited by the next sync, exactly once.
@@ -16,13 +16,7 @@ import { addMerchant, credit } from '../../test/moneyFixtures';
 type Headers = { authorization: string };
 
 describe('wallet on the local chain', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = testAppPerBlock();
 
   const wallet = (headers: Headers) => t.call('getCryptoDeposit', { headers });
   const sync = (headers: Headers) => t.call('syncBalance', { headers });
@@ -91,12 +85,7 @@ describe('wallet on the local chain', () => {
     // Nothing is credited before the user checks the balance, as on a real chain.
     expect((await wallet(m.headers)).json().details.balance).toBe(0);
 
-    expect((await sync(m.headers)).json()).toEqual({
-      status: true,
-      balance: 25.5,
-      is_new: true,
-      msg: 'New Deposit Found !!',
-    });
+    expect((await sync(m.headers)).json()).toEqual(depositFound(25.5));
     expect((await sync(m.headers)).json()).toMatchObject({ is_new: false, balance: 25.5 });
 
     await admin('deposit', 'depositor', '0.000001');

@@ -3,6 +3,7 @@ import SqliteDatabase from 'better-sqlite3';
 import type { CompiledQuery, Kysely } from 'kysely';
 import pg from 'pg';
 import { addUser } from '../../test/accounts';
+import { insertApp, insertReceive, insertSend } from '../../test/appRows';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import { DB_FILE, openDb } from '../db/connection';
 import type { Database } from '../db/schema';
@@ -19,53 +20,27 @@ let userId: string;
 let auth: { authorization: string };
 
 async function addApp(owner: string, id: string) {
-  await t.db
-    .insertInto('apps')
-    .values({
-      id,
-      user_id: owner,
-      app_name: id,
-      info: null,
-      project_url: 'https://example.com',
-      whitelist_ip: null,
-      callback_url: null,
-      created_at: NOW.toISOString(),
-      updated_at: NOW.toISOString(),
-    })
-    .execute();
+  await insertApp(t, { id, user_id: owner, created_at: NOW.toISOString() });
 }
 
 async function addTransactions(appId: string, times: string[]) {
   for (const [i, created_at] of times.entries()) {
-    await t.db
-      .insertInto('receive_transactions')
-      .values({
-        id: `${appId}_r${i}`,
-        app_id: appId,
-        payment_method_id: 'pm_usdt_bsc',
-        unique_id: `C${i}`,
-        amount_micro: 1_000_000,
-        deposit_status: 1,
-        thash: null,
-        gas_transfer_txid: null,
-        collect_txid: null,
-        process_datetime: null,
-        created_at,
-      })
-      .execute();
-    await t.db
-      .insertInto('send_transactions')
-      .values({
-        id: `${appId}_s${i}`,
-        app_id: appId,
-        payment_method_id: 'pm_usdt_bsc',
-        thash: null,
-        amount_micro: 1_000_000,
-        to_address: '0x0000000000000000000000000000000000000001',
-        status: 1,
-        created_at,
-      })
-      .execute();
+    await insertReceive(t, {
+      id: `${appId}_r${i}`,
+      app_id: appId,
+      unique_id: `C${i}`,
+      amount_micro: 1_000_000,
+      deposit_status: 1,
+      created_at,
+    });
+    await insertSend(t, {
+      id: `${appId}_s${i}`,
+      app_id: appId,
+      amount_micro: 1_000_000,
+      to_address: '0x0000000000000000000000000000000000000001',
+      status: 1,
+      created_at,
+    });
   }
 }
 

@@ -1,18 +1,14 @@
 import { addUser } from '../../test/accounts';
 import { JPEG, PNG, SCRIPT, SVG, oversizedPng } from '../../test/images';
 import { multipart, type Part } from '../../test/multipart';
-import { createTestApp, type TestApp } from '../../test/testApp';
 import { KYC_MSG, approveProfile, reviewUpload } from '../domain/kyc';
+import { expectFieldErrors } from '../../test/expectations';
+import { testAppPerBlock } from '../../test/withTestApp';
 
 // KYC operations through HTTP: the sections with their uploads, every upload rule, the
 // 'Already uploaded' rule, and status_kyc as uploads are reviewed.
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppPerBlock();
 
 interface DocTypes {
   data: {
@@ -84,8 +80,7 @@ describe('uploadKyc', () => {
 
   test('required fields and images carry the spec messages', async () => {
     const res = await upload(headers, { document_type: 'identity proof', document_name: '' }, []);
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({ document_name: ['Document Name is required'] });
+    expectFieldErrors(res, { document_name: ['Document Name is required'] });
 
     const missing = await upload(headers, aadhar, []);
     expect(missing.json().errors).toEqual({
@@ -133,8 +128,7 @@ describe('uploadKyc', () => {
       front(SVG),
       back(SCRIPT),
     ]);
-    expect(fake.statusCode).toBe(422);
-    expect(fake.json().errors).toEqual({
+    expectFieldErrors(fake, {
       front: ['The front must be a file of type: jpg, png, jpeg.'],
       back: ['The back must be a file of type: jpg, png, jpeg.'],
     });

@@ -3,23 +3,22 @@ import path from 'node:path';
 import { addUser } from '../../test/accounts';
 import { GIF_HTML, JPEG, PNG, SCRIPT, SVG, oversizedPng } from '../../test/images';
 import { multipart } from '../../test/multipart';
-import { createTestApp, type TestApp } from '../../test/testApp';
 import { KYC_MSG } from '../domain/kyc';
 import { uploadsDir } from '../domain/uploads';
 import { DEMO_SCAN } from '../seed/demoPortal';
 import { PROFILE_MSG } from './profile';
+import { expectFieldErrors } from '../../test/expectations';
+import { testAppPerBlock } from '../../test/withTestApp';
 
 // Profile operations through HTTP: avatar uploads (and the attacks on them), image serving with
 // its access rules, and the personal section's rules.
 
-let t: TestApp;
+const t = testAppPerBlock();
 let auth: { authorization: string };
 
 beforeAll(async () => {
-  t = await createTestApp();
   auth = await t.authHeader();
 });
-afterAll(() => t.close());
 
 const storedFiles = () =>
   existsSync(uploadsDir(t.dataDir)) ? readdirSync(uploadsDir(t.dataDir)).sort() : [];
@@ -164,8 +163,7 @@ describe('updateProfile', () => {
 
   test('every required field has the spec message', async () => {
     const res = await update({});
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({
+    expectFieldErrors(res, {
       name: ['Name is required'],
       gender: ['Gender is required'],
       dob: ['Date of Birth is required'],
@@ -179,8 +177,7 @@ describe('updateProfile', () => {
 
   test('empty or blank strings read as missing', async () => {
     const res = await update({ ...valid, address_line1: '', pincode: '' });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({
+    expectFieldErrors(res, {
       address_line1: ['Flat,House Number is required'],
       pincode: ['Pincode is required'],
     });
@@ -190,8 +187,7 @@ describe('updateProfile', () => {
 
   test('name letters only, birth date in the past, pincode 6 digits in India', async () => {
     const res = await update({ ...valid, name: 'Asha 3', dob: '2999-01-01', pincode: '4110' });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({
+    expectFieldErrors(res, {
       name: [KYC_MSG.nameLetters],
       dob: [KYC_MSG.dobPast],
       pincode: [KYC_MSG.pincodeIndia],

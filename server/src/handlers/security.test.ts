@@ -7,12 +7,20 @@ import { DEMO_ACCOUNT } from '../seed';
 import { call } from '../../test/operations';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import { MESSAGES } from './security';
+import { expectFieldErrors } from '../../test/expectations';
 
 // The Security operations through HTTP (app.inject) on a fresh seeded database: the demo
 // account starts with the pin active and no authenticator.
 
 let t: TestApp;
 let auth: { authorization: string };
+
+/** A changeMpin body the demo account may send: its password, and the new pin 5555 twice. */
+const NEW_PIN = {
+  password: DEMO_ACCOUNT.password,
+  spassword: '5555',
+  spassword_confirmation: '5555',
+};
 
 beforeEach(async () => {
   t = await createTestApp({ env: { LOGIN_ACCOUNT_MAX_FAILURES: '3' } });
@@ -67,15 +75,13 @@ describe('getAuthentication and the authenticator setup (change2fa)', () => {
   it('refuses a wrong code on the code field and keeps the setup pending', async () => {
     await read('getAuthentication');
     const res = await submit('change2fa', { code: '000000' });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({ code: [MESSAGES.wrongTwoFactor] });
+    expectFieldErrors(res, { code: [MESSAGES.wrongTwoFactor] });
     expect((await read('getAuthentication')).json().more_details.authenticator).toBe(0);
   });
 
   it('answers the spec message for a missing code', async () => {
     const res = await submit('change2fa', {});
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({ code: ['Two Factor code is required'] });
+    expectFieldErrors(res, { code: ['Two Factor code is required'] });
   });
 
   it('marks it set up with a correct code and stops sending the URL', async () => {
@@ -116,15 +122,13 @@ describe('updateAuthentication: switching the active method', () => {
   it('needs the code of the method being left', async () => {
     await setUpAuthenticator();
     const missing = await submit('updateAuthentication', { type: 'authenticator' });
-    expect(missing.statusCode).toBe(422);
-    expect(missing.json().errors).toEqual({ spassword: [MESSAGES.codeRequired] });
+    expectFieldErrors(missing, { spassword: [MESSAGES.codeRequired] });
 
     const wrong = await submit('updateAuthentication', {
       type: 'authenticator',
       spassword: '9999',
     });
-    expect(wrong.statusCode).toBe(422);
-    expect(wrong.json().errors).toEqual({ spassword: [MESSAGES.wrongCode] });
+    expectFieldErrors(wrong, { spassword: [MESSAGES.wrongCode] });
     expect((await demoRow()).auth_type).toBe('mpin');
 
     const ok = await submit('updateAuthentication', {
@@ -149,8 +153,7 @@ describe('updateAuthentication: switching the active method', () => {
     await submit('updateAuthentication', { type: 'authenticator', spassword: DEMO_ACCOUNT.pin });
 
     const wrongField = await submit('updateAuthentication', { type: 'mpin', spassword: '1234' });
-    expect(wrongField.statusCode).toBe(422);
-    expect(wrongField.json().errors).toEqual({ code: [MESSAGES.codeRequired] });
+    expectFieldErrors(wrongField, { code: [MESSAGES.codeRequired] });
 
     const code = await totpCode(secret, t.clock());
     expect((await submit('updateAuthentication', { type: 'mpin', code })).statusCode).toBe(200);
@@ -158,8 +161,7 @@ describe('updateAuthentication: switching the active method', () => {
 
     // Same code, same 30 s step: already used.
     const replay = await submit('updateAuthentication', { type: 'mpin', code });
-    expect(replay.statusCode).toBe(422);
-    expect(replay.json().errors).toEqual({ code: [MESSAGES.wrongCode] });
+    expectFieldErrors(replay, { code: [MESSAGES.wrongCode] });
     expect((await demoRow()).auth_type).toBe('authenticator');
 
     t.clock.advance(30_000);
@@ -182,8 +184,7 @@ describe('updateAuthentication: switching the active method', () => {
       type: 'mpin',
       otp: code === '0000' ? '0001' : '0000',
     });
-    expect(wrong.statusCode).toBe(422);
-    expect(wrong.json().errors).toEqual({ otp: [MESSAGES.wrongCode] });
+    expectFieldErrors(wrong, { otp: [MESSAGES.wrongCode] });
 
     const ok = await submit('updateAuthentication', { type: 'mpin', otp: code });
     expect(ok.statusCode).toBe(200);
@@ -221,11 +222,7 @@ describe('rate limits on code checks', () => {
     expect(limited.json().status).toBe(false);
 
     // The budget is the account's, across the operations of the slice.
-    const pin = await submit('changeMpin', {
-      password: DEMO_ACCOUNT.password,
-      spassword: '5555',
-      spassword_confirmation: '5555',
-    });
+    const pin = await submit('changeMpin', NEW_PIN);
     expect(pin.statusCode).toBe(429);
 
     t.clock.advance(16 * 60_000);
@@ -239,11 +236,7 @@ describe('rate limits on code checks', () => {
   it('counts parallel guesses too', async () => {
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        submit('changeMpin', {
-          password: `Wrong@${i}`,
-          spassword: '5555',
-          spassword_confirmation: '5555',
-        }),
+        submit('changeMpin', { ...NEW_PIN, password: `Wrong@${i}` }),
       ),
     );
     const codes = answers.map((res) => res.statusCode).sort();
@@ -264,11 +257,7 @@ describe('rate limits on code checks', () => {
 
   it('keeps both budgets across a restart (a new app on the same database)', async () => {
     for (let i = 0; i < 3; i += 1) {
-      const res = await submit('changeMpin', {
-        password: 'Wrong@1234',
-        spassword: '5555',
-        spassword_confirmation: '5555',
-      });
+      const res = await submit('changeMpin', { ...NEW_PIN, password: 'Wrong@1234' });
       expect(res.statusCode).toBe(422);
     }
     await t.db.updateTable('users').set({ auth_type: 'otp' }).execute();
@@ -280,11 +269,7 @@ describe('rate limits on code checks', () => {
     try {
       const pin = await call(restarted, 'changeMpin', {
         headers: auth,
-        body: {
-          password: DEMO_ACCOUNT.password,
-          spassword: '5555',
-          spassword_confirmation: '5555',
-        },
+        body: NEW_PIN,
       });
       expect(pin.statusCode).toBe(429);
       const code = await call(restarted, 'resendOtp', { headers: auth });
@@ -298,8 +283,7 @@ describe('rate limits on code checks', () => {
 describe('changeMpin', () => {
   it('answers the spec messages for missing fields', async () => {
     const res = await submit('changeMpin', {});
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({
+    expectFieldErrors(res, {
       password: ['Current Password is required'],
       spassword: ['New 4 Digit Pin is required'],
       spassword_confirmation: ['Confirm Pin is required'],
@@ -307,34 +291,20 @@ describe('changeMpin', () => {
   });
 
   it('refuses a confirmation that differs', async () => {
-    const res = await submit('changeMpin', {
-      password: DEMO_ACCOUNT.password,
-      spassword: '5555',
-      spassword_confirmation: '5556',
-    });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({
+    const res = await submit('changeMpin', { ...NEW_PIN, spassword_confirmation: '5556' });
+    expectFieldErrors(res, {
       spassword_confirmation: ['The confirm Pin does not match the new Pin'],
     });
   });
 
   it('refuses a wrong password and keeps the old pin', async () => {
-    const res = await submit('changeMpin', {
-      password: 'Wrong@12345',
-      spassword: '5555',
-      spassword_confirmation: '5555',
-    });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({ password: [MESSAGES.wrongPassword] });
+    const res = await submit('changeMpin', { ...NEW_PIN, password: 'Wrong@12345' });
+    expectFieldErrors(res, { password: [MESSAGES.wrongPassword] });
     expect(await verifySecret((await demoRow()).pin_hash, DEMO_ACCOUNT.pin)).toBe(true);
   });
 
   it('stores the new pin hashed', async () => {
-    const res = await submit('changeMpin', {
-      password: DEMO_ACCOUNT.password,
-      spassword: '5555',
-      spassword_confirmation: '5555',
-    });
+    const res = await submit('changeMpin', NEW_PIN);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: true, msg: MESSAGES.pinChanged });
     const { pin_hash: pinHash } = await demoRow();
@@ -353,8 +323,7 @@ describe('changePassword', () => {
 
   it('answers the spec messages for missing fields', async () => {
     const res = await submit('changePassword', {});
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({
+    expectFieldErrors(res, {
       currentpassword: ['Current Password is required'],
       newpassword: ['New password is required'],
       newpassword_confirmation: ['Confirm Password is required'],
@@ -375,8 +344,7 @@ describe('changePassword', () => {
       ...valid,
       newpassword_confirmation: 'Fresh#Pass8',
     });
-    expect(mismatch.statusCode).toBe(422);
-    expect(mismatch.json().errors).toEqual({
+    expectFieldErrors(mismatch, {
       newpassword_confirmation: ['The confirm password does not match the new password'],
     });
   });
@@ -387,8 +355,7 @@ describe('changePassword', () => {
       currentpassword: 'Wrong@12345',
       mpin: '9999',
     });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({
+    expectFieldErrors(res, {
       currentpassword: [MESSAGES.wrongPassword],
       mpin: [MESSAGES.wrongPin],
     });

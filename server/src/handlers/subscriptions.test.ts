@@ -1,6 +1,7 @@
 import { balanceMicro } from '../domain/ledger';
-import { createTestApp, type TestApp } from '../../test/testApp';
 import { addMerchant, credit } from '../../test/moneyFixtures';
+import { expectFieldErrors } from '../../test/expectations';
+import { testAppPerBlock } from '../../test/withTestApp';
 
 // Packages, purchases, cancellation and the purchase history through HTTP, on a seeded database
 // (Starter 19, Business 49, Enterprise 149 USDT, 30 days each).
@@ -11,13 +12,7 @@ type Headers = { authorization: string };
 
 describe('subscriptions', () => {
   // One app for the file (seeding is slow); every case uses its own accounts.
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = testAppPerBlock();
 
   const packages = (headers: Headers) => t.call('listPackages', { headers });
   const purchase = (headers: Headers, body: object) => t.call('purchasePackage', { headers, body });
@@ -109,8 +104,7 @@ describe('subscriptions', () => {
     const empty = await purchase(m.headers, { package_id: '' });
     expect(empty.json().errors).toEqual({ package_id: ['Please select your plan first'] });
     const unknown = await purchase(m.headers, { package_id: 'pkg_nope' });
-    expect(unknown.statusCode).toBe(422);
-    expect(unknown.json().errors).toEqual({ package_id: ['The selected plan does not exist.'] });
+    expectFieldErrors(unknown, { package_id: ['The selected plan does not exist.'] });
   });
 
   it('upgrades and downgrades by replacing the plan in force; a downgrade needs a reason', async () => {

@@ -1,4 +1,5 @@
 import { microToDecimal, microToString } from '../domain/money';
+import { pageEnvelope } from '../../../src/shared/paging';
 import {
   cancelSubscription,
   currentSubscription,
@@ -10,6 +11,7 @@ import {
 } from '../domain/subscriptions';
 import { conflict, fieldError, HttpError, notFound } from '../http/errors';
 import { requireUser } from '../http/requestContext';
+import { done } from './replies';
 import type { HandlerModule, Reply, Schemas } from './types';
 import { DOWNGRADE_REASON_REQUIRED } from '../../../src/shared/money';
 
@@ -28,11 +30,10 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
     const user = requireUser(request);
     const page = request.query.page ?? 1;
     const { total, rows } = await listPurchases(ctx.db, user.id, page, ctx.clock().toISOString());
-    const from = rows.length > 0 ? (page - 1) * HISTORY_PER_PAGE + 1 : null;
     return {
       status: true,
-      data: {
-        data: rows.map((row): Schemas['SubscriptionRow'] => ({
+      data: pageEnvelope(
+        rows.map((row): Schemas['SubscriptionRow'] => ({
           id: row.id,
           package: row.package,
           duration_days: row.durationDays,
@@ -43,15 +44,12 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
           name: row.name,
           username: row.username,
         })),
-        current_page: page,
-        last_page: Math.max(1, Math.ceil(total / HISTORY_PER_PAGE)),
-        per_page: HISTORY_PER_PAGE,
-        from,
-        to: from === null ? null : from + rows.length - 1,
         total,
+        page,
+        HISTORY_PER_PAGE,
         // The route's own URL (with the /api prefix), so the path is not restated here.
-        first_page_url: `${request.routeOptions.url}?page=1`,
-      },
+        `${request.routeOptions.url}?page=1`,
+      ),
     } satisfies Reply<'listSubscriptions'>;
   },
 
@@ -126,10 +124,7 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
       case 'already_canceled':
         throw conflict('This subscription is already canceled.');
       case 'canceled':
-        return {
-          status: true,
-          msg: 'Subscription canceled successfully',
-        } satisfies Reply<'cancelSubscription'>;
+        return done('Subscription canceled successfully') satisfies Reply<'cancelSubscription'>;
     }
   },
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/connection';
-import { findDemoUserId } from './demoUser';
+import { demoUserWithout } from './demoUser';
 import type { DepositStatus, SendStatus } from '../db/schema';
 import { tronAddressFromEvm } from '../domain/addresses';
 import { newApiKey } from '../domain/apiKeys';
@@ -63,14 +63,8 @@ const ROUTES = [
 const IPN_EVENTS = ['deposit.pending', 'deposit.completed', 'withdraw.completed', 'deposit.failed'];
 
 export async function seedDemoApps(db: Db, clock: Clock): Promise<void> {
-  const userId = await findDemoUserId(db);
+  const userId = await demoUserWithout(db, 'apps');
   if (!userId) return;
-  const existing = await db
-    .selectFrom('apps')
-    .select('id')
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  if (existing) return;
 
   const now = clock().getTime();
   const at = (msAgo: number) => new Date(now - msAgo).toISOString();

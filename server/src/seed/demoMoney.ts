@@ -1,5 +1,5 @@
 import type { Db } from '../db/connection';
-import { findDemoUserId } from './demoUser';
+import { demoUserWithout } from './demoUser';
 import { purchasePackage } from '../domain/subscriptions';
 import type { Clock } from '../domain/time';
 
@@ -12,14 +12,8 @@ const DEMO_PACKAGE = 'pkg_starter';
 const BOUGHT_DAYS_AGO = 20;
 
 export async function seedDemoMoney(db: Db, clock: Clock): Promise<void> {
-  const userId = await findDemoUserId(db);
+  const userId = await demoUserWithout(db, 'subscriptions');
   if (!userId) return;
-  const bought = await db
-    .selectFrom('subscriptions')
-    .select('id')
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  if (bought) return;
   // Without the demo deposits the purchase is refused (insufficient balance): then no plan.
   await purchasePackage(db, {
     userId: userId,

@@ -13,3 +13,21 @@ export async function findDemoUserId(db: Db): Promise<string | undefined> {
     .executeTakeFirst();
   return user?.id;
 }
+
+/**
+ * The demo account's id while it has no rows in `table`, else undefined: a seed step that adds
+ * them runs once and never overwrites what is there.
+ */
+export async function demoUserWithout(
+  db: Db,
+  table: 'apps' | 'subscriptions',
+): Promise<string | undefined> {
+  const userId = await findDemoUserId(db);
+  if (!userId) return undefined;
+  const existing = await db
+    .selectFrom(table)
+    .select('id')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return existing ? undefined : userId;
+}

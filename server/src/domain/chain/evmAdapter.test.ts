@@ -1,10 +1,12 @@
 import { getAddress, parseUnits, type Address } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { createTestApp, type TestApp } from '../../../test/testApp';
+import { withTestApp } from '../../../test/withTestApp';
 import { startLocalNode, type LocalNode } from '../../../test/chain/localNode';
-import { addMerchant } from '../../../test/moneyFixtures';
+import { addMerchant, depositFound } from '../../../test/moneyFixtures';
 import { ChainUnavailableError } from './adapter';
 import { BSC_CONFIRMATIONS, EvmChainAdapter } from './evmAdapter';
+import { expectRefusal } from '../../../test/expectations';
 
 // The EVM JSON-RPC adapter against a real local chain (Hardhat node + our own ERC-20), and the
 // whole balance-sync through HTTP with CHAIN_RPC_URL / USDT_CONTRACT pointing at it.
@@ -96,12 +98,7 @@ describe('balance-sync on an EVM chain', () => {
     const hash = await node.transfer(token, address, usdt('12.5'));
 
     const seen = await sync(m.headers);
-    expect(seen.json()).toEqual({
-      status: true,
-      balance: 0,
-      is_new: true,
-      msg: 'New Deposit Found !!',
-    });
+    expect(seen.json()).toEqual(depositFound(0));
     const pending = (await wallet(m.headers)).json();
     expect(pending.data.data).toEqual([
       { tnx: hash, amount: 12.5, status: 0, created_at: expect.any(String) },
@@ -115,12 +112,7 @@ describe('balance-sync on an EVM chain', () => {
 
     await node.mine(1);
     const credited = await sync(m.headers);
-    expect(credited.json()).toEqual({
-      status: true,
-      balance: 12.5,
-      is_new: true,
-      msg: 'New Deposit Found !!',
-    });
+    expect(credited.json()).toEqual(depositFound(12.5));
     expect((await sync(m.headers)).json()).toMatchObject({ is_new: false, balance: 12.5 });
     const after = (await wallet(m.headers)).json();
     expect(after.data.data).toEqual([
@@ -134,23 +126,14 @@ describe('balance-sync on an EVM chain', () => {
   });
 
   it('answers 503 and credits nothing when the RPC is down, and still shows the address', async () => {
-    const down = await createTestApp({
-      env: { CHAIN_RPC_URL: 'http://127.0.0.1:9/', USDT_CONTRACT: token },
-    });
-    try {
+    const env = { CHAIN_RPC_URL: 'http://127.0.0.1:9/', USDT_CONTRACT: token };
+    await withTestApp({ env }, async (down) => {
       const headers = await down.authHeader();
       const res = await down.call('syncBalance', { headers });
-      expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({
-        status: false,
-        msg: 'The blockchain could not be reached. Please try again in a minute.',
-        errors: {},
-      });
+      expectRefusal(res, 503, 'The blockchain could not be reached. Please try again in a minute.');
       const details = await down.call('getCryptoDeposit', { headers });
       expect(details.statusCode).toBe(200);
       expect(details.json().details.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
-    } finally {
-      await down.close();
-    }
+    });
   });
 });

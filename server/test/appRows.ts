@@ -1,0 +1,60 @@
+import type { Insertable } from 'kysely';
+import type { AppsTable, ReceiveTransactionsTable, SendTransactionsTable } from '../src/db/schema';
+import type { TestApp } from './testApp';
+
+// Rows of a merchant's apps written straight to the database, for tests that need data the API
+// cannot make (deposits, withdrawals) or need much of it. Optional columns start blank.
+
+type Row<T, Given extends keyof Insertable<T>> = Pick<Insertable<T>, Given> &
+  Partial<Insertable<T>>;
+
+type NewReceive = Row<
+  ReceiveTransactionsTable,
+  'id' | 'app_id' | 'unique_id' | 'amount_micro' | 'deposit_status' | 'created_at'
+>;
+type NewSend = Row<
+  SendTransactionsTable,
+  'id' | 'app_id' | 'amount_micro' | 'to_address' | 'status' | 'created_at'
+>;
+
+/** An app named after its id, updated when created. */
+export async function insertApp(
+  t: TestApp,
+  values: Row<AppsTable, 'id' | 'user_id' | 'created_at'>,
+): Promise<void> {
+  await t.db
+    .insertInto('apps')
+    .values({
+      app_name: values.id,
+      info: null,
+      project_url: 'https://example.com',
+      whitelist_ip: null,
+      callback_url: null,
+      updated_at: values.created_at,
+      ...values,
+    })
+    .execute();
+}
+
+/** A deposit to an app, in USDT (BEP20), not yet broadcast or collected. */
+export async function insertReceive(t: TestApp, values: NewReceive): Promise<void> {
+  await t.db
+    .insertInto('receive_transactions')
+    .values({
+      payment_method_id: 'pm_usdt_bsc',
+      thash: null,
+      gas_transfer_txid: null,
+      collect_txid: null,
+      process_datetime: null,
+      ...values,
+    })
+    .execute();
+}
+
+/** A withdrawal from an app, in USDT (BEP20), not yet broadcast. */
+export async function insertSend(t: TestApp, values: NewSend): Promise<void> {
+  await t.db
+    .insertInto('send_transactions')
+    .values({ payment_method_id: 'pm_usdt_bsc', thash: null, ...values })
+    .execute();
+}
