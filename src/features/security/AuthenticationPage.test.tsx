@@ -20,9 +20,13 @@ function renderPage(authentication = makeAuthentication()) {
   return { user, ...result };
 }
 
+// The page is a lazy chunk: its first render can take over findBy's default second on a busy
+// machine, so these waits allow ten.
+const LOADED = { timeout: 10_000 };
+
 /** The accordion item of a method: its header row holds the title, ribbon and switch. */
-const methodSwitch = (name: string) => screen.findByRole('switch', { name: `Use ${name}` });
-const header = (name: RegExp) => screen.findByRole('button', { name });
+const methodSwitch = (name: string) => screen.findByRole('switch', { name: `Use ${name}` }, LOADED);
+const header = (name: RegExp) => screen.findByRole('button', { name }, LOADED);
 
 /** Types `typed` into the open modal's Security Code, checks what the field kept, and confirms. */
 async function confirmCode(user: ReturnType<typeof userEvent.setup>, typed: string, kept: string) {
