@@ -1,24 +1,20 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
-import { resolveWalletXpub } from './domain/chain/walletKey';
-import { startGasProvisioner } from './domain/gasProvisioner';
+import { startWorker } from './domain/jobs/worker';
 import { WEB_DIR } from './paths';
 import { openRuntime } from './runtime';
+import { backgroundTasks } from './tasks';
 
 async function main(): Promise<void> {
   const runtime = await openRuntime(loadConfig(process.env));
   const { config } = runtime;
   const app = await buildApp({ config, db: runtime.db, webDir: WEB_DIR });
-  // Operational wallets of newly enabled payment methods (apps): a few seconds after enabling.
-  const gasJob = startGasProvisioner({
+  const worker = await startWorker({
     db: runtime.db,
-    xpub: resolveWalletXpub(config),
-    intervalMs: 3_000,
+    tasks: backgroundTasks(config, runtime.db),
     log: app.log,
+    pollMs: 1_000,
   });
-  gasJob
-    .runNow()
-    .catch((err: unknown) => app.log.error({ err }, 'Gas address provisioning failed'));
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -30,7 +26,7 @@ async function main(): Promise<void> {
     force.unref();
     app
       .close()
-      .then(() => gasJob.stop())
+      .then(() => worker.stop())
       .then(() => runtime.close())
       .then(
         () => process.exit(0),

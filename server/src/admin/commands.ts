@@ -1,4 +1,5 @@
 import { accessCommands } from './access';
+import { jobCommands } from './jobs';
 import { kycCommands } from './kyc';
 import { moneyCommands } from './money';
 import { securityCommands } from './security';
@@ -37,6 +38,7 @@ export const COMMANDS: AdminCommand[] = [
   ...securityCommands,
   ...kycCommands,
   ...moneyCommands,
+  ...jobCommands,
 ];
 
 export function helpText(): string[] {

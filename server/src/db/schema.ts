@@ -355,6 +355,48 @@ export interface LoginUnknownNamesTable {
   last_failure_at: number;
 }
 
+/** `failed` once a job has used up its attempts; done jobs are deleted (recurring ones re-queued). */
+export type JobState = 'queued' | 'failed';
+
+/** One unit of background work (domain/jobs). Times are ms since the epoch. */
+export interface JobsTable {
+  id: string;
+  /** Which task runs it, e.g. `gas.provision`. */
+  kind: string;
+  /** Dedupe key: at most one job per (kind, key). */
+  key: string | null;
+  /** JSON text (jsonb on PostgreSQL). */
+  payload: string;
+  state: JobState;
+  /** Not before this time. */
+  run_at: number;
+  /** Runs started so far, counted when claimed. */
+  attempts: number;
+  max_attempts: number;
+  /** Recurring: run again this long after each run ends. */
+  every_ms: number | null;
+  /** The worker holding the lease, until locked_until. */
+  locked_by: string | null;
+  locked_until: number | null;
+  last_error: string | null;
+  created_at: number;
+}
+
+/** The first answer to an Idempotency-Key (domain/idempotency.ts). */
+export interface IdempotencyKeysTable {
+  /** Whose key and for what, e.g. `purchase:<userId>`: keys of different callers never meet. */
+  scope: string;
+  key: string;
+  /** SHA-256 of the request the key was first used with. */
+  request_hash: string;
+  /** Null while the first request is still running. */
+  response_status: number | null;
+  response_body: string | null;
+  /** While running: a retry after this time may take over (the first one died). */
+  locked_until: number | null;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -381,6 +423,8 @@ export interface Database {
   daily_logs: DailyLogsTable;
   login_failures: LoginFailuresTable;
   login_unknown_names: LoginUnknownNamesTable;
+  jobs: JobsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -1,8 +1,9 @@
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { createTestApp, type TestApp } from '../../test/testApp';
+import { createTestApp, testClock, type TestApp, type TestClock } from '../../test/testApp';
 import { tronAddressFromEvm } from './addresses';
-import { gasAddressFor, startGasProvisioner } from './gasProvisioner';
+import { gasAddressFor, gasProvisioningTask } from './gasProvisioner';
+import { startWorker } from './jobs/worker';
 import { deriveEvmAddress } from './hdWallet';
 
 const account = HDKey.fromMasterSeed(
@@ -26,7 +27,13 @@ describe('the provisioning job', () => {
     t = await createTestApp();
   });
   afterAll(() => t.close());
-  afterEach(() => jest.useRealTimers());
+  beforeEach(async () => {
+    await t.db.deleteFrom('jobs').execute();
+    await t.db
+      .updateTable('app_payment_methods')
+      .set({ gas_address: null, gas_index: null })
+      .execute();
+  });
 
   const pending = async () =>
     (
@@ -36,16 +43,23 @@ describe('the provisioning job', () => {
         .where('gas_address', 'is', null)
         .execute()
     ).length;
+  const workerFor = async (xpub: string, clock: TestClock) => {
+    const log = { error: jest.fn(), warn: jest.fn() };
+    const worker = await startWorker({
+      db: t.db,
+      tasks: [gasProvisioningTask(t.db, xpub)],
+      log,
+      clock,
+      pollMs: 0,
+    });
+    return { log, worker };
+  };
 
-  it('fills gas addresses on its interval and gives each method its own index', async () => {
+  it('fills gas addresses at its first turn and gives each method its own index', async () => {
     expect(await pending()).toBe(2); // the demo app's methods
-    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
-    const log = { error: jest.fn() };
-    const job = startGasProvisioner({ db: t.db, xpub: XPUB, intervalMs: 1_000, log });
-    await jest.advanceTimersByTimeAsync(999);
-    expect(await pending()).toBe(2);
-    await jest.advanceTimersByTimeAsync(1);
-    await job.stop();
+    const clock = testClock();
+    const { log, worker } = await workerFor(XPUB, clock);
+    expect(await worker.drain()).toBe(1);
     expect(await pending()).toBe(0);
     const rows = await t.db
       .selectFrom('app_payment_methods')
@@ -57,27 +71,31 @@ describe('the provisioning job', () => {
     for (const row of rows) {
       expect(row.gas_address).toBe(gasAddressFor(XPUB, row.network_type, row.gas_index ?? -1));
     }
+    // The next turn is 3 s later.
+    expect(await worker.drain()).toBe(0);
+    clock.advance(3_000);
+    expect(await worker.drain()).toBe(1);
     expect(log.error).not.toHaveBeenCalled();
   });
 
-  it('logs a failing run and keeps going', async () => {
-    await t.db
-      .updateTable('app_payment_methods')
-      .set({ gas_address: null, gas_index: null })
-      .execute();
-    const log = { error: jest.fn() };
-    // Real time: a run waits on the database, which fake timers do not (PostgreSQL is a socket).
-    const job = startGasProvisioner({ db: t.db, xpub: 'not-an-xpub', intervalMs: 20, log });
-    const deadline = Date.now() + 10_000;
-    while (log.error.mock.calls.length < 2 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    await job.stop();
-    expect(log.error.mock.calls.length).toBeGreaterThanOrEqual(2);
+  it('logs a failing run, keeps the error on the job and tries again at its next turn', async () => {
+    const clock = testClock();
+    const { log, worker } = await workerFor('not-an-xpub', clock);
+    expect(await worker.drain()).toBe(1);
     expect(log.error).toHaveBeenCalledWith(
-      expect.objectContaining({ err: expect.any(Error) }),
-      'Gas address provisioning failed',
+      expect.objectContaining({ err: expect.any(Error), kind: 'gas.provision' }),
+      'Job failed',
     );
+    const job = await t.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('kind', '=', 'gas.provision')
+      .executeTakeFirstOrThrow();
+    expect(job).toMatchObject({ state: 'queued', locked_by: null });
+    expect(job.last_error).toMatch(/Error/);
+    clock.advance(3_000);
+    expect(await worker.drain()).toBe(1);
+    expect(log.error).toHaveBeenCalledTimes(2);
     expect(await pending()).toBe(2);
   });
 });

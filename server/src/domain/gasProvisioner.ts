@@ -3,6 +3,7 @@ import type { Db } from '../db/connection';
 import { tronAddressFromEvm } from './addresses';
 import { deriveEvmAddress } from './hdWallet';
 import { lockForTransaction } from '../db/locks';
+import type { Task } from './jobs/worker';
 
 // The operational (gas) wallet of each payment method an app uses pays that method's network
 // fees. Like real gateways, it is created after the method is enabled, by a background job
@@ -14,6 +15,8 @@ import { lockForTransaction } from '../db/locks';
 // methods use the same secp256k1 key in Tron form (0x41 prefix, base58check).
 
 const GAS_BRANCH = 1;
+/** A newly enabled method gets its gas address within about this long. */
+const GAS_PROVISIONING_EVERY_MS = 3_000;
 
 export function gasAddressFor(xpub: string, networkType: string, index: number): string {
   const branchXpub = HDKey.fromExtendedKey(xpub).deriveChild(GAS_BRANCH).publicExtendedKey;
@@ -54,52 +57,13 @@ export async function provisionGasAddresses(db: Db, xpub: string, batch = 50): P
   });
 }
 
-export interface JobLogger {
-  error(obj: object, msg: string): void;
-}
-
-export interface Job {
-  /** Stops the timer and waits for a run in progress (so the database can close after it). */
-  stop(): Promise<void>;
-  /** Runs once now (after a run in progress); what tests use to drive the job deterministically. */
-  runNow(): Promise<number>;
-}
-
-/**
- * Runs `provisionGasAddresses` every `intervalMs`, never two runs at once. The timer is unref'd
- * so it does not keep the process alive; failures are logged and retried on the next tick.
- */
-export function startGasProvisioner(options: {
-  db: Db;
-  xpub: string;
-  intervalMs: number;
-  log: JobLogger;
-}): Job {
-  let running: Promise<number> | null = null;
-  const settled = async () => {
-    while (running) await running.catch(() => 0);
-  };
-  const runNow = async (): Promise<number> => {
-    await settled();
-    const run = provisionGasAddresses(options.db, options.xpub);
-    running = run;
-    try {
-      return await run;
-    } finally {
-      running = null;
-    }
-  };
-  const tick = () => {
-    if (running) return;
-    runNow().catch((err: unknown) => options.log.error({ err }, 'Gas address provisioning failed'));
-  };
-  const timer = setInterval(tick, options.intervalMs);
-  timer.unref();
+/** The recurring job that runs `provisionGasAddresses` (domain/jobs: once across processes). */
+export function gasProvisioningTask(db: Db, xpub: string): Task {
   return {
-    async stop() {
-      clearInterval(timer);
-      await settled();
+    kind: 'gas.provision',
+    everyMs: GAS_PROVISIONING_EVERY_MS,
+    async run() {
+      await provisionGasAddresses(db, xpub);
     },
-    runNow,
   };
 }

@@ -2,7 +2,8 @@ import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { hashApiKey } from '../domain/apiKeys';
 import { LIST_NAMES } from '../domain/apps';
-import { provisionGasAddresses, startGasProvisioner } from '../domain/gasProvisioner';
+import { gasProvisioningTask, provisionGasAddresses } from '../domain/gasProvisioner';
+import { startWorker } from '../domain/jobs/worker';
 import { newId } from '../domain/ids';
 import { seed } from '../seed';
 import { addUser as addAccount } from '../../test/accounts';
@@ -612,19 +613,22 @@ describe('payment methods and the operational wallet job', () => {
       .where('gas_address', 'is', null)
       .executeTakeFirstOrThrow();
     expect(pending).toBeGreaterThanOrEqual(2);
-    const job = startGasProvisioner({
+    const log = { error: jest.fn(), warn: jest.fn() };
+    const worker = await startWorker({
       db: t.db,
-      xpub: TEST_XPUB,
-      intervalMs: 60_000,
-      log: { error: jest.fn() },
+      tasks: [gasProvisioningTask(t.db, TEST_XPUB)],
+      log,
+      pollMs: 0,
     });
-    try {
-      // The seeded demo app's methods are waiting too.
-      expect(await job.runNow()).toBe(pending);
-      expect(await job.runNow()).toBe(0);
-    } finally {
-      await job.stop();
-    }
+    // One run of the recurring job serves every waiting method, the seeded demo app's too.
+    expect(await worker.drain()).toBe(1);
+    expect(log.error).not.toHaveBeenCalled();
+    const { n: left } = await t.db
+      .selectFrom('app_payment_methods')
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .where('gas_address', 'is', null)
+      .executeTakeFirstOrThrow();
+    expect(Number(left)).toBe(0);
     const after: { payment_method_id: string; gas_address: string }[] = (await details())
       .user_payment_methods;
     const gas = (id: string) => after.find((m) => m.payment_method_id === id)?.gas_address;
