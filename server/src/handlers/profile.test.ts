@@ -72,6 +72,12 @@ describe('changePicture', () => {
     expect(res.json().errors.photo).toEqual(['The photo may not be greater than 2 MB.']);
   });
 
+  test('without STORAGE_DIR the pictures stay where they always were, in DATA_DIR/uploads', async () => {
+    const { avatar } = (await changePicture(PNG)).json<{ avatar: string }>();
+    expect(t.config.storageDir).toBe(path.join(t.dataDir, 'uploads'));
+    expect(existsSync(path.join(t.dataDir, 'uploads', avatar))).toBe(true);
+  });
+
   test('a path in the client file name never reaches the disk', async () => {
     const res = await changePicture(PNG, '../../../../tmp/evil.png');
     expect(res.statusCode).toBe(200);
