@@ -27,6 +27,11 @@ export interface Config {
   dataDir: string;
   /** postgres://… switches the database from SQLite in DATA_DIR to PostgreSQL. */
   databaseUrl: string | undefined;
+  /**
+   * Directory of the uploaded images, as given; unset means DATA_DIR/uploads. Processes that
+   * share a database must share it too (a network file system).
+   */
+  storageDir: string | undefined;
   nodeEnv: NodeEnv;
   isProduction: boolean;
   logLevel: string;
@@ -55,6 +60,8 @@ export interface Config {
 /** Config after the runtime has resolved what needs the filesystem. */
 export interface ResolvedConfig extends Config {
   dataDir: string;
+  /** Absolute, the default applied. */
+  storageDir: string;
   secretKey: string;
 }
 
@@ -131,6 +138,7 @@ export function loadConfig(env: Env): Config {
     host: str(env, 'HOST') ?? '0.0.0.0',
     dataDir: str(env, 'DATA_DIR') ?? './data',
     databaseUrl: databaseUrl(env),
+    storageDir: str(env, 'STORAGE_DIR'),
     nodeEnv: mode,
     isProduction,
     logLevel: str(env, 'LOG_LEVEL') ?? (mode === 'test' ? 'warn' : 'info'),

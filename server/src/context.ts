@@ -3,6 +3,8 @@ import type { Db } from './db/connection';
 import type { ChainAdapter } from './domain/chain/adapter';
 import { chainAdapterFor } from './domain/chain';
 import { systemClock, type Clock } from './domain/time';
+import { directoryFileStore } from './storage/directoryStore';
+import type { FileStore } from './storage/fileStore';
 
 /** What handlers and security handlers close over (handlers/<tag>.ts receive it). */
 export interface AppContext {
@@ -11,13 +13,21 @@ export interface AppContext {
   clock: Clock;
   /** The deposit chain, built once from the config (domain/chain). */
   chain: ChainAdapter;
+  /** The uploaded images (storage/), shared by every process of the deployment. */
+  files: FileStore;
 }
 
-/** The one place the chain adapter is built; everything else receives it. */
+/** The one place the chain adapter and the file store are built; everything else receives them. */
 export function createAppContext(
   config: ResolvedConfig,
   db: Db,
   clock: Clock = systemClock,
 ): AppContext {
-  return { config, db, clock, chain: chainAdapterFor(config, db) };
+  return {
+    config,
+    db,
+    clock,
+    chain: chainAdapterFor(config, db),
+    files: directoryFileStore(config.storageDir),
+  };
 }

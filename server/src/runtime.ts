@@ -7,6 +7,8 @@ import { migrateToLatest } from './db/migrate';
 import { seed } from './seed';
 
 export const SECRET_FILE = 'secret.key';
+/** STORAGE_DIR when unset: where uploads have always lived, so existing data keeps working. */
+const DEFAULT_STORAGE_SUBDIR = 'uploads';
 
 /** SECRET_KEY from the env, else DATA_DIR/secret.key (created with mode 0600 on first start). */
 export function resolveSecretKey(config: Config, dataDir: string): string {
@@ -28,15 +30,22 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** Shared by main, admin and tests: data dir, secret, database migrated to latest, seeded. */
-export async function openRuntime(config: Config, opts: { seed?: boolean } = {}): Promise<Runtime> {
+/** The paths made absolute and defaulted, DATA_DIR created, the secret key read or generated. */
+export function resolveConfig(config: Config): ResolvedConfig {
   const dataDir = path.resolve(config.dataDir);
   mkdirSync(dataDir, { recursive: true });
-  const resolved: ResolvedConfig = {
+  return {
     ...config,
     dataDir,
+    storageDir: path.resolve(config.storageDir ?? path.join(dataDir, DEFAULT_STORAGE_SUBDIR)),
     secretKey: resolveSecretKey(config, dataDir),
   };
+}
+
+/** Shared by main, admin and tests: data dir, secret, database migrated to latest, seeded. */
+export async function openRuntime(config: Config, opts: { seed?: boolean } = {}): Promise<Runtime> {
+  const resolved = resolveConfig(config);
+  const { dataDir } = resolved;
   const db = openDb({ dataDir, databaseUrl: config.databaseUrl });
   try {
     await migrateToLatest(db);

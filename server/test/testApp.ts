@@ -7,11 +7,11 @@ import type { Db } from '../src/db/connection';
 import type { ResolvedConfig } from '../src/config';
 import { createSession } from '../src/domain/sessions';
 import { systemClock, type Clock } from '../src/domain/time';
-import { openRuntime } from '../src/runtime';
+import { openRuntime, resolveConfig, type Runtime } from '../src/runtime';
 import { DEMO_ACCOUNT } from '../src/seed';
 import { OPENAPI_PATH } from '../src/paths';
 import { call, urlOf, type CallOptions } from './operations';
-import { freshTestStore, type TestStore } from './testStore';
+import { freshTestStore, siblingTestStore, type TestStore } from './testStore';
 
 export const FIXTURE_SPEC = path.join(__dirname, 'fixtures', 'openapi.yaml');
 
@@ -68,6 +68,12 @@ export function testClock(start: Date = systemClock()): TestClock {
 export interface TestAppOptions extends Partial<Omit<BuildAppOptions, 'config' | 'db' | 'clock'>> {
   /** Extra env on top of the test defaults (e.g. `{ AUTH_RATE_LIMIT_MAX: '2' }`). */
   env?: Env;
+  /**
+   * Builds another server process of that app's deployment: its own fresh DATA_DIR, the same
+   * database through the same connection (on SQLite the file stays in the first app's DATA_DIR,
+   * so run admin commands with the first app's `storeEnv`). Close it before the first app.
+   */
+  sameDatabaseAs?: TestApp;
 }
 
 /**
@@ -75,7 +81,10 @@ export interface TestAppOptions extends Partial<Omit<BuildAppOptions, 'config' |
  * validation on. Uses the real openapi.yaml unless `specification` says otherwise.
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const store = await freshTestStore();
+  const { env: extraEnv, sameDatabaseAs, ...buildOptions } = options;
+  const store = sameDatabaseAs
+    ? siblingTestStore(sameDatabaseAs.storeEnv.DATABASE_URL)
+    : await freshTestStore();
   const { dataDir } = store;
   const config = loadConfig({
     ...store.env,
@@ -85,11 +94,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     RATE_LIMIT_MAX: '10000',
     AUTH_RATE_LIMIT_MAX: '10000',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    ...options.env,
+    ...extraEnv,
   });
-  const runtime = await openRuntime(config);
+  const runtime: Runtime = sameDatabaseAs
+    ? { config: resolveConfig(config), db: sameDatabaseAs.db, close: async () => {} }
+    : await openRuntime(config);
   const clock = testClock();
-  const { env: _env, ...buildOptions } = options;
   const specification = options.specification ?? OPENAPI_PATH;
   let app: FastifyInstance;
   try {

@@ -38,3 +38,22 @@ export async function freshTestStore(prefix = 'portal-test-'): Promise<TestStore
     },
   };
 }
+
+/**
+ * A fresh DATA_DIR beside another store's database (a second server process of one deployment).
+ * Closing it removes only that directory: the database stays with the store that made it.
+ */
+export function siblingTestStore(
+  databaseUrl: string | undefined,
+  prefix = 'portal-test-',
+): TestStore {
+  const dataDir = mkdtempSync(path.join(tmpdir(), prefix));
+  return {
+    dataDir,
+    databaseUrl,
+    env: { DATA_DIR: dataDir, DATABASE_URL: databaseUrl },
+    async close() {
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

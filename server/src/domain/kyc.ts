@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, DocumentType, KycStatus, UploadStatus } from '../db/schema';
 import type { components } from '../generated/portal.gen';
+import type { FileStore } from '../storage/fileStore';
 import { ConflictError, ForbiddenError, InvalidError, type FieldErrors } from './errors';
 import { newId } from './ids';
 import { checkImages, recordImage, removeImages, writeImage } from './uploads';
@@ -228,7 +229,7 @@ async function sectionAcceptsUpload(
  */
 export async function uploadDocument(
   db: Kysely<Database>,
-  dataDir: string,
+  files: FileStore,
   userId: string,
   input: Schemas['UploadKycRequest'],
   nowIso: string,
@@ -257,7 +258,7 @@ export async function uploadDocument(
   try {
     for (const side of ['front', 'back'] as const) {
       const image = images[side];
-      if (image) written[side] = await writeImage(dataDir, image);
+      if (image) written[side] = await writeImage(files, image);
     }
     await db.transaction().execute(async (trx) => {
       // Checked again inside the transaction: two uploads racing for one section.
@@ -290,7 +291,7 @@ export async function uploadDocument(
       await recomputeKycStatus(trx, userId);
     });
   } catch (error) {
-    await removeImages(dataDir, Object.values(written));
+    await removeImages(files, Object.values(written));
     throw error;
   }
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Db } from '../db/connection';
 import type { FileKind } from '../db/schema';
 import { LOGOS_DIR } from '../paths';
+import type { FileStore } from '../storage/fileStore';
 import { InvalidError } from './errors';
 import { checkImages, readImage, recordImage, removeImages, writeImage } from './uploads';
 
@@ -15,7 +16,7 @@ import { checkImages, readImage, recordImage, removeImages, writeImage } from '.
  */
 export async function changeAvatar(
   db: Db,
-  dataDir: string,
+  files: FileStore,
   userId: string,
   photo: Buffer,
   nowIso: string,
@@ -23,7 +24,7 @@ export async function changeAvatar(
   const { images, errors } = await checkImages({ photo });
   const checked = images.photo;
   if (!checked) throw new InvalidError(undefined, errors);
-  const name = await writeImage(dataDir, checked);
+  const name = await writeImage(files, checked);
   let previous: string | null;
   try {
     previous = await db.transaction().execute(async (trx) => {
@@ -45,10 +46,10 @@ export async function changeAvatar(
       return current.avatar;
     });
   } catch (error) {
-    await removeImages(dataDir, [name]);
+    await removeImages(files, [name]);
     throw error;
   }
-  if (previous) await removeImages(dataDir, [previous]);
+  if (previous) await removeImages(files, [previous]);
   return name;
 }
 
@@ -68,7 +69,7 @@ export type StoredImage =
  */
 export async function storedImage(
   db: Db,
-  dataDir: string,
+  files: FileStore,
   name: string,
   viewerId: string | null,
 ): Promise<StoredImage> {
@@ -80,7 +81,7 @@ export async function storedImage(
   if (file) {
     if (file.kind === 'kyc' && viewerId !== file.user_id)
       return { found: false, reason: 'ownerOnly' };
-    const bytes = await readImage(dataDir, name);
+    const bytes = await readImage(files, name);
     if (!bytes) return { found: false, reason: 'missing' };
     return { found: true, kind: file.kind, mime: file.mime, bytes };
   }

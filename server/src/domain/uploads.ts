@@ -1,29 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, FileKind } from '../db/schema';
 import { ROOT_DIR } from '../paths';
+import { directoryFileStore } from '../storage/directoryStore';
+import { isStoredName, type FileStore } from '../storage/fileStore';
 import { detectImage, type ImageKind } from './fileType';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
-/** Uploaded pictures live in DATA_DIR/uploads, under names the server made up. */
-export const UPLOADS_SUBDIR = 'uploads';
-/** Scans of the seeded demo upload ship with the code (the seed has no DATA_DIR to write to). */
+/** Scans of the seeded demo upload ship with the code (the seed has no file store to write to). */
 export const DEMO_ASSETS_DIR = path.join(ROOT_DIR, 'server', 'assets', 'demo');
-
-/** A stored name: letters, digits, `_` and `-`, then .png/.jpg/.jpeg; never a path. */
-const STORED_NAME = /^[A-Za-z0-9_-]{1,120}\.(png|jpg|jpeg)$/;
-
-export function uploadsDir(dataDir: string): string {
-  return path.join(dataDir, UPLOADS_SUBDIR);
-}
-
-export function isStoredName(name: string): boolean {
-  return STORED_NAME.test(name);
-}
+const demoAssets = directoryFileStore(DEMO_ASSETS_DIR);
 
 export function notAnImageMessage(field: string): string {
   return `The ${field} must be a file of type: jpg, png, jpeg.`;
@@ -51,14 +39,12 @@ export async function checkImages(
 }
 
 /**
- * Writes the bytes under a fresh random 128-bit name (the client's file name never reaches the
- * disk) and returns that name. `wx` refuses to overwrite, so a name collision cannot clobber.
+ * Stores the bytes under a fresh random 128-bit name (the client's file name never reaches the
+ * store) and returns that name. The store refuses to overwrite, so a collision cannot clobber.
  */
-export async function writeImage(dataDir: string, checked: CheckedImage): Promise<string> {
-  const dir = uploadsDir(dataDir);
-  await mkdir(dir, { recursive: true });
+export async function writeImage(files: FileStore, checked: CheckedImage): Promise<string> {
   const name = `${randomBytes(16).toString('hex')}.${checked.image.ext}`;
-  await writeFile(path.join(dir, name), checked.bytes, { flag: 'wx', mode: 0o600 });
+  await files.put(name, checked.bytes);
   return name;
 }
 
@@ -81,20 +67,14 @@ export async function recordImage(
 }
 
 /** Best effort: an orphaned file is harmless, a failed request must not fail twice. */
-export async function removeImages(dataDir: string, names: readonly string[]): Promise<void> {
+export async function removeImages(files: FileStore, names: readonly string[]): Promise<void> {
   await Promise.all(
-    names
-      .filter(isStoredName)
-      .map((name) => unlink(path.join(uploadsDir(dataDir), name)).catch(() => undefined)),
+    names.filter(isStoredName).map((name) => files.remove(name).catch(() => undefined)),
   );
 }
 
-/** Bytes of a stored image: DATA_DIR/uploads first, then the shipped demo scans; null if gone. */
-export async function readImage(dataDir: string, name: string): Promise<Buffer | null> {
+/** Bytes of a stored image: the file store first, then the shipped demo scans; null if gone. */
+export async function readImage(files: FileStore, name: string): Promise<Buffer | null> {
   if (!isStoredName(name)) return null;
-  for (const dir of [uploadsDir(dataDir), DEMO_ASSETS_DIR]) {
-    const file = path.join(dir, name);
-    if (existsSync(file)) return readFile(file);
-  }
-  return null;
+  return (await files.read(name)) ?? (await demoAssets.read(name));
 }

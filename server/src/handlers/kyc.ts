@@ -13,7 +13,7 @@ export const kycHandlers: HandlerModule = (ctx) => ({
   async uploadKyc(request) {
     const user = requireUser(request);
     const now = ctx.clock().toISOString();
-    await uploadDocument(ctx.db, ctx.config.dataDir, user.id, request.body, now);
+    await uploadDocument(ctx.db, ctx.files, user.id, request.body, now);
     return { status: true, msg: KYC_MSG.uploaded } satisfies Reply<'uploadKyc'>;
   },
 });

@@ -4,7 +4,6 @@ import { addUser } from '../../test/accounts';
 import { GIF_HTML, JPEG, PNG, SCRIPT, SVG, oversizedPng } from '../../test/images';
 import { multipart } from '../../test/multipart';
 import { KYC_MSG } from '../domain/kyc';
-import { uploadsDir } from '../domain/uploads';
 import { DEMO_SCAN } from '../seed/demoPortal';
 import { PROFILE_MSG } from './profile';
 import { expectFieldErrors } from '../../test/expectations';
@@ -21,7 +20,7 @@ beforeAll(async () => {
 });
 
 const storedFiles = () =>
-  existsSync(uploadsDir(t.dataDir)) ? readdirSync(uploadsDir(t.dataDir)).sort() : [];
+  existsSync(t.config.storageDir) ? readdirSync(t.config.storageDir).sort() : [];
 
 function changePicture(photo: Buffer, filename = 'me.png', contentType = 'image/png') {
   const body = multipart([{ name: 'photo', value: photo, filename, contentType }]);
@@ -73,12 +72,18 @@ describe('changePicture', () => {
     expect(res.json().errors.photo).toEqual(['The photo may not be greater than 2 MB.']);
   });
 
+  test('without STORAGE_DIR the pictures stay where they always were, in DATA_DIR/uploads', async () => {
+    const { avatar } = (await changePicture(PNG)).json<{ avatar: string }>();
+    expect(t.config.storageDir).toBe(path.join(t.dataDir, 'uploads'));
+    expect(existsSync(path.join(t.dataDir, 'uploads', avatar))).toBe(true);
+  });
+
   test('a path in the client file name never reaches the disk', async () => {
     const res = await changePicture(PNG, '../../../../tmp/evil.png');
     expect(res.statusCode).toBe(200);
     const { avatar } = res.json<{ avatar: string }>();
     expect(avatar).not.toContain('evil');
-    expect(existsSync(path.join(uploadsDir(t.dataDir), avatar))).toBe(true);
+    expect(existsSync(path.join(t.config.storageDir, avatar))).toBe(true);
     expect(existsSync(path.join(t.dataDir, '..', 'evil.png'))).toBe(false);
   });
 

@@ -37,7 +37,7 @@ export const profileHandlers: HandlerModule = (ctx) => ({
   async changePicture(request) {
     const user = requireUser(request);
     const now = ctx.clock().toISOString();
-    const avatar = await changeAvatar(ctx.db, ctx.config.dataDir, user.id, request.body.photo, now);
+    const avatar = await changeAvatar(ctx.db, ctx.files, user.id, request.body.photo, now);
     return {
       status: true,
       msg: PROFILE_MSG.pictureUpdated,
@@ -60,12 +60,7 @@ export const profileHandlers: HandlerModule = (ctx) => ({
   async getImage(request, reply) {
     // A sent but dead session is a 401 even for public pictures (the contract's rule).
     const viewer = await resolveOptionalUser(ctx, request);
-    const image = await storedImage(
-      ctx.db,
-      ctx.config.dataDir,
-      request.params.file,
-      viewer?.id ?? null,
-    );
+    const image = await storedImage(ctx.db, ctx.files, request.params.file, viewer?.id ?? null);
     if (!image.found) {
       throw image.reason === 'ownerOnly' ? forbidden(PROFILE_MSG.scanOwnerOnly) : notFound();
     }

@@ -16,7 +16,7 @@ import { DEMO_ASSETS_DIR } from '../domain/uploads';
 // relative to the clock; created once, never overwritten.
 
 const HOUR = 3_600_000;
-/** Shipped in server/assets/demo (DEMO_ASSETS_DIR): the seed has no DATA_DIR to write to. */
+/** Shipped in server/assets/demo (DEMO_ASSETS_DIR): the seed has no file store to write to. */
 export const DEMO_SCAN = 'demo-pan-card-front.png';
 
 const DEPOSITS = [
