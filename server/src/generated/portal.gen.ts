@@ -382,6 +382,9 @@ export interface paths {
      *     that is already active and not canceled is a 409. An unknown `package_id` is a 422 field
      *     error; a balance lower than the price is a 422 (our choice: the spec does not show how
      *     purchases are paid).
+     *
+     *     With an `Idempotency-Key` header, a retry of the same purchase (a timeout, a double click)
+     *     answers the first completed purchase's answer instead of buying again; see the parameter.
      */
     post: operations['purchasePackage'];
     delete?: never;
@@ -2217,6 +2220,14 @@ export interface components {
   };
   parameters: {
     /**
+     * @description A key the client makes up per intended action (e.g. a UUID) and sends again with each
+     *     retry of it. Per account, for 24 hours: a completed request's answer is replayed to its
+     *     retries; the same key with a different body is a 422; a retry while the first request
+     *     is still running is a 409. A refused request keeps no answer, so its retry runs again.
+     * @example 5f8e3c2a-8d7b-4f61-9a0e-2b1c9d4e7f60
+     */
+    IdempotencyKeyHeader: string;
+    /**
      * @description The page to return; 1 when absent. A page past the last one has no rows.
      * @example 1
      */
@@ -2723,7 +2734,16 @@ export interface operations {
   purchasePackage: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description A key the client makes up per intended action (e.g. a UUID) and sends again with each
+         *     retry of it. Per account, for 24 hours: a completed request's answer is replayed to its
+         *     retries; the same key with a different body is a 422; a retry while the first request
+         *     is still running is a 409. A refused request keeps no answer, so its retry runs again.
+         * @example 5f8e3c2a-8d7b-4f61-9a0e-2b1c9d4e7f60
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKeyHeader'];
+      };
       path?: never;
       cookie?: never;
     };

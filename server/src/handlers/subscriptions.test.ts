@@ -235,6 +235,89 @@ describe('subscriptions', () => {
     expect(subs.filter((s) => s.replaced_at === null)).toHaveLength(1);
   });
 
+  describe('with an Idempotency-Key', () => {
+    const buyWithKey = (headers: Headers, key: string, body: object) =>
+      t.call('purchasePackage', { headers: { ...headers, 'idempotency-key': key }, body });
+    const debitsOf = async (userId: string) =>
+      (await ledgerRows(userId)).filter((e) => e.type === 'debit');
+
+    it('answers a retry with the first answer and buys once', async () => {
+      const m = await addMerchant(t, 'retrier');
+      await credit(t, m.id, '100');
+      const first = await buyWithKey(m.headers, 'k-1', { package_id: 'pkg_business' });
+      const retry = await buyWithKey(m.headers, 'k-1', { package_id: 'pkg_business' });
+      // Without the key, buying the active plan again is refused: the retry was replayed.
+      expect([first.statusCode, retry.statusCode]).toEqual([200, 200]);
+      expect(retry.json()).toEqual({ status: true, msg: 'Package purchased successfully' });
+      expect((await purchase(m.headers, { package_id: 'pkg_business' })).statusCode).toBe(409);
+      expect(await debitsOf(m.id)).toHaveLength(1);
+      expect(await balanceMicro(t.db, m.id)).toBe(51_000_000);
+    });
+
+    it('buys once when the same request arrives 8 times at once', async () => {
+      const m = await addMerchant(t, 'clicker');
+      await credit(t, m.id, '100');
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          buyWithKey(m.headers, 'click', { package_id: 'pkg_starter' }),
+        ),
+      );
+      const codes = results.map((r) => r.statusCode);
+      expect(codes).toContain(200);
+      // Each retry either waited for the first answer or heard that it is still running.
+      expect(codes.every((c) => c === 200 || c === 409)).toBe(true);
+      for (const r of results.filter((r) => r.statusCode === 409)) {
+        expect(r.json().msg).toBe(
+          'A request with this Idempotency-Key is still being processed. Retry in a moment.',
+        );
+      }
+      expect(await debitsOf(m.id)).toHaveLength(1);
+    });
+
+    it('refuses the key with another request, and keys are per account', async () => {
+      const m = await addMerchant(t, 'reuser');
+      await credit(t, m.id, '200');
+      expect(
+        (await buyWithKey(m.headers, 'order-7', { package_id: 'pkg_starter' })).statusCode,
+      ).toBe(200);
+      const other = await buyWithKey(m.headers, 'order-7', { package_id: 'pkg_enterprise' });
+      expectFieldErrors(other, {
+        'Idempotency-Key': ['This Idempotency-Key was already used with a different request.'],
+      });
+      const n = await addMerchant(t, 'neighbour');
+      await credit(t, n.id, '200');
+      expect(
+        (await buyWithKey(n.headers, 'order-7', { package_id: 'pkg_enterprise' })).json(),
+      ).toEqual({ status: true, msg: 'Package purchased successfully' });
+      expect(await debitsOf(m.id)).toHaveLength(1);
+      expect(await debitsOf(n.id)).toHaveLength(1);
+    });
+
+    it('keeps no answer for a refusal: the retry after a deposit buys', async () => {
+      const m = await addMerchant(t, 'topper');
+      await credit(t, m.id, '10');
+      expect((await buyWithKey(m.headers, 'k-2', { package_id: 'pkg_starter' })).statusCode).toBe(
+        422,
+      );
+      await credit(t, m.id, '10');
+      expect((await buyWithKey(m.headers, 'k-2', { package_id: 'pkg_starter' })).json()).toEqual({
+        status: true,
+        msg: 'Package purchased successfully',
+      });
+      expect(await balanceMicro(t.db, m.id)).toBe(1_000_000);
+    });
+
+    it('refuses a key that is empty, too long or not printable ASCII', async () => {
+      const m = await addMerchant(t, 'sloppy');
+      for (const key of ['', 'k'.repeat(256), 'two words']) {
+        const res = await buyWithKey(m.headers, key, { package_id: 'pkg_starter' });
+        expect(res.statusCode).toBe(422);
+        expect(res.json()).toMatchObject({ status: false });
+      }
+      expect(await debitsOf(m.id)).toHaveLength(0);
+    });
+  });
+
   it('pages the history 10 at a time, newest first, with first_page_url', async () => {
     const m = await addMerchant(t, 'regular');
     await credit(t, m.id, '1000');

@@ -9,6 +9,7 @@ import {
   purchasePackage,
   type PurchaseKind,
 } from '../domain/subscriptions';
+import { idempotent } from '../domain/idempotency';
 import { conflict, fieldError, HttpError, notFound } from '../http/errors';
 import { requireUser } from '../http/requestContext';
 import { done } from './replies';
@@ -83,30 +84,44 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
 
   async purchasePackage(request) {
     const user = requireUser(request);
-    const outcome = await purchasePackage(ctx.db, {
-      userId: user.id,
-      packageId: request.body.package_id,
-      remarks: request.body.remarks,
-      now: ctx.clock(),
-    });
-    if (outcome.ok) {
-      return { status: true, msg: PURCHASED[outcome.kind] } satisfies Reply<'purchasePackage'>;
-    }
-    switch (outcome.reason) {
-      case 'unknown_package':
-        throw fieldError('package_id', 'The selected plan does not exist.');
-      case 'already_active':
-        throw conflict('You are already subscribed to this plan.');
-      case 'remarks_required':
-        throw fieldError('remarks', DOWNGRADE_REASON_MESSAGE);
-      case 'insufficient_balance':
-        throw new HttpError(
-          422,
-          `Insufficient balance: the ${outcome.packageName} plan costs ` +
-            `${microToString(outcome.priceMicro, 2)} USDT and your wallet holds ` +
-            `${microToString(outcome.balanceMicro, 2)} USDT. Please deposit USDT first.`,
-        );
-    }
+    const buy = async () => {
+      const outcome = await purchasePackage(ctx.db, {
+        userId: user.id,
+        packageId: request.body.package_id,
+        remarks: request.body.remarks,
+        now: ctx.clock(),
+      });
+      if (outcome.ok) {
+        return {
+          status: 200,
+          body: { status: true, msg: PURCHASED[outcome.kind] } satisfies Reply<'purchasePackage'>,
+        };
+      }
+      switch (outcome.reason) {
+        case 'unknown_package':
+          throw fieldError('package_id', 'The selected plan does not exist.');
+        case 'already_active':
+          throw conflict('You are already subscribed to this plan.');
+        case 'remarks_required':
+          throw fieldError('remarks', DOWNGRADE_REASON_MESSAGE);
+        case 'insufficient_balance':
+          throw new HttpError(
+            422,
+            `Insufficient balance: the ${outcome.packageName} plan costs ` +
+              `${microToString(outcome.priceMicro, 2)} USDT and your wallet holds ` +
+              `${microToString(outcome.balanceMicro, 2)} USDT. Please deposit USDT first.`,
+          );
+      }
+    };
+    // The contract's schema has refused a repeated header (an array) before this point.
+    const key = request.headers['idempotency-key'];
+    if (typeof key !== 'string') return (await buy()).body;
+    const answer = await idempotent(
+      ctx.db,
+      { scope: `purchase:${user.id}`, key, request: request.body, now: ctx.clock().getTime() },
+      buy,
+    );
+    return answer.body;
   },
 
   async cancelSubscription(request) {

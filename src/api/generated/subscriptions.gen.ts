@@ -17,6 +17,9 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/cryptosafelock/purchase`,
         method: 'POST',
         body: queryArg.purchaseRequest,
+        headers: {
+          'Idempotency-Key': queryArg['Idempotency-Key'],
+        },
       }),
     }),
     cancelSubscription: build.mutation<CancelSubscriptionApiResponse, CancelSubscriptionApiArg>({
@@ -40,6 +43,12 @@ export type ListPackagesApiResponse =
 export type ListPackagesApiArg = void;
 export type PurchasePackageApiResponse = /** status 200 The package is active. */ MessageResponse;
 export type PurchasePackageApiArg = {
+  /** A key the client makes up per intended action (e.g. a UUID) and sends again with each
+    retry of it. Per account, for 24 hours: a completed request's answer is replayed to its
+    retries; the same key with a different body is a 422; a retry while the first request
+    is still running is a 409. A refused request keeps no answer, so its retry runs again.
+     */
+  'Idempotency-Key'?: string;
   purchaseRequest: PurchaseRequest;
 };
 export type CancelSubscriptionApiResponse =

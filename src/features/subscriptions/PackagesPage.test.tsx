@@ -146,6 +146,36 @@ describe('Packages', () => {
     expect(screen.getByRole('dialog', { name: 'Upgrade Plan' })).toBeInTheDocument();
   });
 
+  test('a retry in the same dialog sends the same Idempotency-Key, a new dialog a new one', async () => {
+    const keys: (string | null)[] = [];
+    server.use(
+      on('purchasePackage', ({ request }) => {
+        keys.push(request.headers.get('Idempotency-Key'));
+        return fail('purchasePackage', 422, 'Insufficient balance');
+      }),
+    );
+    const { user, plan } = await renderPackages();
+    const upgrade = async () => {
+      await user.click(
+        within(await plan('Enterprise')).getByRole('button', { name: 'Upgrade Plan' }),
+      );
+      return screen.findByRole('dialog', { name: 'Upgrade Plan' });
+    };
+    let dialog = await upgrade();
+    await user.click(within(dialog).getByRole('button', { name: 'Pay $149.00' }));
+    await waitFor(() => expect(keys).toHaveLength(1));
+    await user.click(within(dialog).getByRole('button', { name: 'Pay $149.00' }));
+    await waitFor(() => expect(keys).toHaveLength(2));
+    await user.click(within(dialog).getByText('Close', { selector: 'button' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    dialog = await upgrade();
+    await user.click(within(dialog).getByRole('button', { name: 'Pay $149.00' }));
+    await waitFor(() => expect(keys).toHaveLength(3));
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+  });
+
   test("the server's downgrade message lands on the reason field", async () => {
     refuse('purchasePackage', 422, 'Please Enter Reason for Downgrade', {
       remarks: ['Please Enter Reason for Downgrade'],

@@ -24,12 +24,14 @@ export default function PackagesPage() {
   const packages = useListPackagesQuery();
   const [purchase, purchaseState] = usePurchasePackageMutation();
   const [cancel, cancelState] = useCancelSubscriptionMutation();
-  const [pending, setPending] = useState<PendingAction | null>(null);
+  // One Idempotency-Key per dialog: a second click or a retry after a lost answer cannot pay twice.
+  const [pending, setPending] = useState<(PendingAction & { key: string }) | null>(null);
 
   const current = packages.data?.current_subscription ?? null;
   const currentName = packages.data?.data.find((plan) => plan.id === current?.package_id)?.name;
 
-  const open = (plan: Package, action: PlanAction) => setPending({ plan, action });
+  const open = (plan: Package, action: PlanAction) =>
+    setPending({ plan, action, key: crypto.randomUUID() });
 
   // Successes and failures are toasted by the API feedback middleware; the cache tags refresh
   // the cards, the history, the wallet and the sidebar balance.
@@ -46,6 +48,7 @@ export default function PackagesPage() {
       await cancel({ id: current.id }).unwrap();
     } else {
       await purchase({
+        'Idempotency-Key': pending.key,
         purchaseRequest: {
           package_id: pending.plan.id,
           ...(pending.action === 'downgrade' ? { remarks } : {}),
