@@ -12,6 +12,8 @@ import type { HandlerMap } from './handlers/types';
 import { applyBodyPolicy, securityBeforeBody } from './http/bodyPolicy';
 import { HttpError, MSG, envelope } from './http/errors';
 import { errorHandler } from './http/errorHandler';
+import { registerHealth } from './http/health';
+import { registerMetrics } from './http/metrics';
 import { registerMultipart } from './http/multipart';
 import { buildSecurityHandlers } from './http/security';
 import { ajvsFor, createValidatorCompiler } from './http/validation';
@@ -111,6 +113,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       new HttpError(context.statusCode, `Too many requests, please try again in ${context.after}.`),
   });
   app.addHook('onRoute', securityBeforeBody);
+
+  // Operator routes outside /api: after the onRoute hooks above (no rate limit: load balancers
+  // and Prometheus poll them), before the plugins, so every answer is counted.
+  registerHealth(app, db);
+  registerMetrics(app, { token: config.metricsToken });
 
   if (config.responseValidation) {
     await app.register(responseValidation, { ajv: ajvs.response });
