@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import type { Db } from '../db/connection';
+import { pingDatabase } from '../domain/health';
 import { TimeoutError, withTimeout } from './timeout';
 
 /**
@@ -27,7 +27,7 @@ export function registerHealth(app: FastifyInstance, db: Db): void {
     handler: async (request, reply): Promise<Health> => {
       void reply.header('cache-control', 'no-store');
       try {
-        await withTimeout(sql`select 1`.execute(db), HEALTH_TIMEOUT_MS);
+        await withTimeout(pingDatabase(db), HEALTH_TIMEOUT_MS);
         return { status: 'ok' };
       } catch (err) {
         request.log.warn({ err }, 'Health check failed: the database did not answer');

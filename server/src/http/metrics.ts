@@ -76,7 +76,9 @@ function gaugeOn<L extends string>(
         log.warn({ err, metric: spec.name }, 'Metric collector failed; its gauge is empty');
         series.length = 0;
       }
+      // reset() leaves a label-less gauge at 0, which would read as a real value: drop it too.
       gauge.reset();
+      gauge.remove({});
       for (const [labels, value] of series) gauge.set(labels, value);
     },
   });
@@ -91,7 +93,10 @@ function sha256(text: string): Buffer {
  * (Prometheus text; `Authorization: Bearer <token>` when a token is set). Register it after the
  * onRoute hooks that exempt non-/api routes from rate limiting.
  */
-export function registerMetrics(app: FastifyInstance, options: { token: string | undefined }): void {
+export function registerMetrics(
+  app: FastifyInstance,
+  options: { token: string | undefined },
+): void {
   // Per app, so several apps in one process (tests) keep their own counts.
   const registry = new Registry();
   const requests = new Counter({
