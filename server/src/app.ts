@@ -114,11 +114,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.addHook('onRoute', securityBeforeBody);
 
-  // Operator routes outside /api: after the onRoute hooks above (no rate limit: load balancers
-  // and Prometheus poll them), before the plugins, so every answer is counted.
-  registerHealth(app, db);
-  registerMetrics(app, { token: config.metricsToken });
-
   if (config.responseValidation) {
     await app.register(responseValidation, { ajv: ajvs.response });
   }
@@ -142,6 +137,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     serviceHandlers: buildServiceHandlers(ctx, spec.operations, app.log, options.handlerOverrides),
     securityHandlers: buildSecurityHandlers(ctx),
   });
+
+  // Operator routes outside /api: after the onRoute hooks (no rate limit: load balancers and
+  // Prometheus poll them) and after compression, which attaches itself as routes are added.
+  // The metrics hook still counts every route (Fastify binds root hooks when it gets ready);
+  // `app.metrics` lets the code that builds the app register gauges.
+  registerHealth(app, db);
+  registerMetrics(app, { token: config.metricsToken });
 
   const webDir = options.webDir && webAvailable(options.webDir) ? options.webDir : undefined;
   if (webDir) await registerWeb(app, webDir);

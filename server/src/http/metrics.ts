@@ -89,9 +89,9 @@ function sha256(text: string): Buffer {
 }
 
 /**
- * Request metrics by route template, the app's `metrics` decoration, and GET /metrics
- * (Prometheus text; `Authorization: Bearer <token>` when a token is set). Register it after the
- * onRoute hooks that exempt non-/api routes from rate limiting.
+ * Request metrics by route template, the app's `metrics` decoration (gauges that other parts
+ * register), and GET /metrics in the Prometheus text format, which requires
+ * `Authorization: Bearer <token>` when a token is set.
  */
 export function registerMetrics(
   app: FastifyInstance,
@@ -112,9 +112,8 @@ export function registerMetrics(
     registers: [registry],
   });
 
-  app.decorate('metrics', {
-    gauge: (spec) => gaugeOn(registry, app.log, spec),
-  } satisfies Metrics);
+  const metrics: Metrics = { gauge: (spec) => gaugeOn(registry, app.log, spec) };
+  app.decorate('metrics', metrics);
 
   // The route template (`/api/…/:id`), never the raw URL: ids and junk paths would make a new
   // series each. Callback style: no promise per request.
@@ -126,6 +125,7 @@ export function registerMetrics(
   });
 
   const expected = options.token === undefined ? undefined : sha256(options.token);
+  // `warn`: keeps the scrapes out of the log.
   app.get('/metrics', { logLevel: 'warn' }, async (request, reply) => {
     if (expected) {
       // Equal-length digests: the comparison time says nothing about the token.
