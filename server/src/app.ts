@@ -12,6 +12,8 @@ import type { HandlerMap } from './handlers/types';
 import { applyBodyPolicy, securityBeforeBody } from './http/bodyPolicy';
 import { HttpError, MSG, envelope } from './http/errors';
 import { errorHandler } from './http/errorHandler';
+import { registerHealth } from './http/health';
+import { registerMetrics } from './http/metrics';
 import { registerMultipart } from './http/multipart';
 import { buildSecurityHandlers } from './http/security';
 import { ajvsFor, createValidatorCompiler } from './http/validation';
@@ -135,6 +137,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     serviceHandlers: buildServiceHandlers(ctx, spec.operations, app.log, options.handlerOverrides),
     securityHandlers: buildSecurityHandlers(ctx),
   });
+
+  // Operator routes outside /api: after the onRoute hooks (no rate limit: load balancers and
+  // Prometheus poll them) and after compression, which attaches itself as routes are added.
+  // The metrics hook still counts every route (Fastify binds root hooks when it gets ready);
+  // `app.metrics` lets the code that builds the app register gauges.
+  registerHealth(app, db);
+  registerMetrics(app, { token: config.metricsToken });
 
   const webDir = options.webDir && webAvailable(options.webDir) ? options.webDir : undefined;
   if (webDir) await registerWeb(app, webDir);

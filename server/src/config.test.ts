@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       usdtContract: undefined,
       walletXpub: undefined,
       secretKey: undefined,
+      metricsToken: undefined,
     });
   });
 
@@ -41,6 +42,7 @@ describe('loadConfig', () => {
       WALLET_XPUB: 'xpub123',
       SECRET_KEY: 'k'.repeat(40),
       TRUST_PROXY: 'yes',
+      METRICS_TOKEN: 'scrape-token-0123456789',
     });
     expect(c).toMatchObject({
       port: 9000,
@@ -59,6 +61,7 @@ describe('loadConfig', () => {
       walletXpub: 'xpub123',
       secretKey: 'k'.repeat(40),
       trustProxy: true,
+      metricsToken: 'scrape-token-0123456789',
     });
   });
 
@@ -88,6 +91,8 @@ describe('loadConfig', () => {
     [{ BALANCE_RPC_URLS: '1=https://a.example,1=https://b.example' }, /names chain 1 twice/],
     [{ BALANCE_RPC_URLS: '56=https://bsc.example' }, /read over CHAIN_RPC_URL/],
     [{ DATABASE_URL: 'mysql://db.example/portal' }, /DATABASE_URL must be a postgres:\/\/ URL/],
+    [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN must be at least 16 characters/],
+    [{ METRICS_TOKEN: 'sixteen chars or more' }, /without spaces/],
   ])('rejects %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

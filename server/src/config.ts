@@ -55,6 +55,8 @@ export interface Config {
   walletXpub: string | undefined;
   /** When absent, the runtime generates DATA_DIR/secret.key on first start. */
   secretKey: string | undefined;
+  /** Bearer token GET /metrics requires; unset, /metrics is open (keep it off the public network). */
+  metricsToken: string | undefined;
 }
 
 /** Config after the runtime has resolved what needs the filesystem. */
@@ -129,6 +131,15 @@ function databaseUrl(env: Env): string | undefined {
   return url;
 }
 
+function metricsToken(env: Env): string | undefined {
+  const token = str(env, 'METRICS_TOKEN');
+  // A bearer token is one word; a short one could be guessed, since /metrics is not rate-limited.
+  if (token !== undefined && !/^\S{16,}$/.test(token)) {
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters without spaces');
+  }
+  return token;
+}
+
 /** Pure: reads only the given env, touches no files. */
 export function loadConfig(env: Env): Config {
   const mode = nodeEnv(env);
@@ -164,5 +175,6 @@ export function loadConfig(env: Env): Config {
     usdtContract: str(env, 'USDT_CONTRACT'),
     walletXpub: str(env, 'WALLET_XPUB'),
     secretKey: str(env, 'SECRET_KEY'),
+    metricsToken: metricsToken(env),
   };
 }
