@@ -13,6 +13,7 @@ import { applyBodyPolicy, securityBeforeBody } from './http/bodyPolicy';
 import { HttpError, MSG, envelope } from './http/errors';
 import { errorHandler } from './http/errorHandler';
 import { registerHealth } from './http/health';
+import { registerJobGauges } from './http/jobMetrics';
 import { registerMetrics } from './http/metrics';
 import { registerMultipart } from './http/multipart';
 import { buildSecurityHandlers } from './http/security';
@@ -144,6 +145,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // `app.metrics` lets the code that builds the app register gauges.
   registerHealth(app, db);
   registerMetrics(app, { token: config.metricsToken });
+  registerJobGauges(app.metrics, db, ctx.clock);
 
   const webDir = options.webDir && webAvailable(options.webDir) ? options.webDir : undefined;
   if (webDir) await registerWeb(app, webDir);

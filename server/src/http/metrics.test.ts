@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
+import { addJob, claimJob, failJob } from '../domain/jobs/queue';
 import { envelope, MSG } from './errors';
 import { UNMATCHED_ROUTE } from './metrics';
 import type { TestApp } from '../../test/testApp';
@@ -120,6 +121,23 @@ describe('GET /metrics', () => {
     expect(samples(second).filter((s) => s.name === 'test_users_by_auth_type')).toEqual([
       { name: 'test_users_by_auth_type', labels: { auth_type: 'otp' }, value: before.length },
     ]);
+  });
+
+  it('reports the job queue: backlog, oldest wait and failed jobs by kind', async () => {
+    const now = t.clock().getTime();
+    await addJob(t.db, { kind: 'test.backlog' }, now - 90_000);
+    await addJob(t.db, { kind: 'test.backlog' }, now - 30_000);
+    await addJob(t.db, { kind: 'test.given-up', maxAttempts: 1 }, now);
+    const job = await claimJob(t.db, ['test.given-up'], 'w', 30_000, now);
+    if (!job) throw new Error('nothing to claim');
+    await failJob(t.db, job, 'w', 'Error: down', now);
+    const text = await scrape(t);
+    expect(valuesOf(text, 'portal_jobs_due', { kind: 'test.backlog' })).toEqual([2]);
+    expect(valuesOf(text, 'portal_jobs_oldest_due_seconds', { kind: 'test.backlog' })).toEqual([
+      90,
+    ]);
+    expect(valuesOf(text, 'portal_jobs_failed', { kind: 'test.given-up' })).toEqual([1]);
+    expect(valuesOf(text, 'portal_jobs_due', { kind: 'test.given-up' })).toEqual([0]);
   });
 
   it('answers the scrape when a collector fails, without that gauge', async () => {
