@@ -135,7 +135,7 @@ async function planCopy(source: SqliteDatabase, target: Db): Promise<TablePlan[]
   const extra = [...targetTables.keys()].filter((name) => !sourceTables.includes(name));
   if (extra.length > 0) {
     throw new CopyStopped(
-      `The target has tables the SQLite database lacks (${extra.join(', ')}): they do not run the same migrations.`,
+      `The target holds tables the SQLite database lacks (${extra.join(', ')}): copy into an empty database, or an empty schema named by search_path in the URL.`,
     );
   }
   const plans = sourceTables.map((name): TablePlan & { parents: string[] } => {
@@ -401,7 +401,10 @@ function converted(table: string, column: TargetColumn, value: SqliteValue): unk
     case 'timestamp with time zone':
       // Epoch milliseconds, or ISO-8601 text with its zone (a zone-less time would be read in
       // the session's time zone).
-      if (typeof value === 'bigint') return new Date(Number(value)).toISOString();
+      if (typeof value === 'bigint') {
+        const time = new Date(Number(value));
+        return isNaN(time.getTime()) ? refuse('is not a time') : time.toISOString();
+      }
       return typeof value === 'string' && TIME_WITH_ZONE.test(value) && !isNaN(Date.parse(value))
         ? value
         : refuse('is not an ISO-8601 time with a zone');
@@ -431,9 +434,7 @@ function quoted(name: string): string {
 
 /** The URL for printing: the password is nobody's business in a terminal's scroll-back. */
 function redacted(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.password) parsed.password = '***';
-  return parsed.toString();
+  return url.replace(/^(postgres(?:ql)?:\/\/[^:@/]*:)[^@/]*@/, '$1***@');
 }
 
 function nextSteps(config: Config, dataDir: string, url: string): string[] {
