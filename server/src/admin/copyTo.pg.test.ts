@@ -27,6 +27,8 @@ const NEWCOMER = {
   is_checked: 1,
 };
 const TOTP_SECRET = newTotpSecret();
+// Two apps, password hashing and a whole database copied: more than Jest's 5 s on a busy machine.
+jest.setTimeout(60_000);
 
 let sqliteApp: TestApp;
 let target: TestStore;
@@ -91,7 +93,10 @@ async function fillEveryTable(t: TestApp): Promise<void> {
     .execute();
   // The demo merchant signs in (sessions, spent_step_tokens) and is paid 12.5 USDT on the local
   // chain: an 18-decimal amount past int64 in chain_transfers, credited by Check Balance.
-  await signIn(t, DEMO_ACCOUNT.username, DEMO_ACCOUNT.password, { mpin: DEMO_ACCOUNT.pin });
+  const signedIn = await signIn(t, DEMO_ACCOUNT.username, DEMO_ACCOUNT.password, {
+    mpin: DEMO_ACCOUNT.pin,
+  });
+  expect(signedIn.statusCode).toBe(200);
   const sent = await runAdmin(
     ['deposit', 'demo', '12.5'],
     { out: () => {} },
