@@ -18,18 +18,22 @@ export async function runAdmin(
     helpText().forEach((l) => io.out(l));
     return 2;
   }
-  // Same DATA_DIR, migrations and seed as the server, so admin works on a fresh clone too.
-  const runtime = await openRuntime(loadConfig(env));
+  const { command, args } = found;
   try {
-    return await found.command.run(found.args, runtime, io);
+    if ('runWithConfig' in command) return await command.runWithConfig(args, loadConfig(env), io);
+    // Same DATA_DIR, migrations and seed as the server, so admin works on a fresh clone too.
+    const runtime = await openRuntime(loadConfig(env));
+    try {
+      return await command.run(args, runtime, io);
+    } finally {
+      await runtime.close();
+    }
   } catch (err) {
     if (err instanceof UsageError) {
-      io.out(`${err.message}\nUsage: npm run admin -- ${found.command.usage}`);
+      io.out(`${err.message}\nUsage: npm run admin -- ${command.usage}`);
       return 2;
     }
     throw err;
-  } finally {
-    await runtime.close();
   }
 }
 

@@ -8,7 +8,7 @@ import { seed } from './seed';
 
 export const SECRET_FILE = 'secret.key';
 /** STORAGE_DIR when unset: where uploads have always lived, so existing data keeps working. */
-const DEFAULT_STORAGE_SUBDIR = 'uploads';
+export const DEFAULT_STORAGE_SUBDIR = 'uploads';
 
 /** SECRET_KEY from the env, else DATA_DIR/secret.key (created with mode 0600 on first start). */
 export function resolveSecretKey(config: Config, dataDir: string): string {

@@ -1,3 +1,4 @@
+import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import type { User } from '../db/schema';
 import { findUserByUsername } from '../domain/auth';
@@ -10,13 +11,26 @@ export interface CommandIo {
   out(line: string): void;
 }
 
-export interface AdminCommand {
+interface CommandInfo {
   /** Words after `npm run admin --`, e.g. `user list`. */
   name: string;
   usage: string;
   description: string;
+}
+
+/** Works on DATA_DIR's database, opened for it migrated and seeded as the server does. */
+export interface AdminCommand extends CommandInfo {
   /** Returns the process exit code. */
   run(args: string[], runtime: Runtime, io: CommandIo): Promise<number>;
+}
+
+/**
+ * Opens the databases it needs itself: nothing is opened, created, migrated or seeded for it
+ * (`db copy-to` must find DATA_DIR's SQLite file as it is and leave its target unseeded).
+ */
+export interface ConfigCommand extends CommandInfo {
+  /** Returns the process exit code. */
+  runWithConfig(args: string[], config: Config, io: CommandIo): Promise<number>;
 }
 
 export class UsageError extends Error {}

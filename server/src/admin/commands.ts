@@ -1,9 +1,10 @@
 import { accessCommands } from './access';
+import { copyTo } from './copyTo';
 import { jobCommands } from './jobs';
 import { kycCommands } from './kyc';
 import { moneyCommands } from './money';
 import { securityCommands } from './security';
-import { printTable, type AdminCommand } from './command';
+import { printTable, type AdminCommand, type ConfigCommand } from './command';
 
 const userList: AdminCommand = {
   name: 'user list',
@@ -32,13 +33,14 @@ const userList: AdminCommand = {
 };
 
 // One entry per command; each feature's commands live beside it (admin/<feature>.ts).
-export const COMMANDS: AdminCommand[] = [
+export const COMMANDS: (AdminCommand | ConfigCommand)[] = [
   userList,
   ...accessCommands,
   ...securityCommands,
   ...kycCommands,
   ...moneyCommands,
   ...jobCommands,
+  copyTo,
 ];
 
 export function helpText(): string[] {
@@ -55,8 +57,10 @@ export function helpText(): string[] {
 }
 
 /** Longest command name that prefixes the argument words wins. */
-export function findCommand(argv: string[]): { command: AdminCommand; args: string[] } | null {
-  let best: { command: AdminCommand; args: string[] } | null = null;
+export function findCommand(
+  argv: string[],
+): { command: AdminCommand | ConfigCommand; args: string[] } | null {
+  let best: { command: AdminCommand | ConfigCommand; args: string[] } | null = null;
   for (const command of COMMANDS) {
     const words = command.name.split(' ');
     if (

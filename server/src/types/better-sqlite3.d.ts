@@ -10,6 +10,8 @@ declare module 'better-sqlite3' {
     get(...params: unknown[]): unknown;
     run(...params: unknown[]): RunResult;
     iterate(...params: unknown[]): IterableIterator<unknown>;
+    /** Integers read as bigint (exact past 2^53). */
+    safeIntegers(toggle?: boolean): Statement;
   }
   interface Options {
     readonly?: boolean;

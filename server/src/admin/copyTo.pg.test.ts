@@ -1,0 +1,326 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { runAdmin } from '../admin';
+import { DB_FILE, openDb, type Db } from '../db/connection';
+import { issueOtp } from '../domain/otp';
+import { newTotpSecret, sealTotpSecret, totpCode } from '../domain/totp';
+import { DEMO_ACCOUNT } from '../seed';
+import { createTestApp, type TestApp } from '../../test/testApp';
+import { freshTestStore, type TestStore } from '../../test/testStore';
+
+// `db copy-to` on a merchant's real data: a SQLite DATA_DIR filled through the app (demo seed,
+// a registration, sign-ins, a deposit) is copied into a fresh PostgreSQL schema, which a server
+// then runs on. Needs PostgreSQL, so it is a *.pg.test.ts: only `npm run test:pg` runs it
+// (jest.config.ts). The tests build on each other in file order: refusals, the copy, a rerun.
+
+const NEWCOMER = {
+  name: 'Asha Verma',
+  username: 'asha_v',
+  email: 'asha@example.com',
+  sponsor_id: DEMO_ACCOUNT.username,
+  password: 'S3cure!pass',
+  spassword: '4821',
+  country: 'IN',
+  phone: '919876543210',
+  is_checked: 1,
+};
+const TOTP_SECRET = newTotpSecret();
+// Two apps, password hashing and a whole database copied: more than Jest's 5 s on a busy machine.
+jest.setTimeout(60_000);
+
+let sqliteApp: TestApp;
+let target: TestStore;
+let targetUrl: string;
+
+beforeAll(async () => {
+  // SQLite in its DATA_DIR even though this run sets TEST_DATABASE_URL: the merchant's start.
+  sqliteApp = await createTestApp({ env: { DATABASE_URL: '' } });
+  target = await freshTestStore('portal-copy-target-');
+  if (!target.databaseUrl) throw new Error('TEST_DATABASE_URL is not set');
+  targetUrl = target.databaseUrl;
+  await fillEveryTable(sqliteApp);
+});
+afterAll(async () => {
+  await sqliteApp.close();
+  await target.close();
+});
+
+async function copyTo(url: string, env: Record<string, string | undefined> = {}) {
+  const lines: string[] = [];
+  const code = await runAdmin(
+    ['db', 'copy-to', url],
+    { out: (line) => lines.push(line) },
+    {
+      DATA_DIR: sqliteApp.dataDir,
+      NODE_ENV: 'test',
+      SECRET_KEY: sqliteApp.config.secretKey,
+      ...env,
+    },
+  );
+  return { code, lines, text: lines.join('\n') };
+}
+
+/** What a merchant's database holds after a while, through the app's own code paths. */
+async function fillEveryTable(t: TestApp): Promise<void> {
+  // A name that matches no account: login_failures and login_unknown_names.
+  const ghost = await t.call('preLogin', { body: { username: 'ghost', password: 'Nope@1234' } });
+  expect(ghost.statusCode).toBe(422);
+  expect((await t.call('register', { body: NEWCOMER })).statusCode).toBe(200);
+  const newcomer = await t.db
+    .selectFrom('users')
+    .select('id')
+    .where('username', '=', NEWCOMER.username)
+    .executeTakeFirstOrThrow();
+  // The newcomer signs in with an authenticator (its secret is encrypted with SECRET_KEY) and has
+  // an e-mailed code pending (otp_codes).
+  await t.db
+    .updateTable('users')
+    .set({
+      auth_type: 'authenticator',
+      totp_enabled: 1,
+      totp_secret_enc: sealTotpSecret(t.config.secretKey, newcomer.id, TOTP_SECRET),
+    })
+    .where('id', '=', newcomer.id)
+    .execute();
+  await issueOtp(t.db, t.config.secretKey, newcomer.id, 'auth-switch', async () => {}, t.clock);
+  // A row may reference a younger row of its own table: the copy cannot rely on insert order.
+  await t.db
+    .updateTable('users')
+    .set({ sponsor_id: newcomer.id })
+    .where('username', '=', DEMO_ACCOUNT.username)
+    .execute();
+  // The demo merchant signs in (sessions, spent_step_tokens) and is paid 12.5 USDT on the local
+  // chain: an 18-decimal amount past int64 in chain_transfers, credited by Check Balance.
+  const signedIn = await signIn(t, DEMO_ACCOUNT.username, DEMO_ACCOUNT.password, {
+    mpin: DEMO_ACCOUNT.pin,
+  });
+  expect(signedIn.statusCode).toBe(200);
+  const sent = await runAdmin(
+    ['deposit', 'demo', '12.5'],
+    { out: () => {} },
+    {
+      DATA_DIR: t.dataDir,
+      NODE_ENV: 'test',
+      SECRET_KEY: t.config.secretKey,
+    },
+  );
+  expect(sent).toBe(0);
+  const synced = await t.call('syncBalance', { headers: await t.authHeader() });
+  expect(synced.json()).toMatchObject({ is_new: true });
+
+  const empty: string[] = [];
+  for (const table of await userTables(t.db)) {
+    if ((await countRows(t.db, table)) === 0) empty.push(table);
+  }
+  expect(empty).toEqual([]);
+}
+
+async function signIn(
+  t: TestApp,
+  username: string,
+  password: string,
+  code: Record<string, string>,
+) {
+  const step = await t.call('preLogin', { body: { username, password } });
+  expect(step.statusCode).toBe(200);
+  return t.call('login', {
+    headers: { authorization: `Bearer ${step.json().token as string}` },
+    body: { username, password, ...code },
+  });
+}
+
+/** The SQLite file's tables, Kysely's migration bookkeeping aside. */
+async function userTables(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select name from sqlite_master
+     where type = 'table' and name not like 'sqlite%' and name not like 'kysely%'
+     order by name`.execute(db);
+  return rows.map((r) => r.name);
+}
+
+async function countRows(db: Db, table: string): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.id(table)}`.execute(db);
+  return Number(rows[0]?.n);
+}
+
+async function countAll(db: Db, tables: string[]): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const table of tables) counts[table] = await countRows(db, table);
+  return counts;
+}
+
+/**
+ * Every row of a table as the domain reads it (both engines give the same shapes, connection.ts),
+ * JSON compared by value (jsonb rewrites the text's spacing), in a fixed order.
+ */
+async function rowsOf(db: Db, table: string, jsonColumns: string[]): Promise<unknown[]> {
+  const { rows } = await sql<Record<string, unknown>>`select * from ${sql.id(table)}`.execute(db);
+  return rows
+    .map((row) => {
+      const normalised = { ...row };
+      for (const column of jsonColumns) {
+        const value = normalised[column];
+        if (typeof value === 'string') normalised[column] = JSON.parse(value);
+      }
+      return normalised;
+    })
+    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+}
+
+async function pgJsonColumns(db: Db): Promise<Map<string, string[]>> {
+  const { rows } = await sql<{ table_name: string; column_name: string }>`
+    select table_name, column_name from information_schema.columns
+     where table_schema = current_schema() and data_type = 'jsonb'`.execute(db);
+  const byTable = new Map<string, string[]>();
+  for (const r of rows)
+    byTable.set(r.table_name, [...(byTable.get(r.table_name) ?? []), r.column_name]);
+  return byTable;
+}
+
+it('refuses a target that is not PostgreSQL, a configuration on PostgreSQL, a DATA_DIR without SQLite', async () => {
+  const mysql = await copyTo('mysql://shop@db/shop');
+  expect(mysql.code).toBe(2);
+  expect(mysql.text).toContain('The target must be a postgres:// or postgresql:// URL.');
+
+  const onPostgres = await copyTo(targetUrl, { DATABASE_URL: targetUrl });
+  expect(onPostgres.code).toBe(1);
+  expect(onPostgres.text).toContain('DATABASE_URL is set');
+
+  const emptyDir = mkdtempSync(path.join(tmpdir(), 'portal-copy-empty-'));
+  try {
+    const missing = await copyTo(targetUrl, { DATA_DIR: emptyDir });
+    expect(missing.code).toBe(1);
+    expect(missing.text).toContain(
+      `There is no SQLite database at ${path.join(emptyDir, DB_FILE)}`,
+    );
+    expect(existsSync(path.join(emptyDir, DB_FILE))).toBe(false);
+  } finally {
+    rmSync(emptyDir, { recursive: true, force: true });
+  }
+});
+
+it('stops without writing a row when SQLite holds a table the target lacks', async () => {
+  // A table no migration creates (say, added by hand): it must not be left behind silently.
+  await sql`create table counters (id integer primary key, label text not null)`.execute(
+    sqliteApp.db,
+  );
+  await sql`insert into counters (id, label) values (1, 'one'), (5, 'five')`.execute(sqliteApp.db);
+
+  const run = await copyTo(targetUrl);
+  expect(run.code).toBe(1);
+  expect(run.text).toContain("The target has no table 'counters'");
+  expect(run.text).toContain('No rows were written');
+  const pg = openDb({ dataDir: sqliteApp.dataDir, databaseUrl: targetUrl });
+  try {
+    const tables = (await userTables(sqliteApp.db)).filter((t) => t !== 'counters');
+    expect(Object.values(await countAll(pg, tables)).every((n) => n === 0)).toBe(true);
+  } finally {
+    await pg.destroy();
+  }
+});
+
+it('copies every row exactly; a server on the copy signs in and reads the same figures', async () => {
+  // The same table on the target, with an identity column whose sequence must follow the copy.
+  const pg = openDb({ dataDir: sqliteApp.dataDir, databaseUrl: targetUrl });
+  try {
+    await sql`create table counters (id integer generated always as identity primary key, label text not null)`.execute(
+      pg,
+    );
+  } finally {
+    await pg.destroy();
+  }
+  const tables = await userTables(sqliteApp.db);
+  const sqliteCounts = await countAll(sqliteApp.db, tables);
+
+  const run = await copyTo(targetUrl);
+  expect(run.code).toBe(0);
+  expect(run.text).toContain(`Copied ${tables.length} tables into`);
+  expect(run.lines).toContainEqual(expect.stringMatching(/^table\s+sqlite\s+postgresql$/));
+  for (const table of tables) {
+    const n = sqliteCounts[table];
+    expect(run.lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^${table}\\s+${n}\\s+${n}$`)),
+    );
+  }
+  expect(run.text).toContain('Every row count matches.');
+  expect(run.text).toContain('keep SECRET_KEY set to the same value');
+
+  // The server on the copy: the same DATA_DIR and secret, DATABASE_URL set. Its start migrates and
+  // seeds, as `npm start` does, and must find nothing to add.
+  const pgApp = await createTestApp({
+    env: { DATA_DIR: sqliteApp.dataDir, DATABASE_URL: targetUrl },
+  });
+  try {
+    expect(await countAll(pgApp.db, tables)).toEqual(sqliteCounts);
+    const json = await pgJsonColumns(pgApp.db);
+    for (const table of tables) {
+      const columns = json.get(table) ?? [];
+      expect({ table, rows: await rowsOf(pgApp.db, table, columns) }).toEqual({
+        table,
+        rows: await rowsOf(sqliteApp.db, table, columns),
+      });
+    }
+
+    // Spot checks of the engine-specific types: an amount past int64 into numeric(78,0), an ISO
+    // time into timestamptz, JSON text into jsonb.
+    const transfer = await sql<{ amount: string; type: string }>`select amount_raw::text as amount,
+        pg_typeof(amount_raw)::text as type from chain_transfers`.execute(pgApp.db);
+    expect(transfer.rows).toEqual([{ amount: '12500000000000000000', type: 'numeric' }]);
+    const { created_at: createdAt } = await sqliteApp.db
+      .selectFrom('users')
+      .select('created_at')
+      .where('username', '=', 'demo')
+      .executeTakeFirstOrThrow();
+    const time = await sql<{ type: string; ms: number }>`select pg_typeof(created_at)::text as type,
+        (extract(epoch from created_at) * 1000)::bigint as ms
+      from users where username = 'demo'`.execute(pgApp.db);
+    expect(time.rows).toEqual([{ type: 'timestamp with time zone', ms: Date.parse(createdAt) }]);
+    const ipn = await sql<{ type: string }>`select distinct pg_typeof(data)::text as type
+      from ipn_logs`.execute(pgApp.db);
+    expect(ipn.rows).toEqual([{ type: 'jsonb' }]);
+
+    // The identity column continues after the highest copied id.
+    const next = await sql<{
+      id: number;
+    }>`insert into counters (label) values ('six') returning id`.execute(pgApp.db);
+    expect(next.rows).toEqual([{ id: 6 }]);
+
+    // The merchant's figures, before anyone signs in on the copy (the dashboard shows the last login).
+    for (const operationId of ['getDashboard', 'getBalance']) {
+      const [onSqlite, onPg] = await Promise.all([
+        sqliteApp.call(operationId, { headers: await sqliteApp.authHeader() }),
+        pgApp.call(operationId, { headers: await pgApp.authHeader() }),
+      ]);
+      expect(onPg.statusCode).toBe(200);
+      expect(onPg.json()).toEqual(onSqlite.json());
+    }
+
+    // Signing in: the demo's hashes, and the newcomer's authenticator secret sealed with SECRET_KEY.
+    const demo = await signIn(pgApp, DEMO_ACCOUNT.username, DEMO_ACCOUNT.password, {
+      mpin: DEMO_ACCOUNT.pin,
+    });
+    expect(demo.statusCode).toBe(200);
+    const newcomer = await signIn(pgApp, NEWCOMER.username, NEWCOMER.password, {
+      authenticator: await totpCode(TOTP_SECRET, pgApp.clock()),
+    });
+    expect(newcomer.statusCode).toBe(200);
+  } finally {
+    await pgApp.close();
+  }
+});
+
+it('refuses a second run into the now non-empty target, writing nothing', async () => {
+  const pg = openDb({ dataDir: sqliteApp.dataDir, databaseUrl: targetUrl });
+  try {
+    const tables = await userTables(sqliteApp.db);
+    const before = await countAll(pg, tables);
+    const run = await copyTo(targetUrl);
+    expect(run.code).toBe(1);
+    expect(run.text).toContain('The target already holds data (');
+    expect(run.text).toContain('No rows were written');
+    expect(await countAll(pg, tables)).toEqual(before);
+  } finally {
+    await pg.destroy();
+  }
+});
