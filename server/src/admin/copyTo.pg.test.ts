@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { runAdmin } from '../admin';
+import { startWorker } from '../domain/jobs/worker';
+import { backgroundTasks } from '../tasks';
+import { credit } from '../../test/moneyFixtures';
 import { DB_FILE, openDb, type Db } from '../db/connection';
 import { issueOtp } from '../domain/otp';
 import { newTotpSecret, sealTotpSecret, totpCode } from '../domain/totp';
@@ -109,6 +112,20 @@ async function fillEveryTable(t: TestApp): Promise<void> {
   expect(sent).toBe(0);
   const synced = await t.call('syncBalance', { headers: await t.authHeader() });
   expect(synced.json()).toMatchObject({ is_new: true });
+  // A purchase sent with an Idempotency-Key (idempotency_keys) and the queue's recurring gas job.
+  await credit(t, newcomer.id, '19');
+  const bought = await t.call('purchasePackage', {
+    headers: { ...(await t.authHeader(NEWCOMER.username)), 'idempotency-key': 'first-plan' },
+    body: { package_id: 'pkg_starter' },
+  });
+  expect(bought.statusCode).toBe(200);
+  const worker = await startWorker({
+    db: t.db,
+    tasks: backgroundTasks(t.config, t.db),
+    log: { error: () => {}, warn: () => {} },
+    pollMs: 0,
+  });
+  expect(await worker.drain()).toBe(1);
 
   const empty: string[] = [];
   for (const table of await userTables(t.db)) {
