@@ -42,4 +42,5 @@ step size npm run -s size
 step e2e npm run -s test:e2e
 step contract node scripts/contract-ci.mjs
 step contract:pg node scripts/contract-ci.mjs --postgres
+step two-processes npm run -s test:two-processes
 

@@ -342,6 +342,8 @@ export interface LoginFailuresTable {
    * PostgreSQL dialect must have its driver parse bigint as a number (pg returns text).
    */
   at: number;
+  /** Set on a failure reserved before the check, so that a step that succeeds can give it back. */
+  id: string | null;
 }
 
 /** A name that matches no account: its lock behaves like users.failed_logins / locked_until. */

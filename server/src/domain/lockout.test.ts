@@ -9,6 +9,8 @@ import {
   createLoginGuard,
   lockedMessage,
   throttledMessage,
+  type LoginGuard,
+  type LoginSubject,
 } from './lockout';
 
 // The windows and the unknown names' locks on a real migrated database (no seed needed).
@@ -84,6 +86,21 @@ describe('FailureWindow', () => {
   });
 });
 
+/** A failed sign-in step, as the handlers count one; answers the lock's end when it locked. */
+async function failOnce(guard: LoginGuard, subject: LoginSubject, ip: string, now: Date) {
+  const attempt = await guard.attempt(db, subject, ip, now);
+  if ('retryAfterSeconds' in attempt) throw new Error('throttled');
+  return attempt.failed();
+}
+
+/** What a new step would be told: the wait, or null (the probe's reservation is given back). */
+async function throttled(guard: LoginGuard, subject: LoginSubject, ip: string, now: Date) {
+  const attempt = await guard.attempt(db, subject, ip, now);
+  if ('retryAfterSeconds' in attempt) return attempt;
+  await attempt.release();
+  return null;
+}
+
 describe('createLoginGuard', () => {
   const config: LoginGuardConfig = {
     accountMaxFailures: 3,
@@ -98,20 +115,20 @@ describe('createLoginGuard', () => {
   it('keeps the windows and the lock of an unknown name across a restart', async () => {
     const guard = createLoginGuard(config);
     for (let i = 0; i < 3; i += 1) {
-      await guard.recordFailure(db, user, '10.0.0.1', now);
-      await guard.recordFailure(db, { unknownName: 'Ghost ' }, '10.0.0.2', now);
+      await failOnce(guard, user, '10.0.0.1', now);
+      await failOnce(guard, { unknownName: 'Ghost ' }, '10.0.0.2', now);
     }
     await db.destroy();
     db = await open();
 
     const restarted = createLoginGuard(config);
-    expect(await restarted.throttled(db, user, '10.0.0.3', now)).toEqual({
+    expect(await throttled(restarted, user, '10.0.0.3', now)).toEqual({
       retryAfterSeconds: 15 * 60,
     });
     // The IP window too: 3 failures from 10.0.0.1, 2 more reach its budget of 5.
-    await restarted.recordFailure(db, { unknownName: 'a' }, '10.0.0.1', now);
-    await restarted.recordFailure(db, { unknownName: 'b' }, '10.0.0.1', now);
-    expect(await restarted.throttled(db, { unknownName: 'c' }, '10.0.0.1', now)).not.toBeNull();
+    await failOnce(restarted, { unknownName: 'a' }, '10.0.0.1', now);
+    await failOnce(restarted, { unknownName: 'b' }, '10.0.0.1', now);
+    expect(await throttled(restarted, { unknownName: 'c' }, '10.0.0.1', now)).not.toBeNull();
     expect(await restarted.lockedUntil(db, { unknownName: 'ghost' }, now)).toEqual(
       new Date(now.getTime() + 30 * 60_000),
     );
@@ -120,24 +137,43 @@ describe('createLoginGuard', () => {
   it("clearLock lifts the account's window, not another account's nor the IP's", async () => {
     const guard = createLoginGuard({ ...config, ipMaxFailures: 3 });
     for (let i = 0; i < 3; i += 1) {
-      await guard.recordFailure(db, user, '10.0.0.1', now);
-      await guard.recordFailure(db, { userId: 'usr_y' }, '10.0.0.2', now);
+      await failOnce(guard, user, '10.0.0.1', now);
+      await failOnce(guard, { userId: 'usr_y' }, '10.0.0.2', now);
     }
     await clearLock(db, user.userId);
-    expect(await guard.throttled(db, user, '10.0.0.9', now)).toBeNull();
-    expect(await guard.throttled(db, user, '10.0.0.1', now)).not.toBeNull();
-    expect(await guard.throttled(db, { userId: 'usr_y' }, '10.0.0.9', now)).not.toBeNull();
+    expect(await throttled(guard, user, '10.0.0.9', now)).toBeNull();
+    expect(await throttled(guard, user, '10.0.0.1', now)).not.toBeNull();
+    expect(await throttled(guard, { userId: 'usr_y' }, '10.0.0.9', now)).not.toBeNull();
+  });
+
+  it('counts parallel steps before their checks: no more pass than the budget', async () => {
+    const guard = createLoginGuard(config);
+    const attempts = await Promise.all(
+      Array.from({ length: 8 }, () => guard.attempt(db, user, '10.0.0.1', now)),
+    );
+    const going = attempts.filter((a) => !('retryAfterSeconds' in a));
+    expect(going).toHaveLength(3);
+    // A step that did not fail (right password) gives its place back; a failed one keeps it.
+    const [first, second] = going;
+    if (!first || 'retryAfterSeconds' in first || !second || 'retryAfterSeconds' in second) {
+      throw new Error('unreachable');
+    }
+    await first.release();
+    await second.failed();
+    expect(await throttled(guard, user, '10.0.0.1', now)).toBeNull();
+    expect(await failOnce(guard, user, '10.0.0.1', now)).toBeNull();
+    expect(await throttled(guard, user, '10.0.0.1', now)).toEqual({ retryAfterSeconds: 15 * 60 });
   });
 
   it('forgets an idle unknown name after a day, unless it is still locked', async () => {
     const guard = createLoginGuard({ ...config, lockThreshold: 2, lockMinutes: 48 * 60 });
-    await guard.recordFailure(db, { unknownName: 'idle' }, '10.0.0.1', now);
-    await guard.recordFailure(db, { unknownName: 'locked' }, '10.0.0.1', now);
-    expect(await guard.recordFailure(db, { unknownName: 'locked' }, '10.0.0.1', now)).toEqual(
+    await failOnce(guard, { unknownName: 'idle' }, '10.0.0.1', now);
+    await failOnce(guard, { unknownName: 'locked' }, '10.0.0.1', now);
+    expect(await failOnce(guard, { unknownName: 'locked' }, '10.0.0.1', now)).toEqual(
       new Date(now.getTime() + 48 * 3_600_000),
     );
     const later = new Date(now.getTime() + UNKNOWN_NAME_MEMORY_MS);
-    await guard.recordFailure(db, { unknownName: 'other' }, '10.0.0.1', later);
+    await failOnce(guard, { unknownName: 'other' }, '10.0.0.1', later);
     const names = await db
       .selectFrom('login_unknown_names')
       .select('name')

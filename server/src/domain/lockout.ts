@@ -2,6 +2,7 @@ import type { LoginGuardConfig } from '../config';
 import type { Db } from '../db/connection';
 import type { FailureScope } from '../db/schema';
 import { lockForTransaction } from '../db/locks';
+import { newId } from './ids';
 
 // Brute-force brakes on the sign-in steps, all from LoginGuardConfig:
 // - throttles: at most N failed steps per account and per client IP within a sliding window,
@@ -40,8 +41,8 @@ export class FailureWindow {
     return oldestCounted ? Math.max(1, oldestCounted.at + this.windowMs - now) : 0;
   }
 
-  async record(db: Db, key: string, now: number): Promise<void> {
-    await db.insertInto('login_failures').values({ scope: this.scope, key, at: now }).execute();
+  async record(db: Db, key: string, now: number, id: string | null = null): Promise<void> {
+    await db.insertInto('login_failures').values({ scope: this.scope, key, at: now, id }).execute();
     await db
       .deleteFrom('login_failures')
       .where('scope', '=', this.scope)
@@ -51,16 +52,41 @@ export class FailureWindow {
 
   /**
    * Records a failure up front when the budget allows it (answers 0), else answers the wait
-   * and records nothing. One transaction under the key's lock, so parallel attempts, in this
-   * process or another, cannot all pass the check before any is recorded.
+   * and records nothing.
    */
   async spend(db: Db, key: string, now: number): Promise<number> {
+    const reserved = await this.reserve(db, key, now);
+    return 'id' in reserved ? 0 : reserved.retryAfterMs;
+  }
+
+  /**
+   * `spend` that answers the recorded failure's id, for `giveBack`. One transaction under the
+   * key's lock, so parallel attempts, in this process or another, cannot all pass the check
+   * before any is recorded.
+   */
+  async reserve(
+    db: Db,
+    key: string,
+    now: number,
+  ): Promise<{ id: string } | { retryAfterMs: number }> {
     return db.transaction().execute(async (trx) => {
       await lockForTransaction(trx, `login_failures:${this.scope}:${key}`);
       const wait = await this.retryAfterMs(trx, key, now);
-      if (wait === 0) await this.record(trx, key, now);
-      return wait;
+      if (wait > 0) return { retryAfterMs: wait };
+      const id = newId('lf');
+      await this.record(trx, key, now, id);
+      return { id };
     });
+  }
+
+  /** Takes back a reserved failure: the step it was reserved for did not fail. */
+  async giveBack(db: Db, key: string, id: string): Promise<void> {
+    await db
+      .deleteFrom('login_failures')
+      .where('scope', '=', this.scope)
+      .where('key', '=', key)
+      .where('id', '=', id)
+      .execute();
   }
 
   async clear(db: Db, key: string): Promise<void> {
@@ -79,13 +105,23 @@ export interface Throttled {
   retryAfterSeconds: number;
 }
 
+/** A sign-in step in progress, its failure already counted in the windows. */
+export interface SignInAttempt {
+  /** The step failed: keeps the counted failure; answers the lock's end when it locked. */
+  failed(): Promise<Date | null>;
+  /** The step did not fail (it passed, or was refused for another reason): uncounts it. */
+  release(): Promise<void>;
+}
+
 export interface LoginGuard {
-  /** Set when the IP or the account has used up its failure budget. */
-  throttled(db: Db, subject: LoginSubject, ip: string, now: Date): Promise<Throttled | null>;
+  /**
+   * Starts a sign-in step: counts a failure up front in the account's and the IP's windows,
+   * or answers how long to wait when either budget is used up. Counting before the password
+   * check is what makes parallel guesses (on any process) stop at the budget.
+   */
+  attempt(db: Db, subject: LoginSubject, ip: string, now: Date): Promise<SignInAttempt | Throttled>;
   /** End of the subject's lock, or null when it is not locked. */
   lockedUntil(db: Db, subject: LoginSubject, now: Date): Promise<Date | null>;
-  /** Counts a failed step; answers the lock's end when this failure locked the account. */
-  recordFailure(db: Db, subject: LoginSubject, ip: string, now: Date): Promise<Date | null>;
   /** A completed sign-in clears the account's counters (not the IP's). */
   recordSuccess(db: Db, userId: string): Promise<void>;
 }
@@ -133,13 +169,52 @@ export function createLoginGuard(config: LoginGuardConfig): LoginGuard {
     return row.failed_logins;
   }
 
+  /** Counts a failed step towards the lock; answers the lock's end when this one locked. */
+  async function countFailure(db: Db, subject: LoginSubject, at: number): Promise<Date | null> {
+    const until = new Date(at + lockMs);
+    if (!('userId' in subject)) {
+      const name = normalName(subject.unknownName);
+      if ((await countUnknownNameFailure(db, name, at)) < config.lockThreshold) return null;
+      await db
+        .updateTable('login_unknown_names')
+        .set({ failed_logins: 0, locked_until: until.getTime() })
+        .where('name', '=', name)
+        .execute();
+      return until;
+    }
+    const row = await db
+      .updateTable('users')
+      .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1) }))
+      .where('id', '=', subject.userId)
+      .returning('failed_logins')
+      .executeTakeFirst();
+    if (!row || row.failed_logins < config.lockThreshold) return null;
+    await db
+      .updateTable('users')
+      .set({ failed_logins: 0, locked_until: until.toISOString() })
+      .where('id', '=', subject.userId)
+      .execute();
+    return until;
+  }
+
   return {
-    async throttled(db, subject, ip, now) {
-      const wait = Math.max(
-        await perAccount.retryAfterMs(db, accountKey(subject), now.getTime()),
-        await perIp.retryAfterMs(db, ip, now.getTime()),
-      );
-      return wait > 0 ? { retryAfterSeconds: Math.ceil(wait / 1000) } : null;
+    async attempt(db, subject, ip, now) {
+      const at = now.getTime();
+      const key = accountKey(subject);
+      const account = await perAccount.reserve(db, key, at);
+      if (!('id' in account)) return { retryAfterSeconds: Math.ceil(account.retryAfterMs / 1000) };
+      const address = await perIp.reserve(db, ip, at);
+      if (!('id' in address)) {
+        await perAccount.giveBack(db, key, account.id);
+        return { retryAfterSeconds: Math.ceil(address.retryAfterMs / 1000) };
+      }
+      return {
+        failed: () => countFailure(db, subject, at),
+        async release() {
+          await perAccount.giveBack(db, key, account.id);
+          await perIp.giveBack(db, ip, address.id);
+        },
+      };
     },
 
     async lockedUntil(db, subject, now) {
@@ -160,36 +235,6 @@ export function createLoginGuard(config: LoginGuardConfig): LoginGuard {
         until = row?.locked_until ?? 0;
       }
       return until > now.getTime() ? new Date(until) : null;
-    },
-
-    async recordFailure(db, subject, ip, now) {
-      const at = now.getTime();
-      await perAccount.record(db, accountKey(subject), at);
-      await perIp.record(db, ip, at);
-      const until = new Date(at + lockMs);
-      if (!('userId' in subject)) {
-        const name = normalName(subject.unknownName);
-        if ((await countUnknownNameFailure(db, name, at)) < config.lockThreshold) return null;
-        await db
-          .updateTable('login_unknown_names')
-          .set({ failed_logins: 0, locked_until: until.getTime() })
-          .where('name', '=', name)
-          .execute();
-        return until;
-      }
-      const row = await db
-        .updateTable('users')
-        .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1) }))
-        .where('id', '=', subject.userId)
-        .returning('failed_logins')
-        .executeTakeFirst();
-      if (!row || row.failed_logins < config.lockThreshold) return null;
-      await db
-        .updateTable('users')
-        .set({ failed_logins: 0, locked_until: until.toISOString() })
-        .where('id', '=', subject.userId)
-        .execute();
-      return until;
     },
 
     async recordSuccess(db, userId) {

@@ -31,41 +31,57 @@ export const authHandlers: HandlerModule = (ctx) => {
   const guard = createLoginGuard(ctx.config.loginGuard);
   warmUpPasswordCheck();
 
-  /** 429 with Retry-After while the IP or the account is over its failure budget. */
-  async function refuseIfThrottled(reply: FastifyReply, subject: LoginSubject, ip: string) {
-    const throttled = await guard.throttled(ctx.db, subject, ip, ctx.clock());
-    if (!throttled) return;
-    void reply.header('retry-after', String(throttled.retryAfterSeconds));
-    throw new HttpError(429, throttledMessage(throttled.retryAfterSeconds));
-  }
-
   async function refuseIfLocked(subject: LoginSubject) {
     const now = ctx.clock();
     const until = await guard.lockedUntil(ctx.db, subject, now);
     if (until) throw validationFailed({}, lockedMessage(until, now));
   }
 
-  /** Counts the failure and answers it: the lock's message when this failure locked the account. */
-  async function fail(subject: LoginSubject, ip: string, error: HttpError): Promise<never> {
-    const now = ctx.clock();
-    const lockedUntil = await guard.recordFailure(ctx.db, subject, ip, now);
-    if (lockedUntil) throw validationFailed({}, lockedMessage(lockedUntil, now));
-    throw error;
+  /**
+   * Runs a sign-in step with its failure counted up front (429 with Retry-After when the IP or
+   * the account is over its budget). A failure the step answers through `fail` stays counted
+   * (with the lock's message when it locked the account); any other end gives it back.
+   */
+  async function guarded<T>(
+    reply: FastifyReply,
+    subject: LoginSubject,
+    ip: string,
+    step: (fail: (error: HttpError) => Promise<never>) => Promise<T>,
+  ): Promise<T> {
+    const attempt = await guard.attempt(ctx.db, subject, ip, ctx.clock());
+    if ('retryAfterSeconds' in attempt) {
+      void reply.header('retry-after', String(attempt.retryAfterSeconds));
+      throw new HttpError(429, throttledMessage(attempt.retryAfterSeconds));
+    }
+    let failed = false;
+    const fail = async (error: HttpError): Promise<never> => {
+      failed = true;
+      const now = ctx.clock();
+      const lockedUntil = await attempt.failed();
+      if (lockedUntil) throw validationFailed({}, lockedMessage(lockedUntil, now));
+      throw error;
+    };
+    try {
+      return await step(fail);
+    } finally {
+      if (!failed) await attempt.release();
+    }
   }
 
   return {
     async preLogin(request, reply) {
       const { username, password } = request.body;
-      const user = await findUserByLogin(ctx.db, username);
-      const subject: LoginSubject = user ? { userId: user.id } : { unknownName: username };
-      await refuseIfThrottled(reply, subject, request.ip);
-      // Checked even when locked, so that a locked account answers as slowly as any other.
-      const passwordOk = await checkPassword(user, password);
-      await refuseIfLocked(subject);
-      if (!user || !passwordOk) {
-        return fail(subject, request.ip, fieldError('password', AUTH_MESSAGES.badCredentials));
-      }
-
+      const found = await findUserByLogin(ctx.db, username);
+      const subject: LoginSubject = found ? { userId: found.id } : { unknownName: username };
+      const user = await guarded(reply, subject, request.ip, async (fail) => {
+        // Checked even when locked, so that a locked account answers as slowly as any other.
+        const passwordOk = await checkPassword(found, password);
+        await refuseIfLocked(subject);
+        if (!found || !passwordOk) {
+          return fail(fieldError('password', AUTH_MESSAGES.badCredentials));
+        }
+        return found;
+      });
       const factor = SECOND_FACTOR[user.auth_type];
       if (user.auth_type === 'otp') {
         const mail = (code: string) =>
@@ -94,34 +110,35 @@ export const authHandlers: HandlerModule = (ctx) => {
       const stepId = request.stepTokenId ?? '';
       const subject: LoginSubject = { userId: user.id };
       const body = request.body;
-      await refuseIfThrottled(reply, subject, request.ip);
+      const signedIn = await guarded(reply, subject, request.ip, async (fail) => {
+        if (await isStepSpent(ctx.db, stepId)) throw validationFailed({}, AUTH_MESSAGES.stepUsed);
 
-      if (await isStepSpent(ctx.db, stepId)) throw validationFailed({}, AUTH_MESSAGES.stepUsed);
+        const passwordOk = await checkPassword(user, body.password);
+        await refuseIfLocked(subject);
+        // The step token is bound to one account: the credentials sent again must name it.
+        if (!identifierMatches(user, body.username) || !passwordOk) {
+          return fail(fieldError('password', AUTH_MESSAGES.badCredentials));
+        }
 
-      const passwordOk = await checkPassword(user, body.password);
-      await refuseIfLocked(subject);
-      // The step token is bound to one account: the credentials sent again must name it.
-      if (!identifierMatches(user, body.username) || !passwordOk) {
-        return fail(subject, request.ip, fieldError('password', AUTH_MESSAGES.badCredentials));
-      }
+        const factor = SECOND_FACTOR[user.auth_type];
+        const code = body[factor.field];
+        if (!code) throw fieldError(factor.field, factor.required);
 
-      const factor = SECOND_FACTOR[user.auth_type];
-      const code = body[factor.field];
-      if (!code) throw fieldError(factor.field, factor.required);
-
-      const signedIn = await completeSignIn(
-        ctx.db,
-        ctx.config.secretKey,
-        user,
-        stepId,
-        code,
-        { ip: request.ip, userAgent: request.headers['user-agent'] ?? null },
-        ctx.clock,
-      );
-      if (!signedIn.ok && signedIn.reason === 'spent') {
-        throw validationFailed({}, AUTH_MESSAGES.stepUsed);
-      }
-      if (!signedIn.ok) return fail(subject, request.ip, fieldError(factor.field, factor.wrong));
+        const outcome = await completeSignIn(
+          ctx.db,
+          ctx.config.secretKey,
+          user,
+          stepId,
+          code,
+          { ip: request.ip, userAgent: request.headers['user-agent'] ?? null },
+          ctx.clock,
+        );
+        if (!outcome.ok && outcome.reason === 'spent') {
+          throw validationFailed({}, AUTH_MESSAGES.stepUsed);
+        }
+        if (!outcome.ok) return fail(fieldError(factor.field, factor.wrong));
+        return outcome;
+      });
       await guard.recordSuccess(ctx.db, user.id);
 
       const fresh = await reloadUser(ctx.db, user.id);

@@ -5,6 +5,7 @@ import * as m0020 from './0020_portal';
 import * as m0030 from './0030_money';
 import * as m0040 from './0040_login_failures';
 import * as m0050 from './0050_jobs';
+import * as m0055 from './0055_login_failure_ids';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0030_money': m0030,
   '0040_login_failures': m0040,
   '0050_jobs': m0050,
+  '0055_login_failure_ids': m0055,
 };
