@@ -355,6 +355,16 @@ export interface LoginUnknownNamesTable {
   last_failure_at: number;
 }
 
+/** One client's fixed request window under one budget (http/rateLimitStore.ts). */
+export interface RateLimitsTable {
+  /** `<budget>|<client key>`: the budget keeps the global and per-route windows apart. */
+  key: string;
+  /** Requests counted in the window, the one being answered included. */
+  count: number;
+  /** When the window ends, in ms since the epoch. */
+  reset_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -381,6 +391,7 @@ export interface Database {
   daily_logs: DailyLogsTable;
   login_failures: LoginFailuresTable;
   login_unknown_names: LoginUnknownNamesTable;
+  rate_limits: RateLimitsTable;
 }
 
 export type User = Selectable<UsersTable>;

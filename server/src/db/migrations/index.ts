@@ -4,6 +4,7 @@ import * as m0002 from './0002_domain';
 import * as m0020 from './0020_portal';
 import * as m0030 from './0030_money';
 import * as m0040 from './0040_login_failures';
+import * as m0060 from './0060_rate_limits';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0020_portal': m0020,
   '0030_money': m0030,
   '0040_login_failures': m0040,
+  '0060_rate_limits': m0060,
 };
