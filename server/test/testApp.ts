@@ -68,6 +68,11 @@ export function testClock(start: Date = systemClock()): TestClock {
 export interface TestAppOptions extends Partial<Omit<BuildAppOptions, 'config' | 'db' | 'clock'>> {
   /** Extra env on top of the test defaults (e.g. `{ AUTH_RATE_LIMIT_MAX: '2' }`). */
   env?: Env;
+  /**
+   * Builds this app over another test app's DATA_DIR and database (its own connection) with the
+   * same clock, as a second server process would run; closing it leaves them to that app.
+   */
+  beside?: TestApp;
 }
 
 /**
@@ -75,8 +80,10 @@ export interface TestAppOptions extends Partial<Omit<BuildAppOptions, 'config' |
  * validation on. Uses the real openapi.yaml unless `specification` says otherwise.
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const store = await freshTestStore();
-  const { dataDir } = store;
+  const store: Pick<TestStore, 'env' | 'close'> = options.beside
+    ? { env: options.beside.storeEnv, close: async () => {} }
+    : await freshTestStore();
+  const dataDir = store.env.DATA_DIR;
   const config = loadConfig({
     ...store.env,
     NODE_ENV: 'test',
@@ -88,8 +95,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   });
   const runtime = await openRuntime(config);
-  const clock = testClock();
-  const { env: _env, ...buildOptions } = options;
+  const clock = options.beside?.clock ?? testClock();
+  const { env: _env, beside: _beside, ...buildOptions } = options;
   const specification = options.specification ?? OPENAPI_PATH;
   let app: FastifyInstance;
   try {
