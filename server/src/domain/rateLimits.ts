@@ -24,14 +24,48 @@ export async function countRequest(
   windowMs: number,
   now: number,
 ): Promise<RequestWindow> {
-  const row = await db
+  const query = compiledUpsert(db);
+  const bound = new Map<unknown, unknown>([
+    [KEY, key],
+    [NOW, now],
+    [RESET_AT, now + windowMs],
+  ]);
+  const hit: typeof query = {
+    ...query,
+    parameters: query.parameters.map((p) => (bound.has(p) ? bound.get(p) : p)),
+  };
+  const { rows } = await db.executeQuery(hit);
+  const row = rows[0];
+  if (!row) throw new Error('The rate-limit upsert returned no row');
+  return { count: row.count, resetAt: row.reset_at };
+}
+
+// Building and compiling the statement costs about as much as running it on SQLite (~50 µs
+// each, measured), and it runs on every API request: it is compiled once per database with
+// placeholder values, and each hit binds its own in their places.
+const KEY = '\u0000key';
+const NOW = -1;
+const RESET_AT = -2;
+const compiled = new WeakMap<Db, ReturnType<typeof buildUpsert>>();
+
+function compiledUpsert(db: Db) {
+  let query = compiled.get(db);
+  if (!query) {
+    query = buildUpsert(db);
+    compiled.set(db, query);
+  }
+  return query;
+}
+
+function buildUpsert(db: Db) {
+  return db
     .insertInto('rate_limits')
-    .values({ key, count: 1, reset_at: now + windowMs })
+    .values({ key: KEY, count: 1, reset_at: RESET_AT })
     .onConflict((oc) =>
       oc.column('key').doUpdateSet((eb) => {
         // Every SET expression reads the row as it was before this update (both engines).
         // Qualified: PostgreSQL finds a bare name ambiguous next to `excluded`.
-        const ended = eb('rate_limits.reset_at', '<=', now);
+        const ended = eb('rate_limits.reset_at', '<=', NOW);
         return {
           count: eb
             .case()
@@ -49,8 +83,7 @@ export async function countRequest(
       }),
     )
     .returning(['count', 'reset_at'])
-    .executeTakeFirstOrThrow();
-  return { count: row.count, resetAt: row.reset_at };
+    .compile();
 }
 
 /** Deletes the windows that have ended (a new request would start its key afresh anyway). */
