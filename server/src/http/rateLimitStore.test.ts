@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { engineOf } from '../db/connection';
 import { createTestApp, FIXTURE_SPEC, type TestApp } from '../../test/testApp';
 import { PRUNE_INTERVAL_MS } from './rateLimitStore';
 
@@ -70,6 +71,8 @@ describe('rate limits shared in the database', () => {
     expect(await alternate([a, b], 3, '10.0.2.2')).toEqual([200, 200, 200]);
     expect(await alternate([a, b], 2, '10.0.2.2')).toEqual([200, 429]);
     expect(await alternate([b, a], 3, '10.0.2.2', 'preLogin')).toEqual([422, 422, 429]);
+    // Each route with a limit of its own keeps its own budget, as the plugin's own stores do.
+    expect(await alternate([a, b], 3, '10.0.2.2', 'login')).toEqual([422, 422, 429]);
   });
 
   it('lets requests through again once the window has ended', async () => {
@@ -95,6 +98,15 @@ describe('rate-limit windows in the database', () => {
     (await app.db.selectFrom('rate_limits').select('key').orderBy('key').execute()).map(
       (row) => row.key,
     );
+
+  it('keeps the counters out of the write-ahead log on PostgreSQL', async () => {
+    t = await createTestApp({ specification: FIXTURE_SPEC, env: LIMITS });
+    if (engineOf(t.db) !== 'postgres') return;
+    const { rows } = await sql<{
+      relpersistence: string;
+    }>`select relpersistence from pg_class where oid = 'rate_limits'::regclass`.execute(t.db);
+    expect(rows).toEqual([{ relpersistence: 'u' }]);
+  });
 
   it('prunes ended windows now and then, not on every request', async () => {
     expect(PRUNE_INTERVAL_MS).toBe(WINDOW_MS); // the steps below rely on it

@@ -20,7 +20,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('reset_at', types.bigint, (c) => c.notNull())
     .execute();
   // Pruning the windows that have ended.
-  await db.schema.createIndex('rate_limits_reset_at').on('rate_limits').column('reset_at').execute();
+  await db.schema
+    .createIndex('rate_limits_reset_at')
+    .on('rate_limits')
+    .column('reset_at')
+    .execute();
 }
 
 export async function down(): Promise<void> {
