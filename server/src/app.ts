@@ -16,6 +16,7 @@ import { registerHealth } from './http/health';
 import { registerJobGauges } from './http/jobMetrics';
 import { registerMetrics } from './http/metrics';
 import { registerMultipart } from './http/multipart';
+import { databaseRateLimitStore } from './http/rateLimitStore';
 import { buildSecurityHandlers } from './http/security';
 import { ajvsFor, createValidatorCompiler } from './http/validation';
 import { registerWeb, sendSpaShell, wantsSpaShell, webAvailable } from './http/web';
@@ -110,6 +111,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     global: true,
     max: config.rateLimit.max,
     timeWindow: config.rateLimit.windowMs,
+    // Counts shared by every process on the database; a store error lets the request through
+    // (logged: see http/rateLimitStore.ts for why failing open).
+    store: databaseRateLimitStore(db, ctx.clock, app.log),
+    skipOnError: true,
     errorResponseBuilder: (_request, context) =>
       new HttpError(context.statusCode, `Too many requests, please try again in ${context.after}.`),
   });

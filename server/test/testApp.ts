@@ -74,6 +74,12 @@ export interface TestAppOptions extends Partial<Omit<BuildAppOptions, 'config' |
    * so run admin commands with the first app's `storeEnv`). Close it before the first app.
    */
   sameDatabaseAs?: TestApp;
+  /**
+   * Builds this app over another test app's DATA_DIR and database (its own connection) with the
+   * same clock, as a second server process on the same host would run; closing it leaves them to
+   * that app.
+   */
+  beside?: TestApp;
 }
 
 /**
@@ -81,11 +87,13 @@ export interface TestAppOptions extends Partial<Omit<BuildAppOptions, 'config' |
  * validation on. Uses the real openapi.yaml unless `specification` says otherwise.
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const { env: extraEnv, sameDatabaseAs, ...buildOptions } = options;
-  const store = sameDatabaseAs
+  const { env: extraEnv, sameDatabaseAs, beside, ...buildOptions } = options;
+  const store: Pick<TestStore, 'env' | 'close'> = sameDatabaseAs
     ? siblingTestStore(sameDatabaseAs.storeEnv.DATABASE_URL)
-    : await freshTestStore();
-  const { dataDir } = store;
+    : beside
+      ? { env: beside.storeEnv, close: async () => {} }
+      : await freshTestStore();
+  const dataDir = store.env.DATA_DIR;
   const config = loadConfig({
     ...store.env,
     NODE_ENV: 'test',
@@ -99,7 +107,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const runtime: Runtime = sameDatabaseAs
     ? { config: resolveConfig(config), db: sameDatabaseAs.db, close: async () => {} }
     : await openRuntime(config);
-  const clock = testClock();
+  const clock = beside?.clock ?? testClock();
   const specification = options.specification ?? OPENAPI_PATH;
   let app: FastifyInstance;
   try {

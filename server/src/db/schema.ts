@@ -399,6 +399,16 @@ export interface IdempotencyKeysTable {
   created_at: number;
 }
 
+/** One client's fixed request window under one budget (http/rateLimitStore.ts). */
+export interface RateLimitsTable {
+  /** `<budget>|<client key>`: the budget keeps the global and per-route windows apart. */
+  key: string;
+  /** Requests counted in the window, the one being answered included. */
+  count: number;
+  /** When the window ends, in ms since the epoch. */
+  reset_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -427,6 +437,7 @@ export interface Database {
   login_unknown_names: LoginUnknownNamesTable;
   jobs: JobsTable;
   idempotency_keys: IdempotencyKeysTable;
+  rate_limits: RateLimitsTable;
 }
 
 export type User = Selectable<UsersTable>;

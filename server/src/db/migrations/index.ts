@@ -6,6 +6,7 @@ import * as m0030 from './0030_money';
 import * as m0040 from './0040_login_failures';
 import * as m0050 from './0050_jobs';
 import * as m0055 from './0055_login_failure_ids';
+import * as m0060 from './0060_rate_limits';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0040_login_failures': m0040,
   '0050_jobs': m0050,
   '0055_login_failure_ids': m0055,
+  '0060_rate_limits': m0060,
 };

@@ -1,0 +1,84 @@
+import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/connection';
+import { countRequest, pruneEndedWindows } from '../domain/rateLimits';
+import type { Clock } from '../domain/time';
+
+/** How often a process deletes ended windows: cheap, and the table holds at most this much junk. */
+export const PRUNE_INTERVAL_MS = 60_000;
+
+/** The budget of the plugin's global limit; a route with its own limit gets its own budget. */
+const GLOBAL_BUDGET = 'global';
+
+type IncrCallback = Parameters<FastifyRateLimitStore['incr']>[1];
+
+/**
+ * A @fastify/rate-limit store kept in the database (table rate_limits), so every server process
+ * counts a client's requests in the same fixed windows. Keys are `<budget>|<client key>`: the
+ * global budget, or one per route with its own limit (the sign-in operations), as the plugin's
+ * own stores keep them, so windows of different sizes never mix.
+ *
+ * A database error lets the request through (the plugin's `skipOnError`) and is logged here:
+ * the limiter guards capacity, not correctness, so failing closed would turn a database hiccup
+ * into 429s/500s on every operation, also those that need no database; operations that do need
+ * it fail on their own, and the sign-in brakes (domain/lockout.ts) stay in the sign-in's own
+ * transaction.
+ */
+export function databaseRateLimitStore(
+  db: Db,
+  clock: Clock,
+  log: FastifyBaseLogger,
+): FastifyRateLimitStoreCtor {
+  // Shared by the global store and the per-route children: one prune per interval per process.
+  let nextPruneAt = 0;
+
+  async function prune(now: number): Promise<void> {
+    if (now < nextPruneAt) return;
+    nextPruneAt = now + PRUNE_INTERVAL_MS;
+    try {
+      await pruneEndedWindows(db, now);
+    } catch (err) {
+      log.error({ err }, 'Pruning ended rate-limit windows failed');
+    }
+  }
+
+  async function hit(key: string, windowMs: number): Promise<{ current: number; ttl: number }> {
+    const now = clock().getTime();
+    const window = await countRequest(db, key, windowMs, now);
+    await prune(now);
+    return { current: window.count, ttl: window.resetAt - now };
+  }
+
+  return class DatabaseRateLimitStore implements FastifyRateLimitStore {
+    private readonly budget: string;
+
+    /** The plugin constructs the store with its options; only children pass a budget. */
+    constructor(_pluginOptions: object, budget = GLOBAL_BUDGET) {
+      this.budget = budget;
+    }
+
+    incr(key: string, callback: IncrCallback, timeWindow: number): void {
+      hit(`${this.budget}|${key}`, timeWindow).then(
+        (result) => callback(null, result),
+        (err: unknown) => {
+          log.error({ err }, 'Rate-limit store failed; the request goes through unlimited');
+          callback(err instanceof Error ? err : new Error(String(err)));
+        },
+      );
+    }
+
+    child(routeParams: object): FastifyRateLimitStore {
+      return new DatabaseRateLimitStore(routeParams, routeBudget(routeParams));
+    }
+  };
+}
+
+/**
+ * The plugin passes child() the route's merged limit options with the route under `routeInfo`
+ * (its typings say the route itself); its Redis store keys children by method and URL too.
+ */
+function routeBudget(routeParams: object): string {
+  const route = (routeParams as { routeInfo?: { method?: unknown; url?: unknown } }).routeInfo;
+  if (typeof route?.url !== 'string') throw new Error('A rate limit of its own needs a route');
+  return `${String(route.method)} ${route.url}`;
+}
