@@ -1,4 +1,5 @@
 import { accessCommands } from './access';
+import { backup } from './backup';
 import { copyTo } from './copyTo';
 import { jobCommands } from './jobs';
 import { kycCommands } from './kyc';
@@ -41,6 +42,7 @@ export const COMMANDS: (AdminCommand | ConfigCommand)[] = [
   ...moneyCommands,
   ...jobCommands,
   copyTo,
+  backup,
 ];
 
 export function helpText(): string[] {

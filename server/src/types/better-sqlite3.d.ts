@@ -25,6 +25,8 @@ declare module 'better-sqlite3' {
     pragma(source: string, options?: { simple?: boolean }): unknown;
     exec(sql: string): Database;
     close(): Database;
+    /** SQLite's online backup API into a new file. */
+    backup(destination: string): Promise<{ totalPages: number; remainingPages: number }>;
   }
   interface DatabaseConstructor {
     new (filename: string, options?: Options): Database;
