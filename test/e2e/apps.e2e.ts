@@ -74,7 +74,7 @@ test('create an app, add a payout address, and manage an API key', async () => {
     .click();
   await page.waitForURL('**/app-keys');
   await page.getByLabel('Key Name').fill('Checkout server');
-  await page.getByLabel('Create deposit addresses').check();
+  await page.getByLabel('Create deposit accounts').check();
   await page.getByLabel('Read deposits').check();
   await page.getByRole('button', { name: 'Submit' }).click();
   const keyField = page.getByLabel('Your API Key');
@@ -94,7 +94,7 @@ test('create an app, add a payout address, and manage an API key', async () => {
   await page.getByRole('button', { name: 'Edit Permissions of Checkout server' }).click();
   const edit = await settledDialog(page, 'Edit Permissions');
   await edit.getByLabel('Read balances').check();
-  await edit.getByLabel('Create deposit addresses').uncheck();
+  await edit.getByLabel('Create deposit accounts').uncheck();
   await snap(page, 'apps-edit-permissions-desktop');
   await edit.getByRole('button', { name: 'Save Changes' }).click();
   await page.locator('.modal').waitFor({ state: 'detached' });

@@ -162,7 +162,7 @@ export const API_KEY: ApiKey = {
   id: 'key_1',
   token_name: 'Checkout server',
   created_at: '2026-11-01T10:45:00Z',
-  abilities: ['address.create', 'deposit.read'],
+  abilities: ['accounts:write', 'deposits:read'],
 };
 
 export const fixtures = {
@@ -178,18 +178,21 @@ export const fixtures = {
   listTokenPermissions: {
     status: true,
     data: [
-      { title: 'Create deposit addresses', value: 'address.create' },
-      { title: 'Read deposits', value: 'deposit.read' },
-      { title: 'Create withdrawals', value: 'withdraw.create' },
-      { title: 'Read withdrawals', value: 'withdraw.read' },
-      { title: 'Read balances', value: 'balance.read' },
+      { title: 'Read payment methods', value: 'methods:read' },
+      { title: 'Read deposit accounts', value: 'accounts:read' },
+      { title: 'Create deposit accounts', value: 'accounts:write' },
+      { title: 'Read deposits', value: 'deposits:read' },
+      { title: 'Read withdrawals', value: 'withdrawals:read' },
+      { title: 'Create withdrawals', value: 'withdrawals:write' },
+      { title: 'Read balances', value: 'balances:read' },
+      { title: 'Manage webhooks', value: 'webhooks:write' },
     ],
   },
   generateApiKey: {
     status: true,
     msg: 'API key generated successfully',
     token: 'csl_live_3kt9qw2mzx7bv4nr8yl1pa6sd0fg5hjq',
-    data: { ...API_KEY, id: 'key_2', token_name: 'New key', abilities: ['balance.read'] },
+    data: { ...API_KEY, id: 'key_2', token_name: 'New key', abilities: ['balances:read'] },
   },
   fetchBalance: { status: true, nativeAmount: 0.0123456, tokenAmount: 3.5 },
 } satisfies Fixtures;

@@ -15,18 +15,21 @@ describe('API keys', () => {
 
   it('take abilities only from the available list, in its order', () => {
     expect(TOKEN_PERMISSIONS.map((p) => p.value)).toEqual([
-      'address.create',
-      'deposit.read',
-      'withdraw.create',
-      'withdraw.read',
-      'balance.read',
+      'methods:read',
+      'accounts:read',
+      'accounts:write',
+      'deposits:read',
+      'withdrawals:read',
+      'withdrawals:write',
+      'balances:read',
+      'webhooks:write',
     ]);
-    expect(checkAbilities(['balance.read', 'address.create'])).toEqual({
+    expect(checkAbilities(['balances:read', 'accounts:write'])).toEqual({
       ok: true,
-      value: ['address.create', 'balance.read'],
+      value: ['accounts:write', 'balances:read'],
     });
     expect(checkAbilities([])).toEqual({ ok: false, message: 'Min One Permission is required' });
-    expect(checkAbilities(['deposit.read', 'admin'])).toEqual({
+    expect(checkAbilities(['deposits:read', 'admin'])).toEqual({
       ok: false,
       message: "'admin' is not an available permission.",
     });

@@ -12,13 +12,19 @@ import { APP_MESSAGES } from '../../../src/shared/apps';
 // keeps only its sha256 and a short prefix, enough for the gateway API (later work) to look a
 // presented key up by hash and for people to recognise a key in logs.
 
-/** What a key may do on the gateway API; `value` is what `abilities` stores. */
+/**
+ * What a key may do on the gateway API; `value` is what `abilities` stores. A `:write` ability
+ * implies its `:read` (the gateway checks with `keyMay`).
+ */
 export const TOKEN_PERMISSIONS = [
-  { title: 'Create deposit addresses', value: 'address.create' },
-  { title: 'Read deposits', value: 'deposit.read' },
-  { title: 'Create withdrawals', value: 'withdraw.create' },
-  { title: 'Read withdrawals', value: 'withdraw.read' },
-  { title: 'Read balances', value: 'balance.read' },
+  { title: 'Read payment methods', value: 'methods:read' },
+  { title: 'Read deposit accounts', value: 'accounts:read' },
+  { title: 'Create deposit accounts', value: 'accounts:write' },
+  { title: 'Read deposits', value: 'deposits:read' },
+  { title: 'Read withdrawals', value: 'withdrawals:read' },
+  { title: 'Create withdrawals', value: 'withdrawals:write' },
+  { title: 'Read balances', value: 'balances:read' },
+  { title: 'Manage webhooks', value: 'webhooks:write' },
 ] as const;
 
 const KEY_MSG = {

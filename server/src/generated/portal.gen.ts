@@ -738,11 +738,11 @@ export interface paths {
     /**
      * List the permissions an API key can have
      * @description The abilities an API key can be given, as label (`title`) and value (`value`, what
-     *     `abilities` arrays carry). The spec does not show the values; the reference server offers
-     *     these (clients must not hard-code them):
-     *     `address.create` (Create deposit addresses), `deposit.read` (Read deposits),
-     *     `withdraw.create` (Create withdrawals), `withdraw.read` (Read withdrawals),
-     *     `balance.read` (Read balances).
+     *     `abilities` arrays carry): the gateway API's abilities (server/openapi/gateway.yaml). The
+     *     spec does not show the values; the reference server offers these (clients must not
+     *     hard-code them): `methods:read`, `accounts:read`, `accounts:write` (implies
+     *     accounts:read), `deposits:read`, `withdrawals:read`, `withdrawals:write` (implies
+     *     withdrawals:read), `balances:read`, `webhooks:write`.
      */
     get: operations['listTokenPermissions'];
     put?: never;

@@ -176,7 +176,7 @@ async function makeAppWithRows(t: TestApp, userId: string, tag: string) {
       token_name: 'Server',
       token_hash: hashApiKey(`secret-${tag}`),
       token_prefix: 'csl_live_abc',
-      abilities: JSON.stringify(['deposit.read']),
+      abilities: JSON.stringify(['deposits:read']),
       created_at: now,
       revoked_at: null,
       last_used_at: null,
@@ -262,7 +262,7 @@ describe('ownership: another account gets 404 and changes nothing', () => {
     [
       'generateApiKey',
       async (tag) => ({
-        body: { token_name: 'x', app_id: `app_${tag}`, abilities: ['deposit.read'] },
+        body: { token_name: 'x', app_id: `app_${tag}`, abilities: ['deposits:read'] },
       }),
     ],
     ['revokeToken', async (tag) => ({ params: { tokenId: `key_${tag}`, appid: `app_${tag}` } })],
@@ -270,7 +270,7 @@ describe('ownership: another account gets 404 and changes nothing', () => {
       'updatePermissions',
       async (tag) => ({
         params: { tokenId: `key_${tag}` },
-        body: { app_id: `app_${tag}`, abilities: ['balance.read'] },
+        body: { app_id: `app_${tag}`, abilities: ['balances:read'] },
       }),
     ],
     [
@@ -357,11 +357,14 @@ describe('API keys', () => {
     expect(res.json()).toEqual({
       status: true,
       data: [
-        { title: 'Create deposit addresses', value: 'address.create' },
-        { title: 'Read deposits', value: 'deposit.read' },
-        { title: 'Create withdrawals', value: 'withdraw.create' },
-        { title: 'Read withdrawals', value: 'withdraw.read' },
-        { title: 'Read balances', value: 'balance.read' },
+        { title: 'Read payment methods', value: 'methods:read' },
+        { title: 'Read deposit accounts', value: 'accounts:read' },
+        { title: 'Create deposit accounts', value: 'accounts:write' },
+        { title: 'Read deposits', value: 'deposits:read' },
+        { title: 'Read withdrawals', value: 'withdrawals:read' },
+        { title: 'Create withdrawals', value: 'withdrawals:write' },
+        { title: 'Read balances', value: 'balances:read' },
+        { title: 'Manage webhooks', value: 'webhooks:write' },
       ],
     });
   });
@@ -385,14 +388,14 @@ describe('API keys', () => {
     const res = await generate({
       token_name: 'Checkout server',
       app_id: appId,
-      abilities: ['deposit.read', 'address.create'],
+      abilities: ['deposits:read', 'accounts:write'],
     });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({
       status: true,
       msg: 'API key generated successfully',
-      data: { token_name: 'Checkout server', abilities: ['address.create', 'deposit.read'] },
+      data: { token_name: 'Checkout server', abilities: ['accounts:write', 'deposits:read'] },
     });
     const token: string = body.token;
     expect(token).toMatch(/^csl_live_/);
@@ -427,10 +430,10 @@ describe('API keys', () => {
     const updated = await t.call('updatePermissions', {
       params: { tokenId: keyId },
       headers,
-      body: { app_id: appId, abilities: ['balance.read', 'withdraw.read'] },
+      body: { app_id: appId, abilities: ['balances:read', 'withdrawals:read'] },
     });
     expect(updated.json()).toEqual({ status: true, msg: 'Permissions updated successfully' });
-    expect((await list()).data[0].abilities).toEqual(['withdraw.read', 'balance.read']);
+    expect((await list()).data[0].abilities).toEqual(['withdrawals:read', 'balances:read']);
 
     const revoke = () =>
       t.call('revokeToken', { params: { tokenId: keyId, appid: appId }, headers });

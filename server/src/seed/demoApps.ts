@@ -124,7 +124,7 @@ export async function seedDemoApps(db: Db, clock: Clock): Promise<void> {
         token_name: 'Checkout server',
         token_hash: key.hash,
         token_prefix: key.prefix,
-        abilities: JSON.stringify(['address.create', 'deposit.read', 'balance.read']),
+        abilities: JSON.stringify(['accounts:write', 'deposits:read', 'balances:read']),
         created_at: at(28 * DAY),
         revoked_at: null,
         last_used_at: at(DAY / 2),

@@ -248,7 +248,7 @@ describe('App Keys', () => {
     expect(screen.getByText('Min One Permission is required')).toBeInTheDocument();
     await user.type(screen.getByLabelText('Key Name'), 'New key');
     await user.click(screen.getByLabelText('Read balances'));
-    await user.click(screen.getByLabelText('Create deposit addresses'));
+    await user.click(screen.getByLabelText('Create deposit accounts'));
     expect(screen.queryByText('Min One Permission is required')).not.toBeInTheDocument();
     await user.click(submit);
 
@@ -256,7 +256,7 @@ describe('App Keys', () => {
     expect(key).toHaveValue(fixtures.generateApiKey.token);
     expect(key).toHaveAttribute('readonly');
     expect(calls).toEqual([
-      { token_name: 'New key', app_id: 'app_1', abilities: ['address.create', 'balance.read'] },
+      { token_name: 'New key', app_id: 'app_1', abilities: ['accounts:write', 'balances:read'] },
     ]);
     await user.click(screen.getByRole('button', { name: 'Copy key' }));
     expect(await screen.findByText('Key Copied Succefully')).toBeInTheDocument();
@@ -277,7 +277,7 @@ describe('App Keys', () => {
     const row = (await screen.findByRole('cell', { name: 'Checkout server' })).closest(
       'tr',
     ) as HTMLElement;
-    expect(within(row).getByText('Create deposit addresses, Read deposits')).toBeInTheDocument();
+    expect(within(row).getByText('Create deposit accounts, Read deposits')).toBeInTheDocument();
     for (const column of ['Key Name', 'Created Time', 'Action']) {
       expect(screen.getByRole('columnheader', { name: column })).toBeInTheDocument();
     }
@@ -287,14 +287,14 @@ describe('App Keys', () => {
     );
     const dialog = await screen.findByRole('dialog', { name: 'Edit Permissions' });
     expect(within(dialog).getByLabelText('Read deposits')).toBeChecked();
-    await user.click(within(dialog).getByLabelText('Create deposit addresses'));
+    await user.click(within(dialog).getByLabelText('Create deposit accounts'));
     await user.click(within(dialog).getByLabelText('Read deposits'));
     await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     expect(within(dialog).getByText('Min One Permission is required')).toBeInTheDocument();
     await user.click(within(dialog).getByLabelText('Read withdrawals'));
     await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(updates).toEqual([{ abilities: ['withdraw.read'], app_id: 'app_1' }]);
+    expect(updates).toEqual([{ abilities: ['withdrawals:read'], app_id: 'app_1' }]);
 
     await user.click(within(row).getByRole('button', { name: 'Revoke Checkout server' }));
     const confirm = await screen.findByRole('dialog', { name: 'Revoke Key' });

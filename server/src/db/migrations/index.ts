@@ -7,6 +7,7 @@ import * as m0040 from './0040_login_failures';
 import * as m0050 from './0050_jobs';
 import * as m0055 from './0055_login_failure_ids';
 import * as m0060 from './0060_rate_limits';
+import * as m0070 from './0070_gateway_abilities';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0050_jobs': m0050,
   '0055_login_failure_ids': m0055,
   '0060_rate_limits': m0060,
+  '0070_gateway_abilities': m0070,
 };
