@@ -221,8 +221,10 @@ async function measure(urls, headers) {
 
 /** @param {number} n */
 const reqs = (n) => Math.round(n).toLocaleString('en-US');
-/** @param {number} ms */
-const millis = (ms) => `${Number(ms.toFixed(2))} ms`;
+/** autocannon's latency histogram counts whole milliseconds: 0 is under one. @param {number} ms */
+const millis = (ms) => (ms < 1 ? '< 1 ms' : `${Number(ms.toFixed(2))} ms`);
+/** Two decimals, three below 0.1, so a tiny ratio does not print as 0. @param {number} ratio */
+const fraction = (ratio) => ratio.toFixed(ratio < 0.1 ? 3 : 2);
 /** @param {Figures} f */
 const describe = (f) =>
   `${reqs(f.reqPerSec)} req/s, p50 ${millis(f.p50)}, p99 ${millis(f.p99)}, non-2xx ${f.non2xx}` +
@@ -241,7 +243,10 @@ function serverEnv(/** @type {string} */ dataDir, /** @type {string | undefined}
     PORTAL_ROOT: root,
     NODE_PATH: path.join(root, 'node_modules'),
     RESPONSE_VALIDATION: 'false',
+    // The limiter still does its per-request work, but a million requests a second from the one
+    // client IP is out of reach, however fast the server becomes: it never answers 429.
     RATE_LIMIT_MAX: '1000000',
+    RATE_LIMIT_WINDOW_MS: '1000',
     AUTH_RATE_LIMIT_MAX: '1000000',
     LOG_LEVEL: 'warn',
   };
@@ -381,7 +386,7 @@ async function benchEngine(engine) {
         target: route.public ? TARGET.public : TARGET.authenticated,
       };
       console.log(`${name}\n  ours: ${describe(row.ours)}\n  bare: ${describe(row.bare)}`);
-      console.log(`  ratio ${row.ratio.toFixed(2)} (target ≥ ${row.target})`);
+      console.log(`  ratio ${fraction(row.ratio)} (target ≥ ${row.target})`);
       rows.push(row);
     }
     return rows;
@@ -409,7 +414,7 @@ function printTable(rows) {
       millis(row.ours.p99),
       String(row.ours.non2xx),
       reqs(row.bare.reqPerSec),
-      row.ratio.toFixed(2),
+      fraction(row.ratio),
       `≥ ${row.target}: ${row.ratio >= row.target ? 'met' : 'not met'}`,
     ]),
   ];
