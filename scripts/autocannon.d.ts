@@ -1,0 +1,39 @@
+// Types of the part of autocannon 9 that scripts/bench-api.mjs uses: the package ships none
+// (@types/autocannon, not installed, would replace this file).
+declare module 'autocannon' {
+  interface RunOptions {
+    /** Several URLs share the connections round-robin (connection i goes to url[i % n]). */
+    url: string | string[];
+    connections?: number;
+    /** Seconds. */
+    duration?: number;
+    headers?: Record<string, string>;
+    /** A run before the measured one, with these options; its result is `warmup`. */
+    warmup?: { connections?: number; duration?: number };
+  }
+
+  interface Stats {
+    average: number;
+    stddev: number;
+    min: number;
+    max: number;
+    p50: number;
+    p99: number;
+  }
+
+  interface RunResult {
+    /** Per-request latency, milliseconds. */
+    latency: Stats;
+    /** Requests completed per one-second sample. */
+    requests: Stats;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    '2xx': number;
+    statusCodeStats: Record<string, { count: number }>;
+    warmup?: RunResult;
+  }
+
+  function autocannon(options: RunOptions): PromiseLike<RunResult>;
+  export default autocannon;
+}

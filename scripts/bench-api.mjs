@@ -1,0 +1,461 @@
+// `npm run bench:api`: how fast the built server answers the reads users feel, next to a bare
+// Fastify that answers the same bytes, measured in the same run (issue 18). A benchmark, not a
+// test: it prints figures, and fails only when the figures are invalid (a non-2xx answer, e.g. a
+// 429 from the limiter, or a socket error), never because a target is missed.
+//
+// For each engine it starts the built server (dist/server, built when stale) production-like with
+// a fresh DATA_DIR: SQLite in one process; PostgreSQL (a throwaway cluster, or a fresh schema of
+// TEST_DATABASE_URL) in two processes on one database. It signs in the demo account, records each
+// route's exact answer (status, headers, body bytes), starts a bare Fastify (scripts/bench-bare.mjs)
+// with as many processes that replays them, then runs autocannon against ours and right after
+// against the bare one, route by route, and prints a table with the ratio ours/bare and the targets.
+//
+//   npm run bench:api -- [--duration <seconds>] [--engine sqlite|postgres|both]
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { HDKey } from '@scure/bip32';
+import autocannon from 'autocannon';
+import { buildServer, outDir, serverBuildIsStale } from './build-server.mjs';
+import { freePort, waitForServer } from './net.mjs';
+import { freshSchema, startPgCluster } from './pg-cluster.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CONNECTIONS = 10;
+/** Seconds of load before each measured run, so neither side is measured while still warming up. */
+const WARMUP_SECONDS = 1;
+/** Issue 18: ours must reach at least this share of the bare Fastify's req/s. */
+const TARGET = { authenticated: 0.5, public: 0.7 };
+const DEMO = { username: 'demo', password: 'Demo@12345', mpin: '1234' };
+/** Not replayed by the bare server: per-connection or set by Fastify itself for every answer. */
+const UNREPLAYED_HEADERS = new Set([
+  'date',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+]);
+
+/**
+ * @typedef {'sqlite' | 'postgres'} Engine
+ * @typedef {{ reqPerSec: number, p50: number, p99: number, non2xx: number, errors: number }} Figures
+ * @typedef {{ engine: string, route: string, ours: Figures, bare: Figures, ratio: number, target: number }} Row
+ */
+
+const { values: flags } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    engine: { type: 'string', default: 'both' },
+  },
+});
+const duration = Number(flags.duration);
+if (!Number.isInteger(duration) || duration < 1) {
+  throw new Error(`--duration takes whole seconds (1 or more), got '${flags.duration}'`);
+}
+/** @type {Engine[]} */
+let engines;
+if (flags.engine === 'both') engines = ['sqlite', 'postgres'];
+else if (flags.engine === 'sqlite' || flags.engine === 'postgres') engines = [flags.engine];
+else throw new Error(`--engine takes sqlite, postgres or both, got '${flags.engine}'`);
+
+/** Server processes still running (ours and bare), stopped on any exit. */
+const children = new Set(/** @type {import('node:child_process').ChildProcess[]} */ ([]));
+/** Temporary directories removed on exit (a failed engine's is kept for its logs). */
+const tempDirs = new Set(/** @type {string[]} */ ([]));
+/** The PostgreSQL schema in use, dropped on an interrupt when it lives on TEST_DATABASE_URL. */
+let liveSchema = /** @type {{ drop: () => Promise<void> } | null} */ (null);
+
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGTERM');
+  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+// Registered before startPgCluster's own handlers, so the servers are told to stop before the
+// throwaway cluster goes away (that handler then stops it and exits).
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+  process.once(signal, () => {
+    console.error(`\nbench:api: ${signal}, stopping the servers`);
+    const running = [...children];
+    for (const child of running) child.kill('SIGTERM');
+    Promise.all(running.map(exitOf))
+      .then(() => liveSchema?.drop())
+      .catch(() => {})
+      .finally(() => process.exit(130));
+  });
+}
+
+/** @param {import('node:child_process').ChildProcess} child @returns {Promise<void>} */
+function exitOf(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+}
+
+/**
+ * Starts a Node process and waits until `readyUrl` answers 2xx; its output goes to `logFile`.
+ * @param {string[]} args @param {NodeJS.ProcessEnv} env @param {string} logFile @param {string} readyUrl
+ */
+async function startProcess(args, env, logFile, readyUrl) {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  const log = fs.createWriteStream(logFile);
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  await waitForServer(readyUrl, child);
+  return child;
+}
+
+/** @param {import('node:child_process').ChildProcess[]} list */
+async function stopProcesses(list) {
+  for (const child of list) child.kill('SIGTERM');
+  await Promise.all(list.map(exitOf));
+}
+
+/**
+ * A GET whose answer is kept as raw bytes: node:http neither adds an accept-encoding header nor
+ * decodes a compressed body, unlike fetch, so the bytes are those autocannon's requests get.
+ * @param {string} url @param {Record<string, string>} headers
+ * @returns {Promise<{ status: number, headers: import('node:http').IncomingHttpHeaders, body: Buffer }>}
+ */
+function rawGet(url, headers) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers, agent: false }, (response) => {
+        /** @type {Buffer[]} */
+        const chunks = [];
+        response.on('data', (chunk) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks),
+          }),
+        );
+      })
+      .on('error', reject);
+  });
+}
+
+/**
+ * A JSON call for the sign-in steps.
+ * @param {string} url @param {{ body: unknown, token?: string, cookie: string }} options
+ * @returns {Promise<{ token?: unknown }>}
+ */
+async function postJson(url, { body, token, cookie }) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      cookie,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  const json = /** @type {{ token?: unknown }} */ (await response.json());
+  if (!response.ok) throw new Error(`POST ${url}: ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/**
+ * Signs in the demo account (preLogin, then login with the pin) and returns the headers every
+ * measured request carries. A browser carries the XSRF-TOKEN cookie the first answer set, so the
+ * requests do too (without it the server sets a new cookie on every answer). No accept-encoding:
+ * autocannon sends none by default, so both servers answer uncompressed, as in issue 18's figures.
+ * @param {string} base
+ * @returns {Promise<{ public: Record<string, string>, authenticated: Record<string, string> }>}
+ */
+async function signIn(base) {
+  const first = await rawGet(`${base}/countries`, {});
+  const xsrf = [first.headers['set-cookie'] ?? []]
+    .flat()
+    .map((line) => line.split(';')[0] ?? '')
+    .find((pair) => pair.startsWith('XSRF-TOKEN='));
+  if (!xsrf) throw new Error('GET /api/countries set no XSRF-TOKEN cookie');
+  const credentials = { username: DEMO.username, password: DEMO.password };
+  const step = await postJson(`${base}/pre-login`, { body: credentials, cookie: xsrf });
+  if (typeof step.token !== 'string') throw new Error('pre-login gave no step token');
+  const session = await postJson(`${base}/login`, {
+    body: { ...credentials, mpin: DEMO.mpin },
+    token: step.token,
+    cookie: xsrf,
+  });
+  if (typeof session.token !== 'string') throw new Error('login gave no session token');
+  return {
+    public: { cookie: xsrf },
+    authenticated: { cookie: xsrf, authorization: `Bearer ${session.token}` },
+  };
+}
+
+/**
+ * Load on `urls` (connections shared round-robin between them) for `duration` seconds.
+ * @param {string[]} urls @param {Record<string, string>} headers @returns {Promise<Figures>}
+ */
+async function measure(urls, headers) {
+  const result = await autocannon({
+    url: urls,
+    connections: CONNECTIONS,
+    duration,
+    headers,
+    warmup: { connections: CONNECTIONS, duration: WARMUP_SECONDS },
+  });
+  const runs = [result, ...(result.warmup ? [result.warmup] : [])];
+  return {
+    reqPerSec: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+    errors: runs.reduce((sum, run) => sum + run.errors + run.timeouts, 0),
+  };
+}
+
+/** @param {number} n */
+const reqs = (n) => Math.round(n).toLocaleString('en-US');
+/** autocannon's latency histogram counts whole milliseconds: 0 is under one. @param {number} ms */
+const millis = (ms) => (ms < 1 ? '< 1 ms' : `${Number(ms.toFixed(2))} ms`);
+/** Two decimals, three below 0.1, so a tiny ratio does not print as 0. @param {number} ratio */
+const fraction = (ratio) => ratio.toFixed(ratio < 0.1 ? 3 : 2);
+/** @param {Figures} f */
+const describe = (f) =>
+  `${reqs(f.reqPerSec)} req/s, p50 ${millis(f.p50)}, p99 ${millis(f.p99)}, non-2xx ${f.non2xx}` +
+  (f.errors > 0 ? `, errors ${f.errors}` : '');
+
+/** Production-like, except the limits that would answer 429 to a benchmark's one client IP. */
+function serverEnv(/** @type {string} */ dataDir, /** @type {string | undefined} */ databaseUrl) {
+  return {
+    ...process.env,
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    NODE_ENV: 'production',
+    // Production refuses to generate a wallet key; a throwaway account xpub (its seed is dropped).
+    WALLET_XPUB: HDKey.fromMasterSeed(randomBytes(32)).derive("m/44'/60'/0'").publicExtendedKey,
+    PORTAL_ROOT: root,
+    NODE_PATH: path.join(root, 'node_modules'),
+    RESPONSE_VALIDATION: 'false',
+    // The limiter still does its per-request work, but a million requests a second from the one
+    // client IP is out of reach, however fast the server becomes: it never answers 429.
+    RATE_LIMIT_MAX: '1000000',
+    RATE_LIMIT_WINDOW_MS: '1000',
+    AUTH_RATE_LIMIT_MAX: '1000000',
+    LOG_LEVEL: 'warn',
+  };
+}
+
+/**
+ * Starts ours on `engine`, records the routes, starts the bare replay, measures every route.
+ * @param {Engine} engine @returns {Promise<Row[]>}
+ */
+async function benchEngine(engine) {
+  // PostgreSQL: two processes on one database, the way issue 13 deploys it, with the load split
+  // between them by one autocannon given both URLs (connection i goes to process i % 2, 5 each):
+  // one run keeps one latency histogram, which two runs' p50/p99 could not be summed into.
+  const processes = engine === 'postgres' ? 2 : 1;
+  const label = engine === 'postgres' ? 'PostgreSQL, 2 processes' : 'SQLite, 1 process';
+  console.log(`\n== ${label}`);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `portal-bench-${engine}-`));
+  tempDirs.add(dataDir);
+  const cluster = engine === 'postgres' ? await startPgCluster() : null;
+  const schema = cluster ? await freshSchema(cluster.url) : null;
+  liveSchema = schema;
+  /** @type {import('node:child_process').ChildProcess[]} */
+  const started = [];
+  try {
+    const env = serverEnv(dataDir, schema?.url);
+    /** @type {string[]} */
+    const ours = [];
+    for (let i = 0; i < processes; i += 1) {
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}/api`;
+      // One after the other: the first migrates and seeds the empty database.
+      started.push(
+        await startProcess(
+          ['--enable-source-maps', path.join(outDir, 'main.cjs')],
+          { ...env, PORT: String(port) },
+          path.join(dataDir, `server-${i}.log`),
+          `${base}/countries`,
+        ),
+      );
+      ours.push(base);
+    }
+    const headers = await signIn(ours[0] ?? '');
+
+    const apps = await rawGet(`${ours[0]}/cryptosafelock/get-apps`, headers.authenticated);
+    /** @type {{ data?: { id?: unknown }[] }} */
+    const list = JSON.parse(apps.body.toString('utf8'));
+    const appId = list.data?.[0]?.id;
+    if (typeof appId !== 'string') throw new Error(`get-apps listed no app: ${apps.body}`);
+    const routes = [
+      { name: 'GET /api/dashboard', path: '/dashboard', public: false },
+      { name: 'GET /api/cryptosafelock/get-apps', path: '/cryptosafelock/get-apps', public: false },
+      {
+        name: 'GET /api/cryptosafelock/app-details/{id}',
+        path: `/cryptosafelock/app-details/${appId}`,
+        public: false,
+      },
+      { name: 'GET /api/countries', path: '/countries', public: true },
+    ].map((route) => ({
+      ...route,
+      headers: route.public ? headers.public : headers.authenticated,
+    }));
+
+    /** @type {import('./bench-bare.mjs').RecordedAnswer[]} */
+    const answers = [];
+    /** @type {Map<string, number>} */
+    const sizes = new Map();
+    for (const route of routes) {
+      const answer = await rawGet(`${ours[0]}${route.path}`, route.headers);
+      if (answer.status < 200 || answer.status > 299) {
+        throw new Error(`${route.name} answered ${answer.status}: ${answer.body}`);
+      }
+      /** @type {Record<string, string | string[]>} */
+      const replayed = {};
+      for (const [name, value] of Object.entries(answer.headers)) {
+        if (value !== undefined && !UNREPLAYED_HEADERS.has(name)) replayed[name] = value;
+      }
+      answers.push({
+        url: `/api${route.path}`,
+        status: answer.status,
+        headers: replayed,
+        body: answer.body.toString('base64'),
+      });
+      sizes.set(route.name, answer.body.length);
+    }
+    const answersFile = path.join(dataDir, 'answers.json');
+    fs.writeFileSync(answersFile, JSON.stringify(answers));
+    // As many bare processes as ours, sharing the load the same way: same cores, same split.
+    /** @type {string[]} */
+    const bare = [];
+    for (let i = 0; i < processes; i += 1) {
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}/api`;
+      started.push(
+        await startProcess(
+          [path.join(root, 'scripts/bench-bare.mjs'), answersFile, String(port)],
+          process.env,
+          path.join(dataDir, `bare-${i}.log`),
+          `${base}/countries`,
+        ),
+      );
+      bare.push(base);
+    }
+    // The comparison holds only if the bare processes give the very answers ours gave.
+    for (const base of bare) {
+      for (const answer of answers) {
+        const replay = await rawGet(`${base}${answer.url.slice('/api'.length)}`, {});
+        const same =
+          replay.status === answer.status &&
+          replay.body.toString('base64') === answer.body &&
+          Object.entries(answer.headers).every(
+            ([name, value]) => String(replay.headers[name]) === String(value),
+          );
+        if (!same) throw new Error(`the bare server does not replay ${answer.url} exactly`);
+      }
+    }
+
+    /** @type {Row[]} */
+    const rows = [];
+    for (const route of routes) {
+      const size = sizes.get(route.name) ?? 0;
+      const name = `${route.name} (${size < 10_000 ? `${size} B` : `${Math.round(size / 1024)} KB`})`;
+      // Back to back, ours first: both see the same moment of a busy machine as nearly as can be.
+      const oursFigures = await measure(
+        ours.map((base) => `${base}${route.path}`),
+        route.headers,
+      );
+      const bareFigures = await measure(
+        bare.map((base) => `${base}${route.path}`),
+        route.headers,
+      );
+      const row = {
+        engine: label,
+        route: name,
+        ours: oursFigures,
+        bare: bareFigures,
+        ratio: oursFigures.reqPerSec / bareFigures.reqPerSec,
+        target: route.public ? TARGET.public : TARGET.authenticated,
+      };
+      console.log(`${name}\n  ours: ${describe(row.ours)}\n  bare: ${describe(row.bare)}`);
+      console.log(`  ratio ${fraction(row.ratio)} (target ≥ ${row.target})`);
+      rows.push(row);
+    }
+    return rows;
+  } catch (error) {
+    tempDirs.delete(dataDir);
+    console.error(`bench:api: server logs kept in ${dataDir}`);
+    throw error;
+  } finally {
+    await stopProcesses(started);
+    liveSchema = null;
+    await schema?.drop();
+    cluster?.stop();
+  }
+}
+
+/** A 429 or a failed request is answered faster than a real one: such a row proves nothing. */
+const isInvalid = (/** @type {Row} */ row) =>
+  row.ours.non2xx + row.ours.errors + row.bare.non2xx + row.bare.errors > 0;
+
+/** @param {Row[]} rows */
+function printTable(rows) {
+  const table = [
+    ['engine', 'route', 'ours req/s', 'p50', 'p99', 'non-2xx', 'bare req/s', 'ratio', 'target'],
+    ...rows.map((row) => [
+      row.engine,
+      row.route,
+      reqs(row.ours.reqPerSec),
+      millis(row.ours.p50),
+      millis(row.ours.p99),
+      String(row.ours.non2xx),
+      reqs(row.bare.reqPerSec),
+      fraction(row.ratio),
+      `≥ ${row.target}: ${isInvalid(row) ? 'invalid' : row.ratio >= row.target ? 'met' : 'not met'}`,
+    ]),
+  ];
+  const line = (/** @type {string[]} */ cells) => `| ${cells.join(' | ')} |`;
+  console.log(`\n${line(table[0] ?? [])}`);
+  console.log(line((table[0] ?? []).map(() => '---')));
+  for (const cells of table.slice(1)) console.log(line(cells));
+}
+
+if (serverBuildIsStale()) await buildServer();
+console.log(
+  `bench:api: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${duration} s per run; ` +
+    `${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), load average ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+);
+/** @type {Row[]} */
+const rows = [];
+let failed = false;
+for (const engine of engines) {
+  try {
+    rows.push(...(await benchEngine(engine)));
+  } catch (error) {
+    failed = true;
+    console.error(
+      `bench:api: ${engine}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+printTable(rows);
+const invalid = rows.filter(isInvalid);
+if (invalid.length > 0) {
+  console.error(
+    `bench:api: INVALID figures, some answers were not 2xx or failed: ${invalid
+      .map((row) => `${row.engine} ${row.route}`)
+      .join('; ')}`,
+  );
+}
+process.exit(failed || invalid.length > 0 ? 1 : 0);

@@ -1,0 +1,27 @@
+// The bare Fastify of `npm run bench:api`: answers each recorded route with the exact status,
+// headers and body bytes the portal's server gave, and does nothing else, so the benchmark's
+// ratio compares our server with the framework's own ceiling on the same machine. It runs as a
+// process of its own, as ours does, so it never shares an event loop with the load generator.
+// Usage: node scripts/bench-bare.mjs <answers.json> <port>
+import fs from 'node:fs';
+import Fastify from 'fastify';
+
+/**
+ * One route's answer as our server gave it; `body` is base64 (the bytes, unchanged).
+ * @typedef {{ url: string, status: number, headers: Record<string, string | string[]>, body: string }} RecordedAnswer
+ */
+
+const [file, port] = process.argv.slice(2);
+if (!file || !port) throw new Error('usage: node scripts/bench-bare.mjs <answers.json> <port>');
+/** @type {RecordedAnswer[]} */
+const answers = JSON.parse(fs.readFileSync(file, 'utf8'));
+
+const app = Fastify();
+for (const answer of answers) {
+  const body = Buffer.from(answer.body, 'base64');
+  app.get(answer.url, (_request, reply) => {
+    reply.code(answer.status).headers(answer.headers).send(body);
+  });
+}
+// No shutdown handler: it holds nothing to flush, so SIGTERM's default (exit) is enough.
+await app.listen({ port: Number(port), host: '127.0.0.1' });
