@@ -65,9 +65,10 @@ function snapshot(dir) {
 }
 
 // One entry per OpenAPI document the server implements: its `operations[operationId]` types
-// handlers (server/src/handlers/types.ts). The gateway's contract is one more line here.
+// handlers (server/src/handlers/types.ts, server/src/gateway/types.ts).
 const SERVER_CONTRACTS = [
   { document: 'openapi.yaml', output: 'server/src/generated/portal.gen.ts' },
+  { document: 'server/openapi/gateway.yaml', output: 'server/src/generated/gateway.gen.ts' },
 ];
 
 const SERVER_HEADER =

@@ -7,6 +7,8 @@ import type { ResolvedConfig } from './config';
 import { createAppContext } from './context';
 import type { Db } from './db/connection';
 import type { Clock } from './domain/time';
+import { gatewayRateLimitKey } from './gateway/auth';
+import { GATEWAY_PREFIX, registerGateway } from './gateway/plugin';
 import { buildServiceHandlers } from './handlers';
 import type { HandlerMap } from './handlers/types';
 import { applyBodyPolicy, securityBeforeBody } from './http/bodyPolicy';
@@ -95,6 +97,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // onRoute order matters: config + body policy, then the rate limiter's hook, then security.
   app.addHook('onRoute', (route) => {
+    if (route.url.startsWith(GATEWAY_PREFIX)) {
+      // Each API key has its own budget (gateway/auth.ts), shared by every process.
+      route.config = {
+        ...route.config,
+        rateLimit: {
+          max: config.rateLimit.gatewayMax,
+          timeWindow: config.rateLimit.windowMs,
+          keyGenerator: gatewayRateLimitKey,
+        },
+      };
+      return;
+    }
     if (!route.url.startsWith(API_PREFIX)) {
       route.config = { ...route.config, rateLimit: false };
       return;
@@ -143,6 +157,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     serviceHandlers: buildServiceHandlers(ctx, spec.operations, app.log, options.handlerOverrides),
     securityHandlers: buildSecurityHandlers(ctx),
   });
+
+  await registerGateway(app, ctx);
 
   // Operator routes outside /api: after the onRoute hooks (no rate limit: load balancers and
   // Prometheus poll them) and after compression, which attaches itself as routes are added.

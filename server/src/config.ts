@@ -6,6 +6,8 @@ export interface RateLimitConfig {
   windowMs: number;
   /** Stricter budget for the sign-in operations (preLogin, login). */
   authMax: number;
+  /** Requests per window for each API key on the gateway API (server/src/gateway). */
+  gatewayMax: number;
 }
 
 /** Brute-force brakes on the sign-in steps (preLogin, login), on top of the request budget. */
@@ -159,6 +161,7 @@ export function loadConfig(env: Env): Config {
       max: int(env, 'RATE_LIMIT_MAX', 300, 1, 1_000_000),
       windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1, 24 * 3_600_000),
       authMax: int(env, 'AUTH_RATE_LIMIT_MAX', 10, 1, 1_000_000),
+      gatewayMax: int(env, 'GATEWAY_RATE_LIMIT_MAX', 600, 1, 1_000_000),
     },
     trustProxy: bool(env, 'TRUST_PROXY', false),
     loginGuard: {

@@ -5,6 +5,7 @@ import path from 'node:path';
 // the root by PORTAL_ROOT (scripts/e2e.mjs and scripts/start.mjs set it).
 export const ROOT_DIR = process.env.PORTAL_ROOT ?? path.resolve(__dirname, '..', '..');
 export const OPENAPI_PATH = path.join(ROOT_DIR, 'openapi.yaml');
+export const GATEWAY_OPENAPI_PATH = path.join(ROOT_DIR, 'server', 'openapi', 'gateway.yaml');
 export const LOGOS_DIR = path.join(ROOT_DIR, 'server', 'assets', 'logos');
 export const DIST_DIR = path.resolve(ROOT_DIR, process.env.DIST_DIR ?? 'dist');
 export const WEB_DIR = path.join(DIST_DIR, 'web');

@@ -84,6 +84,12 @@ export interface PackagesTable {
   app_count: number;
   sort_order: number;
   is_active: ColumnType<Flag, Flag | undefined, Flag>;
+  /** The gateway's stable name, e.g. `USDT-BEP20` (set by the seed for the reference methods). */
+  code: string | null;
+  /** Blocks on top of a deposit's before it is credited. */
+  confirmations: ColumnType<number, number | undefined, number>;
+  /** Smallest deposit credited, in the token's units (decimal string); smaller ones fail. */
+  min_deposit: ColumnType<string, string | undefined, string>;
 }
 
 export interface DocumentTypesTable {
@@ -114,6 +120,12 @@ export interface PaymentMethodsTable {
   decimals: number;
   sort_order: number;
   is_active: ColumnType<Flag, Flag | undefined, Flag>;
+  /** The gateway's stable name, e.g. `USDT-BEP20` (set by the seed for the reference methods). */
+  code: string | null;
+  /** Blocks on top of a deposit's before it is credited. */
+  confirmations: ColumnType<number, number | undefined, number>;
+  /** Smallest deposit credited, in the token's units (decimal string); smaller ones fail. */
+  min_deposit: ColumnType<string, string | undefined, string>;
 }
 
 export type LedgerType = 'credit' | 'debit';
@@ -263,6 +275,10 @@ export interface AppAccountsTable {
   unique_id: string;
   address: string;
   created_at: string;
+  /** The address's chain: one account per (app, unique_id, chain). */
+  chain_id: number | null;
+  /** account/2/<index> of the gateway's xpub; null for rows from before the gateway. */
+  derivation_index: number | null;
 }
 
 /** 0 Pending, 1 Completed, 2 Queued for Verification, 3 Hash Verified, 4 Gas Transferred, 5 Failed. */

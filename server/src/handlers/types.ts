@@ -21,17 +21,29 @@ type BodyOf<Op> = Op extends { requestBody: infer B }
     : undefined;
 type SuccessStatus = 200 | 201 | 202 | 204;
 
-/** What glue has validated for operation `K`: body, path parameters and query. */
-export interface RequestOf<K extends OperationId> {
-  Body: BodyOf<operations[K]>;
-  Params: Part<operations[K]['parameters']['path']>;
-  Querystring: Part<operations[K]['parameters']['query']>;
+/** An operation as openapi-typescript writes it, in any of the server's documents. */
+interface ContractOperation {
+  parameters: { path?: unknown; query?: unknown };
+  responses: object;
 }
 
-/** The success body of operation `K`; check each returned literal with `satisfies Reply<K>`. */
-export type Reply<K extends OperationId> = Content<
-  operations[K]['responses'][SuccessStatus & keyof operations[K]['responses']]
+/** What glue has validated for an operation: body, path parameters and query. */
+export interface RequestOfOperation<Op extends ContractOperation> {
+  Body: BodyOf<Op>;
+  Params: Part<Op['parameters']['path']>;
+  Querystring: Part<Op['parameters']['query']>;
+}
+
+/** The success body of an operation. */
+export type ReplyOfOperation<Op extends ContractOperation> = Content<
+  Op['responses'][SuccessStatus & keyof Op['responses']]
 >;
+
+/** What glue has validated for operation `K`: body, path parameters and query. */
+export type RequestOf<K extends OperationId> = RequestOfOperation<operations[K]>;
+
+/** The success body of operation `K`; check each returned literal with `satisfies Reply<K>`. */
+export type Reply<K extends OperationId> = ReplyOfOperation<operations[K]>;
 
 /**
  * The handler of operation `K`. Return the response body (set a non-200 status with

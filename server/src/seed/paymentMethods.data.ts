@@ -4,10 +4,15 @@ import type { PaymentMethodsTable } from '../db/schema';
 // EVM chain ids, with 0 standing for Tron. Token contracts are the public mainnet USDT
 // contracts; decimals are the token's own (BEP20 USDT has 18, the others 6).
 // Logos are PNGs in server/assets/logos/ (LOGOS_DIR), served by getImage; ids and network names
-// follow openapi.yaml's examples (pm_usdt_bsc, 'BNB Smart Chain').
+// follow openapi.yaml's examples (pm_usdt_bsc, 'BNB Smart Chain'). Codes, confirmations and
+// minimum deposits are the gateway's (server/openapi/gateway.yaml); confirmations follow common
+// exchange practice per chain (BSC 15, Tron 19, Ethereum 12, Polygon 128).
 export const PAYMENT_METHODS: readonly Insertable<PaymentMethodsTable>[] = [
   {
     id: 'pm_usdt_bsc',
+    code: 'USDT-BEP20',
+    confirmations: 15,
+    min_deposit: '1',
     name: 'USDT',
     network_name: 'BNB Smart Chain',
     network_type: 'EVM',
@@ -21,6 +26,9 @@ export const PAYMENT_METHODS: readonly Insertable<PaymentMethodsTable>[] = [
   },
   {
     id: 'pm_bnb',
+    code: 'BNB-BSC',
+    confirmations: 15,
+    min_deposit: '0.001',
     name: 'BNB',
     network_name: 'BNB Smart Chain',
     network_type: 'EVM',
@@ -34,6 +42,9 @@ export const PAYMENT_METHODS: readonly Insertable<PaymentMethodsTable>[] = [
   },
   {
     id: 'pm_usdt_tron',
+    code: 'USDT-TRC20',
+    confirmations: 19,
+    min_deposit: '1',
     name: 'USDT',
     network_name: 'Tron',
     network_type: 'TRON',
@@ -47,6 +58,9 @@ export const PAYMENT_METHODS: readonly Insertable<PaymentMethodsTable>[] = [
   },
   {
     id: 'pm_trx',
+    code: 'TRX-TRON',
+    confirmations: 19,
+    min_deposit: '1',
     name: 'TRX',
     network_name: 'Tron',
     network_type: 'TRON',
@@ -60,6 +74,9 @@ export const PAYMENT_METHODS: readonly Insertable<PaymentMethodsTable>[] = [
   },
   {
     id: 'pm_usdt_eth',
+    code: 'USDT-ERC20',
+    confirmations: 12,
+    min_deposit: '1',
     name: 'USDT',
     network_name: 'Ethereum',
     network_type: 'EVM',
@@ -73,6 +90,9 @@ export const PAYMENT_METHODS: readonly Insertable<PaymentMethodsTable>[] = [
   },
   {
     id: 'pm_eth',
+    code: 'ETH-ETHEREUM',
+    confirmations: 12,
+    min_deposit: '0.001',
     name: 'ETH',
     network_name: 'Ethereum',
     network_type: 'EVM',
@@ -86,6 +106,9 @@ export const PAYMENT_METHODS: readonly Insertable<PaymentMethodsTable>[] = [
   },
   {
     id: 'pm_usdt_polygon',
+    code: 'USDT-POLYGON',
+    confirmations: 128,
+    min_deposit: '1',
     name: 'USDT',
     network_name: 'Polygon',
     network_type: 'EVM',
@@ -99,6 +122,9 @@ export const PAYMENT_METHODS: readonly Insertable<PaymentMethodsTable>[] = [
   },
   {
     id: 'pm_pol',
+    code: 'POL-POLYGON',
+    confirmations: 128,
+    min_deposit: '1',
     name: 'POL',
     network_name: 'Polygon',
     network_type: 'EVM',

@@ -1,0 +1,243 @@
+import { HDKey } from '@scure/bip32';
+import type { Db } from '../db/connection';
+import { lockForTransaction } from '../db/locks';
+import { tronAddressFromEvm } from './addresses';
+import { fieldInvalid, NotFoundError } from './errors';
+import { deriveEvmAddress } from './hdWallet';
+import { newId } from './ids';
+
+// The gateway's payment methods and deposit accounts of an app. An account is one address per
+// customer (`unique_id`) and chain, derived from the gateway's extended public key on branch 2
+// (account/2/<index>): apart from the users' own deposit addresses (branch 0) and the gas
+// wallets (branch 1), and never a private key on this server.
+
+const ACCOUNT_BRANCH = 2;
+
+export interface GatewayMethod {
+  id: string;
+  code: string;
+  name: string;
+  network: string;
+  networkType: string;
+  chainId: number;
+  tokenContract: string | null;
+  decimals: number;
+  confirmations: number;
+  minDeposit: string;
+  depositsEnabled: boolean;
+  withdrawalsEnabled: boolean;
+}
+
+/** The app's enabled methods that have a gateway code, in the portal's order. */
+export async function gatewayMethods(db: Db, appId: string): Promise<GatewayMethod[]> {
+  const rows = await db
+    .selectFrom('app_payment_methods')
+    .innerJoin('payment_methods', 'payment_methods.id', 'app_payment_methods.payment_method_id')
+    .select([
+      'payment_methods.id',
+      'payment_methods.code',
+      'payment_methods.name',
+      'payment_methods.network_name',
+      'payment_methods.network_type',
+      'payment_methods.chain_id',
+      'payment_methods.token_contract_address',
+      'payment_methods.decimals',
+      'payment_methods.confirmations',
+      'payment_methods.min_deposit',
+      'app_payment_methods.deposit_status',
+      'app_payment_methods.withdraw_status',
+    ])
+    .where('app_payment_methods.app_id', '=', appId)
+    .where('payment_methods.code', 'is not', null)
+    .orderBy('payment_methods.sort_order')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    code: row.code ?? '',
+    name: row.name,
+    network: row.network_name,
+    networkType: row.network_type,
+    chainId: row.chain_id,
+    tokenContract: row.token_contract_address,
+    decimals: row.decimals,
+    confirmations: row.confirmations,
+    minDeposit: row.min_deposit,
+    depositsEnabled: row.deposit_status === 1,
+    withdrawalsEnabled: row.withdraw_status === 1,
+  }));
+}
+
+export interface GatewayAccount {
+  uniqueId: string;
+  methodCode: string;
+  chainId: number;
+  address: string;
+  createdAt: string;
+}
+
+export function accountAddressFor(xpub: string, networkType: string, index: number): string {
+  const branchXpub = HDKey.fromExtendedKey(xpub).deriveChild(ACCOUNT_BRANCH).publicExtendedKey;
+  const evm = deriveEvmAddress(branchXpub, index);
+  return networkType === 'EVM' ? evm : tronAddressFromEvm(evm);
+}
+
+/**
+ * The customer's account on `code`'s chain: the existing one (created false), or a new one. One
+ * transaction under the derivation-index lock: two processes never hand out one index, and the
+ * unique (app, unique_id, chain) index makes a concurrent duplicate fail instead of doubling.
+ */
+export async function openAccount(
+  db: Db,
+  xpub: string,
+  input: { appId: string; uniqueId: string; code: string; now: Date },
+): Promise<{ account: GatewayAccount; created: boolean }> {
+  const method = (await gatewayMethods(db, input.appId)).find((m) => m.code === input.code);
+  if (!method) throw fieldInvalid('method', `The app has not enabled ${input.code}.`);
+  if (!method.depositsEnabled) {
+    throw fieldInvalid('method', `Deposits of ${input.code} are switched off for this app.`);
+  }
+  const view = (row: { address: string; created_at: string }): GatewayAccount => ({
+    uniqueId: input.uniqueId,
+    methodCode: method.code,
+    chainId: method.chainId,
+    address: row.address,
+    createdAt: row.created_at,
+  });
+  return db.transaction().execute(async (trx) => {
+    await lockForTransaction(trx, 'app_account_index');
+    const existing = await trx
+      .selectFrom('app_accounts')
+      .select(['address', 'created_at'])
+      .where('app_id', '=', input.appId)
+      .where('unique_id', '=', input.uniqueId)
+      .where('chain_id', '=', method.chainId)
+      .executeTakeFirst();
+    if (existing) return { account: view(existing), created: false };
+    const { max } = await trx
+      .selectFrom('app_accounts')
+      .select((eb) => eb.fn.max('derivation_index').as('max'))
+      .executeTakeFirstOrThrow();
+    const index = max === null ? 0 : Number(max) + 1;
+    const row = {
+      address: accountAddressFor(xpub, method.networkType, index),
+      created_at: input.now.toISOString(),
+    };
+    await trx
+      .insertInto('app_accounts')
+      .values({
+        id: newId('acc'),
+        app_id: input.appId,
+        payment_method_id: method.id,
+        unique_id: input.uniqueId,
+        chain_id: method.chainId,
+        derivation_index: index,
+        ...row,
+      })
+      .execute();
+    return { account: view(row), created: true };
+  });
+}
+
+const accountColumns = [
+  'app_accounts.id',
+  'app_accounts.unique_id',
+  'app_accounts.address',
+  'app_accounts.created_at',
+  'app_accounts.chain_id',
+  'payment_methods.code',
+] as const;
+
+function accountView(row: {
+  unique_id: string;
+  address: string;
+  created_at: string;
+  chain_id: number | null;
+  code: string | null;
+}): GatewayAccount {
+  return {
+    uniqueId: row.unique_id,
+    methodCode: row.code ?? '',
+    chainId: row.chain_id ?? 0,
+    address: row.address,
+    createdAt: row.created_at,
+  };
+}
+
+/** The accounts of one customer, one per chain; NotFoundError when there are none. */
+export async function customerAccounts(
+  db: Db,
+  appId: string,
+  uniqueId: string,
+): Promise<GatewayAccount[]> {
+  const rows = await db
+    .selectFrom('app_accounts')
+    .innerJoin('payment_methods', 'payment_methods.id', 'app_accounts.payment_method_id')
+    .select(accountColumns)
+    .where('app_accounts.app_id', '=', appId)
+    .where('app_accounts.unique_id', '=', uniqueId)
+    .orderBy('app_accounts.created_at')
+    .execute();
+  if (rows.length === 0) throw new NotFoundError(`No accounts for ${uniqueId}.`);
+  return rows.map(accountView);
+}
+
+/**
+ * A page of the app's accounts, newest first. The cursor is the last row's (created_at, id):
+ * paging by index stays fast however many accounts an app has, where an offset would not.
+ */
+export async function listAccounts(
+  db: Db,
+  appId: string,
+  page: { cursor: string | undefined; limit: number },
+): Promise<{ accounts: GatewayAccount[]; nextCursor: string | null }> {
+  const after = page.cursor === undefined ? null : decodeCursor(page.cursor);
+  const rows = await db
+    .selectFrom('app_accounts')
+    .innerJoin('payment_methods', 'payment_methods.id', 'app_accounts.payment_method_id')
+    .select(accountColumns)
+    .where('app_accounts.app_id', '=', appId)
+    .$if(after !== null, (q) =>
+      q.where((eb) =>
+        eb.or([
+          eb('app_accounts.created_at', '<', after?.createdAt ?? ''),
+          eb.and([
+            eb('app_accounts.created_at', '=', after?.createdAt ?? ''),
+            eb('app_accounts.id', '<', after?.id ?? ''),
+          ]),
+        ]),
+      ),
+    )
+    .orderBy('app_accounts.created_at', 'desc')
+    .orderBy('app_accounts.id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+  const more = rows.length > page.limit;
+  const shown = more ? rows.slice(0, page.limit) : rows;
+  const last = shown.at(-1);
+  return {
+    accounts: shown.map(accountView),
+    nextCursor: more && last ? encodeCursor(last.created_at, last.id) : null,
+  };
+}
+
+function encodeCursor(createdAt: string, id: string): string {
+  return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(parsed) &&
+      parsed.length === 2 &&
+      typeof parsed[0] === 'string' &&
+      typeof parsed[1] === 'string' &&
+      !Number.isNaN(Date.parse(parsed[0]))
+    ) {
+      return { createdAt: parsed[0], id: parsed[1] };
+    }
+  } catch {
+    // falls through to the refusal
+  }
+  throw fieldInvalid('cursor', 'The cursor is not one this API gave.');
+}

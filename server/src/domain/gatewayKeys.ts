@@ -1,0 +1,77 @@
+import { BlockList, isIPv4 } from 'node:net';
+import type { Db } from '../db/connection';
+import { hashApiKey } from './apiKeys';
+
+// What the gateway knows of the API key a request presents. Keys are looked up by the SHA-256
+// of the presented text (domain/apiKeys.ts stores only that), so the database never holds one.
+
+export interface GatewayKey {
+  id: string;
+  appId: string;
+  abilities: readonly string[];
+  /** The app's whitelist, one canonical address or CIDR per line; null allows any address. */
+  whitelist: string | null;
+}
+
+/** The live key with this text, or null (unknown, revoked, or its app deleted). */
+export async function findGatewayKey(db: Db, presented: string): Promise<GatewayKey | null> {
+  const row = await db
+    .selectFrom('api_keys')
+    .innerJoin('apps', 'apps.id', 'api_keys.app_id')
+    .select(['api_keys.id', 'api_keys.app_id', 'api_keys.abilities', 'apps.whitelist_ip'])
+    .where('api_keys.token_hash', '=', hashApiKey(presented))
+    .where('api_keys.revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) return null;
+  const parsed: unknown = JSON.parse(row.abilities);
+  return {
+    id: row.id,
+    appId: row.app_id,
+    abilities: Array.isArray(parsed) ? parsed.filter((a) => typeof a === 'string') : [],
+    whitelist: row.whitelist_ip,
+  };
+}
+
+/** Whether the key holds `ability`; `<resource>:write` implies `<resource>:read`. */
+export function keyMay(key: Pick<GatewayKey, 'abilities'>, ability: string): boolean {
+  if (key.abilities.includes(ability)) return true;
+  const [resource, access] = ability.split(':');
+  return access === 'read' && key.abilities.includes(`${resource}:write`);
+}
+
+/**
+ * Whether the app's whitelist lets `ip` in. An empty list allows any address. An IPv4 client
+ * seen as IPv4-mapped IPv6 (`::ffff:203.0.113.7`, as dual-stack sockets report it) matches its
+ * IPv4 entries, and the other way round.
+ */
+export function whitelistAllows(whitelist: string | null, ip: string): boolean {
+  if (whitelist === null) return true;
+  const list = new BlockList();
+  for (const entry of whitelist.split('\n')) {
+    const [address = '', prefix] = entry.split('/');
+    const type = isIPv4(address) ? 'ipv4' : 'ipv6';
+    if (prefix === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(prefix), type);
+  }
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
+  if (mapped) return list.check(mapped, 'ipv4') || list.check(ip, 'ipv6');
+  if (isIPv4(ip)) return list.check(ip, 'ipv4') || list.check(`::ffff:${ip}`, 'ipv6');
+  return list.check(ip, 'ipv6');
+}
+
+/** A key's use is written at most once a minute: not a database write on every request. */
+const TOUCH_EVERY_MS = 60_000;
+
+export async function touchGatewayKey(db: Db, keyId: string, now: Date): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: now.toISOString() })
+    .where('id', '=', keyId)
+    .where((eb) =>
+      eb.or([
+        eb('last_used_at', 'is', null),
+        eb('last_used_at', '<=', new Date(now.getTime() - TOUCH_EVERY_MS).toISOString()),
+      ]),
+    )
+    .execute();
+}

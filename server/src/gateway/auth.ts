@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import { findGatewayKey, keyMay, touchGatewayKey, whitelistAllows } from '../domain/gatewayKeys';
+import { bearerToken } from '../http/requestContext';
+import { GatewayError } from './errors';
+
+export const UNAUTHENTICATED = 'The API key is missing, unknown or revoked.';
+
+/** The key text a request presents: `Authorization: Bearer …`, else `X-API-Key`. */
+function presentedKey(request: FastifyRequest): string | null {
+  const bearer = bearerToken(request);
+  if (bearer) return bearer;
+  const header = request.headers['x-api-key'];
+  return typeof header === 'string' && header.trim() !== '' ? header.trim() : null;
+}
+
+/**
+ * The rate limiter's bucket: the presented key (hashed, never kept in clear), or the address
+ * when there is none. Keyed before the key is checked, so unknown keys are limited too.
+ */
+export function gatewayRateLimitKey(request: FastifyRequest): string {
+  const key = presentedKey(request);
+  return key
+    ? `key:${createHash('sha256').update(key).digest('hex').slice(0, 32)}`
+    : `ip:${request.ip}`;
+}
+
+/** How often this process writes a key's last use, at most (the database also checks). */
+const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * The gateway's onRequest check: a live key (401), the caller inside the app's whitelist (403
+ * naming the address seen), the operation's ability (403 naming it). Before the body is read.
+ */
+export function gatewayAuthenticator(ctx: AppContext) {
+  const touched = new Map<string, number>();
+  return async (request: FastifyRequest): Promise<void> => {
+    const presented = presentedKey(request);
+    if (!presented) throw new GatewayError(401, 'unauthenticated', UNAUTHENTICATED);
+    const key = await findGatewayKey(ctx.db, presented);
+    if (!key) throw new GatewayError(401, 'unauthenticated', UNAUTHENTICATED);
+    if (!whitelistAllows(key.whitelist, request.ip)) {
+      throw new GatewayError(
+        403,
+        'ip_not_allowed',
+        `The address ${request.ip} is not in this app's IP whitelist.`,
+      );
+    }
+    const ability = request.routeOptions.config.ability;
+    if (ability && !keyMay(key, ability)) {
+      throw new GatewayError(403, 'ability_missing', `This API key lacks the ${ability} ability.`);
+    }
+    request.gatewayKey = key;
+    const now = ctx.clock();
+    if (now.getTime() - (touched.get(key.id) ?? 0) >= TOUCH_EVERY_MS) {
+      touched.set(key.id, now.getTime());
+      await touchGatewayKey(ctx.db, key.id, now);
+    }
+  };
+}
+
+/** The checked key of a gateway request (set by the authenticator for every operation). */
+export function requireKey(request: FastifyRequest) {
+  if (!request.gatewayKey) throw new GatewayError(401, 'unauthenticated', UNAUTHENTICATED);
+  return request.gatewayKey;
+}

@@ -1,0 +1,55 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { toEnvelope } from '../http/errorHandler';
+import type { GatewaySchemas } from './types';
+
+// The gateway's error body, `{"error": {"code", "message", "fields"?}}` (gateway.yaml `Error`).
+// Everything the portal's error handler already understands (validation, Fastify's client errors,
+// domain errors, the rate limiter's) is mapped through it once, then given a stable code.
+
+type ErrorBody = GatewaySchemas['Error'];
+
+/** A refusal with its own code (the two 403s differ only by it). */
+export class GatewayError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'GatewayError';
+  }
+}
+
+const CODE_BY_STATUS: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'bad_request',
+  415: 'unsupported_media_type',
+  422: 'invalid_request',
+  429: 'rate_limited',
+  503: 'unavailable',
+};
+
+export function gatewayErrorBody(error: unknown): [number, ErrorBody] {
+  if (error instanceof GatewayError) {
+    return [error.statusCode, { error: { code: error.code, message: error.message } }];
+  }
+  const [status, envelope] = toEnvelope(error);
+  const code = CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal' : 'bad_request');
+  const fields = Object.keys(envelope.errors).length > 0 ? { fields: envelope.errors } : {};
+  return [status, { error: { code, message: envelope.msg, ...fields } }];
+}
+
+export function gatewayErrorHandler(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  const [status, body] = gatewayErrorBody(error);
+  if (status >= 500) request.log.error({ err: error }, 'Gateway request failed');
+  else request.log.info({ status, code: body.error.code }, 'Gateway request refused');
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}

@@ -1,0 +1,78 @@
+import type { AppContext } from '../context';
+import { resolveWalletXpub } from '../domain/chain/walletKey';
+import {
+  customerAccounts,
+  gatewayMethods,
+  listAccounts,
+  openAccount,
+  type GatewayAccount,
+} from '../domain/gatewayAccounts';
+import { requireKey } from './auth';
+import type { GatewayHandlers, GatewayReply, GatewaySchemas } from './types';
+
+const DEFAULT_PAGE = 50;
+
+function accountView(account: GatewayAccount): GatewaySchemas['Account'] {
+  return {
+    unique_id: account.uniqueId,
+    method: account.methodCode,
+    chain_id: account.chainId,
+    address: account.address,
+    created_at: account.createdAt,
+  };
+}
+
+/** The gateway's operations, keyed by operationId of server/openapi/gateway.yaml. */
+export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
+  const xpub = resolveWalletXpub(ctx.config);
+  return {
+    async listMethods(request) {
+      const key = requireKey(request);
+      const methods = await gatewayMethods(ctx.db, key.appId);
+      return {
+        data: methods.map((m) => ({
+          code: m.code,
+          name: m.name,
+          network: m.network,
+          chain_id: m.chainId,
+          token_contract: m.tokenContract,
+          decimals: m.decimals,
+          confirmations: m.confirmations,
+          min_deposit: m.minDeposit,
+          deposits_enabled: m.depositsEnabled,
+          withdrawals_enabled: m.withdrawalsEnabled,
+        })),
+      } satisfies GatewayReply<'listMethods'>;
+    },
+
+    async createAccount(request, reply) {
+      const key = requireKey(request);
+      const { account, created } = await openAccount(ctx.db, xpub, {
+        appId: key.appId,
+        uniqueId: request.body.unique_id,
+        code: request.body.method,
+        now: ctx.clock(),
+      });
+      void reply.code(created ? 201 : 200);
+      return accountView(account) satisfies GatewayReply<'createAccount'>;
+    },
+
+    async listAccounts(request) {
+      const key = requireKey(request);
+      const page = await listAccounts(ctx.db, key.appId, {
+        cursor: request.query.cursor,
+        limit: request.query.limit ?? DEFAULT_PAGE,
+      });
+      return {
+        data: page.accounts.map(accountView),
+        next_cursor: page.nextCursor,
+      } satisfies GatewayReply<'listAccounts'>;
+    },
+
+    async getCustomerAccounts(request) {
+      const key = requireKey(request);
+      const accounts = await customerAccounts(ctx.db, key.appId, request.params.unique_id);
+      return { data: accounts.map(accountView) } satisfies GatewayReply<'getCustomerAccounts'>;
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { GatewayKey } from '../domain/gatewayKeys';
+import type { components, operations } from '../generated/gateway.gen';
+import type { ReplyOfOperation, RequestOfOperation } from '../handlers/types';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The API key a gateway request presented, once checked (gateway/auth.ts). */
+    gatewayKey: GatewayKey | null;
+  }
+  interface FastifyContextConfig {
+    /** The ability a gateway operation needs (its `x-ability` in gateway.yaml). */
+    ability?: string;
+  }
+}
+
+/** The gateway contract's schemas by name, e.g. `GatewaySchemas['Account']`. */
+export type GatewaySchemas = components['schemas'];
+
+type GatewayOperationId = keyof operations;
+
+export type GatewayReply<K extends GatewayOperationId> = ReplyOfOperation<operations[K]>;
+
+/** The handler of gateway operation `K` (see handlers/types.ts for the portal's). */
+export type GatewayHandler<K extends GatewayOperationId> = (
+  request: FastifyRequest<RequestOfOperation<operations[K]>>,
+  reply: FastifyReply,
+) => Promise<GatewayReply<K>>;
+
+/** Every operation of gateway.yaml: a missing handler fails the type check, not a request. */
+export type GatewayHandlers = { [K in GatewayOperationId]: GatewayHandler<K> };
