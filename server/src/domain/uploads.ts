@@ -6,6 +6,7 @@ import { ROOT_DIR } from '../paths';
 import { directoryFileStore } from '../storage/directoryStore';
 import { isStoredName, type FileStore } from '../storage/fileStore';
 import { detectImage, type ImageKind } from './fileType';
+import { MAX_IMAGE_PIXELS, reencodeImage } from './reencode';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -17,13 +18,21 @@ export function notAnImageMessage(field: string): string {
   return `The ${field} must be a file of type: jpg, png, jpeg.`;
 }
 
-/** A picture that passed the content check, ready to be written. */
+export function tooManyPixelsMessage(field: string): string {
+  return `The ${field} may not be greater than ${MAX_IMAGE_PIXELS / 1_000_000} megapixels.`;
+}
+
+/** A picture that passed the content check, re-encoded and ready to be written. */
 export interface CheckedImage {
   bytes: Buffer;
   image: ImageKind;
 }
 
-/** Judges each file by its bytes; returns the checked images or the fields that are not jpg/png. */
+/**
+ * Judges each file by its bytes (jpg or png, whatever its name or declared type says), then
+ * decodes it and keeps only its re-encoded pixels (./reencode.ts). Returns the checked images, or
+ * for each refused field why.
+ */
 export async function checkImages(
   files: Record<string, Buffer | undefined>,
 ): Promise<{ images: Record<string, CheckedImage>; errors: Record<string, string[]> }> {
@@ -32,8 +41,11 @@ export async function checkImages(
   for (const [field, bytes] of Object.entries(files)) {
     if (bytes === undefined) continue;
     const image = bytes.length > 0 ? await detectImage(bytes) : null;
-    if (image) images[field] = { bytes, image };
-    else errors[field] = [notAnImageMessage(field)];
+    const reencoded = image ? await reencodeImage(bytes, image) : null;
+    if (image && reencoded?.ok) images[field] = { bytes: reencoded.bytes, image };
+    else if (reencoded?.ok === false && reencoded.reason === 'tooManyPixels') {
+      errors[field] = [tooManyPixelsMessage(field)];
+    } else errors[field] = [notAnImageMessage(field)];
   }
   return { images, errors };
 }
