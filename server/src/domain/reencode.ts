@@ -28,7 +28,8 @@ export async function reencodeImage(bytes: Buffer, kind: ImageKind): Promise<Ree
     autoOrient: true,
   } as const;
   try {
-    const header = await sharp(bytes, options).metadata();
+    // The header alone (no pixels decoded, so no limit yet) tells a bomb from a broken file.
+    const header = await sharp(bytes, { ...options, limitInputPixels: false }).metadata();
     if (header.format !== format) return { ok: false, reason: 'undecodable' };
     if (header.width * header.height > MAX_IMAGE_PIXELS)
       return { ok: false, reason: 'tooManyPixels' };
