@@ -8,7 +8,7 @@ import type { ImageKind } from './fileType';
  */
 export const MAX_IMAGE_PIXELS = 50_000_000;
 
-export type Reencoded =
+type Reencoded =
   { ok: true; bytes: Buffer } | { ok: false; reason: 'undecodable' | 'tooManyPixels' };
 
 const SHARP_FORMAT: Record<ImageKind['ext'], 'png' | 'jpeg'> = { png: 'png', jpg: 'jpeg' };

@@ -18,7 +18,7 @@ export function notAnImageMessage(field: string): string {
   return `The ${field} must be a file of type: jpg, png, jpeg.`;
 }
 
-export function tooManyPixelsMessage(field: string): string {
+function tooManyPixelsMessage(field: string): string {
   return `The ${field} may not be greater than ${MAX_IMAGE_PIXELS / 1_000_000} megapixels.`;
 }
 
@@ -26,6 +26,17 @@ export function tooManyPixelsMessage(field: string): string {
 export interface CheckedImage {
   bytes: Buffer;
   image: ImageKind;
+}
+
+/** One file: its re-encoded picture, or the message that refuses it. */
+async function checkImage(field: string, bytes: Buffer): Promise<CheckedImage | string> {
+  const image = bytes.length > 0 ? await detectImage(bytes) : null;
+  if (!image) return notAnImageMessage(field);
+  const reencoded = await reencodeImage(bytes, image);
+  if (reencoded.ok) return { bytes: reencoded.bytes, image };
+  return reencoded.reason === 'tooManyPixels'
+    ? tooManyPixelsMessage(field)
+    : notAnImageMessage(field);
 }
 
 /**
@@ -40,12 +51,9 @@ export async function checkImages(
   const errors: Record<string, string[]> = {};
   for (const [field, bytes] of Object.entries(files)) {
     if (bytes === undefined) continue;
-    const image = bytes.length > 0 ? await detectImage(bytes) : null;
-    const reencoded = image ? await reencodeImage(bytes, image) : null;
-    if (image && reencoded?.ok) images[field] = { bytes: reencoded.bytes, image };
-    else if (reencoded?.ok === false && reencoded.reason === 'tooManyPixels') {
-      errors[field] = [tooManyPixelsMessage(field)];
-    } else errors[field] = [notAnImageMessage(field)];
+    const checked = await checkImage(field, bytes);
+    if (typeof checked === 'string') errors[field] = [checked];
+    else images[field] = checked;
   }
   return { images, errors };
 }
