@@ -16,9 +16,9 @@ const HASHED = /(^|[\\/])assets[\\/]|[.-][0-9a-f]{8,}\.[a-z0-9]+$/i;
  * - styles: only the bundle's own CSS files, no 'unsafe-inline' and no hashes needed. React,
  *   react-bootstrap and Popper set styles through the CSSOM (`element.style.x = ...`), which CSP
  *   does not govern; react-toastify's <style> injection is avoided by loading its unstyled build
- *   with its CSS file (src/components/toast.ts).
- * - images: our own; data: for Bootstrap's icons inlined in its CSS (form-select arrows,
- *   validation marks); blob: for KYC scans, fetched with the session and shown through object
+ *   with its CSS file (src/components/toastify.ts).
+ * - images: our own; data: for Bootstrap's icons inlined in its CSS (the accordion's and
+ *   form-select's chevrons, seen blocked without it); blob: for KYC scans, fetched with the session and shown through object
  *   URLs (src/api/profile.ts), which only the page's own script can make. qrcode.react draws
  *   inline SVG: no source needed.
  */
