@@ -300,6 +300,23 @@ describe('app foundation (fixture contract)', () => {
     });
   });
 
+  it('keeps every /api answer out of caches and unrunnable as a document', async () => {
+    const auth = await t.authHeader();
+    const answers = [
+      await t.call('fxSignOut', { headers: auth }), // a session's data
+      await t.call('fxListItems'), // anonymous
+      await t.call('fxSignOut'), // 401
+      await t.inject({ method: 'GET', url: '/api/does-not-exist' }), // 404
+    ];
+    expect(answers.map((res) => res.statusCode)).toEqual([200, 200, 401, 404]);
+    for (const res of answers) {
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['content-security-policy']).toBe(
+        "default-src 'none'; frame-ancestors 'none'",
+      );
+    }
+  });
+
   it('sets a readable XSRF-TOKEN cookie when absent', async () => {
     const first = await t.call('fxListItems');
     const cookie = String(first.headers['set-cookie']);

@@ -21,7 +21,7 @@ import { registerMultipart } from './http/multipart';
 import { databaseRateLimitStore } from './http/rateLimitStore';
 import { buildSecurityHandlers } from './http/security';
 import { ajvsFor, createValidatorCompiler } from './http/validation';
-import { registerWeb, sendSpaShell, wantsSpaShell, webAvailable } from './http/web';
+import { isApiUrl, registerWeb, sendSpaShell, wantsSpaShell, webAvailable } from './http/web';
 import { registerXsrfCookie } from './http/xsrf';
 import { loadSpecification, mediaTypesIn } from './openapi/spec';
 import { OPENAPI_PATH } from './paths';
@@ -30,11 +30,24 @@ export const API_PREFIX = '/api';
 /** Sign-in operations get the stricter AUTH_RATE_LIMIT_MAX budget. */
 export const AUTH_RATE_LIMITED_OPERATIONS: readonly string[] = ['preLogin', 'login'];
 
-// Cheap defaults for every answer (API and SPA); a CSP is left to the SPA build.
+// Cheap defaults for every answer (API and SPA); the SPA's CSP is http/web.ts SPA_CSP.
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'same-origin',
+};
+
+/**
+ * Defaults for every /api answer, errors included. No /api answer is worth caching: most are one
+ * account's data, and the anonymous ones (sign-in steps, registration, error envelopes) are
+ * per-request too, so all of them are `no-store` rather than only those with a session: that
+ * also covers a shared proxy keeping an answer to a request whose session turned out dead. The
+ * image route sets its own (avatars are public and named once). A JSON answer opened as a
+ * document may run nothing and be framed by no one.
+ */
+const API_HEADERS = {
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
 };
 
 export interface BuildAppOptions {
@@ -91,8 +104,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorateRequest('sessionId', null);
   app.decorateRequest('stepUser', null);
   app.decorateRequest('stepTokenId', null);
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', async (request, reply) => {
     reply.headers(SECURITY_HEADERS);
+    if (isApiUrl(request.url)) reply.headers(API_HEADERS);
   });
 
   // onRoute order matters: config + body policy, then the rate limiter's hook, then security.

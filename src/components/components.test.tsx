@@ -139,10 +139,10 @@ describe('Toasts', () => {
   test('a toast whose library cannot load is dropped, and the next toast loads it again', async () => {
     await jest.isolateModulesAsync(async () => {
       let attempts = 0;
-      jest.doMock('react-toastify', () => {
+      jest.doMock('./toastify', () => {
         attempts += 1;
         if (attempts === 1) throw new Error('Loading chunk toasts failed.');
-        return jest.requireActual<typeof import('react-toastify')>('react-toastify');
+        return jest.requireActual<typeof import('./toastify')>('./toastify');
       });
       const { render, screen, act, waitFor } = await import('@testing-library/react/pure');
       const { Toasts: FreshToasts } = await import('./Toasts');
@@ -159,7 +159,7 @@ describe('Toasts', () => {
       ).toBeInTheDocument();
       expect(screen.queryByText('Network Error')).not.toBeInTheDocument();
       unmount();
-      jest.dontMock('react-toastify');
+      jest.dontMock('./toastify');
     });
   });
 });

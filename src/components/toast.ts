@@ -1,6 +1,6 @@
 import type { ToastOptions } from 'react-toastify';
 
-type Toastify = typeof import('react-toastify');
+type Toastify = typeof import('./toastify');
 type Kind = 'success' | 'error' | 'info';
 
 /**
@@ -16,7 +16,7 @@ const waiting: (() => void)[] = [];
 const subscribers = new Set<() => void>();
 
 export function loadToastify(): Promise<Toastify> {
-  library ??= import(/* webpackChunkName: "toasts" */ 'react-toastify').then(
+  library ??= import(/* webpackChunkName: "toasts" */ './toastify').then(
     (module) => {
       loaded = module;
       subscribers.forEach((notify) => notify());

@@ -15,7 +15,20 @@ const FLAGS = [
 
 let browser: Browser | undefined;
 
-/** Launches this journey file's headless chromium (beforeAll) and closes it (afterAll). */
+/** Content-Security-Policy violations seen by this file's pages since the last test ended. */
+let cspViolations: string[] = [];
+
+/** Hands back (and forgets) the violations seen so far: for a test that plants one on purpose. */
+export function takeCspViolations(): string[] {
+  const seen = cspViolations;
+  cspViolations = [];
+  return seen;
+}
+
+/**
+ * Launches this journey file's headless chromium (beforeAll) and closes it (afterAll). Every test
+ * ends by asserting that no page broke the server's Content-Security-Policy.
+ */
 export function freshBrowser(): void {
   beforeAll(async () => {
     browser = await chromium.launch({
@@ -24,8 +37,34 @@ export function freshBrowser(): void {
       args: FLAGS,
     });
   });
+  afterEach(() => {
+    expect(takeCspViolations()).toEqual([]);
+  });
   afterAll(async () => {
     await browser?.close();
+  });
+}
+
+/**
+ * Records CSP violations two ways: the `securitypolicyviolation` event, reported from every
+ * document of the context through a binding, and chromium's console message, which also covers
+ * what no document event sees (e.g. a worker).
+ */
+async function watchCsp(context: BrowserContext): Promise<void> {
+  await context.exposeBinding('__cspViolation', (_source, violation: string) => {
+    cspViolations.push(violation);
+  });
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const report = Reflect.get(window, '__cspViolation') as (violation: string) => void;
+      const where = `${event.sourceFile}:${event.lineNumber}`;
+      void report(
+        `${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} at ${where}`,
+      );
+    });
+  });
+  context.on('console', (message) => {
+    if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text());
   });
 }
 
@@ -38,6 +77,7 @@ export async function openPage(
 ): Promise<{ context: BrowserContext; page: Page }> {
   if (!browser) throw new Error('no browser: call freshBrowser() at the top of the file');
   const context = await browser.newContext({ viewport, baseURL: serverUrl() });
+  await watchCsp(context);
   const page = await context.newPage();
   return { context, page };
 }

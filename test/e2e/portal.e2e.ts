@@ -37,6 +37,10 @@ test('every signed-in screen at 1280 px and 375 px', async () => {
   ] as const) {
     const { context, page } = await openPage(viewport);
     await signIn(page, demo);
+    // The sign-in toast covers the header's buttons, and a pointer resting on it holds it open.
+    // Seen first: react-toastify (and its stylesheet) loads lazily, so it may not be up yet.
+    const signedInToast = page.getByRole('alert').filter({ hasText: 'Login Successfully' });
+    await signedInToast.waitFor();
     await page.getByRole('heading', { name: 'Hello, Demo Merchant' }).waitFor();
     await page
       .getByRole('table', { name: 'Recent Activity' })
@@ -44,11 +48,7 @@ test('every signed-in screen at 1280 px and 375 px', async () => {
       .first()
       .waitFor();
     await page.getByRole('region', { name: 'My Apps' }).waitFor();
-    // The sign-in toast covers the header's buttons, and a pointer resting on it holds it open.
-    await page
-      .getByRole('alert')
-      .filter({ hasText: 'Login Successfully' })
-      .waitFor({ state: 'detached' });
+    await signedInToast.waitFor({ state: 'detached' });
     await snap(page, `portal-dashboard-${size}`);
 
     if (size === 'phone') {

@@ -1,4 +1,4 @@
-import { freshBrowser, openPage, PHONE, snap } from './browser';
+import { freshBrowser, openPage, PHONE, snap, takeCspViolations } from './browser';
 import { freshServer } from './server';
 
 freshServer();
@@ -21,5 +21,35 @@ test('an unknown path shows the not-found screen with a way home', async () => {
   // Back to Home goes to the dashboard, which sends a visitor without a session to /login.
   await page.waitForURL('**/login');
   await snap(page, 'not-found-phone');
+  await context.close();
+});
+
+test('the shell runs under a strict CSP that blocks inline code, and the journeys see it', async () => {
+  const { context, page } = await openPage();
+  const response = await page.goto('/login');
+  expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+  await page.getByRole('button', { name: 'Sign In' }).waitFor();
+  // What an injection would try: an inline script and an inline <style>.
+  const ran = await page.evaluate(async () => {
+    const script = document.createElement('script');
+    script.textContent = 'window.planted = true';
+    document.body.append(script);
+    const style = document.createElement('style');
+    style.textContent = 'body { display: none }';
+    document.head.append(style);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return Reflect.get(window, 'planted') === true || getComputedStyle(document.body).display;
+  });
+  expect(ran).toBe('block');
+  // Reports arrive asynchronously; taking them here keeps the shared afterEach check clean.
+  const seen: string[] = [];
+  const blockedBoth = () =>
+    ['script-src', 'style-src'].every((directive) => seen.some((v) => v.includes(directive)));
+  for (let tries = 0; tries < 50 && !blockedBoth(); tries++) {
+    await page.waitForTimeout(100);
+    seen.push(...takeCspViolations());
+  }
+  expect(seen.join('\n')).toMatch(/script-src/);
+  expect(seen.join('\n')).toMatch(/style-src/);
   await context.close();
 });

@@ -6,6 +6,7 @@ import { ROOT_DIR } from '../paths';
 import { directoryFileStore } from '../storage/directoryStore';
 import { isStoredName, type FileStore } from '../storage/fileStore';
 import { detectImage, type ImageKind } from './fileType';
+import { MAX_IMAGE_PIXELS, reencodeImage } from './reencode';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -17,13 +18,32 @@ export function notAnImageMessage(field: string): string {
   return `The ${field} must be a file of type: jpg, png, jpeg.`;
 }
 
-/** A picture that passed the content check, ready to be written. */
+function tooManyPixelsMessage(field: string): string {
+  return `The ${field} may not be greater than ${MAX_IMAGE_PIXELS / 1_000_000} megapixels.`;
+}
+
+/** A picture that passed the content check, re-encoded and ready to be written. */
 export interface CheckedImage {
   bytes: Buffer;
   image: ImageKind;
 }
 
-/** Judges each file by its bytes; returns the checked images or the fields that are not jpg/png. */
+/** One file: its re-encoded picture, or the message that refuses it. */
+async function checkImage(field: string, bytes: Buffer): Promise<CheckedImage | string> {
+  const image = bytes.length > 0 ? await detectImage(bytes) : null;
+  if (!image) return notAnImageMessage(field);
+  const reencoded = await reencodeImage(bytes, image);
+  if (reencoded.ok) return { bytes: reencoded.bytes, image };
+  return reencoded.reason === 'tooManyPixels'
+    ? tooManyPixelsMessage(field)
+    : notAnImageMessage(field);
+}
+
+/**
+ * Judges each file by its bytes (jpg or png, whatever its name or declared type says), then
+ * decodes it and keeps only its re-encoded pixels (./reencode.ts). Returns the checked images, or
+ * for each refused field why.
+ */
 export async function checkImages(
   files: Record<string, Buffer | undefined>,
 ): Promise<{ images: Record<string, CheckedImage>; errors: Record<string, string[]> }> {
@@ -31,9 +51,9 @@ export async function checkImages(
   const errors: Record<string, string[]> = {};
   for (const [field, bytes] of Object.entries(files)) {
     if (bytes === undefined) continue;
-    const image = bytes.length > 0 ? await detectImage(bytes) : null;
-    if (image) images[field] = { bytes, image };
-    else errors[field] = [notAnImageMessage(field)];
+    const checked = await checkImage(field, bytes);
+    if (typeof checked === 'string') errors[field] = [checked];
+    else images[field] = checked;
   }
   return { images, errors };
 }

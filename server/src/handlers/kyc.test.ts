@@ -1,5 +1,6 @@
 import { addUser } from '../../test/accounts';
-import { JPEG, PNG, SCRIPT, SVG, oversizedPng } from '../../test/images';
+import sharp from 'sharp';
+import { JPEG, JPEG_HTML, PNG, POLYGLOT_PNG, SCRIPT, SVG, oversizedPng } from '../../test/images';
 import { multipart, type Part } from '../../test/multipart';
 import { KYC_MSG, approveProfile, reviewUpload } from '../domain/kyc';
 import { expectFieldErrors } from '../../test/expectations';
@@ -137,6 +138,11 @@ describe('uploadKyc', () => {
       back(),
     ]);
     expect(big.statusCode).toBe(413);
+    const cut = await upload(headers, { ...aadhar, document_number: '123412341234' }, [
+      front(PNG.subarray(0, PNG.length - 20)),
+      back(),
+    ]);
+    expectFieldErrors(cut, { front: ['The front must be a file of type: jpg, png, jpeg.'] });
     expect(await statusKyc('uploader')).toBe(0);
   });
 
@@ -178,6 +184,34 @@ describe('uploadKyc', () => {
     expect(res.statusCode).toBe(200);
     const photo = (await docTypes(headers)).data[2]?.uploads.data[0];
     expect(photo).toMatchObject({ status: 0, document_number: null });
+  });
+});
+
+describe('scans are stored re-encoded', () => {
+  test('web pages riding in a PNG and a JPEG are gone, the pictures stay', async () => {
+    await addUser(t, 'smuggler', { country: 'IN' });
+    const headers = await t.authHeader('smuggler');
+    const res = await upload(headers, { ...aadhar, document_number: '123412341234' }, [
+      { ...front(POLYGLOT_PNG), filename: 'x.html', contentType: 'text/html' },
+      { ...back(JPEG_HTML), filename: 'x.html', contentType: 'text/html' },
+    ]);
+    expect(res.statusCode).toBe(200);
+    const row = await t.db
+      .selectFrom('kyc_uploads')
+      .innerJoin('users', 'users.id', 'kyc_uploads.user_id')
+      .select(['kyc_uploads.front', 'kyc_uploads.back'])
+      .where('users.username', '=', 'smuggler')
+      .executeTakeFirstOrThrow();
+    for (const [file, sent, format] of [
+      [row.front, POLYGLOT_PNG, 'png'],
+      [row.back, JPEG_HTML, 'jpeg'],
+    ] as const) {
+      const served = await t.call('getImage', { params: { file: file ?? '' }, headers });
+      expect(served.statusCode).toBe(200);
+      expect(served.rawPayload.equals(sent)).toBe(false);
+      expect(served.rawPayload.toString('latin1')).not.toMatch(/<script|<html/i);
+      expect(await sharp(served.rawPayload).metadata()).toMatchObject({ format, width: 1 });
+    }
   });
 });
 

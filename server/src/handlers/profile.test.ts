@@ -1,7 +1,18 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 import { addUser } from '../../test/accounts';
-import { GIF_HTML, JPEG, PNG, SCRIPT, SVG, oversizedPng } from '../../test/images';
+import {
+  GIF_HTML,
+  JPEG,
+  JPEG_HTML,
+  PNG,
+  POLYGLOT_PNG,
+  SCRIPT,
+  SVG,
+  oversizedPng,
+  pixelBombPng,
+} from '../../test/images';
 import { multipart } from '../../test/multipart';
 import { KYC_MSG } from '../domain/kyc';
 import { DEMO_SCAN } from '../seed/demoPortal';
@@ -21,6 +32,7 @@ beforeAll(async () => {
 
 const storedFiles = () =>
   existsSync(t.config.storageDir) ? readdirSync(t.config.storageDir).sort() : [];
+const storedBytes = (name: string) => readFileSync(path.join(t.config.storageDir, name));
 
 function changePicture(photo: Buffer, filename = 'me.png', contentType = 'image/png') {
   const body = multipart([{ name: 'photo', value: photo, filename, contentType }]);
@@ -66,6 +78,47 @@ describe('changePicture', () => {
     expect(storedFiles()).toEqual(before);
   });
 
+  test.each([
+    ['a PNG that is also a web page, posted as x.html', POLYGLOT_PNG, 'png'],
+    ['a JPEG followed by a web page, posted as x.html', JPEG_HTML, 'jpeg'],
+  ])('keeps only the pixels of %s', async (_label, bytes, format) => {
+    const res = await changePicture(bytes, 'x.html', 'text/html');
+    expect(res.statusCode).toBe(200);
+    const { avatar } = res.json<{ avatar: string }>();
+    const served = (await t.call('getImage', { params: { file: avatar } })).rawPayload;
+    expect(served.equals(bytes)).toBe(false);
+    expect(served.equals(storedBytes(avatar))).toBe(true);
+    expect(served.toString('latin1')).not.toMatch(/<script|<html/i);
+    expect(await sharp(served).metadata()).toMatchObject({ format, width: 1, height: 1 });
+  });
+
+  test('strips the EXIF of a phone photo, its GPS position included', async () => {
+    const photo = await sharp(JPEG)
+      .withExif({ IFD0: { Make: 'PhoneCo' }, IFD3: { GPSLatitudeRef: 'N' } })
+      .jpeg()
+      .toBuffer();
+    expect((await sharp(photo).metadata()).exif).toBeDefined();
+    const { avatar } = (await changePicture(photo, 'me.jpg', 'image/jpeg')).json<{
+      avatar: string;
+    }>();
+    const served = (await t.call('getImage', { params: { file: avatar } })).rawPayload;
+    expect((await sharp(served).metadata()).exif).toBeUndefined();
+    expect(served.toString('latin1')).not.toContain('PhoneCo');
+  });
+
+  test('refuses a picture that does not decode, with the spec message', async () => {
+    const cut = JPEG.subarray(0, JPEG.length - 20);
+    const before = storedFiles();
+    const res = await changePicture(cut, 'me.jpg', 'image/jpeg');
+    expectFieldErrors(res, { photo: ['The photo must be a file of type: jpg, png, jpeg.'] });
+    expect(storedFiles()).toEqual(before);
+  });
+
+  test('refuses a decompression bomb by its declared size', async () => {
+    const res = await changePicture(pixelBombPng());
+    expectFieldErrors(res, { photo: ['The photo may not be greater than 50 megapixels.'] });
+  });
+
   test('refuses a file over 2 MB with 413', async () => {
     const res = await changePicture(oversizedPng());
     expect(res.statusCode).toBe(413);
@@ -104,7 +157,9 @@ describe('getImage', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.rawPayload.equals(PNG)).toBe(true);
+    // Opened as a document, it may load nothing and runs sandboxed.
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+    expect(res.rawPayload.equals(storedBytes(avatar))).toBe(true);
   });
 
   test('serves a KYC scan only to its owner', async () => {
@@ -114,6 +169,7 @@ describe('getImage', () => {
     expect(owner.headers['content-type']).toBe('image/png');
     expect(owner.headers['x-content-type-options']).toBe('nosniff');
     expect(owner.headers['cache-control']).toBe('private, no-store');
+    expect(owner.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
 
     expect((await getImage(DEMO_SCAN)).statusCode).toBe(403);
     const other = await getImage(DEMO_SCAN, await t.authHeader('peeker'));

@@ -20,11 +20,16 @@ const CACHE_CONTROL: Record<Extract<StoredImage, { found: true }>['kind'], strin
   logo: 'public, max-age=86400',
 };
 
+// Opened as a document, an image may load nothing and runs in a sandbox (no script, an opaque
+// origin): whatever slipped into an old upload cannot act as the portal.
+const IMAGE_CSP = "default-src 'none'; sandbox";
+
 function imageHeaders(reply: FastifyReply, mime: string, cacheControl: string) {
   void reply
     .type(mime)
     .header('x-content-type-options', 'nosniff')
-    .header('cache-control', cacheControl);
+    .header('cache-control', cacheControl)
+    .header('content-security-policy', IMAGE_CSP);
 }
 
 // Operations tagged Profile in openapi.yaml, keyed by operationId.

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestApp, FIXTURE_SPEC, type TestApp } from '../../test/testApp';
-import { cacheControlFor } from './web';
+import { cacheControlFor, SPA_CSP } from './web';
 
 describe('SPA serving', () => {
   let webDir: string;
@@ -32,6 +32,33 @@ describe('SPA serving', () => {
       expect(res.headers['content-type']).toMatch(/text\/html/);
       expect(res.headers['cache-control']).toBe('no-cache');
       expect(res.body).toContain('<title>Portal</title>');
+      expect(res.headers['content-security-policy']).toBe(SPA_CSP);
+    }
+  });
+
+  it('sends a strict Content-Security-Policy with the shell and the files', async () => {
+    const policy = new Map(
+      SPA_CSP.split('; ').map((directive) => {
+        const [name = '', ...sources] = directive.split(' ');
+        return [name, sources.join(' ')];
+      }),
+    );
+    expect(Object.fromEntries(policy)).toEqual({
+      'default-src': "'self'",
+      'script-src': "'self'",
+      'style-src': "'self'",
+      'img-src': "'self' data: blob:",
+      'font-src': "'self'",
+      'connect-src': "'self'",
+      'object-src': "'none'",
+      'base-uri': "'none'",
+      'form-action': "'self'",
+      'frame-ancestors': "'none'",
+    });
+    for (const url of ['/', '/index.html', '/assets/main.3fa9c1d2.js', '/robots.txt']) {
+      const res = await t.inject({ method: 'GET', url, headers: html });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-security-policy']).toBe(SPA_CSP);
     }
   });
 

@@ -8,6 +8,33 @@ const NO_CACHE = 'no-cache';
 // webpack names: /assets/... or a content hash of 8+ hex chars in the file name (main.3fa9c1d2.js).
 const HASHED = /(^|[\\/])assets[\\/]|[.-][0-9a-f]{8,}\.[a-z0-9]+$/i;
 
+/**
+ * The SPA's Content-Security-Policy, sent with index.html and every file of dist/web. Checked in
+ * chromium by the e2e journeys, which fail on any violation (test/e2e/browser.ts):
+ * - scripts: only the bundle's own files; no inline script, no eval (webpack's production
+ *   runtime loads chunks by <script src>).
+ * - styles: only the bundle's own CSS files, no 'unsafe-inline' and no hashes needed. React,
+ *   react-bootstrap and Popper set styles through the CSSOM (`element.style.x = ...`), which CSP
+ *   does not govern; react-toastify's <style> injection is avoided by loading its unstyled build
+ *   with its CSS file (src/components/toastify.ts).
+ * - images: our own; data: for Bootstrap's icons inlined in its CSS (the accordion's and
+ *   form-select's chevrons, seen blocked without it); blob: for KYC scans, fetched with the session and shown through object
+ *   URLs (src/api/profile.ts), which only the page's own script can make. qrcode.react draws
+ *   inline SVG: no source needed.
+ */
+export const SPA_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 export function cacheControlFor(filePath: string): string {
   if (filePath.endsWith('.html')) return NO_CACHE;
   return HASHED.test(filePath) ? IMMUTABLE : 'public, max-age=3600';
@@ -27,6 +54,7 @@ export async function registerWeb(app: FastifyInstance, dir: string): Promise<vo
     index: ['index.html'],
     setHeaders: (reply, filePath) => {
       reply.header('cache-control', cacheControlFor(filePath));
+      reply.header('content-security-policy', SPA_CSP);
     },
   });
 }
@@ -34,12 +62,20 @@ export async function registerWeb(app: FastifyInstance, dir: string): Promise<vo
 /** A browser navigation (not /api, not an asset request) that should get the SPA shell. */
 export function wantsSpaShell(request: FastifyRequest): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-  const url = request.url.split('?', 1)[0] ?? '';
-  if (url === '/api' || url.startsWith('/api/')) return false;
+  if (isApiUrl(request.url)) return false;
   const accept = request.headers.accept ?? '';
   return accept.includes('text/html');
 }
 
+/** A request for the portal API (`/api` and below), whatever its query string. */
+export function isApiUrl(rawUrl: string): boolean {
+  const url = rawUrl.split('?', 1)[0] ?? '';
+  return url === '/api' || url.startsWith('/api/');
+}
+
 export function sendSpaShell(reply: FastifyReply): FastifyReply {
-  return reply.header('cache-control', NO_CACHE).sendFile('index.html');
+  return reply
+    .header('cache-control', NO_CACHE)
+    .header('content-security-policy', SPA_CSP)
+    .sendFile('index.html');
 }
