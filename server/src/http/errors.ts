@@ -15,6 +15,7 @@ export interface ErrorEnvelope {
 export const MSG = {
   unauthenticated: 'Unauthenticated.',
   sessionTimedOut: SESSION_EXPIRED_MESSAGE,
+  sessionLifetimeOver: 'Session expired. Please sign in again.',
   notFound: 'Not found.',
   recordNotFound: 'Record not found.',
   malformedJson: 'The request body is not valid JSON.',
