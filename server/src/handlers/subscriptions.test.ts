@@ -359,4 +359,21 @@ describe('subscriptions', () => {
     expect(past).toMatchObject({ data: [], from: null, to: null, total: 23 });
     expect((await history(m.headers, 0)).statusCode).toBe(422);
   });
+
+  it('refuses a page number past 1000000 (422), never a 500', async () => {
+    const m = await addMerchant(t, 'far_pager');
+    const url = t.urlOf('listSubscriptions');
+    for (const page of ['1e308', '1e19', '922337203685477581', '1000001']) {
+      const res = await t.inject({ method: 'GET', url: `${url}?page=${page}`, headers: m.headers });
+      expect([page, res.statusCode]).toEqual([page, 422]);
+      expect(res.json()).toEqual({
+        status: false,
+        msg: 'The page may not be greater than 1000000.',
+        errors: { page: ['The page may not be greater than 1000000.'] },
+      });
+    }
+    const last = await history(m.headers, 1000000);
+    expect(last.statusCode).toBe(200);
+    expect(last.json().data).toMatchObject({ current_page: 1000000, data: [], from: null });
+  });
 });
