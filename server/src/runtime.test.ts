@@ -1,8 +1,19 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
+import Fastify from 'fastify';
 import path from 'node:path';
 import { loadConfig } from './config';
 import { DB_FILE } from './db/connection';
+import { resolveWalletXpub } from './domain/chain/walletKey';
+import { sendMail } from './domain/mailer';
 import { openRuntime, resolveConfig, SECRET_FILE } from './runtime';
 import { directoryFileStore } from './storage/directoryStore';
 
@@ -43,12 +54,25 @@ describe('DATA_DIR permissions', () => {
     const runtime = await openRuntime(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test' }));
     try {
       await directoryFileStore(runtime.config.storageDir).put('a.png', Buffer.from('x'));
+      resolveWalletXpub(runtime.config); // the development key pair
+      await sendMail(
+        runtime.config,
+        { to: 'a@example.com', subject: 's', text: 't' },
+        Fastify({ logger: false }).log,
+      );
       expect(mode(dataDir)).toBe(0o700);
       expect(mode(runtime.config.storageDir)).toBe(0o700);
       for (const name of [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`, SECRET_FILE]) {
         expect([name, mode(path.join(dataDir, name))]).toEqual([name, 0o600]);
       }
       expect(mode(path.join(runtime.config.storageDir, 'a.png'))).toBe(0o600);
+      // Everything else in it too, whatever wrote it.
+      const entries = readdirSync(dataDir, { recursive: true, withFileTypes: true });
+      expect(entries.length).toBeGreaterThanOrEqual(10);
+      for (const entry of entries) {
+        const file = path.join(entry.parentPath, entry.name);
+        expect([file, mode(file)]).toEqual([file, entry.isDirectory() ? 0o700 : 0o600]);
+      }
     } finally {
       await runtime.close();
     }
