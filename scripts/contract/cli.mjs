@@ -3,6 +3,7 @@
 //   npm run contract -- --base-url http://host:port/api [--seed N] [--runs N]
 //     [--only tag|operationId[,...]] [--token T | --register] [--fund "<cmd {username} {amount}>"]
 //     [--junit FILE] [--spec openapi.yaml]
+//   npm run contract -- --lint [--spec openapi.yaml]   (the document alone, no server)
 // Exit status: 0 all checks passed, 1 a failure was found, 2 bad usage or no server.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FLOWS, runFlow } from './flows/index.mjs';
 import { shellQuote } from './http.mjs';
+import { unboundedIntegers } from './lint.mjs';
 import { flowLine, junit, progressLine, summary } from './report.mjs';
 import { Runner } from './runner.mjs';
 import { Contract } from './spec.mjs';
@@ -24,7 +26,8 @@ const HELP = `Usage: contract-check --base-url http://host:port/api [options]
 
 Sends generated requests (valid, invalid and junk, with and without a session) for every
 operation of openapi.yaml to the server at --base-url, runs the stateful flows, and checks
-every answer against the contract. Nothing but --base-url is ever contacted.
+every answer against the contract. Nothing but --base-url is ever contacted. The document
+itself is checked first: every integer must state a maximum.
 
 Options:
   --base-url URL     the API root, with its /api prefix (required)
@@ -38,6 +41,7 @@ Options:
                      {username} and {amount} placeholders (enables purchase -> cancel)
   --junit FILE       also write the results as JUnit XML
   --spec FILE        the contract to check against (default: this package's openapi.yaml)
+  --lint             check only the document (every integer has a maximum); no server needed
   --help             show this help
 
 Exit status: 0 no failure, 1 failures found, 2 bad usage or server unreachable.`;
@@ -56,6 +60,7 @@ function parse(argv) {
       fund: { type: 'string' },
       junit: { type: 'string' },
       spec: { type: 'string' },
+      lint: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -72,6 +77,17 @@ function whole(text, name, fallback) {
   return Number(text);
 }
 
+/**
+ * Prints what is wrong with the document itself; returns how many problems.
+ * @param {Contract} contract @param {(line: string) => void} log
+ */
+function lintDocument(contract, log) {
+  const problems = unboundedIntegers(contract.document);
+  for (const p of problems) log(`  ${p.where}: ${p.message}`);
+  log(`document: ${problems.length} unbounded integers`);
+  return problems.length;
+}
+
 /** @param {string[]} argv @param {(line: string) => void} log @returns {Promise<number>} */
 export async function main(argv, log = (line) => console.log(line)) {
   let values;
@@ -86,6 +102,8 @@ export async function main(argv, log = (line) => console.log(line)) {
     return 0;
   }
   try {
+    if (values.lint)
+      return lintDocument(new Contract(values.spec ?? DEFAULT_SPEC), log) > 0 ? 1 : 0;
     const baseUrl = values['base-url'];
     if (!baseUrl) throw new UsageError('--base-url is required');
     if (values.token && values.register)
@@ -97,6 +115,7 @@ export async function main(argv, log = (line) => console.log(line)) {
       .map((s) => s.trim())
       .filter(Boolean);
     const contract = new Contract(values.spec ?? DEFAULT_SPEC);
+    const documentProblems = lintDocument(contract, log);
     const known = new Set(
       contract.operations.flatMap((op) => [op.operationId.toLowerCase(), op.tag.toLowerCase()]),
     );
@@ -182,7 +201,7 @@ export async function main(argv, log = (line) => console.log(line)) {
     }
     const failedFlows = runner.flows.some((f) => f.status === 'failed');
     if (toolErrors > 0) return 2;
-    return runner.failures.length > 0 || failedFlows ? 1 : 0;
+    return runner.failures.length > 0 || failedFlows || documentProblems > 0 ? 1 : 0;
   } catch (err) {
     if (err instanceof UsageError) {
       log(`${err.message}\n\n${HELP}`);

@@ -6,6 +6,7 @@ import { isAddress } from 'viem';
 import { isTronAddress } from '../../server/src/domain/addresses';
 import { startBrokenServer } from '../../test/contract/fixtures/brokenServer';
 import { checkValidRequest } from './checks.mjs';
+import { unboundedIntegers } from './lint.mjs';
 import { Contract } from './spec.mjs';
 
 // The tool runs as users run it: `node scripts/contract/cli.mjs ...` in a child process.
@@ -178,4 +179,85 @@ paths:
       refusal({ username: 'asha' }, { username: ['The username field is not allowed.'] }),
     ).toEqual(['malformed-refusal']);
   });
+});
+
+describe('the document lint', () => {
+  const file = path.join(os.tmpdir(), `contract-lint-${process.pid}.yaml`);
+  beforeAll(() => {
+    fs.writeFileSync(
+      file,
+      `openapi: 3.1.0
+info: { title: t, version: '1' }
+paths:
+  /items:
+    get:
+      operationId: listItems
+      parameters:
+        - { name: page, in: query, schema: { type: integer, minimum: 1 } }
+        - { name: size, in: query, schema: { type: integer, minimum: 1, maximum: 50 } }
+        - { name: kind, in: query, schema: { type: integer, enum: [0, 1] } }
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                count: { type: [integer, 'null'], minimum: 0 }
+                price: { type: number }
+                limit: { type: integer, exclusiveMaximum: 10 }
+      responses:
+        '200':
+          description: ok
+          headers:
+            Retry-After: { schema: { type: integer } }
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Item' }
+              example: { type: integer }
+components:
+  schemas:
+    Item:
+      type: object
+      properties:
+        total: { type: integer, minimum: 0 }
+        tags: { type: array, items: { type: integer, const: 3 } }
+        nested: { anyOf: [{ type: integer }, { type: string }] }
+        default: { type: integer, minimum: 0 }
+`,
+    );
+  });
+  afterAll(() => fs.rmSync(file, { force: true }));
+
+  test('names every integer without a maximum, wherever it is', () => {
+    const found = unboundedIntegers(new Contract(file).document).map((p) => p.where);
+    expect(found).toEqual([
+      '#/paths/~1items/get/parameters/0/schema',
+      '#/paths/~1items/get/requestBody/content/application~1json/schema/properties/count',
+      '#/paths/~1items/get/responses/200/headers/Retry-After/schema',
+      '#/components/schemas/Item/properties/total',
+      '#/components/schemas/Item/properties/nested/anyOf/0',
+      '#/components/schemas/Item/properties/default',
+    ]);
+  });
+
+  test('--lint checks the document alone: 1 with the findings, 0 for openapi.yaml', async () => {
+    const bad = await runNode([CLI, '--lint', '--spec', file]);
+    expect(bad.code).toBe(1);
+    expect(bad.output).toContain(
+      '#/paths/~1items/get/parameters/0/schema: integer without a maximum',
+    );
+    expect(bad.output).toContain('6 unbounded integers');
+    const ours = await runNode([CLI, '--lint']);
+    expect(ours.output).toContain('0 unbounded integers');
+    expect(ours.code).toBe(0);
+  }, 30_000);
+
+  test('a run against a server fails on an unbounded integer too', async () => {
+    const { code, output } = await runNode([
+      CLI,
+      ...['--spec', file, '--base-url', 'http://127.0.0.1:9/api'],
+    ]);
+    expect(output).toContain('integer without a maximum');
+    expect(code).not.toBe(0);
+  }, 30_000);
 });

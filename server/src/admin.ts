@@ -38,6 +38,8 @@ export async function runAdmin(
 }
 
 if (require.main === module) {
+  // As the server (main.ts): files an operator command creates in DATA_DIR are owner-only.
+  process.umask(0o077);
   runAdmin(process.argv.slice(2), { out: (line) => console.log(line) }).then(
     (code) => process.exit(code),
     (err: unknown) => {

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { createAppContext } from './context';
 import { buildServiceHandlers } from './handlers';
 import { loadSpecification } from './openapi/spec';
@@ -55,6 +56,45 @@ describe('app foundation (fixture contract)', () => {
     const post = await t.inject({ method: 'POST', url: '/api/nope', payload: { a: 1 } });
     expect(post.statusCode).toBe(404);
     expect(post.json()).toMatchObject(envelopeShape);
+  });
+
+  it('answers a URL that is not valid UTF-8 with a 400 envelope', async () => {
+    for (const url of ['/api/%E0%A4%A', '/api/check/username/%C0%AF', '/%FF']) {
+      const res = await t.inject({ method: 'GET', url });
+      expect([url, res.statusCode]).toEqual([url, 400]);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.json()).toEqual({ status: false, msg: 'The URL is not valid.', errors: {} });
+    }
+  });
+
+  it('answers headers too large to read (431) and other unparsable requests with an envelope', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as net.AddressInfo;
+    const raw = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () => socket.end(request));
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        socket.on('close', () => resolve(text));
+        socket.on('error', reject);
+      });
+    const split = (text: string) => {
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      return { status: head.split(' ')[1], head, body: JSON.parse(body) as unknown };
+    };
+    const huge = split(
+      await raw(`GET /api/countries HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+    );
+    expect(huge.status).toBe('431');
+    expect(huge.head).toMatch(/content-type: application\/json/i);
+    expect(huge.body).toEqual({
+      status: false,
+      msg: 'Request headers are too large.',
+      errors: {},
+    });
+    const garbage = split(await raw('NOT HTTP AT ALL\r\n\r\n'));
+    expect(garbage.status).toBe('400');
+    expect(garbage.body).toEqual({ status: false, msg: 'Bad request.', errors: {} });
   });
 
   it('will not start while an operation of the contract has no handler', () => {

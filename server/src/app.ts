@@ -13,7 +13,7 @@ import { buildServiceHandlers } from './handlers';
 import type { HandlerMap } from './handlers/types';
 import { applyBodyPolicy, securityBeforeBody } from './http/bodyPolicy';
 import { HttpError, MSG, envelope } from './http/errors';
-import { errorHandler } from './http/errorHandler';
+import { clientErrorHandler, errorHandler } from './http/errorHandler';
 import { registerHealth } from './http/health';
 import { registerJobGauges } from './http/jobMetrics';
 import { registerMetrics } from './http/metrics';
@@ -82,6 +82,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Fastify's default (100) answers a longer path parameter with a bare 414; let the schema
     // refuse it with a 422 in the envelope instead.
     routerOptions: { maxParamLength: 2048 },
+    // Refusals made before any route runs (bad URL encoding, unreadable headers) answer in the
+    // error envelope too.
+    frameworkErrors: errorHandler,
+    clientErrorHandler,
   });
 
   const ajvs = ajvsFor(spec.document);

@@ -40,6 +40,8 @@ export interface Config {
   /** Validate every response against openapi.yaml (500 on a mismatch). */
   responseValidation: boolean;
   sessionIdleMinutes: number;
+  /** Absolute lifetime of a session from sign-in, however active it stays. */
+  sessionMaxHours: number;
   rateLimit: RateLimitConfig;
   /** Trust X-Forwarded-* (rate limiting by client IP behind a reverse proxy). */
   trustProxy: boolean;
@@ -157,6 +159,7 @@ export function loadConfig(env: Env): Config {
     logLevel: str(env, 'LOG_LEVEL') ?? (mode === 'test' ? 'warn' : 'info'),
     responseValidation: bool(env, 'RESPONSE_VALIDATION', !isProduction),
     sessionIdleMinutes: int(env, 'SESSION_IDLE_MINUTES', 30, 1, 60 * 24 * 30),
+    sessionMaxHours: int(env, 'SESSION_MAX_HOURS', 12, 1, 24 * 30),
     rateLimit: {
       max: int(env, 'RATE_LIMIT_MAX', 300, 1, 1_000_000),
       windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1, 24 * 3_600_000),

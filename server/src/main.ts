@@ -6,6 +6,9 @@ import { openRuntime } from './runtime';
 import { backgroundTasks } from './tasks';
 
 async function main(): Promise<void> {
+  // Whatever this process creates (DATA_DIR, the database, uploads, mails) is owner-only; the
+  // explicit modes in runtime and storage hold without it, this covers what they do not name.
+  process.umask(0o077);
   const runtime = await openRuntime(loadConfig(process.env));
   const { config } = runtime;
   const app = await buildApp({ config, db: runtime.db, webDir: WEB_DIR });

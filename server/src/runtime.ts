@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Config, ResolvedConfig } from './config';
 import { openDb, type Db } from './db/connection';
 import { migrateToLatest } from './db/migrate';
+import { ownerOnlyDir } from './ownerOnly';
 import { seed } from './seed';
 
 export const SECRET_FILE = 'secret.key';
@@ -30,10 +31,13 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** The paths made absolute and defaulted, DATA_DIR created, the secret key read or generated. */
+/**
+ * The paths made absolute and defaulted, DATA_DIR created (0700), the secret key read or
+ * generated.
+ */
 export function resolveConfig(config: Config): ResolvedConfig {
   const dataDir = path.resolve(config.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  ownerOnlyDir(dataDir);
   return {
     ...config,
     dataDir,

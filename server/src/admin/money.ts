@@ -2,17 +2,23 @@ import { chainAdapterFor } from '../domain/chain';
 import { recordLocalTransfer } from '../domain/chain/localAdapter';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
 import { ensureDepositAddress } from '../domain/deposits';
-import { decimalToMicro, microToString } from '../domain/money';
+import { InvalidError } from '../domain/errors';
+import { decimalToMicro, MAX_AMOUNT_MICRO, microToString } from '../domain/money';
 import { UsageError, userNamed, type AdminCommand } from './command';
 
-function parseAmount(text: string): number {
-  let micro: number;
+function parseAmount(text: string): bigint {
+  let micro: bigint;
   try {
     micro = decimalToMicro(text);
   } catch {
     throw new UsageError(`'${text}' is not an amount of USDT (a number with up to 6 decimals).`);
   }
-  if (micro <= 0) throw new UsageError('The amount must be greater than 0.');
+  if (micro <= 0n) throw new UsageError('The amount must be greater than 0.');
+  if (micro > MAX_AMOUNT_MICRO) {
+    throw new UsageError(
+      `'${text}' is too large: the largest single amount is ${microToString(MAX_AMOUNT_MICRO)} USDT.`,
+    );
+  }
   return micro;
 }
 
@@ -37,11 +43,18 @@ const deposit: AdminCommand = {
     const user = await userNamed(db, io, username);
     if (!user) return 1;
     const { address } = await ensureDepositAddress(db, user.id, resolveWalletXpub(config), chain);
-    const transfer = await recordLocalTransfer(db, {
-      to: address,
-      amountMicro,
-      createdAt: new Date().toISOString(),
-    });
+    let transfer;
+    try {
+      transfer = await recordLocalTransfer(
+        db,
+        { to: address, amountMicro, createdAt: new Date().toISOString() },
+        { userId: user.id, username: user.username },
+      );
+    } catch (err) {
+      if (!(err instanceof InvalidError)) throw err;
+      io.out(err.message);
+      return 1;
+    }
     io.out(
       `Sent ${microToString(amountMicro)} USDT to ${user.username} (${address}) ` +
         `in block ${transfer.blockNumber}, tx ${transfer.txHash}.`,

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { ownerOnly, ownerOnlyDir } from '../ownerOnly';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type LogConfig } from 'kysely';
@@ -24,8 +25,13 @@ export function openDb(
 }
 
 function sqliteDialect(dataDir: string): SqliteDialect {
-  mkdirSync(dataDir, { recursive: true });
-  const sqlite = new SqliteDatabase(path.join(dataDir, DB_FILE));
+  ownerOnlyDir(dataDir);
+  const file = path.join(dataDir, DB_FILE);
+  // SQLite creates -wal and -shm with the database file's mode: make that owner-only before it
+  // opens (and tighten what an earlier version left 0644).
+  closeSync(openSync(file, 'a', 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) ownerOnly(f);
+  const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');

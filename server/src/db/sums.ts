@@ -1,10 +1,10 @@
 import { sql, type Expression, type RawBuilder } from 'kysely';
 
 /**
- * sum() of an integer column as an integer on both engines. PostgreSQL widens a bigint sum to
- * numeric, which pg reads as a string; the cast brings it back to bigint, read as a checked
- * number (connection.ts). SQLite's sum of integers already is one. No rows sum to 0, not null.
+ * sum() of a micro-amount column, exact on both engines however large: read as its decimal text
+ * (PostgreSQL widens a bigint sum to numeric; SQLite's integer sum would come back as a rounded
+ * JS number past 2^53) for `BigInt()`. No rows sum to '0', not null.
  */
-export function sumInt(value: Expression<number>): RawBuilder<number> {
-  return sql<number>`cast(coalesce(sum(${value}), 0) as bigint)`;
+export function sumMicro(value: Expression<number>): RawBuilder<string> {
+  return sql<string>`cast(coalesce(sum(${value}), 0) as text)`;
 }

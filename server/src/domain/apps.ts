@@ -11,7 +11,7 @@ import { pageEnvelope, type Page } from '../../../src/shared/paging';
 import { microToDecimal } from './money';
 import { APPS_WITHOUT_SUBSCRIPTION, currentSubscription } from './subscriptions';
 import { APP_MESSAGES } from '../../../src/shared/apps';
-import { sumInt } from '../db/sums';
+import { sumMicro } from '../db/sums';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 type Schemas = components['schemas'];
@@ -341,20 +341,20 @@ export async function appDetails(
     .execute();
   const received = await db
     .selectFrom('receive_transactions')
-    .select(['payment_method_id', (e) => sumInt(e.ref('amount_micro')).as('micro')])
+    .select(['payment_method_id', (e) => sumMicro(e.ref('amount_micro')).as('micro')])
     .where('app_id', '=', appId)
     .where('deposit_status', '=', 1)
     .groupBy('payment_method_id')
     .execute();
   const sent = await db
     .selectFrom('send_transactions')
-    .select(['payment_method_id', (e) => sumInt(e.ref('amount_micro')).as('micro')])
+    .select(['payment_method_id', (e) => sumMicro(e.ref('amount_micro')).as('micro')])
     .where('app_id', '=', appId)
     .where('status', '=', 1)
     .groupBy('payment_method_id')
     .execute();
-  const totalOf = (rows: { payment_method_id: string; micro: number | null }[], id: string) =>
-    microToDecimal(Number(rows.find((r) => r.payment_method_id === id)?.micro ?? 0));
+  const totalOf = (rows: { payment_method_id: string; micro: string }[], id: string) =>
+    microToDecimal(BigInt(rows.find((r) => r.payment_method_id === id)?.micro ?? 0));
 
   const used = await db
     .selectFrom('app_payment_methods')
@@ -495,7 +495,7 @@ export async function appDetails(
         id: r.id,
         unique_id: r.unique_id,
         network_name: r.network_name,
-        amount: microToDecimal(r.amount_micro),
+        amount: microToDecimal(BigInt(r.amount_micro)),
         name: r.name,
         deposit_status: r.deposit_status,
         created_at: r.created_at,
@@ -516,7 +516,7 @@ export async function appDetails(
         thash: s.thash,
         chain_id: s.chain_id,
         network_name: s.network_name,
-        amount: microToDecimal(s.amount_micro),
+        amount: microToDecimal(BigInt(s.amount_micro)),
         name: s.name,
         to_address: s.to_address,
         status: s.status,
@@ -572,9 +572,9 @@ export async function appDetails(
         network_name: d.network_name,
         name: d.name,
         deposit_count: d.deposit_count,
-        deposit_volume: microToDecimal(d.deposit_volume_micro),
+        deposit_volume: microToDecimal(BigInt(d.deposit_volume_micro)),
         withdraw_count: d.withdraw_count,
-        withdraw_volume: microToDecimal(d.withdraw_volume_micro),
+        withdraw_volume: microToDecimal(BigInt(d.withdraw_volume_micro)),
       })),
       dailyTotal,
       at('daily_logs'),

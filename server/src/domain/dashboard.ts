@@ -107,7 +107,7 @@ export async function dashboardOf(
     total_transaction: sum('total'),
     latest_transacctions: latest.map((entry): Schemas['Transaction'] => ({
       tnx: entry.tnx,
-      amount: microToDecimal(entry.amount_micro),
+      amount: microToDecimal(BigInt(entry.amount_micro)),
       type: entry.type,
       source: entry.source,
       note: entry.note,

@@ -4,9 +4,9 @@ import type { ChainAdapter, TokenTransfer } from './chain/adapter';
 import { deriveEvmAddress } from './hdWallet';
 import { newId } from './ids';
 import { postEntry } from './ledger';
-import { chainAmountToMicro } from './money';
+import { chainAmountToMicro, storedMicro } from './money';
 import { lockForTransaction } from '../db/locks';
-import { sumInt } from '../db/sums';
+import { sumMicro } from '../db/sums';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -119,7 +119,7 @@ export async function syncDeposits(
     const seen = new Set<string>();
     for (const transfer of transfers) {
       const amountMicro = chainAmountToMicro(transfer.amount, decimals);
-      if (amountMicro <= 0) continue; // dust below 10^-6 USDT is never credited
+      if (amountMicro <= 0n) continue; // dust below 10^-6 USDT is never credited
       seen.add(keyOf(transfer.txHash, transfer.logIndex));
       const confirmed = transfer.blockNumber <= safe;
       const outcome = await recordTransfer(trx, userId, transfer, amountMicro, confirmed, nowIso);
@@ -155,7 +155,7 @@ async function recordTransfer(
   trx: Transaction<Database>,
   userId: string,
   transfer: TokenTransfer,
-  amountMicro: number,
+  amountMicro: bigint,
   confirmed: boolean,
   nowIso: string,
 ): Promise<'credited' | 'new_pending' | 'pending' | 'known'> {
@@ -175,7 +175,7 @@ async function recordTransfer(
         user_id: userId,
         tx_hash: txHash,
         log_index: transfer.logIndex,
-        amount_micro: amountMicro,
+        amount_micro: storedMicro(amountMicro),
         status,
         created_at: transfer.timestamp,
       })
@@ -210,7 +210,7 @@ async function recordTransfer(
 
 export interface DepositRow {
   tnx: string;
-  amountMicro: number;
+  amountMicro: bigint;
   status: 0 | 1;
   createdAt: string;
 }
@@ -221,7 +221,7 @@ export async function depositSummary(db: Executor, userId: string) {
     .selectFrom('deposits')
     .select((eb) => [
       eb.fn.countAll<number>().as('count'),
-      sumInt(eb.ref('amount_micro')).as('sum'),
+      sumMicro(eb.ref('amount_micro')).as('sum'),
     ])
     .where('user_id', '=', userId)
     .where('status', '=', 1)
@@ -236,10 +236,10 @@ export async function depositSummary(db: Executor, userId: string) {
     .execute();
   return {
     count: Number(totals.count),
-    totalMicro: Number(totals.sum),
+    totalMicro: BigInt(totals.sum),
     recent: recent.map((row): DepositRow => ({
       tnx: row.tx_hash,
-      amountMicro: row.amount_micro,
+      amountMicro: BigInt(row.amount_micro),
       status: row.status,
       createdAt: row.created_at,
     })),

@@ -1,6 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, LedgerType } from '../db/schema';
+import { sumMicro } from '../db/sums';
 import { newId } from './ids';
+import { storedMicro } from './money';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -8,30 +10,37 @@ type Executor = Kysely<Database> | Transaction<Database>;
  * The wallet ledger: the balance is always derived from the entries (credits minus debits),
  * never stored or edited in place. Writers call postEntry inside their own database transaction.
  */
-export async function balanceMicro(db: Executor, userId: string): Promise<number> {
+export async function balanceMicro(db: Executor, userId: string): Promise<bigint> {
   const row = await db
     .selectFrom('ledger_entries')
     .select((eb) => [
-      eb.fn
-        .sum<number>(
-          eb.case().when('type', '=', 'credit').then(eb.ref('amount_micro')).else(0).end(),
-        )
-        .as('credits'),
-      eb.fn
-        .sum<number>(
-          eb.case().when('type', '=', 'debit').then(eb.ref('amount_micro')).else(0).end(),
-        )
-        .as('debits'),
+      sumMicro(eb.case().when('type', '=', 'credit').then(eb.ref('amount_micro')).else(0).end()).as(
+        'credits',
+      ),
+      sumMicro(eb.case().when('type', '=', 'debit').then(eb.ref('amount_micro')).else(0).end()).as(
+        'debits',
+      ),
     ])
     .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return Number(row?.credits ?? 0) - Number(row?.debits ?? 0);
+    .executeTakeFirstOrThrow();
+  return BigInt(row.credits) - BigInt(row.debits);
+}
+
+/** Everything credited to the wallet so far: what `MAX_TOTAL_MICRO` bounds. */
+export async function creditsMicro(db: Executor, userId: string): Promise<bigint> {
+  const row = await db
+    .selectFrom('ledger_entries')
+    .select((eb) => sumMicro(eb.ref('amount_micro')).as('credits'))
+    .where('user_id', '=', userId)
+    .where('type', '=', 'credit')
+    .executeTakeFirstOrThrow();
+  return BigInt(row.credits);
 }
 
 export interface NewLedgerEntry {
   userId: string;
   tnx: string;
-  amountMicro: number;
+  amountMicro: bigint;
   type: LedgerType;
   source: string;
   note?: string | null;
@@ -39,9 +48,7 @@ export interface NewLedgerEntry {
 }
 
 export async function postEntry(db: Executor, entry: NewLedgerEntry): Promise<string> {
-  if (!Number.isSafeInteger(entry.amountMicro) || entry.amountMicro <= 0) {
-    throw new RangeError(`A ledger amount must be a positive integer of micro-USDT`);
-  }
+  const amount = storedMicro(entry.amountMicro);
   const id = newId('led');
   await db
     .insertInto('ledger_entries')
@@ -49,7 +56,7 @@ export async function postEntry(db: Executor, entry: NewLedgerEntry): Promise<st
       id,
       user_id: entry.userId,
       tnx: entry.tnx,
-      amount_micro: entry.amountMicro,
+      amount_micro: amount,
       type: entry.type,
       source: entry.source,
       note: entry.note ?? null,
@@ -68,9 +75,7 @@ export async function postDebitIfCovered(
   db: Executor,
   entry: Omit<NewLedgerEntry, 'type'>,
 ): Promise<boolean> {
-  if (!Number.isSafeInteger(entry.amountMicro) || entry.amountMicro <= 0) {
-    throw new RangeError(`A ledger amount must be a positive integer of micro-USDT`);
-  }
+  const amount = storedMicro(entry.amountMicro);
   const balance = db
     .selectFrom('ledger_entries')
     .select((eb) =>
@@ -98,13 +103,13 @@ export async function postDebitIfCovered(
           eb.val(newId('led')).as('id'),
           eb.val(entry.userId).as('user_id'),
           eb.val(entry.tnx).as('tnx'),
-          eb.val(entry.amountMicro).as('amount_micro'),
+          eb.val(amount).as('amount_micro'),
           eb.val<LedgerType>('debit').as('type'),
           eb.val(entry.source).as('source'),
           eb.val(entry.note ?? null).as('note'),
           eb.val(entry.createdAt).as('created_at'),
         ])
-        .where((eb) => eb(balance, '>=', entry.amountMicro)),
+        .where((eb) => eb(balance, '>=', amount)),
     )
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;

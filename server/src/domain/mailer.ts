@@ -60,7 +60,7 @@ export async function sendMail(
   }
   const sentAt = clock().toISOString();
   const dir = path.join(config.dataDir, OUTBOX_DIR);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = path.join(
     dir,
     `${sentAt.replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.json`,

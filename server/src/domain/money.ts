@@ -1,40 +1,48 @@
-// Money is stored and computed as integers of 10^-6 USDT ("micro"). Decimal numbers appear only
-// at the API edge; chain amounts (bigint base units, usually 18 decimals on BEP20) are converted
-// exactly with BigInt. Amounts below one micro are truncated toward zero (dust is never credited).
+// Money is stored and computed as integers of 10^-6 USDT ("micro"), as bigint in the domain so
+// that no sum ever rounds. Decimal numbers appear only at the API edge (JSON numbers, rounded to
+// the nearest double for display); chain amounts (bigint base units, usually 18 decimals on
+// BEP20) convert exactly. Amounts below one micro are truncated toward zero (dust is never
+// credited).
 
 export const MICRO_DECIMALS = 6;
-const MICRO_PER_UNIT = 1_000_000;
+const MICRO_PER_UNIT = 1_000_000n;
 
-function assertSafeMicro(micro: number): void {
-  if (!Number.isSafeInteger(micro))
-    throw new RangeError(`Not a safe integer micro amount: ${micro}`);
+/**
+ * The largest single amount (one ledger entry, deposit or price). A stored row therefore reads
+ * back as an exact JS number on both engines; only sums can pass 2^53, and those are read as
+ * text (db/sums.ts `sumMicro`).
+ */
+export const MAX_AMOUNT_MICRO = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * The most a wallet may ever take in (its credits, confirmed and on the way): every sum over its
+ * rows then fits the 64-bit integers of the columns and of SQL's sum(), on both engines.
+ */
+export const MAX_TOTAL_MICRO = 2n ** 63n - 1n;
+
+/** Micro -> the nearest JSON number, for display (exact below 2^53 micro, 9e9 USDT). */
+export function microToDecimal(micro: bigint): number {
+  return Number(microToString(micro));
 }
 
-/** Micro integer -> decimal number for JSON (exact for any realistic amount: < 9e9 USDT). */
-export function microToDecimal(micro: number): number {
-  assertSafeMicro(micro);
-  return micro / MICRO_PER_UNIT;
-}
-
-/** Micro integer -> decimal string with exactly 6 fraction digits, without float rounding. */
-export function microToString(micro: number, fractionDigits = MICRO_DECIMALS): string {
-  assertSafeMicro(micro);
-  const negative = micro < 0;
-  const abs = BigInt(Math.abs(micro));
-  const whole = abs / 1_000_000n;
-  const frac = (abs % 1_000_000n).toString().padStart(MICRO_DECIMALS, '0');
+/** Micro -> decimal string, 6 fraction digits unless fewer are asked for (truncated, never rounded up). */
+export function microToString(micro: bigint, fractionDigits = MICRO_DECIMALS): string {
+  const negative = micro < 0n;
+  const abs = negative ? -micro : micro;
+  const whole = abs / MICRO_PER_UNIT;
+  const frac = (abs % MICRO_PER_UNIT).toString().padStart(MICRO_DECIMALS, '0');
   const shown =
     fractionDigits >= MICRO_DECIMALS
       ? frac.padEnd(fractionDigits, '0')
-      : frac.slice(0, fractionDigits); // truncates, never rounds up money
+      : frac.slice(0, fractionDigits);
   return `${negative ? '-' : ''}${whole}${shown ? `.${shown}` : ''}`;
 }
 
 /**
- * Decimal (number or string such as "12.5") -> micro integer. Parses the decimal text, so
- * 0.1 + friends do not pick up binary float error. Rejects more than 6 fraction digits.
+ * Decimal (number or string such as "12.5") -> micro. Parses the decimal text, so 0.1 + friends
+ * do not pick up binary float error. Rejects more than 6 fraction digits.
  */
-export function decimalToMicro(value: number | string): number {
+export function decimalToMicro(value: number | string): bigint {
   const text = typeof value === 'number' ? numberToPlainString(value) : value.trim();
   const m = /^(-)?(\d+)(?:\.(\d*))?$/.exec(text);
   if (!m) throw new RangeError(`Not a decimal amount: '${text}'`);
@@ -42,41 +50,44 @@ export function decimalToMicro(value: number | string): number {
   if (frac.length > MICRO_DECIMALS) {
     throw new RangeError(`More than ${MICRO_DECIMALS} decimals: '${text}'`);
   }
-  const micro = BigInt(whole) * 1_000_000n + BigInt(frac.padEnd(MICRO_DECIMALS, '0') || '0');
-  const result = Number(sign ? -micro : micro);
-  assertSafeMicro(result);
-  return result;
+  const micro = BigInt(whole) * MICRO_PER_UNIT + BigInt(frac.padEnd(MICRO_DECIMALS, '0') || '0');
+  return sign ? -micro : micro;
 }
 
 function numberToPlainString(n: number): string {
   if (!Number.isFinite(n)) throw new RangeError(`Not a finite amount: ${n}`);
-  // String() gives the shortest round-trip form; expand exponent forms (1e-7, 1e21).
+  // String() gives the shortest round-trip form; expand exponent forms (1e-7; 1e21 and up,
+  // which toFixed would keep in exponent form, are whole numbers BigInt spells out).
   const s = String(n);
   if (!/e/i.test(s)) return s;
+  if (Number.isInteger(n)) return BigInt(n).toString();
   return n.toFixed(20).replace(/\.?0+$/, '');
 }
 
-/** Chain base units (bigint, `decimals` places) -> micro, truncating sub-micro dust. */
-export function chainAmountToMicro(raw: bigint, decimals = 18): number {
-  if (!Number.isInteger(decimals) || decimals < 0) throw new RangeError(`Bad decimals ${decimals}`);
-  const micro =
-    decimals >= MICRO_DECIMALS
-      ? raw / 10n ** BigInt(decimals - MICRO_DECIMALS)
-      : raw * 10n ** BigInt(MICRO_DECIMALS - decimals);
-  if (micro > BigInt(Number.MAX_SAFE_INTEGER) || micro < BigInt(Number.MIN_SAFE_INTEGER)) {
-    throw new RangeError(`Chain amount too large: ${raw}`);
+/** A micro amount for one row's column: positive and at most MAX_AMOUNT_MICRO, so exact as a number. */
+export function storedMicro(micro: bigint): number {
+  if (micro <= 0n || micro > MAX_AMOUNT_MICRO) {
+    throw new RangeError(
+      `A single amount must be above 0 and at most ${microToString(MAX_AMOUNT_MICRO)} USDT, got ${microToString(micro)}`,
+    );
   }
   return Number(micro);
 }
 
-/** Micro -> chain base units (exact; `decimals` >= 6 for the tokens we use). */
-export function microToChainAmount(micro: number, decimals = 18): bigint {
-  assertSafeMicro(micro);
+/** Chain base units (bigint, `decimals` places) -> micro, truncating sub-micro dust. */
+export function chainAmountToMicro(raw: bigint, decimals = 18): bigint {
   if (!Number.isInteger(decimals) || decimals < 0) throw new RangeError(`Bad decimals ${decimals}`);
-  const m = BigInt(micro);
-  if (decimals >= MICRO_DECIMALS) return m * 10n ** BigInt(decimals - MICRO_DECIMALS);
+  return decimals >= MICRO_DECIMALS
+    ? raw / 10n ** BigInt(decimals - MICRO_DECIMALS)
+    : raw * 10n ** BigInt(MICRO_DECIMALS - decimals);
+}
+
+/** Micro -> chain base units (exact; `decimals` >= 6 for the tokens we use). */
+export function microToChainAmount(micro: bigint, decimals = 18): bigint {
+  if (!Number.isInteger(decimals) || decimals < 0) throw new RangeError(`Bad decimals ${decimals}`);
+  if (decimals >= MICRO_DECIMALS) return micro * 10n ** BigInt(decimals - MICRO_DECIMALS);
   const div = 10n ** BigInt(MICRO_DECIMALS - decimals);
-  if (m % div !== 0n)
+  if (micro % div !== 0n)
     throw new RangeError(`${micro} micro is not representable in ${decimals} decimals`);
-  return m / div;
+  return micro / div;
 }

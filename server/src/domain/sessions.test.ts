@@ -15,6 +15,7 @@ describe('sessions', () => {
   let userId: string;
   let now = new Date('2025-01-15T10:00:00Z').getTime();
   const clock = () => new Date(now);
+  const LIMITS = { idleMinutes: 30, maxHours: 12 };
 
   beforeAll(async () => {
     store = await freshTestStore('portal-sess-');
@@ -47,31 +48,48 @@ describe('sessions', () => {
   it('slides on use and expires after the idle time', async () => {
     const { token } = await createSession(runtime.db, userId, {}, clock);
     now += 29 * 60_000;
-    expect(await authenticateToken(runtime.db, token, 30, clock)).toMatchObject({ ok: true });
+    expect(await authenticateToken(runtime.db, token, LIMITS, clock)).toMatchObject({ ok: true });
     now += 29 * 60_000; // 58 min after creation, 29 after the last use
-    expect(await authenticateToken(runtime.db, token, 30, clock)).toMatchObject({ ok: true });
+    expect(await authenticateToken(runtime.db, token, LIMITS, clock)).toMatchObject({ ok: true });
     now += 31 * 60_000;
-    expect(await authenticateToken(runtime.db, token, 30, clock)).toEqual({
+    expect(await authenticateToken(runtime.db, token, LIMITS, clock)).toEqual({
       ok: false,
       reason: 'expired',
     });
-    expect(await authenticateToken(runtime.db, token, 30, clock)).toEqual({
+    expect(await authenticateToken(runtime.db, token, LIMITS, clock)).toEqual({
+      ok: false,
+      reason: 'revoked',
+    });
+  });
+
+  it('ends a session in constant use after its absolute lifetime', async () => {
+    const { token } = await createSession(runtime.db, userId, {}, clock);
+    for (let minutes = 20; minutes <= 12 * 60; minutes += 20) {
+      now += 20 * 60_000;
+      expect(await authenticateToken(runtime.db, token, LIMITS, clock)).toMatchObject({ ok: true });
+    }
+    now += 60_000; // 12 h 1 min after sign-in, 1 min after the last use
+    expect(await authenticateToken(runtime.db, token, LIMITS, clock)).toEqual({
+      ok: false,
+      reason: 'lifetime',
+    });
+    expect(await authenticateToken(runtime.db, token, LIMITS, clock)).toEqual({
       ok: false,
       reason: 'revoked',
     });
   });
 
   it('rejects unknown and revoked tokens', async () => {
-    expect(await authenticateToken(runtime.db, 'sess_nope', 30, clock)).toEqual({
+    expect(await authenticateToken(runtime.db, 'sess_nope', LIMITS, clock)).toEqual({
       ok: false,
       reason: 'missing',
     });
-    expect(await authenticateToken(runtime.db, 'step_abc.def', 30, clock)).toMatchObject({
+    expect(await authenticateToken(runtime.db, 'step_abc.def', LIMITS, clock)).toMatchObject({
       ok: false,
     });
     const a = await createSession(runtime.db, userId, {}, clock);
     await revokeSession(runtime.db, a.sessionId, clock);
-    expect(await authenticateToken(runtime.db, a.token, 30, clock)).toMatchObject({
+    expect(await authenticateToken(runtime.db, a.token, LIMITS, clock)).toMatchObject({
       reason: 'revoked',
     });
   });
@@ -80,7 +98,11 @@ describe('sessions', () => {
     const keep = await createSession(runtime.db, userId, {}, clock);
     const drop = await createSession(runtime.db, userId, {}, clock);
     await revokeUserSessions(runtime.db, userId, keep.sessionId, clock);
-    expect(await authenticateToken(runtime.db, keep.token, 30, clock)).toMatchObject({ ok: true });
-    expect(await authenticateToken(runtime.db, drop.token, 30, clock)).toMatchObject({ ok: false });
+    expect(await authenticateToken(runtime.db, keep.token, LIMITS, clock)).toMatchObject({
+      ok: true,
+    });
+    expect(await authenticateToken(runtime.db, drop.token, LIMITS, clock)).toMatchObject({
+      ok: false,
+    });
   });
 });

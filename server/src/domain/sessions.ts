@@ -43,16 +43,23 @@ export async function createSession(
 
 export type SessionLookup =
   | { ok: true; sessionId: string; user: User }
-  | { ok: false; reason: 'missing' | 'revoked' | 'expired' };
+  | { ok: false; reason: 'missing' | 'revoked' | 'expired' | 'lifetime' };
+
+export interface SessionLimits {
+  /** Unused this long, a session ends (sliding: every use restarts it). */
+  idleMinutes: number;
+  /** This long after sign-in a session ends however busy it is, so a stolen token dies too. */
+  maxHours: number;
+}
 
 /**
- * Resolves a bearer token to its user. A session idle for longer than `idleMinutes` is revoked
- * on the spot; an active one gets its last_seen_at refreshed (sliding expiry).
+ * Resolves a bearer token to its user. A session idle for longer than `idleMinutes`, or older
+ * than `maxHours`, is revoked on the spot; an active one gets its last_seen_at refreshed.
  */
 export async function authenticateToken(
   db: Db,
   token: string,
-  idleMinutes: number,
+  limits: SessionLimits,
   clock: Clock = systemClock,
 ): Promise<SessionLookup> {
   if (!token.startsWith(SESSION_TOKEN_PREFIX)) return { ok: false, reason: 'missing' };
@@ -65,8 +72,12 @@ export async function authenticateToken(
   if (session.revoked_at !== null) return { ok: false, reason: 'revoked' };
 
   const now = clock();
+  if (now.getTime() - Date.parse(session.created_at) > limits.maxHours * 3_600_000) {
+    await revokeSession(db, session.id, clock);
+    return { ok: false, reason: 'lifetime' };
+  }
   const idleMs = now.getTime() - Date.parse(session.last_seen_at);
-  if (idleMs > idleMinutes * 60_000) {
+  if (idleMs > limits.idleMinutes * 60_000) {
     await revokeSession(db, session.id, clock);
     return { ok: false, reason: 'expired' };
   }

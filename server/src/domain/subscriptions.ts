@@ -80,8 +80,8 @@ export type PurchaseOutcome =
       ok: false;
       reason: 'insufficient_balance';
       packageName: string;
-      priceMicro: number;
-      balanceMicro: number;
+      priceMicro: bigint;
+      balanceMicro: bigint;
     };
 
 /**
@@ -122,7 +122,7 @@ export async function purchasePackage(
       const paid = await postDebitIfCovered(trx, {
         userId: input.userId,
         tnx: invoiceId,
-        amountMicro: pkg.price_micro,
+        amountMicro: BigInt(pkg.price_micro),
         source: 'subscription',
         note: `${pkg.name} plan, ${pkg.duration_days} days`,
         createdAt: nowIso,
@@ -132,7 +132,7 @@ export async function purchasePackage(
           ok: false,
           reason: 'insufficient_balance',
           packageName: pkg.name,
-          priceMicro: pkg.price_micro,
+          priceMicro: BigInt(pkg.price_micro),
           balanceMicro: await balanceMicro(trx, input.userId),
         };
       }
@@ -247,14 +247,15 @@ export async function subscriptionDueMicro(
   db: Executor,
   userId: string,
   nowIso: string,
-  balance: number,
-): Promise<number> {
+  balance: bigint,
+): Promise<bigint> {
   const current = await currentSubscription(db, userId, nowIso);
-  if (current?.status !== 1) return 0;
+  if (current?.status !== 1) return 0n;
   const pkg = await db
     .selectFrom('packages')
     .select('price_micro')
     .where('id', '=', current.package_id)
     .executeTakeFirst();
-  return Math.max(0, (pkg?.price_micro ?? current.price_micro) - balance);
+  const due = BigInt(pkg?.price_micro ?? current.price_micro) - balance;
+  return due > 0n ? due : 0n;
 }

@@ -2228,37 +2228,37 @@ export interface components {
      */
     IdempotencyKeyHeader: string;
     /**
-     * @description The page to return; 1 when absent. A page past the last one has no rows.
+     * @description The page to return, at most 1000000; 1 when absent. A page past the last one has no rows.
      * @example 1
      */
     PageQuery: number;
     /**
-     * @description Page of the `receive` list (received deposits) to return; 1 when absent.
+     * @description Page of the `receive` list (received deposits) to return, at most 1000000; 1 when absent.
      * @example 2
      */
     ReceivePageQuery: number;
     /**
-     * @description Page of the `send` list (withdrawals) to return; 1 when absent.
+     * @description Page of the `send` list (withdrawals) to return, at most 1000000; 1 when absent.
      * @example 1
      */
     SendPageQuery: number;
     /**
-     * @description Page of the `accounts` list (generated deposit addresses) to return; 1 when absent.
+     * @description Page of the `accounts` list (generated deposit addresses) to return, at most 1000000; 1 when absent.
      * @example 1
      */
     AccountsPageQuery: number;
     /**
-     * @description Page of the `api_logs` list to return; 1 when absent.
+     * @description Page of the `api_logs` list to return, at most 1000000; 1 when absent.
      * @example 1
      */
     ApiLogsPageQuery: number;
     /**
-     * @description Page of the `callback_data` list (IPN logs) to return; 1 when absent.
+     * @description Page of the `callback_data` list (IPN logs) to return, at most 1000000; 1 when absent.
      * @example 1
      */
     CallbackDataPageQuery: number;
     /**
-     * @description Page of the `daily_logs` list to return; 1 when absent.
+     * @description Page of the `daily_logs` list to return, at most 1000000; 1 when absent.
      * @example 1
      */
     DailyLogsPageQuery: number;
@@ -2682,7 +2682,7 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description The page to return; 1 when absent. A page past the last one has no rows.
+         * @description The page to return, at most 1000000; 1 when absent. A page past the last one has no rows.
          * @example 1
          */
         page?: components['parameters']['PageQuery'];
@@ -3131,32 +3131,32 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Page of the `receive` list (received deposits) to return; 1 when absent.
+         * @description Page of the `receive` list (received deposits) to return, at most 1000000; 1 when absent.
          * @example 2
          */
         receive?: components['parameters']['ReceivePageQuery'];
         /**
-         * @description Page of the `send` list (withdrawals) to return; 1 when absent.
+         * @description Page of the `send` list (withdrawals) to return, at most 1000000; 1 when absent.
          * @example 1
          */
         send?: components['parameters']['SendPageQuery'];
         /**
-         * @description Page of the `accounts` list (generated deposit addresses) to return; 1 when absent.
+         * @description Page of the `accounts` list (generated deposit addresses) to return, at most 1000000; 1 when absent.
          * @example 1
          */
         accounts?: components['parameters']['AccountsPageQuery'];
         /**
-         * @description Page of the `api_logs` list to return; 1 when absent.
+         * @description Page of the `api_logs` list to return, at most 1000000; 1 when absent.
          * @example 1
          */
         api_logs?: components['parameters']['ApiLogsPageQuery'];
         /**
-         * @description Page of the `callback_data` list (IPN logs) to return; 1 when absent.
+         * @description Page of the `callback_data` list (IPN logs) to return, at most 1000000; 1 when absent.
          * @example 1
          */
         callback_data?: components['parameters']['CallbackDataPageQuery'];
         /**
-         * @description Page of the `daily_logs` list to return; 1 when absent.
+         * @description Page of the `daily_logs` list to return, at most 1000000; 1 when absent.
          * @example 1
          */
         daily_logs?: components['parameters']['DailyLogsPageQuery'];

@@ -81,7 +81,7 @@ describe('fetchBalance on the local chain', () => {
     const app = await appWithMethods(t, 'gas_local', ['pm_usdt_bsc', 'pm_trx', 'pm_usdt_eth']);
     expect((await app.fetchBalance('pm_usdt_bsc')).json()).toEqual(balances(0, 0));
     const to = await app.gas('pm_usdt_bsc');
-    for (const amountMicro of [3_500_000, 1_250_001]) {
+    for (const amountMicro of [3_500_000n, 1_250_001n]) {
       await recordLocalTransfer(t.db, { to, amountMicro, createdAt: t.clock().toISOString() });
     }
     expect((await app.fetchBalance('pm_usdt_bsc')).json()).toEqual(balances(0, 4.750001));

@@ -789,6 +789,23 @@ describe('updateApp and getAppDetails', () => {
     expect(data.total_transaction).toEqual({ incoming: 1, outgoing: 1 });
     expect(data.all_payment_methods.map((m: { id: string }) => m.id)).toContain('pm_trx');
   });
+  it('refuses a page number past 1000000 for every list (422), never a 500', async () => {
+    const url = t.urlOf('getAppDetails', { params: { id: 'app_u' } });
+    for (const list of LIST_NAMES) {
+      for (const page of ['1e19', '1e308', '922337203685477581', '1000001']) {
+        const res = await t.inject({ method: 'GET', url: `${url}?${list}=${page}`, headers });
+        expect([list, page, res.statusCode]).toEqual([list, page, 422]);
+        expect(res.json()).toEqual({
+          status: false,
+          msg: `The ${list} page may not be greater than 1000000.`,
+          errors: { [list]: [`The ${list} page may not be greater than 1000000.`] },
+        });
+      }
+      const last = await t.inject({ method: 'GET', url: `${url}?${list}=1000000`, headers });
+      expect(last.statusCode).toBe(200);
+      expect(last.json().data[list]).toMatchObject({ current_page: 1000000, data: [] });
+    }
+  });
 });
 
 describe('demo data', () => {

@@ -276,6 +276,26 @@ describe('two-step sign-in', () => {
     expect(res.json().msg).toBe('Session timed out due to inactivity. Please sign in again.');
   });
 
+  it('ends a session in constant use after SESSION_MAX_HOURS', async () => {
+    const t = ref.t;
+    const { token } = await signIn(t);
+    const auth = { authorization: `Bearer ${token}` };
+    // Used every 20 minutes: never idle, yet the absolute lifetime still ends it.
+    const steps = Math.floor((t.config.sessionMaxHours * 60) / 20);
+    for (let i = 0; i < steps; i++) {
+      t.clock.advance(20 * 60_000);
+      expect((await t.call('getProfile', { headers: auth })).statusCode).toBe(200);
+    }
+    t.clock.advance(20 * 60_000);
+    const res = await t.call('getProfile', { headers: auth });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({
+      status: false,
+      msg: 'Session expired. Please sign in again.',
+      errors: {},
+    });
+  });
+
   it('keeps the previous sign-in time as last_login_at', async () => {
     const t = ref.t;
     await signIn(t);

@@ -7,6 +7,7 @@ import { runAdmin } from '../admin';
 import { newId } from '../domain/ids';
 import { deriveEvmAddress } from '../domain/hdWallet';
 import { DEV_MNEMONIC_FILE, DEV_XPUB_FILE } from '../domain/chain/walletKey';
+import { balanceMicro } from '../domain/ledger';
 import { addMerchant, credit, depositFound } from '../../test/moneyFixtures';
 import { testAppPerBlock } from '../../test/withTestApp';
 
@@ -186,6 +187,82 @@ describe('wallet on the local chain', () => {
     );
     // 22 operator commands, each opening the database as `npm run admin` does.
   }, 30_000);
+
+  it('keeps a balance past 2^53 micro-USDT exact and answers it (no 500)', async () => {
+    const m = await addMerchant(t, 'whale');
+    await wallet(m.headers);
+    for (let i = 0; i < 2; i += 1) {
+      const sent = await admin('deposit', 'whale', '9007199254.740991');
+      expect(sent.code).toBe(0);
+    }
+    const synced = await sync(m.headers);
+    expect(synced.statusCode).toBe(200);
+    // 18014398509.481982 USDT: the JSON number is the nearest double, the ledger exact.
+    expect(synced.json()).toEqual(depositFound(Number('18014398509.481982')));
+    expect(await balanceMicro(t.db, m.id)).toBe(18_014_398_509_481_982n);
+    const balance = await t.call('getBalance', { headers: m.headers });
+    expect(balance.statusCode).toBe(200);
+    expect(balance.json()).toEqual({
+      status: true,
+      data: { payInBalance: Number('18014398509.481982') },
+    });
+    const details = await wallet(m.headers);
+    expect(details.statusCode).toBe(200);
+    expect(details.json().details).toMatchObject({
+      balance: Number('18014398509.481982'),
+      totalDepositCount: 2,
+      totalDepositAmount: Number('18014398509.481982'),
+      amountToPay: 0,
+    });
+    // And it still pays: a purchase debits the exact price.
+    const buy = await t.call('purchasePackage', {
+      headers: m.headers,
+      body: { package_id: 'pkg_business' },
+    });
+    expect(buy.statusCode).toBe(200);
+    expect(await balanceMicro(t.db, m.id)).toBe(18_014_398_509_481_982n - 49_000_000n);
+  });
+
+  it('admin deposit refuses an amount that would overflow the wallet, with a clear message', async () => {
+    const m = await addMerchant(t, 'overflow');
+    await wallet(m.headers);
+    // 1023 credits of 2^53-1 micro: 9007199254.742014 USDT left below 2^63-1 micro.
+    await t.db
+      .insertInto('ledger_entries')
+      .values(
+        Array.from({ length: 1023 }, () => ({
+          id: newId('led'),
+          user_id: m.id,
+          tnx: newId('tx'),
+          amount_micro: Number.MAX_SAFE_INTEGER,
+          type: 'credit' as const,
+          source: 'test',
+          note: null,
+          created_at: t.clock().toISOString(),
+        })),
+      )
+      .execute();
+    const max = 2n ** 63n - 1n;
+    expect(await balanceMicro(t.db, m.id)).toBe(max - 9_007_199_254_742_014n);
+    expect((await admin('deposit', 'overflow', '9007199254')).code).toBe(0);
+    const refused = await admin('deposit', 'overflow', '1');
+    expect(refused).toEqual({
+      code: 1,
+      text:
+        "Refused: overflow's wallet would take in more than 9223372036854.775807 USDT in all, " +
+        'the most one wallet can hold (9223372036854.033793 USDT credited or on the way; ' +
+        'at most 0.742014 more).',
+    });
+    const one = await admin('deposit', 'overflow', '9007199255');
+    expect(one.code).toBe(2);
+    expect(one.text).toContain('the largest single amount is 9007199254.740991 USDT');
+    expect((await sync(m.headers)).statusCode).toBe(200);
+    expect(await balanceMicro(t.db, m.id)).toBe(max - 742_014n);
+    const balance = await t.call('getBalance', { headers: m.headers });
+    expect(balance.statusCode).toBe(200);
+    expect(balance.json().data.payInBalance).toBe(Number('9223372036854.033793'));
+    expect((await wallet(m.headers)).statusCode).toBe(200);
+  });
 
   it('admin deposit refuses bad input and unknown users', async () => {
     expect(await admin('deposit', 'nobody', '5')).toEqual({

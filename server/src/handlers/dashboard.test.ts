@@ -96,7 +96,7 @@ beforeAll(async () => {
   await postEntry(t.db, {
     userId: other,
     tnx: 'neighbour-entry',
-    amountMicro: 5_000_000,
+    amountMicro: 5_000_000n,
     type: 'credit',
     source: 'deposit',
     createdAt: NOW.toISOString(),
@@ -178,7 +178,7 @@ describe('with a million ledger entries and gateway transactions', () => {
     const dashboard = await dashboardOf(traced, userId, NOW);
     const balance = await balanceMicro(traced, userId);
     expect(dashboard.total_transaction).toBe(12);
-    expect(balance).toBe(79_500_000);
+    expect(balance).toBe(79_500_000n);
     expect(queries.length).toBeGreaterThanOrEqual(6);
     const plans: { sql: string; step: string }[] = [];
     for (const query of queries) {

@@ -63,7 +63,7 @@ describe('subscriptions', () => {
     const res = await purchase(m.headers, { package_id: 'pkg_business' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: true, msg: 'Package purchased successfully' });
-    expect(await balanceMicro(t.db, m.id)).toBe(1_000_000);
+    expect(await balanceMicro(t.db, m.id)).toBe(1_000_000n);
     const debit = (await ledgerRows(m.id)).find((e) => e.type === 'debit');
     expect(debit).toMatchObject({ amount_micro: 49_000_000, source: 'subscription' });
     const current = (await packages(m.headers)).json().current_subscription;
@@ -134,7 +134,7 @@ describe('subscriptions', () => {
     });
     expect(down.json()).toEqual({ status: true, msg: 'Plan downgraded successfully' });
 
-    expect(await balanceMicro(t.db, m.id)).toBe((300 - 49 - 149 - 19) * 1_000_000);
+    expect(await balanceMicro(t.db, m.id)).toBe(BigInt((300 - 49 - 149 - 19) * 1_000_000));
     const subs = await t.db
       .selectFrom('subscriptions')
       .selectAll()
@@ -165,7 +165,7 @@ describe('subscriptions', () => {
 
     const res = await cancel(m.headers, current.id);
     expect(res.json()).toEqual({ status: true, msg: 'Subscription canceled successfully' });
-    expect(await balanceMicro(t.db, m.id)).toBe(0);
+    expect(await balanceMicro(t.db, m.id)).toBe(0n);
     const after = (await packages(m.headers)).json().current_subscription;
     expect(after).toMatchObject({ id: current.id, status: 2, end_date: current.end_date });
     expect((await history(m.headers)).json().data.data[0].status).toBe(2);
@@ -223,7 +223,7 @@ describe('subscriptions', () => {
     const codes = results.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 200)).toHaveLength(2);
     expect(codes.every((c) => c === 200 || c === 409 || c === 422)).toBe(true);
-    expect(await balanceMicro(t.db, m.id)).toBe(0);
+    expect(await balanceMicro(t.db, m.id)).toBe(0n);
     const debits = (await ledgerRows(m.id)).filter((e) => e.type === 'debit');
     expect(debits.map((d) => d.amount_micro).sort()).toEqual([19_000_000, 49_000_000]);
     const subs = await t.db
@@ -251,7 +251,7 @@ describe('subscriptions', () => {
       expect(retry.json()).toEqual({ status: true, msg: 'Package purchased successfully' });
       expect((await purchase(m.headers, { package_id: 'pkg_business' })).statusCode).toBe(409);
       expect(await debitsOf(m.id)).toHaveLength(1);
-      expect(await balanceMicro(t.db, m.id)).toBe(51_000_000);
+      expect(await balanceMicro(t.db, m.id)).toBe(51_000_000n);
     });
 
     it('buys once when the same request arrives 8 times at once', async () => {
@@ -304,7 +304,7 @@ describe('subscriptions', () => {
         status: true,
         msg: 'Package purchased successfully',
       });
-      expect(await balanceMicro(t.db, m.id)).toBe(1_000_000);
+      expect(await balanceMicro(t.db, m.id)).toBe(1_000_000n);
     });
 
     it('refuses a key that is empty, too long or not printable ASCII', async () => {
@@ -358,5 +358,22 @@ describe('subscriptions', () => {
     const past = (await history(m.headers, 9)).json().data;
     expect(past).toMatchObject({ data: [], from: null, to: null, total: 23 });
     expect((await history(m.headers, 0)).statusCode).toBe(422);
+  });
+
+  it('refuses a page number past 1000000 (422), never a 500', async () => {
+    const m = await addMerchant(t, 'far_pager');
+    const url = t.urlOf('listSubscriptions');
+    for (const page of ['1e308', '1e19', '922337203685477581', '1000001']) {
+      const res = await t.inject({ method: 'GET', url: `${url}?page=${page}`, headers: m.headers });
+      expect([page, res.statusCode]).toEqual([page, 422]);
+      expect(res.json()).toEqual({
+        status: false,
+        msg: 'The page may not be greater than 1000000.',
+        errors: { page: ['The page may not be greater than 1000000.'] },
+      });
+    }
+    const last = await history(m.headers, 1000000);
+    expect(last.statusCode).toBe(200);
+    expect(last.json().data).toMatchObject({ current_page: 1000000, data: [], from: null });
   });
 });

@@ -38,7 +38,7 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
           id: row.id,
           package: row.package,
           duration_days: row.durationDays,
-          price: microToDecimal(row.price_micro),
+          price: microToDecimal(BigInt(row.price_micro)),
           invoice_id: row.invoice_id,
           status: row.status,
           created_at: row.created_at,
@@ -63,7 +63,7 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
       data: packages.map((pkg): Schemas['Package'] => ({
         id: pkg.id,
         name: pkg.name,
-        price: microToDecimal(pkg.price_micro),
+        price: microToDecimal(BigInt(pkg.price_micro)),
         duration_days: pkg.duration_days,
         fees: pkg.fees,
         tnx_limit: pkg.tnx_limit,
@@ -74,7 +74,7 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
         ? {
             id: current.id,
             package_id: current.package_id,
-            price: microToDecimal(current.price_micro),
+            price: microToDecimal(BigInt(current.price_micro)),
             status: current.status,
             end_date: current.end_date,
           }

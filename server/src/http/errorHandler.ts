@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
 import { ChainUnavailableError } from '../domain/chain';
@@ -29,6 +31,9 @@ const CLIENT_MESSAGES: Record<string, [number, string]> = {
   FST_FIELDS_LIMIT: [413, 'Too many fields in the multipart request.'],
   FST_INVALID_MULTIPART_CONTENT_TYPE: [415, MSG.unsupportedMediaType],
   FST_PROTO_VIOLATION: [400, 'Malformed request body.'],
+  // Router refusals (through Fastify's `frameworkErrors`): a path that does not decode as UTF-8.
+  FST_ERR_BAD_URL: [400, MSG.badUrl],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'The URL is too long.'],
 };
 
 // busboy (under @fastify/multipart) throws plain Errors with no code for a broken multipart body.
@@ -48,6 +53,7 @@ const GENERIC: Record<number, string> = {
   415: MSG.unsupportedMediaType,
   422: 'The given data was invalid.',
   429: MSG.tooManyRequests,
+  431: MSG.headersTooLarge,
 };
 
 /** The one place a domain refusal becomes an HTTP status. */
@@ -124,4 +130,31 @@ export function errorHandler(
     request.log.info({ status, code: error.code, msg: body.msg }, 'Request rejected');
   }
   return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * Node's `clientError`: a request the HTTP parser cannot read (headers past the size limit,
+ * garbage, a timeout) never reaches Fastify, so the answer is written to the socket here, still
+ * in the envelope. The path is unknown at this point: every such answer uses it.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // A reset connection has no one left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const status =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? 431
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 408
+        : 400;
+  const body = JSON.stringify(envelope(GENERIC[status] ?? 'Bad request.'));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        'X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n' +
+        body,
+    );
+  }
+  socket.destroy(error);
 }

@@ -15,6 +15,7 @@ export interface ErrorEnvelope {
 export const MSG = {
   unauthenticated: 'Unauthenticated.',
   sessionTimedOut: SESSION_EXPIRED_MESSAGE,
+  sessionLifetimeOver: 'Session expired. Please sign in again.',
   notFound: 'Not found.',
   recordNotFound: 'Record not found.',
   malformedJson: 'The request body is not valid JSON.',
@@ -25,6 +26,8 @@ export const MSG = {
   fileTooLargeFor: (field: string) => `The ${field} may not be greater than 2 MB.`,
   tooManyFiles: 'Too many files in the request.',
   internal: 'Something went wrong. Please try again later.',
+  badUrl: 'The URL is not valid.',
+  headersTooLarge: 'Request headers are too large.',
   chainUnavailable: 'The blockchain could not be reached. Please try again in a minute.',
 } as const;
 

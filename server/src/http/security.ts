@@ -25,13 +25,13 @@ export function buildSecurityHandlers(ctx: AppContext): SecurityHandlers {
       const result = await authenticateToken(
         ctx.db,
         token,
-        ctx.config.sessionIdleMinutes,
+        { idleMinutes: ctx.config.sessionIdleMinutes, maxHours: ctx.config.sessionMaxHours },
         ctx.clock,
       );
       if (!result.ok) {
-        throw result.reason === 'expired'
-          ? new HttpError(401, MSG.sessionTimedOut)
-          : unauthenticated();
+        if (result.reason === 'expired') throw new HttpError(401, MSG.sessionTimedOut);
+        if (result.reason === 'lifetime') throw new HttpError(401, MSG.sessionLifetimeOver);
+        throw unauthenticated();
       }
       request.user = result.user;
       request.sessionId = result.sessionId;

@@ -4,7 +4,7 @@ import { demoUserWithout } from './demoUser';
 import type { DepositStatus, SendStatus } from '../db/schema';
 import { tronAddressFromEvm } from '../domain/addresses';
 import { newApiKey } from '../domain/apiKeys';
-import { decimalToMicro } from '../domain/money';
+import { decimalToMicro, storedMicro } from '../domain/money';
 import type { Clock } from '../domain/time';
 
 // The demo merchant's app, so that every tab of the app detail screen shows data on first start:
@@ -48,7 +48,7 @@ const TRX: DemoMethod = { id: 'pm_trx', tron: true, min: 20, max: 3_000 };
 
 function amount(label: string, method: DemoMethod): number {
   const value = method.min + unit(label) * (method.max - method.min);
-  return decimalToMicro(value.toFixed(4));
+  return storedMicro(decimalToMicro(value.toFixed(4)));
 }
 
 const DEPOSIT_STATUSES: readonly DepositStatus[] = [1, 1, 1, 0, 2, 3, 4, 5, 1, 5, 1, 2];

@@ -5,7 +5,7 @@ import type { Db } from '../db/connection';
 import { findDemoUserId } from './demoUser';
 import { recomputeKycStatus } from '../domain/kyc';
 import { postEntry } from '../domain/ledger';
-import { decimalToMicro } from '../domain/money';
+import { decimalToMicro, storedMicro } from '../domain/money';
 import type { Clock } from '../domain/time';
 import { DEMO_ASSETS_DIR } from '../domain/uploads';
 
@@ -50,7 +50,7 @@ export async function seedDemoPortal(db: Db, clock: Clock): Promise<void> {
             user_id: userId,
             tx_hash: hash,
             log_index: 0,
-            amount_micro: amountMicro,
+            amount_micro: storedMicro(amountMicro),
             status: 1,
             created_at: at(deposit.hoursAgo),
           })

@@ -18,7 +18,7 @@ export function directoryFileStore(dir: string): FileStore {
   return {
     async put(name, bytes) {
       const file = fileOf(name);
-      await mkdir(dir, { recursive: true });
+      await mkdir(dir, { recursive: true, mode: 0o700 });
       await writeFile(file, bytes, { flag: 'wx', mode: 0o600 });
     },
     async read(name) {

@@ -114,17 +114,17 @@ export type GetAppDetailsApiResponse = /** status 200 The app detail. */ AppDeta
 export type GetAppDetailsApiArg = {
   /** The app (`App.id`). */
   id: Id;
-  /** Page of the `receive` list (received deposits) to return; 1 when absent. */
+  /** Page of the `receive` list (received deposits) to return, at most 1000000; 1 when absent. */
   receive?: number;
-  /** Page of the `send` list (withdrawals) to return; 1 when absent. */
+  /** Page of the `send` list (withdrawals) to return, at most 1000000; 1 when absent. */
   send?: number;
-  /** Page of the `accounts` list (generated deposit addresses) to return; 1 when absent. */
+  /** Page of the `accounts` list (generated deposit addresses) to return, at most 1000000; 1 when absent. */
   accounts?: number;
-  /** Page of the `api_logs` list to return; 1 when absent. */
+  /** Page of the `api_logs` list to return, at most 1000000; 1 when absent. */
   apiLogs?: number;
-  /** Page of the `callback_data` list (IPN logs) to return; 1 when absent. */
+  /** Page of the `callback_data` list (IPN logs) to return, at most 1000000; 1 when absent. */
   callbackData?: number;
-  /** Page of the `daily_logs` list to return; 1 when absent. */
+  /** Page of the `daily_logs` list to return, at most 1000000; 1 when absent. */
   dailyLogs?: number;
 };
 export type ListTokensApiResponse = /** status 200 The app's API keys. */ ApiKeyListResponse;

@@ -35,7 +35,7 @@ export { injectedRtkApi as subscriptionsApi };
 export type ListSubscriptionsApiResponse =
   /** status 200 One page of purchases. */ SubscriptionListResponse;
 export type ListSubscriptionsApiArg = {
-  /** The page to return; 1 when absent. A page past the last one has no rows. */
+  /** The page to return, at most 1000000; 1 when absent. A page past the last one has no rows. */
   page?: number;
 };
 export type ListPackagesApiResponse =

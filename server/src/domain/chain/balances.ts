@@ -32,9 +32,9 @@ export interface GasWalletMethod {
 }
 
 export interface GasBalances {
-  nativeMicro: number;
+  nativeMicro: bigint;
   /** null for a native coin method. */
-  tokenMicro: number | null;
+  tokenMicro: bigint | null;
 }
 
 export interface GasBalanceReader {
@@ -50,11 +50,11 @@ async function localRead(
   address: string,
 ): Promise<GasBalances> {
   if (!servesDepositToken(method)) {
-    return { nativeMicro: 0, tokenMicro: method.is_token === 1 ? 0 : null };
+    return { nativeMicro: 0n, tokenMicro: method.is_token === 1 ? 0n : null };
   }
   const transfers = await chain.transfersTo(address, 0, await chain.latestBlock());
   const raw = transfers.reduce((sum, t) => sum + t.amount, 0n);
-  return { nativeMicro: 0, tokenMicro: chainAmountToMicro(raw, await chain.tokenDecimals()) };
+  return { nativeMicro: 0n, tokenMicro: chainAmountToMicro(raw, await chain.tokenDecimals()) };
 }
 
 /** Native and token balances of `address` over one chain's JSON-RPC. */

@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { getAddress, zeroAddress } from 'viem';
+import type { Kysely, Transaction } from 'kysely';
 import type { Db } from '../../db/connection';
+import type { Database } from '../../db/schema';
+import { InvalidError } from '../errors';
 import { newId } from '../ids';
-import { microToChainAmount } from '../money';
+import { creditsMicro } from '../ledger';
+import { chainAmountToMicro, MAX_TOTAL_MICRO, microToChainAmount, microToString } from '../money';
 import type { ChainAdapter, TokenTransfer } from './adapter';
 import { lockForTransaction } from '../../db/locks';
 
@@ -13,6 +17,8 @@ export const LOCAL_TOKEN_DECIMALS = 18;
  * The chain when no RPC is configured: the chain_transfers table, written by
  * `npm run admin -- deposit`. Each recorded transfer is its own block, final at once.
  */
+type Executor = Kysely<Database> | Transaction<Database>;
+
 export class LocalChainAdapter implements ChainAdapter {
   readonly kind = 'local';
   readonly confirmations = 1;
@@ -53,14 +59,34 @@ export class LocalChainAdapter implements ChainAdapter {
   }
 }
 
-/** A USDT transfer on the local chain (from the zero address, as a mint) in a new block. */
+/**
+ * A USDT transfer on the local chain (from the zero address, as a mint) in a new block. With
+ * `payee`, refused (InvalidError) when that wallet would take in more than MAX_TOTAL_MICRO in
+ * all, counting what it was credited and the transfers to it not credited yet.
+ */
 export async function recordLocalTransfer(
   db: Db,
-  transfer: { to: string; amountMicro: number; createdAt: string },
+  transfer: { to: string; amountMicro: bigint; createdAt: string },
+  payee?: { userId: string; username: string },
 ): Promise<TokenTransfer> {
   return db.transaction().execute(async (trx) => {
     // One block at a time, whichever process records it.
     await lockForTransaction(trx, 'local_chain');
+    if (payee) {
+      // Uncredited transfers first, credits second: a sync committing in between is counted
+      // twice (a stricter check), never missed.
+      const onTheWay = await uncreditedMicro(trx, transfer.to);
+      const incoming = onTheWay + (await creditsMicro(trx, payee.userId));
+      if (incoming + transfer.amountMicro > MAX_TOTAL_MICRO) {
+        const room = MAX_TOTAL_MICRO - incoming;
+        throw new InvalidError(
+          `Refused: ${payee.username}'s wallet would take in more than ` +
+            `${microToString(MAX_TOTAL_MICRO)} USDT in all, the most one wallet can hold ` +
+            `(${microToString(incoming)} USDT credited or on the way; at most ` +
+            `${microToString(room > 0n ? room : 0n)} more).`,
+        );
+      }
+    }
     const row = await trx
       .selectFrom('chain_transfers')
       .select((eb) => eb.fn.max('block_number').as('latest'))
@@ -89,4 +115,28 @@ export async function recordLocalTransfer(
       .execute();
     return recorded;
   });
+}
+
+/** Transfers to `address` on the local chain that no credited deposit records yet. */
+async function uncreditedMicro(db: Executor, address: string): Promise<bigint> {
+  const rows = await db
+    .selectFrom('chain_transfers')
+    .select(['tx_hash', 'log_index', 'amount_raw'])
+    .where('to_address', '=', getAddress(address))
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('deposits')
+            .select('deposits.id')
+            .whereRef('deposits.tx_hash', '=', 'chain_transfers.tx_hash')
+            .whereRef('deposits.log_index', '=', 'chain_transfers.log_index')
+            .where('deposits.status', '=', 1),
+        ),
+      ),
+    )
+    .execute();
+  return rows.reduce(
+    (sum, row) => sum + chainAmountToMicro(BigInt(row.amount_raw), LOCAL_TOKEN_DECIMALS),
+    0n,
+  );
 }

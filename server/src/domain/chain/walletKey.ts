@@ -39,7 +39,7 @@ function createDevKeyPair(dataDir: string): string {
   const account = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive(ACCOUNT_PATH);
   const xpub = account.publicExtendedKey;
   // 'wx': a second process starting at the same moment loses the race and reads ours instead.
-  writeFileSync(path.join(dataDir, DEV_XPUB_FILE), `${xpub}\n`, { mode: 0o644, flag: 'wx' });
+  writeFileSync(path.join(dataDir, DEV_XPUB_FILE), `${xpub}\n`, { mode: 0o600, flag: 'wx' });
   writeFileSync(path.join(dataDir, DEV_MNEMONIC_FILE), `${mnemonic}\n`, {
     mode: 0o600,
     flag: 'wx',
