@@ -49,6 +49,9 @@ const config: Config = {
     {
       displayName: 'server',
       testEnvironment: 'node',
+      // Each suite builds real apps (migrations, seed, argon2 hashes): on a busy 2-core machine
+      // one beforeAll can pass Jest's 5 s default without anything being wrong.
+      testTimeout: 20_000,
       roots: ['<rootDir>/server', '<rootDir>/scripts'],
       testMatch: ['**/*.test.ts'],
       // A `*.pg.test.ts` needs PostgreSQL itself (e.g. copying SQLite into it): it belongs to the
