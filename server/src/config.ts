@@ -50,6 +50,8 @@ export interface Config {
   /** Sender of the e-mails (sign-in codes). */
   mailFrom: string;
   chainRpcUrl: string | undefined;
+  /** The local chain mines an empty block this often (ms); 0 mines only on demand. */
+  localBlockMs: number;
   /**
    * JSON-RPC endpoints of further EVM chains, by chain id, for the Operational Wallet's balance
    * reads (BALANCE_RPC_URLS=`1=https://…,137=https://…`). BNB Smart Chain uses CHAIN_RPC_URL.
@@ -177,6 +179,7 @@ export function loadConfig(env: Env): Config {
     smtpUrl: str(env, 'SMTP_URL'),
     mailFrom: str(env, 'MAIL_FROM') ?? 'CryptoSafeLock <no-reply@cryptosafelock.local>',
     chainRpcUrl: str(env, 'CHAIN_RPC_URL'),
+    localBlockMs: int(env, 'LOCAL_BLOCK_MS', 3_000, 0, 3_600_000),
     balanceRpcUrls: rpcUrls(env, 'BALANCE_RPC_URLS'),
     usdtContract: str(env, 'USDT_CONTRACT'),
     walletXpub: str(env, 'WALLET_XPUB'),

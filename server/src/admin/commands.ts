@@ -1,5 +1,6 @@
 import { accessCommands } from './access';
 import { backup } from './backup';
+import { chainCommands } from './chain';
 import { copyTo } from './copyTo';
 import { jobCommands } from './jobs';
 import { kycCommands } from './kyc';
@@ -41,6 +42,7 @@ export const COMMANDS: (AdminCommand | ConfigCommand)[] = [
   ...kycCommands,
   ...moneyCommands,
   ...jobCommands,
+  ...chainCommands,
   copyTo,
   backup,
 ];

@@ -6,7 +6,7 @@ import { InvalidError } from '../domain/errors';
 import { decimalToMicro, MAX_AMOUNT_MICRO, microToString } from '../domain/money';
 import { UsageError, userNamed, type AdminCommand } from './command';
 
-function parseAmount(text: string): bigint {
+export function parseAmount(text: string): bigint {
   let micro: bigint;
   try {
     micro = decimalToMicro(text);

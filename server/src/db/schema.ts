@@ -301,6 +301,30 @@ export interface ReceiveTransactionsTable {
   collect_txid: string | null;
   process_datetime: string | null;
   created_at: string;
+  /** Where the watcher found it (null on rows from before the gateway). */
+  chain_id: number | null;
+  tx_hash: string | null;
+  log_index: number | null;
+  block_number: number | null;
+  /** The token's base units, exact (decimal string). */
+  amount_raw: string | null;
+  /** The deposit account's address it was paid to. */
+  address: string | null;
+  /** Why it failed: below_minimum, reorged. */
+  failure_reason: string | null;
+  credited_at: string | null;
+}
+
+/** Per chain, the last block the gateway's watcher has read. */
+export interface WatchCursorsTable {
+  chain_id: number;
+  scanned_block: number;
+}
+
+/** The local chain's head when empty blocks were mined past its last transfer. */
+export interface ChainHeadsTable {
+  chain_id: number;
+  block_number: number;
 }
 
 export interface SendTransactionsTable {
@@ -454,6 +478,8 @@ export interface Database {
   jobs: JobsTable;
   idempotency_keys: IdempotencyKeysTable;
   rate_limits: RateLimitsTable;
+  watch_cursors: WatchCursorsTable;
+  chain_heads: ChainHeadsTable;
 }
 
 export type User = Selectable<UsersTable>;

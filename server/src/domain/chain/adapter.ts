@@ -20,6 +20,12 @@ export interface ChainAdapter {
   tokenDecimals(): Promise<number>;
   /** USDT transfers to `address` in blocks fromBlock..toBlock (inclusive), in chain order. */
   transfersTo(address: string, fromBlock: number, toBlock: number): Promise<TokenTransfer[]>;
+  /** The same for any of `addresses` (the gateway's watcher reads all deposit accounts at once). */
+  transfersToAny(
+    addresses: readonly string[],
+    fromBlock: number,
+    toBlock: number,
+  ): Promise<TokenTransfer[]>;
 }
 
 export class ChainConfigError extends Error {}

@@ -51,7 +51,17 @@ export class EvmChainAdapter implements ChainAdapter {
   }
 
   async transfersTo(address: string, fromBlock: number, toBlock: number): Promise<TokenTransfer[]> {
-    const to = getAddress(address);
+    return this.transfersToAny([address], fromBlock, toBlock);
+  }
+
+  async transfersToAny(
+    addresses: readonly string[],
+    fromBlock: number,
+    toBlock: number,
+  ): Promise<TokenTransfer[]> {
+    if (addresses.length === 0) return [];
+    // eth_getLogs takes a list of values for an indexed topic: one call for every address.
+    const to = addresses.map((a) => getAddress(a));
     const out: TokenTransfer[] = [];
     const blockTimes = new Map<bigint, string>();
     const blockTime = async (blockNumber: bigint): Promise<string> => {

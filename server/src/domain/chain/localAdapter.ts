@@ -13,11 +13,14 @@ import { lockForTransaction } from '../../db/locks';
 /** BEP20 USDT has 18 decimals; the local chain mimics it. */
 export const LOCAL_TOKEN_DECIMALS = 18;
 
+type Executor = Kysely<Database> | Transaction<Database>;
+
 /**
  * The chain when no RPC is configured: the chain_transfers table, written by
- * `npm run admin -- deposit`. Each recorded transfer is its own block, final at once.
+ * `npm run admin -- deposit` (each recorded transfer is its own block), and empty blocks mined
+ * on top (`mineLocalBlocks`), which give the gateway's deposits their confirmations. A user's
+ * own wallet deposit is final at once (confirmations 1).
  */
-type Executor = Kysely<Database> | Transaction<Database>;
 
 export class LocalChainAdapter implements ChainAdapter {
   readonly kind = 'local';
@@ -26,11 +29,7 @@ export class LocalChainAdapter implements ChainAdapter {
   constructor(private readonly db: Db) {}
 
   async latestBlock(): Promise<number> {
-    const row = await this.db
-      .selectFrom('chain_transfers')
-      .select((eb) => eb.fn.max('block_number').as('latest'))
-      .executeTakeFirst();
-    return Number(row?.latest ?? 0);
+    return localHead(this.db);
   }
 
   async tokenDecimals(): Promise<number> {
@@ -38,10 +37,23 @@ export class LocalChainAdapter implements ChainAdapter {
   }
 
   async transfersTo(address: string, fromBlock: number, toBlock: number): Promise<TokenTransfer[]> {
+    return this.transfersToAny([address], fromBlock, toBlock);
+  }
+
+  async transfersToAny(
+    addresses: readonly string[],
+    fromBlock: number,
+    toBlock: number,
+  ): Promise<TokenTransfer[]> {
+    if (addresses.length === 0) return [];
     const rows = await this.db
       .selectFrom('chain_transfers')
       .selectAll()
-      .where('to_address', '=', getAddress(address))
+      .where(
+        'to_address',
+        'in',
+        addresses.map((a) => getAddress(a)),
+      )
       .where('block_number', '>=', fromBlock)
       .where('block_number', '<=', toBlock)
       .orderBy('block_number')
@@ -87,17 +99,15 @@ export async function recordLocalTransfer(
         );
       }
     }
-    const row = await trx
-      .selectFrom('chain_transfers')
-      .select((eb) => eb.fn.max('block_number').as('latest'))
-      .executeTakeFirst();
+    const blockNumber = (await localHead(trx)) + 1;
+    await setLocalHead(trx, blockNumber);
     const recorded: TokenTransfer = {
       txHash: `0x${randomBytes(32).toString('hex')}`,
       logIndex: 0,
       from: zeroAddress,
       to: getAddress(transfer.to),
       amount: microToChainAmount(transfer.amountMicro, LOCAL_TOKEN_DECIMALS),
-      blockNumber: Number(row?.latest ?? 0) + 1,
+      blockNumber,
       timestamp: transfer.createdAt,
     };
     await trx
@@ -139,4 +149,39 @@ async function uncreditedMicro(db: Executor, address: string): Promise<bigint> {
     (sum, row) => sum + chainAmountToMicro(BigInt(row.amount_raw), LOCAL_TOKEN_DECIMALS),
     0n,
   );
+}
+
+/** The local chain's id: it stands in for BNB Smart Chain (USDT BEP20). */
+const LOCAL_CHAIN_ID = 56;
+
+/** The newest block: the last transfer's, or later when empty blocks were mined since. */
+export async function localHead(db: Executor): Promise<number> {
+  const transfers = await db
+    .selectFrom('chain_transfers')
+    .select((eb) => eb.fn.max('block_number').as('latest'))
+    .executeTakeFirst();
+  const mined = await db
+    .selectFrom('chain_heads')
+    .select('block_number')
+    .where('chain_id', '=', LOCAL_CHAIN_ID)
+    .executeTakeFirst();
+  return Math.max(Number(transfers?.latest ?? 0), mined?.block_number ?? 0);
+}
+
+async function setLocalHead(db: Executor, blockNumber: number): Promise<void> {
+  await db
+    .insertInto('chain_heads')
+    .values({ chain_id: LOCAL_CHAIN_ID, block_number: blockNumber })
+    .onConflict((oc) => oc.column('chain_id').doUpdateSet({ block_number: blockNumber }))
+    .execute();
+}
+
+/** Mines `count` empty blocks on the local chain (confirmations for what it holds); the new head. */
+export async function mineLocalBlocks(db: Db, count: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await lockForTransaction(trx, 'local_chain');
+    const head = (await localHead(trx)) + count;
+    await setLocalHead(trx, head);
+    return head;
+  });
 }
