@@ -1,14 +1,19 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { startWorker } from './domain/jobs/worker';
-import { WEB_DIR } from './paths';
+import { GATEWAY_DOCS_DIR, WEB_DIR } from './paths';
 import { openRuntime } from './runtime';
 import { backgroundTasks } from './tasks';
 
 async function main(): Promise<void> {
   const runtime = await openRuntime(loadConfig(process.env));
   const { config } = runtime;
-  const app = await buildApp({ config, db: runtime.db, webDir: WEB_DIR });
+  const app = await buildApp({
+    config,
+    db: runtime.db,
+    webDir: WEB_DIR,
+    gatewayDocsDir: GATEWAY_DOCS_DIR,
+  });
   const worker = await startWorker({
     db: runtime.db,
     tasks: backgroundTasks(config, runtime.db),
