@@ -19,7 +19,7 @@ export function GatewayQuickStart({ apiKey }: { apiKey: string | null }) {
   return (
     <Card className="mb-4">
       <Card.Body>
-        <Card.Title as="h3" className="h6">
+        <Card.Title as="h3" className="h6 fw-semibold">
           Gateway API
         </Card.Title>
         <Form.Group controlId="gateway-base-url" className="mb-3">
@@ -36,28 +36,26 @@ export function GatewayQuickStart({ apiKey }: { apiKey: string | null }) {
               label="Copy base URL"
               variant="outline-primary"
               size={undefined}
-            />
+            >
+              Copy
+            </CopyButton>
           </InputGroup>
         </Form.Group>
         <Form.Group controlId="gateway-example" className="mb-2">
           <Form.Label>Example request</Form.Label>
-          <InputGroup>
-            <Form.Control
-              as="textarea"
-              rows={3}
-              value={example}
-              readOnly
-              className="font-monospace small"
-              onFocus={(e) => e.target.select()}
-            />
-            <CopyButton
-              value={example}
-              label="Copy example"
-              variant="outline-primary"
-              size={undefined}
-            />
-          </InputGroup>
+          {/* Full width, the copy button under it: the command wraps over a few lines on a phone. */}
+          <Form.Control
+            as="textarea"
+            rows={3}
+            value={example}
+            readOnly
+            className="font-monospace small"
+            onFocus={(e) => e.target.select()}
+          />
         </Form.Group>
+        <CopyButton value={example} label="Copy example" variant="outline-primary" className="mb-3">
+          Copy
+        </CopyButton>
         <p className="small text-muted mb-2">
           Send the key as <code>Authorization: Bearer</code> or <code>X-API-Key</code>, from your
           servers only. Each operation needs its permission: this one needs Read payment methods.
