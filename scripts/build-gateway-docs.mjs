@@ -14,7 +14,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const source = path.join(root, 'server', 'openapi', 'gateway.yaml');
 const template = path.join(root, 'scripts', 'gateway-docs.hbs');
 /** Where the server looks for the page (server/src/paths.ts GATEWAY_DOCS_DIR). */
-export const docsDir = path.resolve(root, process.env.DIST_DIR ?? 'dist', 'gateway-docs');
+const docsDir = path.resolve(root, process.env.DIST_DIR ?? 'dist', 'gateway-docs');
 /** The URL path the server serves docsDir under (server/src/gateway/docs.ts). */
 const PUBLIC_PATH = '/gateway/v1/docs';
 /** Replaced per request by the server with a fresh CSP nonce (server/src/gateway/docs.ts). */
