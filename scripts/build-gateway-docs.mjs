@@ -96,8 +96,13 @@ export function buildGatewayDocs() {
   const result = spawnSync(
     redocly,
     ['build-docs', source, '--output', out, '--template', template],
-    // REDOCLY_TELEMETRY=off: the CLI reports nothing and renders `disableTelemetry: true`.
-    { cwd: root, env: { ...process.env, REDOCLY_TELEMETRY: 'off' }, encoding: 'utf8' },
+    // REDOCLY_TELEMETRY=off: the CLI reports nothing and renders `disableTelemetry: true`;
+    // no update check either (a build calls no outside host).
+    {
+      cwd: root,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true' },
+      encoding: 'utf8',
+    },
   );
   if (result.status !== 0) {
     throw new Error(`redocly build-docs failed:\n${result.stdout}\n${result.stderr}`);
