@@ -112,7 +112,9 @@ export default (_env: Env, argv: Argv): Configuration & { devServer?: DevServerC
     devServer: {
       port: 3000,
       historyApiFallback: true,
-      proxy: [{ context: ['/api'], target: process.env.API_PROXY ?? 'http://localhost:8080' }],
+      proxy: [
+        { context: ['/api', '/gateway'], target: process.env.API_PROXY ?? 'http://localhost:8080' },
+      ],
     },
   };
 };

@@ -1,8 +1,10 @@
-// Bundles the API server (server/src) into dist/server/{main,admin}.cjs with esbuild.
+// Bundles the API server (server/src) into dist/server/{main,admin}.cjs with esbuild, and renders
+// the gateway's reference page into dist/gateway-docs (build-gateway-docs.mjs).
 // Dependencies stay external (node_modules at run time); Node >= 20.19 require()s the ESM-only ones.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildGatewayDocs, gatewayDocsAreStale } from './build-gateway-docs.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const srcDir = path.join(root, 'server', 'src');
@@ -21,8 +23,9 @@ function newestMtime(dir) {
   return newest;
 }
 
-/** True when a bundle is missing or older than any file under server/src. */
+/** True when a bundle is missing or older than any file under server/src, or the page is stale. */
 export function serverBuildIsStale() {
+  if (gatewayDocsAreStale()) return true;
   const sources = newestMtime(srcDir);
   return Object.keys(entries).some((name) => {
     const out = path.join(outDir, `${name}.cjs`);
@@ -50,6 +53,7 @@ export async function buildServer() {
       .map((n) => path.relative(root, path.join(outDir, `${n}.cjs`)))
       .join(', ')}`,
   );
+  buildGatewayDocs();
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -60,6 +60,8 @@ export interface BuildAppOptions {
   specification?: string;
   /** Directory of the built SPA to serve with history fallback (main passes dist/web). */
   webDir?: string;
+  /** Directory of the built gateway reference page (main passes dist/gateway-docs). */
+  gatewayDocsDir?: string;
   /** Test seam: handlers that replace the tag modules' ones for the given operationIds. */
   handlerOverrides?: HandlerMap;
 }
@@ -176,7 +178,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     securityHandlers: buildSecurityHandlers(ctx),
   });
 
-  await registerGateway(app, ctx);
+  await registerGateway(app, ctx, options.gatewayDocsDir);
 
   // Operator routes outside /api: after the onRoute hooks (no rate limit: load balancers and
   // Prometheus poll them) and after compression, which attaches itself as routes are added.

@@ -1,7 +1,7 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { startWorker } from './domain/jobs/worker';
-import { WEB_DIR } from './paths';
+import { GATEWAY_DOCS_DIR, WEB_DIR } from './paths';
 import { openRuntime } from './runtime';
 import { backgroundTasks } from './tasks';
 
@@ -11,7 +11,12 @@ async function main(): Promise<void> {
   process.umask(0o077);
   const runtime = await openRuntime(loadConfig(process.env));
   const { config } = runtime;
-  const app = await buildApp({ config, db: runtime.db, webDir: WEB_DIR });
+  const app = await buildApp({
+    config,
+    db: runtime.db,
+    webDir: WEB_DIR,
+    gatewayDocsDir: GATEWAY_DOCS_DIR,
+  });
   const worker = await startWorker({
     db: runtime.db,
     tasks: backgroundTasks(config, runtime.db),

@@ -9,3 +9,5 @@ export const GATEWAY_OPENAPI_PATH = path.join(ROOT_DIR, 'server', 'openapi', 'ga
 export const LOGOS_DIR = path.join(ROOT_DIR, 'server', 'assets', 'logos');
 export const DIST_DIR = path.resolve(ROOT_DIR, process.env.DIST_DIR ?? 'dist');
 export const WEB_DIR = path.join(DIST_DIR, 'web');
+/** The gateway's reference page, built by scripts/build-gateway-docs.mjs. */
+export const GATEWAY_DOCS_DIR = path.join(DIST_DIR, 'gateway-docs');

@@ -83,7 +83,32 @@ test('create an app, add a payout address, and manage an API key', async () => {
   expect(key).toMatch(/^csl_live_[0-9a-z]{32}$/);
   await page.getByRole('button', { name: 'Copy key' }).click();
   await page.getByText('Key Copied Succefully').waitFor();
+  const gateway = `${server.baseUrl}/gateway/v1`;
+  expect(await page.getByRole('textbox', { name: 'Base URL' }).inputValue()).toBe(gateway);
+  expect(await page.getByRole('textbox', { name: 'Example request' }).inputValue()).toBe(
+    `curl -H "Authorization: Bearer ${key}" ${gateway}/methods`,
+  );
   await snap(page, 'apps-key-once-desktop');
+
+  // The reference opens in a tab of its own, served by the server, and loads nothing from
+  // another host.
+  const requested: string[] = [];
+  context.on('request', (request) => requested.push(request.url()));
+  const [docs] = await Promise.all([
+    context.waitForEvent('page'),
+    page.getByRole('link', { name: 'API reference' }).click(),
+  ]);
+  await docs.waitForLoadState('networkidle');
+  expect(docs.url()).toBe(`${gateway}/docs`);
+  await docs
+    .getByRole('heading', { name: /CryptoSafeLock gateway API/ })
+    .first()
+    .waitFor();
+  await snap(docs, 'apps-gateway-reference-desktop');
+  expect(
+    requested.filter((url) => !url.startsWith(`${server.baseUrl}/`) && !url.startsWith('data:')),
+  ).toEqual([]);
+  await docs.close();
   await page.getByRole('button', { name: 'Go Back' }).click();
   await page.getByRole('cell', { name: 'Checkout server', exact: true }).waitFor();
   expect(await page.content()).not.toContain(key);
@@ -157,6 +182,9 @@ test('the app detail on a phone', async () => {
   await page.goto('/app/my-app/app_demo_store/transaction?view=receive');
   await page.getByText('Showing 1 to 10 of 27 results').waitFor();
   await snap(page, 'apps-receive-phone');
+  await page.goto('/app/my-app/app_demo_store/app-keys');
+  await page.getByLabel('Example request').waitFor();
+  await snap(page, 'apps-keys-phone');
   await page.goto('/app/create-app');
   await page.getByRole('button', { name: 'Create App' }).waitFor();
   await snap(page, 'apps-create-phone');

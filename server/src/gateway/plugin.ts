@@ -5,6 +5,7 @@ import { ajvsFor, createValidatorCompiler } from '../http/validation';
 import { isObject, loadSpecification } from '../openapi/spec';
 import { GATEWAY_OPENAPI_PATH } from '../paths';
 import { gatewayAuthenticator } from './auth';
+import { registerGatewayDocs } from './docs';
 import { gatewayErrorHandler } from './errors';
 import { gatewayHandlers } from './handlers';
 
@@ -30,10 +31,15 @@ function abilitiesOf(document: Record<string, unknown>): Map<string, string> {
 
 /**
  * The gateway API (server/openapi/gateway.yaml) under GATEWAY_PREFIX, apart from the portal's
- * /api: its own validator, error body and 404, its contract at /openapi.json, and every operation
- * behind the API key check (gateway/auth.ts) before the body is read.
+ * /api: its own validator, error body and 404, its contract at /openapi.json and its reference
+ * page at /docs (built into `docsDir`; gateway/docs.ts), and every operation behind the API key
+ * check (gateway/auth.ts) before the body is read.
  */
-export async function registerGateway(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function registerGateway(
+  app: FastifyInstance,
+  ctx: AppContext,
+  docsDir: string | undefined,
+): Promise<void> {
   const spec = loadSpecification(GATEWAY_OPENAPI_PATH);
   const abilities = abilitiesOf(spec.document);
   const published = JSON.stringify(spec.document);
@@ -50,6 +56,7 @@ export async function registerGateway(app: FastifyInstance, ctx: AppContext): Pr
       gateway.get('/openapi.json', (_request, reply) => {
         void reply.type('application/json; charset=utf-8').send(published);
       });
+      registerGatewayDocs(gateway, docsDir);
 
       await gateway.register(async (operations) => {
         operations.setValidatorCompiler(createValidatorCompiler(ajvsFor(spec.document)));

@@ -266,6 +266,34 @@ describe('App Keys', () => {
     expect(screen.getByLabelText('Key Name')).toHaveValue('');
   });
 
+  test('shows the gateway base URL, a curl example with the key just generated, and the reference', async () => {
+    server.use(reply('generateApiKey', fixtures.generateApiKey));
+    const { user } = renderTab('app-keys');
+    const baseUrl = `${window.location.origin}/gateway/v1`;
+    expect(await screen.findByLabelText('Base URL')).toHaveValue(baseUrl);
+    const example = screen.getByLabelText('Example request');
+    expect(example).toHaveValue(`curl -H "Authorization: Bearer csl_live_…" ${baseUrl}/methods`);
+    const reference = screen.getByRole('link', { name: 'API reference' });
+    expect(reference).toHaveAttribute('href', '/gateway/v1/docs');
+    expect(reference).toHaveAttribute('target', '_blank');
+    expect(reference).toHaveAttribute('rel', 'noopener');
+
+    await user.type(screen.getByLabelText('Key Name'), 'New key');
+    await user.click(await screen.findByLabelText('Read payment methods'));
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await screen.findByLabelText('Your API Key');
+    const withKey = `curl -H "Authorization: Bearer ${fixtures.generateApiKey.token}" ${baseUrl}/methods`;
+    expect(example).toHaveValue(withKey);
+    const write = jest.spyOn(navigator.clipboard, 'writeText');
+    await user.click(screen.getByRole('button', { name: 'Copy example' }));
+    expect(await screen.findByText('Copied Successfully')).toBeInTheDocument();
+    expect(write).toHaveBeenCalledWith(withKey);
+
+    // The key is shown once: back on the form, the example has the placeholder again.
+    await user.click(screen.getByRole('button', { name: 'Go Back' }));
+    expect(example).toHaveValue(`curl -H "Authorization: Bearer csl_live_…" ${baseUrl}/methods`);
+  });
+
   test('lists keys; Edit Permissions saves the new set; Revoke asks first', async () => {
     const updates = capture('updatePermissions', () =>
       ok('updatePermissions', { status: true, msg: 'Permissions updated successfully' }),

@@ -14,12 +14,16 @@ import { useForm } from '../../../components/form/useForm';
 import { formatDateTime } from '../../../lib/format';
 import { MSG } from '../appRules';
 import { EditPermissionsModal } from './EditPermissionsModal';
+import { GatewayQuickStart } from './GatewayQuickStart';
 import { NewKeyPanel } from './NewKeyPanel';
 import { PermissionChecks } from './PermissionChecks';
 import { RevokeKeyButton } from './RevokeKeyButton';
 import { BusyButton } from '../../../components/BusyButton';
 
-/** Key name + permissions form, the new key shown once, and the table of live keys. */
+/**
+ * Key name + permissions form, the new key shown once, how to call the gateway with it, and the
+ * table of live keys.
+ */
 export function AppKeysTab({ appId }: { appId: string }) {
   const permissions = useListTokenPermissionsQuery();
   const keys = useListTokensQuery({ appid: appId });
@@ -85,6 +89,8 @@ export function AppKeysTab({ appId }: { appId: string }) {
           )}
         </Card.Body>
       </Card>
+
+      <GatewayQuickStart apiKey={newKey} />
 
       <div className="table-responsive">
         <Table hover className="align-middle bg-white mb-0">
