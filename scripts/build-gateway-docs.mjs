@@ -74,6 +74,8 @@ function localBundle(source) {
  * (script, link, img, ...) and CSS url()/@import. A plain <a href> (Redoc's "API docs by Redocly"
  * credit) is only followed when clicked, so it may stay. server/src/gateway/docs.test.ts scans
  * what the server sends the same way.
+ * @param {string} html
+ * @returns {string[]}
  */
 function externalReferences(html) {
   const offHost = String.raw`(?:https?:)?\/\/[^"'\s>)]+`;
@@ -85,7 +87,7 @@ function externalReferences(html) {
     new RegExp(String.raw`url\(\s*["']?(${offHost})`, 'gi'),
     new RegExp(String.raw`@import\s+(?:url\()?\s*["']?(${offHost})`, 'gi'),
   ];
-  return patterns.flatMap((pattern) => [...html.matchAll(pattern)].map((m) => m[1]));
+  return patterns.flatMap((pattern) => [...html.matchAll(pattern)].map((m) => m[1] ?? ''));
 }
 
 export function buildGatewayDocs() {
