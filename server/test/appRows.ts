@@ -36,6 +36,26 @@ export async function insertApp(
     .execute();
 }
 
+/** USDT (BEP20) in use by an app, with its payout address; switches on unless told otherwise. */
+export async function insertAppMethod(
+  t: TestApp,
+  values: { id: string; app_id: string; deposit_status?: 0 | 1; withdraw_status?: 0 | 1 },
+): Promise<void> {
+  await t.db
+    .insertInto('app_payment_methods')
+    .values({
+      payment_method_id: 'pm_usdt_bsc',
+      collect_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      gas_address: null,
+      gas_index: null,
+      deposit_status: 1,
+      withdraw_status: 1,
+      created_at: t.clock().toISOString(),
+      ...values,
+    })
+    .execute();
+}
+
 /** A deposit to an app, in USDT (BEP20), not yet broadcast or collected. */
 export async function insertReceive(t: TestApp, values: NewReceive): Promise<void> {
   await t.db

@@ -1,7 +1,7 @@
 import { runAdmin } from '../admin';
 import { openDb } from '../db/connection';
 import { addUser } from '../../test/accounts';
-import { insertApp } from '../../test/appRows';
+import { insertApp, insertAppMethod } from '../../test/appRows';
 import { testAppPerBlock } from '../../test/withTestApp';
 import { chainAdapterFor } from './chain';
 import { mineLocalBlocks, recordLocalTransfer } from './chain/localAdapter';
@@ -23,20 +23,7 @@ describe('the deposit watcher', () => {
     const appId = `app_watch_${serial}`;
     const now = t.clock().toISOString();
     await insertApp(t, { id: appId, user_id: userId, created_at: now });
-    await t.db
-      .insertInto('app_payment_methods')
-      .values({
-        id: `apm_watch_${serial}`,
-        app_id: appId,
-        payment_method_id: 'pm_usdt_bsc',
-        collect_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
-        gas_address: null,
-        gas_index: null,
-        deposit_status: 1,
-        withdraw_status: 0,
-        created_at: now,
-      })
-      .execute();
+    await insertAppMethod(t, { id: `apm_watch_${serial}`, app_id: appId });
     const { account: opened } = await openAccount(t.db, resolveWalletXpub(t.config), {
       appId,
       uniqueId,

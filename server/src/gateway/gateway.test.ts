@@ -1,6 +1,6 @@
 import { newApiKey } from '../domain/apiKeys';
 import { addUser } from '../../test/accounts';
-import { insertApp } from '../../test/appRows';
+import { insertApp, insertAppMethod } from '../../test/appRows';
 import type { TestApp } from '../../test/testApp';
 import { testAppPerBlock } from '../../test/withTestApp';
 
@@ -29,20 +29,12 @@ describe('gateway API', () => {
       created_at: now,
       whitelist_ip: app.whitelist ?? null,
     });
-    await t.db
-      .insertInto('app_payment_methods')
-      .values({
-        id: `apm_${tag}`,
-        app_id: appId,
-        payment_method_id: 'pm_usdt_bsc',
-        collect_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
-        gas_address: null,
-        gas_index: null,
-        deposit_status: app.depositsOn === false ? 0 : 1,
-        withdraw_status: 0,
-        created_at: now,
-      })
-      .execute();
+    await insertAppMethod(t, {
+      id: `apm_${tag}`,
+      app_id: appId,
+      deposit_status: app.depositsOn === false ? 0 : 1,
+      withdraw_status: 0,
+    });
     const key = newApiKey();
     await t.db
       .insertInto('api_keys')

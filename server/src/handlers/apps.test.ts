@@ -7,7 +7,7 @@ import { startWorker } from '../domain/jobs/worker';
 import { newId } from '../domain/ids';
 import { seed } from '../seed';
 import { addUser as addAccount } from '../../test/accounts';
-import { insertApp, insertReceive, insertSend } from '../../test/appRows';
+import { insertApp, insertAppMethod, insertReceive, insertSend } from '../../test/appRows';
 import type { CallOptions } from '../../test/operations';
 import type { TestApp } from '../../test/testApp';
 import { expectFieldErrors, expectRefusal } from '../../test/expectations';
@@ -154,20 +154,7 @@ async function makeAppWithRows(t: TestApp, userId: string, tag: string) {
     status: 1,
     created_at: now,
   });
-  await t.db
-    .insertInto('app_payment_methods')
-    .values({
-      id: `upm_${tag}`,
-      app_id: appId,
-      payment_method_id: 'pm_usdt_bsc',
-      collect_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
-      gas_address: null,
-      gas_index: null,
-      deposit_status: 1,
-      withdraw_status: 1,
-      created_at: now,
-    })
-    .execute();
+  await insertAppMethod(t, { id: `upm_${tag}`, app_id: appId });
   await t.db
     .insertInto('api_keys')
     .values({

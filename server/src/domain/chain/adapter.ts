@@ -18,9 +18,10 @@ export interface ChainAdapter {
   readonly confirmations: number;
   latestBlock(): Promise<number>;
   tokenDecimals(): Promise<number>;
-  /** USDT transfers to `address` in blocks fromBlock..toBlock (inclusive), in chain order. */
-  transfersTo(address: string, fromBlock: number, toBlock: number): Promise<TokenTransfer[]>;
-  /** The same for any of `addresses` (the gateway's watcher reads all deposit accounts at once). */
+  /**
+   * USDT transfers to any of `addresses` in blocks fromBlock..toBlock (inclusive), in chain
+   * order (the gateway's watcher reads all deposit accounts in one call).
+   */
   transfersToAny(
     addresses: readonly string[],
     fromBlock: number,

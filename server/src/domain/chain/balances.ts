@@ -52,7 +52,7 @@ async function localRead(
   if (!servesDepositToken(method)) {
     return { nativeMicro: 0n, tokenMicro: method.is_token === 1 ? 0n : null };
   }
-  const transfers = await chain.transfersTo(address, 0, await chain.latestBlock());
+  const transfers = await chain.transfersToAny([address], 0, await chain.latestBlock());
   const raw = transfers.reduce((sum, t) => sum + t.amount, 0n);
   return { nativeMicro: 0n, tokenMicro: chainAmountToMicro(raw, await chain.tokenDecimals()) };
 }

@@ -44,7 +44,7 @@ describe('EvmChainAdapter', () => {
     const head = await adapter.latestBlock();
     expect(head).toBe(Number(await node.publicClient.getBlockNumber()));
 
-    const transfers = await adapter.transfersTo(alice.toLowerCase(), start + 1, head);
+    const transfers = await adapter.transfersToAny([alice.toLowerCase()], start + 1, head);
     expect(transfers.map((t) => [t.txHash, t.amount, t.to])).toEqual([
       [first, usdt('12.5'), alice],
       [twice, usdt('1'), alice],
@@ -57,7 +57,7 @@ describe('EvmChainAdapter', () => {
         privateKeyToAddress('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'),
       ),
     );
-    expect(await adapter.transfersTo(alice, head + 1, head)).toEqual([]);
+    expect(await adapter.transfersToAny([alice], head + 1, head)).toEqual([]);
   });
 
   it('splits wide block ranges into several log queries', async () => {
@@ -66,7 +66,7 @@ describe('EvmChainAdapter', () => {
     for (const amount of ['1', '2', '3', '4', '5']) await node.transfer(token, carol, usdt(amount));
     const head = Number(await node.publicClient.getBlockNumber());
     const narrow = new EvmChainAdapter({ rpcUrl: node.url, tokenAddress: token, maxBlockRange: 2 });
-    const transfers = await narrow.transfersTo(carol, start, head);
+    const transfers = await narrow.transfersToAny([carol], start, head);
     expect(transfers.map((t) => t.amount)).toEqual(['1', '2', '3', '4', '5'].map(usdt));
   });
 

@@ -50,10 +50,6 @@ export class EvmChainAdapter implements ChainAdapter {
     return this.decimals;
   }
 
-  async transfersTo(address: string, fromBlock: number, toBlock: number): Promise<TokenTransfer[]> {
-    return this.transfersToAny([address], fromBlock, toBlock);
-  }
-
   async transfersToAny(
     addresses: readonly string[],
     fromBlock: number,

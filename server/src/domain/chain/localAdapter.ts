@@ -36,10 +36,6 @@ export class LocalChainAdapter implements ChainAdapter {
     return LOCAL_TOKEN_DECIMALS;
   }
 
-  async transfersTo(address: string, fromBlock: number, toBlock: number): Promise<TokenTransfer[]> {
-    return this.transfersToAny([address], fromBlock, toBlock);
-  }
-
   async transfersToAny(
     addresses: readonly string[],
     fromBlock: number,
