@@ -104,7 +104,8 @@ export async function syncDeposits(
     user.deposit_scanned_block === null
       ? Math.max(0, head - FIRST_SCAN_LOOKBACK)
       : user.deposit_scanned_block + 1;
-  const transfers = from <= head ? await adapter.transfersToAny([user.deposit_address], from, head) : [];
+  const transfers =
+    from <= head ? await adapter.transfersToAny([user.deposit_address], from, head) : [];
   const decimals = await adapter.tokenDecimals();
   // The newest block with enough confirmations; later blocks are scanned again next time.
   const safe = head - adapter.confirmations + 1;
