@@ -5,6 +5,6 @@ import { sql, type Expression, type RawBuilder } from 'kysely';
  * (PostgreSQL widens a bigint sum to numeric; SQLite's integer sum would come back as a rounded
  * JS number past 2^53) for `BigInt()`. No rows sum to '0', not null.
  */
-export function sumMicro(value: Expression<number>): RawBuilder<string> {
+export function sumMicro(value: Expression<number | null>): RawBuilder<string> {
   return sql<string>`cast(coalesce(sum(${value}), 0) as text)`;
 }

@@ -4,6 +4,7 @@ import { lockForTransaction } from '../db/locks';
 import { tronAddressFromEvm } from './addresses';
 import { fieldInvalid, NotFoundError } from './errors';
 import { deriveEvmAddress } from './hdWallet';
+import { decodeCursor, encodeCursor } from './cursor';
 import { newId } from './ids';
 
 // The gateway's payment methods and deposit accounts of an app. An account is one address per
@@ -218,26 +219,4 @@ export async function listAccounts(
     accounts: shown.map(accountView),
     nextCursor: more && last ? encodeCursor(last.created_at, last.id) : null,
   };
-}
-
-function encodeCursor(createdAt: string, id: string): string {
-  return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(parsed) &&
-      parsed.length === 2 &&
-      typeof parsed[0] === 'string' &&
-      typeof parsed[1] === 'string' &&
-      !Number.isNaN(Date.parse(parsed[0]))
-    ) {
-      return { createdAt: parsed[0], id: parsed[1] };
-    }
-  } catch {
-    // falls through to the refusal
-  }
-  throw fieldInvalid('cursor', 'The cursor is not one this API gave.');
 }

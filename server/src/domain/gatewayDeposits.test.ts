@@ -1,4 +1,5 @@
 import { runAdmin } from '../admin';
+import { newApiKey } from './apiKeys';
 import { openDb } from '../db/connection';
 import { addUser } from '../../test/accounts';
 import { insertApp, insertAppMethod } from '../../test/appRows';
@@ -157,5 +158,70 @@ describe('the deposit watcher', () => {
     expect(await worker.drain()).toBe(1);
     expect((await rowsOf(appId))[0]?.deposit_status).toBe(3);
     expect(log.error).not.toHaveBeenCalled();
+  });
+
+  it('reads deposits and totals back through the gateway API', async () => {
+    const { appId, address } = await account('cust-9');
+    const key = newApiKey();
+    await t.db
+      .insertInto('api_keys')
+      .values({
+        id: `key_${appId}`,
+        app_id: appId,
+        token_name: 'reader',
+        token_hash: key.hash,
+        token_prefix: key.prefix,
+        abilities: JSON.stringify(['deposits:read', 'balances:read']),
+        created_at: t.clock().toISOString(),
+      })
+      .execute();
+    const get = (url: string) =>
+      t.inject({
+        method: 'GET',
+        url: `/gateway/v1${url}`,
+        headers: { authorization: `Bearer ${key.key}` },
+      });
+    const credited = await pay(address, 25_500_000n);
+    t.clock.advance(1_000);
+    await pay(address, 2_000_000n);
+    t.clock.advance(1_000);
+    await pay(address, 400_000n);
+    await watch();
+    await mineLocalBlocks(t.db, 12); // 15 blocks hold the first, 14 the second
+    await watch();
+
+    const all = (await get('/deposits')).json();
+    expect(all.next_cursor).toBeNull();
+    expect(all.data.map((d: { amount: string; status: number }) => [d.amount, d.status])).toEqual([
+      ['0.4', 5],
+      ['2', 0],
+      ['25.5', 3],
+    ]);
+    const first = all.data[2];
+    expect(first).toMatchObject({
+      unique_id: 'cust-9',
+      method: 'USDT-BEP20',
+      chain_id: 56,
+      address,
+      tx_hash: credited.txHash,
+      log_index: 0,
+      block_number: credited.blockNumber,
+      failure_reason: null,
+      credited_at: t.clock().toISOString(),
+    });
+    expect(all.data[0].failure_reason).toBe('below_minimum');
+    expect((await get(`/deposits/${first.id}`)).json()).toEqual(first);
+    expect((await get('/deposits/rcv_nope')).statusCode).toBe(404);
+    expect((await get('/deposits?status=3')).json().data).toEqual([first]);
+    expect((await get('/deposits?unique_id=someone-else')).json().data).toEqual([]);
+    const paged = (await get('/deposits?limit=2')).json();
+    expect(paged.data).toHaveLength(2);
+    expect((await get(`/deposits?limit=2&cursor=${paged.next_cursor}`)).json().data).toEqual([
+      first,
+    ]);
+    expect((await get('/deposits?status=9')).statusCode).toBe(422);
+    expect((await get('/balances')).json()).toEqual({
+      data: [{ method: 'USDT-BEP20', received: '27.500000', credited: '25.500000' }],
+    });
   });
 });

@@ -1,7 +1,18 @@
 import type { Db } from '../db/connection';
+import type { DepositStatus } from '../db/schema';
+import { sumMicro } from '../db/sums';
+import { decodeCursor, encodeCursor } from './cursor';
+import { NotFoundError } from './errors';
 import type { ChainAdapter, TokenTransfer } from './chain/adapter';
 import { newId } from './ids';
-import { chainAmountToMicro, decimalToMicro, microToChainAmount, storedMicro } from './money';
+import {
+  chainAmountToMicro,
+  decimalToMicro,
+  microToChainAmount,
+  microToString,
+  storedMicro,
+  unitsToDecimal,
+} from './money';
 import type { Task } from './jobs/worker';
 
 // The gateway's chain watcher: finds the token transfers to the apps' deposit accounts and moves
@@ -200,4 +211,179 @@ export function depositWatcherTask(db: Db, adapter: ChainAdapter, clock: () => D
       await watchDeposits(db, adapter, clock());
     },
   };
+}
+
+export interface GatewayDeposit {
+  id: string;
+  uniqueId: string;
+  methodCode: string;
+  chainId: number;
+  address: string;
+  txHash: string;
+  logIndex: number;
+  blockNumber: number;
+  /** Exact, in the token's units. */
+  amount: string;
+  status: DepositStatus;
+  failureReason: string | null;
+  createdAt: string;
+  creditedAt: string | null;
+}
+
+export interface DepositFilter {
+  uniqueId?: string;
+  methodCode?: string;
+  status?: DepositStatus;
+  from?: string;
+  to?: string;
+}
+
+/** The watcher's rows of an app (rows from before the gateway carry no chain position). */
+function depositRows(db: Db, appId: string) {
+  return db
+    .selectFrom('receive_transactions')
+    .innerJoin('payment_methods', 'payment_methods.id', 'receive_transactions.payment_method_id')
+    .select([
+      'receive_transactions.id',
+      'receive_transactions.unique_id',
+      'receive_transactions.chain_id',
+      'receive_transactions.address',
+      'receive_transactions.tx_hash',
+      'receive_transactions.log_index',
+      'receive_transactions.block_number',
+      'receive_transactions.amount_raw',
+      'receive_transactions.deposit_status',
+      'receive_transactions.failure_reason',
+      'receive_transactions.created_at',
+      'receive_transactions.credited_at',
+      'payment_methods.code',
+      'payment_methods.decimals',
+    ])
+    .where('receive_transactions.app_id', '=', appId)
+    .where('receive_transactions.tx_hash', 'is not', null);
+}
+
+type DepositRow = Awaited<ReturnType<ReturnType<typeof depositRows>['execute']>>[number];
+
+function depositView(row: DepositRow): GatewayDeposit {
+  return {
+    id: row.id,
+    uniqueId: row.unique_id,
+    methodCode: row.code ?? '',
+    chainId: row.chain_id ?? 0,
+    address: row.address ?? '',
+    txHash: row.tx_hash ?? '',
+    logIndex: row.log_index ?? 0,
+    blockNumber: row.block_number ?? 0,
+    amount: unitsToDecimal(BigInt(row.amount_raw ?? '0'), row.decimals),
+    status: row.deposit_status,
+    failureReason: row.failure_reason,
+    createdAt: row.created_at,
+    creditedAt: row.credited_at,
+  };
+}
+
+/** A page of the app's deposits, newest first, by (created_at, id) cursor. */
+export async function listDeposits(
+  db: Db,
+  appId: string,
+  filter: DepositFilter,
+  page: { cursor: string | undefined; limit: number },
+): Promise<{ deposits: GatewayDeposit[]; nextCursor: string | null }> {
+  const after = page.cursor === undefined ? null : decodeCursor(page.cursor);
+  const rows = await depositRows(db, appId)
+    .$if(filter.uniqueId !== undefined, (q) =>
+      q.where('receive_transactions.unique_id', '=', filter.uniqueId ?? ''),
+    )
+    .$if(filter.methodCode !== undefined, (q) =>
+      q.where('payment_methods.code', '=', filter.methodCode ?? ''),
+    )
+    .$if(filter.status !== undefined, (q) =>
+      q.where('receive_transactions.deposit_status', '=', filter.status ?? 0),
+    )
+    .$if(filter.from !== undefined, (q) =>
+      q.where('receive_transactions.created_at', '>=', new Date(filter.from ?? 0).toISOString()),
+    )
+    .$if(filter.to !== undefined, (q) =>
+      q.where('receive_transactions.created_at', '<', new Date(filter.to ?? 0).toISOString()),
+    )
+    .$if(after !== null, (q) =>
+      q.where((eb) =>
+        eb.or([
+          eb('receive_transactions.created_at', '<', after?.createdAt ?? ''),
+          eb.and([
+            eb('receive_transactions.created_at', '=', after?.createdAt ?? ''),
+            eb('receive_transactions.id', '<', after?.id ?? ''),
+          ]),
+        ]),
+      ),
+    )
+    .orderBy('receive_transactions.created_at', 'desc')
+    .orderBy('receive_transactions.id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+  const more = rows.length > page.limit;
+  const shown = more ? rows.slice(0, page.limit) : rows;
+  const last = shown.at(-1);
+  return {
+    deposits: shown.map(depositView),
+    nextCursor: more && last ? encodeCursor(last.created_at, last.id) : null,
+  };
+}
+
+export async function getDeposit(db: Db, appId: string, id: string): Promise<GatewayDeposit> {
+  const row = await depositRows(db, appId)
+    .where('receive_transactions.id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw new NotFoundError(`No deposit ${id}.`);
+  return depositView(row);
+}
+
+/** Per method the app uses: received (not failed) and credited (3, 4, 1), 6 decimals, exact. */
+export async function depositTotals(
+  db: Db,
+  appId: string,
+): Promise<{ methodCode: string; received: string; credited: string }[]> {
+  const rows = await db
+    .selectFrom('app_payment_methods')
+    .innerJoin('payment_methods', 'payment_methods.id', 'app_payment_methods.payment_method_id')
+    .leftJoin('receive_transactions', (join) =>
+      join
+        .onRef('receive_transactions.app_id', '=', 'app_payment_methods.app_id')
+        .onRef(
+          'receive_transactions.payment_method_id',
+          '=',
+          'app_payment_methods.payment_method_id',
+        )
+        .on('receive_transactions.tx_hash', 'is not', null),
+    )
+    .select((eb) => [
+      'payment_methods.code',
+      sumMicro(
+        eb
+          .case()
+          .when('receive_transactions.deposit_status', '!=', 5)
+          .then(eb.ref('receive_transactions.amount_micro'))
+          .else(0)
+          .end(),
+      ).as('received'),
+      sumMicro(
+        eb
+          .case()
+          .when('receive_transactions.deposit_status', 'in', [3, 4, 1])
+          .then(eb.ref('receive_transactions.amount_micro'))
+          .else(0)
+          .end(),
+      ).as('credited'),
+    ])
+    .where('app_payment_methods.app_id', '=', appId)
+    .where('payment_methods.code', 'is not', null)
+    .groupBy(['payment_methods.code', 'payment_methods.sort_order'])
+    .orderBy('payment_methods.sort_order')
+    .execute();
+  return rows.map((row) => ({
+    methodCode: row.code ?? '',
+    received: microToString(BigInt(row.received)),
+    credited: microToString(BigInt(row.credited)),
+  }));
 }

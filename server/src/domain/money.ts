@@ -91,3 +91,10 @@ export function microToChainAmount(micro: bigint, decimals = 18): bigint {
     throw new RangeError(`${micro} micro is not representable in ${decimals} decimals`);
   return micro / div;
 }
+
+/** A token's base units as its exact decimal amount, e.g. (25500000000000000000n, 18) -> "25.5". */
+export function unitsToDecimal(raw: bigint, decimals: number): string {
+  const scale = 10n ** BigInt(decimals);
+  const frac = (raw % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
+  return `${raw / scale}${frac ? `.${frac}` : ''}`;
+}

@@ -7,6 +7,12 @@ import {
   openAccount,
   type GatewayAccount,
 } from '../domain/gatewayAccounts';
+import {
+  depositTotals,
+  getDeposit,
+  listDeposits,
+  type GatewayDeposit,
+} from '../domain/gatewayDeposits';
 import { requireKey } from './auth';
 import type { GatewayHandlers, GatewayReply, GatewaySchemas } from './types';
 
@@ -19,6 +25,27 @@ function accountView(account: GatewayAccount): GatewaySchemas['Account'] {
     chain_id: account.chainId,
     address: account.address,
     created_at: account.createdAt,
+  };
+}
+
+function depositView(deposit: GatewayDeposit): GatewaySchemas['Deposit'] {
+  return {
+    id: deposit.id,
+    unique_id: deposit.uniqueId,
+    method: deposit.methodCode,
+    chain_id: deposit.chainId,
+    address: deposit.address,
+    tx_hash: deposit.txHash,
+    log_index: deposit.logIndex,
+    block_number: deposit.blockNumber,
+    amount: deposit.amount,
+    status: deposit.status,
+    failure_reason:
+      deposit.failureReason === 'below_minimum' || deposit.failureReason === 'reorged'
+        ? deposit.failureReason
+        : null,
+    created_at: deposit.createdAt,
+    credited_at: deposit.creditedAt,
   };
 }
 
@@ -73,6 +100,46 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
       const key = requireKey(request);
       const accounts = await customerAccounts(ctx.db, key.appId, request.params.unique_id);
       return { data: accounts.map(accountView) } satisfies GatewayReply<'getCustomerAccounts'>;
+    },
+
+    async listDeposits(request) {
+      const key = requireKey(request);
+      const { query } = request;
+      const page = await listDeposits(
+        ctx.db,
+        key.appId,
+        {
+          uniqueId: query.unique_id,
+          methodCode: query.method,
+          status: query.status,
+          from: query.from,
+          to: query.to,
+        },
+        { cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
+      );
+      return {
+        data: page.deposits.map(depositView),
+        next_cursor: page.nextCursor,
+      } satisfies GatewayReply<'listDeposits'>;
+    },
+
+    async getDeposit(request) {
+      const key = requireKey(request);
+      return depositView(
+        await getDeposit(ctx.db, key.appId, request.params.id),
+      ) satisfies GatewayReply<'getDeposit'>;
+    },
+
+    async listBalances(request) {
+      const key = requireKey(request);
+      const totals = await depositTotals(ctx.db, key.appId);
+      return {
+        data: totals.map((t) => ({
+          method: t.methodCode,
+          received: t.received,
+          credited: t.credited,
+        })),
+      } satisfies GatewayReply<'listBalances'>;
     },
   };
 }

@@ -72,6 +72,73 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/deposits': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List deposits
+     * @description The app's deposits, newest first, cursor-paged, optionally filtered. A deposit moves
+     *     through `status` as the chain does: 0 pending (short of the method's confirmations), 2
+     *     queued for verification, 3 credited (credit the customer now), 5 failed (see
+     *     `failure_reason`: `below_minimum` or `reorged`). 4 and 1 (gas top-up, swept to the payout
+     *     address) come with withdrawals. Only token transfers (the token's `Transfer` logs) are
+     *     watched; native coin moved by contract calls (internal transfers) is out of scope.
+     */
+    get: operations['listDeposits'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/deposits/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a deposit
+     * @description One deposit of the app by its `id`; 404 for an unknown id or another app's.
+     */
+    get: operations['getDeposit'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/balances': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Totals per method
+     * @description Per method the app uses, what its deposits have brought: `received` counts every deposit
+     *     not failed (pending ones included), `credited` those credited (status 3, 4 or 1). In the
+     *     token's units to 6 decimals.
+     */
+    get: operations['listBalances'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -131,6 +198,47 @@ export interface components {
       data: components['schemas']['Account'][];
       /** @description Pass as `cursor` for the next page; null on the last page. */
       next_cursor: string | null;
+    };
+    /**
+     * @description 0 pending, 2 queued for verification, 3 credited, 5 failed; 4 gas transferred and 1 completed (swept) come with withdrawals.
+     * @enum {integer}
+     */
+    DepositStatus: 0 | 1 | 2 | 3 | 4 | 5;
+    Deposit: {
+      id: string;
+      unique_id: components['schemas']['UniqueId'];
+      method: components['schemas']['MethodCode'];
+      chain_id: number;
+      /** @description The deposit account it was paid to. */
+      address: string;
+      tx_hash: string;
+      log_index: number;
+      block_number: number;
+      /** @description Exact, in the token's units (all its decimals). */
+      amount: string;
+      status: components['schemas']['DepositStatus'];
+      /** @enum {string|null} */
+      failure_reason: 'below_minimum' | 'reorged' | null;
+      /**
+       * Format: date-time
+       * @description The time of its block.
+       */
+      created_at: string;
+      /** Format: date-time */
+      credited_at: string | null;
+    };
+    DepositPage: {
+      data: components['schemas']['Deposit'][];
+      /** @description Pass as `cursor` for the next page; null on the last page. */
+      next_cursor: string | null;
+    };
+    Balance: {
+      method: components['schemas']['MethodCode'];
+      received: string;
+      credited: string;
+    };
+    BalanceList: {
+      data: components['schemas']['Balance'][];
     };
     Error: {
       error: {
@@ -340,6 +448,96 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  listDeposits: {
+    parameters: {
+      query?: {
+        /** @description Only this customer's deposits. */
+        unique_id?: components['schemas']['UniqueId'];
+        /** @description Only deposits of this method. */
+        method?: components['schemas']['MethodCode'];
+        /** @description Only deposits in this status. */
+        status?: components['schemas']['DepositStatus'];
+        /** @description Only deposits seen at or after this time. */
+        from?: string;
+        /** @description Only deposits seen before this time. */
+        to?: string;
+        /** @description The `next_cursor` of the previous page; absent for the first page. */
+        cursor?: components['parameters']['Cursor'];
+        /** @description Rows per page (default 50). */
+        limit?: components['parameters']['Limit'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of deposits. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DepositPage'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  getDeposit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The deposit's id, as listDeposits gives it. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The deposit. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Deposit'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  listBalances: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The totals. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BalanceList'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
       429: components['responses']['TooManyRequests'];
     };
   };
