@@ -4,7 +4,7 @@ import { lockForTransaction } from '../db/locks';
 import { tronAddressFromEvm } from './addresses';
 import { fieldInvalid, NotFoundError } from './errors';
 import { deriveEvmAddress } from './hdWallet';
-import { decodeCursor, encodeCursor } from './cursor';
+import { afterCursor, pageOf } from './cursor';
 import { newId } from './ids';
 
 // The gateway's payment methods and deposit accounts of an app. An account is one address per
@@ -191,32 +191,16 @@ export async function listAccounts(
   appId: string,
   page: { cursor: string | undefined; limit: number },
 ): Promise<{ accounts: GatewayAccount[]; nextCursor: string | null }> {
-  const after = page.cursor === undefined ? null : decodeCursor(page.cursor);
   const rows = await db
     .selectFrom('app_accounts')
     .innerJoin('payment_methods', 'payment_methods.id', 'app_accounts.payment_method_id')
     .select(accountColumns)
     .where('app_accounts.app_id', '=', appId)
-    .$if(after !== null, (q) =>
-      q.where((eb) =>
-        eb.or([
-          eb('app_accounts.created_at', '<', after?.createdAt ?? ''),
-          eb.and([
-            eb('app_accounts.created_at', '=', after?.createdAt ?? ''),
-            eb('app_accounts.id', '<', after?.id ?? ''),
-          ]),
-        ]),
-      ),
-    )
+    .$if(page.cursor !== undefined, (q) => q.where(afterCursor('app_accounts', page.cursor ?? '')))
     .orderBy('app_accounts.created_at', 'desc')
     .orderBy('app_accounts.id', 'desc')
     .limit(page.limit + 1)
     .execute();
-  const more = rows.length > page.limit;
-  const shown = more ? rows.slice(0, page.limit) : rows;
-  const last = shown.at(-1);
-  return {
-    accounts: shown.map(accountView),
-    nextCursor: more && last ? encodeCursor(last.created_at, last.id) : null,
-  };
+  const { rows: shown, nextCursor } = pageOf(rows, page.limit);
+  return { accounts: shown.map(accountView), nextCursor };
 }

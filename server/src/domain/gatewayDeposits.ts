@@ -1,7 +1,7 @@
 import type { Db } from '../db/connection';
 import type { DepositStatus } from '../db/schema';
 import { sumMicro } from '../db/sums';
-import { decodeCursor, encodeCursor } from './cursor';
+import { afterCursor, pageOf } from './cursor';
 import { NotFoundError } from './errors';
 import type { ChainAdapter, TokenTransfer } from './chain/adapter';
 import { newId } from './ids';
@@ -290,7 +290,6 @@ export async function listDeposits(
   filter: DepositFilter,
   page: { cursor: string | undefined; limit: number },
 ): Promise<{ deposits: GatewayDeposit[]; nextCursor: string | null }> {
-  const after = page.cursor === undefined ? null : decodeCursor(page.cursor);
   const rows = await depositRows(db, appId)
     .$if(filter.uniqueId !== undefined, (q) =>
       q.where('receive_transactions.unique_id', '=', filter.uniqueId ?? ''),
@@ -307,28 +306,15 @@ export async function listDeposits(
     .$if(filter.to !== undefined, (q) =>
       q.where('receive_transactions.created_at', '<', new Date(filter.to ?? 0).toISOString()),
     )
-    .$if(after !== null, (q) =>
-      q.where((eb) =>
-        eb.or([
-          eb('receive_transactions.created_at', '<', after?.createdAt ?? ''),
-          eb.and([
-            eb('receive_transactions.created_at', '=', after?.createdAt ?? ''),
-            eb('receive_transactions.id', '<', after?.id ?? ''),
-          ]),
-        ]),
-      ),
+    .$if(page.cursor !== undefined, (q) =>
+      q.where(afterCursor('receive_transactions', page.cursor ?? '')),
     )
     .orderBy('receive_transactions.created_at', 'desc')
     .orderBy('receive_transactions.id', 'desc')
     .limit(page.limit + 1)
     .execute();
-  const more = rows.length > page.limit;
-  const shown = more ? rows.slice(0, page.limit) : rows;
-  const last = shown.at(-1);
-  return {
-    deposits: shown.map(depositView),
-    nextCursor: more && last ? encodeCursor(last.created_at, last.id) : null,
-  };
+  const { rows: shown, nextCursor } = pageOf(rows, page.limit);
+  return { deposits: shown.map(depositView), nextCursor };
 }
 
 export async function getDeposit(db: Db, appId: string, id: string): Promise<GatewayDeposit> {
