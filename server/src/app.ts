@@ -149,6 +149,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // (logged: see http/rateLimitStore.ts for why failing open).
     store: databaseRateLimitStore(db, ctx.clock, app.log),
     skipOnError: true,
+    // RateLimit-Limit/-Remaining/-Reset (IETF draft names) on every answer, so a gateway client
+    // paces itself before it meets a 429.
+    enableDraftSpec: true,
     errorResponseBuilder: (_request, context) =>
       new HttpError(context.statusCode, `Too many requests, please try again in ${context.after}.`),
   });

@@ -271,7 +271,12 @@ describe('gateway rate limit', () => {
       });
     const one = newApiKey().key;
     const two = newApiKey().key;
-    for (let i = 0; i < 3; i += 1) expect((await get(one)).statusCode).toBe(401);
+    for (let i = 0; i < 3; i += 1) {
+      const answer = await get(one);
+      expect(answer.statusCode).toBe(401);
+      expect(answer.headers['ratelimit-limit']).toBe('3');
+      expect(answer.headers['ratelimit-remaining']).toBe(String(2 - i));
+    }
     const limited = await get(one);
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBeDefined();

@@ -313,6 +313,9 @@ export interface components {
       headers: {
         /** @description Seconds to wait. */
         'Retry-After'?: number;
+        'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+        'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+        'RateLimit-Reset': components['headers']['RateLimit-Reset'];
         [name: string]: unknown;
       };
       content: {
@@ -327,7 +330,14 @@ export interface components {
     Limit: number;
   };
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description Requests the key may make in the current window. */
+    'RateLimit-Limit': number;
+    /** @description Requests left in the current window. */
+    'RateLimit-Remaining': number;
+    /** @description Seconds until the window resets. */
+    'RateLimit-Reset': number;
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;

@@ -51,7 +51,7 @@ describe('GET /metrics', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+    expect(res.headers['ratelimit-limit']).toBeUndefined();
     expect(res.body).toContain('# TYPE http_requests_total counter');
     expect(res.body).toContain('# TYPE http_request_duration_seconds histogram');
     expect(valuesOf(res.body, 'process_cpu_user_seconds_total')).toHaveLength(1);
