@@ -257,6 +257,21 @@ describe('gateway API', () => {
       error: { code: 'not_found', message: 'No such gateway operation.' },
     });
   });
+
+  it('answers no CORS preflight: keys are for servers, and a browser must not be invited', async () => {
+    const preflight = await t.inject({
+      method: 'OPTIONS',
+      url: `${BASE}/deposits`,
+      headers: {
+        origin: 'https://shop.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
+    });
+    expect(preflight.statusCode).toBe(404);
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    expect(preflight.headers['access-control-allow-headers']).toBeUndefined();
+  });
 });
 
 describe('gateway rate limit', () => {
