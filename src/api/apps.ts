@@ -46,6 +46,7 @@ export const enhancedAppsApi = appsApi.enhanceEndpoints({
     },
     // The transaction id alone does not name its app: refresh whichever detail is on screen.
     requeueDeposit: { invalidatesTags: ['App'] },
+    sendTestDeposit: { invalidatesTags: ['App'] },
     cancelWithdraw: { invalidatesTags: ['App'] },
     requeueWithdraw: { invalidatesTags: ['App'] },
   },
@@ -80,6 +81,7 @@ export {
   useRequeueDepositMutation,
   useRequeueWithdrawMutation,
   useRevokeTokenMutation,
+  useSendTestDepositMutation,
   useUpdateAppMutation,
   useUpdatePaymentMethodMutation,
   useUpdatePermissionsMutation,
@@ -87,6 +89,7 @@ export {
 } from './generated/apps.gen';
 
 export type {
+  Account,
   ApiKey,
   App,
   AppDetails,

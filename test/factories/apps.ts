@@ -115,6 +115,7 @@ export const ACCOUNT: Account = {
   unique_id: 'CUST-101',
   address: '0x9f2Ad2E0e9d4E2C1d0aB4d5a4bB1C2d3e4f5a6B7',
   created_at: '2026-11-01T09:00:00Z',
+  test_methods: ['USDT-BEP20'],
 };
 export const API_LOG: ApiLog = {
   id: 'log_1',

@@ -11,6 +11,7 @@ import { pageEnvelope, type Page } from '../../../src/shared/paging';
 import { microToDecimal } from './money';
 import { APPS_WITHOUT_SUBSCRIPTION, currentSubscription } from './subscriptions';
 import { APP_MESSAGES } from '../../../src/shared/apps';
+import { testMethodsByChain } from './testDeposits';
 import { sumMicro } from '../db/sums';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -328,8 +329,10 @@ export async function appDetails(
   userId: string,
   appId: string,
   pages: PageNumbers,
+  served: (code: string) => boolean,
 ): Promise<Schemas['AppDetails']> {
   const app = await ownedApp(db, userId, appId);
+  const testMethods = await testMethodsByChain(db, appId, served);
   const at = (list: ListName) => pages[list] ?? 1;
   const offset = (list: ListName) => (at(list) - 1) * PER_PAGE;
 
@@ -419,7 +422,7 @@ export async function appDetails(
     .execute();
   const accountRows = await db
     .selectFrom('app_accounts')
-    .select(['id', 'unique_id', 'address', 'created_at'])
+    .select(['id', 'unique_id', 'address', 'created_at', 'chain_id'])
     .where('app_id', '=', appId)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
@@ -533,6 +536,7 @@ export async function appDetails(
         unique_id: a.unique_id,
         address: a.address,
         created_at: a.created_at,
+        test_methods: a.chain_id === null ? [] : (testMethods.get(a.chain_id) ?? []),
       })),
       accountTotal,
       at('accounts'),

@@ -919,6 +919,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/cryptosafelock/test-deposit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a test deposit to one of an app's accounts (local chain only)
+     * @description Test mode for integrators: records a payer's transfer of `amount` in `method` to the account's deposit address in a new block of the embedded local chain, where it takes the same path as any payment (the deposit watcher sees it Pending, then credits it once the method's confirmations are mined). Only methods that run on the local chain take test deposits: `Account.test_methods` lists them, and the portal shows the control only then. A method on a real chain is a 409.
+     */
+    post: operations['sendTestDeposit'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/cryptosafelock/withdraw/{id}/cancel': {
     parameters: {
       query?: never;
@@ -1420,6 +1440,8 @@ export interface components {
        * @description When the address was generated.
        */
       created_at: string;
+      /** @description Codes of the app's methods on this account's chain that run on the embedded local chain and so take a test deposit (`sendTestDeposit`); empty on real chains. */
+      test_methods: string[];
     };
     /** @description A deposit received by the app. */
     ReceiveTransaction: {
@@ -1872,6 +1894,29 @@ export interface components {
       collect_address: string;
       /** @description The app (`App.id`). */
       user_app_id: string;
+    };
+    /** @description A test payment to one of the app's deposit accounts. */
+    TestDepositRequest: {
+      /** @description The account (`Account.id`). */
+      account_id: string;
+      /** @description The method's code, one of the account's `test_methods`. */
+      method: string;
+      /** @description The amount in the method's coin, as a decimal string with at most 6 decimals, more than 0 and at most 1000000. */
+      amount: string;
+    };
+    /** @description The test transfer as the local chain recorded it. */
+    TestDepositResponse: {
+      /** @description Success flag (true). */
+      status: components['schemas']['Status'];
+      /** @description The message to show to the user (as a toast). */
+      msg: string;
+      /** @description Where the transfer is. */
+      data: {
+        /** @description The transfer's transaction hash. */
+        thash: string;
+        /** @description The block that holds it. */
+        block_number: number;
+      };
     };
     /** @description Step one passed; continue with the second factor. */
     PreLoginResponse: {
@@ -3478,6 +3523,36 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['MessageResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  sendTestDeposit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TestDepositRequest'];
+      };
+    };
+    responses: {
+      /** @description The transfer is on the local chain. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TestDepositResponse'];
         };
       };
       400: components['responses']['BadRequest'];

@@ -19,6 +19,7 @@ import {
 } from '../domain/apps';
 import { gasBalanceReader } from '../domain/chain/balances';
 import { microToDecimal } from '../domain/money';
+import { locallyServed, sendTestDeposit } from '../domain/testDeposits';
 import { isoNow } from '../domain/time';
 import { requireUser } from '../http/requestContext';
 import { done } from './replies';
@@ -27,6 +28,7 @@ import type { HandlerModule, Reply } from './types';
 // Operations tagged Apps in openapi.yaml, keyed by operationId.
 export const appsHandlers: HandlerModule = (ctx) => {
   const balances = gasBalanceReader(ctx.config, ctx.chain);
+  const served = locallyServed(ctx.chain);
   return {
     async getApps(request) {
       const user = requireUser(request);
@@ -47,7 +49,7 @@ export const appsHandlers: HandlerModule = (ctx) => {
 
     async getAppDetails(request) {
       const user = requireUser(request);
-      const data = await appDetails(ctx.db, user.id, request.params.id, request.query);
+      const data = await appDetails(ctx.db, user.id, request.params.id, request.query, served);
       return { status: true, data } satisfies Reply<'getAppDetails'>;
     },
 
@@ -119,6 +121,20 @@ export const appsHandlers: HandlerModule = (ctx) => {
       const user = requireUser(request);
       await requeueDeposit(ctx.db, user.id, request.params.id);
       return done('Deposit re-initiated successfully') satisfies Reply<'requeueDeposit'>;
+    },
+
+    async sendTestDeposit(request) {
+      const user = requireUser(request);
+      const { account_id: accountId, method, amount } = request.body;
+      const { thash, blockNumber } = await sendTestDeposit(ctx.db, served, user.id, {
+        accountId,
+        method,
+        amount,
+        now: ctx.clock(),
+      });
+      return done('Test deposit sent', {
+        data: { thash, block_number: blockNumber },
+      }) satisfies Reply<'sendTestDeposit'>;
     },
 
     async cancelWithdraw(request) {

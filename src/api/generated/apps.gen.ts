@@ -84,6 +84,13 @@ const injectedRtkApi = api.injectEndpoints({
         method: 'GET',
       }),
     }),
+    sendTestDeposit: build.mutation<SendTestDepositApiResponse, SendTestDepositApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/test-deposit`,
+        method: 'POST',
+        body: queryArg.testDepositRequest,
+      }),
+    }),
     cancelWithdraw: build.mutation<CancelWithdrawApiResponse, CancelWithdrawApiArg>({
       query: (queryArg) => ({
         url: `/cryptosafelock/withdraw/${encodeURIComponent(String(queryArg.id))}/cancel`,
@@ -177,6 +184,11 @@ export type RequeueDepositApiResponse =
 export type RequeueDepositApiArg = {
   /** The received deposit (`ReceiveTransaction.id`). */
   id: Id;
+};
+export type SendTestDepositApiResponse =
+  /** status 200 The transfer is on the local chain. */ TestDepositResponse;
+export type SendTestDepositApiArg = {
+  testDepositRequest: TestDepositRequest;
 };
 export type CancelWithdrawApiResponse =
   /** status 200 The withdrawal is canceled. */ MessageResponse;
@@ -419,6 +431,8 @@ export type Account = {
   address: string;
   /** When the address was generated. */
   created_at: string;
+  /** Codes of the app's methods on this account's chain that run on the embedded local chain and so take a test deposit (`sendTestDeposit`); empty on real chains. */
+  test_methods: string[];
 };
 export type AccountPage = {
   /** The rows of this page, newest first. */
@@ -637,6 +651,27 @@ export type UsePaymentMethodRequest = {
   /** The app (`App.id`). */
   user_app_id: string;
 };
+export type TestDepositResponse = {
+  /** Success flag (true). */
+  status: Status;
+  /** The message to show to the user (as a toast). */
+  msg: string;
+  /** Where the transfer is. */
+  data: {
+    /** The transfer's transaction hash. */
+    thash: string;
+    /** The block that holds it. */
+    block_number: number;
+  };
+};
+export type TestDepositRequest = {
+  /** The account (`Account.id`). */
+  account_id: string;
+  /** The method's code, one of the account's `test_methods`. */
+  method: string;
+  /** The amount in the method's coin, as a decimal string with at most 6 decimals, more than 0 and at most 1000000. */
+  amount: string;
+};
 export const {
   useGetAppsQuery,
   useLazyGetAppsQuery,
@@ -656,6 +691,7 @@ export const {
   useUpdatePaymentMethodMutation,
   useUsePaymentMethodMutation,
   useRequeueDepositMutation,
+  useSendTestDepositMutation,
   useCancelWithdrawMutation,
   useRequeueWithdrawMutation,
 } = injectedRtkApi;

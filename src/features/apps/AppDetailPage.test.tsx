@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import {
+  ACCOUNT,
   API_KEY,
   fixtures,
   GAS_ADDRESS,
@@ -394,6 +395,49 @@ describe('Transaction', () => {
     expect(await screen.findByRole('cell', { name: 'CUST-101' })).toBeInTheDocument();
     expect(screen.getByText('0x9f2Ad2E0e9d4E2C1d0aB4d5a4bB1C2d3e4f5a6B7')).toBeInTheDocument();
     expect(screen.getByText('01-11-2026')).toBeInTheDocument();
+  });
+
+  test('Account offers a test deposit on the local chain, checked before it is sent', async () => {
+    const calls = capture('sendTestDeposit', () =>
+      ok('sendTestDeposit', {
+        status: true,
+        msg: 'Test deposit sent',
+        data: { thash: `0x${'ab'.repeat(32)}`, block_number: 7 },
+      }),
+    );
+    const { user } = renderTab('transaction');
+    await user.click(await screen.findByRole('button', { name: 'Send test deposit to CUST-101' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send test deposit' });
+    const amount = within(dialog).getByLabelText('Amount (USDT-BEP20)');
+    await user.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(within(dialog).getByText('Amount is required')).toBeInTheDocument();
+    await user.type(amount, '1.1234567');
+    await user.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(within(dialog).getByText('Enter an amount with at most 6 decimals')).toBeInTheDocument();
+    await user.clear(amount);
+    await user.type(amount, '0');
+    await user.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(
+      within(dialog).getByText('Enter an amount more than 0 and at most 1000000.'),
+    ).toBeInTheDocument();
+    await user.clear(amount);
+    await user.type(amount, '25.5');
+    await user.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('Test deposit sent')).toBeInTheDocument();
+    expect(calls).toEqual([{ account_id: 'acc_1', method: 'USDT-BEP20', amount: '25.5' }]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  test('Account has no test deposit column when no method runs on the local chain', async () => {
+    renderTab(
+      'transaction',
+      makeAppDetails({
+        accounts: makePage('accounts', [{ ...ACCOUNT, test_methods: [] }]),
+      }),
+    );
+    expect(await screen.findByRole('cell', { name: 'CUST-101' })).toBeInTheDocument();
+    expect(screen.queryByRole('columnheader', { name: 'Test' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Send test deposit/ })).not.toBeInTheDocument();
   });
 
   test('Receive names every status, opens details, and re-initiates only Failed', async () => {

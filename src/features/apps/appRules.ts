@@ -10,6 +10,10 @@ export const MSG = {
   gasNotReady: 'Oprational Wallet is not Ready Yet,Please try After sometime',
   addressCopied: 'Address Copied Successfully',
   keyCopied: 'Key Copied Succefully',
+  // Test deposits (not in the spec: the gateway's test mode); the first two are the contract's.
+  amountRequired: 'Amount is required',
+  amountDecimals: 'Enter an amount with at most 6 decimals',
+  amountPositive: 'Enter an amount more than 0 and at most 1000000.',
 } as const;
 
 /**
@@ -35,6 +39,13 @@ export function isPayoutAddress(networkType: string, value: string): boolean {
 export function payoutAddressError(networkType: string, value: string): string | undefined {
   if (value.trim() === '') return MSG.payoutRequired;
   return isPayoutAddress(networkType, value) ? undefined : MSG.invalidAddress;
+}
+
+/** A test deposit's amount: what the contract's pattern takes, above 0 (the server caps it). */
+export function testAmountError(value: string): string | undefined {
+  if (value === '') return MSG.amountRequired;
+  if (!/^(0|[1-9][0-9]{0,11})(\.[0-9]{1,6})?$/.test(value)) return MSG.amountDecimals;
+  return Number(value) > 0 ? undefined : MSG.amountPositive;
 }
 
 /** The first three states, the same for receives and sends. */
