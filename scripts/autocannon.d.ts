@@ -8,6 +8,9 @@ declare module 'autocannon' {
     /** Seconds. */
     duration?: number;
     headers?: Record<string, string>;
+    method?: 'GET' | 'POST';
+    /** Request templates in turn; `setupRequest` may rewrite each one (e.g. a fresh body). */
+    requests?: { setupRequest?: (request: Record<string, unknown>) => Record<string, unknown> }[];
     /** A run before the measured one, with these options; its result is `warmup`. */
     warmup?: { connections?: number; duration?: number };
   }

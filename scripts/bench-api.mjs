@@ -45,6 +45,7 @@ const UNREPLAYED_HEADERS = new Set([
  * @typedef {'sqlite' | 'postgres'} Engine
  * @typedef {{ reqPerSec: number, p50: number, p99: number, non2xx: number, errors: number }} Figures
  * @typedef {{ engine: string, route: string, ours: Figures, bare: Figures, ratio: number, target: number }} Row
+ * @typedef {{ name: string, method: 'GET' | 'POST', path: string, public: boolean, headers: Record<string, string>, nextBody?: () => string }} Route
  */
 
 const { values: flags } = parseArgs({
@@ -122,35 +123,36 @@ async function stopProcesses(list) {
 }
 
 /**
- * A GET whose answer is kept as raw bytes: node:http neither adds an accept-encoding header nor
+ * A request whose answer is kept as raw bytes: node:http neither adds an accept-encoding header nor
  * decodes a compressed body, unlike fetch, so the bytes are those autocannon's requests get.
  * @param {string} url @param {Record<string, string>} headers
+ * @param {{ method?: 'GET' | 'POST', body?: string }} [request]
  * @returns {Promise<{ status: number, headers: import('node:http').IncomingHttpHeaders, body: Buffer }>}
  */
-function rawGet(url, headers) {
+function rawRequest(url, headers, { method = 'GET', body } = {}) {
   return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers, agent: false }, (response) => {
-        /** @type {Buffer[]} */
-        const chunks = [];
-        response.on('data', (chunk) => chunks.push(chunk));
-        response.on('error', reject);
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            headers: response.headers,
-            body: Buffer.concat(chunks),
-          }),
-        );
-      })
-      .on('error', reject);
+    const outgoing = http.request(url, { method, headers, agent: false }, (response) => {
+      /** @type {Buffer[]} */
+      const chunks = [];
+      response.on('data', (chunk) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: Buffer.concat(chunks),
+        }),
+      );
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
   });
 }
 
 /**
- * A JSON call for the sign-in steps.
+ * A JSON call of the set-up (sign-in, the gateway app and its key).
  * @param {string} url @param {{ body: unknown, token?: string, cookie: string }} options
- * @returns {Promise<{ token?: unknown }>}
+ * @returns {Promise<Record<string, any>>}
  */
 async function postJson(url, { body, token, cookie }) {
   const response = await fetch(url, {
@@ -162,7 +164,7 @@ async function postJson(url, { body, token, cookie }) {
     },
     body: JSON.stringify(body),
   });
-  const json = /** @type {{ token?: unknown }} */ (await response.json());
+  const json = /** @type {Record<string, any>} */ (await response.json());
   if (!response.ok) throw new Error(`POST ${url}: ${response.status} ${JSON.stringify(json)}`);
   return json;
 }
@@ -176,7 +178,7 @@ async function postJson(url, { body, token, cookie }) {
  * @returns {Promise<{ public: Record<string, string>, authenticated: Record<string, string> }>}
  */
 async function signIn(base) {
-  const first = await rawGet(`${base}/countries`, {});
+  const first = await rawRequest(`${base}/countries`, {});
   const xsrf = [first.headers['set-cookie'] ?? []]
     .flat()
     .map((line) => line.split(';')[0] ?? '')
@@ -197,16 +199,86 @@ async function signIn(base) {
   };
 }
 
+/** Deposits the gateway app holds while GET /deposits is measured (one page of the default 25). */
+const BENCH_DEPOSITS = 25;
+
+/**
+ * The gateway routes use the demo's app (its package allows one app), with loopback added to its
+ * IP whitelist so the check still runs on every request; a key for accounts and deposits, and
+ * BENCH_DEPOSITS test deposits that the server's watcher has recorded, so GET /deposits answers a
+ * full page.
+ * @param {string} api @param {{ authenticated: Record<string, string> }} headers
+ * @param {Record<string, any>} app the demo app as get-apps lists it
+ * @returns {Promise<string>} the key
+ */
+async function gatewayKey(api, headers, app) {
+  const token = headers.authenticated.authorization?.slice('Bearer '.length) ?? '';
+  const cookie = headers.authenticated.cookie ?? '';
+  const call = (/** @type {string} */ route, /** @type {unknown} */ body) =>
+    postJson(`${api}${route}`, { body, token, cookie });
+  const appId = app.id;
+  await call('/cryptosafelock/update-app', {
+    app_id: appId,
+    app_name: app.app_name,
+    project_url: app.project_url,
+    whitelist_ip: `${app.whitelist_ip ?? ''}\n127.0.0.1`.trim(),
+    status: app.status,
+  });
+  const generated = await call('/cryptosafelock/generate-apikey', {
+    token_name: 'Bench',
+    app_id: appId,
+    abilities: ['accounts:write', 'deposits:read'],
+  });
+  const key = generated.token;
+  if (typeof key !== 'string') throw new Error('generate-apikey gave no key');
+  const gateway = `${api.slice(0, -'/api'.length)}/gateway/v1`;
+  for (let i = 0; i < BENCH_DEPOSITS; i += 1) {
+    const opened = await postJson(`${gateway}/accounts`, {
+      body: { unique_id: `paid-${i}`, method: 'USDT-BEP20' },
+      token: key,
+      cookie: '',
+    });
+    if (typeof opened.address !== 'string') throw new Error('POST /accounts gave no address');
+  }
+  const details = await rawRequest(
+    `${api}/cryptosafelock/app-details/${appId}`,
+    headers.authenticated,
+  );
+  /** @type {{ data: { accounts: { data: { id: string }[] } } }} */
+  const detail = JSON.parse(details.body.toString('utf8'));
+  // The first page of accounts holds 10; the deposits go to those, round-robin.
+  const accounts = detail.data.accounts.data;
+  for (let i = 0; i < BENCH_DEPOSITS; i += 1) {
+    await call('/cryptosafelock/test-deposit', {
+      account_id: accounts[i % accounts.length]?.id,
+      method: 'USDT-BEP20',
+      amount: `${10 + i}.5`,
+    });
+  }
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const page = await rawRequest(`${gateway}/deposits`, { authorization: `Bearer ${key}` });
+    const seen = JSON.parse(page.body.toString('utf8')).data?.length ?? 0;
+    if (seen >= BENCH_DEPOSITS) return key;
+    if (Date.now() > deadline) throw new Error(`the watcher recorded ${seen} of ${BENCH_DEPOSITS}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 /**
  * Load on `urls` (connections shared round-robin between them) for `duration` seconds.
- * @param {string[]} urls @param {Record<string, string>} headers @returns {Promise<Figures>}
+ * @param {string[]} urls @param {Record<string, string>} headers @param {Route} route
+ * @returns {Promise<Figures>}
  */
-async function measure(urls, headers) {
+async function measure(urls, headers, route) {
   const result = await autocannon({
     url: urls,
     connections: CONNECTIONS,
     duration,
     headers,
+    method: route.method,
+    // A POST body per request (each creates its own account); GETs send none.
+    ...(route.nextBody ? { requests: [{ setupRequest: withBody(route.nextBody) }] } : {}),
     warmup: { connections: CONNECTIONS, duration: WARMUP_SECONDS },
   });
   const runs = [result, ...(result.warmup ? [result.warmup] : [])];
@@ -218,6 +290,12 @@ async function measure(urls, headers) {
     errors: runs.reduce((sum, run) => sum + run.errors + run.timeouts, 0),
   };
 }
+
+/**
+ * @param {() => string} nextBody
+ * @returns {(request: Record<string, unknown>) => Record<string, unknown>}
+ */
+const withBody = (nextBody) => (request) => ({ ...request, body: nextBody() });
 
 /** @param {number} n */
 const reqs = (n) => Math.round(n).toLocaleString('en-US');
@@ -248,6 +326,7 @@ function serverEnv(/** @type {string} */ dataDir, /** @type {string | undefined}
     RATE_LIMIT_MAX: '1000000',
     RATE_LIMIT_WINDOW_MS: '1000',
     AUTH_RATE_LIMIT_MAX: '1000000',
+    GATEWAY_RATE_LIMIT_MAX: '1000000',
     LOG_LEVEL: 'warn',
   };
 }
@@ -272,49 +351,83 @@ async function benchEngine(engine) {
   const started = [];
   try {
     const env = serverEnv(dataDir, schema?.url);
+    /** Origins of our processes (the API is under /api, the gateway under /gateway/v1). */
     /** @type {string[]} */
     const ours = [];
     for (let i = 0; i < processes; i += 1) {
       const port = await freePort();
-      const base = `http://127.0.0.1:${port}/api`;
+      const origin = `http://127.0.0.1:${port}`;
       // One after the other: the first migrates and seeds the empty database.
       started.push(
         await startProcess(
           ['--enable-source-maps', path.join(outDir, 'main.cjs')],
           { ...env, PORT: String(port) },
           path.join(dataDir, `server-${i}.log`),
-          `${base}/countries`,
+          `${origin}/api/countries`,
         ),
       );
-      ours.push(base);
+      ours.push(origin);
     }
-    const headers = await signIn(ours[0] ?? '');
+    const api = `${ours[0]}/api`;
+    const headers = await signIn(api);
 
-    const apps = await rawGet(`${ours[0]}/cryptosafelock/get-apps`, headers.authenticated);
-    /** @type {{ data?: { id?: unknown }[] }} */
+    const apps = await rawRequest(`${api}/cryptosafelock/get-apps`, headers.authenticated);
+    /** @type {{ data?: Record<string, any>[] }} */
     const list = JSON.parse(apps.body.toString('utf8'));
-    const appId = list.data?.[0]?.id;
+    const demoApp = list.data?.[0];
+    const appId = demoApp?.id;
     if (typeof appId !== 'string') throw new Error(`get-apps listed no app: ${apps.body}`);
+    const key = await gatewayKey(api, headers, demoApp ?? {});
+    const gatewayHeaders = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    let account = 0;
+    /** @type {Route[]} */
     const routes = [
-      { name: 'GET /api/dashboard', path: '/dashboard', public: false },
-      { name: 'GET /api/cryptosafelock/get-apps', path: '/cryptosafelock/get-apps', public: false },
+      { name: 'GET /api/dashboard', path: '/api/dashboard', public: false },
       {
-        name: 'GET /api/cryptosafelock/app-details/{id}',
-        path: `/cryptosafelock/app-details/${appId}`,
+        name: 'GET /api/cryptosafelock/get-apps',
+        path: '/api/cryptosafelock/get-apps',
         public: false,
       },
-      { name: 'GET /api/countries', path: '/countries', public: true },
+      {
+        name: 'GET /api/cryptosafelock/app-details/{id}',
+        path: `/api/cryptosafelock/app-details/${appId}`,
+        public: false,
+      },
+      { name: 'GET /api/countries', path: '/api/countries', public: true },
     ].map((route) => ({
       ...route,
+      method: /** @type {const} */ ('GET'),
       headers: route.public ? headers.public : headers.authenticated,
     }));
+    routes.push(
+      {
+        name: 'GET /gateway/v1/deposits',
+        method: 'GET',
+        path: '/gateway/v1/deposits',
+        public: false,
+        headers: { authorization: gatewayHeaders.authorization },
+      },
+      {
+        // Each request a new customer: the write path (derivation lock, insert), not a replay.
+        name: 'POST /gateway/v1/accounts',
+        method: 'POST',
+        path: '/gateway/v1/accounts',
+        public: false,
+        headers: gatewayHeaders,
+        nextBody: () =>
+          JSON.stringify({ unique_id: `bench-${(account += 1)}`, method: 'USDT-BEP20' }),
+      },
+    );
 
     /** @type {import('./bench-bare.mjs').RecordedAnswer[]} */
     const answers = [];
     /** @type {Map<string, number>} */
     const sizes = new Map();
     for (const route of routes) {
-      const answer = await rawGet(`${ours[0]}${route.path}`, route.headers);
+      const answer = await rawRequest(`${ours[0]}${route.path}`, route.headers, {
+        method: route.method,
+        body: route.nextBody?.(),
+      });
       if (answer.status < 200 || answer.status > 299) {
         throw new Error(`${route.name} answered ${answer.status}: ${answer.body}`);
       }
@@ -324,7 +437,8 @@ async function benchEngine(engine) {
         if (value !== undefined && !UNREPLAYED_HEADERS.has(name)) replayed[name] = value;
       }
       answers.push({
-        url: `/api${route.path}`,
+        method: route.method,
+        url: route.path,
         status: answer.status,
         headers: replayed,
         body: answer.body.toString('base64'),
@@ -338,21 +452,25 @@ async function benchEngine(engine) {
     const bare = [];
     for (let i = 0; i < processes; i += 1) {
       const port = await freePort();
-      const base = `http://127.0.0.1:${port}/api`;
+      const origin = `http://127.0.0.1:${port}`;
       started.push(
         await startProcess(
           [path.join(root, 'scripts/bench-bare.mjs'), answersFile, String(port)],
           process.env,
           path.join(dataDir, `bare-${i}.log`),
-          `${base}/countries`,
+          `${origin}/api/countries`,
         ),
       );
-      bare.push(base);
+      bare.push(origin);
     }
     // The comparison holds only if the bare processes give the very answers ours gave.
-    for (const base of bare) {
-      for (const answer of answers) {
-        const replay = await rawGet(`${base}${answer.url.slice('/api'.length)}`, {});
+    for (const origin of bare) {
+      for (const [i, answer] of answers.entries()) {
+        const route = routes[i];
+        const replay = await rawRequest(`${origin}${answer.url}`, route?.headers ?? {}, {
+          method: answer.method,
+          body: route?.nextBody?.(),
+        });
         const same =
           replay.status === answer.status &&
           replay.body.toString('base64') === answer.body &&
@@ -370,12 +488,14 @@ async function benchEngine(engine) {
       const name = `${route.name} (${size < 10_000 ? `${size} B` : `${Math.round(size / 1024)} KB`})`;
       // Back to back, ours first: both see the same moment of a busy machine as nearly as can be.
       const oursFigures = await measure(
-        ours.map((base) => `${base}${route.path}`),
+        ours.map((origin) => `${origin}${route.path}`),
         route.headers,
+        route,
       );
       const bareFigures = await measure(
-        bare.map((base) => `${base}${route.path}`),
+        bare.map((origin) => `${origin}${route.path}`),
         route.headers,
+        route,
       );
       const row = {
         engine: label,

@@ -8,7 +8,7 @@ import Fastify from 'fastify';
 
 /**
  * One route's answer as our server gave it; `body` is base64 (the bytes, unchanged).
- * @typedef {{ url: string, status: number, headers: Record<string, string | string[]>, body: string }} RecordedAnswer
+ * @typedef {{ method: 'GET' | 'POST', url: string, status: number, headers: Record<string, string | string[]>, body: string }} RecordedAnswer
  */
 
 const [file, port] = process.argv.slice(2);
@@ -19,8 +19,13 @@ const answers = JSON.parse(fs.readFileSync(file, 'utf8'));
 const app = Fastify();
 for (const answer of answers) {
   const body = Buffer.from(answer.body, 'base64');
-  app.get(answer.url, (_request, reply) => {
-    reply.code(answer.status).headers(answer.headers).send(body);
+  // A POST's JSON body is parsed, as ours parses it, and then ignored.
+  app.route({
+    method: answer.method,
+    url: answer.url,
+    handler: (_request, reply) => {
+      reply.code(answer.status).headers(answer.headers).send(body);
+    },
   });
 }
 // No shutdown handler: it holds nothing to flush, so SIGTERM's default (exit) is enough.
