@@ -4,8 +4,18 @@ import { explainsOwnFailure } from '../app/middleware/apiFeedback';
 import { toast } from './toast';
 
 /** The two generated hooks of one paged read (an RTK Query endpoint's useQuery and useLazyQuery). */
+/** How a list keeps itself current (RTK Query's subscription options). */
+export interface Freshness {
+  pollingInterval?: number;
+  skipPollingIfUnfocused?: boolean;
+  refetchOnMountOrArgChange?: boolean;
+}
+
 interface PagedEndpoint<Arg, Result> {
-  useQuery: (arg: Arg) => {
+  useQuery: (
+    arg: Arg,
+    options?: Freshness,
+  ) => {
     data?: Result;
     isLoading: boolean;
     isFetching: boolean;
@@ -34,9 +44,10 @@ export function usePagedQuery<Arg, Result>(
   endpoint: PagedEndpoint<Arg, Result>,
   first: Arg,
   argOfPage: (data: Result, page: number) => Arg,
+  freshness: Freshness = {},
 ) {
   const [chosen, setChosen] = useState({ first, arg: first });
-  const query = endpoint.useQuery(chosen.first === first ? chosen.arg : first);
+  const query = endpoint.useQuery(chosen.first === first ? chosen.arg : first, freshness);
   const [fetchPage, pageRequest] = endpoint.useLazyQuery();
 
   const onPageChange = async (page: number) => {

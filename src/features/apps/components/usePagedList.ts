@@ -13,6 +13,17 @@ export function pageArg(appId: string, firstPageUrl: string, page: number): GetA
   return arg;
 }
 
+/**
+ * The app's lists change without the merchant doing anything (the gateway opens accounts, the
+ * chain watcher moves deposits): fetched again when a list is shown, then every few seconds
+ * while the tab is in view.
+ */
+const LIVE = {
+  refetchOnMountOrArgChange: true,
+  pollingInterval: 5_000,
+  skipPollingIfUnfocused: true,
+} as const;
+
 /** One paged list of the app detail; page 1 shares the screen's main getAppDetails entry. */
 export function usePagedList<L extends ListName>(appId: string, list: L) {
   const first = useMemo(() => ({ id: appId }), [appId]);
@@ -20,6 +31,7 @@ export function usePagedList<L extends ListName>(appId: string, list: L) {
     enhancedAppsApi.endpoints.getAppDetails,
     first,
     (details, page) => pageArg(appId, details.data[list].first_page_url, page),
+    LIVE,
   );
   return { ...paged, page: data?.data[list] };
 }
