@@ -12,9 +12,13 @@ export interface RateLimitConfig {
 
 /** Brute-force brakes on the sign-in steps (preLogin, login), on top of the request budget. */
 export interface LoginGuardConfig {
-  /** Failed sign-in steps for one account (or unknown name) within the window before 429. */
+  /**
+   * Failed sign-in steps on one account (or unknown name) from one client address within the
+   * window before that address gets 429 for that account; also each account's budget of failed
+   * checks on the security pages.
+   */
   accountMaxFailures: number;
-  /** Failed sign-in steps from one client IP within the window before 429. */
+  /** Failed sign-in steps from one client address, all accounts together, before 429. */
   ipMaxFailures: number;
   failureWindowMs: number;
   /** Consecutive failed steps that lock the account (until it expires or `user unlock`). */
@@ -171,7 +175,7 @@ export function loadConfig(env: Env): Config {
     trustProxy: bool(env, 'TRUST_PROXY', false),
     loginGuard: {
       accountMaxFailures: int(env, 'LOGIN_ACCOUNT_MAX_FAILURES', 5, 1, 1_000_000),
-      ipMaxFailures: int(env, 'LOGIN_IP_MAX_FAILURES', 30, 1, 1_000_000),
+      ipMaxFailures: int(env, 'LOGIN_IP_MAX_FAILURES', 100, 1, 1_000_000),
       failureWindowMs: int(env, 'LOGIN_FAILURE_WINDOW_MS', 15 * 60_000, 1_000, 24 * 3_600_000),
       lockThreshold: int(env, 'LOGIN_LOCK_THRESHOLD', 10, 1, 1_000_000),
       lockMinutes: int(env, 'LOGIN_LOCK_MINUTES', 30, 1, 60 * 24 * 30),
