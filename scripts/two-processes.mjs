@@ -17,7 +17,10 @@ import { freePort, waitForServer } from './net.mjs';
 import { freshSchema, startPgCluster } from './pg-cluster.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** The account's failure budget inside the sign-in window (LOGIN_ACCOUNT_MAX_FAILURES). */
+/**
+ * An account's failure budget from one address (LOGIN_ACCOUNT_MAX_FAILURES); every request here
+ * comes from 127.0.0.1.
+ */
 const ACCOUNT_FAILURES = 6;
 
 if (serverBuildIsStale()) await buildServer();

@@ -19,6 +19,7 @@ import { registerJobGauges } from './http/jobMetrics';
 import { registerMetrics } from './http/metrics';
 import { registerMultipart } from './http/multipart';
 import { databaseRateLimitStore } from './http/rateLimitStore';
+import { fastifyTrustProxy, forwardedForWarning } from './http/trustProxy';
 import { buildSecurityHandlers } from './http/security';
 import { ajvsFor, createValidatorCompiler } from './http/validation';
 import { isApiUrl, registerWeb, sendSpaShell, wantsSpaShell, webAvailable } from './http/web';
@@ -78,7 +79,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     exposeHeadRoutes: false,
     bodyLimit: 1024 * 1024,
     // Fastify's default (100) answers a longer path parameter with a bare 414; let the schema
@@ -110,6 +111,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorateRequest('sessionId', null);
   app.decorateRequest('stepUser', null);
   app.decorateRequest('stepTokenId', null);
+  if (config.trustProxy === false) app.addHook('onRequest', forwardedForWarning());
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(SECURITY_HEADERS);
     if (isApiUrl(request.url)) reply.headers(API_HEADERS);

@@ -43,7 +43,7 @@ describe('loadConfig', () => {
       USDT_CONTRACT: '0x55d398326f99059fF775485246999027B3197955',
       WALLET_XPUB: 'xpub123',
       SECRET_KEY: 'k'.repeat(40),
-      TRUST_PROXY: 'yes',
+      TRUST_PROXY: '2',
       METRICS_TOKEN: 'scrape-token-0123456789',
     });
     expect(c).toMatchObject({
@@ -63,7 +63,7 @@ describe('loadConfig', () => {
       ]),
       walletXpub: 'xpub123',
       secretKey: 'k'.repeat(40),
-      trustProxy: true,
+      trustProxy: 2,
       metricsToken: 'scrape-token-0123456789',
     });
   });
@@ -74,6 +74,20 @@ describe('loadConfig', () => {
       loadConfig({ NODE_ENV: 'production', RESPONSE_VALIDATION: '1' }).responseValidation,
     ).toBe(true);
     expect(loadConfig({ RESPONSE_VALIDATION: 'off' }).responseValidation).toBe(false);
+  });
+
+  it('reads TRUST_PROXY as off, a hop count or a list of proxies', () => {
+    const trust = (value: string) => loadConfig({ TRUST_PROXY: value }).trustProxy;
+    expect(trust('')).toBe(false);
+    expect(trust('false')).toBe(false);
+    expect(trust('0')).toBe(false);
+    expect(trust('1')).toBe(1);
+    expect(trust('10.0.0.2, 10.1.0.0/16,2001:db8::/32, ::1')).toEqual([
+      '10.0.0.2',
+      '10.1.0.0/16',
+      '2001:db8::/32',
+      '::1',
+    ]);
   });
 
   it('treats empty values as unset', () => {
@@ -96,6 +110,13 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'mysql://db.example/portal' }, /DATABASE_URL must be a postgres:\/\/ URL/],
     [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN must be at least 16 characters/],
     [{ METRICS_TOKEN: 'sixteen chars or more' }, /without spaces/],
+    [{ TRUST_PROXY: 'true' }, /TRUST_PROXY=true would let any client pick its address/],
+    [{ TRUST_PROXY: '*' }, /TRUST_PROXY=\* would let any client pick its address/],
+    [{ TRUST_PROXY: '0.0.0.0/0' }, /never every address. Got '0.0.0.0\/0'/],
+    [{ TRUST_PROXY: '10.0.0.1,::/0' }, /Got '::\/0'/],
+    [{ TRUST_PROXY: 'loopback' }, /TRUST_PROXY takes the number of proxies/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY takes the number of proxies/],
+    [{ TRUST_PROXY: '11' }, /TRUST_PROXY must be between 1 and 10/],
   ])('rejects %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

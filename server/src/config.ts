@@ -1,4 +1,12 @@
+import { isIP } from 'node:net';
+
 export type NodeEnv = 'development' | 'production' | 'test';
+
+/**
+ * Which X-Forwarded-For entries name the client: none (false), those added by this many proxies
+ * in front of the server, or those added by proxies at these addresses/CIDRs. Never all.
+ */
+export type TrustProxy = false | number | readonly string[];
 
 export interface RateLimitConfig {
   /** Requests per window for every /api operation. */
@@ -12,9 +20,13 @@ export interface RateLimitConfig {
 
 /** Brute-force brakes on the sign-in steps (preLogin, login), on top of the request budget. */
 export interface LoginGuardConfig {
-  /** Failed sign-in steps for one account (or unknown name) within the window before 429. */
+  /**
+   * Failed sign-in steps on one account (or unknown name) from one client address within the
+   * window before that address gets 429 for that account; also each account's budget of failed
+   * checks on the security pages.
+   */
   accountMaxFailures: number;
-  /** Failed sign-in steps from one client IP within the window before 429. */
+  /** Failed sign-in steps from one client address, all accounts together, before 429. */
   ipMaxFailures: number;
   failureWindowMs: number;
   /** Consecutive failed steps that lock the account (until it expires or `user unlock`). */
@@ -43,8 +55,8 @@ export interface Config {
   /** Absolute lifetime of a session from sign-in, however active it stays. */
   sessionMaxHours: number;
   rateLimit: RateLimitConfig;
-  /** Trust X-Forwarded-* (rate limiting by client IP behind a reverse proxy). */
-  trustProxy: boolean;
+  /** Reading the client address behind reverse proxies (rate limits, brakes, whitelists). */
+  trustProxy: TrustProxy;
   loginGuard: LoginGuardConfig;
   smtpUrl: string | undefined;
   /** Sender of the e-mails (sign-in codes). */
@@ -121,6 +133,42 @@ function rpcUrls(env: Env, key: string): ReadonlyMap<number, string> {
   return urls;
 }
 
+/** An IPv4/IPv6 address, or a CIDR other than /0. */
+function isProxyAddress(entry: string): boolean {
+  const [address = '', prefix, extra] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return (
+    /^\d+$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= (version === 4 ? 32 : 128)
+  );
+}
+
+/**
+ * TRUST_PROXY: off, a hop count or a list of proxies. "Trust everything" (true, *) is refused:
+ * it would let any client name its own address in X-Forwarded-For.
+ */
+function trustProxy(env: Env): TrustProxy {
+  const raw = str(env, 'TRUST_PROXY');
+  if (raw === undefined || ['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  if (/^\d+$/.test(raw)) return int(env, 'TRUST_PROXY', 0, 1, 10);
+  if (['true', 'yes', 'on', '*', 'all'].includes(raw.toLowerCase())) {
+    throw new ConfigError(
+      `TRUST_PROXY=${raw} would let any client pick its address in X-Forwarded-For: give the` +
+        ' number of proxies in front of the server (e.g. 1) or their addresses/CIDRs.',
+    );
+  }
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const wrong = entries.find((entry) => !isProxyAddress(entry));
+  if (wrong !== undefined) {
+    throw new ConfigError(
+      `TRUST_PROXY takes the number of proxies in front of the server (e.g. 1) or their` +
+        ` addresses/CIDRs, comma-separated; never every address. Got '${wrong}'.`,
+    );
+  }
+  return entries;
+}
+
 function nodeEnv(env: Env): NodeEnv {
   const raw = str(env, 'NODE_ENV') ?? 'development';
   if (raw === 'development' || raw === 'production' || raw === 'test') return raw;
@@ -168,10 +216,10 @@ export function loadConfig(env: Env): Config {
       authMax: int(env, 'AUTH_RATE_LIMIT_MAX', 10, 1, 1_000_000),
       gatewayMax: int(env, 'GATEWAY_RATE_LIMIT_MAX', 600, 1, 1_000_000),
     },
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxy(env),
     loginGuard: {
       accountMaxFailures: int(env, 'LOGIN_ACCOUNT_MAX_FAILURES', 5, 1, 1_000_000),
-      ipMaxFailures: int(env, 'LOGIN_IP_MAX_FAILURES', 30, 1, 1_000_000),
+      ipMaxFailures: int(env, 'LOGIN_IP_MAX_FAILURES', 100, 1, 1_000_000),
       failureWindowMs: int(env, 'LOGIN_FAILURE_WINDOW_MS', 15 * 60_000, 1_000, 24 * 3_600_000),
       lockThreshold: int(env, 'LOGIN_LOCK_THRESHOLD', 10, 1, 1_000_000),
       lockMinutes: int(env, 'LOGIN_LOCK_MINUTES', 30, 1, 60 * 24 * 30),

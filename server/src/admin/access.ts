@@ -1,5 +1,6 @@
 import type { AuthType } from '../db/schema';
-import { clearLock } from '../domain/lockout';
+import { isIP } from 'node:net';
+import { clearAddress, clearLock } from '../domain/lockout';
 import { singleArgument, UsageError, userNamed, type AdminCommand } from './command';
 
 const AUTH_TYPES: readonly AuthType[] = ['mpin', 'authenticator', 'otp'];
@@ -39,7 +40,7 @@ const userUnlock: AdminCommand = {
   usage: 'user unlock <username>',
   description:
     "Lift the sign-in lock after repeated failures and reset the account's failure count and" +
-    " its 429 window (not the client IP's).",
+    ' its 429 windows from every address.',
   async run(args, { db }, io) {
     const user = await userNamed(db, io, singleArgument(args));
     if (!user) return 1;
@@ -54,4 +55,23 @@ const userUnlock: AdminCommand = {
   },
 };
 
-export const accessCommands: AdminCommand[] = [userAuthType, userUnlock];
+/**
+ * An office or NAT whose address used up its sign-in budget (LOGIN_IP_MAX_FAILURES): once the
+ * guessing is dealt with, its users need not wait for the window to pass.
+ */
+const ipUnlock: AdminCommand = {
+  name: 'ip unlock',
+  usage: 'ip unlock <address>',
+  description:
+    "Reset a client address's sign-in 429 windows (its own and those on each account); an IPv6" +
+    ' address counts as its /64.',
+  async run(args, { db }, io) {
+    const ip = singleArgument(args);
+    if (isIP(ip) === 0) throw new UsageError(`'${ip}' is not an IPv4 or IPv6 address.`);
+    const address = await clearAddress(db, ip);
+    io.out(`Sign-in failures from ${address} are forgotten.`);
+    return 0;
+  },
+};
+
+export const accessCommands: AdminCommand[] = [userAuthType, userUnlock, ipUnlock];

@@ -375,7 +375,10 @@ export type FailureScope = 'login-account' | 'login-ip' | 'code-check' | 'code-s
 /** One failed step inside a sliding window; pruned once it leaves the window. */
 export interface LoginFailuresTable {
   scope: FailureScope;
-  /** Per scope: `u:<userId>` or `n:<name>`, the client IP, or the user id. */
+  /**
+   * Per scope: `u:<userId>|<address>` or `n:<name>|<address>` (login-account), the address
+   * (login-ip), or the user id. An address is domain/clientAddress.ts brakeAddress's form.
+   */
   key: string;
   /**
    * ms since the epoch (not ISO text: the window arithmetic and pruning compare numbers). A

@@ -5,6 +5,7 @@ import { freshTestStore, type TestStore } from '../../test/testStore';
 import {
   FailureWindow,
   UNKNOWN_NAME_MEMORY_MS,
+  clearAddress,
   clearLock,
   createLoginGuard,
   lockedMessage,
@@ -122,7 +123,7 @@ describe('createLoginGuard', () => {
     db = await open();
 
     const restarted = createLoginGuard(config);
-    expect(await throttled(restarted, user, '10.0.0.3', now)).toEqual({
+    expect(await throttled(restarted, user, '10.0.0.1', now)).toEqual({
       retryAfterSeconds: 15 * 60,
     });
     // The IP window too: 3 failures from 10.0.0.1, 2 more reach its budget of 5.
@@ -134,16 +135,66 @@ describe('createLoginGuard', () => {
     );
   });
 
-  it("clearLock lifts the account's window, not another account's nor the IP's", async () => {
-    const guard = createLoginGuard({ ...config, ipMaxFailures: 3 });
+  it('brakes an address on one account without holding back its other accounts', async () => {
+    const guard = createLoginGuard(config);
+    for (let i = 0; i < 3; i += 1) await failOnce(guard, user, '10.0.0.1', now);
+    expect(await throttled(guard, user, '10.0.0.1', now)).toEqual({ retryAfterSeconds: 15 * 60 });
+    // The same account from elsewhere, and another account from there, still get their turn.
+    expect(await throttled(guard, user, '10.0.0.2', now)).toBeNull();
+    expect(await throttled(guard, { userId: 'usr_y' }, '10.0.0.1', now)).toBeNull();
+    // Two more failures anywhere from 10.0.0.1 use up the address's own budget of 5.
+    await failOnce(guard, { userId: 'usr_y' }, '10.0.0.1', now);
+    await failOnce(guard, { unknownName: 'ghost' }, '10.0.0.1', now);
+    expect(await throttled(guard, { userId: 'usr_z' }, '10.0.0.1', now)).not.toBeNull();
+  });
+
+  it('counts an IPv6 client by its /64, and an IPv4-mapped one as IPv4', async () => {
+    const guard = createLoginGuard(config);
+    await failOnce(guard, user, '2001:db8:1:2::1', now);
+    await failOnce(guard, user, '2001:db8:1:2:ffff::9', now);
+    await failOnce(guard, user, '2001:0db8:0001:0002:0:0:0:7', now);
+    expect(await throttled(guard, user, '2001:db8:1:2:abcd::1', now)).not.toBeNull();
+    expect(await throttled(guard, user, '2001:db8:1:3::1', now)).toBeNull();
+    for (let i = 0; i < 3; i += 1) await failOnce(guard, user, '::ffff:10.0.0.1', now);
+    expect(await throttled(guard, user, '10.0.0.1', now)).not.toBeNull();
+  });
+
+  it("a sign-in clears the account's window from its own address only", async () => {
+    const guard = createLoginGuard(config);
     for (let i = 0; i < 3; i += 1) {
       await failOnce(guard, user, '10.0.0.1', now);
-      await failOnce(guard, { userId: 'usr_y' }, '10.0.0.2', now);
+      await failOnce(guard, user, '10.0.0.2', now);
+    }
+    await guard.recordSuccess(db, user.userId, '10.0.0.2');
+    expect(await throttled(guard, user, '10.0.0.2', now)).toBeNull();
+    expect(await throttled(guard, user, '10.0.0.1', now)).not.toBeNull();
+  });
+
+  it("clearLock lifts the account's windows from every address, not another account's", async () => {
+    const guard = createLoginGuard({ ...config, ipMaxFailures: 10 });
+    for (let i = 0; i < 3; i += 1) {
+      await failOnce(guard, user, '10.0.0.1', now);
+      await failOnce(guard, user, '2001:db8::1', now);
+      await failOnce(guard, { userId: 'usr_x2' }, '10.0.0.1', now);
     }
     await clearLock(db, user.userId);
-    expect(await throttled(guard, user, '10.0.0.9', now)).toBeNull();
-    expect(await throttled(guard, user, '10.0.0.1', now)).not.toBeNull();
-    expect(await throttled(guard, { userId: 'usr_y' }, '10.0.0.9', now)).not.toBeNull();
+    expect(await throttled(guard, user, '10.0.0.1', now)).toBeNull();
+    expect(await throttled(guard, user, '2001:db8::1', now)).toBeNull();
+    // `usr_x` is a prefix of `usr_x2`: its windows are not.
+    expect(await throttled(guard, { userId: 'usr_x2' }, '10.0.0.1', now)).not.toBeNull();
+  });
+
+  it("clearAddress lifts the address's window and its windows on accounts, nothing else", async () => {
+    const guard = createLoginGuard({ ...config, ipMaxFailures: 4 });
+    for (let i = 0; i < 3; i += 1) await failOnce(guard, user, '2001:db8:0:1::5', now);
+    await failOnce(guard, { userId: 'usr_y' }, '2001:db8:0:1::6', now);
+    for (let i = 0; i < 3; i += 1) await failOnce(guard, user, '10.0.0.2', now);
+    expect(await throttled(guard, { userId: 'usr_z' }, '2001:db8:0:1::7', now)).not.toBeNull();
+
+    expect(await clearAddress(db, '2001:db8:0:1::9')).toBe('2001:db8:0:1::/64');
+    expect(await throttled(guard, { userId: 'usr_z' }, '2001:db8:0:1::7', now)).toBeNull();
+    expect(await throttled(guard, user, '2001:db8:0:1::7', now)).toBeNull();
+    expect(await throttled(guard, user, '10.0.0.2', now)).not.toBeNull();
   });
 
   it('counts parallel steps before their checks: no more pass than the budget', async () => {
@@ -165,6 +216,16 @@ describe('createLoginGuard', () => {
     expect(await throttled(guard, user, '10.0.0.1', now)).toEqual({ retryAfterSeconds: 15 * 60 });
   });
 
+  it("counts parallel steps on many accounts against the address's budget", async () => {
+    const guard = createLoginGuard(config);
+    const attempts = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        guard.attempt(db, { userId: `usr_${i}` }, '10.0.0.1', now),
+      ),
+    );
+    expect(attempts.filter((a) => !('retryAfterSeconds' in a))).toHaveLength(5);
+  });
+
   it('forgets an idle unknown name after a day, unless it is still locked', async () => {
     const guard = createLoginGuard({ ...config, lockThreshold: 2, lockMinutes: 48 * 60 });
     await failOnce(guard, { unknownName: 'idle' }, '10.0.0.1', now);
@@ -182,7 +243,7 @@ describe('createLoginGuard', () => {
     expect(names.map((row) => row.name)).toEqual(['locked', 'other']);
     // The sign-in windows of that day are gone as well.
     expect(await rows()).toEqual([
-      { scope: 'login-account', key: 'n:other', at: later.getTime() },
+      { scope: 'login-account', key: 'n:other|10.0.0.1', at: later.getTime() },
       { scope: 'login-ip', key: '10.0.0.1', at: later.getTime() },
     ]);
   });

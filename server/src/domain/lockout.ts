@@ -1,15 +1,22 @@
 import type { LoginGuardConfig } from '../config';
 import type { Db } from '../db/connection';
 import type { FailureScope } from '../db/schema';
+import { sql } from 'kysely';
 import { lockForTransaction } from '../db/locks';
+import { brakeAddress } from './clientAddress';
 import { newId } from './ids';
 
 // Brute-force brakes on the sign-in steps, all from LoginGuardConfig:
-// - throttles: at most N failed steps per account and per client IP within a sliding window,
-//   then 429 with Retry-After;
-// - lock: after M consecutive failed steps the account is refused for a while (on the user row).
-// Both live in the database, so a restart forgets neither, and `npm run admin -- user unlock`
-// (clearLock) lifts the lock and the account's window (not the IP's: that is about the client).
+// - throttles: at most N failed steps per (client address, account) and a much larger number
+//   per client address within a sliding window, then 429 with Retry-After. Only failures count,
+//   and the small budget is per pair, so an address whose clients got other accounts wrong (one
+//   attacker behind an office's NAT) still signs anyone else in: a correct sign-in to an account
+//   that has no failures from there passes until that address has failed
+//   LOGIN_IP_MAX_FAILURES times, which only guessing across many accounts reaches;
+// - lock: after M consecutive failed steps from any address the account is refused for a
+//   while (on the user row): the brake on guesses spread over many addresses.
+// All of it lives in the database, so a restart forgets nothing; `npm run admin -- user unlock`
+// (clearLock) lifts an account's lock and windows, `ip unlock` (clearAddress) an address's.
 // A name that matches no account gets the same throttle and a stored lock that behaves like a
 // real one, so neither answers nor timing tell whether an account exists.
 
@@ -115,15 +122,19 @@ export interface SignInAttempt {
 
 export interface LoginGuard {
   /**
-   * Starts a sign-in step: counts a failure up front in the account's and the IP's windows,
-   * or answers how long to wait when either budget is used up. Counting before the password
-   * check is what makes parallel guesses (on any process) stop at the budget.
+   * Starts a sign-in step: counts a failure up front in the (address, account) window and the
+   * address's window, or answers how long to wait when either budget is used up. Counting
+   * before the password check is what makes parallel guesses (on any process) stop at the
+   * budget.
    */
   attempt(db: Db, subject: LoginSubject, ip: string, now: Date): Promise<SignInAttempt | Throttled>;
   /** End of the subject's lock, or null when it is not locked. */
   lockedUntil(db: Db, subject: LoginSubject, now: Date): Promise<Date | null>;
-  /** A completed sign-in clears the account's counters (not the IP's). */
-  recordSuccess(db: Db, userId: string): Promise<void>;
+  /**
+   * A completed sign-in resets the account's consecutive failures and its window from this
+   * address; other addresses' windows stay (the owner's success says nothing about them).
+   */
+  recordSuccess(db: Db, userId: string, ip: string): Promise<void>;
 }
 
 /**
@@ -133,18 +144,18 @@ export interface LoginGuard {
  */
 export const UNKNOWN_NAME_MEMORY_MS = 24 * 3_600_000;
 
-const ACCOUNT_SCOPE = 'login-account';
+const PAIR_SCOPE = 'login-account';
+const ADDRESS_SCOPE = 'login-ip';
 const normalName = (name: string) => name.trim().toLowerCase();
 const accountKey = (subject: LoginSubject) =>
   'userId' in subject ? `u:${subject.userId}` : `n:${normalName(subject.unknownName)}`;
+// The address last: it never holds a `|`, so the key splits back unambiguously, and an
+// account's keys share the prefix `u:<id>|` (clearLock).
+const pairKey = (subject: LoginSubject, address: string) => `${accountKey(subject)}|${address}`;
 
 export function createLoginGuard(config: LoginGuardConfig): LoginGuard {
-  const perAccount = new FailureWindow(
-    ACCOUNT_SCOPE,
-    config.accountMaxFailures,
-    config.failureWindowMs,
-  );
-  const perIp = new FailureWindow('login-ip', config.ipMaxFailures, config.failureWindowMs);
+  const perPair = new FailureWindow(PAIR_SCOPE, config.accountMaxFailures, config.failureWindowMs);
+  const perAddress = new FailureWindow(ADDRESS_SCOPE, config.ipMaxFailures, config.failureWindowMs);
   const lockMs = config.lockMinutes * 60_000;
 
   /** The failure count of an unknown name after this failure, like users.failed_logins. */
@@ -200,19 +211,20 @@ export function createLoginGuard(config: LoginGuardConfig): LoginGuard {
   return {
     async attempt(db, subject, ip, now) {
       const at = now.getTime();
-      const key = accountKey(subject);
-      const account = await perAccount.reserve(db, key, at);
-      if (!('id' in account)) return { retryAfterSeconds: Math.ceil(account.retryAfterMs / 1000) };
-      const address = await perIp.reserve(db, ip, at);
-      if (!('id' in address)) {
-        await perAccount.giveBack(db, key, account.id);
-        return { retryAfterSeconds: Math.ceil(address.retryAfterMs / 1000) };
+      const address = brakeAddress(ip);
+      const key = pairKey(subject, address);
+      const pair = await perPair.reserve(db, key, at);
+      if (!('id' in pair)) return { retryAfterSeconds: Math.ceil(pair.retryAfterMs / 1000) };
+      const fromAddress = await perAddress.reserve(db, address, at);
+      if (!('id' in fromAddress)) {
+        await perPair.giveBack(db, key, pair.id);
+        return { retryAfterSeconds: Math.ceil(fromAddress.retryAfterMs / 1000) };
       }
       return {
         failed: () => countFailure(db, subject, at),
         async release() {
-          await perAccount.giveBack(db, key, account.id);
-          await perIp.giveBack(db, ip, address.id);
+          await perPair.giveBack(db, key, pair.id);
+          await perAddress.giveBack(db, address, fromAddress.id);
         },
       };
     },
@@ -237,27 +249,62 @@ export function createLoginGuard(config: LoginGuardConfig): LoginGuard {
       return until > now.getTime() ? new Date(until) : null;
     },
 
-    async recordSuccess(db, userId) {
-      await clearLock(db, userId);
+    async recordSuccess(db, userId, ip) {
+      await resetFailedLogins(db, userId);
+      await perPair.clear(db, pairKey({ userId }, brakeAddress(ip)));
     },
   };
 }
 
-/**
- * Lifts a lock and forgets the failures, the account's sign-in window included, so the next
- * attempt is not answered 429 (successful sign-in, `user unlock`).
- */
-export async function clearLock(db: Db, userId: string): Promise<void> {
+async function resetFailedLogins(db: Db, userId: string): Promise<void> {
   await db
     .updateTable('users')
     .set({ failed_logins: 0, locked_until: null })
     .where('id', '=', userId)
     .execute();
+}
+
+/**
+ * Lifts a lock and forgets the account's failures, its sign-in windows from every address
+ * included, so that its next attempt from anywhere is not answered 429 (`user unlock`). The
+ * addresses' own windows stay: `ip unlock` (clearAddress) is for those.
+ */
+export async function clearLock(db: Db, userId: string): Promise<void> {
+  await resetFailedLogins(db, userId);
+  const prefix = `${accountKey({ userId })}|`;
   await db
     .deleteFrom('login_failures')
-    .where('scope', '=', ACCOUNT_SCOPE)
-    .where('key', '=', accountKey({ userId }))
+    .where('scope', '=', PAIR_SCOPE)
+    // substr, not LIKE: ids hold `_`, a LIKE wildcard.
+    .where(sql<string>`substr(${sql.ref('key')}, 1, ${sql.lit(prefix.length)})`, '=', prefix)
     .execute();
+}
+
+/**
+ * Forgets an address's sign-in failures: its own window, and its windows on every account
+ * (`ip unlock`). Answers the brake's form of the address (an IPv6 address counts as its /64).
+ * Accounts' locks stay: `user unlock` is for those.
+ */
+export async function clearAddress(db: Db, ip: string): Promise<string> {
+  const address = brakeAddress(ip);
+  await db
+    .deleteFrom('login_failures')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('scope', '=', ADDRESS_SCOPE), eb('key', '=', address)]),
+        eb.and([
+          eb('scope', '=', PAIR_SCOPE),
+          // The key's last characters; substr and length mean the same on both engines.
+          eb(
+            sql<string>`substr(${sql.ref('key')}, length(${sql.ref('key')}) - ${sql.lit(address.length)})`,
+            '=',
+            `|${address}`,
+          ),
+        ]),
+      ]),
+    )
+    .execute();
+  return address;
 }
 
 /** The user-facing text for a locked account (also what the lock's failure answers). */

@@ -526,6 +526,39 @@ describe('brute-force limits', () => {
     });
   });
 
+  describe('per address and account', () => {
+    // The defaults (LOGIN_ACCOUNT_MAX_FAILURES 5, LOGIN_IP_MAX_FAILURES 100), not test values.
+    const ref = withApp();
+
+    it('lets a correct sign-in through from an address that failed 30 times on other names', async () => {
+      const t = ref.t;
+      // One attacker behind an office's NAT: 30 wrong guesses, 5 on each of six names.
+      for (let i = 0; i < 30; i += 1) {
+        const guess = { username: `victim_${i % 6}`, password: 'Nope@1234' };
+        expect((await preLogin(t, guess, '198.51.100.7')).statusCode).toBe(422);
+      }
+      expect(
+        (await preLogin(t, { username: 'victim_0', password: 'Nope@1234' }, '198.51.100.7'))
+          .statusCode,
+      ).toBe(429);
+      // A colleague behind the same address, on an account with no failures.
+      expect((await preLogin(t, DEMO, '198.51.100.7')).statusCode).toBe(200);
+      // 31 password checks (argon2) on 2 shared cores.
+    }, 90_000);
+
+    it('brakes guessing on one account from one address, not its owner elsewhere', async () => {
+      const t = ref.t;
+      for (let i = 0; i < 5; i += 1) {
+        const guess = { username: 'demo', password: 'Nope@1234' };
+        expect((await preLogin(t, guess, '198.51.100.7')).statusCode).toBe(422);
+      }
+      const limited = await preLogin(t, DEMO, '198.51.100.7');
+      expect(limited.statusCode).toBe(429);
+      expect(limited.headers['retry-after']).toBe(String(15 * 60));
+      expect((await preLogin(t, DEMO, '203.0.113.20')).statusCode).toBe(200);
+    });
+  });
+
   describe('per IP', () => {
     const ref = withApp({ env: { LOGIN_IP_MAX_FAILURES: '3' } });
 

@@ -38,8 +38,8 @@ export const authHandlers: HandlerModule = (ctx) => {
   }
 
   /**
-   * Runs a sign-in step with its failure counted up front (429 with Retry-After when the IP or
-   * the account is over its budget). A failure the step answers through `fail` stays counted
+   * Runs a sign-in step with its failure counted up front (429 with Retry-After when the
+   * address, or the address on this account, is over its budget). A failure the step answers through `fail` stays counted
    * (with the lock's message when it locked the account); any other end gives it back.
    */
   async function guarded<T>(
@@ -139,7 +139,7 @@ export const authHandlers: HandlerModule = (ctx) => {
         if (!outcome.ok) return fail(fieldError(factor.field, factor.wrong));
         return outcome;
       });
-      await guard.recordSuccess(ctx.db, user.id);
+      await guard.recordSuccess(ctx.db, user.id, request.ip);
 
       const fresh = await reloadUser(ctx.db, user.id);
       return {
