@@ -51,7 +51,8 @@ describe('sessions', () => {
     expect(await authenticateToken(runtime.db, token, LIMITS, clock)).toMatchObject({ ok: true });
     now += 29 * 60_000; // 58 min after creation, 29 after the last use
     expect(await authenticateToken(runtime.db, token, LIMITS, clock)).toMatchObject({ ok: true });
-    now += 31 * 60_000;
+    // The idle time, plus the minute by which last_seen_at may lag the last use.
+    now += 31 * 60_000 + 1;
     expect(await authenticateToken(runtime.db, token, LIMITS, clock)).toEqual({
       ok: false,
       reason: 'expired',
@@ -59,6 +60,38 @@ describe('sessions', () => {
     expect(await authenticateToken(runtime.db, token, LIMITS, clock)).toEqual({
       ok: false,
       reason: 'revoked',
+    });
+  });
+
+  it('writes last_seen_at at most once a minute, and never ends an active session early', async () => {
+    const { token, sessionId } = await createSession(runtime.db, userId, {}, clock);
+    const seen = async () =>
+      (
+        await runtime.db
+          .selectFrom('sessions')
+          .select('last_seen_at')
+          .where('id', '=', sessionId)
+          .executeTakeFirstOrThrow()
+      ).last_seen_at;
+    const created = await seen();
+    now += 59_000;
+    expect(await authenticateToken(runtime.db, token, LIMITS, clock)).toMatchObject({ ok: true });
+    expect(await seen()).toBe(created);
+    now += 1_000;
+    expect(await authenticateToken(runtime.db, token, LIMITS, clock)).toMatchObject({ ok: true });
+    const written = await seen();
+    expect(written).toBe(new Date(now).toISOString());
+    // Used again 59 s later (not written), then idle 30 min after that use: still open.
+    now += 59_000;
+    expect(await authenticateToken(runtime.db, token, LIMITS, clock)).toMatchObject({ ok: true });
+    expect(await seen()).toBe(written);
+    now += 30 * 60_000;
+    expect(await authenticateToken(runtime.db, token, LIMITS, clock)).toMatchObject({ ok: true });
+    // Idle 31 min after that use: ended.
+    now += 31 * 60_000 + 1;
+    expect(await authenticateToken(runtime.db, token, LIMITS, clock)).toEqual({
+      ok: false,
+      reason: 'expired',
     });
   });
 
