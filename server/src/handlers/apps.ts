@@ -26,7 +26,7 @@ import type { HandlerModule, Reply } from './types';
 
 // Operations tagged Apps in openapi.yaml, keyed by operationId.
 export const appsHandlers: HandlerModule = (ctx) => {
-  const balances = gasBalanceReader(ctx.config, ctx.chain);
+  const balances = gasBalanceReader(ctx.config, ctx.chain, ctx.db);
   return {
     async getApps(request) {
       const user = requireUser(request);
