@@ -149,4 +149,21 @@ describe('the deposit watcher on every local chain', () => {
       12_000_000n,
     );
   });
+
+  it('reports on /metrics how many blocks the watcher is behind each chain', async () => {
+    const lag = async (chainId: number) => {
+      const text = (await t.inject({ method: 'GET', url: '/metrics' })).body;
+      const line = new RegExp(
+        `^portal_chain_watcher_lag_blocks\\{chain_id="${chainId}",source="local"\\} (\\d+)$`,
+        'm',
+      ).exec(text);
+      return line ? Number(line[1]) : null;
+    };
+    await watch(56);
+    expect(await lag(56)).toBe(0);
+    await mineLocalBlocks(t.db, 7, 56);
+    expect(await lag(56)).toBe(7);
+    await watch(56);
+    expect(await lag(56)).toBe(0);
+  });
 });
