@@ -13,6 +13,9 @@ import { listDeposits, watchDeposits } from './gatewayDeposits';
 // The watcher on the local chain beyond BEP20 USDT: native coins (a transaction's value, keyed by
 // its hash alone) and every chain id of the spec, each with its own blocks and cursor.
 
+// Building the app (a PostgreSQL schema, migrations, seed) can take longer on a loaded machine.
+jest.setTimeout(60_000);
+
 describe('the deposit watcher on every local chain', () => {
   const t = testAppPerBlock();
   let serial = 0;

@@ -100,7 +100,10 @@ export async function scanChain(
     .where('chain_id', '=', chainId)
     .executeTakeFirst();
   let from = cursor ? cursor.scanned_block + 1 : Math.max(0, head - FIRST_SCAN_LOOKBACK);
-  if (cursor?.scanned_hash && (await adapter.blockHash(cursor.scanned_block)) !== cursor.scanned_hash) {
+  if (
+    cursor?.scanned_hash &&
+    (await adapter.blockHash(cursor.scanned_block)) !== cursor.scanned_hash
+  ) {
     const window = Math.max(1, ...methods.map((m) => m.confirmations));
     from = Math.max(0, cursor.scanned_block - window + 1);
   }
@@ -134,9 +137,7 @@ export async function scanChain(
     head,
     found,
     advance: () =>
-      hash === null
-        ? saveHead()
-        : saveCursor(db, chainId, { block: to, hash }, head, to),
+      hash === null ? saveHead() : saveCursor(db, chainId, { block: to, hash }, head, to),
   };
 }
 
@@ -156,4 +157,32 @@ async function saveCursor(
     .values({ chain_id: chainId, scanned_block: initial, ...update })
     .onConflict((oc) => oc.column('chain_id').doUpdateSet(update))
     .execute();
+}
+
+/**
+ * Per chain whose watcher has run: blocks between its head and the cursor. The local chain's
+ * head is read live; an RPC chain's is the one its watcher saw last (a scrape calls no RPC).
+ */
+export async function watcherLag(
+  db: Db,
+  chains: readonly ChainAdapter[],
+): Promise<{ chainId: number; kind: ChainAdapter['kind']; lag: number }[]> {
+  const cursors = await db
+    .selectFrom('watch_cursors')
+    .select(['chain_id', 'scanned_block', 'head_block'])
+    .execute();
+  const byChain = new Map(cursors.map((c) => [c.chain_id, c]));
+  const lags = [];
+  for (const chain of chains) {
+    const cursor = byChain.get(chain.chainId);
+    if (!cursor) continue;
+    const head = chain.kind === 'local' ? await chain.latestBlock() : cursor.head_block;
+    if (head === null) continue;
+    lags.push({
+      chainId: chain.chainId,
+      kind: chain.kind,
+      lag: Math.max(0, head - cursor.scanned_block),
+    });
+  }
+  return lags;
 }

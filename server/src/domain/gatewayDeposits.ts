@@ -5,12 +5,7 @@ import { afterCursor, pageOf } from './cursor';
 import { NotFoundError } from './errors';
 import { NATIVE_LOG_INDEX, type ChainAdapter, type ChainTransfer } from './chain/adapter';
 import { addressKey } from './chain/specChains';
-import {
-  scanChain,
-  watchedMethods,
-  type DepositAccount,
-  type WatchedMethod,
-} from './depositScan';
+import { scanChain, watchedMethods, type DepositAccount, type WatchedMethod } from './depositScan';
 import { newId } from './ids';
 import { chainAmountToMicro, microToString, storedMicro, unitsToDecimal } from './money';
 import type { Task } from './jobs/worker';

@@ -1,5 +1,6 @@
 import type { Db } from '../db/connection';
 import { specChainAdapters, type ChainConfig } from '../domain/chain';
+import { watcherLag } from '../domain/depositScan';
 import type { Metrics } from './metrics';
 
 /**
@@ -16,18 +17,8 @@ export function registerWatcherGauges(metrics: Metrics, db: Db, config: ChainCon
     help: 'Blocks between a chain head and the last block the deposit watcher read, by chain id.',
     labelNames: ['chain_id', 'source'],
     collect: async (set) => {
-      const cursors = await db
-        .selectFrom('watch_cursors')
-        .select(['chain_id', 'scanned_block', 'head_block'])
-        .execute();
-      const byChain = new Map(cursors.map((c) => [c.chain_id, c]));
-      for (const chain of chains) {
-        const cursor = byChain.get(chain.chainId);
-        if (!cursor) continue;
-        const head = chain.kind === 'local' ? await chain.latestBlock() : cursor.head_block;
-        if (head === null) continue;
-        const lag = Math.max(0, head - cursor.scanned_block);
-        set({ chain_id: chain.chainId, source: chain.kind }, lag);
+      for (const { chainId, kind, lag } of await watcherLag(db, chains)) {
+        set({ chain_id: chainId, source: kind }, lag);
       }
     },
   });

@@ -215,12 +215,16 @@ export class EvmChainAdapter implements ChainAdapter {
       timestamp: await this.blockTime(receipt.blockHash),
     };
     if (ref.token === null) {
-      const tx = await rpc('eth_getTransactionByHash', () =>
-        this.client.getTransaction({ hash }),
-      );
+      const tx = await rpc('eth_getTransactionByHash', () => this.client.getTransaction({ hash }));
       if (tx.to === null || tx.value === 0n) return null;
       const native = { logIndex: NATIVE_LOG_INDEX, token: null };
-      return { ...at, ...native, from: getAddress(tx.from), to: getAddress(tx.to), amount: tx.value };
+      return {
+        ...at,
+        ...native,
+        from: getAddress(tx.from),
+        to: getAddress(tx.to),
+        amount: tx.value,
+      };
     }
     const token = getAddress(ref.token);
     const log = receipt.logs.find((l) => l.logIndex === ref.logIndex);

@@ -318,7 +318,11 @@ export async function localHead(
   return Math.max(Number(transfers?.latest ?? 0), mined?.block_number ?? 0);
 }
 
-async function setLocalHead(db: Executor, chainId: SpecChainId, blockNumber: number): Promise<void> {
+async function setLocalHead(
+  db: Executor,
+  chainId: SpecChainId,
+  blockNumber: number,
+): Promise<void> {
   await db
     .insertInto('chain_heads')
     .values({ chain_id: chainId, block_number: blockNumber })

@@ -9,7 +9,9 @@ import { PAYMENT_METHODS } from '../../seed/paymentMethods.data';
 export type SpecChainId = PaymentMethodsTable['chain_id'];
 
 /** Every chain id of the spec's payment methods, in their order (0 is Tron). */
-export const SPEC_CHAIN_IDS: readonly SpecChainId[] = [...new Set(PAYMENT_METHODS.map((m) => m.chain_id))];
+export const SPEC_CHAIN_IDS: readonly SpecChainId[] = [
+  ...new Set(PAYMENT_METHODS.map((m) => m.chain_id)),
+];
 
 /** EVM chains can be served over JSON-RPC; Tron (not EVM) runs on the local chain only. */
 export function isEvmChain(chainId: number): boolean {
