@@ -4,7 +4,7 @@ import { insertApp } from '../../test/appRows';
 import { testAppPerBlock } from '../../test/withTestApp';
 import { chainAdapterFor } from './chain';
 import { NATIVE_LOG_INDEX } from './chain/adapter';
-import { localBalance, mineLocalBlocks } from './chain/localAdapter';
+import { localBalance, mineLocalBlocks, recordLocalChainTransfer } from './chain/localAdapter';
 import type { SpecChainId } from './chain/specChains';
 import { resolveWalletXpub } from './chain/walletKey';
 import { openAccount } from './gatewayAccounts';
@@ -168,5 +168,23 @@ describe('the deposit watcher on every local chain', () => {
     expect(await lag(56)).toBe(7);
     await watch(56);
     expect(await lag(56)).toBe(0);
+  });
+
+  it('reads transfers to thousands of addresses in bounded queries', async () => {
+    const many = Array.from(
+      { length: 2_500 },
+      (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`,
+    );
+    const last = many[many.length - 1] ?? '';
+    const sent = await recordLocalChainTransfer(t.db, {
+      chainId: 137,
+      token: null,
+      to: last,
+      amount: 5n,
+      createdAt: t.clock().toISOString(),
+    });
+    const chain = chainAdapterFor(t.config, t.db, 137);
+    const found = await chain.nativeTransfers(many, 0, await chain.latestBlock());
+    expect(found).toEqual([expect.objectContaining({ txHash: sent.txHash, amount: 5n })]);
   });
 });

@@ -25,6 +25,9 @@ const WALLET_CHAIN_ID: SpecChainId = 56;
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
+/** Recipients per query (SQLite allows 32,766 parameters in a statement, PostgreSQL 65,535). */
+const ADDRESSES_PER_QUERY = 1_000;
+
 /**
  * The chain when no RPC serves a chain id: every chain id of the spec at once, each with its own
  * blocks (chain_heads), in the chain_transfers table. Each recorded transfer is its own block
@@ -109,15 +112,17 @@ export class LocalChainAdapter implements ChainAdapter {
     fromBlock: number,
     toBlock: number,
   ): Promise<ChainTransfer[]> {
-    if (addresses.length === 0) return [];
-    const rows = await this.rows(token)
-      .where('to_address', 'in', addresses.map(addressKey))
-      .where('block_number', '>=', fromBlock)
-      .where('block_number', '<=', toBlock)
-      .orderBy('block_number')
-      .orderBy('log_index')
-      .execute();
-    return rows.map(transferOf);
+    const out: ChainTransfer[] = [];
+    // In lists of bounded size: the engines cap the parameters of one statement.
+    for (let i = 0; i < addresses.length; i += ADDRESSES_PER_QUERY) {
+      const rows = await this.rows(token)
+        .where('to_address', 'in', addresses.slice(i, i + ADDRESSES_PER_QUERY).map(addressKey))
+        .where('block_number', '>=', fromBlock)
+        .where('block_number', '<=', toBlock)
+        .execute();
+      out.push(...rows.map(transferOf));
+    }
+    return out.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
   }
 }
 
