@@ -28,7 +28,10 @@ let t: TestApp;
 beforeAll(async () => {
   node = await startLocalNode();
   token = await node.deployToken(18, usdt('1000000'));
-  t = await createTestApp({ env: { CHAIN_RPC_URL: node.url, USDT_CONTRACT: token } });
+  // The same node also stands in for Ethereum (chain 1) over CHAIN_RPC_URLS.
+  t = await createTestApp({
+    env: { CHAIN_RPC_URL: node.url, USDT_CONTRACT: token, CHAIN_RPC_URLS: `1=${node.url}` },
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -155,6 +158,57 @@ describe('the deposit watcher on an EVM chain (Hardhat)', () => {
     await node.mine(14);
     expect(await watch()).toMatchObject({ credited: 1 });
     expect(await rowsOf(appId)).toEqual([expect.objectContaining({ deposit_status: 3 })]);
+  });
+});
+
+describe('the deposit watcher on a further EVM chain (CHAIN_RPC_URLS)', () => {
+  it('reads Ethereum USDT at the method contract with its own cursor, 12 confirmations', async () => {
+    const usdt6 = await node.deployToken(6, parseUnits('1000000', 6));
+    await t.db
+      .updateTable('payment_methods')
+      .set({ token_contract_address: usdt6 })
+      .where('id', '=', 'pm_usdt_eth')
+      .execute();
+    const userId = await addUser(t, 'evm_eth_watched');
+    const appId = 'app_evm_eth';
+    const now = t.clock().toISOString();
+    await insertApp(t, { id: appId, user_id: userId, created_at: now });
+    await t.db
+      .insertInto('app_payment_methods')
+      .values({
+        id: 'apm_evm_eth',
+        app_id: appId,
+        payment_method_id: 'pm_usdt_eth',
+        collect_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+        gas_address: null,
+        gas_index: null,
+        deposit_status: 1,
+        withdraw_status: 1,
+        created_at: now,
+      })
+      .execute();
+    const { account: opened } = await openAccount(t.db, resolveWalletXpub(t.config), {
+      appId,
+      uniqueId: 'eth-1',
+      code: 'USDT-ERC20',
+      now: t.clock(),
+    });
+    const ethereum = chainAdapterFor(t.config, t.db, 1);
+    expect(ethereum.kind).toBe('evm');
+    const watchEth = () => watchDeposits(t.db, ethereum, t.clock());
+    await node.transfer(usdt6, opened.address as Address, parseUnits('7.25', 6));
+    expect(await watchEth()).toMatchObject({ seen: 1 });
+    expect(await rowsOf(appId)).toEqual([
+      expect.objectContaining({ payment_method_id: 'pm_usdt_eth', amount_raw: '7250000' }),
+    ]);
+    await node.mine(11);
+    expect(await watchEth()).toMatchObject({ credited: 1 });
+    const cursors = await t.db
+      .selectFrom('watch_cursors')
+      .select('chain_id')
+      .orderBy('chain_id')
+      .execute();
+    expect(cursors.map((c) => c.chain_id)).toEqual([1, 56]);
   });
 });
 
