@@ -8,7 +8,8 @@ import { localBalance, mineLocalBlocks, recordLocalChainTransfer } from './chain
 import type { SpecChainId } from './chain/specChains';
 import { resolveWalletXpub } from './chain/walletKey';
 import { openAccount } from './gatewayAccounts';
-import { listDeposits, watchDeposits } from './gatewayDeposits';
+import { newApiKey } from './apiKeys';
+import { watchDeposits } from './gatewayDeposits';
 
 // The watcher on the local chain beyond BEP20 USDT: native coins (a transaction's value, keyed by
 // its hash alone) and every chain id of the spec, each with its own blocks and cursor.
@@ -92,12 +93,30 @@ describe('the deposit watcher on every local chain', () => {
     ]);
     await mineLocalBlocks(t.db, 14, 56);
     expect(await watch(56)).toMatchObject({ credited: 1 });
-    const { deposits } = await listDeposits(t.db, appId, {}, { cursor: undefined, limit: 10 });
-    expect(deposits).toEqual([
+    const key = newApiKey();
+    await t.db
+      .insertInto('api_keys')
+      .values({
+        id: `key_${appId}`,
+        app_id: appId,
+        token_name: 'reader',
+        token_hash: key.hash,
+        token_prefix: key.prefix,
+        abilities: JSON.stringify(['deposits:read']),
+        created_at: t.clock().toISOString(),
+      })
+      .execute();
+    const listed = await t.inject({
+      method: 'GET',
+      url: '/gateway/v1/deposits',
+      headers: { authorization: `Bearer ${key.key}` },
+    });
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json().data).toEqual([
       expect.objectContaining({
-        methodCode: 'BNB-BSC',
-        txHash,
-        logIndex: null,
+        method: 'BNB-BSC',
+        tx_hash: txHash,
+        log_index: null,
         amount: '0.25',
         status: 3,
       }),
