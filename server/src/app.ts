@@ -16,6 +16,7 @@ import { HttpError, MSG, envelope } from './http/errors';
 import { clientErrorHandler, errorHandler } from './http/errorHandler';
 import { registerHealth } from './http/health';
 import { registerJobGauges } from './http/jobMetrics';
+import { registerWatcherGauges } from './http/watcherMetrics';
 import { registerMetrics } from './http/metrics';
 import { registerMultipart } from './http/multipart';
 import { databaseRateLimitStore } from './http/rateLimitStore';
@@ -192,6 +193,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerHealth(app, db);
   registerMetrics(app, { token: config.metricsToken });
   registerJobGauges(app.metrics, db, ctx.clock);
+  registerWatcherGauges(app.metrics, db, config);
 
   const webDir = options.webDir && webAvailable(options.webDir) ? options.webDir : undefined;
   if (webDir) await registerWeb(app, webDir);

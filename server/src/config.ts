@@ -65,10 +65,12 @@ export interface Config {
   /** The local chain mines an empty block this often (ms); 0 mines only on demand. */
   localBlockMs: number;
   /**
-   * JSON-RPC endpoints of further EVM chains, by chain id, for the Operational Wallet's balance
-   * reads (BALANCE_RPC_URLS=`1=https://…,137=https://…`). BNB Smart Chain uses CHAIN_RPC_URL.
+   * JSON-RPC endpoints of further EVM chains, by chain id (CHAIN_RPC_URLS=`1=https://…,137=…`;
+   * BALANCE_RPC_URLS is its older name): the gateway's watcher reads that chain's deposits there,
+   * the Operational Wallet its balances. A chain without one runs on the local chain. BNB Smart
+   * Chain uses CHAIN_RPC_URL.
    */
-  balanceRpcUrls: ReadonlyMap<number, string>;
+  chainRpcUrls: ReadonlyMap<number, string>;
   usdtContract: string | undefined;
   walletXpub: string | undefined;
   /** When absent, the runtime generates DATA_DIR/secret.key on first start. */
@@ -127,6 +129,19 @@ function rpcUrls(env: Env, key: string): ReadonlyMap<number, string> {
     if (urls.has(chainId)) throw new ConfigError(`${key} names chain ${chainId} twice`);
     if (chainId === 56) {
       throw new ConfigError(`${key}: BNB Smart Chain (56) is read over CHAIN_RPC_URL`);
+    }
+    if (chainId === 0) throw new ConfigError(`${key}: Tron (0) is not an EVM chain`);
+    urls.set(chainId, url);
+  }
+  return urls;
+}
+
+/** CHAIN_RPC_URLS, and BALANCE_RPC_URLS (its older name); a chain named in both is an error. */
+function chainRpcUrls(env: Env): ReadonlyMap<number, string> {
+  const urls = new Map(rpcUrls(env, 'CHAIN_RPC_URLS'));
+  for (const [chainId, url] of rpcUrls(env, 'BALANCE_RPC_URLS')) {
+    if (urls.has(chainId)) {
+      throw new ConfigError(`CHAIN_RPC_URLS and BALANCE_RPC_URLS both name chain ${chainId}`);
     }
     urls.set(chainId, url);
   }
@@ -228,7 +243,7 @@ export function loadConfig(env: Env): Config {
     mailFrom: str(env, 'MAIL_FROM') ?? 'CryptoSafeLock <no-reply@cryptosafelock.local>',
     chainRpcUrl: str(env, 'CHAIN_RPC_URL'),
     localBlockMs: int(env, 'LOCAL_BLOCK_MS', 3_000, 0, 3_600_000),
-    balanceRpcUrls: rpcUrls(env, 'BALANCE_RPC_URLS'),
+    chainRpcUrls: chainRpcUrls(env),
     usdtContract: str(env, 'USDT_CONTRACT'),
     walletXpub: str(env, 'WALLET_XPUB'),
     secretKey: str(env, 'SECRET_KEY'),

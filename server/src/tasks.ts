@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from './config';
 import type { Db } from './db/connection';
-import { chainAdapterFor } from './domain/chain';
+import { specChainAdapters } from './domain/chain';
 import { mineLocalBlocks } from './domain/chain/localAdapter';
 import { resolveWalletXpub } from './domain/chain/walletKey';
 import { gasProvisioningTask } from './domain/gasProvisioner';
@@ -10,20 +10,20 @@ import { systemClock } from './domain/time';
 
 /** Everything the server runs in the background, on the job mechanism (domain/jobs). */
 export function backgroundTasks(config: ResolvedConfig, db: Db): Task[] {
-  const chain = chainAdapterFor(config, db);
-  const tasks = [
-    gasProvisioningTask(db, resolveWalletXpub(config)),
-    depositWatcherTask(db, chain, systemClock),
-  ];
-  // The local chain moves on by itself, so its deposits gain confirmations as a real one's do.
-  if (chain.kind === 'local' && config.localBlockMs > 0) {
-    tasks.push({
-      kind: 'chain.mine',
-      everyMs: config.localBlockMs,
-      async run() {
-        await mineLocalBlocks(db, 1);
-      },
-    });
+  const tasks = [gasProvisioningTask(db, resolveWalletXpub(config))];
+  // One watcher per chain id of the spec, on the local chain or over the chain's RPC.
+  for (const chain of specChainAdapters(config, db)) {
+    tasks.push(depositWatcherTask(db, chain, systemClock));
+    // The local chain moves on by itself, so its deposits gain confirmations as a real one's do.
+    if (chain.kind === 'local' && config.localBlockMs > 0) {
+      tasks.push({
+        kind: `chain.mine:${chain.chainId}`,
+        everyMs: config.localBlockMs,
+        async run() {
+          await mineLocalBlocks(db, 1, chain.chainId);
+        },
+      });
+    }
   }
   return tasks;
 }

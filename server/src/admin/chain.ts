@@ -1,40 +1,68 @@
 import { isAddress } from 'viem';
 import { chainAdapterFor } from '../domain/chain';
-import { mineLocalBlocks, recordLocalTransfer } from '../domain/chain/localAdapter';
-import { WATCHED_METHOD } from '../domain/gatewayDeposits';
-import { microToString } from '../domain/money';
+import { mineLocalBlocks, recordLocalChainTransfer } from '../domain/chain/localAdapter';
+import { SPEC_CHAIN_IDS, type SpecChainId } from '../domain/chain/specChains';
+import { isTronAddress } from '../domain/addresses';
+import { microToChainAmount, microToString } from '../domain/money';
 import { UsageError, type AdminCommand } from './command';
 import { parseAmount } from './money';
 
-// The local chain, driven by an operator or a test as payers and miners would drive a real one.
+// The local chain, driven by an operator or a test as payers and miners would drive a real one:
+// every chain id of the spec that no RPC serves, native coins and tokens alike.
 
-const NOT_LOCAL =
-  'CHAIN_RPC_URL is set: that chain is real, and this command only drives the local one.';
+const notLocal = (chainId: number) =>
+  `Chain ${chainId} is served over JSON-RPC: that chain is real, and this command only drives the local one.`;
 
 const chainTransfer: AdminCommand = {
   name: 'chain transfer',
   usage: 'chain transfer <to-address> <amount> <method-code>',
-  description: `A payer's transfer on the local chain in a new block (method ${WATCHED_METHOD}); prints the tx hash.`,
+  description:
+    "A payer's transfer of any payment method (USDT-BEP20, BNB-BSC, USDT-TRC20, ...) on the local chain in a new block; prints the tx hash.",
   async run(args, { db, config }, io) {
     const [to, amount, code, extra] = args;
     if (!to || !amount || !code || extra !== undefined) throw new UsageError('Wrong arguments.');
-    if (!isAddress(to, { strict: false })) throw new UsageError(`'${to}' is not an EVM address.`);
-    if (code !== WATCHED_METHOD) {
-      throw new UsageError(`The local chain carries ${WATCHED_METHOD} only, not ${code}.`);
+    const method = await db
+      .selectFrom('payment_methods')
+      .select(['chain_id', 'network_type', 'is_token', 'token_contract_address', 'decimals'])
+      .where('code', '=', code)
+      .executeTakeFirst();
+    if (!method) {
+      const codes = await db
+        .selectFrom('payment_methods')
+        .select('code')
+        .where('code', 'is not', null)
+        .orderBy('sort_order')
+        .execute();
+      throw new UsageError(
+        `No payment method ${code}; the codes are ${codes.map((c) => c.code).join(', ')}.`,
+      );
+    }
+    const evm = method.network_type === 'EVM';
+    if (evm ? !isAddress(to, { strict: false }) : !isTronAddress(to)) {
+      throw new UsageError(`'${to}' is not ${evm ? 'an EVM' : 'a Tron'} address.`);
     }
     const amountMicro = parseAmount(amount);
-    if (chainAdapterFor(config, db).kind !== 'local') {
-      io.out(NOT_LOCAL);
+    const chain = chainAdapterFor(config, db, method.chain_id);
+    if (chain.kind !== 'local') {
+      io.out(notLocal(method.chain_id));
       return 1;
     }
-    const transfer = await recordLocalTransfer(db, {
+    const contract = method.token_contract_address;
+    if (method.is_token === 1 && !contract) {
+      io.out(`${code} has no token contract: nothing to transfer.`);
+      return 1;
+    }
+    const transfer = await recordLocalChainTransfer(db, {
+      chainId: method.chain_id,
+      token: method.is_token === 1 && contract ? chain.tokenContract(contract) : null,
       to,
-      amountMicro,
+      amount: microToChainAmount(amountMicro, method.decimals),
       createdAt: new Date().toISOString(),
     });
     io.out(transfer.txHash);
     io.out(
-      `Sent ${microToString(amountMicro)} ${code} to ${transfer.to} in block ${transfer.blockNumber}.`,
+      `Sent ${microToString(amountMicro)} ${code} to ${transfer.to} in block ` +
+        `${transfer.blockNumber} of chain ${method.chain_id}.`,
     );
     return 0;
   },
@@ -42,19 +70,30 @@ const chainTransfer: AdminCommand = {
 
 const chainMine: AdminCommand = {
   name: 'chain mine',
-  usage: 'chain mine <n>',
-  description: 'Mine <n> empty blocks on the local chain (confirmations for what it holds).',
+  usage: 'chain mine <n> [chain-id]',
+  description:
+    'Mine <n> empty blocks on the local chain (confirmations for what it holds): on every chain id it serves, or on one.',
   async run(args, { db, config }, io) {
-    const [count, extra] = args;
+    const [count, only, extra] = args;
     if (!count || extra !== undefined || !/^\d{1,6}$/.test(count) || Number(count) < 1) {
-      throw new UsageError('Give the number of blocks, 1 to 999999.');
+      throw new UsageError('Give the number of blocks, 1 to 999999, and optionally a chain id.');
     }
-    if (chainAdapterFor(config, db).kind !== 'local') {
-      io.out(NOT_LOCAL);
+    const chainIds = SPEC_CHAIN_IDS.filter((id) => only === undefined || String(id) === only);
+    if (chainIds.length === 0) {
+      throw new UsageError(`No chain ${only}; the chain ids are ${SPEC_CHAIN_IDS.join(', ')}.`);
+    }
+    const local: SpecChainId[] = chainIds.filter(
+      (id) => chainAdapterFor(config, db, id).kind === 'local',
+    );
+    if (local.length === 0) {
+      io.out(notLocal(chainIds[0] ?? 56));
       return 1;
     }
-    const head = await mineLocalBlocks(db, Number(count));
-    io.out(`Mined ${count} block${count === '1' ? '' : 's'}; the head is block ${head}.`);
+    const blocks = `${count} block${count === '1' ? '' : 's'}`;
+    for (const chainId of local) {
+      const head = await mineLocalBlocks(db, Number(count), chainId);
+      io.out(`Mined ${blocks} on chain ${chainId}; the head is block ${head}.`);
+    }
     return 0;
   },
 };

@@ -198,6 +198,10 @@ export interface ChainTransfersTable {
   amount_raw: string;
   block_number: number;
   created_at: string;
+  /** Its chain (every chain id of the spec runs on the local chain). */
+  chain_id: ColumnType<number, number | undefined, number>;
+  /** The token's contract address; null for the chain's native coin (log_index -1). */
+  token_contract: string | null;
 }
 
 export interface DepositsTable {
@@ -319,6 +323,10 @@ export interface ReceiveTransactionsTable {
 export interface WatchCursorsTable {
   chain_id: number;
   scanned_block: number;
+  /** The hash of block scanned_block when it was read: changed later, a reorg happened. */
+  scanned_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The chain's head at the last pass (the watcher-lag metric). */
+  head_block: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** The local chain's head when empty blocks were mined past its last transfer. */

@@ -11,7 +11,7 @@ import { pageEnvelope, type Page } from '../../../src/shared/paging';
 import { microToDecimal } from './money';
 import { APPS_WITHOUT_SUBSCRIPTION, currentSubscription } from './subscriptions';
 import { APP_MESSAGES } from '../../../src/shared/apps';
-import { testMethodsByChain } from './testDeposits';
+import { testMethodsByChain, type LocalChains } from './testDeposits';
 import { sumMicro } from '../db/sums';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -329,10 +329,10 @@ export async function appDetails(
   userId: string,
   appId: string,
   pages: PageNumbers,
-  served: (code: string) => boolean,
+  local: LocalChains,
 ): Promise<Schemas['AppDetails']> {
   const app = await ownedApp(db, userId, appId);
-  const testMethods = await testMethodsByChain(db, appId, served);
+  const testMethods = await testMethodsByChain(db, appId, local);
   const at = (list: ListName) => pages[list] ?? 1;
   const offset = (list: ListName) => (at(list) - 1) * PER_PAGE;
 

@@ -3,35 +3,27 @@ import type { DepositStatus } from '../db/schema';
 import { sumMicro } from '../db/sums';
 import { afterCursor, pageOf } from './cursor';
 import { NotFoundError } from './errors';
-import type { ChainAdapter, TokenTransfer } from './chain/adapter';
+import { NATIVE_LOG_INDEX, type ChainAdapter, type ChainTransfer } from './chain/adapter';
+import { addressKey } from './chain/specChains';
+import { scanChain, watchedMethods, type DepositAccount, type WatchedMethod } from './depositScan';
 import { newId } from './ids';
-import {
-  chainAmountToMicro,
-  decimalToMicro,
-  microToChainAmount,
-  microToString,
-  storedMicro,
-  unitsToDecimal,
-} from './money';
+import { chainAmountToMicro, microToString, storedMicro, unitsToDecimal } from './money';
 import type { Task } from './jobs/worker';
 
-// The gateway's chain watcher: finds the token transfers to the apps' deposit accounts and moves
-// each receive row through the spec's statuses as the chain does:
+// The gateway's chain watcher: finds the transfers to the apps' deposit accounts (depositScan.ts
+// reads them: token Transfer logs and top-level native transfers) and moves each receive row
+// through the spec's statuses as the chain does:
 //   0 Pending            seen, short of the method's confirmations;
-//   2 Queued for Verif.  deep enough: the transfer is read again and must still be there;
+//   2 Queued for Verif.  deep enough: its receipt is read again and must still hold it;
 //   3 Hash Verified      credited to the app (awaiting gas: sweeps come with withdrawals);
 //   5 Failed             below the method's minimum, or gone after a reorg (the portal's
 //                        Re-initiate puts it back to 2, and it is verified again).
-// Exactly once: a transfer is one row, keyed by (chain, tx hash, log index), and every status
-// change is a compare-and-set on the status it leaves, so an overlapping run (after a lost lease)
-// changes nothing twice. The watcher runs as a recurring job, once across processes.
-//
-// Today it watches the method the chain adapter reads: USDT (BEP20), on the local chain or on
-// CHAIN_RPC_URL/USDT_CONTRACT. Native coins and the other chains come with their adapters.
+// Exactly once: a transfer is one row, keyed by (chain, tx hash, log index), a native transfer
+// with NATIVE_LOG_INDEX, and every status change is a compare-and-set on the status it leaves,
+// so an overlapping run (after a lost lease) changes nothing twice. The watcher runs as one
+// recurring job per chain id of the spec, once across processes, on the local chain or over
+// the chain's RPC.
 
-export const WATCHED_METHOD = 'USDT-BEP20';
-/** On its first run on a chain, the watcher reads this many blocks back from the head. */
-const FIRST_SCAN_LOOKBACK = 5_000;
 const WATCH_EVERY_MS = 2_000;
 
 export interface WatchResult {
@@ -48,81 +40,80 @@ function displayMicro(raw: bigint, decimals: number): number {
   return micro <= 0n ? 0 : storedMicro(micro);
 }
 
-/** One pass: read new blocks, record new transfers, verify and credit those deep enough. */
+/** One pass on the adapter's chain: read new blocks, record new transfers, credit deep ones. */
 export async function watchDeposits(
   db: Db,
   adapter: ChainAdapter,
   now: Date,
 ): Promise<WatchResult> {
-  const method = await db
-    .selectFrom('payment_methods')
-    .select(['id', 'chain_id', 'decimals', 'confirmations', 'min_deposit'])
-    .where('code', '=', WATCHED_METHOD)
-    .executeTakeFirst();
-  const head = await adapter.latestBlock();
-  if (!method) return { head, seen: 0, credited: 0, failed: 0 };
-  const chainId = method.chain_id;
-  const minimum = microToChainAmount(decimalToMicro(method.min_deposit), method.decimals);
-
-  const cursor = await db
-    .selectFrom('watch_cursors')
-    .select('scanned_block')
-    .where('chain_id', '=', chainId)
-    .executeTakeFirst();
-  const from = cursor ? cursor.scanned_block + 1 : Math.max(0, head - FIRST_SCAN_LOOKBACK);
-  let seen = 0;
-  if (from <= head) {
-    const accounts = await db
-      .selectFrom('app_accounts')
-      .select(['app_id', 'unique_id', 'address'])
-      .where('chain_id', '=', chainId)
-      .where('payment_method_id', 'is not', null)
-      .execute();
-    const byAddress = new Map(accounts.map((a) => [a.address.toLowerCase(), a]));
-    const transfers = await adapter.transfersToAny(
-      accounts.map((a) => a.address),
-      from,
-      head,
-    );
-    for (const transfer of transfers) {
-      const account = byAddress.get(transfer.to.toLowerCase());
-      if (!account) continue;
-      const target = { chainId, methodId: method.id, decimals: method.decimals, minimum };
-      if (await recordTransfer(db, target, account, transfer)) seen += 1;
-    }
-    await db
-      .insertInto('watch_cursors')
-      .values({ chain_id: chainId, scanned_block: head })
-      .onConflict((oc) => oc.column('chain_id').doUpdateSet({ scanned_block: head }))
-      .execute();
+  const methods = await watchedMethods(db, adapter);
+  if (methods.length === 0) {
+    return { head: await adapter.latestBlock(), seen: 0, credited: 0, failed: 0 };
   }
+  const chainId = adapter.chainId;
+  const scan = await scanChain(db, adapter, methods);
+  const head = scan.head;
+  let seen = 0;
+  for (const { method, account, transfer } of scan.found) {
+    if (await recordTransfer(db, method, account, transfer)) seen += 1;
+  }
+  await scan.advance();
 
   // Deep enough: queue for verification (the lowest block with the method's confirmations,
   // its own block counted).
-  await db
-    .updateTable('receive_transactions')
-    .set({ deposit_status: 2 })
-    .where('chain_id', '=', chainId)
-    .where('deposit_status', '=', 0)
-    .where('block_number', '<=', head - method.confirmations + 1)
-    .execute();
+  for (const method of methods) {
+    await db
+      .updateTable('receive_transactions')
+      .set({ deposit_status: 2 })
+      .where('chain_id', '=', chainId)
+      .where('payment_method_id', '=', method.id)
+      .where('deposit_status', '=', 0)
+      .where('block_number', '<=', head - method.confirmations + 1)
+      .execute();
+  }
+  const byId = new Map(methods.map((m) => [m.id, m]));
   const queued = await db
     .selectFrom('receive_transactions')
-    .select(['id', 'address', 'tx_hash', 'log_index', 'block_number', 'amount_raw'])
+    .select([
+      'id',
+      'payment_method_id',
+      'address',
+      'tx_hash',
+      'log_index',
+      'block_number',
+      'amount_raw',
+    ])
     .where('chain_id', '=', chainId)
     .where('deposit_status', '=', 2)
     .execute();
   let credited = 0;
   let failed = 0;
   for (const row of queued) {
+    const method = byId.get(row.payment_method_id);
+    if (!method || row.tx_hash === null || row.log_index === null) continue;
     const amount = BigInt(row.amount_raw ?? '0');
+    // The receipt, read again: the transfer must still be in the canonical chain, as recorded.
+    const onChain = await adapter.transferNow({
+      txHash: row.tx_hash,
+      logIndex: row.log_index,
+      token: method.contract,
+    });
     const still =
+      onChain !== null &&
       row.address !== null &&
-      row.block_number !== null &&
-      (await adapter.transfersToAny([row.address], row.block_number, row.block_number)).some(
-        (t) => t.txHash === row.tx_hash && t.logIndex === row.log_index && t.amount === amount,
-      );
-    const reason = !still ? 'reorged' : amount < minimum ? 'below_minimum' : null;
+      addressKey(onChain.to) === addressKey(row.address) &&
+      onChain.amount === amount;
+    if (still && onChain.blockNumber !== row.block_number) {
+      // Re-mined in another block: it waits there for its confirmations, still queued.
+      await db
+        .updateTable('receive_transactions')
+        .set({ block_number: onChain.blockNumber })
+        .where('id', '=', row.id)
+        .where('deposit_status', '=', 2)
+        .execute();
+      if (onChain.blockNumber > head - method.confirmations + 1) continue;
+    }
+    const reason = !still ? 'reorged' : amount < method.minimum ? 'below_minimum' : null;
     const changed = await db
       .updateTable('receive_transactions')
       .set(
@@ -150,9 +141,9 @@ export async function watchDeposits(
  */
 async function recordTransfer(
   db: Db,
-  method: { chainId: number; methodId: string; decimals: number; minimum: bigint },
-  account: { app_id: string; unique_id: string; address: string },
-  transfer: TokenTransfer,
+  method: WatchedMethod,
+  account: DepositAccount,
+  transfer: ChainTransfer,
 ): Promise<boolean> {
   const existing = await db
     .selectFrom('receive_transactions')
@@ -178,7 +169,7 @@ async function recordTransfer(
     .values({
       id: newId('rcv'),
       app_id: account.app_id,
-      payment_method_id: method.methodId,
+      payment_method_id: method.id,
       unique_id: account.unique_id,
       amount_micro: displayMicro(transfer.amount, method.decimals),
       deposit_status: below ? 5 : 0,
@@ -205,7 +196,8 @@ async function recordTransfer(
 /** The recurring watcher job (domain/jobs: once across processes). */
 export function depositWatcherTask(db: Db, adapter: ChainAdapter, clock: () => Date): Task {
   return {
-    kind: 'deposits.watch',
+    // One job per chain: a slow or unreachable RPC holds up only its own chain.
+    kind: `deposits.watch:${adapter.chainId}`,
     everyMs: WATCH_EVERY_MS,
     async run() {
       await watchDeposits(db, adapter, clock());
@@ -220,7 +212,8 @@ export interface GatewayDeposit {
   chainId: number;
   address: string;
   txHash: string;
-  logIndex: number;
+  /** The Transfer log's index in its transaction; null for a native transfer (no log). */
+  logIndex: number | null;
   blockNumber: number;
   /** Exact, in the token's units. */
   amount: string;
@@ -273,7 +266,7 @@ function depositView(row: DepositRow): GatewayDeposit {
     chainId: row.chain_id ?? 0,
     address: row.address ?? '',
     txHash: row.tx_hash ?? '',
-    logIndex: row.log_index ?? 0,
+    logIndex: row.log_index === null || row.log_index === NATIVE_LOG_INDEX ? null : row.log_index,
     blockNumber: row.block_number ?? 0,
     amount: unitsToDecimal(BigInt(row.amount_raw ?? '0'), row.decimals),
     status: row.deposit_status,

@@ -1,10 +1,10 @@
 import type { Db } from '../db/connection';
+import { specChainAdapters, type ChainConfig } from './chain';
 import type { ChainAdapter } from './chain/adapter';
-import { recordLocalTransfer } from './chain/localAdapter';
+import { recordLocalChainTransfer } from './chain/localAdapter';
 import { ConflictError, fieldInvalid, NotFoundError } from './errors';
 import { gatewayMethods } from './gatewayAccounts';
-import { WATCHED_METHOD } from './gatewayDeposits';
-import { decimalToMicro, MICRO_DECIMALS } from './money';
+import { decimalToMicro, MICRO_DECIMALS, microToChainAmount } from './money';
 
 // Test mode for integrators: a payer's transfer to one of an app's deposit accounts, recorded on
 // the embedded local chain. It is only a transfer: the deposit watcher finds it like any payment,
@@ -21,20 +21,26 @@ const MSG = {
     `${code} runs on a real chain: test deposits are only for methods on the local chain.`,
 } as const;
 
-/** Which method codes the local chain carries and the watcher follows, for this server. */
-export function locallyServed(chain: ChainAdapter): (code: string) => boolean {
-  return (code) => chain.kind === 'local' && code === WATCHED_METHOD;
+/** The chains this server runs on the embedded local chain (no RPC configured), by chain id. */
+export type LocalChains = ReadonlyMap<number, ChainAdapter>;
+
+export function localChains(config: ChainConfig, db: Db): LocalChains {
+  return new Map(
+    specChainAdapters(config, db)
+      .filter((adapter) => adapter.kind === 'local')
+      .map((adapter) => [adapter.chainId, adapter]),
+  );
 }
 
 /** For each chain id, the app's enabled method codes there that take a test deposit. */
 export async function testMethodsByChain(
   db: Db,
   appId: string,
-  served: (code: string) => boolean,
+  local: LocalChains,
 ): Promise<Map<number, string[]>> {
   const byChain = new Map<number, string[]>();
   for (const method of await gatewayMethods(db, appId)) {
-    if (!served(method.code)) continue;
+    if (!local.has(method.chainId)) continue;
     byChain.set(method.chainId, [...(byChain.get(method.chainId) ?? []), method.code]);
   }
   return byChain;
@@ -42,7 +48,7 @@ export async function testMethodsByChain(
 
 export async function sendTestDeposit(
   db: Db,
-  served: (code: string) => boolean,
+  local: LocalChains,
   userId: string,
   input: { accountId: string; method: string; amount: string; now: Date },
 ): Promise<{ thash: string; blockNumber: number }> {
@@ -58,13 +64,16 @@ export async function sendTestDeposit(
     (m) => m.code === input.method && m.chainId === account.chain_id,
   );
   if (!method) throw fieldInvalid('method', MSG.notEnabled(input.method));
-  if (!served(method.code)) throw new ConflictError(MSG.realChain(method.code));
+  const chain = local.get(method.chainId);
+  if (!chain) throw new ConflictError(MSG.realChain(method.code));
   // The contract's pattern already holds the shape; the range is the rule's.
   const amountMicro = decimalToMicro(input.amount);
   if (amountMicro <= 0n || amountMicro > MAX_TEST_MICRO) throw fieldInvalid('amount', MSG.amount);
-  const transfer = await recordLocalTransfer(db, {
+  const transfer = await recordLocalChainTransfer(db, {
+    chainId: chain.chainId,
+    token: method.tokenContract === null ? null : chain.tokenContract(method.tokenContract),
     to: account.address,
-    amountMicro,
+    amount: microToChainAmount(amountMicro, method.decimals),
     createdAt: input.now.toISOString(),
   });
   return { thash: transfer.txHash, blockNumber: transfer.blockNumber };

@@ -212,7 +212,8 @@ export interface components {
       /** @description The deposit account it was paid to. */
       address: string;
       tx_hash: string;
-      log_index: number;
+      /** @description The position of the token's Transfer log within its transaction; null for a native coin transfer, which has no log (it is keyed by its transaction alone). */
+      log_index: number | null;
       block_number: number;
       /** @description Exact, in the token's units (all its decimals). */
       amount: string;

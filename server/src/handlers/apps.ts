@@ -19,7 +19,7 @@ import {
 } from '../domain/apps';
 import { gasBalanceReader } from '../domain/chain/balances';
 import { microToDecimal } from '../domain/money';
-import { locallyServed, sendTestDeposit } from '../domain/testDeposits';
+import { localChains, sendTestDeposit } from '../domain/testDeposits';
 import { isoNow } from '../domain/time';
 import { requireUser } from '../http/requestContext';
 import { done } from './replies';
@@ -27,8 +27,8 @@ import type { HandlerModule, Reply } from './types';
 
 // Operations tagged Apps in openapi.yaml, keyed by operationId.
 export const appsHandlers: HandlerModule = (ctx) => {
-  const balances = gasBalanceReader(ctx.config, ctx.chain);
-  const served = locallyServed(ctx.chain);
+  const balances = gasBalanceReader(ctx.config, ctx.chain, ctx.db);
+  const local = localChains(ctx.config, ctx.db);
   return {
     async getApps(request) {
       const user = requireUser(request);
@@ -49,7 +49,7 @@ export const appsHandlers: HandlerModule = (ctx) => {
 
     async getAppDetails(request) {
       const user = requireUser(request);
-      const data = await appDetails(ctx.db, user.id, request.params.id, request.query, served);
+      const data = await appDetails(ctx.db, user.id, request.params.id, request.query, local);
       return { status: true, data } satisfies Reply<'getAppDetails'>;
     },
 
@@ -126,7 +126,7 @@ export const appsHandlers: HandlerModule = (ctx) => {
     async sendTestDeposit(request) {
       const user = requireUser(request);
       const { account_id: accountId, method, amount } = request.body;
-      const { thash, blockNumber } = await sendTestDeposit(ctx.db, served, user.id, {
+      const { thash, blockNumber } = await sendTestDeposit(ctx.db, local, user.id, {
         accountId,
         method,
         amount,

@@ -128,6 +128,7 @@ describe('wallet on the local chain', () => {
           id: newId('ctx'),
           tx_hash: `0x${newId('h').slice(2).padEnd(64, '0')}`,
           log_index: 0,
+          token_contract: '0x55d398326f99059fF775485246999027B3197955', // BEP20 USDT
           from_address: address,
           to_address: address,
           amount_raw: amountRaw,

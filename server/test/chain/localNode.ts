@@ -7,6 +7,7 @@ import {
   createTestClient,
   createWalletClient,
   http,
+  encodeFunctionData,
   type Abi,
   type Address,
   type Hex,
@@ -44,6 +45,14 @@ export interface LocalNode {
   deployToken(decimals: number, supply: bigint): Promise<Address>;
   transfer(token: Address, to: Address, amount: bigint): Promise<Hex>;
   transferTwice(token: Address, to: Address, first: bigint, second: bigint): Promise<Hex>;
+  /** A native coin transfer from the funded account. */
+  sendNative(to: Address, value: bigint): Promise<Hex>;
+  /** A signed token transfer not sent yet: sent again after a reorg, it keeps its hash. */
+  signTransfer(token: Address, to: Address, amount: bigint): Promise<Hex>;
+  sendRaw(signed: Hex): Promise<Hex>;
+  /** evm_snapshot: the chain as it is now, to return to with `revert` (a reorg). */
+  snapshot(): Promise<Hex>;
+  revert(id: Hex): Promise<void>;
   mine(blocks: number): Promise<void>;
   stop(): Promise<void>;
 }
@@ -139,6 +148,29 @@ export async function startLocalNode(): Promise<LocalNode> {
       });
       await mined(hash);
       return hash;
+    },
+    async sendNative(to, value) {
+      const hash = await wallet.sendTransaction({ to, value });
+      await mined(hash);
+      return hash;
+    },
+    async signTransfer(address, to, amount) {
+      const request = await wallet.prepareTransactionRequest({
+        to: address,
+        data: encodeFunctionData({ abi: token.abi, functionName: 'transfer', args: [to, amount] }),
+      });
+      return wallet.signTransaction(request);
+    },
+    async sendRaw(signed) {
+      const hash = await wallet.sendRawTransaction({ serializedTransaction: signed });
+      await mined(hash);
+      return hash;
+    },
+    async snapshot() {
+      return testClient.snapshot();
+    },
+    async revert(id) {
+      await testClient.revert({ id });
     },
     async mine(blocks) {
       await testClient.mine({ blocks });

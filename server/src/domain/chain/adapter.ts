@@ -1,3 +1,5 @@
+import type { SpecChainId } from './specChains';
+
 /** One token transfer log (BEP20 USDT `Transfer(from, to, value)`). */
 export interface TokenTransfer {
   txHash: string;
@@ -11,22 +13,68 @@ export interface TokenTransfer {
   timestamp: string;
 }
 
+/**
+ * A transfer the gateway's watcher records: a token's Transfer log, or a top-level native
+ * transfer (a transaction's value), which has no log and takes NATIVE_LOG_INDEX.
+ */
+export interface ChainTransfer extends TokenTransfer {
+  /** The token's contract address; null for the native coin. */
+  token: string | null;
+}
+
+/** The log_index of a native transfer: one (chain, tx hash, log index) key for both kinds. */
+export const NATIVE_LOG_INDEX = -1;
+
+/** Which transfer to read again: its transaction, its log (or NATIVE_LOG_INDEX) and asset. */
+export interface TransferRef {
+  txHash: string;
+  logIndex: number;
+  token: string | null;
+}
+
 /** Where deposits are read from: a real EVM chain over JSON-RPC, or the local stand-in. */
 export interface ChainAdapter {
   readonly kind: 'evm' | 'local';
-  /** Blocks a transfer needs (its own included) before it is credited. */
+  /** The chain id of the spec it serves (0 for Tron, which only the local chain carries). */
+  readonly chainId: SpecChainId;
+  /** Blocks a user's wallet deposit needs (its own included) before Check Balance credits it. */
   readonly confirmations: number;
   latestBlock(): Promise<number>;
   tokenDecimals(): Promise<number>;
   /**
-   * USDT transfers to any of `addresses` in blocks fromBlock..toBlock (inclusive), in chain
-   * order (the gateway's watcher reads all deposit accounts in one call).
+   * The chain's USDT transfers to any of `addresses` in blocks fromBlock..toBlock (inclusive),
+   * in chain order (the users' wallet deposits).
    */
   transfersToAny(
     addresses: readonly string[],
     fromBlock: number,
     toBlock: number,
   ): Promise<TokenTransfer[]>;
+  /**
+   * Where a payment method's token is on this chain: its own contract, except the chain's USDT
+   * when the deployment names another (USDT_CONTRACT, e.g. on a test chain).
+   */
+  tokenContract(methodContract: string): string;
+  /** The hash of a block; null past the head (after a reorg to a shorter chain). */
+  blockHash(blockNumber: number): Promise<string | null>;
+  /** `token`'s Transfer logs to any of `addresses` in fromBlock..toBlock, in chain order. */
+  tokenTransfers(
+    token: string,
+    addresses: readonly string[],
+    fromBlock: number,
+    toBlock: number,
+  ): Promise<ChainTransfer[]>;
+  /**
+   * Top-level native transfers (successful transactions whose `to` is one of `addresses`, with
+   * a value) in fromBlock..toBlock. Value moved by contract calls needs trace APIs: not seen.
+   */
+  nativeTransfers(
+    addresses: readonly string[],
+    fromBlock: number,
+    toBlock: number,
+  ): Promise<ChainTransfer[]>;
+  /** The transfer as the canonical chain holds it now (its receipt); null when gone or reverted. */
+  transferNow(ref: TransferRef): Promise<ChainTransfer | null>;
 }
 
 export class ChainConfigError extends Error {}

@@ -1,20 +1,22 @@
 import { createPublicClient, erc20Abi, getAddress, http } from 'viem';
 import type { ResolvedConfig } from '../../config';
+import type { Db } from '../../db/connection';
 import type { NetworkType } from '../../db/schema';
 import { chainAmountToMicro } from '../money';
 import { ChainUnavailableError, type ChainAdapter } from './adapter';
+import { localBalance } from './localAdapter';
+import { specNativeDecimals, type SpecChainId } from './specChains';
 
 // Balances of a gas wallet (the Operational Wallet modal): chain I/O, so it lives in chain/ while
 // domain/gasProvisioner.ts keeps the rule that creates those wallets.
 //
 // BNB Smart Chain is the wallet slice's chain: over CHAIN_RPC_URL with its USDT at USDT_CONTRACT
-// (the deployment deposits are read from), or the local chain of recorded transfers when no RPC
-// is configured (the USDT transfers to the address, `npm run admin -- deposit` style; nothing for
-// native coins, nor for other chains without an RPC of their own). Further EVM chains are read
-// over BALANCE_RPC_URLS, the token at the payment method's own contract and decimals. With an
-// RPC, the native balance is eth_getBalance and the token balance the contract's balanceOf. A
-// chain without an RPC (and Tron, which is not EVM) cannot be read: a clear 422, never a made-up
-// zero.
+// (the deployment deposits are read from). Further EVM chains are read over CHAIN_RPC_URLS, the
+// token at the payment method's own contract and decimals. With an RPC, the native balance is
+// eth_getBalance and the token balance the contract's balanceOf. With no RPC at all, every chain
+// is the local chain, which holds native coins and tokens of every chain id (its transfers in
+// less its transfers out). Once any RPC is configured, a chain without one (and Tron, which is
+// not EVM) cannot be read: a clear 422, never a made-up zero.
 
 /** The chain the deposit adapter serves (the USDT BEP20 deposit chain). */
 export const ADAPTER_CHAIN_ID = 56;
@@ -23,7 +25,7 @@ const NATIVE_DECIMALS = 18;
 export class ChainNotServedError extends Error {}
 
 export interface GasWalletMethod {
-  chain_id: number;
+  chain_id: SpecChainId;
   network_name: string;
   network_type: NetworkType;
   is_token: 0 | 1;
@@ -41,20 +43,14 @@ export interface GasBalanceReader {
   read(method: GasWalletMethod, address: string): Promise<GasBalances>;
 }
 
-const servesDepositToken = (method: GasWalletMethod) =>
-  method.is_token === 1 && method.network_type === 'EVM' && method.chain_id === ADAPTER_CHAIN_ID;
-
-async function localRead(
-  chain: ChainAdapter,
-  method: GasWalletMethod,
-  address: string,
-): Promise<GasBalances> {
-  if (!servesDepositToken(method)) {
-    return { nativeMicro: 0n, tokenMicro: method.is_token === 1 ? 0n : null };
-  }
-  const transfers = await chain.transfersToAny([address], 0, await chain.latestBlock());
-  const raw = transfers.reduce((sum, t) => sum + t.amount, 0n);
-  return { nativeMicro: 0n, tokenMicro: chainAmountToMicro(raw, await chain.tokenDecimals()) };
+async function localRead(db: Db, method: GasWalletMethod, address: string): Promise<GasBalances> {
+  const native = await localBalance(db, method.chain_id, null, address);
+  const nativeMicro = chainAmountToMicro(native, specNativeDecimals(method.chain_id));
+  const contract = method.token_contract_address;
+  if (method.is_token !== 1) return { nativeMicro, tokenMicro: null };
+  if (!contract) return { nativeMicro, tokenMicro: 0n };
+  const token = await localBalance(db, method.chain_id, contract, address);
+  return { nativeMicro, tokenMicro: chainAmountToMicro(token, method.decimals) };
 }
 
 /** Native and token balances of `address` over one chain's JSON-RPC. */
@@ -88,20 +84,21 @@ function rpcBalances(rpcUrl: string) {
 
 /** The reader for this server's configuration (see above). */
 export function gasBalanceReader(
-  config: Pick<ResolvedConfig, 'chainRpcUrl' | 'usdtContract' | 'balanceRpcUrls'>,
+  config: Pick<ResolvedConfig, 'chainRpcUrl' | 'usdtContract' | 'chainRpcUrls'>,
   chain: ChainAdapter,
+  db: Db,
 ): GasBalanceReader {
   const depositChain =
     chain.kind === 'evm' && config.chainRpcUrl && config.usdtContract
       ? { read: rpcBalances(config.chainRpcUrl), contract: config.usdtContract }
       : null;
   const otherChains = new Map(
-    [...config.balanceRpcUrls].map(([chainId, url]) => [chainId, rpcBalances(url)] as const),
+    [...config.chainRpcUrls].map(([chainId, url]) => [chainId, rpcBalances(url)] as const),
   );
   return {
     async read(method, address) {
       if (method.network_type === 'EVM' && method.chain_id === ADAPTER_CHAIN_ID) {
-        if (!depositChain) return localRead(chain, method, address);
+        if (!depositChain) return localRead(db, method, address);
         const token =
           method.is_token === 1
             ? { contract: depositChain.contract, decimals: () => chain.tokenDecimals() }
@@ -112,7 +109,7 @@ export function gasBalanceReader(
       // With no RPC at all this is the local stand-in world, where other chains hold nothing;
       // once any RPC is configured, a chain without one says it cannot tell.
       if (!read && !depositChain && otherChains.size === 0) {
-        return localRead(chain, method, address);
+        return localRead(db, method, address);
       }
       if (!read || (method.is_token === 1 && !method.token_contract_address)) {
         throw new ChainNotServedError(

@@ -1,5 +1,22 @@
-import { createPublicClient, getAddress, http, parseAbi, parseAbiItem, type Address } from 'viem';
-import { ChainUnavailableError, type ChainAdapter, type TokenTransfer } from './adapter';
+import {
+  createPublicClient,
+  decodeEventLog,
+  getAddress,
+  http,
+  parseAbi,
+  parseAbiItem,
+  type Address,
+  type Hash,
+} from 'viem';
+import {
+  ChainUnavailableError,
+  NATIVE_LOG_INDEX,
+  type ChainAdapter,
+  type ChainTransfer,
+  type TokenTransfer,
+  type TransferRef,
+} from './adapter';
+import { specUsdt, type SpecChainId } from './specChains';
 
 const TRANSFER = parseAbiItem(
   'event Transfer(address indexed from, address indexed to, uint256 value)',
@@ -10,32 +27,55 @@ const ERC20 = parseAbi(['function decimals() view returns (uint8)']);
 export const BSC_CONFIRMATIONS = 15;
 /** Public BSC RPCs refuse eth_getLogs over wider block ranges. */
 export const MAX_LOG_RANGE = 5_000;
+/**
+ * Recipients per eth_getLogs call: providers cap the topic values of one filter (and the size of
+ * a request), so many deposit addresses take several calls of this size per block range.
+ */
+export const MAX_LOG_ADDRESSES = 500;
+/** Block bodies read at once (one JSON-RPC batch) when looking for native transfers. */
+const BLOCK_BATCH = 20;
+const BLOCK_TIMES_KEPT = 4_096;
 
 export interface EvmAdapterOptions {
   rpcUrl: string;
+  /** The chain's USDT (the users' wallet deposits read it; the gateway names its tokens). */
   tokenAddress: string;
+  /** The spec's chain id this RPC serves (56 unless said). */
+  chainId?: SpecChainId;
   confirmations?: number;
   maxBlockRange?: number;
+  maxAddressesPerCall?: number;
   timeoutMs?: number;
 }
 
-/** Reads the token's Transfer logs to a deposit address over JSON-RPC (eth_getLogs). */
+/** Reads transfers to deposit addresses over JSON-RPC: Transfer logs, block bodies, receipts. */
 export class EvmChainAdapter implements ChainAdapter {
   readonly kind = 'evm';
+  readonly chainId: SpecChainId;
   readonly confirmations: number;
   private readonly token: Address;
   private readonly maxBlockRange: number;
+  private readonly maxAddresses: number;
   private readonly client;
   private decimals: number | undefined;
+  /** Block times by hash: a hash names one block forever, whatever reorgs do to numbers. */
+  private readonly blockTimes = new Map<string, string>();
 
   constructor(options: EvmAdapterOptions) {
     this.token = getAddress(options.tokenAddress);
+    this.chainId = options.chainId ?? 56;
     this.confirmations = options.confirmations ?? BSC_CONFIRMATIONS;
     this.maxBlockRange = options.maxBlockRange ?? MAX_LOG_RANGE;
+    this.maxAddresses = options.maxAddressesPerCall ?? MAX_LOG_ADDRESSES;
     // cacheTime 0: a balance-sync must see the newest block, not one cached a few seconds ago.
+    // batch: the block bodies of a range go as one JSON-RPC batch instead of one request each.
     this.client = createPublicClient({
       cacheTime: 0,
-      transport: http(options.rpcUrl, { timeout: options.timeoutMs ?? 10_000, retryCount: 1 }),
+      transport: http(options.rpcUrl, {
+        timeout: options.timeoutMs ?? 10_000,
+        retryCount: 1,
+        batch: { batchSize: BLOCK_BATCH },
+      }),
     });
   }
 
@@ -55,49 +95,186 @@ export class EvmChainAdapter implements ChainAdapter {
     fromBlock: number,
     toBlock: number,
   ): Promise<TokenTransfer[]> {
+    return this.tokenTransfers(this.token, addresses, fromBlock, toBlock);
+  }
+
+  tokenContract(methodContract: string): string {
+    const usdt = specUsdt(this.chainId)?.contract;
+    const named = getAddress(methodContract);
+    return usdt !== undefined && named === getAddress(usdt) ? this.token : named;
+  }
+
+  async blockHash(blockNumber: number): Promise<string | null> {
+    try {
+      const block = await this.client.getBlock({ blockNumber: BigInt(blockNumber) });
+      return block.hash;
+    } catch (error) {
+      if (isMissingBlock(error)) return null;
+      throw new ChainUnavailableError('JSON-RPC eth_getBlockByNumber failed', { cause: error });
+    }
+  }
+
+  async tokenTransfers(
+    token: string,
+    addresses: readonly string[],
+    fromBlock: number,
+    toBlock: number,
+  ): Promise<ChainTransfer[]> {
     if (addresses.length === 0) return [];
-    // eth_getLogs takes a list of values for an indexed topic: one call for every address.
-    const to = addresses.map((a) => getAddress(a));
-    const out: TokenTransfer[] = [];
-    const blockTimes = new Map<bigint, string>();
-    const blockTime = async (blockNumber: bigint): Promise<string> => {
-      let time = blockTimes.get(blockNumber);
-      if (time === undefined) {
-        const block = await rpc('eth_getBlockByNumber', () =>
-          this.client.getBlock({ blockNumber, includeTransactions: false }),
-        );
-        time = new Date(Number(block.timestamp) * 1000).toISOString();
-        blockTimes.set(blockNumber, time);
-      }
-      return time;
-    };
+    const contract = getAddress(token);
+    const recipients = addresses.map((a) => getAddress(a));
+    const out: ChainTransfer[] = [];
+    // Bounded both ways: block ranges of at most maxBlockRange, recipients of at most
+    // maxAddresses per call (eth_getLogs takes a list of values for an indexed topic).
     for (let start = fromBlock; start <= toBlock; start += this.maxBlockRange) {
       const end = Math.min(toBlock, start + this.maxBlockRange - 1);
-      const logs = await rpc('eth_getLogs', () =>
-        this.client.getLogs({
-          address: this.token,
-          event: TRANSFER,
-          args: { to },
-          fromBlock: BigInt(start),
-          toBlock: BigInt(end),
-          strict: true,
-        }),
+      for (let i = 0; i < recipients.length; i += this.maxAddresses) {
+        const logs = await rpc('eth_getLogs', () =>
+          this.client.getLogs({
+            address: contract,
+            event: TRANSFER,
+            args: { to: recipients.slice(i, i + this.maxAddresses) },
+            fromBlock: BigInt(start),
+            toBlock: BigInt(end),
+            strict: true,
+          }),
+        );
+        for (const log of logs) {
+          if (log.removed || log.blockNumber === null || log.transactionHash === null) continue;
+          if (log.blockHash === null || log.logIndex === null) continue;
+          out.push({
+            txHash: log.transactionHash,
+            logIndex: log.logIndex,
+            from: getAddress(log.args.from),
+            to: getAddress(log.args.to),
+            amount: log.args.value,
+            blockNumber: Number(log.blockNumber),
+            timestamp: await this.blockTime(log.blockHash),
+            token: contract,
+          });
+        }
+      }
+    }
+    // Address chunks each come in chain order; together they must be put back in it.
+    return out.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
+  }
+
+  async nativeTransfers(
+    addresses: readonly string[],
+    fromBlock: number,
+    toBlock: number,
+  ): Promise<ChainTransfer[]> {
+    if (addresses.length === 0) return [];
+    const wanted = new Set(addresses.map((a) => getAddress(a)));
+    const out: ChainTransfer[] = [];
+    for (let start = fromBlock; start <= toBlock; start += BLOCK_BATCH) {
+      const numbers: bigint[] = [];
+      for (let n = start; n <= Math.min(toBlock, start + BLOCK_BATCH - 1); n += 1) {
+        numbers.push(BigInt(n));
+      }
+      const blocks = await rpc('eth_getBlockByNumber', () =>
+        Promise.all(
+          numbers.map((blockNumber) =>
+            this.client.getBlock({ blockNumber, includeTransactions: true }),
+          ),
+        ),
       );
-      for (const log of logs) {
-        if (log.removed || log.blockNumber === null || log.transactionHash === null) continue;
-        out.push({
-          txHash: log.transactionHash,
-          logIndex: log.logIndex ?? 0,
-          from: getAddress(log.args.from),
-          to: getAddress(log.args.to),
-          amount: log.args.value,
-          blockNumber: Number(log.blockNumber),
-          timestamp: await blockTime(log.blockNumber),
-        });
+      for (const block of blocks) {
+        if (block.hash === null || block.number === null) continue;
+        this.remember(block.hash, new Date(Number(block.timestamp) * 1000).toISOString());
+        for (const tx of block.transactions) {
+          if (tx.to === null || tx.value === 0n || !wanted.has(getAddress(tx.to))) continue;
+          // A reverted transaction moves no value: only a successful receipt counts.
+          const found = await this.transferNow({
+            txHash: tx.hash,
+            logIndex: NATIVE_LOG_INDEX,
+            token: null,
+          });
+          if (found) out.push(found);
+        }
       }
     }
     return out;
   }
+
+  async transferNow(ref: TransferRef): Promise<ChainTransfer | null> {
+    const hash = ref.txHash as Hash;
+    let receipt;
+    try {
+      receipt = await this.client.getTransactionReceipt({ hash });
+    } catch (error) {
+      if (isMissing(error)) return null; // not in the canonical chain (any more)
+      throw new ChainUnavailableError('JSON-RPC eth_getTransactionReceipt failed', {
+        cause: error,
+      });
+    }
+    if (receipt.status !== 'success') return null;
+    const at = {
+      txHash: receipt.transactionHash,
+      blockNumber: Number(receipt.blockNumber),
+      timestamp: await this.blockTime(receipt.blockHash),
+    };
+    if (ref.token === null) {
+      const tx = await rpc('eth_getTransactionByHash', () => this.client.getTransaction({ hash }));
+      if (tx.to === null || tx.value === 0n) return null;
+      const native = { logIndex: NATIVE_LOG_INDEX, token: null };
+      return {
+        ...at,
+        ...native,
+        from: getAddress(tx.from),
+        to: getAddress(tx.to),
+        amount: tx.value,
+      };
+    }
+    const token = getAddress(ref.token);
+    const log = receipt.logs.find((l) => l.logIndex === ref.logIndex);
+    if (!log || getAddress(log.address) !== token) return null;
+    let event;
+    try {
+      event = decodeEventLog({ abi: [TRANSFER], data: log.data, topics: log.topics, strict: true });
+    } catch {
+      return null; // another event at that index: not a transfer
+    }
+    return {
+      ...at,
+      logIndex: ref.logIndex,
+      token,
+      from: getAddress(event.args.from),
+      to: getAddress(event.args.to),
+      amount: event.args.value,
+    };
+  }
+
+  private async blockTime(blockHash: Hash): Promise<string> {
+    let time = this.blockTimes.get(blockHash);
+    if (time === undefined) {
+      const block = await rpc('eth_getBlockByHash', () => this.client.getBlock({ blockHash }));
+      time = new Date(Number(block.timestamp) * 1000).toISOString();
+      this.remember(blockHash, time);
+    }
+    return time;
+  }
+
+  /** Bounded: a long-running watcher keeps the newest blocks' times only. */
+  private remember(blockHash: string, time: string): void {
+    if (this.blockTimes.size >= BLOCK_TIMES_KEPT) {
+      const oldest = this.blockTimes.keys().next().value;
+      if (oldest !== undefined) this.blockTimes.delete(oldest);
+    }
+    this.blockTimes.set(blockHash, time);
+  }
+}
+
+/** viem's "not found" answers: the receipt or transaction is not in the canonical chain. */
+function isMissing(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    ['TransactionReceiptNotFoundError', 'TransactionNotFoundError'].includes(error.name)
+  );
+}
+
+function isMissingBlock(error: unknown): boolean {
+  return error instanceof Error && error.name === 'BlockNotFoundError';
 }
 
 /** Any failure of a JSON-RPC call becomes a ChainUnavailableError (the cause kept for logs). */

@@ -4,19 +4,32 @@ import type { Db } from '../../db/connection';
 import { ChainConfigError, type ChainAdapter } from './adapter';
 import { EvmChainAdapter } from './evmAdapter';
 import { LocalChainAdapter } from './localAdapter';
+import { isEvmChain, SPEC_CHAIN_IDS, specUsdt, type SpecChainId } from './specChains';
 
 // What the rest of the server imports from chain/. The factory lives here, not beside the
 // interface in adapter.ts, because the adapters import that interface.
 export { ChainConfigError, ChainUnavailableError } from './adapter';
 
+export type ChainConfig = Pick<ResolvedConfig, 'chainRpcUrl' | 'usdtContract' | 'chainRpcUrls'>;
+
 /**
- * CHAIN_RPC_URL + USDT_CONTRACT select the EVM adapter; neither selects the local adapter, whose
- * transfers `npm run admin -- deposit` records. One without the other is a configuration error.
+ * The adapter of one chain id of the spec (BNB Smart Chain, 56, unless said): over JSON-RPC when
+ * an RPC serves that chain, else the local chain. BNB Smart Chain: CHAIN_RPC_URL +
+ * USDT_CONTRACT select the EVM adapter, neither the local one, and one without the other is a
+ * configuration error. Other EVM chains: CHAIN_RPC_URLS, their tokens at the payment methods'
+ * own contracts.
  */
 export function chainAdapterFor(
-  config: Pick<ResolvedConfig, 'chainRpcUrl' | 'usdtContract'>,
+  config: Partial<ChainConfig> & Pick<ChainConfig, 'chainRpcUrl' | 'usdtContract'>,
   db: Db,
+  chainId: SpecChainId = 56,
 ): ChainAdapter {
+  if (chainId !== 56) {
+    const rpcUrl = isEvmChain(chainId) ? config.chainRpcUrls?.get(chainId) : undefined;
+    const usdt = specUsdt(chainId);
+    if (!rpcUrl || !usdt) return new LocalChainAdapter(db, chainId);
+    return new EvmChainAdapter({ rpcUrl, tokenAddress: usdt.contract, chainId });
+  }
   const { chainRpcUrl, usdtContract } = config;
   if (!chainRpcUrl && !usdtContract) return new LocalChainAdapter(db);
   if (!chainRpcUrl || !usdtContract) {
@@ -31,4 +44,9 @@ export function chainAdapterFor(
     throw new ChainConfigError(`USDT_CONTRACT must be a contract address, got '${usdtContract}'`);
   }
   return new EvmChainAdapter({ rpcUrl: chainRpcUrl, tokenAddress: usdtContract });
+}
+
+/** One adapter per chain id of the spec, each local or over its RPC (the watcher's chains). */
+export function specChainAdapters(config: ChainConfig, db: Db): ChainAdapter[] {
+  return SPEC_CHAIN_IDS.map((chainId) => chainAdapterFor(config, db, chainId));
 }

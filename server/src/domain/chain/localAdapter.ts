@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { getAddress, zeroAddress } from 'viem';
+import { getAddress, keccak256, stringToHex, zeroAddress } from 'viem';
 import type { Kysely, Transaction } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Database } from '../../db/schema';
@@ -7,33 +7,51 @@ import { InvalidError } from '../errors';
 import { newId } from '../ids';
 import { creditsMicro } from '../ledger';
 import { chainAmountToMicro, MAX_TOTAL_MICRO, microToChainAmount, microToString } from '../money';
-import type { ChainAdapter, TokenTransfer } from './adapter';
+import {
+  NATIVE_LOG_INDEX,
+  type ChainAdapter,
+  type ChainTransfer,
+  type TokenTransfer,
+  type TransferRef,
+} from './adapter';
 import { lockForTransaction } from '../../db/locks';
+import { addressKey, specUsdt, type SpecChainId } from './specChains';
 
 /** BEP20 USDT has 18 decimals; the local chain mimics it. */
 export const LOCAL_TOKEN_DECIMALS = 18;
 
+/** The chain of the users' own wallet deposits: BNB Smart Chain (USDT BEP20). */
+const WALLET_CHAIN_ID: SpecChainId = 56;
+
 type Executor = Kysely<Database> | Transaction<Database>;
 
-/**
- * The chain when no RPC is configured: the chain_transfers table, written by
- * `npm run admin -- deposit` (each recorded transfer is its own block), and empty blocks mined
- * on top (`mineLocalBlocks`), which give the gateway's deposits their confirmations. A user's
- * own wallet deposit is final at once (confirmations 1).
- */
+/** Recipients per query (SQLite allows 32,766 parameters in a statement, PostgreSQL 65,535). */
+const ADDRESSES_PER_QUERY = 1_000;
 
+/**
+ * The chain when no RPC serves a chain id: every chain id of the spec at once, each with its own
+ * blocks (chain_heads), in the chain_transfers table. Each recorded transfer is its own block
+ * with a random tx hash, a token transfer log index 0 and a native one NATIVE_LOG_INDEX; empty
+ * blocks mined on top (`mineLocalBlocks`) give deposits their confirmations. Balances are the
+ * sums of the transfers in and out. Blocks never reorganise here, so a block's hash is a
+ * function of its chain and number. A user's own wallet deposit is final at once
+ * (confirmations 1).
+ */
 export class LocalChainAdapter implements ChainAdapter {
   readonly kind = 'local';
   readonly confirmations = 1;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    readonly chainId: SpecChainId = WALLET_CHAIN_ID,
+  ) {}
 
   async latestBlock(): Promise<number> {
-    return localHead(this.db);
+    return localHead(this.db, this.chainId);
   }
 
   async tokenDecimals(): Promise<number> {
-    return LOCAL_TOKEN_DECIMALS;
+    return specUsdt(this.chainId)?.decimals ?? LOCAL_TOKEN_DECIMALS;
   }
 
   async transfersToAny(
@@ -41,45 +59,170 @@ export class LocalChainAdapter implements ChainAdapter {
     fromBlock: number,
     toBlock: number,
   ): Promise<TokenTransfer[]> {
-    if (addresses.length === 0) return [];
-    const rows = await this.db
+    const usdt = specUsdt(this.chainId);
+    if (!usdt) return [];
+    return this.tokenTransfers(usdt.contract, addresses, fromBlock, toBlock);
+  }
+
+  tokenContract(methodContract: string): string {
+    return addressKey(methodContract);
+  }
+
+  async blockHash(blockNumber: number): Promise<string | null> {
+    if (blockNumber > (await this.latestBlock())) return null;
+    return keccak256(stringToHex(`local:${this.chainId}:${blockNumber}`));
+  }
+
+  async tokenTransfers(
+    token: string,
+    addresses: readonly string[],
+    fromBlock: number,
+    toBlock: number,
+  ): Promise<ChainTransfer[]> {
+    return this.transfers(addressKey(token), addresses, fromBlock, toBlock);
+  }
+
+  async nativeTransfers(
+    addresses: readonly string[],
+    fromBlock: number,
+    toBlock: number,
+  ): Promise<ChainTransfer[]> {
+    return this.transfers(null, addresses, fromBlock, toBlock);
+  }
+
+  async transferNow(ref: TransferRef): Promise<ChainTransfer | null> {
+    const row = await this.rows(ref.token === null ? null : addressKey(ref.token))
+      .where('tx_hash', '=', ref.txHash)
+      .where('log_index', '=', ref.logIndex)
+      .executeTakeFirst();
+    return row ? transferOf(row) : null;
+  }
+
+  private rows(token: string | null) {
+    return this.db
       .selectFrom('chain_transfers')
       .selectAll()
-      .where(
-        'to_address',
-        'in',
-        addresses.map((a) => getAddress(a)),
-      )
-      .where('block_number', '>=', fromBlock)
-      .where('block_number', '<=', toBlock)
-      .orderBy('block_number')
-      .orderBy('log_index')
-      .execute();
-    return rows.map((row) => ({
-      txHash: row.tx_hash,
-      logIndex: row.log_index,
-      from: row.from_address,
-      to: row.to_address,
-      amount: BigInt(row.amount_raw),
-      blockNumber: row.block_number,
-      timestamp: row.created_at,
-    }));
+      .where('chain_id', '=', this.chainId)
+      .where('token_contract', token === null ? 'is' : '=', token);
+  }
+
+  private async transfers(
+    token: string | null,
+    addresses: readonly string[],
+    fromBlock: number,
+    toBlock: number,
+  ): Promise<ChainTransfer[]> {
+    const out: ChainTransfer[] = [];
+    // In lists of bounded size: the engines cap the parameters of one statement.
+    for (let i = 0; i < addresses.length; i += ADDRESSES_PER_QUERY) {
+      const rows = await this.rows(token)
+        .where('to_address', 'in', addresses.slice(i, i + ADDRESSES_PER_QUERY).map(addressKey))
+        .where('block_number', '>=', fromBlock)
+        .where('block_number', '<=', toBlock)
+        .execute();
+      out.push(...rows.map(transferOf));
+    }
+    return out.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
   }
 }
 
+function transferOf(row: {
+  tx_hash: string;
+  log_index: number;
+  from_address: string;
+  to_address: string;
+  amount_raw: string;
+  block_number: number;
+  created_at: string;
+  token_contract: string | null;
+}): ChainTransfer {
+  return {
+    txHash: row.tx_hash,
+    logIndex: row.log_index,
+    from: row.from_address,
+    to: row.to_address,
+    amount: BigInt(row.amount_raw),
+    blockNumber: row.block_number,
+    timestamp: row.created_at,
+    token: row.token_contract,
+  };
+}
+
+export interface LocalTransfer {
+  chainId: SpecChainId;
+  /** The token's contract address; null for the native coin. */
+  token: string | null;
+  to: string;
+  /** Base units of the asset. */
+  amount: bigint;
+  createdAt: string;
+}
+
 /**
- * A USDT transfer on the local chain (from the zero address, as a mint) in a new block. With
- * `payee`, refused (InvalidError) when that wallet would take in more than MAX_TOTAL_MICRO in
- * all, counting what it was credited and the transfers to it not credited yet.
+ * A payer's transfer on the local chain in a new block of its chain id (from the zero address,
+ * as a mint: the payer is outside the gateway).
+ */
+export async function recordLocalChainTransfer(
+  db: Db,
+  transfer: LocalTransfer,
+): Promise<ChainTransfer> {
+  return db.transaction().execute((trx) => appendTransfer(trx, transfer));
+}
+
+async function appendTransfer(
+  trx: Transaction<Database>,
+  transfer: LocalTransfer,
+): Promise<ChainTransfer> {
+  // One block at a time on a chain, whichever process records it.
+  await lockForTransaction(trx, `local_chain:${transfer.chainId}`);
+  const blockNumber = (await localHead(trx, transfer.chainId)) + 1;
+  await setLocalHead(trx, transfer.chainId, blockNumber);
+  const hash = randomBytes(32).toString('hex');
+  const recorded: ChainTransfer = {
+    // Tron transaction ids are bare hex; EVM hashes carry 0x.
+    txHash: transfer.chainId === 0 ? hash : `0x${hash}`,
+    logIndex: transfer.token === null ? NATIVE_LOG_INDEX : 0,
+    from: transfer.chainId === 0 ? TRON_ZERO_ADDRESS : zeroAddress,
+    to: addressKey(transfer.to),
+    amount: transfer.amount,
+    blockNumber,
+    timestamp: transfer.createdAt,
+    token: transfer.token === null ? null : addressKey(transfer.token),
+  };
+  await trx
+    .insertInto('chain_transfers')
+    .values({
+      id: newId('ctx'),
+      chain_id: transfer.chainId,
+      token_contract: recorded.token,
+      tx_hash: recorded.txHash,
+      log_index: recorded.logIndex,
+      from_address: recorded.from,
+      to_address: recorded.to,
+      amount_raw: recorded.amount.toString(),
+      block_number: recorded.blockNumber,
+      created_at: transfer.createdAt,
+    })
+    .execute();
+  return recorded;
+}
+
+/** Tron's form of the zero address (0x41 followed by 20 zero bytes). */
+const TRON_ZERO_ADDRESS = 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb';
+
+/**
+ * A USDT (BEP20) transfer to a user's wallet deposit address on the local chain. With `payee`,
+ * refused (InvalidError) when that wallet would take in more than MAX_TOTAL_MICRO in all,
+ * counting what it was credited and the transfers to it not credited yet.
  */
 export async function recordLocalTransfer(
   db: Db,
   transfer: { to: string; amountMicro: bigint; createdAt: string },
   payee?: { userId: string; username: string },
 ): Promise<TokenTransfer> {
+  const usdt = walletUsdt();
   return db.transaction().execute(async (trx) => {
-    // One block at a time, whichever process records it.
-    await lockForTransaction(trx, 'local_chain');
+    await lockForTransaction(trx, `local_chain:${WALLET_CHAIN_ID}`);
     if (payee) {
       // Uncredited transfers first, credits second: a sync committing in between is counted
       // twice (a stricter check), never missed.
@@ -95,39 +238,30 @@ export async function recordLocalTransfer(
         );
       }
     }
-    const blockNumber = (await localHead(trx)) + 1;
-    await setLocalHead(trx, blockNumber);
-    const recorded: TokenTransfer = {
-      txHash: `0x${randomBytes(32).toString('hex')}`,
-      logIndex: 0,
-      from: zeroAddress,
-      to: getAddress(transfer.to),
-      amount: microToChainAmount(transfer.amountMicro, LOCAL_TOKEN_DECIMALS),
-      blockNumber,
-      timestamp: transfer.createdAt,
-    };
-    await trx
-      .insertInto('chain_transfers')
-      .values({
-        id: newId('ctx'),
-        tx_hash: recorded.txHash,
-        log_index: recorded.logIndex,
-        from_address: recorded.from,
-        to_address: recorded.to,
-        amount_raw: recorded.amount.toString(),
-        block_number: recorded.blockNumber,
-        created_at: transfer.createdAt,
-      })
-      .execute();
-    return recorded;
+    return appendTransfer(trx, {
+      chainId: WALLET_CHAIN_ID,
+      token: usdt.contract,
+      to: transfer.to,
+      amount: microToChainAmount(transfer.amountMicro, usdt.decimals),
+      createdAt: transfer.createdAt,
+    });
   });
+}
+
+function walletUsdt(): { contract: string; decimals: number } {
+  const usdt = specUsdt(WALLET_CHAIN_ID);
+  if (!usdt) throw new Error('The spec has no USDT on BNB Smart Chain');
+  return usdt;
 }
 
 /** Transfers to `address` on the local chain that no credited deposit records yet. */
 async function uncreditedMicro(db: Executor, address: string): Promise<bigint> {
+  const usdt = walletUsdt();
   const rows = await db
     .selectFrom('chain_transfers')
     .select(['tx_hash', 'log_index', 'amount_raw'])
+    .where('chain_id', '=', WALLET_CHAIN_ID)
+    .where('token_contract', '=', usdt.contract)
     .where('to_address', '=', getAddress(address))
     .where(({ not, exists, selectFrom }) =>
       not(
@@ -142,42 +276,75 @@ async function uncreditedMicro(db: Executor, address: string): Promise<bigint> {
     )
     .execute();
   return rows.reduce(
-    (sum, row) => sum + chainAmountToMicro(BigInt(row.amount_raw), LOCAL_TOKEN_DECIMALS),
+    (sum, row) => sum + chainAmountToMicro(BigInt(row.amount_raw), usdt.decimals),
     0n,
   );
 }
 
-/** The local chain's id: it stands in for BNB Smart Chain (USDT BEP20). */
-const LOCAL_CHAIN_ID = 56;
+/**
+ * The balance of `address` on a local chain, in base units of the asset (token null: the native
+ * coin): what was transferred to it less what it sent. Summed as BigInt, never as floats.
+ */
+export async function localBalance(
+  db: Db,
+  chainId: SpecChainId,
+  token: string | null,
+  address: string,
+): Promise<bigint> {
+  const owner = addressKey(address);
+  const rows = await db
+    .selectFrom('chain_transfers')
+    .select(['to_address', 'amount_raw'])
+    .where('chain_id', '=', chainId)
+    .where('token_contract', token === null ? 'is' : '=', token === null ? null : addressKey(token))
+    .where((eb) => eb.or([eb('to_address', '=', owner), eb('from_address', '=', owner)]))
+    .execute();
+  return rows.reduce(
+    (sum, row) => sum + (row.to_address === owner ? 1n : -1n) * BigInt(row.amount_raw),
+    0n,
+  );
+}
 
-/** The newest block: the last transfer's, or later when empty blocks were mined since. */
-export async function localHead(db: Executor): Promise<number> {
+/** The newest block of a local chain: its last transfer's, or later when empty blocks were mined. */
+export async function localHead(
+  db: Executor,
+  chainId: SpecChainId = WALLET_CHAIN_ID,
+): Promise<number> {
   const transfers = await db
     .selectFrom('chain_transfers')
     .select((eb) => eb.fn.max('block_number').as('latest'))
+    .where('chain_id', '=', chainId)
     .executeTakeFirst();
   const mined = await db
     .selectFrom('chain_heads')
     .select('block_number')
-    .where('chain_id', '=', LOCAL_CHAIN_ID)
+    .where('chain_id', '=', chainId)
     .executeTakeFirst();
   return Math.max(Number(transfers?.latest ?? 0), mined?.block_number ?? 0);
 }
 
-async function setLocalHead(db: Executor, blockNumber: number): Promise<void> {
+async function setLocalHead(
+  db: Executor,
+  chainId: SpecChainId,
+  blockNumber: number,
+): Promise<void> {
   await db
     .insertInto('chain_heads')
-    .values({ chain_id: LOCAL_CHAIN_ID, block_number: blockNumber })
+    .values({ chain_id: chainId, block_number: blockNumber })
     .onConflict((oc) => oc.column('chain_id').doUpdateSet({ block_number: blockNumber }))
     .execute();
 }
 
-/** Mines `count` empty blocks on the local chain (confirmations for what it holds); the new head. */
-export async function mineLocalBlocks(db: Db, count: number): Promise<number> {
+/** Mines `count` empty blocks on a local chain (confirmations for what it holds); the new head. */
+export async function mineLocalBlocks(
+  db: Db,
+  count: number,
+  chainId: SpecChainId = WALLET_CHAIN_ID,
+): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    await lockForTransaction(trx, 'local_chain');
-    const head = (await localHead(trx)) + count;
-    await setLocalHead(trx, head);
+    await lockForTransaction(trx, `local_chain:${chainId}`);
+    const head = (await localHead(trx, chainId)) + count;
+    await setLocalHead(trx, chainId, head);
     return head;
   });
 }
