@@ -14,4 +14,6 @@ export {
   useLogoutMutation,
   usePreLoginMutation,
   useRegisterMutation,
+  useRequestPasswordResetMutation,
+  useResetPasswordMutation,
 } from './generated/auth.gen';
