@@ -14,6 +14,4 @@ export {
   useLogoutMutation,
   usePreLoginMutation,
   useRegisterMutation,
-  useRequestPasswordResetMutation,
-  useResetPasswordMutation,
 } from './generated/auth.gen';

@@ -65,12 +65,4 @@ export const fixtures = {
   login: makeLoginResponse(),
   logout: { status: true, msg: 'Logout Successfully' },
   register: { status: true, msg: 'Registration Successfully, please login.' },
-  requestPasswordReset: {
-    status: true,
-    msg: 'If an account matches, we have e-mailed it a reset code. It is valid for 15 minutes.',
-  },
-  resetPassword: {
-    status: true,
-    msg: 'Your password has been reset. Please sign in with your new password.',
-  },
 } satisfies Fixtures;

@@ -21,23 +21,6 @@ const injectedRtkApi = api.injectEndpoints({
     listCountries: build.query<ListCountriesApiResponse, ListCountriesApiArg>({
       query: () => ({ url: `/countries` }),
     }),
-    requestPasswordReset: build.mutation<
-      RequestPasswordResetApiResponse,
-      RequestPasswordResetApiArg
-    >({
-      query: (queryArg) => ({
-        url: `/forgot-password`,
-        method: 'POST',
-        body: queryArg.requestPasswordResetRequest,
-      }),
-    }),
-    resetPassword: build.mutation<ResetPasswordApiResponse, ResetPasswordApiArg>({
-      query: (queryArg) => ({
-        url: `/reset-password`,
-        method: 'POST',
-        body: queryArg.resetPasswordRequest,
-      }),
-    }),
   }),
   overrideExisting: false,
 });
@@ -66,16 +49,6 @@ export type CheckUsernameApiArg = {
 };
 export type ListCountriesApiResponse = /** status 200 All countries. */ CountryListResponse;
 export type ListCountriesApiArg = void;
-export type RequestPasswordResetApiResponse =
-  /** status 200 Accepted; a code is on its way if an account matches. */ MessageResponse;
-export type RequestPasswordResetApiArg = {
-  requestPasswordResetRequest: RequestPasswordResetRequest;
-};
-export type ResetPasswordApiResponse =
-  /** status 200 The password is replaced; the user signs in next. */ MessageResponse;
-export type ResetPasswordApiArg = {
-  resetPasswordRequest: ResetPasswordRequest;
-};
 export type Status = boolean | (0 | 1) | 'success';
 export type AuthType = 'mpin' | 'authenticator' | 'otp';
 export type PreLoginResponse = {
@@ -216,22 +189,6 @@ export type CountryListResponse = {
   /** All countries, sorted by name. */
   data: Country[];
 };
-export type RequestPasswordResetRequest = {
-  /** The username or the e-mail address ('Username or Email is required'). */
-  username: string;
-};
-export type ResetPasswordRequest = {
-  /** The username or e-mail address the code was requested for. */
-  username: string;
-  /** The 8-digit code of the e-mail ('Reset Code is required'); spaces and dashes are ignored. */
-  code: string;
-  /** The account's 4-digit pin ('4 Digit Pin is required'). */
-  mpin: string;
-  /** The new password: at least 8 characters with a lowercase and an uppercase letter, a number and a special character, the sign-up checklist ('New password is required'). */
-  password: string;
-  /** The new password again ('Confirm Password is required'). */
-  password_confirmation: string;
-};
 export const {
   usePreLoginMutation,
   useLoginMutation,
@@ -241,6 +198,4 @@ export const {
   useLazyCheckUsernameQuery,
   useListCountriesQuery,
   useLazyListCountriesQuery,
-  useRequestPasswordResetMutation,
-  useResetPasswordMutation,
 } = injectedRtkApi;

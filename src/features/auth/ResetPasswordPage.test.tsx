@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ok, on } from '../../../test/msw/contract';
 import { recordRequest, refuse, server } from '../../../test/msw/server';
-import { fixtures } from '../../../test/factories/auth';
+import { fixtures } from '../../../test/factories/recovery';
 import { renderRoute } from '../../../test/renderWithProviders';
 import { renderPublic } from './testing/renderPublic';
 

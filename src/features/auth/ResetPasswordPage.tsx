@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { useRequestPasswordResetMutation, useResetPasswordMutation } from '../../api/auth';
+import { useRequestPasswordResetMutation, useResetPasswordMutation } from '../../api/recovery';
 import { paths } from '../../app/paths';
 import { SecretField } from '../../components/form/SecretField';
 import { TextInput } from '../../components/form/TextInput';
