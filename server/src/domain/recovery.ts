@@ -12,7 +12,7 @@ import { systemClock, type Clock } from './time';
 // needs the account's pin, so a mailbox alone does not take an account over.
 
 export const RESET_CODE_TTL_MINUTES = 15;
-export const RESET_CODE_LENGTH = 8;
+const RESET_CODE_LENGTH = 8;
 const PURPOSE = 'password-reset';
 const MINUTE = 60_000;
 
@@ -66,7 +66,7 @@ function codeHash(secretKey: string, userId: string, code: string): string {
 }
 
 /** What the user typed, without the spaces and dashes a copied code may carry. */
-export function normalizeResetCode(raw: string): string {
+function normalizeResetCode(raw: string): string {
   return raw.replace(/[\s-]/g, '');
 }
 
@@ -131,14 +131,14 @@ async function matchingCode(
   return expected.length === given.length && timingSafeEqual(expected, given) ? latest.id : null;
 }
 
-export interface ResetRequest {
+interface ResetRequest {
   username: string;
   code: string;
   mpin: string;
   password: string;
 }
 
-export type ResetOutcome = { ok: true; user: User } | { ok: false; field: 'code' | 'mpin' };
+type ResetOutcome = { ok: true; user: User } | { ok: false; field: 'code' | 'mpin' };
 
 /**
  * Sets the new password when the code is the account's live one and the pin is right: the code

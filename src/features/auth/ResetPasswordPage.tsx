@@ -104,7 +104,11 @@ export default function ResetPasswordPage() {
           aria-describedby="reset-sent"
           onSubmit={(event) => void setPassword(event)}
         >
-          <p className="alert alert-info small" id="reset-sent" role="status">
+          <p
+            className="small bg-primary-subtle text-primary-emphasis rounded-3 p-3"
+            id="reset-sent"
+            role="status"
+          >
             If <strong>{sentFor}</strong> is a username or e-mail address of an account, its e-mail
             now holds a reset code. Enter it with your 4 Digit Pin and a new password.
           </p>
