@@ -155,13 +155,7 @@ export async function resetPasswordWithCode(
 ): Promise<ResetOutcome> {
   if (!user) return { ok: false, field: 'code' };
   const now = clock().toISOString();
-  const codeId = await matchingCode(
-    db,
-    secretKey,
-    user.id,
-    normalizeResetCode(request.code),
-    now,
-  );
+  const codeId = await matchingCode(db, secretKey, user.id, normalizeResetCode(request.code), now);
   if (!codeId) return { ok: false, field: 'code' };
   if (!(await verifySecret(user.pin_hash, request.mpin))) return { ok: false, field: 'mpin' };
   const passwordHash = await hashSecret(request.password);

@@ -12,6 +12,10 @@ import { SECURITY_MESSAGES } from '../../../src/shared/security';
 // Password recovery (requestPasswordReset, resetPassword, `user reset-password`) against the
 // real openapi.yaml, one fresh app per test: the limits count per app.
 
+// A fresh app per test (and a second one for the slow mail server), argon2 hashing: on
+// PostgreSQL and a busy machine, more than the default.
+jest.setTimeout(60_000);
+
 const NEW_PASSWORD = 'N3w-Secret!';
 const CODE_MAIL = 'Your CryptoSafeLock password reset code';
 const NOTICE_MAIL = 'Your CryptoSafeLock password was reset';
