@@ -16,12 +16,12 @@ const RESET_CODE_LENGTH = 8;
 const PURPOSE = 'password-reset';
 const MINUTE = 60_000;
 
-/** The brakes of both steps (fixed here: the README's choices list describes them). */
+/** The brakes of both steps (the README's choices list describes them). */
 export const RECOVERY_LIMITS = {
   /** Requests per name (as typed, any case) per window: answered 429, known or unknown. */
   perName: { max: 3, windowMs: 15 * MINUTE },
-  /** Requests per client IP per window: answered 429. */
-  perIp: { max: 20, windowMs: 60 * MINUTE },
+  /** Requests per client IP per window (RECOVERY_IP_MAX, default 20): answered 429. */
+  perIpWindowMs: 60 * MINUTE,
   /** Codes e-mailed per account per window; beyond, the answer stays the same, no mail goes. */
   mailsPerAccount: { max: 3, windowMs: 15 * MINUTE },
   /** Failed resets (wrong code or pin) per account, or per unknown name, per window: 429. */
@@ -47,12 +47,15 @@ function waitText(seconds: number): string {
 
 const normalName = (name: string) => name.trim().toLowerCase();
 
-/** The windows of RECOVERY_LIMITS, stored with the sign-in's (login_failures, own scopes). */
-export function recoveryWindows() {
+/**
+ * The windows of RECOVERY_LIMITS (`ipMax` requests per IP: RECOVERY_IP_MAX), stored with the
+ * sign-in's (login_failures, each under its own scope).
+ */
+export function recoveryWindows(ipMax: number) {
   const w = RECOVERY_LIMITS;
   return {
     perName: new FailureWindow('recovery-name', w.perName.max, w.perName.windowMs),
-    perIp: new FailureWindow('recovery-ip', w.perIp.max, w.perIp.windowMs),
+    perIp: new FailureWindow('recovery-ip', ipMax, w.perIpWindowMs),
     mails: new FailureWindow('recovery-mail', w.mailsPerAccount.max, w.mailsPerAccount.windowMs),
     failedResets: new FailureWindow('recovery-check', w.failedResets.max, w.failedResets.windowMs),
   };

@@ -168,7 +168,7 @@ export interface paths {
      *     account matches, and the code is generated and e-mailed after the answer, so its time does
      *     not tell either.
      *
-     *     Limits: 3 requests per name per 15 minutes and 20 per client IP per hour (429 with
+     *     Limits: 3 requests per name per 15 minutes and 20 per client IP per hour (our defaults) (429 with
      *     `Retry-After`, for known and unknown names alike); beyond 3 codes per account per
      *     15 minutes (the username and the e-mail address together) the answer stays the same but
      *     no more e-mail is sent.
