@@ -29,8 +29,13 @@ import { loadSpecification, mediaTypesIn } from './openapi/spec';
 import { OPENAPI_PATH } from './paths';
 
 export const API_PREFIX = '/api';
-/** Sign-in operations get the stricter AUTH_RATE_LIMIT_MAX budget. */
-export const AUTH_RATE_LIMITED_OPERATIONS: readonly string[] = ['preLogin', 'login'];
+/** Sign-in and password recovery operations get the stricter AUTH_RATE_LIMIT_MAX budget. */
+export const AUTH_RATE_LIMITED_OPERATIONS: readonly string[] = [
+  'preLogin',
+  'login',
+  'requestPasswordReset',
+  'resetPassword',
+];
 
 // Cheap defaults for every answer (API and SPA); the SPA's CSP is http/web.ts SPA_CSP.
 const SECURITY_HEADERS = {

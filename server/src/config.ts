@@ -58,6 +58,8 @@ export interface Config {
   /** Reading the client address behind reverse proxies (rate limits, brakes, whitelists). */
   trustProxy: TrustProxy;
   loginGuard: LoginGuardConfig;
+  /** Password reset requests per client IP per hour (domain/recovery.ts has the other limits). */
+  recoveryIpMax: number;
   smtpUrl: string | undefined;
   /** Sender of the e-mails (sign-in codes). */
   mailFrom: string;
@@ -239,6 +241,7 @@ export function loadConfig(env: Env): Config {
       lockThreshold: int(env, 'LOGIN_LOCK_THRESHOLD', 10, 1, 1_000_000),
       lockMinutes: int(env, 'LOGIN_LOCK_MINUTES', 30, 1, 60 * 24 * 30),
     },
+    recoveryIpMax: int(env, 'RECOVERY_IP_MAX', 20, 1, 1_000_000),
     smtpUrl: str(env, 'SMTP_URL'),
     mailFrom: str(env, 'MAIL_FROM') ?? 'CryptoSafeLock <no-reply@cryptosafelock.local>',
     chainRpcUrl: str(env, 'CHAIN_RPC_URL'),

@@ -4,6 +4,7 @@ import type { authApi } from '../../src/api/generated/auth.gen';
 import type { dashboardApi } from '../../src/api/generated/dashboard.gen';
 import type { kycApi } from '../../src/api/generated/kyc.gen';
 import type { profileApi } from '../../src/api/generated/profile.gen';
+import type { recoveryApi } from '../../src/api/generated/recovery.gen';
 import type { securityApi } from '../../src/api/generated/security.gen';
 import type { subscriptionsApi } from '../../src/api/generated/subscriptions.gen';
 import type { walletApi } from '../../src/api/generated/wallet.gen';
@@ -15,6 +16,7 @@ type Endpoints = typeof authApi.endpoints &
   typeof dashboardApi.endpoints &
   typeof kycApi.endpoints &
   typeof profileApi.endpoints &
+  typeof recoveryApi.endpoints &
   typeof securityApi.endpoints &
   typeof subscriptionsApi.endpoints &
   typeof walletApi.endpoints;

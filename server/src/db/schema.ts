@@ -151,7 +151,7 @@ export interface SpentStepTokensTable {
 export interface OtpCodesTable {
   id: string;
   user_id: string;
-  /** e.g. 'login', 'auth-switch'. */
+  /** e.g. 'login', 'auth-switch', 'password-reset' (domain/recovery.ts: 8 digits, 15 minutes). */
   purpose: string;
   code_hash: string;
   expires_at: string;
@@ -378,7 +378,17 @@ export interface DailyLogsTable {
 }
 
 /** Which brute-force window a failure counts in (domain/lockout.ts). */
-export type FailureScope = 'login-account' | 'login-ip' | 'code-check' | 'code-send';
+export type FailureScope =
+  | 'login-account'
+  | 'login-ip'
+  | 'code-check'
+  | 'code-send'
+  // Password recovery (domain/recovery.ts): requests per name and per IP, mails per account,
+  // failed resets.
+  | 'recovery-name'
+  | 'recovery-ip'
+  | 'recovery-mail'
+  | 'recovery-check';
 
 /** One failed step inside a sliding window; pruned once it leaves the window. */
 export interface LoginFailuresTable {

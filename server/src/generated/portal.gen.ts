@@ -149,6 +149,65 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/forgot-password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * E-mail a password reset code
+     * @description Step one of password recovery (the Reset Password screen; the spec shows it
+     *     non-functional, this is our departure, see the README). `username` is a username or an
+     *     e-mail address. When it names an account, a single-use 8-digit reset code is e-mailed to
+     *     the account's address: it is stored only as a keyed hash, is valid for 15 minutes, and a
+     *     newer code replaces it. The answer is the same 200 with the same message whether or not an
+     *     account matches, and the code is generated and e-mailed after the answer, so its time does
+     *     not tell either.
+     *
+     *     Limits: 3 requests per name per 15 minutes and 20 per client IP per hour (our defaults) (429 with
+     *     `Retry-After`, for known and unknown names alike); beyond 3 codes per account per
+     *     15 minutes (the username and the e-mail address together) the answer stays the same but
+     *     no more e-mail is sent.
+     */
+    post: operations['requestPasswordReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reset-password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set a new password with the e-mailed code and the pin
+     * @description Step two of password recovery: the e-mailed code (from `requestPasswordReset`), the
+     *     account's 4-digit pin and the new password, which must pass the sign-up checklist (a 422 on
+     *     `password` otherwise; a confirmation that differs is a 422 on `password_confirmation`).
+     *     A wrong, expired or used code is a 422 on `code` (also for a name that matches no account);
+     *     with the right code, a wrong pin is a 422 on `mpin` and the code stays usable. Failed
+     *     attempts are limited to 5 per account per 15 minutes (429 with `Retry-After`).
+     *
+     *     On success the code is spent, the password replaced, every session of the account ends,
+     *     a sign-in lock is lifted, and the account is told by e-mail that its password changed.
+     */
+    post: operations['resetPassword'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/dashboard': {
     parameters: {
       query?: never;
@@ -1678,6 +1737,24 @@ export interface components {
       /** @description The password ('Password is required'). */
       password: string;
     };
+    /** @description Who forgot the password. */
+    RequestPasswordResetRequest: {
+      /** @description The username or the e-mail address ('Username or Email is required'). */
+      username: string;
+    };
+    /** @description A new password, authorised by the e-mailed reset code and the 4-digit pin. */
+    ResetPasswordRequest: {
+      /** @description The username or e-mail address the code was requested for. */
+      username: string;
+      /** @description The 8-digit code of the e-mail ('Reset Code is required'); spaces and dashes are ignored. */
+      code: string;
+      /** @description The account's 4-digit pin ('4 Digit Pin is required'). */
+      mpin: string;
+      /** @description The new password: at least 8 characters with a lowercase and an uppercase letter, a number and a special character, the sign-up checklist ('New password is required'). */
+      password: string;
+      /** @description The new password again ('Confirm Password is required'). */
+      password_confirmation: string;
+    };
     /** @description Step two of the sign-in: the credentials again plus exactly one code field, named after the `auth_type` returned by `preLogin`. */
     LoginRequest: {
       /** @description The username or e-mail address sent to `preLogin`. */
@@ -2525,6 +2602,62 @@ export interface operations {
         };
       };
       400: components['responses']['BadRequest'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  requestPasswordReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RequestPasswordResetRequest'];
+      };
+    };
+    responses: {
+      /** @description Accepted; a code is on its way if an account matches. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  resetPassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ResetPasswordRequest'];
+      };
+    };
+    responses: {
+      /** @description The password is replaced; the user signs in next. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
     };
   };

@@ -5,6 +5,7 @@ import { authHandlers } from './auth';
 import { dashboardHandlers } from './dashboard';
 import { kycHandlers } from './kyc';
 import { profileHandlers } from './profile';
+import { recoveryHandlers } from './recovery';
 import { securityHandlers } from './security';
 import { subscriptionsHandlers } from './subscriptions';
 import type { AppContext, HandlerMap, HandlerModule } from './types';
@@ -13,6 +14,7 @@ import { walletHandlers } from './wallet';
 /** One module per tag of openapi.yaml. */
 export const HANDLER_MODULES: Record<string, HandlerModule> = {
   Auth: authHandlers,
+  Recovery: recoveryHandlers,
   Dashboard: dashboardHandlers,
   Profile: profileHandlers,
   Kyc: kycHandlers,

@@ -1,33 +1,196 @@
-import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
-import { Link } from 'react-router-dom';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { useRequestPasswordResetMutation, useResetPasswordMutation } from '../../api/recovery';
 import { paths } from '../../app/paths';
+import { SecretField } from '../../components/form/SecretField';
+import { TextInput } from '../../components/form/TextInput';
+import { filters, useForm, type FieldErrors } from '../../components/form/useForm';
+import { validSubmit } from '../../components/form/validSubmit';
+import { ArrowLeftIcon } from '../../components/publicIcons';
+import { SECURITY_MESSAGES } from '../../shared/security';
+import { PasswordChecklist } from './PasswordChecklist';
 import { PublicLayout } from './components/PublicLayout';
 
+// Bootstrap's classes on plain elements, as /login does (components/form/TextInput).
+
+const NAME_REQUIRED = 'Username or Email is required';
+const CODE_LENGTH = 8;
+
+const REQUEST = { username: '' };
+const RESET = { code: '', password: '', password_confirmation: '', mpin: '' };
+type ResetValues = typeof RESET;
+
+function validateReset(values: ResetValues): FieldErrors<ResetValues> {
+  const errors: FieldErrors<ResetValues> = {};
+  if (!values.code) errors.code = 'Reset Code is required';
+  else if (values.code.length !== CODE_LENGTH) {
+    errors.code = `The reset code has ${CODE_LENGTH} digits.`;
+  }
+  if (!values.password) errors.password = 'New password is required';
+  if (!values.password_confirmation) {
+    errors.password_confirmation = 'Confirm Password is required';
+  } else if (values.password && values.password !== values.password_confirmation) {
+    errors.password_confirmation = SECURITY_MESSAGES.passwordMismatch;
+  }
+  if (!values.mpin) errors.mpin = '4 Digit Pin is required';
+  return errors;
+}
+
+function SubmitButton({ busy, children }: { busy: boolean; children: ReactNode }) {
+  return (
+    <button
+      type="submit"
+      className="btn btn-primary w-100 py-2 fw-semibold"
+      disabled={busy}
+      aria-busy={busy}
+    >
+      {busy && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
+      {children}
+    </button>
+  );
+}
+
 /**
- * Reset Password as the spec shows it: non-functional (the Reset button stays disabled), with
- * Sign In and Sign Up links that both go to /login.
+ * Reset Password (/reset, /Reset): the spec's screen made to work (README, choices). Step one
+ * takes a username or an e-mail address and e-mails a code; step two sets the new password with
+ * that code and the 4 Digit Pin, then the user signs in.
  */
 export default function ResetPasswordPage() {
+  const navigate = useNavigate();
+  const [requestReset, requestState] = useRequestPasswordResetMutation();
+  const [resetPassword, resetState] = useResetPasswordMutation();
+  // The name the code was sent for; empty while on step one.
+  const [sentFor, setSentFor] = useState('');
+  const request = useForm(REQUEST);
+  const reset = useForm(RESET, {
+    filters: { code: filters.digits, mpin: filters.digits },
+    maxLength: { code: CODE_LENGTH, mpin: 4 },
+  });
+
+  useEffect(() => {
+    document.getElementById(sentFor ? 'reset-code' : 'reset-email')?.focus();
+  }, [sentFor]);
+
+  const sendCode = validSubmit(
+    request,
+    (values) => (values.username.trim() ? {} : { username: NAME_REQUIRED }),
+    async (values) => {
+      const username = values.username.trim();
+      await requestReset({ requestPasswordResetRequest: { username } }).unwrap();
+      reset.reset();
+      setSentFor(username);
+    },
+  );
+
+  const setPassword = validSubmit(reset, validateReset, async (values) => {
+    await resetPassword({ resetPasswordRequest: { username: sentFor, ...values } }).unwrap();
+    navigate(paths.login, { replace: true });
+  });
+
+  const secret = (name: keyof ResetValues) => ({
+    ...reset.bind(name),
+    error: reset.errors[name],
+    'aria-invalid': reset.errors[name] ? true : undefined,
+  });
+
   return (
     <PublicLayout>
       <h1 className="h3 fw-bold mb-1">Reset Password</h1>
       <p className="text-body-secondary mb-4">Enter Username for changing account password.</p>
-      <Form noValidate onSubmit={(event) => event.preventDefault()}>
-        <Form.Group className="mb-4" controlId="reset-email">
-          <Form.Label>Email</Form.Label>
-          <Form.Control type="email" name="email" placeholder="Email" autoComplete="email" />
-        </Form.Group>
-        <Button type="submit" className="w-100 py-2 fw-semibold" disabled>
-          Reset
-        </Button>
-      </Form>
+      {sentFor ? (
+        <form
+          noValidate
+          aria-label="Set a new password"
+          aria-describedby="reset-sent"
+          onSubmit={(event) => void setPassword(event)}
+        >
+          <p
+            className="small bg-primary-subtle text-primary-emphasis rounded-3 p-3"
+            id="reset-sent"
+            role="status"
+          >
+            If <strong>{sentFor}</strong> is a username or e-mail address of an account, its e-mail
+            now holds a reset code. Enter it with your 4 Digit Pin and a new password.
+          </p>
+          <div className="mb-3">
+            <label className="form-label" htmlFor="reset-code">
+              Reset Code
+            </label>
+            <TextInput
+              id="reset-code"
+              {...reset.bind('code')}
+              aria-invalid={reset.errors.code ? true : undefined}
+              placeholder="Reset Code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+            />
+            <div className="invalid-feedback">{reset.errors.code}</div>
+          </div>
+          <SecretField
+            id="reset-password"
+            label="New Password"
+            autoComplete="new-password"
+            aria-describedby="reset-password-rules"
+            {...secret('password')}
+          />
+          <PasswordChecklist
+            id="reset-password-rules"
+            password={reset.values.password}
+            className="mb-3"
+          />
+          <SecretField
+            id="reset-confirm"
+            label="Confirm Password"
+            autoComplete="new-password"
+            {...secret('password_confirmation')}
+          />
+          <SecretField
+            id="reset-pin"
+            label="4 Digit Pin"
+            autoComplete="off"
+            inputMode="numeric"
+            {...secret('mpin')}
+          />
+          <SubmitButton busy={resetState.isLoading}>Set New Password</SubmitButton>
+          <button
+            type="button"
+            className="btn btn-link w-100 mt-2 text-body-secondary text-decoration-none"
+            onClick={() => setSentFor('')}
+          >
+            <ArrowLeftIcon className="me-1" />
+            Send a new code
+          </button>
+        </form>
+      ) : (
+        <form noValidate aria-label="Reset Password" onSubmit={(event) => void sendCode(event)}>
+          <div className="mb-4">
+            <label className="form-label" htmlFor="reset-email">
+              Email
+            </label>
+            <TextInput
+              id="reset-email"
+              {...request.bind('username')}
+              aria-invalid={request.errors.username ? true : undefined}
+              aria-describedby="reset-email-hint"
+              placeholder="Username or Email"
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+            />
+            <div className="invalid-feedback">{request.errors.username}</div>
+            <small className="form-text" id="reset-email-hint">
+              Your username or your account&apos;s e-mail address. We e-mail you a code.
+            </small>
+          </div>
+          <SubmitButton busy={requestState.isLoading}>Reset</SubmitButton>
+        </form>
+      )}
       <p className="text-center text-body-secondary mt-4 mb-0">
         <Link to={paths.login}>Sign In</Link>
         <span className="mx-2 text-body-secondary" aria-hidden="true">
           ·
         </span>
-        <Link to={paths.login}>Sign Up</Link>
+        <Link to={paths.register}>Sign Up</Link>
       </p>
     </PublicLayout>
   );
