@@ -20,7 +20,7 @@ import { Runner } from './runner.mjs';
 /** The header the gateway also takes the key in. */
 export const KEY_HEADER = 'x-api-key';
 /** Plainly made up, and shown in reports (it is the point of the request). */
-export const FORGED_KEY = 'csl_live_forged0contract0check0key0000';
+const FORGED_KEY = 'csl_live_forged0contract0check0key0000';
 const NO_KEY = 'no API key (pass --gateway-key or --register)';
 
 // Fields of the gateway's requests and the earlier answers they take values from.

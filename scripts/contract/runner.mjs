@@ -73,7 +73,7 @@ const CREDENTIAL_CHANGES = /** @type {Record<string, [keyof Account, string]>} *
 });
 const MAX_ROUNDS = 4;
 // A category an operation has nothing for (no session to leave out, nothing to make invalid).
-export const NOT_APPLICABLE = 'not applicable';
+const NOT_APPLICABLE = 'not applicable';
 const PROPERTY_TIME_LIMIT_MS = 25_000;
 const POOL_SIZE = 40;
 
