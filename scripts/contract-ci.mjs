@@ -1,7 +1,8 @@
-// CI: holds our reference server to openapi.yaml. Starts the built server (dist/server, or
-// DIST_DIR) on a free port with a fresh DATA_DIR and high rate limits, runs the contract tool
-// against it with a throwaway account, a fixed seed and the admin `deposit` command as --fund,
-// then stops the server. Exit status = the tool's. `--postgres` runs the server on PostgreSQL (a
+// CI: holds our reference server to openapi.yaml and server/openapi/gateway.yaml. Starts the
+// built server (dist/server, or DIST_DIR) on a free port with a fresh DATA_DIR, high rate limits
+// and the local chain's auto-mining off, runs the contract tool against it with a throwaway
+// account, a fixed seed, the admin `deposit` command as --fund and `chain mine` as --mine, then
+// stops the server. Exit status = the tool's. `--postgres` runs the server on PostgreSQL (a
 // throwaway cluster, or a fresh schema of TEST_DATABASE_URL); other arguments go to the tool
 // (e.g. `node scripts/contract-ci.mjs --only Apps`).
 import { spawn } from 'node:child_process';
@@ -40,7 +41,7 @@ const env = {
   PORT: String(port),
   HOST: '127.0.0.1',
   DATA_DIR: dataDir,
-  // The --fund command inherits this env too, so it reaches the same database.
+  // The --fund and --mine commands inherit this env too, so they reach the same database.
   DATABASE_URL: schema?.url,
   NODE_ENV: 'test',
   PORTAL_ROOT: root,
@@ -51,6 +52,9 @@ const env = {
   RESPONSE_VALIDATION: 'false',
   RATE_LIMIT_MAX: '1000000',
   AUTH_RATE_LIMIT_MAX: '1000000',
+  GATEWAY_RATE_LIMIT_MAX: '1000000',
+  // Blocks only when --mine asks: a test deposit stays Pending until then, whatever the timing.
+  LOCAL_BLOCK_MS: '0',
   // The brute-force brakes would lock the tool's own account after its wrong-password probes.
   LOGIN_ACCOUNT_MAX_FAILURES: '1000000',
   LOGIN_IP_MAX_FAILURES: '1000000',
@@ -72,7 +76,9 @@ server.stderr.pipe(serverLog);
 let status = 1;
 try {
   await waitForServer(`${baseUrl}/countries`, server);
-  const fund = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(outDir, 'admin.cjs'))} deposit {username} {amount}`;
+  const admin = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(outDir, 'admin.cjs'))}`;
+  const fund = `${admin} deposit {username} {amount}`;
+  const mine = `${admin} chain mine {blocks}`;
   const tool = spawn(
     process.execPath,
     [
@@ -86,6 +92,8 @@ try {
       RUNS,
       '--fund',
       fund,
+      '--mine',
+      mine,
       '--junit',
       path.join(root, `test-results/contract${onPostgres ? '-postgres' : ''}.xml`),
       ...toolArgs,

@@ -14,9 +14,13 @@ import * as v from './values.mjs';
  * @typedef {{ kind: 'json', value: unknown }
  *   | { kind: 'multipart', fields: Record<string, string>, files: Record<string, FilePart> }
  *   | { kind: 'raw', contentType: string | null, data: string | Buffer }} Body
- * @typedef {'session' | 'none' | 'forged' | 'malformed' | 'swapped'} Auth
+ * @typedef {'session' | 'none' | 'forged' | 'malformed' | 'swapped' | 'revoked'} Auth
+ *   `session` is the run's own credential (the portal session, or the gateway's API key);
+ *   `revoked` a key that no longer opens the gateway.
  * @typedef {{ path: Record<string, string>, query: Record<string, string>, body: Body | null,
- *   auth: Auth, authHeader?: string, reason?: string }} RequestSpec
+ *   auth: Auth, authHeader?: string, keyHeader?: string, reason?: string }} RequestSpec
+ *   `authHeader` is a raw Authorization header; `keyHeader` names the header the credential
+ *   goes in instead of `Authorization: Bearer` (the gateway's `X-API-Key`).
  * @typedef {(key: string) => readonly unknown[]} PoolReader
  */
 
@@ -110,15 +114,16 @@ function types(schema) {
 }
 
 export class Generator {
-  /** @param {Contract} contract @param {PoolReader} pool */
-  constructor(contract, pool) {
+  /** @param {Contract} contract @param {PoolReader} pool @param {Record<string, string[]>} [links] pool keys by field name */
+  constructor(contract, pool, links = NAMED_LINKS) {
     this.contract = contract;
     this.pool = pool;
+    this.namedLinks = links;
   }
 
   /** Pool keys a field draws from: named links plus `Schema.prop` references in its description. */
   links(/** @type {string} */ name, /** @type {Schema} */ schema) {
-    const keys = [...(NAMED_LINKS[name] ?? [])];
+    const keys = [...(this.namedLinks[name] ?? [])];
     const description = typeof schema.description === 'string' ? schema.description : '';
     const schemas = this.contract.document.components?.schemas ?? {};
     for (const [, owner = '', prop = ''] of description.matchAll(/`([A-Z]\w*)\.(\w+)`/g)) {
@@ -388,7 +393,11 @@ export function paramsArbitrary(gen, op, override) {
     }
   }
   return fc.record({
-    path: fc.record(path).map(stringify),
+    // A URL resolves `.` and `..` segments away: such a value can never reach the operation.
+    path: fc
+      .record(path)
+      .map(stringify)
+      .filter((p) => Object.values(p).every((x) => x !== '.' && x !== '..')),
     query: fc.record(query, { requiredKeys: requiredQuery }).map(stringify),
   });
 }

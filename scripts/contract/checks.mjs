@@ -29,7 +29,7 @@ export const KIND_TITLES = /** @type {Record<Kind, string>} */ ({
   'response-header': 'required response header missing or wrong',
   'malformed-refusal': 'schema-valid request refused as malformed',
   'invalid-accepted': 'invalid request accepted',
-  'auth-not-401': 'not refused (401) without a valid session',
+  'auth-not-401': 'not refused (401) without a valid session or API key',
   pagination: 'paged list breaks the pagination conventions',
   flow: 'stateful flow step failed',
   network: 'no answer',
@@ -305,10 +305,11 @@ export function checkValidRequest(contract, op, req, res) {
       },
     ];
   }
-  if (res.status !== 422 || !isObject(res.json) || !isObject(res.json.errors)) return [];
+  const errors = res.status === 422 ? fieldErrors(res.json) : null;
+  if (!errors) return [];
   /** @type {string[]} */
   const wrong = [];
-  for (const [key, list] of Object.entries(res.json.errors)) {
+  for (const [key, list] of Object.entries(errors)) {
     const messages = Array.isArray(list) ? list.filter((m) => typeof m === 'string') : [];
     const value = sentValue(op, req, key);
     const schema = fieldSchema(contract, op, key);
@@ -330,6 +331,16 @@ export function checkValidRequest(contract, op, req, res) {
       message: `a request that matches the contract was refused with 422 naming a schema rule: ${wrong.join('; ')}`,
     },
   ];
+}
+
+/**
+ * A refusal's messages per field: the portal's `errors`, or the gateway's `error.fields`.
+ * @param {unknown} body
+ */
+function fieldErrors(body) {
+  if (!isObject(body)) return null;
+  if (isObject(body.errors)) return body.errors;
+  return isObject(body.error) && isObject(body.error.fields) ? body.error.fields : null;
 }
 
 /** @param {unknown} value */

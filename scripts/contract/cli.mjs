@@ -1,33 +1,36 @@
 #!/usr/bin/env node
-// contract-check: proves a live server honours openapi.yaml.
+// contract-check: proves a live server honours openapi.yaml (the portal API) and
+// server/openapi/gateway.yaml (the gateway API).
 //   npm run contract -- --base-url http://host:port/api [--seed N] [--runs N]
 //     [--only tag|operationId[,...]] [--token T | --register] [--fund "<cmd {username} {amount}>"]
-//     [--junit FILE] [--spec openapi.yaml]
-//   npm run contract -- --lint [--spec openapi.yaml]   (the document alone, no server)
+//     [--gateway-url URL] [--gateway-key K] [--mine "<cmd {blocks}>"]
+//     [--junit FILE] [--spec openapi.yaml] [--gateway-spec gateway.yaml]
+//   npm run contract -- --lint [--spec openapi.yaml] [--gateway-spec gateway.yaml]   (no server)
 // Exit status: 0 all checks passed, 1 a failure was found, 2 bad usage or no server.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { FLOWS, runFlow } from './flows/index.mjs';
+import { FLOWS, GATEWAY_FLOWS, gatewaySetup, runFlow } from './flows/index.mjs';
+import { GatewayRunner, gatewayUrlOf } from './gateway.mjs';
 import { shellQuote } from './http.mjs';
 import { unboundedIntegers } from './lint.mjs';
 import { flowLine, junit, progressLine, summary } from './report.mjs';
 import { Runner } from './runner.mjs';
 import { Contract } from './spec.mjs';
 
-const DEFAULT_SPEC = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../openapi.yaml',
-);
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const DEFAULT_SPEC = path.resolve(HERE, '../../openapi.yaml');
+const DEFAULT_GATEWAY_SPEC = path.resolve(HERE, '../../server/openapi/gateway.yaml');
 const DEFAULT_RUNS = 25;
 
 const HELP = `Usage: contract-check --base-url http://host:port/api [options]
 
-Sends generated requests (valid, invalid and junk, with and without a session) for every
-operation of openapi.yaml to the server at --base-url, runs the stateful flows, and checks
-every answer against the contract. Nothing but --base-url is ever contacted. The document
-itself is checked first: every integer must state a maximum.
+Sends generated requests (valid, invalid and junk, with and without a session or key) for
+every operation of openapi.yaml (the portal API at --base-url) and of gateway.yaml (the
+gateway API at --gateway-url), runs the stateful flows, and checks every answer against its
+contract. Nothing but those two roots is ever contacted. The documents themselves are
+checked first: every integer must state a maximum.
 
 Options:
   --base-url URL     the API root, with its /api prefix (required)
@@ -39,9 +42,14 @@ Options:
                      needed for x-destructive operations and for the sign-in flows
   --fund CMD         shell command that credits the throwaway account's wallet, with
                      {username} and {amount} placeholders (enables purchase -> cancel)
+  --gateway-url URL  the gateway API root (default: --base-url's /api replaced by /gateway/v1)
+  --gateway-key K    call the gateway with this API key (else --register makes an app and key)
+  --mine CMD         shell command that mines blocks on the server's chain, with a {blocks}
+                     placeholder (enables the gateway's test deposit -> credited flow)
   --junit FILE       also write the results as JUnit XML
-  --spec FILE        the contract to check against (default: this package's openapi.yaml)
-  --lint             check only the document (every integer has a maximum); no server needed
+  --spec FILE        the portal contract (default: this package's openapi.yaml)
+  --gateway-spec F   the gateway contract (default: this package's server/openapi/gateway.yaml)
+  --lint             check only the documents (every integer has a maximum); no server needed
   --help             show this help
 
 Exit status: 0 no failure, 1 failures found, 2 bad usage or server unreachable.`;
@@ -58,8 +66,12 @@ function parse(argv) {
       token: { type: 'string' },
       register: { type: 'boolean', default: false },
       fund: { type: 'string' },
+      'gateway-url': { type: 'string' },
+      'gateway-key': { type: 'string' },
+      mine: { type: 'string' },
       junit: { type: 'string' },
       spec: { type: 'string' },
+      'gateway-spec': { type: 'string' },
       lint: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -78,14 +90,30 @@ function whole(text, name, fallback) {
 }
 
 /**
- * Prints what is wrong with the document itself; returns how many problems.
- * @param {Contract} contract @param {(line: string) => void} log
+ * Prints what is wrong with the documents themselves; returns how many problems.
+ * @param {Contract[]} contracts @param {(line: string) => void} log
  */
-function lintDocument(contract, log) {
-  const problems = unboundedIntegers(contract.document);
-  for (const p of problems) log(`  ${p.where}: ${p.message}`);
-  log(`document: ${problems.length} unbounded integers`);
-  return problems.length;
+function lintDocuments(contracts, log) {
+  let count = 0;
+  for (const contract of contracts) {
+    const problems = unboundedIntegers(contract.document);
+    for (const p of problems) log(`  ${contract.name} ${p.where}: ${p.message}`);
+    log(`document ${contract.name}: ${problems.length} unbounded integers`);
+    count += problems.length;
+  }
+  return count;
+}
+
+/** @param {string} url @param {(line: string) => void} log @returns {Promise<boolean>} */
+async function reachable(url, log) {
+  try {
+    await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+    return true;
+  } catch (err) {
+    const cause = err instanceof Error && err.cause ? ` (${String(err.cause)})` : '';
+    log(`cannot reach ${url}: ${err instanceof Error ? err.message : String(err)}${cause}`);
+    return false;
+  }
 }
 
 /** @param {string[]} argv @param {(line: string) => void} log @returns {Promise<number>} */
@@ -102,28 +130,33 @@ export async function main(argv, log = (line) => console.log(line)) {
     return 0;
   }
   try {
-    if (values.lint)
-      return lintDocument(new Contract(values.spec ?? DEFAULT_SPEC), log) > 0 ? 1 : 0;
+    const contract = new Contract(values.spec ?? DEFAULT_SPEC);
+    const gatewayContract = new Contract(values['gateway-spec'] ?? DEFAULT_GATEWAY_SPEC);
+    if (values.lint) return lintDocuments([contract, gatewayContract], log) > 0 ? 1 : 0;
     const baseUrl = values['base-url'];
     if (!baseUrl) throw new UsageError('--base-url is required');
     if (values.token && values.register)
       throw new UsageError('use --token or --register, not both');
+    const gatewayUrl = values['gateway-url'] ?? gatewayUrlOf(baseUrl);
     const seed = whole(values.seed, '--seed', Math.floor(Math.random() * 2 ** 31));
     const runs = Math.max(1, whole(values.runs, '--runs', DEFAULT_RUNS));
     const only = (values.only ?? [])
       .flatMap((s) => s.split(','))
       .map((s) => s.trim())
       .filter(Boolean);
-    const contract = new Contract(values.spec ?? DEFAULT_SPEC);
-    const documentProblems = lintDocument(contract, log);
+    const documentProblems = lintDocuments([contract, gatewayContract], log);
     const known = new Set(
-      contract.operations.flatMap((op) => [op.operationId.toLowerCase(), op.tag.toLowerCase()]),
+      [...contract.operations, ...gatewayContract.operations].flatMap((op) => [
+        op.operationId.toLowerCase(),
+        op.tag.toLowerCase(),
+      ]),
     );
     const unknown = only.filter((name) => !known.has(name.toLowerCase()));
     if (unknown.length > 0)
       throw new UsageError(`--only: no tag or operationId ${unknown.join(', ')}`);
 
-    const runner = new Runner(contract, {
+    /** @type {import('./runner.mjs').Options} */
+    const options = {
       baseUrl,
       seed,
       runs,
@@ -131,38 +164,46 @@ export async function main(argv, log = (line) => console.log(line)) {
       token: values.token ?? null,
       register: values.register,
       fund: values.fund ?? null,
+      gatewayKey: values['gateway-key'] ?? null,
+      mine: values.mine ?? null,
       log,
-    });
+    };
+    /** @type {import('./runner.mjs').Shared} */
+    const shared = { failures: [], flows: [] };
+    const runner = new Runner(contract, options, shared);
+    const gateway = new GatewayRunner(gatewayContract, { ...options, baseUrl: gatewayUrl }, shared);
+    gateway.portal = runner;
     const reproduce = [
       'npm run contract --',
       `--base-url ${shellQuote(baseUrl)}`,
+      values['gateway-url'] ? `--gateway-url ${shellQuote(gatewayUrl)}` : '',
       `--seed ${seed}`,
       `--runs ${runs}`,
       values.register ? '--register' : values.token ? '--token <your token>' : '',
+      values['gateway-key'] ? '--gateway-key <your key>' : '',
       values.fund ? `--fund ${shellQuote(values.fund)}` : '',
+      values.mine ? `--mine ${shellQuote(values.mine)}` : '',
     ]
       .filter(Boolean)
       .join(' ');
 
-    const info = /** @type {{ version?: string }} */ (contract.document.info ?? {});
+    for (const c of [contract, gatewayContract]) {
+      const info = /** @type {{ version?: string }} */ (c.document.info ?? {});
+      const root = c === contract ? baseUrl : gatewayUrl;
+      log(
+        `contract-check: ${c.name} ${info.version ?? ''} (${c.operations.length} operations) against ${root}`,
+      );
+    }
     log(
-      `contract-check: openapi.yaml ${info.version ?? ''} (${contract.operations.length} operations) against ${baseUrl}`,
-    );
-    log(
-      `seed ${seed} · ${runs} runs per property · ${runner.selected.length} operations selected · session: ${
+      `seed ${seed} · ${runs} runs per property · ${runner.selected.length} + ${gateway.selected.length} operations selected · session: ${
         values.register ? 'throwaway account (--register)' : values.token ? '--token' : 'none'
+      } · gateway key: ${
+        values['gateway-key'] ? '--gateway-key' : values.register ? 'made by --register' : 'none'
       }`,
     );
-    try {
-      await fetch(runner.transport.base, {
-        redirect: 'manual',
-        signal: AbortSignal.timeout(10_000),
-      });
-    } catch (err) {
-      const cause = err instanceof Error && err.cause ? ` (${String(err.cause)})` : '';
-      log(`cannot reach ${baseUrl}: ${err instanceof Error ? err.message : String(err)}${cause}`);
+    if (!(await reachable(runner.transport.base.href, log))) return 2;
+    if (gateway.selected.length > 0 && !(await reachable(gateway.transport.base.href, log)))
       return 2;
-    }
 
     const started = performance.now();
     log('');
@@ -173,35 +214,56 @@ export async function main(argv, log = (line) => console.log(line)) {
       if (result) log(flowLine(result));
     }
 
-    log('');
-    // x-destructive operations last: the others still find the account's data intact.
-    const ordered = [
-      ...runner.selected.filter((op) => !op.destructive),
-      ...runner.selected.filter((op) => op.destructive),
-    ];
     let toolErrors = 0;
-    for (const op of ordered) {
-      try {
-        log(progressLine(runner, await runner.operation(op)));
-      } catch (err) {
-        // A bug of the tool must not hide the other operations' results.
-        toolErrors += 1;
-        log(
-          `  tool error while checking ${op.operationId}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
-        );
+    /** @param {Runner} r @param {import('./spec.mjs').Operation[]} ops */
+    const check = async (r, ops) => {
+      for (const op of ops) {
+        try {
+          log(progressLine(r, await r.operation(op)));
+        } catch (err) {
+          // A bug of the tool must not hide the other operations' results.
+          toolErrors += 1;
+          log(
+            `  tool error while checking ${op.operationId}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+          );
+        }
       }
+    };
+
+    // The gateway before the portal's operations: their generated requests change the apps
+    // (whitelists, methods, keys) and cancel the package the gateway's checks rely on.
+    if (gateway.selected.length > 0) {
+      log('');
+      if (!gateway.key && values.register) {
+        const setup = await runFlow(runner, gatewaySetup(gateway), true);
+        if (setup) log(flowLine(setup));
+      }
+      for (const def of GATEWAY_FLOWS) {
+        const result = await runFlow(gateway, def);
+        if (result) log(flowLine(result));
+      }
+      log('');
+      await check(gateway, gateway.selected);
     }
 
+    log('');
+    // x-destructive operations last: the others still find the account's data intact.
+    await check(runner, [
+      ...runner.selected.filter((op) => !op.destructive),
+      ...runner.selected.filter((op) => op.destructive),
+    ]);
+
     const elapsedMs = performance.now() - started;
-    for (const line of summary(runner, { reproduce, elapsedMs })) log(line);
+    const runners = [runner, gateway];
+    for (const line of summary(runners, { reproduce, elapsedMs })) log(line);
     if (values.junit) {
       fs.mkdirSync(path.dirname(path.resolve(values.junit)), { recursive: true });
-      fs.writeFileSync(values.junit, junit(runner, elapsedMs));
+      fs.writeFileSync(values.junit, junit(runners, elapsedMs));
       log(`JUnit XML: ${values.junit}`);
     }
-    const failedFlows = runner.flows.some((f) => f.status === 'failed');
+    const failedFlows = shared.flows.some((f) => f.status === 'failed');
     if (toolErrors > 0) return 2;
-    return runner.failures.length > 0 || failedFlows || documentProblems > 0 ? 1 : 0;
+    return shared.failures.length > 0 || failedFlows || documentProblems > 0 ? 1 : 0;
   } catch (err) {
     if (err instanceof UsageError) {
       log(`${err.message}\n\n${HELP}`);

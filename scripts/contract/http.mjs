@@ -20,7 +20,7 @@ export class Transport {
   constructor(baseUrl) {
     this.base = new URL(baseUrl.replace(/\/+$/, ''));
     if (!/^https?:$/.test(this.base.protocol))
-      throw new Error(`--base-url must be http(s): ${baseUrl}`);
+      throw new Error(`the API root must be http(s): ${baseUrl}`);
     this.requests = 0;
     this.rateLimited = 0;
     /** @type {Set<string>} secrets never printed */
@@ -46,6 +46,7 @@ export class Transport {
     /** @type {Record<string, string>} */
     const headers = { accept: 'application/json, image/png, image/jpeg' };
     if (req.authHeader !== undefined) headers.authorization = req.authHeader;
+    else if (token && req.keyHeader) headers[req.keyHeader] = token;
     else if (token) headers.authorization = `Bearer ${token}`;
 
     /** @type {Buffer | null} */

@@ -10,11 +10,12 @@ import { KIND_TITLES } from './checks.mjs';
  */
 
 const CATEGORIES = /** @type {const} */ (['valid', 'invalid', 'auth']);
-const CATEGORY_TITLES = {
-  valid: 'valid requests',
-  invalid: 'invalid requests',
-  auth: 'without a session',
-};
+
+/** What a property is called in reports; the third one's name depends on the document. @param {Runner} runner @param {'valid' | 'invalid' | 'auth'} category */
+function categoryTitle(runner, category) {
+  if (category === 'auth') return runner.authTitle;
+  return category === 'valid' ? 'valid requests' : 'invalid requests';
+}
 
 /** @param {Map<number, number>} statuses */
 function statusList(statuses) {
@@ -35,7 +36,8 @@ const pad = (text, width) =>
 export function progressLine(runner, result) {
   const { op } = result;
   const failures = runner.failures.filter(
-    (f) => f.operationId === op.operationId && f.category !== 'flow',
+    (f) =>
+      f.doc === runner.contract.name && f.operationId === op.operationId && f.category !== 'flow',
   ).length;
   const mark = result.skipped ? 'skip' : failures > 0 ? 'FAIL' : ' ok ';
   const route = `${op.method.toUpperCase()} ${op.path}`;
@@ -60,57 +62,67 @@ function cell(c) {
 }
 
 /**
- * The summary table and the failures, as lines.
- * @param {Runner} runner @param {{ reproduce: string, elapsedMs: number }} info
+ * The summary tables (one per document with selected operations) and the failures, as lines.
+ * The runners share their failures and flows (runner.mjs `Shared`).
+ * @param {Runner[]} runners @param {{ reproduce: string, elapsedMs: number }} info
  */
-export function summary(runner, info) {
-  const lines = [];
-  const results = runner.selected.map(
-    (op) => /** @type {OperationResult} */ (runner.results.get(op.operationId)),
-  );
-  lines.push('', 'Summary');
-  lines.push(
-    `  ${pad('operation', 22)} ${pad('valid', 11)} ${pad('invalid', 11)} ${pad('no session', 11)} statuses seen`,
-  );
-  for (const r of results) {
-    const cells = r.skipped
-      ? [pad(`skipped: ${r.skipped}`, 35)]
-      : CATEGORIES.map((c) => pad(cell(r.categories[c]), 11));
-    lines.push(
-      `  ${pad(r.op.operationId, 22)} ${cells.join(' ')} ${statusList(r.statuses)}`.trimEnd(),
-    );
-  }
-  for (const flow of runner.flows) lines.push(flowLine(flow));
+export function summary(runners, info) {
+  const [first] = runners;
+  if (!first) return [];
+  const lines = ['', 'Summary'];
   const skippedNotes = new Map();
-  for (const r of results) {
-    for (const c of CATEGORIES) {
-      const reason = r.categories[c]?.skipped;
-      if (reason && r.categories[c]?.applicable) {
-        skippedNotes.set(reason, [
-          ...(skippedNotes.get(reason) ?? []),
-          `${r.op.operationId} (${CATEGORY_TITLES[c]})`,
-        ]);
+  const shown = runners.filter((runner) => runner.selected.length > 0);
+  for (const runner of shown) {
+    const results = runner.selected.map(
+      (op) => /** @type {OperationResult} */ (runner.results.get(op.operationId)),
+    );
+    if (shown.length > 1) lines.push(`  ${runner.contract.name}`);
+    lines.push(
+      `  ${pad('operation', 22)} ${pad('valid', 11)} ${pad('invalid', 11)} ${pad(runner.authTitle.replace(/^without (a )?(valid )?/, 'no '), 11)} statuses seen`,
+    );
+    for (const r of results) {
+      const cells = r.skipped
+        ? [pad(`skipped: ${r.skipped}`, 35)]
+        : CATEGORIES.map((c) => pad(cell(r.categories[c]), 11));
+      lines.push(
+        `  ${pad(r.op.operationId, 22)} ${cells.join(' ')} ${statusList(r.statuses)}`.trimEnd(),
+      );
+      for (const c of CATEGORIES) {
+        const reason = r.categories[c]?.skipped;
+        if (reason && r.categories[c]?.applicable) {
+          skippedNotes.set(reason, [
+            ...(skippedNotes.get(reason) ?? []),
+            `${r.op.operationId} (${categoryTitle(runner, c)})`,
+          ]);
+        }
       }
     }
   }
+  for (const flow of first.flows) lines.push(flowLine(flow));
   for (const [reason, where] of skippedNotes)
     lines.push(`  skipped, ${reason}: ${where.join(', ')}`);
-  if (runner.transport.rateLimited > 0) {
+  const rateLimited = runners.reduce((n, r) => n + r.transport.rateLimited, 0);
+  if (rateLimited > 0) {
     lines.push(
-      `  warning: ${runner.transport.rateLimited} answers stayed 429 after waiting: raise the server's rate limits for a meaningful run`,
+      `  warning: ${rateLimited} answers stayed 429 after waiting: raise the server's rate limits for a meaningful run`,
     );
   }
-  const failedFlows = runner.flows.filter((f) => f.status === 'failed');
-  const total = runner.failures.length;
+  const failedFlows = first.flows.filter((f) => f.status === 'failed');
+  const total = first.failures.length;
+  const requests = runners.reduce((n, r) => n + r.transport.requests, 0);
   lines.push(
     '',
     `${total} failure${total === 1 ? '' : 's'}${failedFlows.length ? `, ${failedFlows.length} failed flow${failedFlows.length > 1 ? 's' : ''}` : ''}` +
-      ` · ${runner.transport.requests} requests in ${seconds(info.elapsedMs)} · seed ${runner.options.seed}`,
+      ` · ${requests} requests in ${seconds(info.elapsedMs)} · seed ${first.options.seed}`,
   );
-  runner.failures.forEach((f, i) => {
+  first.failures.forEach((f, i) => {
+    const runner = runners.find((r) => r.contract.name === f.doc) ?? first;
+    const what = f.flow
+      ? `flow "${f.flow}"`
+      : categoryTitle(runner, /** @type {'valid' | 'invalid' | 'auth'} */ (f.category));
     lines.push(
       '',
-      `${i + 1}) ${f.operationId} - ${f.flow ? `flow "${f.flow}"` : CATEGORY_TITLES[/** @type {'valid' | 'invalid' | 'auth'} */ (f.category)]} - ${KIND_TITLES[f.kind]}`,
+      `${i + 1}) ${f.operationId} (${f.doc}) - ${what} - ${KIND_TITLES[f.kind]}`,
       `   ${f.message}`,
       f.seed !== null
         ? `   smallest failing request (property seed ${f.seed}, ${f.shrinks ?? 0} shrink steps):`
@@ -163,61 +175,96 @@ function failureElement(failures) {
 }
 
 /**
- * JUnit XML: one test case per operation and category, one per flow.
- * @param {Runner} runner @param {number} elapsedMs
+ * JUnit XML: one test case per operation and category (a test suite per document), one per
+ * flow (a suite of their own).
+ * @param {Runner[]} runners @param {number} elapsedMs
  */
-export function junit(runner, elapsedMs) {
-  const cases = [];
+export function junit(runners, elapsedMs) {
+  const [first] = runners;
+  if (!first) return '';
+  const time = (elapsedMs / 1000).toFixed(3);
+  /** @type {string[]} */
+  const suites = [];
+  let tests = 0;
   let failed = 0;
   let skipped = 0;
-  for (const op of runner.selected) {
-    const r = /** @type {OperationResult} */ (runner.results.get(op.operationId));
-    for (const c of CATEGORIES) {
-      const category = r.categories[c];
-      if (category && !category.applicable) continue;
-      const name = `${op.operationId}: ${CATEGORY_TITLES[c]}`;
-      const reason = r.skipped ?? category?.skipped;
-      const mine = runner.failures.filter(
-        (f) => f.operationId === op.operationId && f.category === c,
-      );
-      let inner = '';
-      if (mine.length > 0) {
-        failed += 1;
-        inner = failureElement(mine);
-      } else if (reason) {
-        skipped += 1;
-        inner = `<skipped message="${xml(reason)}"/>`;
+  /** @param {string} name @param {string[]} cases @param {number} f @param {number} s */
+  const suite = (name, cases, f, s) => {
+    suites.push(
+      `  <testsuite name="${xml(name)}" tests="${cases.length}" failures="${f}" skipped="${s}" time="${time}">`,
+      ...cases,
+      '  </testsuite>',
+    );
+    tests += cases.length;
+    failed += f;
+    skipped += s;
+  };
+  for (const runner of runners) {
+    const cases = [];
+    let suiteFailed = 0;
+    let suiteSkipped = 0;
+    // The portal's test cases keep their class names; the gateway's are told apart.
+    const prefix =
+      runner === first ? 'contract' : `contract.${runner.contract.name.replace(/\.ya?ml$/, '')}`;
+    for (const op of runner.selected) {
+      const r = /** @type {OperationResult} */ (runner.results.get(op.operationId));
+      for (const c of CATEGORIES) {
+        const category = r.categories[c];
+        if (category && !category.applicable) continue;
+        const name = `${op.operationId}: ${categoryTitle(runner, c)}`;
+        const reason = r.skipped ?? category?.skipped;
+        const mine = runner.failures.filter(
+          (f) =>
+            f.doc === runner.contract.name && f.operationId === op.operationId && f.category === c,
+        );
+        let inner = '';
+        if (mine.length > 0) {
+          suiteFailed += 1;
+          inner = failureElement(mine);
+        } else if (reason) {
+          suiteSkipped += 1;
+          inner = `<skipped message="${xml(reason)}"/>`;
+        }
+        const ms = ((category?.ms ?? 0) / 1000).toFixed(3);
+        cases.push(
+          `    <testcase classname="${xml(`${prefix}.${op.tag}`)}" name="${xml(name)}" time="${ms}">${inner}</testcase>`,
+        );
       }
-      const time = ((category?.ms ?? 0) / 1000).toFixed(3);
-      cases.push(
-        `    <testcase classname="contract.${xml(op.tag)}" name="${xml(name)}" time="${time}">${inner}</testcase>`,
+    }
+    if (cases.length > 0) {
+      suite(
+        `${runner.contract.name} contract (seed ${first.options.seed})`,
+        cases,
+        suiteFailed,
+        suiteSkipped,
       );
     }
   }
-  for (const flow of runner.flows) {
-    const mine = runner.failures.filter((f) => f.flow === flow.name);
+  const cases = [];
+  let flowsFailed = 0;
+  let flowsSkipped = 0;
+  for (const flow of first.flows) {
+    const mine = first.failures.filter((f) => f.flow === flow.name);
     let inner = '';
     if (flow.status === 'failed') {
-      failed += 1;
+      flowsFailed += 1;
       inner =
         mine.length > 0
           ? failureElement(mine)
           : `<failure type="flow" message="${xml(flow.reason ?? 'failed')}"/>`;
     } else if (flow.status === 'skipped') {
-      skipped += 1;
+      flowsSkipped += 1;
       inner = `<skipped message="${xml(flow.reason ?? '')}"/>`;
     }
     cases.push(
       `    <testcase classname="contract.flows" name="${xml(flow.name)}" time="${(flow.ms / 1000).toFixed(3)}">${inner}</testcase>`,
     );
   }
-  const time = (elapsedMs / 1000).toFixed(3);
+  if (cases.length > 0) suite('stateful flows', cases, flowsFailed, flowsSkipped);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="contract-check" tests="${cases.length}" failures="${failed}" skipped="${skipped}" time="${time}">`,
-    `  <testsuite name="openapi.yaml contract (seed ${runner.options.seed})" tests="${cases.length}" failures="${failed}" skipped="${skipped}" time="${time}">`,
-    ...cases,
-    '  </testsuite>',
+    `<testsuites name="contract-check" tests="${tests}" failures="${failed}" skipped="${skipped}" time="${time}">`,
+    ...suites,
     '</testsuites>',
     '',
   ].join('\n');

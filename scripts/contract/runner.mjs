@@ -31,7 +31,7 @@ import { isObject, refName } from './spec.mjs';
  * @typedef {import('./checks.mjs').Problem} Problem
  * @typedef {import('./http.mjs').WireRequest} WireRequest
  * @typedef {import('./http.mjs').WireResponse} WireResponse
- * @typedef {{ where: string, operationId: string, category: Category | 'flow', kind: Problem['kind'],
+ * @typedef {{ where: string, doc: string, operationId: string, category: Category | 'flow', kind: Problem['kind'],
  *   message: string, request: string, curl: string, response: string, seed: number | null,
  *   shrinks: number | null, flow: string | null }} Failure
  * @typedef {{ op: Operation, requests: number, statuses: Map<number, number>,
@@ -42,7 +42,10 @@ import { isObject, refName } from './spec.mjs';
  *   ms: number }} FlowResult
  * @typedef {{ username: string, email: string, password: string, pin: string }} Account
  * @typedef {{ baseUrl: string, seed: number, runs: number, only: string[], token: string | null,
- *   register: boolean, fund: string | null, log: (line: string) => void }} Options
+ *   register: boolean, fund: string | null, gatewayKey: string | null, mine: string | null,
+ *   log: (line: string) => void }} Options
+ * @typedef {{ failures: Failure[], flows: FlowResult[] }} Shared
+ *   What the runners of one run (the portal's, the gateway's) report together.
  * @typedef {{ res: WireResponse, wire: WireRequest, problems: Problem[] }} Call
  */
 
@@ -85,8 +88,8 @@ function deriveSeed(/** @type {(string | number)[]} */ ...parts) {
 }
 
 export class Runner {
-  /** @param {Contract} contract @param {Options} options */
-  constructor(contract, options) {
+  /** @param {Contract} contract @param {Options} options @param {Shared} [shared] */
+  constructor(contract, options, shared = { failures: [], flows: [] }) {
     this.contract = contract;
     this.options = options;
     this.transport = new Transport(options.baseUrl);
@@ -108,12 +111,14 @@ export class Runner {
     this.inFlow = false;
     /** A country the server signs accounts up with (from listCountries). */
     this.country = 'IN';
-    /** @type {Failure[]} */
-    this.failures = [];
+    /** @type {Failure[]} shared by the run's runners */
+    this.failures = shared.failures;
     /** @type {Map<string, OperationResult>} */
     this.results = new Map();
-    /** @type {FlowResult[]} */
-    this.flows = [];
+    /** @type {FlowResult[]} shared by the run's runners */
+    this.flows = shared.flows;
+    /** What the third property leaves out, for reports. */
+    this.authTitle = 'without a session';
     const wanted = options.only.map((s) => s.toLowerCase());
     /** @type {Operation[]} */
     this.selected = contract.operations.filter(
@@ -366,6 +371,7 @@ export class Runner {
   fail(where, op, category, problem, call, meta = {}) {
     this.failures.push({
       where,
+      doc: this.contract.name,
       operationId: op.operationId,
       category,
       kind: problem.kind,
@@ -391,7 +397,7 @@ export class Runner {
     return null;
   }
 
-  /** @param {Operation} op @param {Category} category */
+  /** @param {Operation} op @param {Category} category @returns {string | null} */
   categoryBlocker(op, category) {
     if (category === 'auth') return op.allowsAnonymous ? NOT_APPLICABLE : null;
     const variable = op.body || op.parameters.some((p) => p.in === 'path' || p.in === 'query');

@@ -2,6 +2,7 @@
 // walker, and Ajv 2020 validators (OpenAPI 3.1 schemas are JSON Schema 2020-12) for request
 // bodies, parameters, responses and headers.
 import fs from 'node:fs';
+import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { load } from 'js-yaml';
@@ -30,6 +31,8 @@ export class Contract {
   constructor(file) {
     const parsed = load(fs.readFileSync(file, 'utf8'));
     if (!isObject(parsed)) throw new Error(`${file} is not an OpenAPI document`);
+    /** The document's file name, as reports name it (`openapi.yaml`, `gateway.yaml`). */
+    this.name = path.basename(file);
     /** @type {Document} */
     this.document = parsed;
     this.ajv = new Ajv2020({ strict: false, allErrors: true, allowUnionTypes: true });
@@ -52,7 +55,7 @@ export class Contract {
   /** @param {string} operationId */
   operation(operationId) {
     const op = this.operations.find((o) => o.operationId === operationId);
-    if (!op) throw new Error(`openapi.yaml has no operation ${operationId}`);
+    if (!op) throw new Error(`${this.name} has no operation ${operationId}`);
     return op;
   }
 

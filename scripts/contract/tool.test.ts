@@ -4,8 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { isAddress } from 'viem';
 import { isTronAddress } from '../../server/src/domain/addresses';
-import { startBrokenServer } from '../../test/contract/fixtures/brokenServer';
+import { GATEWAY_KEY, startBrokenServer } from '../../test/contract/fixtures/brokenServer';
 import { checkValidRequest } from './checks.mjs';
+import { gatewayUrlOf } from './gateway.mjs';
 import { unboundedIntegers } from './lint.mjs';
 import { Contract } from './spec.mjs';
 
@@ -76,6 +77,44 @@ describe('contract tool against a deliberately broken server', () => {
     expect(code).toBe(0);
   }, 60_000);
 
+  test('reports the breaches of its gateway, each property run with the API key', async () => {
+    const junit = path.join(dir, 'gateway.xml');
+    const { code, output } = await runNode([
+      CLI,
+      ...['--base-url', server.baseUrl, '--token', 'fixture-session', '--gateway-key', GATEWAY_KEY],
+      ...['--only', 'listMethods,listAccounts,listBalances,getDeposit'],
+      ...['--seed', '5', '--runs', '15', '--junit', junit],
+    ]);
+
+    expect(code).toBe(1);
+    const xml = fs.readFileSync(junit, 'utf8');
+    const failed = [...xml.matchAll(/<testcase [^>]*name="([^"]+)"[^>]*><failure type="([^"]+)"/g)]
+      .map(([, name, type]) => `${name} -> ${type}`)
+      .sort();
+    expect(failed).toEqual([
+      'listAccounts: without a valid key -> response-unknown-field',
+      'listBalances: without a valid key -> auth-not-401',
+      'listMethods: valid requests -> response-schema',
+    ]);
+    // The gateway's root is derived from --base-url: /api becomes /gateway/v1.
+    expect(output).toMatch(
+      /gateway\.yaml \S+ \(7 operations\) against http:\/\/127\.0\.0\.1:\d+\/gateway\/v1\n/,
+    );
+    expect(output).toContain(
+      '200 body does not match its schema: body/data/0/decimals must be integer',
+    );
+    // A 401 outside the gateway's envelope: the portal's fields named, the envelope missed.
+    expect(output).toContain(
+      '401 body has field(s) its schema does not declare: /status, /msg, /errors',
+    );
+    expect(output).toContain(
+      "401 body does not match its schema: body must have required property 'error'",
+    );
+    expect(output).toContain('a request without a key answered 200, expected 401');
+    expect(output).toMatch(/skip flow: gateway: test deposit .*: needs --mine/);
+    expect(output).not.toContain(GATEWAY_KEY); // the key is never printed
+  }, 60_000);
+
   test('bad usage and an unreachable server exit with 2', async () => {
     expect((await runNode([CLI, '--runs', '3'])).code).toBe(2);
     expect(
@@ -101,6 +140,14 @@ test('generated addresses are valid EIP-55 and base58check Tron addresses', asyn
   expect(evm.every((a) => isAddress(a, { strict: true }) && a !== a.toLowerCase())).toBe(true);
   expect(tron.every((a) => isTronAddress(a))).toBe(true);
 }, 30_000);
+
+test("the gateway's root is beside the portal API's, on the same origin", () => {
+  expect(gatewayUrlOf('http://127.0.0.1:8080/api')).toBe('http://127.0.0.1:8080/gateway/v1');
+  expect(gatewayUrlOf('https://pay.example.com/portal/api/')).toBe(
+    'https://pay.example.com/portal/gateway/v1',
+  );
+  expect(gatewayUrlOf('http://localhost:3000/v2?x=1')).toBe('http://localhost:3000/gateway/v1');
+});
 
 describe('a 422 for a schema-valid request', () => {
   const file = path.join(os.tmpdir(), `contract-checks-${process.pid}.yaml`);

@@ -29,6 +29,73 @@ import { otherAccount } from './auth.mjs';
  * @typedef {{ data: ApiKey[] }} KeyList
  */
 
+/** A new app's settings (a random name: reruns against one server must not collide). */
+export function appSettings() {
+  return {
+    app_name: `Contract check ${randomBytes(3).toString('hex')}`,
+    project_url: 'https://shop.example.com',
+    whitelist_ip: '203.0.113.10',
+    callback_url: 'https://shop.example.com/hooks/crypto',
+    info: 'Created by the contract check',
+  };
+}
+
+/**
+ * Creates an app of the tool's own account and checks it is listed as new (Not Ready); skips
+ * the flow when the server refuses on business grounds (e.g. the package's app limit).
+ * @param {Flow} f @param {ReturnType<typeof appSettings>} settings
+ */
+export async function createOwnApp(f, settings) {
+  /** @type {Step<CreatedApp>} */
+  const created = await f.step('createApp', { json: settings }, [200, 422]);
+  if (created.res.status === 422) f.skip(`createApp refused: ${created.json?.msg}`);
+  const app = created.json?.app;
+  f.expect(
+    app?.status === 0,
+    `a new app has status ${app?.status}, expected 0 (Not Ready)`,
+    created,
+  );
+  f.expect(
+    (created.json?.data ?? []).some((a) => a?.id === app?.id),
+    'createApp data does not list the new app',
+    created,
+  );
+  return app;
+}
+
+/** The permission values listTokenPermissions offers; skips the flow when there is none. @param {Flow} f */
+export async function permissionValues(f) {
+  /** @type {Step<PermissionList>} */
+  const permissions = await f.step('listTokenPermissions', {}, 200);
+  const values = (permissions.json?.data ?? [])
+    .map((p) => p?.value)
+    .filter((x) => typeof x === 'string');
+  if (values.length === 0) f.skip('listTokenPermissions offers no permission');
+  return values;
+}
+
+/**
+ * A new API key of `appId` holding `abilities`; its secret joins the secrets never printed.
+ * @param {Flow} f @param {string} appId @param {string[]} abilities @param {string} name
+ */
+export async function generateKey(f, appId, abilities, name) {
+  /** @type {Step<GeneratedKey>} */
+  const generated = await f.step(
+    'generateApiKey',
+    { json: { token_name: name, app_id: appId, abilities } },
+    200,
+  );
+  const secret = generated.json?.token;
+  if (typeof secret === 'string' && secret) f.runner.transport.secrets.add(secret);
+  f.expect(
+    JSON.stringify([...(generated.json?.data?.abilities ?? [])].sort()) ===
+      JSON.stringify([...abilities].sort()),
+    `the new key has abilities ${JSON.stringify(generated.json?.data?.abilities)}, expected ${JSON.stringify(abilities)}`,
+    generated,
+  );
+  return { secret, keyId: generated.json?.data?.id, generated };
+}
+
 /** @type {FlowDefinition} */
 export const appKeysAndPermissions = {
   name: 'create app -> API key -> permissions -> revoke',
@@ -50,27 +117,8 @@ export const appKeysAndPermissions = {
   async run(f) {
     const r = f.runner;
     await f.step('getApps', {}, 200);
-    const settings = {
-      app_name: `Contract check ${randomBytes(3).toString('hex')}`,
-      project_url: 'https://shop.example.com',
-      whitelist_ip: '203.0.113.10',
-      callback_url: 'https://shop.example.com/hooks/crypto',
-      info: 'Created by the contract check',
-    };
-    /** @type {Step<CreatedApp>} */
-    const created = await f.step('createApp', { json: settings }, [200, 422]);
-    if (created.res.status === 422) f.skip(`createApp refused: ${created.json?.msg}`);
-    const app = created.json?.app;
-    f.expect(
-      app?.status === 0,
-      `a new app has status ${app?.status}, expected 0 (Not Ready)`,
-      created,
-    );
-    f.expect(
-      (created.json?.data ?? []).some((a) => a?.id === app?.id),
-      'createApp data does not list the new app',
-      created,
-    );
+    const settings = appSettings();
+    const app = await createOwnApp(f, settings);
     /** @type {Step<AppList>} */
     const apps = await f.step('getApps', {}, 200);
     f.expect(
@@ -85,25 +133,12 @@ export const appKeysAndPermissions = {
       'getAppDetails answers another app',
       details,
     );
-    /** @type {Step<PermissionList>} */
-    const permissions = await f.step('listTokenPermissions', {}, 200);
-    const values = (permissions.json?.data ?? [])
-      .map((p) => p?.value)
-      .filter((x) => typeof x === 'string');
-    if (values.length === 0) f.skip('listTokenPermissions offers no permission');
-    /** @type {Step<GeneratedKey>} */
-    const generated = await f.step(
-      'generateApiKey',
-      { json: { token_name: 'contract check key', app_id: app.id, abilities: [values[0]] } },
-      200,
-    );
-    const secret = generated.json?.token;
-    const keyId = generated.json?.data?.id;
-    if (typeof secret === 'string' && secret) r.transport.secrets.add(secret);
-    f.expect(
-      JSON.stringify(generated.json?.data?.abilities) === JSON.stringify([values[0]]),
-      `the new key has abilities ${JSON.stringify(generated.json?.data?.abilities)}`,
-      generated,
+    const values = await permissionValues(f);
+    const { secret, keyId } = await generateKey(
+      f,
+      app.id,
+      values.slice(0, 1),
+      'contract check key',
     );
     /** @type {Step<KeyList>} */
     const keys = await f.step('listTokens', { path: { appid: app.id } }, 200);

@@ -11,7 +11,10 @@ import fc from 'fast-check';
  * @typedef {import('../arbitraries.mjs').RequestSpec} RequestSpec
  * @typedef {import('../arbitraries.mjs').Body} Body
  * @typedef {{ path?: Record<string, string>, query?: Record<string, string>, json?: unknown,
- *   body?: Body, auth?: 'session' | 'none', bearer?: string | null }} StepInput
+ *   body?: Body, auth?: 'session' | 'none', bearer?: string | null, keyHeader?: string,
+ *   via?: Runner }} StepInput
+ *   `via`: the runner of the other document (a gateway flow's portal steps); `keyHeader`: send
+ *   the credential in this header instead of `Authorization: Bearer`.
  * @typedef {{ name: string, ops: string[], needs: (r: Runner) => string | null,
  *   run: (f: Flow) => Promise<void> }} FlowDefinition
  */
@@ -20,7 +23,7 @@ import fc from 'fast-check';
  * A step's call with its answer as the contract describes it for the expected status. The
  * generic checks report an answer that differs, so flows still read it defensively.
  * @template [T=unknown]
- * @typedef {Call & { op: Operation, json: T }} Step
+ * @typedef {Call & { op: Operation, runner: Runner, json: T }} Step
  */
 
 class Abort extends Error {}
@@ -47,7 +50,8 @@ export class Flow {
    */
   async step(operationId, input, expect) {
     this.steps += 1;
-    const op = this.runner.op(operationId);
+    const runner = input.via ?? this.runner;
+    const op = runner.op(operationId);
     /** @type {RequestSpec} */
     const req = {
       path: input.path ?? {},
@@ -58,16 +62,17 @@ export class Flow {
     if (input.bearer !== undefined)
       req.authHeader = input.bearer === null ? undefined : `Bearer ${input.bearer}`;
     if (input.bearer === null) req.auth = 'none';
-    const call = await this.runner.call(op, req, 'valid');
+    if (input.keyHeader) req.keyHeader = input.keyHeader;
+    const call = await runner.call(op, req, 'valid');
     const where = `flow "${this.name}", step ${this.steps} (${operationId})`;
     for (const problem of call.problems) {
       this.failed = true;
-      this.runner.fail(where, op, 'flow', problem, call, { flow: this.name });
+      runner.fail(where, op, 'flow', problem, call, { flow: this.name });
     }
     const wanted = Array.isArray(expect) ? expect : [expect];
     if (!wanted.includes(call.res.status)) {
       this.failed = true;
-      this.runner.fail(
+      runner.fail(
         where,
         op,
         'flow',
@@ -77,17 +82,17 @@ export class Flow {
       );
       throw new Abort();
     }
-    return { ...call, op, json: /** @type {T} */ (call.res.json) };
+    return { ...call, op, runner, json: /** @type {T} */ (call.res.json) };
   }
 
   /**
    * A promise of the contract about an answer; breaking it fails the flow but lets it go on.
-   * @param {boolean} ok @param {string} message @param {Call & { op: Operation }} call
+   * @param {boolean} ok @param {string} message @param {Call & { op: Operation, runner: Runner }} call
    */
   expect(ok, message, call) {
     if (ok) return;
     this.failed = true;
-    this.runner.fail(
+    call.runner.fail(
       `flow "${this.name}", after step ${this.steps}`,
       call.op,
       'flow',
@@ -97,6 +102,15 @@ export class Flow {
         flow: this.name,
       },
     );
+  }
+
+  /**
+   * A broken promise the rest of the flow depends on: fails the flow and ends it.
+   * @param {string} message @param {Call & { op: Operation, runner: Runner }} call @returns {never}
+   */
+  abort(message, call) {
+    this.expect(false, message, call);
+    throw new Abort();
   }
 
   /**

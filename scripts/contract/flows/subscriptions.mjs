@@ -1,7 +1,6 @@
 // The Subscriptions flow: fund the wallet, buy a package, see it in the history, cancel it,
 // and leave the roomiest package in force for the apps flow.
-import { exec } from 'node:child_process';
-import { shellQuote } from '../http.mjs';
+import { runCommand } from '../command.mjs';
 
 /**
  * @typedef {import('./flow.mjs').Flow} Flow
@@ -20,24 +19,10 @@ import { shellQuote } from '../http.mjs';
  * @typedef {{ data: { payInBalance: number } }} Balance
  * @typedef {{ id: string, package: string, price: number, status: number }} SubscriptionRow
  * @typedef {{ data: { data: SubscriptionRow[] } }} SubscriptionList
- * @typedef {{ ok: boolean, output: string, command: string }} FundResult
  */
 
 /** @param {unknown} a @param {unknown} b */
 const near = (a, b) => typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) < 1e-6;
-/** Runs `command` with {username} and {amount} filled in (shell-quoted). @param {string} command @param {Record<string, string>} values
- * @returns {Promise<FundResult>} */
-function runFund(command, values) {
-  const filled = command.replace(/\{(username|amount)\}/g, (_, key) =>
-    shellQuote(values[key] ?? ''),
-  );
-  return new Promise((resolve) => {
-    exec(filled, { timeout: 60_000, env: process.env }, (error, stdout, stderr) => {
-      resolve({ ok: !error, output: `${stdout}${stderr}`.trim(), command: filled });
-    });
-  });
-}
-
 /** @type {FlowDefinition} */
 export const purchaseAndCancel = {
   name: 'purchase -> history -> cancel',
@@ -71,7 +56,7 @@ export const purchaseAndCancel = {
     const initial = await f.step('getBalance', {}, 200);
     const before = initial.json?.data?.payInBalance;
     const amount = Math.ceil(cheapest.price + roomiest.price) + 1;
-    const fund = await runFund(fundCommand, {
+    const fund = await runCommand(fundCommand, {
       username: account.username,
       amount: String(amount),
     });

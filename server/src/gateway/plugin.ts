@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
 import type { AppContext } from '../context';
 import { ajvsFor, createValidatorCompiler } from '../http/validation';
@@ -6,7 +6,7 @@ import { isObject, loadSpecification } from '../openapi/spec';
 import { GATEWAY_OPENAPI_PATH } from '../paths';
 import { gatewayAuthenticator } from './auth';
 import { registerGatewayDocs } from './docs';
-import { gatewayErrorHandler } from './errors';
+import { GatewayError, gatewayErrorHandler } from './errors';
 import { gatewayHandlers } from './handlers';
 
 /** Where the gateway API is served; the version is in the path, as integrators pin it. */
@@ -27,6 +27,18 @@ function abilitiesOf(document: Record<string, unknown>): Map<string, string> {
     }
   }
   return abilities;
+}
+
+/**
+ * Every gateway body is required, and Fastify validates only a body it parsed: an absent or
+ * empty one is refused here instead of reaching a handler without it.
+ */
+async function requireBody(request: FastifyRequest): Promise<void> {
+  if (request.body !== undefined) return;
+  if (request.headers['content-type'] === undefined) {
+    throw new GatewayError(415, 'unsupported_media_type', 'Send the body as application/json.');
+  }
+  throw new GatewayError(400, 'bad_request', 'The request has no body: send a JSON object.');
 }
 
 /**
@@ -69,6 +81,13 @@ export async function registerGateway(
           // the body is read.
           const earlier = route.onRequest ?? [];
           route.onRequest = [...(Array.isArray(earlier) ? earlier : [earlier]), authenticate];
+          if ((route.schema as { body?: unknown } | undefined)?.body) {
+            const validation = route.preValidation ?? [];
+            route.preValidation = [
+              ...(Array.isArray(validation) ? validation : [validation]),
+              requireBody,
+            ];
+          }
         });
         await operations.register(openapiGlue, {
           specification: spec.document,
