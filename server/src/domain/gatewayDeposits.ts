@@ -1,6 +1,7 @@
 import type { Db } from '../db/connection';
 import type { DepositStatus } from '../db/schema';
 import { sumMicro } from '../db/sums';
+import { creditTerms } from './appUsage';
 import { afterCursor, pageOf } from './cursor';
 import { NotFoundError } from './errors';
 import type { ChainAdapter, TokenTransfer } from './chain/adapter';
@@ -108,7 +109,7 @@ export async function watchDeposits(
     .execute();
   const queued = await db
     .selectFrom('receive_transactions')
-    .select(['id', 'address', 'tx_hash', 'log_index', 'block_number', 'amount_raw'])
+    .select(['id', 'app_id', 'address', 'tx_hash', 'log_index', 'block_number', 'amount_raw'])
     .where('chain_id', '=', chainId)
     .where('deposit_status', '=', 2)
     .execute();
@@ -131,6 +132,7 @@ export async function watchDeposits(
               deposit_status: 3,
               credited_at: now.toISOString(),
               process_datetime: now.toISOString(),
+              ...(await creditTerms(db, row.app_id, amount, now)),
             }
           : { deposit_status: 5, failure_reason: reason, process_datetime: now.toISOString() },
       )
