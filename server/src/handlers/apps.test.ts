@@ -831,7 +831,7 @@ describe('demo data', () => {
         expect.objectContaining({ failure_reason: 'below_minimum', fee_raw: null }),
       ]);
       const creditedRows = receives.filter((r) => r.deposit_status === 3);
-      expect(creditedRows.length).toBeGreaterThanOrEqual(10);
+      expect(creditedRows.length).toBeGreaterThanOrEqual(8);
       for (const row of creditedRows) {
         // The demo plan (Starter) takes 1 %.
         expect(row).toMatchObject({
@@ -856,7 +856,7 @@ describe('demo data', () => {
         days.push(...(await details({ daily_logs: page })).json().data.daily_logs.data);
       }
       expect(days).toHaveLength(data.daily_logs.total);
-      expect(data.daily_logs.total).toBeGreaterThan(5);
+      expect(data.daily_logs.total).toBeGreaterThanOrEqual(3);
       const creditedMicro = creditedRows.reduce((sum, r) => sum + r.amount_micro, 0);
       const micro = (amount: number) => Math.round(amount * 1e6);
       expect(data.total_transaction).toEqual({ incoming: creditedRows.length, outgoing: 0 });

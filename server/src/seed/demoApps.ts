@@ -19,7 +19,7 @@ import type { Clock } from '../domain/time';
 // customers' deposit accounts opened through the domain (within the demo plan, bought by
 // seedDemoMoney before), payments recorded on the local chain, blocks mined and the deposit
 // watcher run over them as it would have run then. So the Transaction lists, Usage, Daily Logs
-// and the dashboard agree, as they do for any merchant. Eight days of credited deposits and one
+// and the dashboard agree, as they do for any merchant. Four days of credited deposits and one
 // below the minimum (Failed); nothing left on its way, so the running watcher finds nothing
 // more to do. No API Logs: nobody has called the gateway yet.
 // Withdrawals come with the withdrawals issue. Amounts and times are derived from fixed labels
@@ -57,9 +57,9 @@ function amount(label: string): number {
   return Number(usdtMicro(label));
 }
 
-const USDT_ACCOUNTS = 6;
+const USDT_ACCOUNTS = 4;
 const TRX_ACCOUNTS = 1;
-const DEPOSIT_DAYS = 8;
+const DEPOSIT_DAYS = 4;
 const IPN_EVENTS = ['deposit.pending', 'deposit.completed', 'withdraw.completed', 'deposit.failed'];
 
 /** What the demo's gateway history needs from the configuration (runtime.ts). */
@@ -215,7 +215,7 @@ async function seedDemoGatewayHistory(
     });
   };
   for (let day = DEPOSIT_DAYS; day >= 1; day -= 1) {
-    const count = 1 + Math.floor(unit(`demo-day-${day}`) * 2);
+    const count = 2 + Math.floor(unit(`demo-day-${day}`) * 2);
     const first = now - day * DAY + 9 * HOUR;
     for (let k = 0; k < count; k += 1) {
       await pay(usdtMicro(`demo-dep-${day}-${k}`), first + k * 2 * HOUR);
