@@ -215,7 +215,7 @@ async function seedDemoGatewayHistory(
     });
   };
   for (let day = DEPOSIT_DAYS; day >= 1; day -= 1) {
-    const count = 2 + Math.floor(unit(`demo-day-${day}`) * 2);
+    const count = 3 + Math.floor(unit(`demo-day-${day}`) * 3);
     const first = now - day * DAY + 9 * HOUR;
     for (let k = 0; k < count; k += 1) {
       await pay(usdtMicro(`demo-dep-${day}-${k}`), first + k * 2 * HOUR);
