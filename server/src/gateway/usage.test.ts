@@ -1,7 +1,7 @@
 import { newApiKey } from '../domain/apiKeys';
 import { addUser } from '../../test/accounts';
 import { insertApp, insertAppMethod, insertReceive, insertSubscription } from '../../test/appRows';
-import { testAppPerBlock } from '../../test/withTestApp';
+import { testAppPerBlock, withTestApp } from '../../test/withTestApp';
 import { chainAdapterFor } from '../domain/chain';
 import { mineLocalBlocks, recordLocalTransfer } from '../domain/chain/localAdapter';
 import { watchDeposits } from '../domain/gatewayDeposits';
@@ -345,5 +345,42 @@ describe('gateway usage past the rate limit', () => {
         .execute();
     }
     expect(rows.map((r) => r.status)).toEqual([200, 200, 429]);
+  });
+});
+
+describe('gateway usage at shutdown', () => {
+  it('writes the buffered API log rows when the server closes', async () => {
+    await withTestApp({}, async (t) => {
+      const userId = await addUser(t, 'closing');
+      const now = t.clock().toISOString();
+      await insertApp(t, { id: 'app_closing', user_id: userId, created_at: now });
+      const key = newApiKey();
+      await t.db
+        .insertInto('api_keys')
+        .values({
+          id: 'key_closing',
+          app_id: 'app_closing',
+          token_name: 'Server',
+          token_hash: key.hash,
+          token_prefix: key.prefix,
+          abilities: JSON.stringify(['methods:read']),
+          created_at: now,
+        })
+        .execute();
+      const res = await t.inject({
+        method: 'GET',
+        url: `${BASE}/methods`,
+        headers: { authorization: `Bearer ${key.key}` },
+      });
+      expect(res.statusCode).toBe(200);
+      // Closed at once, before the timer's second: onClose writes the row.
+      await t.app.close();
+      const rows = await t.db
+        .selectFrom('api_logs')
+        .select(['route', 'status'])
+        .where('app_id', '=', 'app_closing')
+        .execute();
+      expect(rows).toEqual([{ route: '/gateway/v1/methods', status: 200 }]);
+    });
   });
 });
