@@ -35,7 +35,7 @@ function routeTemplate(url: string): string {
   return url.replace(/:(\w+)/g, '{$1}');
 }
 
-/** Keys (by rate-limit bucket) whose app this process has seen, for refusals made before the key check. */
+/** Keys whose app the log hook remembers (by rate-limit bucket), for refusals before the check. */
 const REMEMBERED_KEYS = 10_000;
 
 /**
