@@ -33,6 +33,10 @@ const swc = [
 ] as [string, Record<string, unknown>];
 
 const config: Config = {
+  // Server suites build real apps (migrations, seed, argon2 hashes): on a busy 2-core machine one
+  // beforeAll can pass Jest's 5 s default without anything being wrong. Root level: jest-circus
+  // reads the timeout of tests and hooks from the global config only, never a project's.
+  testTimeout: 20_000,
   projects: [
     {
       displayName: 'web',
@@ -49,9 +53,6 @@ const config: Config = {
     {
       displayName: 'server',
       testEnvironment: 'node',
-      // Each suite builds real apps (migrations, seed, argon2 hashes): on a busy 2-core machine
-      // one beforeAll can pass Jest's 5 s default without anything being wrong.
-      testTimeout: 20_000,
       roots: ['<rootDir>/server', '<rootDir>/scripts'],
       testMatch: ['**/*.test.ts'],
       // A `*.pg.test.ts` needs PostgreSQL itself (e.g. copying SQLite into it): it belongs to the

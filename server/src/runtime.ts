@@ -4,8 +4,10 @@ import { randomBytes } from 'node:crypto';
 import type { Config, ResolvedConfig } from './config';
 import { openDb, type Db } from './db/connection';
 import { migrateToLatest } from './db/migrate';
+import { resolveWalletXpub, WalletKeyError } from './domain/chain/walletKey';
 import { ownerOnlyDir } from './ownerOnly';
 import { seed } from './seed';
+import type { DemoGateway } from './seed/demoApps';
 
 export const SECRET_FILE = 'secret.key';
 /** STORAGE_DIR when unset: where uploads have always lived, so existing data keeps working. */
@@ -46,6 +48,22 @@ export function resolveConfig(config: Config): ResolvedConfig {
   };
 }
 
+/**
+ * What the demo app's history needs: the deposit key (none in production without WALLET_XPUB,
+ * which the gateway then refuses to start on) and whether deposits are on the local chain.
+ */
+function demoGatewayOf(config: ResolvedConfig): DemoGateway | undefined {
+  try {
+    return {
+      xpub: resolveWalletXpub(config),
+      localChain: !config.chainRpcUrl && !config.usdtContract,
+    };
+  } catch (error) {
+    if (error instanceof WalletKeyError) return undefined;
+    throw error;
+  }
+}
+
 /** Shared by main, admin and tests: data dir, secret, database migrated to latest, seeded. */
 export async function openRuntime(config: Config, opts: { seed?: boolean } = {}): Promise<Runtime> {
   const resolved = resolveConfig(config);
@@ -53,7 +71,7 @@ export async function openRuntime(config: Config, opts: { seed?: boolean } = {})
   const db = openDb({ dataDir, databaseUrl: config.databaseUrl });
   try {
     await migrateToLatest(db);
-    if (opts.seed !== false) await seed(db);
+    if (opts.seed !== false) await seed(db, undefined, demoGatewayOf(resolved));
   } catch (err) {
     await db.destroy();
     throw err;

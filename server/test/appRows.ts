@@ -78,3 +78,32 @@ export async function insertSend(t: TestApp, values: NewSend): Promise<void> {
     .values({ payment_method_id: 'pm_usdt_bsc', thash: null, ...values })
     .execute();
 }
+
+/**
+ * A package in force for `userId` (default Starter, from now for 30 days): the gateway opens
+ * deposit accounts only within a plan (domain/appUsage.ts).
+ */
+export async function insertSubscription(
+  t: TestApp,
+  userId: string,
+  plan: { id?: string; packageId?: string; startDate?: string; endDate?: string } = {},
+): Promise<void> {
+  const start = plan.startDate ?? t.clock().toISOString();
+  await t.db
+    .insertInto('subscriptions')
+    .values({
+      id: plan.id ?? `sub_${userId}`,
+      user_id: userId,
+      package_id: plan.packageId ?? 'pkg_starter',
+      price_micro: 0,
+      status: 1,
+      invoice_id: `INV-${plan.id ?? userId}`,
+      remarks: null,
+      start_date: start,
+      end_date: plan.endDate ?? new Date(Date.parse(start) + 30 * 86_400_000).toISOString(),
+      canceled_at: null,
+      replaced_at: null,
+      created_at: start,
+    })
+    .execute();
+}

@@ -6,6 +6,8 @@ import { runAdmin } from '../admin';
 import { startWorker } from '../domain/jobs/worker';
 import { backgroundTasks } from '../tasks';
 import { credit } from '../../test/moneyFixtures';
+import { insertSend } from '../../test/appRows';
+import { newApiKey } from '../domain/apiKeys';
 import { DB_FILE, openDb, type Db } from '../db/connection';
 import { issueOtp } from '../domain/otp';
 import { newTotpSecret, sealTotpSecret, totpCode } from '../domain/totp';
@@ -128,6 +130,42 @@ async function fillEveryTable(t: TestApp): Promise<void> {
     pollMs: 0,
   });
   expect(await worker.drain()).toBe(tasks.length);
+
+  // The demo store's server calls the gateway with a key of its own (api_logs, written by the
+  // batch writer within a second), and a withdrawal row (send_transactions) until the
+  // withdrawals issue makes real ones.
+  const key = newApiKey();
+  await t.db
+    .insertInto('api_keys')
+    .values({
+      id: 'key_copy_to',
+      app_id: 'app_demo_store',
+      token_name: 'Copy test',
+      token_hash: key.hash,
+      token_prefix: key.prefix,
+      abilities: JSON.stringify(['methods:read']),
+      created_at: t.clock().toISOString(),
+    })
+    .execute();
+  const called = await t.inject({
+    method: 'GET',
+    url: '/gateway/v1/methods',
+    headers: { authorization: `Bearer ${key.key}` },
+    remoteAddress: '203.0.113.10', // in the demo store's whitelist
+  });
+  expect(called.statusCode).toBe(200);
+  await insertSend(t, {
+    id: 'wd_copy_to',
+    app_id: 'app_demo_store',
+    amount_micro: 3_000_000,
+    to_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    status: 1,
+    created_at: t.clock().toISOString(),
+  });
+  for (let waited = 0; (await countRows(t.db, 'api_logs')) === 0 && waited < 10_000;) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    waited += 100;
+  }
 
   const empty: string[] = [];
   for (const table of await userTables(t.db)) {
@@ -283,8 +321,10 @@ it('copies every row exactly; a server on the copy signs in and reads the same f
 
     // Spot checks of the engine-specific types: an amount past int64 into numeric(78,0), an ISO
     // time into timestamptz, JSON text into jsonb.
+    // (The newest transfer: the demo store's seeded payments came before.)
     const transfer = await sql<{ amount: string; type: string }>`select amount_raw::text as amount,
-        pg_typeof(amount_raw)::text as type from chain_transfers`.execute(pgApp.db);
+        pg_typeof(amount_raw)::text as type from chain_transfers
+        order by block_number desc limit 1`.execute(pgApp.db);
     expect(transfer.rows).toEqual([{ amount: '12500000000000000000', type: 'numeric' }]);
     const { created_at: createdAt } = await sqliteApp.db
       .selectFrom('users')

@@ -54,7 +54,9 @@ describe('lockForTransaction', () => {
           throw error;
         }
       };
-      closeOther = async () => other.close();
+      closeOther = async () => {
+        other.close();
+      };
     }
     try {
       expect(await otherGetsIn()).toBe(true);

@@ -317,6 +317,10 @@ export interface ReceiveTransactionsTable {
   /** Why it failed: below_minimum, reorged. */
   failure_reason: string | null;
   credited_at: string | null;
+  /** The package's fee when credited, exact decimal percent (e.g. '0.75'); null: no package. */
+  fee_percent: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The fee that percent implies, in the token's base units (decimal string). */
+  fee_raw: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Per chain, the last block the gateway's watcher has read. */
@@ -350,8 +354,11 @@ export interface ApiLogsTable {
   id: string;
   app_id: string;
   method: string;
+  /** The route template, e.g. /gateway/v1/accounts/{unique_id}. */
   route: string;
   ip: string;
+  /** The HTTP status answered (null on rows from before it was recorded). */
+  status: number | null;
   created_at: string;
 }
 
@@ -363,18 +370,6 @@ export interface IpnLogsTable {
   /** JSON text of the webhook payload. */
   data: string;
   created_at: string;
-}
-
-export interface DailyLogsTable {
-  id: string;
-  app_id: string;
-  payment_method_id: string;
-  /** YYYY-MM-DD. */
-  date: string;
-  deposit_count: number;
-  deposit_volume_micro: number;
-  withdraw_count: number;
-  withdraw_volume_micro: number;
 }
 
 /** Which brute-force window a failure counts in (domain/lockout.ts). */
@@ -493,7 +488,6 @@ export interface Database {
   send_transactions: SendTransactionsTable;
   api_logs: ApiLogsTable;
   ipn_logs: IpnLogsTable;
-  daily_logs: DailyLogsTable;
   login_failures: LoginFailuresTable;
   login_unknown_names: LoginUnknownNamesTable;
   jobs: JobsTable;

@@ -12,7 +12,7 @@ import { microToDecimal } from './money';
 import { APPS_WITHOUT_SUBSCRIPTION, currentSubscription } from './subscriptions';
 import { APP_MESSAGES } from '../../../src/shared/apps';
 import { testMethodsByChain, type LocalChains } from './testDeposits';
-import { sumMicro } from '../db/sums';
+import { dailyLogs, methodTotals } from './appUsage';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 type Schemas = components['schemas'];
@@ -306,13 +306,7 @@ type PageNumbers = Partial<Record<ListName, number>>;
 
 async function countRows(
   db: Executor,
-  table:
-    | 'receive_transactions'
-    | 'send_transactions'
-    | 'app_accounts'
-    | 'api_logs'
-    | 'ipn_logs'
-    | 'daily_logs',
+  table: 'receive_transactions' | 'send_transactions' | 'app_accounts' | 'api_logs' | 'ipn_logs',
   appId: string,
 ): Promise<number> {
   const row = await db
@@ -342,22 +336,12 @@ export async function appDetails(
     .where('is_active', '=', 1)
     .orderBy('sort_order', 'asc')
     .execute();
-  const received = await db
-    .selectFrom('receive_transactions')
-    .select(['payment_method_id', (e) => sumMicro(e.ref('amount_micro')).as('micro')])
-    .where('app_id', '=', appId)
-    .where('deposit_status', '=', 1)
-    .groupBy('payment_method_id')
-    .execute();
-  const sent = await db
-    .selectFrom('send_transactions')
-    .select(['payment_method_id', (e) => sumMicro(e.ref('amount_micro')).as('micro')])
-    .where('app_id', '=', appId)
-    .where('status', '=', 1)
-    .groupBy('payment_method_id')
-    .execute();
-  const totalOf = (rows: { payment_method_id: string; micro: string }[], id: string) =>
-    microToDecimal(BigInt(rows.find((r) => r.payment_method_id === id)?.micro ?? 0));
+  // Usage: the Daily Logs summed per method (appUsage.ts), so the two tabs always agree.
+  const totals = await methodTotals(db, appId);
+  const totalOf = (id: string, side: 'deposit_micro' | 'withdraw_micro') =>
+    microToDecimal(totals.get(id)?.[side] ?? 0n);
+  const countOf = (side: 'deposit_count' | 'withdraw_count') =>
+    [...totals.values()].reduce((sum, t) => sum + t[side], 0);
 
   const used = await db
     .selectFrom('app_payment_methods')
@@ -367,15 +351,14 @@ export async function appDetails(
     .orderBy('id', 'asc')
     .execute();
 
-  const [receiveTotal, sendTotal, accountTotal, apiLogTotal, ipnTotal, dailyTotal] =
-    await Promise.all([
-      countRows(db, 'receive_transactions', appId),
-      countRows(db, 'send_transactions', appId),
-      countRows(db, 'app_accounts', appId),
-      countRows(db, 'api_logs', appId),
-      countRows(db, 'ipn_logs', appId),
-      countRows(db, 'daily_logs', appId),
-    ]);
+  const [receiveTotal, sendTotal, accountTotal, apiLogTotal, ipnTotal, daily] = await Promise.all([
+    countRows(db, 'receive_transactions', appId),
+    countRows(db, 'send_transactions', appId),
+    countRows(db, 'app_accounts', appId),
+    countRows(db, 'api_logs', appId),
+    countRows(db, 'ipn_logs', appId),
+    dailyLogs(db, appId, { limit: PER_PAGE, offset: offset('daily_logs') }),
+  ]);
 
   const receiveRows = await db
     .selectFrom('receive_transactions as r')
@@ -447,26 +430,6 @@ export async function appDetails(
     .limit(PER_PAGE)
     .offset(offset('callback_data'))
     .execute();
-  const dailyRows = await db
-    .selectFrom('daily_logs as d')
-    .innerJoin('payment_methods as pm', 'pm.id', 'd.payment_method_id')
-    .select([
-      'd.id',
-      'd.date',
-      'd.deposit_count',
-      'd.deposit_volume_micro',
-      'd.withdraw_count',
-      'd.withdraw_volume_micro',
-      'pm.network_name',
-      'pm.name',
-    ])
-    .where('d.app_id', '=', appId)
-    .orderBy('d.date', 'desc')
-    .orderBy('pm.sort_order', 'asc')
-    .limit(PER_PAGE)
-    .offset(offset('daily_logs'))
-    .execute();
-
   return {
     app_data: toAppView(app, used.length),
     all_payment_methods: methods.map((m): Schemas['PaymentMethod'] => ({
@@ -478,8 +441,8 @@ export async function appDetails(
       chain_id: m.chain_id,
       is_token: m.is_token,
       token_contract_address: m.token_contract_address,
-      total_amount: totalOf(received, m.id),
-      total_withdraw_amount: totalOf(sent, m.id),
+      total_amount: totalOf(m.id, 'deposit_micro'),
+      total_withdraw_amount: totalOf(m.id, 'withdraw_micro'),
     })),
     user_payment_methods: used.map((u): Schemas['UserPaymentMethod'] => ({
       id: u.id,
@@ -490,7 +453,8 @@ export async function appDetails(
       withdraw_status: u.withdraw_status,
     })),
     generated_deposit_address: accountTotal,
-    total_transaction: { incoming: receiveTotal, outgoing: sendTotal },
+    // Credited deposits and completed withdrawals, as Usage shows them (the lists hold all rows).
+    total_transaction: { incoming: countOf('deposit_count'), outgoing: countOf('withdraw_count') },
     receive: pageOf(
       appId,
       'receive',
@@ -570,17 +534,17 @@ export async function appDetails(
     daily_logs: pageOf(
       appId,
       'daily_logs',
-      dailyRows.map((d): Schemas['DailyLog'] => ({
-        id: d.id,
-        date: d.date,
-        network_name: d.network_name,
+      daily.rows.map((d): Schemas['DailyLog'] => ({
+        id: `${d.day}:${d.paymentMethodId}`,
+        date: d.day,
+        network_name: d.networkName,
         name: d.name,
         deposit_count: d.deposit_count,
-        deposit_volume: microToDecimal(BigInt(d.deposit_volume_micro)),
+        deposit_volume: microToDecimal(d.deposit_micro),
         withdraw_count: d.withdraw_count,
-        withdraw_volume: microToDecimal(BigInt(d.withdraw_volume_micro)),
+        withdraw_volume: microToDecimal(d.withdraw_micro),
       })),
-      dailyTotal,
+      daily.total,
       at('daily_logs'),
     ),
   };

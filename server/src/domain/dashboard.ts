@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import type { components } from '../generated/portal.gen';
 import { microToDecimal } from './money';
+import { CREDITED_STATUSES, startOfUtcDay } from './appUsage';
 import { currentSubscription } from './subscriptions';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -9,13 +10,7 @@ type Executor = Kysely<Database> | Transaction<Database>;
 /** Recent Activity shows this many ledger entries. */
 export const LATEST_ENTRIES = 10;
 
-/** Days and months are counted in UTC: the server has no idea of the merchant's time zone. */
-export function startOfUtcDay(now: Date): string {
-  return new Date(
-    Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()),
-  ).toISOString();
-}
-
+/** Months are counted in UTC, as days are (appUsage.ts). */
 export function startOfUtcMonth(now: Date): string {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
 }
@@ -28,8 +23,9 @@ export interface CountWindows {
 }
 
 /**
- * The gateway transactions of the user's apps (receive or send), counted in one pass over the
- * (app_id, created_at) index: in total, today, this month and since the subscription started.
+ * The gateway transactions of the user's apps, as the app tabs count them (appUsage.ts):
+ * credited deposits by the time they were credited, completed withdrawals by creation, in
+ * total, today, this month and (deposits: the plan's count) since the subscription started.
  */
 function transactionCounts(
   db: Executor,
@@ -37,12 +33,17 @@ function transactionCounts(
   userId: string,
   windows: CountWindows,
 ) {
+  const at = table === 'receive_transactions' ? 'credited_at' : 'created_at';
   return db
     .selectFrom(table)
     .where('app_id', 'in', db.selectFrom('apps').select('id').where('user_id', '=', userId))
+    .$if(table === 'receive_transactions', (q) =>
+      q.where('receive_transactions.deposit_status', 'in', CREDITED_STATUSES),
+    )
+    .$if(table === 'send_transactions', (q) => q.where('send_transactions.status', '=', 1))
     .select((eb) => {
       const countSince = (from: string) =>
-        eb.fn.sum<number>(eb.case().when('created_at', '>=', from).then(1).else(0).end());
+        eb.fn.sum<number>(eb.case().when(at, '>=', from).then(1).else(0).end());
       return [
         eb.fn.countAll<number>().as('total'),
         countSince(windows.day).as('daily'),
@@ -90,7 +91,7 @@ export async function dashboardOf(
     queries.latestEntries.execute(),
     queries.lastLogin.executeTakeFirst(),
   ]);
-  const sum = (key: 'total' | 'daily' | 'monthly' | 'used') =>
+  const sum = (key: 'total' | 'daily' | 'monthly') =>
     Number(receive[key] ?? 0) + Number(send[key] ?? 0);
   return {
     // recordSignIn keeps here the start of the session before this one ("last login").
@@ -98,7 +99,8 @@ export async function dashboardOf(
     subscription: subscription
       ? {
           expiry: subscription.end_date,
-          transaction_used: sum('used'),
+          // The plan counts credited deposits only (appUsage.ts refuseNewAccountOverPlan).
+          transaction_used: Number(receive.used ?? 0),
           transaction_limit: subscription.tnx_limit,
         }
       : null,

@@ -1,6 +1,6 @@
 import { runAdmin } from '../admin';
 import { addUser } from '../../test/accounts';
-import { insertApp } from '../../test/appRows';
+import { insertApp, insertSubscription } from '../../test/appRows';
 import { testAppPerBlock } from '../../test/withTestApp';
 import { chainAdapterFor } from './chain';
 import { NATIVE_LOG_INDEX } from './chain/adapter';
@@ -27,6 +27,7 @@ describe('the deposit watcher on every local chain', () => {
     const appId = `app_scan_${serial}`;
     const now = t.clock().toISOString();
     await insertApp(t, { id: appId, user_id: userId, created_at: now });
+    await insertSubscription(t, userId);
     for (const [i, method] of methods.entries()) {
       await t.db
         .insertInto('app_payment_methods')

@@ -1,6 +1,7 @@
 import { HDKey } from '@scure/bip32';
 import type { Db } from '../db/connection';
 import { lockForTransaction } from '../db/locks';
+import { refuseNewAccountOverPlan } from './appUsage';
 import { tronAddressFromEvm } from './addresses';
 import { fieldInvalid, NotFoundError } from './errors';
 import { deriveEvmAddress } from './hdWallet';
@@ -83,7 +84,8 @@ export function accountAddressFor(xpub: string, networkType: string, index: numb
 }
 
 /**
- * The customer's account on `code`'s chain: the existing one (created false), or a new one. One
+ * The customer's account on `code`'s chain: the existing one (created false), or a new one
+ * within the merchant's plan (PlanLimitError past a limit or without a package). One
  * transaction under the derivation-index lock: two processes never hand out one index, and the
  * unique (app, unique_id, chain) index makes a concurrent duplicate fail instead of doubling.
  */
@@ -114,6 +116,8 @@ export async function openAccount(
       .where('chain_id', '=', method.chainId)
       .executeTakeFirst();
     if (existing) return { account: view(existing), created: false };
+    // Only new accounts count against the plan: the ones handed out keep working.
+    await refuseNewAccountOverPlan(trx, input.appId, input.now);
     const { max } = await trx
       .selectFrom('app_accounts')
       .select((eb) => eb.fn.max('derivation_index').as('max'))

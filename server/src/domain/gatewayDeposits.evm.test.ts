@@ -1,7 +1,7 @@
 import { parseEther, parseUnits, type Address } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { addUser } from '../../test/accounts';
-import { insertApp, insertAppMethod } from '../../test/appRows';
+import { insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
 import { startLocalNode, type LocalNode } from '../../test/chain/localNode';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import { chainAdapterFor } from './chain';
@@ -44,6 +44,7 @@ async function account(uniqueId: string): Promise<{ appId: string; address: Addr
   const userId = await addUser(t, `evm_watched_${serial}`);
   const appId = `app_evm_${serial}`;
   await insertApp(t, { id: appId, user_id: userId, created_at: t.clock().toISOString() });
+  await insertSubscription(t, userId);
   await insertAppMethod(t, { id: `apm_evm_${serial}`, app_id: appId });
   const { account: opened } = await openAccount(t.db, resolveWalletXpub(t.config), {
     appId,
@@ -173,6 +174,7 @@ describe('the deposit watcher on a further EVM chain (CHAIN_RPC_URLS)', () => {
     const appId = 'app_evm_eth';
     const now = t.clock().toISOString();
     await insertApp(t, { id: appId, user_id: userId, created_at: now });
+    await insertSubscription(t, userId);
     await t.db
       .insertInto('app_payment_methods')
       .values({

@@ -2,7 +2,7 @@ import { runAdmin } from '../admin';
 import { newApiKey } from './apiKeys';
 import { openDb } from '../db/connection';
 import { addUser } from '../../test/accounts';
-import { insertApp, insertAppMethod } from '../../test/appRows';
+import { insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
 import { testAppPerBlock } from '../../test/withTestApp';
 import { chainAdapterFor } from './chain';
 import { mineLocalBlocks, recordLocalTransfer } from './chain/localAdapter';
@@ -21,6 +21,7 @@ describe('the deposit watcher', () => {
   async function account(uniqueId = 'order-1') {
     serial += 1;
     const userId = await addUser(t, `watched_${serial}`);
+    await insertSubscription(t, userId);
     const appId = `app_watch_${serial}`;
     const now = t.clock().toISOString();
     await insertApp(t, { id: appId, user_id: userId, created_at: now });

@@ -1,6 +1,7 @@
 import type { Db } from '../db/connection';
 import type { DepositStatus } from '../db/schema';
 import { sumMicro } from '../db/sums';
+import { creditTerms } from './appUsage';
 import { afterCursor, pageOf } from './cursor';
 import { NotFoundError } from './errors';
 import { NATIVE_LOG_INDEX, type ChainAdapter, type ChainTransfer } from './chain/adapter';
@@ -76,6 +77,7 @@ export async function watchDeposits(
     .selectFrom('receive_transactions')
     .select([
       'id',
+      'app_id',
       'payment_method_id',
       'address',
       'tx_hash',
@@ -122,6 +124,7 @@ export async function watchDeposits(
               deposit_status: 3,
               credited_at: now.toISOString(),
               process_datetime: now.toISOString(),
+              ...(await creditTerms(db, row.app_id, amount, now)),
             }
           : { deposit_status: 5, failure_reason: reason, process_datetime: now.toISOString() },
       )

@@ -1,5 +1,5 @@
 import { addUser } from '../../test/accounts';
-import { insertApp, insertAppMethod } from '../../test/appRows';
+import { insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
 import { testAppPerBlock } from '../../test/withTestApp';
 import { mineLocalBlocks } from './chain/localAdapter';
 import { resolveWalletXpub } from './chain/walletKey';
@@ -20,6 +20,7 @@ describe('test deposits', () => {
     const userId = await addUser(t, username);
     const appId = `app_test_${serial}`;
     await insertApp(t, { id: appId, user_id: userId, created_at: t.clock().toISOString() });
+    await insertSubscription(t, userId);
     await insertAppMethod(t, { id: `apm_test_${serial}`, app_id: appId });
     await openAccount(t.db, resolveWalletXpub(t.config), {
       appId,
@@ -113,6 +114,7 @@ describe('test deposits on a real chain', () => {
   it('offers no test deposit and refuses one: the money would have to be real', async () => {
     const userId = await addUser(t, 'real_chain');
     await insertApp(t, { id: 'app_real', user_id: userId, created_at: t.clock().toISOString() });
+    await insertSubscription(t, userId);
     await insertAppMethod(t, { id: 'apm_real', app_id: 'app_real' });
     await openAccount(t.db, resolveWalletXpub(t.config), {
       appId: 'app_real',

@@ -40,6 +40,7 @@ export function gatewayAuthenticator(ctx: AppContext) {
     if (!presented) throw new GatewayError(401, 'unauthenticated', UNAUTHENTICATED);
     const key = await findGatewayKey(ctx.db, presented);
     if (!key) throw new GatewayError(401, 'unauthenticated', UNAUTHENTICATED);
+    request.gatewayAppId = key.appId;
     if (!whitelistAllows(key.whitelist, request.ip)) {
       throw new GatewayError(
         403,

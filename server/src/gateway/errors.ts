@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { PlanLimitError } from '../domain/appUsage';
 import { toEnvelope } from '../http/errorHandler';
 import type { GatewaySchemas } from './types';
 
@@ -36,6 +37,10 @@ const CODE_BY_STATUS: Record<number, string> = {
 export function gatewayErrorBody(error: unknown): [number, ErrorBody] {
   if (error instanceof GatewayError) {
     return [error.statusCode, { error: { code: error.code, message: error.message } }];
+  }
+  // 402: the merchant's package does not cover it (a portal user's 403 elsewhere).
+  if (error instanceof PlanLimitError) {
+    return [402, { error: { code: error.code, message: error.message } }];
   }
   const [status, envelope] = toEnvelope(error);
   const code = CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal' : 'bad_request');

@@ -1,6 +1,6 @@
 import { newApiKey } from '../domain/apiKeys';
 import { addUser } from '../../test/accounts';
-import { insertApp, insertAppMethod } from '../../test/appRows';
+import { insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
 import type { TestApp } from '../../test/testApp';
 import { testAppPerBlock } from '../../test/withTestApp';
 
@@ -22,6 +22,7 @@ describe('gateway API', () => {
     const tag = `gw${serial}`;
     const now = t.clock().toISOString();
     const userId = await addUser(t, `merchant_${tag}`);
+    await insertSubscription(t, userId);
     const appId = `app_${tag}`;
     await insertApp(t, {
       id: appId,

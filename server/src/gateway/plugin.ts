@@ -1,10 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
 import type { AppContext } from '../context';
+import { ApiLogWriter } from '../domain/apiLogs';
 import { ajvsFor, createValidatorCompiler } from '../http/validation';
 import { isObject, loadSpecification } from '../openapi/spec';
 import { GATEWAY_OPENAPI_PATH } from '../paths';
-import { gatewayAuthenticator } from './auth';
+import { gatewayAuthenticator, gatewayRateLimitKey } from './auth';
 import { registerGatewayDocs } from './docs';
 import { GatewayError, gatewayErrorHandler } from './errors';
 import { gatewayHandlers } from './handlers';
@@ -27,6 +28,44 @@ function abilitiesOf(document: Record<string, unknown>): Map<string, string> {
     }
   }
   return abilities;
+}
+
+/** Fastify's `/accounts/:unique_id` as the reference writes it: `/accounts/{unique_id}`. */
+function routeTemplate(url: string): string {
+  return url.replace(/:(\w+)/g, '{$1}');
+}
+
+/** Keys whose app the log hook remembers (by rate-limit bucket), for refusals before the check. */
+const REMEMBERED_KEYS = 10_000;
+
+/**
+ * The API Logs hook: every answered operation becomes a row (domain/apiLogs.ts, written in
+ * batches) once its app is known, refusals included: a 403 after the key was found, and a 429
+ * or a 401 (key revoked since) of a key this process has seen. A key nobody owns has no app
+ * whose logs could show it.
+ */
+function apiLogHook(ctx: AppContext, logs: ApiLogWriter) {
+  const appOfBucket = new Map<string, string>();
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const bucket = gatewayRateLimitKey(request);
+    const appId = request.gatewayAppId ?? appOfBucket.get(bucket);
+    if (!appId) return;
+    if (request.gatewayAppId && !appOfBucket.has(bucket)) {
+      if (appOfBucket.size >= REMEMBERED_KEYS) {
+        const oldest = appOfBucket.keys().next();
+        if (!oldest.done) appOfBucket.delete(oldest.value);
+      }
+      appOfBucket.set(bucket, request.gatewayAppId);
+    }
+    logs.add({
+      appId,
+      method: request.method,
+      route: routeTemplate(request.routeOptions.url ?? request.url.split('?')[0] ?? ''),
+      ip: request.ip,
+      status: reply.statusCode,
+      at: ctx.clock(),
+    });
+  };
 }
 
 /**
@@ -59,6 +98,11 @@ export async function registerGateway(
   await app.register(
     async (gateway) => {
       gateway.decorateRequest('gatewayKey', null);
+      gateway.decorateRequest('gatewayAppId', null);
+      const logs = new ApiLogWriter(ctx.db, (err, lost) =>
+        gateway.log.error({ err, lost }, 'API log rows could not be written'),
+      );
+      gateway.addHook('onClose', () => logs.close());
       gateway.setErrorHandler(gatewayErrorHandler);
       gateway.setNotFoundHandler((_request, reply) => {
         void reply
@@ -71,6 +115,7 @@ export async function registerGateway(
       registerGatewayDocs(gateway, docsDir);
 
       await gateway.register(async (operations) => {
+        operations.addHook('onResponse', apiLogHook(ctx, logs));
         operations.setValidatorCompiler(createValidatorCompiler(ajvsFor(spec.document)));
         const authenticate = gatewayAuthenticator(ctx);
         operations.addHook('onRoute', (route) => {

@@ -7,6 +7,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The API key a gateway request presented, once checked (gateway/auth.ts). */
     gatewayKey: GatewayKey | null;
+    /** The app of the presented key once it is found, even when the request is then refused. */
+    gatewayAppId: string | null;
   }
   interface FastifyContextConfig {
     /** The ability a gateway operation needs (its `x-ability` in gateway.yaml). */

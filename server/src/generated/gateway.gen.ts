@@ -44,6 +44,12 @@ export interface paths {
      *
      *     Refused with 422 when the method is not enabled for the app, or its For Deposit switch is
      *     off (addresses already handed out stay watched and are credited: the money has arrived).
+     *
+     *     Credited deposits are the transactions of the merchant's package. A new account is refused
+     *     with 402 when the merchant has no active package (`no_package`), or once the credited
+     *     deposits reach the package's limit for the subscription (`tnx_limit`) or for the UTC day
+     *     (`daily_tnx_limit`). An existing account is still answered, and deposits to every address
+     *     handed out are still recorded and credited.
      */
     post: operations['createAccount'];
     delete?: never;
@@ -243,7 +249,7 @@ export interface components {
     };
     Error: {
       error: {
-        /** @description Stable, for programs: unauthenticated, ability_missing, ip_not_allowed, invalid_request, not_found, conflict, rate_limited, bad_request, unsupported_media_type, unavailable, internal. */
+        /** @description Stable, for programs: unauthenticated, ability_missing, ip_not_allowed, invalid_request, not_found, conflict, rate_limited, bad_request, unsupported_media_type, unavailable, internal; and the plan's no_package, tnx_limit, daily_tnx_limit. */
         code: string;
         /** @description For people. */
         message: string;
@@ -275,6 +281,15 @@ export interface components {
     };
     /** @description The key lacks the operation's ability, or the caller is outside the app's IP whitelist. */
     Forbidden: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The merchant's package does not cover a new deposit account: no active package (`no_package`), or its credited deposits reached `tnx_limit` (this subscription) or `daily_tnx_limit` (this UTC day). The message names the limit. */
+    PlanLimit: {
       headers: {
         [name: string]: unknown;
       };
@@ -428,6 +443,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthenticated'];
+      402: components['responses']['PlanLimit'];
       403: components['responses']['Forbidden'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['InvalidRequest'];

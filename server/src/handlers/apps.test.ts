@@ -773,7 +773,9 @@ describe('updateApp and getAppDetails', () => {
       chain_id: 56,
       deposit_status: 5,
     });
-    expect(data.total_transaction).toEqual({ incoming: 1, outgoing: 1 });
+    // Usage counts credited deposits and completed withdrawals: a Failed one and an
+    // Unsuccessful one are listed, never counted.
+    expect(data.total_transaction).toEqual({ incoming: 0, outgoing: 0 });
     expect(data.all_payment_methods.map((m: { id: string }) => m.id)).toContain('pm_trx');
   });
   it('refuses a page number past 1000000 for every list (422), never a 500', async () => {
@@ -796,51 +798,96 @@ describe('updateApp and getAppDetails', () => {
 });
 
 describe('demo data', () => {
-  it('gives the demo account an app with rows in every state, enough to page', async () => {
+  it("gives the demo account an app whose tabs agree, made by the gateway's own code", async () => {
     await withTestApp({}, async (t) => {
       const headers = await t.authHeader();
       const apps = (await t.call('getApps', { headers })).json().data;
       expect(apps).toHaveLength(1);
-      const details = () => t.call('getAppDetails', { params: { id: apps[0].id }, headers });
+      const appId: string = apps[0].id;
+      const details = (query: Record<string, number> = {}) =>
+        t.call('getAppDetails', { params: { id: appId }, query, headers });
       const { data } = (await details()).json();
       expect(apps[0].status).toBe(1);
+
+      // Accounts opened through the domain, payments the watcher found on the local chain.
       const receives = await t.db
         .selectFrom('receive_transactions')
-        .select('deposit_status')
-        .where('app_id', '=', apps[0].id)
+        .select([
+          'deposit_status',
+          'amount_micro',
+          'amount_raw',
+          'tx_hash',
+          'failure_reason',
+          'fee_percent',
+          'fee_raw',
+        ])
+        .where('app_id', '=', appId)
         .execute();
-      expect(new Set(receives.map((r) => r.deposit_status))).toEqual(new Set([0, 1, 2, 3, 4, 5]));
-      const sends = await t.db
-        .selectFrom('send_transactions')
-        .select('status')
-        .where('app_id', '=', apps[0].id)
-        .execute();
-      expect(new Set(sends.map((r) => r.status))).toEqual(new Set([0, 1, 2, 3, 4, 5, 6, 7]));
-      for (const list of LIST_NAMES) {
-        expect([list, data[list].last_page > 1]).toEqual([list, true]);
+      expect(new Set(receives.map((r) => r.deposit_status))).toEqual(new Set([3, 5]));
+      const onChain = await t.db.selectFrom('chain_transfers').select('tx_hash').execute();
+      const hashes = new Set(onChain.map((c) => c.tx_hash));
+      expect(receives.every((r) => r.tx_hash !== null && hashes.has(r.tx_hash))).toBe(true);
+      expect(receives.filter((r) => r.deposit_status === 5)).toEqual([
+        expect.objectContaining({ failure_reason: 'below_minimum', fee_raw: null }),
+      ]);
+      const creditedRows = receives.filter((r) => r.deposit_status === 3);
+      expect(creditedRows.length).toBeGreaterThanOrEqual(8);
+      for (const row of creditedRows) {
+        // The demo plan (Starter) takes 1 %.
+        expect(row).toMatchObject({
+          fee_percent: '1',
+          fee_raw: (BigInt(row.amount_raw ?? '') / 100n).toString(),
+        });
       }
+      const accounts = await t.db
+        .selectFrom('app_accounts')
+        .select('derivation_index')
+        .where('app_id', '=', appId)
+        .execute();
+      expect(accounts.every((a) => a.derivation_index !== null)).toBe(true);
+      expect(data.generated_deposit_address).toBe(accounts.length);
+      // Nothing the gateway did not do: no withdrawals, no API calls yet.
+      expect(data.send.total).toBe(0);
+      expect(data.api_logs.total).toBe(0);
+
+      // Usage == the Daily Logs summed == the credited receives, and again the same.
+      const days: { deposit_count: number; deposit_volume: number; withdraw_count: number }[] = [];
+      for (let page = 1; page <= data.daily_logs.last_page; page += 1) {
+        days.push(...(await details({ daily_logs: page })).json().data.daily_logs.data);
+      }
+      expect(days).toHaveLength(data.daily_logs.total);
+      expect(data.daily_logs.total).toBeGreaterThanOrEqual(3);
+      const creditedMicro = creditedRows.reduce((sum, r) => sum + r.amount_micro, 0);
+      const micro = (amount: number) => Math.round(amount * 1e6);
+      expect(data.total_transaction).toEqual({ incoming: creditedRows.length, outgoing: 0 });
+      expect(days.reduce((sum, d) => sum + d.deposit_count, 0)).toBe(creditedRows.length);
+      expect(days.reduce((sum, d) => sum + micro(d.deposit_volume), 0)).toBe(creditedMicro);
+      expect(days.every((d) => d.withdraw_count === 0)).toBe(true);
+      const usdt = data.all_payment_methods.find((m: { id: string }) => m.id === 'pm_usdt_bsc');
+      expect(micro(usdt.total_amount)).toBe(creditedMicro);
+      const again = (await details()).json().data;
+      expect(again.daily_logs).toEqual(data.daily_logs);
+      expect(again.total_transaction).toEqual(data.total_transaction);
+      const dashboard = (await t.call('getDashboard', { headers })).json().data;
+      expect(dashboard.subscription.transaction_used).toBe(creditedRows.length);
+
       expect(data.user_payment_methods).toHaveLength(2);
       await provisionGasAddresses(t.db, TEST_XPUB);
       const after = (await details()).json().data;
       expect(
         after.user_payment_methods.every((m: { gas_address: string | null }) => m.gas_address),
       ).toBe(true);
-      const keys = (await t.call('listTokens', { params: { appid: apps[0].id }, headers })).json()
-        .data;
+      const keys = (await t.call('listTokens', { params: { appid: appId }, headers })).json().data;
       expect(keys).toHaveLength(1);
       // Seeding again (every start) neither duplicates nor overwrites the demo app.
       await seed(t.db);
-      const again = await t.db
-        .selectFrom('apps')
-        .select('id')
-        .where('id', '=', apps[0].id)
-        .execute();
-      expect(again).toHaveLength(1);
+      const apps2 = await t.db.selectFrom('apps').select('id').where('id', '=', appId).execute();
+      expect(apps2).toHaveLength(1);
       expect(
         await t.db
           .selectFrom('receive_transactions')
           .select('id')
-          .where('app_id', '=', apps[0].id)
+          .where('app_id', '=', appId)
           .execute(),
       ).toHaveLength(receives.length);
     });

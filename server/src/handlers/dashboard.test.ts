@@ -32,6 +32,16 @@ async function addTransactions(appId: string, times: string[]) {
       amount_micro: 1_000_000,
       deposit_status: 1,
       created_at,
+      credited_at: created_at,
+    });
+    // Neither a deposit on its way nor a failed withdrawal counts.
+    await insertReceive(t, {
+      id: `${appId}_pending${i}`,
+      app_id: appId,
+      unique_id: `P${i}`,
+      amount_micro: 1_000_000,
+      deposit_status: 0,
+      created_at,
     });
     await insertSend(t, {
       id: `${appId}_s${i}`,
@@ -39,6 +49,14 @@ async function addTransactions(appId: string, times: string[]) {
       amount_micro: 1_000_000,
       to_address: '0x0000000000000000000000000000000000000001',
       status: 1,
+      created_at,
+    });
+    await insertSend(t, {
+      id: `${appId}_failed${i}`,
+      app_id: appId,
+      amount_micro: 1_000_000,
+      to_address: '0x0000000000000000000000000000000000000001',
+      status: 6,
       created_at,
     });
   }
@@ -118,7 +136,7 @@ test('getDashboard counts the user’s apps’ transactions and lists its latest
     subscription: {
       expiry: '2026-12-05T00:00:00.000Z',
       transaction_limit: pkg.tnx_limit,
-      transaction_used: 8, // receive + send of 4 rows since Nov 5
+      transaction_used: 4, // the plan counts the 4 deposits credited since Nov 5
     },
     daily_transaction: 4,
     monthly_transaction: 10,

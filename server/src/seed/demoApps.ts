@@ -1,20 +1,36 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/connection';
 import { demoUserWithout } from './demoUser';
-import type { DepositStatus, SendStatus } from '../db/schema';
 import { tronAddressFromEvm } from '../domain/addresses';
 import { newApiKey } from '../domain/apiKeys';
-import { decimalToMicro, storedMicro } from '../domain/money';
+import {
+  LocalChainAdapter,
+  mineLocalBlocks,
+  recordLocalTransfer,
+} from '../domain/chain/localAdapter';
+import { openAccount, type GatewayAccount } from '../domain/gatewayAccounts';
+import { watchDeposits } from '../domain/gatewayDeposits';
+import { decimalToMicro } from '../domain/money';
 import type { Clock } from '../domain/time';
 
-// The demo merchant's app, so that every tab of the app detail screen shows data on first start:
-// two payment methods in use (their operational wallets are provisioned by the gas job at
-// start-up), an API key, generated accounts, deposits in every status 0-5, withdrawals in every
-// status 0-7, API and IPN logs and two weeks of daily logs, enough rows to page through.
-// Values are derived from a fixed seed so every fresh database looks the same; times are
-// relative to the clock so the data always looks recent. Created once, never overwritten.
+// The demo merchant's app, so that the app detail screen shows data on first start. Its settings
+// are rows (two payment methods in use, whose operational wallets the gas job provisions at
+// start-up; an API key). Everything that happened is made by the gateway's own code paths:
+// customers' deposit accounts opened through the domain (within the demo plan, bought by
+// seedDemoMoney before), payments recorded on the local chain, blocks mined and the deposit
+// watcher run over them as it would have run then. So the Transaction lists, Usage, Daily Logs
+// and the dashboard agree, as they do for any merchant. Four days of credited deposits and one
+// below the minimum (Failed); nothing left on its way, so the running watcher finds nothing
+// more to do. No API Logs: nobody has called the gateway yet.
+// Withdrawals come with the withdrawals issue. Amounts and times are derived from fixed labels
+// and the clock, so every fresh database shows the same figures (transaction hashes are the
+// local chain's own). Created once, never overwritten.
 
+/** The demo customers pay in USDT on BNB Smart Chain (and some hold a Tron account). */
+const USDT_METHOD = 'USDT-BEP20';
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const MINUTE = 60_000;
 
 /** Deterministic hex from a label (fake but well-formed hashes and addresses). */
 function hex(label: string, bytes: number): string {
@@ -25,44 +41,42 @@ function hex(label: string, bytes: number): string {
   return out.slice(0, bytes * 2);
 }
 
-const evmAddress = (label: string) => `0x${hex(label, 20)}`;
 const tronAddress = (label: string) => tronAddressFromEvm(hex(label, 20));
 const evmHash = (label: string) => `0x${hex(label, 32)}`;
-const tronHash = (label: string) => hex(label, 32);
 
 /** Small deterministic number in [0, 1) from a label. */
 function unit(label: string): number {
   return parseInt(hex(label, 4), 16) / 2 ** 32;
 }
 
-interface DemoMethod {
-  id: string;
-  tron: boolean;
-  /** Typical amount range of a payment in this coin. */
-  min: number;
-  max: number;
+/** A USDT payment between 5 and 480, to 4 decimals, in micro-USDT. */
+function usdtMicro(label: string): bigint {
+  return decimalToMicro((5 + unit(label) * 475).toFixed(4));
 }
 
-const USDT_BSC: DemoMethod = { id: 'pm_usdt_bsc', tron: false, min: 5, max: 480 };
-const TRX: DemoMethod = { id: 'pm_trx', tron: true, min: 20, max: 3_000 };
-
-function amount(label: string, method: DemoMethod): number {
-  const value = method.min + unit(label) * (method.max - method.min);
-  return storedMicro(decimalToMicro(value.toFixed(4)));
+/** Stored micro-USDT (the IPN payload's amount). */
+function amount(label: string): number {
+  return Number(usdtMicro(label));
 }
 
-const DEPOSIT_STATUSES: readonly DepositStatus[] = [1, 1, 1, 0, 2, 3, 4, 5, 1, 5, 1, 2];
-const SEND_STATUSES: readonly SendStatus[] = [1, 1, 0, 2, 3, 4, 5, 6, 7, 1, 3, 6];
-const ROUTES = [
-  ['POST', '/gateway/v1/addresses'],
-  ['GET', '/gateway/v1/deposits'],
-  ['POST', '/gateway/v1/withdrawals'],
-  ['GET', '/gateway/v1/withdrawals'],
-  ['GET', '/gateway/v1/balances'],
-] as const;
+const USDT_ACCOUNTS = 4;
+const TRX_ACCOUNTS = 1;
+const DEPOSIT_DAYS = 4;
 const IPN_EVENTS = ['deposit.pending', 'deposit.completed', 'withdraw.completed', 'deposit.failed'];
 
-export async function seedDemoApps(db: Db, clock: Clock): Promise<void> {
+/** What the demo's gateway history needs from the configuration (runtime.ts). */
+export interface DemoGateway {
+  /** The extended public key deposit accounts derive from (domain/chain/walletKey.ts). */
+  xpub: string;
+  /** Deposits are watched on the local chain (no CHAIN_RPC_URL): the demo's payments go there. */
+  localChain: boolean;
+}
+
+export async function seedDemoApps(
+  db: Db,
+  clock: Clock,
+  gateway: DemoGateway | undefined,
+): Promise<void> {
   const userId = await demoUserWithout(db, 'apps');
   if (!userId) return;
 
@@ -127,91 +141,8 @@ export async function seedDemoApps(db: Db, clock: Clock): Promise<void> {
         abilities: JSON.stringify(['accounts:write', 'deposits:read', 'balances:read']),
         created_at: at(28 * DAY),
         revoked_at: null,
-        last_used_at: at(DAY / 2),
+        last_used_at: null,
       })
-      .execute();
-
-    // Two of three rows in USDT (BEP20), one in TRX.
-    const method = (i: number) => (i % 3 === 2 ? TRX : USDT_BSC);
-
-    await trx
-      .insertInto('app_accounts')
-      .values(
-        Array.from({ length: 23 }, (_, i) => {
-          const m = method(i);
-          return {
-            id: `acc_demo_${i}`,
-            app_id: appId,
-            payment_method_id: m.id,
-            unique_id: `CUST-${1001 + i}`,
-            address: m.tron ? tronAddress(`demo-acc-${i}`) : evmAddress(`demo-acc-${i}`),
-            created_at: at((23 - i) * DAY + i * 3_600_000),
-          };
-        }),
-      )
-      .execute();
-
-    await trx
-      .insertInto('receive_transactions')
-      .values(
-        Array.from({ length: 27 }, (_, i) => {
-          const m = method(i);
-          const status = DEPOSIT_STATUSES[i % DEPOSIT_STATUSES.length] ?? 0;
-          const created = (27 - i) * 12 * 3_600_000;
-          const txHash = (label: string) => (m.tron ? tronHash(label) : evmHash(label));
-          return {
-            id: `dep_demo_${i}`,
-            app_id: appId,
-            payment_method_id: m.id,
-            unique_id: `CUST-${1001 + (i % 23)}`,
-            amount_micro: amount(`demo-dep-${i}`, m),
-            deposit_status: status,
-            thash: status === 0 ? null : txHash(`demo-dep-${i}`),
-            gas_transfer_txid: status === 1 || status === 4 ? txHash(`demo-dep-gas-${i}`) : null,
-            collect_txid: status === 1 ? txHash(`demo-dep-collect-${i}`) : null,
-            process_datetime: status === 1 || status === 5 ? at(created - 95_000) : null,
-            created_at: at(created),
-          };
-        }),
-      )
-      .execute();
-
-    await trx
-      .insertInto('send_transactions')
-      .values(
-        Array.from({ length: 18 }, (_, i) => {
-          const m = USDT_BSC; // the TRX method has withdrawals switched off
-          const status = SEND_STATUSES[i % SEND_STATUSES.length] ?? 0;
-          const broadcast = ![0, 2, 7].includes(status);
-          return {
-            id: `wd_demo_${i}`,
-            app_id: appId,
-            payment_method_id: m.id,
-            thash: broadcast ? evmHash(`demo-wd-${i}`) : null,
-            amount_micro: amount(`demo-wd-${i}`, m),
-            to_address: evmAddress(`demo-wd-to-${i % 5}`),
-            status,
-            created_at: at((18 - i) * 20 * 3_600_000),
-          };
-        }),
-      )
-      .execute();
-
-    await trx
-      .insertInto('api_logs')
-      .values(
-        Array.from({ length: 35 }, (_, i) => {
-          const [verb, route] = ROUTES[i % ROUTES.length] ?? ROUTES[0];
-          return {
-            id: `log_demo_${i}`,
-            app_id: appId,
-            method: verb,
-            route,
-            ip: i % 4 === 0 ? '198.51.100.24' : '203.0.113.10',
-            created_at: at((35 - i) * 9 * 3_600_000),
-          };
-        }),
-      )
       .execute();
 
     await trx
@@ -228,7 +159,7 @@ export async function seedDemoApps(db: Db, clock: Clock): Promise<void> {
             data: JSON.stringify({
               event,
               unique_id: uniqueId,
-              amount: (amount(`demo-ipn-${i}`, USDT_BSC) / 1e6).toFixed(4),
+              amount: (amount(`demo-ipn-${i}`) / 1e6).toFixed(4),
               coin: 'USDT',
               network: 'BNB Smart Chain',
               tx_hash: evmHash(`demo-ipn-${i}`),
@@ -239,27 +170,61 @@ export async function seedDemoApps(db: Db, clock: Clock): Promise<void> {
         }),
       )
       .execute();
-
-    await trx
-      .insertInto('daily_logs')
-      .values(
-        Array.from({ length: 28 }, (_, i) => {
-          const m = i % 2 === 0 ? USDT_BSC : TRX;
-          const day = Math.floor(i / 2) + 1;
-          const deposits = Math.floor(unit(`demo-day-d-${i}`) * 9);
-          const withdrawals = m.tron ? 0 : Math.floor(unit(`demo-day-w-${i}`) * 4);
-          return {
-            id: `day_demo_${i}`,
-            app_id: appId,
-            payment_method_id: m.id,
-            date: new Date(now - day * DAY).toISOString().slice(0, 10),
-            deposit_count: deposits,
-            deposit_volume_micro: deposits * amount(`demo-day-dv-${i}`, m),
-            withdraw_count: withdrawals,
-            withdraw_volume_micro: withdrawals * amount(`demo-day-wv-${i}`, m),
-          };
-        }),
-      )
-      .execute();
   });
+
+  if (gateway) await seedDemoGatewayHistory(db, gateway, appId, now);
+}
+
+/**
+ * The demo customers' accounts and payments, through the gateway's code: accounts opened (the
+ * plan allowing), then per day the day's transfers on the local chain, the method's
+ * confirmations mined and one watcher pass at that day's time.
+ */
+async function seedDemoGatewayHistory(
+  db: Db,
+  gateway: DemoGateway,
+  appId: string,
+  now: number,
+): Promise<void> {
+  const usdt: GatewayAccount[] = [];
+  for (let i = 0; i < USDT_ACCOUNTS + TRX_ACCOUNTS; i += 1) {
+    const tron = i >= USDT_ACCOUNTS;
+    const { account } = await openAccount(db, gateway.xpub, {
+      appId,
+      uniqueId: `CUST-${1001 + (tron ? i - USDT_ACCOUNTS : i)}`,
+      code: tron ? 'TRX-TRON' : USDT_METHOD,
+      now: new Date(now - (DEPOSIT_DAYS + 2) * DAY + i * HOUR),
+    });
+    if (!tron) usdt.push(account);
+  }
+  if (!gateway.localChain) return;
+
+  const method = await db
+    .selectFrom('payment_methods')
+    .select('confirmations')
+    .where('code', '=', USDT_METHOD)
+    .executeTakeFirstOrThrow();
+  const chain = new LocalChainAdapter(db);
+  let paid = 0;
+  const pay = (amountMicro: bigint, time: number) => {
+    const account = usdt[paid % usdt.length];
+    paid += 1;
+    if (!account) throw new Error('The demo has no USDT account to pay');
+    return recordLocalTransfer(db, {
+      to: account.address,
+      amountMicro,
+      createdAt: new Date(time).toISOString(),
+    });
+  };
+  for (let day = DEPOSIT_DAYS; day >= 1; day -= 1) {
+    const count = 3 + Math.floor(unit(`demo-day-${day}`) * 3);
+    const first = now - day * DAY + 9 * HOUR;
+    for (let k = 0; k < count; k += 1) {
+      await pay(usdtMicro(`demo-dep-${day}-${k}`), first + k * 2 * HOUR);
+    }
+    await mineLocalBlocks(db, method.confirmations);
+    await watchDeposits(db, chain, new Date(first + (count - 1) * 2 * HOUR + 10 * MINUTE));
+  }
+  await pay(decimalToMicro('0.5'), now - 3 * HOUR);
+  await watchDeposits(db, chain, new Date(now));
 }

@@ -7,7 +7,7 @@ import { COUNTRIES } from './countries.data';
 import { DOCUMENT_TYPES } from './documentTypes.data';
 import { PACKAGES } from './packages.data';
 import { PAYMENT_METHODS } from './paymentMethods.data';
-import { seedDemoApps } from './demoApps';
+import { seedDemoApps, type DemoGateway } from './demoApps';
 import { seedDemoPortal } from './demoPortal';
 import { seedDemoMoney } from './demoMoney';
 import { DEMO_USERNAME, findDemoUserId } from './demoUser';
@@ -24,8 +24,13 @@ export const DEMO_ACCOUNT = {
 const CHUNK = 100; // stays under SQLite's bound-parameter limit
 
 // Idempotent: reference rows are upserted by id on every start, so editing a data file and
-// restarting updates them; the demo account is created once and never overwritten.
-export async function seed(db: Db, clock: Clock = systemClock): Promise<void> {
+// restarting updates them; the demo account is created once and never overwritten. Without
+// `gateway` (no key to derive from) the demo app has no accounts or payments.
+export async function seed(
+  db: Db,
+  clock: Clock = systemClock,
+  gateway?: DemoGateway,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     for (let i = 0; i < COUNTRIES.length; i += CHUNK) {
       await trx
@@ -65,9 +70,10 @@ export async function seed(db: Db, clock: Clock = systemClock): Promise<void> {
     }
   });
   await seedDemoAccount(db, clock);
-  await seedDemoApps(db, clock);
   await seedDemoPortal(db, clock);
+  // The plan before the app: its payments count against it.
   await seedDemoMoney(db, clock);
+  await seedDemoApps(db, clock, gateway);
 }
 
 async function seedDemoAccount(db: Db, clock: Clock): Promise<void> {

@@ -11,6 +11,7 @@ import * as m0070 from './0070_gateway_abilities';
 import * as m0080 from './0080_gateway_methods';
 import * as m0090 from './0090_gateway_deposits';
 import * as m0130 from './0130_chain_assets';
+import * as m0140 from './0140_gateway_usage';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0080_gateway_methods': m0080,
   '0090_gateway_deposits': m0090,
   '0130_chain_assets': m0130,
+  '0140_gateway_usage': m0140,
 };

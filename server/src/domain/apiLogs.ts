@@ -1,0 +1,93 @@
+import type { Db } from '../db/connection';
+import { newId } from './ids';
+
+// The gateway's API Logs: one row per answered request (method, route template, ip, status,
+// time), never the key and never a body. Rows are written in batches so that logging puts no
+// database write on a request's path: kept in memory, flushed every second and when the server
+// closes. The choice: a process killed outright (kill -9, power loss) loses the last second of
+// logs at most. They are a view for the merchant, not a ledger; nothing is decided from them.
+
+export interface ApiLogEntry {
+  appId: string;
+  method: string;
+  route: string;
+  ip: string;
+  status: number;
+  at: Date;
+}
+
+export const API_LOG_FLUSH_MS = 1_000;
+/** Rows per insert: well under SQLite's bound-parameter limit (7 columns each). */
+const CHUNK = 100;
+/** Past this many unwritten rows (the database is down or slow), new ones are dropped. */
+const MAX_BUFFERED = 10_000;
+
+export class ApiLogWriter {
+  private buffer: ApiLogEntry[] = [];
+  private readonly timer: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
+  private dropped = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly onError: (error: unknown, lost: number) => void,
+    flushEveryMs = API_LOG_FLUSH_MS,
+  ) {
+    this.timer = setInterval(() => void this.flush(), flushEveryMs);
+    // Never keeps the process alive on its own; close() writes what is left.
+    this.timer.unref();
+  }
+
+  add(entry: ApiLogEntry): void {
+    if (this.buffer.length >= MAX_BUFFERED) {
+      this.dropped += 1;
+      return;
+    }
+    this.buffer.push(entry);
+  }
+
+  /** Writes the rows buffered so far; flushes never overlap, so rows keep their order. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.write());
+    return this.flushing;
+  }
+
+  /** The last flush; then nothing is buffered any more (Fastify onClose). */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  private async write(): Promise<void> {
+    const rows = this.buffer;
+    if (rows.length === 0) return;
+    this.buffer = [];
+    try {
+      for (let i = 0; i < rows.length; i += CHUNK) {
+        await this.db
+          .insertInto('api_logs')
+          .values(
+            rows.slice(i, i + CHUNK).map((row) => ({
+              id: newId('log'),
+              app_id: row.appId,
+              method: row.method,
+              route: row.route,
+              ip: row.ip,
+              status: row.status,
+              created_at: row.at.toISOString(),
+            })),
+          )
+          .execute();
+      }
+    } catch (error) {
+      // Logged by the caller, not retried: a row the database refuses would block every later one.
+      this.onError(error, rows.length + this.dropped);
+      this.dropped = 0;
+      return;
+    }
+    if (this.dropped > 0) {
+      this.onError(new Error('API log buffer full'), this.dropped);
+      this.dropped = 0;
+    }
+  }
+}

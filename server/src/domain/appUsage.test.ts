@@ -1,0 +1,119 @@
+import { addUser } from '../../test/accounts';
+import { insertApp, insertReceive, insertSend } from '../../test/appRows';
+import { testAppPerBlock } from '../../test/withTestApp';
+import { dailyLogs, feeOf, methodTotals, percentFraction } from './appUsage';
+
+// Daily Logs and Usage are computed from the receive and send rows: the same rows give the same
+// numbers however often they are computed, and the two agree.
+
+describe('app usage from the rows', () => {
+  const t = testAppPerBlock();
+  const APP = 'app_usage';
+
+  beforeAll(async () => {
+    const userId = await addUser(t, 'usage');
+    await insertApp(t, { id: APP, user_id: userId, created_at: '2026-11-01T00:00:00.000Z' });
+    const deposits: [string, 0 | 1 | 2 | 3 | 4 | 5, number, string | null, string][] = [
+      // id, status, micro, credited_at, method
+      ['a', 3, 25_500_000, '2026-11-20T23:59:59.999Z', 'pm_usdt_bsc'],
+      ['b', 4, 1_000_000, '2026-11-20T00:00:00.000Z', 'pm_usdt_bsc'],
+      ['c', 1, 2 ** 53, '2026-11-21T00:00:00.000Z', 'pm_usdt_bsc'], // sums exactly past 2^53
+      ['d', 1, 2 ** 53, '2026-11-21T08:00:00.000Z', 'pm_usdt_bsc'],
+      ['e', 3, 7_000_000, '2026-11-21T09:00:00.000Z', 'pm_trx'],
+      ['f', 0, 9_000_000, null, 'pm_usdt_bsc'], // on its way
+      ['g', 2, 9_000_000, null, 'pm_usdt_bsc'],
+      ['h', 5, 9_000_000, null, 'pm_usdt_bsc'], // failed
+      ['i', 1, 4_000_000, null, 'pm_usdt_bsc'], // from before the watcher: its created_at day
+    ];
+    for (const [id, status, micro, creditedAt, method] of deposits) {
+      await insertReceive(t, {
+        id: `rcv_usage_${id}`,
+        app_id: APP,
+        payment_method_id: method,
+        unique_id: `c-${id}`,
+        amount_micro: micro,
+        deposit_status: status,
+        created_at: '2026-11-19T12:00:00.000Z',
+        credited_at: creditedAt,
+      });
+    }
+    const sends: [string, 0 | 1 | 6, number, string][] = [
+      ['a', 1, 3_000_000, '2026-11-20T10:00:00.000Z'],
+      ['b', 6, 5_000_000, '2026-11-20T11:00:00.000Z'], // unsuccessful
+      ['c', 1, 1_500_000, '2026-11-22T10:00:00.000Z'],
+    ];
+    for (const [id, status, micro, createdAt] of sends) {
+      await insertSend(t, {
+        id: `snd_usage_${id}`,
+        app_id: APP,
+        amount_micro: micro,
+        to_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+        status,
+        created_at: createdAt,
+      });
+    }
+  });
+
+  it('gives each UTC day and method its credited deposits and completed withdrawals', async () => {
+    const page = await dailyLogs(t.db, APP, { limit: 10, offset: 0 });
+    expect(page.total).toBe(5);
+    expect(
+      page.rows.map((r) => [
+        r.day,
+        r.paymentMethodId,
+        r.deposit_count,
+        r.deposit_micro,
+        r.withdraw_count,
+        r.withdraw_micro,
+      ]),
+    ).toEqual([
+      ['2026-11-22', 'pm_usdt_bsc', 0, 0n, 1, 1_500_000n],
+      ['2026-11-21', 'pm_usdt_bsc', 2, 2n ** 54n, 0, 0n],
+      ['2026-11-21', 'pm_trx', 1, 7_000_000n, 0, 0n],
+      ['2026-11-20', 'pm_usdt_bsc', 2, 26_500_000n, 1, 3_000_000n],
+      ['2026-11-19', 'pm_usdt_bsc', 1, 4_000_000n, 0, 0n],
+    ]);
+    const second = await dailyLogs(t.db, APP, { limit: 2, offset: 2 });
+    expect(second.total).toBe(5);
+    expect(second.rows.map((r) => [r.day, r.paymentMethodId])).toEqual([
+      ['2026-11-21', 'pm_trx'],
+      ['2026-11-20', 'pm_usdt_bsc'],
+    ]);
+  });
+
+  it('gives the same numbers when run again, and Usage is the Daily Logs summed', async () => {
+    const first = await dailyLogs(t.db, APP, { limit: 10, offset: 0 });
+    const again = await dailyLogs(t.db, APP, { limit: 10, offset: 0 });
+    expect(again).toEqual(first);
+    const totals = await methodTotals(t.db, APP);
+    expect(await methodTotals(t.db, APP)).toEqual(totals);
+    for (const method of ['pm_usdt_bsc', 'pm_trx']) {
+      const days = first.rows.filter((r) => r.paymentMethodId === method);
+      expect(totals.get(method)).toEqual({
+        deposit_count: days.reduce((n, d) => n + d.deposit_count, 0),
+        deposit_micro: days.reduce((n, d) => n + d.deposit_micro, 0n),
+        withdraw_count: days.reduce((n, d) => n + d.withdraw_count, 0),
+        withdraw_micro: days.reduce((n, d) => n + d.withdraw_micro, 0n),
+      });
+    }
+    expect(totals.get('pm_usdt_bsc')?.deposit_count).toBe(5);
+    expect(totals.get('pm_usdt_bsc')?.deposit_micro).toBe(2n ** 54n + 30_500_000n);
+  });
+});
+
+describe('the fee a credited deposit records', () => {
+  it('reads a package percent exactly', () => {
+    expect(percentFraction(1)).toEqual({ text: '1', num: 1n, den: 1n });
+    expect(percentFraction(0.75)).toEqual({ text: '0.75', num: 75n, den: 100n });
+    expect(percentFraction(0.1)).toEqual({ text: '0.1', num: 1n, den: 10n });
+    expect(percentFraction(1e-7).text).toBe('0.0000001');
+  });
+
+  it('takes the percent of the raw amount exactly, rounded down', () => {
+    // 0.1 % of 9.22 USDT in 18 decimals: past int64, exact.
+    expect(feeOf(9_220_000_000_000_000_000n, 0.1)).toBe(9_220_000_000_000_000n);
+    expect(feeOf(10n ** 30n + 1n, 0.75)).toBe(75n * 10n ** 26n);
+    expect(feeOf(199n, 1)).toBe(1n);
+    expect(feeOf(0n, 1)).toBe(0n);
+  });
+});
