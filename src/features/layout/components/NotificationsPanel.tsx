@@ -9,6 +9,11 @@ import {
 } from '../../../api/notifications';
 import { BellIcon } from '../../../components/icons';
 
+// On a phone the panel is nearly as wide as the screen: keep it off the screen's edges.
+const KEEP_OFF_EDGES = {
+  modifiers: [{ name: 'preventOverflow', options: { padding: 8 } }],
+};
+
 type Group = { title: 'Today' | 'Yesterday' | 'Earlier'; entries: AccountEvent[] };
 
 /** The events under Today, Yesterday and Earlier (local days), newest first, empty groups left out. */
@@ -72,7 +77,10 @@ export function NotificationsPanel() {
           </span>
         ) : null}
       </Dropdown.Toggle>
-      <Dropdown.Menu className="header-panel__menu notifications-panel">
+      <Dropdown.Menu
+        className="header-panel__menu notifications-panel"
+        popperConfig={KEEP_OFF_EDGES}
+      >
         <div className="header-panel__title">Notifications</div>
         {list.isError && events.length === 0 ? (
           <p className="notifications-panel__empty">The notifications could not be loaded.</p>
