@@ -208,14 +208,7 @@ export const securityHandlers: HandlerModule = (ctx) => {
       });
       if (Object.keys(wrong).length > 0) throw validationFailed(wrong);
       const client = clientOf(request);
-      await changePassword(
-        ctx.db,
-        user.id,
-        body.newpassword,
-        request.sessionId,
-        ctx.clock,
-        client,
-      );
+      await changePassword(ctx.db, user.id, body.newpassword, request.sessionId, ctx.clock, client);
       await sendAlert(
         ctx.config,
         passwordChangedMail(user, client, ctx.clock),
