@@ -114,7 +114,7 @@ beforeAll(async () => {
     source: 'deposit',
     createdAt: NOW.toISOString(),
   });
-});
+}, 60_000); // many inserts: slow on PostgreSQL on a busy machine
 afterAll(() => t.close());
 
 test('getDashboard counts the user’s apps’ transactions and lists its latest ledger entries', async () => {
