@@ -6,7 +6,7 @@ export const enhancedAppsApi = appsApi.enhanceEndpoints({
     getAppDetails: { providesTags: (_result, _error, arg) => [{ type: 'App', id: arg.id }] },
     listTokens: { providesTags: (_result, _error, arg) => [{ type: 'AppKeys', id: arg.appid }] },
     // A new app refreshes the sidebar list, the app cards and the license usage.
-    createApp: { invalidatesTags: ['AppList', 'Dashboard', 'Subscription'] },
+    createApp: { invalidatesTags: ['AppList', 'Dashboard', 'Subscription', 'Notifications'] },
     updateApp: {
       invalidatesTags: (_result, _error, arg) => [
         'AppList',
@@ -19,10 +19,14 @@ export const enhancedAppsApi = appsApi.enhanceEndpoints({
     generateApiKey: {
       invalidatesTags: (_result, _error, arg) => [
         { type: 'AppKeys', id: arg.generateApiKeyRequest.app_id },
+        'Notifications',
       ],
     },
     revokeToken: {
-      invalidatesTags: (_result, _error, arg) => [{ type: 'AppKeys', id: arg.appid }],
+      invalidatesTags: (_result, _error, arg) => [
+        { type: 'AppKeys', id: arg.appid },
+        'Notifications',
+      ],
     },
     updatePermissions: {
       invalidatesTags: (_result, _error, arg) => [

@@ -17,6 +17,7 @@ export const baseApi = createApi({
     'Dashboard',
     'DocTypes',
     'History',
+    'Notifications',
     'Packages',
     'Profile',
     'Subscription',

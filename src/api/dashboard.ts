@@ -5,3 +5,4 @@ dashboardApi.enhanceEndpoints({
 });
 
 export { useGetDashboardQuery } from './generated/dashboard.gen';
+export type { DashboardData } from './generated/dashboard.gen';

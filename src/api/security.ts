@@ -3,8 +3,11 @@ import { securityApi } from './generated/security.gen';
 securityApi.enhanceEndpoints({
   endpoints: {
     getAuthentication: { providesTags: ['Authentication'] },
-    updateAuthentication: { invalidatesTags: ['Authentication'] },
-    change2Fa: { invalidatesTags: ['Authentication'] },
+    // Each change is an event of the bell.
+    updateAuthentication: { invalidatesTags: ['Authentication', 'Notifications'] },
+    change2Fa: { invalidatesTags: ['Authentication', 'Notifications'] },
+    changeMpin: { invalidatesTags: ['Notifications'] },
+    changePassword: { invalidatesTags: ['Notifications'] },
   },
 });
 

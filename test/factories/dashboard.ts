@@ -16,6 +16,8 @@ export function makeTransaction(overrides: Partial<Transaction> = {}): Transacti
 export function makeDashboard(overrides: Partial<DashboardData> = {}): DashboardData {
   return {
     last_login_at: '2026-11-14T18:02:11Z',
+    last_login_ip: '203.0.113.9',
+    last_login_device: 'Chrome on Windows 10',
     subscription: {
       expiry: '2026-12-14T10:30:00Z',
       transaction_used: 120,

@@ -3,6 +3,7 @@ import type { appsApi } from '../../src/api/generated/apps.gen';
 import type { authApi } from '../../src/api/generated/auth.gen';
 import type { dashboardApi } from '../../src/api/generated/dashboard.gen';
 import type { kycApi } from '../../src/api/generated/kyc.gen';
+import type { notificationsApi } from '../../src/api/generated/notifications.gen';
 import type { profileApi } from '../../src/api/generated/profile.gen';
 import type { recoveryApi } from '../../src/api/generated/recovery.gen';
 import type { securityApi } from '../../src/api/generated/security.gen';
@@ -15,6 +16,7 @@ type Endpoints = typeof authApi.endpoints &
   typeof appsApi.endpoints &
   typeof dashboardApi.endpoints &
   typeof kycApi.endpoints &
+  typeof notificationsApi.endpoints &
   typeof profileApi.endpoints &
   typeof recoveryApi.endpoints &
   typeof securityApi.endpoints &

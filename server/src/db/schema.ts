@@ -465,6 +465,22 @@ export interface RateLimitsTable {
   reset_at: number;
 }
 
+/** One security event of an account, a bell entry (domain/accountEvents.ts). */
+export interface AccountEventsTable {
+  id: string;
+  user_id: string;
+  kind: components['schemas']['AccountEventKind'];
+  created_at: string;
+  /** When Read All marked it read; null while unread. */
+  read_at: string | null;
+  /** The session a sign-in opened (null for other kinds). */
+  session_id: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  /** The kind's details, JSON text (names, counts, the lock's end). */
+  details: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -495,6 +511,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   watch_cursors: WatchCursorsTable;
   chain_heads: ChainHeadsTable;
+  account_events: AccountEventsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/connection';
 import type { components } from '../generated/portal.gen';
+import { recordAccountEvent, type ClientInfo } from './accountEvents';
 import { ownedApp } from './apps';
 import { InvalidError, NotFoundError, fieldInvalid, type FieldErrors } from './errors';
 import { base32, newId } from './ids';
@@ -97,6 +98,7 @@ export async function generateApiKey(
   userId: string,
   input: components['schemas']['GenerateApiKeyRequest'],
   nowIso: string,
+  client?: ClientInfo,
 ): Promise<{ token: string; key: ApiKey }> {
   const app = await ownedApp(db, userId, input.app_id);
   const name = input.token_name.trim();
@@ -117,22 +119,26 @@ export async function generateApiKey(
     revoked_at: null,
     last_used_at: null,
   };
-  await db.insertInto('api_keys').values(row).execute();
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('api_keys').values(row).execute();
+    const details = { key_name: name, app_name: app.app_name };
+    await recordAccountEvent(trx, userId, 'api_key_created', details, { client, at: nowIso });
+  });
   return { token: key, key: keyView(row) };
 }
 
 /** A key of the user's app that is not revoked (another account's is as unknown as none). */
-async function liveKeyId(db: Db, userId: string, appId: string, keyId: string): Promise<string> {
-  await ownedApp(db, userId, appId);
+async function liveKey(db: Db, userId: string, appId: string, keyId: string) {
+  const app = await ownedApp(db, userId, appId);
   const key = await db
     .selectFrom('api_keys')
-    .select('id')
+    .select(['id', 'token_name'])
     .where('id', '=', keyId)
     .where('app_id', '=', appId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   if (!key) throw new NotFoundError();
-  return key.id;
+  return { id: key.id, name: key.token_name, appName: app.app_name };
 }
 
 export async function revokeApiKey(
@@ -141,9 +147,21 @@ export async function revokeApiKey(
   appId: string,
   keyId: string,
   nowIso: string,
+  client?: ClientInfo,
 ): Promise<void> {
-  const id = await liveKeyId(db, userId, appId, keyId);
-  await db.updateTable('api_keys').set({ revoked_at: nowIso }).where('id', '=', id).execute();
+  const key = await liveKey(db, userId, appId, keyId);
+  await db.transaction().execute(async (trx) => {
+    const revoked = await trx
+      .updateTable('api_keys')
+      .set({ revoked_at: nowIso })
+      .where('id', '=', key.id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    // Two revokes racing: only the one that revoked it tells the bell.
+    if (revoked.numUpdatedRows === 0n) return;
+    const details = { key_name: key.name, app_name: key.appName };
+    await recordAccountEvent(trx, userId, 'api_key_revoked', details, { client, at: nowIso });
+  });
 }
 
 export async function setApiKeyAbilities(
@@ -153,7 +171,7 @@ export async function setApiKeyAbilities(
   keyId: string,
   requested: readonly string[],
 ): Promise<void> {
-  const id = await liveKeyId(db, userId, appId, keyId);
+  const { id } = await liveKey(db, userId, appId, keyId);
   const abilities = checkAbilities(requested);
   if (!abilities.ok) throw fieldInvalid('abilities', abilities.message);
   await db

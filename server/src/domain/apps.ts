@@ -3,6 +3,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Db } from '../db/connection';
 import type { AppsTable, Database } from '../db/schema';
 import type { components } from '../generated/portal.gen';
+import { recordAccountEvent, type ClientInfo } from './accountEvents';
 import { checkPayoutAddress } from './addresses';
 import { ConflictError, fieldInvalid, InvalidError, NotFoundError } from './errors';
 import { ChainNotServedError, type GasBalanceReader } from './chain/balances';
@@ -236,6 +237,7 @@ export async function createApp(
   userId: string,
   input: AppFieldsInput,
   nowIso: string,
+  client?: ClientInfo,
 ): Promise<{ app: App; apps: App[] }> {
   const fields = checkedAppFields(input);
   const id = newId('app');
@@ -247,6 +249,8 @@ export async function createApp(
       .insertInto('apps')
       .values({ id, user_id: userId, ...fields, status: 1, created_at: nowIso, updated_at: nowIso })
       .execute();
+    const details = { app_name: fields.app_name };
+    await recordAccountEvent(trx, userId, 'app_created', details, { client, at: nowIso });
   });
   const apps = await listApps(db, userId);
   const app = apps.find((a) => a.id === id);

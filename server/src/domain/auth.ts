@@ -1,6 +1,7 @@
 import type { Db } from '../db/connection';
 import type { AuthType, User } from '../db/schema';
 import type { components } from '../generated/portal.gen';
+import { recordSignInEvent, type ClientInfo, type SignInNovelty } from './accountEvents';
 import { InvalidError, type FieldErrors } from './errors';
 import { newId } from './ids';
 import { consumeOtp, type OtpPurpose } from './otp';
@@ -278,9 +279,12 @@ export async function completeSignIn(
   user: User,
   stepId: string,
   code: string,
-  client: { ip: string; userAgent: string | null },
+  client: ClientInfo,
   clock: Clock = systemClock,
-): Promise<{ ok: true; token: string } | { ok: false; reason: 'spent' | 'wrongCode' }> {
+): Promise<
+  | { ok: true; token: string; novelty: SignInNovelty | null }
+  | { ok: false; reason: 'spent' | 'wrongCode' }
+> {
   return db
     .transaction()
     .execute(async (trx) => {
@@ -295,8 +299,12 @@ export async function completeSignIn(
         throw new WrongCode();
       }
       await recordSignIn(trx, user);
-      const session = await createSession(trx, user.id, client, clock);
-      return { ok: true, token: session.token } as const;
+      // One instant for the session and its event, so the dashboard can tell them apart by it.
+      const at = clock();
+      const sameInstant = () => at;
+      const session = await createSession(trx, user.id, client, sameInstant);
+      const novelty = await recordSignInEvent(trx, user.id, session.sessionId, client, sameInstant);
+      return { ok: true, token: session.token, novelty } as const;
     })
     .catch((error: unknown) => {
       if (error instanceof WrongCode) return { ok: false, reason: 'wrongCode' } as const;

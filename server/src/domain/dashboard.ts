@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import type { components } from '../generated/portal.gen';
+import { previousSignIn } from './accountEvents';
 import { microToDecimal } from './money';
 import { CREDITED_STATUSES, startOfUtcDay } from './appUsage';
 import { currentSubscription } from './subscriptions';
@@ -68,16 +69,17 @@ export function dashboardQueries(db: Executor, userId: string, windows: CountWin
     receiveCounts: transactionCounts(db, 'receive_transactions', userId, windows),
     sendCounts: transactionCounts(db, 'send_transactions', userId, windows),
     latestEntries: latestEntries(db, userId),
-    lastLogin: db.selectFrom('users').select('last_login_at').where('id', '=', userId),
   };
 }
 
 type Schemas = components['schemas'];
 
+/** The dashboard of `userId` as the session `sessionId` sees it (its last login is the one before). */
 export async function dashboardOf(
   db: Executor,
   userId: string,
   now: Date,
+  sessionId: string | null = null,
 ): Promise<Schemas['DashboardData']> {
   const subscription = await currentSubscription(db, userId, now.toISOString());
   const queries = dashboardQueries(db, userId, {
@@ -85,17 +87,19 @@ export async function dashboardOf(
     month: startOfUtcMonth(now),
     subscription: subscription?.start_date ?? now.toISOString(),
   });
-  const [receive, send, latest, user] = await Promise.all([
+  const [receive, send, latest, lastLogin] = await Promise.all([
     queries.receiveCounts.executeTakeFirstOrThrow(),
     queries.sendCounts.executeTakeFirstOrThrow(),
     queries.latestEntries.execute(),
-    queries.lastLogin.executeTakeFirst(),
+    previousSignIn(db, userId, sessionId, now),
   ]);
   const sum = (key: 'total' | 'daily' | 'monthly') =>
     Number(receive[key] ?? 0) + Number(send[key] ?? 0);
   return {
-    // recordSignIn keeps here the start of the session before this one ("last login").
-    last_login_at: user?.last_login_at ?? null,
+    // The sign-in before this session's own, with where it came from.
+    last_login_at: lastLogin?.at ?? null,
+    last_login_ip: lastLogin?.ip ?? null,
+    last_login_device: lastLogin?.device ?? null,
     subscription: subscription
       ? {
           expiry: subscription.end_date,

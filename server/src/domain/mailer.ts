@@ -22,7 +22,7 @@ export interface OutboxMail extends MailMessage {
 export const OUTBOX_DIR = 'outbox';
 const MAIL_UNAVAILABLE = 'We could not send the code by e-mail. Please try again in a few minutes.';
 
-type MailConfig = Pick<ResolvedConfig, 'smtpUrl' | 'mailFrom' | 'dataDir'>;
+export type MailConfig = Pick<ResolvedConfig, 'smtpUrl' | 'mailFrom' | 'dataDir'>;
 
 // One pooled SMTP transport per URL for the life of the process.
 const transports = new Map<string, Transporter>();

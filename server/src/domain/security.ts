@@ -1,6 +1,7 @@
 import type { Db } from '../db/connection';
 import type { AuthType, User } from '../db/schema';
 import type { components } from '../generated/portal.gen';
+import { recordAccountEvent, type ClientInfo, type RecordOptions } from './accountEvents';
 import { hashSecret } from './passwords';
 import { revokeUserSessions } from './sessions';
 import { systemClock, type Clock } from './time';
@@ -53,8 +54,15 @@ export async function authenticatorSetupUrl(
   return totpUri(secret, user.username);
 }
 
-export async function markAuthenticatorSetUp(db: Db, userId: string): Promise<void> {
-  await db.updateTable('users').set({ totp_enabled: 1 }).where('id', '=', userId).execute();
+export async function markAuthenticatorSetUp(
+  db: Db,
+  userId: string,
+  event: RecordOptions = {},
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ totp_enabled: 1 }).where('id', '=', userId).execute();
+    await recordAccountEvent(trx, userId, 'authenticator_set_up', {}, event);
+  });
 }
 
 /**
@@ -80,22 +88,42 @@ export async function resetAuthenticator(db: Db, userId: string): Promise<AuthTy
   });
 }
 
-export async function setAuthType(db: Db, userId: string, authType: AuthType): Promise<void> {
-  await db.updateTable('users').set({ auth_type: authType }).where('id', '=', userId).execute();
+export async function setAuthType(
+  db: Db,
+  userId: string,
+  authType: AuthType,
+  event: RecordOptions = {},
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ auth_type: authType }).where('id', '=', userId).execute();
+    await recordAccountEvent(trx, userId, 'auth_type_changed', { auth_type: authType }, event);
+  });
 }
 
-export async function changePin(db: Db, userId: string, pin: string): Promise<void> {
+export async function changePin(
+  db: Db,
+  userId: string,
+  pin: string,
+  event: RecordOptions = {},
+): Promise<void> {
   const pinHash = await hashSecret(pin);
-  await db.updateTable('users').set({ pin_hash: pinHash }).where('id', '=', userId).execute();
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ pin_hash: pinHash }).where('id', '=', userId).execute();
+    await recordAccountEvent(trx, userId, 'pin_changed', {}, event);
+  });
 }
 
-/** New password hash, and every session of the user but `keepSessionId` ends. */
+/**
+ * New password hash, and every session of the user but `keepSessionId` ends; the bell gets a
+ * password_changed event from `client`.
+ */
 export async function changePassword(
   db: Db,
   userId: string,
   password: string,
   keepSessionId: string | null,
   clock: Clock = systemClock,
+  client?: ClientInfo,
 ): Promise<void> {
   const passwordHash = await hashSecret(password);
   await db.transaction().execute(async (trx) => {
@@ -105,6 +133,7 @@ export async function changePassword(
       .where('id', '=', userId)
       .execute();
     await revokeUserSessions(trx, userId, keepSessionId ?? undefined, clock);
+    await recordAccountEvent(trx, userId, 'password_changed', {}, { client, clock });
   });
 }
 

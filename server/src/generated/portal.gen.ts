@@ -228,6 +228,48 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/notifications': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the account's security events
+     * @description One page of the account's security events, newest first (20 per page), with the number of unread ones for the bell's badge. The server records them as they happen; the spec's panel showed static samples instead (a departure written in the README). Its `first_page_url` is `/api/notifications?page=1`.
+     */
+    get: operations['listNotifications'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/notifications/read': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mark every event read
+     * @description The panel's Read All: marks every unread event of the account read, up to `until` when
+     *     given (the newest event the panel showed, so one that arrived since stays unread). Takes no
+     *     request body.
+     */
+    post: operations['markNotificationsRead'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/change-picture': {
     parameters: {
       query?: never;
@@ -1264,9 +1306,13 @@ export interface components {
     DashboardData: {
       /**
        * Format: date-time
-       * @description When the previous session started; null on the very first sign-in.
+       * @description When the sign-in before the current session's own happened; null when there was none.
        */
       last_login_at: string | null;
+      /** @description The address that previous sign-in came from; null when there was none or it is unknown. */
+      last_login_ip: string | null;
+      /** @description The browser and operating system of that previous sign-in, parsed from its user agent (e.g. `Chrome on Windows 10`); null when there was none or it is unknown. */
+      last_login_device: string | null;
       /** @description The licence usage; null without an active subscription. */
       subscription: components['schemas']['DashboardSubscription'] | null;
       /** @description Gateway transactions of the account's apps today. */
@@ -1277,6 +1323,63 @@ export interface components {
       total_transaction: number;
       /** @description The 10 latest wallet ledger entries, newest first (the field's spelling is the contract's). */
       latest_transacctions: components['schemas']['Transaction'][];
+    };
+    /**
+     * @description What happened: a sign-in, a burst of failed sign-ins, a lock, a password, pin, sign-in method or authenticator change, a new or revoked API key, a new app, a new webhook secret.
+     * @enum {string}
+     */
+    AccountEventKind:
+      | 'sign_in'
+      | 'sign_in_failures'
+      | 'locked'
+      | 'password_changed'
+      | 'pin_changed'
+      | 'auth_type_changed'
+      | 'authenticator_set_up'
+      | 'api_key_created'
+      | 'api_key_revoked'
+      | 'app_created'
+      | 'webhook_secret';
+    /** @description One security event of the account, as the bell shows it. */
+    AccountEvent: {
+      /** @description The event's id. */
+      id: string;
+      /** @description What happened. */
+      kind: components['schemas']['AccountEventKind'];
+      /** @description The entry's title (a sign-in is 'Account Login', as the spec shows). */
+      title: string;
+      /** @description The sentence under the title. */
+      text: string;
+      /**
+       * Format: date-time
+       * @description When it happened.
+       */
+      created_at: string;
+      /** @description Whether Read All has marked it read. */
+      read: boolean;
+      /** @description The address the request that caused it came from; null when not recorded. */
+      ip: string | null;
+      /** @description The browser and operating system of that request, parsed from its user agent (e.g. `Chrome on Windows 10`); null when not recorded. */
+      device: string | null;
+    };
+    /** @description One page of the account's security events (`listNotifications`). */
+    NotificationPage: {
+      /** @description The rows of this page, newest first. */
+      data: components['schemas']['AccountEvent'][];
+      /** @description The number of this page. */
+      current_page: number;
+      /** @description The number of the last page (1 when the list is empty). */
+      last_page: number;
+      /** @description The number of rows per page. */
+      per_page: number;
+      /** @description Position of this page's first row in the whole list (from 1); null when empty. */
+      from: number | null;
+      /** @description Position of this page's last row in the whole list; null when the page is empty. */
+      to: number | null;
+      /** @description The number of rows in the whole list. */
+      total: number;
+      /** @description The URL of page 1 of this same list (with the /api prefix), `/api/notifications?page=1`. */
+      first_page_url: string;
     };
     /** @description One uploaded KYC document. */
     Upload: {
@@ -2050,6 +2153,22 @@ export interface components {
       /** @description The figures. */
       data: components['schemas']['DashboardData'];
     };
+    /** @description One page of security events and the unread count. */
+    NotificationsResponse: {
+      /** @description Success flag (true). */
+      status: components['schemas']['Status'];
+      /** @description The requested page. */
+      data: components['schemas']['NotificationPage'];
+      /** @description The number of the account's unread events (the bell's badge). */
+      unread: number;
+    };
+    /** @description How many events Read All marked read. */
+    MarkNotificationsReadResponse: {
+      /** @description Success flag (true). */
+      status: components['schemas']['Status'];
+      /** @description The number of events that were unread and are now read. */
+      marked: number;
+    };
     /** @description The new avatar. */
     ChangePictureResponse: {
       /** @description Success flag (true). */
@@ -2681,6 +2800,66 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  listNotifications: {
+    parameters: {
+      query?: {
+        /**
+         * @description The page to return, at most 1000000; 1 when absent. A page past the last one has no rows.
+         * @example 1
+         */
+        page?: components['parameters']['PageQuery'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of events and the unread count. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotificationsResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  markNotificationsRead: {
+    parameters: {
+      query?: {
+        /**
+         * @description The id of the newest event shown; events recorded after it stay unread.
+         * @example evt_01jd2k8m3n4p5q6r7s8t9v0w1x
+         */
+        until?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The events are read. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MarkNotificationsReadResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
     };
   };

@@ -21,6 +21,7 @@ import { gasBalanceReader } from '../domain/chain/balances';
 import { microToDecimal } from '../domain/money';
 import { localChains, sendTestDeposit } from '../domain/testDeposits';
 import { isoNow } from '../domain/time';
+import { clientOf } from '../http/client';
 import { requireUser } from '../http/requestContext';
 import { done } from './replies';
 import type { HandlerModule, Reply } from './types';
@@ -37,7 +38,13 @@ export const appsHandlers: HandlerModule = (ctx) => {
 
     async createApp(request) {
       const user = requireUser(request);
-      const { app, apps } = await createApp(ctx.db, user.id, request.body, isoNow(ctx.clock));
+      const { app, apps } = await createApp(
+        ctx.db,
+        user.id,
+        request.body,
+        isoNow(ctx.clock),
+        clientOf(request),
+      );
       return done('App created successfully', { data: apps, app }) satisfies Reply<'createApp'>;
     },
 
@@ -69,7 +76,13 @@ export const appsHandlers: HandlerModule = (ctx) => {
 
     async generateApiKey(request) {
       const user = requireUser(request);
-      const { token, key } = await generateApiKey(ctx.db, user.id, request.body, isoNow(ctx.clock));
+      const { token, key } = await generateApiKey(
+        ctx.db,
+        user.id,
+        request.body,
+        isoNow(ctx.clock),
+        clientOf(request),
+      );
       return done('API key generated successfully', {
         token,
         data: key,
@@ -79,7 +92,7 @@ export const appsHandlers: HandlerModule = (ctx) => {
     async revokeToken(request) {
       const user = requireUser(request);
       const { appid, tokenId } = request.params;
-      await revokeApiKey(ctx.db, user.id, appid, tokenId, isoNow(ctx.clock));
+      await revokeApiKey(ctx.db, user.id, appid, tokenId, isoNow(ctx.clock), clientOf(request));
       return { status: true, msg: 'API key revoked successfully' } satisfies Reply<'revokeToken'>;
     },
 

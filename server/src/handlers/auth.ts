@@ -12,6 +12,8 @@ import {
   register,
   warmUpPasswordCheck,
 } from '../domain/auth';
+import { recordSignInFailure } from '../domain/accountEvents';
+import { newSignInMail, sendAlert } from '../domain/accountMail';
 import {
   createLoginGuard,
   lockedMessage,
@@ -23,6 +25,7 @@ import { OTP_TTL_MINUTES, issueOtp } from '../domain/otp';
 import { accountProfile, reloadUser } from '../domain/security';
 import { revokeSession } from '../domain/sessions';
 import { issueStepToken } from '../domain/stepTokens';
+import { clientOf } from '../http/client';
 import { HttpError, fieldError, validationFailed } from '../http/errors';
 import { requireStepUser, requireUser } from '../http/requestContext';
 import type { HandlerModule, Reply } from './types';
@@ -58,6 +61,10 @@ export const authHandlers: HandlerModule = (ctx) => {
       failed = true;
       const now = ctx.clock();
       const lockedUntil = await attempt.failed();
+      if ('userId' in subject) {
+        const client = clientOf(reply.request);
+        await recordSignInFailure(ctx.db, subject.userId, lockedUntil, client, ctx.clock);
+      }
       if (lockedUntil) throw validationFailed({}, lockedMessage(lockedUntil, now));
       throw error;
     };
@@ -130,7 +137,7 @@ export const authHandlers: HandlerModule = (ctx) => {
           user,
           stepId,
           code,
-          { ip: request.ip, userAgent: request.headers['user-agent'] ?? null },
+          clientOf(request),
           ctx.clock,
         );
         if (!outcome.ok && outcome.reason === 'spent') {
@@ -140,6 +147,10 @@ export const authHandlers: HandlerModule = (ctx) => {
         return outcome;
       });
       await guard.recordSuccess(ctx.db, user.id, request.ip);
+      if (signedIn.novelty && (signedIn.novelty.newDevice || signedIn.novelty.newAddress)) {
+        const mail = newSignInMail(user, clientOf(request), signedIn.novelty, ctx.clock);
+        await sendAlert(ctx.config, mail, request.log, ctx.clock);
+      }
 
       const fresh = await reloadUser(ctx.db, user.id);
       return {

@@ -7,6 +7,7 @@ import { insertApp, insertReceive, insertSend } from '../../test/appRows';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import { DB_FILE, openDb } from '../db/connection';
 import type { Database } from '../db/schema';
+import { recordAccountEvent } from '../domain/accountEvents';
 import { dashboardOf } from '../domain/dashboard';
 import { balanceMicro, postEntry } from '../domain/ledger';
 import { decimalToMicro } from '../domain/money';
@@ -15,6 +16,7 @@ import { decimalToMicro } from '../domain/money';
 // run is an index search on a ledger of a million entries.
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
+const FIREFOX_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 let t: TestApp;
 let userId: string;
 let auth: { authorization: string };
@@ -65,7 +67,18 @@ async function addTransactions(appId: string, times: string[]) {
 beforeAll(async () => {
   t = await createTestApp();
   t.clock.set(NOW);
-  userId = await addUser(t, 'counter', { last_login_at: '2026-11-19T08:15:00.000Z' });
+  userId = await addUser(t, 'counter');
+  // The sign-in before this session's own (the dashboard's last login).
+  await recordAccountEvent(
+    t.db,
+    userId,
+    'sign_in',
+    {},
+    {
+      at: '2026-11-19T08:15:00.000Z',
+      client: { ip: '198.51.100.7', userAgent: FIREFOX_LINUX },
+    },
+  );
   auth = await t.authHeader('counter');
   const other = await addUser(t, 'neighbour');
 
@@ -119,7 +132,7 @@ beforeAll(async () => {
     source: 'deposit',
     createdAt: NOW.toISOString(),
   });
-});
+}, 60_000); // many inserts: slow on PostgreSQL on a busy machine
 afterAll(() => t.close());
 
 test('getDashboard counts the user’s apps’ transactions and lists its latest ledger entries', async () => {
@@ -133,6 +146,8 @@ test('getDashboard counts the user’s apps’ transactions and lists its latest
   const { data } = res.json();
   expect(data).toMatchObject({
     last_login_at: '2026-11-19T08:15:00.000Z',
+    last_login_ip: '198.51.100.7',
+    last_login_device: 'Firefox on Linux',
     subscription: {
       expiry: '2026-12-05T00:00:00.000Z',
       transaction_limit: pkg.tnx_limit,
@@ -160,6 +175,8 @@ test('without a subscription in force the licence is null', async () => {
   const res = await t.call('getDashboard', { headers: await t.authHeader('newcomer') });
   expect(res.json().data).toEqual({
     last_login_at: null,
+    last_login_ip: null,
+    last_login_device: null,
     subscription: null,
     daily_transaction: 0,
     monthly_transaction: 0,

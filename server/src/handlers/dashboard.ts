@@ -6,7 +6,7 @@ import type { HandlerModule, Reply } from './types';
 export const dashboardHandlers: HandlerModule = (ctx) => ({
   async getDashboard(request) {
     const user = requireUser(request);
-    const data = await dashboardOf(ctx.db, user.id, ctx.clock());
+    const data = await dashboardOf(ctx.db, user.id, ctx.clock(), request.sessionId ?? null);
     return { status: true, data } satisfies Reply<'getDashboard'>;
   },
 });

@@ -4,6 +4,7 @@ import { appsHandlers } from './apps';
 import { authHandlers } from './auth';
 import { dashboardHandlers } from './dashboard';
 import { kycHandlers } from './kyc';
+import { notificationsHandlers } from './notifications';
 import { profileHandlers } from './profile';
 import { recoveryHandlers } from './recovery';
 import { securityHandlers } from './security';
@@ -22,6 +23,7 @@ export const HANDLER_MODULES: Record<string, HandlerModule> = {
   Wallet: walletHandlers,
   Security: securityHandlers,
   Apps: appsHandlers,
+  Notifications: notificationsHandlers,
 };
 
 /**

@@ -1,5 +1,6 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { User } from '../db/schema';
+import { passwordChangedMail, sendAlert } from '../domain/accountMail';
 import { AUTH_MESSAGES, meetsPasswordPolicy, secondFactorOk } from '../domain/auth';
 import { FailureWindow } from '../domain/lockout';
 import { sendMail } from '../domain/mailer';
@@ -15,6 +16,7 @@ import {
   setAuthType,
 } from '../domain/security';
 import { consumeUserTotp } from '../domain/totp';
+import { clientOf } from '../http/client';
 import {
   HttpError,
   conflict,
@@ -84,6 +86,11 @@ export const securityHandlers: HandlerModule = (ctx) => {
     return ok;
   }
 
+  /** The event options of a change made by `request`. */
+  function eventOf(request: FastifyRequest) {
+    return { client: clientOf(request), clock: ctx.clock };
+  }
+
   async function profileNow(userId: string) {
     return accountProfile(ctx.db, ctx.config.secretKey, await reloadUser(ctx.db, userId));
   }
@@ -115,7 +122,7 @@ export const securityHandlers: HandlerModule = (ctx) => {
       if (!(await guardedCheck(reply, user, codeOk))) {
         throw fieldError(field, MESSAGES.wrongCode);
       }
-      await setAuthType(ctx.db, user.id, type);
+      await setAuthType(ctx.db, user.id, type, eventOf(request));
       return {
         status: true,
         msg: MESSAGES.switched,
@@ -131,7 +138,7 @@ export const securityHandlers: HandlerModule = (ctx) => {
         consumeUserTotp(ctx.db, ctx.config.secretKey, user, request.body.code, ctx.clock),
       );
       if (!ok) throw fieldError('code', MESSAGES.wrongTwoFactor);
-      await markAuthenticatorSetUp(ctx.db, user.id);
+      await markAuthenticatorSetUp(ctx.db, user.id, eventOf(request));
       return {
         status: true,
         msg: MESSAGES.setUp,
@@ -172,7 +179,7 @@ export const securityHandlers: HandlerModule = (ctx) => {
         verifySecret(user.password_hash, body.password),
       );
       if (!ok) throw fieldError('password', MESSAGES.wrongPassword);
-      await changePin(ctx.db, user.id, body.spassword);
+      await changePin(ctx.db, user.id, body.spassword, eventOf(request));
       return { status: true, msg: MESSAGES.pinChanged } satisfies Reply<'changeMpin'>;
     },
 
@@ -200,7 +207,14 @@ export const securityHandlers: HandlerModule = (ctx) => {
         return passwordOk && pinOk;
       });
       if (Object.keys(wrong).length > 0) throw validationFailed(wrong);
-      await changePassword(ctx.db, user.id, body.newpassword, request.sessionId, ctx.clock);
+      const client = clientOf(request);
+      await changePassword(ctx.db, user.id, body.newpassword, request.sessionId, ctx.clock, client);
+      await sendAlert(
+        ctx.config,
+        passwordChangedMail(user, client, ctx.clock),
+        request.log,
+        ctx.clock,
+      );
       return { status: true, msg: MESSAGES.passwordChanged } satisfies Reply<'changePassword'>;
     },
   };

@@ -34,8 +34,12 @@ export type Transaction = {
   created_at: string;
 };
 export type DashboardData = {
-  /** When the previous session started; null on the very first sign-in. */
+  /** When the sign-in before the current session's own happened; null when there was none. */
   last_login_at: string | null;
+  /** The address that previous sign-in came from; null when there was none or it is unknown. */
+  last_login_ip: string | null;
+  /** The browser and operating system of that previous sign-in, parsed from its user agent (e.g. `Chrome on Windows 10`); null when there was none or it is unknown. */
+  last_login_device: string | null;
   /** The licence usage; null without an active subscription. */
   subscription: DashboardSubscription | null;
   /** Gateway transactions of the account's apps today. */

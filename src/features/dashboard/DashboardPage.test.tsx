@@ -25,15 +25,28 @@ const answer = (data: Parameters<typeof makeDashboard>[0]) =>
     on('getDashboard', () => ok('getDashboard', { status: true, data: makeDashboard(data) })),
   );
 
-test('greets with the name, the last login (LLL) and the email with a copy action', async () => {
+test('greets with the name, the last login (LLL, address, device) and the email with a copy action', async () => {
   const { user } = await renderDashboard();
   const lll = moment('2026-11-14T18:02:11Z').format('LLL');
-  expect(await screen.findByText(`Last login: ${lll}`)).toBeInTheDocument();
+  expect(
+    await screen.findByText(`Last login: ${lll} from 203.0.113.9 (Chrome on Windows 10)`),
+  ).toBeInTheDocument();
   expect(screen.getByText('demo@example.com')).toBeInTheDocument();
   const write = jest.spyOn(navigator.clipboard, 'writeText');
   await user.click(screen.getByRole('button', { name: 'Copy email' }));
   expect(write).toHaveBeenCalledWith('demo@example.com');
   expect(await screen.findByText('Copied Successfully')).toBeInTheDocument();
+});
+
+test('the last login: without a previous sign-in ----, without its address the device alone', async () => {
+  answer({ last_login_at: null, last_login_ip: null, last_login_device: null });
+  const first = await renderDashboard();
+  expect(await screen.findByText('Last login: ----')).toBeInTheDocument();
+  first.unmount();
+  answer({ last_login_ip: null, last_login_device: 'Safari on macOS' });
+  await renderDashboard();
+  const lll = moment('2026-11-14T18:02:11Z').format('LLL');
+  expect(await screen.findByText(`Last login: ${lll} from Safari on macOS`)).toBeInTheDocument();
 });
 
 test('the KYC badge shows the status read from the server and links to /app/kyc', async () => {

@@ -1,7 +1,7 @@
 import Card from 'react-bootstrap/Card';
 import { Link } from 'react-router-dom';
 import { useGetAppsQuery } from '../../api/apps';
-import { useGetDashboardQuery } from '../../api/dashboard';
+import { useGetDashboardQuery, type DashboardData } from '../../api/dashboard';
 import { useAppSelector } from '../../app/hooks';
 import { paths } from '../../app/paths';
 import { CopyButton } from '../../components/CopyButton';
@@ -16,6 +16,18 @@ import { MyApps } from './components/MyApps';
 import { RecentActivity } from './components/RecentActivity';
 import { TransactionCounts } from './components/TransactionCounts';
 import './dashboard.scss';
+
+/**
+ * The sign-in before this session's own, and where it came from: 'November 25, 2026 10:24 AM
+ * from 203.0.113.9 (Chrome on Windows 10)'; '----' when there was none.
+ */
+function lastLogin(data: DashboardData): string {
+  if (!data.last_login_at) return formatDateTime(null);
+  const ip = data.last_login_ip;
+  const device = data.last_login_device;
+  const where = ip && device ? `${ip} (${device})` : (ip ?? device);
+  return `${formatDateTime(data.last_login_at)}${where ? ` from ${where}` : ''}`;
+}
 
 export default function DashboardPage() {
   const session = useAppSelector(selectSession);
@@ -33,7 +45,7 @@ export default function DashboardPage() {
             <Card.Body>
               <h1 className="welcome-card__greeting">Hello, {session.name}</h1>
               <p className="welcome-card__login text-muted mb-3">
-                Last login: {dashboard ? formatDateTime(dashboard.last_login_at) : '…'}
+                Last login: {dashboard ? lastLogin(dashboard) : '…'}
               </p>
               <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
                 <span className="welcome-card__email text-truncate">{session.email}</span>

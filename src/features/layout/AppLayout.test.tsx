@@ -1,7 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import moment from 'moment';
 import { makeApp } from '../../../test/factories/apps';
 import { makeProfile } from '../../../test/factories/auth';
+import { makeEvent, makeNotifications } from '../../../test/factories/notifications';
 import { ok, on } from '../../../test/msw/contract';
 import { server } from '../../../test/msw/server';
 import { renderRoute, SIGNED_IN } from '../../../test/renderWithProviders';
@@ -90,17 +92,85 @@ describe('header', () => {
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Language' })).toBeNull());
   });
 
-  test('notifications: static Account Login entries under Today and Yesterday; Read All goes to /', async () => {
+  test('notifications: a new account has none, and no badge', async () => {
+    const { user } = await renderLayout();
+    const bell = await screen.findByRole('button', { name: 'Notifications (0 unread)' });
+    expect(bell.querySelector('.header-icon-button__badge')).toBeNull();
+    await user.click(bell);
+    expect(await screen.findByText('No notifications yet.')).toBeInTheDocument();
+    expect(screen.queryByText('Account Login')).toBeNull();
+  });
+
+  test('notifications: real events under Today, Yesterday and Earlier; the badge counts unread; Read All marks them read and goes to /', async () => {
+    const day = moment().startOf('day');
+    const events = [
+      makeEvent({ id: 'evt_4', created_at: day.clone().add(2, 'minutes').toISOString() }),
+      makeEvent({
+        id: 'evt_3',
+        kind: 'api_key_created',
+        title: 'New API Key',
+        text: "The API key 'Till' was created for Shop Checkout from 203.0.113.9.",
+        created_at: day.clone().add(1, 'minute').toISOString(),
+      }),
+      makeEvent({
+        id: 'evt_2',
+        text: 'A login to your account from Android 14 using Chrome, address 198.51.100.7.',
+        created_at: day.clone().subtract(12, 'hours').toISOString(),
+      }),
+      makeEvent({
+        id: 'evt_1',
+        read: true,
+        text: 'A login to your account from macOS using Safari, address 203.0.113.9.',
+        created_at: day.clone().subtract(3, 'days').toISOString(),
+      }),
+    ];
+    let marked: string | null = null;
+    server.use(
+      on('listNotifications', () =>
+        ok(
+          'listNotifications',
+          makeNotifications(marked ? events.map((e) => ({ ...e, read: true })) : events),
+        ),
+      ),
+      on('markNotificationsRead', ({ request }) => {
+        marked = new URL(request.url).searchParams.get('until');
+        return ok('markNotificationsRead', { status: true, marked: 3 });
+      }),
+    );
     const { user, navigation } = await renderLayout();
-    await user.click(await screen.findByRole('button', { name: /^Notifications/ }));
-    const today = screen.getByRole('region', { name: 'Today' });
+    const bell = await screen.findByRole(
+      'button',
+      { name: 'Notifications (3 unread)' },
+      { timeout: 5_000 },
+    );
+    expect(bell).toHaveTextContent('3');
+    await user.click(bell);
+    const today = await screen.findByRole('region', { name: 'Today' });
     const yesterday = screen.getByRole('region', { name: 'Yesterday' });
-    expect(within(today).getAllByText('Account Login')).toHaveLength(2);
+    const earlier = screen.getByRole('region', { name: 'Earlier' });
+    expect(
+      within(today)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      expect.stringMatching(
+        /^Unread: Account Login.*Windows 10 using Chrome, address 203\.0\.113\.9\.$/,
+      ),
+      expect.stringMatching(/^Unread: New API Key.*'Till' was created for Shop Checkout/),
+    ]);
     expect(within(yesterday).getByText('Account Login')).toBeInTheDocument();
-    expect(within(yesterday).getByText(/macOS 14 using Safari/)).toBeInTheDocument();
+    expect(within(yesterday).getByText(/Android 14 using Chrome/)).toBeInTheDocument();
+    // A read entry has no "Unread" mark.
+    expect(within(earlier).getByRole('listitem')).toHaveTextContent(/^Account Login/);
+    expect(within(earlier).getByText(/macOS using Safari/)).toBeInTheDocument();
+
     await user.click(screen.getByRole('button', { name: 'Read All' }));
     // `/` sends a signed-in user on to the dashboard.
     await waitFor(() => expect(navigation.pathname).toBe('/app/dashboard'));
+    expect(marked).toBe('evt_4');
+    expect(
+      await screen.findByRole('button', { name: 'Notifications (0 unread)' }, { timeout: 5_000 }),
+    ).toBeInTheDocument();
   });
 });
 

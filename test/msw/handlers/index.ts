@@ -3,6 +3,7 @@ import { fixtures as apps } from '../../factories/apps';
 import { fixtures as auth } from '../../factories/auth';
 import { fixtures as dashboard } from '../../factories/dashboard';
 import { fixtures as kyc } from '../../factories/kyc';
+import { fixtures as notifications } from '../../factories/notifications';
 import { fixtures as profile, PNG_BYTES } from '../../factories/profile';
 import { fixtures as recovery } from '../../factories/recovery';
 import { change2faSetUp, fixtures as security } from '../../factories/security';
@@ -24,9 +25,18 @@ function replyEach(fixtures: Fixtures): HttpHandler[] {
  * with ok()/fail() is checked against openapi.yaml.
  */
 export const handlers: HttpHandler[] = [
-  ...[auth, apps, dashboard, kyc, profile, recovery, security, subscriptions, wallet].flatMap(
-    replyEach,
-  ),
+  ...[
+    auth,
+    apps,
+    dashboard,
+    kyc,
+    notifications,
+    profile,
+    recovery,
+    security,
+    subscriptions,
+    wallet,
+  ].flatMap(replyEach),
   reply('change2Fa', change2faSetUp),
   // Every stored picture answers the same tiny PNG, typed as the server types it.
   on(

@@ -10,6 +10,7 @@ import * as m0060 from './0060_rate_limits';
 import * as m0070 from './0070_gateway_abilities';
 import * as m0080 from './0080_gateway_methods';
 import * as m0090 from './0090_gateway_deposits';
+import * as m0120 from './0120_account_events';
 import * as m0130 from './0130_chain_assets';
 import * as m0140 from './0140_gateway_usage';
 
@@ -27,6 +28,7 @@ export const migrations: Record<string, Migration> = {
   '0070_gateway_abilities': m0070,
   '0080_gateway_methods': m0080,
   '0090_gateway_deposits': m0090,
+  '0120_account_events': m0120,
   '0130_chain_assets': m0130,
   '0140_gateway_usage': m0140,
 };

@@ -1,50 +1,112 @@
+import moment from 'moment';
+import { useState } from 'react';
 import Dropdown from 'react-bootstrap/Dropdown';
 import { useNavigate } from 'react-router-dom';
+import {
+  useListNotificationsQuery,
+  useMarkNotificationsReadMutation,
+  type AccountEvent,
+} from '../../../api/notifications';
 import { BellIcon } from '../../../components/icons';
 
-// Static sample entries, as the spec shows them: the panel makes no calls.
-const GROUPS = [
-  {
-    title: 'Today',
-    entries: [
-      { time: '10:24 AM', text: 'A login to your account from Windows 10 using Chrome.' },
-      { time: '08:02 AM', text: 'A login to your account from Android 14 using Chrome Mobile.' },
-    ],
-  },
-  {
-    title: 'Yesterday',
-    entries: [{ time: '06:47 PM', text: 'A login to your account from macOS 14 using Safari.' }],
-  },
-] as const;
+// On a phone the panel is nearly as wide as the screen: keep it off the screen's edges.
+const KEEP_OFF_EDGES = {
+  modifiers: [{ name: 'preventOverflow', options: { padding: 8 } }],
+};
 
-const COUNT = GROUPS.reduce((n, group) => n + group.entries.length, 0);
+type Group = { title: 'Today' | 'Yesterday' | 'Earlier'; entries: AccountEvent[] };
 
-/** The bell and its panel of sample 'Account Login' entries; 'Read All' goes to `/`. */
+/** The events under Today, Yesterday and Earlier (local days), newest first, empty groups left out. */
+function groupByDay(events: readonly AccountEvent[], now = moment()): Group[] {
+  const today = now.clone().startOf('day');
+  const yesterday = today.clone().subtract(1, 'day');
+  const groups: Group[] = [
+    { title: 'Today', entries: [] },
+    { title: 'Yesterday', entries: [] },
+    { title: 'Earlier', entries: [] },
+  ];
+  for (const event of events) {
+    const at = moment(event.created_at);
+    const index = at.isSameOrAfter(today) ? 0 : at.isSameOrAfter(yesterday) ? 1 : 2;
+    groups[index]?.entries.push(event);
+  }
+  return groups.filter((group) => group.entries.length > 0);
+}
+
+/**
+ * The bell: the account's security events as the server recorded them (the spec's panel shows
+ * static samples and makes no calls; see the README). The badge counts unread events; Read All
+ * marks those shown read, then goes to `/` as the spec has it.
+ */
 export function NotificationsPanel() {
   const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const list = useListNotificationsQuery({}, { refetchOnFocus: true });
+  const [markRead, marking] = useMarkNotificationsReadMutation();
+  const events = list.data?.data.data ?? [];
+  const unread = list.data?.unread ?? 0;
+
+  const toggle = (next: boolean) => {
+    setOpen(next);
+    // Opening shows what happened since (a sign-in elsewhere), not the answer from page load.
+    if (next) void list.refetch();
+  };
+
+  const readAll = async () => {
+    const newest = events[0];
+    try {
+      if (newest) await markRead({ until: newest.id }).unwrap();
+    } catch {
+      // The error toast has told the user; the panel still goes where the spec says.
+    }
+    setOpen(false);
+    void navigate('/');
+  };
+
   return (
-    <Dropdown align="end" className="header-panel">
+    <Dropdown align="end" className="header-panel" show={open} onToggle={toggle}>
       <Dropdown.Toggle
         variant="link"
         className="header-icon-button"
-        aria-label={`Notifications (${COUNT})`}
+        aria-label={`Notifications (${unread} unread)`}
       >
         <BellIcon />
-        <span className="header-icon-button__badge" aria-hidden="true">
-          {COUNT}
-        </span>
+        {unread > 0 ? (
+          <span className="header-icon-button__badge" aria-hidden="true">
+            {unread > 99 ? '99+' : unread}
+          </span>
+        ) : null}
       </Dropdown.Toggle>
-      <Dropdown.Menu className="header-panel__menu notifications-panel">
+      <Dropdown.Menu
+        className="header-panel__menu notifications-panel"
+        popperConfig={KEEP_OFF_EDGES}
+      >
         <div className="header-panel__title">Notifications</div>
-        {GROUPS.map((group) => (
+        {list.isError && events.length === 0 ? (
+          <p className="notifications-panel__empty">The notifications could not be loaded.</p>
+        ) : null}
+        {list.isSuccess && events.length === 0 ? (
+          <p className="notifications-panel__empty">No notifications yet.</p>
+        ) : null}
+        {groupByDay(events).map((group) => (
           <section key={group.title} aria-label={group.title}>
             <div className="notifications-panel__group">{group.title}</div>
             <ul className="list-unstyled mb-0">
               {group.entries.map((entry) => (
-                <li key={entry.time} className="notifications-panel__entry">
+                <li
+                  key={entry.id}
+                  className={`notifications-panel__entry${entry.read ? '' : ' notifications-panel__entry--unread'}`}
+                >
                   <div className="d-flex justify-content-between gap-2">
-                    <strong>Account Login</strong>
-                    <small className="text-muted text-nowrap">{entry.time}</small>
+                    <strong>
+                      {entry.read ? null : <span className="visually-hidden">Unread: </span>}
+                      {entry.title}
+                    </strong>
+                    <small className="text-muted text-nowrap">
+                      {moment(entry.created_at).format(
+                        group.title === 'Earlier' ? 'MMM D, h:mm A' : 'hh:mm A',
+                      )}
+                    </small>
                   </div>
                   <p className="mb-0 small text-muted">{entry.text}</p>
                 </li>
@@ -56,7 +118,8 @@ export function NotificationsPanel() {
           <button
             type="button"
             className="btn btn-primary btn-sm w-100"
-            onClick={() => navigate('/')}
+            disabled={marking.isLoading}
+            onClick={() => void readAll()}
           >
             Read All
           </button>

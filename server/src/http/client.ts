@@ -1,0 +1,7 @@
+import type { FastifyRequest } from 'fastify';
+import type { ClientInfo } from '../domain/accountEvents';
+
+/** The address and user agent of a request, as the account's events record them. */
+export function clientOf(request: FastifyRequest): ClientInfo {
+  return { ip: request.ip, userAgent: request.headers['user-agent'] ?? null };
+}
