@@ -120,6 +120,26 @@ test('a key opens an account, a payment to it is seen Pending then Hash Verified
     expect.objectContaining({ amount: '25.5', status: 3 }),
   ]);
 
+  // The portal's other tabs tell the same story, from the same rows.
+  await openTab(page, 'API Logs');
+  const accountCall = page.getByRole('row').filter({ hasText: '/gateway/v1/accounts' }).first();
+  await accountCall.getByRole('cell', { name: 'POST', exact: true }).waitFor();
+  await accountCall.getByRole('cell', { name: '127.0.0.1', exact: true }).waitFor();
+  await page
+    .getByRole('row')
+    .filter({ hasText: '/gateway/v1/deposits' })
+    .first()
+    .getByRole('cell', { name: 'GET', exact: true })
+    .waitFor();
+  expect(await page.content()).not.toContain('csl_live_');
+  await snap(page, 'gateway-api-logs-desktop');
+  await openTab(page, 'Usage');
+  await page.getByText('25.500000').first().waitFor();
+  await snap(page, 'gateway-usage-desktop');
+  await openTab(page, 'Daily Logs');
+  await page.getByRole('cell', { name: '25.5000 USDT' }).waitFor();
+  await snap(page, 'gateway-daily-logs-desktop');
+
   // A whitelist without the caller shuts it out, naming the address the gateway saw.
   await openTab(page, 'Merchant Setting');
   await page.getByLabel('IP Whitelist').fill('203.0.113.10');
