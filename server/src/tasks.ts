@@ -7,6 +7,7 @@ import { gasProvisioningTask } from './domain/gasProvisioner';
 import { depositWatcherTask } from './domain/gatewayDeposits';
 import type { Task } from './domain/jobs/worker';
 import { systemClock } from './domain/time';
+import { webhookDeliveryTask, webhookDeps } from './domain/webhooks/delivery';
 
 /** Everything the server runs in the background, on the job mechanism (domain/jobs). */
 export function backgroundTasks(config: ResolvedConfig, db: Db): Task[] {
@@ -14,6 +15,7 @@ export function backgroundTasks(config: ResolvedConfig, db: Db): Task[] {
   const tasks = [
     gasProvisioningTask(db, resolveWalletXpub(config)),
     depositWatcherTask(db, chain, systemClock),
+    webhookDeliveryTask(webhookDeps(config, db, systemClock)),
   ];
   // The local chain moves on by itself, so its deposits gain confirmations as a real one's do.
   if (chain.kind === 'local' && config.localBlockMs > 0) {

@@ -14,6 +14,7 @@ import {
   unitsToDecimal,
 } from './money';
 import type { Task } from './jobs/worker';
+import { emitDepositEvent } from './webhooks/events';
 
 // The gateway's chain watcher: finds the token transfers to the apps' deposit accounts and moves
 // each receive row through the spec's statuses as the chain does:
@@ -88,7 +89,7 @@ export async function watchDeposits(
       const account = byAddress.get(transfer.to.toLowerCase());
       if (!account) continue;
       const target = { chainId, methodId: method.id, decimals: method.decimals, minimum };
-      if (await recordTransfer(db, target, account, transfer)) seen += 1;
+      if (await recordTransfer(db, target, account, transfer, now)) seen += 1;
     }
     await db
       .insertInto('watch_cursors')
@@ -108,7 +109,7 @@ export async function watchDeposits(
     .execute();
   const queued = await db
     .selectFrom('receive_transactions')
-    .select(['id', 'address', 'tx_hash', 'log_index', 'block_number', 'amount_raw'])
+    .select(['id', 'app_id', 'address', 'tx_hash', 'log_index', 'block_number', 'amount_raw'])
     .where('chain_id', '=', chainId)
     .where('deposit_status', '=', 2)
     .execute();
@@ -123,20 +124,25 @@ export async function watchDeposits(
         (t) => t.txHash === row.tx_hash && t.logIndex === row.log_index && t.amount === amount,
       );
     const reason = !still ? 'reorged' : amount < minimum ? 'below_minimum' : null;
-    const changed = await db
-      .updateTable('receive_transactions')
-      .set(
-        reason === null
-          ? {
-              deposit_status: 3,
-              credited_at: now.toISOString(),
-              process_datetime: now.toISOString(),
-            }
-          : { deposit_status: 5, failure_reason: reason, process_datetime: now.toISOString() },
-      )
-      .where('id', '=', row.id)
-      .where('deposit_status', '=', 2)
-      .executeTakeFirst();
+    const changed = await db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('receive_transactions')
+        .set(
+          reason === null
+            ? {
+                deposit_status: 3,
+                credited_at: now.toISOString(),
+                process_datetime: now.toISOString(),
+              }
+            : { deposit_status: 5, failure_reason: reason, process_datetime: now.toISOString() },
+        )
+        .where('id', '=', row.id)
+        .where('deposit_status', '=', 2)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return result;
+      await emitDepositEvent(trx, row.app_id, await getDeposit(trx, row.app_id, row.id), now);
+      return result;
+    });
     if (Number(changed.numUpdatedRows) === 0) continue;
     if (reason === null) credited += 1;
     else failed += 1;
@@ -153,6 +159,7 @@ async function recordTransfer(
   method: { chainId: number; methodId: string; decimals: number; minimum: bigint },
   account: { app_id: string; unique_id: string; address: string },
   transfer: TokenTransfer,
+  now: Date,
 ): Promise<boolean> {
   const existing = await db
     .selectFrom('receive_transactions')
@@ -173,33 +180,38 @@ async function recordTransfer(
     return false;
   }
   const below = transfer.amount < method.minimum;
-  const inserted = await db
-    .insertInto('receive_transactions')
-    .values({
-      id: newId('rcv'),
-      app_id: account.app_id,
-      payment_method_id: method.methodId,
-      unique_id: account.unique_id,
-      amount_micro: displayMicro(transfer.amount, method.decimals),
-      deposit_status: below ? 5 : 0,
-      failure_reason: below ? 'below_minimum' : null,
-      thash: transfer.txHash,
-      gas_transfer_txid: null,
-      collect_txid: null,
-      process_datetime: null,
-      created_at: transfer.timestamp,
-      chain_id: method.chainId,
-      tx_hash: transfer.txHash,
-      log_index: transfer.logIndex,
-      block_number: transfer.blockNumber,
-      amount_raw: transfer.amount.toString(),
-      address: account.address,
-      credited_at: null,
-    })
-    // A concurrent run that recorded it first wins; this one changes nothing.
-    .onConflict((oc) => oc.columns(['chain_id', 'tx_hash', 'log_index']).doNothing())
-    .executeTakeFirst();
-  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+  const id = newId('rcv');
+  return db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('receive_transactions')
+      .values({
+        id,
+        app_id: account.app_id,
+        payment_method_id: method.methodId,
+        unique_id: account.unique_id,
+        amount_micro: displayMicro(transfer.amount, method.decimals),
+        deposit_status: below ? 5 : 0,
+        failure_reason: below ? 'below_minimum' : null,
+        thash: transfer.txHash,
+        gas_transfer_txid: null,
+        collect_txid: null,
+        process_datetime: null,
+        created_at: transfer.timestamp,
+        chain_id: method.chainId,
+        tx_hash: transfer.txHash,
+        log_index: transfer.logIndex,
+        block_number: transfer.blockNumber,
+        amount_raw: transfer.amount.toString(),
+        address: account.address,
+        credited_at: null,
+      })
+      // A concurrent run that recorded it first wins; this one changes nothing.
+      .onConflict((oc) => oc.columns(['chain_id', 'tx_hash', 'log_index']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+    await emitDepositEvent(trx, account.app_id, await getDeposit(trx, account.app_id, id), now);
+    return true;
+  });
 }
 
 /** The recurring watcher job (domain/jobs: once across processes). */

@@ -10,6 +10,7 @@ import * as m0060 from './0060_rate_limits';
 import * as m0070 from './0070_gateway_abilities';
 import * as m0080 from './0080_gateway_methods';
 import * as m0090 from './0090_gateway_deposits';
+import * as m0150 from './0150_webhooks';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0070_gateway_abilities': m0070,
   '0080_gateway_methods': m0080,
   '0090_gateway_deposits': m0090,
+  '0150_webhooks': m0150,
 };
