@@ -21,12 +21,17 @@ import { gasBalanceReader } from '../domain/chain/balances';
 import { microToDecimal } from '../domain/money';
 import { isoNow } from '../domain/time';
 import { requireUser } from '../http/requestContext';
+import { assertWebhookUrlAllowed, systemResolver } from '../domain/webhooks/ssrf';
 import { done } from './replies';
 import type { HandlerModule, Reply } from './types';
 
 // Operations tagged Apps in openapi.yaml, keyed by operationId.
 export const appsHandlers: HandlerModule = (ctx) => {
   const balances = gasBalanceReader(ctx.config, ctx.chain);
+  const webhookTargets = {
+    allowPrivate: ctx.config.webhooks.allowPrivate,
+    resolve: systemResolver,
+  };
   return {
     async getApps(request) {
       const user = requireUser(request);
@@ -35,12 +40,14 @@ export const appsHandlers: HandlerModule = (ctx) => {
 
     async createApp(request) {
       const user = requireUser(request);
+      await assertWebhookUrlAllowed(request.body.callback_url, webhookTargets);
       const { app, apps } = await createApp(ctx.db, user.id, request.body, isoNow(ctx.clock));
       return done('App created successfully', { data: apps, app }) satisfies Reply<'createApp'>;
     },
 
     async updateApp(request) {
       const user = requireUser(request);
+      await assertWebhookUrlAllowed(request.body.callback_url, webhookTargets);
       const app = await updateApp(ctx.db, user.id, request.body, isoNow(ctx.clock));
       return done('App updated successfully', { data: app }) satisfies Reply<'updateApp'>;
     },

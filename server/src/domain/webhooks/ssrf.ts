@@ -106,6 +106,17 @@ export function urlHost(url: string): string {
   return new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
 }
 
+/** Saving does not wait longer than this for DNS (an offline machine): send time checks again. */
+const SAVE_LOOKUP_MS = 3_000;
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('DNS lookup timed out')), ms);
+    timer.unref();
+    work.then(resolve, reject).finally(() => clearTimeout(timer));
+  });
+}
+
 export const refusalMessage = (address: string, kind: string) =>
   `Webhook URl must reach a public address: ${address} is ${kind}.`;
 
@@ -114,14 +125,17 @@ export const refusalMessage = (address: string, kind: string) =>
  * is, or resolves to, a forbidden address. A name that does not resolve now (no network) is
  * accepted: the send-time check still applies.
  */
-export async function assertWebhookUrlAllowed(url: string, policy: TargetPolicy): Promise<void> {
-  if (policy.allowPrivate) return;
-  const host = urlHost(url);
+export async function assertWebhookUrlAllowed(
+  url: string | null | undefined,
+  policy: TargetPolicy,
+): Promise<void> {
+  if (policy.allowPrivate || !url || !URL.canParse(url.trim())) return;
+  const host = urlHost(url.trim());
   let addresses: ResolvedAddress[];
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) === 6 ? 6 : 4 }];
   else {
     try {
-      addresses = await policy.resolve(host);
+      addresses = await withTimeout(policy.resolve(host), SAVE_LOOKUP_MS);
     } catch {
       return;
     }
@@ -147,7 +161,8 @@ export async function pickTarget(
     try {
       addresses = await policy.resolve(host);
     } catch (err) {
-      return { ok: false, reason: `DNS lookup of ${host} failed: ${(err as Error).message}` };
+      const why = err instanceof Error ? err.message : String(err);
+      return { ok: false, reason: `DNS lookup of ${host} failed: ${why}` };
     }
   }
   const first = addresses[0];
