@@ -295,9 +295,9 @@ it('copies every row exactly; a server on the copy signs in and reads the same f
         (extract(epoch from created_at) * 1000)::bigint as ms
       from users where username = 'demo'`.execute(pgApp.db);
     expect(time.rows).toEqual([{ type: 'timestamp with time zone', ms: Date.parse(createdAt) }]);
-    const ipn = await sql<{ type: string }>`select distinct pg_typeof(data)::text as type
-      from ipn_logs`.execute(pgApp.db);
-    expect(ipn.rows).toEqual([{ type: 'jsonb' }]);
+    const jsonb = await sql<{ type: string }>`select distinct pg_typeof(payload)::text as type
+      from jobs`.execute(pgApp.db);
+    expect(jsonb.rows).toEqual([{ type: 'jsonb' }]);
 
     // The identity column continues after the highest copied id.
     const next = await sql<{

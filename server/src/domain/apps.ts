@@ -12,6 +12,7 @@ import { microToDecimal } from './money';
 import { APPS_WITHOUT_SUBSCRIPTION, currentSubscription } from './subscriptions';
 import { APP_MESSAGES } from '../../../src/shared/apps';
 import { sumMicro } from '../db/sums';
+import { deliveryPage, ipnLogView } from './webhooks/portal';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 type Schemas = components['schemas'];
@@ -305,13 +306,7 @@ type PageNumbers = Partial<Record<ListName, number>>;
 
 async function countRows(
   db: Executor,
-  table:
-    | 'receive_transactions'
-    | 'send_transactions'
-    | 'app_accounts'
-    | 'api_logs'
-    | 'ipn_logs'
-    | 'daily_logs',
+  table: 'receive_transactions' | 'send_transactions' | 'app_accounts' | 'api_logs' | 'daily_logs',
   appId: string,
 ): Promise<number> {
   const row = await db
@@ -364,15 +359,13 @@ export async function appDetails(
     .orderBy('id', 'asc')
     .execute();
 
-  const [receiveTotal, sendTotal, accountTotal, apiLogTotal, ipnTotal, dailyTotal] =
-    await Promise.all([
-      countRows(db, 'receive_transactions', appId),
-      countRows(db, 'send_transactions', appId),
-      countRows(db, 'app_accounts', appId),
-      countRows(db, 'api_logs', appId),
-      countRows(db, 'ipn_logs', appId),
-      countRows(db, 'daily_logs', appId),
-    ]);
+  const [receiveTotal, sendTotal, accountTotal, apiLogTotal, dailyTotal] = await Promise.all([
+    countRows(db, 'receive_transactions', appId),
+    countRows(db, 'send_transactions', appId),
+    countRows(db, 'app_accounts', appId),
+    countRows(db, 'api_logs', appId),
+    countRows(db, 'daily_logs', appId),
+  ]);
 
   const receiveRows = await db
     .selectFrom('receive_transactions as r')
@@ -435,15 +428,8 @@ export async function appDetails(
     .limit(PER_PAGE)
     .offset(offset('api_logs'))
     .execute();
-  const ipnRows = await db
-    .selectFrom('ipn_logs')
-    .select(['id', 'unique_id', 'event', 'created_at', 'data'])
-    .where('app_id', '=', appId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(PER_PAGE)
-    .offset(offset('callback_data'))
-    .execute();
+  // IPN Logs: the app's webhook deliveries (domain/webhooks).
+  const ipn = await deliveryPage(db, appId, { offset: offset('callback_data'), limit: PER_PAGE });
   const dailyRows = await db
     .selectFrom('daily_logs as d')
     .innerJoin('payment_methods as pm', 'pm.id', 'd.payment_method_id')
@@ -553,14 +539,8 @@ export async function appDetails(
     callback_data: pageOf(
       appId,
       'callback_data',
-      ipnRows.map((l): Schemas['IpnLog'] => ({
-        id: l.id,
-        unique_id: l.unique_id,
-        event: l.event,
-        created_at: l.created_at,
-        data: l.data,
-      })),
-      ipnTotal,
+      ipn.rows.map(ipnLogView),
+      ipn.total,
       at('callback_data'),
     ),
     daily_logs: pageOf(

@@ -7,11 +7,7 @@ import {
   openAccount,
   type GatewayAccount,
 } from '../domain/gatewayAccounts';
-import {
-  depositTotals,
-  getDeposit,
-  listDeposits,
-} from '../domain/gatewayDeposits';
+import { depositTotals, getDeposit, listDeposits } from '../domain/gatewayDeposits';
 import { requireKey } from './auth';
 import { depositView } from './views';
 import type { GatewayHandlers, GatewayReply, GatewaySchemas } from './types';

@@ -9,6 +9,7 @@ import { securityHandlers } from './security';
 import { subscriptionsHandlers } from './subscriptions';
 import type { AppContext, HandlerMap, HandlerModule } from './types';
 import { walletHandlers } from './wallet';
+import { webhooksHandlers } from './webhooks';
 
 /** One module per tag of openapi.yaml. */
 export const HANDLER_MODULES: Record<string, HandlerModule> = {
@@ -20,6 +21,7 @@ export const HANDLER_MODULES: Record<string, HandlerModule> = {
   Wallet: walletHandlers,
   Security: securityHandlers,
   Apps: appsHandlers,
+  Webhooks: webhooksHandlers,
 };
 
 /**

@@ -10,7 +10,7 @@ import type { Clock } from '../domain/time';
 // The demo merchant's app, so that every tab of the app detail screen shows data on first start:
 // two payment methods in use (their operational wallets are provisioned by the gas job at
 // start-up), an API key, generated accounts, deposits in every status 0-5, withdrawals in every
-// status 0-7, API and IPN logs and two weeks of daily logs, enough rows to page through.
+// status 0-7, API logs and two weeks of daily logs, enough rows to page through.
 // Values are derived from a fixed seed so every fresh database looks the same; times are
 // relative to the clock so the data always looks recent. Created once, never overwritten.
 
@@ -60,7 +60,6 @@ const ROUTES = [
   ['GET', '/gateway/v1/withdrawals'],
   ['GET', '/gateway/v1/balances'],
 ] as const;
-const IPN_EVENTS = ['deposit.pending', 'deposit.completed', 'withdraw.completed', 'deposit.failed'];
 
 export async function seedDemoApps(db: Db, clock: Clock): Promise<void> {
   const userId = await demoUserWithout(db, 'apps');
@@ -209,32 +208,6 @@ export async function seedDemoApps(db: Db, clock: Clock): Promise<void> {
             route,
             ip: i % 4 === 0 ? '198.51.100.24' : '203.0.113.10',
             created_at: at((35 - i) * 9 * 3_600_000),
-          };
-        }),
-      )
-      .execute();
-
-    await trx
-      .insertInto('ipn_logs')
-      .values(
-        Array.from({ length: 14 }, (_, i) => {
-          const event = IPN_EVENTS[i % IPN_EVENTS.length] ?? 'deposit.completed';
-          const uniqueId = `CUST-${1001 + (i % 23)}`;
-          return {
-            id: `ipn_demo_${i}`,
-            app_id: appId,
-            unique_id: uniqueId,
-            event,
-            data: JSON.stringify({
-              event,
-              unique_id: uniqueId,
-              amount: (amount(`demo-ipn-${i}`, USDT_BSC) / 1e6).toFixed(4),
-              coin: 'USDT',
-              network: 'BNB Smart Chain',
-              tx_hash: evmHash(`demo-ipn-${i}`),
-              response: { http_status: event === 'deposit.failed' ? 500 : 200 },
-            }),
-            created_at: at((14 - i) * DAY + 3_600_000),
           };
         }),
       )

@@ -4,6 +4,8 @@ import { ConflictError, InvalidError, NotFoundError } from '../errors';
 import { attemptDelivery, type DeliveryDeps } from './delivery';
 import { queueDelivery, recordEvent } from './events';
 import { rotateWebhookSecret } from './secrets';
+import type { SendOutcome } from './send';
+import type { components } from '../../generated/portal.gen';
 
 // What the portal does with webhooks: the signing secret, the switch a 410 turns off, the
 // delivery log (IPN Logs), Redeliver and the test event. Every function takes the signed-in
@@ -210,6 +212,21 @@ function rowView(r: RawRow): DeliveryRow {
   };
 }
 
+/** An IPN Logs row (the list is getAppDetails' callback_data). */
+export function ipnLogView(row: DeliveryRow): components['schemas']['IpnLog'] {
+  return {
+    id: row.id,
+    unique_id: row.uniqueId,
+    event: row.event,
+    created_at: row.createdAt,
+    data: row.body,
+    status: row.status,
+    http_code: row.httpCode,
+    attempts: row.attempts,
+    redelivery: row.redelivery,
+  };
+}
+
 /** A page of the app's deliveries, newest first (IPN Logs; the caller owns the app). */
 export async function deliveryPage(
   db: Db,
@@ -235,7 +252,7 @@ export interface DeliveryAttempt {
   attempt: number;
   at: string;
   url: string;
-  outcome: string;
+  outcome: SendOutcome;
   statusCode: number | null;
   error: string | null;
   durationMs: number;
@@ -275,7 +292,8 @@ export async function deliveryDetails(
       attempt: a.attempt,
       at: a.created_at,
       url: a.url,
-      outcome: a.outcome,
+      // The column holds what postWebhook answered, nothing else.
+      outcome: a.outcome as SendOutcome,
       statusCode: a.status_code,
       error: a.error,
       durationMs: a.duration_ms,
