@@ -21,6 +21,7 @@ export const baseApi = createApi({
     'Profile',
     'Subscription',
     'Wallet',
+    'Webhook',
   ],
   endpoints: () => ({}),
 });
