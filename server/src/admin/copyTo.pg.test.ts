@@ -127,7 +127,8 @@ async function fillEveryTable(t: TestApp): Promise<void> {
     log: { error: () => {}, warn: () => {} },
     pollMs: 0,
   });
-  expect(await worker.drain()).toBe(tasks.length);
+  // One turn of each recurring task (webhook deliveries run only when an event queues one).
+  expect(await worker.drain()).toBe(tasks.filter((task) => task.everyMs !== undefined).length);
 
   const empty: string[] = [];
   for (const table of await userTables(t.db)) {

@@ -134,7 +134,7 @@ describe('the Webhook URl in Merchant Setting', () => {
       });
       expect(created.statusCode).toBe(200);
     });
-  });
+  }, 60_000);
 });
 
 describe('webhook settings', () => {
