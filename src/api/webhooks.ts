@@ -41,9 +41,4 @@ export {
   useSwitchWebhookOnMutation,
 } from './generated/webhooks.gen';
 
-export type {
-  WebhookAttempt,
-  WebhookDelivery,
-  WebhookDeliveryStatus,
-  WebhookSettings,
-} from './generated/webhooks.gen';
+export type { WebhookDelivery, WebhookDeliveryStatus } from './generated/webhooks.gen';
