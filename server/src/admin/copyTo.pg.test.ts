@@ -5,6 +5,8 @@ import { sql } from 'kysely';
 import { runAdmin } from '../admin';
 import { startWorker } from '../domain/jobs/worker';
 import { backgroundTasks } from '../tasks';
+import { webhookDeps } from '../domain/webhooks/delivery';
+import { sendTestEvent } from '../domain/webhooks/portal';
 import { credit } from '../../test/moneyFixtures';
 import { DB_FILE, openDb, type Db } from '../db/connection';
 import { issueOtp } from '../domain/otp';
@@ -130,6 +132,25 @@ async function fillEveryTable(t: TestApp): Promise<void> {
   // One turn of each recurring task (webhook deliveries run only when an event queues one).
   expect(await worker.drain()).toBe(tasks.filter((task) => task.everyMs !== undefined).length);
 
+  // The demo app's test event, its delivery and a refused first attempt (webhook_*), signed with
+  // a sealed secret (app_webhooks).
+  const demoApp = await t.db
+    .selectFrom('apps')
+    .innerJoin('users', 'users.id', 'apps.user_id')
+    .select(['apps.id', 'apps.user_id'])
+    .where('users.username', '=', DEMO_ACCOUNT.username)
+    .executeTakeFirstOrThrow();
+  await t.db
+    .updateTable('apps')
+    .set({ callback_url: 'http://127.0.0.1:9/hooks' })
+    .where('id', '=', demoApp.id)
+    .execute();
+  const pinged = await sendTestEvent(
+    webhookDeps(t.config, t.db, t.clock),
+    demoApp.user_id,
+    demoApp.id,
+  );
+  expect(pinged.attemptsMade).toHaveLength(1);
   const empty: string[] = [];
   for (const table of await userTables(t.db)) {
     if ((await countRows(t.db, table)) === 0) empty.push(table);

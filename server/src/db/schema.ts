@@ -347,16 +347,6 @@ export interface ApiLogsTable {
   created_at: string;
 }
 
-export interface IpnLogsTable {
-  id: string;
-  app_id: string;
-  unique_id: string;
-  event: string;
-  /** JSON text of the webhook payload. */
-  data: string;
-  created_at: string;
-}
-
 export interface DailyLogsTable {
   id: string;
   app_id: string;
@@ -540,7 +530,6 @@ export interface Database {
   receive_transactions: ReceiveTransactionsTable;
   send_transactions: SendTransactionsTable;
   api_logs: ApiLogsTable;
-  ipn_logs: IpnLogsTable;
   daily_logs: DailyLogsTable;
   login_failures: LoginFailuresTable;
   login_unknown_names: LoginUnknownNamesTable;

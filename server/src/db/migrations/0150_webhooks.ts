@@ -12,6 +12,7 @@ import { columnTypes } from '../columns';
  * - webhook_attempts: every POST made, with the headers sent and a response excerpt (2 KB).
  * - app_webhooks: per app, the signing secret sealed with the server key (the previous one kept
  *   until previous_until after a rotation) and whether a 410 switched the webhook off.
+ * - ipn_logs goes: IPN Logs list the deliveries; its rows were the demo seed's, never sent.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const type = columnTypes(db);
@@ -101,6 +102,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('disabled_at', type.time)
     .addColumn('disabled_reason', 'text')
     .execute();
+
+  await db.schema.dropTable('ipn_logs').execute();
 }
 
 export async function down(): Promise<void> {

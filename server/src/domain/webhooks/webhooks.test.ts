@@ -375,6 +375,24 @@ describe('webhook deliveries', () => {
     expect(await drain()).toBe(0);
   });
 
+  it('connects to the address the name was checked as, never resolving it again', async () => {
+    const port = new URL(receiver.url()).port;
+    const { appId } = await merchant(`http://receiver.merchant.test:${port}/named`);
+    await pay(await accountOf(appId, 'named'), 5_000_000n);
+    await watch();
+    const asked: string[] = [];
+    await drain(
+      deps(async (host) => {
+        asked.push(host);
+        return [{ address: '127.0.0.1', family: 4 }];
+      }),
+    );
+    expect(asked).toEqual(['receiver.merchant.test']);
+    expect(receiver.received.map((r) => [r.path, r.headers.host])).toEqual([
+      ['/named', `receiver.merchant.test:${port}`],
+    ]);
+  });
+
   it('refuses at send time a name that now resolves to a private address (rebinding)', async () => {
     const { appId } = await merchant('http://hooks.merchant.test:8080/in');
     await pay(await accountOf(appId, 'rebind'), 5_000_000n);
