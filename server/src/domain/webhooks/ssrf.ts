@@ -108,6 +108,7 @@ export function urlHost(url: string): string {
 
 /** Saving does not wait longer than this for DNS (an offline machine): send time checks again. */
 const SAVE_LOOKUP_MS = 3_000;
+const SEND_LOOKUP_MS = 5_000;
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -159,7 +160,8 @@ export async function pickTarget(
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) === 6 ? 6 : 4 }];
   else {
     try {
-      addresses = await policy.resolve(host);
+      // Part of the delivery's 10 s: a resolver that does not answer fails the attempt.
+      addresses = await withTimeout(policy.resolve(host), SEND_LOOKUP_MS);
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       return { ok: false, reason: `DNS lookup of ${host} failed: ${why}` };
