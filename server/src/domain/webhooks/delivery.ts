@@ -28,6 +28,16 @@ export interface DeliveryDeps {
   timeoutMs: number;
 }
 
+/** The default wait before each retry: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h. */
+const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 86400].map((s) => s * 1000);
+const DELIVERY_TIMEOUT_MS = 10_000;
+/** A Retry-After longer than this is capped (the schedule's longest wait). */
+const MAX_RETRY_AFTER_MS = 86_400_000;
+/** How often a held delivery looks again when the one holding it has no next attempt. */
+const HOLD_RECHECK_MS = 2_000;
+const USER_AGENT = 'CryptoSafeLock-Webhooks/1';
+const SWITCHED_OFF = 'The endpoint answered 410 Gone: webhook switched off.';
+
 /** What deliveries need, from the configuration; tests pass their own resolver or schedule. */
 export function webhookDeps(
   config: ResolvedConfig,
@@ -44,18 +54,6 @@ export function webhookDeps(
     timeoutMs: DELIVERY_TIMEOUT_MS,
   };
 }
-
-/** The default wait before each retry: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h. */
-export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 86400].map(
-  (s) => s * 1000,
-);
-export const DELIVERY_TIMEOUT_MS = 10_000;
-/** A Retry-After longer than this is capped (the schedule's longest wait). */
-const MAX_RETRY_AFTER_MS = 86_400_000;
-/** How often a held delivery looks again when the one holding it has no next attempt. */
-const HOLD_RECHECK_MS = 2_000;
-export const USER_AGENT = 'CryptoSafeLock-Webhooks/1';
-export const SWITCHED_OFF = 'The endpoint answered 410 Gone: webhook switched off.';
 
 /** ±20 % so that many failing deliveries do not retry in step. */
 function jittered(ms: number): number {

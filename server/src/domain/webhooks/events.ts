@@ -10,8 +10,7 @@ import { addJob } from '../jobs/queue';
 // its delivery (a row and a job) is queued in that same transaction, so a restart loses
 // nothing: the job mechanism runs it at least once.
 
-export type WebhookEventType =
-  'deposit.pending' | 'deposit.confirmed' | 'deposit.failed' | 'test.ping';
+type WebhookEventType = 'deposit.pending' | 'deposit.confirmed' | 'deposit.failed' | 'test.ping';
 
 export const DELIVER_KIND = 'webhooks.deliver';
 
@@ -29,7 +28,7 @@ const DEPOSIT_EVENTS: Partial<Record<DepositStatus, WebhookEventType>> = {
   5: 'deposit.failed',
 };
 
-export interface RecordedEvent {
+interface RecordedEvent {
   eventId: string;
   /** Null when the app has no Webhook URl or its webhook is switched off. */
   deliveryId: string | null;

@@ -8,7 +8,7 @@ import { pickTarget, urlHost, type TargetPolicy } from './ssrf';
 // a second time, so it cannot be rebound between the check and the connect.
 
 /** What a receiver may answer that we keep (View Details shows it). */
-export const EXCERPT_BYTES = 2048;
+const EXCERPT_BYTES = 2048;
 
 export type SendOutcome = 'delivered' | 'http_error' | 'network_error' | 'timeout' | 'refused';
 
@@ -22,7 +22,7 @@ export interface SendResult {
 }
 
 /** Retry-After: delay-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | undefined, now: number): number | null {
+function parseRetryAfter(value: string | undefined, now: number): number | null {
   if (value === undefined || value.trim() === '') return null;
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const at = Date.parse(value);

@@ -118,7 +118,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-export const refusalMessage = (address: string, kind: string) =>
+const refusalMessage = (address: string, kind: string) =>
   `Webhook URl must reach a public address: ${address} is ${kind}.`;
 
 /**
