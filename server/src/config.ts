@@ -79,6 +79,14 @@ export interface Config {
   secretKey: string | undefined;
   /** Bearer token GET /metrics requires; unset, /metrics is open (keep it off the public network). */
   metricsToken: string | undefined;
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE: webhooks may go to loopback/private addresses (development, tests). */
+  allowPrivate: boolean;
+  /** WEBHOOK_RETRY_SCHEDULE: waits before each retry, in ms; unset, the default schedule. */
+  retryScheduleMs: number[] | undefined;
 }
 
 /** Config after the runtime has resolved what needs the filesystem. */
@@ -211,6 +219,33 @@ function metricsToken(env: Env): string | undefined {
   return token;
 }
 
+/** `5s,5m,30m,2h`: a wait per retry (ms, s, m or h). */
+function durations(env: Env, key: string): number[] | undefined {
+  const raw = str(env, key);
+  if (raw === undefined) return undefined;
+  const unit: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  const parts = raw.split(',');
+  if (parts.length > 20) throw new ConfigError(`${key} takes at most 20 waits`);
+  return parts.map((part) => {
+    const match = /^\s*(\d+)\s*(ms|s|m|h)\s*$/.exec(part);
+    if (!match) {
+      throw new ConfigError(
+        `${key} takes waits such as 5s,5m,2h separated by commas, got '${part}'`,
+      );
+    }
+    return Number(match[1]) * (unit[match[2] ?? 'ms'] ?? 1);
+  });
+}
+
+function webhookConfig(env: Env, isProduction: boolean): WebhookConfig {
+  const allowPrivate = bool(env, 'WEBHOOK_ALLOW_PRIVATE', false);
+  // Private targets are for a developer's machine and the tests, never a deployment.
+  if (allowPrivate && isProduction) {
+    throw new ConfigError('WEBHOOK_ALLOW_PRIVATE is for development and tests, not production');
+  }
+  return { allowPrivate, retryScheduleMs: durations(env, 'WEBHOOK_RETRY_SCHEDULE') };
+}
+
 /** Pure: reads only the given env, touches no files. */
 export function loadConfig(env: Env): Config {
   const mode = nodeEnv(env);
@@ -251,5 +286,6 @@ export function loadConfig(env: Env): Config {
     walletXpub: str(env, 'WALLET_XPUB'),
     secretKey: str(env, 'SECRET_KEY'),
     metricsToken: metricsToken(env),
+    webhooks: webhookConfig(env, isProduction),
   };
 }

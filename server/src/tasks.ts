@@ -7,10 +7,14 @@ import { gasProvisioningTask } from './domain/gasProvisioner';
 import { depositWatcherTask } from './domain/gatewayDeposits';
 import type { Task } from './domain/jobs/worker';
 import { systemClock } from './domain/time';
+import { webhookDeliveryTask, webhookDeps } from './domain/webhooks/delivery';
 
 /** Everything the server runs in the background, on the job mechanism (domain/jobs). */
 export function backgroundTasks(config: ResolvedConfig, db: Db): Task[] {
-  const tasks = [gasProvisioningTask(db, resolveWalletXpub(config))];
+  const tasks = [
+    gasProvisioningTask(db, resolveWalletXpub(config)),
+    webhookDeliveryTask(webhookDeps(config, db, systemClock)),
+  ];
   // One watcher per chain id of the spec, on the local chain or over the chain's RPC.
   for (const chain of specChainAdapters(config, db)) {
     tasks.push(depositWatcherTask(db, chain, systemClock));

@@ -22,6 +22,7 @@ export const baseApi = createApi({
     'Profile',
     'Subscription',
     'Wallet',
+    'Webhook',
   ],
   endpoints: () => ({}),
 });

@@ -125,11 +125,15 @@ export const API_LOG: ApiLog = {
   created_at: '2026-11-01T09:00:00Z',
 };
 export const IPN_LOG: IpnLog = {
-  id: 'ipn_1',
+  id: 'whd_1',
   unique_id: 'CUST-101',
-  event: 'deposit.completed',
+  event: 'deposit.confirmed',
   created_at: '2026-11-01T09:00:00Z',
-  data: '{"event":"deposit.completed","amount":"25.0000","nested":{"ok":true,"code":null}}',
+  data: '{"id":"evt_1","type":"deposit.confirmed","amount":"25.0000","nested":{"ok":true,"code":null}}',
+  status: 'delivered',
+  http_code: 200,
+  attempts: 1,
+  redelivery: false,
 };
 export const DAILY_LOG: DailyLog = {
   id: 'day_1',

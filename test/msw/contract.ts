@@ -9,6 +9,7 @@ import type { recoveryApi } from '../../src/api/generated/recovery.gen';
 import type { securityApi } from '../../src/api/generated/security.gen';
 import type { subscriptionsApi } from '../../src/api/generated/subscriptions.gen';
 import type { walletApi } from '../../src/api/generated/wallet.gen';
+import type { webhooksApi } from '../../src/api/generated/webhooks.gen';
 import type { ErrorEnvelope } from '../../src/api/generated/auth.gen';
 import { assertMatchesContract, operationOf } from '../contract/openapi';
 
@@ -21,7 +22,8 @@ type Endpoints = typeof authApi.endpoints &
   typeof recoveryApi.endpoints &
   typeof securityApi.endpoints &
   typeof subscriptionsApi.endpoints &
-  typeof walletApi.endpoints;
+  typeof walletApi.endpoints &
+  typeof webhooksApi.endpoints;
 
 export type OperationId = keyof Endpoints & string;
 export type ResultOf<K extends OperationId> = Endpoints[K]['Types']['ResultType'];

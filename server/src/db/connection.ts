@@ -2,7 +2,17 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import { ownerOnly, ownerOnlyDir } from '../ownerOnly';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type LogConfig } from 'kysely';
+import {
+  Kysely,
+  PostgresAdapter,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type LogConfig,
+  type SqliteDialectConfig,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 
@@ -36,7 +46,60 @@ function sqliteDialect(dataDir: string): SqliteDialect {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  return new SqliteDialect({ database: sqlite });
+  return new FileLockedSqliteDialect({ database: sqlite }, file);
+}
+
+// better-sqlite3 waits for a lock synchronously (busy_timeout), blocking the whole thread: two
+// connections to one file in one process (tests that play two server processes) deadlock as
+// soon as one waits for a transaction the other has open and cannot finish. So connections to
+// the same file in one process take turns, as transactions of one connection already do.
+const fileTurns = new Map<string, Promise<void>>();
+
+class FileLockedSqliteDriver extends SqliteDriver {
+  #release: (() => void) | undefined;
+
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly file: string,
+  ) {
+    super(config);
+  }
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const before = fileTurns.get(this.file) ?? Promise.resolve();
+    let release = () => {};
+    const mine = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const turn = before.then(() => mine);
+    fileTurns.set(this.file, turn);
+    await before;
+    this.#release = () => {
+      if (fileTurns.get(this.file) === turn) fileTurns.delete(this.file);
+      release();
+    };
+    return super.acquireConnection();
+  }
+
+  override async releaseConnection(): Promise<void> {
+    await super.releaseConnection();
+    const release = this.#release;
+    this.#release = undefined;
+    release?.();
+  }
+}
+
+class FileLockedSqliteDialect extends SqliteDialect {
+  constructor(
+    private readonly settings: SqliteDialectConfig,
+    private readonly file: string,
+  ) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new FileLockedSqliteDriver(this.settings, this.file);
+  }
 }
 
 // pg's parsers, per pool, so that rows read the same on both engines: integers are numbers

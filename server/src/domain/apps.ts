@@ -14,6 +14,7 @@ import { APPS_WITHOUT_SUBSCRIPTION, currentSubscription } from './subscriptions'
 import { APP_MESSAGES } from '../../../src/shared/apps';
 import { testMethodsByChain, type LocalChains } from './testDeposits';
 import { dailyLogs, methodTotals } from './appUsage';
+import { deliveryPage, ipnLogView } from './webhooks/portal';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 type Schemas = components['schemas'];
@@ -310,7 +311,7 @@ type PageNumbers = Partial<Record<ListName, number>>;
 
 async function countRows(
   db: Executor,
-  table: 'receive_transactions' | 'send_transactions' | 'app_accounts' | 'api_logs' | 'ipn_logs',
+  table: 'receive_transactions' | 'send_transactions' | 'app_accounts' | 'api_logs',
   appId: string,
 ): Promise<number> {
   const row = await db
@@ -355,12 +356,11 @@ export async function appDetails(
     .orderBy('id', 'asc')
     .execute();
 
-  const [receiveTotal, sendTotal, accountTotal, apiLogTotal, ipnTotal, daily] = await Promise.all([
+  const [receiveTotal, sendTotal, accountTotal, apiLogTotal, daily] = await Promise.all([
     countRows(db, 'receive_transactions', appId),
     countRows(db, 'send_transactions', appId),
     countRows(db, 'app_accounts', appId),
     countRows(db, 'api_logs', appId),
-    countRows(db, 'ipn_logs', appId),
     dailyLogs(db, appId, { limit: PER_PAGE, offset: offset('daily_logs') }),
   ]);
 
@@ -425,15 +425,8 @@ export async function appDetails(
     .limit(PER_PAGE)
     .offset(offset('api_logs'))
     .execute();
-  const ipnRows = await db
-    .selectFrom('ipn_logs')
-    .select(['id', 'unique_id', 'event', 'created_at', 'data'])
-    .where('app_id', '=', appId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(PER_PAGE)
-    .offset(offset('callback_data'))
-    .execute();
+  // IPN Logs: the app's webhook deliveries (domain/webhooks).
+  const ipn = await deliveryPage(db, appId, { offset: offset('callback_data'), limit: PER_PAGE });
   return {
     app_data: toAppView(app, used.length),
     all_payment_methods: methods.map((m): Schemas['PaymentMethod'] => ({
@@ -525,14 +518,8 @@ export async function appDetails(
     callback_data: pageOf(
       appId,
       'callback_data',
-      ipnRows.map((l): Schemas['IpnLog'] => ({
-        id: l.id,
-        unique_id: l.unique_id,
-        event: l.event,
-        created_at: l.created_at,
-        data: l.data,
-      })),
-      ipnTotal,
+      ipn.rows.map(ipnLogView),
+      ipn.total,
       at('callback_data'),
     ),
     daily_logs: pageOf(

@@ -10,6 +10,7 @@ import { scanChain, watchedMethods, type DepositAccount, type WatchedMethod } fr
 import { newId } from './ids';
 import { chainAmountToMicro, microToString, storedMicro, unitsToDecimal } from './money';
 import type { Task } from './jobs/worker';
+import { emitDepositEvent } from './webhooks/events';
 
 // The gateway's chain watcher: finds the transfers to the apps' deposit accounts (depositScan.ts
 // reads them: token Transfer logs and top-level native transfers) and moves each receive row
@@ -56,7 +57,7 @@ export async function watchDeposits(
   const head = scan.head;
   let seen = 0;
   for (const { method, account, transfer } of scan.found) {
-    if (await recordTransfer(db, method, account, transfer)) seen += 1;
+    if (await recordTransfer(db, method, account, transfer, now)) seen += 1;
   }
   await scan.advance();
 
@@ -116,21 +117,26 @@ export async function watchDeposits(
       if (onChain.blockNumber > head - method.confirmations + 1) continue;
     }
     const reason = !still ? 'reorged' : amount < method.minimum ? 'below_minimum' : null;
-    const changed = await db
-      .updateTable('receive_transactions')
-      .set(
-        reason === null
-          ? {
-              deposit_status: 3,
-              credited_at: now.toISOString(),
-              process_datetime: now.toISOString(),
-              ...(await creditTerms(db, row.app_id, amount, now)),
-            }
-          : { deposit_status: 5, failure_reason: reason, process_datetime: now.toISOString() },
-      )
-      .where('id', '=', row.id)
-      .where('deposit_status', '=', 2)
-      .executeTakeFirst();
+    const changed = await db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('receive_transactions')
+        .set(
+          reason === null
+            ? {
+                deposit_status: 3,
+                credited_at: now.toISOString(),
+                process_datetime: now.toISOString(),
+                ...(await creditTerms(trx, row.app_id, amount, now)),
+              }
+            : { deposit_status: 5, failure_reason: reason, process_datetime: now.toISOString() },
+        )
+        .where('id', '=', row.id)
+        .where('deposit_status', '=', 2)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return result;
+      await emitDepositEvent(trx, row.app_id, await getDeposit(trx, row.app_id, row.id), now);
+      return result;
+    });
     if (Number(changed.numUpdatedRows) === 0) continue;
     if (reason === null) credited += 1;
     else failed += 1;
@@ -147,6 +153,7 @@ async function recordTransfer(
   method: WatchedMethod,
   account: DepositAccount,
   transfer: ChainTransfer,
+  now: Date,
 ): Promise<boolean> {
   const existing = await db
     .selectFrom('receive_transactions')
@@ -167,33 +174,38 @@ async function recordTransfer(
     return false;
   }
   const below = transfer.amount < method.minimum;
-  const inserted = await db
-    .insertInto('receive_transactions')
-    .values({
-      id: newId('rcv'),
-      app_id: account.app_id,
-      payment_method_id: method.id,
-      unique_id: account.unique_id,
-      amount_micro: displayMicro(transfer.amount, method.decimals),
-      deposit_status: below ? 5 : 0,
-      failure_reason: below ? 'below_minimum' : null,
-      thash: transfer.txHash,
-      gas_transfer_txid: null,
-      collect_txid: null,
-      process_datetime: null,
-      created_at: transfer.timestamp,
-      chain_id: method.chainId,
-      tx_hash: transfer.txHash,
-      log_index: transfer.logIndex,
-      block_number: transfer.blockNumber,
-      amount_raw: transfer.amount.toString(),
-      address: account.address,
-      credited_at: null,
-    })
-    // A concurrent run that recorded it first wins; this one changes nothing.
-    .onConflict((oc) => oc.columns(['chain_id', 'tx_hash', 'log_index']).doNothing())
-    .executeTakeFirst();
-  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+  const id = newId('rcv');
+  return db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('receive_transactions')
+      .values({
+        id,
+        app_id: account.app_id,
+        payment_method_id: method.id,
+        unique_id: account.unique_id,
+        amount_micro: displayMicro(transfer.amount, method.decimals),
+        deposit_status: below ? 5 : 0,
+        failure_reason: below ? 'below_minimum' : null,
+        thash: transfer.txHash,
+        gas_transfer_txid: null,
+        collect_txid: null,
+        process_datetime: null,
+        created_at: transfer.timestamp,
+        chain_id: method.chainId,
+        tx_hash: transfer.txHash,
+        log_index: transfer.logIndex,
+        block_number: transfer.blockNumber,
+        amount_raw: transfer.amount.toString(),
+        address: account.address,
+        credited_at: null,
+      })
+      // A concurrent run that recorded it first wins; this one changes nothing.
+      .onConflict((oc) => oc.columns(['chain_id', 'tx_hash', 'log_index']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+    await emitDepositEvent(trx, account.app_id, await getDeposit(trx, account.app_id, id), now);
+    return true;
+  });
 }
 
 /** The recurring watcher job (domain/jobs: once across processes). */

@@ -7,13 +7,9 @@ import {
   openAccount,
   type GatewayAccount,
 } from '../domain/gatewayAccounts';
-import {
-  depositTotals,
-  getDeposit,
-  listDeposits,
-  type GatewayDeposit,
-} from '../domain/gatewayDeposits';
+import { depositTotals, getDeposit, listDeposits } from '../domain/gatewayDeposits';
 import { requireKey } from './auth';
+import { depositView } from './views';
 import type { GatewayHandlers, GatewayReply, GatewaySchemas } from './types';
 
 const DEFAULT_PAGE = 50;
@@ -25,27 +21,6 @@ function accountView(account: GatewayAccount): GatewaySchemas['Account'] {
     chain_id: account.chainId,
     address: account.address,
     created_at: account.createdAt,
-  };
-}
-
-function depositView(deposit: GatewayDeposit): GatewaySchemas['Deposit'] {
-  return {
-    id: deposit.id,
-    unique_id: deposit.uniqueId,
-    method: deposit.methodCode,
-    chain_id: deposit.chainId,
-    address: deposit.address,
-    tx_hash: deposit.txHash,
-    log_index: deposit.logIndex,
-    block_number: deposit.blockNumber,
-    amount: deposit.amount,
-    status: deposit.status,
-    failure_reason:
-      deposit.failureReason === 'below_minimum' || deposit.failureReason === 'reorged'
-        ? deposit.failureReason
-        : null,
-    created_at: deposit.createdAt,
-    credited_at: deposit.creditedAt,
   };
 }
 

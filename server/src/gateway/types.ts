@@ -19,7 +19,13 @@ declare module 'fastify' {
 /** The gateway contract's schemas by name, e.g. `GatewaySchemas['Account']`. */
 export type GatewaySchemas = components['schemas'];
 
-type GatewayOperationId = keyof operations;
+/** The `webhooks` section's operations: what the gateway sends, not what it serves. */
+type WebhookOperationId = Extract<
+  keyof operations,
+  'depositPendingEvent' | 'depositConfirmedEvent' | 'depositFailedEvent' | 'testPingEvent'
+>;
+
+type GatewayOperationId = Exclude<keyof operations, WebhookOperationId>;
 
 export type GatewayReply<K extends GatewayOperationId> = ReplyOfOperation<operations[K]>;
 

@@ -1000,6 +1000,126 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/cryptosafelock/app-webhook/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The app's webhook settings
+     * @description Whether the app has a signing secret (its value is shown only when made) and whether a 410 Gone switched its webhook off. An unknown app, or one of another account, is a 404.
+     */
+    get: operations['getWebhookSettings'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cryptosafelock/app-webhook/{id}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Make a new signing secret
+     * @description Makes a new `whsec_…` secret and answers it this once (it is stored sealed with the server key and never shown again). For 24 h the previous secret keeps signing beside the new one: deliveries carry both signatures, space-separated.
+     */
+    post: operations['rotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cryptosafelock/app-webhook/{id}/switch-on': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Switch the webhook back on
+     * @description After a 410 Gone switched the webhook off, new events are delivered again. Deliveries that failed meanwhile stay failed; Redeliver sends any of them.
+     */
+    post: operations['switchWebhookOn'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cryptosafelock/app-webhook/{id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a test event
+     * @description Sends a `test.ping` event to the app's Webhook URl now, signed like every delivery, and answers the delivery after that first POST (a failed one is retried on the schedule). No Webhook URl is a 422; a webhook switched off by a 410 is a 409.
+     */
+    post: operations['sendTestWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cryptosafelock/webhook-deliveries/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A delivery's details
+     * @description View Details of an IPN Logs row: the exact signed body, and every attempt with the headers sent, the status and an excerpt (2 KB) of the answer. A delivery of another account's app is a 404.
+     */
+    get: operations['getWebhookDelivery'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cryptosafelock/webhook-deliveries/{id}/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Redeliver an event
+     * @description Sends the delivery's event again now, whatever its status: the same event id and body (receivers deduplicate on `webhook-id`), a new timestamp and signature. It is recorded as a new delivery marked as a redelivery, and answered after its first POST. No Webhook URl is a 422; a webhook switched off by a 410 is a 409.
+     */
+    post: operations['redeliverWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/cryptosafelock/deposit-requeue/{id}': {
     parameters: {
       query?: never;
@@ -1551,21 +1671,120 @@ export interface components {
        */
       created_at: string;
     };
-    /** @description A webhook (IPN) callback sent to the app's `callback_url`. */
+    /** @description One webhook (IPN) delivery of an event to the app's `callback_url`, newest first in IPN Logs. A Redeliver adds a delivery of the same event (`redelivery` true). */
     IpnLog: {
-      /** @description The log entry's id. */
-      id: string;
-      /** @description The merchant's client id the event is about. */
+      /** @description The delivery's id (`getWebhookDelivery`, `redeliverWebhook`). */
+      id: components['schemas']['Id'];
+      /** @description The merchant's client id the event is about; empty for `test.ping`. */
       unique_id: string;
-      /** @description The event name, e.g. "deposit.completed". */
+      /** @description The event type, e.g. "deposit.confirmed". */
       event: string;
       /**
        * Format: date-time
-       * @description When the callback was sent.
+       * @description When the delivery was queued.
        */
       created_at: string;
-      /** @description The payload sent, as JSON text (shown in the JSON viewer). */
+      /** @description The signed body sent, the event envelope as JSON text (shown in the JSON viewer). */
       data: string;
+      status: components['schemas']['WebhookDeliveryStatus'];
+      /** @description The HTTP status of the last attempt; null before one, or when none answered. */
+      http_code: number | null;
+      /** @description POSTs made so far. */
+      attempts: number;
+      /** @description True for a delivery made by Redeliver. */
+      redelivery: boolean;
+    };
+    /**
+     * @description pending: not tried yet; retrying: a try failed and another is scheduled; delivered: a 2xx answered; failed: retries used up, a 410 switched the webhook off, or no Webhook URl.
+     * @enum {string}
+     */
+    WebhookDeliveryStatus: 'pending' | 'retrying' | 'delivered' | 'failed';
+    /** @description One POST of a delivery. */
+    WebhookAttempt: {
+      /** @description 1 for the first POST of this delivery. */
+      attempt: number;
+      /**
+       * Format: date-time
+       * @description When it was made.
+       */
+      at: string;
+      /** @description The Webhook URl it went to (the one saved at that moment). */
+      url: string;
+      /**
+       * @description delivered (2xx), http_error (any other status, redirects included: they are not followed), network_error, timeout (10 s), refused (the address is not public).
+       * @enum {string}
+       */
+      outcome: 'delivered' | 'http_error' | 'network_error' | 'timeout' | 'refused';
+      /** @description The HTTP status answered; null when none was. */
+      status_code: number | null;
+      /** @description What went wrong without an HTTP answer. */
+      error: string | null;
+      /** @description How long the POST took. */
+      duration_ms: number;
+      /** @description The headers sent, the signature included. */
+      request_headers: {
+        [key: string]: string;
+      };
+      /** @description The first 2 KB of the answer's body. */
+      response_excerpt: string | null;
+    };
+    /** @description A delivery with everything View Details shows. */
+    WebhookDelivery: {
+      delivery: components['schemas']['IpnLog'];
+      /**
+       * Format: date-time
+       * @description When the next POST is due (status retrying or pending); null otherwise.
+       */
+      next_attempt_at: string | null;
+      /** @description Why the last attempt failed or the delivery stopped, when it did. */
+      last_error: string | null;
+      /** @description Every POST, first first. */
+      attempts_made: components['schemas']['WebhookAttempt'][];
+    };
+    /** @description A delivery and its attempts. */
+    WebhookDeliveryResponse: {
+      /** @description Success flag (true). */
+      status: components['schemas']['Status'];
+      /** @description The outcome in words. */
+      msg: string;
+      data: components['schemas']['WebhookDelivery'];
+    };
+    /** @description The app's webhook signing secret (never its value) and on/off state. */
+    WebhookSettings: {
+      /** @description False until the first rotation or the first delivery creates one. */
+      has_secret: boolean;
+      /**
+       * Format: date-time
+       * @description When the current secret was made.
+       */
+      secret_created_at: string | null;
+      /**
+       * Format: date-time
+       * @description Until when the secret before the last rotation still signs (beside the new one).
+       */
+      previous_valid_until: string | null;
+      /**
+       * Format: date-time
+       * @description When a 410 Gone switched the webhook off; null while it is on.
+       */
+      disabled_at: string | null;
+      /** @description Why it was switched off. */
+      disabled_reason: string | null;
+    };
+    /** @description The app's webhook settings. */
+    WebhookSettingsResponse: {
+      /** @description Success flag (true). */
+      status: components['schemas']['Status'];
+      data: components['schemas']['WebhookSettings'];
+    };
+    /** @description A new signing secret, shown this once. */
+    WebhookSecretResponse: {
+      /** @description Success flag (true). */
+      status: components['schemas']['Status'];
+      /** @description The message to show. */
+      msg: string;
+      /** @description The secret (`whsec_` + base64); only this answer ever carries it. */
+      secret: string;
     };
     /** @description One day's totals of one payment method of the app. */
     DailyLog: {
@@ -2523,6 +2742,11 @@ export interface components {
      * @example app_1
      */
     AppIdPath: components['schemas']['Id'];
+    /**
+     * @description The webhook delivery (`IpnLog.id`).
+     * @example whd_40
+     */
+    DeliveryIdPath: components['schemas']['Id'];
     /**
      * @description The app the API keys belong to (`App.id`).
      * @example app_1
@@ -3802,6 +4026,195 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['MessageResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  getWebhookSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The settings. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookSettingsResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The new secret. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookSecretResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  switchWebhookOn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Switched on. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  sendTestWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The test delivery after its first POST. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveryResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  getWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The webhook delivery (`IpnLog.id`).
+         * @example whd_40
+         */
+        id: components['parameters']['DeliveryIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The delivery. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveryResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  redeliverWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The webhook delivery (`IpnLog.id`).
+         * @example whd_40
+         */
+        id: components['parameters']['DeliveryIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The redelivery after its first POST. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveryResponse'];
         };
       };
       400: components['responses']['BadRequest'];

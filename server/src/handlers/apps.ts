@@ -23,6 +23,7 @@ import { localChains, sendTestDeposit } from '../domain/testDeposits';
 import { isoNow } from '../domain/time';
 import { clientOf } from '../http/client';
 import { requireUser } from '../http/requestContext';
+import { assertWebhookUrlAllowed, systemResolver } from '../domain/webhooks/ssrf';
 import { done } from './replies';
 import type { HandlerModule, Reply } from './types';
 
@@ -30,6 +31,10 @@ import type { HandlerModule, Reply } from './types';
 export const appsHandlers: HandlerModule = (ctx) => {
   const balances = gasBalanceReader(ctx.config, ctx.chain, ctx.db);
   const local = localChains(ctx.config, ctx.db);
+  const webhookTargets = {
+    allowPrivate: ctx.config.webhooks.allowPrivate,
+    resolve: systemResolver,
+  };
   return {
     async getApps(request) {
       const user = requireUser(request);
@@ -38,6 +43,7 @@ export const appsHandlers: HandlerModule = (ctx) => {
 
     async createApp(request) {
       const user = requireUser(request);
+      await assertWebhookUrlAllowed(request.body.callback_url, webhookTargets);
       const { app, apps } = await createApp(
         ctx.db,
         user.id,
@@ -50,6 +56,7 @@ export const appsHandlers: HandlerModule = (ctx) => {
 
     async updateApp(request) {
       const user = requireUser(request);
+      await assertWebhookUrlAllowed(request.body.callback_url, webhookTargets);
       const app = await updateApp(ctx.db, user.id, request.body, isoNow(ctx.clock));
       return done('App updated successfully', { data: app }) satisfies Reply<'updateApp'>;
     },

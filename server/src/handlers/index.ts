@@ -11,6 +11,7 @@ import { securityHandlers } from './security';
 import { subscriptionsHandlers } from './subscriptions';
 import type { AppContext, HandlerMap, HandlerModule } from './types';
 import { walletHandlers } from './wallet';
+import { webhooksHandlers } from './webhooks';
 
 /** One module per tag of openapi.yaml. */
 export const HANDLER_MODULES: Record<string, HandlerModule> = {
@@ -24,6 +25,7 @@ export const HANDLER_MODULES: Record<string, HandlerModule> = {
   Security: securityHandlers,
   Apps: appsHandlers,
   Notifications: notificationsHandlers,
+  Webhooks: webhooksHandlers,
 };
 
 /**

@@ -21,7 +21,8 @@ import type { Clock } from '../domain/time';
 // watcher run over them as it would have run then. So the Transaction lists, Usage, Daily Logs
 // and the dashboard agree, as they do for any merchant. Four days of credited deposits and one
 // below the minimum (Failed); nothing left on its way, so the running watcher finds nothing
-// more to do. No API Logs: nobody has called the gateway yet.
+// more to do. No API Logs and no IPN Logs: nobody has called the gateway yet, and deliveries
+// are only ever real ones.
 // Withdrawals come with the withdrawals issue. Amounts and times are derived from fixed labels
 // and the clock, so every fresh database shows the same figures (transaction hashes are the
 // local chain's own). Created once, never overwritten.
@@ -42,7 +43,6 @@ function hex(label: string, bytes: number): string {
 }
 
 const tronAddress = (label: string) => tronAddressFromEvm(hex(label, 20));
-const evmHash = (label: string) => `0x${hex(label, 32)}`;
 
 /** Small deterministic number in [0, 1) from a label. */
 function unit(label: string): number {
@@ -54,15 +54,9 @@ function usdtMicro(label: string): bigint {
   return decimalToMicro((5 + unit(label) * 475).toFixed(4));
 }
 
-/** Stored micro-USDT (the IPN payload's amount). */
-function amount(label: string): number {
-  return Number(usdtMicro(label));
-}
-
 const USDT_ACCOUNTS = 4;
 const TRX_ACCOUNTS = 1;
 const DEPOSIT_DAYS = 4;
-const IPN_EVENTS = ['deposit.pending', 'deposit.completed', 'withdraw.completed', 'deposit.failed'];
 
 /** What the demo's gateway history needs from the configuration (runtime.ts). */
 export interface DemoGateway {
@@ -143,32 +137,6 @@ export async function seedDemoApps(
         revoked_at: null,
         last_used_at: null,
       })
-      .execute();
-
-    await trx
-      .insertInto('ipn_logs')
-      .values(
-        Array.from({ length: 14 }, (_, i) => {
-          const event = IPN_EVENTS[i % IPN_EVENTS.length] ?? 'deposit.completed';
-          const uniqueId = `CUST-${1001 + (i % 23)}`;
-          return {
-            id: `ipn_demo_${i}`,
-            app_id: appId,
-            unique_id: uniqueId,
-            event,
-            data: JSON.stringify({
-              event,
-              unique_id: uniqueId,
-              amount: (amount(`demo-ipn-${i}`) / 1e6).toFixed(4),
-              coin: 'USDT',
-              network: 'BNB Smart Chain',
-              tx_hash: evmHash(`demo-ipn-${i}`),
-              response: { http_status: event === 'deposit.failed' ? 500 : 200 },
-            }),
-            created_at: at((14 - i) * DAY + 3_600_000),
-          };
-        }),
-      )
       .execute();
   });
 

@@ -356,17 +356,26 @@ export type ApiLogPage = {
   /** The URL of page 1 of this same list (with the /api prefix), e.g. `/api/cryptosafelock/app-details/app_1?api_logs=1`; clients replace the page number to fetch another page. */
   first_page_url: string;
 };
+export type Id = string;
+export type WebhookDeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed';
 export type IpnLog = {
-  /** The log entry's id. */
-  id: string;
-  /** The merchant's client id the event is about. */
+  /** The delivery's id (`getWebhookDelivery`, `redeliverWebhook`). */
+  id: Id;
+  /** The merchant's client id the event is about; empty for `test.ping`. */
   unique_id: string;
-  /** The event name, e.g. "deposit.completed". */
+  /** The event type, e.g. "deposit.confirmed". */
   event: string;
-  /** When the callback was sent. */
+  /** When the delivery was queued. */
   created_at: string;
-  /** The payload sent, as JSON text (shown in the JSON viewer). */
+  /** The signed body sent, the event envelope as JSON text (shown in the JSON viewer). */
   data: string;
+  status: WebhookDeliveryStatus;
+  /** The HTTP status of the last attempt; null before one, or when none answered. */
+  http_code: number | null;
+  /** POSTs made so far. */
+  attempts: number;
+  /** True for a delivery made by Redeliver. */
+  redelivery: boolean;
 };
 export type IpnLogPage = {
   /** The rows of this page, newest first. */
@@ -564,7 +573,6 @@ export type AppDetailsResponse = {
   /** The app detail. */
   data: AppDetails;
 };
-export type Id = string;
 export type ApiKey = {
   /** The key's id. */
   id: string;

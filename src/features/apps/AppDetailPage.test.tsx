@@ -562,9 +562,9 @@ describe('Logs', () => {
   test('IPN Logs open the log data in a JSON viewer', async () => {
     const { user } = renderTab('ipn-logs');
     await user.click(await screen.findByRole('button', { name: 'View Details' }));
-    const dialog = await screen.findByRole('dialog', { name: /deposit\.completed/ });
+    const dialog = await screen.findByRole('dialog', { name: /deposit\.confirmed/ });
     const json = within(dialog).getByLabelText('Log data');
-    expect(json).toHaveTextContent('"event": "deposit.completed"');
+    expect(json).toHaveTextContent('"type": "deposit.confirmed"');
     expect(json).toHaveTextContent('"ok": true');
     expect(json).toHaveTextContent('"code": null');
   });

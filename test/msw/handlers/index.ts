@@ -10,6 +10,7 @@ import { change2faSetUp, fixtures as security } from '../../factories/security';
 import { fixtures as subscriptions } from '../../factories/subscriptions';
 import type { Fixtures } from '../../factories/types';
 import { fixtures as wallet } from '../../factories/wallet';
+import { fixtures as webhooks } from '../../factories/webhooks';
 import { on, reply, type OperationId, type ResultOf } from '../contract';
 
 /** `reply` for every operation of a feature's fixtures, each with its fixture. */
@@ -36,6 +37,7 @@ export const handlers: HttpHandler[] = [
     security,
     subscriptions,
     wallet,
+    webhooks,
   ].flatMap(replyEach),
   reply('change2Fa', change2faSetUp),
   // Every stored picture answers the same tiny PNG, typed as the server types it.

@@ -1,13 +1,39 @@
 import { useState } from 'react';
+import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
+import Table from 'react-bootstrap/Table';
 import type { IpnLog } from '../../../api/apps';
+import {
+  useGetWebhookDeliveryQuery,
+  useRedeliverWebhookMutation,
+  type WebhookDeliveryStatus,
+} from '../../../api/webhooks';
+import { BusyButton } from '../../../components/BusyButton';
+import { QueryState } from '../../../components/QueryState';
 import { JsonView } from './JsonView';
 import { ListTable } from './ListTable';
 import { ShortDateTime } from './ShortDateTime';
 import { usePagedList } from './usePagedList';
 import { TitledModal } from '../../../components/TitledModal';
 
+const STATUS: Record<WebhookDeliveryStatus, { label: string; bg: string }> = {
+  pending: { label: 'Pending', bg: 'secondary' },
+  retrying: { label: 'Retrying', bg: 'warning' },
+  delivered: { label: 'Delivered', bg: 'success' },
+  failed: { label: 'Failed', bg: 'danger' },
+};
+
+function DeliveryStatus({ status }: { status: WebhookDeliveryStatus }) {
+  const { label, bg } = STATUS[status];
+  return (
+    <Badge bg={bg} text={bg === 'warning' ? 'dark' : undefined}>
+      {label}
+    </Badge>
+  );
+}
+
+/** IPN Logs: the app's webhook deliveries; View Details shows the signed payload and attempts. */
 export function IpnLogsTab({ appId }: { appId: string }) {
   const list = usePagedList(appId, 'callback_data');
   const [shown, setShown] = useState<IpnLog | null>(null);
@@ -15,17 +41,23 @@ export function IpnLogsTab({ appId }: { appId: string }) {
     <>
       <ListTable
         caption="IPN logs"
-        columns={['Client Id', 'Event', 'Time', 'Action']}
+        columns={['Client Id', 'Event', 'Time', 'Status', 'HTTP', 'Attempts', 'Action']}
         {...list}
         row={(log) => (
           <tr key={log.id}>
-            <td className="text-nowrap">{log.unique_id}</td>
+            <td className="text-nowrap">{log.unique_id || '—'}</td>
             <td>
               <code>{log.event}</code>
+              {log.redelivery && <span className="small text-muted ms-1">(redelivery)</span>}
             </td>
             <td className="time-cell">
               <ShortDateTime value={log.created_at} />
             </td>
+            <td>
+              <DeliveryStatus status={log.status} />
+            </td>
+            <td>{log.http_code ?? '—'}</td>
+            <td>{log.attempts}</td>
             <td>
               <Button
                 size="sm"
@@ -43,10 +75,100 @@ export function IpnLogsTab({ appId }: { appId: string }) {
         show={shown !== null}
         onHide={() => setShown(null)}
         size="lg"
-        title={shown ? `${shown.event} · ${shown.unique_id}` : 'IPN Details'}
+        title={shown ? `${shown.event} · ${shown.unique_id || shown.id}` : 'IPN Details'}
       >
-        <Modal.Body>{shown && <JsonView text={shown.data} />}</Modal.Body>
+        <Modal.Body>{shown && <DeliveryDetails log={shown} onRedelivered={setShown} />}</Modal.Body>
       </TitledModal>
+    </>
+  );
+}
+
+function DeliveryDetails({
+  log,
+  onRedelivered,
+}: {
+  log: IpnLog;
+  onRedelivered: (log: IpnLog) => void;
+}) {
+  const details = useGetWebhookDeliveryQuery({ id: log.id });
+  const [redeliver, redelivering] = useRedeliverWebhookMutation();
+  const again = async () => {
+    const answer = await redeliver({ id: log.id }).unwrap();
+    onRedelivered(answer.data.delivery);
+  };
+  return (
+    <>
+      <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
+        <DeliveryStatus status={log.status} />
+        {log.redelivery && <Badge bg="info">Redelivery</Badge>}
+        <span className="small text-muted">
+          {log.attempts} attempt{log.attempts === 1 ? '' : 's'}
+        </span>
+        <BusyButton
+          size="sm"
+          variant="outline-primary"
+          className="ms-auto"
+          busy={redelivering.isLoading}
+          onClick={() => void again()}
+        >
+          Redeliver
+        </BusyButton>
+      </div>
+      <h3 className="h6">Payload</h3>
+      <JsonView text={log.data} />
+      <QueryState query={details} what="the delivery">
+        {({ data }) => (
+          <>
+            {data.last_error && <p className="small text-danger mt-2">{data.last_error}</p>}
+            {data.next_attempt_at && (
+              <p className="small mt-2">
+                Next attempt: <ShortDateTime value={data.next_attempt_at} />
+              </p>
+            )}
+            <h3 className="h6 mt-3">Attempts</h3>
+            {data.attempts_made.length === 0 ? (
+              <p className="small text-muted">Not attempted yet.</p>
+            ) : (
+              <Table size="sm" className="small">
+                <thead>
+                  <tr>
+                    <th>#</th>
+                    <th>Time</th>
+                    <th>Outcome</th>
+                    <th>HTTP</th>
+                    <th>Response</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.attempts_made.map((a) => (
+                    <tr key={a.attempt}>
+                      <td>{a.attempt}</td>
+                      <td className="time-cell">
+                        <ShortDateTime value={a.at} />
+                      </td>
+                      <td>{a.outcome}</td>
+                      <td>{a.status_code ?? '—'}</td>
+                      <td className="text-break">
+                        <code>{a.response_excerpt ?? a.error ?? ''}</code>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Table>
+            )}
+            {data.attempts_made.length > 0 && (
+              <>
+                <h3 className="h6">Request headers (last attempt)</h3>
+                <pre className="small bg-light p-2" aria-label="Request headers">
+                  {Object.entries(data.attempts_made.at(-1)?.request_headers ?? {})
+                    .map(([name, value]) => `${name}: ${value}`)
+                    .join('\n')}
+                </pre>
+              </>
+            )}
+          </>
+        )}
+      </QueryState>
     </>
   );
 }

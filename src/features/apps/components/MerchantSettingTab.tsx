@@ -3,6 +3,7 @@ import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { useUpdateAppMutation, type App } from '../../../api/apps';
 import { AppForm, type AppFormValues } from './AppForm';
+import { WebhookPanel } from './WebhookPanel';
 
 /** The app's settings, editable (same rules as Create App), plus its Ready switch. */
 export function MerchantSettingTab({ app }: { app: App }) {
@@ -25,26 +26,29 @@ export function MerchantSettingTab({ app }: { app: App }) {
   };
 
   return (
-    <Card>
-      <Card.Body>
-        <AppForm
-          key={app.id}
-          initial={initial}
-          submitLabel="Update"
-          submitting={isLoading}
-          onSubmit={submit}
-        >
-          <Form.Check
-            type="switch"
-            role="switch"
-            id="app-ready"
-            className="mt-3"
-            label="App is Ready (accepts payments)"
-            checked={ready}
-            onChange={(event) => setReady(event.target.checked)}
-          />
-        </AppForm>
-      </Card.Body>
-    </Card>
+    <>
+      <Card>
+        <Card.Body>
+          <AppForm
+            key={app.id}
+            initial={initial}
+            submitLabel="Update"
+            submitting={isLoading}
+            onSubmit={submit}
+          >
+            <Form.Check
+              type="switch"
+              role="switch"
+              id="app-ready"
+              className="mt-3"
+              label="App is Ready (accepts payments)"
+              checked={ready}
+              onChange={(event) => setReady(event.target.checked)}
+            />
+          </AppForm>
+        </Card.Body>
+      </Card>
+      <WebhookPanel appId={app.id} hasUrl={Boolean(app.callback_url)} />
+    </>
   );
 }

@@ -1,0 +1,304 @@
+import type { Db } from '../../db/connection';
+import type { WebhookDeliveryStatus } from '../../db/schema';
+import { ConflictError, InvalidError, NotFoundError } from '../errors';
+import { attemptDelivery, type DeliveryDeps } from './delivery';
+import { queueDelivery, recordEvent } from './events';
+import { rotateWebhookSecret } from './secrets';
+import type { SendOutcome } from './send';
+import type { components } from '../../generated/portal.gen';
+
+// What the portal does with webhooks: the signing secret, the switch a 410 turns off, the
+// delivery log (IPN Logs), Redeliver and the test event. Every function takes the signed-in
+// user's id and finds the app through it: another account's app is as unknown as a missing one.
+
+/** A Redeliver or a test event is POSTed within the request; this job is its safety net. */
+const INLINE_GRACE_MS = 60_000;
+
+async function ownApp(db: Db, userId: string, appId: string) {
+  const app = await db
+    .selectFrom('apps')
+    .leftJoin('app_webhooks', 'app_webhooks.app_id', 'apps.id')
+    .select([
+      'apps.id',
+      'apps.callback_url',
+      'app_webhooks.secret_created_at',
+      'app_webhooks.previous_until',
+      'app_webhooks.disabled_at',
+      'app_webhooks.disabled_reason',
+    ])
+    .where('apps.id', '=', appId)
+    .where('apps.user_id', '=', userId)
+    .executeTakeFirst();
+  if (!app) throw new NotFoundError();
+  return app;
+}
+
+export interface WebhookSettings {
+  hasSecret: boolean;
+  secretCreatedAt: string | null;
+  /** Until when the secret before the last rotation still signs; null when it does not. */
+  previousValidUntil: string | null;
+  disabledAt: string | null;
+  disabledReason: string | null;
+}
+
+export async function webhookSettings(
+  db: Db,
+  userId: string,
+  appId: string,
+  now: Date,
+): Promise<WebhookSettings> {
+  const app = await ownApp(db, userId, appId);
+  const until = app.previous_until;
+  return {
+    hasSecret: app.secret_created_at !== null,
+    secretCreatedAt: app.secret_created_at,
+    previousValidUntil:
+      until !== null && until > now.getTime() ? new Date(until).toISOString() : null,
+    disabledAt: app.disabled_at,
+    disabledReason: app.disabled_reason,
+  };
+}
+
+/** A new signing secret, answered in clear this once (the previous one signs 24 h more). */
+export async function rotateSecret(
+  db: Db,
+  serverKey: string,
+  userId: string,
+  appId: string,
+  now: Date,
+): Promise<string> {
+  await ownApp(db, userId, appId);
+  return rotateWebhookSecret(db, serverKey, appId, now);
+}
+
+/** Switches the webhook back on after a 410 switched it off. */
+export async function switchWebhookOn(db: Db, userId: string, appId: string): Promise<void> {
+  await ownApp(db, userId, appId);
+  await db
+    .updateTable('app_webhooks')
+    .set({ disabled_at: null, disabled_reason: null })
+    .where('app_id', '=', appId)
+    .execute();
+}
+
+function assertSendable(app: { callback_url: string | null; disabled_at: string | null }) {
+  if (!app.callback_url) {
+    throw new InvalidError('Set a Webhook URl in Merchant Setting first.');
+  }
+  if (app.disabled_at !== null) {
+    throw new ConflictError(
+      'The webhook is switched off (the endpoint answered 410 Gone): switch it on first.',
+    );
+  }
+}
+
+/** Sends test.ping now and answers the delivery as it stands after the attempt. */
+export async function sendTestEvent(
+  deps: DeliveryDeps,
+  userId: string,
+  appId: string,
+): Promise<DeliveryDetails> {
+  const app = await ownApp(deps.db, userId, appId);
+  assertSendable(app);
+  const now = deps.clock();
+  const { deliveryId } = await deps.db.transaction().execute((trx) =>
+    recordEvent(
+      trx,
+      {
+        appId,
+        type: 'test.ping',
+        uniqueId: null,
+        data: { message: 'Test event from CryptoSafeLock: your endpoint is reached.' },
+        now,
+      },
+      now.getTime() + INLINE_GRACE_MS,
+    ),
+  );
+  if (deliveryId === null) throw new InvalidError('Set a Webhook URl in Merchant Setting first.');
+  await attemptDelivery(deps, { deliveryId, wake: 1 });
+  return deliveryDetails(deps.db, userId, deliveryId);
+}
+
+/**
+ * Sends a delivery's event again now: the same event id and body, a new timestamp and
+ * signature, recorded as a new delivery marked as a redelivery of this one.
+ */
+export async function redeliver(
+  deps: DeliveryDeps,
+  userId: string,
+  deliveryId: string,
+): Promise<DeliveryDetails> {
+  const original = await ownedDelivery(deps.db, userId, deliveryId);
+  const app = await ownApp(deps.db, userId, original.app_id);
+  assertSendable(app);
+  const now = deps.clock();
+  const id = await deps.db.transaction().execute((trx) =>
+    queueDelivery(trx, {
+      eventId: original.event_id,
+      appId: original.app_id,
+      resourceId: original.resource_id,
+      resourceSeq: original.resource_seq,
+      redeliveryOf: original.redelivery_of ?? original.id,
+      now,
+      runAt: now.getTime() + INLINE_GRACE_MS,
+    }),
+  );
+  await attemptDelivery(deps, { deliveryId: id, wake: 1 });
+  return deliveryDetails(deps.db, userId, id);
+}
+
+async function ownedDelivery(db: Db, userId: string, deliveryId: string) {
+  const row = await db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('apps as a', 'a.id', 'd.app_id')
+    .selectAll('d')
+    .where('d.id', '=', deliveryId)
+    .where('a.user_id', '=', userId)
+    .executeTakeFirst();
+  if (!row) throw new NotFoundError();
+  return row;
+}
+
+export interface DeliveryRow {
+  id: string;
+  eventId: string;
+  event: string;
+  uniqueId: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  httpCode: number | null;
+  redelivery: boolean;
+  createdAt: string;
+  /** The exact signed body. */
+  body: string;
+}
+
+function deliveryRows(db: Db) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+    .select([
+      'd.id',
+      'd.event_id',
+      'd.status',
+      'd.attempts',
+      'd.last_status_code',
+      'd.last_error',
+      'd.redelivery_of',
+      'd.next_attempt_at',
+      'd.created_at',
+      'd.app_id',
+      'e.type',
+      'e.unique_id',
+      'e.body',
+    ]);
+}
+
+type RawRow = Awaited<ReturnType<ReturnType<typeof deliveryRows>['execute']>>[number];
+
+function rowView(r: RawRow): DeliveryRow {
+  return {
+    id: r.id,
+    eventId: r.event_id,
+    event: r.type,
+    uniqueId: r.unique_id ?? '',
+    status: r.status,
+    attempts: r.attempts,
+    httpCode: r.last_status_code,
+    redelivery: r.redelivery_of !== null,
+    createdAt: r.created_at,
+    body: r.body,
+  };
+}
+
+/** An IPN Logs row (the list is getAppDetails' callback_data). */
+export function ipnLogView(row: DeliveryRow): components['schemas']['IpnLog'] {
+  return {
+    id: row.id,
+    unique_id: row.uniqueId,
+    event: row.event,
+    created_at: row.createdAt,
+    data: row.body,
+    status: row.status,
+    http_code: row.httpCode,
+    attempts: row.attempts,
+    redelivery: row.redelivery,
+  };
+}
+
+/** A page of the app's deliveries, newest first (IPN Logs; the caller owns the app). */
+export async function deliveryPage(
+  db: Db,
+  appId: string,
+  page: { offset: number; limit: number },
+): Promise<{ rows: DeliveryRow[]; total: number }> {
+  const rows = await deliveryRows(db)
+    .where('d.app_id', '=', appId)
+    .orderBy('d.created_at', 'desc')
+    .orderBy('d.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  const count = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('app_id', '=', appId)
+    .executeTakeFirstOrThrow();
+  return { rows: rows.map(rowView), total: Number(count.n) };
+}
+
+export interface DeliveryAttempt {
+  attempt: number;
+  at: string;
+  url: string;
+  outcome: SendOutcome;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  requestHeaders: Record<string, string>;
+  responseExcerpt: string | null;
+}
+
+export interface DeliveryDetails extends DeliveryRow {
+  appId: string;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  attemptsMade: DeliveryAttempt[];
+}
+
+/** View Details: the signed payload, and every attempt with its headers and answer. */
+export async function deliveryDetails(
+  db: Db,
+  userId: string,
+  deliveryId: string,
+): Promise<DeliveryDetails> {
+  await ownedDelivery(db, userId, deliveryId);
+  const row = await deliveryRows(db).where('d.id', '=', deliveryId).executeTakeFirstOrThrow();
+  const attempts = await db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('delivery_id', '=', deliveryId)
+    .orderBy('attempt')
+    .orderBy('created_at')
+    .execute();
+  return {
+    ...rowView(row),
+    appId: row.app_id,
+    lastError: row.last_error,
+    nextAttemptAt:
+      row.next_attempt_at === null ? null : new Date(row.next_attempt_at).toISOString(),
+    attemptsMade: attempts.map((a) => ({
+      attempt: a.attempt,
+      at: a.created_at,
+      url: a.url,
+      // The column holds what postWebhook answered, nothing else.
+      outcome: a.outcome as SendOutcome,
+      statusCode: a.status_code,
+      error: a.error,
+      durationMs: a.duration_ms,
+      requestHeaders: JSON.parse(a.request_headers) as Record<string, string>,
+      responseExcerpt: a.response_excerpt,
+    })),
+  };
+}

@@ -1,0 +1,26 @@
+import type { GatewayDeposit } from '../domain/gatewayDeposits';
+import type { GatewaySchemas } from './types';
+
+// The gateway's JSON shapes of domain records, shared by its handlers and by the webhook
+// events, whose `data` must be exactly what the API answers.
+
+export function depositView(deposit: GatewayDeposit): GatewaySchemas['Deposit'] {
+  return {
+    id: deposit.id,
+    unique_id: deposit.uniqueId,
+    method: deposit.methodCode,
+    chain_id: deposit.chainId,
+    address: deposit.address,
+    tx_hash: deposit.txHash,
+    log_index: deposit.logIndex,
+    block_number: deposit.blockNumber,
+    amount: deposit.amount,
+    status: deposit.status,
+    failure_reason:
+      deposit.failureReason === 'below_minimum' || deposit.failureReason === 'reorged'
+        ? deposit.failureReason
+        : null,
+    created_at: deposit.createdAt,
+    credited_at: deposit.creditedAt,
+  };
+}

@@ -1,0 +1,135 @@
+import { screen, within } from '@testing-library/react';
+import { IPN_LOG, makeApp, makeAppDetails, makePage } from '../../../../test/factories/apps';
+import { makeDelivery, WEBHOOK_SECRET } from '../../../../test/factories/webhooks';
+import { ok, on, reply } from '../../../../test/msw/contract';
+import { server } from '../../../../test/msw/server';
+import { renderOnRoute, SIGNED_IN } from '../../../../test/renderWithProviders';
+import type { AppDetails } from '../../../api/apps';
+import AppDetailPage from '../AppDetailPage';
+
+// IPN Logs as real deliveries (status, HTTP code, attempts, View Details, Redeliver) and
+// Merchant Setting's webhook part (secret shown once, test event, the 410 switch).
+
+function renderTab(tab: string, details: AppDetails = makeAppDetails()) {
+  server.use(reply('getAppDetails', { status: true, data: details }));
+  return renderOnRoute('/app/my-app/:id/:tab?', <AppDetailPage />, {
+    session: SIGNED_IN,
+    route: `/app/my-app/app_1/${tab}`,
+  });
+}
+
+describe('IPN Logs', () => {
+  test('list deliveries with status, HTTP code and attempts', async () => {
+    renderTab(
+      'ipn-logs',
+      makeAppDetails({
+        callback_data: makePage('callback_data', [
+          IPN_LOG,
+          {
+            ...IPN_LOG,
+            id: 'whd_2',
+            event: 'deposit.pending',
+            status: 'retrying',
+            http_code: 503,
+            attempts: 2,
+          },
+        ]),
+      }),
+    );
+    const rows = await screen.findAllByRole('row');
+    expect(
+      within(rows[0] as HTMLElement)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Client Id', 'Event', 'Time', 'Status', 'HTTP', 'Attempts', 'Action']);
+    expect(within(rows[1] as HTMLElement).getByText('Delivered')).toBeInTheDocument();
+    expect(within(rows[2] as HTMLElement).getByText('Retrying')).toBeInTheDocument();
+    expect(within(rows[2] as HTMLElement).getByText('503')).toBeInTheDocument();
+  });
+
+  test('View Details shows the payload, every attempt and the headers; Redeliver sends it again', async () => {
+    const redelivered: string[] = [];
+    server.use(
+      on('redeliverWebhook', ({ params }) => {
+        redelivered.push(String(params.id));
+        return ok('redeliverWebhook', {
+          status: true,
+          msg: 'Redelivery delivered (HTTP 200)',
+          data: makeDelivery({ delivery: { ...IPN_LOG, id: 'whd_2', redelivery: true } }),
+        });
+      }),
+    );
+    const { user } = renderTab('ipn-logs');
+    await user.click(await screen.findByRole('button', { name: 'View Details' }));
+    const dialog = await screen.findByRole('dialog', { name: /deposit\.confirmed/ });
+    expect(within(dialog).getByLabelText('Log data')).toHaveTextContent('"id": "evt_1"');
+    expect(await within(dialog).findByText('upstream down')).toBeInTheDocument();
+    expect(within(dialog).getByText('http_error')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Request headers')).toHaveTextContent(
+      'webhook-signature: v1,3xmHcJzKX2kWJ3S7YwJbBqvL1Vq8m7fJk0w9eU0oCmU=',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Redeliver' }));
+    expect(await screen.findByText('Redelivery delivered (HTTP 200)')).toBeInTheDocument();
+    expect(redelivered).toEqual(['whd_1']);
+    expect(await within(dialog).findByText('Redelivery')).toBeInTheDocument();
+  });
+});
+
+describe('Merchant Setting: webhook', () => {
+  test('shows a new secret once and sends a test event with its outcome', async () => {
+    server.use(
+      reply('getWebhookSettings', {
+        status: true,
+        data: {
+          has_secret: false,
+          secret_created_at: null,
+          previous_valid_until: null,
+          disabled_at: null,
+          disabled_reason: null,
+        },
+      }),
+    );
+    const { user } = renderTab(
+      'merchant-setting',
+      makeAppDetails({
+        app_data: makeApp({ status: 1, callback_url: 'https://shop.example.com/hooks' }),
+      }),
+    );
+    expect(await screen.findByText('No signing secret yet.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Create secret' }));
+    expect(await screen.findByDisplayValue(WEBHOOK_SECRET)).toBeInTheDocument();
+    expect(screen.getByText(/shown only once/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Send test event' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Test event delivered (HTTP 200)');
+  });
+
+  test('says when a 410 switched the webhook off, and switches it on', async () => {
+    let on410 = true;
+    server.use(
+      on('getWebhookSettings', () =>
+        ok('getWebhookSettings', {
+          status: true,
+          data: {
+            has_secret: true,
+            secret_created_at: '2026-11-01T09:00:00Z',
+            previous_valid_until: null,
+            disabled_at: on410 ? '2026-11-02T10:00:00Z' : null,
+            disabled_reason: on410 ? 'The endpoint answered 410 Gone: webhook switched off.' : null,
+          },
+        }),
+      ),
+      on('switchWebhookOn', () => {
+        on410 = false;
+        return ok('switchWebhookOn', { status: true, msg: 'Webhook switched on' });
+      }),
+    );
+    const { user } = renderTab('merchant-setting');
+    expect(
+      await screen.findByText(/The endpoint answered 410 Gone: webhook switched off\./),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Switch webhook on' }));
+    expect(await screen.findByRole('button', { name: 'Rotate secret' })).toBeInTheDocument();
+    await screen.findByText(/^Created /);
+    expect(screen.queryByRole('button', { name: 'Switch webhook on' })).not.toBeInTheDocument();
+  });
+});
