@@ -36,6 +36,8 @@ function transportFor(smtpUrl: string): Transporter {
   return transport;
 }
 
+let outboxSequence = 0;
+
 /**
  * Sends through SMTP when SMTP_URL is set (a refusing or unreachable server makes the request
  * that wanted the mail fail as unavailable); otherwise (development, tests, e2e) the mail becomes
@@ -61,9 +63,11 @@ export async function sendMail(
   const sentAt = clock().toISOString();
   const dir = path.join(config.dataDir, OUTBOX_DIR);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // The sequence keeps two mails of one millisecond (a test clock) in the order they were sent.
+  outboxSequence += 1;
   const file = path.join(
     dir,
-    `${sentAt.replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.json`,
+    `${sentAt.replace(/[:.]/g, '-')}-${String(outboxSequence).padStart(9, '0')}-${randomBytes(4).toString('hex')}.json`,
   );
   const mail: OutboxMail = { from: config.mailFrom, sent_at: sentAt, ...message };
   writeFileSync(file, `${JSON.stringify(mail, null, 2)}\n`, { mode: 0o600 });
