@@ -39,7 +39,7 @@ export function ReceiveList({ appId }: { appId: string }) {
       header: 'Action',
       className: 'text-nowrap',
       cell: (tx) => (
-        <>
+        <div className="d-flex gap-2">
           <Button
             size="sm"
             variant="outline-primary"
@@ -52,14 +52,13 @@ export function ReceiveList({ appId }: { appId: string }) {
             <Button
               size="sm"
               variant="outline-warning"
-              className="ms-2"
               disabled={isLoading && originalArgs?.id === tx.id}
               onClick={() => void requeue({ id: tx.id })}
             >
               Re-initiate
             </Button>
           )}
-        </>
+        </div>
       ),
     },
   ];
