@@ -95,8 +95,10 @@ export {
 export type {
   Account,
   ApiKey,
+  ApiLog,
   App,
   AppDetails,
+  DailyLog,
   GetAppDetailsApiArg,
   IpnLog,
   PaymentMethod,

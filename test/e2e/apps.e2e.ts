@@ -193,6 +193,14 @@ test('the app detail on a phone', async () => {
   await page.goto('/app/my-app/app_demo_store/app-keys');
   await page.getByLabel('Example request').waitFor();
   await snap(page, 'apps-keys-phone');
+  // The sections are a select on a phone; every list shows its rows as labelled cards.
+  const section = page.getByRole('combobox', { name: 'App section' });
+  for (const tab of ['Usage', 'API Logs', 'Daily Logs', 'IPN Logs']) {
+    await section.selectOption({ label: tab });
+    await page.getByRole('heading', { level: 2, name: tab }).waitFor();
+    if (tab !== 'Usage') await page.locator('.data-table tbody td').first().waitFor();
+    await snap(page, `apps-${tab.toLowerCase().replace(' ', '-')}-phone`);
+  }
   await page.goto('/app/create-app');
   await page.getByRole('button', { name: 'Create App' }).waitFor();
   await snap(page, 'apps-create-phone');

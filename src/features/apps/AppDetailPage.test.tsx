@@ -10,6 +10,8 @@ import {
   makeSend,
   makeUsedMethod,
   PAYOUT_ADDRESS,
+  TRX,
+  USDT_BSC,
 } from '../../../test/factories/apps';
 import { fail, ok, on, reply } from '../../../test/msw/contract';
 import { refuse, server } from '../../../test/msw/server';
@@ -74,6 +76,33 @@ describe('App detail: header, menu and tabs', () => {
     await user.click(within(menu).getByRole('link', { name: 'Usage' }));
     expect(location.current).toBe('/app/my-app/app_1/usage');
     expect(await screen.findByRole('heading', { level: 2, name: 'Usage' })).toBeInTheDocument();
+  });
+
+  test('on a phone the sections are a labelled select that changes the tab in the URL', async () => {
+    Object.defineProperty(window, 'matchMedia', {
+      configurable: true,
+      value: (query: string) => ({
+        matches: query === '(max-width: 575.98px)',
+        media: query,
+        addEventListener: () => undefined,
+        removeEventListener: () => undefined,
+      }),
+    });
+    try {
+      const { user, location } = renderTab('app-keys');
+      const select = await screen.findByRole('combobox', { name: 'App section' });
+      expect(screen.queryByRole('navigation', { name: 'App menu' })).not.toBeInTheDocument();
+      expect(select).toHaveValue('app-keys');
+      expect(within(select).getAllByRole('option')).toHaveLength(8);
+      await user.selectOptions(select, 'Merchant Setting');
+      expect(location.current).toBe('/app/my-app/app_1/merchant-setting');
+      expect(
+        await screen.findByRole('heading', { level: 2, name: 'Merchant Setting' }),
+      ).toBeInTheDocument();
+      expect(screen.getByRole('combobox', { name: 'App section' })).toHaveValue('merchant-setting');
+    } finally {
+      Reflect.deleteProperty(window, 'matchMedia');
+    }
   });
 
   test('opens the tab named in the URL and replaces an unknown one', async () => {
@@ -310,6 +339,11 @@ describe('App Keys', () => {
     for (const column of ['Key Name', 'Created Time', 'Action']) {
       expect(screen.getByRole('columnheader', { name: column })).toBeInTheDocument();
     }
+    expect(
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.dataset.label),
+    ).toEqual(['Key Name', 'Created Time', 'Permissions', 'Action']);
 
     await user.click(
       within(row).getByRole('button', { name: 'Edit Permissions of Checkout server' }),
@@ -386,6 +420,48 @@ describe('Merchant Setting and Usage', () => {
     expect(screen.getByText('18')).toBeInTheDocument();
     expect(screen.getByText('1250.500000')).toBeInTheDocument();
     expect(screen.getByText('300.123456')).toBeInTheDocument();
+  });
+
+  test('shows the methods in use first and the unused ones behind a toggle', async () => {
+    const SOL = { ...TRX, id: 'pm_sol', name: 'SOL', network_name: 'Solana' };
+    const STOPPED = {
+      ...TRX,
+      id: 'pm_eth',
+      name: 'ETH',
+      network_name: 'Ethereum',
+      total_amount: 2,
+    };
+    const { user } = renderTab(
+      'usage',
+      makeAppDetails({ all_payment_methods: [TRX, USDT_BSC, SOL, STOPPED] }),
+    );
+    await screen.findByText('Generated Accounts');
+    // Enabled (USDT) or with money moved (ETH, since turned off) come first, in the server's order.
+    expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual([
+      'USDT (BNB Smart Chain)',
+      'ETH (Ethereum)',
+    ]);
+    const toggle = screen.getByRole('button', { name: 'Show 2 other methods' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await user.click(toggle);
+    expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual([
+      'USDT (BNB Smart Chain)',
+      'ETH (Ethereum)',
+      'TRX (Tron)',
+      'SOL (Solana)',
+    ]);
+    await user.click(screen.getByRole('button', { name: 'Hide other methods' }));
+    expect(screen.queryByRole('heading', { level: 3, name: 'TRX (Tron)' })).not.toBeInTheDocument();
+  });
+
+  test('an app using no method says so and offers every method behind the toggle', async () => {
+    const { user } = renderTab(
+      'usage',
+      makeAppDetails({ user_payment_methods: [], all_payment_methods: [TRX] }),
+    );
+    expect(await screen.findByText('This app uses no payment method yet.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Show 1 other method' }));
+    expect(screen.getByRole('heading', { level: 3, name: 'TRX (Tron)' })).toBeInTheDocument();
   });
 });
 
@@ -506,7 +582,15 @@ describe('Transaction', () => {
       'href',
       'https://bscscan.com/tx/0xa1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f91',
     );
-    expect(screen.getByText('13.0000 USDT')).toBeInTheDocument();
+    // A labelled, right-aligned figure: phones show 'Amount' beside it in the row's card.
+    const amount = screen.getByText('13.0000 USDT');
+    expect(amount).toHaveAttribute('data-label', 'Amount');
+    expect(amount).toHaveClass('data-table__num');
+    expect(
+      within(amount.closest('tr') as HTMLElement)
+        .getAllByRole('cell')
+        .map((cell) => cell.dataset.label),
+    ).toEqual(['Tx Hash', 'Network', 'Amount', 'Receiver Address', 'Status', 'Time', 'Action']);
     expect(screen.getAllByText('0x4B20...02db').length).toBe(8);
     expect(screen.getAllByRole('button', { name: 'Cancel' })).toHaveLength(2);
     expect(screen.getAllByRole('button', { name: 'Reinitiate' })).toHaveLength(2);

@@ -1,5 +1,6 @@
+import Form from 'react-bootstrap/Form';
 import Nav from 'react-bootstrap/Nav';
-import { Link, Navigate, NavLink, useParams } from 'react-router-dom';
+import { Link, Navigate, NavLink, useNavigate, useParams } from 'react-router-dom';
 import { useGetAppDetailsQuery, type AppDetails } from '../../api/apps';
 import { paths } from '../../app/paths';
 import { QueryState } from '../../components/QueryState';
@@ -12,6 +13,7 @@ import { MerchantSettingTab } from './components/MerchantSettingTab';
 import { PaymentSettingTab } from './components/PaymentSettingTab';
 import { TransactionTab } from './components/TransactionTab';
 import { UsageTab } from './components/UsageTab';
+import { useMediaQuery } from '../layout/useMediaQuery';
 import './apps.scss';
 
 function TabContent({ tab, details }: { tab: TabSlug; details: AppDetails }) {
@@ -34,6 +36,43 @@ function TabContent({ tab, details }: { tab: TabSlug; details: AppDetails }) {
     case 'daily-logs':
       return <DailyLogsTab appId={appId} />;
   }
+}
+
+/** Below Bootstrap's sm breakpoint: a select rather than a bar of pills cut off at the edge. */
+const PHONE = '(max-width: 575.98px)';
+
+/** The app's sections, each a URL: a select on phones, pills elsewhere. */
+function AppMenu({ appId, tab }: { appId: string; tab: TabSlug }) {
+  const phone = useMediaQuery(PHONE, false);
+  const navigate = useNavigate();
+  if (phone) {
+    return (
+      <Form.Group controlId="app-section" className="app-detail__select">
+        <Form.Label className="small text-muted mb-1">App section</Form.Label>
+        <Form.Select
+          value={tab}
+          onChange={(event) => navigate(paths.myApp(appId, event.target.value))}
+        >
+          {TABS.map((item) => (
+            <option key={item.slug} value={item.slug}>
+              {item.title}
+            </option>
+          ))}
+        </Form.Select>
+      </Form.Group>
+    );
+  }
+  return (
+    <Nav as="nav" variant="pills" className="app-detail__menu" aria-label="App menu">
+      {TABS.map((item) => (
+        <Nav.Item key={item.slug}>
+          <Nav.Link as={NavLink} to={paths.myApp(appId, item.slug)} active={item.slug === tab}>
+            {item.title}
+          </Nav.Link>
+        </Nav.Item>
+      ))}
+    </Nav>
+  );
 }
 
 /** /app/my-app/:id/:tab?: the app's header, the left menu and the selected tab (in the URL). */
@@ -61,19 +100,7 @@ export default function AppDetailPage() {
               )}
             </header>
             <div className="app-detail__layout">
-              <Nav as="nav" variant="pills" className="app-detail__menu" aria-label="App menu">
-                {TABS.map((item) => (
-                  <Nav.Item key={item.slug}>
-                    <Nav.Link
-                      as={NavLink}
-                      to={paths.myApp(id, item.slug)}
-                      active={item.slug === tab}
-                    >
-                      {item.title}
-                    </Nav.Link>
-                  </Nav.Item>
-                ))}
-              </Nav>
+              <AppMenu appId={id} tab={tab} />
               <div className="app-detail__content">
                 <h2 className="h5 mb-3">{current?.title}</h2>
                 <TabContent tab={tab} details={details} />

@@ -97,6 +97,13 @@ test('Recent Activity masks the transaction id 5 + **** + 5 and shows amount, ty
   expect(second.getByText('-$49.99')).toBeInTheDocument();
   expect(second.getByText('Debit')).toBeInTheDocument();
   expect(table).not.toHaveTextContent('0x3f5a9d2c7b1e');
+  // On phones each cell shows its column's name (the stacked cards read data-label).
+  expect(
+    within(rows[0] as HTMLElement)
+      .getAllByRole('cell')
+      .map((c) => c.dataset.label),
+  ).toEqual(['Transaction ID', 'Amount', 'Type', 'Source', 'Note', 'Time']);
+  expect(first.getByText('+$100.00').closest('td')).toHaveClass('data-table__num');
 });
 
 test('an empty activity list reads No record Found', async () => {

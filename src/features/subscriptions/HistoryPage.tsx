@@ -32,7 +32,7 @@ function columns(
 ): Column<SubscriptionRow>[] {
   return [
     { header: 'Package', className: 'fw-semibold', cell: (row) => row.package },
-    { header: 'Price', cell: (row) => formatMoney(row.price, symbol) },
+    { header: 'Price', numeric: true, cell: (row) => formatMoney(row.price, symbol) },
     { header: 'Invoice Id', className: 'font-monospace', cell: (row) => row.invoice_id },
     {
       header: 'Status',
@@ -80,7 +80,6 @@ export default function HistoryPage() {
                 <DataTable
                   hover
                   className="stack-table history-table align-middle mb-0"
-                  stacked
                   busy={purchases.isFetching}
                   columns={columns(symbol, setInvoice)}
                   rows={page.data}

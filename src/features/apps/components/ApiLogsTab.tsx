@@ -1,27 +1,25 @@
 import Badge from 'react-bootstrap/Badge';
+import type { ApiLog } from '../../../api/apps';
+import type { Column } from '../../../components/DataTable';
 import { ListTable } from './ListTable';
 import { ShortDateTime } from './ShortDateTime';
 import { usePagedList } from './usePagedList';
 
+const COLUMNS: Column<ApiLog>[] = [
+  {
+    header: 'Method',
+    cell: (log) => <Badge bg={log.method === 'GET' ? 'info' : 'primary'}>{log.method}</Badge>,
+  },
+  { header: 'Route', className: 'font-monospace small text-break', cell: (log) => log.route },
+  { header: 'IP', className: 'text-nowrap', cell: (log) => log.ip },
+  {
+    header: 'Time',
+    className: 'time-cell',
+    cell: (log) => <ShortDateTime value={log.created_at} />,
+  },
+];
+
 export function ApiLogsTab({ appId }: { appId: string }) {
   const list = usePagedList(appId, 'api_logs');
-  return (
-    <ListTable
-      caption="API logs"
-      columns={['Method', 'Route', 'IP', 'Time']}
-      {...list}
-      row={(log) => (
-        <tr key={log.id}>
-          <td>
-            <Badge bg={log.method === 'GET' ? 'info' : 'primary'}>{log.method}</Badge>
-          </td>
-          <td className="font-monospace small text-break">{log.route}</td>
-          <td className="text-nowrap">{log.ip}</td>
-          <td className="time-cell">
-            <ShortDateTime value={log.created_at} />
-          </td>
-        </tr>
-      )}
-    />
-  );
+  return <ListTable caption="API logs" columns={COLUMNS} rowKey={(log) => log.id} {...list} />;
 }

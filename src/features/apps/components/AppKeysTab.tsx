@@ -9,6 +9,12 @@ import {
   useListTokensQuery,
   type ApiKey,
 } from '../../../api/apps';
+import {
+  DATA_TABLE_CLASS,
+  DataTableHead,
+  DataTableRow,
+  type Column,
+} from '../../../components/DataTable';
 import { QueryState } from '../../../components/QueryState';
 import { useForm } from '../../../components/form/useForm';
 import { formatDateTime } from '../../../lib/format';
@@ -57,6 +63,37 @@ export function AppKeysTab({ appId }: { appId: string }) {
   const titleOf = (value: string) =>
     permissions.data?.data.find((p) => p.value === value)?.title ?? value;
 
+  const columns: Column<ApiKey>[] = [
+    { header: 'Key Name', className: 'key-name-cell', cell: (key) => key.token_name },
+    {
+      header: 'Created Time',
+      className: 'text-nowrap',
+      cell: (key) => formatDateTime(key.created_at),
+    },
+    {
+      header: 'Permissions',
+      className: 'small text-muted',
+      cell: (key) => key.abilities.map(titleOf).join(', '),
+    },
+    {
+      header: 'Action',
+      className: 'key-actions-cell',
+      cell: (key) => (
+        <div className="d-flex flex-wrap gap-2">
+          <Button
+            size="sm"
+            variant="outline-primary"
+            onClick={() => setEditing(key)}
+            aria-label={`Edit Permissions of ${key.token_name}`}
+          >
+            Edit Permissions
+          </Button>
+          <RevokeKeyButton appId={appId} apiKey={key} />
+        </div>
+      ),
+    },
+  ];
+
   return (
     <>
       <Card className="mb-4">
@@ -93,44 +130,18 @@ export function AppKeysTab({ appId }: { appId: string }) {
       <GatewayQuickStart apiKey={newKey} />
 
       <div className="table-responsive">
-        <Table hover className="align-middle bg-white mb-0">
-          <thead>
-            <tr>
-              <th scope="col">Key Name</th>
-              <th scope="col">Created Time</th>
-              <th scope="col">Permissions</th>
-              <th scope="col" className="text-end">
-                Action
-              </th>
-            </tr>
-          </thead>
+        <Table hover className={`${DATA_TABLE_CLASS} align-middle bg-white mb-0`}>
+          <caption className="visually-hidden">API keys</caption>
+          <DataTableHead columns={columns} />
           <tbody>
             <QueryState
               query={keys}
               what="the API keys"
-              colSpan={4}
+              colSpan={columns.length}
               isEmpty={(list) => list.data.length === 0}
             >
               {(list) =>
-                list.data.map((key) => (
-                  <tr key={key.id}>
-                    <td className="key-name-cell">{key.token_name}</td>
-                    <td className="text-nowrap">{formatDateTime(key.created_at)}</td>
-                    <td className="small text-muted">{key.abilities.map(titleOf).join(', ')}</td>
-                    <td className="text-end text-nowrap">
-                      <Button
-                        size="sm"
-                        variant="outline-primary"
-                        className="me-2"
-                        onClick={() => setEditing(key)}
-                        aria-label={`Edit Permissions of ${key.token_name}`}
-                      >
-                        Edit Permissions
-                      </Button>
-                      <RevokeKeyButton appId={appId} apiKey={key} />
-                    </td>
-                  </tr>
-                ))
+                list.data.map((key) => <DataTableRow key={key.id} columns={columns} row={key} />)
               }
             </QueryState>
           </tbody>

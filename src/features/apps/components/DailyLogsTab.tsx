@@ -1,28 +1,29 @@
+import type { DailyLog } from '../../../api/apps';
+import type { Column } from '../../../components/DataTable';
 import { formatAmount, formatDate } from '../../../lib/format';
 import { ListTable } from './ListTable';
 import { usePagedList } from './usePagedList';
 
+const COLUMNS: Column<DailyLog>[] = [
+  { header: 'Date', className: 'text-nowrap', cell: (log) => formatDate(log.date) },
+  { header: 'Network', className: 'text-nowrap', cell: (log) => log.network_name },
+  { header: 'Receive Count', numeric: true, cell: (log) => log.deposit_count },
+  {
+    header: 'Receive Amount',
+    numeric: true,
+    className: 'text-nowrap',
+    cell: (log) => `${formatAmount(log.deposit_volume, 4)} ${log.name}`,
+  },
+  { header: 'Send Count', numeric: true, cell: (log) => log.withdraw_count },
+  {
+    header: 'Send Amount',
+    numeric: true,
+    className: 'text-nowrap',
+    cell: (log) => `${formatAmount(log.withdraw_volume, 4)} ${log.name}`,
+  },
+];
+
 export function DailyLogsTab({ appId }: { appId: string }) {
   const list = usePagedList(appId, 'daily_logs');
-  return (
-    <ListTable
-      caption="Daily logs"
-      columns={['Date', 'Network', 'Receive Count', 'Receive Amount', 'Send Count', 'Send Amount']}
-      {...list}
-      row={(log) => (
-        <tr key={log.id}>
-          <td className="text-nowrap">{formatDate(log.date)}</td>
-          <td className="text-nowrap">{log.network_name}</td>
-          <td>{log.deposit_count}</td>
-          <td className="text-nowrap">
-            {formatAmount(log.deposit_volume, 4)} {log.name}
-          </td>
-          <td>{log.withdraw_count}</td>
-          <td className="text-nowrap">
-            {formatAmount(log.withdraw_volume, 4)} {log.name}
-          </td>
-        </tr>
-      )}
-    />
-  );
+  return <ListTable caption="Daily logs" columns={COLUMNS} rowKey={(log) => log.id} {...list} />;
 }

@@ -11,6 +11,7 @@ import {
 } from '../../../api/webhooks';
 import { BusyButton } from '../../../components/BusyButton';
 import { QueryState } from '../../../components/QueryState';
+import type { Column } from '../../../components/DataTable';
 import { JsonView } from './JsonView';
 import { ListTable } from './ListTable';
 import { ShortDateTime } from './ShortDateTime';
@@ -37,40 +38,42 @@ function DeliveryStatus({ status }: { status: WebhookDeliveryStatus }) {
 export function IpnLogsTab({ appId }: { appId: string }) {
   const list = usePagedList(appId, 'callback_data');
   const [shown, setShown] = useState<IpnLog | null>(null);
+  const columns: Column<IpnLog>[] = [
+    { header: 'Client Id', className: 'text-nowrap', cell: (log) => log.unique_id || '—' },
+    {
+      header: 'Event',
+      cell: (log) => (
+        <>
+          <code>{log.event}</code>
+          {log.redelivery && <span className="small text-muted ms-1">(redelivery)</span>}
+        </>
+      ),
+    },
+    {
+      header: 'Time',
+      className: 'time-cell',
+      cell: (log) => <ShortDateTime value={log.created_at} />,
+    },
+    { header: 'Status', cell: (log) => <DeliveryStatus status={log.status} /> },
+    { header: 'HTTP', numeric: true, cell: (log) => log.http_code ?? '—' },
+    { header: 'Attempts', numeric: true, cell: (log) => log.attempts },
+    {
+      header: 'Action',
+      cell: (log) => (
+        <Button
+          size="sm"
+          variant="outline-primary"
+          className="text-nowrap"
+          onClick={() => setShown(log)}
+        >
+          View Details
+        </Button>
+      ),
+    },
+  ];
   return (
     <>
-      <ListTable
-        caption="IPN logs"
-        columns={['Client Id', 'Event', 'Time', 'Status', 'HTTP', 'Attempts', 'Action']}
-        {...list}
-        row={(log) => (
-          <tr key={log.id}>
-            <td className="text-nowrap">{log.unique_id || '—'}</td>
-            <td>
-              <code>{log.event}</code>
-              {log.redelivery && <span className="small text-muted ms-1">(redelivery)</span>}
-            </td>
-            <td className="time-cell">
-              <ShortDateTime value={log.created_at} />
-            </td>
-            <td>
-              <DeliveryStatus status={log.status} />
-            </td>
-            <td>{log.http_code ?? '—'}</td>
-            <td>{log.attempts}</td>
-            <td>
-              <Button
-                size="sm"
-                variant="outline-primary"
-                className="text-nowrap"
-                onClick={() => setShown(log)}
-              >
-                View Details
-              </Button>
-            </td>
-          </tr>
-        )}
-      />
+      <ListTable caption="IPN logs" columns={columns} rowKey={(log) => log.id} {...list} />
       <TitledModal
         show={shown !== null}
         onHide={() => setShown(null)}

@@ -1,18 +1,23 @@
-import type { ReactNode } from 'react';
 import Table from 'react-bootstrap/Table';
+import {
+  DATA_TABLE_CLASS,
+  DataTableHead,
+  DataTableRow,
+  type Column,
+} from '../../../components/DataTable';
 import { Pagination, type PageMeta } from '../../../components/Pagination';
 import { QueryState } from '../../../components/QueryState';
 
 interface Props<T> {
   caption: string;
-  columns: readonly string[];
+  columns: readonly Column<T>[];
+  rowKey: (item: T) => string | number;
   page: (PageMeta & { data: T[] }) | undefined;
   isLoading: boolean;
   isError: boolean;
   refetch: () => unknown;
   isFetching: boolean;
   onPageChange: (page: number) => void;
-  row: (item: T) => ReactNode;
   /** Keeps the last column (the row actions) in view while the table scrolls sideways. */
   stickyActions?: boolean;
 }
@@ -21,13 +26,13 @@ interface Props<T> {
 export function ListTable<T>({
   caption,
   columns,
+  rowKey,
   page,
   isLoading,
   isError,
   refetch,
   isFetching,
   onPageChange,
-  row,
   stickyActions = false,
 }: Props<T>) {
   return (
@@ -36,17 +41,9 @@ export function ListTable<T>({
         className={`table-responsive list-table${stickyActions ? ' list-table--sticky-actions' : ''}`}
         aria-busy={isFetching}
       >
-        <Table hover size="sm" className="align-middle bg-white mb-0">
+        <Table hover size="sm" className={`${DATA_TABLE_CLASS} align-middle bg-white mb-0`}>
           <caption className="visually-hidden">{caption}</caption>
-          <thead>
-            <tr>
-              {columns.map((column) => (
-                <th key={column} scope="col" className="text-nowrap">
-                  {column}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <DataTableHead columns={columns} />
           <tbody>
             <QueryState
               query={{ data: page, isLoading, isError, refetch }}
@@ -54,7 +51,11 @@ export function ListTable<T>({
               colSpan={columns.length}
               isEmpty={(rows) => rows.data.length === 0}
             >
-              {(rows) => rows.data.map(row)}
+              {(rows) =>
+                rows.data.map((item) => (
+                  <DataTableRow key={rowKey(item)} columns={columns} row={item} />
+                ))
+              }
             </QueryState>
           </tbody>
         </Table>

@@ -4,6 +4,7 @@ import Modal from 'react-bootstrap/Modal';
 import { useRequeueDepositMutation, type ReceiveTransaction } from '../../../api/apps';
 import { formatAmount, formatDateTime } from '../../../lib/format';
 import { canRequeueDeposit, DEPOSIT_STATUS } from '../appRules';
+import type { Column } from '../../../components/DataTable';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { ListTable } from './ListTable';
 import { ShortDateTime } from './ShortDateTime';
@@ -15,50 +16,61 @@ export function ReceiveList({ appId }: { appId: string }) {
   const list = usePagedList(appId, 'receive');
   const [shown, setShown] = useState<ReceiveTransaction | null>(null);
   const [requeue, { isLoading, originalArgs }] = useRequeueDepositMutation();
+  const columns: Column<ReceiveTransaction>[] = [
+    { header: 'Client Id', className: 'text-nowrap', cell: (tx) => tx.unique_id },
+    { header: 'Network', className: 'network-cell', cell: (tx) => tx.network_name },
+    {
+      header: 'Amount',
+      numeric: true,
+      className: 'text-nowrap',
+      cell: (tx) => `${formatAmount(tx.amount, 4)} ${tx.name}`,
+    },
+    {
+      header: 'Status',
+      className: 'status-cell',
+      cell: (tx) => <StatusBadge status={tx.deposit_status} names={DEPOSIT_STATUS} />,
+    },
+    {
+      header: 'Time',
+      className: 'time-cell',
+      cell: (tx) => <ShortDateTime value={tx.created_at} />,
+    },
+    {
+      header: 'Action',
+      className: 'text-nowrap',
+      cell: (tx) => (
+        <div className="d-flex gap-2">
+          <Button
+            size="sm"
+            variant="outline-primary"
+            onClick={() => setShown(tx)}
+            aria-label={`Details of ${tx.unique_id} ${formatAmount(tx.amount, 4)} ${tx.name}`}
+          >
+            Details
+          </Button>
+          {canRequeueDeposit(tx.deposit_status) && (
+            <Button
+              size="sm"
+              variant="outline-warning"
+              disabled={isLoading && originalArgs?.id === tx.id}
+              onClick={() => void requeue({ id: tx.id })}
+            >
+              Re-initiate
+            </Button>
+          )}
+        </div>
+      ),
+    },
+  ];
 
   return (
     <>
       <ListTable
         caption="Received transactions"
-        columns={['Client Id', 'Network', 'Amount', 'Status', 'Time', 'Action']}
+        columns={columns}
+        rowKey={(tx) => tx.id}
         {...list}
         stickyActions
-        row={(tx) => (
-          <tr key={tx.id}>
-            <td className="text-nowrap">{tx.unique_id}</td>
-            <td className="network-cell">{tx.network_name}</td>
-            <td className="text-nowrap">
-              {formatAmount(tx.amount, 4)} {tx.name}
-            </td>
-            <td className="status-cell">
-              <StatusBadge status={tx.deposit_status} names={DEPOSIT_STATUS} />
-            </td>
-            <td className="time-cell">
-              <ShortDateTime value={tx.created_at} />
-            </td>
-            <td className="text-nowrap">
-              <Button
-                size="sm"
-                variant="outline-primary"
-                onClick={() => setShown(tx)}
-                aria-label={`Details of ${tx.unique_id} ${formatAmount(tx.amount, 4)} ${tx.name}`}
-              >
-                Details
-              </Button>
-              {canRequeueDeposit(tx.deposit_status) && (
-                <Button
-                  size="sm"
-                  variant="outline-warning"
-                  className="ms-2"
-                  disabled={isLoading && originalArgs?.id === tx.id}
-                  onClick={() => void requeue({ id: tx.id })}
-                >
-                  Re-initiate
-                </Button>
-              )}
-            </td>
-          </tr>
-        )}
       />
       <ReceiveDetailsModal tx={shown} onHide={() => setShown(null)} />
     </>

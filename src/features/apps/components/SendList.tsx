@@ -1,5 +1,10 @@
 import Button from 'react-bootstrap/Button';
-import { useCancelWithdrawMutation, useRequeueWithdrawMutation } from '../../../api/apps';
+import {
+  useCancelWithdrawMutation,
+  useRequeueWithdrawMutation,
+  type SendTransaction,
+} from '../../../api/apps';
+import type { Column } from '../../../components/DataTable';
 import { formatAmount } from '../../../lib/format';
 import { shorten } from '../../../lib/mask';
 import { canActOnSend, SEND_STATUS } from '../appRules';
@@ -17,56 +22,69 @@ export function SendList({ appId }: { appId: string }) {
     (cancelState.isLoading && cancelState.originalArgs?.id === id) ||
     (requeueState.isLoading && requeueState.originalArgs?.id === id);
 
+  const columns: Column<SendTransaction>[] = [
+    {
+      header: 'Tx Hash',
+      className: 'text-nowrap',
+      cell: (tx) => <TxHash chainId={tx.chain_id} hash={tx.thash} />,
+    },
+    { header: 'Network', className: 'network-cell', cell: (tx) => tx.network_name },
+    {
+      header: 'Amount',
+      numeric: true,
+      className: 'text-nowrap',
+      cell: (tx) => `${formatAmount(tx.amount, 4)} ${tx.name}`,
+    },
+    {
+      header: 'Receiver Address',
+      className: 'font-monospace small text-nowrap',
+      cell: (tx) => <span title={tx.to_address}>{shorten(tx.to_address, 6, 4)}</span>,
+    },
+    {
+      header: 'Status',
+      className: 'status-cell',
+      cell: (tx) => <StatusBadge status={tx.status} names={SEND_STATUS} />,
+    },
+    {
+      header: 'Time',
+      className: 'time-cell',
+      cell: (tx) => <ShortDateTime value={tx.created_at} />,
+    },
+    {
+      header: 'Action',
+      cell: (tx) =>
+        canActOnSend(tx.status) ? (
+          <div className="d-flex flex-column gap-1">
+            <Button
+              size="sm"
+              variant="outline-danger"
+              disabled={busy(tx.id)}
+              onClick={() => void cancel({ id: tx.id })}
+            >
+              Cancel
+            </Button>
+            <Button
+              size="sm"
+              variant="outline-warning"
+              disabled={busy(tx.id)}
+              onClick={() => void requeue({ id: tx.id })}
+            >
+              Reinitiate
+            </Button>
+          </div>
+        ) : (
+          <span className="text-muted">----</span>
+        ),
+    },
+  ];
+
   return (
     <ListTable
       caption="Sent transactions"
-      columns={['Tx Hash', 'Network', 'Amount', 'Receiver Address', 'Status', 'Time', 'Action']}
+      columns={columns}
+      rowKey={(tx) => tx.id}
       {...list}
       stickyActions
-      row={(tx) => (
-        <tr key={tx.id}>
-          <td className="text-nowrap">
-            <TxHash chainId={tx.chain_id} hash={tx.thash} />
-          </td>
-          <td className="network-cell">{tx.network_name}</td>
-          <td className="text-nowrap">
-            {formatAmount(tx.amount, 4)} {tx.name}
-          </td>
-          <td className="font-monospace small text-nowrap" title={tx.to_address}>
-            {shorten(tx.to_address, 6, 4)}
-          </td>
-          <td className="status-cell">
-            <StatusBadge status={tx.status} names={SEND_STATUS} />
-          </td>
-          <td className="time-cell">
-            <ShortDateTime value={tx.created_at} />
-          </td>
-          <td>
-            {canActOnSend(tx.status) ? (
-              <div className="d-flex flex-column gap-1">
-                <Button
-                  size="sm"
-                  variant="outline-danger"
-                  disabled={busy(tx.id)}
-                  onClick={() => void cancel({ id: tx.id })}
-                >
-                  Cancel
-                </Button>
-                <Button
-                  size="sm"
-                  variant="outline-warning"
-                  disabled={busy(tx.id)}
-                  onClick={() => void requeue({ id: tx.id })}
-                >
-                  Reinitiate
-                </Button>
-              </div>
-            ) : (
-              <span className="text-muted">----</span>
-            )}
-          </td>
-        </tr>
-      )}
     />
   );
 }

@@ -1,7 +1,9 @@
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
-import type { AppDetails } from '../../../api/apps';
+import type { AppDetails, PaymentMethod } from '../../../api/apps';
 import { formatAmount } from '../../../lib/format';
 
 function Figure({ label, value }: { label: string; value: string | number }) {
@@ -15,8 +17,59 @@ function Figure({ label, value }: { label: string; value: string | number }) {
   );
 }
 
-/** Counts, then per payment method the totals received and sent (6 decimals). */
+/** One card per payment method: the totals received and sent (6 decimals). */
+function MethodCards({ methods }: { methods: PaymentMethod[] }) {
+  if (methods.length === 0) return null;
+  return (
+    <Row xs={1} md={2} xxl={3} className="g-3">
+      {methods.map((method) => (
+        <Col key={method.id}>
+          <Card className="h-100">
+            <Card.Body>
+              <h3 className="h6 mb-3">
+                {method.name} <span className="text-muted fw-normal">({method.network_name})</span>
+              </h3>
+              <dl className="mb-0 usage-totals">
+                <div>
+                  <dt className="small fw-normal text-muted">Total Received</dt>
+                  <dd className="mb-0 fw-semibold">{formatAmount(method.total_amount, 6)}</dd>
+                </div>
+                <div>
+                  <dt className="small fw-normal text-muted">Total Sent</dt>
+                  <dd className="mb-0 fw-semibold">
+                    {formatAmount(method.total_withdraw_amount, 6)}
+                  </dd>
+                </div>
+              </dl>
+            </Card.Body>
+          </Card>
+        </Col>
+      ))}
+    </Row>
+  );
+}
+
+/**
+ * A method is in use when the app has it enabled or money has moved through it (a method turned
+ * off later keeps its history in view).
+ */
+function splitByUse(details: AppDetails): {
+  used: PaymentMethod[];
+  others: PaymentMethod[];
+} {
+  const enabled = new Set(details.user_payment_methods.map((use) => use.payment_method_id));
+  const inUse = (method: PaymentMethod) =>
+    enabled.has(method.id) || method.total_amount !== 0 || method.total_withdraw_amount !== 0;
+  return {
+    used: details.all_payment_methods.filter(inUse),
+    others: details.all_payment_methods.filter((method) => !inUse(method)),
+  };
+}
+
+/** Counts, then the methods in use with their totals; the others behind a toggle. */
 export function UsageTab({ details }: { details: AppDetails }) {
+  const { used, others } = splitByUse(details);
+  const [showOthers, setShowOthers] = useState(false);
   return (
     <>
       <Row xs={1} sm={3} className="g-3 mb-4">
@@ -30,32 +83,26 @@ export function UsageTab({ details }: { details: AppDetails }) {
           <Figure label="Sent Transactions" value={details.total_transaction.outgoing} />
         </Col>
       </Row>
-      <Row xs={1} md={2} xxl={3} className="g-3">
-        {details.all_payment_methods.map((method) => (
-          <Col key={method.id}>
-            <Card className="h-100">
-              <Card.Body>
-                <h3 className="h6 mb-3">
-                  {method.name}{' '}
-                  <span className="text-muted fw-normal">({method.network_name})</span>
-                </h3>
-                <dl className="mb-0 usage-totals">
-                  <div>
-                    <dt className="small fw-normal text-muted">Total Received</dt>
-                    <dd className="mb-0 fw-semibold">{formatAmount(method.total_amount, 6)}</dd>
-                  </div>
-                  <div>
-                    <dt className="small fw-normal text-muted">Total Sent</dt>
-                    <dd className="mb-0 fw-semibold">
-                      {formatAmount(method.total_withdraw_amount, 6)}
-                    </dd>
-                  </div>
-                </dl>
-              </Card.Body>
-            </Card>
-          </Col>
-        ))}
-      </Row>
+      <MethodCards methods={used} />
+      {used.length === 0 && <p className="text-muted">This app uses no payment method yet.</p>}
+      {others.length > 0 && (
+        <>
+          <Button
+            variant="link"
+            className={`px-0 ${used.length > 0 ? 'mt-3' : ''}`}
+            aria-expanded={showOthers}
+            aria-controls="usage-other-methods"
+            onClick={() => setShowOthers((shown) => !shown)}
+          >
+            {showOthers
+              ? 'Hide other methods'
+              : `Show ${others.length} other ${others.length === 1 ? 'method' : 'methods'}`}
+          </Button>
+          <div id="usage-other-methods" hidden={!showOthers}>
+            {showOthers && <MethodCards methods={others} />}
+          </div>
+        </>
+      )}
     </>
   );
 }

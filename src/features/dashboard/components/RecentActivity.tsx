@@ -15,6 +15,7 @@ function columns(symbol: string): Column<Transaction>[] {
     },
     {
       header: 'Amount',
+      numeric: true,
       className: (row) =>
         `text-nowrap fw-semibold ${isCredit(row) ? 'text-success' : 'text-danger'}`,
       cell: (row) => (

@@ -30,7 +30,7 @@ const COLUMNS: Column<WalletTransaction>[] = [
       </a>
     ),
   },
-  { header: 'Amount', cell: (row) => `${formatAmount(row.amount, 4)} ${COIN}` },
+  { header: 'Amount', numeric: true, cell: (row) => `${formatAmount(row.amount, 4)} ${COIN}` },
   { header: 'Status', cell: (row) => <StatusBadge status={row.status} names={DEPOSIT_STATE} /> },
   { header: 'Time', cell: (row) => formatDateTime(row.created_at) },
 ];
@@ -44,7 +44,6 @@ export function DepositsTable({ rows }: { rows: WalletTransaction[] }) {
         <DataTable
           hover
           className="stack-table wallet-table align-middle mb-0"
-          stacked
           columns={COLUMNS}
           rows={rows}
           rowKey={(row) => row.tnx}
