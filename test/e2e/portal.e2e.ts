@@ -64,8 +64,10 @@ test('every signed-in screen at 1280 px and 375 px', async () => {
       await page.waitForURL('**/app/profile');
     }
 
+    // The bell lists the account's real events: this journey's own sign-in is one of today's.
     await page.getByRole('button', { name: /^Notifications/ }).click();
-    await page.getByText('Yesterday').waitFor();
+    await page.getByText('Today', { exact: true }).waitFor();
+    await page.getByText('Account Login').first().waitFor();
     await snap(page, `portal-notifications-${size}`);
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Settings' }).click();
