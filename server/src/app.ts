@@ -26,6 +26,7 @@ import { ajvsFor, createValidatorCompiler } from './http/validation';
 import { isApiUrl, registerWeb, sendSpaShell, wantsSpaShell, webAvailable } from './http/web';
 import { registerXsrfCookie } from './http/xsrf';
 import { loadSpecification, mediaTypesIn } from './openapi/spec';
+import { newId } from './domain/ids';
 import { OPENAPI_PATH } from './paths';
 
 export const API_PREFIX = '/api';
@@ -87,6 +88,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: options.logger ?? { level: config.logLevel },
     trustProxy: fastifyTrustProxy(config.trustProxy),
     exposeHeadRoutes: false,
+    // Unique across processes and restarts (Fastify's default counts from 1 in each process): the
+    // gateway hands it to merchants as their answer's request id.
+    genReqId: () => newId('req'),
     bodyLimit: 1024 * 1024,
     // Fastify's default (100) answers a longer path parameter with a bare 414; let the schema
     // refuse it with a 422 in the envelope instead.

@@ -3,6 +3,9 @@ import { addUser } from '../../test/accounts';
 import { insertApp, insertAppMethod } from '../../test/appRows';
 import { testAppPerBlock } from '../../test/withTestApp';
 
+/** Every gateway error names its request. */
+const REQUEST_ID = expect.stringMatching(/^req_[0-9a-z]{26}$/);
+
 // A gateway operation whose body is missing is refused in the envelope, never reached without
 // it (found by the contract tool: POST /accounts with no body answered 500).
 
@@ -47,7 +50,11 @@ describe('gateway request without its body', () => {
     const bare = await send({});
     expect(bare.statusCode).toBe(415);
     expect(bare.json()).toEqual({
-      error: { code: 'unsupported_media_type', message: 'Send the body as application/json.' },
+      error: {
+        code: 'unsupported_media_type',
+        message: 'Send the body as application/json.',
+        request_id: REQUEST_ID,
+      },
     });
     const empty = await send({ 'content-type': 'application/json' });
     expect(empty.statusCode).toBe(400);

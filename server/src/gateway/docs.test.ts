@@ -7,6 +7,9 @@ import { withTestApp } from '../../test/withTestApp';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import { ROOT_DIR } from '../paths';
 
+/** Every gateway error names its request. */
+const REQUEST_ID = expect.stringMatching(/^req_[0-9a-z]{26}$/);
+
 // The gateway's reference page as the build renders it (scripts/build-gateway-docs.mjs, run here
 // into a temp DIST_DIR) and the server sends it: its own CSP, and nothing loaded from another host.
 
@@ -114,7 +117,7 @@ describe('gateway reference page', () => {
 
     const other = await t.inject({ method: 'GET', url: `${DOCS}/redoc.000000000000.js` });
     expect(other.statusCode).toBe(404);
-    expect(other.json()).toMatchObject({ error: { code: 'not_found' } });
+    expect(other.json()).toMatchObject({ error: { code: 'not_found', request_id: REQUEST_ID } });
   });
 
   it('says the page is not built when the server has none', async () => {
@@ -125,6 +128,7 @@ describe('gateway reference page', () => {
         error: {
           code: 'not_found',
           message: 'The reference page is not built: run npm run build:server.',
+          request_id: REQUEST_ID,
         },
       });
     });

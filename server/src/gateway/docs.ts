@@ -66,7 +66,9 @@ function gatewayDocsCsp(nonce: string, styleAttributes: string): string {
 }
 
 function notFound(reply: FastifyReply, message: string): FastifyReply {
-  return reply.code(404).send({ error: { code: 'not_found', message } });
+  return reply
+    .code(404)
+    .send({ error: { code: 'not_found', message, request_id: reply.request.id } });
 }
 
 /**

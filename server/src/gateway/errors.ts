@@ -34,18 +34,18 @@ const CODE_BY_STATUS: Record<number, string> = {
   503: 'unavailable',
 };
 
-export function gatewayErrorBody(error: unknown): [number, ErrorBody] {
-  if (error instanceof GatewayError) {
-    return [error.statusCode, { error: { code: error.code, message: error.message } }];
-  }
+/** The gateway's answer to `error`; `requestId` is the one in the request's log lines. */
+export function gatewayErrorBody(error: unknown, requestId: string): [number, ErrorBody] {
+  const body = (code: string, message: string, extra: Pick<ErrorBody['error'], 'fields'> = {}) => ({
+    error: { code, message, ...extra, request_id: requestId },
+  });
+  if (error instanceof GatewayError) return [error.statusCode, body(error.code, error.message)];
   // 402: the merchant's package does not cover it (a portal user's 403 elsewhere).
-  if (error instanceof PlanLimitError) {
-    return [402, { error: { code: error.code, message: error.message } }];
-  }
+  if (error instanceof PlanLimitError) return [402, body(error.code, error.message)];
   const [status, envelope] = toEnvelope(error);
   const code = CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal' : 'bad_request');
   const fields = Object.keys(envelope.errors).length > 0 ? { fields: envelope.errors } : {};
-  return [status, { error: { code, message: envelope.msg, ...fields } }];
+  return [status, body(code, envelope.msg, fields)];
 }
 
 export function gatewayErrorHandler(
@@ -53,7 +53,7 @@ export function gatewayErrorHandler(
   request: FastifyRequest,
   reply: FastifyReply,
 ): FastifyReply {
-  const [status, body] = gatewayErrorBody(error);
+  const [status, body] = gatewayErrorBody(error, request.id);
   if (status >= 500) request.log.error({ err: error }, 'Gateway request failed');
   else request.log.info({ status, code: body.error.code }, 'Gateway request refused');
   return reply.code(status).type('application/json; charset=utf-8').send(body);

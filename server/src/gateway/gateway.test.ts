@@ -4,6 +4,9 @@ import { insertApp, insertAppMethod, insertSubscription } from '../../test/appRo
 import type { TestApp } from '../../test/testApp';
 import { testAppPerBlock } from '../../test/withTestApp';
 
+/** Every gateway error names its request. */
+const REQUEST_ID = expect.stringMatching(/^req_[0-9a-z]{26}$/);
+
 // The gateway API over HTTP with real keys: authentication, abilities, the whitelist, methods
 // and deposit accounts.
 
@@ -72,8 +75,13 @@ describe('gateway API', () => {
     const { key, keyId } = await appWithKey(['methods:read']);
     const missing = await get('/methods');
     expect(missing.statusCode).toBe(401);
+    expect(missing.headers['x-request-id']).toBe(missing.json().error.request_id);
     expect(missing.json()).toEqual({
-      error: { code: 'unauthenticated', message: 'The API key is missing, unknown or revoked.' },
+      error: {
+        code: 'unauthenticated',
+        message: 'The API key is missing, unknown or revoked.',
+        request_id: REQUEST_ID,
+      },
     });
     expect((await get('/methods', `${key}x`)).statusCode).toBe(401);
     expect((await get('/methods', key)).statusCode).toBe(200);
@@ -90,7 +98,11 @@ describe('gateway API', () => {
     const refused = await post('/accounts', reader.key, { unique_id: 'o-1', method: 'USDT-BEP20' });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toEqual({
-      error: { code: 'ability_missing', message: 'This API key lacks the accounts:write ability.' },
+      error: {
+        code: 'ability_missing',
+        message: 'This API key lacks the accounts:write ability.',
+        request_id: REQUEST_ID,
+      },
     });
     const writer = await appWithKey(['accounts:write']);
     expect((await get('/accounts', writer.key)).statusCode).toBe(200);
@@ -132,6 +144,7 @@ describe('gateway API', () => {
       error: {
         code: 'ip_not_allowed',
         message: "The address 203.0.113.7 is not in this app's IP whitelist.",
+        request_id: REQUEST_ID,
       },
     });
     expect((await get('/methods', key, '10.1.2.3')).statusCode).toBe(200);
@@ -190,7 +203,7 @@ describe('gateway API', () => {
     expect(other.json().address).not.toBe(account.address);
     expect((await get('/accounts/order-1', key)).json()).toEqual({ data: [account] });
     expect((await get('/accounts/order-9', key)).json()).toEqual({
-      error: { code: 'not_found', message: 'No accounts for order-9.' },
+      error: { code: 'not_found', message: 'No accounts for order-9.', request_id: REQUEST_ID },
     });
   });
 
@@ -203,6 +216,7 @@ describe('gateway API', () => {
         code: 'invalid_request',
         message: 'The app has not enabled BNB-BSC.',
         fields: { method: ['The app has not enabled BNB-BSC.'] },
+        request_id: REQUEST_ID,
       },
     });
     const off = await appWithKey(['accounts:write'], { depositsOn: false });
@@ -255,7 +269,7 @@ describe('gateway API', () => {
       info: { title: 'CryptoSafeLock gateway API' },
     });
     expect((await get('/nope')).json()).toEqual({
-      error: { code: 'not_found', message: 'No such gateway operation.' },
+      error: { code: 'not_found', message: 'No such gateway operation.', request_id: REQUEST_ID },
     });
   });
 

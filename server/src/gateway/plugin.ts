@@ -104,10 +104,18 @@ export async function registerGateway(
       );
       gateway.addHook('onClose', () => logs.close());
       gateway.setErrorHandler(gatewayErrorHandler);
-      gateway.setNotFoundHandler((_request, reply) => {
-        void reply
-          .code(404)
-          .send({ error: { code: 'not_found', message: 'No such gateway operation.' } });
+      // Every answer names its request, so a merchant's support ticket can point at our logs.
+      gateway.addHook('onRequest', async (request, reply) => {
+        void reply.header('x-request-id', request.id);
+      });
+      gateway.setNotFoundHandler((request, reply) => {
+        void reply.code(404).send({
+          error: {
+            code: 'not_found',
+            message: 'No such gateway operation.',
+            request_id: request.id,
+          },
+        });
       });
       gateway.get('/openapi.json', (_request, reply) => {
         void reply.type('application/json; charset=utf-8').send(published);

@@ -4,6 +4,9 @@ import { insertApp, insertAppMethod } from '../../test/appRows';
 import type { TestApp } from '../../test/testApp';
 import { withTestApp } from '../../test/withTestApp';
 
+/** Every gateway error names its request. */
+const REQUEST_ID = expect.stringMatching(/^req_[0-9a-z]{26}$/);
+
 // TRUST_PROXY against the gateway's IP whitelist: whatever a client writes in X-Forwarded-For,
 // the address checked is the one the server (or the proxies it trusts) saw.
 
@@ -57,6 +60,7 @@ const refusedAs = (address: string) => ({
   error: {
     code: 'ip_not_allowed',
     message: `The address ${address} is not in this app's IP whitelist.`,
+    request_id: REQUEST_ID,
   },
 });
 

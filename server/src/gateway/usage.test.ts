@@ -6,6 +6,9 @@ import { chainAdapterFor } from '../domain/chain';
 import { mineLocalBlocks, recordLocalTransfer } from '../domain/chain/localAdapter';
 import { watchDeposits } from '../domain/gatewayDeposits';
 
+/** Every gateway error names its request. */
+const REQUEST_ID = expect.stringMatching(/^req_[0-9a-z]{26}$/);
+
 // What the gateway's use leaves in the portal: API Logs rows (no key, no body), the plan's
 // limits on new deposit accounts, and the fee a credited deposit records.
 
@@ -186,6 +189,7 @@ describe('gateway usage', () => {
         code: 'no_package',
         message:
           'The merchant has no active package: subscribe to a package to create deposit accounts. Deposits to existing addresses are still credited.',
+        request_id: REQUEST_ID,
       },
     });
     const expired = await merchant(['accounts:write'], {
@@ -210,6 +214,7 @@ describe('gateway usage', () => {
     const refused = await open(key, 'order-3');
     expect(refused.statusCode).toBe(402);
     expect(refused.json().error).toEqual({
+      request_id: REQUEST_ID,
       code: 'tnx_limit',
       message:
         "The Tiny pkg_tiny_total package's transaction limit (tnx_limit 2) is used up: 2 credited deposits this subscription. Upgrade the package to create deposit accounts; deposits to existing addresses are still credited.",
@@ -271,6 +276,7 @@ describe('gateway usage', () => {
     const refused = await open(key, 'order-2');
     expect(refused.statusCode).toBe(402);
     expect(refused.json().error).toEqual({
+      request_id: REQUEST_ID,
       code: 'daily_tnx_limit',
       message:
         "The Tiny pkg_tiny_daily package's daily transaction limit (daily_tnx_limit 1) is used up for today (UTC). Try again tomorrow or upgrade the package; deposits to existing addresses are still credited.",

@@ -378,6 +378,8 @@ export interface components {
         fields?: {
           [key: string]: string[];
         };
+        /** @description This request's id, also in the `X-Request-Id` header of every answer: quote it to support. */
+        request_id: string;
       };
     };
   };
