@@ -6,6 +6,7 @@ import { PersistGate } from 'redux-persist/integration/react';
 import { createNavigation, NavigationBridge } from './app/navigation';
 import { AppRoutes } from './app/router';
 import { makePersistor, makeStore } from './app/store';
+import { prefetchToastify } from './components/toast';
 import { Toasts } from './components/Toasts';
 import './styles/main.scss';
 
@@ -29,3 +30,4 @@ createRoot(container).render(
     <Toasts />
   </StrictMode>,
 );
+prefetchToastify();

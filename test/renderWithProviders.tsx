@@ -35,7 +35,7 @@ export function renderWithProviders(ui: ReactElement, options: Options = {}) {
   const Wrapper = ({ children }: { children: ReactNode }) => (
     <Provider store={store}>
       <MemoryRouter initialEntries={[options.route ?? '/']}>{children}</MemoryRouter>
-      <Toasts autoClose={false} limit={undefined} />
+      <Toasts autoClose={false} />
     </Provider>
   );
   return { store, ...render(ui, { wrapper: Wrapper, ...options }) };
@@ -84,7 +84,7 @@ export function renderRoute(path: string, options: Options = {}) {
         <NavigationBridge navigation={navigation} />
         <AppRoutes />
       </MemoryRouter>
-      <Toasts autoClose={false} limit={undefined} />
+      <Toasts autoClose={false} />
     </Provider>,
   );
   return { store, navigation, ...result };

@@ -35,7 +35,7 @@ function signedInStore() {
 // The rules drive the store directly, not React: the toasts they raise are read from the DOM
 // with findBy*, so React's act() environment (and its warnings) does not apply to them.
 beforeEach(async () => {
-  render(<Toasts limit={undefined} />);
+  render(<Toasts />);
   await act(() => new Promise((resolve) => setTimeout(resolve)));
   Reflect.set(globalThis, 'IS_REACT_ACT_ENVIRONMENT', false);
 });

@@ -5,6 +5,7 @@ import {
   NETWORK_ERROR_MESSAGE,
   OFFLINE_MESSAGE,
   type ApiError,
+  type ApiErrorKind,
 } from './errors';
 import { SESSION_EXPIRED_MESSAGE } from '../shared/auth';
 
@@ -73,14 +74,18 @@ function pathKey(url: string): string {
   return url.split('?')[0] ?? url;
 }
 
+const isOffline = () => navigator.onLine === false;
+/** A failure without an envelope to read. */
+const failed = (kind: ApiErrorKind, message: string, status = 0) => ({
+  error: { kind, status, message, fieldErrors: {} },
+});
+
 export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError> = async (
   args,
   api,
   extraOptions,
 ) => {
-  if (typeof navigator !== 'undefined' && navigator.onLine === false) {
-    return { error: { kind: 'offline', status: 0, message: OFFLINE_MESSAGE, fieldErrors: {} } };
-  }
+  if (isOffline()) return failed('offline', OFFLINE_MESSAGE);
   const request: FetchArgs = typeof args === 'string' ? { url: args } : { ...args };
   request.url = `${apiBase()}${request.url}`;
   request.body = toFormDataIfFiles(request.body);
@@ -98,25 +103,15 @@ export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError> = asy
 
   try {
     const result = await rawBaseQuery(request, { ...api, signal: controller.signal }, extraOptions);
-    if (controller.signal.aborted) {
-      return { error: { kind: 'aborted', status: 0, message: 'Request aborted', fieldErrors: {} } };
-    }
+    if (controller.signal.aborted) return failed('aborted', 'Request aborted');
     if (result.error) {
       const { status } = result.error;
-      if (status === 401) {
-        return {
-          error: {
-            kind: 'unauthorized',
-            status,
-            message: SESSION_EXPIRED_MESSAGE,
-            fieldErrors: {},
-          },
-        };
-      }
+      if (status === 401) return failed('unauthorized', SESSION_EXPIRED_MESSAGE, status);
       if (status === 'FETCH_ERROR') {
-        return {
-          error: { kind: 'network', status: 0, message: NETWORK_ERROR_MESSAGE, fieldErrors: {} },
-        };
+        // The connection dropped while the request was under way: offline, not a session end.
+        return isOffline()
+          ? failed('offline', OFFLINE_MESSAGE)
+          : failed('network', NETWORK_ERROR_MESSAGE);
       }
       if (typeof status === 'number') {
         return {
@@ -131,14 +126,7 @@ export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError> = asy
     }
     return { data: result.data, meta: result.meta };
   } catch (error) {
-    return {
-      error: {
-        kind: 'failure',
-        status: 0,
-        message: error instanceof Error ? error.message : String(error),
-        fieldErrors: {},
-      },
-    };
+    return failed('failure', error instanceof Error ? error.message : String(error));
   } finally {
     api.signal.removeEventListener('abort', forward);
     if (inFlight.get(key) === controller) inFlight.delete(key);

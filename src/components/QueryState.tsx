@@ -22,6 +22,11 @@ interface Props<T> {
   children: (data: T) => ReactNode;
 }
 
+/** The one loading indicator: 'Loading the wallet' to assistive technology. */
+export function Loading({ what, small }: { what: string; small?: boolean }) {
+  return <Spinner size={small ? 'sm' : undefined} role="status" aria-label={`Loading ${what}`} />;
+}
+
 /**
  * A read's first load, its failure (with a retry) and its empty answer, the same on every screen;
  * the children render the answer once it is there. A refetch keeps the answer on screen.
@@ -39,11 +44,7 @@ export function QueryState<T>({ query, what, isEmpty, colSpan, children }: Props
       <div className="text-center py-5">{content}</div>
     );
 
-  if (isLoading) {
-    return block(
-      <Spinner size={colSpan ? 'sm' : undefined} role="status" aria-label={`Loading ${what}`} />,
-    );
-  }
+  if (isLoading) return block(<Loading what={what} small={colSpan !== undefined} />);
   if (data !== undefined) {
     if (!isEmpty?.(data)) return children(data);
     return colSpan ? (

@@ -1,7 +1,6 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import type { ToastContainerProps } from 'react-toastify';
 import { containerMounted, loadedToastify, onToastifyLoaded } from './toast';
-import { TOAST_OPTIONS } from './toastOptions';
 
 /** The toast container, rendered once react-toastify has loaded (on the first toast, ./toast). */
 export function Toasts(props: ToastContainerProps) {
@@ -22,6 +21,6 @@ export function Toasts(props: ToastContainerProps) {
   }, [library]);
 
   if (!library) return null;
-  const { ToastContainer } = library;
+  const { ToastContainer, TOAST_OPTIONS } = library;
   return <ToastContainer {...TOAST_OPTIONS} {...props} />;
 }

@@ -1,4 +1,5 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
+import { toast } from './toast';
 import userEvent from '@testing-library/user-event';
 import { CopyButton } from './CopyButton';
 import { EmptyState } from './EmptyState';
@@ -7,7 +8,7 @@ import { Suspense } from 'react';
 import { ErrorBoundary } from './ErrorBoundary';
 import { lazyWithRetry } from './lazyWithRetry';
 import { Toasts } from './Toasts';
-import { TOAST_OPTIONS } from './toastOptions';
+import { TOAST_OPTIONS } from './toastify';
 import { renderHook, act } from '@testing-library/react';
 import { filters, useForm } from './form/useForm';
 
@@ -63,7 +64,7 @@ test('copy writes to the clipboard and toasts, by default Copied Successfully', 
     <>
       <CopyButton value="demo@example.com" label="Copy email" />
       <CopyButton value="KEY" label="Copy key" successText="Key Copied Succefully" />
-      <Toasts limit={undefined} />
+      <Toasts />
     </>,
   );
   await user.click(screen.getByRole('button', { name: 'Copy email' }));
@@ -73,8 +74,35 @@ test('copy writes to the clipboard and toasts, by default Copied Successfully', 
   expect(await screen.findByText('Key Copied Succefully')).toBeInTheDocument();
 });
 
-test('toasts: one at a time, top right, 4000 ms', () => {
-  expect(TOAST_OPTIONS).toMatchObject({ limit: 1, position: 'top-right', autoClose: 4000 });
+test('toasts: top right under the header, 4000 ms, in the portal colours', () => {
+  expect(TOAST_OPTIONS).toMatchObject({
+    position: 'top-right',
+    autoClose: 4000,
+    theme: 'colored',
+    className: 'app-toasts',
+  });
+});
+
+test("one toast on screen: the next action's replaces it at once", async () => {
+  const user = userEvent.setup();
+  render(
+    <>
+      <CopyButton value="KEY" label="Copy key" successText="Key Copied Succefully" />
+      <button type="button" onClick={() => toast.success('App updated.')}>
+        Save
+      </button>
+      <Toasts />
+    </>,
+  );
+  await user.click(screen.getByRole('button', { name: 'Copy key' }));
+  const copied = await screen.findByText('Key Copied Succefully');
+  await user.click(screen.getByRole('button', { name: 'Save' }));
+  // No wait for the first one to time out: the save is confirmed now, the copy toast leaves.
+  const saved = await screen.findByText('App updated.');
+  const toastOf = (text: HTMLElement) => text.closest('.Toastify__toast');
+  expect(toastOf(saved)).toHaveClass('Toastify__toast--success', 'Toastify__toast-theme--colored');
+  expect(saved.closest('.Toastify__toast-container')).toHaveClass('app-toasts');
+  await waitFor(() => expect(toastOf(copied)?.className).toMatch(/exit/));
 });
 
 describe('useForm', () => {
@@ -122,7 +150,7 @@ describe('Toasts', () => {
       const { toast, loadedToastify } = await import('./toast');
       const { container, unmount } = render(
         <StrictMode>
-          <FreshToasts autoClose={false} limit={undefined} />
+          <FreshToasts autoClose={false} />
         </StrictMode>,
       );
       expect(loadedToastify()).toBeNull();
@@ -133,6 +161,35 @@ describe('Toasts', () => {
       act(() => toast.success('Copied Successfully'));
       expect(await screen.findByText('Copied Successfully')).toBeInTheDocument();
       unmount();
+    });
+  });
+
+  test('prefetched once the first screen is idle, an offline toast needs no network', async () => {
+    await jest.isolateModulesAsync(async () => {
+      let loads = 0;
+      jest.doMock('./toastify', () => {
+        loads += 1;
+        return jest.requireActual<typeof import('./toastify')>('./toastify');
+      });
+      const idle: (() => void)[] = [];
+      window.requestIdleCallback = (callback) => idle.push(() => callback({} as IdleDeadline));
+      const { render, screen, act, waitFor } = await import('@testing-library/react/pure');
+      const { Toasts: FreshToasts } = await import('./Toasts');
+      const { toast, prefetchToastify, loadedToastify } = await import('./toast');
+      const { unmount } = render(<FreshToasts autoClose={false} />);
+      prefetchToastify();
+      expect(loadedToastify()).toBeNull();
+      idle.forEach((run) => run());
+      await waitFor(() => expect(loadedToastify()).not.toBeNull());
+
+      act(() => toast.error('You are offline. Please check your connection.'));
+      expect(
+        await screen.findByText('You are offline. Please check your connection.'),
+      ).toBeInTheDocument();
+      expect(loads).toBe(1);
+      unmount();
+      jest.dontMock('./toastify');
+      Reflect.deleteProperty(window, 'requestIdleCallback');
     });
   });
 

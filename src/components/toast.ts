@@ -31,6 +31,13 @@ export function loadToastify(): Promise<Toastify> {
   return library;
 }
 
+/** Fetches the toast chunk once the first screen is idle, so an offline failure has its toast. */
+export function prefetchToastify(): void {
+  const load = () => void loadToastify().catch(() => undefined);
+  // Safari has no requestIdleCallback.
+  (window.requestIdleCallback ?? setTimeout)(load);
+}
+
 /** The library once loaded, else null (for useSyncExternalStore). */
 export const loadedToastify = (): Toastify | null => loaded;
 
@@ -46,7 +53,7 @@ export function containerMounted(mounted: boolean): void {
 }
 
 function show(kind: Kind, message: string, options?: ToastOptions): void {
-  const raise = () => loaded?.toast[kind](message, options);
+  const raise = () => loaded?.showToast(kind, message, options);
   if (loaded && mountedContainers > 0) {
     raise();
     return;

@@ -37,10 +37,22 @@ test('every signed-in screen at 1280 px and 375 px', async () => {
   ] as const) {
     const { context, page } = await openPage(viewport);
     await signIn(page, demo);
-    // The sign-in toast covers the header's buttons, and a pointer resting on it holds it open.
     // Seen first: react-toastify (and its stylesheet) loads lazily, so it may not be up yet.
     const signedInToast = page.getByRole('alert').filter({ hasText: 'Login Successfully' });
     await signedInToast.waitFor();
+    // Below the header (the bell and the avatar stay usable), white on the portal's green (5.7:1).
+    await page.getByRole('banner').waitFor();
+    const [toastTop, headerBottom, toastColours] = await Promise.all([
+      signedInToast.evaluate((el) => el.getBoundingClientRect().top),
+      page.getByRole('banner').evaluate((el) => el.getBoundingClientRect().bottom),
+      signedInToast.evaluate((el) => {
+        const style = getComputedStyle(el.closest('.Toastify__toast') ?? el);
+        return [style.backgroundColor, style.color];
+      }),
+    ]);
+    expect(toastTop).toBeGreaterThanOrEqual(headerBottom);
+    expect(toastColours).toEqual(['rgb(16, 117, 77)', 'rgb(255, 255, 255)']);
+    await snap(page, `portal-toast-${size}`);
     await page.getByRole('heading', { name: 'Hello, Demo Merchant' }).waitFor();
     await page
       .getByRole('table', { name: 'Recent Activity' })
@@ -66,7 +78,7 @@ test('every signed-in screen at 1280 px and 375 px', async () => {
 
     // The bell lists the account's real events: this journey's own sign-in is one of today's.
     await page.getByRole('button', { name: /^Notifications/ }).click();
-    await page.getByText('Today', { exact: true }).waitFor();
+    await page.getByRole('region', { name: 'Today' }).waitFor();
     await page.getByText('Account Login').first().waitFor();
     await snap(page, `portal-notifications-${size}`);
     await page.keyboard.press('Escape');

@@ -52,7 +52,11 @@ export function apiFeedback({ onSessionEnd }: { onSessionEnd: () => void }): Mid
           dispatch(sessionExpired());
           dispatch(baseApi.util.resetApiState());
           onSessionEnd();
-        } else if (!QUIET_ENDPOINTS.has(meta.arg?.endpointName ?? '') && !explained) {
+        } else if (
+          // Offline is said whatever the screen says of its own failures: only it says why.
+          error.kind === 'offline' ||
+          (!QUIET_ENDPOINTS.has(meta.arg?.endpointName ?? '') && !explained)
+        ) {
           toast.error(error.message, { toastId: error.message });
         }
       } else if (isFulfilled(action) && meta.arg?.type === 'mutation') {

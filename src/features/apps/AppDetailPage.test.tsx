@@ -18,6 +18,7 @@ import { refuse, server } from '../../../test/msw/server';
 import { renderOnRoute, SIGNED_IN } from '../../../test/renderWithProviders';
 import type { AppDetails } from '../../api/apps';
 import AppDetailPage from './AppDetailPage';
+import { GAS_POLL_MS } from './components/PaymentSettingTab';
 
 /** The page on its route (without the layout, which other slices test), and where it went. */
 function renderAt(path: string) {
@@ -220,6 +221,34 @@ describe('Payment Setting', () => {
     ).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
+
+  test('a pending gas address is read again until it arrives, then the Operational Wallet opens', async () => {
+    let reads = 0;
+    server.use(
+      on('getAppDetails', () => {
+        reads += 1;
+        const gas_address = reads < 2 ? null : GAS_ADDRESS;
+        return ok('getAppDetails', {
+          status: true,
+          data: makeAppDetails({ user_payment_methods: [makeUsedMethod({ gas_address })] }),
+        });
+      }),
+      on('fetchBalance', () => ok('fetchBalance', fixtures.fetchBalance)),
+    );
+    const { user } = renderAt('/app/my-app/app_1/payment-setting');
+    await user.click(await screen.findByRole('button', { name: 'Operational Wallet' }));
+    expect(
+      await screen.findByText('Oprational Wallet is not Ready Yet,Please try After sometime'),
+    ).toBeInTheDocument();
+    // No reload: the next poll brings the address.
+    await waitFor(() => expect(reads).toBe(2), { timeout: GAS_POLL_MS + 2000 });
+    await user.click(screen.getByRole('button', { name: 'Operational Wallet' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Operational Wallet' });
+    expect(within(dialog).getByTitle(`QR code of ${GAS_ADDRESS}`)).toBeInTheDocument();
+    // Ready: the polling stops.
+    await new Promise((resolve) => setTimeout(resolve, GAS_POLL_MS + 500));
+    expect(reads).toBe(2);
+  }, 15000);
 
   test('the Operational Wallet shows QR, balances (6 decimals), explorer link, copy and refresh', async () => {
     const calls = capture('fetchBalance', () => ok('fetchBalance', fixtures.fetchBalance));

@@ -1,8 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { delay } from 'msw';
+import { delay, http, HttpResponse } from 'msw';
 import type { AuthType, LoginRequest } from '../../api/generated/auth.gen';
-import { fail, ok, on, reply } from '../../../test/msw/contract';
+import { fail, ok, on, reply, urlOf } from '../../../test/msw/contract';
 import { recordRequest, refuse, server } from '../../../test/msw/server';
 import { fixtures as appFixtures } from '../../../test/factories/apps';
 import { makeLoginResponse, makeProfile } from '../../../test/factories/auth';
@@ -81,12 +81,38 @@ describe('LoginPage, step one', () => {
     await userEvent.type(screen.getByLabelText('Username or Email'), 'demo');
     await userEvent.type(screen.getByLabelText('Password', { exact: true }), 'nope');
     await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
-    // Under the field and as a toast.
-    await waitFor(() =>
-      expect(screen.getAllByText('Invalid username or password.')).toHaveLength(2),
-    );
+    // Once, as the toast the spec asks for: not repeated under the field.
+    expect(await screen.findByText('Invalid username or password.')).toBeInTheDocument();
+    await delay(20);
+    expect(screen.getAllByText('Invalid username or password.')).toHaveLength(1);
+    expect(screen.getByRole('alert')).toHaveTextContent('Invalid username or password.');
     expect(screen.getByLabelText('Username or Email')).toHaveValue('demo');
     expect(screen.getByLabelText('Password', { exact: true })).toHaveValue('nope');
+  });
+
+  const goOffline = () => jest.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+
+  test.each([
+    ['the browser is offline', false],
+    ['the connection drops during the call', true],
+  ])('offline (%s): Sign In says so and the session is not ended', async (_, duringCall) => {
+    server.use(
+      http.post(urlOf('preLogin'), () => {
+        goOffline();
+        return HttpResponse.error();
+      }),
+    );
+    renderPublic('/login');
+    await userEvent.type(screen.getByLabelText('Username or Email'), 'demo');
+    await userEvent.type(screen.getByLabelText('Password', { exact: true }), 'Demo@12345');
+    if (!duringCall) goOffline();
+    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(
+      await screen.findByText('You are offline. Please check your connection.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Network Error')).not.toBeInTheDocument();
+    expect(location()).toBe('/login');
+    jest.restoreAllMocks();
   });
 
   test('disables the button with a spinner while the call runs', async () => {
@@ -191,16 +217,16 @@ describe('LoginPage, step two', () => {
     expect(sent.body).toEqual({ username: 'demo', password: 'Demo@12345', otp: '4821' });
   });
 
-  test('a wrong code is shown under the field and the step stays', async () => {
+  test('a wrong code is said once, as a toast, and the step stays', async () => {
     refuse('login', 422, 'The 4 Digit Pin is incorrect.', {
       mpin: ['The 4 Digit Pin is incorrect.'],
     });
     const { store } = await passStepOne('mpin');
     await userEvent.type(await screen.findByLabelText('4 Digit Pin'), '9999');
     await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
-    await waitFor(() =>
-      expect(screen.getAllByText('The 4 Digit Pin is incorrect.')).toHaveLength(2),
-    );
+    expect(await screen.findByText('The 4 Digit Pin is incorrect.')).toBeInTheDocument();
+    await delay(20);
+    expect(screen.getAllByText('The 4 Digit Pin is incorrect.')).toHaveLength(1);
     expect(screen.getByLabelText('4 Digit Pin')).toHaveValue('9999');
     expect(store.getState().signIn.stepToken).toBe('step_abc');
     expect(location()).toBe('/login');

@@ -90,8 +90,8 @@ export default function LoginPage() {
           username: values.username.trim(),
         }),
       );
-    } catch (error) {
-      form.applyServerErrors(error);
+    } catch {
+      // The server's refusal is its toast (apiFeedback); inline messages are the client's checks.
     }
   };
 
@@ -119,14 +119,14 @@ export default function LoginPage() {
       dispatch(signInReset());
       navigate(paths.dashboard, { replace: true });
     } catch (error) {
+      // The refusal itself is its toast (apiFeedback), not repeated under a field.
       if (!isApiError(error)) return;
-      const codeMessage = error.fieldErrors[authType]?.[0];
-      if (codeMessage) return form.setErrors({ code: codeMessage });
+      // A wrong code stays on this step, to be typed again.
+      if (error.fieldErrors[authType]) return;
       // Rate limited or offline: the same step can be tried again in a moment.
       if (error.status === 429 || error.kind !== 'failure') return;
       // Expired or spent step, lock, changed password: back to step one, fields kept.
       dispatch(signInReset());
-      form.applyServerErrors(error);
     }
   };
 

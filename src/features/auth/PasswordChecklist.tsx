@@ -23,8 +23,8 @@ function Mark({ met }: { met: boolean }) {
 }
 
 /**
- * The live checklist under a new password: each rule turns green as it is met. Advisory on the
- * client (only "required" blocks a submit); screen readers hear each rule's state.
+ * The live checklist under a new password: each rule turns green as it is met; screen readers
+ * hear each rule's state. Sign-up also names the unmet rules when it is submitted.
  */
 export function PasswordChecklist({ password, id, className = '' }: PasswordChecklistProps) {
   const met = PASSWORD_RULES.filter((rule) => rule.test(password)).length;

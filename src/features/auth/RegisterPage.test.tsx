@@ -89,6 +89,33 @@ describe('RegisterPage', () => {
     expect(screen.getByText('The 4 digit Pin must be exactly 4 digits.')).toBeInTheDocument();
   });
 
+  test('says everything the client can check in one round, the unmet password rules too', async () => {
+    let called = false;
+    server.use(
+      on('register', () => {
+        called = true;
+        return ok('register', { status: true, msg: 'Registration Successfully, please login.' });
+      }),
+    );
+    renderPublic('/register');
+    await fillValidForm();
+    await userEvent.clear(field('Phone'));
+    await paste('Phone', '5');
+    await userEvent.clear(field('4 Digit Pin'));
+    await paste('4 Digit Pin', '48');
+    await userEvent.clear(field('Password'));
+    await paste('Password', 'secure');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
+    expect(screen.getByText('Phone must be 6 to 16 digits.')).toBeInTheDocument();
+    expect(screen.getByText('The 4 digit Pin must be exactly 4 digits.')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Password must contain: one uppercase letter, one number, one special character, 8 characters or more.',
+      ),
+    ).toBeInTheDocument();
+    expect(called).toBe(false);
+  });
+
   test('an edit clears that field’s message only', async () => {
     renderPublic('/register');
     await userEvent.click(screen.getByRole('button', { name: 'Sign Up' }));

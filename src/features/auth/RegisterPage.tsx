@@ -1,4 +1,4 @@
-import { NAME_REQUIRED } from '../../shared/account';
+import { NAME_REQUIRED, PASSWORD_RULES } from '../../shared/account';
 import { useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
@@ -40,7 +40,10 @@ export const PHONE_MIN = 6;
 export const PHONE_MAX = 16;
 export const PIN_LENGTH = 4;
 
-/** The client's checks before a call; the checklist is advisory, the server enforces it. */
+/**
+ * Everything the client can check, in one round before a call: the password checklist's unmet
+ * rules too (the server enforces the same rules), so only what needs the server comes back.
+ */
 export function validateRegistration(v: RegisterForm): FieldErrors<RegisterForm> {
   const errors: FieldErrors<RegisterForm> = {};
   if (!v.name.trim()) errors.name = NAME_REQUIRED;
@@ -55,7 +58,11 @@ export function validateRegistration(v: RegisterForm): FieldErrors<RegisterForm>
   else if (!/^\d{4}$/.test(v.spassword)) {
     errors.spassword = 'The 4 digit Pin must be exactly 4 digits.';
   }
+  const unmet = PASSWORD_RULES.filter((rule) => !rule.test(v.password));
   if (!v.password) errors.password = 'Password is required';
+  else if (unmet.length) {
+    errors.password = `Password must contain: ${unmet.map((rule) => rule.label.toLowerCase()).join(', ')}.`;
+  }
   if (!v.country) errors.country = 'Country is required';
   if (v.is_checked !== '1') errors.is_checked = 'Please Accept Terms & Condition';
   return errors;

@@ -4,7 +4,8 @@ import moment from 'moment';
 import { makeApp } from '../../../test/factories/apps';
 import { makeProfile } from '../../../test/factories/auth';
 import { makeDashboard, makeTransaction } from '../../../test/factories/dashboard';
-import { ok, on, reply } from '../../../test/msw/contract';
+import { fail, ok, on, reply } from '../../../test/msw/contract';
+import { delay } from 'msw';
 import { server } from '../../../test/msw/server';
 import { renderRoute, SIGNED_IN } from '../../../test/renderWithProviders';
 
@@ -155,4 +156,33 @@ test('without apps there is no My Apps section', async () => {
   await renderDashboard();
   await screen.findByRole('table', { name: 'Recent Activity' });
   expect(screen.queryByRole('region', { name: 'My Apps' })).toBeNull();
+});
+
+test('on a slow API the dashboard shows it is loading, then the figures', async () => {
+  server.use(
+    on('getDashboard', async () => {
+      await delay(1500);
+      return ok('getDashboard', { status: true, data: makeDashboard({}) });
+    }),
+  );
+  await renderDashboard();
+  expect(screen.getByRole('status', { name: 'Loading the dashboard' })).toBeInTheDocument();
+  expect(await screen.findByText('Recent Activity', {}, { timeout: 5000 })).toBeInTheDocument();
+  expect(screen.queryByRole('status', { name: 'Loading the dashboard' })).not.toBeInTheDocument();
+});
+
+test('a dashboard that cannot be read says so, and Try again reads it again', async () => {
+  let calls = 0;
+  server.use(
+    on('getDashboard', () => {
+      calls += 1;
+      return calls === 1
+        ? fail('getDashboard', 500, 'Server Error')
+        : ok('getDashboard', { status: true, data: makeDashboard({}) });
+    }),
+  );
+  const { user } = await renderDashboard();
+  expect(await screen.findByText('The dashboard could not be loaded.')).toBeInTheDocument();
+  await user.click(screen.getByRole('button', { name: 'Try again' }));
+  expect(await screen.findByText('Recent Activity')).toBeInTheDocument();
 });

@@ -4,6 +4,7 @@ import moment from 'moment';
 import { makeApp } from '../../../test/factories/apps';
 import { makeProfile } from '../../../test/factories/auth';
 import { makeEvent, makeNotifications } from '../../../test/factories/notifications';
+import { delay } from 'msw';
 import { ok, on } from '../../../test/msw/contract';
 import { server } from '../../../test/msw/server';
 import { renderRoute, SIGNED_IN } from '../../../test/renderWithProviders';
@@ -99,6 +100,22 @@ describe('header', () => {
     await user.click(bell);
     expect(await screen.findByText('No notifications yet.')).toBeInTheDocument();
     expect(screen.queryByText('Account Login')).toBeNull();
+  });
+
+  test('notifications: a slow answer shows the loading indicator, then the list', async () => {
+    server.use(
+      on('listNotifications', async () => {
+        await delay(800);
+        return ok('listNotifications', makeNotifications([makeEvent({ id: 'evt_1' })]));
+      }),
+    );
+    const { user } = await renderLayout();
+    await user.click(await screen.findByRole('button', { name: /^Notifications/ }));
+    expect(
+      await screen.findByRole('status', { name: 'Loading the notifications' }),
+    ).toBeInTheDocument();
+    expect(await screen.findByText('Account Login')).toBeInTheDocument();
+    expect(screen.queryByRole('status', { name: 'Loading the notifications' })).toBeNull();
   });
 
   test('notifications: real events under Today, Yesterday and Earlier; the badge counts unread; Read All marks them read and goes to /', async () => {

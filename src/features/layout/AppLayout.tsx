@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import Offcanvas from 'react-bootstrap/Offcanvas';
 import { Outlet } from 'react-router-dom';
+import { Loading } from '../../components/QueryState';
 import { Header } from './components/Header';
 import { Sidebar } from './components/Sidebar';
 import { useDrawer } from './useDrawer';
@@ -40,8 +41,14 @@ export default function AppLayout() {
           </Offcanvas>
         )}
         <main className="portal__main">
-          {/* The shell stays on screen while a page's chunk loads for the first time. */}
-          <Suspense fallback={null}>
+          {/* The shell stays on screen, with a spinner, while a page's chunk loads the first time. */}
+          <Suspense
+            fallback={
+              <div className="text-center py-5">
+                <Loading what="the page" />
+              </div>
+            }
+          >
             <Outlet />
           </Suspense>
         </main>

@@ -132,6 +132,18 @@ describe('Wallet', () => {
     await waitFor(() => expect(balanceCalls).toBeGreaterThan(before.balanceCalls));
   });
 
+  test('Check Balance offline says so, and the session stays', async () => {
+    const { user, store } = await renderWallet();
+    await screen.findByTestId('wallet-balance');
+    const online = jest.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    await user.click(screen.getByRole('button', { name: 'Check Balance' }));
+    expect(
+      await screen.findByText('You are offline. Please check your connection.'),
+    ).toBeInTheDocument();
+    expect(store.getState().session.authToken).not.toBe('');
+    online.mockRestore();
+  });
+
   test('Check Balance without news tells so and reloads nothing', async () => {
     let walletCalls = 0;
     server.use(

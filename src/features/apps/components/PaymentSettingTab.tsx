@@ -3,6 +3,7 @@ import Col from 'react-bootstrap/Col';
 import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import {
+  useGetAppDetailsQuery,
   useUsePaymentMethodMutation,
   type AppDetails,
   type PaymentMethod,
@@ -11,9 +12,16 @@ import { PaymentMethodCard } from './PaymentMethodCard';
 import { PayoutAddressForm } from './PayoutAddressForm';
 import { TitledModal } from '../../../components/TitledModal';
 
+/** How often the app is read again while a method's operational (gas) wallet is being created. */
+export const GAS_POLL_MS = 3000;
+
 /** One card per payment method the gateway offers; unused ones open 'Enter Payout Address'. */
 export function PaymentSettingTab({ details }: { details: AppDetails }) {
   const appId = details.app_data.id;
+  // The server creates a method's gas address a moment after the method is enabled: read the
+  // app again until it is there, so Operational Wallet opens without a reload.
+  const gasPending = details.user_payment_methods.some((used) => !used.gas_address);
+  useGetAppDetailsQuery({ id: appId }, { pollingInterval: gasPending ? GAS_POLL_MS : 0 });
   const [enabling, setEnabling] = useState<PaymentMethod | null>(null);
   const [enableMethod, { isLoading }] = useUsePaymentMethodMutation();
 

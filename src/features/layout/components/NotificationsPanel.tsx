@@ -8,6 +8,7 @@ import {
   type AccountEvent,
 } from '../../../api/notifications';
 import { BellIcon } from '../../../components/icons';
+import { Loading } from '../../../components/QueryState';
 
 // On a phone the panel is nearly as wide as the screen: keep it off the screen's edges.
 const KEEP_OFF_EDGES = {
@@ -82,6 +83,11 @@ export function NotificationsPanel() {
         popperConfig={KEEP_OFF_EDGES}
       >
         <div className="header-panel__title">Notifications</div>
+        {list.isLoading ? (
+          <div className="text-center py-3">
+            <Loading what="the notifications" small />
+          </div>
+        ) : null}
         {list.isError && events.length === 0 ? (
           <p className="notifications-panel__empty">The notifications could not be loaded.</p>
         ) : null}
