@@ -54,6 +54,13 @@ describe('Webhooks operations', () => {
     ).toBe(new Date(t.clock().getTime() + 24 * 3_600_000).toISOString());
     const foreign = await t.call('rotateWebhookSecret', { headers, params: { id: 'app_other' } });
     expect(foreign.statusCode).toBe(404);
+    // Each new secret is a security event of the account: the bell lists both.
+    const bell = (await t.call('listNotifications', { headers })).json();
+    const secrets = bell.data.data.filter(
+      (event: { title: string }) => event.title === 'New Webhook Secret',
+    );
+    expect(secrets).toHaveLength(2);
+    expect(secrets[0].text).toMatch(/^A new webhook signing secret was issued for /);
   });
 
   it('sends a test event and redelivers it; both verify; IPN Logs lists them', async () => {

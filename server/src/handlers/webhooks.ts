@@ -9,6 +9,7 @@ import {
   ipnLogView,
   type DeliveryDetails,
 } from '../domain/webhooks/portal';
+import { clientOf } from '../http/client';
 import { requireUser } from '../http/requestContext';
 import { done } from './replies';
 import type { HandlerModule, Reply, Schemas } from './types';
@@ -69,6 +70,7 @@ export const webhooksHandlers: HandlerModule = (ctx) => {
         user.id,
         request.params.id,
         ctx.clock(),
+        clientOf(request),
       );
       return done('Copy the signing secret now; it will not be shown again.', {
         secret,

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connection';
 import type { WebhookDeliveryStatus } from '../../db/schema';
+import { recordAccountEvent, type ClientInfo } from '../accountEvents';
 import { ConflictError, InvalidError, NotFoundError } from '../errors';
 import { attemptDelivery, type DeliveryDeps } from './delivery';
 import { queueDelivery, recordEvent } from './events';
@@ -20,6 +21,7 @@ async function ownApp(db: Db, userId: string, appId: string) {
     .leftJoin('app_webhooks', 'app_webhooks.app_id', 'apps.id')
     .select([
       'apps.id',
+      'apps.app_name',
       'apps.callback_url',
       'app_webhooks.secret_created_at',
       'app_webhooks.previous_until',
@@ -60,16 +62,28 @@ export async function webhookSettings(
   };
 }
 
-/** A new signing secret, answered in clear this once (the previous one signs 24 h more). */
+/**
+ * A new signing secret, answered in clear this once (the previous one signs 24 h more). The
+ * account's bell and its security history record it: whoever holds the secret can forge events.
+ */
 export async function rotateSecret(
   db: Db,
   serverKey: string,
   userId: string,
   appId: string,
   now: Date,
+  client?: ClientInfo,
 ): Promise<string> {
-  await ownApp(db, userId, appId);
-  return rotateWebhookSecret(db, serverKey, appId, now);
+  const app = await ownApp(db, userId, appId);
+  const secret = await rotateWebhookSecret(db, serverKey, appId, now);
+  await recordAccountEvent(
+    db,
+    userId,
+    'webhook_secret',
+    { app_name: app.app_name },
+    { at: now.toISOString(), client },
+  );
+  return secret;
 }
 
 /** Switches the webhook back on after a 410 switched it off. */
