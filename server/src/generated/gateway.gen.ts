@@ -91,8 +91,9 @@ export interface paths {
      *     through `status` as the chain does: 0 pending (short of the method's confirmations), 2
      *     queued for verification, 3 credited (credit the customer now), 5 failed (see
      *     `failure_reason`: `below_minimum` or `reorged`). 4 and 1 (gas top-up, swept to the payout
-     *     address) come with withdrawals. Only token transfers (the token's `Transfer` logs) are
-     *     watched; native coin moved by contract calls (internal transfers) is out of scope.
+     *     address) come with withdrawals. The watcher sees token transfers (the token's `Transfer`
+     *     logs) and top-level native transfers (a transaction's value, `log_index` null); native
+     *     coin moved by contract calls (internal transfers) needs trace APIs and is not seen.
      */
     get: operations['listDeposits'];
     put?: never;
