@@ -31,6 +31,11 @@ function gateway(key: string) {
   };
 }
 
+/** The toast on screen (the one it replaced may still be fading out with the same text). */
+async function toast(page: Page, text: string) {
+  await page.getByRole('alert').filter({ hasText: text }).waitFor();
+}
+
 async function openTab(page: Page, tab: string) {
   await page.getByRole('navigation', { name: 'App menu' }).getByRole('link', { name: tab }).click();
   await page.getByRole('heading', { level: 2, name: tab }).waitFor();
@@ -144,13 +149,13 @@ test('a key opens an account, a payment to it is seen Pending then Hash Verified
   await openTab(page, 'Merchant Setting');
   await page.getByLabel('IP Whitelist').fill('203.0.113.10');
   await page.getByRole('button', { name: 'Update' }).click();
-  await page.getByText('App updated successfully').waitFor();
+  await toast(page, 'App updated successfully');
   const outside = await call('GET', '/deposits');
   expect(outside.status).toBe(403);
   expect(JSON.stringify(outside.body)).toContain('127.0.0.1');
   await page.getByLabel('IP Whitelist').fill('');
   await page.getByRole('button', { name: 'Update' }).click();
-  await page.getByText('App updated successfully').waitFor();
+  await toast(page, 'App updated successfully');
   expect((await call('GET', '/deposits')).status).toBe(200);
 
   // A revoked key opens nothing.

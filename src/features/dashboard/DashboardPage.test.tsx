@@ -177,7 +177,7 @@ test('a dashboard that cannot be read says so, and Try again reads it again', as
     on('getDashboard', () => {
       calls += 1;
       return calls === 1
-        ? fail('getDashboard', 500, 'Server Error')
+        ? fail('getDashboard', 400, 'Request failed please try again')
         : ok('getDashboard', { status: true, data: makeDashboard({}) });
     }),
   );
