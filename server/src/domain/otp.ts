@@ -3,15 +3,23 @@ import type { Db } from '../db/connection';
 import { newId } from './ids';
 import { systemClock, type Clock } from './time';
 
-// E-mailed one-time codes: 4 digits, valid 10 minutes, single use; only the newest code of a
-// purpose counts. Stored as an HMAC under the server key: a 4-digit code's plain hash would fall
-// to a 10 000-entry table, the keyed one needs the key as well.
+// E-mailed one-time codes: single use, only the newest code of a purpose counts. Sign-in codes
+// are 4 digits valid 10 minutes; password reset codes 8 digits valid 15 (domain/recovery.ts).
+// Stored as an HMAC under the server key: a 4-digit code's plain hash would fall to a
+// 10 000-entry table, the keyed one needs the key as well.
 
 export const OTP_TTL_MINUTES = 10;
 export const OTP_LENGTH = 4;
 
 /** What the code is for, so a sign-in code cannot be spent on another action. */
-export type OtpPurpose = 'login' | 'auth-switch';
+export type OtpPurpose = 'login' | 'auth-switch' | 'password-reset';
+
+/** Digits and minutes of validity per purpose. */
+export const OTP_SHAPE: Record<OtpPurpose, { length: number; ttlMinutes: number }> = {
+  login: { length: OTP_LENGTH, ttlMinutes: OTP_TTL_MINUTES },
+  'auth-switch': { length: OTP_LENGTH, ttlMinutes: OTP_TTL_MINUTES },
+  'password-reset': { length: 8, ttlMinutes: 15 },
+};
 
 function codeHash(secretKey: string, userId: string, purpose: OtpPurpose, code: string): string {
   return createHmac('sha256', secretKey)
@@ -31,7 +39,8 @@ export async function issueOtp(
   deliver: (code: string) => Promise<void>,
   clock: Clock = systemClock,
 ): Promise<void> {
-  const code = String(randomInt(0, 10 ** OTP_LENGTH)).padStart(OTP_LENGTH, '0');
+  const { length, ttlMinutes } = OTP_SHAPE[purpose];
+  const code = String(randomInt(0, 10 ** length)).padStart(length, '0');
   const now = clock();
   // Delivered first: when the mail cannot go out, the code the user may already hold still works.
   await deliver(code);
@@ -50,12 +59,40 @@ export async function issueOtp(
         user_id: userId,
         purpose,
         code_hash: codeHash(secretKey, userId, purpose, code),
-        expires_at: new Date(now.getTime() + OTP_TTL_MINUTES * 60_000).toISOString(),
+        expires_at: new Date(now.getTime() + ttlMinutes * 60_000).toISOString(),
         used_at: null,
         created_at: now.toISOString(),
       })
       .execute();
   });
+}
+
+/**
+ * The id of the newest unused, unexpired code of the purpose when `code` is it (not spent here),
+ * else null.
+ */
+export async function matchingOtp(
+  db: Db,
+  secretKey: string,
+  userId: string,
+  purpose: OtpPurpose,
+  code: string,
+  now: string,
+): Promise<string | null> {
+  if (!new RegExp(`^\\d{${OTP_SHAPE[purpose].length}}$`).test(code)) return null;
+  const latest = await db
+    .selectFrom('otp_codes')
+    .select(['id', 'code_hash'])
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  if (!latest) return null;
+  const expected = Buffer.from(latest.code_hash, 'hex');
+  const given = Buffer.from(codeHash(secretKey, userId, purpose, code), 'hex');
+  return expected.length === given.length && timingSafeEqual(expected, given) ? latest.id : null;
 }
 
 /**
@@ -71,26 +108,14 @@ export async function consumeOtp(
   code: string,
   clock: Clock = systemClock,
 ): Promise<boolean> {
-  if (!/^\d{4}$/.test(code)) return false;
   const now = clock().toISOString();
-  const latest = await db
-    .selectFrom('otp_codes')
-    .select(['id', 'code_hash'])
-    .where('user_id', '=', userId)
-    .where('purpose', '=', purpose)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .orderBy('created_at', 'desc')
-    .executeTakeFirst();
-  if (!latest) return false;
-  const expected = Buffer.from(latest.code_hash, 'hex');
-  const given = Buffer.from(codeHash(secretKey, userId, purpose, code), 'hex');
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false;
+  const id = await matchingOtp(db, secretKey, userId, purpose, code, now);
+  if (!id) return false;
   // Conditional update: of two concurrent requests with the same code only one spends it.
   const result = await db
     .updateTable('otp_codes')
     .set({ used_at: now })
-    .where('id', '=', latest.id)
+    .where('id', '=', id)
     .where('used_at', 'is', null)
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;

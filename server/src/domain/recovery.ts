@@ -1,8 +1,7 @@
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/connection';
 import type { User } from '../db/schema';
 import { FailureWindow, clearLock } from './lockout';
-import { newId } from './ids';
+import { issueOtp, matchingOtp, OTP_SHAPE } from './otp';
 import { hashSecret, verifySecret } from './passwords';
 import { revokeUserSessions } from './sessions';
 import { systemClock, type Clock } from './time';
@@ -11,9 +10,7 @@ import { systemClock, type Clock } from './time';
 // keyed hash), valid 15 minutes, single use, only the newest one counts; the new password also
 // needs the account's pin, so a mailbox alone does not take an account over.
 
-export const RESET_CODE_TTL_MINUTES = 15;
-const RESET_CODE_LENGTH = 8;
-const PURPOSE = 'password-reset';
+export const RESET_CODE_TTL_MINUTES = OTP_SHAPE['password-reset'].ttlMinutes;
 const MINUTE = 60_000;
 
 /** The brakes of both steps (the README's choices list describes them). */
@@ -64,10 +61,6 @@ export function recoveryWindows(ipMax: number) {
 /** The key a name's request and failed-reset windows count under. */
 export const nameKey = (name: string) => `n:${normalName(name)}`;
 
-function codeHash(secretKey: string, userId: string, code: string): string {
-  return createHmac('sha256', secretKey).update(`reset:v1:${userId}:${code}`).digest('hex');
-}
-
 /** What the user typed, without the spaces and dashes a copied code may carry. */
 function normalizeResetCode(raw: string): string {
   return raw.replace(/[\s-]/g, '');
@@ -84,54 +77,7 @@ export async function issueResetCode(
   deliver: (code: string) => Promise<void>,
   clock: Clock = systemClock,
 ): Promise<void> {
-  const code = String(randomInt(0, 10 ** RESET_CODE_LENGTH)).padStart(RESET_CODE_LENGTH, '0');
-  const now = clock();
-  await deliver(code);
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('otp_codes')
-      .set({ used_at: now.toISOString() })
-      .where('user_id', '=', userId)
-      .where('purpose', '=', PURPOSE)
-      .where('used_at', 'is', null)
-      .execute();
-    await trx
-      .insertInto('otp_codes')
-      .values({
-        id: newId('otp'),
-        user_id: userId,
-        purpose: PURPOSE,
-        code_hash: codeHash(secretKey, userId, code),
-        expires_at: new Date(now.getTime() + RESET_CODE_TTL_MINUTES * MINUTE).toISOString(),
-        used_at: null,
-        created_at: now.toISOString(),
-      })
-      .execute();
-  });
-}
-
-/** The id of the account's live reset code when `code` is it (not spent here), else null. */
-async function matchingCode(
-  db: Db,
-  secretKey: string,
-  userId: string,
-  code: string,
-  now: string,
-): Promise<string | null> {
-  if (!new RegExp(`^\\d{${RESET_CODE_LENGTH}}$`).test(code)) return null;
-  const latest = await db
-    .selectFrom('otp_codes')
-    .select(['id', 'code_hash'])
-    .where('user_id', '=', userId)
-    .where('purpose', '=', PURPOSE)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .orderBy('created_at', 'desc')
-    .executeTakeFirst();
-  if (!latest) return null;
-  const expected = Buffer.from(latest.code_hash, 'hex');
-  const given = Buffer.from(codeHash(secretKey, userId, code), 'hex');
-  return expected.length === given.length && timingSafeEqual(expected, given) ? latest.id : null;
+  await issueOtp(db, secretKey, userId, 'password-reset', deliver, clock);
 }
 
 interface ResetRequest {
@@ -158,7 +104,8 @@ export async function resetPasswordWithCode(
 ): Promise<ResetOutcome> {
   if (!user) return { ok: false, field: 'code' };
   const now = clock().toISOString();
-  const codeId = await matchingCode(db, secretKey, user.id, normalizeResetCode(request.code), now);
+  const code = normalizeResetCode(request.code);
+  const codeId = await matchingOtp(db, secretKey, user.id, 'password-reset', code, now);
   if (!codeId) return { ok: false, field: 'code' };
   if (!(await verifySecret(user.pin_hash, request.mpin))) return { ok: false, field: 'mpin' };
   const passwordHash = await hashSecret(request.password);
