@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { openSecret, sealSecret } from './sealing';
 import { generate, generateSecret, generateURI, verify } from 'otplib';
 import type { Db } from '../db/connection';
 import type { User } from '../db/schema';
@@ -47,43 +47,16 @@ export async function matchTotpStep(
   return result.valid && 'timeStep' in result ? result.timeStep : null;
 }
 
-// The secret is stored encrypted (AES-256-GCM, key derived from SECRET_KEY), bound to its user
-// id as associated data, so neither a database dump nor a copied row yields a usable secret.
-const SEALED_PREFIX = 'v1';
-
-function sealingKey(serverKey: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', serverKey, 'totp-secret', 'users.totp_secret_enc', 32));
-}
+// The secret is stored sealed (domain/sealing.ts), bound to its user id.
+const TOTP_SCOPE = { salt: 'totp-secret', info: 'users.totp_secret_enc' };
 
 export function sealTotpSecret(serverKey: string, userId: string, secret: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', sealingKey(serverKey), iv);
-  cipher.setAAD(Buffer.from(userId, 'utf8'));
-  const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return [SEALED_PREFIX, iv, body, cipher.getAuthTag()]
-    .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
-    .join('.');
+  return sealSecret(serverKey, TOTP_SCOPE, userId, secret);
 }
 
 /** The plain secret, or null when the value was sealed for another user or with another key. */
 export function openTotpSecret(serverKey: string, userId: string, sealed: string): string | null {
-  const [prefix, iv, body, tag, extra] = sealed.split('.');
-  if (prefix !== SEALED_PREFIX || !iv || !body || !tag || extra !== undefined) return null;
-  try {
-    const decipher = createDecipheriv(
-      'aes-256-gcm',
-      sealingKey(serverKey),
-      Buffer.from(iv, 'base64url'),
-    );
-    decipher.setAAD(Buffer.from(userId, 'utf8'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([
-      decipher.update(Buffer.from(body, 'base64url')),
-      decipher.final(),
-    ]).toString('utf8');
-  } catch {
-    return null;
-  }
+  return openSecret(serverKey, TOTP_SCOPE, userId, sealed);
 }
 
 /**

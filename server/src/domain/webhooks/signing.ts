@@ -1,11 +1,5 @@
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHmac,
-  hkdfSync,
-  randomBytes,
-  timingSafeEqual,
-} from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { openSecret, sealSecret } from '../sealing';
 
 // Standard Webhooks (standardwebhooks.com): a delivery carries webhook-id, webhook-timestamp
 // (seconds) and webhook-signature `v1,<base64 HMAC-SHA256 over "id.timestamp.body">`, the key
@@ -51,42 +45,15 @@ export function verifyWebhook(
   });
 }
 
-// Signing needs the secret itself, so it is sealed (AES-256-GCM, key derived from SECRET_KEY),
-// bound to its app id as associated data: a database dump or a row copied to another app
-// yields nothing usable.
-const SEALED_PREFIX = 'v1';
-
-function sealingKey(serverKey: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', serverKey, 'webhook-secret', 'app_webhooks.secret', 32));
-}
+// Signing needs the secret itself, so it is sealed (domain/sealing.ts), bound to its app id: a
+// database dump or a row copied to another app yields nothing usable.
+const WEBHOOK_SCOPE = { salt: 'webhook-secret', info: 'app_webhooks.secret' };
 
 export function sealWebhookSecret(serverKey: string, appId: string, secret: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', sealingKey(serverKey), iv);
-  cipher.setAAD(Buffer.from(appId, 'utf8'));
-  const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return [SEALED_PREFIX, iv, body, cipher.getAuthTag()]
-    .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
-    .join('.');
+  return sealSecret(serverKey, WEBHOOK_SCOPE, appId, secret);
 }
 
 /** The plain secret, or null when sealed for another app or with another server key. */
 export function openWebhookSecret(serverKey: string, appId: string, sealed: string): string | null {
-  const [prefix, iv, body, tag, extra] = sealed.split('.');
-  if (prefix !== SEALED_PREFIX || !iv || !body || !tag || extra !== undefined) return null;
-  try {
-    const decipher = createDecipheriv(
-      'aes-256-gcm',
-      sealingKey(serverKey),
-      Buffer.from(iv, 'base64url'),
-    );
-    decipher.setAAD(Buffer.from(appId, 'utf8'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([
-      decipher.update(Buffer.from(body, 'base64url')),
-      decipher.final(),
-    ]).toString('utf8');
-  } catch {
-    return null;
-  }
+  return openSecret(serverKey, WEBHOOK_SCOPE, appId, sealed);
 }
