@@ -13,6 +13,8 @@ export const enhancedSubscriptionsApi = subscriptionsApi.enhanceEndpoints({
   endpoints: {
     listPackages: { providesTags: ['Packages', 'Subscription'] },
     listSubscriptions: { providesTags: ['History'] },
+    // The credit follows the plan in force, the payable flag the balance.
+    getPurchaseQuote: { providesTags: ['Subscription', 'Balance'] },
     // A purchase or cancellation changes the plans, the history and the balance.
     purchasePackage: { invalidatesTags: [...moneyTags] },
     cancelSubscription: { invalidatesTags: [...moneyTags] },
@@ -21,6 +23,7 @@ export const enhancedSubscriptionsApi = subscriptionsApi.enhanceEndpoints({
 
 export {
   useCancelSubscriptionMutation,
+  useGetPurchaseQuoteQuery,
   useListPackagesQuery,
   usePurchasePackageMutation,
 } from './generated/subscriptions.gen';
@@ -28,5 +31,6 @@ export type {
   CurrentSubscription,
   ListSubscriptionsApiArg,
   Package,
+  PurchaseQuote,
   SubscriptionRow,
 } from './generated/subscriptions.gen';

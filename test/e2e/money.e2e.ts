@@ -66,8 +66,13 @@ test('a deposit is found by Check Balance, pays a plan, shows in the history, th
   await cancelStarterPlan(page);
   const business = page.getByRole('article', { name: 'Business plan' });
   await business.getByRole('button', { name: 'Choose Plan' }).click();
+  // The canceled Starter's unused days are credited: the dialog prices it before paying.
   const pay = page.getByRole('dialog', { name: 'Choose Plan' });
-  await pay.getByRole('button', { name: 'Pay $49.00' }).click();
+  await pay.getByText(/^Credit for \d+ unused days of Starter$/).waitFor();
+  const payButton = pay.getByRole('button', { name: /^Pay \$\d+\.\d\d$/ });
+  const due = (await payButton.innerText()).replace('Pay $', '');
+  expect(Number(due)).toBeLessThan(49);
+  await payButton.click();
   await page.getByText('Package purchased successfully').waitFor();
   await business.getByText('Current Plan').waitFor();
   await business.getByRole('button', { name: 'Cancel Subscription' }).waitFor();
@@ -80,6 +85,7 @@ test('a deposit is found by Check Balance, pays a plan, shows in the history, th
   await newest.getByRole('button', { name: /^Invoice INV-/ }).click();
   const invoice = page.getByRole('dialog', { name: 'Invoice' });
   await invoice.getByText('49.00 USD').first().waitFor();
+  await invoice.getByText(`${due} USD`).waitFor();
   await shown(page);
   await snap(page, 'money-invoice-desktop');
   await invoice.getByText('Close', { exact: true }).click();

@@ -1,6 +1,7 @@
 import type {
   CurrentSubscription,
   Package,
+  PurchaseQuote,
   SubscriptionPage,
   SubscriptionRow,
 } from '../../src/api/generated/subscriptions.gen';
@@ -55,8 +56,11 @@ export function makeSubscriptionRow(overrides: Partial<SubscriptionRow> = {}): S
     package: 'Business',
     duration_days: 30,
     price: 49,
+    paid: 49,
     invoice_id: 'INV-2026-000001',
     status: 1,
+    replaced_by: null,
+    credit: 0,
     created_at: '2026-11-15T10:30:00Z',
     name: 'Demo Merchant',
     username: 'demo',
@@ -85,6 +89,23 @@ export function makeSubscriptionPage(total: number, page = 1): SubscriptionPage 
     to: count > 0 ? from + count - 1 : null,
     total,
     first_page_url: '/api/cryptosafelock/subscription-list?page=1',
+  };
+}
+
+/** The price of buying `plan` with no plan in force and a wallet that covers it. */
+export function makeQuote(plan: Package, overrides: Partial<PurchaseQuote> = {}): PurchaseQuote {
+  return {
+    package_id: plan.id,
+    kind: 'new',
+    price: plan.price,
+    credit: 0,
+    unused_days: 0,
+    replaced_package: null,
+    amount_due: plan.price,
+    refund: 0,
+    balance: 500,
+    payable: true,
+    ...overrides,
   };
 }
 

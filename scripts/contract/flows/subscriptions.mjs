@@ -19,6 +19,7 @@ import { runCommand } from '../command.mjs';
  * @typedef {{ data: { payInBalance: number } }} Balance
  * @typedef {{ id: string, package: string, price: number, status: number }} SubscriptionRow
  * @typedef {{ data: { data: SubscriptionRow[] } }} SubscriptionList
+ * @typedef {{ data: { amount_due: number, credit: number, payable: boolean } }} Quote
  */
 
 /** @param {unknown} a @param {unknown} b */
@@ -28,6 +29,7 @@ export const purchaseAndCancel = {
   name: 'purchase -> history -> cancel',
   ops: [
     'listPackages',
+    'getPurchaseQuote',
     'purchasePackage',
     'listSubscriptions',
     'cancelSubscription',
@@ -74,7 +76,18 @@ export const purchaseAndCancel = {
       `getBalance shows ${funded.json?.data?.payInBalance} after depositing ${amount} on ${before}`,
       funded,
     );
-    await f.step('purchasePackage', { json: { package_id: cheapest.id } }, 200);
+    /** @type {Step<Quote>} */
+    const quote = await f.step('getPurchaseQuote', { query: { package_id: cheapest.id } }, 200);
+    f.expect(
+      near(quote.json?.data?.amount_due, cheapest.price) && quote.json?.data?.payable === true,
+      `a first purchase of ${cheapest.id} (${cheapest.price}) is quoted ${JSON.stringify(quote.json?.data)}`,
+      quote,
+    );
+    await f.step(
+      'purchasePackage',
+      { json: { package_id: cheapest.id, amount_due: cheapest.price } },
+      200,
+    );
     /** @type {Step<Balance>} */
     const paid = await f.step('getBalance', {}, 200);
     f.expect(

@@ -229,6 +229,12 @@ export interface SubscriptionsTable {
   canceled_at: string | null;
   /** Set when an upgrade or downgrade replaced it. */
   replaced_at: string | null;
+  /** How it was replaced: by a dearer plan, a cheaper one, or one of the same price. */
+  replaced_kind: 'upgrade' | 'downgrade' | 'switch' | null;
+  /** What the wallet paid: price_micro less the credit of the plan it replaced. */
+  paid_micro: number;
+  /** When replaced: the value of its unused whole days, credited to the new plan. */
+  credit_micro: number;
   created_at: string;
 }
 

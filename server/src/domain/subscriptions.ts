@@ -1,7 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import { newId } from './ids';
-import { balanceMicro, postDebitIfCovered } from './ledger';
+import { balanceMicro, postDebitIfCovered, postEntry } from './ledger';
+import { microToDecimal, microToString } from './money';
 import { lockForTransaction } from '../db/locks';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -72,15 +73,127 @@ async function nextInvoiceId(db: Executor, now: Date): Promise<string> {
 }
 
 export type PurchaseKind = 'new' | 'upgrade' | 'downgrade' | 'switch';
+export type ReplacedKind = Exclude<PurchaseKind, 'new'>;
+
+/** Credits are whole cents, so every figure the portal shows with 2 decimals is the exact one. */
+const CENT_MICRO = 10_000n;
+
+/**
+ * Our proration (README, choices): a plan in force is credited for its unused WHOLE days, at the
+ * price it was bought for, rounded down to the cent. Whole days keep a quote valid for the rest of
+ * the plan's current day, so the amount the merchant agreed to is the amount charged.
+ */
+export function unusedCredit(
+  plan: { price_micro: number; start_date: string; end_date: string },
+  now: Date,
+): { creditMicro: bigint; unusedDays: number } {
+  const durationDays = Math.max(
+    1,
+    Math.round((Date.parse(plan.end_date) - Date.parse(plan.start_date)) / DAY_MS),
+  );
+  const unusedDays = Math.min(
+    durationDays,
+    Math.max(0, Math.floor((Date.parse(plan.end_date) - now.getTime()) / DAY_MS)),
+  );
+  const exact = (BigInt(plan.price_micro) * BigInt(unusedDays)) / BigInt(durationDays);
+  return { creditMicro: (exact / CENT_MICRO) * CENT_MICRO, unusedDays };
+}
+
+export interface PriceChange {
+  kind: PurchaseKind;
+  /** How the plan in force ends, null without one. */
+  replacedKind: ReplacedKind | null;
+  replacedName: string | null;
+  priceMicro: bigint;
+  creditMicro: bigint;
+  unusedDays: number;
+  /** What the wallet pays now: price less credit, never below 0. */
+  dueMicro: bigint;
+  /** The credit beyond the price, paid back to the wallet. */
+  refundMicro: bigint;
+}
+
+type PlanInForce = NonNullable<Awaited<ReturnType<typeof currentSubscription>>>;
+
+function byPrice(newPrice: number, currentPrice: number): ReplacedKind {
+  if (newPrice > currentPrice) return 'upgrade';
+  return newPrice < currentPrice ? 'downgrade' : 'switch';
+}
+
+/** What buying `pkg` now costs against the plan in force: the quote and the charge are one rule. */
+export function priceChange(
+  pkg: { price_micro: number },
+  current: PlanInForce | undefined,
+  now: Date,
+): PriceChange {
+  const priceMicro = BigInt(pkg.price_micro);
+  if (!current) {
+    return {
+      kind: 'new',
+      replacedKind: null,
+      replacedName: null,
+      priceMicro,
+      creditMicro: 0n,
+      unusedDays: 0,
+      dueMicro: priceMicro,
+      refundMicro: 0n,
+    };
+  }
+  const { creditMicro, unusedDays } = unusedCredit(current, now);
+  const replacedKind = byPrice(pkg.price_micro, current.price_micro);
+  return {
+    // A canceled plan still in force is replaced and credited, but buying is a new choice.
+    kind: current.status === 1 ? replacedKind : 'new',
+    replacedKind,
+    replacedName: current.package_name,
+    priceMicro,
+    creditMicro,
+    unusedDays,
+    dueMicro: priceMicro > creditMicro ? priceMicro - creditMicro : 0n,
+    refundMicro: creditMicro > priceMicro ? creditMicro - priceMicro : 0n,
+  };
+}
+
+export type QuoteOutcome =
+  | { ok: true; change: PriceChange; balanceMicro: bigint }
+  | { ok: false; reason: 'unknown_package' | 'already_active' };
+
+async function activePackage(db: Executor, packageId: string) {
+  return db
+    .selectFrom('packages')
+    .selectAll()
+    .where('id', '=', packageId)
+    .where('is_active', '=', 1)
+    .executeTakeFirst();
+}
+
+/** Prices a purchase without making it (the modal's figures). */
+export async function quotePurchase(
+  db: Executor,
+  input: { userId: string; packageId: string; now: Date },
+): Promise<QuoteOutcome> {
+  const pkg = await activePackage(db, input.packageId);
+  if (!pkg) return { ok: false, reason: 'unknown_package' };
+  const current = await currentSubscription(db, input.userId, input.now.toISOString());
+  if (current?.status === 1 && current.package_id === pkg.id) {
+    return { ok: false, reason: 'already_active' };
+  }
+  return {
+    ok: true,
+    change: priceChange(pkg, current, input.now),
+    balanceMicro: await balanceMicro(db, input.userId),
+  };
+}
 
 export type PurchaseOutcome =
   | { ok: true; kind: PurchaseKind; subscriptionId: string; invoiceId: string }
   | { ok: false; reason: 'unknown_package' | 'already_active' | 'remarks_required' }
+  | { ok: false; reason: 'amount_changed'; dueMicro: bigint }
   | {
       ok: false;
       reason: 'insufficient_balance';
       packageName: string;
-      priceMicro: bigint;
+      dueMicro: bigint;
       balanceMicro: bigint;
     };
 
@@ -88,43 +201,41 @@ export type PurchaseOutcome =
  * Buys a package from the wallet balance. Everything happens in one database transaction: the
  * debit is a conditional insert (postDebitIfCovered), so a short balance changes nothing and
  * concurrent purchases cannot overspend. A plan in force (active or canceled) is replaced from
- * now on; compared with an active one by price, a cheaper plan is a downgrade and needs remarks.
+ * now on and credited for its unused days (priceChange); compared with an active one by price, a
+ * cheaper plan is a downgrade and needs remarks. `amountDue` (what the merchant was shown) must
+ * still be the amount due, or nothing is charged.
  */
 export async function purchasePackage(
   db: Kysely<Database>,
-  input: { userId: string; packageId: string; remarks?: string; now: Date },
+  input: { userId: string; packageId: string; remarks?: string; amountDue?: number; now: Date },
 ): Promise<PurchaseOutcome> {
   const nowIso = input.now.toISOString();
   const remarks = input.remarks?.trim() || null;
   return db.transaction().execute(async (trx): Promise<PurchaseOutcome> => {
     await lockForTransaction(trx, `money:${input.userId}`);
-    const pkg = await trx
-      .selectFrom('packages')
-      .selectAll()
-      .where('id', '=', input.packageId)
-      .where('is_active', '=', 1)
-      .executeTakeFirst();
+    const pkg = await activePackage(trx, input.packageId);
     if (!pkg) return { ok: false, reason: 'unknown_package' };
     const current = await currentSubscription(trx, input.userId, nowIso);
-    let kind: PurchaseKind = 'new';
-    if (current?.status === 1) {
-      if (current.package_id === pkg.id) return { ok: false, reason: 'already_active' };
-      kind =
-        pkg.price_micro > current.price_micro
-          ? 'upgrade'
-          : pkg.price_micro < current.price_micro
-            ? 'downgrade'
-            : 'switch';
-      if (kind === 'downgrade' && !remarks) return { ok: false, reason: 'remarks_required' };
+    if (current?.status === 1 && current.package_id === pkg.id) {
+      return { ok: false, reason: 'already_active' };
+    }
+    const change = priceChange(pkg, current, input.now);
+    if (change.kind === 'downgrade' && !remarks) return { ok: false, reason: 'remarks_required' };
+    if (input.amountDue !== undefined && input.amountDue !== microToDecimal(change.dueMicro)) {
+      return { ok: false, reason: 'amount_changed', dueMicro: change.dueMicro };
     }
     const invoiceId = await nextInvoiceId(trx, input.now);
-    if (pkg.price_micro > 0) {
+    if (change.dueMicro > 0n) {
+      const credited =
+        change.creditMicro > 0n
+          ? `, less ${microToString(change.creditMicro, 2)} USDT for ${change.unusedDays} unused days of ${change.replacedName}`
+          : '';
       const paid = await postDebitIfCovered(trx, {
         userId: input.userId,
         tnx: invoiceId,
-        amountMicro: BigInt(pkg.price_micro),
+        amountMicro: change.dueMicro,
         source: 'subscription',
-        note: `${pkg.name} plan, ${pkg.duration_days} days`,
+        note: `${pkg.name} plan, ${pkg.duration_days} days${credited}`,
         createdAt: nowIso,
       });
       if (!paid) {
@@ -132,15 +243,30 @@ export async function purchasePackage(
           ok: false,
           reason: 'insufficient_balance',
           packageName: pkg.name,
-          priceMicro: BigInt(pkg.price_micro),
+          dueMicro: change.dueMicro,
           balanceMicro: await balanceMicro(trx, input.userId),
         };
       }
     }
+    if (change.refundMicro > 0n) {
+      await postEntry(trx, {
+        userId: input.userId,
+        tnx: invoiceId,
+        amountMicro: change.refundMicro,
+        type: 'credit',
+        source: 'subscription',
+        note: `Unused days of ${change.replacedName} beyond the ${pkg.name} price`,
+        createdAt: nowIso,
+      });
+    }
     if (current) {
       await trx
         .updateTable('subscriptions')
-        .set({ replaced_at: nowIso })
+        .set({
+          replaced_at: nowIso,
+          replaced_kind: change.replacedKind,
+          credit_micro: Number(change.creditMicro),
+        })
         .where('id', '=', current.id)
         .execute();
     }
@@ -152,6 +278,9 @@ export async function purchasePackage(
         user_id: input.userId,
         package_id: pkg.id,
         price_micro: pkg.price_micro,
+        paid_micro: Number(change.dueMicro),
+        credit_micro: 0,
+        replaced_kind: null,
         status: 1,
         invoice_id: invoiceId,
         remarks,
@@ -162,7 +291,7 @@ export async function purchasePackage(
         created_at: nowIso,
       })
       .execute();
-    return { ok: true, kind, subscriptionId, invoiceId };
+    return { ok: true, kind: change.kind, subscriptionId, invoiceId };
   });
 }
 
@@ -213,6 +342,9 @@ export async function listPurchases(
     .select([
       'subscriptions.id',
       'subscriptions.price_micro',
+      'subscriptions.paid_micro',
+      'subscriptions.credit_micro',
+      'subscriptions.replaced_kind',
       'subscriptions.invoice_id',
       'subscriptions.status',
       'subscriptions.start_date',

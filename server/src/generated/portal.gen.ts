@@ -466,6 +466,31 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/cryptosafelock/purchase-quote': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Price a purchase before paying
+     * @description What buying `package_id` now would cost, computed the way `purchasePackage` charges it.
+     *     A plan in force (active or canceled) is credited for its unused whole days: its price times
+     *     the whole days left over its duration, rounded down to the cent. The credit is taken off
+     *     the new price; on a downgrade, a credit larger than the new price is paid back to the
+     *     wallet (`refund`). The figures hold for the rest of the current day of the plan in force;
+     *     pass `amount_due` to `purchasePackage` to be refused instead of charged if they changed.
+     */
+    get: operations['getPurchaseQuote'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/cryptosafelock/purchase': {
     parameters: {
       query?: never;
@@ -478,11 +503,14 @@ export interface paths {
     /**
      * Buy, upgrade or downgrade a package
      * @description Buys a package and pays it from the wallet balance (a ledger debit). Buying while another
-     *     package is active replaces it from now on (upgrade or downgrade); a downgrade (a cheaper
-     *     package) requires `remarks` (422 'Please Enter Reason for Downgrade'). Buying the package
-     *     that is already active and not canceled is a 409. An unknown `package_id` is a 422 field
-     *     error; a balance lower than the price is a 422 (our choice: the spec does not show how
-     *     purchases are paid).
+     *     package is in force replaces it from now on (upgrade or downgrade), prorated: the unused
+     *     whole days of the replaced plan are credited against the new price, and a credit beyond it
+     *     is paid back to the wallet (see `getPurchaseQuote`, which prices it). A downgrade (a
+     *     cheaper package) requires `remarks` (422 'Please Enter Reason for Downgrade'). Buying the
+     *     package that is already active and not canceled is a 409, and so is an `amount_due` that no
+     *     longer matches what the purchase costs (nothing is charged). An unknown `package_id` is a
+     *     422 field error; a balance lower than the amount due is a 422 (our choice: the spec does
+     *     not show how purchases are paid).
      *
      *     With an `Idempotency-Key` header, a retry of the same purchase (a timeout, a double click)
      *     answers the first completed purchase's answer instead of buying again; see the parameter.
@@ -1370,8 +1398,17 @@ export interface components {
       package: string;
       /** @description The period bought, in days (the invoice's duration). */
       duration_days: number;
-      /** @description Price paid, in USDT (invoice currency USD). */
+      /** @description The package's price when bought, in USDT (invoice currency USD). */
       price: number;
+      /** @description What the wallet paid: the price less the credit of the plan this one replaced (never below 0). */
+      paid: number;
+      /**
+       * @description How this plan ended before its end date: replaced by an upgrade, a downgrade or a plan of the same price (its status is then 0 Expired); null when it was not replaced.
+       * @enum {string|null}
+       */
+      replaced_by: 'upgrade' | 'downgrade' | 'switch' | null;
+      /** @description When replaced, the value of its unused whole days credited to the new plan; 0 otherwise. */
+      credit: number;
       /** @description The invoice number. */
       invoice_id: string;
       /**
@@ -2177,6 +2214,43 @@ export interface components {
       package_id: string;
       /** @description Reason for a downgrade; required when the package is cheaper than the active one. */
       remarks?: string;
+      /** @description The amount due the merchant agreed to (`PurchaseQuote.amount_due`). When given and the purchase would now cost something else, it is refused with 409 and nothing is charged. */
+      amount_due?: number;
+    };
+    /** @description The price of a purchase. */
+    PurchaseQuoteResponse: {
+      /**
+       * @description Always true on success.
+       * @constant
+       */
+      status: true;
+      data: components['schemas']['PurchaseQuote'];
+    };
+    /** @description What buying a package now costs, in USDT. */
+    PurchaseQuote: {
+      /** @description The package priced. */
+      package_id: string;
+      /**
+       * @description new without a plan in force or when it is canceled; otherwise by price against the active plan: upgrade (dearer), downgrade (cheaper, needs `remarks`), switch (same price).
+       * @enum {string}
+       */
+      kind: 'new' | 'upgrade' | 'downgrade' | 'switch';
+      /** @description The package's price. */
+      price: number;
+      /** @description The value of the replaced plan's unused whole days; 0 without one. */
+      credit: number;
+      /** @description The replaced plan's whole days left. */
+      unused_days: number;
+      /** @description The name of the plan in force that the purchase replaces; null without one. */
+      replaced_package: string | null;
+      /** @description What the wallet pays now, the price less the credit and never below 0. */
+      amount_due: number;
+      /** @description The credit beyond the price, paid back to the wallet. */
+      refund: number;
+      /** @description The wallet balance now. */
+      balance: number;
+      /** @description Whether the balance covers the amount due. */
+      payable: boolean;
     };
     /** @description A new 4-digit pin. */
     ChangeMpinRequest: {
@@ -3309,6 +3383,37 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  getPurchaseQuote: {
+    parameters: {
+      query: {
+        /**
+         * @description The package to price.
+         * @example pkg_business
+         */
+        package_id: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The price of buying the package now. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PurchaseQuoteResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
     };
   };

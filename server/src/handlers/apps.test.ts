@@ -37,6 +37,8 @@ async function subscribe(t: TestApp, userId: string, packageId?: string): Promis
       user_id: userId,
       package_id: pkg.id,
       price_micro: pkg.price_micro,
+      paid_micro: pkg.price_micro,
+      credit_micro: 0,
       status: 1,
       invoice_id: newId('inv'),
       remarks: null,

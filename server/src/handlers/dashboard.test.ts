@@ -102,6 +102,8 @@ beforeAll(async () => {
       user_id: userId,
       package_id: 'pkg_starter',
       price_micro: 10_000_000,
+      paid_micro: 10_000_000,
+      credit_micro: 0,
       status: 1,
       invoice_id: 'INV-COUNTER',
       remarks: null,

@@ -83,7 +83,7 @@ describe('subscriptions', () => {
     expect(res.json()).toEqual({
       status: false,
       msg:
-        'Insufficient balance: the Business plan costs 49.00 USDT and your wallet holds ' +
+        'Insufficient balance: the Business plan costs 49.00 USDT now and your wallet holds ' +
         '20.00 USDT. Please deposit USDT first.',
       errors: {},
     });
@@ -134,7 +134,18 @@ describe('subscriptions', () => {
     });
     expect(down.json()).toEqual({ status: true, msg: 'Plan downgraded successfully' });
 
-    expect(await balanceMicro(t.db, m.id)).toBe(BigInt((300 - 49 - 149 - 19) * 1_000_000));
+    // Prorated by unused whole days (29 of 30 each time), credits rounded down to the cent:
+    // Enterprise cost 149 - 49 * 29/30 (47.36) = 101.64; Starter cost nothing and gave back
+    // 149 * 29/30 (144.03) - 19 = 125.03.
+    expect(await balanceMicro(t.db, m.id)).toBe(274_390_000n);
+    const ledger = (await ledgerRows(m.id)).map((e) => [e.type, e.amount_micro]);
+    expect(ledger).toEqual(
+      expect.arrayContaining([
+        ['debit', 49_000_000],
+        ['debit', 101_640_000],
+        ['credit', 125_030_000],
+      ]),
+    );
     const subs = await t.db
       .selectFrom('subscriptions')
       .selectAll()
@@ -150,11 +161,92 @@ describe('subscriptions', () => {
     expect(new Set(subs.map((s) => s.invoice_id)).size).toBe(3);
     // Replaced plans read as Expired in the history; the one in force is Active.
     const rows = (await history(m.headers)).json().data.data;
-    expect(rows.map((r: { package: string; status: number }) => [r.package, r.status])).toEqual([
-      ['Starter', 1],
-      ['Enterprise', 0],
-      ['Business', 0],
+    // Each row says how a plan ended and what it credited, and what each purchase paid.
+    expect(
+      rows.map((r: Record<string, unknown>) => [
+        r.package,
+        r.status,
+        r.replaced_by,
+        r.credit,
+        r.paid,
+      ]),
+    ).toEqual([
+      ['Starter', 1, null, 0, 0],
+      ['Enterprise', 0, 'downgrade', 144.03, 101.64],
+      ['Business', 0, 'upgrade', 47.36, 49],
     ]);
+  });
+
+  it('prices a change before paying, and charges exactly the price it showed', async () => {
+    const quote = (headers: Headers, packageId: string) =>
+      t.call('getPurchaseQuote', { query: { package_id: packageId }, headers });
+    const m = await addMerchant(t, 'quoter');
+    await credit(t, m.id, '60');
+    const fresh = await quote(m.headers, 'pkg_business');
+    expect(fresh.json().data).toEqual({
+      package_id: 'pkg_business',
+      kind: 'new',
+      price: 49,
+      credit: 0,
+      unused_days: 0,
+      replaced_package: null,
+      amount_due: 49,
+      refund: 0,
+      balance: 60,
+      payable: true,
+    });
+    expect((await purchase(m.headers, { package_id: 'pkg_starter' })).statusCode).toBe(200);
+    expect((await quote(m.headers, 'pkg_starter')).statusCode).toBe(409);
+    expectFieldErrors(await quote(m.headers, 'pkg_nope'), {
+      package_id: ['The selected plan does not exist.'],
+    });
+
+    // Ten days and an hour into Starter (19 USDT): 19 whole days unused, 19 * 19/30 = 12.03.
+    t.clock.advance(10 * DAY + 3_600_000);
+    m.headers = await t.authHeader('quoter'); // the session idled out over those days
+    const upgrade = (await quote(m.headers, 'pkg_business')).json().data;
+    expect(upgrade).toMatchObject({
+      kind: 'upgrade',
+      credit: 12.03,
+      unused_days: 19,
+      replaced_package: 'Starter',
+      amount_due: 36.97,
+      balance: 41,
+      payable: true,
+    });
+    const enterprise = (await quote(m.headers, 'pkg_enterprise')).json().data;
+    expect(enterprise).toMatchObject({ amount_due: 136.97, payable: false });
+
+    // A day later the quote the merchant saw is stale: refused, nothing charged.
+    t.clock.advance(DAY);
+    m.headers = await t.authHeader('quoter');
+    const stale = await purchase(m.headers, { package_id: 'pkg_business', amount_due: 36.97 });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().msg).toBe(
+      'The amount due is now 37.60 USDT. Please review it and pay again; nothing was charged.',
+    );
+    expect(await balanceMicro(t.db, m.id)).toBe(41_000_000n);
+    const paid = await purchase(m.headers, { package_id: 'pkg_business', amount_due: 37.6 });
+    expect(paid.json().msg).toBe('Plan upgraded successfully');
+    expect(await balanceMicro(t.db, m.id)).toBe(3_400_000n);
+  });
+
+  it('credits a canceled plan still in force when another is chosen', async () => {
+    const m = await addMerchant(t, 'chooser');
+    await credit(t, m.id, '70');
+    expect((await purchase(m.headers, { package_id: 'pkg_business' })).statusCode).toBe(200);
+    const { id } = (await packages(m.headers)).json().current_subscription;
+    expect((await cancel(m.headers, id)).statusCode).toBe(200);
+    t.clock.advance(15 * DAY);
+    m.headers = await t.authHeader('chooser');
+    // Business (49) canceled with 15 of 30 days left: 24.50 credited; Starter (19) is covered
+    // and 5.50 goes back to the wallet; choosing is not a downgrade, so no reason is asked.
+    const res = await purchase(m.headers, { package_id: 'pkg_starter' });
+    expect(res.json().msg).toBe('Package purchased successfully');
+    expect(await balanceMicro(t.db, m.id)).toBe(26_500_000n);
+    const rows = (await history(m.headers)).json().data.data;
+    expect(rows[1]).toMatchObject({ package: 'Business', replaced_by: 'downgrade', credit: 24.5 });
+    expect(rows[0]).toMatchObject({ package: 'Starter', paid: 0, status: 1 });
   });
 
   it('cancels without refund and keeps access until end_date; then the plan expires', async () => {
@@ -209,30 +301,28 @@ describe('subscriptions', () => {
     });
   });
 
-  it('never overspends: 20 purchases at once against a balance for 2, exactly 2 succeed', async () => {
+  it('never overspends: 20 purchases at once, only the one the balance covers succeeds', async () => {
     const m = await addMerchant(t, 'racer');
-    await credit(t, m.id, '68'); // Starter 19 + Business 49
+    await credit(t, m.id, '60');
+    // Business (49) fits; Enterprise (149, or 100 after Business's credit) never does, and a
+    // second Business is the plan already active.
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        purchase(m.headers, {
-          package_id: i % 2 === 0 ? 'pkg_starter' : 'pkg_business',
-          remarks: 'race',
-        }),
+        purchase(m.headers, { package_id: i % 2 === 0 ? 'pkg_enterprise' : 'pkg_business' }),
       ),
     );
     const codes = results.map((r) => r.statusCode);
-    expect(codes.filter((c) => c === 200)).toHaveLength(2);
+    expect(codes.filter((c) => c === 200)).toHaveLength(1);
     expect(codes.every((c) => c === 200 || c === 409 || c === 422)).toBe(true);
-    expect(await balanceMicro(t.db, m.id)).toBe(0n);
+    expect(await balanceMicro(t.db, m.id)).toBe(11_000_000n);
     const debits = (await ledgerRows(m.id)).filter((e) => e.type === 'debit');
-    expect(debits.map((d) => d.amount_micro).sort()).toEqual([19_000_000, 49_000_000]);
+    expect(debits.map((d) => d.amount_micro)).toEqual([49_000_000]);
     const subs = await t.db
       .selectFrom('subscriptions')
       .selectAll()
       .where('user_id', '=', m.id)
       .execute();
-    expect(subs).toHaveLength(2);
-    expect(subs.filter((s) => s.replaced_at === null)).toHaveLength(1);
+    expect(subs.map((s) => [s.package_id, s.replaced_at])).toEqual([['pkg_business', null]]);
   });
 
   describe('with an Idempotency-Key', () => {

@@ -7,6 +7,7 @@ import {
   listActivePackages,
   listPurchases,
   purchasePackage,
+  quotePurchase,
   type PurchaseKind,
 } from '../domain/subscriptions';
 import { idempotent } from '../domain/idempotency';
@@ -25,6 +26,12 @@ const PURCHASED: Record<PurchaseKind, string> = {
   switch: 'Plan changed successfully',
 };
 
+function purchaseRefusal(reason: 'unknown_package' | 'already_active'): HttpError {
+  return reason === 'unknown_package'
+    ? fieldError('package_id', 'The selected plan does not exist.')
+    : conflict('You are already subscribed to this plan.');
+}
+
 // Operations tagged Subscriptions in openapi.yaml, keyed by operationId.
 export const subscriptionsHandlers: HandlerModule = (ctx) => ({
   async listSubscriptions(request) {
@@ -39,8 +46,11 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
           package: row.package,
           duration_days: row.durationDays,
           price: microToDecimal(BigInt(row.price_micro)),
+          paid: microToDecimal(BigInt(row.paid_micro)),
           invoice_id: row.invoice_id,
           status: row.status,
+          replaced_by: row.replaced_kind,
+          credit: microToDecimal(BigInt(row.credit_micro)),
           created_at: row.created_at,
           name: row.name,
           username: row.username,
@@ -82,6 +92,32 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
     } satisfies Reply<'listPackages'>;
   },
 
+  async getPurchaseQuote(request) {
+    const user = requireUser(request);
+    const outcome = await quotePurchase(ctx.db, {
+      userId: user.id,
+      packageId: request.query.package_id,
+      now: ctx.clock(),
+    });
+    if (!outcome.ok) throw purchaseRefusal(outcome.reason);
+    const { change, balanceMicro } = outcome;
+    return {
+      status: true,
+      data: {
+        package_id: request.query.package_id,
+        kind: change.kind,
+        price: microToDecimal(change.priceMicro),
+        credit: microToDecimal(change.creditMicro),
+        unused_days: change.unusedDays,
+        replaced_package: change.replacedName,
+        amount_due: microToDecimal(change.dueMicro),
+        refund: microToDecimal(change.refundMicro),
+        balance: microToDecimal(balanceMicro > 0n ? balanceMicro : 0n),
+        payable: balanceMicro >= change.dueMicro,
+      },
+    } satisfies Reply<'getPurchaseQuote'>;
+  },
+
   async purchasePackage(request) {
     const user = requireUser(request);
     const buy = async () => {
@@ -89,6 +125,7 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
         userId: user.id,
         packageId: request.body.package_id,
         remarks: request.body.remarks,
+        amountDue: request.body.amount_due,
         now: ctx.clock(),
       });
       if (outcome.ok) {
@@ -99,16 +136,20 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
       }
       switch (outcome.reason) {
         case 'unknown_package':
-          throw fieldError('package_id', 'The selected plan does not exist.');
         case 'already_active':
-          throw conflict('You are already subscribed to this plan.');
+          throw purchaseRefusal(outcome.reason);
         case 'remarks_required':
           throw fieldError('remarks', DOWNGRADE_REASON_MESSAGE);
+        case 'amount_changed':
+          throw conflict(
+            `The amount due is now ${microToString(outcome.dueMicro, 2)} USDT. ` +
+              'Please review it and pay again; nothing was charged.',
+          );
         case 'insufficient_balance':
           throw new HttpError(
             422,
             `Insufficient balance: the ${outcome.packageName} plan costs ` +
-              `${microToString(outcome.priceMicro, 2)} USDT and your wallet holds ` +
+              `${microToString(outcome.dueMicro, 2)} USDT now and your wallet holds ` +
               `${microToString(outcome.balanceMicro, 2)} USDT. Please deposit USDT first.`,
           );
       }

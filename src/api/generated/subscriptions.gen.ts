@@ -12,6 +12,14 @@ const injectedRtkApi = api.injectEndpoints({
     listPackages: build.query<ListPackagesApiResponse, ListPackagesApiArg>({
       query: () => ({ url: `/cryptosafelock/packages` }),
     }),
+    getPurchaseQuote: build.query<GetPurchaseQuoteApiResponse, GetPurchaseQuoteApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/purchase-quote`,
+        params: {
+          package_id: queryArg.packageId,
+        },
+      }),
+    }),
     purchasePackage: build.mutation<PurchasePackageApiResponse, PurchasePackageApiArg>({
       query: (queryArg) => ({
         url: `/cryptosafelock/purchase`,
@@ -41,6 +49,12 @@ export type ListSubscriptionsApiArg = {
 export type ListPackagesApiResponse =
   /** status 200 Packages and the current subscription. */ PackageListResponse;
 export type ListPackagesApiArg = void;
+export type GetPurchaseQuoteApiResponse =
+  /** status 200 The price of buying the package now. */ PurchaseQuoteResponse;
+export type GetPurchaseQuoteApiArg = {
+  /** The package to price. */
+  packageId: string;
+};
 export type PurchasePackageApiResponse = /** status 200 The package is active. */ MessageResponse;
 export type PurchasePackageApiArg = {
   /** A key the client makes up per intended action (e.g. a UUID) and sends again with each
@@ -65,8 +79,15 @@ export type SubscriptionRow = {
   package: string;
   /** The period bought, in days (the invoice's duration). */
   duration_days: number;
-  /** Price paid, in USDT (invoice currency USD). */
+  /** The package's price when bought, in USDT (invoice currency USD). */
   price: number;
+  /** What the wallet paid: the price less the credit of the plan this one replaced (never below 0). */
+  paid: number;
+  /** How this plan ended before its end date: replaced by an upgrade, a downgrade or a plan of the same price (its status is then 0 Expired); null when it was not replaced. */
+  replaced_by:
+    ('upgrade' | 'downgrade' | 'switch' | null) | ('upgrade' | 'downgrade' | 'switch' | null);
+  /** When replaced, the value of its unused whole days credited to the new plan; 0 otherwise. */
+  credit: number;
   /** The invoice number. */
   invoice_id: string;
   /** 0 Expired, 1 Active, 2 Canceled. */
@@ -150,6 +171,33 @@ export type PackageListResponse = {
   /** The latest subscription that has not ended (active or canceled); null when none. */
   current_subscription: CurrentSubscription | null;
 };
+export type PurchaseQuote = {
+  /** The package priced. */
+  package_id: string;
+  /** new without a plan in force or when it is canceled; otherwise by price against the active plan: upgrade (dearer), downgrade (cheaper, needs `remarks`), switch (same price). */
+  kind: 'new' | 'upgrade' | 'downgrade' | 'switch';
+  /** The package's price. */
+  price: number;
+  /** The value of the replaced plan's unused whole days; 0 without one. */
+  credit: number;
+  /** The replaced plan's whole days left. */
+  unused_days: number;
+  /** The name of the plan in force that the purchase replaces; null without one. */
+  replaced_package: string | null;
+  /** What the wallet pays now, the price less the credit and never below 0. */
+  amount_due: number;
+  /** The credit beyond the price, paid back to the wallet. */
+  refund: number;
+  /** The wallet balance now. */
+  balance: number;
+  /** Whether the balance covers the amount due. */
+  payable: boolean;
+};
+export type PurchaseQuoteResponse = {
+  /** Always true on success. */
+  status: true;
+  data: PurchaseQuote;
+};
 export type MessageResponse = {
   /** Success flag (true). */
   status: Status;
@@ -161,6 +209,8 @@ export type PurchaseRequest = {
   package_id: string;
   /** Reason for a downgrade; required when the package is cheaper than the active one. */
   remarks?: string;
+  /** The amount due the merchant agreed to (`PurchaseQuote.amount_due`). When given and the purchase would now cost something else, it is refused with 409 and nothing is charged. */
+  amount_due?: number;
 };
 export type Id = string;
 export const {
@@ -168,6 +218,8 @@ export const {
   useLazyListSubscriptionsQuery,
   useListPackagesQuery,
   useLazyListPackagesQuery,
+  useGetPurchaseQuoteQuery,
+  useLazyGetPurchaseQuoteQuery,
   usePurchasePackageMutation,
   useCancelSubscriptionMutation,
 } = injectedRtkApi;

@@ -29,6 +29,7 @@ describe('Purchase History', () => {
               id: 'sub_0',
               package: 'Starter',
               price: 19,
+              paid: 19,
               invoice_id: 'INV-2026-000000',
               status: 2,
             }),
@@ -71,6 +72,40 @@ describe('Purchase History', () => {
     ]);
     expect(second).toHaveTextContent('Canceled');
     expect(third).toHaveTextContent('Expired');
+  });
+
+  test('says how a replaced plan ended, what it credited, and what its successor paid', async () => {
+    server.use(
+      reply('listSubscriptions', {
+        status: true,
+        data: {
+          ...makeSubscriptionPage(0),
+          data: [
+            makeSubscriptionRow({ package: 'Enterprise', price: 149, paid: 116.34 }),
+            makeSubscriptionRow({
+              id: 'sub_0',
+              invoice_id: 'INV-2026-000000',
+              status: 0,
+              replaced_by: 'upgrade',
+              credit: 32.66,
+            }),
+          ],
+          from: 1,
+          to: 2,
+          total: 2,
+        },
+      }),
+    );
+    const { user, table } = await renderHistory();
+    const [upgraded, replaced] = rowsOf(table);
+    expect(upgraded).toHaveTextContent('$149.00paid $116.34');
+    expect(replaced).toHaveTextContent('ExpiredReplaced by an upgrade, $32.66 credited');
+    await user.click(screen.getByRole('button', { name: 'Invoice INV-2026-000001' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Invoice' });
+    expect(dialog).toHaveTextContent(
+      'Credit for the unused days of the plan it replaced−32.66 USD',
+    );
+    expect(dialog).toHaveTextContent('Total116.34 USD');
   });
 
   test('says No record Found without purchases', async () => {

@@ -25,6 +25,13 @@ export function historyPageArg(firstPageUrl: string, page: number): ListSubscrip
   return { page: Number(query.page ?? page) };
 }
 
+/** How a plan that shows Expired before its end date ended. */
+const REPLACED_BY: Record<NonNullable<SubscriptionRow['replaced_by']>, string> = {
+  upgrade: 'Replaced by an upgrade',
+  downgrade: 'Replaced by a downgrade',
+  switch: 'Replaced by another plan',
+};
+
 /** The purchases' columns; Action opens the row's invoice. */
 function columns(
   symbol: string,
@@ -32,11 +39,31 @@ function columns(
 ): Column<SubscriptionRow>[] {
   return [
     { header: 'Package', className: 'fw-semibold', cell: (row) => row.package },
-    { header: 'Price', numeric: true, cell: (row) => formatMoney(row.price, symbol) },
+    {
+      header: 'Price',
+      numeric: true,
+      cell: (row) => (
+        <div>
+          {formatMoney(row.price, symbol)}
+          {row.paid !== row.price && (
+            <div className="history__note">paid {formatMoney(row.paid, symbol)}</div>
+          )}
+        </div>
+      ),
+    },
     { header: 'Invoice Id', className: 'font-monospace', cell: (row) => row.invoice_id },
     {
       header: 'Status',
-      cell: (row) => <StatusBadge status={row.status} names={SUBSCRIPTION_STATUS} />,
+      cell: (row) => (
+        <div>
+          <StatusBadge status={row.status} names={SUBSCRIPTION_STATUS} />
+          {row.replaced_by && (
+            <div className="history__note">
+              {REPLACED_BY[row.replaced_by]}, {formatMoney(row.credit, symbol)} credited
+            </div>
+          )}
+        </div>
+      ),
     },
     { header: 'Date', cell: (row) => formatDate(row.created_at) },
     { header: 'Name', cell: (row) => row.name },

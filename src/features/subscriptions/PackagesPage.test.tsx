@@ -1,6 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { BUSINESS, fixtures, makeCurrent, PACKAGES } from '../../../test/factories/subscriptions';
+import {
+  BUSINESS,
+  ENTERPRISE,
+  fixtures,
+  makeCurrent,
+  makeQuote,
+  PACKAGES,
+  STARTER,
+} from '../../../test/factories/subscriptions';
 import { fail, ok, on, reply } from '../../../test/msw/contract';
 import { recordRequest, refuse, server } from '../../../test/msw/server';
 import { renderRoute, SIGNED_IN } from '../../../test/renderWithProviders';
@@ -85,7 +93,7 @@ describe('Packages', () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'Pay $49.00' }));
     expect(await screen.findByText('Package purchased successfully')).toBeInTheDocument();
-    expect(sent.body).toEqual({ package_id: 'pkg_business' });
+    expect(sent.body).toEqual({ package_id: 'pkg_business', amount_due: 49 });
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(await screen.findByText('Current Plan')).toBeInTheDocument();
   });
@@ -93,6 +101,10 @@ describe('Packages', () => {
   test('Close leaves without paying', async () => {
     let paid = false;
     server.use(
+      reply('getPurchaseQuote', {
+        status: true,
+        data: makeQuote(ENTERPRISE, { kind: 'upgrade', replaced_package: 'Business' }),
+      }),
       on('purchasePackage', () => {
         paid = true;
         return ok('purchasePackage', fixtures.purchasePackage);
@@ -108,6 +120,93 @@ describe('Packages', () => {
     );
     await user.click(within(dialog).getByText('Close', { selector: 'button' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(paid).toBe(false);
+  });
+
+  test('an upgrade shows the credit for the unused days and pays exactly the amount due', async () => {
+    server.use(
+      reply('getPurchaseQuote', {
+        status: true,
+        data: makeQuote(ENTERPRISE, {
+          kind: 'upgrade',
+          credit: 32.66,
+          unused_days: 20,
+          replaced_package: 'Business',
+          amount_due: 116.34,
+        }),
+      }),
+    );
+    const sent = recordRequest('purchasePackage', fixtures.purchasePackage);
+    const { user, plan } = await renderPackages();
+    await user.click(
+      within(await plan('Enterprise')).getByRole('button', { name: 'Upgrade Plan' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Upgrade Plan' });
+    await waitFor(() =>
+      expect(dialog).toHaveTextContent(
+        'Pay $116.34 from your wallet balance for the Enterprise plan (30 days)?',
+      ),
+    );
+    expect(dialog).toHaveTextContent('Plan price$149.00');
+    expect(dialog).toHaveTextContent('Credit for 20 unused days of Business−$32.66');
+    expect(dialog).toHaveTextContent('Due now$116.34');
+    await user.click(within(dialog).getByRole('button', { name: 'Pay $116.34' }));
+    await waitFor(() =>
+      expect(sent.body).toEqual({ package_id: 'pkg_enterprise', amount_due: 116.34 }),
+    );
+  });
+
+  test('a downgrade says what goes back to the wallet', async () => {
+    server.use(
+      reply('getPurchaseQuote', {
+        status: true,
+        data: makeQuote(STARTER, {
+          kind: 'downgrade',
+          credit: 40.83,
+          unused_days: 25,
+          replaced_package: 'Business',
+          amount_due: 0,
+          refund: 21.83,
+        }),
+      }),
+    );
+    const { user, plan } = await renderPackages();
+    await user.click(within(await plan('Starter')).getByRole('button', { name: 'Downgrade Plan' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Downgrade Plan' });
+    expect(await within(dialog).findByText('Returned to your wallet')).toBeInTheDocument();
+    expect(dialog).toHaveTextContent('Returned to your wallet$21.83');
+    expect(within(dialog).getByRole('button', { name: 'Pay $0.00' })).toBeEnabled();
+  });
+
+  test('a short balance disables Pay and says why, with the way to deposit', async () => {
+    let paid = false;
+    server.use(
+      reply('getPurchaseQuote', {
+        status: true,
+        data: makeQuote(ENTERPRISE, { balance: 20, payable: false }),
+      }),
+      on('purchasePackage', () => {
+        paid = true;
+        return ok('purchasePackage', fixtures.purchasePackage);
+      }),
+    );
+    const { user, plan } = await renderPackages();
+    await user.click(
+      within(await plan('Enterprise')).getByRole('button', { name: 'Upgrade Plan' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Upgrade Plan' });
+    expect(
+      await within(dialog).findByText('Your balance of $20.00 does not cover $149.00.', {
+        exact: false,
+      }),
+    ).toBeInTheDocument();
+    expect(within(dialog).getByRole('link', { name: 'Deposit fund' })).toHaveAttribute(
+      'href',
+      '/app/wallet',
+    );
+    const pay = within(dialog).getByRole('button', { name: 'Pay $149.00' });
+    expect(pay).toBeDisabled();
+    await user.click(pay);
     expect(paid).toBe(false);
   });
 
@@ -129,7 +228,7 @@ describe('Packages', () => {
     expect(within(dialog).queryByText('Please Enter Reason for Downgrade')).not.toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Pay $19.00' }));
     expect(await screen.findByText('Plan downgraded successfully')).toBeInTheDocument();
-    expect(bodies).toEqual([{ package_id: 'pkg_starter', remarks: 'Fewer sales' }]);
+    expect(bodies).toEqual([{ package_id: 'pkg_starter', amount_due: 19, remarks: 'Fewer sales' }]);
   });
 
   test('a refused payment keeps the dialog and shows why', async () => {

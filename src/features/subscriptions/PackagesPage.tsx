@@ -35,7 +35,7 @@ export default function PackagesPage() {
 
   // Successes and failures are toasted by the API feedback middleware; the cache tags refresh
   // the cards, the history, the wallet and the sidebar balance.
-  const confirm = async (remarks: string) => {
+  const confirm = async (remarks: string, amountDue?: number) => {
     if (!pending) {
       toast.error(NO_PLAN_SELECTED);
       return;
@@ -51,6 +51,7 @@ export default function PackagesPage() {
         'Idempotency-Key': pending.key,
         purchaseRequest: {
           package_id: pending.plan.id,
+          amount_due: amountDue,
           ...(pending.action === 'downgrade' ? { remarks } : {}),
         },
       }).unwrap();

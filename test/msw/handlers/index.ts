@@ -7,11 +7,11 @@ import { fixtures as notifications } from '../../factories/notifications';
 import { fixtures as profile, PNG_BYTES } from '../../factories/profile';
 import { fixtures as recovery } from '../../factories/recovery';
 import { change2faSetUp, fixtures as security } from '../../factories/security';
-import { fixtures as subscriptions } from '../../factories/subscriptions';
+import { fixtures as subscriptions, makeQuote, PACKAGES } from '../../factories/subscriptions';
 import type { Fixtures } from '../../factories/types';
 import { fixtures as wallet } from '../../factories/wallet';
 import { fixtures as webhooks } from '../../factories/webhooks';
-import { on, reply, type OperationId, type ResultOf } from '../contract';
+import { fail, ok, on, reply, type OperationId, type ResultOf } from '../contract';
 
 /** `reply` for every operation of a feature's fixtures, each with its fixture. */
 function replyEach(fixtures: Fixtures): HttpHandler[] {
@@ -40,6 +40,14 @@ export const handlers: HttpHandler[] = [
     webhooks,
   ].flatMap(replyEach),
   reply('change2Fa', change2faSetUp),
+  // Each package priced as a new purchase the wallet covers.
+  on('getPurchaseQuote', ({ request }) => {
+    const id = new URL(request.url).searchParams.get('package_id');
+    const plan = PACKAGES.find((p) => p.id === id);
+    return plan
+      ? ok('getPurchaseQuote', { status: true, data: makeQuote(plan) })
+      : fail('getPurchaseQuote', 422, 'The selected plan does not exist.');
+  }),
   // Every stored picture answers the same tiny PNG, typed as the server types it.
   on(
     'getImage',

@@ -20,7 +20,9 @@ export function InvoiceModal({ row, onHide }: { row: SubscriptionRow | null; onH
     return () => document.body.classList.remove(PRINTING_CLASS);
   }, [row]);
 
-  const amount = row ? `${formatAmount(row.price, 2)} ${INVOICE_CURRENCY}` : '';
+  const usd = (value: number) => `${formatAmount(value, 2)} ${INVOICE_CURRENCY}`;
+  // A plan that replaced another was paid less the replaced plan's credit (never below 0).
+  const credited = row ? row.price - row.paid : 0;
   return (
     <TitledModal
       show={row !== null}
@@ -68,15 +70,21 @@ export function InvoiceModal({ row, onHide }: { row: SubscriptionRow | null; onH
                   <tr>
                     <td>{row.package}</td>
                     <td>{row.duration_days} days</td>
-                    <td className="text-end">{amount}</td>
+                    <td className="text-end">{usd(row.price)}</td>
                   </tr>
+                  {credited > 0 && (
+                    <tr>
+                      <td colSpan={2}>Credit for the unused days of the plan it replaced</td>
+                      <td className="text-end">−{usd(credited)}</td>
+                    </tr>
+                  )}
                 </tbody>
                 <tfoot>
                   <tr>
                     <th scope="row" colSpan={2} className="text-end">
                       Total
                     </th>
-                    <td className="text-end fw-bold">{amount}</td>
+                    <td className="text-end fw-bold">{usd(row.paid)}</td>
                   </tr>
                 </tfoot>
               </table>
