@@ -39,7 +39,8 @@ const png = (name: string) => new File([new Uint8Array(32)], name, { type: 'imag
 
 /** Opens an accordion section by its title (its header also holds the status). */
 async function openSection(user: ReturnType<typeof userEvent.setup>, title: string) {
-  const name = new RegExp(`^${title}\\s?(Pending|Approved|Rejected)?$`);
+  // The title, then the hint and status (not its 'View History' button, named '<title> history').
+  const name = new RegExp(`^${title}(?! history$)`);
   const button = await screen.findByRole('button', { name });
   if (button.getAttribute('aria-expanded') !== 'true') await user.click(button);
   return button;
@@ -70,6 +71,13 @@ describe('Personal Information', () => {
     // An edited field loses its error.
     await user.type(within(form).getByLabelText('City'), 'P');
     expect(within(form).queryByText('City is required')).toBeNull();
+  });
+
+  test('Pending says when nothing has been submitted yet', async () => {
+    await renderKyc({ profile: makeProfile({ dob: null, is_profile_complete: 0 }) });
+    expect(screen.getByRole('button', { name: /Personal Information/ })).toHaveTextContent(
+      'Personal InformationNot submitted yetPending',
+    );
   });
 
   test('name keeps letters and spaces', async () => {
@@ -303,7 +311,7 @@ describe('document sections', () => {
     const identity = await openSection(user, 'Identity Proof');
     expect(identity).toHaveTextContent('Approved');
     const pan = await openSection(user, 'PAN Card');
-    expect(pan).toHaveTextContent('Rejected');
+    expect(pan).toHaveTextContent('PAN CardThe scan is blurredRejected');
     const photo = await openSection(user, 'Photo');
     expect(photo).toHaveTextContent('Pending');
 
@@ -311,7 +319,17 @@ describe('document sections', () => {
     expect(screen.queryByRole('form', { name: 'Identity Proof upload' })).toBeNull();
     expect(screen.queryByRole('form', { name: 'Photo upload' })).toBeNull();
     expect(screen.getByRole('form', { name: 'PAN Card upload' })).toBeInTheDocument();
-    expect(screen.getByText(/The scan is blurred/)).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Rejected: The scan is blurred');
+  });
+
+  test('a section with nothing uploaded says so beside its title', async () => {
+    await renderKyc({ docTypes: makeDocTypes({ dt_identity: [makeUpload({ status: 1 })] }) });
+    expect(await screen.findByRole('button', { name: /^PAN Card(?! history)/ })).toHaveTextContent(
+      'PAN CardNot uploaded yet',
+    );
+    expect(screen.getByRole('button', { name: /^Identity Proof(?! history)/ })).toHaveTextContent(
+      'Identity ProofApproved',
+    );
   });
 
   test('the history modal lists every upload; scans are fetched with the session', async () => {

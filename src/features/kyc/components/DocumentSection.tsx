@@ -35,7 +35,14 @@ export function DocumentSection({ type, eventKey }: { type: DocumentType; eventK
     <Accordion.Item eventKey={eventKey} className="kyc-section">
       <Accordion.Header>
         <span className="kyc-section__title">{type.document_type}</span>
-        {latest ? <StatusBadge status={latest.status} names={UPLOAD_STATUS} /> : null}
+        {latest?.status === 2 && latest.remarks ? (
+          <span className="kyc-section__hint">{latest.remarks}</span>
+        ) : null}
+        {latest ? (
+          <StatusBadge status={latest.status} names={UPLOAD_STATUS} />
+        ) : (
+          <span className="kyc-section__hint">Not uploaded yet</span>
+        )}
       </Accordion.Header>
       <Accordion.Body>
         {latest?.status === 2 ? (

@@ -124,6 +124,9 @@ export function PersonalInfoSection({ profile, eventKey }: { profile: Profile; e
     <Accordion.Item eventKey={eventKey} className="kyc-section">
       <Accordion.Header>
         <span className="kyc-section__title">Personal Information</span>
+        {!locked && profile.dob === null && (
+          <span className="kyc-section__hint">Not submitted yet</span>
+        )}
         <StatusBadge status={locked ? 1 : 0} names={UPLOAD_STATUS} />
       </Accordion.Header>
       <Accordion.Body>
