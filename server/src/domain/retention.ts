@@ -9,12 +9,12 @@ import type { Clock } from './time';
 // older than API_LOG_RETENTION_DAYS are deleted. Both in batches of BATCH rows, each its own
 // short statement or transaction, so no lock is held long and writers interleave.
 
-export const RETENTION_KIND = 'retention.prune';
+const RETENTION_KIND = 'retention.prune';
 const RETENTION_EVERY_MS = 3_600_000;
 const BATCH = 500;
 const DAY_MS = 86_400_000;
 
-export interface RetentionResult {
+interface RetentionResult {
   prunedEvents: number;
   deletedApiLogs: number;
 }
@@ -23,7 +23,7 @@ export interface RetentionResult {
  * Removes the bodies of events created before `before` (ISO time), batch by batch. An event
  * with a delivery still on its way keeps its body until that delivery ends.
  */
-export async function pruneWebhookBodies(db: Db, before: string, now: Date): Promise<number> {
+async function pruneWebhookBodies(db: Db, before: string, now: Date): Promise<number> {
   let total = 0;
   for (;;) {
     const ids = (
@@ -68,7 +68,7 @@ export async function pruneWebhookBodies(db: Db, before: string, now: Date): Pro
 }
 
 /** Deletes API Logs rows created before `before` (ISO time), batch by batch. */
-export async function deleteOldApiLogs(db: Db, before: string): Promise<number> {
+async function deleteOldApiLogs(db: Db, before: string): Promise<number> {
   let total = 0;
   for (;;) {
     const result = await db
@@ -83,7 +83,7 @@ export async function deleteOldApiLogs(db: Db, before: string): Promise<number> 
   }
 }
 
-export async function applyRetention(
+async function applyRetention(
   db: Db,
   periods: { webhookBodyDays: number; apiLogDays: number },
   now: Date,

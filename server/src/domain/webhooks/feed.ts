@@ -5,7 +5,7 @@ import type { Db } from '../../db/connection';
 // the cursor instead of waiting for retries. Pruned events (retention) are skipped: their
 // bodies are gone.
 
-export interface EventPage {
+interface EventPage {
   /** The envelopes exactly as signed and sent (JSON text). */
   bodies: string[];
   /** The seq to continue after: the last one on the page, else the one given. */
