@@ -165,7 +165,9 @@ describe('gateway events API', () => {
       })();
       const written = await Promise.all(
         Array.from({ length: 24 }, (_, i) =>
-          record(i % 2 === 0 ? t.db : second.db, appId, `w${i}`, (i * 7) % 13),
+          // Early writers hold longest: with numbers drawn at insert (a sequence), later ones
+          // would commit first and the reader would move past the early ones' numbers.
+          record(i % 2 === 0 ? t.db : second.db, appId, `w${i}`, 120 - ((i * 37) % 120)),
         ),
       );
       writing = false;
@@ -173,6 +175,7 @@ describe('gateway events API', () => {
       seen.push(...(await readAll(key, cursor)).events);
       // Every event exactly once, none skipped by the reader, in one order for everyone.
       expect(seen.map((e) => e.id).sort()).toEqual([...written].sort());
+      expect(new Set(seen.map((e) => e.id)).size).toBe(written.length);
       const rows = await t.db
         .selectFrom('webhook_events')
         .select(['id', 'seq'])
