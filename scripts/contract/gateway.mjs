@@ -29,6 +29,7 @@ const GATEWAY_LINKS = /** @type {Record<string, string[]>} */ ({
   unique_id: ['Account.unique_id'],
   id: ['Deposit.id'],
   cursor: ['AccountPage.next_cursor', 'DepositPage.next_cursor'],
+  after: ['EventPage.next'],
 });
 
 /**

@@ -80,6 +80,8 @@ export interface Config {
   /** Bearer token GET /metrics requires; unset, /metrics is open (keep it off the public network). */
   metricsToken: string | undefined;
   webhooks: WebhookConfig;
+  /** API_LOG_RETENTION_DAYS: API Logs rows older than this are deleted. */
+  apiLogRetentionDays: number;
 }
 
 export interface WebhookConfig {
@@ -87,6 +89,8 @@ export interface WebhookConfig {
   allowPrivate: boolean;
   /** WEBHOOK_RETRY_SCHEDULE: waits before each retry, in ms; unset, the default schedule. */
   retryScheduleMs: number[] | undefined;
+  /** WEBHOOK_BODY_RETENTION_DAYS: events' bodies and answers' excerpts go after this long. */
+  bodyRetentionDays: number;
 }
 
 /** Config after the runtime has resolved what needs the filesystem. */
@@ -243,7 +247,11 @@ function webhookConfig(env: Env, isProduction: boolean): WebhookConfig {
   if (allowPrivate && isProduction) {
     throw new ConfigError('WEBHOOK_ALLOW_PRIVATE is for development and tests, not production');
   }
-  return { allowPrivate, retryScheduleMs: durations(env, 'WEBHOOK_RETRY_SCHEDULE') };
+  return {
+    allowPrivate,
+    retryScheduleMs: durations(env, 'WEBHOOK_RETRY_SCHEDULE'),
+    bodyRetentionDays: int(env, 'WEBHOOK_BODY_RETENTION_DAYS', 60, 1, 36_500),
+  };
 }
 
 /** Pure: reads only the given env, touches no files. */
@@ -287,5 +295,6 @@ export function loadConfig(env: Env): Config {
     secretKey: str(env, 'SECRET_KEY'),
     metricsToken: metricsToken(env),
     webhooks: webhookConfig(env, isProduction),
+    apiLogRetentionDays: int(env, 'API_LOG_RETENTION_DAYS', 30, 1, 36_500),
   };
 }

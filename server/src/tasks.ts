@@ -6,6 +6,7 @@ import { resolveWalletXpub } from './domain/chain/walletKey';
 import { gasProvisioningTask } from './domain/gasProvisioner';
 import { depositWatcherTask } from './domain/gatewayDeposits';
 import type { Task } from './domain/jobs/worker';
+import { retentionTask } from './domain/retention';
 import { systemClock } from './domain/time';
 import { webhookDeliveryTask, webhookDeps } from './domain/webhooks/delivery';
 
@@ -14,6 +15,7 @@ export function backgroundTasks(config: ResolvedConfig, db: Db): Task[] {
   const tasks = [
     gasProvisioningTask(db, resolveWalletXpub(config)),
     webhookDeliveryTask(webhookDeps(config, db, systemClock)),
+    retentionTask(config, db, systemClock),
   ];
   // One watcher per chain id of the spec, on the local chain or over the chain's RPC.
   for (const chain of specChainAdapters(config, db)) {

@@ -134,6 +134,7 @@ export const IPN_LOG: IpnLog = {
   http_code: 200,
   attempts: 1,
   redelivery: false,
+  pruned: false,
 };
 export const DAILY_LOG: DailyLog = {
   id: 'day_1',

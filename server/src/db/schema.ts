@@ -489,9 +489,13 @@ export interface WebhookEventsTable {
   resource_seq: number;
   /** The merchant's client id the event is about; null for test.ping. */
   unique_id: string | null;
-  /** The JSON envelope exactly as signed and sent. */
+  /** The JSON envelope exactly as signed and sent; '' once pruned. */
   body: string;
   created_at: string;
+  /** 1, 2, … per app in commit order: the events API's cursor. */
+  seq: number;
+  /** When retention removed the body (and the deliveries' response excerpts); null before. */
+  pruned_at: string | null;
 }
 
 export type WebhookDeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed';

@@ -8,7 +8,15 @@ import {
   type GatewayAccount,
 } from '../domain/gatewayAccounts';
 import { depositTotals, getDeposit, listDeposits } from '../domain/gatewayDeposits';
+import { webhookDeps } from '../domain/webhooks/delivery';
+import { eventPage } from '../domain/webhooks/feed';
+import {
+  NoWebhookUrlError,
+  sendTestPing,
+  WebhookSwitchedOffError,
+} from '../domain/webhooks/portal';
 import { requireKey } from './auth';
+import { GatewayError } from './errors';
 import { depositView } from './views';
 import type { GatewayHandlers, GatewayReply, GatewaySchemas } from './types';
 
@@ -25,8 +33,29 @@ function accountView(account: GatewayAccount): GatewaySchemas['Account'] {
 }
 
 /** The gateway's operations, keyed by operationId of server/openapi/gateway.yaml. */
+/** The test event's refusals, in the gateway's words and with codes of their own. */
+function webhookRefusal(err: unknown): unknown {
+  if (err instanceof NoWebhookUrlError) {
+    return new GatewayError(
+      409,
+      'webhook_not_configured',
+      "The app has no Webhook URl; set one in the portal's Merchant Setting.",
+    );
+  }
+  if (err instanceof WebhookSwitchedOffError) {
+    return new GatewayError(
+      409,
+      'webhook_switched_off',
+      "The app's webhook is switched off (its endpoint answered 410 Gone); switch it on in the" +
+        " portal's Merchant Setting.",
+    );
+  }
+  return err;
+}
+
 export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
   const xpub = resolveWalletXpub(ctx.config);
+  const webhooks = webhookDeps(ctx.config, ctx.db, ctx.clock);
   return {
     async listMethods(request) {
       const key = requireKey(request);
@@ -115,6 +144,37 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
           credited: t.credited,
         })),
       } satisfies GatewayReply<'listBalances'>;
+    },
+
+    async listEvents(request) {
+      const key = requireKey(request);
+      const page = await eventPage(ctx.db, key.appId, {
+        after: Number(request.query.after ?? '0'),
+        limit: request.query.limit ?? DEFAULT_PAGE,
+      });
+      return {
+        // The stored envelopes are what gateway.yaml's Event describes: they were made from it.
+        data: page.bodies.map((body) => JSON.parse(body) as GatewaySchemas['Event']),
+        next: String(page.next),
+        has_more: page.hasMore,
+      } satisfies GatewayReply<'listEvents'>;
+    },
+
+    async sendTestEvent(request) {
+      const key = requireKey(request);
+      const d = await sendTestPing(webhooks, key.appId).catch((err: unknown) => {
+        throw webhookRefusal(err);
+      });
+      const last = d.attemptsMade.at(-1);
+      return {
+        event_id: d.eventId,
+        delivery_id: d.id,
+        status: d.status,
+        http_code: d.httpCode,
+        error: last?.error ?? d.lastError,
+        attempts: d.attempts,
+        next_attempt_at: d.nextAttemptAt,
+      } satisfies GatewayReply<'sendTestEvent'>;
     },
   };
 }

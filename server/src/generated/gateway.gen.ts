@@ -146,6 +146,61 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the app's events
+     * @description The app's webhook events, oldest first, each envelope exactly as it is (or was) POSTed to
+     *     the Webhook URl. Page with the cursor: pass `next` as `after` until `has_more` is false;
+     *     keep the last `next` and ask again later to get only what happened since. So an endpoint
+     *     that was down catches up now instead of waiting for the retries; deduplicate on `id` (the
+     *     `webhook-id` of the deliveries).
+     *
+     *     The order is the order the events were committed in, the same for every reader: an event
+     *     never appears before one already listed, so no event is skipped by a reader that follows
+     *     the cursor. Events whose bodies were removed by retention (older than
+     *     `WEBHOOK_BODY_RETENTION_DAYS`, 60 days by default) are no longer listed. `test.ping`
+     *     events are listed too.
+     */
+    get: operations['listEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a test event
+     * @description Sends a `test.ping` event to the app's Webhook URl now, signed like every delivery (the
+     *     portal's Send test event does the same), and answers the delivery after that first POST:
+     *     `delivered`, or `retrying` (it is retried on the schedule) or `failed` with the HTTP
+     *     status or the error. No body is needed. Refused with 409 `webhook_not_configured` when
+     *     the app has no Webhook URl, and `webhook_switched_off` while a 410 Gone has switched its
+     *     webhook off (switch it on in the portal's Merchant Setting).
+     */
+    post: operations['sendTestEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   'deposit.pending': {
@@ -356,6 +411,39 @@ export interface components {
         message: string;
       };
     };
+    /** @description An event envelope, as POSTed to the Webhook URl. */
+    Event: components['schemas']['DepositEvent'] | components['schemas']['TestPingEvent'];
+    EventPage: {
+      /** @description The events after `after`, oldest first. */
+      data: components['schemas']['Event'][];
+      /** @description Pass as `after` to continue after the last event of this page (when the page is empty, the `after` given, or `0`). */
+      next: string;
+      /** @description True when more events follow right now; false once caught up. */
+      has_more: boolean;
+    };
+    /** @description A test delivery after its first POST. */
+    WebhookTestResult: {
+      /** @description The test.ping event's id (its `webhook-id`). */
+      event_id: string;
+      /** @description The delivery, as the portal's IPN Logs shows it. */
+      delivery_id: string;
+      /**
+       * @description delivered (a 2xx answered), retrying (it failed; another POST is scheduled), failed (refused target or no retries configured), pending (not tried yet).
+       * @enum {string}
+       */
+      status: 'pending' | 'retrying' | 'delivered' | 'failed';
+      /** @description The HTTP status the endpoint answered; null when none did. */
+      http_code: number | null;
+      /** @description What went wrong without an HTTP answer (timeout, refused address, …). */
+      error: string | null;
+      /** @description POSTs made so far. */
+      attempts: number;
+      /**
+       * Format: date-time
+       * @description When the next POST is due, while retrying.
+       */
+      next_attempt_at: string | null;
+    };
     DepositPage: {
       data: components['schemas']['Deposit'][];
       /** @description Pass as `cursor` for the next page; null on the last page. */
@@ -371,7 +459,7 @@ export interface components {
     };
     Error: {
       error: {
-        /** @description Stable, for programs: unauthenticated, ability_missing, ip_not_allowed, invalid_request, not_found, conflict, rate_limited, bad_request, unsupported_media_type, unavailable, internal; and the plan's no_package, tnx_limit, daily_tnx_limit. */
+        /** @description Stable, for programs: unauthenticated, ability_missing, ip_not_allowed, invalid_request, not_found, conflict, rate_limited, bad_request, unsupported_media_type, unavailable, internal; the plan's no_package, tnx_limit, daily_tnx_limit; and webhook_not_configured, webhook_switched_off. */
         code: string;
         /** @description For people. */
         message: string;
@@ -414,6 +502,15 @@ export interface components {
     };
     /** @description The merchant's package does not cover a new deposit account: no active package (`no_package`), or its credited deposits reached `tnx_limit` (this subscription) or `daily_tnx_limit` (this UTC day). The message names the limit. */
     PlanLimit: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The app has no Webhook URl (`webhook_not_configured`), or a 410 Gone switched its webhook off (`webhook_switched_off`); both are fixed in the portal's Merchant Setting. */
+    WebhookUnavailable: {
       headers: {
         [name: string]: unknown;
       };
@@ -704,6 +801,62 @@ export interface operations {
       };
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  listEvents: {
+    parameters: {
+      query?: {
+        /**
+         * @description The `next` of an earlier page: only events after it. Absent (or `0`), from the first event.
+         * @example 42
+         */
+        after?: string;
+        /** @description Rows per page (default 50). */
+        limit?: components['parameters']['Limit'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of events. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EventPage'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  sendTestEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The test delivery after its first POST. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookTestResult'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['WebhookUnavailable'];
       429: components['responses']['TooManyRequests'];
     };
   };

@@ -1139,7 +1139,7 @@ export interface paths {
     put?: never;
     /**
      * Redeliver an event
-     * @description Sends the delivery's event again now, whatever its status: the same event id and body (receivers deduplicate on `webhook-id`), a new timestamp and signature. It is recorded as a new delivery marked as a redelivery, and answered after its first POST. No Webhook URl is a 422; a webhook switched off by a 410 is a 409.
+     * @description Sends the delivery's event again now, whatever its status: the same event id and body (receivers deduplicate on `webhook-id`), a new timestamp and signature. It is recorded as a new delivery marked as a redelivery, and answered after its first POST. No Webhook URl is a 422; a webhook switched off by a 410 is a 409, and so is a delivery whose payload retention removed (`pruned`).
      */
     post: operations['redeliverWebhook'];
     delete?: never;
@@ -1721,7 +1721,7 @@ export interface components {
        * @description When the delivery was queued.
        */
       created_at: string;
-      /** @description The signed body sent, the event envelope as JSON text (shown in the JSON viewer). */
+      /** @description The signed body sent, the event envelope as JSON text (shown in the JSON viewer); empty once pruned. */
       data: string;
       status: components['schemas']['WebhookDeliveryStatus'];
       /** @description The HTTP status of the last attempt; null before one, or when none answered. */
@@ -1730,6 +1730,8 @@ export interface components {
       attempts: number;
       /** @description True for a delivery made by Redeliver. */
       redelivery: boolean;
+      /** @description True once retention (WEBHOOK_BODY_RETENTION_DAYS, 60 days by default) removed the payload (`data` is then empty) and the answers' excerpts; such a delivery cannot be redelivered. */
+      pruned: boolean;
     };
     /**
      * @description pending: not tried yet; retrying: a try failed and another is scheduled; delivered: a 2xx answered; failed: retries used up, a 410 switched the webhook off, or no Webhook URl.

@@ -367,7 +367,7 @@ export type IpnLog = {
   event: string;
   /** When the delivery was queued. */
   created_at: string;
-  /** The signed body sent, the event envelope as JSON text (shown in the JSON viewer). */
+  /** The signed body sent, the event envelope as JSON text (shown in the JSON viewer); empty once pruned. */
   data: string;
   status: WebhookDeliveryStatus;
   /** The HTTP status of the last attempt; null before one, or when none answered. */
@@ -376,6 +376,8 @@ export type IpnLog = {
   attempts: number;
   /** True for a delivery made by Redeliver. */
   redelivery: boolean;
+  /** True once retention (WEBHOOK_BODY_RETENTION_DAYS, 60 days by default) removed the payload (`data` is then empty) and the answers' excerpts; such a delivery cannot be redelivered. */
+  pruned: boolean;
 };
 export type IpnLogPage = {
   /** The rows of this page, newest first. */

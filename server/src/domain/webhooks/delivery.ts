@@ -26,6 +26,8 @@ export interface DeliveryDeps {
   retrySchedule: readonly number[];
   clock: Clock;
   timeoutMs: number;
+  /** Days an event's body is kept (Redeliver of a pruned one says so). */
+  bodyRetentionDays: number;
 }
 
 /** The default wait before each retry: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h. */
@@ -52,6 +54,7 @@ export function webhookDeps(
     retrySchedule: config.webhooks.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE,
     clock,
     timeoutMs: DELIVERY_TIMEOUT_MS,
+    bodyRetentionDays: config.webhooks.bodyRetentionDays,
   };
 }
 

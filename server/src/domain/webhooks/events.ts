@@ -1,4 +1,7 @@
+import type { Transaction } from 'kysely';
 import type { Db } from '../../db/connection';
+import { lockForTransaction } from '../../db/locks';
+import type { Database } from '../../db/schema';
 import type { DepositStatus } from '../../db/schema';
 import { depositView } from '../../gateway/views';
 import type { GatewayDeposit } from '../gatewayDeposits';
@@ -9,6 +12,15 @@ import { addJob } from '../jobs/queue';
 // deposit never changes without its event and no event reports a change that was rolled back;
 // its delivery (a row and a job) is queued in that same transaction, so a restart loses
 // nothing: the job mechanism runs it at least once.
+//
+// The events API pages through an app's events by `seq`, so a reader that has passed seq n must
+// never see a later commit take a number at or below n. On PostgreSQL a sequence would not do:
+// transactions commit out of the order they drew their numbers. So the number is max + 1 taken
+// under the app's lock, which is held to commit: the next event of the app waits for this one's
+// commit before it numbers itself, and numbers follow commit order. The lock is taken last in
+// the transaction (nothing else is locked after it), and only for the few inserts that follow;
+// a transaction recording events of several apps must take them in app id order.
+// SQLite has one writer at a time, so the same code is already in commit order there.
 
 type WebhookEventType = 'deposit.pending' | 'deposit.confirmed' | 'deposit.failed' | 'test.ping';
 
@@ -40,7 +52,7 @@ interface RecordedEvent {
  * the transaction that changed the deposit.
  */
 export async function emitDepositEvent(
-  trx: Db,
+  trx: Transaction<Database>,
   appId: string,
   deposit: GatewayDeposit,
   now: Date,
@@ -59,7 +71,7 @@ export async function emitDepositEvent(
 
 /** Writes an event and, when the app takes webhooks, its first delivery and that one's job. */
 export async function recordEvent(
-  trx: Db,
+  trx: Transaction<Database>,
   event: {
     appId: string;
     type: WebhookEventType;
@@ -82,6 +94,12 @@ export async function recordEvent(
     .where('resource_id', '=', resourceId)
     .executeTakeFirst();
   const seq = Number(last?.seq ?? 0) + 1;
+  await lockForTransaction(trx, `webhook_events:${event.appId}`);
+  const before = await trx
+    .selectFrom('webhook_events')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .where('app_id', '=', event.appId)
+    .executeTakeFirst();
   const body = JSON.stringify({
     id,
     type: event.type,
@@ -100,6 +118,8 @@ export async function recordEvent(
       unique_id: event.uniqueId,
       body,
       created_at: createdAt,
+      seq: Number(before?.seq ?? 0) + 1,
+      pruned_at: null,
     })
     .execute();
   const target = await trx

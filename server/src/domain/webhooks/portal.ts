@@ -15,8 +15,8 @@ import type { components } from '../../generated/portal.gen';
 /** A Redeliver or a test event is POSTed within the request; this job is its safety net. */
 const INLINE_GRACE_MS = 60_000;
 
-async function ownApp(db: Db, userId: string, appId: string) {
-  const app = await db
+function appTarget(db: Db) {
+  return db
     .selectFrom('apps')
     .leftJoin('app_webhooks', 'app_webhooks.app_id', 'apps.id')
     .select([
@@ -27,7 +27,11 @@ async function ownApp(db: Db, userId: string, appId: string) {
       'app_webhooks.previous_until',
       'app_webhooks.disabled_at',
       'app_webhooks.disabled_reason',
-    ])
+    ]);
+}
+
+async function ownApp(db: Db, userId: string, appId: string) {
+  const app = await appTarget(db)
     .where('apps.id', '=', appId)
     .where('apps.user_id', '=', userId)
     .executeTakeFirst();
@@ -96,15 +100,23 @@ export async function switchWebhookOn(db: Db, userId: string, appId: string): Pr
     .execute();
 }
 
+/** Nowhere to send: the app has no Webhook URl (the gateway answers its own code for it). */
+export class NoWebhookUrlError extends InvalidError {
+  constructor() {
+    super('Set a Webhook URl in Merchant Setting first.');
+  }
+}
+
+/** A 410 Gone switched the webhook off. */
+export class WebhookSwitchedOffError extends ConflictError {
+  constructor() {
+    super('The webhook is switched off (the endpoint answered 410 Gone): switch it on first.');
+  }
+}
+
 function assertSendable(app: { callback_url: string | null; disabled_at: string | null }) {
-  if (!app.callback_url) {
-    throw new InvalidError('Set a Webhook URl in Merchant Setting first.');
-  }
-  if (app.disabled_at !== null) {
-    throw new ConflictError(
-      'The webhook is switched off (the endpoint answered 410 Gone): switch it on first.',
-    );
-  }
+  if (!app.callback_url) throw new NoWebhookUrlError();
+  if (app.disabled_at !== null) throw new WebhookSwitchedOffError();
 }
 
 /** Sends test.ping now and answers the delivery as it stands after the attempt. */
@@ -113,7 +125,14 @@ export async function sendTestEvent(
   userId: string,
   appId: string,
 ): Promise<DeliveryDetails> {
-  const app = await ownApp(deps.db, userId, appId);
+  await ownApp(deps.db, userId, appId);
+  return sendTestPing(deps, appId);
+}
+
+/** sendTestEvent for the gateway, whose key already names the app. */
+export async function sendTestPing(deps: DeliveryDeps, appId: string): Promise<DeliveryDetails> {
+  const app = await appTarget(deps.db).where('apps.id', '=', appId).executeTakeFirst();
+  if (!app) throw new NotFoundError();
   assertSendable(app);
   const now = deps.clock();
   const { deliveryId } = await deps.db.transaction().execute((trx) =>
@@ -129,9 +148,9 @@ export async function sendTestEvent(
       now.getTime() + INLINE_GRACE_MS,
     ),
   );
-  if (deliveryId === null) throw new InvalidError('Set a Webhook URl in Merchant Setting first.');
+  if (deliveryId === null) throw new NoWebhookUrlError();
   await attemptDelivery(deps, { deliveryId, wake: 1 });
-  return deliveryDetails(deps.db, userId, deliveryId);
+  return detailsOf(deps.db, deliveryId);
 }
 
 /**
@@ -145,6 +164,11 @@ export async function redeliver(
 ): Promise<DeliveryDetails> {
   const original = await ownedDelivery(deps.db, userId, deliveryId);
   const app = await ownApp(deps.db, userId, original.app_id);
+  if (original.pruned_at !== null) {
+    throw new ConflictError(
+      `This delivery's payload was removed after ${deps.bodyRetentionDays} days; it cannot be redelivered.`,
+    );
+  }
   assertSendable(app);
   const now = deps.clock();
   const id = await deps.db.transaction().execute((trx) =>
@@ -159,14 +183,16 @@ export async function redeliver(
     }),
   );
   await attemptDelivery(deps, { deliveryId: id, wake: 1 });
-  return deliveryDetails(deps.db, userId, id);
+  return detailsOf(deps.db, id);
 }
 
 async function ownedDelivery(db: Db, userId: string, deliveryId: string) {
   const row = await db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('apps as a', 'a.id', 'd.app_id')
+    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
     .selectAll('d')
+    .select('e.pruned_at')
     .where('d.id', '=', deliveryId)
     .where('a.user_id', '=', userId)
     .executeTakeFirst();
@@ -184,8 +210,10 @@ export interface DeliveryRow {
   httpCode: number | null;
   redelivery: boolean;
   createdAt: string;
-  /** The exact signed body. */
+  /** The exact signed body; '' once pruned. */
   body: string;
+  /** Retention removed the body and the answers' excerpts. */
+  pruned: boolean;
 }
 
 function deliveryRows(db: Db) {
@@ -206,6 +234,7 @@ function deliveryRows(db: Db) {
       'e.type',
       'e.unique_id',
       'e.body',
+      'e.pruned_at',
     ]);
 }
 
@@ -223,6 +252,7 @@ function rowView(r: RawRow): DeliveryRow {
     redelivery: r.redelivery_of !== null,
     createdAt: r.created_at,
     body: r.body,
+    pruned: r.pruned_at !== null,
   };
 }
 
@@ -238,6 +268,7 @@ export function ipnLogView(row: DeliveryRow): components['schemas']['IpnLog'] {
     http_code: row.httpCode,
     attempts: row.attempts,
     redelivery: row.redelivery,
+    pruned: row.pruned,
   };
 }
 
@@ -288,6 +319,10 @@ export async function deliveryDetails(
   deliveryId: string,
 ): Promise<DeliveryDetails> {
   await ownedDelivery(db, userId, deliveryId);
+  return detailsOf(db, deliveryId);
+}
+
+async function detailsOf(db: Db, deliveryId: string): Promise<DeliveryDetails> {
   const row = await deliveryRows(db).where('d.id', '=', deliveryId).executeTakeFirstOrThrow();
   const attempts = await db
     .selectFrom('webhook_attempts')

@@ -112,13 +112,21 @@ function DeliveryDetails({
           variant="outline-primary"
           className="ms-auto"
           busy={redelivering.isLoading}
+          disabled={log.pruned || redelivering.isLoading}
           onClick={() => void again()}
         >
           Redeliver
         </BusyButton>
       </div>
       <h3 className="h6">Payload</h3>
-      <JsonView text={log.data} />
+      {log.pruned ? (
+        <p className="small text-muted" role="status">
+          The payload was pruned: request and response bodies are removed after the retention
+          period, so this delivery cannot be redelivered.
+        </p>
+      ) : (
+        <JsonView text={log.data} />
+      )}
       <QueryState query={details} what="the delivery">
         {({ data }) => (
           <>

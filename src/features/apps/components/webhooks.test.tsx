@@ -73,6 +73,30 @@ describe('IPN Logs', () => {
     expect(redelivered).toEqual(['whd_1']);
     expect(await within(dialog).findByText('Redelivery')).toBeInTheDocument();
   });
+
+  test('View Details says when retention pruned the payload, and offers no Redeliver', async () => {
+    const pruned = { ...IPN_LOG, data: '', pruned: true };
+    server.use(
+      reply('getWebhookDelivery', {
+        status: true,
+        msg: 'delivered',
+        data: makeDelivery({ delivery: pruned }),
+      }),
+    );
+    const { user } = renderTab(
+      'ipn-logs',
+      makeAppDetails({ callback_data: makePage('callback_data', [pruned]) }),
+    );
+    await user.click(await screen.findByRole('button', { name: 'View Details' }));
+    const dialog = await screen.findByRole('dialog', { name: /deposit\.confirmed/ });
+    expect(within(dialog).getByRole('status')).toHaveTextContent(
+      'The payload was pruned: request and response bodies are removed after the retention period, so this delivery cannot be redelivered.',
+    );
+    expect(within(dialog).queryByLabelText('Log data')).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Redeliver' })).toBeDisabled();
+    // The attempts are still listed.
+    expect(await within(dialog).findByText('http_error')).toBeInTheDocument();
+  });
 });
 
 describe('Merchant Setting: webhook', () => {
