@@ -77,8 +77,7 @@ export const WITHDRAWAL_MSG = {
     'Only a withdrawal in Processing Transfer or Unsuccessful status can be cancelled.',
   notRequeueable:
     'Only a withdrawal in Processing Transfer or Unsuccessful status can be re-initiated.',
-  signed:
-    'This withdrawal’s transaction is signed and may still be mined: it cannot be cancelled.',
+  signed: 'This withdrawal’s transaction is signed and may still be mined: it cannot be cancelled.',
   broadcast:
     'This withdrawal was broadcast and may still be mined: it cannot be re-initiated until it fails on chain.',
 } as const;
@@ -268,7 +267,8 @@ export async function requestWithdrawal(
 ): Promise<Withdrawal> {
   const found = (await gatewayMethods(db, input.appId)).find((m) => m.code === input.code);
   if (!found) throw fieldInvalid('method', WITHDRAWAL_MSG.notEnabled(input.code));
-  if (!found.withdrawalsEnabled) throw fieldInvalid('method', WITHDRAWAL_MSG.switchedOff(input.code));
+  if (!found.withdrawalsEnabled)
+    throw fieldInvalid('method', WITHDRAWAL_MSG.switchedOff(input.code));
   const address = checkPayoutAddress(found.networkType === 'EVM' ? 'EVM' : 'TRON', input.toAddress);
   if (!address.ok) throw fieldInvalid('to_address', WITHDRAWAL_MSG.address(found.network));
   if (found.networkType !== 'EVM' || GAS_RESERVE[found.chainId] === undefined) {
@@ -282,7 +282,8 @@ export async function requestWithdrawal(
     .where('apps.id', '=', input.appId)
     .where('app_payment_methods.payment_method_id', '=', found.id)
     .executeTakeFirstOrThrow();
-  if ((app.whitelist_ip ?? '').trim() === '') throw new WhitelistRequiredError(WITHDRAWAL_MSG.whitelist);
+  if ((app.whitelist_ip ?? '').trim() === '')
+    throw new WhitelistRequiredError(WITHDRAWAL_MSG.whitelist);
   const fromAddress = app.gas_address;
   if (!fromAddress) {
     throw new WalletRefusedError('wallet_not_ready', WITHDRAWAL_MSG.walletNotReady(found.code));
@@ -529,14 +530,14 @@ export async function reinitiateWithdrawal(
   const row = await ownedWithdrawal(db, userId, id);
   if (!ACTIONABLE.includes(row.status)) throw new ConflictError(WITHDRAWAL_MSG.notRequeueable);
   const failedOnChain = row.failure_reason === FAILED_ON_CHAIN;
-  if (row.broadcast_at !== null && !failedOnChain) throw new ConflictError(WITHDRAWAL_MSG.broadcast);
+  if (row.broadcast_at !== null && !failedOnChain)
+    throw new ConflictError(WITHDRAWAL_MSG.broadcast);
   const method = row.code
     ? (await gatewayMethods(db, row.app_id)).find((m) => m.code === row.code)
     : undefined;
   const moved = await db.transaction().execute(async (trx) => {
     await lockMerchant(trx, row.app_id);
-    const reserving =
-      RESERVING.includes(row.status) || (row.signed_tx !== null && !failedOnChain);
+    const reserving = RESERVING.includes(row.status) || (row.signed_tx !== null && !failedOnChain);
     // Rows from before the gateway (no wallet recorded) have nothing to reserve.
     if (!reserving && method && row.from_address && row.amount_raw !== null) {
       await refuseUnlessCovered(trx, readerFor(trx), {

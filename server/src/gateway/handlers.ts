@@ -121,7 +121,8 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
         {
           scope: `withdrawal:${key.appId}`,
           key: idempotencyKey,
-          request: body,
+          // In a fixed order: the same fields sent in another order are the same request.
+          request: [body.unique_id, body.method, body.to_address, body.amount],
           now: ctx.clock().getTime(),
         },
         async () => {
