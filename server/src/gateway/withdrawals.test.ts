@@ -523,17 +523,15 @@ describe('gateway withdrawals', () => {
         .where('signed_tx', 'is', null)
         .execute();
     const fail = (id: string, reason: string, from: 3 | 5 = 3) =>
-      t.db
-        .transaction()
-        .execute((trx) =>
-          moveWithdrawal(trx, {
-            id,
-            from: [from],
-            to: 6,
-            set: { failure_reason: reason },
-            now: t.clock(),
-          }),
-        );
+      t.db.transaction().execute((trx) =>
+        moveWithdrawal(trx, {
+          id,
+          from: [from],
+          to: 6,
+          set: { failure_reason: reason },
+          now: t.clock(),
+        }),
+      );
 
     it('cancels a withdrawal taken but not signed, releasing its reservation', async () => {
       const w = await queued();

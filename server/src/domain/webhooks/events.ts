@@ -21,11 +21,7 @@ type WithdrawalEventType =
   | 'withdrawal.cancelled';
 
 type WebhookEventType =
-  | 'deposit.pending'
-  | 'deposit.confirmed'
-  | 'deposit.failed'
-  | WithdrawalEventType
-  | 'test.ping';
+  'deposit.pending' | 'deposit.confirmed' | 'deposit.failed' | WithdrawalEventType | 'test.ping';
 
 export const DELIVER_KIND = 'webhooks.deliver';
 
