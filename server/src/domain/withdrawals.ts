@@ -446,13 +446,16 @@ export async function moveWithdrawal(
   if (change.where) update = change.where(update);
   const result = await update.executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) return false;
-  const row = await trx
+  const { app_id: appId } = await trx
     .selectFrom('send_transactions')
     .select('app_id')
     .where('id', '=', change.id)
     .executeTakeFirstOrThrow();
-  const withdrawal = await getWithdrawal(trx, row.app_id, change.id);
-  await emitWithdrawalEvent(trx, row.app_id, withdrawal, change.now);
+  // Rows from before the gateway's withdrawals have no API form, hence no event.
+  const row = await withdrawalRows(trx, appId)
+    .where('send_transactions.id', '=', change.id)
+    .executeTakeFirst();
+  if (row) await emitWithdrawalEvent(trx, appId, withdrawalOf(row), change.now);
   return true;
 }
 
