@@ -246,7 +246,7 @@ const PLAN_MSG = {
 } as const;
 
 /** What a plan refusal is about: a new deposit account, or a withdrawal. */
-export type PlanPurpose = 'account' | 'withdrawal';
+type PlanPurpose = 'account' | 'withdrawal';
 
 const PURPOSE_TEXT: Record<PlanPurpose, string> = {
   account: 'create deposit accounts',

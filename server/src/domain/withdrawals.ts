@@ -245,7 +245,7 @@ async function lockMerchant(trx: Transaction<Database>, appId: string): Promise<
   await lockForTransaction(trx, `withdrawals:${app.user_id}`);
 }
 
-export interface WithdrawalRequest {
+interface WithdrawalRequest {
   appId: string;
   uniqueId: string;
   code: string;
@@ -380,7 +380,7 @@ export async function getWithdrawal(db: Db, appId: string, id: string): Promise<
   return withdrawalOf(row);
 }
 
-export interface WithdrawalFilter {
+interface WithdrawalFilter {
   uniqueId?: string;
   methodCode?: string;
   status?: SendStatus;
