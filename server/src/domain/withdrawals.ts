@@ -132,7 +132,6 @@ function nativeOf(chainId: number): { name: string; decimals: number } {
 }
 
 interface WalletNeed {
-  appId: string;
   method: GatewayMethod & { isToken: boolean };
   fromAddress: string;
   amountRaw: bigint;
@@ -296,7 +295,6 @@ export async function requestWithdrawal(
     await lockMerchant(trx, input.appId);
     await refuseOverPlan(trx, input.appId, input.now, 'withdrawal');
     await refuseUnlessCovered(trx, readerFor(trx), {
-      appId: input.appId,
       method,
       fromAddress,
       amountRaw,
@@ -544,7 +542,6 @@ export async function reinitiateWithdrawal(
     // Rows from before the gateway (no wallet recorded) have nothing to reserve.
     if (!reserving && method && row.from_address && row.amount_raw !== null) {
       await refuseUnlessCovered(trx, readerFor(trx), {
-        appId: row.app_id,
         method: { ...method, isToken: method.tokenContract !== null },
         fromAddress: row.from_address,
         amountRaw: BigInt(row.amount_raw),

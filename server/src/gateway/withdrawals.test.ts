@@ -191,6 +191,8 @@ describe('gateway withdrawals', () => {
 
     expect((await get(key, `/withdrawals/${body.id}`)).json()).toEqual(body);
     expect((await get(key, '/withdrawals/wd_nope')).statusCode).toBe(404);
+    // A second later: the list's order is by time (ids break ties only).
+    t.clock.advance(1_000);
     const second = await withdraw(key, { amount: '1', unique_id: 'payout-2' });
     expect(second.statusCode).toBe(201);
     const page1 = (await get(key, '/withdrawals?limit=1')).json();
