@@ -27,8 +27,8 @@ const NO_KEY = 'no API key (pass --gateway-key or --register)';
 const GATEWAY_LINKS = /** @type {Record<string, string[]>} */ ({
   method: ['Method.code'],
   unique_id: ['Account.unique_id'],
-  id: ['Deposit.id'],
-  cursor: ['AccountPage.next_cursor', 'DepositPage.next_cursor'],
+  id: ['Deposit.id', 'Withdrawal.id'],
+  cursor: ['AccountPage.next_cursor', 'DepositPage.next_cursor', 'WithdrawalPage.next_cursor'],
   after: ['EventPage.next'],
 });
 

@@ -345,15 +345,37 @@ export interface ChainHeadsTable {
   block_number: number;
 }
 
+/** A column rows from before the gateway's withdrawals lack (null), optional on insert. */
+type Later<T> = ColumnType<T | null, T | null | undefined, T | null>;
+
 export interface SendTransactionsTable {
   id: string;
   app_id: string;
   payment_method_id: string;
+  /** The hash rows from before the gateway carried; the gateway's rows use tx_hash. */
   thash: string | null;
   amount_micro: number;
   to_address: string;
   status: SendStatus;
   created_at: string;
+  /** The merchant's id of the payout (gateway rows). */
+  unique_id: Later<string>;
+  chain_id: Later<number>;
+  /** The app's operational wallet of the method, which pays it. */
+  from_address: Later<string>;
+  /** The token's base units, exact (decimal string). */
+  amount_raw: Later<string>;
+  /** Native base units held back for its network fee while it is reserved. */
+  gas_reserve_raw: Later<string>;
+  /** The signed raw transaction (0x hex), stored before it is broadcast. */
+  signed_tx: Later<string>;
+  /** The hash of signed_tx, stored with it. */
+  tx_hash: Later<string>;
+  nonce: Later<number>;
+  broadcast_at: Later<string>;
+  /** Why it is Unsuccessful (6); `reverted` means failed on chain (nothing can still be mined). */
+  failure_reason: Later<string>;
+  updated_at: Later<string>;
 }
 
 export interface ApiLogsTable {

@@ -1,6 +1,6 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import { engineOf } from '../db/connection';
-import type { Database, DepositStatus } from '../db/schema';
+import type { Database, DepositStatus, SendStatus } from '../db/schema';
 import { sumMicro } from '../db/sums';
 import { ForbiddenError } from './errors';
 import { currentSubscription } from './subscriptions';
@@ -141,7 +141,7 @@ export async function methodTotals(
 }
 
 /** Credited deposits of all the user's apps in the windows (since their start), by credited_at. */
-export async function creditedDepositCounts(
+async function creditedDepositCounts(
   db: Executor,
   userId: string,
   windows: Record<string, string>,
@@ -173,8 +173,51 @@ export async function creditedDepositCounts(
   return Object.fromEntries(names.map((name) => [name, Number(record[name] ?? 0)]));
 }
 
+/** Withdrawals the plan counts: every one accepted, until it is cancelled (7). */
+const PLAN_SEND_STATUSES: readonly SendStatus[] = [0, 1, 2, 3, 4, 5, 6];
+
+/**
+ * The package's transactions of all the user's apps in the windows (since their start): credited
+ * deposits by credited_at, and withdrawals by created_at from their acceptance (so queued ones
+ * cannot overrun a limit) until they are cancelled.
+ */
+export async function planTransactionCounts(
+  db: Executor,
+  userId: string,
+  windows: Record<string, string>,
+): Promise<Record<string, number>> {
+  const names = Object.keys(windows);
+  const deposits = await creditedDepositCounts(db, userId, windows);
+  if (names.length === 0) return deposits;
+  const earliest = names.map((n) => windows[n] ?? '').sort()[0] ?? '';
+  const row = await db
+    .selectFrom('send_transactions')
+    .where('app_id', 'in', db.selectFrom('apps').select('id').where('user_id', '=', userId))
+    .where('status', 'in', PLAN_SEND_STATUSES)
+    .where('created_at', '>=', earliest)
+    .select((eb) =>
+      names.map((name) =>
+        eb.fn
+          .sum<number>(
+            eb
+              .case()
+              .when('created_at', '>=', windows[name] ?? '')
+              .then(1)
+              .else(0)
+              .end(),
+          )
+          .as(name),
+      ),
+    )
+    .executeTakeFirst();
+  const record: Record<string, unknown> = row ?? {};
+  return Object.fromEntries(
+    names.map((name) => [name, (deposits[name] ?? 0) + Number(record[name] ?? 0)]),
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
-// The plan: credited deposits are the package's transactions.
+// The plan: credited deposits and withdrawals are the package's transactions.
 
 /** A gateway request the merchant's package does not cover (the gateway answers 402). */
 export class PlanLimitError extends ForbiddenError {
@@ -186,14 +229,29 @@ export class PlanLimitError extends ForbiddenError {
   }
 }
 
+/** What a refusal keeps working, after its sentence. */
+const STILL_CREDITED = 'deposits to existing addresses are still credited.';
+
 const PLAN_MSG = {
-  noPackage:
-    'The merchant has no active package: subscribe to a package to create deposit accounts. Deposits to existing addresses are still credited.',
-  tnxLimit: (name: string, limit: number) =>
-    `The ${name} package's transaction limit (tnx_limit ${limit}) is used up: ${limit} credited deposits this subscription. Upgrade the package to create deposit accounts; deposits to existing addresses are still credited.`,
+  noPackage: {
+    account:
+      'The merchant has no active package: subscribe to a package to create deposit accounts. Deposits to existing addresses are still credited.',
+    withdrawal:
+      'The merchant has no active package: subscribe to a package to request withdrawals. Deposits to existing addresses are still credited.',
+  },
+  tnxLimit: (name: string, limit: number, what: string) =>
+    `The ${name} package's transaction limit (tnx_limit ${limit}) is used up: ${limit} transactions (credited deposits and withdrawals) this subscription. Upgrade the package to ${what}; ${STILL_CREDITED}`,
   dailyLimit: (name: string, limit: number) =>
-    `The ${name} package's daily transaction limit (daily_tnx_limit ${limit}) is used up for today (UTC). Try again tomorrow or upgrade the package; deposits to existing addresses are still credited.`,
+    `The ${name} package's daily transaction limit (daily_tnx_limit ${limit}) is used up for today (UTC). Try again tomorrow or upgrade the package; ${STILL_CREDITED}`,
 } as const;
+
+/** What a plan refusal is about: a new deposit account, or a withdrawal. */
+type PlanPurpose = 'account' | 'withdrawal';
+
+const PURPOSE_TEXT: Record<PlanPurpose, string> = {
+  account: 'create deposit accounts',
+  withdrawal: 'request withdrawals',
+};
 
 export function startOfUtcDay(now: Date): string {
   return new Date(
@@ -202,14 +260,15 @@ export function startOfUtcDay(now: Date): string {
 }
 
 /**
- * Refuses (PlanLimitError) a new deposit account of `appId`'s merchant without a package in
- * force, or once its credited deposits reach the package's tnx_limit (this subscription) or
- * daily_tnx_limit (this UTC day).
+ * Refuses (PlanLimitError) a new deposit account or a withdrawal of `appId`'s merchant without a
+ * package in force, or once its transactions (planTransactionCounts) reach the package's
+ * tnx_limit (this subscription) or daily_tnx_limit (this UTC day).
  */
-export async function refuseNewAccountOverPlan(
+export async function refuseOverPlan(
   db: Executor,
   appId: string,
   now: Date,
+  purpose: PlanPurpose,
 ): Promise<void> {
   const app = await db
     .selectFrom('apps')
@@ -217,13 +276,16 @@ export async function refuseNewAccountOverPlan(
     .where('id', '=', appId)
     .executeTakeFirstOrThrow();
   const plan = await currentSubscription(db, app.user_id, now.toISOString());
-  if (!plan) throw new PlanLimitError('no_package', PLAN_MSG.noPackage);
-  const counts = await creditedDepositCounts(db, app.user_id, {
+  if (!plan) throw new PlanLimitError('no_package', PLAN_MSG.noPackage[purpose]);
+  const counts = await planTransactionCounts(db, app.user_id, {
     used: plan.start_date,
     today: startOfUtcDay(now),
   });
   if ((counts.used ?? 0) >= plan.tnx_limit) {
-    throw new PlanLimitError('tnx_limit', PLAN_MSG.tnxLimit(plan.package_name, plan.tnx_limit));
+    throw new PlanLimitError(
+      'tnx_limit',
+      PLAN_MSG.tnxLimit(plan.package_name, plan.tnx_limit, PURPOSE_TEXT[purpose]),
+    );
   }
   if ((counts.today ?? 0) >= plan.daily_tnx_limit) {
     throw new PlanLimitError(

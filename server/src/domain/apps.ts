@@ -390,9 +390,10 @@ export async function appDetails(
   const sendRows = await db
     .selectFrom('send_transactions as s')
     .innerJoin('payment_methods as pm', 'pm.id', 's.payment_method_id')
-    .select([
+    .select((eb) => [
       's.id',
-      's.thash',
+      // The signer's tx_hash on gateway rows; thash on rows from before them.
+      eb.fn.coalesce('s.tx_hash', 's.thash').as('thash'),
       's.amount_micro',
       's.to_address',
       's.status',
@@ -662,21 +663,14 @@ export async function gasWalletBalances(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Transaction state rules: which statuses a deposit or a withdrawal can be moved from, and to.
+// Transaction state rules: which statuses a deposit can be moved from, and to (a withdrawal's
+// Cancel and Reinitiate are domain/withdrawals.ts's: they hold reservations).
 
 /** Only a Failed (5) deposit can be re-initiated; it goes back to Queued for Verification (2). */
 const DEPOSIT_REQUEUE = { from: [5], to: 2 } as const;
-/** Processing Transfer (3) and Unsuccessful (6) withdrawals can be cancelled (7) or re-queued (2). */
-const WITHDRAW_ACTIONABLE = [3, 6] as const;
-const WITHDRAW_CANCELLED = 7;
-const WITHDRAW_REQUEUED = 2;
 
 const STATE_MSG = {
   depositNotFailed: 'Only a Failed deposit can be re-initiated.',
-  withdrawNotCancellable:
-    'Only a withdrawal in Processing Transfer or Unsuccessful status can be cancelled.',
-  withdrawNotRequeueable:
-    'Only a withdrawal in Processing Transfer or Unsuccessful status can be re-initiated.',
 } as const;
 
 /** Re-initiates a Failed deposit; the status guard in the update makes it race-free. */
@@ -698,33 +692,4 @@ export async function requeueDeposit(db: Db, userId: string, id: string): Promis
     .where('deposit_status', 'in', DEPOSIT_REQUEUE.from)
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) throw new ConflictError(STATE_MSG.depositNotFailed);
-}
-
-/** Moves a withdrawal from 3 or 6 to `to`; the status guard in the update makes it race-free. */
-async function moveWithdrawal(db: Db, userId: string, id: string, to: 2 | 7, msg: string) {
-  const row = await db
-    .selectFrom('send_transactions')
-    .innerJoin('apps', 'apps.id', 'send_transactions.app_id')
-    .select(['send_transactions.id', 'send_transactions.status'])
-    .where('send_transactions.id', '=', id)
-    .where('apps.user_id', '=', userId)
-    .executeTakeFirst();
-  if (!row) throw new NotFoundError();
-  const actionable: readonly number[] = WITHDRAW_ACTIONABLE;
-  if (!actionable.includes(row.status)) throw new ConflictError(msg);
-  const result = await db
-    .updateTable('send_transactions')
-    .set({ status: to })
-    .where('id', '=', row.id)
-    .where('status', 'in', WITHDRAW_ACTIONABLE)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw new ConflictError(msg);
-}
-
-export function cancelWithdrawal(db: Db, userId: string, id: string): Promise<void> {
-  return moveWithdrawal(db, userId, id, WITHDRAW_CANCELLED, STATE_MSG.withdrawNotCancellable);
-}
-
-export function requeueWithdrawal(db: Db, userId: string, id: string): Promise<void> {
-  return moveWithdrawal(db, userId, id, WITHDRAW_REQUEUED, STATE_MSG.withdrawNotRequeueable);
 }

@@ -31,7 +31,7 @@ function decodeCursor(cursor: string): { createdAt: string; id: string } {
  * own columns (an index on them serves it). A cursor this API did not give is a 422.
  */
 export function afterCursor(
-  table: 'app_accounts' | 'receive_transactions',
+  table: 'app_accounts' | 'receive_transactions' | 'send_transactions',
   cursor: string,
 ): Expression<SqlBool> {
   const after = decodeCursor(cursor);

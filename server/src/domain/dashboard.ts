@@ -3,7 +3,7 @@ import type { Database } from '../db/schema';
 import type { components } from '../generated/portal.gen';
 import { previousSignIn } from './accountEvents';
 import { microToDecimal } from './money';
-import { CREDITED_STATUSES, startOfUtcDay } from './appUsage';
+import { CREDITED_STATUSES, planTransactionCounts, startOfUtcDay } from './appUsage';
 import { currentSubscription } from './subscriptions';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -19,14 +19,12 @@ export function startOfUtcMonth(now: Date): string {
 export interface CountWindows {
   day: string;
   month: string;
-  /** Start of the subscription in force (its count is not shown when there is none). */
-  subscription: string;
 }
 
 /**
  * The gateway transactions of the user's apps, as the app tabs count them (appUsage.ts):
  * credited deposits by the time they were credited, completed withdrawals by creation, in
- * total, today, this month and (deposits: the plan's count) since the subscription started.
+ * total, today and this month (the plan's count is appUsage.ts planTransactionCounts).
  */
 function transactionCounts(
   db: Executor,
@@ -49,7 +47,6 @@ function transactionCounts(
         eb.fn.countAll<number>().as('total'),
         countSince(windows.day).as('daily'),
         countSince(windows.month).as('monthly'),
-        countSince(windows.subscription).as('used'),
       ];
     });
 }
@@ -85,13 +82,13 @@ export async function dashboardOf(
   const queries = dashboardQueries(db, userId, {
     day: startOfUtcDay(now),
     month: startOfUtcMonth(now),
-    subscription: subscription?.start_date ?? now.toISOString(),
   });
-  const [receive, send, latest, lastLogin] = await Promise.all([
+  const [receive, send, latest, lastLogin, plan] = await Promise.all([
     queries.receiveCounts.executeTakeFirstOrThrow(),
     queries.sendCounts.executeTakeFirstOrThrow(),
     queries.latestEntries.execute(),
     previousSignIn(db, userId, sessionId, now),
+    subscription ? planTransactionCounts(db, userId, { used: subscription.start_date }) : null,
   ]);
   const sum = (key: 'total' | 'daily' | 'monthly') =>
     Number(receive[key] ?? 0) + Number(send[key] ?? 0);
@@ -103,8 +100,9 @@ export async function dashboardOf(
     subscription: subscription
       ? {
           expiry: subscription.end_date,
-          // The plan counts credited deposits only (appUsage.ts refuseNewAccountOverPlan).
-          transaction_used: Number(receive.used ?? 0),
+          // Credited deposits and withdrawals not cancelled, as the plan counts them
+          // (appUsage.ts refuseOverPlan).
+          transaction_used: plan?.used ?? 0,
           transaction_limit: subscription.tnx_limit,
         }
       : null,

@@ -1,7 +1,7 @@
 import { HDKey } from '@scure/bip32';
 import type { Db } from '../db/connection';
 import { lockForTransaction } from '../db/locks';
-import { refuseNewAccountOverPlan } from './appUsage';
+import { refuseOverPlan } from './appUsage';
 import { tronAddressFromEvm } from './addresses';
 import { fieldInvalid, NotFoundError } from './errors';
 import { deriveEvmAddress } from './hdWallet';
@@ -117,7 +117,7 @@ export async function openAccount(
       .executeTakeFirst();
     if (existing) return { account: view(existing), created: false };
     // Only new accounts count against the plan: the ones handed out keep working.
-    await refuseNewAccountOverPlan(trx, input.appId, input.now);
+    await refuseOverPlan(trx, input.appId, input.now, 'account');
     const { max } = await trx
       .selectFrom('app_accounts')
       .select((eb) => eb.fn.max('derivation_index').as('max'))

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { PlanLimitError } from '../domain/appUsage';
+import { WalletRefusedError, WhitelistRequiredError } from '../domain/withdrawals';
 import { toEnvelope } from '../http/errorHandler';
 import type { GatewaySchemas } from './types';
 
@@ -42,6 +43,9 @@ export function gatewayErrorBody(error: unknown, requestId: string): [number, Er
   if (error instanceof GatewayError) return [error.statusCode, body(error.code, error.message)];
   // 402: the merchant's package does not cover it (a portal user's 403 elsewhere).
   if (error instanceof PlanLimitError) return [402, body(error.code, error.message)];
+  // A withdrawal's refusals by the app's settings or its wallet, each with its own code.
+  if (error instanceof WhitelistRequiredError) return [403, body(error.code, error.message)];
+  if (error instanceof WalletRefusedError) return [409, body(error.code, error.message)];
   const [status, envelope] = toEnvelope(error);
   const code = CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal' : 'bad_request');
   const fields = Object.keys(envelope.errors).length > 0 ? { fields: envelope.errors } : {};

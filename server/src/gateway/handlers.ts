@@ -8,6 +8,9 @@ import {
   type GatewayAccount,
 } from '../domain/gatewayAccounts';
 import { depositTotals, getDeposit, listDeposits } from '../domain/gatewayDeposits';
+import { gasBalanceReader } from '../domain/chain/balances';
+import { fieldInvalid } from '../domain/errors';
+import { idempotent } from '../domain/idempotency';
 import { webhookDeps } from '../domain/webhooks/delivery';
 import { eventPage } from '../domain/webhooks/feed';
 import {
@@ -15,9 +18,10 @@ import {
   sendTestPing,
   WebhookSwitchedOffError,
 } from '../domain/webhooks/portal';
+import { getWithdrawal, listWithdrawals, requestWithdrawal } from '../domain/withdrawals';
 import { requireKey } from './auth';
 import { GatewayError } from './errors';
-import { depositView } from './views';
+import { depositView, withdrawalView } from './views';
 import type { GatewayHandlers, GatewayReply, GatewaySchemas } from './types';
 
 const DEFAULT_PAGE = 50;
@@ -132,6 +136,64 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
       return depositView(
         await getDeposit(ctx.db, key.appId, request.params.id),
       ) satisfies GatewayReply<'getDeposit'>;
+    },
+
+    async createWithdrawal(request, reply) {
+      const key = requireKey(request);
+      const idempotencyKey = request.headers['idempotency-key'];
+      if (typeof idempotencyKey !== 'string') {
+        throw fieldInvalid('Idempotency-Key', 'Send an Idempotency-Key header.');
+      }
+      const { body } = request;
+      const answer = await idempotent(
+        ctx.db,
+        {
+          scope: `withdrawal:${key.appId}`,
+          key: idempotencyKey,
+          // In a fixed order: the same fields sent in another order are the same request.
+          request: [body.unique_id, body.method, body.to_address, body.amount],
+          now: ctx.clock().getTime(),
+        },
+        async () => {
+          const withdrawal = await requestWithdrawal(
+            ctx.db,
+            (db) => gasBalanceReader(ctx.config, ctx.chain, db),
+            {
+              appId: key.appId,
+              uniqueId: body.unique_id,
+              code: body.method,
+              toAddress: body.to_address,
+              amount: body.amount,
+              now: ctx.clock(),
+            },
+          );
+          return { status: 201, body: withdrawalView(withdrawal) };
+        },
+      );
+      void reply.code(answer.status);
+      return answer.body satisfies GatewayReply<'createWithdrawal'>;
+    },
+
+    async listWithdrawals(request) {
+      const key = requireKey(request);
+      const { query } = request;
+      const page = await listWithdrawals(
+        ctx.db,
+        key.appId,
+        { uniqueId: query.unique_id, methodCode: query.method, status: query.status },
+        { cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
+      );
+      return {
+        data: page.withdrawals.map(withdrawalView),
+        next_cursor: page.nextCursor,
+      } satisfies GatewayReply<'listWithdrawals'>;
+    },
+
+    async getWithdrawal(request) {
+      const key = requireKey(request);
+      return withdrawalView(
+        await getWithdrawal(ctx.db, key.appId, request.params.id),
+      ) satisfies GatewayReply<'getWithdrawal'>;
     },
 
     async listBalances(request) {

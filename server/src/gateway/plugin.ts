@@ -35,6 +35,28 @@ function routeTemplate(url: string): string {
   return url.replace(/:(\w+)/g, '{$1}');
 }
 
+/**
+ * A header parameter's schema with its names in lower case, as Node gives request headers:
+ * Fastify does that itself only with its own validator compiler, and ours is custom.
+ */
+function lowerCaseHeaders(schema: unknown): unknown {
+  if (!isObject(schema)) return schema;
+  const { properties, required } = schema;
+  return {
+    ...schema,
+    ...(isObject(properties)
+      ? {
+          properties: Object.fromEntries(
+            Object.entries(properties).map(([name, value]) => [name.toLowerCase(), value]),
+          ),
+        }
+      : {}),
+    ...(Array.isArray(required)
+      ? { required: required.map((name) => (typeof name === 'string' ? name.toLowerCase() : name)) }
+      : {}),
+  };
+}
+
 /** Keys whose app the log hook remembers (by rate-limit bucket), for refusals before the check. */
 const REMEMBERED_KEYS = 10_000;
 
@@ -130,6 +152,8 @@ export async function registerGateway(
           const operationId = (route.schema as { operationId?: unknown } | undefined)?.operationId;
           const ability = typeof operationId === 'string' ? abilities.get(operationId) : undefined;
           if (ability) route.config = { ...route.config, ability };
+          const schema = route.schema as { headers?: unknown } | undefined;
+          if (schema?.headers) schema.headers = lowerCaseHeaders(schema.headers);
           // After the rate limiter's hook on the route (unknown keys are limited too), before
           // the body is read.
           const earlier = route.onRequest ?? [];

@@ -22,7 +22,17 @@ export type GatewaySchemas = components['schemas'];
 /** The `webhooks` section's operations: what the gateway sends, not what it serves. */
 type WebhookOperationId = Extract<
   keyof operations,
-  'depositPendingEvent' | 'depositConfirmedEvent' | 'depositFailedEvent' | 'testPingEvent'
+  | 'depositPendingEvent'
+  | 'depositConfirmedEvent'
+  | 'depositFailedEvent'
+  | 'withdrawalQueuedEvent'
+  | 'withdrawalProcessingEvent'
+  | 'withdrawalEnergyTransferredEvent'
+  | 'withdrawalBroadcastEvent'
+  | 'withdrawalCompletedEvent'
+  | 'withdrawalFailedEvent'
+  | 'withdrawalCancelledEvent'
+  | 'testPingEvent'
 >;
 
 type GatewayOperationId = Exclude<keyof operations, WebhookOperationId>;

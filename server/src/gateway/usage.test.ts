@@ -217,7 +217,7 @@ describe('gateway usage', () => {
       request_id: REQUEST_ID,
       code: 'tnx_limit',
       message:
-        "The Tiny pkg_tiny_total package's transaction limit (tnx_limit 2) is used up: 2 credited deposits this subscription. Upgrade the package to create deposit accounts; deposits to existing addresses are still credited.",
+        "The Tiny pkg_tiny_total package's transaction limit (tnx_limit 2) is used up: 2 transactions (credited deposits and withdrawals) this subscription. Upgrade the package to create deposit accounts; deposits to existing addresses are still credited.",
     });
     // An account handed out is still answered, and a payment to it is still credited, with
     // the package's fee.

@@ -1,4 +1,5 @@
 import type { GatewayDeposit } from '../domain/gatewayDeposits';
+import type { Withdrawal } from '../domain/withdrawals';
 import type { GatewaySchemas } from './types';
 
 // The gateway's JSON shapes of domain records, shared by its handlers and by the webhook
@@ -22,5 +23,22 @@ export function depositView(deposit: GatewayDeposit): GatewaySchemas['Deposit'] 
         : null,
     created_at: deposit.createdAt,
     credited_at: deposit.creditedAt,
+  };
+}
+
+export function withdrawalView(withdrawal: Withdrawal): GatewaySchemas['Withdrawal'] {
+  return {
+    id: withdrawal.id,
+    unique_id: withdrawal.uniqueId,
+    method: withdrawal.methodCode,
+    chain_id: withdrawal.chainId,
+    from_address: withdrawal.fromAddress,
+    to_address: withdrawal.toAddress,
+    amount: withdrawal.amount,
+    status: withdrawal.status,
+    tx_hash: withdrawal.txHash,
+    failure_reason: withdrawal.failureReason,
+    created_at: withdrawal.createdAt,
+    updated_at: withdrawal.updatedAt,
   };
 }

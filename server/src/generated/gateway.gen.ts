@@ -201,6 +201,79 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/withdrawals': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List withdrawals
+     * @description The app's withdrawals, newest first, cursor-paged, optionally filtered. `status`: 2
+     *     queued (reserved, waiting for the signer), 3 processing transfer (being signed and
+     *     sent), 4 energy transferred (Tron only), 5 awaiting blockchain confirmation (broadcast;
+     *     `tx_hash` set), 1 completed; 6 unsuccessful (`failure_reason` says why; the portal can
+     *     re-initiate or cancel it when nothing may still be mined) and 7 cancelled end it. 0
+     *     pending is the spec's, unused: a withdrawal is reserved and queued as it is accepted.
+     */
+    get: operations['listWithdrawals'];
+    put?: never;
+    /**
+     * Request a withdrawal
+     * @description Sends `amount` of `method`'s coin or token from the app's operational wallet (of that
+     *     method, shown in the portal's Payment Method tab) to `to_address`. The gateway reserves
+     *     the amount and the network fee in the wallet and queues the withdrawal (status 2); the
+     *     signer (a process apart from this server, holding the keys) then signs and broadcasts it
+     *     and follows it to 1 Completed. Follow it with `GET /withdrawals/{id}` or the
+     *     `withdrawal.*` webhooks.
+     *
+     *     **Idempotency.** `Idempotency-Key` is required: a retry with the same key and body
+     *     answers the first answer (the same withdrawal, 201) and sends nothing twice. The same key
+     *     with another body is a 422; a retry while the first request is still being processed is a
+     *     409. A refused request keeps nothing: its key can be used again. Keys are kept 24 h.
+     *
+     *     **Refusals**, each with its own message:
+     *     - 422 `invalid_request`: the method is not enabled for the app, its For Withdraw switch is
+     *       off, or it runs on Tron (withdrawals there are not supported yet); `to_address` is not
+     *       an address of the method's network (EVM: 0x and 40 hex digits, and mixed case must
+     *       carry a valid EIP-55 checksum; Tron: base58check); `amount` is zero or has more
+     *       decimals than the token.
+     *     - 403 `whitelist_required`: the app's IP whitelist is empty. Withdrawals need one, set
+     *       in the portal's Merchant Setting (as OxaPay and NOWPayments require for payouts).
+     *     - 409 `insufficient_balance` / `insufficient_gas`: the operational wallet does not hold
+     *       the amount (or the network fee in the chain's coin) after the withdrawals already
+     *       reserved; `wallet_not_ready` while the wallet is still being created.
+     *     - 402 `no_package`, `tnx_limit`, `daily_tnx_limit`: withdrawals are transactions of the
+     *       merchant's package, as credited deposits are.
+     */
+    post: operations['createWithdrawal'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/withdrawals/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a withdrawal
+     * @description One withdrawal of the app by its `id`; 404 for an unknown id or another app's.
+     */
+    get: operations['getWithdrawal'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   'deposit.pending': {
@@ -277,6 +350,146 @@ export interface webhooks {
      * @description Sent by Send test event in Merchant Setting, to check the endpoint and its signature verification.
      */
     post: operations['testPingEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'withdrawal.queued': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A withdrawal is queued
+     * @description Accepted (or re-initiated in the portal): its amount and fee are reserved in the operational wallet and it waits for the signer (status 2).
+     */
+    post: operations['withdrawalQueuedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'withdrawal.processing': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A withdrawal is being sent
+     * @description The signer took it and is signing and sending it (status 3).
+     */
+    post: operations['withdrawalProcessingEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'withdrawal.energy_transferred': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Energy was transferred
+     * @description Tron-style networks only: the energy for the transfer was provided (status 4).
+     */
+    post: operations['withdrawalEnergyTransferredEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'withdrawal.broadcast': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A withdrawal was broadcast
+     * @description Sent to the network, awaiting its confirmations (status 5); `tx_hash` is set.
+     */
+    post: operations['withdrawalBroadcastEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'withdrawal.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A withdrawal is completed
+     * @description Confirmed on chain (status 1): the recipient holds the amount.
+     */
+    post: operations['withdrawalCompletedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'withdrawal.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A withdrawal failed
+     * @description Unsuccessful (status 6); `failure_reason` says why. Its reservation is released unless a transaction of it may still be mined; the portal can re-initiate or cancel it.
+     */
+    post: operations['withdrawalFailedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'withdrawal.cancelled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A withdrawal was cancelled
+     * @description Cancelled in the portal (status 7) before anything was sent, or after its transaction failed on chain; its reservation is released.
+     */
+    post: operations['withdrawalCancelledEvent'];
     delete?: never;
     options?: never;
     head?: never;
@@ -449,6 +662,75 @@ export interface components {
       /** @description Pass as `cursor` for the next page; null on the last page. */
       next_cursor: string | null;
     };
+    /**
+     * @description 2 queued, 3 processing transfer, 4 energy transferred (Tron only), 5 awaiting blockchain confirmation, 1 completed, 6 unsuccessful, 7 cancelled; 0 pending is unused.
+     * @enum {integer}
+     */
+    WithdrawalStatus: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
+    CreateWithdrawalRequest: {
+      unique_id: components['schemas']['UniqueId'];
+      method: components['schemas']['MethodCode'];
+      /** @description The recipient, in the network's own form: EVM 0x and 40 hex digits (mixed case must carry a valid EIP-55 checksum; all lower or all upper case carries none), Tron base58check (T…). */
+      to_address: string;
+      /** @description In the token's units as a decimal string, exact (at most the token's decimals, 18 for BEP20 USDT); above 0. */
+      amount: string;
+    };
+    Withdrawal: {
+      /** @description The withdrawal's id. */
+      id: string;
+      unique_id: components['schemas']['UniqueId'];
+      method: components['schemas']['MethodCode'];
+      /** @description The chain it is sent on (0 stands for Tron). */
+      chain_id: number;
+      /** @description The app's operational wallet of the method, which pays it. */
+      from_address: string;
+      /** @description The recipient (EVM addresses in their EIP-55 form). */
+      to_address: string;
+      /** @description Exact, in the token's units. */
+      amount: string;
+      status: components['schemas']['WithdrawalStatus'];
+      /** @description Its transaction's hash, once signed; null before. */
+      tx_hash: string | null;
+      /** @description Why it is unsuccessful (status 6), e.g. `insufficient_gas`, `reverted` (failed on chain); null otherwise. */
+      failure_reason: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description Its last status change.
+       */
+      updated_at: string;
+    };
+    WithdrawalPage: {
+      data: components['schemas']['Withdrawal'][];
+      /** @description Pass as `cursor` for the next page; null on the last page. */
+      next_cursor: string | null;
+    };
+    /** @description The envelope of a withdrawal event. */
+    WithdrawalEvent: {
+      /** @description The event id, also sent as `webhook-id`. */
+      id: string;
+      /**
+       * @description What happened.
+       * @enum {string}
+       */
+      type:
+        | 'withdrawal.queued'
+        | 'withdrawal.processing'
+        | 'withdrawal.energy_transferred'
+        | 'withdrawal.broadcast'
+        | 'withdrawal.completed'
+        | 'withdrawal.failed'
+        | 'withdrawal.cancelled';
+      /**
+       * Format: date-time
+       * @description When it happened.
+       */
+      created_at: string;
+      /** @description The app the withdrawal belongs to. */
+      app_id: string;
+      data: components['schemas']['Withdrawal'];
+    };
     Balance: {
       method: components['schemas']['MethodCode'];
       received: string;
@@ -459,7 +741,7 @@ export interface components {
     };
     Error: {
       error: {
-        /** @description Stable, for programs: unauthenticated, ability_missing, ip_not_allowed, invalid_request, not_found, conflict, rate_limited, bad_request, unsupported_media_type, unavailable, internal; the plan's no_package, tnx_limit, daily_tnx_limit; and webhook_not_configured, webhook_switched_off. */
+        /** @description Stable, for programs: unauthenticated, ability_missing, ip_not_allowed, invalid_request, not_found, conflict, rate_limited, bad_request, unsupported_media_type, unavailable, internal; the plan's no_package, tnx_limit, daily_tnx_limit; webhook_not_configured, webhook_switched_off; and the withdrawals' whitelist_required, insufficient_balance, insufficient_gas, wallet_not_ready. */
         code: string;
         /** @description For people. */
         message: string;
@@ -491,7 +773,7 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description The key lacks the operation's ability, or the caller is outside the app's IP whitelist. */
+    /** @description The key lacks the operation's ability, or the caller is outside the app's IP whitelist; for a withdrawal, also an app without a whitelist. */
     Forbidden: {
       headers: {
         [name: string]: unknown;
@@ -500,7 +782,7 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description The merchant's package does not cover a new deposit account: no active package (`no_package`), or its credited deposits reached `tnx_limit` (this subscription) or `daily_tnx_limit` (this UTC day). The message names the limit. */
+    /** @description The merchant's package does not cover a new deposit account or withdrawal (both count as its transactions, with credited deposits): no active package (`no_package`), or its transactions reached `tnx_limit` (this subscription) or `daily_tnx_limit` (this UTC day). The message names the limit. */
     PlanLimit: {
       headers: {
         [name: string]: unknown;
@@ -511,6 +793,15 @@ export interface components {
     };
     /** @description The app has no Webhook URl (`webhook_not_configured`), or a 410 Gone switched its webhook off (`webhook_switched_off`); both are fixed in the portal's Merchant Setting. */
     WebhookUnavailable: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The withdrawal cannot be reserved now (`insufficient_balance`, `insufficient_gas`, `wallet_not_ready`), or a request with the same `Idempotency-Key` is still being processed (`conflict`). */
+    WithdrawalConflict: {
       headers: {
         [name: string]: unknown;
       };
@@ -561,6 +852,11 @@ export interface components {
     };
   };
   parameters: {
+    /**
+     * @description A key of your choice, unique per withdrawal you mean (a UUID, or your payout's id): a retry with the same key and body answers the first answer and sends nothing twice.
+     * @example payout-1-attempt
+     */
+    IdempotencyKey: string;
     /**
      * @description The event id (`evt_…`), the same across retries and redeliveries.
      * @example evt_1
@@ -860,6 +1156,107 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
     };
   };
+  listWithdrawals: {
+    parameters: {
+      query?: {
+        /** @description Only withdrawals with this `unique_id`. */
+        unique_id?: components['schemas']['UniqueId'];
+        /** @description Only withdrawals of this method. */
+        method?: components['schemas']['MethodCode'];
+        /** @description Only withdrawals in this status. */
+        status?: components['schemas']['WithdrawalStatus'];
+        /** @description The `next_cursor` of the previous page; absent for the first page. */
+        cursor?: components['parameters']['Cursor'];
+        /** @description Rows per page (default 50). */
+        limit?: components['parameters']['Limit'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of withdrawals. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WithdrawalPage'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  createWithdrawal: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description A key of your choice, unique per withdrawal you mean (a UUID, or your payout's id): a retry with the same key and body answers the first answer and sends nothing twice.
+         * @example payout-1-attempt
+         */
+        'Idempotency-Key': components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateWithdrawalRequest'];
+      };
+    };
+    responses: {
+      /** @description The withdrawal is reserved and queued; a replay of the same key and body answers this first answer again. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Withdrawal'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthenticated'];
+      402: components['responses']['PlanLimit'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['WithdrawalConflict'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  getWithdrawal: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The withdrawal's id, as createWithdrawal and listWithdrawals give it. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The withdrawal. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Withdrawal'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
   depositPendingEvent: {
     parameters: {
       query?: never;
@@ -1042,6 +1439,370 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['TestPingEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  withdrawalQueuedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WithdrawalEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  withdrawalProcessingEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WithdrawalEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  withdrawalEnergyTransferredEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WithdrawalEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  withdrawalBroadcastEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WithdrawalEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  withdrawalCompletedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WithdrawalEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  withdrawalFailedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WithdrawalEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  withdrawalCancelledEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WithdrawalEvent'];
       };
     };
     responses: {

@@ -1197,7 +1197,7 @@ export interface paths {
     };
     /**
      * Cancel a stuck withdrawal
-     * @description Cancels withdrawal `id` (a `SendTransaction.id` of one of the account's apps): only a withdrawal in status 3 (Processing Transfer) or 6 (Unsuccessful) can be canceled; it moves to 7 (Cancelled). Any other status is a 409. Changes state through GET (path inherited from the original portal), hence `x-destructive`. The spec does not show the answer: it is a message.
+     * @description Cancels withdrawal `id` (a `SendTransaction.id` of one of the account's apps): only a withdrawal in status 3 (Processing Transfer) or 6 (Unsuccessful) can be canceled, and only while no transaction of it is signed, or once the signed one failed on chain (never after a broadcast that may still be mined); it moves to 7 (Cancelled) and its reservation in the operational wallet is released. Anything else is a 409. Changes state through GET (path inherited from the original portal), hence `x-destructive`. The spec does not show the answer: it is a message.
      */
     get: operations['cancelWithdraw'];
     put?: never;
@@ -1217,7 +1217,7 @@ export interface paths {
     };
     /**
      * Re-initiate a stuck withdrawal
-     * @description Puts withdrawal `id` (a `SendTransaction.id` of one of the account's apps) back into processing: only a withdrawal in status 3 (Processing Transfer) or 6 (Unsuccessful) can be re-initiated; it moves to 2 (Queued for Verification). Any other status is a 409. Changes state through GET (path inherited from the original portal), hence `x-destructive`. The spec does not show the answer: it is a message.
+     * @description Puts withdrawal `id` (a `SendTransaction.id` of one of the account's apps) back into processing: only a withdrawal in status 3 (Processing Transfer) or 6 (Unsuccessful) can be re-initiated, and only if nothing of it was broadcast or the broadcast failed on chain; it moves to 2 (Queued). An Unsuccessful one takes its reservation in the operational wallet again: a 409 names what the wallet lacks. Any other status is a 409. Changes state through GET (path inherited from the original portal), hence `x-destructive`. The spec does not show the answer: it is a message.
      */
     get: operations['requeueWithdraw'];
     put?: never;

@@ -7,12 +7,10 @@ import {
 } from '../domain/apiKeys';
 import {
   appDetails,
-  cancelWithdrawal,
   createApp,
   gasWalletBalances,
   listApps,
   requeueDeposit,
-  requeueWithdrawal,
   updateApp,
   updatePaymentMethod,
   usePaymentMethod,
@@ -24,6 +22,7 @@ import { isoNow } from '../domain/time';
 import { clientOf } from '../http/client';
 import { requireUser } from '../http/requestContext';
 import { assertWebhookUrlAllowed, systemResolver } from '../domain/webhooks/ssrf';
+import { cancelWithdrawal, reinitiateWithdrawal } from '../domain/withdrawals';
 import { done } from './replies';
 import type { HandlerModule, Reply } from './types';
 
@@ -159,13 +158,19 @@ export const appsHandlers: HandlerModule = (ctx) => {
 
     async cancelWithdraw(request) {
       const user = requireUser(request);
-      await cancelWithdrawal(ctx.db, user.id, request.params.id);
+      await cancelWithdrawal(ctx.db, user.id, request.params.id, ctx.clock());
       return done('Withdrawal cancelled successfully') satisfies Reply<'cancelWithdraw'>;
     },
 
     async requeueWithdraw(request) {
       const user = requireUser(request);
-      await requeueWithdrawal(ctx.db, user.id, request.params.id);
+      await reinitiateWithdrawal(
+        ctx.db,
+        (db) => gasBalanceReader(ctx.config, ctx.chain, db),
+        user.id,
+        request.params.id,
+        ctx.clock(),
+      );
       return done('Withdrawal re-initiated successfully') satisfies Reply<'requeueWithdraw'>;
     },
   };

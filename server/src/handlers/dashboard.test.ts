@@ -153,7 +153,9 @@ test('getDashboard counts the user’s apps’ transactions and lists its latest
     subscription: {
       expiry: '2026-12-05T00:00:00.000Z',
       transaction_limit: pkg.tnx_limit,
-      transaction_used: 4, // the plan counts the 4 deposits credited since Nov 5
+      // The plan counts the 4 deposits credited since Nov 5 and the 8 withdrawals made since
+      // (completed, and Unsuccessful ones: not cancelled).
+      transaction_used: 12,
     },
     daily_transaction: 4,
     monthly_transaction: 10,

@@ -2,9 +2,10 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../../db/connection';
 import { lockForTransaction } from '../../db/locks';
 import type { Database } from '../../db/schema';
-import type { DepositStatus } from '../../db/schema';
-import { depositView } from '../../gateway/views';
+import type { DepositStatus, SendStatus } from '../../db/schema';
+import { depositView, withdrawalView } from '../../gateway/views';
 import type { GatewayDeposit } from '../gatewayDeposits';
+import type { Withdrawal } from '../withdrawals';
 import { newId } from '../ids';
 import { addJob } from '../jobs/queue';
 
@@ -22,7 +23,17 @@ import { addJob } from '../jobs/queue';
 // a transaction recording events of several apps must take them in app id order.
 // SQLite has one writer at a time, so the same code is already in commit order there.
 
-type WebhookEventType = 'deposit.pending' | 'deposit.confirmed' | 'deposit.failed' | 'test.ping';
+type WithdrawalEventType =
+  | 'withdrawal.queued'
+  | 'withdrawal.processing'
+  | 'withdrawal.energy_transferred'
+  | 'withdrawal.broadcast'
+  | 'withdrawal.completed'
+  | 'withdrawal.failed'
+  | 'withdrawal.cancelled';
+
+type WebhookEventType =
+  'deposit.pending' | 'deposit.confirmed' | 'deposit.failed' | WithdrawalEventType | 'test.ping';
 
 export const DELIVER_KIND = 'webhooks.deliver';
 
@@ -38,6 +49,17 @@ const DEPOSIT_EVENTS: Partial<Record<DepositStatus, WebhookEventType>> = {
   0: 'deposit.pending',
   3: 'deposit.confirmed',
   5: 'deposit.failed',
+};
+
+/** Every status a withdrawal reaches has its event (0 Pending is never entered). */
+const WITHDRAWAL_EVENTS: Partial<Record<SendStatus, WithdrawalEventType>> = {
+  2: 'withdrawal.queued',
+  3: 'withdrawal.processing',
+  4: 'withdrawal.energy_transferred',
+  5: 'withdrawal.broadcast',
+  1: 'withdrawal.completed',
+  6: 'withdrawal.failed',
+  7: 'withdrawal.cancelled',
 };
 
 interface RecordedEvent {
@@ -69,6 +91,28 @@ export async function emitDepositEvent(
   });
 }
 
+/**
+ * Records the event for a withdrawal that just reached its status, with `data` exactly as
+ * GET /gateway/v1/withdrawals/{id} answers; call it inside the transaction that changed it.
+ */
+export async function emitWithdrawalEvent(
+  trx: Transaction<Database>,
+  appId: string,
+  withdrawal: Withdrawal,
+  now: Date,
+): Promise<void> {
+  const type = WITHDRAWAL_EVENTS[withdrawal.status];
+  if (!type) return;
+  await recordEvent(trx, {
+    appId,
+    type,
+    resourceId: withdrawal.id,
+    uniqueId: withdrawal.uniqueId,
+    data: withdrawalView(withdrawal),
+    now,
+  });
+}
+
 /** Writes an event and, when the app takes webhooks, its first delivery and that one's job. */
 export async function recordEvent(
   trx: Transaction<Database>,
@@ -86,7 +130,8 @@ export async function recordEvent(
   const id = newId('evt');
   const resourceId = event.resourceId ?? id;
   const createdAt = event.now.toISOString();
-  // The deposit's status change (a compare-and-set) serialises the events of one deposit.
+  // The resource's status change (a compare-and-set) serialises the events of one deposit or
+  // withdrawal.
   const last = await trx
     .selectFrom('webhook_events')
     .select((eb) => eb.fn.max('resource_seq').as('seq'))
