@@ -34,11 +34,13 @@ interface RunningServer {
 }
 
 /** The URL the server prints once it listens (`Portal listening on http://localhost:<port>`). */
-function listeningPort(child: ChildProcess, logPath: string): Promise<number> {
+function listeningPort(child: ChildProcess, logPath: string, withinMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
     let seen = '';
-    // Building the app (Ajv compiling both OpenAPI documents) takes ~25 s on a busy 2-core machine.
-    const timer = setTimeout(() => fail(new Error('the server did not start within 60 s')), 60_000);
+    const timer = setTimeout(
+      () => fail(new Error(`the server did not start within ${withinMs / 1000} s`)),
+      withinMs,
+    );
     const fail = (error: Error) => {
       clearTimeout(timer);
       reject(new Error(`${error.message}; server log: ${logPath}`));
@@ -57,9 +59,16 @@ function listeningPort(child: ChildProcess, logPath: string): Promise<number> {
 /** Settings a journey gives its server on top of the harness's own (e.g. WEBHOOK_*). */
 type ExtraEnv = Readonly<Record<string, string>>;
 
+/**
+ * Building the app (Ajv compiling both OpenAPI documents) takes ~25 s of a busy 2-core machine,
+ * and more while a journey runs beside it.
+ */
+const START_WITHIN_MS = 60_000;
+
 async function startServer(
   extraEnv: ExtraEnv,
   restart?: { dataDir: string; port: number },
+  withinMs = START_WITHIN_MS,
 ): Promise<RunningServer> {
   const dataDir = restart?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
   const logPath = path.join(dataDir, 'server.log');
@@ -83,7 +92,7 @@ async function startServer(
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   try {
-    const baseUrl = `http://127.0.0.1:${await listeningPort(child, logPath)}`;
+    const baseUrl = `http://127.0.0.1:${await listeningPort(child, logPath, withinMs)}`;
     return { baseUrl, dataDir, child, extraEnv };
   } catch (error) {
     child.kill('SIGTERM');
@@ -156,13 +165,15 @@ export async function restartServer(): Promise<void> {
 
 /**
  * A second server for this file, on a fresh DATA_DIR of its own with `env` added, for a journey
- * that needs other settings. It starts in the background once the file's server is up (so it
- * does not slow that one's start) and stops in afterAll; await the function for its handle.
+ * that needs other settings. Called after freshServer(), it starts in the background once the
+ * file's server is up (so it does not slow that one's start); it stops in afterAll. Await the
+ * function for its handle.
  */
 export function otherServer(env: ExtraEnv): () => Promise<{ baseUrl: string }> {
   let starting: Promise<RunningServer> | undefined;
   beforeAll(() => {
-    starting = startServer(env);
+    // Beside the journey's own work it gets less of the machine: the test that awaits it waits.
+    starting = startServer(env, undefined, 3 * START_WITHIN_MS);
     // Its failure surfaces where a test awaits it; it must not be an unhandled rejection.
     starting.catch(() => {});
   });
