@@ -72,17 +72,18 @@ export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 375, height: 740 };
 
 /**
- * A new context (fresh storage) and page on this file's server; `userAgent` makes it another
- * device for the server (the bell names the system and browser it parses from it).
+ * A new context (fresh storage) and page on this file's server (or `baseURL`'s); `userAgent`
+ * makes it another device for the server (the bell names the system and browser it parses from it).
  */
 export async function openPage(
   viewport = DESKTOP,
   userAgent?: string,
+  baseURL = serverUrl(),
 ): Promise<{ context: BrowserContext; page: Page }> {
   if (!browser) throw new Error('no browser: call freshBrowser() at the top of the file');
   const context = await browser.newContext({
     viewport,
-    baseURL: serverUrl(),
+    baseURL,
     ...(userAgent ? { userAgent } : {}),
   });
   await watchCsp(context);

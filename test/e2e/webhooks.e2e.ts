@@ -1,0 +1,409 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Locator, Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
+import { DESKTOP, freshBrowser, openPage, snap } from './browser';
+import { DEMO, registerMerchant, signIn } from './journeys';
+import { admin, freshServer, killServer, otherServer, restartServer } from './server';
+
+// Webhooks end to end, as a merchant's developer meets them: their endpoint (here an HTTP server
+// this file starts on loopback, hence WEBHOOK_ALLOW_PRIVATE) receives a test deposit's events,
+// each verified with the independent `standardwebhooks` package; a failing endpoint is retried
+// on a short schedule; Redeliver and Send test event reach it; a delivery waiting for its retry
+// survives `kill -9`; and a server without WEBHOOK_ALLOW_PRIVATE (a second one, started in the
+// background meanwhile) refuses internal Webhook URls. The tests run in order, each on what the
+// one before left.
+
+jest.setTimeout(120_000);
+
+const WEBHOOK_ENV = { WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s' };
+const server = freshServer(WEBHOOK_ENV);
+const guardedServer = otherServer({});
+freshBrowser();
+
+const PAYOUT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+/** Longest wait for something the server does by itself (a poll of the chain, a retry). */
+const WAIT_MS = 30_000;
+
+interface Arrival {
+  /** webhook-id: the event's id, the same across retries and redeliveries. */
+  id: string;
+  timestamp: number;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+interface Answer {
+  status: number;
+  headers?: Record<string, string>;
+}
+
+/**
+ * The merchant's endpoint: verifies each POST with `standardwebhooks` (a POST that fails is
+ * noted in `problems` and answered 400, as a real receiver would), counts arrivals by webhook-id
+ * and answers as `plan` says (it may hold the answer back until the test lets it go).
+ */
+class Receiver {
+  secret = '';
+  readonly arrivals: Arrival[] = [];
+  readonly problems: string[] = [];
+  plan: (arrival: Arrival, nth: number) => Answer | Promise<Answer> = () => ({ status: 200 });
+  private readonly listeners = new Set<() => void>();
+  private readonly server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => void this.receive(request, Buffer.concat(chunks), response));
+  });
+
+  async start(): Promise<string> {
+    this.server.listen(0, '127.0.0.1');
+    await new Promise((resolve) => this.server.once('listening', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/webhooks`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  private async receive(
+    request: http.IncomingMessage,
+    body: Buffer,
+    response: http.ServerResponse,
+  ) {
+    const header = (name: string) => String(request.headers[name] ?? '');
+    let event: { id: string; type: string; data: Record<string, unknown> };
+    try {
+      event = new Webhook(this.secret).verify(body, {
+        'webhook-id': header('webhook-id'),
+        'webhook-timestamp': header('webhook-timestamp'),
+        'webhook-signature': header('webhook-signature'),
+      }) as typeof event;
+      if (event.id !== header('webhook-id')) throw new Error('webhook-id is not the event id');
+    } catch (error) {
+      this.problems.push(`${header('webhook-id')}: ${String(error)}`);
+      response.writeHead(400).end();
+      return;
+    }
+    const arrival: Arrival = {
+      id: event.id,
+      timestamp: Number(header('webhook-timestamp')),
+      type: event.type,
+      data: event.data,
+    };
+    this.arrivals.push(arrival);
+    for (const listener of this.listeners) listener();
+    const answer = await this.plan(arrival, this.count(arrival.id));
+    response.writeHead(answer.status, answer.headers).end(answer.status < 300 ? 'ok' : 'nope');
+  }
+
+  count(id: string): number {
+    return this.arrivals.filter((a) => a.id === id).length;
+  }
+
+  /** Resolves with what `find` finds among the arrivals, as soon as it finds something. */
+  until<T>(what: string, find: (arrivals: Arrival[]) => T | undefined): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const look = () => {
+        const found = find(this.arrivals);
+        if (found === undefined) return;
+        done();
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`the receiver got no ${what} within ${WAIT_MS / 1000} s`));
+      }, WAIT_MS);
+      const done = () => {
+        clearTimeout(timer);
+        this.listeners.delete(look);
+      };
+      this.listeners.add(look);
+      look();
+    });
+  }
+
+  /** The first arrival of type `type` after the first `after` arrivals. */
+  next(type: string, after: number): Promise<Arrival> {
+    return this.until(type, (all) => all.slice(after).find((a) => a.type === type));
+  }
+}
+
+/** A latch the test opens: a held answer goes out once it is open. */
+function latch(): { opened: Promise<void>; open: () => void } {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+const receiver = new Receiver();
+let receiverUrl = '';
+let page: Page;
+let appPath = '';
+
+beforeAll(async () => {
+  receiverUrl = await receiver.start();
+});
+afterEach(() => {
+  expect(receiver.problems).toEqual([]);
+  receiver.plan = () => ({ status: 200 });
+});
+afterAll(async () => {
+  await receiver.stop();
+});
+
+function gateway(key: string) {
+  return async (method: 'GET' | 'POST', route: string, body?: unknown) => {
+    const response = await fetch(`${server.baseUrl}/gateway/v1${route}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+}
+
+/** The toast on screen (one it replaced may still be fading out with the same text). */
+async function toast(text: string) {
+  await page.getByRole('alert').filter({ hasText: text }).waitFor();
+}
+
+async function openTab(tab: string) {
+  await page.getByRole('navigation', { name: 'App menu' }).getByRole('link', { name: tab }).click();
+  await page.getByRole('heading', { level: 2, name: tab }).waitFor();
+}
+
+/** IPN Logs' rows whose Event cell reads `event` (a redelivery's adds "(redelivery)"). */
+function ipnRows(event: string, redelivery = false): Locator {
+  return page
+    .getByRole('table', { name: 'IPN logs' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: event }) })
+    .filter(redelivery ? { hasText: '(redelivery)' } : { hasNotText: '(redelivery)' });
+}
+
+/** Waits, without reloading (the list polls while on screen), for a row's status and attempts. */
+async function rowShows(row: Locator, status: string, attempts: number) {
+  await row.getByRole('cell', { name: status, exact: true }).waitFor({ timeout: WAIT_MS });
+  await row.getByRole('cell', { name: String(attempts), exact: true }).waitFor();
+}
+
+/** Merchant Setting's Send test event; answers the outcome the panel shows. */
+async function sendTestEvent(outcome: string) {
+  await openTab('Merchant Setting');
+  await page.getByRole('button', { name: 'Send test event' }).click();
+  await page.getByRole('status').filter({ hasText: outcome }).waitFor();
+}
+
+/** Funds the wallet on the local chain and buys the Starter plan through the screens. */
+async function buyStarterPlan(username: string) {
+  admin(server.dataDir, 'deposit', username, '20');
+  await page.goto('/app/wallet');
+  await page.getByRole('button', { name: 'Check Balance' }).click();
+  await page.getByText('New Deposit Found !!').waitFor();
+  await page.goto('/app/subscriptions');
+  const starter = page.getByRole('article', { name: 'Starter plan' });
+  await starter.getByRole('button', { name: 'Choose Plan' }).click();
+  await page
+    .getByRole('dialog', { name: 'Choose Plan' })
+    .getByRole('button', { name: 'Pay $19.00' })
+    .click();
+  await page.getByText('Package purchased successfully').waitFor();
+}
+
+test('a test deposit reaches the endpoint as deposit.pending then deposit.confirmed, both verified', async () => {
+  const merchant = await registerMerchant(server.baseUrl);
+  ({ page } = await openPage(DESKTOP));
+  await signIn(page, { ...merchant, code: merchant.pin });
+  await buyStarterPlan(merchant.username);
+
+  await page.goto('/app/create-app');
+  await page.getByLabel('App Name').fill('Hooked Shop');
+  await page.getByLabel('Project URL').fill('https://hooked-shop.example.com');
+  await page.getByRole('button', { name: 'Create App' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Hooked Shop' }).waitFor();
+  appPath = new URL(page.url()).pathname;
+  await page.getByRole('switch', { name: 'Use USDT (BNB Smart Chain)' }).click();
+  const payout = page.getByRole('dialog', { name: 'Enter Payout Address' });
+  await payout.getByLabel('Payout Address').fill(PAYOUT);
+  await payout.getByRole('button', { name: 'Submit' }).click();
+  await page.getByRole('switch', { name: 'For Deposit' }).waitFor();
+
+  // The endpoint and the secret it verifies with, shown this once.
+  await openTab('Merchant Setting');
+  await page.getByLabel('Webhook URl').fill(receiverUrl);
+  await page.getByRole('button', { name: 'Update' }).click();
+  await toast('App updated successfully');
+  await page.getByRole('button', { name: 'Create secret' }).click();
+  receiver.secret = await page.getByLabel('Signing secret').inputValue();
+  expect(receiver.secret).toMatch(/^whsec_/);
+
+  await openTab('App Keys');
+  await page.getByLabel('Key Name').fill('Checkout server');
+  await page.getByLabel('Create deposit accounts').check();
+  await page.getByRole('button', { name: 'Submit' }).click();
+  const keyField = page.getByLabel('Your API Key');
+  await keyField.waitFor();
+  const call = gateway(await keyField.inputValue());
+  const opened = await call('POST', '/accounts', { unique_id: 'order-7', method: 'USDT-BEP20' });
+  expect(opened.status).toBe(201);
+
+  await page.getByRole('button', { name: 'Go Back' }).click();
+  await openTab('Transaction');
+  await page.getByRole('button', { name: 'Send test deposit to order-7' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Send test deposit' });
+  await dialog.getByLabel('Amount (USDT-BEP20)').fill('12.5');
+  await dialog.getByRole('button', { name: 'Send' }).click();
+  await page.getByText('Test deposit sent').waitFor();
+
+  const pending = await receiver.next('deposit.pending', 0);
+  expect(pending.data).toMatchObject({ unique_id: 'order-7', amount: '12.5', status: 0 });
+  admin(server.dataDir, 'chain', 'mine', '15');
+  const confirmed = await receiver.next('deposit.confirmed', 0);
+  expect(confirmed.data).toMatchObject({ unique_id: 'order-7', amount: '12.5', status: 3 });
+  // Ordered per deposit: the confirmation never overtakes the pending event.
+  expect(receiver.arrivals.map((a) => a.type)).toEqual(['deposit.pending', 'deposit.confirmed']);
+
+  await openTab('IPN Logs');
+  for (const event of ['deposit.pending', 'deposit.confirmed']) {
+    const row = ipnRows(event);
+    await rowShows(row, 'Delivered', 1);
+    await row.getByRole('cell', { name: 'order-7', exact: true }).waitFor();
+    await row.getByRole('cell', { name: '200', exact: true }).waitFor();
+  }
+  await snap(page, 'webhooks-ipn-logs-desktop');
+});
+
+test('an endpoint answering 500 twice is retried: Retrying, then Delivered after 3 attempts', async () => {
+  const third = latch();
+  receiver.plan = (_arrival, nth) => {
+    if (nth <= 2) return { status: 500 };
+    // The third answer waits until IPN Logs has been seen saying Retrying.
+    return third.opened.then(() => ({ status: 200 }));
+  };
+  const before = receiver.arrivals.length;
+  await sendTestEvent('Test event not delivered (HTTP 500); it will be retried');
+  const ping = await receiver.next('test.ping', before);
+
+  await openTab('IPN Logs');
+  const row = ipnRows('test.ping');
+  await row.getByRole('cell', { name: 'Retrying', exact: true }).waitFor();
+  third.open();
+  await rowShows(row, 'Delivered', 3);
+
+  await row.getByRole('button', { name: 'View Details' }).click();
+  const details = page.getByRole('dialog');
+  const attempts = details.getByRole('table').getByRole('row');
+  await attempts.nth(3).waitFor();
+  expect(await attempts.allInnerTexts()).toEqual([
+    expect.stringMatching(/^#\s+Time\s+Outcome\s+HTTP\s+Response$/),
+    expect.stringMatching(/^1\s.*\shttp_error\s+500\s+nope$/),
+    expect.stringMatching(/^2\s.*\shttp_error\s+500\s+nope$/),
+    expect.stringMatching(/^3\s.*\sdelivered\s+200\s+ok$/),
+  ]);
+  expect(await details.getByLabel('Request headers').innerText()).toContain(
+    `webhook-id: ${ping.id}`,
+  );
+  await snap(page, 'webhooks-ipn-details-desktop');
+  await details.getByRole('button', { name: 'Close' }).click();
+  // Every attempt carried the event's id; each one was signed anew.
+  expect(receiver.count(ping.id)).toBe(3);
+});
+
+test('Redeliver and Send test event reach the endpoint, verified; a redelivery keeps its webhook-id', async () => {
+  const confirmed = receiver.arrivals.find((a) => a.type === 'deposit.confirmed');
+  if (!confirmed) throw new Error('no deposit.confirmed from the first test');
+
+  const before = receiver.arrivals.length;
+  await ipnRows('deposit.confirmed').getByRole('button', { name: 'View Details' }).click();
+  const details = page.getByRole('dialog');
+  await details.getByRole('button', { name: 'Redeliver' }).click();
+  await toast('Redelivery delivered (HTTP 200)');
+  await details.getByText('Redelivery', { exact: true }).waitFor();
+  const again = await receiver.next('deposit.confirmed', before);
+  expect(again.id).toBe(confirmed.id);
+  expect(again.data).toEqual(confirmed.data);
+  // A new timestamp, so a new signature, over the same event.
+  expect(again.timestamp).toBeGreaterThan(confirmed.timestamp);
+  expect(receiver.count(confirmed.id)).toBe(2);
+  await details.getByRole('button', { name: 'Close' }).click();
+  await rowShows(ipnRows('deposit.confirmed', true), 'Delivered', 1);
+
+  const beforeTest = receiver.arrivals.length;
+  await sendTestEvent('Test event delivered (HTTP 200)');
+  const ping = await receiver.next('test.ping', beforeTest);
+  expect(receiver.count(ping.id)).toBe(1);
+  expect(ping.data).toEqual({
+    message: 'Test event from CryptoSafeLock: your endpoint is reached.',
+  });
+});
+
+test('a delivery waiting for its retry when the server is killed (kill -9) goes out after the restart, once', async () => {
+  const sentBefore = new Map(receiver.arrivals.map((a) => [a.id, receiver.count(a.id)]));
+  // The first answer asks for a retry in 3 s, time enough to kill the server before it.
+  receiver.plan = (_arrival, nth) =>
+    nth === 1 ? { status: 503, headers: { 'retry-after': '3' } } : { status: 200 };
+  const before = receiver.arrivals.length;
+  await sendTestEvent('Test event not delivered (HTTP 503); it will be retried');
+  const ping = await receiver.next('test.ping', before);
+
+  // Off the server first: a request that meets no server ends the portal's session.
+  await page.goto('about:blank');
+  await killServer();
+  // Killed before its retry: the receiver has seen it once.
+  expect(receiver.count(ping.id)).toBe(1);
+  await restartServer();
+  await receiver.until('retry after the restart', () =>
+    receiver.count(ping.id) === 2 ? true : undefined,
+  );
+
+  await page.goto(appPath);
+  await openTab('IPN Logs');
+  await rowShows(ipnRows('test.ping').first(), 'Delivered', 2);
+  // What had its 2xx before the kill was not sent again.
+  for (const [id, count] of sentBefore) {
+    expect({ id, count: receiver.count(id) }).toEqual({ id, count });
+  }
+});
+
+test('without WEBHOOK_ALLOW_PRIVATE, internal Webhook URls are refused on save with a message', async () => {
+  const { context, page: guarded } = await openPage(
+    DESKTOP,
+    undefined,
+    (await guardedServer()).baseUrl,
+  );
+  await signIn(guarded, { username: DEMO.username, password: DEMO.password, code: DEMO.pin });
+  await guarded.goto('/app/my-app/app_demo_store/merchant-setting');
+  const field = guarded.getByLabel('Webhook URl');
+  const saved = await field.inputValue();
+  expect(saved).toMatch(/^https:/);
+
+  const refusals: [string, RegExp][] = [
+    [
+      'http://169.254.169.254/latest/meta-data/',
+      /^Webhook URl must reach a public address: 169\.254\.169\.254 is link-local \/ metadata\.$/,
+    ],
+    // localhost resolves (through /etc/hosts) to a loopback address.
+    [
+      'http://localhost:9/',
+      /^Webhook URl must reach a public address: (127\.0\.0\.1|::1) is loopback\.$/,
+    ],
+  ];
+  for (const [url, message] of refusals) {
+    await field.fill(url);
+    await guarded.getByRole('button', { name: 'Update' }).click();
+    // Under the field (shown only while the field is marked invalid), not only in a toast.
+    await guarded.locator('form').getByText(message).waitFor();
+  }
+  await snap(guarded, 'webhooks-ssrf-refused-desktop');
+  // Nothing was saved: the app keeps the endpoint it had.
+  await guarded.reload();
+  await guarded.getByRole('heading', { level: 2, name: 'Merchant Setting' }).waitFor();
+  expect(await guarded.getByLabel('Webhook URl').inputValue()).toBe(saved);
+  await context.close();
+});
