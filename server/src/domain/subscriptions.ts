@@ -31,9 +31,6 @@ export async function currentSubscription(db: Executor, userId: string, nowIso: 
     .executeTakeFirst();
 }
 
-/** Without a subscription in force a merchant may have one app (issue: package limits). */
-export const APPS_WITHOUT_SUBSCRIPTION = 1;
-
 /** The purchase history is paged by this many rows (contract: 10 per page). */
 export const HISTORY_PER_PAGE = 10;
 const DAY_MS = 86_400_000;

@@ -1,13 +1,16 @@
 import { screen, waitFor } from '@testing-library/react';
 import { fixtures, makeApp } from '../../../test/factories/apps';
+import { makeCurrent, PACKAGES, STARTER } from '../../../test/factories/subscriptions';
+import { reply } from '../../../test/msw/contract';
+import { server } from '../../../test/msw/server';
 import { recordRequest, refuse } from '../../../test/msw/server';
 import { renderOnRoute, SIGNED_IN } from '../../../test/renderWithProviders';
 import CreateAppPage from './CreateAppPage';
 
 /** The page on its route (without the layout, which other slices test), and where it went. */
-function renderPage() {
+function renderPage(apps = [makeApp()]) {
   return renderOnRoute('/app/create-app', <CreateAppPage />, {
-    session: { ...SIGNED_IN, apps: [makeApp()] },
+    session: { ...SIGNED_IN, apps },
     route: '/app/create-app',
   });
 }
@@ -50,6 +53,46 @@ describe('Create App', () => {
       'Donations',
     ]);
     expect(await screen.findByText('App created successfully')).toBeInTheDocument();
+  });
+
+  test('says before filling the form that without a plan there is one app and no deposits', async () => {
+    server.use(reply('listPackages', { status: true, data: PACKAGES, current_subscription: null }));
+    renderPage([]);
+    const notice = await screen.findByRole('alert');
+    expect(notice).toHaveTextContent(
+      'You have no active plan. Without one you can create 1 app, and the gateway opens no deposit accounts for it. Choose a plan in Packages.',
+    );
+    expect(screen.getByRole('link', { name: 'Packages' })).toHaveAttribute(
+      'href',
+      '/app/subscriptions',
+    );
+  });
+
+  test('says when the plan in force has no app left', async () => {
+    server.use(
+      reply('listPackages', {
+        status: true,
+        data: PACKAGES,
+        current_subscription: makeCurrent({ package_id: STARTER.id, price: STARTER.price }),
+      }),
+    );
+    renderPage();
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Your Starter plan allows 1 app and you have 1. Upgrade in Packages to create more.',
+    );
+  });
+
+  test('no notice while the plan has room', async () => {
+    const { store } = renderPage();
+    // Once the plans are read (Business: 5 apps, 1 owned), nothing is said.
+    await waitFor(() =>
+      expect(
+        Object.values(store.getState().api.queries).some(
+          (q) => q?.endpointName === 'listPackages' && q.status === 'fulfilled',
+        ),
+      ).toBe(true),
+    );
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   test("puts the server's field messages on the fields and keeps the values", async () => {

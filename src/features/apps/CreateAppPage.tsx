@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { useCreateAppMutation } from '../../api/apps';
 import { paths } from '../../app/paths';
 import { AppForm, EMPTY_APP_FORM, type AppFormValues } from './components/AppForm';
+import { PlanNotice } from './components/PlanNotice';
 import './apps.scss';
 
 /** /app/create-app: a new app lands in the sidebar (session) at once and opens its page. */
@@ -23,6 +24,7 @@ export default function CreateAppPage() {
           All Apps
         </Link>
       </div>
+      <PlanNotice />
       <Card>
         <Card.Body>
           <AppForm
