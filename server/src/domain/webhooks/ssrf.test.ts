@@ -139,13 +139,18 @@ describe('the Webhook URl in Merchant Setting', () => {
 
 describe('webhook settings', () => {
   it('keeps private targets off by default and out of production; reads a retry schedule', () => {
-    expect(loadConfig({}).webhooks).toEqual({ allowPrivate: false, retryScheduleMs: undefined });
+    expect(loadConfig({}).webhooks).toEqual({
+      allowPrivate: false,
+      retryScheduleMs: undefined,
+      bodyRetentionDays: 60,
+    });
     expect(() => loadConfig({ NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE: '1' })).toThrow(
       'WEBHOOK_ALLOW_PRIVATE is for development and tests, not production',
     );
     expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '500ms, 5s,2m,1h' }).webhooks).toEqual({
       allowPrivate: false,
       retryScheduleMs: [500, 5_000, 120_000, 3_600_000],
+      bodyRetentionDays: 60,
     });
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '5 days' })).toThrow(
       "WEBHOOK_RETRY_SCHEDULE takes waits such as 5s,5m,2h separated by commas, got '5 days'",
