@@ -59,7 +59,7 @@ export function siblingTestStore(
 }
 
 /** Migrates and seeds the store at `env` (opens a runtime on it and closes it again). */
-export type Seeder = (env: TestStore['env']) => Promise<void>;
+type Seeder = (env: TestStore['env']) => Promise<void>;
 
 interface Template {
   store: TestStore;
