@@ -59,8 +59,11 @@ const env = {
   LOGIN_ACCOUNT_MAX_FAILURES: '1000000',
   LOGIN_IP_MAX_FAILURES: '1000000',
   LOGIN_LOCK_THRESHOLD: '1000000',
-  // Password reset requests per IP: the tool's many valid calls would otherwise meet 429.
+  // Password reset requests per IP and per name, failed resets per name: the tool's many calls
+  // (with the operations' example names) would otherwise meet 429 and wait out its Retry-After.
   RECOVERY_IP_MAX: '1000000',
+  RECOVERY_NAME_MAX: '1000000',
+  RECOVERY_FAILED_RESET_MAX: '1000000',
   LOG_LEVEL: 'warn',
 };
 const server = spawn(process.execPath, ['--enable-source-maps', path.join(outDir, 'main.cjs')], {

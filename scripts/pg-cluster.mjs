@@ -101,3 +101,29 @@ export async function freshSchema(adminUrl) {
   url.searchParams.set('options', `-c search_path=${schema}`);
   return { url: url.toString(), drop: () => onAdmin(adminUrl, `DROP SCHEMA ${schema} CASCADE`) };
 }
+
+/**
+ * A new database in the server at `adminUrl`, empty or a copy of the database `template` (which
+ * nobody may be connected to), and its URL. Copying a migrated and seeded template is a file
+ * copy inside PostgreSQL: much cheaper than migrating and seeding again (test stores).
+ * @param {string} adminUrl
+ * @param {string} [template]
+ * @returns {Promise<{ name: string, url: string, drop: () => Promise<void> }>}
+ */
+export async function freshDatabase(adminUrl, template) {
+  const name = `t_${randomBytes(8).toString('hex')}`;
+  // FILE_COPY: PostgreSQL 15's default strategy writes every block of the copy to the WAL
+  // (measured ~0.6 s a database here, FILE_COPY ~0.1 s).
+  await onAdmin(
+    adminUrl,
+    `CREATE DATABASE ${name} TEMPLATE ${template ?? 'template1'} STRATEGY FILE_COPY`,
+  );
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    // FORCE: a connection a test left open (a worker, an admin command) does not keep it.
+    drop: () => onAdmin(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}

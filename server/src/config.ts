@@ -58,8 +58,12 @@ export interface Config {
   /** Reading the client address behind reverse proxies (rate limits, brakes, whitelists). */
   trustProxy: TrustProxy;
   loginGuard: LoginGuardConfig;
-  /** Password reset requests per client IP per hour (domain/recovery.ts has the other limits). */
+  /** Password reset requests per client IP per hour (domain/recovery.ts has the windows). */
   recoveryIpMax: number;
+  /** Password reset requests per name per 15 minutes. */
+  recoveryNameMax: number;
+  /** Failed password resets (wrong code or pin) per account or unknown name per 15 minutes. */
+  recoveryFailedResetMax: number;
   smtpUrl: string | undefined;
   /** Sender of the e-mails (sign-in codes). */
   mailFrom: string;
@@ -285,6 +289,8 @@ export function loadConfig(env: Env): Config {
       lockMinutes: int(env, 'LOGIN_LOCK_MINUTES', 30, 1, 60 * 24 * 30),
     },
     recoveryIpMax: int(env, 'RECOVERY_IP_MAX', 20, 1, 1_000_000),
+    recoveryNameMax: int(env, 'RECOVERY_NAME_MAX', 3, 1, 1_000_000),
+    recoveryFailedResetMax: int(env, 'RECOVERY_FAILED_RESET_MAX', 5, 1, 1_000_000),
     smtpUrl: str(env, 'SMTP_URL'),
     mailFrom: str(env, 'MAIL_FROM') ?? 'CryptoSafeLock <no-reply@cryptosafelock.local>',
     chainRpcUrl: str(env, 'CHAIN_RPC_URL'),

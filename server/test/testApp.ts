@@ -11,7 +11,7 @@ import { openRuntime, resolveConfig, type Runtime } from '../src/runtime';
 import { DEMO_ACCOUNT } from '../src/seed';
 import { OPENAPI_PATH } from '../src/paths';
 import { call, urlOf, type CallOptions } from './operations';
-import { freshTestStore, siblingTestStore, type TestStore } from './testStore';
+import { freshTestStore, seededTestStore, siblingTestStore, type TestStore } from './testStore';
 
 export const FIXTURE_SPEC = path.join(__dirname, 'fixtures', 'openapi.yaml');
 
@@ -88,14 +88,7 @@ export interface TestAppOptions extends Partial<Omit<BuildAppOptions, 'config' |
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const { env: extraEnv, sameDatabaseAs, beside, ...buildOptions } = options;
-  const store: Pick<TestStore, 'env' | 'close'> = sameDatabaseAs
-    ? siblingTestStore(sameDatabaseAs.storeEnv.DATABASE_URL)
-    : beside
-      ? { env: beside.storeEnv, close: async () => {} }
-      : await freshTestStore();
-  const dataDir = store.env.DATA_DIR;
-  const config = loadConfig({
-    ...store.env,
+  const env: Env = {
     NODE_ENV: 'test',
     SECRET_KEY: 'test-secret-key-0123456789abcdef0123456789',
     RESPONSE_VALIDATION: 'true',
@@ -103,10 +96,25 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     AUTH_RATE_LIMIT_MAX: '10000',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...extraEnv,
-  });
+  };
+  // A new deployment starts from a copy of a store seeded once with the same configuration
+  // (testStore.ts), unless the test chose the store itself.
+  const copied = !sameDatabaseAs && !beside && !('DATA_DIR' in env) && !('DATABASE_URL' in env);
+  const store: Pick<TestStore, 'env' | 'close'> = sameDatabaseAs
+    ? siblingTestStore(sameDatabaseAs.storeEnv.DATABASE_URL)
+    : beside
+      ? { env: beside.storeEnv, close: async () => {} }
+      : copied
+        ? await seededTestStore(JSON.stringify(env), async (at) => {
+            const seeded = await openRuntime(loadConfig({ ...at, ...env }));
+            await seeded.close();
+          })
+        : await freshTestStore();
+  const dataDir = store.env.DATA_DIR;
+  const config = loadConfig({ ...store.env, ...env });
   const runtime: Runtime = sameDatabaseAs
     ? { config: resolveConfig(config), db: sameDatabaseAs.db, close: async () => {} }
-    : await openRuntime(config);
+    : await openRuntime(config, { seed: !copied });
   const clock = beside?.clock ?? testClock();
   const specification = options.specification ?? OPENAPI_PATH;
   let app: FastifyInstance;

@@ -1,3 +1,4 @@
+import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import type { User } from '../db/schema';
 import { FailureWindow, clearLock } from './lockout';
@@ -13,16 +14,22 @@ import { systemClock, type Clock } from './time';
 export const RESET_CODE_TTL_MINUTES = OTP_SHAPE['password-reset'].ttlMinutes;
 const MINUTE = 60_000;
 
-/** The brakes of both steps (the README's choices list describes them). */
+/**
+ * The brakes of both steps (the README's choices list describes them). Their budgets where the
+ * configuration sets them (a contract run raises them, as it does the other rate limits).
+ */
 export const RECOVERY_LIMITS = {
-  /** Requests per name (as typed, any case) per window: answered 429, known or unknown. */
-  perName: { max: 3, windowMs: 15 * MINUTE },
+  /** Requests per name (as typed, any case) per window (RECOVERY_NAME_MAX, default 3): 429. */
+  perNameWindowMs: 15 * MINUTE,
   /** Requests per client IP per window (RECOVERY_IP_MAX, default 20): answered 429. */
   perIpWindowMs: 60 * MINUTE,
   /** Codes e-mailed per account per window; beyond, the answer stays the same, no mail goes. */
   mailsPerAccount: { max: 3, windowMs: 15 * MINUTE },
-  /** Failed resets (wrong code or pin) per account, or per unknown name, per window: 429. */
-  failedResets: { max: 5, windowMs: 15 * MINUTE },
+  /**
+   * Failed resets (wrong code or pin) per account, or per unknown name, per window
+   * (RECOVERY_FAILED_RESET_MAX, default 5): 429.
+   */
+  failedResetsWindowMs: 15 * MINUTE,
 } as const;
 
 export const RECOVERY_MESSAGES = {
@@ -45,16 +52,22 @@ function waitText(seconds: number): string {
 const normalName = (name: string) => name.trim().toLowerCase();
 
 /**
- * The windows of RECOVERY_LIMITS (`ipMax` requests per IP: RECOVERY_IP_MAX), stored with the
- * sign-in's (login_failures, each under its own scope).
+ * The windows of RECOVERY_LIMITS with the configured budgets, stored with the sign-in's
+ * (login_failures, each under its own scope).
  */
-export function recoveryWindows(ipMax: number) {
+export function recoveryWindows(
+  limits: Pick<Config, 'recoveryIpMax' | 'recoveryNameMax' | 'recoveryFailedResetMax'>,
+) {
   const w = RECOVERY_LIMITS;
   return {
-    perName: new FailureWindow('recovery-name', w.perName.max, w.perName.windowMs),
-    perIp: new FailureWindow('recovery-ip', ipMax, w.perIpWindowMs),
+    perName: new FailureWindow('recovery-name', limits.recoveryNameMax, w.perNameWindowMs),
+    perIp: new FailureWindow('recovery-ip', limits.recoveryIpMax, w.perIpWindowMs),
     mails: new FailureWindow('recovery-mail', w.mailsPerAccount.max, w.mailsPerAccount.windowMs),
-    failedResets: new FailureWindow('recovery-check', w.failedResets.max, w.failedResets.windowMs),
+    failedResets: new FailureWindow(
+      'recovery-check',
+      limits.recoveryFailedResetMax,
+      w.failedResetsWindowMs,
+    ),
   };
 }
 

@@ -15,7 +15,7 @@ import type { HandlerModule, Reply } from './types';
 import { SECURITY_MESSAGES } from '../../../src/shared/security';
 
 export const recoveryHandlers: HandlerModule = (ctx) => {
-  const windows = recoveryWindows(ctx.config.recoveryIpMax);
+  const windows = recoveryWindows(ctx.config);
 
   /** 429 with Retry-After while a window's budget is used up (`waitMs` > 0). */
   function refuseWhileThrottled(

@@ -49,11 +49,29 @@ export function mediaTypesIn(document: JsonObject): string[] {
   return mediaTypesOf(listOperations(document));
 }
 
+/** Recursively frozen: a loaded document is shared (below), so nothing may change it. */
+function deepFreeze<T>(node: T): T {
+  if (typeof node === 'object' && node !== null && !Object.isFrozen(node)) {
+    Object.freeze(node);
+    for (const value of Object.values(node)) deepFreeze(value);
+  }
+  return node;
+}
+
+// Parsed once per document text and process: tests build hundreds of apps (each loading both
+// contracts), and parsing openapi.yaml is the largest part of building one after the first.
+const loaded = new Map<string, LoadedSpec>();
+
 export function loadSpecification(file: string = OPENAPI_PATH): LoadedSpec {
-  const parsed = load(readFileSync(file, 'utf8'));
+  const text = readFileSync(file, 'utf8');
+  const known = loaded.get(text);
+  if (known) return known;
+  const parsed = load(text);
   if (!isObject(parsed) || typeof parsed.openapi !== 'string') {
     throw new Error(`${file} is not an OpenAPI document`);
   }
-  const document = relaxForServer(parsed);
-  return { document, operations: listOperations(document) };
+  const document = deepFreeze(relaxForServer(parsed));
+  const spec = deepFreeze({ document, operations: listOperations(document) });
+  loaded.set(text, spec);
+  return spec;
 }

@@ -6,6 +6,7 @@ import {
   createPublicClient,
   createTestClient,
   createWalletClient,
+  defineChain,
   http,
   encodeFunctionData,
   type Abi,
@@ -13,7 +14,6 @@ import {
   type Hex,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { hardhat } from 'viem/chains';
 import { freePort } from '../../../scripts/net.mjs';
 
 // A real EVM chain for the adapter tests: a Hardhat 2 node in a child process on a free loopback
@@ -21,6 +21,14 @@ import { freePort } from '../../../scripts/net.mjs';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const HARDHAT_CLI = path.join(ROOT, 'node_modules', 'hardhat', 'internal', 'cli', 'cli.js');
+// viem/chains' own `hardhat`, defined here: importing viem/chains evaluates its ~800 chain
+// modules, about 8 s per test file under Jest on this machine, for one definition.
+const hardhat = defineChain({
+  id: 31_337,
+  name: 'Hardhat',
+  nativeCurrency: { decimals: 18, name: 'Ether', symbol: 'ETH' },
+  rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
+});
 /** Hardhat's first default account (publicly known test key, funded on the local node only). */
 const DEPLOYER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 
