@@ -204,7 +204,9 @@ async function recordTransfer(
     type: 'credit',
     source: 'deposit',
     note: `USDT (BEP20) deposit from ${transfer.from}`,
-    createdAt: nowIso,
+    // The deposit's own moment (its block's time), as the wallet lists it: the dashboard's
+    // Recent Activity then shows the same minute, not the later minute of the sync.
+    createdAt: transfer.timestamp,
   });
   return 'credited';
 }
