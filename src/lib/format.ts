@@ -15,7 +15,12 @@ export function formatAmount(amount: number | string | null | undefined, decimal
   return (Number.isFinite(value) ? value : 0).toFixed(decimals);
 }
 
-/** Long date-time, moment's LLL (e.g. 'November 25, 2026 10:41 PM'). */
+// One format per kind, as the spec has them: a moment (something happened at) is LLL, a date
+// (a birthday, an expiry, the day of a daily log) is DD-MM-YYYY, and a time under its day's
+// heading is LT, the time part of LLL. Moment truncates to the minute, so one instant reads the
+// same minute wherever it is shown.
+
+/** A moment, moment's LLL (e.g. 'November 25, 2026 10:41 PM'). */
 export function formatDateTime(value: string | null | undefined): string {
   return value ? moment(value).format('LLL') : '----';
 }
@@ -23,4 +28,9 @@ export function formatDateTime(value: string | null | undefined): string {
 /** Day-first date, DD-MM-YYYY. */
 export function formatDate(value: string | null | undefined): string {
   return value ? moment(value).format('DD-MM-YYYY') : '----';
+}
+
+/** The time of day of a moment listed under its day (Today, Yesterday): LT, e.g. '10:41 PM'. */
+export function formatTime(value: string | null | undefined): string {
+  return value ? moment(value).format('LT') : '----';
 }

@@ -7,7 +7,7 @@ import { canRequeueDeposit, DEPOSIT_STATUS } from '../appRules';
 import type { Column } from '../../../components/DataTable';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { ListTable } from './ListTable';
-import { ShortDateTime } from './ShortDateTime';
+import { DateTime } from '../../../components/DateTime';
 import { TxHash } from './TxHash';
 import { usePagedList } from './usePagedList';
 import { TitledModal } from '../../../components/TitledModal';
@@ -33,7 +33,7 @@ export function ReceiveList({ appId }: { appId: string }) {
     {
       header: 'Time',
       className: 'time-cell',
-      cell: (tx) => <ShortDateTime value={tx.created_at} />,
+      cell: (tx) => <DateTime value={tx.created_at} />,
     },
     {
       header: 'Action',

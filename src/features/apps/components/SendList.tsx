@@ -10,7 +10,7 @@ import { shorten } from '../../../lib/mask';
 import { canActOnSend, SEND_STATUS } from '../appRules';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { ListTable } from './ListTable';
-import { ShortDateTime } from './ShortDateTime';
+import { DateTime } from '../../../components/DateTime';
 import { TxHash } from './TxHash';
 import { usePagedList } from './usePagedList';
 
@@ -48,7 +48,7 @@ export function SendList({ appId }: { appId: string }) {
     {
       header: 'Time',
       className: 'time-cell',
-      cell: (tx) => <ShortDateTime value={tx.created_at} />,
+      cell: (tx) => <DateTime value={tx.created_at} />,
     },
     {
       header: 'Action',
