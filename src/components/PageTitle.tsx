@@ -14,12 +14,12 @@ interface Props {
 /** A signed-in screen's heading: the one page-title style, its lead line and its actions. */
 export function PageTitle({ children, lead, actions }: Props) {
   return (
-    <header className="page-header">
+    <div className="page-header">
       <div className="page-header__text">
         <h1 className={PAGE_TITLE_CLASS}>{children}</h1>
         {lead && <p className="page-header__lead">{lead}</p>}
       </div>
       {actions}
-    </header>
+    </div>
   );
 }

@@ -10,6 +10,20 @@ export function formatMoney(
   return `${symbol || DEFAULT_CURRENCY_SYMBOL}${formatAmount(amount, 2)}`;
 }
 
+// Decimals per figure, as the spec has them: the account's money (balance, totals, prices,
+// ledger entries) 2 with the currency prefix (formatMoney); a transfer's amount and a daily volume
+// 4 with the coin's name; a method's usage totals and an operational wallet's balance 6.
+
+/** A transfer's amount or a daily volume: 4 decimals and the coin (e.g. '241.5344 USDT'). */
+export function formatCoin(amount: number | string | null | undefined, coin: string): string {
+  return `${formatAmount(amount, 4)} ${coin}`;
+}
+
+/** A payment method's usage total or an operational wallet's balance: 6 decimals. */
+export function formatCoinTotal(amount: number | string | null | undefined): string {
+  return formatAmount(amount, 6);
+}
+
 export function formatAmount(amount: number | string | null | undefined, decimals: number): string {
   const value = Number(amount ?? 0);
   return (Number.isFinite(value) ? value : 0).toFixed(decimals);

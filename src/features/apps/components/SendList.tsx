@@ -5,7 +5,7 @@ import {
   type SendTransaction,
 } from '../../../api/apps';
 import type { Column } from '../../../components/DataTable';
-import { formatAmount } from '../../../lib/format';
+import { formatCoin } from '../../../lib/format';
 import { shorten } from '../../../lib/mask';
 import { canActOnSend, SEND_STATUS } from '../appRules';
 import { StatusBadge } from '../../../components/StatusBadge';
@@ -33,7 +33,7 @@ export function SendList({ appId }: { appId: string }) {
       header: 'Amount',
       numeric: true,
       className: 'text-nowrap',
-      cell: (tx) => `${formatAmount(tx.amount, 4)} ${tx.name}`,
+      cell: (tx) => formatCoin(tx.amount, tx.name),
     },
     {
       header: 'Receiver Address',
