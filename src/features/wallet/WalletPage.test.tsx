@@ -44,6 +44,14 @@ describe('Wallet', () => {
     expect(screen.getByTestId('wallet-balance')).toHaveTextContent(/^\$426\.75$/);
   });
 
+  test('shows the BEP20-only warning without opening the Disclaimer', async () => {
+    await renderWallet();
+    expect(await screen.findByTestId('bep20-warning')).toHaveTextContent(
+      'Only BEP20 (Binance smart chain) USDT deposits are accepted. Deposits sent on other networks such as ERC20 or TRC20 are neither credited nor refunded.',
+    );
+    expect(screen.getByTestId('bep20-warning')).toBeVisible();
+  });
+
   test('copies the full address with the spec toast', async () => {
     const { user } = await renderWallet();
     const write = jest.spyOn(navigator.clipboard, 'writeText');
@@ -103,7 +111,8 @@ describe('Wallet', () => {
   test('opens the two info popovers', async () => {
     const { user } = await renderWallet();
     await user.click(await screen.findByRole('button', { name: 'Disclaimer' }));
-    expect(await screen.findByText(/neither credited nor refunded/)).toBeInTheDocument();
+    const disclaimer = await screen.findByRole('heading', { name: 'Disclaimer' });
+    expect(disclaimer.closest('.popover')).toHaveTextContent(/neither credited nor refunded/);
     await user.click(screen.getByRole('button', { name: 'Note' }));
     expect(await screen.findByText(/After depositing, click Check Balance/)).toBeInTheDocument();
   });
