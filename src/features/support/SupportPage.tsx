@@ -24,7 +24,7 @@ const MESSAGES = [
   {
     from: 'you',
     text: 'Hello, my deposit from this morning is not in my wallet yet.',
-    time: '09:58 AM',
+    time: '9:58 AM',
   },
   { from: 'support', text: 'Hi! Could you share the transaction hash?', time: '10:03 AM' },
   { from: 'you', text: 'Sure: 0x3f5a9…e2f4a6 on BNB Smart Chain.', time: '10:05 AM' },
