@@ -1,5 +1,13 @@
 import { CHAINS, explorerAddressUrl, explorerTxUrl } from './chains';
-import { formatAmount, formatDate, formatDateTime, formatMoney } from './format';
+import {
+  formatAmount,
+  formatCoin,
+  formatCoinTotal,
+  formatDate,
+  formatDateTime,
+  formatMoney,
+  formatTime,
+} from './format';
 import { maskTnx, shorten } from './mask';
 import { deobfuscate, obfuscate } from './obfuscate';
 import { pageQueryFromUrl, pageWindow } from './pagination';
@@ -45,10 +53,24 @@ describe('formatting', () => {
     expect(formatMoney(null)).toBe('$0.00');
     expect(formatAmount('1.23456789', 4)).toBe('1.2346');
   });
-  test('dates as DD-MM-YYYY and LLL', () => {
+  test('decimals per figure: transfers and volumes 4 with the coin, usage totals 6', () => {
+    expect(formatCoin('241.53444', 'USDT')).toBe('241.5344 USDT');
+    expect(formatCoin(null, 'BNB')).toBe('0.0000 BNB');
+    expect(formatCoinTotal(0.1234567)).toBe('0.123457');
+    expect(formatCoinTotal('not a number')).toBe('0.000000');
+  });
+  test('dates as DD-MM-YYYY, moments as LLL, a time under its day as LT', () => {
     expect(formatDate('2026-11-25T10:00:00')).toBe('25-11-2026');
     expect(formatDateTime('2026-11-25T22:41:00')).toBe('November 25, 2026 10:41 PM');
+    expect(formatTime('2026-11-25T22:41:00')).toBe('10:41 PM');
+    expect(formatTime('2026-11-25T09:05:00')).toBe('9:05 AM');
     expect(formatDate(null)).toBe('----');
+    expect(formatDateTime(undefined)).toBe('----');
+    expect(formatTime(null)).toBe('----');
+  });
+  test('a moment keeps its minute: seconds are cut, never rounded up', () => {
+    expect(formatDateTime('2026-11-25T17:46:59.999')).toBe('November 25, 2026 5:46 PM');
+    expect(formatTime('2026-11-25T17:46:31')).toBe('5:46 PM');
   });
 });
 

@@ -91,7 +91,6 @@ export async function syncDeposits(
   db: Kysely<Database>,
   adapter: ChainAdapter,
   userId: string,
-  nowIso: string,
 ): Promise<SyncResult> {
   const user = await db
     .selectFrom('users')
@@ -123,7 +122,7 @@ export async function syncDeposits(
       if (amountMicro <= 0n) continue; // dust below 10^-6 USDT is never credited
       seen.add(keyOf(transfer.txHash, transfer.logIndex));
       const confirmed = transfer.blockNumber <= safe;
-      const outcome = await recordTransfer(trx, userId, transfer, amountMicro, confirmed, nowIso);
+      const outcome = await recordTransfer(trx, userId, transfer, amountMicro, confirmed);
       if (outcome === 'credited') credited += 1;
       if (outcome === 'new_pending') newPending += 1;
       if (outcome === 'new_pending' || outcome === 'pending') pending += 1;
@@ -158,7 +157,6 @@ async function recordTransfer(
   transfer: TokenTransfer,
   amountMicro: bigint,
   confirmed: boolean,
-  nowIso: string,
 ): Promise<'credited' | 'new_pending' | 'pending' | 'known'> {
   const txHash = transfer.txHash.toLowerCase();
   const existing = await trx
@@ -204,7 +202,9 @@ async function recordTransfer(
     type: 'credit',
     source: 'deposit',
     note: `USDT (BEP20) deposit from ${transfer.from}`,
-    createdAt: nowIso,
+    // The deposit's own moment (its block's time), as the wallet lists it: the dashboard's
+    // Recent Activity then shows the same minute, not the later minute of the sync.
+    createdAt: transfer.timestamp,
   });
   return 'credited';
 }

@@ -118,6 +118,19 @@ describe('wallet on the local chain', () => {
     ]);
   });
 
+  it('dates the ledger credit at the deposit, so wallet and dashboard show the same time', async () => {
+    const m = await addMerchant(t, 'punctual');
+    await wallet(m.headers);
+    await admin('deposit', 'punctual', '5');
+    t.clock.advance(90_000); // the sync that credits it comes a minute and a half later
+    expect((await sync(m.headers)).json()).toEqual(depositFound(5));
+    const [deposit] = (await wallet(m.headers)).json().data.data;
+    const dashboard = await t.call('getDashboard', { headers: m.headers });
+    const [entry] = dashboard.json().data.latest_transacctions;
+    expect(entry.tnx).toBe(deposit.tnx);
+    expect(entry.created_at).toBe(deposit.created_at);
+  });
+
   it('converts the 18-decimal token amount exactly and never credits sub-micro dust', async () => {
     const m = await addMerchant(t, 'precise');
     const { address } = (await wallet(m.headers)).json().details;

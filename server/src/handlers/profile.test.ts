@@ -183,10 +183,12 @@ describe('getImage', () => {
     expect(res.statusCode).toBe(401);
   });
 
-  test('serves payment method logos', async () => {
+  test('serves payment method logos: the icon set’s artwork, 128 px square', async () => {
     const res = await getImage('logo_usdt.png');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
+    // IHDR: width and height, big-endian, from byte 16 (server/assets/logos/source/README.md).
+    expect([res.rawPayload.readUInt32BE(16), res.rawPayload.readUInt32BE(20)]).toEqual([128, 128]);
   });
 
   test('unknown names are 404, paths and other extensions are refused by the contract', async () => {

@@ -64,7 +64,7 @@ export const walletHandlers: HandlerModule = (ctx) => {
     async syncBalance(request) {
       const user = requireUser(request);
       await ensureDepositAddress(ctx.db, user.id, xpub, chain);
-      const found = await syncDeposits(ctx.db, chain, user.id, ctx.clock().toISOString());
+      const found = await syncDeposits(ctx.db, chain, user.id);
       const isNew = found.credited > 0 || found.newPending > 0;
       return {
         status: true,

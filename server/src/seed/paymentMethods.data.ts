@@ -3,7 +3,8 @@ import type { PaymentMethodsTable } from '../db/schema';
 
 // EVM chain ids, with 0 standing for Tron. Token contracts are the public mainnet USDT
 // contracts; decimals are the token's own (BEP20 USDT has 18, the others 6).
-// Logos are PNGs in server/assets/logos/ (LOGOS_DIR), served by getImage; ids and network names
+// Logos are PNGs in server/assets/logos/ (LOGOS_DIR, rendered from CC0 icon sets: source/README.md),
+// served by getImage; ids and network names
 // follow openapi.yaml's examples (pm_usdt_bsc, 'BNB Smart Chain'). Codes, confirmations and
 // minimum deposits are the gateway's (server/openapi/gateway.yaml); confirmations follow common
 // exchange practice per chain (BSC 15, Tron 19, Ethereum 12, Polygon 128).

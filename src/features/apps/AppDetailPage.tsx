@@ -15,6 +15,7 @@ import { TransactionTab } from './components/TransactionTab';
 import { UsageTab } from './components/UsageTab';
 import { useMediaQuery } from '../layout/useMediaQuery';
 import './apps.scss';
+import { PageTitle } from '../../components/PageTitle';
 
 function TabContent({ tab, details }: { tab: TabSlug; details: AppDetails }) {
   const appId = details.app_data.id;
@@ -93,12 +94,9 @@ export default function AppDetailPage() {
       <QueryState query={app} what="this app">
         {({ data: details }) => (
           <>
-            <header className="mb-3">
-              <h1 className="h3 mb-1 text-break">{details.app_data.app_name}</h1>
-              {details.app_data.info && (
-                <p className="text-muted mb-0 text-break">{details.app_data.info}</p>
-              )}
-            </header>
+            <PageTitle lead={details.app_data.info || undefined}>
+              {details.app_data.app_name}
+            </PageTitle>
             <div className="app-detail__layout">
               <AppMenu appId={id} tab={tab} />
               <div className="app-detail__content">

@@ -5,6 +5,7 @@ import { paths } from '../../app/paths';
 import { AppForm, EMPTY_APP_FORM, type AppFormValues } from './components/AppForm';
 import { PlanNotice } from './components/PlanNotice';
 import './apps.scss';
+import { PageTitle } from '../../components/PageTitle';
 
 /** /app/create-app: a new app lands in the sidebar (session) at once and opens its page. */
 export default function CreateAppPage() {
@@ -18,12 +19,15 @@ export default function CreateAppPage() {
 
   return (
     <section className="apps-page">
-      <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
-        <h1 className="h3 mb-0">Create App</h1>
-        <Link to={paths.allApps} className="btn btn-outline-secondary btn-sm">
-          All Apps
-        </Link>
-      </div>
+      <PageTitle
+        actions={
+          <Link to={paths.allApps} className="btn btn-outline-secondary btn-sm">
+            All Apps
+          </Link>
+        }
+      >
+        Create App
+      </PageTitle>
       <PlanNotice />
       <Card>
         <Card.Body>

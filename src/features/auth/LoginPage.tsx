@@ -143,7 +143,7 @@ export default function LoginPage() {
 
   return (
     <PublicLayout>
-      <h1 className="h3 fw-bold mb-1">Sign In</h1>
+      <h1 className="page-title mb-1">Sign In</h1>
       <p className="text-body-secondary mb-4">
         {inStepTwo ? (
           <>

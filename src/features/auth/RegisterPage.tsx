@@ -188,7 +188,7 @@ export default function RegisterPage() {
 
   return (
     <PublicLayout wide>
-      <h1 className="h3 fw-bold mb-1">Sign Up</h1>
+      <h1 className="page-title mb-1">Sign Up</h1>
       <p className="text-body-secondary fw-medium mb-4">{TAGLINE}</p>
       <Form noValidate onSubmit={(event) => void onSubmit(event)}>
         <Row className="g-3">

@@ -95,7 +95,7 @@ export default function ResetPasswordPage() {
 
   return (
     <PublicLayout>
-      <h1 className="h3 fw-bold mb-1">Reset Password</h1>
+      <h1 className="page-title mb-1">Reset Password</h1>
       <p className="text-body-secondary mb-4">Enter Username for changing account password.</p>
       {sentFor ? (
         <form

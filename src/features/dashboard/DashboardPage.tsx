@@ -43,7 +43,7 @@ export default function DashboardPage() {
         <div className="col-12 col-lg-8">
           <Card className="dash-card welcome-card h-100">
             <Card.Body>
-              <h1 className="welcome-card__greeting">Hello, {session.name}</h1>
+              <h1 className="page-title welcome-card__greeting">Hello, {session.name}</h1>
               <p className="welcome-card__login text-muted mb-3">
                 Last login: {dashboard ? lastLogin(dashboard) : '…'}
               </p>

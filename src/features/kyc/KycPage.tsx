@@ -5,6 +5,7 @@ import { useProfile } from '../profile/useProfile';
 import { DocumentSection } from './components/DocumentSection';
 import { PersonalInfoSection } from './components/PersonalInfoSection';
 import './kyc.scss';
+import { PageTitle } from '../../components/PageTitle';
 
 /** Identity Verification: the personal section and one upload section per document type. */
 export default function KycPage() {
@@ -13,11 +14,9 @@ export default function KycPage() {
 
   return (
     <div className="kyc-page">
-      <h1 className="h4 mb-1">Identity Verification</h1>
-      <p className="text-muted mb-3">
-        Fill in your personal information and upload a proof for each document type. Each section is
-        reviewed separately.
-      </p>
+      <PageTitle lead="Fill in your personal information and upload a proof for each document type. Each section is reviewed separately.">
+        Identity Verification
+      </PageTitle>
       <Accordion defaultActiveKey={['personal']} alwaysOpen className="kyc-accordion">
         {profile ? (
           <PersonalInfoSection

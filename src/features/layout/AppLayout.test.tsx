@@ -183,7 +183,9 @@ describe('header', () => {
 
     await user.click(screen.getByRole('button', { name: 'Read All' }));
     // `/` sends a signed-in user on to the dashboard.
-    await waitFor(() => expect(navigation.pathname).toBe('/app/dashboard'));
+    await waitFor(() => expect(navigation.pathname).toBe('/app/dashboard'), {
+      timeout: 5_000,
+    });
     expect(marked).toBe('evt_4');
     expect(
       await screen.findByRole('button', { name: 'Notifications (0 unread)' }, { timeout: 5_000 }),

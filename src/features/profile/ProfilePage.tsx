@@ -10,6 +10,7 @@ import { formatDate } from '../../lib/format';
 import { selectSession } from '../auth/sessionSlice';
 import { useProfile } from './useProfile';
 import './profile.scss';
+import { PageTitle } from '../../components/PageTitle';
 
 const EMPTY = '----';
 const GENDER = { male: 'Male', female: 'Female', others: 'Others' } as const;
@@ -51,7 +52,7 @@ export default function ProfilePage() {
 
   return (
     <div className="profile-page">
-      <h1 className="h4 mb-3">Profile</h1>
+      <PageTitle>Profile</PageTitle>
       <Card className="profile-card">
         <Card.Body>
           <div className="profile-card__head">

@@ -10,6 +10,7 @@ import { AuthenticatorSetup } from './components/AuthenticatorSetup';
 import { ChangePinForm } from './components/ChangePinForm';
 import { SecurityCodeModal, type SwitchTarget } from './components/SecurityCodeModal';
 import './security.scss';
+import { PageTitle } from '../../components/PageTitle';
 
 interface MethodProps {
   method: SwitchTarget;
@@ -71,11 +72,17 @@ function Methods({ data }: { data: AuthenticationResponse }) {
 
   return (
     <section className="security-page">
-      <h1 className="h3 mb-1">Authentication</h1>
-      <p className="text-secondary mb-4">
-        Choose how you confirm your sign-in: your 4 digit pin or a code from an authenticator app.
-        {current === 'otp' && ' You sign in with a one-time code sent to your e-mail for now.'}
-      </p>
+      <PageTitle
+        lead={
+          <>
+            Choose how you confirm your sign-in: your 4 digit pin or a code from an authenticator
+            app.
+            {current === 'otp' && ' You sign in with a one-time code sent to your e-mail for now.'}
+          </>
+        }
+      >
+        Authentication
+      </PageTitle>
       <Accordion defaultActiveKey={current === 'authenticator' ? 'authenticator' : 'mpin'}>
         <MethodItem
           method="mpin"

@@ -8,7 +8,8 @@ import { renderRoute, SIGNED_IN } from '../../../test/renderWithProviders';
 async function renderPage() {
   const user = userEvent.setup();
   renderRoute('/app/changepassword', { session: { ...SIGNED_IN, profile: makeProfile() } });
-  const form = await screen.findByRole('form', { name: 'Change Password' });
+  // The first render loads the lazy layout and page chunks (slow on a busy machine).
+  const form = await screen.findByRole('form', { name: 'Change Password' }, { timeout: 5000 });
   const field = (label: string) => within(form).getByLabelText(label);
   const submit = () => user.click(within(form).getByRole('button', { name: 'Update Password' }));
   return { user, form, field, submit };

@@ -8,6 +8,7 @@ import { SecretField } from '../../components/form/SecretField';
 import { validSubmit } from '../../components/form/validSubmit';
 import { BusyButton } from '../../components/BusyButton';
 import './security.scss';
+import { PageTitle } from '../../components/PageTitle';
 
 const EMPTY = { currentpassword: '', newpassword: '', newpassword_confirmation: '', mpin: '' };
 type Values = typeof EMPTY;
@@ -41,10 +42,9 @@ export default function ChangePasswordPage() {
 
   return (
     <section className="change-password">
-      <h1 className="h3 mb-1">Change Password</h1>
-      <p className="text-secondary mb-4">
-        Your other signed-in devices are signed out when the password changes.
-      </p>
+      <PageTitle lead="Your other signed-in devices are signed out when the password changes.">
+        Change Password
+      </PageTitle>
       <Card body>
         <Form noValidate onSubmit={(event) => void submit(event)} aria-label="Change Password">
           <SecretField

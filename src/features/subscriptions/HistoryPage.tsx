@@ -18,6 +18,7 @@ import { InvoiceModal } from './components/InvoiceModal';
 import { StatusBadge } from '../../components/StatusBadge';
 import { SUBSCRIPTION_STATUS } from './planAction';
 import './subscriptions.scss';
+import { PageTitle } from '../../components/PageTitle';
 
 /** Hook arguments of page `page`: the list's first_page_url with the page number replaced. */
 export function historyPageArg(firstPageUrl: string, page: number): ListSubscriptionsApiArg {
@@ -98,7 +99,7 @@ export default function HistoryPage() {
 
   return (
     <div className="history">
-      <h1 className="plans__heading">Purchase History</h1>
+      <PageTitle>Purchase History</PageTitle>
       <Card className="plans-card">
         <Card.Body>
           <QueryState query={purchases} what="the purchases">

@@ -17,6 +17,7 @@ import { PlanActionModal, type PendingAction } from './components/PlanActionModa
 import { PlanCard } from './components/PlanCard';
 import { isCurrentPlan, NO_PLAN_SELECTED, planAction, type PlanAction } from './planAction';
 import './subscriptions.scss';
+import { PageTitle } from '../../components/PageTitle';
 
 /** /app/subscriptions: the plan cards with buy, upgrade, downgrade and cancel. */
 export default function PackagesPage() {
@@ -61,18 +62,21 @@ export default function PackagesPage() {
 
   return (
     <div className="plans">
-      <div className="plans__head">
-        <div>
-          <h1 className="plans__heading">My Subscriptions</h1>
-          <p className="text-muted mb-0">
+      <PageTitle
+        lead={
+          <>
             Plans are paid from your USDT wallet balance.{' '}
             <Link to={paths.wallet}>Deposit fund</Link>
-          </p>
-        </div>
-        <Link to={paths.history} className="btn btn-outline-primary">
-          Purchase History
-        </Link>
-      </div>
+          </>
+        }
+        actions={
+          <Link to={paths.history} className="btn btn-outline-primary">
+            Purchase History
+          </Link>
+        }
+      >
+        My Subscriptions
+      </PageTitle>
 
       <QueryState query={packages} what="the plans">
         {(data) => (

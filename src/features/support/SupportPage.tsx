@@ -4,6 +4,7 @@ import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { ChatIcon, PlusIcon, SendIcon } from '../../components/icons';
 import './support.scss';
+import { PageTitle } from '../../components/PageTitle';
 
 // A static mock-up with no API behind it: sample figures and messages, no calls.
 const COUNTS = ['New', 'Open', 'Close', 'Re-open'] as const;
@@ -23,7 +24,7 @@ const MESSAGES = [
   {
     from: 'you',
     text: 'Hello, my deposit from this morning is not in my wallet yet.',
-    time: '09:58 AM',
+    time: '9:58 AM',
   },
   { from: 'support', text: 'Hi! Could you share the transaction hash?', time: '10:03 AM' },
   { from: 'you', text: 'Sure: 0x3f5a9…e2f4a6 on BNB Smart Chain.', time: '10:05 AM' },
@@ -34,13 +35,16 @@ export default function SupportPage() {
   const [draft, setDraft] = useState('');
   return (
     <div className="support-page">
-      <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
-        <h1 className="h4 mb-0">Support</h1>
-        <Button size="sm">
-          <PlusIcon width={16} height={16} className="me-1" />
-          Raise Ticket
-        </Button>
-      </div>
+      <PageTitle
+        actions={
+          <Button size="sm">
+            <PlusIcon width={16} height={16} className="me-1" />
+            Raise Ticket
+          </Button>
+        }
+      >
+        Support
+      </PageTitle>
       <div className="row g-3 mb-3">
         {COUNTS.map((label) => (
           <div className="col-6 col-lg-3" key={label}>

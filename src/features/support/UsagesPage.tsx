@@ -1,11 +1,12 @@
 import Card from 'react-bootstrap/Card';
 import { LayersIcon } from '../../components/icons';
+import { PageTitle } from '../../components/PageTitle';
 
 /** An empty placeholder page: the screen exists in the menu, with nothing behind it yet. */
 export default function UsagesPage() {
   return (
     <div>
-      <h1 className="h4 mb-3">Usages</h1>
+      <PageTitle>Usages</PageTitle>
       <Card className="text-center text-muted py-5">
         <Card.Body>
           <LayersIcon width={40} height={40} className="mb-2 opacity-50" />

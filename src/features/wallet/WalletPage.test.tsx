@@ -28,7 +28,28 @@ describe('Wallet', () => {
     expect(screen.getByTitle(`QR code of ${DEPOSIT_ADDRESS}`)).toBeInTheDocument();
     expect(screen.getByText('Binance smart chain')).toBeInTheDocument();
     expect(screen.getByText('Coin').nextElementSibling).toHaveTextContent('USDT');
-    expect(screen.getByTestId('wallet-balance')).toHaveTextContent('150.50 USDT');
+    expect(screen.getByTestId('wallet-balance')).toHaveTextContent(/^\$150\.50$/);
+  });
+
+  test('shows the balance as the sidebar does: 2 decimals after the currency symbol', async () => {
+    server.use(
+      reply('getBalance', { status: true, data: { payInBalance: 426.75 } }),
+      reply('getCryptoDeposit', {
+        ...fixtures.getCryptoDeposit,
+        details: makeWalletDetails({ balance: 426.75 }),
+      }),
+    );
+    await renderWallet();
+    await waitFor(() => expect(screen.getByTestId('balance-amount')).toHaveTextContent('$426.75'));
+    expect(screen.getByTestId('wallet-balance')).toHaveTextContent(/^\$426\.75$/);
+  });
+
+  test('shows the BEP20-only warning without opening the Disclaimer', async () => {
+    await renderWallet();
+    expect(await screen.findByTestId('bep20-warning')).toHaveTextContent(
+      'Only BEP20 (Binance smart chain) USDT deposits are accepted. Deposits sent on other networks such as ERC20 or TRC20 are neither credited nor refunded.',
+    );
+    expect(screen.getByTestId('bep20-warning')).toBeVisible();
   });
 
   test('copies the full address with the spec toast', async () => {
@@ -54,8 +75,8 @@ describe('Wallet', () => {
     const card = (label: string) => screen.getByText(label).closest('.card') as HTMLElement;
     await screen.findByText('Total Deposit Transactions');
     expect(card('Total Deposit Transactions')).toHaveTextContent('3');
-    expect(card('Total Deposit Amount')).toHaveTextContent('445.75 USDT');
-    expect(card('Subscription Due')).toHaveTextContent('12.35 USDT');
+    expect(card('Total Deposit Amount')).toHaveTextContent('$445.75');
+    expect(card('Subscription Due')).toHaveTextContent('$12.35');
   });
 
   test('lists deposits: hash to the BSC explorer, 4 decimals, Confirmed / Pending, time', async () => {
@@ -90,7 +111,8 @@ describe('Wallet', () => {
   test('opens the two info popovers', async () => {
     const { user } = await renderWallet();
     await user.click(await screen.findByRole('button', { name: 'Disclaimer' }));
-    expect(await screen.findByText(/neither credited nor refunded/)).toBeInTheDocument();
+    const disclaimer = await screen.findByRole('heading', { name: 'Disclaimer' });
+    expect(disclaimer.closest('.popover')).toHaveTextContent(/neither credited nor refunded/);
     await user.click(screen.getByRole('button', { name: 'Note' }));
     expect(await screen.findByText(/After depositing, click Check Balance/)).toBeInTheDocument();
   });

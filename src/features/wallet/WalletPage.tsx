@@ -4,6 +4,7 @@ import { BalancePanel, SummaryCards } from './components/BalancePanel';
 import { DepositCard } from './components/DepositCard';
 import { DepositsTable } from './components/DepositsTable';
 import './wallet.scss';
+import { PageTitle } from '../../components/PageTitle';
 
 /** /app/wallet: the USDT (BEP20) deposit wallet: balance, address, summary, recent deposits. */
 export default function WalletPage() {
@@ -11,7 +12,7 @@ export default function WalletPage() {
 
   return (
     <div className="wallet">
-      <h1 className="wallet__heading">Wallet</h1>
+      <PageTitle>Wallet</PageTitle>
       <QueryState query={deposit} what="the wallet">
         {(data) => (
           <>

@@ -2,7 +2,7 @@ import Badge from 'react-bootstrap/Badge';
 import type { ApiLog } from '../../../api/apps';
 import type { Column } from '../../../components/DataTable';
 import { ListTable } from './ListTable';
-import { ShortDateTime } from './ShortDateTime';
+import { DateTime } from '../../../components/DateTime';
 import { usePagedList } from './usePagedList';
 
 const COLUMNS: Column<ApiLog>[] = [
@@ -15,7 +15,7 @@ const COLUMNS: Column<ApiLog>[] = [
   {
     header: 'Time',
     className: 'time-cell',
-    cell: (log) => <ShortDateTime value={log.created_at} />,
+    cell: (log) => <DateTime value={log.created_at} />,
   },
 ];
 

@@ -129,24 +129,30 @@ export function AppKeysTab({ appId }: { appId: string }) {
 
       <GatewayQuickStart apiKey={newKey} />
 
-      <div className="table-responsive">
-        <Table hover className={`${DATA_TABLE_CLASS} align-middle bg-white mb-0`}>
-          <caption className="visually-hidden">API keys</caption>
-          <DataTableHead columns={columns} />
-          <tbody>
-            <QueryState
-              query={keys}
-              what="the API keys"
-              colSpan={columns.length}
-              isEmpty={(list) => list.data.length === 0}
-            >
-              {(list) =>
-                list.data.map((key) => <DataTableRow key={key.id} columns={columns} row={key} />)
-              }
-            </QueryState>
-          </tbody>
-        </Table>
-      </div>
+      <Card className="table-card">
+        <Card.Body>
+          <div className="table-responsive">
+            <Table hover className={`${DATA_TABLE_CLASS} align-middle mb-0`}>
+              <caption className="visually-hidden">API keys</caption>
+              <DataTableHead columns={columns} />
+              <tbody>
+                <QueryState
+                  query={keys}
+                  what="the API keys"
+                  colSpan={columns.length}
+                  isEmpty={(list) => list.data.length === 0}
+                >
+                  {(list) =>
+                    list.data.map((key) => (
+                      <DataTableRow key={key.id} columns={columns} row={key} />
+                    ))
+                  }
+                </QueryState>
+              </tbody>
+            </Table>
+          </div>
+        </Card.Body>
+      </Card>
 
       <EditPermissionsModal
         appId={appId}

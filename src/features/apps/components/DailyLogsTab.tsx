@@ -1,6 +1,6 @@
 import type { DailyLog } from '../../../api/apps';
 import type { Column } from '../../../components/DataTable';
-import { formatAmount, formatDate } from '../../../lib/format';
+import { formatCoin, formatDate } from '../../../lib/format';
 import { ListTable } from './ListTable';
 import { usePagedList } from './usePagedList';
 
@@ -12,14 +12,14 @@ const COLUMNS: Column<DailyLog>[] = [
     header: 'Receive Amount',
     numeric: true,
     className: 'text-nowrap',
-    cell: (log) => `${formatAmount(log.deposit_volume, 4)} ${log.name}`,
+    cell: (log) => formatCoin(log.deposit_volume, log.name),
   },
   { header: 'Send Count', numeric: true, cell: (log) => log.withdraw_count },
   {
     header: 'Send Amount',
     numeric: true,
     className: 'text-nowrap',
-    cell: (log) => `${formatAmount(log.withdraw_volume, 4)} ${log.name}`,
+    cell: (log) => formatCoin(log.withdraw_volume, log.name),
   },
 ];
 

@@ -14,7 +14,7 @@ import { QueryState } from '../../../components/QueryState';
 import type { Column } from '../../../components/DataTable';
 import { JsonView } from './JsonView';
 import { ListTable } from './ListTable';
-import { ShortDateTime } from './ShortDateTime';
+import { DateTime } from '../../../components/DateTime';
 import { usePagedList } from './usePagedList';
 import { TitledModal } from '../../../components/TitledModal';
 
@@ -52,7 +52,7 @@ export function IpnLogsTab({ appId }: { appId: string }) {
     {
       header: 'Time',
       className: 'time-cell',
-      cell: (log) => <ShortDateTime value={log.created_at} />,
+      cell: (log) => <DateTime value={log.created_at} />,
     },
     { header: 'Status', cell: (log) => <DeliveryStatus status={log.status} /> },
     { header: 'HTTP', numeric: true, cell: (log) => log.http_code ?? '—' },
@@ -133,7 +133,7 @@ function DeliveryDetails({
             {data.last_error && <p className="small text-danger mt-2">{data.last_error}</p>}
             {data.next_attempt_at && (
               <p className="small mt-2">
-                Next attempt: <ShortDateTime value={data.next_attempt_at} />
+                Next attempt: <DateTime value={data.next_attempt_at} />
               </p>
             )}
             <h3 className="h6 mt-3">Attempts</h3>
@@ -155,7 +155,7 @@ function DeliveryDetails({
                     <tr key={a.attempt}>
                       <td>{a.attempt}</td>
                       <td className="time-cell">
-                        <ShortDateTime value={a.at} />
+                        <DateTime value={a.at} />
                       </td>
                       <td>{a.outcome}</td>
                       <td>{a.status_code ?? '—'}</td>

@@ -1,3 +1,4 @@
+import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
 import {
   DATA_TABLE_CLASS,
@@ -37,29 +38,33 @@ export function ListTable<T>({
 }: Props<T>) {
   return (
     <>
-      <div
-        className={`table-responsive list-table${stickyActions ? ' list-table--sticky-actions' : ''}`}
-        aria-busy={isFetching}
-      >
-        <Table hover size="sm" className={`${DATA_TABLE_CLASS} align-middle bg-white mb-0`}>
-          <caption className="visually-hidden">{caption}</caption>
-          <DataTableHead columns={columns} />
-          <tbody>
-            <QueryState
-              query={{ data: page, isLoading, isError, refetch }}
-              what={caption}
-              colSpan={columns.length}
-              isEmpty={(rows) => rows.data.length === 0}
-            >
-              {(rows) =>
-                rows.data.map((item) => (
-                  <DataTableRow key={rowKey(item)} columns={columns} row={item} />
-                ))
-              }
-            </QueryState>
-          </tbody>
-        </Table>
-      </div>
+      <Card className="table-card">
+        <Card.Body>
+          <div
+            className={`table-responsive list-table${stickyActions ? ' list-table--sticky-actions' : ''}`}
+            aria-busy={isFetching}
+          >
+            <Table hover size="sm" className={`${DATA_TABLE_CLASS} align-middle mb-0`}>
+              <caption className="visually-hidden">{caption}</caption>
+              <DataTableHead columns={columns} />
+              <tbody>
+                <QueryState
+                  query={{ data: page, isLoading, isError, refetch }}
+                  what={caption}
+                  colSpan={columns.length}
+                  isEmpty={(rows) => rows.data.length === 0}
+                >
+                  {(rows) =>
+                    rows.data.map((item) => (
+                      <DataTableRow key={rowKey(item)} columns={columns} row={item} />
+                    ))
+                  }
+                </QueryState>
+              </tbody>
+            </Table>
+          </div>
+        </Card.Body>
+      </Card>
       {page && <Pagination meta={page} onPageChange={onPageChange} disabled={isFetching} />}
     </>
   );

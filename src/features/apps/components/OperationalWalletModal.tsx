@@ -5,7 +5,7 @@ import { QRCodeSVG } from 'qrcode.react';
 import { useFetchBalanceQuery, type PaymentMethod } from '../../../api/apps';
 import { CopyButton } from '../../../components/CopyButton';
 import { chainInfo, explorerAddressUrl } from '../../../lib/chains';
-import { formatAmount } from '../../../lib/format';
+import { formatCoinTotal } from '../../../lib/format';
 import { shorten } from '../../../lib/mask';
 import { MSG } from '../appRules';
 import { TitledModal } from '../../../components/TitledModal';
@@ -28,7 +28,7 @@ export function OperationalWalletModal({ show, onHide, appId, method, gasAddress
   );
   const explorer = explorerAddressUrl(method.chain_id, gasAddress, { pageSize: 100, txType: 2 });
   const showValue = (value: number | null | undefined) =>
-    balance.isFetching ? '…' : balance.data ? formatAmount(value, 6) : '----';
+    balance.isFetching ? '…' : balance.data ? formatCoinTotal(value) : '----';
 
   return (
     <TitledModal show={show} onHide={onHide} title={'Operational Wallet'}>

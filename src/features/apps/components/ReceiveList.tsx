@@ -2,12 +2,12 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { useRequeueDepositMutation, type ReceiveTransaction } from '../../../api/apps';
-import { formatAmount, formatDateTime } from '../../../lib/format';
+import { formatCoin, formatDateTime } from '../../../lib/format';
 import { canRequeueDeposit, DEPOSIT_STATUS } from '../appRules';
 import type { Column } from '../../../components/DataTable';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { ListTable } from './ListTable';
-import { ShortDateTime } from './ShortDateTime';
+import { DateTime } from '../../../components/DateTime';
 import { TxHash } from './TxHash';
 import { usePagedList } from './usePagedList';
 import { TitledModal } from '../../../components/TitledModal';
@@ -23,7 +23,7 @@ export function ReceiveList({ appId }: { appId: string }) {
       header: 'Amount',
       numeric: true,
       className: 'text-nowrap',
-      cell: (tx) => `${formatAmount(tx.amount, 4)} ${tx.name}`,
+      cell: (tx) => formatCoin(tx.amount, tx.name),
     },
     {
       header: 'Status',
@@ -33,7 +33,7 @@ export function ReceiveList({ appId }: { appId: string }) {
     {
       header: 'Time',
       className: 'time-cell',
-      cell: (tx) => <ShortDateTime value={tx.created_at} />,
+      cell: (tx) => <DateTime value={tx.created_at} />,
     },
     {
       header: 'Action',
@@ -44,7 +44,7 @@ export function ReceiveList({ appId }: { appId: string }) {
             size="sm"
             variant="outline-primary"
             onClick={() => setShown(tx)}
-            aria-label={`Details of ${tx.unique_id} ${formatAmount(tx.amount, 4)} ${tx.name}`}
+            aria-label={`Details of ${tx.unique_id} ${formatCoin(tx.amount, tx.name)}`}
           >
             Details
           </Button>
@@ -92,9 +92,7 @@ function ReceiveDetailsModal({
             <dt className="col-5">Client Id</dt>
             <dd className="col-7">{tx.unique_id}</dd>
             <dt className="col-5">Amount</dt>
-            <dd className="col-7">
-              {formatAmount(tx.amount, 4)} {tx.name}
-            </dd>
+            <dd className="col-7">{formatCoin(tx.amount, tx.name)}</dd>
             <dt className="col-5">Network</dt>
             <dd className="col-7">{tx.network_name}</dd>
             <dt className="col-5">Status</dt>

@@ -5,12 +5,12 @@ import {
   type SendTransaction,
 } from '../../../api/apps';
 import type { Column } from '../../../components/DataTable';
-import { formatAmount } from '../../../lib/format';
+import { formatCoin } from '../../../lib/format';
 import { shorten } from '../../../lib/mask';
 import { canActOnSend, SEND_STATUS } from '../appRules';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { ListTable } from './ListTable';
-import { ShortDateTime } from './ShortDateTime';
+import { DateTime } from '../../../components/DateTime';
 import { TxHash } from './TxHash';
 import { usePagedList } from './usePagedList';
 
@@ -33,7 +33,7 @@ export function SendList({ appId }: { appId: string }) {
       header: 'Amount',
       numeric: true,
       className: 'text-nowrap',
-      cell: (tx) => `${formatAmount(tx.amount, 4)} ${tx.name}`,
+      cell: (tx) => formatCoin(tx.amount, tx.name),
     },
     {
       header: 'Receiver Address',
@@ -48,7 +48,7 @@ export function SendList({ appId }: { appId: string }) {
     {
       header: 'Time',
       className: 'time-cell',
-      cell: (tx) => <ShortDateTime value={tx.created_at} />,
+      cell: (tx) => <DateTime value={tx.created_at} />,
     },
     {
       header: 'Action',

@@ -4,7 +4,7 @@ import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import type { AppDetails, PaymentMethod } from '../../../api/apps';
-import { formatAmount } from '../../../lib/format';
+import { formatCoinTotal } from '../../../lib/format';
 
 function Figure({ label, value }: { label: string; value: string | number }) {
   return (
@@ -32,12 +32,12 @@ function MethodCards({ methods }: { methods: PaymentMethod[] }) {
               <dl className="mb-0 usage-totals">
                 <div>
                   <dt className="small fw-normal text-muted">Total Received</dt>
-                  <dd className="mb-0 fw-semibold">{formatAmount(method.total_amount, 6)}</dd>
+                  <dd className="mb-0 fw-semibold">{formatCoinTotal(method.total_amount)}</dd>
                 </div>
                 <div>
                   <dt className="small fw-normal text-muted">Total Sent</dt>
                   <dd className="mb-0 fw-semibold">
-                    {formatAmount(method.total_withdraw_amount, 6)}
+                    {formatCoinTotal(method.total_withdraw_amount)}
                   </dd>
                 </div>
               </dl>

@@ -3,7 +3,6 @@ import Alert from 'react-bootstrap/Alert';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
-import moment from 'moment';
 import { BusyButton } from '../../../components/BusyButton';
 import { CopyButton } from '../../../components/CopyButton';
 import {
@@ -12,8 +11,7 @@ import {
   useSendTestWebhookMutation,
   useSwitchWebhookOnMutation,
 } from '../../../api/webhooks';
-
-const at = (iso: string) => moment(iso).format('DD-MM-YYYY HH:mm');
+import { formatDateTime } from '../../../lib/format';
 
 /**
  * Merchant Setting's webhook part: the signing secret (shown once when made, afterwards only
@@ -50,7 +48,7 @@ export function WebhookPanel({ appId, hasUrl }: { appId: string; hasUrl: boolean
         {data?.disabled_at && (
           <Alert variant="danger">
             <p className="mb-2">
-              Webhook switched off on {at(data.disabled_at)}: {data.disabled_reason}
+              Webhook switched off on {formatDateTime(data.disabled_at)}: {data.disabled_reason}
             </p>
             <BusyButton
               size="sm"
@@ -84,10 +82,10 @@ export function WebhookPanel({ appId, hasUrl }: { appId: string; hasUrl: boolean
         ) : (
           <p className="small mb-2">
             {data?.has_secret && data.secret_created_at
-              ? `Created ${at(data.secret_created_at)}.`
+              ? `Created ${formatDateTime(data.secret_created_at)}.`
               : 'No signing secret yet.'}
             {data?.previous_valid_until &&
-              ` The previous secret also signs until ${at(data.previous_valid_until)}.`}
+              ` The previous secret also signs until ${formatDateTime(data.previous_valid_until)}.`}
           </p>
         )}
         <div className="d-flex flex-wrap gap-2 mt-2">

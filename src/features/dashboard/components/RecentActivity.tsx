@@ -42,9 +42,9 @@ function columns(symbol: string): Column<Transaction>[] {
 /** The latest wallet ledger entries, transaction ids masked 5 + **** + 5. */
 export function RecentActivity({ rows, symbol }: { rows: Transaction[]; symbol: string }) {
   return (
-    <Card className="dash-card">
-      <Card.Body className="p-0">
-        <h2 className="dash-card__title px-3 pt-3">Recent Activity</h2>
+    <Card className="dash-card table-card">
+      <Card.Body>
+        <h2 className="dash-card__title px-sm-3 pt-sm-3">Recent Activity</h2>
         <DataTable
           responsive
           hover

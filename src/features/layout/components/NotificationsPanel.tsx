@@ -9,6 +9,7 @@ import {
 } from '../../../api/notifications';
 import { BellIcon } from '../../../components/icons';
 import { Loading } from '../../../components/QueryState';
+import { formatDateTime, formatTime } from '../../../lib/format';
 
 // On a phone the panel is nearly as wide as the screen: keep it off the screen's edges.
 const KEEP_OFF_EDGES = {
@@ -109,9 +110,9 @@ export function NotificationsPanel() {
                       {entry.title}
                     </strong>
                     <small className="text-muted text-nowrap">
-                      {moment(entry.created_at).format(
-                        group.title === 'Earlier' ? 'MMM D, h:mm A' : 'hh:mm A',
-                      )}
+                      {group.title === 'Earlier'
+                        ? formatDateTime(entry.created_at)
+                        : formatTime(entry.created_at)}
                     </small>
                   </div>
                   <p className="mb-0 small text-muted">{entry.text}</p>

@@ -2,7 +2,9 @@ import { NEW_DEPOSIT_FOUND } from '../../../shared/money';
 import Card from 'react-bootstrap/Card';
 import { toast } from '../../../components/toast';
 import { useLazySyncBalanceQuery, type WalletDetails } from '../../../api/wallet';
-import { formatAmount } from '../../../lib/format';
+import { useAppSelector } from '../../../app/hooks';
+import { formatMoney } from '../../../lib/format';
+import { selectCurrencySymbol } from '../../auth/sessionSlice';
 import { COIN, NETWORK_LABEL } from './DepositCard';
 import { InfoPopover } from './InfoPopover';
 import { BusyButton } from '../../../components/BusyButton';
@@ -12,6 +14,7 @@ import { BusyButton } from '../../../components/BusyButton';
  * reloads through the cache tags (src/api/wallet.ts).
  */
 export function BalancePanel({ balance }: { balance: number }) {
+  const symbol = useAppSelector(selectCurrencySymbol);
   const [sync, { isFetching }] = useLazySyncBalanceQuery();
 
   const checkBalance = async () => {
@@ -29,7 +32,7 @@ export function BalancePanel({ balance }: { balance: number }) {
       <Card.Body className="d-flex flex-column">
         <span className="wallet-balance__label">Wallet Balance</span>
         <p className="wallet-balance__amount" data-testid="wallet-balance">
-          {formatAmount(balance, 2)} <span>{COIN}</span>
+          {formatMoney(balance, symbol)}
         </p>
         <div className="d-flex align-items-center gap-2 mb-4">
           <BusyButton onClick={() => void checkBalance()} busy={isFetching}>
@@ -55,13 +58,14 @@ export function BalancePanel({ balance }: { balance: number }) {
 
 /** Deposit count, deposit total and what is still due to renew the active plan. */
 export function SummaryCards({ details }: { details: WalletDetails }) {
+  const symbol = useAppSelector(selectCurrencySymbol);
   const summary = [
     { label: 'Total Deposit Transactions', value: String(details.totalDepositCount) },
     {
       label: 'Total Deposit Amount',
-      value: `${formatAmount(details.totalDepositAmount, 2)} ${COIN}`,
+      value: formatMoney(details.totalDepositAmount, symbol),
     },
-    { label: 'Subscription Due', value: `${formatAmount(details.amountToPay, 2)} ${COIN}` },
+    { label: 'Subscription Due', value: formatMoney(details.amountToPay, symbol) },
   ];
   return (
     <div className="row g-3 mb-3">

@@ -9,6 +9,9 @@ export const ADDRESS_COPIED = 'Address Copied SuccessFully';
 export const NETWORK_LABEL = 'Binance smart chain';
 export const COIN = 'USDT';
 
+/** The spec's disclaimer: money sent on another network is lost, so it is also shown unasked. */
+const BEP20_ONLY = `Only BEP20 (${NETWORK_LABEL}) ${COIN} deposits are accepted. Deposits sent on other networks such as ERC20 or TRC20 are neither credited nor refunded.`;
+
 /** Where to send USDT: the QR and the shortened address with copy, network and coin. */
 export function DepositCard({ address }: { address: string }) {
   return (
@@ -41,8 +44,7 @@ export function DepositCard({ address }: { address: string }) {
             <dd>
               {NETWORK_LABEL}
               <InfoPopover id="wallet-disclaimer" title="Disclaimer">
-                Only BEP20 ({NETWORK_LABEL}) {COIN} deposits are accepted. Deposits sent on other
-                networks such as ERC20 or TRC20 are neither credited nor refunded.
+                {BEP20_ONLY}
               </InfoPopover>
             </dd>
           </div>
@@ -51,6 +53,10 @@ export function DepositCard({ address }: { address: string }) {
             <dd>{COIN}</dd>
           </div>
         </dl>
+        {/* Not role="alert": it is the screen's standing warning, not news to announce. */}
+        <p className="alert alert-warning small mb-0 mt-3" data-testid="bep20-warning">
+          {BEP20_ONLY}
+        </p>
       </Card.Body>
     </Card>
   );

@@ -3,7 +3,7 @@ import type { WalletTransaction } from '../../../api/wallet';
 import { DataTable, type Column } from '../../../components/DataTable';
 import { StatusBadge, type StatusNames } from '../../../components/StatusBadge';
 import { explorerTxUrl } from '../../../lib/chains';
-import { formatAmount, formatDateTime } from '../../../lib/format';
+import { formatCoin, formatDateTime } from '../../../lib/format';
 import { shorten } from '../../../lib/mask';
 import { COIN } from './DepositCard';
 
@@ -30,7 +30,7 @@ const COLUMNS: Column<WalletTransaction>[] = [
       </a>
     ),
   },
-  { header: 'Amount', numeric: true, cell: (row) => `${formatAmount(row.amount, 4)} ${COIN}` },
+  { header: 'Amount', numeric: true, cell: (row) => formatCoin(row.amount, COIN) },
   { header: 'Status', cell: (row) => <StatusBadge status={row.status} names={DEPOSIT_STATE} /> },
   { header: 'Time', cell: (row) => formatDateTime(row.created_at) },
 ];
