@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { Navigate, useRoutes, type RouteObject } from 'react-router-dom';
+import { matchRoutes, Navigate, useRoutes, type RouteObject } from 'react-router-dom';
 import { lazyWithRetry } from '../components/lazyWithRetry';
 import { RouteErrorBoundary } from '../components/RouteError';
 import { RootRedirect } from '../features/auth/RootRedirect';
@@ -14,10 +14,19 @@ type PageModule = { default: ComponentType };
  * run in a transition, so the previous screen stays until the next one's chunk is in. The
  * declarative router (not the data router) keeps ~16 KiB gzipped off what /login loads.
  */
-const page = (load: () => Promise<PageModule>): Pick<RouteObject, 'element'> => {
+const page = (
+  chunk: string,
+  load: () => Promise<PageModule>,
+): Pick<RouteObject, 'element' | 'handle'> => {
   const Page = lazyWithRetry(load);
-  return { element: <Page /> };
+  // The chunk's name (its webpackChunkName) lets the build preload a route's chunks together.
+  const handle: RouteChunk = { chunk };
+  return { element: <Page />, handle };
 };
+
+interface RouteChunk {
+  chunk: string;
+}
 
 // Paths match case-insensitively (react-router's default), so /Register and /Reset work as listed.
 export const routes: RouteObject[] = [
@@ -30,18 +39,18 @@ export const routes: RouteObject[] = [
         children: [
           {
             path: paths.login,
-            ...page(() => import(/* webpackChunkName: "login" */ '../features/auth/LoginPage')),
+            ...page('login', () => import(/* webpackChunkName: "login" */ '../features/auth/LoginPage')),
           },
           {
             path: paths.register,
             ...page(
-              () => import(/* webpackChunkName: "register" */ '../features/auth/RegisterPage'),
+              'register', () => import(/* webpackChunkName: "register" */ '../features/auth/RegisterPage'),
             ),
           },
           {
             path: paths.reset,
             ...page(
-              () => import(/* webpackChunkName: "reset" */ '../features/auth/ResetPasswordPage'),
+              'reset', () => import(/* webpackChunkName: "reset" */ '../features/auth/ResetPasswordPage'),
             ),
           },
         ],
@@ -51,13 +60,13 @@ export const routes: RouteObject[] = [
         element: <RequireSession />,
         children: [
           {
-            ...page(() => import(/* webpackChunkName: "layout" */ '../features/layout/AppLayout')),
+            ...page('layout', () => import(/* webpackChunkName: "layout" */ '../features/layout/AppLayout')),
             children: [
               { index: true, element: <Navigate to={paths.dashboard} replace /> },
               {
                 path: 'dashboard',
                 ...page(
-                  () =>
+                  'dashboard', () =>
                     import(
                       /* webpackChunkName: "dashboard" */ '../features/dashboard/DashboardPage'
                     ),
@@ -66,23 +75,23 @@ export const routes: RouteObject[] = [
               {
                 path: 'all-app',
                 ...page(
-                  () => import(/* webpackChunkName: "apps" */ '../features/apps/AllAppsPage'),
+                  'apps', () => import(/* webpackChunkName: "apps" */ '../features/apps/AllAppsPage'),
                 ),
               },
               {
                 path: 'kyc',
-                ...page(() => import(/* webpackChunkName: "kyc" */ '../features/kyc/KycPage')),
+                ...page('kyc', () => import(/* webpackChunkName: "kyc" */ '../features/kyc/KycPage')),
               },
               {
                 path: 'profile',
                 ...page(
-                  () => import(/* webpackChunkName: "profile" */ '../features/profile/ProfilePage'),
+                  'profile', () => import(/* webpackChunkName: "profile" */ '../features/profile/ProfilePage'),
                 ),
               },
               {
                 path: 'history',
                 ...page(
-                  () =>
+                  'subscriptions', () =>
                     import(
                       /* webpackChunkName: "subscriptions" */ '../features/subscriptions/HistoryPage'
                     ),
@@ -91,7 +100,7 @@ export const routes: RouteObject[] = [
               {
                 path: 'subscriptions',
                 ...page(
-                  () =>
+                  'subscriptions', () =>
                     import(
                       /* webpackChunkName: "subscriptions" */ '../features/subscriptions/PackagesPage'
                     ),
@@ -100,13 +109,13 @@ export const routes: RouteObject[] = [
               {
                 path: 'wallet',
                 ...page(
-                  () => import(/* webpackChunkName: "wallet" */ '../features/wallet/WalletPage'),
+                  'wallet', () => import(/* webpackChunkName: "wallet" */ '../features/wallet/WalletPage'),
                 ),
               },
               {
                 path: 'authentication',
                 ...page(
-                  () =>
+                  'security', () =>
                     import(
                       /* webpackChunkName: "security" */ '../features/security/AuthenticationPage'
                     ),
@@ -115,7 +124,7 @@ export const routes: RouteObject[] = [
               {
                 path: 'changepassword',
                 ...page(
-                  () =>
+                  'security', () =>
                     import(
                       /* webpackChunkName: "security" */ '../features/security/ChangePasswordPage'
                     ),
@@ -124,31 +133,31 @@ export const routes: RouteObject[] = [
               {
                 path: 'usages',
                 ...page(
-                  () => import(/* webpackChunkName: "support" */ '../features/support/UsagesPage'),
+                  'support', () => import(/* webpackChunkName: "support" */ '../features/support/UsagesPage'),
                 ),
               },
               {
                 path: 'support',
                 ...page(
-                  () => import(/* webpackChunkName: "support" */ '../features/support/SupportPage'),
+                  'support', () => import(/* webpackChunkName: "support" */ '../features/support/SupportPage'),
                 ),
               },
               {
                 path: 'create-app',
                 ...page(
-                  () => import(/* webpackChunkName: "apps" */ '../features/apps/CreateAppPage'),
+                  'apps', () => import(/* webpackChunkName: "apps" */ '../features/apps/CreateAppPage'),
                 ),
               },
               {
                 path: 'my-app/:id/:tab?',
                 ...page(
-                  () => import(/* webpackChunkName: "apps" */ '../features/apps/AppDetailPage'),
+                  'apps', () => import(/* webpackChunkName: "apps" */ '../features/apps/AppDetailPage'),
                 ),
               },
               {
                 path: '*',
                 ...page(
-                  () =>
+                  'not-found', () =>
                     import(/* webpackChunkName: "not-found" */ '../features/layout/NotFoundPage'),
                 ),
               },
@@ -159,7 +168,7 @@ export const routes: RouteObject[] = [
       {
         path: '*',
         ...page(
-          () => import(/* webpackChunkName: "not-found" */ '../features/layout/NotFoundPage'),
+          'not-found', () => import(/* webpackChunkName: "not-found" */ '../features/layout/NotFoundPage'),
         ),
       },
     ],
@@ -169,4 +178,12 @@ export const routes: RouteObject[] = [
 /** Every screen of the portal, for a BrowserRouter (the app) or a MemoryRouter (tests). */
 export function AppRoutes() {
   return useRoutes(routes);
+}
+
+/** The named chunks a path's screens need (layout first), for the build's preload hints. */
+export function chunksOf(pathname: string): string[] {
+  return (matchRoutes(routes, pathname) ?? []).flatMap(({ route }) => {
+    const handle = route.handle as RouteChunk | undefined;
+    return handle ? [handle.chunk] : [];
+  });
 }

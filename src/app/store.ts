@@ -58,8 +58,9 @@ export function makeStore({ preloadedState, onSessionEnd = () => undefined }: St
   return store;
 }
 
-export function makePersistor(store: AppStore) {
-  return persistStore(store);
+/** Starts reading the stored session; `onRehydrated` runs once it is in the store. */
+export function makePersistor(store: AppStore, onRehydrated?: () => void) {
+  return persistStore(store, undefined, onRehydrated);
 }
 
 export type AppStore = ReturnType<typeof makeStore>;
