@@ -59,14 +59,18 @@ class PrerenderPlugin {
       const shell = fs.readFileSync(path.join(web, 'index.html'), 'utf8');
       const { entrypoints, namedChunkGroups } = JSON.parse(
         fs.readFileSync(path.join(distDir, 'chunk-groups.json'), 'utf8'),
-      ) as { entrypoints: Record<string, ChunkGroup>; namedChunkGroups: Record<string, ChunkGroup> };
+      ) as {
+        entrypoints: Record<string, ChunkGroup>;
+        namedChunkGroups: Record<string, ChunkGroup>;
+      };
       const loaded = new Set(entrypoints.main?.assets.map((asset) => asset.name));
       const pages: Record<string, string> = {};
       fs.mkdirSync(path.join(web, 'pages'), { recursive: true });
       for (const route of [...entry.PRERENDERED, ...entry.PRELOADED]) {
         const prerendered = entry.PRERENDERED.includes(route);
         const markup = prerendered ? await entry.renderScreen(route) : '';
-        if (INLINE.test(markup)) throw new Error(`${route}: the prerendered markup has inline code`);
+        if (INLINE.test(markup))
+          throw new Error(`${route}: the prerendered markup has inline code`);
         const chunks = [...(prerendered ? [] : SIGNED_IN_CHUNKS), ...entry.chunksOf(route)];
         const files = new Set(
           chunks.flatMap((chunk) => {

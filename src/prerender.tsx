@@ -14,8 +14,8 @@ import { makeStore } from './app/store';
 export const PRERENDERED = [paths.login, paths.register, paths.reset];
 
 /** Signed-in screens with a fixed path: their HTML only preloads their chunks. */
-export const PRELOADED = Object.values(paths).filter(
-  (path): path is string => typeof path === 'string' && path.startsWith('/app/'),
+export const PRELOADED = Object.values(paths).flatMap((path) =>
+  typeof path === 'string' && path.startsWith('/app/') ? [path] : [],
 );
 
 export { chunksOf } from './app/router';

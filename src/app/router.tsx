@@ -39,18 +39,23 @@ export const routes: RouteObject[] = [
         children: [
           {
             path: paths.login,
-            ...page('login', () => import(/* webpackChunkName: "login" */ '../features/auth/LoginPage')),
+            ...page(
+              'login',
+              () => import(/* webpackChunkName: "login" */ '../features/auth/LoginPage'),
+            ),
           },
           {
             path: paths.register,
             ...page(
-              'register', () => import(/* webpackChunkName: "register" */ '../features/auth/RegisterPage'),
+              'register',
+              () => import(/* webpackChunkName: "register" */ '../features/auth/RegisterPage'),
             ),
           },
           {
             path: paths.reset,
             ...page(
-              'reset', () => import(/* webpackChunkName: "reset" */ '../features/auth/ResetPasswordPage'),
+              'reset',
+              () => import(/* webpackChunkName: "reset" */ '../features/auth/ResetPasswordPage'),
             ),
           },
         ],
@@ -60,13 +65,17 @@ export const routes: RouteObject[] = [
         element: <RequireSession />,
         children: [
           {
-            ...page('layout', () => import(/* webpackChunkName: "layout" */ '../features/layout/AppLayout')),
+            ...page(
+              'layout',
+              () => import(/* webpackChunkName: "layout" */ '../features/layout/AppLayout'),
+            ),
             children: [
               { index: true, element: <Navigate to={paths.dashboard} replace /> },
               {
                 path: 'dashboard',
                 ...page(
-                  'dashboard', () =>
+                  'dashboard',
+                  () =>
                     import(
                       /* webpackChunkName: "dashboard" */ '../features/dashboard/DashboardPage'
                     ),
@@ -75,23 +84,29 @@ export const routes: RouteObject[] = [
               {
                 path: 'all-app',
                 ...page(
-                  'apps', () => import(/* webpackChunkName: "apps" */ '../features/apps/AllAppsPage'),
+                  'apps',
+                  () => import(/* webpackChunkName: "apps" */ '../features/apps/AllAppsPage'),
                 ),
               },
               {
                 path: 'kyc',
-                ...page('kyc', () => import(/* webpackChunkName: "kyc" */ '../features/kyc/KycPage')),
+                ...page(
+                  'kyc',
+                  () => import(/* webpackChunkName: "kyc" */ '../features/kyc/KycPage'),
+                ),
               },
               {
                 path: 'profile',
                 ...page(
-                  'profile', () => import(/* webpackChunkName: "profile" */ '../features/profile/ProfilePage'),
+                  'profile',
+                  () => import(/* webpackChunkName: "profile" */ '../features/profile/ProfilePage'),
                 ),
               },
               {
                 path: 'history',
                 ...page(
-                  'subscriptions', () =>
+                  'subscriptions',
+                  () =>
                     import(
                       /* webpackChunkName: "subscriptions" */ '../features/subscriptions/HistoryPage'
                     ),
@@ -100,7 +115,8 @@ export const routes: RouteObject[] = [
               {
                 path: 'subscriptions',
                 ...page(
-                  'subscriptions', () =>
+                  'subscriptions',
+                  () =>
                     import(
                       /* webpackChunkName: "subscriptions" */ '../features/subscriptions/PackagesPage'
                     ),
@@ -109,13 +125,15 @@ export const routes: RouteObject[] = [
               {
                 path: 'wallet',
                 ...page(
-                  'wallet', () => import(/* webpackChunkName: "wallet" */ '../features/wallet/WalletPage'),
+                  'wallet',
+                  () => import(/* webpackChunkName: "wallet" */ '../features/wallet/WalletPage'),
                 ),
               },
               {
                 path: 'authentication',
                 ...page(
-                  'security', () =>
+                  'security',
+                  () =>
                     import(
                       /* webpackChunkName: "security" */ '../features/security/AuthenticationPage'
                     ),
@@ -124,7 +142,8 @@ export const routes: RouteObject[] = [
               {
                 path: 'changepassword',
                 ...page(
-                  'security', () =>
+                  'security',
+                  () =>
                     import(
                       /* webpackChunkName: "security" */ '../features/security/ChangePasswordPage'
                     ),
@@ -133,31 +152,36 @@ export const routes: RouteObject[] = [
               {
                 path: 'usages',
                 ...page(
-                  'support', () => import(/* webpackChunkName: "support" */ '../features/support/UsagesPage'),
+                  'support',
+                  () => import(/* webpackChunkName: "support" */ '../features/support/UsagesPage'),
                 ),
               },
               {
                 path: 'support',
                 ...page(
-                  'support', () => import(/* webpackChunkName: "support" */ '../features/support/SupportPage'),
+                  'support',
+                  () => import(/* webpackChunkName: "support" */ '../features/support/SupportPage'),
                 ),
               },
               {
                 path: 'create-app',
                 ...page(
-                  'apps', () => import(/* webpackChunkName: "apps" */ '../features/apps/CreateAppPage'),
+                  'apps',
+                  () => import(/* webpackChunkName: "apps" */ '../features/apps/CreateAppPage'),
                 ),
               },
               {
                 path: 'my-app/:id/:tab?',
                 ...page(
-                  'apps', () => import(/* webpackChunkName: "apps" */ '../features/apps/AppDetailPage'),
+                  'apps',
+                  () => import(/* webpackChunkName: "apps" */ '../features/apps/AppDetailPage'),
                 ),
               },
               {
                 path: '*',
                 ...page(
-                  'not-found', () =>
+                  'not-found',
+                  () =>
                     import(/* webpackChunkName: "not-found" */ '../features/layout/NotFoundPage'),
                 ),
               },
@@ -168,7 +192,8 @@ export const routes: RouteObject[] = [
       {
         path: '*',
         ...page(
-          'not-found', () => import(/* webpackChunkName: "not-found" */ '../features/layout/NotFoundPage'),
+          'not-found',
+          () => import(/* webpackChunkName: "not-found" */ '../features/layout/NotFoundPage'),
         ),
       },
     ],

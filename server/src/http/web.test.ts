@@ -16,8 +16,14 @@ describe('SPA serving', () => {
     writeFileSync(path.join(webDir, 'assets', 'main.3fa9c1d2.js'), bigJs);
     writeFileSync(path.join(webDir, 'robots.txt'), 'User-agent: *');
     mkdirSync(path.join(webDir, 'pages'));
-    writeFileSync(path.join(webDir, 'pages', 'login.html'), '<!doctype html><title>Sign In</title>');
-    writeFileSync(path.join(webDir, 'pages.json'), JSON.stringify({ '/login': 'pages/login.html' }));
+    writeFileSync(
+      path.join(webDir, 'pages', 'login.html'),
+      '<!doctype html><title>Sign In</title>',
+    );
+    writeFileSync(
+      path.join(webDir, 'pages.json'),
+      JSON.stringify({ '/login': 'pages/login.html' }),
+    );
     t = await createTestApp({ specification: FIXTURE_SPEC, webDir });
   });
 
