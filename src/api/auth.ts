@@ -15,3 +15,6 @@ export {
   usePreLoginMutation,
   useRegisterMutation,
 } from './generated/auth.gen';
+
+/** For the sign-in form, which loads it on its first request (not with /login). */
+export { authApi };

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { matchRoutes, Navigate, useRoutes, type RouteObject } from 'react-router-dom';
 import { lazyWithRetry } from '../components/lazyWithRetry';
+import { ApiReady } from './ApiReady';
 import { RouteErrorBoundary } from '../components/RouteError';
 import { RootRedirect } from '../features/auth/RootRedirect';
 import { RequireSession } from '../features/auth/RequireSession';
@@ -28,6 +29,13 @@ interface RouteChunk {
   chunk: string;
 }
 
+// The screens that use RTK Query's hooks render once the API is in the store; the build preloads
+// its chunk with theirs.
+const apiReady: Pick<RouteObject, 'element' | 'handle'> = {
+  element: <ApiReady />,
+  handle: { chunk: 'api' } satisfies RouteChunk,
+};
+
 // Paths match case-insensitively (react-router's default), so /Register and /Reset work as listed.
 export const routes: RouteObject[] = [
   {
@@ -45,18 +53,24 @@ export const routes: RouteObject[] = [
             ),
           },
           {
-            path: paths.register,
-            ...page(
-              'register',
-              () => import(/* webpackChunkName: "register" */ '../features/auth/RegisterPage'),
-            ),
-          },
-          {
-            path: paths.reset,
-            ...page(
-              'reset',
-              () => import(/* webpackChunkName: "reset" */ '../features/auth/ResetPasswordPage'),
-            ),
+            ...apiReady,
+            children: [
+              {
+                path: paths.register,
+                ...page(
+                  'register',
+                  () => import(/* webpackChunkName: "register" */ '../features/auth/RegisterPage'),
+                ),
+              },
+              {
+                path: paths.reset,
+                ...page(
+                  'reset',
+                  () =>
+                    import(/* webpackChunkName: "reset" */ '../features/auth/ResetPasswordPage'),
+                ),
+              },
+            ],
           },
         ],
       },
@@ -65,125 +79,136 @@ export const routes: RouteObject[] = [
         element: <RequireSession />,
         children: [
           {
-            ...page(
-              'layout',
-              () => import(/* webpackChunkName: "layout" */ '../features/layout/AppLayout'),
-            ),
+            ...apiReady,
             children: [
-              { index: true, element: <Navigate to={paths.dashboard} replace /> },
               {
-                path: 'dashboard',
                 ...page(
-                  'dashboard',
-                  () =>
-                    import(
-                      /* webpackChunkName: "dashboard" */ '../features/dashboard/DashboardPage'
+                  'layout',
+                  () => import(/* webpackChunkName: "layout" */ '../features/layout/AppLayout'),
+                ),
+                children: [
+                  { index: true, element: <Navigate to={paths.dashboard} replace /> },
+                  {
+                    path: 'dashboard',
+                    ...page(
+                      'dashboard',
+                      () =>
+                        import(
+                          /* webpackChunkName: "dashboard" */ '../features/dashboard/DashboardPage'
+                        ),
                     ),
-                ),
-              },
-              {
-                path: 'all-app',
-                ...page(
-                  'apps',
-                  () => import(/* webpackChunkName: "apps" */ '../features/apps/AllAppsPage'),
-                ),
-              },
-              {
-                path: 'kyc',
-                ...page(
-                  'kyc',
-                  () => import(/* webpackChunkName: "kyc" */ '../features/kyc/KycPage'),
-                ),
-              },
-              {
-                path: 'profile',
-                ...page(
-                  'profile',
-                  () => import(/* webpackChunkName: "profile" */ '../features/profile/ProfilePage'),
-                ),
-              },
-              {
-                path: 'history',
-                ...page(
-                  'subscriptions',
-                  () =>
-                    import(
-                      /* webpackChunkName: "subscriptions" */ '../features/subscriptions/HistoryPage'
+                  },
+                  {
+                    path: 'all-app',
+                    ...page(
+                      'apps',
+                      () => import(/* webpackChunkName: "apps" */ '../features/apps/AllAppsPage'),
                     ),
-                ),
-              },
-              {
-                path: 'subscriptions',
-                ...page(
-                  'subscriptions',
-                  () =>
-                    import(
-                      /* webpackChunkName: "subscriptions" */ '../features/subscriptions/PackagesPage'
+                  },
+                  {
+                    path: 'kyc',
+                    ...page(
+                      'kyc',
+                      () => import(/* webpackChunkName: "kyc" */ '../features/kyc/KycPage'),
                     ),
-                ),
-              },
-              {
-                path: 'wallet',
-                ...page(
-                  'wallet',
-                  () => import(/* webpackChunkName: "wallet" */ '../features/wallet/WalletPage'),
-                ),
-              },
-              {
-                path: 'authentication',
-                ...page(
-                  'security',
-                  () =>
-                    import(
-                      /* webpackChunkName: "security" */ '../features/security/AuthenticationPage'
+                  },
+                  {
+                    path: 'profile',
+                    ...page(
+                      'profile',
+                      () =>
+                        import(/* webpackChunkName: "profile" */ '../features/profile/ProfilePage'),
                     ),
-                ),
-              },
-              {
-                path: 'changepassword',
-                ...page(
-                  'security',
-                  () =>
-                    import(
-                      /* webpackChunkName: "security" */ '../features/security/ChangePasswordPage'
+                  },
+                  {
+                    path: 'history',
+                    ...page(
+                      'subscriptions',
+                      () =>
+                        import(
+                          /* webpackChunkName: "subscriptions" */ '../features/subscriptions/HistoryPage'
+                        ),
                     ),
-                ),
-              },
-              {
-                path: 'usages',
-                ...page(
-                  'support',
-                  () => import(/* webpackChunkName: "support" */ '../features/support/UsagesPage'),
-                ),
-              },
-              {
-                path: 'support',
-                ...page(
-                  'support',
-                  () => import(/* webpackChunkName: "support" */ '../features/support/SupportPage'),
-                ),
-              },
-              {
-                path: 'create-app',
-                ...page(
-                  'apps',
-                  () => import(/* webpackChunkName: "apps" */ '../features/apps/CreateAppPage'),
-                ),
-              },
-              {
-                path: 'my-app/:id/:tab?',
-                ...page(
-                  'apps',
-                  () => import(/* webpackChunkName: "apps" */ '../features/apps/AppDetailPage'),
-                ),
-              },
-              {
-                path: '*',
-                ...page(
-                  'not-found',
-                  () =>
-                    import(/* webpackChunkName: "not-found" */ '../features/layout/NotFoundPage'),
-                ),
+                  },
+                  {
+                    path: 'subscriptions',
+                    ...page(
+                      'subscriptions',
+                      () =>
+                        import(
+                          /* webpackChunkName: "subscriptions" */ '../features/subscriptions/PackagesPage'
+                        ),
+                    ),
+                  },
+                  {
+                    path: 'wallet',
+                    ...page(
+                      'wallet',
+                      () =>
+                        import(/* webpackChunkName: "wallet" */ '../features/wallet/WalletPage'),
+                    ),
+                  },
+                  {
+                    path: 'authentication',
+                    ...page(
+                      'security',
+                      () =>
+                        import(
+                          /* webpackChunkName: "security" */ '../features/security/AuthenticationPage'
+                        ),
+                    ),
+                  },
+                  {
+                    path: 'changepassword',
+                    ...page(
+                      'security',
+                      () =>
+                        import(
+                          /* webpackChunkName: "security" */ '../features/security/ChangePasswordPage'
+                        ),
+                    ),
+                  },
+                  {
+                    path: 'usages',
+                    ...page(
+                      'support',
+                      () =>
+                        import(/* webpackChunkName: "support" */ '../features/support/UsagesPage'),
+                    ),
+                  },
+                  {
+                    path: 'support',
+                    ...page(
+                      'support',
+                      () =>
+                        import(/* webpackChunkName: "support" */ '../features/support/SupportPage'),
+                    ),
+                  },
+                  {
+                    path: 'create-app',
+                    ...page(
+                      'apps',
+                      () => import(/* webpackChunkName: "apps" */ '../features/apps/CreateAppPage'),
+                    ),
+                  },
+                  {
+                    path: 'my-app/:id/:tab?',
+                    ...page(
+                      'apps',
+                      () => import(/* webpackChunkName: "apps" */ '../features/apps/AppDetailPage'),
+                    ),
+                  },
+                  {
+                    path: '*',
+                    ...page(
+                      'not-found',
+                      () =>
+                        import(
+                          /* webpackChunkName: "not-found" */ '../features/layout/NotFoundPage'
+                        ),
+                    ),
+                  },
+                ],
               },
             ],
           },
