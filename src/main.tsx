@@ -18,9 +18,11 @@ const app = <App store={store} navigation={navigation} Router={BrowserRouter} />
 // Nothing renders before the stored session is read (what PersistGate did), so the first render
 // knows who is signed in.
 makePersistor(store, () => {
-  // The build prerendered this public screen as a signed-out visitor sees it (src/prerender.tsx):
-  // hydrate it. A stored session redirects from there, so that visitor's screen is drawn afresh.
-  if (container.hasChildNodes() && !selectIsSignedIn(store.getState())) {
+  // The build prerendered this public screen as a signed-out visitor sees it without a query
+  // (src/prerender.tsx): hydrate it. A stored session redirects from there, and a query can fill
+  // the form (/register?u=sponsor), so those screens are drawn afresh.
+  const asPrerendered = window.location.search === '' && !selectIsSignedIn(store.getState());
+  if (container.hasChildNodes() && asPrerendered) {
     hydrateRoot(container, app);
   } else {
     createRoot(container).render(app);

@@ -10,9 +10,7 @@ authApi.enhanceEndpoints({
 export {
   useLazyCheckUsernameQuery,
   useListCountriesQuery,
-  useLoginMutation,
   useLogoutMutation,
-  usePreLoginMutation,
   useRegisterMutation,
 } from './generated/auth.gen';
 
