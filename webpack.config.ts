@@ -24,15 +24,154 @@ class ChunkGroupsPlugin {
   }
 }
 
+interface ChunkGroup {
+  assets: { name: string }[];
+}
+
+/** What src/prerender.tsx exports, read from the build's own Node bundle of it. */
+interface PrerenderEntry {
+  PRERENDERED: string[];
+  PRELOADED: string[];
+  chunksOf: (pathname: string) => string[];
+  renderScreen: (pathname: string) => Promise<string>;
+}
+
+// The cipher opens a stored session's token before any signed-in screen renders.
+const SIGNED_IN_CHUNKS = ['cipher'];
+// Inline code the strict CSP (server/src/http/web.ts) would block: the prerender must add none.
+const INLINE = /<script(?![^>]*\ssrc=)[^>]*>|<style[\s>]|\sstyle=|\son[a-z]+=/i;
+
+/**
+ * After both bundles are built: one HTML file per route with a fixed path (dist/web/pages/, listed
+ * in pages.json for the server). A public screen's holds its prerendered markup and links its
+ * chunk's CSS, so it paints styled before any script runs; every file preloads the route's chunks
+ * (layout and screen at once, instead of one after the other as each lazy import runs).
+ */
+class PrerenderPlugin {
+  apply(compiler: Compiler) {
+    compiler.hooks.done.tapPromise('PrerenderPlugin', async (stats) => {
+      if (stats.hasErrors()) return;
+      const bundle = path.join(distDir, 'prerender', 'prerender.cjs');
+      delete require.cache[bundle];
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the bundle just built
+      const entry = require(bundle) as PrerenderEntry;
+      const web = path.join(distDir, 'web');
+      const shell = fs.readFileSync(path.join(web, 'index.html'), 'utf8');
+      const { entrypoints, namedChunkGroups } = JSON.parse(
+        fs.readFileSync(path.join(distDir, 'chunk-groups.json'), 'utf8'),
+      ) as {
+        entrypoints: Record<string, ChunkGroup>;
+        namedChunkGroups: Record<string, ChunkGroup>;
+      };
+      const loaded = new Set(entrypoints.main?.assets.map((asset) => asset.name));
+      const pages: Record<string, string> = {};
+      fs.mkdirSync(path.join(web, 'pages'), { recursive: true });
+      for (const route of [...entry.PRERENDERED, ...entry.PRELOADED]) {
+        const prerendered = entry.PRERENDERED.includes(route);
+        const markup = prerendered ? await entry.renderScreen(route) : '';
+        if (INLINE.test(markup))
+          throw new Error(`${route}: the prerendered markup has inline code`);
+        const chunks = [...(prerendered ? [] : SIGNED_IN_CHUNKS), ...entry.chunksOf(route)];
+        const files = new Set(
+          chunks.flatMap((chunk) => {
+            const group = namedChunkGroups[chunk];
+            if (!group) throw new Error(`${route}: no chunk named ${chunk}`);
+            return group.assets.map((asset) => asset.name).filter((name) => !loaded.has(name));
+          }),
+        );
+        const links = [...files].map((file) =>
+          file.endsWith('.css')
+            ? prerendered
+              ? `<link href="/${file}" rel="stylesheet">`
+              : `<link href="/${file}" rel="preload" as="style">`
+            : `<link href="/${file}" rel="preload" as="script">`,
+        );
+        const html = shell
+          .replace('</head>', `${links.join('')}</head>`)
+          .replace('<div id="root"></div>', `<div id="root">${markup}</div>`);
+        const file = `pages/${route.slice(1).replaceAll('/', '-')}.html`;
+        fs.writeFileSync(path.join(web, file), html);
+        pages[route] = file;
+      }
+      fs.writeFileSync(path.join(web, 'pages.json'), JSON.stringify(pages, null, 2));
+    });
+  }
+}
+
 type Env = Record<string, string | boolean | undefined>;
 type Argv = { mode?: Configuration['mode'] };
 
 /** DIST_DIR lets parallel builds (e.g. several e2e runs) keep apart; default dist/. */
 const distDir = path.resolve(__dirname, process.env.DIST_DIR ?? 'dist');
 
-export default (_env: Env, argv: Argv): Configuration & { devServer?: DevServerConfiguration } => {
+const swcRule = (production: boolean) => ({
+  test: /\.[jt]sx?$/,
+  exclude: /node_modules/,
+  use: {
+    loader: 'swc-loader',
+    options: {
+      jsc: {
+        parser: { syntax: 'typescript', tsx: true },
+        transform: { react: { runtime: 'automatic', development: !production } },
+        target: 'es2022',
+      },
+    },
+  },
+});
+
+const defineApiBase = () =>
+  new webpack.DefinePlugin({ __API_BASE__: JSON.stringify(process.env.API_BASE ?? '/api') });
+
+/**
+ * src/prerender.tsx for Node: the web build's loaders, but styles left out (the
+ * web build has them) and images named as the web build names them, without writing them again.
+ */
+const prerenderConfig = (): Configuration => ({
+  name: 'prerender',
+  dependencies: ['web'],
+  mode: 'production',
+  target: 'node20',
+  entry: { prerender: './src/prerender.tsx' },
+  output: {
+    path: path.join(distDir, 'prerender'),
+    filename: '[name].cjs',
+    library: { type: 'commonjs2' },
+    publicPath: '/',
+    assetModuleFilename: 'assets/[name].[contenthash:10][ext]',
+    clean: true,
+  },
+  resolve: { extensions: ['.tsx', '.ts', '.js'] },
+  module: {
+    rules: [
+      swcRule(true),
+      // A style import becomes its unused source text: the web build compiles the styles.
+      { test: /\.s?css$/, type: 'asset/source' },
+      { test: /\.(png|jpe?g|svg|ico)$/, type: 'asset/resource', generator: { emit: false } },
+    ],
+  },
+  plugins: [
+    new webpack.IgnorePlugin({ resourceRegExp: /^\.\/locale$/, contextRegExp: /moment$/ }),
+    defineApiBase(),
+    new PrerenderPlugin(),
+  ],
+  optimization: { minimize: false },
+  performance: { hints: false },
+  stats: 'errors-warnings',
+});
+
+export default (
+  _env: Env,
+  argv: Argv,
+): (Configuration & { devServer?: DevServerConfiguration }) | Configuration[] => {
   const production = argv.mode !== 'development';
+  const web = webConfig(production);
+  // The development server serves the client alone (no prerendered screens).
+  return production ? [web, prerenderConfig()] : web;
+};
+
+function webConfig(production: boolean): Configuration & { devServer?: DevServerConfiguration } {
   return {
+    name: 'web',
     mode: production ? 'production' : 'development',
     // Modern runtime code (arrow functions, const); the app itself is compiled for ES2022 too.
     target: ['web', 'es2022'],
@@ -55,20 +194,7 @@ export default (_env: Env, argv: Argv): Configuration & { devServer?: DevServerC
     },
     module: {
       rules: [
-        {
-          test: /\.[jt]sx?$/,
-          exclude: /node_modules/,
-          use: {
-            loader: 'swc-loader',
-            options: {
-              jsc: {
-                parser: { syntax: 'typescript', tsx: true },
-                transform: { react: { runtime: 'automatic', development: !production } },
-                target: 'es2022',
-              },
-            },
-          },
-        },
+        swcRule(production),
         {
           test: /\.s?css$/,
           use: [
@@ -92,9 +218,7 @@ export default (_env: Env, argv: Argv): Configuration & { devServer?: DevServerC
       // moment's locales add ~350 KiB; the portal formats dates in English only.
       new webpack.IgnorePlugin({ resourceRegExp: /^\.\/locale$/, contextRegExp: /moment$/ }),
       new ChunkGroupsPlugin(),
-      new webpack.DefinePlugin({
-        __API_BASE__: JSON.stringify(process.env.API_BASE ?? '/api'),
-      }),
+      defineApiBase(),
     ],
     optimization: {
       minimizer: [
@@ -117,4 +241,4 @@ export default (_env: Env, argv: Argv): Configuration & { devServer?: DevServerC
       ],
     },
   };
-};
+}

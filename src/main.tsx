@@ -1,33 +1,31 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { Provider } from 'react-redux';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
-import { PersistGate } from 'redux-persist/integration/react';
-import { createNavigation, NavigationBridge } from './app/navigation';
-import { AppRoutes } from './app/router';
+import { App } from './app/App';
+import { createNavigation } from './app/navigation';
 import { makePersistor, makeStore } from './app/store';
 import { prefetchToastify } from './components/toast';
-import { Toasts } from './components/Toasts';
+import { selectIsSignedIn } from './features/auth/sessionSlice';
 import './styles/main.scss';
 
 const navigation = createNavigation();
 const store = makeStore({ onSessionEnd: () => navigation.navigate('/') });
-const persistor = makePersistor(store);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element.');
 
-createRoot(container).render(
-  <StrictMode>
-    <Provider store={store}>
-      <PersistGate loading={null} persistor={persistor}>
-        <BrowserRouter>
-          <NavigationBridge navigation={navigation} />
-          <AppRoutes />
-        </BrowserRouter>
-      </PersistGate>
-    </Provider>
-    <Toasts />
-  </StrictMode>,
-);
-prefetchToastify();
+const app = <App store={store} navigation={navigation} Router={BrowserRouter} />;
+
+// Nothing renders before the stored session is read (what PersistGate did), so the first render
+// knows who is signed in.
+makePersistor(store, () => {
+  // The build prerendered this public screen as a signed-out visitor sees it without a query
+  // (src/prerender.tsx): hydrate it. A stored session redirects from there, and a query can fill
+  // the form (/register?u=sponsor), so those screens are drawn afresh.
+  const asPrerendered = window.location.search === '' && !selectIsSignedIn(store.getState());
+  if (container.hasChildNodes() && asPrerendered) {
+    hydrateRoot(container, app);
+  } else {
+    createRoot(container).render(app);
+  }
+  prefetchToastify();
+});

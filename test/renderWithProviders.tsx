@@ -3,6 +3,7 @@ import { render, type RenderOptions } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import * as apiModule from '../src/api/apiModule';
 import { createNavigation, NavigationBridge } from '../src/app/navigation';
 import { AppRoutes } from '../src/app/router';
 import { makeStore, type AppStore, type RootState } from '../src/app/store';
@@ -26,7 +27,8 @@ function storeFor({ session, preloadedState, store }: Options, onSessionEnd?: ()
       _persist: { version: 1, rehydrated: true },
     } as RootState['session'];
   }
-  return makeStore({ preloadedState: state, onSessionEnd });
+  // The API in the store from the start, as it is once its chunk has loaded in the browser.
+  return makeStore({ preloadedState: state, onSessionEnd, api: apiModule });
 }
 
 /** A component inside the real store (and a memory router), with the toast container. */

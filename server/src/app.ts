@@ -23,7 +23,7 @@ import { databaseRateLimitStore } from './http/rateLimitStore';
 import { fastifyTrustProxy, forwardedForWarning } from './http/trustProxy';
 import { buildSecurityHandlers } from './http/security';
 import { ajvsFor, createValidatorCompiler } from './http/validation';
-import { isApiUrl, registerWeb, sendSpaShell, wantsSpaShell, webAvailable } from './http/web';
+import { isApiUrl, registerWeb, wantsSpaShell, webAvailable } from './http/web';
 import { registerXsrfCookie } from './http/xsrf';
 import { loadSpecification, mediaTypesIn } from './openapi/spec';
 import { newId } from './domain/ids';
@@ -205,13 +205,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerWatcherGauges(app.metrics, db, config);
 
   const webDir = options.webDir && webAvailable(options.webDir) ? options.webDir : undefined;
-  if (webDir) await registerWeb(app, webDir);
+  const spaShell = webDir ? await registerWeb(app, webDir) : undefined;
 
   // Callback style: returning the reply from an async handler while sendFile streams makes
   // Fastify await the reply and pile up 'close' listeners.
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) => {
-    if (webDir && wantsSpaShell(request)) {
-      sendSpaShell(reply);
+    if (spaShell && wantsSpaShell(request)) {
+      spaShell(request.url, reply);
       return;
     }
     void reply.code(404).send(envelope(MSG.notFound));

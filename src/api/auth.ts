@@ -10,8 +10,9 @@ authApi.enhanceEndpoints({
 export {
   useLazyCheckUsernameQuery,
   useListCountriesQuery,
-  useLoginMutation,
   useLogoutMutation,
-  usePreLoginMutation,
   useRegisterMutation,
 } from './generated/auth.gen';
+
+/** For the sign-in form, which loads it on its first request (not with /login). */
+export { authApi };

@@ -2,6 +2,7 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import { delay, http, HttpResponse } from 'msw';
 import { explainsOwnFailure } from '../app/middleware/apiFeedback';
 import { makeStore } from '../app/store';
+import * as apiModule from './apiModule';
 import { Toasts } from '../components/Toasts';
 import { stepOnePassed } from '../features/auth/signInSlice';
 import { initialSessionState } from '../features/auth/sessionSlice';
@@ -27,6 +28,7 @@ function signedInStore() {
       } as never,
     },
     onSessionEnd,
+    api: apiModule,
   });
   return { store, onSessionEnd };
 }
@@ -131,7 +133,7 @@ describe('the shared request rules', () => {
       await screen.findByText('Session timed out due to inactivity. Please sign in again.'),
     ).toBeInTheDocument();
     expect(store.getState().session.authToken).toBe('');
-    expect(store.getState().api.queries).toEqual({});
+    expect(store.getState().api?.queries).toEqual({});
     expect(onSessionEnd).toHaveBeenCalledTimes(1);
   });
 

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
-import { Navigate, useRoutes, type RouteObject } from 'react-router-dom';
+import { matchRoutes, Navigate, useRoutes, type RouteObject } from 'react-router-dom';
 import { lazyWithRetry } from '../components/lazyWithRetry';
+import { ApiReady } from './ApiReady';
 import { RouteErrorBoundary } from '../components/RouteError';
 import { RootRedirect } from '../features/auth/RootRedirect';
 import { RequireSession } from '../features/auth/RequireSession';
@@ -14,9 +15,25 @@ type PageModule = { default: ComponentType };
  * run in a transition, so the previous screen stays until the next one's chunk is in. The
  * declarative router (not the data router) keeps ~16 KiB gzipped off what /login loads.
  */
-const page = (load: () => Promise<PageModule>): Pick<RouteObject, 'element'> => {
+const page = (
+  chunk: string,
+  load: () => Promise<PageModule>,
+): Pick<RouteObject, 'element' | 'handle'> => {
   const Page = lazyWithRetry(load);
-  return { element: <Page /> };
+  // The chunk's name (its webpackChunkName) lets the build preload a route's chunks together.
+  const handle: RouteChunk = { chunk };
+  return { element: <Page />, handle };
+};
+
+interface RouteChunk {
+  chunk: string;
+}
+
+// The screens that use RTK Query's hooks render once the API is in the store; the build preloads
+// its chunk with theirs.
+const apiReady: Pick<RouteObject, 'element' | 'handle'> = {
+  element: <ApiReady />,
+  handle: { chunk: 'api' } satisfies RouteChunk,
 };
 
 // Paths match case-insensitively (react-router's default), so /Register and /Reset work as listed.
@@ -30,19 +47,30 @@ export const routes: RouteObject[] = [
         children: [
           {
             path: paths.login,
-            ...page(() => import(/* webpackChunkName: "login" */ '../features/auth/LoginPage')),
-          },
-          {
-            path: paths.register,
             ...page(
-              () => import(/* webpackChunkName: "register" */ '../features/auth/RegisterPage'),
+              'login',
+              () => import(/* webpackChunkName: "login" */ '../features/auth/LoginPage'),
             ),
           },
           {
-            path: paths.reset,
-            ...page(
-              () => import(/* webpackChunkName: "reset" */ '../features/auth/ResetPasswordPage'),
-            ),
+            ...apiReady,
+            children: [
+              {
+                path: paths.register,
+                ...page(
+                  'register',
+                  () => import(/* webpackChunkName: "register" */ '../features/auth/RegisterPage'),
+                ),
+              },
+              {
+                path: paths.reset,
+                ...page(
+                  'reset',
+                  () =>
+                    import(/* webpackChunkName: "reset" */ '../features/auth/ResetPasswordPage'),
+                ),
+              },
+            ],
           },
         ],
       },
@@ -51,106 +79,136 @@ export const routes: RouteObject[] = [
         element: <RequireSession />,
         children: [
           {
-            ...page(() => import(/* webpackChunkName: "layout" */ '../features/layout/AppLayout')),
+            ...apiReady,
             children: [
-              { index: true, element: <Navigate to={paths.dashboard} replace /> },
               {
-                path: 'dashboard',
                 ...page(
-                  () =>
-                    import(
-                      /* webpackChunkName: "dashboard" */ '../features/dashboard/DashboardPage'
+                  'layout',
+                  () => import(/* webpackChunkName: "layout" */ '../features/layout/AppLayout'),
+                ),
+                children: [
+                  { index: true, element: <Navigate to={paths.dashboard} replace /> },
+                  {
+                    path: 'dashboard',
+                    ...page(
+                      'dashboard',
+                      () =>
+                        import(
+                          /* webpackChunkName: "dashboard" */ '../features/dashboard/DashboardPage'
+                        ),
                     ),
-                ),
-              },
-              {
-                path: 'all-app',
-                ...page(
-                  () => import(/* webpackChunkName: "apps" */ '../features/apps/AllAppsPage'),
-                ),
-              },
-              {
-                path: 'kyc',
-                ...page(() => import(/* webpackChunkName: "kyc" */ '../features/kyc/KycPage')),
-              },
-              {
-                path: 'profile',
-                ...page(
-                  () => import(/* webpackChunkName: "profile" */ '../features/profile/ProfilePage'),
-                ),
-              },
-              {
-                path: 'history',
-                ...page(
-                  () =>
-                    import(
-                      /* webpackChunkName: "subscriptions" */ '../features/subscriptions/HistoryPage'
+                  },
+                  {
+                    path: 'all-app',
+                    ...page(
+                      'apps',
+                      () => import(/* webpackChunkName: "apps" */ '../features/apps/AllAppsPage'),
                     ),
-                ),
-              },
-              {
-                path: 'subscriptions',
-                ...page(
-                  () =>
-                    import(
-                      /* webpackChunkName: "subscriptions" */ '../features/subscriptions/PackagesPage'
+                  },
+                  {
+                    path: 'kyc',
+                    ...page(
+                      'kyc',
+                      () => import(/* webpackChunkName: "kyc" */ '../features/kyc/KycPage'),
                     ),
-                ),
-              },
-              {
-                path: 'wallet',
-                ...page(
-                  () => import(/* webpackChunkName: "wallet" */ '../features/wallet/WalletPage'),
-                ),
-              },
-              {
-                path: 'authentication',
-                ...page(
-                  () =>
-                    import(
-                      /* webpackChunkName: "security" */ '../features/security/AuthenticationPage'
+                  },
+                  {
+                    path: 'profile',
+                    ...page(
+                      'profile',
+                      () =>
+                        import(/* webpackChunkName: "profile" */ '../features/profile/ProfilePage'),
                     ),
-                ),
-              },
-              {
-                path: 'changepassword',
-                ...page(
-                  () =>
-                    import(
-                      /* webpackChunkName: "security" */ '../features/security/ChangePasswordPage'
+                  },
+                  {
+                    path: 'history',
+                    ...page(
+                      'subscriptions',
+                      () =>
+                        import(
+                          /* webpackChunkName: "subscriptions" */ '../features/subscriptions/HistoryPage'
+                        ),
                     ),
-                ),
-              },
-              {
-                path: 'usages',
-                ...page(
-                  () => import(/* webpackChunkName: "support" */ '../features/support/UsagesPage'),
-                ),
-              },
-              {
-                path: 'support',
-                ...page(
-                  () => import(/* webpackChunkName: "support" */ '../features/support/SupportPage'),
-                ),
-              },
-              {
-                path: 'create-app',
-                ...page(
-                  () => import(/* webpackChunkName: "apps" */ '../features/apps/CreateAppPage'),
-                ),
-              },
-              {
-                path: 'my-app/:id/:tab?',
-                ...page(
-                  () => import(/* webpackChunkName: "apps" */ '../features/apps/AppDetailPage'),
-                ),
-              },
-              {
-                path: '*',
-                ...page(
-                  () =>
-                    import(/* webpackChunkName: "not-found" */ '../features/layout/NotFoundPage'),
-                ),
+                  },
+                  {
+                    path: 'subscriptions',
+                    ...page(
+                      'subscriptions',
+                      () =>
+                        import(
+                          /* webpackChunkName: "subscriptions" */ '../features/subscriptions/PackagesPage'
+                        ),
+                    ),
+                  },
+                  {
+                    path: 'wallet',
+                    ...page(
+                      'wallet',
+                      () =>
+                        import(/* webpackChunkName: "wallet" */ '../features/wallet/WalletPage'),
+                    ),
+                  },
+                  {
+                    path: 'authentication',
+                    ...page(
+                      'security',
+                      () =>
+                        import(
+                          /* webpackChunkName: "security" */ '../features/security/AuthenticationPage'
+                        ),
+                    ),
+                  },
+                  {
+                    path: 'changepassword',
+                    ...page(
+                      'security',
+                      () =>
+                        import(
+                          /* webpackChunkName: "security" */ '../features/security/ChangePasswordPage'
+                        ),
+                    ),
+                  },
+                  {
+                    path: 'usages',
+                    ...page(
+                      'support',
+                      () =>
+                        import(/* webpackChunkName: "support" */ '../features/support/UsagesPage'),
+                    ),
+                  },
+                  {
+                    path: 'support',
+                    ...page(
+                      'support',
+                      () =>
+                        import(/* webpackChunkName: "support" */ '../features/support/SupportPage'),
+                    ),
+                  },
+                  {
+                    path: 'create-app',
+                    ...page(
+                      'apps',
+                      () => import(/* webpackChunkName: "apps" */ '../features/apps/CreateAppPage'),
+                    ),
+                  },
+                  {
+                    path: 'my-app/:id/:tab?',
+                    ...page(
+                      'apps',
+                      () => import(/* webpackChunkName: "apps" */ '../features/apps/AppDetailPage'),
+                    ),
+                  },
+                  {
+                    path: '*',
+                    ...page(
+                      'not-found',
+                      () =>
+                        import(
+                          /* webpackChunkName: "not-found" */ '../features/layout/NotFoundPage'
+                        ),
+                    ),
+                  },
+                ],
               },
             ],
           },
@@ -159,6 +217,7 @@ export const routes: RouteObject[] = [
       {
         path: '*',
         ...page(
+          'not-found',
           () => import(/* webpackChunkName: "not-found" */ '../features/layout/NotFoundPage'),
         ),
       },
@@ -169,4 +228,12 @@ export const routes: RouteObject[] = [
 /** Every screen of the portal, for a BrowserRouter (the app) or a MemoryRouter (tests). */
 export function AppRoutes() {
   return useRoutes(routes);
+}
+
+/** The named chunks a path's screens need (layout first), for the build's preload hints. */
+export function chunksOf(pathname: string): string[] {
+  return (matchRoutes(routes, pathname) ?? []).flatMap(({ route }) => {
+    const handle = route.handle as RouteChunk | undefined;
+    return handle ? [handle.chunk] : [];
+  });
 }

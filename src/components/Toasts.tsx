@@ -2,9 +2,12 @@ import { useEffect, useSyncExternalStore } from 'react';
 import type { ToastContainerProps } from 'react-toastify';
 import { containerMounted, loadedToastify, onToastifyLoaded } from './toast';
 
+// A prerendered screen has no container: hydration starts from none, loaded or not.
+const noContainer = () => null;
+
 /** The toast container, rendered once react-toastify has loaded (on the first toast, ./toast). */
 export function Toasts(props: ToastContainerProps) {
-  const library = useSyncExternalStore(onToastifyLoaded, loadedToastify, loadedToastify);
+  const library = useSyncExternalStore(onToastifyLoaded, loadedToastify, noContainer);
 
   useEffect(() => {
     if (!library) return;

@@ -53,3 +53,30 @@ test('the shell runs under a strict CSP that blocks inline code, and the journey
   expect(seen.join('\n')).toMatch(/style-src/);
   await context.close();
 });
+
+test('the public screens paint from their HTML before any script, then hydrate without an error', async () => {
+  const { context, page } = await openPage(PHONE);
+  // No script at all: the prerendered sign-in form is already there.
+  await page.route('**/*.js', (route) => route.abort());
+  await page.goto('/login');
+  await expect(page.getByPlaceholder('Username or Email').isVisible()).resolves.toBe(true);
+  await expect(page.getByRole('button', { name: 'Sign In' }).isVisible()).resolves.toBe(true);
+  await page.unroute('**/*.js');
+
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  for (const screen of ['/register', '/reset', '/login']) {
+    await page.goto(screen);
+    await page.waitForLoadState('networkidle');
+  }
+  // Hydrated: React, not the browser, answers the submit with the form's own messages.
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByText('Username is required').waitFor();
+  await page.getByPlaceholder('Username or Email').fill('demo');
+  await expect(page.getByPlaceholder('Username or Email').inputValue()).resolves.toBe('demo');
+  expect(errors).toEqual([]);
+  await context.close();
+});

@@ -15,6 +15,15 @@ describe('SPA serving', () => {
     writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Portal</title>');
     writeFileSync(path.join(webDir, 'assets', 'main.3fa9c1d2.js'), bigJs);
     writeFileSync(path.join(webDir, 'robots.txt'), 'User-agent: *');
+    mkdirSync(path.join(webDir, 'pages'));
+    writeFileSync(
+      path.join(webDir, 'pages', 'login.html'),
+      '<!doctype html><title>Sign In</title>',
+    );
+    writeFileSync(
+      path.join(webDir, 'pages.json'),
+      JSON.stringify({ '/login': 'pages/login.html' }),
+    );
     t = await createTestApp({ specification: FIXTURE_SPEC, webDir });
   });
 
@@ -26,13 +35,23 @@ describe('SPA serving', () => {
   const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 
   it('serves index.html for the root and client routes, never cached', async () => {
-    for (const url of ['/', '/login', '/app/dashboard', '/app/my-app/app_1?tab=keys']) {
+    for (const url of ['/', '/register', '/app/dashboard', '/app/my-app/app_1?tab=keys']) {
       const res = await t.inject({ method: 'GET', url, headers: html });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(/text\/html/);
       expect(res.headers['cache-control']).toBe('no-cache');
       expect(res.body).toContain('<title>Portal</title>');
       expect(res.headers['content-security-policy']).toBe(SPA_CSP);
+    }
+  });
+
+  it("serves a route's own page where the build made one (pages.json), whatever its case", async () => {
+    for (const url of ['/login', '/Login/', '/login?next=1']) {
+      const res = await t.inject({ method: 'GET', url, headers: html });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers['content-security-policy']).toBe(SPA_CSP);
+      expect(res.body).toContain('<title>Sign In</title>');
     }
   });
 

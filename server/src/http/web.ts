@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
@@ -44,8 +44,15 @@ export function webAvailable(dir: string): boolean {
   return existsSync(path.join(dir, 'index.html'));
 }
 
-/** Serves the built SPA (dist/web); the not-found handler falls back to index.html. */
-export async function registerWeb(app: FastifyInstance, dir: string): Promise<void> {
+/** Answers a browser navigation to `url` with the SPA's HTML for it. */
+export type SpaShell = (url: string, reply: FastifyReply) => FastifyReply;
+
+/**
+ * Serves the built SPA (dist/web). The answer for a navigation (the not-found handler) is the
+ * route's own page where the build made one (pages.json: a public screen prerendered, or a screen
+ * whose chunks it preloads), else index.html.
+ */
+export async function registerWeb(app: FastifyInstance, dir: string): Promise<SpaShell> {
   await app.register(fastifyStatic, {
     root: dir,
     prefix: '/',
@@ -57,6 +64,22 @@ export async function registerWeb(app: FastifyInstance, dir: string): Promise<vo
       reply.header('content-security-policy', SPA_CSP);
     },
   });
+  const pages = routePages(dir);
+  return (url, reply) => sendSpaShell(reply, pages.get(routeKey(url)) ?? 'index.html');
+}
+
+/** pages.json: route -> file; routes match case-insensitively, as the client's router does. */
+function routePages(dir: string): Map<string, string> {
+  const file = path.join(dir, 'pages.json');
+  if (!existsSync(file)) return new Map();
+  const pages = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+  return new Map(Object.entries(pages).map(([route, page]) => [routeKey(route), page]));
+}
+
+/** The path without its query or a trailing slash, in lower case. */
+function routeKey(url: string): string {
+  const pathname = url.split('?', 1)[0] ?? '';
+  return (pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname).toLowerCase();
 }
 
 /** A browser navigation (not /api, not an asset request) that should get the SPA shell. */
@@ -73,9 +96,9 @@ export function isApiUrl(rawUrl: string): boolean {
   return url === '/api' || url.startsWith('/api/');
 }
 
-export function sendSpaShell(reply: FastifyReply): FastifyReply {
+function sendSpaShell(reply: FastifyReply, file: string): FastifyReply {
   return reply
     .header('cache-control', NO_CACHE)
     .header('content-security-policy', SPA_CSP)
-    .sendFile('index.html');
+    .sendFile(file);
 }

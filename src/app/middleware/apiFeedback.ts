@@ -1,8 +1,8 @@
 import { isFulfilled, isRejected, isRejectedWithValue, type Middleware } from '@reduxjs/toolkit';
-import { baseApi } from '../../api/baseApi';
 import { isApiError } from '../../api/errors';
 import { toast } from '../../components/toast';
 import { sessionExpired } from '../../features/auth/sessionSlice';
+import type { baseApi } from '../../api/baseApi';
 
 /** Reads whose failure the screen itself explains (no toast). */
 const QUIET_ENDPOINTS = new Set(['checkUsername']);
@@ -36,7 +36,14 @@ export function explainsOwnFailure<Request extends PromiseLike<unknown> & { requ
  * a write's `msg` is a success toast; reads stay quiet on success. A plain middleware: the
  * listener middleware would add ~2 KiB to what /login loads for two `if`s.
  */
-export function apiFeedback({ onSessionEnd }: { onSessionEnd: () => void }): Middleware {
+export function apiFeedback({
+  onSessionEnd,
+  api,
+}: {
+  onSessionEnd: () => void;
+  /** The API once it is in the store: imported here, it would load with /login. */
+  api: () => typeof baseApi | undefined;
+}): Middleware {
   return ({ dispatch }) =>
     (next) =>
     (action) => {
@@ -50,7 +57,8 @@ export function apiFeedback({ onSessionEnd }: { onSessionEnd: () => void }): Mid
         if (error.kind === 'unauthorized' || error.kind === 'network') {
           toast.error(error.message, { toastId: 'session-end' });
           dispatch(sessionExpired());
-          dispatch(baseApi.util.resetApiState());
+          const loaded = api();
+          if (loaded) dispatch(loaded.util.resetApiState());
           onSessionEnd();
         } else if (
           // Offline is said whatever the screen says of its own failures: only it says why.

@@ -1,10 +1,15 @@
-import { useEffect, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { FACTOR_REQUIRED } from '../../shared/auth';
-import { useLoginMutation, usePreLoginMutation } from '../../api/auth';
 import { isApiError } from '../../api/errors';
-import type { AuthType } from '../../api/generated/auth.gen';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import type {
+  AuthType,
+  LoginApiArg,
+  LoginApiResponse,
+  PreLoginApiArg,
+  PreLoginApiResponse,
+} from '../../api/generated/auth.gen';
+import { useAppDispatch, useAppSelector, useAppStore } from '../../app/hooks';
 import { paths } from '../../app/paths';
 import { filters, useForm, type FieldErrors } from '../../components/form/useForm';
 import { PublicLayout } from './components/PublicLayout';
@@ -45,12 +50,14 @@ type LoginForm = { username: string; password: string; code: string };
 
 const isAuthType = (value: string): value is AuthType => value in SECOND_FACTOR;
 
+type AuthEndpoints = (typeof import('../../api/auth'))['authApi']['endpoints'];
+
 export default function LoginPage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const step = useAppSelector(selectSignIn);
-  const [preLogin, preLoginState] = usePreLoginMutation();
-  const [login, loginState] = useLoginMutation();
+  const store = useAppStore();
+  const [busy, setBusy] = useState(false);
   const inStepTwo = step.stepToken !== '';
   // An unknown type (a newer server) is asked for like the e-mailed code, the generic one.
   const authType: AuthType = isAuthType(step.authType) ? step.authType : 'otp';
@@ -64,7 +71,34 @@ export default function LoginPage() {
     ...form.bind(name),
     'aria-invalid': form.errors[name] ? true : undefined,
   });
-  const busy = preLoginState.isLoading || loginState.isLoading;
+
+  /**
+   * One of the two sign-in requests. RTK Query and the auth endpoints are not part of what /login
+   * loads (npm run size): they are prefetched once the page is idle and awaited here.
+   */
+  const send = async <Answer,>(
+    request: (endpoints: AuthEndpoints) => { unwrap: () => Promise<Answer>; reset: () => void },
+  ): Promise<Answer> => {
+    setBusy(true);
+    try {
+      const [{ authApi }] = await Promise.all([
+        import(/* webpackChunkName: "auth-api", webpackPrefetch: true */ '../../api/auth'),
+        store.apiLoader.ready(),
+      ]);
+      const pending = request(authApi.endpoints);
+      try {
+        return await pending.unwrap();
+      } finally {
+        pending.reset();
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+  const preLogin = (arg: PreLoginApiArg) =>
+    send<PreLoginApiResponse>((endpoints) => dispatch(endpoints.preLogin.initiate(arg)));
+  const login = (arg: LoginApiArg) =>
+    send<LoginApiResponse>((endpoints) => dispatch(endpoints.login.initiate(arg)));
 
   // The step token lives only while this screen does.
   useEffect(() => () => void dispatch(signInReset()), [dispatch]);
@@ -81,7 +115,7 @@ export default function LoginPage() {
     try {
       const answer = await preLogin({
         preLoginRequest: { username: values.username.trim(), password: values.password },
-      }).unwrap();
+      });
       form.setField('code', '');
       dispatch(
         stepOnePassed({
@@ -109,7 +143,7 @@ export default function LoginPage() {
           password: values.password,
           [authType]: values.code,
         },
-      }).unwrap();
+      });
       dispatch(signedIn(session));
       // The session slice keeps the list from this answer (sidebar, dashboard). The apps endpoints
       // load here, not with /login (npm run size).

@@ -37,7 +37,7 @@ describe('LogoutButton', () => {
     );
     const { store } = renderSignedIn();
     await store.dispatch(walletApi.endpoints.getBalance.initiate());
-    expect(store.getState().api.queries).not.toEqual({});
+    expect(store.getState().api?.queries).not.toEqual({});
 
     const button = screen.getByRole('button', { name: 'Logout' });
     expect(button).toHaveClass('extra');
@@ -52,7 +52,7 @@ describe('LogoutButton', () => {
     expect(auth).toBe('Bearer sess_test');
     expect(store.getState().session.authToken).toBe('');
     expect(store.getState().session.name).toBe('');
-    expect(store.getState().api.queries).toEqual({});
+    expect(store.getState().api?.queries).toEqual({});
     expect(await screen.findByText('Logout Successfully')).toBeInTheDocument();
   });
 

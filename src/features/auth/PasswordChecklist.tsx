@@ -1,4 +1,6 @@
+import { useLayoutEffect, useRef } from 'react';
 import { PASSWORD_RULES } from '../../shared/account';
+import './passwordChecklist.scss';
 
 export interface PasswordChecklistProps {
   password: string;
@@ -28,6 +30,12 @@ function Mark({ met }: { met: boolean }) {
  */
 export function PasswordChecklist({ password, id, className = '' }: PasswordChecklistProps) {
   const met = PASSWORD_RULES.filter((rule) => rule.test(password)).length;
+  const fill = useRef<HTMLDivElement>(null);
+  // Set through the CSSOM, not a style attribute: sign-up is prerendered, and the strict CSP
+  // (server/src/http/web.ts) blocks style attributes in markup.
+  useLayoutEffect(() => {
+    if (fill.current) fill.current.style.width = `${(met / PASSWORD_RULES.length) * 100}%`;
+  }, [met]);
   return (
     <div id={id} className={`small ${className}`}>
       <div className="d-flex justify-content-between align-items-center mb-1">
@@ -37,17 +45,16 @@ export function PasswordChecklist({ password, id, className = '' }: PasswordChec
         </span>
       </div>
       <div
-        className="mb-2 rounded-pill bg-body-secondary overflow-hidden"
+        className="password-meter mb-2 rounded-pill bg-body-secondary overflow-hidden"
         role="progressbar"
         aria-label="Password strength"
         aria-valuenow={met}
         aria-valuemin={0}
         aria-valuemax={PASSWORD_RULES.length}
-        style={{ height: 4 }}
       >
         <div
-          className={`h-100 ${met === PASSWORD_RULES.length ? 'bg-success' : met >= 3 ? 'bg-warning' : 'bg-danger'}`}
-          style={{ width: `${(met / PASSWORD_RULES.length) * 100}%`, transition: 'width .2s' }}
+          ref={fill}
+          className={`password-meter-fill h-100 ${met === PASSWORD_RULES.length ? 'bg-success' : met >= 3 ? 'bg-warning' : 'bg-danger'}`}
         />
       </div>
       <ul className="list-unstyled mb-0 row row-cols-1 row-cols-sm-2 g-1">

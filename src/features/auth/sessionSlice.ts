@@ -1,5 +1,10 @@
-import { createSlice, isAnyOf, type PayloadAction, type UnknownAction } from '@reduxjs/toolkit';
-import { baseApi } from '../../api/baseApi';
+import {
+  createSlice,
+  isAnyOf,
+  isFulfilled,
+  type PayloadAction,
+  type UnknownAction,
+} from '@reduxjs/toolkit';
 import type { App, appsApi } from '../../api/generated/apps.gen';
 import type { LoginApiResponse, Profile } from '../../api/generated/auth.gen';
 import type { profileApi } from '../../api/generated/profile.gen';
@@ -35,16 +40,16 @@ export const initialSessionState: SessionState = {
 type Endpoints = (typeof appsApi & typeof profileApi & typeof securityApi)['endpoints'];
 
 /**
- * The endpoints as the generated modules inject them into baseApi, looked up when an action
- * arrives: a screen's chunk injects its endpoints before it can dispatch their actions, and
- * importing those modules here would bring the apps, profile and security APIs into what /login
- * loads (npm run size).
+ * An endpoint's success, told by the endpoint name RTK Query puts in the action (what its
+ * matchFulfilled checks): importing the API here would bring RTK Query and the apps, profile
+ * and security endpoints into what /login loads (npm run size).
  */
-const injected: Partial<Endpoints> = baseApi.endpoints;
-
 const fulfilled = <Name extends keyof Endpoints>(name: Name) =>
   ((action: UnknownAction) =>
-    injected[name]?.matchFulfilled(action) ?? false) as Endpoints[Name]['matchFulfilled'];
+    isFulfilled(action) &&
+    action.type.startsWith('api/') &&
+    (action.meta as { arg?: { endpointName?: string } }).arg?.endpointName ===
+      name) as Endpoints[Name]['matchFulfilled'];
 
 function applyProfile(state: SessionState, profile: Profile | null) {
   if (!profile) return;

@@ -1,0 +1,77 @@
+import { setImmediate } from 'node:timers';
+import { act } from 'react';
+import { hydrateRoot, type Root } from 'react-dom/client';
+import { BrowserRouter } from 'react-router-dom';
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from './app/App';
+import { createNavigation } from './app/navigation';
+import { makeStore } from './app/store';
+import { PRERENDERED } from './prerender';
+
+// Jest resolves react-dom/static to its Node build (as the build does), which schedules with
+// setImmediate; jsdom's window has none.
+Object.assign(globalThis, { setImmediate });
+
+/**
+ * The markup as the build makes it, from modules of its own: React's server renderer leaves the
+ * router's context values set on the shared context objects, which the build's process never
+ * reuses but a client render in the same module registry would read.
+ */
+async function renderScreen(path: string): Promise<string> {
+  let markup = '';
+  await jest.isolateModulesAsync(async () => {
+    markup = await (await import('./prerender')).renderScreen(path);
+  });
+  return markup;
+}
+
+describe('prerendered public screens', () => {
+  let root: Root | undefined;
+  afterEach(() => {
+    act(() => root?.unmount());
+    root = undefined;
+    document.body.innerHTML = '';
+    jest.restoreAllMocks();
+  });
+
+  it.each(PRERENDERED)('%s hydrates without a mismatch', async (path) => {
+    const markup = await renderScreen(path);
+    // No inline code: the strict CSP (server/src/http/web.ts) has no hash for any.
+    expect(markup).not.toMatch(/<script|<style|\sstyle=/);
+    const container = document.createElement('div');
+    container.innerHTML = markup;
+    document.body.append(container);
+    const prerenderedForm = container.querySelector('form');
+    expect(prerenderedForm).not.toBeNull();
+    window.history.replaceState(null, '', path);
+    const consoleError = jest.spyOn(console, 'error');
+    const recoverable: unknown[] = [];
+
+    await act(async () => {
+      root = hydrateRoot(
+        container,
+        <App store={makeStore()} navigation={createNavigation()} Router={BrowserRouter} />,
+        { onRecoverableError: (error) => recoverable.push(error) },
+      );
+    });
+    // The lazy screen hydrates once its module is in; until then its server markup stays.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+
+    expect(recoverable).toEqual([]);
+    expect(consoleError).not.toHaveBeenCalled();
+    // Hydrated, not replaced: the same form node, now driven by React.
+    expect(container.querySelector('form')).toBe(prerenderedForm);
+    const [firstField] = screen.getAllByRole('textbox');
+    await userEvent.type(firstField!, 'demo');
+    expect(firstField).toHaveValue('demo');
+  });
+
+  it('/login shows the sign-in form before any script runs', async () => {
+    document.body.innerHTML = await renderScreen('/login');
+    expect(screen.getByRole('heading', { name: 'Sign In' })).toBeInTheDocument();
+    expect(screen.getByPlaceholderText('Username or Email')).toBeInTheDocument();
+    expect(screen.getByPlaceholderText('Password')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+  });
+});
