@@ -87,7 +87,7 @@ describe('Create App', () => {
     // Once the plans are read (Business: 5 apps, 1 owned), nothing is said.
     await waitFor(() =>
       expect(
-        Object.values(store.getState().api.queries).some(
+        Object.values(store.getState().api?.queries ?? {}).some(
           (q) => q?.endpointName === 'listPackages' && q.status === 'fulfilled',
         ),
       ).toBe(true),
