@@ -664,8 +664,13 @@ export async function gasWalletBalances(
 // ---------------------------------------------------------------------------------------------
 // Transaction state rules: which statuses a deposit or a withdrawal can be moved from, and to.
 
-/** Only a Failed (5) deposit can be re-initiated; it goes back to Queued for Verification (2). */
+/**
+ * Only a Failed (5) deposit can be re-initiated. One that failed before its credit goes back to
+ * Queued for Verification (2); one that failed moving its money out (gas or sweep, after its
+ * credit) goes back to 3 and on from there, the signer reading the chain first.
+ */
 const DEPOSIT_REQUEUE = { from: [5], to: 2 } as const;
+const FAILED_AFTER_CREDIT = ['gas_failed', 'sweep_failed'];
 /** Processing Transfer (3) and Unsuccessful (6) withdrawals can be cancelled (7) or re-queued (2). */
 const WITHDRAW_ACTIONABLE = [3, 6] as const;
 const WITHDRAW_CANCELLED = 7;
@@ -684,16 +689,26 @@ export async function requeueDeposit(db: Db, userId: string, id: string): Promis
   const row = await db
     .selectFrom('receive_transactions')
     .innerJoin('apps', 'apps.id', 'receive_transactions.app_id')
-    .select(['receive_transactions.id', 'receive_transactions.deposit_status'])
+    .select([
+      'receive_transactions.id',
+      'receive_transactions.deposit_status',
+      'receive_transactions.failure_reason',
+    ])
     .where('receive_transactions.id', '=', id)
     .where('apps.user_id', '=', userId)
     .executeTakeFirst();
   if (!row) throw new NotFoundError();
   const from: readonly number[] = DEPOSIT_REQUEUE.from;
   if (!from.includes(row.deposit_status)) throw new ConflictError(STATE_MSG.depositNotFailed);
+  const afterCredit = FAILED_AFTER_CREDIT.includes(row.failure_reason ?? '');
   const result = await db
     .updateTable('receive_transactions')
-    .set({ deposit_status: DEPOSIT_REQUEUE.to, process_datetime: null })
+    .set(
+      afterCredit
+        ? // process_datetime: the signer reads a revert older than this as history.
+          { deposit_status: 3, failure_reason: null, process_datetime: new Date().toISOString() }
+        : { deposit_status: DEPOSIT_REQUEUE.to, process_datetime: null },
+    )
     .where('id', '=', row.id)
     .where('deposit_status', 'in', DEPOSIT_REQUEUE.from)
     .executeTakeFirst();

@@ -22,7 +22,11 @@ export type GatewaySchemas = components['schemas'];
 /** The `webhooks` section's operations: what the gateway sends, not what it serves. */
 type WebhookOperationId = Extract<
   keyof operations,
-  'depositPendingEvent' | 'depositConfirmedEvent' | 'depositFailedEvent' | 'testPingEvent'
+  | 'depositPendingEvent'
+  | 'depositConfirmedEvent'
+  | 'depositCompletedEvent'
+  | 'depositFailedEvent'
+  | 'testPingEvent'
 >;
 
 type GatewayOperationId = Exclude<keyof operations, WebhookOperationId>;

@@ -10,7 +10,12 @@ import { addJob } from '../jobs/queue';
 // its delivery (a row and a job) is queued in that same transaction, so a restart loses
 // nothing: the job mechanism runs it at least once.
 
-type WebhookEventType = 'deposit.pending' | 'deposit.confirmed' | 'deposit.failed' | 'test.ping';
+type WebhookEventType =
+  | 'deposit.pending'
+  | 'deposit.confirmed'
+  | 'deposit.completed'
+  | 'deposit.failed'
+  | 'test.ping';
 
 export const DELIVER_KIND = 'webhooks.deliver';
 
@@ -25,6 +30,7 @@ export const deliverJobKey = (deliveryId: string, wake: number) => `${deliveryId
 const DEPOSIT_EVENTS: Partial<Record<DepositStatus, WebhookEventType>> = {
   0: 'deposit.pending',
   3: 'deposit.confirmed',
+  1: 'deposit.completed',
   5: 'deposit.failed',
 };
 
@@ -35,7 +41,7 @@ interface RecordedEvent {
 }
 
 /**
- * Records the event for a deposit that just reached its status (0, 3 or 5; other statuses
+ * Records the event for a deposit that just reached its status (0, 3, 1 or 5; other statuses
  * have no event) with `data` exactly as GET /gateway/v1/deposits/{id} answers; call it inside
  * the transaction that changed the deposit.
  */
