@@ -260,24 +260,43 @@ export async function createApp(
 }
 
 /** Changes an app's fields and Ready switch; Ready needs a payment method in use. */
+/**
+ * When a setting that steers money (a payout address, the IP whitelist) changes after it was
+ * first set, the signer holds sweeps to it and the app's withdrawals until this time; null when
+ * holds are off (SETTINGS_HOLD_HOURS=0).
+ */
+export function holdEnd(nowIso: string, holdHours: number): string | null {
+  return holdHours > 0 ? new Date(Date.parse(nowIso) + holdHours * 3_600_000).toISOString() : null;
+}
+
 export async function updateApp(
   db: Db,
   userId: string,
   input: Schemas['UpdateAppRequest'],
   nowIso: string,
-): Promise<App> {
+  holdHours: number,
+): Promise<{ app: App; whitelistHeldUntil: string | null }> {
   const { app_id: appId, status, ...rest } = input;
   const app = await ownedApp(db, userId, appId);
   const fields = checkedAppFields(rest);
   const methods = await countAppMethods(db, app.id);
   if (status === 1 && methods === 0) throw fieldInvalid('status', APP_MSG.readyNeedsMethod);
+  // The first whitelist is not held; a change of one already set is.
+  const wasSet = (app.whitelist_ip ?? '') !== '';
+  const changed = wasSet && (fields.whitelist_ip ?? '') !== app.whitelist_ip;
+  const heldUntil = changed ? holdEnd(nowIso, holdHours) : null;
   const updated = await db
     .updateTable('apps')
-    .set({ ...fields, status, updated_at: nowIso })
+    .set({
+      ...fields,
+      status,
+      updated_at: nowIso,
+      ...(heldUntil ? { whitelist_hold_until: heldUntil } : {}),
+    })
     .where('id', '=', app.id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  return toAppView(updated, methods);
+  return { app: toAppView(updated, methods), whitelistHeldUntil: heldUntil };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -587,17 +606,26 @@ export async function usePaymentMethod(
   }
 }
 
-/** Changes a method in use: its payout address, or its deposit or withdraw switch. */
+/**
+ * Changes a method in use: its payout address, or its deposit or withdraw switch. A changed payout
+ * address starts a hold (see holdEnd); answers its end, or null.
+ */
 export async function updatePaymentMethod(
   db: Db,
   userId: string,
   input: Schemas['UpdatePaymentMethodRequest'],
-): Promise<void> {
+  nowIso: string,
+  holdHours: number,
+): Promise<{ payoutHeldUntil: string | null }> {
   const app = await ownedApp(db, userId, input.user_app_id);
   const used = await db
     .selectFrom('app_payment_methods')
     .innerJoin('payment_methods', 'payment_methods.id', 'app_payment_methods.payment_method_id')
-    .select(['app_payment_methods.id', 'payment_methods.network_type'])
+    .select([
+      'app_payment_methods.id',
+      'app_payment_methods.collect_address',
+      'payment_methods.network_type',
+    ])
     .where('app_payment_methods.id', '=', input.id)
     .where('app_payment_methods.app_id', '=', app.id)
     .executeTakeFirst();
@@ -605,12 +633,17 @@ export async function updatePaymentMethod(
   if (input.type === 'address') {
     const address = checkPayoutAddress(used.network_type, input.collect_address);
     if (!address.ok) throw fieldInvalid('collect_address', address.message);
+    // The address set when the method was put in use is the first one: any change is held.
+    const heldUntil = address.address !== used.collect_address ? holdEnd(nowIso, holdHours) : null;
     await db
       .updateTable('app_payment_methods')
-      .set({ collect_address: address.address })
+      .set({
+        collect_address: address.address,
+        ...(heldUntil ? { payout_hold_until: heldUntil } : {}),
+      })
       .where('id', '=', used.id)
       .execute();
-    return;
+    return { payoutHeldUntil: heldUntil };
   }
   if (input.status === undefined) throw fieldInvalid('status', 'Status is required');
   await db
@@ -622,6 +655,7 @@ export async function updatePaymentMethod(
     )
     .where('id', '=', used.id)
     .execute();
+  return { payoutHeldUntil: null };
 }
 
 /**
