@@ -6,6 +6,9 @@ import { readOutbox } from './mailer';
 // the first one) records when the hold ends (SETTINGS_HOLD_HOURS, 24 h by default), which the
 // signer reads before any sweep or withdrawal, and the merchant gets an e-mail.
 
+// A test app on PostgreSQL takes a while on a busy machine.
+jest.setTimeout(120_000);
+
 let t: TestApp;
 let headers: { authorization: string };
 let appId: string;

@@ -23,6 +23,9 @@ import { watchDeposits } from '../domain/gatewayDeposits';
 // split off, and the guard: whatever the web process asks, the signer re-reads the database and
 // sweeps only to the configured payout address, never to a changed one before its hold ends.
 
+// Each pass reads and writes the chain tables: slow on PostgreSQL on a busy machine.
+jest.setTimeout(120_000);
+
 const BSC_USDT = '0x55d398326f99059fF775485246999027B3197955';
 const PAYOUT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const FEE_ADDRESS = privateKeyToAddress(`0x${'77'.repeat(32)}`);
