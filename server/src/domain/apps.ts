@@ -161,6 +161,7 @@ function toAppView(row: Selectable<AppsTable>, methodCount: number): App {
     info: row.info,
     project_url: row.project_url,
     whitelist_ip: row.whitelist_ip,
+    ...(isHeld(row.whitelist_hold_until) ? { whitelist_hold_until: row.whitelist_hold_until } : {}),
     callback_url: row.callback_url,
     created_at: row.created_at,
     status: methodCount > 0 && row.status === 1 ? 1 : 0,
@@ -267,6 +268,11 @@ export async function createApp(
  */
 export function holdEnd(nowIso: string, holdHours: number): string | null {
   return holdHours > 0 ? new Date(Date.parse(nowIso) + holdHours * 3_600_000).toISOString() : null;
+}
+
+/** A hold end still ahead (the views show only those). */
+function isHeld(until: string | null): until is string {
+  return until !== null && Date.parse(until) > Date.now();
 }
 
 export async function updateApp(
@@ -467,6 +473,7 @@ export async function appDetails(
       collect_address: u.collect_address,
       deposit_status: u.deposit_status,
       withdraw_status: u.withdraw_status,
+      ...(isHeld(u.payout_hold_until) ? { payout_hold_until: u.payout_hold_until } : {}),
     })),
     generated_deposit_address: accountTotal,
     // Credited deposits and completed withdrawals, as Usage shows them (the lists hold all rows).

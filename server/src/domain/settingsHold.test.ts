@@ -52,6 +52,11 @@ it('holds a changed payout address for 24 h and mails the merchant; the first is
   });
   expect(res.statusCode).toBe(200);
   expect((await row()).payout_hold_until).toBe(inHours(24));
+  // The portal shows when it ends.
+  const details = await t.call('getAppDetails', { headers, params: { id: appId } });
+  expect(details.json().data.user_payment_methods[0]).toMatchObject({
+    payout_hold_until: inHours(24),
+  });
   expect(mails()).toEqual([
     expect.objectContaining({ subject: 'The payout address of Held was changed' }),
   ]);
@@ -81,5 +86,7 @@ it('holds a changed IP whitelist, not the first one set', async () => {
   expect(await hold()).toBeNull();
   expect((await save('203.0.113.7,198.51.100.1')).statusCode).toBe(200);
   expect(await hold()).toBe(inHours(24));
+  const details = await t.call('getAppDetails', { headers, params: { id: appId } });
+  expect(details.json().data.app_data).toMatchObject({ whitelist_hold_until: inHours(24) });
   expect(mails().map((m) => m.subject)).toContain('The IP whitelist of Held was changed');
 });
