@@ -11,11 +11,7 @@ import { addJob } from '../jobs/queue';
 // nothing: the job mechanism runs it at least once.
 
 type WebhookEventType =
-  | 'deposit.pending'
-  | 'deposit.confirmed'
-  | 'deposit.completed'
-  | 'deposit.failed'
-  | 'test.ping';
+  'deposit.pending' | 'deposit.confirmed' | 'deposit.completed' | 'deposit.failed' | 'test.ping';
 
 export const DELIVER_KIND = 'webhooks.deliver';
 
