@@ -1,4 +1,4 @@
-// Bundles the API server (server/src) into dist/server/{main,admin}.cjs with esbuild, and renders
+// Bundles the API server (server/src) into dist/server/{main,admin,signer}.cjs with esbuild, and renders
 // the gateway's reference page into dist/gateway-docs (build-gateway-docs.mjs).
 // Dependencies stay external (node_modules at run time); Node >= 20.19 require()s the ESM-only ones.
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -11,7 +11,11 @@ const srcDir = path.join(root, 'server', 'src');
 // DIST_DIR keeps parallel builds apart (see webpack.config.ts); default dist/.
 export const distDir = path.resolve(root, process.env.DIST_DIR ?? 'dist');
 export const outDir = path.join(distDir, 'server');
-export const entries = { main: 'server/src/main.ts', admin: 'server/src/admin.ts' };
+export const entries = {
+  main: 'server/src/main.ts',
+  admin: 'server/src/admin.ts',
+  signer: 'server/src/signer/main.ts',
+};
 
 /** @param {string} dir @returns {number} */
 function newestMtime(dir) {

@@ -1,5 +1,6 @@
-// `npm start`: build whatever is missing or stale, then run the server (API + SPA) in a child
-// process with the current environment.
+// `npm start`: build whatever is missing or stale, then run the signer (the only process with the
+// wallet seed, server/src/signer) and, once it listens, the server (API + SPA), each a child
+// process with the current environment. Either ending ends the other; a signal stops both.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -30,12 +31,44 @@ if (newest(webIndex) < Math.max(...webSources.map((p) => newest(path.join(root, 
 
 if (serverBuildIsStale()) await buildServer();
 
-const child = spawn(process.execPath, ['--enable-source-maps', path.join(outDir, 'main.cjs')], {
-  cwd: root,
-  env: { ...process.env, PORTAL_ROOT: root },
-  stdio: 'inherit',
-});
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => child.kill(signal));
+const env = { ...process.env, PORTAL_ROOT: root };
+const run = (name) =>
+  spawn(process.execPath, ['--enable-source-maps', path.join(outDir, `${name}.cjs`)], {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  });
+
+const children = [];
+let exitCode = null;
+function stopAll(code) {
+  if (exitCode === null) exitCode = code;
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
+  if (children.every((c) => c.exitCode !== null || c.signalCode !== null)) process.exit(exitCode);
 }
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+function watch(child) {
+  children.push(child);
+  child.on('exit', (code, signal) => stopAll(code ?? (signal ? 1 : 0)));
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => stopAll(0));
+}
+
+// The signer first: in development it creates the wallet seed and the xpub the server reads.
+const signer = run('signer');
+watch(signer);
+const dataDir = path.resolve(root, process.env.DATA_DIR ?? 'data');
+const socket = path.resolve(process.env.SIGNER_SOCKET ?? path.join(dataDir, 'signer.sock'));
+// A socket file older than this start is a dead signer's: wait for the new one.
+const started = Date.now() - 1_000;
+const listening = () => existsSync(socket) && statSync(socket).mtimeMs >= started;
+const deadline = Date.now() + 30_000;
+while (!listening() && signer.exitCode === null && Date.now() < deadline) {
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
+if (!listening()) {
+  console.error(`The signer did not listen on ${socket}`);
+  stopAll(1);
+} else if (exitCode === null) {
+  watch(run('main'));
+}

@@ -86,6 +86,25 @@ export interface Config {
   webhooks: WebhookConfig;
   /** API_LOG_RETENTION_DAYS: API Logs rows older than this are deleted. */
   apiLogRetentionDays: number;
+  signer: SignerConfig;
+}
+
+/** The signer process (server/src/signer) and the money it moves. */
+export interface SignerConfig {
+  /** SIGNER_SOCKET: its unix socket; unset, DATA_DIR/signer.sock. */
+  socket: string | undefined;
+  /** SIGNER_SEED_FILE: the mnemonic, for the signer only (production); the web refuses to read it. */
+  seedFile: string | undefined;
+  /** SETTINGS_HOLD_HOURS: a changed payout address or IP whitelist waits this long. */
+  holdHours: number;
+  /** GATEWAY_FEE_ADDRESS: where sweeps send the gateway's fee (EVM); unset, no fee leg. */
+  feeAddress: string | undefined;
+  /** SWEEP_MIN: the smallest balance swept, in the asset's units; unset, the method's minimum. */
+  sweepMin: string | undefined;
+  /** GAS_TOPUP_CAP: the most native coin one deposit's gas top-ups may total. */
+  gasTopUpCap: string;
+  /** TX_REPLACE_AFTER_MS: a transaction not mined this long is replaced at its nonce. */
+  replaceAfterMs: number;
 }
 
 export interface WebhookConfig {
@@ -258,6 +277,32 @@ function webhookConfig(env: Env, isProduction: boolean): WebhookConfig {
   };
 }
 
+const DECIMAL = /^\d{1,30}(\.\d{1,18})?$/;
+
+function decimal(env: Env, key: string): string | undefined {
+  const raw = str(env, key);
+  if (raw !== undefined && !DECIMAL.test(raw)) {
+    throw new ConfigError(`${key} must be a decimal amount such as 0.01, got '${raw}'`);
+  }
+  return raw;
+}
+
+function signerConfig(env: Env): SignerConfig {
+  const feeAddress = str(env, 'GATEWAY_FEE_ADDRESS');
+  if (feeAddress !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(feeAddress)) {
+    throw new ConfigError(`GATEWAY_FEE_ADDRESS must be an EVM address, got '${feeAddress}'`);
+  }
+  return {
+    socket: str(env, 'SIGNER_SOCKET'),
+    seedFile: str(env, 'SIGNER_SEED_FILE'),
+    holdHours: int(env, 'SETTINGS_HOLD_HOURS', 24, 0, 24 * 90),
+    feeAddress,
+    sweepMin: decimal(env, 'SWEEP_MIN'),
+    gasTopUpCap: decimal(env, 'GAS_TOPUP_CAP') ?? '0.01',
+    replaceAfterMs: int(env, 'TX_REPLACE_AFTER_MS', 120_000, 100, 24 * 3_600_000),
+  };
+}
+
 /** Pure: reads only the given env, touches no files. */
 export function loadConfig(env: Env): Config {
   const mode = nodeEnv(env);
@@ -302,5 +347,6 @@ export function loadConfig(env: Env): Config {
     metricsToken: metricsToken(env),
     webhooks: webhookConfig(env, isProduction),
     apiLogRetentionDays: int(env, 'API_LOG_RETENTION_DAYS', 30, 1, 36_500),
+    signer: signerConfig(env),
   };
 }

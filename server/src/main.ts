@@ -1,5 +1,6 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { refuseReadableSeed } from './domain/chain/walletKey';
 import { startWorker } from './domain/jobs/worker';
 import { GATEWAY_DOCS_DIR, WEB_DIR } from './paths';
 import { openRuntime } from './runtime';
@@ -9,7 +10,10 @@ async function main(): Promise<void> {
   // Whatever this process creates (DATA_DIR, the database, uploads, mails) is owner-only; the
   // explicit modes in runtime and storage hold without it, this covers what they do not name.
   process.umask(0o077);
-  const runtime = await openRuntime(loadConfig(process.env));
+  const loaded = loadConfig(process.env);
+  // Production: the seed is the signer's alone; a web process that can read it does not start.
+  refuseReadableSeed(loaded);
+  const runtime = await openRuntime(loaded);
   const { config } = runtime;
   const app = await buildApp({
     config,

@@ -3,12 +3,14 @@ import type { Db } from './db/connection';
 import { specChainAdapters } from './domain/chain';
 import { mineLocalBlocks } from './domain/chain/localAdapter';
 import { resolveWalletXpub } from './domain/chain/walletKey';
+import { depositCompletionTask } from './domain/depositCompletion';
 import { gasProvisioningTask } from './domain/gasProvisioner';
 import { depositWatcherTask } from './domain/gatewayDeposits';
 import type { Task } from './domain/jobs/worker';
 import { retentionTask } from './domain/retention';
 import { systemClock } from './domain/time';
 import { webhookDeliveryTask, webhookDeps } from './domain/webhooks/delivery';
+import { signerClient, signerSocketPath } from './signer/transport';
 
 /** Everything the server runs in the background, on the job mechanism (domain/jobs). */
 export function backgroundTasks(config: ResolvedConfig, db: Db): Task[] {
@@ -17,6 +19,9 @@ export function backgroundTasks(config: ResolvedConfig, db: Db): Task[] {
     webhookDeliveryTask(webhookDeps(config, db, systemClock)),
     retentionTask(config, db, systemClock),
   ];
+  // Money out goes through the signer process (server/src/signer), on its socket.
+  const socket = signerSocketPath(config);
+  tasks.push(depositCompletionTask(db, signerClient(socket), socket, systemClock));
   // One watcher per chain id of the spec, on the local chain or over the chain's RPC.
   for (const chain of specChainAdapters(config, db)) {
     tasks.push(depositWatcherTask(db, chain, systemClock));

@@ -250,6 +250,8 @@ export interface AppsTable {
   status: ColumnType<Flag, Flag | undefined, Flag>;
   created_at: string;
   updated_at: string;
+  /** Until then the signer refuses the app's withdrawals (a changed IP whitelist). */
+  whitelist_hold_until: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AppPaymentMethodsTable {
@@ -262,6 +264,8 @@ export interface AppPaymentMethodsTable {
   deposit_status: ColumnType<Flag, Flag | undefined, Flag>;
   withdraw_status: ColumnType<Flag, Flag | undefined, Flag>;
   created_at: string;
+  /** Until then the signer refuses sweeps to collect_address (a changed payout address). */
+  payout_hold_until: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ApiKeysTable {
@@ -572,6 +576,50 @@ export interface AppWebhooksTable {
   disabled_reason: string | null;
 }
 
+export type ChainTxPurpose = 'gas' | 'sweep_fee' | 'sweep' | 'withdrawal';
+/** pending: broadcast, not mined yet; replaced: another row took its nonce. */
+export type ChainTxStatus = 'pending' | 'mined' | 'failed' | 'replaced';
+
+/** A transaction the signer signed (migration 0170): stored before its broadcast. */
+export interface ChainTxsTable {
+  id: string;
+  chain_id: number;
+  from_address: string;
+  /** The signing key below the account key (`<branch>/0/<index>`): a replacement re-signs. */
+  key_path: string;
+  nonce: number;
+  purpose: ChainTxPurpose;
+  /** The deposit or withdrawal row it serves. */
+  ref_id: string;
+  /** Who receives the value (a token transfer's recipient, not the contract). */
+  to_address: string;
+  /** Null for the native coin. */
+  token_contract: string | null;
+  amount_raw: string;
+  gas_price: string;
+  raw_tx: string;
+  tx_hash: string;
+  status: ChainTxStatus;
+  block_number: number | null;
+  error: string | null;
+  created_at: string;
+  /** When it was (last) broadcast, ms since the epoch: replacement after a timeout. */
+  sent_at: number;
+}
+
+/** One signature the signer made, with its reason. */
+export interface SignerLogTable {
+  id: string;
+  request: string;
+  ref_id: string;
+  chain_id: number;
+  from_address: string;
+  nonce: number;
+  tx_hash: string;
+  reason: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -606,6 +654,8 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   app_webhooks: AppWebhooksTable;
+  chain_txs: ChainTxsTable;
+  signer_log: SignerLogTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -51,6 +51,27 @@ export function passwordChangedMail(
 }
 
 /**
+ * A setting that steers money changed (a payout address, the IP whitelist): sweeps to the new
+ * address and the app's withdrawals wait until `until`.
+ */
+export function settingsHeldMail(
+  user: Pick<User, 'email' | 'username'>,
+  change: { appName: string; what: 'payout address' | 'IP whitelist'; until: string },
+  client: ClientInfo,
+  clock: Clock = systemClock,
+): MailMessage {
+  return {
+    to: user.email,
+    subject: `The ${change.what} of ${change.appName} was changed`,
+    text:
+      `The ${change.what} of your app ${change.appName} (account ${user.username}) was changed ` +
+      `on ${clock().toUTCString()} from ${whereFrom(client)}. For your safety, sweeps to a new ` +
+      `payout address and the app's withdrawals are held until ` +
+      `${new Date(change.until).toUTCString()}. ${IF_NOT_YOU}`,
+  };
+}
+
+/**
  * Sends an alert without failing the request that caused it: the change is done, and an SMTP
  * outage must not turn a sign-in or a password change into an error (sendMail logs it).
  */

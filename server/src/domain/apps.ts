@@ -161,6 +161,7 @@ function toAppView(row: Selectable<AppsTable>, methodCount: number): App {
     info: row.info,
     project_url: row.project_url,
     whitelist_ip: row.whitelist_ip,
+    ...(isHeld(row.whitelist_hold_until) ? { whitelist_hold_until: row.whitelist_hold_until } : {}),
     callback_url: row.callback_url,
     created_at: row.created_at,
     status: methodCount > 0 && row.status === 1 ? 1 : 0,
@@ -260,24 +261,48 @@ export async function createApp(
 }
 
 /** Changes an app's fields and Ready switch; Ready needs a payment method in use. */
+/**
+ * When a setting that steers money (a payout address, the IP whitelist) changes after it was
+ * first set, the signer holds sweeps to it and the app's withdrawals until this time; null when
+ * holds are off (SETTINGS_HOLD_HOURS=0).
+ */
+export function holdEnd(nowIso: string, holdHours: number): string | null {
+  return holdHours > 0 ? new Date(Date.parse(nowIso) + holdHours * 3_600_000).toISOString() : null;
+}
+
+/** A hold end still ahead (the views show only those). */
+function isHeld(until: string | null): until is string {
+  return until !== null && Date.parse(until) > Date.now();
+}
+
 export async function updateApp(
   db: Db,
   userId: string,
   input: Schemas['UpdateAppRequest'],
   nowIso: string,
-): Promise<App> {
+  holdHours: number,
+): Promise<{ app: App; whitelistHeldUntil: string | null }> {
   const { app_id: appId, status, ...rest } = input;
   const app = await ownedApp(db, userId, appId);
   const fields = checkedAppFields(rest);
   const methods = await countAppMethods(db, app.id);
   if (status === 1 && methods === 0) throw fieldInvalid('status', APP_MSG.readyNeedsMethod);
+  // The first whitelist is not held; a change of one already set is.
+  const wasSet = (app.whitelist_ip ?? '') !== '';
+  const changed = wasSet && (fields.whitelist_ip ?? '') !== app.whitelist_ip;
+  const heldUntil = changed ? holdEnd(nowIso, holdHours) : null;
   const updated = await db
     .updateTable('apps')
-    .set({ ...fields, status, updated_at: nowIso })
+    .set({
+      ...fields,
+      status,
+      updated_at: nowIso,
+      ...(heldUntil ? { whitelist_hold_until: heldUntil } : {}),
+    })
     .where('id', '=', app.id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  return toAppView(updated, methods);
+  return { app: toAppView(updated, methods), whitelistHeldUntil: heldUntil };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -449,6 +474,7 @@ export async function appDetails(
       collect_address: u.collect_address,
       deposit_status: u.deposit_status,
       withdraw_status: u.withdraw_status,
+      ...(isHeld(u.payout_hold_until) ? { payout_hold_until: u.payout_hold_until } : {}),
     })),
     generated_deposit_address: accountTotal,
     // Credited deposits and completed withdrawals, as Usage shows them (the lists hold all rows).
@@ -588,17 +614,26 @@ export async function usePaymentMethod(
   }
 }
 
-/** Changes a method in use: its payout address, or its deposit or withdraw switch. */
+/**
+ * Changes a method in use: its payout address, or its deposit or withdraw switch. A changed payout
+ * address starts a hold (see holdEnd); answers its end, or null.
+ */
 export async function updatePaymentMethod(
   db: Db,
   userId: string,
   input: Schemas['UpdatePaymentMethodRequest'],
-): Promise<void> {
+  nowIso: string,
+  holdHours: number,
+): Promise<{ payoutHeldUntil: string | null }> {
   const app = await ownedApp(db, userId, input.user_app_id);
   const used = await db
     .selectFrom('app_payment_methods')
     .innerJoin('payment_methods', 'payment_methods.id', 'app_payment_methods.payment_method_id')
-    .select(['app_payment_methods.id', 'payment_methods.network_type'])
+    .select([
+      'app_payment_methods.id',
+      'app_payment_methods.collect_address',
+      'payment_methods.network_type',
+    ])
     .where('app_payment_methods.id', '=', input.id)
     .where('app_payment_methods.app_id', '=', app.id)
     .executeTakeFirst();
@@ -606,12 +641,17 @@ export async function updatePaymentMethod(
   if (input.type === 'address') {
     const address = checkPayoutAddress(used.network_type, input.collect_address);
     if (!address.ok) throw fieldInvalid('collect_address', address.message);
+    // The address set when the method was put in use is the first one: any change is held.
+    const heldUntil = address.address !== used.collect_address ? holdEnd(nowIso, holdHours) : null;
     await db
       .updateTable('app_payment_methods')
-      .set({ collect_address: address.address })
+      .set({
+        collect_address: address.address,
+        ...(heldUntil ? { payout_hold_until: heldUntil } : {}),
+      })
       .where('id', '=', used.id)
       .execute();
-    return;
+    return { payoutHeldUntil: heldUntil };
   }
   if (input.status === undefined) throw fieldInvalid('status', 'Status is required');
   await db
@@ -623,6 +663,7 @@ export async function updatePaymentMethod(
     )
     .where('id', '=', used.id)
     .execute();
+  return { payoutHeldUntil: null };
 }
 
 /**
@@ -666,8 +707,13 @@ export async function gasWalletBalances(
 // Transaction state rules: which statuses a deposit can be moved from, and to (a withdrawal's
 // Cancel and Reinitiate are domain/withdrawals.ts's: they hold reservations).
 
-/** Only a Failed (5) deposit can be re-initiated; it goes back to Queued for Verification (2). */
+/**
+ * Only a Failed (5) deposit can be re-initiated. One that failed before its credit goes back to
+ * Queued for Verification (2); one that failed moving its money out (gas or sweep, after its
+ * credit) goes back to 3 and on from there, the signer reading the chain first.
+ */
 const DEPOSIT_REQUEUE = { from: [5], to: 2 } as const;
+const FAILED_AFTER_CREDIT = ['gas_failed', 'sweep_failed'];
 
 const STATE_MSG = {
   depositNotFailed: 'Only a Failed deposit can be re-initiated.',
@@ -678,16 +724,26 @@ export async function requeueDeposit(db: Db, userId: string, id: string): Promis
   const row = await db
     .selectFrom('receive_transactions')
     .innerJoin('apps', 'apps.id', 'receive_transactions.app_id')
-    .select(['receive_transactions.id', 'receive_transactions.deposit_status'])
+    .select([
+      'receive_transactions.id',
+      'receive_transactions.deposit_status',
+      'receive_transactions.failure_reason',
+    ])
     .where('receive_transactions.id', '=', id)
     .where('apps.user_id', '=', userId)
     .executeTakeFirst();
   if (!row) throw new NotFoundError();
   const from: readonly number[] = DEPOSIT_REQUEUE.from;
   if (!from.includes(row.deposit_status)) throw new ConflictError(STATE_MSG.depositNotFailed);
+  const afterCredit = FAILED_AFTER_CREDIT.includes(row.failure_reason ?? '');
   const result = await db
     .updateTable('receive_transactions')
-    .set({ deposit_status: DEPOSIT_REQUEUE.to, process_datetime: null })
+    .set(
+      afterCredit
+        ? // process_datetime: the signer reads a revert older than this as history.
+          { deposit_status: 3, failure_reason: null, process_datetime: new Date().toISOString() }
+        : { deposit_status: DEPOSIT_REQUEUE.to, process_datetime: null },
+    )
     .where('id', '=', row.id)
     .where('deposit_status', 'in', DEPOSIT_REQUEUE.from)
     .executeTakeFirst();

@@ -120,6 +120,18 @@ export async function scanChain(
     .execute();
   const addresses = accounts.map((a) => a.address);
   const byAddress = new Map(accounts.map((a) => [addressKey(a.address), a]));
+  // Gas top-ups come from the apps' operational wallets: not deposits.
+  const gasWallets = new Set(
+    (
+      await db
+        .selectFrom('app_payment_methods')
+        .innerJoin('payment_methods', 'payment_methods.id', 'app_payment_methods.payment_method_id')
+        .select('app_payment_methods.gas_address')
+        .where('payment_methods.chain_id', '=', chainId)
+        .where('app_payment_methods.gas_address', 'is not', null)
+        .execute()
+    ).map((r) => addressKey(r.gas_address ?? '')),
+  );
   const found: FoundTransfer[] = [];
   for (const method of methods) {
     const transfers =
@@ -128,7 +140,9 @@ export async function scanChain(
         : await adapter.tokenTransfers(method.contract, addresses, from, to);
     for (const transfer of transfers) {
       const account = byAddress.get(addressKey(transfer.to));
-      if (account) found.push({ method, account, transfer });
+      if (account && !gasWallets.has(addressKey(transfer.from))) {
+        found.push({ method, account, transfer });
+      }
     }
   }
   // The hash is read after the blocks: a reorg during the pass shows as a mismatch next time.

@@ -14,7 +14,7 @@ import type { Task } from './jobs/worker';
 // collide with the users' deposit addresses (account/0/<index>, domain/hdWallet.ts). Tron
 // methods use the same secp256k1 key in Tron form (0x41 prefix, base58check).
 
-const GAS_BRANCH = 1;
+export const GAS_BRANCH = 1;
 /** A newly enabled method gets its gas address within about this long. */
 const GAS_PROVISIONING_EVERY_MS = 3_000;
 

@@ -13,7 +13,7 @@ import { newId } from './ids';
 // (account/2/<index>): apart from the users' own deposit addresses (branch 0) and the gas
 // wallets (branch 1), and never a private key on this server.
 
-const ACCOUNT_BRANCH = 2;
+export const ACCOUNT_BRANCH = 2;
 
 export interface GatewayMethod {
   id: string;

@@ -24,6 +24,7 @@ type WebhookOperationId = Extract<
   keyof operations,
   | 'depositPendingEvent'
   | 'depositConfirmedEvent'
+  | 'depositCompletedEvent'
   | 'depositFailedEvent'
   | 'withdrawalQueuedEvent'
   | 'withdrawalProcessingEvent'

@@ -89,9 +89,10 @@ export interface paths {
      * List deposits
      * @description The app's deposits, newest first, cursor-paged, optionally filtered. A deposit moves
      *     through `status` as the chain does: 0 pending (short of the method's confirmations), 2
-     *     queued for verification, 3 credited (credit the customer now), 5 failed (see
-     *     `failure_reason`: `below_minimum` or `reorged`). 4 and 1 (gas top-up, swept to the payout
-     *     address) come with withdrawals. The watcher sees token transfers (the token's `Transfer`
+     *     queued for verification, 3 credited (credit the customer now), 4 gas transferred to the
+     *     deposit address, 1 completed (swept: the fee to the gateway, the rest to the payout
+     *     address), 5 failed (see `failure_reason`: `below_minimum` or `reorged` before the credit,
+     *     `gas_failed` or `sweep_failed` after it). The watcher sees token transfers (the token's `Transfer`
      *     logs) and top-level native transfers (a transaction's value, `log_index` null); native
      *     coin moved by contract calls (internal transfers) needs trace APIs and is not seen.
      */
@@ -310,6 +311,26 @@ export interface webhooks {
      * @description The deposit reached its confirmations and was verified on chain (status 3): credit the customer now.
      */
     post: operations['depositConfirmedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'deposit.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A deposit is completed
+     * @description The deposit's balance was swept (status 1): the gateway's fee to its fee address, the rest to the app's payout address. Its credit came before, with `deposit.confirmed`.
+     */
+    post: operations['depositCompletedEvent'];
     delete?: never;
     options?: never;
     head?: never;
@@ -556,7 +577,7 @@ export interface components {
       next_cursor: string | null;
     };
     /**
-     * @description 0 pending, 2 queued for verification, 3 credited, 5 failed; 4 gas transferred and 1 completed (swept) come with withdrawals.
+     * @description 0 pending, 2 queued for verification, 3 credited (awaiting gas), 4 gas transferred, 1 completed (swept to the payout address), 5 failed.
      * @enum {integer}
      */
     DepositStatus: 0 | 1 | 2 | 3 | 4 | 5;
@@ -575,7 +596,7 @@ export interface components {
       amount: string;
       status: components['schemas']['DepositStatus'];
       /** @enum {string|null} */
-      failure_reason: 'below_minimum' | 'reorged' | null;
+      failure_reason: 'below_minimum' | 'reorged' | 'gas_failed' | 'sweep_failed' | null;
       /**
        * Format: date-time
        * @description The time of its block.
@@ -592,7 +613,7 @@ export interface components {
        * @description What happened.
        * @enum {string}
        */
-      type: 'deposit.pending' | 'deposit.confirmed' | 'deposit.failed';
+      type: 'deposit.pending' | 'deposit.confirmed' | 'deposit.completed' | 'deposit.failed';
       /**
        * Format: date-time
        * @description When it happened.
@@ -1310,6 +1331,58 @@ export interface operations {
     };
   };
   depositConfirmedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DepositEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  depositCompletedEvent: {
     parameters: {
       query?: never;
       header: {

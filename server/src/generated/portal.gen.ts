@@ -1339,6 +1339,11 @@ export interface components {
       project_url: string;
       /** @description Addresses allowed to call the gateway with this app's keys: IPv4/IPv6 addresses or CIDR ranges, normalised by the server (one entry per line); null when any address may. */
       whitelist_ip: string | null;
+      /**
+       * Format: date-time
+       * @description Present while a changed IP whitelist is held: until then the app's withdrawals wait (SETTINGS_HOLD_HOURS after the change).
+       */
+      whitelist_hold_until?: string;
       /** @description The webhook URL that receives IPN callbacks; null when none is set. */
       callback_url: string | null;
       /**
@@ -1670,6 +1675,11 @@ export interface components {
        * @enum {integer}
        */
       withdraw_status: 0 | 1;
+      /**
+       * Format: date-time
+       * @description Present while a changed payout address is held: until then no sweep goes to it and the app's withdrawals wait (SETTINGS_HOLD_HOURS after the change).
+       */
+      payout_hold_until?: string;
     };
     /** @description An API key of an app (without its secret). */
     ApiKey: {

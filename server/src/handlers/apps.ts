@@ -10,11 +10,13 @@ import {
   createApp,
   gasWalletBalances,
   listApps,
+  ownedApp,
   requeueDeposit,
   updateApp,
   updatePaymentMethod,
   usePaymentMethod,
 } from '../domain/apps';
+import { settingsHeldMail, sendAlert } from '../domain/accountMail';
 import { gasBalanceReader } from '../domain/chain/balances';
 import { microToDecimal } from '../domain/money';
 import { localChains, sendTestDeposit } from '../domain/testDeposits';
@@ -56,7 +58,22 @@ export const appsHandlers: HandlerModule = (ctx) => {
     async updateApp(request) {
       const user = requireUser(request);
       await assertWebhookUrlAllowed(request.body.callback_url, webhookTargets);
-      const app = await updateApp(ctx.db, user.id, request.body, isoNow(ctx.clock));
+      const { app, whitelistHeldUntil } = await updateApp(
+        ctx.db,
+        user.id,
+        request.body,
+        isoNow(ctx.clock),
+        ctx.config.signer.holdHours,
+      );
+      if (whitelistHeldUntil) {
+        const change = {
+          appName: app.app_name,
+          what: 'IP whitelist' as const,
+          until: whitelistHeldUntil,
+        };
+        const mail = settingsHeldMail(user, change, clientOf(request), ctx.clock);
+        await sendAlert(ctx.config, mail, request.log, ctx.clock);
+      }
       return done('App updated successfully', { data: app }) satisfies Reply<'updateApp'>;
     },
 
@@ -132,7 +149,23 @@ export const appsHandlers: HandlerModule = (ctx) => {
 
     async updatePaymentMethod(request) {
       const user = requireUser(request);
-      await updatePaymentMethod(ctx.db, user.id, request.body);
+      const { payoutHeldUntil } = await updatePaymentMethod(
+        ctx.db,
+        user.id,
+        request.body,
+        isoNow(ctx.clock),
+        ctx.config.signer.holdHours,
+      );
+      if (payoutHeldUntil) {
+        const app = await ownedApp(ctx.db, user.id, request.body.user_app_id);
+        const change = {
+          appName: app.app_name,
+          what: 'payout address' as const,
+          until: payoutHeldUntil,
+        };
+        const mail = settingsHeldMail(user, change, clientOf(request), ctx.clock);
+        await sendAlert(ctx.config, mail, request.log, ctx.clock);
+      }
       return done('Payment method updated successfully') satisfies Reply<'updatePaymentMethod'>;
     },
 

@@ -6,7 +6,7 @@ import { isAddress } from 'viem';
 import { runAdmin } from '../admin';
 import { newId } from '../domain/ids';
 import { deriveEvmAddress } from '../domain/hdWallet';
-import { DEV_MNEMONIC_FILE, DEV_XPUB_FILE } from '../domain/chain/walletKey';
+import { DEV_MNEMONIC_FILE, DEV_XPUB_FILE } from '../signer/seed';
 import { balanceMicro } from '../domain/ledger';
 import { addMerchant, credit, depositFound } from '../../test/moneyFixtures';
 import { testAppPerBlock } from '../../test/withTestApp';

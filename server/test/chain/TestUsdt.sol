@@ -32,3 +32,25 @@ contract TestUsdt {
         transfer(to, second);
     }
 }
+
+/// A token whose `transfer` returns nothing, as USDT on Ethereum does: callers that insist on a
+/// returned bool fail on it.
+contract NoBoolUsdt {
+    uint8 public immutable decimals;
+    mapping(address => uint256) public balanceOf;
+
+    event Transfer(address indexed from, address indexed to, uint256 value);
+
+    constructor(uint8 decimals_, uint256 supply) {
+        decimals = decimals_;
+        balanceOf[msg.sender] = supply;
+        emit Transfer(address(0), msg.sender, supply);
+    }
+
+    function transfer(address to, uint256 value) external {
+        require(balanceOf[msg.sender] >= value, "insufficient balance");
+        balanceOf[msg.sender] -= value;
+        balanceOf[to] += value;
+        emit Transfer(msg.sender, to, value);
+    }
+}

@@ -1,9 +1,10 @@
 // Compiles TestUsdt.sol with the npm `solc` package (its bundled compiler: no download) and
-// prints {abi, bytecode} as JSON. Run as a child process so Jest never transforms soljson.js.
+// prints {abi, bytecode} of the contract named on the command line (TestUsdt unless said) as JSON. Run as a child process so Jest never transforms soljson.js.
 const fs = require('node:fs');
 const path = require('node:path');
 const solc = require('solc');
 
+const contractName = process.argv[2] ?? 'TestUsdt';
 const source = fs.readFileSync(path.join(__dirname, 'TestUsdt.sol'), 'utf8');
 const input = {
   language: 'Solidity',
@@ -11,7 +12,7 @@ const input = {
   settings: {
     optimizer: { enabled: true, runs: 200 },
     evmVersion: 'paris',
-    outputSelection: { '*': { TestUsdt: ['abi', 'evm.bytecode.object'] } },
+    outputSelection: { '*': { [contractName]: ['abi', 'evm.bytecode.object'] } },
   },
 };
 const output = JSON.parse(solc.compile(JSON.stringify(input)));
@@ -20,7 +21,7 @@ if (errors.length > 0) {
   process.stderr.write(errors.map((e) => e.formattedMessage).join('\n'));
   process.exit(1);
 }
-const contract = output.contracts['TestUsdt.sol'].TestUsdt;
+const contract = output.contracts['TestUsdt.sol'][contractName];
 process.stdout.write(
   JSON.stringify({ abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` }),
 );

@@ -37,9 +37,12 @@ export interface CompiledToken {
   bytecode: Hex;
 }
 
-/** TestUsdt.sol through solc in a child process (Jest must not transform the compiler). */
-export function compileTestToken(): CompiledToken {
-  const result = spawnSync(process.execPath, [path.join(__dirname, 'compile.cjs')], {
+/**
+ * A contract of TestUsdt.sol (TestUsdt, or NoBoolUsdt whose transfer returns nothing) through
+ * solc in a child process (Jest must not transform the compiler).
+ */
+export function compileTestToken(name: 'TestUsdt' | 'NoBoolUsdt' = 'TestUsdt'): CompiledToken {
+  const result = spawnSync(process.execPath, [path.join(__dirname, 'compile.cjs'), name], {
     encoding: 'utf8',
     maxBuffer: 16 * 1024 * 1024,
   });
@@ -50,7 +53,8 @@ export function compileTestToken(): CompiledToken {
 export interface LocalNode {
   url: string;
   publicClient: ReturnType<typeof createLocalPublicClient>;
-  deployToken(decimals: number, supply: bigint): Promise<Address>;
+  /** Our ERC-20 (noBool: one whose transfer returns nothing, like USDT on Ethereum). */
+  deployToken(decimals: number, supply: bigint, options?: { noBool?: boolean }): Promise<Address>;
   transfer(token: Address, to: Address, amount: bigint): Promise<Hex>;
   transferTwice(token: Address, to: Address, first: bigint, second: bigint): Promise<Hex>;
   /** A native coin transfer from the funded account. */
@@ -62,6 +66,8 @@ export interface LocalNode {
   snapshot(): Promise<Hex>;
   revert(id: Hex): Promise<void>;
   mine(blocks: number): Promise<void>;
+  /** Off: transactions wait in the mempool until `mine`. */
+  setAutomine(on: boolean): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -114,6 +120,7 @@ export async function startLocalNode(): Promise<LocalNode> {
   }
 
   const token = compileTestToken();
+  let noBool: CompiledToken | undefined;
   const account = privateKeyToAccount(DEPLOYER_KEY);
   const publicClient = createLocalPublicClient(url);
   const wallet = createWalletClient({ account, chain: hardhat, transport: http(url) });
@@ -127,10 +134,11 @@ export async function startLocalNode(): Promise<LocalNode> {
   return {
     url,
     publicClient,
-    async deployToken(decimals, supply) {
+    async deployToken(decimals, supply, options = {}) {
+      const compiled = options.noBool ? (noBool ??= compileTestToken('NoBoolUsdt')) : token;
       const hash = await wallet.deployContract({
-        abi: token.abi,
-        bytecode: token.bytecode,
+        abi: compiled.abi,
+        bytecode: compiled.bytecode,
         args: [decimals, supply],
       });
       const receipt = await mined(hash);
@@ -182,6 +190,9 @@ export async function startLocalNode(): Promise<LocalNode> {
     },
     async mine(blocks) {
       await testClient.mine({ blocks });
+    },
+    async setAutomine(on) {
+      await testClient.setAutomine(on);
     },
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -214,6 +214,8 @@ export type App = {
   project_url: string;
   /** Addresses allowed to call the gateway with this app's keys: IPv4/IPv6 addresses or CIDR ranges, normalised by the server (one entry per line); null when any address may. */
   whitelist_ip: string | null;
+  /** Present while a changed IP whitelist is held: until then the app's withdrawals wait (SETTINGS_HOLD_HOURS after the change). */
+  whitelist_hold_until?: string;
   /** The webhook URL that receives IPN callbacks; null when none is set. */
   callback_url: string | null;
   /** When the app was created. */
@@ -319,6 +321,8 @@ export type UserPaymentMethod = {
   deposit_status: 0 | 1;
   /** 1 withdrawals (For Withdraw) switched on; 0 off. */
   withdraw_status: 0 | 1;
+  /** Present while a changed payout address is held: until then no sweep goes to it and the app's withdrawals wait (SETTINGS_HOLD_HOURS after the change). */
+  payout_hold_until?: string;
 };
 export type TransactionTotals = {
   /** Number of received transactions (deposits). */

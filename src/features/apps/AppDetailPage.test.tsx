@@ -18,6 +18,7 @@ import { fail, ok, on, reply } from '../../../test/msw/contract';
 import { refuse, server } from '../../../test/msw/server';
 import { renderOnRoute, SIGNED_IN } from '../../../test/renderWithProviders';
 import type { AppDetails } from '../../api/apps';
+import { formatDateTime } from '../../lib/format';
 import AppDetailPage from './AppDetailPage';
 import { GAS_POLL_MS } from './components/PaymentSettingTab';
 
@@ -209,6 +210,21 @@ describe('Payment Setting', () => {
         },
       ]),
     );
+  });
+
+  test('the Deposit Wallet shows when the hold on a changed payout address ends', async () => {
+    const until = '2026-11-27T16:00:00.000Z';
+    const { user } = renderTab(
+      'payment-setting',
+      makeAppDetails({ user_payment_methods: [makeUsedMethod({ payout_hold_until: until })] }),
+    );
+    await user.click(await screen.findByRole('button', { name: 'Deposit Wallet' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Deposit Wallet' });
+    expect(
+      within(dialog).getByText(
+        `This payout address was changed: sweeps to it are held until ${formatDateTime(until)}.`,
+      ),
+    ).toBeInTheDocument();
   });
 
   test('the Operational Wallet is not ready without a gas address', async () => {

@@ -15,6 +15,7 @@ import * as m0130 from './0130_chain_assets';
 import * as m0140 from './0140_gateway_usage';
 import * as m0150 from './0150_webhooks';
 import * as m0160 from './0160_webhook_event_feed';
+import * as m0170 from './0170_signer';
 import * as m0180 from './0180_withdrawals';
 import * as m0210 from './0210_subscription_proration';
 
@@ -37,6 +38,7 @@ export const migrations: Record<string, Migration> = {
   '0140_gateway_usage': m0140,
   '0150_webhooks': m0150,
   '0160_webhook_event_feed': m0160,
+  '0170_signer': m0170,
   '0180_withdrawals': m0180,
   '0210_subscription_proration': m0210,
 };

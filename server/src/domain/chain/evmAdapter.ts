@@ -52,6 +52,8 @@ export interface EvmAdapterOptions {
 export class EvmChainAdapter implements ChainAdapter {
   readonly kind = 'evm';
   readonly chainId: SpecChainId;
+  /** Where it reads: the signer's sender for this chain talks to the same node. */
+  readonly rpcUrl: string;
   readonly confirmations: number;
   private readonly token: Address;
   private readonly maxBlockRange: number;
@@ -62,6 +64,7 @@ export class EvmChainAdapter implements ChainAdapter {
   private readonly blockTimes = new Map<string, string>();
 
   constructor(options: EvmAdapterOptions) {
+    this.rpcUrl = options.rpcUrl;
     this.token = getAddress(options.tokenAddress);
     this.chainId = options.chainId ?? 56;
     this.confirmations = options.confirmations ?? BSC_CONFIRMATIONS;

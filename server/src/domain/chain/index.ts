@@ -3,7 +3,10 @@ import type { ResolvedConfig } from '../../config';
 import type { Db } from '../../db/connection';
 import { ChainConfigError, type ChainAdapter } from './adapter';
 import { EvmChainAdapter } from './evmAdapter';
+import { EvmChainSender } from './evmSender';
 import { LocalChainAdapter } from './localAdapter';
+import { LocalChainSender } from './localSender';
+import type { ChainSender } from './sender';
 import { isEvmChain, SPEC_CHAIN_IDS, specUsdt, type SpecChainId } from './specChains';
 
 // What the rest of the server imports from chain/. The factory lives here, not beside the
@@ -49,4 +52,16 @@ export function chainAdapterFor(
 /** One adapter per chain id of the spec, each local or over its RPC (the watcher's chains). */
 export function specChainAdapters(config: ChainConfig, db: Db): ChainAdapter[] {
   return SPEC_CHAIN_IDS.map((chainId) => chainAdapterFor(config, db, chainId));
+}
+
+/** The sending side of the chain `chainAdapterFor` reads: the same node, or the local chain. */
+export function chainSenderFor(
+  config: Partial<ChainConfig> & Pick<ChainConfig, 'chainRpcUrl' | 'usdtContract'>,
+  db: Db,
+  chainId: SpecChainId,
+): ChainSender {
+  const adapter = chainAdapterFor(config, db, chainId);
+  return adapter instanceof EvmChainAdapter
+    ? new EvmChainSender(adapter.rpcUrl, chainId)
+    : new LocalChainSender(db, chainId);
 }

@@ -323,7 +323,7 @@ export async function localHead(
   return Math.max(Number(transfers?.latest ?? 0), mined?.block_number ?? 0);
 }
 
-async function setLocalHead(
+export async function setLocalHead(
   db: Executor,
   chainId: SpecChainId,
   blockNumber: number,

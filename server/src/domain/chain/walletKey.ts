@@ -1,18 +1,13 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HDKey } from '@scure/bip32';
-import { generateMnemonic, mnemonicToSeedSync } from '@scure/bip39';
-import { wordlist } from '@scure/bip39/wordlists/english.js';
 import type { ResolvedConfig } from '../../config';
+import { DEV_XPUB_FILE, ensureDevSeed } from '../../signer/seed';
 
 // Deposit (and gas) addresses derive from one account-level extended public key (BIP-44
-// m/44'/60'/0', what WALLET_XPUB holds). Without WALLET_XPUB a development key pair is made in
-// DATA_DIR on first start: the mnemonic goes to a file for the developer (to move test funds)
-// and is never read back; the server reads only the xpub file.
-
-export const DEV_MNEMONIC_FILE = 'dev-wallet.mnemonic';
-export const DEV_XPUB_FILE = 'dev-wallet.xpub';
-export const ACCOUNT_PATH = "m/44'/60'/0'";
+// m/44'/60'/0', what WALLET_XPUB holds). The seed is the signer's (server/src/signer): in
+// development it writes the seed and this xpub file to DATA_DIR on first start (npm start runs it
+// first); the web process reads only the xpub.
 
 export class WalletKeyError extends Error {}
 
@@ -33,20 +28,6 @@ export function assertExtendedPublicKey(xpub: string, origin: string): void {
   }
 }
 
-/** Creates the development key pair files; returns the xpub. */
-function createDevKeyPair(dataDir: string): string {
-  const mnemonic = generateMnemonic(wordlist, 128);
-  const account = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive(ACCOUNT_PATH);
-  const xpub = account.publicExtendedKey;
-  // 'wx': a second process starting at the same moment loses the race and reads ours instead.
-  writeFileSync(path.join(dataDir, DEV_XPUB_FILE), `${xpub}\n`, { mode: 0o600, flag: 'wx' });
-  writeFileSync(path.join(dataDir, DEV_MNEMONIC_FILE), `${mnemonic}\n`, {
-    mode: 0o600,
-    flag: 'wx',
-  });
-  return xpub;
-}
-
 /**
  * WALLET_XPUB, else the development xpub of DATA_DIR (created on first call). Production refuses
  * to run on a generated key: its mnemonic would sit on the server's disk.
@@ -62,17 +43,27 @@ export function resolveWalletXpub(config: KeyConfig): string {
     );
   }
   const file = path.join(config.dataDir, DEV_XPUB_FILE);
-  let xpub: string;
-  if (existsSync(file)) {
-    xpub = readFileSync(file, 'utf8').trim();
-  } else {
-    try {
-      xpub = createDevKeyPair(config.dataDir);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      xpub = readFileSync(file, 'utf8').trim();
-    }
-  }
+  // A web process run without the signer (tests, harness scripts) makes the development seed the
+  // signer would: development only, where both share DATA_DIR anyway.
+  const xpub = existsSync(file) ? readFileSync(file, 'utf8').trim() : ensureDevSeed(config.dataDir);
   assertExtendedPublicKey(xpub, file);
   return xpub;
+}
+
+/**
+ * Production: the web process faces the internet, so it must not be able to read the signer's
+ * seed. Throws when SIGNER_SEED_FILE is readable from here.
+ */
+export function refuseReadableSeed(config: Pick<ResolvedConfig, 'isProduction' | 'signer'>): void {
+  const file = config.signer.seedFile;
+  if (!config.isProduction || !file) return;
+  try {
+    accessSync(file, constants.R_OK);
+  } catch {
+    return; // not readable: as it should be
+  }
+  throw new WalletKeyError(
+    `The web process can read SIGNER_SEED_FILE (${file}): give the seed to the signer only ` +
+      '(another user, host or secret mount), then start again',
+  );
 }

@@ -33,7 +33,12 @@ type WithdrawalEventType =
   | 'withdrawal.cancelled';
 
 type WebhookEventType =
-  'deposit.pending' | 'deposit.confirmed' | 'deposit.failed' | WithdrawalEventType | 'test.ping';
+  | 'deposit.pending'
+  | 'deposit.confirmed'
+  | 'deposit.completed'
+  | 'deposit.failed'
+  | WithdrawalEventType
+  | 'test.ping';
 
 export const DELIVER_KIND = 'webhooks.deliver';
 
@@ -48,6 +53,7 @@ export const deliverJobKey = (deliveryId: string, wake: number) => `${deliveryId
 const DEPOSIT_EVENTS: Partial<Record<DepositStatus, WebhookEventType>> = {
   0: 'deposit.pending',
   3: 'deposit.confirmed',
+  1: 'deposit.completed',
   5: 'deposit.failed',
 };
 
@@ -69,7 +75,7 @@ interface RecordedEvent {
 }
 
 /**
- * Records the event for a deposit that just reached its status (0, 3 or 5; other statuses
+ * Records the event for a deposit that just reached its status (0, 3, 1 or 5; other statuses
  * have no event) with `data` exactly as GET /gateway/v1/deposits/{id} answers; call it inside
  * the transaction that changed the deposit.
  */

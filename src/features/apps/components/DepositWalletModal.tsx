@@ -7,6 +7,7 @@ import {
   type UserPaymentMethod,
 } from '../../../api/apps';
 import { CopyButton } from '../../../components/CopyButton';
+import { formatDateTime } from '../../../lib/format';
 import { shorten } from '../../../lib/mask';
 import { MSG } from '../appRules';
 import { PayoutAddressForm } from './PayoutAddressForm';
@@ -76,6 +77,12 @@ export function DepositWalletModal({ show, onHide, appId, method, used }: Props)
               Edit
             </Button>
           </div>
+        )}
+        {used.payout_hold_until && (
+          <p className="small text-warning-emphasis mt-2 mb-0">
+            This payout address was changed: sweeps to it are held until{' '}
+            {formatDateTime(used.payout_hold_until)}.
+          </p>
         )}
       </Modal.Body>
     </TitledModal>

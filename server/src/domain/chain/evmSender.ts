@@ -1,0 +1,104 @@
+import { createPublicClient, getAddress, http, keccak256, parseAbi, type Hex } from 'viem';
+import { ChainUnavailableError } from './adapter';
+import { TransactionRejectedError, type ChainSender, type SentReceipt } from './sender';
+import type { SpecChainId } from './specChains';
+
+const ERC20 = parseAbi(['function balanceOf(address owner) view returns (uint256)']);
+
+/** An EVM chain's sending side over JSON-RPC. */
+export class EvmChainSender implements ChainSender {
+  readonly kind = 'evm';
+  private readonly client;
+  private chain: number | undefined;
+
+  constructor(
+    rpcUrl: string,
+    readonly chainId: SpecChainId,
+  ) {
+    this.client = createPublicClient({
+      cacheTime: 0,
+      transport: http(rpcUrl, { timeout: 10_000, retryCount: 1 }),
+    });
+  }
+
+  async signingChainId(): Promise<number> {
+    this.chain ??= await rpc('eth_chainId', () => this.client.getChainId());
+    return this.chain;
+  }
+
+  async nonce(address: string, include: 'pending' | 'latest'): Promise<number> {
+    return rpc('eth_getTransactionCount', () =>
+      this.client.getTransactionCount({ address: getAddress(address), blockTag: include }),
+    );
+  }
+
+  async gasPrice(): Promise<bigint> {
+    return rpc('eth_gasPrice', () => this.client.getGasPrice());
+  }
+
+  async balance(address: string, token: string | null): Promise<bigint> {
+    const owner = getAddress(address);
+    if (token === null)
+      return rpc('eth_getBalance', () => this.client.getBalance({ address: owner }));
+    return rpc('balanceOf()', () =>
+      this.client.readContract({
+        address: getAddress(token),
+        abi: ERC20,
+        functionName: 'balanceOf',
+        args: [owner],
+      }),
+    );
+  }
+
+  async sendRaw(raw: Hex): Promise<Hex> {
+    try {
+      return await this.client.sendRawTransaction({ serializedTransaction: raw });
+    } catch (error) {
+      const text = String(error);
+      // Sent again while still in the mempool (a rebroadcast): the node already has it.
+      if (/already known|known transaction|already imported/i.test(text)) {
+        return keccak256(raw);
+      }
+      if (/fetch failed|timed? ?out|ECONNREFUSED|HTTP request failed/i.test(text)) {
+        throw new ChainUnavailableError('JSON-RPC eth_sendRawTransaction failed', { cause: error });
+      }
+      throw new TransactionRejectedError(`The node refused the transaction: ${firstLine(text)}`, {
+        cause: error,
+      });
+    }
+  }
+
+  async receipt(hash: Hex): Promise<SentReceipt | null> {
+    try {
+      const receipt = await this.client.getTransactionReceipt({ hash });
+      return { success: receipt.status === 'success', blockNumber: Number(receipt.blockNumber) };
+    } catch (error) {
+      if (error instanceof Error && error.name === 'TransactionReceiptNotFoundError') return null;
+      throw new ChainUnavailableError('JSON-RPC eth_getTransactionReceipt failed', {
+        cause: error,
+      });
+    }
+  }
+
+  async known(hash: Hex): Promise<boolean> {
+    try {
+      await this.client.getTransaction({ hash });
+      return true;
+    } catch (error) {
+      if (error instanceof Error && error.name === 'TransactionNotFoundError') return false;
+      throw new ChainUnavailableError('JSON-RPC eth_getTransactionByHash failed', { cause: error });
+    }
+  }
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? text;
+}
+
+async function rpc<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw new ChainUnavailableError(`JSON-RPC ${what} failed`, { cause: error });
+  }
+}

@@ -1,0 +1,52 @@
+// What the web process may ask the signer, and what it answers: three requests, each naming
+// only a row of the database (and, for a sweep, where the web wants the money to go; the signer
+// checks it against the configured payout address). One JSON object per line each way.
+
+export type SignerRequest =
+  /** Top up the gas of a credited (3) token deposit's address from the operational wallet. */
+  | { op: 'topUpGas'; depositId: string }
+  /** Sweep a deposit's address (4, or 3 for the native coin) to the app's payout address. */
+  | { op: 'sweep'; depositId: string; to: string }
+  /** Send a queued (2) withdrawal from the app's operational wallet, once. */
+  | { op: 'sendWithdrawal'; withdrawalId: string };
+
+export type SignerAnswer =
+  /** A transaction was signed and broadcast now. */
+  | { state: 'sent'; txHash: string }
+  /** The request's transaction is in flight (broadcast again or replaced as needed). */
+  | { state: 'pending'; txHash: string }
+  /** Nothing left to sign: the gas is there, the sweep or withdrawal is mined (its hash). */
+  | { state: 'done'; txHash: string | null }
+  /** Not now (an unfunded wallet, a balance below the minimum, another transaction in flight). */
+  | { state: 'waiting'; reason: string }
+  /** A sweep whose address lacks the gas (the price rose): top it up again. */
+  | { state: 'needsGas'; reason: string }
+  /** The request's transaction was mined and reverted. */
+  | { state: 'failed'; txHash: string; reason: string }
+  /** The re-check against the database said no: nothing was signed. */
+  | { state: 'refused'; reason: string };
+
+const OPS = ['topUpGas', 'sweep', 'sendWithdrawal'] as const;
+
+/** Parses one request line; null for anything else (the signer answers refused). */
+export function parseRequest(line: string): SignerRequest | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const r = value as Record<string, unknown>;
+  const text = (key: string) => (typeof r[key] === 'string' && r[key] !== '' ? r[key] : null);
+  if (!OPS.includes(r.op as (typeof OPS)[number])) return null;
+  if (r.op === 'sendWithdrawal') {
+    const withdrawalId = text('withdrawalId');
+    return withdrawalId ? { op: 'sendWithdrawal', withdrawalId } : null;
+  }
+  const depositId = text('depositId');
+  if (!depositId) return null;
+  if (r.op === 'topUpGas') return { op: 'topUpGas', depositId };
+  const to = text('to');
+  return to ? { op: 'sweep', depositId, to } : null;
+}

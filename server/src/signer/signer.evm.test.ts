@@ -1,0 +1,209 @@
+import { parseAbi, parseEther, parseUnits, type Address } from 'viem';
+import { privateKeyToAddress } from 'viem/accounts';
+import { addUser } from '../../test/accounts';
+import { insertApp, insertSubscription } from '../../test/appRows';
+import { startLocalNode, type LocalNode } from '../../test/chain/localNode';
+import { startTestSigner, type TestSigner } from '../../test/signer';
+import { createTestApp, type TestApp } from '../../test/testApp';
+import { chainAdapterFor } from '../domain/chain';
+import type { SpecChainId } from '../domain/chain/specChains';
+import { resolveWalletXpub } from '../domain/chain/walletKey';
+import { completeDeposits } from '../domain/depositCompletion';
+import { provisionGasAddresses } from '../domain/gasProvisioner';
+import { openAccount } from '../domain/gatewayAccounts';
+import { watchDeposits } from '../domain/gatewayDeposits';
+
+// Deposits complete on a real EVM chain (Hardhat standing in for BNB Smart Chain, and for
+// Ethereum with a USDT whose transfer returns no bool): deposit -> confirmations -> gas top-up
+// from the operational wallet -> sweep of the fee and the rest, the payout balance read on chain.
+// With automine off, a top-up left unmined past the timeout is replaced at its nonce at a higher
+// price, and only one of the two is ever mined.
+
+jest.setTimeout(300_000);
+
+const BALANCE_OF = parseAbi(['function balanceOf(address) view returns (uint256)']);
+const FEE_ADDRESS = privateKeyToAddress(`0x${'78'.repeat(32)}`);
+const usdt = (amount: string, decimals = 18) => parseUnits(amount, decimals);
+
+let node: LocalNode;
+let t: TestApp;
+let signer: TestSigner;
+beforeAll(async () => {
+  node = await startLocalNode();
+  const token = await node.deployToken(18, usdt('1000000'));
+  t = await createTestApp({
+    env: { CHAIN_RPC_URL: node.url, USDT_CONTRACT: token, CHAIN_RPC_URLS: `1=${node.url}` },
+  });
+  signer = await startTestSigner(t, { feeAddress: FEE_ADDRESS, replaceAfterMs: 60_000 });
+});
+afterAll(async () => {
+  await node?.setAutomine(true);
+  await signer?.close();
+  await t?.close();
+  await node?.stop();
+});
+
+const tokenBalance = (token: string, owner: string) =>
+  node.publicClient.readContract({
+    address: token as Address,
+    abi: BALANCE_OF,
+    functionName: 'balanceOf',
+    args: [owner as Address],
+  });
+
+let serial = 0;
+/** An app using `methodId` (chain `chainId`), its operational wallet funded with 1 ETH. */
+async function merchant(methodId: string, code: string) {
+  serial += 1;
+  const appId = `app_evm_signer_${serial}`;
+  const payout = privateKeyToAddress(`0x${(900 + serial).toString(16).padStart(64, '0')}`);
+  const userId = await addUser(t, `evm_signer_${serial}`);
+  await insertApp(t, { id: appId, user_id: userId, created_at: t.clock().toISOString() });
+  await insertSubscription(t, userId); // Starter: 1 % fee
+  await t.db
+    .insertInto('app_payment_methods')
+    .values({
+      id: `apm_evm_signer_${serial}`,
+      app_id: appId,
+      payment_method_id: methodId,
+      collect_address: payout,
+      gas_address: null,
+      gas_index: null,
+      deposit_status: 1,
+      withdraw_status: 1,
+      created_at: t.clock().toISOString(),
+    })
+    .execute();
+  const xpub = resolveWalletXpub(t.config);
+  await provisionGasAddresses(t.db, xpub);
+  const { gas_address: gas } = await t.db
+    .selectFrom('app_payment_methods')
+    .select('gas_address')
+    .where('id', '=', `apm_evm_signer_${serial}`)
+    .executeTakeFirstOrThrow();
+  if (!gas) throw new Error('no gas address');
+  await node.sendNative(gas as Address, parseEther('1'));
+  const { account } = await openAccount(t.db, xpub, {
+    appId,
+    uniqueId: `order-${serial}`,
+    code,
+    now: t.clock(),
+  });
+  return { payout, depositAddress: account.address as Address };
+}
+
+/** Watches chain `chainId` until the deposit at `address` is credited (3); its id. */
+async function credit(chainId: SpecChainId, address: string, confirmations: number) {
+  const chain = chainAdapterFor(t.config, t.db, chainId);
+  await watchDeposits(t.db, chain, t.clock());
+  await node.mine(confirmations - 1);
+  await watchDeposits(t.db, chain, t.clock());
+  const row = await t.db
+    .selectFrom('receive_transactions')
+    .select(['id', 'deposit_status'])
+    .where('address', '=', address)
+    .executeTakeFirstOrThrow();
+  expect(row.deposit_status).toBe(3);
+  return row.id;
+}
+
+async function passes(n: number) {
+  for (let i = 0; i < n; i += 1) await completeDeposits(t.db, signer.client, t.clock());
+}
+
+const statusOf = async (id: string) =>
+  (
+    await t.db
+      .selectFrom('receive_transactions')
+      .select('deposit_status')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+  ).deposit_status;
+
+describe('deposits complete on an EVM chain (Hardhat)', () => {
+  it('deposit -> 15 confirmations -> gas -> sweep: the payout address holds it less the fee', async () => {
+    const token = t.config.usdtContract ?? '';
+    const { payout, depositAddress } = await merchant('pm_usdt_bsc', 'USDT-BEP20');
+    await node.transfer(token as Address, depositAddress, usdt('40'));
+    const id = await credit(56, depositAddress, 15);
+    await passes(2);
+    expect(await statusOf(id)).toBe(4);
+    expect(await node.publicClient.getBalance({ address: depositAddress })).toBeGreaterThan(0n);
+    await passes(3);
+    expect(await statusOf(id)).toBe(1);
+    expect(await tokenBalance(token, payout)).toBe(usdt('39.6'));
+    expect(await tokenBalance(token, FEE_ADDRESS)).toBe(usdt('0.4'));
+    expect(await tokenBalance(token, depositAddress)).toBe(0n);
+    // Every transaction was signed for Hardhat's chain id (EIP-155) by the key of its sender.
+    const txs = await t.db
+      .selectFrom('chain_txs')
+      .select(['tx_hash', 'from_address', 'status'])
+      .where('ref_id', '=', id)
+      .execute();
+    expect(txs.map((x) => x.status)).toEqual(['mined', 'mined', 'mined']);
+    for (const x of txs) {
+      const sent = await node.publicClient.getTransaction({ hash: x.tx_hash as Address });
+      expect(sent.from.toLowerCase()).toBe(x.from_address.toLowerCase());
+      // EIP-155: v = chainId * 2 + 35 or 36.
+      expect([31337n * 2n + 35n, 31337n * 2n + 36n]).toContain(sent.v);
+    }
+  });
+
+  it('sweeps a token whose transfer returns no bool (USDT on Ethereum)', async () => {
+    const noBool = await node.deployToken(6, usdt('1000000', 6), { noBool: true });
+    await t.db
+      .updateTable('payment_methods')
+      .set({ token_contract_address: noBool })
+      .where('id', '=', 'pm_usdt_eth')
+      .execute();
+    const { payout, depositAddress } = await merchant('pm_usdt_eth', 'USDT-ERC20');
+    await node.transfer(noBool, depositAddress, usdt('20', 6));
+    const id = await credit(1, depositAddress, 12);
+    await passes(5);
+    expect(await statusOf(id)).toBe(1);
+    expect(await tokenBalance(noBool, payout)).toBe(usdt('19.8', 6));
+    expect(await tokenBalance(noBool, FEE_ADDRESS)).toBe(usdt('0.2', 6));
+  });
+
+  it('replaces a top-up left unmined (automine off) at its nonce with a higher price', async () => {
+    const token = t.config.usdtContract ?? '';
+    const { payout, depositAddress } = await merchant('pm_usdt_bsc', 'USDT-BEP20');
+    await node.transfer(token as Address, depositAddress, usdt('10'));
+    const id = await credit(56, depositAddress, 15);
+    await node.setAutomine(false);
+    await passes(1); // the top-up is signed and broadcast, and waits in the mempool
+    await passes(1); // within the timeout: left alone
+    const first = await t.db.selectFrom('chain_txs').selectAll().where('ref_id', '=', id).execute();
+    expect(first).toHaveLength(1);
+    t.clock.advance(61_000);
+    await passes(1);
+    const both = await t.db
+      .selectFrom('chain_txs')
+      .selectAll()
+      .where('ref_id', '=', id)
+      .orderBy('created_at')
+      .execute();
+    expect(both.map((x) => [x.purpose, x.nonce, x.status])).toEqual([
+      ['gas', first[0]?.nonce, 'replaced'],
+      ['gas', first[0]?.nonce, 'pending'],
+    ]);
+    expect(BigInt(both[1]?.gas_price ?? 0)).toBeGreaterThan(BigInt(both[0]?.gas_price ?? 0));
+    await node.mine(1);
+    await node.setAutomine(true);
+    await passes(1);
+    const settled = await t.db
+      .selectFrom('chain_txs')
+      .select(['tx_hash', 'status'])
+      .where('ref_id', '=', id)
+      .where('purpose', '=', 'gas')
+      .orderBy('created_at')
+      .execute();
+    expect(settled.map((x) => x.status)).toEqual(['failed', 'mined']);
+    expect(
+      await node.publicClient.getTransactionReceipt({ hash: settled[1]?.tx_hash as Address }),
+    ).toMatchObject({ status: 'success' });
+    await passes(4);
+    expect(await statusOf(id)).toBe(1);
+    expect(await tokenBalance(token, payout)).toBe(usdt('9.9'));
+  });
+});
