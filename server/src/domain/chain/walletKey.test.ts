@@ -10,6 +10,7 @@ import {
   DEV_MNEMONIC_FILE,
   DEV_XPUB_FILE,
   resolveWalletXpub,
+  seedOfMnemonic,
   WalletKeyError,
 } from './walletKey';
 
@@ -47,6 +48,17 @@ describe('resolveWalletXpub', () => {
       readFileSync(path.join(dataDir, DEV_MNEMONIC_FILE), 'utf8').trim().split(' '),
     ).toHaveLength(12);
     expect(resolveWalletXpub({ walletXpub: undefined, dataDir, isProduction: false })).toBe(first);
+  });
+
+  it('derives the development xpub from its mnemonic as BIP-39 does', () => {
+    const xpub = resolveWalletXpub({ walletXpub: undefined, dataDir, isProduction: false });
+    const mnemonic = readFileSync(path.join(dataDir, DEV_MNEMONIC_FILE), 'utf8').trim();
+    expect(Buffer.from(seedOfMnemonic(mnemonic))).toEqual(
+      Buffer.from(mnemonicToSeedSync(mnemonic)),
+    );
+    expect(
+      HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive(ACCOUNT_PATH).publicExtendedKey,
+    ).toBe(xpub);
   });
 
   it('refuses to generate a key in production', () => {

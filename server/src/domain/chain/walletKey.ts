@@ -1,7 +1,8 @@
+import { pbkdf2Sync } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HDKey } from '@scure/bip32';
-import { generateMnemonic, mnemonicToSeedSync } from '@scure/bip39';
+import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import type { ResolvedConfig } from '../../config';
 
@@ -33,10 +34,18 @@ export function assertExtendedPublicKey(xpub: string, origin: string): void {
   }
 }
 
+/**
+ * BIP-39 seed of a mnemonic without passphrase, as @scure/bip39's mnemonicToSeedSync computes it,
+ * with Node's native PBKDF2: the pure-JS one costs a fresh DATA_DIR's start ~0.2 s of CPU.
+ */
+export function seedOfMnemonic(mnemonic: string): Uint8Array {
+  return pbkdf2Sync(mnemonic.normalize('NFKD'), 'mnemonic', 2048, 64, 'sha512');
+}
+
 /** Creates the development key pair files; returns the xpub. */
 function createDevKeyPair(dataDir: string): string {
   const mnemonic = generateMnemonic(wordlist, 128);
-  const account = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive(ACCOUNT_PATH);
+  const account = HDKey.fromMasterSeed(seedOfMnemonic(mnemonic)).derive(ACCOUNT_PATH);
   const xpub = account.publicExtendedKey;
   // 'wx': a second process starting at the same moment loses the race and reads ours instead.
   writeFileSync(path.join(dataDir, DEV_XPUB_FILE), `${xpub}\n`, { mode: 0o600, flag: 'wx' });
