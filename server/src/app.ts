@@ -25,6 +25,7 @@ import { buildSecurityHandlers } from './http/security';
 import { ajvsFor, createValidatorCompiler } from './http/validation';
 import { isApiUrl, registerWeb, wantsSpaShell, webAvailable } from './http/web';
 import { registerXsrfCookie } from './http/xsrf';
+import { shareMetaSchemaValidators } from './openapi/metaSchema';
 import { loadSpecification, mediaTypesIn } from './openapi/spec';
 import { newId } from './domain/ids';
 import { OPENAPI_PATH } from './paths';
@@ -83,6 +84,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config, db } = options;
   const ctx = createAppContext(config, db, options.clock);
   const spec = loadSpecification(options.specification ?? OPENAPI_PATH);
+  shareMetaSchemaValidators();
 
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },

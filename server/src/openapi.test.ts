@@ -1,7 +1,9 @@
 import { createAppContext } from './context';
 import { buildServiceHandlers, HANDLER_MODULES } from './handlers';
 import { issueStepToken } from './domain/stepTokens';
+import { ajvsFor, compileDeferred } from './http/validation';
 import { listOperations, loadSpecification, type OperationInfo } from './openapi/spec';
+import { GATEWAY_OPENAPI_PATH } from './paths';
 import { createTestApp, type TestApp } from '../test/testApp';
 import { multipart } from '../test/multipart';
 import { expectRefusal } from '../test/expectations';
@@ -46,6 +48,17 @@ describe('openapi.yaml wiring', () => {
     });
     expect([404, 422]).toContain(res.statusCode);
     expect(res.json()).toMatchObject({ status: false, msg: expect.any(String) });
+  });
+
+  it('compiles every request and response validator of both documents (strict mode holds)', () => {
+    // Validators compile on first use (http/validation.ts); this is the start-up check they
+    // replace: a schema Ajv refuses fails here, not at the first request that meets it.
+    for (const document of [spec.document, loadSpecification(GATEWAY_OPENAPI_PATH).document]) {
+      const ajvs = ajvsFor(document);
+      const compiled = Object.values(ajvs).map((ajv) => compileDeferred(ajv));
+      expect(compiled.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+      expect(Object.values(ajvs).map((ajv) => compileDeferred(ajv))).toEqual([0, 0, 0]);
+    }
   });
 
   it('implements every operation in its tag module', () => {

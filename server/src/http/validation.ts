@@ -16,6 +16,19 @@ export function isUploadedFile(data: unknown): boolean {
   return Buffer.isBuffer(data);
 }
 
+/** Per Ajv instance: the validators handed out whose code is not generated yet. */
+const deferred = new WeakMap<Ajv2020, Set<() => ValidateFunction>>();
+
+/**
+ * Compiles every validator `ajv` handed out and has not compiled yet, so a schema Ajv refuses
+ * (strict mode: a typo in the document) fails here rather than at the first request it meets.
+ */
+export function compileDeferred(ajv: Ajv2020): number {
+  const pending = [...(deferred.get(ajv) ?? [])];
+  for (const build of pending) build();
+  return pending.length;
+}
+
 export function createAjv(options: Options): Ajv2020 {
   const ajv = new Ajv2020({
     allErrors: true,
@@ -31,14 +44,31 @@ export function createAjv(options: Options): Ajv2020 {
   // compile replace the earlier registration instead of failing (@fastify/response-validation
   // calls compile directly, so this lives on the instance). Compiled validators are kept by
   // schema text: every app built from the same document (tests build hundreds) reuses them.
+  // Code generation waits for a validator's first call (most of the start-up CPU otherwise, for
+  // routes and answers a process may never see); compileDeferred() runs what is still waiting.
   const compile = ajv.compile.bind(ajv);
   const compiled = new Map<string, ValidateFunction>();
+  const pending = new Set<() => ValidateFunction>();
+  deferred.set(ajv, pending);
   ajv.compile = ((schema: unknown, meta?: boolean) => {
     const key = `${meta === true}:${JSON.stringify(schema)}`;
     const known = compiled.get(key);
     if (known) return known;
-    if (isObject(schema) && typeof schema.$id === 'string') ajv.removeSchema(schema.$id);
-    const validate = compile(schema as JsonObject, meta);
+    let real: ValidateFunction | undefined;
+    const build = (): ValidateFunction => {
+      if (real) return real;
+      pending.delete(build);
+      if (isObject(schema) && typeof schema.$id === 'string') ajv.removeSchema(schema.$id);
+      real = compile(schema as JsonObject, meta);
+      return real;
+    };
+    pending.add(build);
+    const validate = ((data: unknown) => {
+      const target = build();
+      const valid = target(data);
+      validate.errors = target.errors;
+      return valid;
+    }) as ValidateFunction;
     compiled.set(key, validate);
     return validate;
   }) as typeof ajv.compile;

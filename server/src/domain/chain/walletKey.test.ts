@@ -5,7 +5,7 @@ import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import type { Db } from '../../db/connection';
 import { chainAdapterFor, ChainConfigError } from './index';
-import { ACCOUNT_PATH, DEV_MNEMONIC_FILE, DEV_XPUB_FILE } from '../../signer/seed';
+import { ACCOUNT_PATH, DEV_MNEMONIC_FILE, DEV_XPUB_FILE, seedOfMnemonic } from '../../signer/seed';
 import { resolveWalletXpub, WalletKeyError } from './walletKey';
 
 const ACCOUNT = HDKey.fromMasterSeed(
@@ -42,6 +42,17 @@ describe('resolveWalletXpub', () => {
       readFileSync(path.join(dataDir, DEV_MNEMONIC_FILE), 'utf8').trim().split(' '),
     ).toHaveLength(12);
     expect(resolveWalletXpub({ walletXpub: undefined, dataDir, isProduction: false })).toBe(first);
+  });
+
+  it('derives the development xpub from its mnemonic as BIP-39 does', () => {
+    const xpub = resolveWalletXpub({ walletXpub: undefined, dataDir, isProduction: false });
+    const mnemonic = readFileSync(path.join(dataDir, DEV_MNEMONIC_FILE), 'utf8').trim();
+    expect(Buffer.from(seedOfMnemonic(mnemonic))).toEqual(
+      Buffer.from(mnemonicToSeedSync(mnemonic)),
+    );
+    expect(
+      HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive(ACCOUNT_PATH).publicExtendedKey,
+    ).toBe(xpub);
   });
 
   it('refuses to generate a key in production', () => {
