@@ -42,7 +42,8 @@ export function SettingsPanel() {
       autoClose="outside"
     >
       <Dropdown.Toggle variant="link" className="header-avatar" aria-label="Settings">
-        <Avatar name={session.name} file={session.avatar} size={38} />
+        {/* Its initials are no words to say: the button is "Settings" (label-content-name-mismatch). */}
+        <Avatar name={session.name} file={session.avatar} size={38} decorative />
       </Dropdown.Toggle>
       <Dropdown.Menu className="header-panel__menu settings-panel">
         {view === 'settings' ? (
