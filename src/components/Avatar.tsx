@@ -34,7 +34,7 @@ export function Avatar({ name, file, size = 40, className = '', decorative = fal
         className={`avatar ${className}`}
         style={style}
         src={publicImageUrl(file)}
-        alt={`${name}'s profile picture`}
+        alt={decorative ? '' : `${name}'s profile picture`}
         onError={() => setBroken(file)}
       />
     );

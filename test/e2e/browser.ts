@@ -110,6 +110,7 @@ interface AxeFinding {
   rule: string;
   help: string;
   targets: string[];
+  html: string;
   summary: string;
 }
 
@@ -140,6 +141,7 @@ async function expectNoAxeViolations(page: Page, screen: string) {
         rule: violation.id,
         help: violation.help,
         targets: node.target.map(String),
+        html: node.html.slice(0, 200),
         summary: node.failureSummary ?? '',
       })),
     );
