@@ -57,7 +57,7 @@ describe('header', () => {
       '/app/dashboard',
     );
     const settings = within(header).getByRole('button', { name: 'Settings' });
-    expect(settings).toHaveTextContent(/^DM$/);
+    expect(settings.querySelector('.avatar')).toHaveTextContent(/^DM$/);
   });
 
   test('the avatar shows the picture when one is set', async () => {

@@ -41,8 +41,10 @@ export function SettingsPanel() {
       onToggle={toggle}
       autoClose="outside"
     >
-      <Dropdown.Toggle variant="link" className="header-avatar" aria-label="Settings">
-        {/* Its initials are no words to say: the button is "Settings" (label-content-name-mismatch). */}
+      {/* Named by hidden text, the avatar decorative: an aria-label "Settings" would not contain
+          the visible initials (label-content-name-mismatch). */}
+      <Dropdown.Toggle variant="link" className="header-avatar">
+        <span className="visually-hidden">Settings</span>
         <Avatar name={session.name} file={session.avatar} size={38} decorative />
       </Dropdown.Toggle>
       <Dropdown.Menu className="header-panel__menu settings-panel">
