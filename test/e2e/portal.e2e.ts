@@ -162,7 +162,7 @@ test('avatar, personal information and a document, then an operator approves the
   await snap(page, 'portal-kyc-uploaded-desktop');
 
   // The history modal shows the scans to their owner.
-  await page.getByRole('button', { name: 'Identity Proof history' }).click();
+  await page.getByRole('button', { name: 'View History of Identity Proof' }).click();
   const history = page.getByRole('dialog', { name: 'Identity Proof History' });
   await history.getByRole('img', { name: 'Aadhar Card front' }).waitFor();
   await settled(page);
