@@ -121,6 +121,10 @@ interface AxeFinding {
  * <script> tag, which the server's Content-Security-Policy (script-src 'self') would rightly block.
  */
 async function expectNoAxeViolations(page: Page, screen: string) {
+  // Colours sampled mid-transition (a button's hover, a tab turning active) are not the screen's.
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => !(animation instanceof CSSTransition)),
+  );
   const loaded = await page.evaluate(() => 'axe' in window);
   if (!loaded) await page.evaluate(AXE_SOURCE);
   const findings = await page.evaluate(async (): Promise<AxeFinding[]> => {

@@ -44,7 +44,7 @@ export function IpnLogsTab({ appId }: { appId: string }) {
       header: 'Event',
       cell: (log) => (
         <>
-          <code className="text-body">{log.event}</code>
+          <code>{log.event}</code>
           {log.redelivery && <span className="small text-muted ms-1">(redelivery)</span>}
         </>
       ),
