@@ -6,6 +6,7 @@ import { RouteErrorBoundary } from '../components/RouteError';
 import { RootRedirect } from '../features/auth/RootRedirect';
 import { RequireSession } from '../features/auth/RequireSession';
 import { PublicOnly } from '../features/auth/PublicOnly';
+import { useDocumentTitle } from './documentTitle';
 import { paths } from './paths';
 
 type PageModule = { default: ComponentType };
@@ -227,6 +228,7 @@ export const routes: RouteObject[] = [
 
 /** Every screen of the portal, for a BrowserRouter (the app) or a MemoryRouter (tests). */
 export function AppRoutes() {
+  useDocumentTitle();
   return useRoutes(routes);
 }
 

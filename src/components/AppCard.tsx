@@ -10,7 +10,9 @@ import './appCard.scss';
 const isWebUrl = (url: string) => /^https?:\/\//i.test(url);
 
 /** One app as the dashboard's 'My Apps' and /app/all-app show it. */
-export function AppCard({ app }: { app: App }) {
+/** `level`: the name's heading level, one below the heading the cards sit under. */
+export function AppCard({ app, level = 3 }: { app: App; level?: 2 | 3 }) {
+  const Heading = level === 2 ? 'h2' : 'h3';
   const ready = app.status === 1;
   return (
     <Card className="app-card h-100" as="article" aria-label={app.app_name}>
@@ -20,9 +22,9 @@ export function AppCard({ app }: { app: App }) {
             <span className="app-card__mark" aria-hidden="true">
               {app.app_name.trim().charAt(0).toUpperCase()}
             </span>
-            <h3 className="h6 mb-0 text-truncate" title={app.app_name}>
+            <Heading className="h6 mb-0 text-truncate" title={app.app_name}>
               {app.app_name}
-            </h3>
+            </Heading>
           </div>
           <Badge bg={ready ? 'success' : 'secondary'} className="app-card__status">
             {ready ? 'Ready' : 'Not Ready'}

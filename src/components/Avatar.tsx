@@ -20,10 +20,12 @@ interface Props {
   file?: string | null;
   size?: number;
   className?: string;
+  /** Inside a control already named (the settings button): initials hidden from assistive technology. */
+  decorative?: boolean;
 }
 
 /** The account's picture, or its initials when there is none or it fails to load. */
-export function Avatar({ name, file, size = 40, className = '' }: Props) {
+export function Avatar({ name, file, size = 40, className = '', decorative = false }: Props) {
   const [broken, setBroken] = useState<string | null>(null);
   const style = { width: size, height: size, fontSize: Math.round(size * 0.38) };
   if (file && broken !== file) {
@@ -32,13 +34,17 @@ export function Avatar({ name, file, size = 40, className = '' }: Props) {
         className={`avatar ${className}`}
         style={style}
         src={publicImageUrl(file)}
-        alt={`${name}'s profile picture`}
+        alt={decorative ? '' : `${name}'s profile picture`}
         onError={() => setBroken(file)}
       />
     );
   }
   return (
-    <span className={`avatar avatar--initials ${className}`} style={style} aria-label={name}>
+    <span
+      className={`avatar avatar--initials ${className}`}
+      style={style}
+      {...(decorative ? { 'aria-hidden': true } : { role: 'img', 'aria-label': name })}
+    >
       {avatarInitials(name)}
     </span>
   );

@@ -12,7 +12,7 @@ export function TitledModal({ title, children, ...props }: Props) {
   return (
     <Modal centered aria-labelledby={titleId} {...props}>
       <Modal.Header closeButton>
-        <Modal.Title id={titleId} as="h3" className="h5">
+        <Modal.Title id={titleId} as="h2" className="h5">
           {title}
         </Modal.Title>
       </Modal.Header>

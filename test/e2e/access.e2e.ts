@@ -104,6 +104,7 @@ test('a new merchant signs up, signs in with the pin, logs out and is kept out',
   await signIn(page, { username: who.username, password: who.password, code: who.pin });
   expect(page.url()).toMatch(/\/app\/dashboard$/);
   await page.getByRole('heading').first().waitFor();
+  await snap(page, 'access-new-dashboard-desktop');
 
   await page.getByRole('button', { name: 'Logout' }).click();
   await page.waitForURL('**/login');
@@ -127,11 +128,13 @@ test('an operator moves a merchant to e-mailed OTP; the code from the outbox sig
   await page.getByRole('button', { name: 'Sign In' }).click();
   const field = page.getByLabel('OTP', { exact: true });
   await field.waitFor();
+  await snap(page, 'access-otp-phone');
   const code = latestCode(who.email);
   expect(code).toMatch(/^\d{4}$/);
   await field.fill(code ?? '');
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL('**/app/dashboard');
   await page.getByRole('heading').first().waitFor();
+  await snap(page, 'access-new-dashboard-phone');
   await context.close();
 });

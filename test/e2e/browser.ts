@@ -103,12 +103,67 @@ async function expectNoHorizontalOverflow(page: Page, screen: string) {
   expect({ screen, overflow: Math.max(0, overflow) }).toEqual({ screen, overflow: 0 });
 }
 
+const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** One failed axe rule as the journey reports it: rule, what it means, and where. */
+interface AxeFinding {
+  rule: string;
+  help: string;
+  targets: string[];
+  html: string;
+  summary: string;
+}
+
 /**
- * Checks that the screen fits its width, then saves a screenshot under test-results/ (kept for a
- * look at what the journey saw).
+ * Runs axe-core on the page as Lighthouse's accessibility audit does (WCAG 2 A/AA plus the best
+ * practices it checks, among them the name-mismatch and progress-bar rules) and fails on any
+ * violation. The script goes in through the DevTools protocol (page.evaluate) rather than a
+ * <script> tag, which the server's Content-Security-Policy (script-src 'self') would rightly block.
  */
-export async function snap(page: Page, name: string) {
+async function expectNoAxeViolations(page: Page, screen: string) {
+  // Colours sampled mid-transition (a button's hover, a tab turning active) are not the screen's.
+  // Nor are those of a list faded while it refetches (aria-busy).
+  await page.waitForFunction(
+    () =>
+      document.getAnimations().every((animation) => !(animation instanceof CSSTransition)) &&
+      document.querySelector('[aria-busy="true"]') === null,
+  );
+  const loaded = await page.evaluate(() => 'axe' in window);
+  if (!loaded) await page.evaluate(AXE_SOURCE);
+  const findings = await page.evaluate(async (): Promise<AxeFinding[]> => {
+    const axe = Reflect.get(window, 'axe') as typeof import('axe-core');
+    const results = await axe.run(document, {
+      runOnly: {
+        type: 'tag',
+        values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'],
+      },
+      rules: {
+        // Off by default in axe (experimental), on in Lighthouse.
+        'label-content-name-mismatch': { enabled: true },
+      },
+      resultTypes: ['violations'],
+    });
+    return results.violations.flatMap((violation) =>
+      violation.nodes.map((node) => ({
+        rule: violation.id,
+        help: violation.help,
+        targets: node.target.map(String),
+        html: node.html.slice(0, 200),
+        summary: node.failureSummary ?? '',
+      })),
+    );
+  });
+  expect({ screen, axe: findings }).toEqual({ screen, axe: [] });
+}
+
+/**
+ * Checks that the screen fits its width and passes axe-core, then saves a screenshot under
+ * test-results/ (kept for a look at what the journey saw). `axe: false` only for a page the
+ * portal does not draw itself (the Redoc gateway reference).
+ */
+export async function snap(page: Page, name: string, options: { axe?: false } = {}) {
   await expectNoHorizontalOverflow(page, name);
+  if (options.axe !== false) await expectNoAxeViolations(page, name);
   const dir = path.resolve(__dirname, '../../test-results');
   fs.mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });

@@ -47,8 +47,11 @@ async function buyStarterPlan(page: Page, username: string) {
   await page.goto('/app/wallet');
   await page.getByRole('button', { name: 'Check Balance' }).click();
   await page.getByText('New Deposit Found !!').waitFor();
+  await snap(page, 'gateway-new-wallet-desktop');
   await page.goto('/app/subscriptions');
   const starter = page.getByRole('article', { name: 'Starter plan' });
+  await starter.waitFor();
+  await snap(page, 'gateway-new-packages-desktop');
   await starter.getByRole('button', { name: 'Choose Plan' }).click();
   await page
     .getByRole('dialog', { name: 'Choose Plan' })

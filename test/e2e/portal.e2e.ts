@@ -118,9 +118,11 @@ test('avatar, personal information and a document, then an operator approves the
   await page.goto('/app/profile');
   await page.getByLabel('Profile picture file').setInputFiles(picture('me.png'));
   await page.getByText('Profile picture updated successfully').waitFor();
+  // Decorative inside the button named "Settings" (label-content-name-mismatch otherwise).
   const headerPicture = page
     .getByRole('banner')
-    .getByRole('img', { name: "Demo Merchant's profile picture" });
+    .getByRole('button', { name: 'Settings' })
+    .locator('img.avatar');
   await headerPicture.waitFor();
   expect(await headerPicture.getAttribute('src')).toMatch(/\/api\/images\/[0-9a-f]{32}\.png$/);
   await snap(page, 'portal-profile-avatar-desktop');
@@ -160,7 +162,7 @@ test('avatar, personal information and a document, then an operator approves the
   await snap(page, 'portal-kyc-uploaded-desktop');
 
   // The history modal shows the scans to their owner.
-  await page.getByRole('button', { name: 'Identity Proof history' }).click();
+  await page.getByRole('button', { name: 'View History of Identity Proof' }).click();
   const history = page.getByRole('dialog', { name: 'Identity Proof History' });
   await history.getByRole('img', { name: 'Aadhar Card front' }).waitFor();
   await settled(page);

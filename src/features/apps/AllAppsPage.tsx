@@ -26,7 +26,7 @@ export default function AllAppsPage() {
           <div className="row g-3">
             {list.data.map((app) => (
               <div className="col-12 col-md-6 col-xl-4" key={app.id}>
-                <AppCard app={app} />
+                <AppCard app={app} level={2} />
               </div>
             ))}
           </div>

@@ -39,7 +39,7 @@ const png = (name: string) => new File([new Uint8Array(32)], name, { type: 'imag
 
 /** Opens an accordion section by its title (its header also holds the status). */
 async function openSection(user: ReturnType<typeof userEvent.setup>, title: string) {
-  // The title, then the hint and status (not its 'View History' button, named '<title> history').
+  // The title, then the hint and status (not its 'View History' button, named 'View History of <title>').
   const name = new RegExp(`^${title}(?! history$)`);
   const button = await screen.findByRole('button', { name });
   if (button.getAttribute('aria-expanded') !== 'true') await user.click(button);
@@ -363,7 +363,7 @@ describe('document sections', () => {
       }),
     });
     await openSection(user, 'PAN Card');
-    await user.click(screen.getByRole('button', { name: 'PAN Card history' }));
+    await user.click(screen.getByRole('button', { name: 'View History of PAN Card' }));
     const modal = await screen.findByRole('dialog', { name: 'PAN Card History' });
     const rows = within(modal).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(2);

@@ -57,13 +57,14 @@ describe('header', () => {
       '/app/dashboard',
     );
     const settings = within(header).getByRole('button', { name: 'Settings' });
-    expect(settings).toHaveTextContent(/^DM$/);
+    expect(settings.querySelector('.avatar')).toHaveTextContent(/^DM$/);
   });
 
   test('the avatar shows the picture when one is set', async () => {
     await renderLayout({ avatar: 'abc123.png' });
     const header = await screen.findByRole('banner');
-    const image = within(header).getByRole('img', { name: "Demo Merchant's profile picture" });
+    // Decorative inside the button named "Settings" (its alt would not match that name).
+    const image = within(header).getByRole('button', { name: 'Settings' }).querySelector('img');
     expect(image).toHaveAttribute('src', 'http://localhost/api/images/abc123.png');
   });
 
@@ -270,11 +271,17 @@ describe('drawer', () => {
     const { user, navigation } = await renderLayout();
     await screen.findByRole('banner');
     expect(screen.queryByRole('navigation', { name: 'Main menu' })).toBeNull();
-    await user.click(screen.getByRole('button', { name: 'Open menu' }));
+    const menu = screen.getByRole('button', { name: 'Open menu' });
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await user.click(menu);
     const drawer = await screen.findByRole('dialog', { name: 'Menu' });
+    // The button says the drawer it controls is open.
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
+    expect(menu).toHaveAttribute('aria-controls', drawer.id);
     await user.click(within(drawer).getByRole('link', { name: 'Profile' }));
     await waitFor(() => expect(navigation.pathname).toBe('/app/profile'));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Menu' })).toBeNull());
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
   });
 
   test('a toggle is ignored while the drawer is still closing', async () => {
@@ -292,5 +299,22 @@ describe('drawer', () => {
     // Once closed, the toggle works again.
     await user.click(menu);
     expect(await screen.findByRole('dialog', { name: 'Menu' })).toBeInTheDocument();
+  });
+});
+
+describe('keyboard', () => {
+  test('the first Tab stop is a skip link that moves focus to the page content', async () => {
+    setViewport(1440);
+    const { user } = await renderLayout();
+    await user.tab();
+    const skip = screen.getByRole('link', { name: 'Skip to main content' });
+    expect(skip).toHaveFocus();
+    expect(skip).toHaveAttribute('href', '#main');
+    const main = screen.getByRole('main');
+    expect(main).toHaveAttribute('id', 'main');
+    // jsdom does not follow in-page links: what the browser does, focusing the target, must work.
+    main.focus();
+    expect(main).toHaveFocus();
+    expect(within(main).getByRole('heading', { name: 'Usages' })).toBeInTheDocument();
   });
 });

@@ -19,7 +19,10 @@ export default function AppLayout() {
 
   return (
     <div className="portal">
-      <Header onMenu={wide ? undefined : drawer.toggle} />
+      <a className="portal__skip" href="#main">
+        Skip to main content
+      </a>
+      <Header onMenu={wide ? undefined : drawer.toggle} menuOpen={drawer.open} />
       <div className="portal__body">
         {wide ? (
           <aside className="portal__sidebar">
@@ -33,6 +36,7 @@ export default function AppLayout() {
             placement="start"
             className="portal__drawer"
             aria-label="Menu"
+            id="portal-menu"
           >
             <Offcanvas.Header closeButton closeVariant="white" closeLabel="Close menu" />
             <Offcanvas.Body className="p-0">
@@ -40,7 +44,8 @@ export default function AppLayout() {
             </Offcanvas.Body>
           </Offcanvas>
         )}
-        <main className="portal__main">
+        {/* tabIndex: the skip link moves focus here, not only the scroll position. */}
+        <main id="main" className="portal__main" tabIndex={-1}>
           {/* The shell stays on screen, with a spinner, while a page's chunk loads the first time. */}
           <Suspense
             fallback={

@@ -10,7 +10,7 @@ function parse(text: string): { ok: true; value: Json } | { ok: false } {
   }
 }
 
-function Value({ value, depth }: { value: Json; depth: number }): ReactNode {
+function Value({ value }: { value: Json }): ReactNode {
   if (value === null) return <span className="json-null">null</span>;
   if (typeof value === 'string') return <span className="json-string">&quot;{value}&quot;</span>;
   if (typeof value === 'number') return <span className="json-number">{value}</span>;
@@ -23,12 +23,12 @@ function Value({ value, depth }: { value: Json; depth: number }): ReactNode {
   return (
     <>
       {open}
-      <ul className="json-children" aria-level={depth + 1}>
+      <ul className="json-children">
         {entries.map(([key, item], index) => (
           <li key={key ?? index}>
             {key !== null && <span className="json-key">&quot;{key}&quot;</span>}
             {key !== null && ': '}
-            <Value value={item} depth={depth + 1} />
+            <Value value={item} />
             {index < entries.length - 1 && ','}
           </li>
         ))}
@@ -43,7 +43,7 @@ export function JsonView({ text }: { text: string }) {
   const parsed = parse(text);
   return (
     <div className="json-view font-monospace small" aria-label="Log data">
-      {parsed.ok ? <Value value={parsed.value} depth={0} /> : <pre className="mb-0">{text}</pre>}
+      {parsed.ok ? <Value value={parsed.value} /> : <pre className="mb-0">{text}</pre>}
     </div>
   );
 }

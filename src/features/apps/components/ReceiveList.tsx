@@ -52,6 +52,7 @@ export function ReceiveList({ appId }: { appId: string }) {
             <Button
               size="sm"
               variant="outline-warning"
+              className="btn-requeue"
               disabled={isLoading && originalArgs?.id === tx.id}
               onClick={() => void requeue({ id: tx.id })}
             >

@@ -66,6 +66,7 @@ export function SendList({ appId }: { appId: string }) {
             <Button
               size="sm"
               variant="outline-warning"
+              className="btn-requeue"
               disabled={busy(tx.id)}
               onClick={() => void requeue({ id: tx.id })}
             >

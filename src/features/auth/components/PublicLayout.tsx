@@ -25,7 +25,8 @@ export function PublicLayout({ wide = false, children }: PublicLayoutProps) {
   return (
     <div className="auth-shell position-relative">
       <PublicHeader />
-      <section className="auth-hero text-white">
+      {/* A landmark (complementary), so all of the page's text sits in one (axe "region"). */}
+      <aside className="auth-hero text-white" aria-label="About CryptoSafeLock">
         <div className="auth-hero-inner d-lg-flex flex-column justify-content-between">
           <div className="my-lg-auto">
             <p className="auth-promise fw-bold lh-sm mb-0">{PROMISE}</p>
@@ -48,7 +49,7 @@ export function PublicLayout({ wide = false, children }: PublicLayoutProps) {
             © {new Date().getFullYear()} CryptoSafeLock
           </p>
         </div>
-      </section>
+      </aside>
       <main className="auth-main position-relative z-2 d-flex justify-content-center align-items-lg-center px-3 pb-5 px-lg-5">
         <div
           className={`auth-card${wide ? ' auth-card-wide' : ''} w-100 align-self-start align-self-lg-center bg-white rounded-4 shadow p-4 p-lg-5`}

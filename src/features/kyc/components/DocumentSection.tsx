@@ -80,7 +80,7 @@ export function DocumentSection({ type, eventKey }: { type: DocumentType; eventK
               variant="link"
               className="px-0 mt-2"
               onClick={() => setHistoryShown(true)}
-              aria-label={`${type.document_type} history`}
+              aria-label={`View History of ${type.document_type}`}
             >
               View History
             </Button>

@@ -7,9 +7,11 @@ import { SettingsPanel } from './SettingsPanel';
 interface Props {
   /** Small screens: the button that opens the sidebar drawer. */
   onMenu?: () => void;
+  /** Whether that drawer is open, for the button's aria-expanded. */
+  menuOpen?: boolean;
 }
 
-export function Header({ onMenu }: Props) {
+export function Header({ onMenu, menuOpen = false }: Props) {
   return (
     <header className="portal-header">
       {onMenu ? (
@@ -18,6 +20,8 @@ export function Header({ onMenu }: Props) {
           className="header-icon-button me-1"
           onClick={onMenu}
           aria-label="Open menu"
+          aria-expanded={menuOpen}
+          aria-controls={menuOpen ? 'portal-menu' : undefined}
         >
           <MenuIcon />
         </button>

@@ -67,11 +67,10 @@ export function NotificationsPanel() {
 
   return (
     <Dropdown align="end" className="header-panel" show={open} onToggle={toggle}>
-      <Dropdown.Toggle
-        variant="link"
-        className="header-icon-button"
-        aria-label={`Notifications (${unread} unread)`}
-      >
+      {/* Named by hidden text, not aria-label: axe and Lighthouse want an aria-label to contain
+          the visible badge, which a screen reader would then read twice. */}
+      <Dropdown.Toggle variant="link" className="header-icon-button">
+        <span className="visually-hidden">{`Notifications (${unread} unread)`}</span>
         <BellIcon />
         {unread > 0 ? (
           <span className="header-icon-button__badge" aria-hidden="true">

@@ -41,8 +41,11 @@ export function SettingsPanel() {
       onToggle={toggle}
       autoClose="outside"
     >
-      <Dropdown.Toggle variant="link" className="header-avatar" aria-label="Settings">
-        <Avatar name={session.name} file={session.avatar} size={38} />
+      {/* Named by hidden text, the avatar decorative: an aria-label "Settings" would not contain
+          the visible initials (label-content-name-mismatch). */}
+      <Dropdown.Toggle variant="link" className="header-avatar">
+        <span className="visually-hidden">Settings</span>
+        <Avatar name={session.name} file={session.avatar} size={38} decorative />
       </Dropdown.Toggle>
       <Dropdown.Menu className="header-panel__menu settings-panel">
         {view === 'settings' ? (

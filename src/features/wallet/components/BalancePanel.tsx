@@ -43,7 +43,7 @@ export function BalancePanel({ balance }: { balance: number }) {
             network has confirmed it.
           </InfoPopover>
         </div>
-        <h3 className="wallet-steps__title">How to deposit</h3>
+        <h2 className="wallet-steps__title">How to deposit</h2>
         <ol className="wallet-steps">
           <li>
             Send {COIN} on {NETWORK_LABEL} (BEP20) only, to your deposit address.
