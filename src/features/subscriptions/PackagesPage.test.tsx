@@ -91,7 +91,7 @@ describe('Packages', () => {
     expect(dialog).toHaveTextContent(
       'Pay $49.00 from your wallet balance for the Business plan (30 days)?',
     );
-    await user.click(within(dialog).getByRole('button', { name: 'Pay $49.00' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Pay $49.00' }));
     expect(await screen.findByText('Package purchased successfully')).toBeInTheDocument();
     expect(sent.body).toEqual({ package_id: 'pkg_business', amount_due: 49 });
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
@@ -115,8 +115,10 @@ describe('Packages', () => {
       within(await plan('Enterprise')).getByRole('button', { name: 'Upgrade Plan' }),
     );
     const dialog = await screen.findByRole('dialog', { name: 'Upgrade Plan' });
-    expect(dialog).toHaveTextContent(
-      'Your Business plan ends now and the Enterprise plan starts today.',
+    await waitFor(() =>
+      expect(dialog).toHaveTextContent(
+        'Your Business plan ends now and the Enterprise plan starts today.',
+      ),
     );
     await user.click(within(dialog).getByText('Close', { selector: 'button' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
@@ -150,7 +152,7 @@ describe('Packages', () => {
     expect(dialog).toHaveTextContent('Plan price$149.00');
     expect(dialog).toHaveTextContent('Credit for 20 unused days of Business−$32.66');
     expect(dialog).toHaveTextContent('Due now$116.34');
-    await user.click(within(dialog).getByRole('button', { name: 'Pay $116.34' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Pay $116.34' }));
     await waitFor(() =>
       expect(sent.body).toEqual({ package_id: 'pkg_enterprise', amount_due: 116.34 }),
     );
@@ -221,12 +223,12 @@ describe('Packages', () => {
     const { user, plan } = await renderPackages();
     await user.click(within(await plan('Starter')).getByRole('button', { name: 'Downgrade Plan' }));
     const dialog = await screen.findByRole('dialog', { name: 'Downgrade Plan' });
-    await user.click(within(dialog).getByRole('button', { name: 'Pay $19.00' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Pay $19.00' }));
     expect(within(dialog).getByText('Please Enter Reason for Downgrade')).toBeInTheDocument();
     expect(bodies).toEqual([]);
     await user.type(within(dialog).getByLabelText('Reason for Downgrade'), 'Fewer sales');
     expect(within(dialog).queryByText('Please Enter Reason for Downgrade')).not.toBeInTheDocument();
-    await user.click(within(dialog).getByRole('button', { name: 'Pay $19.00' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Pay $19.00' }));
     expect(await screen.findByText('Plan downgraded successfully')).toBeInTheDocument();
     expect(bodies).toEqual([{ package_id: 'pkg_starter', amount_due: 19, remarks: 'Fewer sales' }]);
   });
@@ -240,7 +242,7 @@ describe('Packages', () => {
       within(await plan('Enterprise')).getByRole('button', { name: 'Upgrade Plan' }),
     );
     const dialog = await screen.findByRole('dialog', { name: 'Upgrade Plan' });
-    await user.click(within(dialog).getByRole('button', { name: 'Pay $149.00' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Pay $149.00' }));
     expect(await screen.findByText(message)).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Upgrade Plan' })).toBeInTheDocument();
   });
@@ -261,14 +263,14 @@ describe('Packages', () => {
       return screen.findByRole('dialog', { name: 'Upgrade Plan' });
     };
     let dialog = await upgrade();
-    await user.click(within(dialog).getByRole('button', { name: 'Pay $149.00' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Pay $149.00' }));
     await waitFor(() => expect(keys).toHaveLength(1));
-    await user.click(within(dialog).getByRole('button', { name: 'Pay $149.00' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Pay $149.00' }));
     await waitFor(() => expect(keys).toHaveLength(2));
     await user.click(within(dialog).getByText('Close', { selector: 'button' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     dialog = await upgrade();
-    await user.click(within(dialog).getByRole('button', { name: 'Pay $149.00' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Pay $149.00' }));
     await waitFor(() => expect(keys).toHaveLength(3));
     expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(keys[1]).toBe(keys[0]);
@@ -282,8 +284,8 @@ describe('Packages', () => {
     const { user, plan } = await renderPackages();
     await user.click(within(await plan('Starter')).getByRole('button', { name: 'Downgrade Plan' }));
     const dialog = await screen.findByRole('dialog', { name: 'Downgrade Plan' });
-    await user.type(within(dialog).getByLabelText('Reason for Downgrade'), 'x');
-    await user.click(within(dialog).getByRole('button', { name: 'Pay $19.00' }));
+    await user.type(await within(dialog).findByLabelText('Reason for Downgrade'), 'x');
+    await user.click(await within(dialog).findByRole('button', { name: 'Pay $19.00' }));
     await waitFor(() =>
       expect(within(dialog).getByLabelText('Reason for Downgrade')).toHaveClass('is-invalid'),
     );
