@@ -189,6 +189,45 @@ async function fillEveryTable(t: TestApp): Promise<void> {
     demoApp.id,
   );
   expect(pinged.attemptsMade).toHaveLength(1);
+
+  // A transaction the signer signed and its log line (chain_txs, signer_log).
+  await t.db
+    .insertInto('chain_txs')
+    .values({
+      id: 'ctx_copy_to',
+      chain_id: 56,
+      from_address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+      key_path: '1/0/0',
+      nonce: 0,
+      purpose: 'withdrawal',
+      ref_id: 'wd_copy_to',
+      to_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      token_contract: null,
+      amount_raw: '3000000000000000000',
+      gas_price: '1000000000',
+      raw_tx: '0x02',
+      tx_hash: `0x${'ab'.repeat(32)}`,
+      status: 'mined',
+      block_number: 7,
+      error: null,
+      created_at: t.clock().toISOString(),
+      sent_at: t.clock().getTime(),
+    })
+    .execute();
+  await t.db
+    .insertInto('signer_log')
+    .values({
+      id: 'slog_copy_to',
+      request: 'withdrawal',
+      ref_id: 'wd_copy_to',
+      chain_id: 56,
+      from_address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+      nonce: 0,
+      tx_hash: `0x${'ab'.repeat(32)}`,
+      reason: 'withdrawal wd_copy_to',
+      created_at: t.clock().toISOString(),
+    })
+    .execute();
   const empty: string[] = [];
   for (const table of await userTables(t.db)) {
     if ((await countRows(t.db, table)) === 0) empty.push(table);
