@@ -51,7 +51,7 @@ test('a deposit is found by Check Balance, pays a plan, shows in the history, th
   await page.getByRole('cell', { name: '60.2500 USDT' }).waitFor();
   await page
     .getByTestId('wallet-balance')
-    .filter({ hasText: `${(before + 60.25).toFixed(2)} USDT` })
+    .filter({ hasText: `$${(before + 60.25).toFixed(2)}` })
     .waitFor();
   const row = page.getByRole('row').filter({ hasText: '60.2500 USDT' });
   expect(await row.getByText('Confirmed').count()).toBe(1);

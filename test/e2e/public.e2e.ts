@@ -17,10 +17,11 @@ test('an unknown path shows the not-found screen with a way home', async () => {
   const { context, page } = await openPage(PHONE);
   await page.goto('/no/such/page');
   await page.getByText('Oops! Error: 404 This page does not exist!').waitFor();
+  await snap(page, 'not-found-phone');
   await page.getByRole('link', { name: 'Back to Home' }).click();
   // Back to Home goes to the dashboard, which sends a visitor without a session to /login.
   await page.waitForURL('**/login');
-  await snap(page, 'not-found-phone');
+  await page.getByRole('button', { name: 'Sign In' }).waitFor();
   await context.close();
 });
 
