@@ -13,11 +13,15 @@ interface EventPage {
   hasMore: boolean;
 }
 
+/** seq is a 32-bit integer column on PostgreSQL: no event sits after a cursor at or past it. */
+const SEQ_MAX = 2_147_483_647;
+
 export async function eventPage(
   db: Db,
   appId: string,
   page: { after: number; limit: number },
 ): Promise<EventPage> {
+  if (page.after >= SEQ_MAX) return { bodies: [], next: page.after, hasMore: false };
   const rows = await db
     .selectFrom('webhook_events')
     .select(['seq', 'body'])
