@@ -11,7 +11,7 @@ import { retentionTask } from './domain/retention';
 import { systemClock } from './domain/time';
 import { webhookDeliveryTask, webhookDeps } from './domain/webhooks/delivery';
 import { withdrawalSendingTask } from './domain/withdrawalSending';
-import { signerClient, signerSocketPath } from './signer/transport';
+import { signerClient, signerEndpoint } from './signer/transport';
 
 /** Everything the server runs in the background, on the job mechanism (domain/jobs). */
 export function backgroundTasks(config: ResolvedConfig, db: Db): Task[] {
@@ -21,10 +21,10 @@ export function backgroundTasks(config: ResolvedConfig, db: Db): Task[] {
     retentionTask(config, db, systemClock),
   ];
   // Money out goes through the signer process (server/src/signer), on its socket.
-  const socket = signerSocketPath(config);
-  const signer = signerClient(socket);
+  const endpoint = signerEndpoint(config);
+  const signer = signerClient(endpoint);
   const chains = specChainAdapters(config, db);
-  tasks.push(depositCompletionTask(db, signer, socket, systemClock));
+  tasks.push(depositCompletionTask(db, signer, endpoint, systemClock));
   tasks.push(
     withdrawalSendingTask(
       {
@@ -36,7 +36,7 @@ export function backgroundTasks(config: ResolvedConfig, db: Db): Task[] {
           return chain.latestBlock();
         },
       },
-      socket,
+      endpoint,
       systemClock,
     ),
   );

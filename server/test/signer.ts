@@ -80,11 +80,16 @@ export async function startTestSigner(
   });
   const socketPath = path.join(t.dataDir, options.socketFile ?? 'signer.sock');
   const server = await listenSigner(
-    socketPath,
+    { kind: 'unix', path: socketPath },
     (request) => service.handle(request),
     (error) => {
       throw error;
     },
   );
-  return { client: signerClient(socketPath), socketPath, logged, close: () => server.close() };
+  return {
+    client: signerClient({ kind: 'unix', path: socketPath }),
+    socketPath,
+    logged,
+    close: () => server.close(),
+  };
 }

@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
 import type { Db } from '../db/connection';
 import type { SendStatus } from '../db/schema';
 import type { SignerAnswer } from '../signer/protocol';
-import type { SignerClient } from '../signer/transport';
+import { signerPresent, type SignerClient, type SignerEndpoint } from '../signer/transport';
 import type { Task } from './jobs/worker';
 import { FAILED_ON_CHAIN, moveWithdrawal, WITHDRAWAL_STATUS } from './withdrawals';
 
@@ -143,14 +142,14 @@ function move(
  */
 export function withdrawalSendingTask(
   deps: SendingDeps,
-  socketPath: string,
+  endpoint: SignerEndpoint,
   clock: () => Date,
 ): Task {
   return {
     kind: 'withdrawals.send',
     everyMs: SEND_EVERY_MS,
     async run() {
-      if (!existsSync(socketPath)) return;
+      if (!signerPresent(endpoint)) return;
       await sendWithdrawals(deps, clock());
     },
   };
