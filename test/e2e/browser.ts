@@ -103,6 +103,35 @@ async function expectNoHorizontalOverflow(page: Page, screen: string) {
   expect({ screen, overflow: Math.max(0, overflow) }).toEqual({ screen, overflow: 0 });
 }
 
+/**
+ * Fails when a table hides text: a cell whose text is cut (wider than the cell, which clips or
+ * ellipsizes it), or a table that scrolls sideways inside its wrapper (figures off screen).
+ */
+async function expectNoClippedTableText(page: Page, screen: string) {
+  const clipped = await page.evaluate(() => {
+    const found: string[] = [];
+    const visible = (el: Element) => el.getClientRects().length > 0;
+    for (const cell of document.querySelectorAll('table td, table th')) {
+      if (!visible(cell)) continue;
+      const style = getComputedStyle(cell);
+      const cuts = style.overflowX !== 'visible' || style.textOverflow === 'ellipsis';
+      if (cuts && cell.scrollWidth > cell.clientWidth + 1) {
+        found.push(`cell "${(cell.textContent ?? '').trim().slice(0, 40)}"`);
+      }
+    }
+    for (const table of document.querySelectorAll('table')) {
+      const wrapper = table.parentElement;
+      if (!wrapper || !visible(table)) continue;
+      if (wrapper.scrollWidth > wrapper.clientWidth + 1 && wrapper !== document.body) {
+        const caption = table.getAttribute('aria-label') ?? table.caption?.textContent ?? '';
+        found.push(`table "${caption.trim()}" scrolls sideways`);
+      }
+    }
+    return found;
+  });
+  expect({ screen, clipped }).toEqual({ screen, clipped: [] });
+}
+
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 /** One failed axe rule as the journey reports it: rule, what it means, and where. */
@@ -157,11 +186,13 @@ async function expectNoAxeViolations(page: Page, screen: string) {
 }
 
 /**
- * Checks that the screen fits its width and passes axe-core, then saves a screenshot under
- * test-results/ (kept for a look at what the journey saw).
+ * Checks that the screen fits its width, that its tables show all their text, and that it
+ * passes axe-core, then saves a screenshot under test-results/ (kept for a look at what the
+ * journey saw).
  */
 export async function snap(page: Page, name: string) {
   await expectNoHorizontalOverflow(page, name);
+  await expectNoClippedTableText(page, name);
   await expectNoAxeViolations(page, name);
   const dir = path.resolve(__dirname, '../../test-results');
   fs.mkdirSync(dir, { recursive: true });
