@@ -87,8 +87,12 @@ function spawnBundle(
   });
   // Appended: a restarted process's log follows the one before it.
   const log = fs.createWriteStream(logPath, { flags: 'a' });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
+  child.stdout?.pipe(log, { end: false });
+  child.stderr?.pipe(log, { end: false });
+  // How it ended, in its log: a process killed by a signal it did not expect says nothing itself.
+  child.once('close', (code, signal) => {
+    log.end(`e2e: ${bundle}.cjs ended (exit code ${code}, signal ${signal})\n`);
+  });
   return { child, logPath };
 }
 
