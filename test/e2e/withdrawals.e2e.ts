@@ -20,7 +20,7 @@ import { admin, freshServer, killSigner, restartSigner } from './server';
 // signer's tests. LOCAL_BLOCK_MS=0: blocks are mined only here (`chain mine`), so each status
 // that waits for confirmations stays on screen until the journey mines them.
 
-jest.setTimeout(240_000);
+jest.setTimeout(300_000);
 
 /** Where sweeps pay the gateway's fee (the demo's Starter plan takes 1 %). */
 const FEE_ADDRESS = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
@@ -113,12 +113,30 @@ function sendRow(page: Page, to: string, amount: string): Locator {
     .filter({ has: page.getByRole('cell', { name: `${amount} USDT`, exact: true }) });
 }
 
-/** Payment Setting's card of USDT (BNB Smart Chain). */
-function usdtBep20Card(page: Page): Locator {
-  return page
+/**
+ * Opens the Operational Wallet of USDT (BNB Smart Chain) from its Payment Setting card. The server
+ * creates the wallet a moment after start-up; until then the button says it is not ready, and
+ * the merchant tries again.
+ */
+async function openOperationalWallet(page: Page): Promise<Locator> {
+  const card = page
     .locator('.payment-method')
     .filter({ has: page.getByRole('heading', { name: 'USDT', exact: true }) })
     .filter({ hasText: 'BNB Smart Chain' });
+  const dialog = page.getByRole('dialog', { name: 'Operational Wallet' });
+  await eventually(
+    async () => {
+      if (!(await dialog.isVisible())) {
+        await card.getByRole('button', { name: 'Operational Wallet' }).click();
+      }
+      return dialog.waitFor({ timeout: 3_000 }).then(
+        () => true,
+        () => false,
+      );
+    },
+    (opened) => opened,
+  );
+  return settledDialog(page, 'Operational Wallet');
 }
 
 let desktop: Page;
@@ -150,8 +168,7 @@ test('the merchant lets its server through, funds the operational wallet and mak
 
   // The operational wallet of USDT (BEP20): its address is what the QR code holds.
   await openTab(page, 'Payment Setting');
-  await usdtBep20Card(page).getByRole('button', { name: 'Operational Wallet' }).click();
-  const wallet = await settledDialog(page, 'Operational Wallet');
+  const wallet = await openOperationalWallet(page);
   operationalWallet = (await wallet.locator('code').getAttribute('title')) ?? '';
   expect(operationalWallet).toMatch(/^0x[0-9a-fA-F]{40}$/);
   await wallet.getByTestId('token-balance').getByText('0.000000').waitFor();
@@ -338,8 +355,7 @@ test('the Send and Receive lists on a phone', async () => {
   await snap(page, 'withdrawals-receive-phone');
   // The operational wallet after both withdrawals: 100 - 10 - 5 USDT.
   await page.goto(APP);
-  await usdtBep20Card(page).getByRole('button', { name: 'Operational Wallet' }).click();
-  const wallet = await settledDialog(page, 'Operational Wallet');
+  const wallet = await openOperationalWallet(page);
   await wallet.getByTestId('token-balance').getByText('85.000000').waitFor();
   await snap(page, 'withdrawals-operational-wallet-phone');
   await context.close();
