@@ -37,4 +37,19 @@ describe('admin CLI', () => {
     expect(code).toBe(2);
     expect(text).toContain('Unknown command: user frobnicate');
   });
+  it('reads a local-chain balance of a coin or a token, exactly', async () => {
+    const address = '0x00000000000000000000000000000000000a11ce';
+    expect((await run('chain', 'balance', address, 'USDT-BEP20')).text.split('\n')[0]).toBe('0');
+    expect((await run('chain', 'transfer', address, '12.345678', 'USDT-BEP20')).code).toBe(0);
+    expect((await run('chain', 'transfer', address, '0.25', 'BNB-BSC')).code).toBe(0);
+    const token = await run('chain', 'balance', address, 'USDT-BEP20');
+    expect(token).toEqual({
+      code: 0,
+      text: `12.345678\n${address} holds 12.345678 USDT-BEP20 on chain 56.`,
+    });
+    // The coin is kept apart from the token on the same chain.
+    expect((await run('chain', 'balance', address, 'BNB-BSC')).text.split('\n')[0]).toBe('0.25');
+    expect((await run('chain', 'balance', 'nope', 'USDT-BEP20')).code).toBe(2);
+    expect((await run('chain', 'balance', address, 'NOPE')).code).toBe(2);
+  });
 });

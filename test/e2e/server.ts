@@ -31,29 +31,97 @@ interface RunningServer {
   child: ChildProcess;
   /** What the journey added to the environment (a restart starts with the same). */
   extraEnv: ExtraEnv;
+  /** The signer process beside it (dist/server/signer.cjs), when the journey asked for one. */
+  signer?: ChildProcess;
 }
 
-/** The URL the server prints once it listens (`Portal listening on http://localhost:<port>`). */
-function listeningPort(child: ChildProcess, logPath: string, withinMs: number): Promise<number> {
+/** The first match of `pattern` in what `child` prints, once it prints it. */
+function printed(
+  child: ChildProcess,
+  pattern: RegExp,
+  what: { name: string; logPath: string; withinMs: number },
+): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(
-      () => fail(new Error(`the server did not start within ${withinMs / 1000} s`)),
-      withinMs,
+      () => fail(new Error(`the ${what.name} did not start within ${what.withinMs / 1000} s`)),
+      what.withinMs,
     );
     const fail = (error: Error) => {
       clearTimeout(timer);
-      reject(new Error(`${error.message}; server log: ${logPath}`));
+      reject(new Error(`${error.message}; ${what.name} log: ${what.logPath}`));
     };
     child.stdout?.on('data', (chunk: Buffer) => {
       seen += chunk.toString('utf8');
-      const port = /listening on http:\/\/[^:\s]+:(\d+)/.exec(seen)?.[1];
-      if (!port) return;
+      const match = pattern.exec(seen);
+      if (!match) return;
       clearTimeout(timer);
-      resolve(Number(port));
+      resolve(match);
     });
-    child.once('exit', (code) => fail(new Error(`the server exited with ${code}`)));
+    child.once('exit', (code) => fail(new Error(`the ${what.name} exited with ${code}`)));
   });
+}
+
+/** The URL the server prints once it listens (`Portal listening on http://localhost:<port>`). */
+async function listeningPort(child: ChildProcess, logPath: string, withinMs: number) {
+  const match = await printed(child, /listening on http:\/\/[^:\s]+:(\d+)/, {
+    name: 'server',
+    logPath,
+    withinMs,
+  });
+  return Number(match[1]);
+}
+
+/** Starts `dist/server/<bundle>.cjs` on `dataDir`, its output appended to `logName` there. */
+function spawnBundle(
+  bundle: 'main' | 'signer',
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
+  logName: string,
+): { child: ChildProcess; logPath: string } {
+  const logPath = path.join(dataDir, logName);
+  const child = spawn(process.execPath, [path.join(DIST, `${bundle}.cjs`)], {
+    cwd: ROOT,
+    env: { ...serverEnv(dataDir), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // Appended: a restarted process's log follows the one before it.
+  const log = fs.createWriteStream(logPath, { flags: 'a' });
+  child.stdout?.pipe(log, { end: false });
+  child.stderr?.pipe(log, { end: false });
+  // How it ended, in its log: a process killed by a signal it did not expect says nothing itself.
+  child.once('close', (code, signal) => {
+    log.end(`e2e: ${bundle}.cjs ended (exit code ${code}, signal ${signal})\n`);
+  });
+  return { child, logPath };
+}
+
+/**
+ * Starts the signer (the only process with the wallet seed, as `npm start` runs it) on `dataDir`
+ * and waits until it listens on DATA_DIR/signer.sock: the server started after it reads the
+ * xpub it wrote and asks it to sign. Its log is `signer.log` beside the server's.
+ */
+async function startSigner(dataDir: string, extraEnv: ExtraEnv): Promise<ChildProcess> {
+  const { child, logPath } = spawnBundle('signer', dataDir, extraEnv, 'signer.log');
+  try {
+    await printed(child, /Signer listening on /, {
+      name: 'signer',
+      logPath,
+      withinMs: START_WITHIN_MS,
+    });
+    return child;
+  } catch (error) {
+    child.kill('SIGTERM');
+    throw error;
+  }
+}
+
+/** Stops a child with SIGTERM and waits for it to exit (so it closes its database first). */
+async function stopChild(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
 }
 
 /** Settings a journey gives its server on top of the harness's own (e.g. WEBHOOK_*). */
@@ -67,47 +135,48 @@ const START_WITHIN_MS = 60_000;
 
 async function startServer(
   extraEnv: ExtraEnv,
-  restart?: { dataDir: string; port: number },
+  restart?: { dataDir: string; port: number; signer?: ChildProcess },
   withinMs = START_WITHIN_MS,
+  withSigner = false,
 ): Promise<RunningServer> {
   const dataDir = restart?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
-  const logPath = path.join(dataDir, 'server.log');
+  // A restart keeps the signer that runs beside the server (restartSigner() replaces it).
+  const signer = restart
+    ? restart.signer
+    : withSigner
+      ? await startSigner(dataDir, extraEnv)
+      : undefined;
   // Port 0: the system picks a free port at bind time, so files started side by side can
   // never be handed the same one; the server prints which. A restart keeps its port, so the
   // browser's origin (and the session stored for it) stays the same.
-  const child = spawn(process.execPath, [path.join(DIST, 'main.cjs')], {
-    cwd: ROOT,
-    env: {
-      ...serverEnv(dataDir),
+  const { child, logPath } = spawnBundle(
+    'main',
+    dataDir,
+    {
       PORT: String(restart?.port ?? 0),
       HOST: '127.0.0.1',
       RATE_LIMIT_MAX: '10000',
       AUTH_RATE_LIMIT_MAX: '1000',
       ...extraEnv,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  // Appended: a restarted server's log follows the one before it.
-  const log = fs.createWriteStream(logPath, { flags: 'a' });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
+    'server.log',
+  );
   try {
     const baseUrl = `http://127.0.0.1:${await listeningPort(child, logPath, withinMs)}`;
-    return { baseUrl, dataDir, child, extraEnv };
+    return { baseUrl, dataDir, child, extraEnv, ...(signer ? { signer } : {}) };
   } catch (error) {
     child.kill('SIGTERM');
+    if (!restart) await stopChild(signer);
     throw error;
   }
 }
 
-async function stopServer({ child, dataDir }: RunningServer, failed: boolean) {
-  if (child.exitCode === null && child.signalCode === null) {
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    // Waiting lets the server close its database before the directory goes.
-    await exited;
-  }
-  if (failed) console.error(`e2e: server data and log kept in ${dataDir}`);
+async function stopServer({ child, signer, dataDir }: RunningServer, failed: boolean) {
+  // Waiting lets each process close its database before the directory goes; the signer last,
+  // as `npm start` does, so the server's jobs never ask a signer that is gone.
+  await stopChild(child);
+  await stopChild(signer);
+  if (failed) console.error(`e2e: server data and logs kept in ${dataDir}`);
   else fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
@@ -121,15 +190,22 @@ function running(): RunningServer {
 /**
  * Starts a fresh server for this journey file (beforeAll) and stops it (afterAll), removing its
  * data unless something in the file failed. Read the handle's fields inside tests and hooks.
- * `env` adds settings of the journey's own.
+ * `env` adds settings of the journey's own; `signer: true` runs the signer process first, on
+ * the same DATA_DIR and settings, as `npm start` does (without it, nothing is ever signed).
  */
-export function freshServer(env: ExtraEnv = {}): {
+export function freshServer(
+  env: ExtraEnv = {},
+  options: { signer?: boolean } = {},
+): {
   readonly baseUrl: string;
   readonly dataDir: string;
 } {
-  beforeAll(async () => {
-    current = await startServer(env);
-  }, 90_000);
+  beforeAll(
+    async () => {
+      current = await startServer(env, undefined, START_WITHIN_MS, options.signer === true);
+    },
+    options.signer ? 150_000 : 90_000,
+  );
   afterAll(async () => {
     if (!current) return;
     await stopServer(current, Reflect.get(globalThis, FAILED_FLAG) === true);
@@ -159,8 +235,39 @@ export async function killServer(): Promise<void> {
 
 /** Starts this file's (stopped) server again on the same DATA_DIR, port and settings. */
 export async function restartServer(): Promise<void> {
-  const { dataDir, baseUrl, extraEnv } = running();
-  current = await startServer(extraEnv, { dataDir, port: Number(new URL(baseUrl).port) });
+  const { dataDir, baseUrl, extraEnv, signer } = running();
+  current = await startServer(extraEnv, {
+    dataDir,
+    port: Number(new URL(baseUrl).port),
+    ...(signer ? { signer } : {}),
+  });
+}
+
+/** The signer of a file started with `freshServer(env, { signer: true })`. */
+function runningSigner(): ChildProcess {
+  const { signer } = running();
+  if (!signer) throw new Error('no signer: start the file with freshServer(env, { signer: true })');
+  return signer;
+}
+
+/**
+ * Kills this file's signer as `kill -9` does (nothing flushed, its socket file left behind) and
+ * waits for it to be gone; the server keeps running and its jobs find no signer meanwhile.
+ */
+export async function killSigner(): Promise<void> {
+  const signer = runningSigner();
+  if (signer.exitCode !== null || signer.signalCode !== null) return;
+  const exited = once(signer, 'exit');
+  signer.kill('SIGKILL');
+  await exited;
+}
+
+/** Starts this file's (killed) signer again on the same DATA_DIR and settings. */
+export async function restartSigner(): Promise<void> {
+  const server = running();
+  const old = runningSigner();
+  if (old.exitCode === null && old.signalCode === null) throw new Error('the signer still runs');
+  current = { ...server, signer: await startSigner(server.dataDir, server.extraEnv) };
 }
 
 /**

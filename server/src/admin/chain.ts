@@ -1,9 +1,14 @@
 import { isAddress } from 'viem';
 import { chainAdapterFor } from '../domain/chain';
-import { mineLocalBlocks, recordLocalChainTransfer } from '../domain/chain/localAdapter';
+import {
+  localBalance,
+  mineLocalBlocks,
+  recordLocalChainTransfer,
+} from '../domain/chain/localAdapter';
 import { SPEC_CHAIN_IDS, type SpecChainId } from '../domain/chain/specChains';
 import { isTronAddress } from '../domain/addresses';
-import { microToChainAmount, microToString } from '../domain/money';
+import { microToChainAmount, microToString, unitsToDecimal } from '../domain/money';
+import type { Db } from '../db/connection';
 import { UsageError, type AdminCommand } from './command';
 import { parseAmount } from './money';
 
@@ -13,6 +18,31 @@ import { parseAmount } from './money';
 const notLocal = (chainId: number) =>
   `Chain ${chainId} is served over JSON-RPC: that chain is real, and this command only drives the local one.`;
 
+/** A payment method by its code, and `address` checked for its network. */
+async function methodFor(db: Db, code: string, address: string) {
+  const method = await db
+    .selectFrom('payment_methods')
+    .select(['chain_id', 'network_type', 'is_token', 'token_contract_address', 'decimals'])
+    .where('code', '=', code)
+    .executeTakeFirst();
+  if (!method) {
+    const codes = await db
+      .selectFrom('payment_methods')
+      .select('code')
+      .where('code', 'is not', null)
+      .orderBy('sort_order')
+      .execute();
+    throw new UsageError(
+      `No payment method ${code}; the codes are ${codes.map((c) => c.code).join(', ')}.`,
+    );
+  }
+  const evm = method.network_type === 'EVM';
+  if (evm ? !isAddress(address, { strict: false }) : !isTronAddress(address)) {
+    throw new UsageError(`'${address}' is not ${evm ? 'an EVM' : 'a Tron'} address.`);
+  }
+  return method;
+}
+
 const chainTransfer: AdminCommand = {
   name: 'chain transfer',
   usage: 'chain transfer <to-address> <amount> <method-code>',
@@ -21,26 +51,7 @@ const chainTransfer: AdminCommand = {
   async run(args, { db, config }, io) {
     const [to, amount, code, extra] = args;
     if (!to || !amount || !code || extra !== undefined) throw new UsageError('Wrong arguments.');
-    const method = await db
-      .selectFrom('payment_methods')
-      .select(['chain_id', 'network_type', 'is_token', 'token_contract_address', 'decimals'])
-      .where('code', '=', code)
-      .executeTakeFirst();
-    if (!method) {
-      const codes = await db
-        .selectFrom('payment_methods')
-        .select('code')
-        .where('code', 'is not', null)
-        .orderBy('sort_order')
-        .execute();
-      throw new UsageError(
-        `No payment method ${code}; the codes are ${codes.map((c) => c.code).join(', ')}.`,
-      );
-    }
-    const evm = method.network_type === 'EVM';
-    if (evm ? !isAddress(to, { strict: false }) : !isTronAddress(to)) {
-      throw new UsageError(`'${to}' is not ${evm ? 'an EVM' : 'a Tron'} address.`);
-    }
+    const method = await methodFor(db, code, to);
     const amountMicro = parseAmount(amount);
     const chain = chainAdapterFor(config, db, method.chain_id);
     if (chain.kind !== 'local') {
@@ -98,4 +109,37 @@ const chainMine: AdminCommand = {
   },
 };
 
-export const chainCommands: AdminCommand[] = [chainTransfer, chainMine];
+const chainBalance: AdminCommand = {
+  name: 'chain balance',
+  usage: 'chain balance <address> <method-code>',
+  description:
+    "What an address holds on the local chain in a method's coin or token (USDT-BEP20, BNB-BSC, ...): prints the exact amount.",
+  async run(args, { db, config }, io) {
+    const [address, code, extra] = args;
+    if (!address || !code || extra !== undefined) throw new UsageError('Wrong arguments.');
+    const method = await methodFor(db, code, address);
+    const chain = chainAdapterFor(config, db, method.chain_id);
+    if (chain.kind !== 'local') {
+      io.out(notLocal(method.chain_id));
+      return 1;
+    }
+    const contract = method.token_contract_address;
+    if (method.is_token === 1 && !contract) {
+      io.out(`${code} has no token contract: nothing to read.`);
+      return 1;
+    }
+    const raw = await localBalance(
+      db,
+      method.chain_id,
+      method.is_token === 1 && contract ? chain.tokenContract(contract) : null,
+      address,
+    );
+    io.out(unitsToDecimal(raw, method.decimals));
+    io.out(
+      `${address} holds ${unitsToDecimal(raw, method.decimals)} ${code} on chain ${method.chain_id}.`,
+    );
+    return 0;
+  },
+};
+
+export const chainCommands: AdminCommand[] = [chainTransfer, chainBalance, chainMine];
