@@ -40,6 +40,9 @@ const SIGNED_IN: readonly string[] = [
   paths.createApp,
   paths.support,
   ...TABS.map((tab) => paths.myApp(DEMO_APP, tab.slug)),
+  // The Transaction tab's other lists (Account is its first).
+  `${paths.myApp(DEMO_APP, 'transaction')}?view=receive`,
+  `${paths.myApp(DEMO_APP, 'transaction')}?view=send`,
   '/app/no-such-screen',
 ];
 
@@ -76,7 +79,8 @@ for (const [size, viewport] of [
     await signIn(page, { username: DEMO.username, password: DEMO.password, code: DEMO.pin });
     for (const route of SIGNED_IN) {
       await page.goto(route);
-      expect(new URL(page.url()).pathname).toBe(route);
+      const { pathname, search } = new URL(page.url());
+      expect(`${pathname}${search}`).toBe(route);
       await drawn(page);
       await snap(page, `tour-${shotName(route)}-${size}`);
     }
