@@ -540,6 +540,37 @@ export interface AppWebhooksTable {
   disabled_reason: string | null;
 }
 
+/** The tables whose rows row_counts counts (migration 0190), by owner: a user's, or an app's. */
+export type CountedTable =
+  | 'ledger_entries'
+  | 'receive_transactions'
+  | 'send_transactions'
+  | 'app_accounts'
+  | 'api_logs'
+  | 'webhook_deliveries';
+
+/** Rows per owner and table, kept by triggers in the writing transaction (migration 0190). */
+export interface RowCountsTable {
+  /** users.id for ledger_entries, apps.id for the others. */
+  owner_id: string;
+  kind: CountedTable;
+  n: number;
+}
+
+/**
+ * Per app, UTC day (YYYY-MM-DD) and method: credited deposits and completed withdrawals, kept by
+ * triggers in the writing transaction (migration 0190; the rule is domain/appUsage.ts's).
+ */
+export interface AppDailyUsageTable {
+  app_id: string;
+  day: string;
+  payment_method_id: string;
+  deposit_count: number;
+  deposit_micro: number;
+  withdraw_count: number;
+  withdraw_micro: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -574,6 +605,8 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   app_webhooks: AppWebhooksTable;
+  row_counts: RowCountsTable;
+  app_daily_usage: AppDailyUsageTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -5,10 +5,12 @@ import { sumMicro } from '../db/sums';
 import { ForbiddenError } from './errors';
 import { currentSubscription } from './subscriptions';
 
-// What an app did, always computed from its receive and send rows, never kept as counters: the
+// What an app did: credited deposits and completed withdrawals, per UTC day and method. The
 // Daily Logs, the Usage figures, the dashboard's counts and the plan's limits all read the same
-// rows through the same predicates, so re-running any of them gives the same numbers and they
-// agree with each other.
+// daily totals (app_daily_usage), which triggers keep in the very transaction that writes a
+// receive or send row (migration 0190), so they agree with each other and with the rows: the
+// totals are exactly what these rules derive from the rows (derivedDailyUsage, which a test and
+// `npm run bench:api` hold them to).
 //   - A deposit counts once credited: Hash Verified (3), Gas Transferred (4), Completed (1); on
 //     the day it was credited (rows from before the watcher: the day they were recorded).
 //   - A withdrawal counts once Completed (1), on the day it was created.
@@ -77,37 +79,86 @@ function totalsOf(row: {
   };
 }
 
+export interface DailyUsage extends ActivityTotals {
+  day: string;
+  paymentMethodId: string;
+}
+
+const byDayAndMethod = (a: DailyUsage, b: DailyUsage) =>
+  a.day.localeCompare(b.day) || a.paymentMethodId.localeCompare(b.paymentMethodId);
+
+/**
+ * The app's days by method as the rules above derive them from its rows, read in full: what the
+ * maintained totals must equal (a check, never a screen's read).
+ */
+export async function derivedDailyUsage(db: Executor, appId: string): Promise<DailyUsage[]> {
+  const rows = await activityRows(db, appId)
+    .select((eb) => [
+      't.day',
+      't.payment_method_id',
+      eb.fn.sum<number>('t.deposit_count').as('deposit_count'),
+      sumMicro(eb.ref('t.deposit_micro')).as('deposit_micro'),
+      eb.fn.sum<number>('t.withdraw_count').as('withdraw_count'),
+      sumMicro(eb.ref('t.withdraw_micro')).as('withdraw_micro'),
+    ])
+    .groupBy(['t.day', 't.payment_method_id'])
+    .execute();
+  return rows
+    .map((row) => ({ day: row.day, paymentMethodId: row.payment_method_id, ...totalsOf(row) }))
+    .sort(byDayAndMethod);
+}
+
+/** The app's maintained daily totals, in the same shape and order as derivedDailyUsage. */
+export async function storedDailyUsage(db: Executor, appId: string): Promise<DailyUsage[]> {
+  const rows = await db
+    .selectFrom('app_daily_usage')
+    .select((eb) => [
+      'day',
+      'payment_method_id',
+      'deposit_count',
+      sql<string>`cast(${eb.ref('deposit_micro')} as text)`.as('deposit_micro'),
+      'withdraw_count',
+      sql<string>`cast(${eb.ref('withdraw_micro')} as text)`.as('withdraw_micro'),
+    ])
+    .where('app_id', '=', appId)
+    .execute();
+  return rows
+    .map((row) => ({ day: row.day, paymentMethodId: row.payment_method_id, ...totalsOf(row) }))
+    .sort(byDayAndMethod);
+}
+
 /** The app's days by method (the Daily Logs), newest day first; one page and the total. */
 export async function dailyLogs(
   db: Executor,
   appId: string,
   page: { limit: number; offset: number },
 ) {
-  const groups = activityRows(db, appId)
-    .innerJoin('payment_methods as pm', 'pm.id', 't.payment_method_id')
-    .select((eb) => [
-      't.day',
-      'pm.id as payment_method_id',
-      'pm.network_name',
-      'pm.name',
-      'pm.sort_order',
-      eb.fn.sum<number>('t.deposit_count').as('deposit_count'),
-      sumMicro(eb.ref('t.deposit_micro')).as('deposit_micro'),
-      eb.fn.sum<number>('t.withdraw_count').as('withdraw_count'),
-      sumMicro(eb.ref('t.withdraw_micro')).as('withdraw_micro'),
-    ])
-    .groupBy(['t.day', 'pm.id', 'pm.network_name', 'pm.name', 'pm.sort_order']);
   const [rows, count] = await Promise.all([
-    groups
-      .orderBy('t.day', 'desc')
+    db
+      .selectFrom('app_daily_usage as u')
+      .innerJoin('payment_methods as pm', 'pm.id', 'u.payment_method_id')
+      .select((eb) => [
+        'u.day',
+        'pm.id as payment_method_id',
+        'pm.network_name',
+        'pm.name',
+        'u.deposit_count',
+        sql<string>`cast(${eb.ref('u.deposit_micro')} as text)`.as('deposit_micro'),
+        'u.withdraw_count',
+        sql<string>`cast(${eb.ref('u.withdraw_micro')} as text)`.as('withdraw_micro'),
+      ])
+      .where('u.app_id', '=', appId)
+      .orderBy('u.day', 'desc')
       .orderBy('pm.sort_order', 'asc')
       .orderBy('pm.id', 'asc')
       .limit(page.limit)
       .offset(page.offset)
       .execute(),
+    // A day and method is kept only while something counts in it (the triggers drop empty ones).
     db
-      .selectFrom(groups.as('g'))
+      .selectFrom('app_daily_usage')
       .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('app_id', '=', appId)
       .executeTakeFirstOrThrow(),
   ]);
   return {
@@ -127,50 +178,86 @@ export async function methodTotals(
   db: Executor,
   appId: string,
 ): Promise<Map<string, ActivityTotals>> {
-  const rows = await activityRows(db, appId)
+  const rows = await db
+    .selectFrom('app_daily_usage')
     .select((eb) => [
-      't.payment_method_id',
-      eb.fn.sum<number>('t.deposit_count').as('deposit_count'),
-      sumMicro(eb.ref('t.deposit_micro')).as('deposit_micro'),
-      eb.fn.sum<number>('t.withdraw_count').as('withdraw_count'),
-      sumMicro(eb.ref('t.withdraw_micro')).as('withdraw_micro'),
+      'payment_method_id',
+      eb.fn.sum<number>('deposit_count').as('deposit_count'),
+      sumMicro(eb.ref('deposit_micro')).as('deposit_micro'),
+      eb.fn.sum<number>('withdraw_count').as('withdraw_count'),
+      sumMicro(eb.ref('withdraw_micro')).as('withdraw_micro'),
     ])
-    .groupBy('t.payment_method_id')
+    .where('app_id', '=', appId)
+    .groupBy('payment_method_id')
     .execute();
   return new Map(rows.map((row) => [row.payment_method_id, totalsOf(row)]));
 }
 
-/** Credited deposits of all the user's apps in the windows (since their start), by credited_at. */
+/** YYYY-MM-DD of an ISO instant (UTC). */
+const dayOf = (instant: string) => new Date(instant).toISOString().slice(0, 10);
+
+/**
+ * Credited deposits of all the user's apps since each window's start (an instant).
+ * Whole days come from the daily totals; a window that starts inside a day adds that day's
+ * deposits credited at or after its start, read from the rows of that one day (by index).
+ */
 export async function creditedDepositCounts(
   db: Executor,
   userId: string,
   windows: Record<string, string>,
 ): Promise<Record<string, number>> {
+  const apps = db.selectFrom('apps').select('id').where('user_id', '=', userId);
   const names = Object.keys(windows);
   if (names.length === 0) return {};
-  const earliest = names.map((n) => windows[n] ?? '').sort()[0] ?? '';
+  const starts = names.map((name) => new Date(windows[name] ?? 0).toISOString());
   const row = await db
-    .selectFrom('receive_transactions')
-    .where('app_id', 'in', db.selectFrom('apps').select('id').where('user_id', '=', userId))
-    .where('deposit_status', 'in', CREDITED_STATUSES)
-    .where('credited_at', '>=', earliest)
+    .selectFrom('app_daily_usage')
+    .where('app_id', 'in', apps)
     .select((eb) =>
-      names.map((name) =>
+      starts.map((start, i) =>
         eb.fn
           .sum<number>(
             eb
               .case()
-              .when('credited_at', '>=', windows[name] ?? '')
-              .then(1)
+              // The start's own day is counted from the rows below unless it starts at 00:00.
+              .when('day', start.endsWith('T00:00:00.000Z') ? '>=' : '>', dayOf(start))
+              .then(eb.ref('deposit_count'))
               .else(0)
               .end(),
           )
-          .as(name),
+          .as(`w${i}`),
       ),
     )
     .executeTakeFirst();
   const record: Record<string, unknown> = row ?? {};
-  return Object.fromEntries(names.map((name) => [name, Number(record[name] ?? 0)]));
+  const counts: Record<string, number> = {};
+  for (const [i, name] of names.entries()) {
+    const start = starts[i] ?? '';
+    let partial = 0;
+    if (!start.endsWith('T00:00:00.000Z')) {
+      const next = new Date(Date.parse(`${dayOf(start)}T00:00:00.000Z`) + 86_400_000);
+      const until = next.toISOString();
+      const found = await db
+        .selectFrom('receive_transactions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('app_id', 'in', apps)
+        .where('deposit_status', 'in', CREDITED_STATUSES)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('credited_at', '>=', start), eb('credited_at', '<', until)]),
+            eb.and([
+              eb('credited_at', 'is', null),
+              eb('created_at', '>=', start),
+              eb('created_at', '<', until),
+            ]),
+          ]),
+        )
+        .executeTakeFirstOrThrow();
+      partial = Number(found.n);
+    }
+    counts[name] = Number(record[`w${i}`] ?? 0) + partial;
+  }
+  return counts;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -249,25 +336,22 @@ export function feeOf(amountRaw: bigint, percent: number): bigint {
 }
 
 /**
- * What a deposit records when it is credited (status 3): the fee percent of the merchant's
- * package in force and the fee it implies, exact; both null without a package (the deposit is
- * credited all the same). The withdrawals issue takes the fee at the sweep.
+ * What a deposit of `appId` records when it is credited (status 3), by its amount: the fee
+ * percent of the merchant's package in force and the fee it implies, exact; both null without a
+ * package (the deposit is credited all the same). The withdrawals issue takes the fee at the sweep.
  */
-export async function creditTerms(
+export async function creditTermsOf(
   db: Executor,
   appId: string,
-  amountRaw: bigint,
   now: Date,
-): Promise<{ fee_percent: string | null; fee_raw: string | null }> {
+): Promise<(amountRaw: bigint) => { fee_percent: string | null; fee_raw: string | null }> {
   const app = await db
     .selectFrom('apps')
     .select('user_id')
     .where('id', '=', appId)
     .executeTakeFirstOrThrow();
   const plan = await currentSubscription(db, app.user_id, now.toISOString());
-  if (!plan) return { fee_percent: null, fee_raw: null };
-  return {
-    fee_percent: percentFraction(plan.fees).text,
-    fee_raw: feeOf(amountRaw, plan.fees).toString(),
-  };
+  if (!plan) return () => ({ fee_percent: null, fee_raw: null });
+  const percent = percentFraction(plan.fees).text;
+  return (amountRaw) => ({ fee_percent: percent, fee_raw: feeOf(amountRaw, plan.fees).toString() });
 }

@@ -14,6 +14,7 @@ import { APPS_WITHOUT_SUBSCRIPTION, currentSubscription } from './subscriptions'
 import { APP_MESSAGES } from '../../../src/shared/apps';
 import { testMethodsByChain, type LocalChains } from './testDeposits';
 import { dailyLogs, methodTotals } from './appUsage';
+import { rowCount } from './maintainedCounts';
 import { deliveryPage, ipnLogView } from './webhooks/portal';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -309,19 +310,6 @@ export function pageOf<T>(
 
 type PageNumbers = Partial<Record<ListName, number>>;
 
-async function countRows(
-  db: Executor,
-  table: 'receive_transactions' | 'send_transactions' | 'app_accounts' | 'api_logs',
-  appId: string,
-): Promise<number> {
-  const row = await db
-    .selectFrom(table)
-    .select((e) => e.fn.countAll<number>().as('n'))
-    .where('app_id', '=', appId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /** Everything the app detail screen shows, each list at its requested page (1 by default). */
 export async function appDetails(
   db: Executor,
@@ -357,10 +345,10 @@ export async function appDetails(
     .execute();
 
   const [receiveTotal, sendTotal, accountTotal, apiLogTotal, daily] = await Promise.all([
-    countRows(db, 'receive_transactions', appId),
-    countRows(db, 'send_transactions', appId),
-    countRows(db, 'app_accounts', appId),
-    countRows(db, 'api_logs', appId),
+    rowCount(db, 'receive_transactions', appId),
+    rowCount(db, 'send_transactions', appId),
+    rowCount(db, 'app_accounts', appId),
+    rowCount(db, 'api_logs', appId),
     dailyLogs(db, appId, { limit: PER_PAGE, offset: offset('daily_logs') }),
   ]);
 

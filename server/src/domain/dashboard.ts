@@ -3,7 +3,7 @@ import type { Database } from '../db/schema';
 import type { components } from '../generated/portal.gen';
 import { previousSignIn } from './accountEvents';
 import { microToDecimal } from './money';
-import { CREDITED_STATUSES, startOfUtcDay } from './appUsage';
+import { creditedDepositCounts, startOfUtcDay } from './appUsage';
 import { currentSubscription } from './subscriptions';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -17,39 +17,36 @@ export function startOfUtcMonth(now: Date): string {
 }
 
 export interface CountWindows {
+  /** 00:00 UTC today. */
   day: string;
+  /** 00:00 UTC on the 1st of this month. */
   month: string;
-  /** Start of the subscription in force (its count is not shown when there is none). */
-  subscription: string;
 }
 
 /**
- * The gateway transactions of the user's apps, as the app tabs count them (appUsage.ts):
- * credited deposits by the time they were credited, completed withdrawals by creation, in
- * total, today, this month and (deposits: the plan's count) since the subscription started.
+ * The gateway transactions of the user's apps, as the app tabs count them (appUsage.ts): credited
+ * deposits and completed withdrawals in total, today and this month, from the daily totals (the
+ * windows start at 00:00 UTC, so whole days answer them exactly).
  */
-function transactionCounts(
-  db: Executor,
-  table: 'receive_transactions' | 'send_transactions',
-  userId: string,
-  windows: CountWindows,
-) {
-  const at = table === 'receive_transactions' ? 'credited_at' : 'created_at';
+function transactionCounts(db: Executor, userId: string, windows: CountWindows) {
   return db
-    .selectFrom(table)
+    .selectFrom('app_daily_usage')
     .where('app_id', 'in', db.selectFrom('apps').select('id').where('user_id', '=', userId))
-    .$if(table === 'receive_transactions', (q) =>
-      q.where('receive_transactions.deposit_status', 'in', CREDITED_STATUSES),
-    )
-    .$if(table === 'send_transactions', (q) => q.where('send_transactions.status', '=', 1))
     .select((eb) => {
+      const both = eb(eb.ref('deposit_count'), '+', eb.ref('withdraw_count'));
       const countSince = (from: string) =>
-        eb.fn.sum<number>(eb.case().when(at, '>=', from).then(1).else(0).end());
+        eb.fn.sum<number>(
+          eb
+            .case()
+            .when('day', '>=', from.slice(0, 10))
+            .then(both)
+            .else(0)
+            .end(),
+        );
       return [
-        eb.fn.countAll<number>().as('total'),
+        eb.fn.sum<number>(both).as('total'),
         countSince(windows.day).as('daily'),
         countSince(windows.month).as('monthly'),
-        countSince(windows.subscription).as('used'),
       ];
     });
 }
@@ -66,8 +63,7 @@ function latestEntries(db: Executor, userId: string) {
 /** Every query the dashboard runs (exported so a test can hold each to its index). */
 export function dashboardQueries(db: Executor, userId: string, windows: CountWindows) {
   return {
-    receiveCounts: transactionCounts(db, 'receive_transactions', userId, windows),
-    sendCounts: transactionCounts(db, 'send_transactions', userId, windows),
+    counts: transactionCounts(db, userId, windows),
     latestEntries: latestEntries(db, userId),
   };
 }
@@ -85,16 +81,17 @@ export async function dashboardOf(
   const queries = dashboardQueries(db, userId, {
     day: startOfUtcDay(now),
     month: startOfUtcMonth(now),
-    subscription: subscription?.start_date ?? now.toISOString(),
   });
-  const [receive, send, latest, lastLogin] = await Promise.all([
-    queries.receiveCounts.executeTakeFirstOrThrow(),
-    queries.sendCounts.executeTakeFirstOrThrow(),
+  const [counts, used, latest, lastLogin] = await Promise.all([
+    queries.counts.executeTakeFirstOrThrow(),
+    // The plan counts credited deposits only (appUsage.ts refuseNewAccountOverPlan).
+    subscription
+      ? creditedDepositCounts(db, userId, { used: subscription.start_date })
+      : Promise.resolve({ used: 0 }),
     queries.latestEntries.execute(),
     previousSignIn(db, userId, sessionId, now),
   ]);
-  const sum = (key: 'total' | 'daily' | 'monthly') =>
-    Number(receive[key] ?? 0) + Number(send[key] ?? 0);
+  const sum = (key: 'total' | 'daily' | 'monthly') => Number(counts[key] ?? 0);
   return {
     // The sign-in before this session's own, with where it came from.
     last_login_at: lastLogin?.at ?? null,
@@ -103,8 +100,7 @@ export async function dashboardOf(
     subscription: subscription
       ? {
           expiry: subscription.end_date,
-          // The plan counts credited deposits only (appUsage.ts refuseNewAccountOverPlan).
-          transaction_used: Number(receive.used ?? 0),
+          transaction_used: used.used ?? 0,
           transaction_limit: subscription.tnx_limit,
         }
       : null,

@@ -14,6 +14,7 @@ import * as m0120 from './0120_account_events';
 import * as m0130 from './0130_chain_assets';
 import * as m0140 from './0140_gateway_usage';
 import * as m0150 from './0150_webhooks';
+import * as m0190 from './0190_maintained_counts';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0130_chain_assets': m0130,
   '0140_gateway_usage': m0140,
   '0150_webhooks': m0150,
+  '0190_maintained_counts': m0190,
 };
