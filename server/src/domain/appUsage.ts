@@ -79,7 +79,7 @@ function totalsOf(row: {
   };
 }
 
-export interface DailyUsage extends ActivityTotals {
+interface DailyUsage extends ActivityTotals {
   day: string;
   paymentMethodId: string;
 }

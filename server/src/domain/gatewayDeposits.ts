@@ -181,15 +181,15 @@ export async function settleDeposits(
             return sql`(${s.id}, ${t.fee_percent}, ${t.fee_raw})`;
           }),
         );
-        // One statement for the batch, each row its own fee (UPDATE ... FROM differs by engine).
+        // One statement for the batch, each row its own fee (UPDATE ... FROM: both engines).
         const result = await sql<{ id: string }>`
           WITH v(id, fee_percent, fee_raw) AS (VALUES ${values})
           UPDATE receive_transactions
           SET deposit_status = 3, credited_at = ${at}, process_datetime = ${at},
-            fee_percent = (SELECT v.fee_percent FROM v WHERE v.id = receive_transactions.id),
-            fee_raw = (SELECT cast(v.fee_raw AS ${numeric}) FROM v WHERE v.id = receive_transactions.id)
-          WHERE id IN (SELECT v.id FROM v) AND deposit_status = 2
-          RETURNING id`.execute(trx);
+            fee_percent = v.fee_percent, fee_raw = cast(v.fee_raw AS ${numeric})
+          FROM v
+          WHERE receive_transactions.id = v.id AND receive_transactions.deposit_status = 2
+          RETURNING receive_transactions.id`.execute(trx);
         ids.push(...result.rows.map((r) => ({ id: r.id, appId })));
         credited += result.rows.length;
       }
@@ -225,7 +225,9 @@ async function depositsOf(
   for (const appId of new Set(ids.map((i) => i.appId))) {
     const mine = ids.filter((i) => i.appId === appId).map((i) => i.id);
     for (const part of batches(mine)) {
-      const rows = await depositRows(db, appId).where('receive_transactions.id', 'in', part).execute();
+      const rows = await depositRows(db, appId)
+        .where('receive_transactions.id', 'in', part)
+        .execute();
       for (const row of rows) found.set(row.id, depositView(row));
     }
   }
@@ -241,11 +243,7 @@ async function depositsOf(
  * block. The watcher records what one pass found; a bulk load (`npm run admin -- bench
  * large-data`) many more.
  */
-export async function recordTransfers(
-  db: Db,
-  found: FoundTransfer[],
-  now: Date,
-): Promise<number> {
+export async function recordTransfers(db: Db, found: FoundTransfer[], now: Date): Promise<number> {
   let recorded = 0;
   for (const batch of batches(found)) {
     recorded += await db.transaction().execute(async (trx) => {
@@ -296,7 +294,9 @@ export async function recordTransfers(
           .where('deposit_status', '=', 0)
           .execute();
       }
-      const added = rows.filter((r) => inserted.has(r.id)).map((r) => ({ id: r.id, appId: r.app_id }));
+      const added = rows
+        .filter((r) => inserted.has(r.id))
+        .map((r) => ({ id: r.id, appId: r.app_id }));
       await emitDepositEvents(trx, await depositsOf(trx, added), now);
       return added.length;
     });
