@@ -35,14 +35,7 @@ function transactionCounts(db: Executor, userId: string, windows: CountWindows) 
     .select((eb) => {
       const both = eb(eb.ref('deposit_count'), '+', eb.ref('withdraw_count'));
       const countSince = (from: string) =>
-        eb.fn.sum<number>(
-          eb
-            .case()
-            .when('day', '>=', from.slice(0, 10))
-            .then(both)
-            .else(0)
-            .end(),
-        );
+        eb.fn.sum<number>(eb.case().when('day', '>=', from.slice(0, 10)).then(both).else(0).end());
       return [
         eb.fn.sum<number>(both).as('total'),
         countSince(windows.day).as('daily'),
