@@ -14,6 +14,7 @@ import { currentSubscription } from './subscriptions';
 import { APP_MESSAGES, APPS_WITHOUT_SUBSCRIPTION } from '../../../src/shared/apps';
 import { testMethodsByChain, type LocalChains } from './testDeposits';
 import { dailyLogs, methodTotals } from './appUsage';
+import { rowCount } from './maintainedCounts';
 import { deliveryPage, ipnLogView } from './webhooks/portal';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -334,18 +335,26 @@ export function pageOf<T>(
 
 type PageNumbers = Partial<Record<ListName, number>>;
 
-async function countRows(
-  db: Executor,
-  table: 'receive_transactions' | 'send_transactions' | 'app_accounts' | 'api_logs',
-  appId: string,
-): Promise<number> {
-  const row = await db
-    .selectFrom(table)
-    .select((e) => e.fn.countAll<number>().as('n'))
-    .where('app_id', '=', appId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/**
+ * How page `page` of a newest-first list of `total` rows is read on its (created_at, id) index:
+ * up to the middle from the newest end; past it from the oldest end (the rows then reversed), so
+ * the last page costs what the first does however many rows the list has.
+ */
+export function pageRead(
+  total: number,
+  page: number,
+): { direction: 'asc' | 'desc'; offset: number; limit: number } {
+  const offset = (page - 1) * PER_PAGE;
+  const end = Math.min(offset + PER_PAGE, total);
+  if (offset <= total / 2 || end <= offset) {
+    return { direction: 'desc', offset, limit: PER_PAGE };
+  }
+  return { direction: 'asc', offset: total - end, limit: end - offset };
 }
+
+/** The rows of a page read by pageRead, newest first. */
+const newestFirst = <T>(rows: T[], direction: 'asc' | 'desc'): T[] =>
+  direction === 'asc' ? rows.reverse() : rows;
 
 /** Everything the app detail screen shows, each list at its requested page (1 by default). */
 export async function appDetails(
@@ -382,13 +391,19 @@ export async function appDetails(
     .execute();
 
   const [receiveTotal, sendTotal, accountTotal, apiLogTotal, daily] = await Promise.all([
-    countRows(db, 'receive_transactions', appId),
-    countRows(db, 'send_transactions', appId),
-    countRows(db, 'app_accounts', appId),
-    countRows(db, 'api_logs', appId),
+    rowCount(db, 'receive_transactions', appId),
+    rowCount(db, 'send_transactions', appId),
+    rowCount(db, 'app_accounts', appId),
+    rowCount(db, 'api_logs', appId),
     dailyLogs(db, appId, { limit: PER_PAGE, offset: offset('daily_logs') }),
   ]);
 
+  const read = {
+    receive: pageRead(receiveTotal, at('receive')),
+    send: pageRead(sendTotal, at('send')),
+    accounts: pageRead(accountTotal, at('accounts')),
+    api_logs: pageRead(apiLogTotal, at('api_logs')),
+  };
   const receiveRows = await db
     .selectFrom('receive_transactions as r')
     .innerJoin('payment_methods as pm', 'pm.id', 'r.payment_method_id')
@@ -407,10 +422,10 @@ export async function appDetails(
       'pm.chain_id',
     ])
     .where('r.app_id', '=', appId)
-    .orderBy('r.created_at', 'desc')
-    .orderBy('r.id', 'desc')
-    .limit(PER_PAGE)
-    .offset(offset('receive'))
+    .orderBy('r.created_at', read.receive.direction)
+    .orderBy('r.id', read.receive.direction)
+    .limit(read.receive.limit)
+    .offset(read.receive.offset)
     .execute();
   const sendRows = await db
     .selectFrom('send_transactions as s')
@@ -428,28 +443,28 @@ export async function appDetails(
       'pm.chain_id',
     ])
     .where('s.app_id', '=', appId)
-    .orderBy('s.created_at', 'desc')
-    .orderBy('s.id', 'desc')
-    .limit(PER_PAGE)
-    .offset(offset('send'))
+    .orderBy('s.created_at', read.send.direction)
+    .orderBy('s.id', read.send.direction)
+    .limit(read.send.limit)
+    .offset(read.send.offset)
     .execute();
   const accountRows = await db
     .selectFrom('app_accounts')
     .select(['id', 'unique_id', 'address', 'created_at', 'chain_id'])
     .where('app_id', '=', appId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(PER_PAGE)
-    .offset(offset('accounts'))
+    .orderBy('created_at', read.accounts.direction)
+    .orderBy('id', read.accounts.direction)
+    .limit(read.accounts.limit)
+    .offset(read.accounts.offset)
     .execute();
   const apiLogRows = await db
     .selectFrom('api_logs')
     .select(['id', 'method', 'route', 'ip', 'created_at'])
     .where('app_id', '=', appId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(PER_PAGE)
-    .offset(offset('api_logs'))
+    .orderBy('created_at', read.api_logs.direction)
+    .orderBy('id', read.api_logs.direction)
+    .limit(read.api_logs.limit)
+    .offset(read.api_logs.offset)
     .execute();
   // IPN Logs: the app's webhook deliveries (domain/webhooks).
   const ipn = await deliveryPage(db, appId, { offset: offset('callback_data'), limit: PER_PAGE });
@@ -482,7 +497,7 @@ export async function appDetails(
     receive: pageOf(
       appId,
       'receive',
-      receiveRows.map((r): Schemas['ReceiveTransaction'] => ({
+      newestFirst(receiveRows, read.receive.direction).map((r): Schemas['ReceiveTransaction'] => ({
         id: r.id,
         unique_id: r.unique_id,
         network_name: r.network_name,
@@ -502,7 +517,7 @@ export async function appDetails(
     send: pageOf(
       appId,
       'send',
-      sendRows.map((s): Schemas['SendTransaction'] => ({
+      newestFirst(sendRows, read.send.direction).map((s): Schemas['SendTransaction'] => ({
         id: s.id,
         thash: s.thash,
         chain_id: s.chain_id,
@@ -519,7 +534,7 @@ export async function appDetails(
     accounts: pageOf(
       appId,
       'accounts',
-      accountRows.map((a): Schemas['Account'] => ({
+      newestFirst(accountRows, read.accounts.direction).map((a): Schemas['Account'] => ({
         id: a.id,
         unique_id: a.unique_id,
         address: a.address,
@@ -532,7 +547,7 @@ export async function appDetails(
     api_logs: pageOf(
       appId,
       'api_logs',
-      apiLogRows.map((l): Schemas['ApiLog'] => ({
+      newestFirst(apiLogRows, read.api_logs.direction).map((l): Schemas['ApiLog'] => ({
         id: l.id,
         method: l.method,
         route: l.route,

@@ -17,6 +17,7 @@ import * as m0150 from './0150_webhooks';
 import * as m0160 from './0160_webhook_event_feed';
 import * as m0170 from './0170_signer';
 import * as m0180 from './0180_withdrawals';
+import * as m0190 from './0190_maintained_counts';
 import * as m0210 from './0210_subscription_proration';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
@@ -40,5 +41,6 @@ export const migrations: Record<string, Migration> = {
   '0160_webhook_event_feed': m0160,
   '0170_signer': m0170,
   '0180_withdrawals': m0180,
+  '0190_maintained_counts': m0190,
   '0210_subscription_proration': m0210,
 };
