@@ -3,6 +3,7 @@
 // process with the current environment. Either ending ends the other; a signal stops both.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildServer, distDir, outDir, serverBuildIsStale } from './build-server.mjs';
@@ -58,16 +59,27 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 const signer = run('signer');
 watch(signer);
 const dataDir = path.resolve(root, process.env.DATA_DIR ?? 'data');
-const socket = path.resolve(process.env.SIGNER_SOCKET ?? path.join(dataDir, 'signer.sock'));
-// A socket file older than this start is a dead signer's: wait for the new one.
+const where = process.env.SIGNER_SOCKET ?? path.join(dataDir, 'signer.sock');
+// A socket file older than this start is a dead signer's: wait for the new one. Over TLS
+// (tls://host:port) the signer listens once its port takes a connection.
 const started = Date.now() - 1_000;
-const listening = () => existsSync(socket) && statSync(socket).mtimeMs >= started;
+const socket = where.startsWith('tls://') ? null : path.resolve(where);
+const listening = async () => {
+  if (socket) return existsSync(socket) && statSync(socket).mtimeMs >= started;
+  const url = new URL(where);
+  return new Promise((resolve) => {
+    const probe = net.connect(Number(url.port), url.hostname);
+    probe.once('connect', () => resolve(true));
+    probe.once('error', () => resolve(false));
+    probe.once('connect', () => probe.destroy());
+  });
+};
 const deadline = Date.now() + 30_000;
-while (!listening() && signer.exitCode === null && Date.now() < deadline) {
+while (!(await listening()) && signer.exitCode === null && Date.now() < deadline) {
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
-if (!listening()) {
-  console.error(`The signer did not listen on ${socket}`);
+if (!(await listening())) {
+  console.error(`The signer did not listen on ${where}`);
   stopAll(1);
 } else if (exitCode === null) {
   watch(run('main'));

@@ -91,8 +91,10 @@ export interface Config {
 
 /** The signer process (server/src/signer) and the money it moves. */
 export interface SignerConfig {
-  /** SIGNER_SOCKET: its unix socket; unset, DATA_DIR/signer.sock. */
+  /** SIGNER_SOCKET: its unix socket, or `tls://host:port` (another host); unset, DATA_DIR/signer.sock. */
   socket: string | undefined;
+  /** SIGNER_TLS_CA / _CERT / _KEY: PEM files of the private CA and this process's own pair (tls:// only). */
+  tls: { ca: string; cert: string; key: string } | undefined;
   /** SIGNER_SEED_FILE: the mnemonic, for the signer only (production); the web refuses to read it. */
   seedFile: string | undefined;
   /** SETTINGS_HOLD_HOURS: a changed payout address or IP whitelist waits this long. */
@@ -287,13 +289,38 @@ function decimal(env: Env, key: string): string | undefined {
   return raw;
 }
 
+/**
+ * The signer on another host: TCP with mutual TLS, both sides holding a certificate of the
+ * deployment's private CA. Its database must be the web process's: PostgreSQL.
+ */
+function signerTls(env: Env, socket: string | undefined): SignerConfig['tls'] {
+  if (!socket?.startsWith('tls://')) return undefined;
+  if (!/^tls:\/\/[^:/\s]+:\d{1,5}$/.test(socket)) {
+    throw new ConfigError(`SIGNER_SOCKET must be a path or tls://host:port, got '${socket}'`);
+  }
+  if (databaseUrl(env) === undefined) {
+    throw new ConfigError(
+      'SIGNER_SOCKET=tls://… puts the signer on another host: it needs DATABASE_URL (PostgreSQL), as a SQLite file cannot be shared across hosts',
+    );
+  }
+  const file = (key: string) => {
+    const value = str(env, key);
+    if (value === undefined)
+      throw new ConfigError(`SIGNER_SOCKET=tls://… needs ${key} (a PEM file)`);
+    return value;
+  };
+  return { ca: file('SIGNER_TLS_CA'), cert: file('SIGNER_TLS_CERT'), key: file('SIGNER_TLS_KEY') };
+}
+
 function signerConfig(env: Env): SignerConfig {
   const feeAddress = str(env, 'GATEWAY_FEE_ADDRESS');
   if (feeAddress !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(feeAddress)) {
     throw new ConfigError(`GATEWAY_FEE_ADDRESS must be an EVM address, got '${feeAddress}'`);
   }
+  const socket = str(env, 'SIGNER_SOCKET');
   return {
-    socket: str(env, 'SIGNER_SOCKET'),
+    socket,
+    tls: signerTls(env, socket),
     seedFile: str(env, 'SIGNER_SEED_FILE'),
     holdHours: int(env, 'SETTINGS_HOLD_HOURS', 24, 0, 24 * 90),
     feeAddress,

@@ -10,7 +10,8 @@ import type { Task } from './domain/jobs/worker';
 import { retentionTask } from './domain/retention';
 import { systemClock } from './domain/time';
 import { webhookDeliveryTask, webhookDeps } from './domain/webhooks/delivery';
-import { signerClient, signerSocketPath } from './signer/transport';
+import { withdrawalSendingTask } from './domain/withdrawalSending';
+import { signerClient, signerEndpoint } from './signer/transport';
 
 /** Everything the server runs in the background, on the job mechanism (domain/jobs). */
 export function backgroundTasks(config: ResolvedConfig, db: Db): Task[] {
@@ -20,10 +21,27 @@ export function backgroundTasks(config: ResolvedConfig, db: Db): Task[] {
     retentionTask(config, db, systemClock),
   ];
   // Money out goes through the signer process (server/src/signer), on its socket.
-  const socket = signerSocketPath(config);
-  tasks.push(depositCompletionTask(db, signerClient(socket), socket, systemClock));
+  const endpoint = signerEndpoint(config);
+  const signer = signerClient(endpoint);
+  const chains = specChainAdapters(config, db);
+  tasks.push(depositCompletionTask(db, signer, endpoint, systemClock));
+  tasks.push(
+    withdrawalSendingTask(
+      {
+        db,
+        signer,
+        head: async (chainId) => {
+          const chain = chains.find((c) => c.chainId === chainId);
+          if (!chain) throw new Error(`No chain ${chainId} is served`);
+          return chain.latestBlock();
+        },
+      },
+      endpoint,
+      systemClock,
+    ),
+  );
   // One watcher per chain id of the spec, on the local chain or over the chain's RPC.
-  for (const chain of specChainAdapters(config, db)) {
+  for (const chain of chains) {
     tasks.push(depositWatcherTask(db, chain, systemClock));
     // The local chain moves on by itself, so its deposits gain confirmations as a real one's do.
     if (chain.kind === 'local' && config.localBlockMs > 0) {

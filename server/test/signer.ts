@@ -1,5 +1,9 @@
 import path from 'node:path';
+import { bytesToHex, type Hex } from 'viem';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { chainAdapterFor, chainSenderFor } from '../src/domain/chain';
+import { ChainUnavailableError } from '../src/domain/chain/adapter';
+import type { ChainSender } from '../src/domain/chain/sender';
 import type { SpecChainId } from '../src/domain/chain/specChains';
 import { loadAccountKey } from '../src/signer/seed';
 import { SignerService, type SignerSettings } from '../src/signer/service';
@@ -15,11 +19,42 @@ export interface TestSigner {
   close(): Promise<void>;
 }
 
-/** A signer over the test app's DATA_DIR seed and database, on a socket in its DATA_DIR. */
+/** The viem account of the wallet key at `keyPath` of the test app's seed (what the signer holds). */
+export function seedAccount(t: TestApp, keyPath: string): PrivateKeyAccount {
+  const key = loadAccountKey({
+    seedFile: undefined,
+    dataDir: t.dataDir,
+    isProduction: false,
+    walletXpub: undefined,
+  }).derive(`m/${keyPath}`);
+  if (!key.privateKey) throw new Error('The account key has no private half');
+  return privateKeyToAccount(bytesToHex(key.privateKey));
+}
+
+/**
+ * A signer over the test app's DATA_DIR seed and database, on a socket in its DATA_DIR.
+ * `failBroadcasts`: its first broadcasts fail as an unreachable node's do (the transaction stored,
+ * not sent), as when the signer dies between the two.
+ */
 export async function startTestSigner(
   t: TestApp,
   settings: Partial<SignerSettings> = {},
+  options: { failBroadcasts?: number; socketFile?: string } = {},
 ): Promise<TestSigner> {
+  let failing = options.failBroadcasts ?? 0;
+  const senderFor = (chainId: number): ChainSender => {
+    const sender = chainSenderFor(t.config, t.db, chainId as SpecChainId);
+    if (failing === 0) return sender;
+    return Object.assign(Object.create(sender) as ChainSender, {
+      async sendRaw(raw: Hex): Promise<Hex> {
+        if (failing > 0) {
+          failing -= 1;
+          throw new ChainUnavailableError('the test node is unreachable');
+        }
+        return sender.sendRaw(raw);
+      },
+    });
+  };
   const account = loadAccountKey({
     seedFile: undefined,
     dataDir: t.dataDir,
@@ -30,7 +65,7 @@ export async function startTestSigner(
   const service = new SignerService({
     db: t.db,
     account,
-    senderFor: (chainId) => chainSenderFor(t.config, t.db, chainId as SpecChainId),
+    senderFor,
     tokenContract: (chainId, contract) =>
       chainAdapterFor(t.config, t.db, chainId as SpecChainId).tokenContract(contract),
     settings: {
@@ -43,13 +78,18 @@ export async function startTestSigner(
     clock: t.clock,
     log: (line) => logged.push(line),
   });
-  const socketPath = path.join(t.dataDir, 'signer.sock');
+  const socketPath = path.join(t.dataDir, options.socketFile ?? 'signer.sock');
   const server = await listenSigner(
-    socketPath,
+    { kind: 'unix', path: socketPath },
     (request) => service.handle(request),
     (error) => {
       throw error;
     },
   );
-  return { client: signerClient(socketPath), socketPath, logged, close: () => server.close() };
+  return {
+    client: signerClient({ kind: 'unix', path: socketPath }),
+    socketPath,
+    logged,
+    close: () => server.close(),
+  };
 }

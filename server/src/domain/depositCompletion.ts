@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
 import type { Db } from '../db/connection';
 import type { DepositStatus } from '../db/schema';
 import type { SignerAnswer } from '../signer/protocol';
-import type { SignerClient } from '../signer/transport';
+import { signerPresent, type SignerClient, type SignerEndpoint } from '../signer/transport';
 import { getDeposit } from './gatewayDeposits';
 import type { Task } from './jobs/worker';
 import { emitDepositEvents } from './webhooks/events';
@@ -189,14 +188,14 @@ async function completeAt(
 export function depositCompletionTask(
   db: Db,
   signer: SignerClient,
-  socketPath: string,
+  endpoint: SignerEndpoint,
   clock: () => Date,
 ): Task {
   return {
     kind: 'deposits.complete',
     everyMs: COMPLETE_EVERY_MS,
     async run() {
-      if (!existsSync(socketPath)) return;
+      if (!signerPresent(endpoint)) return;
       await completeDeposits(db, signer, clock());
     },
   };

@@ -8,7 +8,7 @@ import { systemClock } from '../domain/time';
 import { resolveConfig } from '../runtime';
 import { loadAccountKey } from './seed';
 import { SignerService } from './service';
-import { listenSigner, signerSocketPath } from './transport';
+import { endpointName, listenSigner, signerEndpoint } from './transport';
 
 // The signer's own process (dist/server/signer.cjs; `npm start` runs it beside the server): the
 // only one that reads the wallet seed. It answers the web process's three requests on a unix
@@ -49,13 +49,13 @@ async function main(): Promise<void> {
     clock: systemClock,
     log,
   });
-  const socketPath = signerSocketPath(config);
+  const endpoint = signerEndpoint(config);
   const server = await listenSigner(
-    socketPath,
+    endpoint,
     (request) => service.handle(request),
     (error) => log({ level: 'error', msg: 'request failed', err: String(error) }),
   );
-  log({ msg: `Signer listening on ${socketPath}`, xpub: account.publicExtendedKey });
+  log({ msg: `Signer listening on ${endpointName(endpoint)}`, xpub: account.publicExtendedKey });
 
   let closing = false;
   const shutdown = (signal: string) => {

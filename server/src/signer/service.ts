@@ -24,7 +24,6 @@ import { addressKey, specNativeDecimals } from '../domain/chain/specChains';
 import { GAS_BRANCH } from '../domain/gasProvisioner';
 import { ACCOUNT_BRANCH } from '../domain/gatewayAccounts';
 import { newId } from '../domain/ids';
-import { microToChainAmount } from '../domain/money';
 import type { Clock } from '../domain/time';
 import type { SignerAnswer, SignerRequest } from './protocol';
 
@@ -149,9 +148,16 @@ export class SignerService {
     }
     const chainId = deposit.chain_id ?? 0;
     const sender = this.deps.senderFor(chainId);
-    const followed = await this.follow(sender, chainId, deposit.gas_address, ['gas'], depositId, {
-      failedSince: deposit.process_datetime,
-    });
+    const followed = await this.follow(
+      sender,
+      chainId,
+      deposit.gas_address,
+      ['gas'],
+      depositId,
+      (row) =>
+        // A revert before the deposit's last move (a Re-initiate) is history.
+        row.created_at >= (deposit.process_datetime ?? ''),
+    );
     if (followed) return followed;
     const price = await sender.gasPrice();
     const legs = (await this.feeOwed(deposit)) > 0n ? 2n : 1n;
@@ -218,9 +224,16 @@ export class SignerService {
     const chainId = deposit.chain_id ?? 0;
     const sender = this.deps.senderFor(chainId);
     const from = deposit.address;
-    const followed = await this.follow(sender, chainId, from, ['sweep_fee', 'sweep'], depositId, {
-      failedSince: deposit.process_datetime,
-    });
+    const followed = await this.follow(
+      sender,
+      chainId,
+      from,
+      ['sweep_fee', 'sweep'],
+      depositId,
+      (row) =>
+        // A revert before the deposit's last move (a Re-initiate) is history.
+        row.created_at >= (deposit.process_datetime ?? ''),
+    );
     if (followed) return followed;
     const rows = await this.rows(depositId, null);
     const swept = rows.find((r) => r.purpose === 'sweep' && r.status === 'mined');
@@ -291,13 +304,16 @@ export class SignerService {
         'send_transactions.app_id',
         'send_transactions.status',
         'send_transactions.to_address',
-        'send_transactions.amount_micro',
-        'send_transactions.created_at',
+        'send_transactions.amount_raw',
+        'send_transactions.from_address',
+        'send_transactions.signed_tx',
+        'send_transactions.nonce',
         'payment_methods.network_type',
         'payment_methods.chain_id',
         'payment_methods.is_token',
         'payment_methods.token_contract_address',
         'payment_methods.decimals',
+        'payment_methods.code',
         'app_payment_methods.withdraw_status',
         'app_payment_methods.gas_address',
         'app_payment_methods.gas_index',
@@ -314,15 +330,25 @@ export class SignerService {
     }
     const chainId = w.chain_id;
     const sender = this.deps.senderFor(chainId);
-    // Only once: a transaction already signed for it is followed, never signed anew.
-    const followed = await this.follow(sender, chainId, w.gas_address, ['withdrawal'], w.id, {
-      failedSince: null,
-    });
-    if (followed && followed.state !== 'failed') return followed;
+    // Only once: a transaction signed for its current attempt is followed, never signed anew.
+    // A revert is the current attempt's while the row still holds that attempt's nonce (a
+    // Re-initiate after a revert clears it).
+    const followed = await this.follow(
+      sender,
+      chainId,
+      w.gas_address,
+      ['withdrawal'],
+      w.id,
+      (row) => w.signed_tx !== null && w.nonce !== null && row.nonce === Number(w.nonce),
+    );
+    if (followed) return followed;
     const rows = await this.rows(w.id, 'withdrawal');
     const mined = rows.find((r) => r.status === 'mined');
     if (mined) return { state: 'done', txHash: mined.tx_hash };
-    if (w.status !== 2) return refuse(`Withdrawal ${w.id} is in status ${w.status}, not 2.`);
+    // Here nothing of it can be mined: no transaction signed, or the node rejected the one
+    // signed (never broadcast), so a new one replaces it on the row.
+    if (w.status !== 3) return refuse(`Withdrawal ${w.id} is in status ${w.status}, not 3.`);
+    if (w.amount_raw === null) return refuse(`Withdrawal ${w.id} has no exact amount.`);
     if (w.withdraw_status !== 1) return refuse('Withdrawals of this method are switched off.');
     if (!w.whitelist_ip || w.whitelist_ip.trim() === '') {
       return refuse('The app has no IP whitelist: withdrawals need one.');
@@ -332,29 +358,44 @@ export class SignerService {
     if (!isAddress(w.to_address, { strict: false })) {
       return refuse(`${w.to_address} is not an address of this network.`);
     }
+    if (w.from_address !== null && addressKey(w.from_address) !== addressKey(w.gas_address)) {
+      return refuse(`Withdrawal ${w.id} was reserved in another wallet than ${w.gas_address}.`);
+    }
     const token =
       w.is_token === 1 && w.token_contract_address
         ? this.tokenOnChain(sender, w.token_contract_address)
         : null;
-    const amount = microToChainAmount(BigInt(w.amount_micro), w.decimals);
+    const amount = BigInt(w.amount_raw);
     const price = await sender.gasPrice();
     const cost = (token === null ? NATIVE_TRANSFER_GAS : TOKEN_TRANSFER_GAS) * price;
     const native = await sender.balance(w.gas_address, null);
-    const held = token === null ? native : await sender.balance(w.gas_address, token);
-    if (held < amount || native < cost + (token === null ? amount : 0n)) {
-      return { state: 'waiting', reason: 'The operational wallet lacks the funds or the gas.' };
+    const held = token === null ? native - cost : await sender.balance(w.gas_address, token);
+    if (held < amount) {
+      return refuse(
+        `The operational wallet ${w.gas_address} holds ${held < 0n ? 0n : held} base units of ${w.code}, less than the ${amount} to send.`,
+      );
     }
-    return this.sign(sender, {
-      purpose: 'withdrawal',
-      refId: w.id,
-      chainId,
-      keyPath: `${GAS_BRANCH}/0/${w.gas_index}`,
-      from: w.gas_address,
-      to: getAddress(w.to_address),
-      token,
-      amount,
-      reason: `withdrawal ${w.id} of app ${w.app_id}`,
-    });
+    if (native < cost + (token === null ? amount : 0n)) {
+      return refuse(
+        `The operational wallet ${w.gas_address} lacks the network fee: it holds ${native} wei of the native coin, the transfer costs up to ${cost} wei. Fund it, then Re-initiate.`,
+      );
+    }
+    return this.sign(
+      sender,
+      {
+        purpose: 'withdrawal',
+        refId: w.id,
+        chainId,
+        keyPath: `${GAS_BRANCH}/0/${w.gas_index}`,
+        from: w.gas_address,
+        to: getAddress(w.to_address),
+        token,
+        amount,
+        reason: `withdrawal ${w.id} of app ${w.app_id}`,
+      },
+      undefined,
+      w.signed_tx,
+    );
   }
 
   /** The latest end of a hold on the app's settings (whitelist or any payout address), if on. */
@@ -425,8 +466,8 @@ export class SignerService {
     from: string,
     purposes: readonly ChainTxPurpose[],
     refId: string,
-    /** A revert before this (the row's last move: a Re-initiate) is history, not an answer. */
-    opts: { failedSince: string | null },
+    /** Whether a reverted transaction is the request's current attempt (not history). */
+    current: (row: TxRow) => boolean,
   ): Promise<SignerAnswer | null> {
     const db = this.deps.db;
     const inFlight = await db
@@ -485,8 +526,7 @@ export class SignerService {
     }
     const own = (await this.rows(refId, null)).filter((r) => purposes.includes(r.purpose));
     const last = own.at(-1);
-    const fresh = opts.failedSince === null || (last && last.created_at >= opts.failedSince);
-    if (last?.status === 'failed' && last.block_number !== null && fresh) {
+    if (last?.status === 'failed' && last.block_number !== null && current(last)) {
       return { state: 'failed', txHash: last.tx_hash, reason: `${last.purpose} reverted on chain` };
     }
     return null;
@@ -525,11 +565,17 @@ export class SignerService {
     return replacement.state === 'sent' ? { ...replacement, state: 'pending' } : replacement;
   }
 
-  /** Signs, stores (before the broadcast), logs and broadcasts one transfer. */
+  /**
+   * Signs, stores (before the broadcast), logs and broadcasts one transfer. A withdrawal's
+   * signed transaction is stored on its row too, in the same database transaction, as a
+   * compare-and-set: the row still in 3 and still holding `withdrawalSigned` (what the signer
+   * read: none, or one the node rejected). A row the portal cancelled meanwhile signs nothing.
+   */
   private async sign(
     sender: ChainSender,
     t: Transfer,
     replacing?: { nonce: number; gasPrice: bigint; replaces: string },
+    withdrawalSigned: string | null = null,
   ): Promise<SignerAnswer> {
     const db = this.deps.db;
     const from = addressKey(t.from);
@@ -590,31 +636,62 @@ export class SignerService {
       created_at: now.toISOString(),
       sent_at: now.getTime(),
     };
-    await db.transaction().execute(async (trx) => {
-      await trx.insertInto('chain_txs').values(row).execute();
-      if (replacing) {
+    const stored = await db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.insertInto('chain_txs').values(row).execute();
+        if (t.purpose === 'withdrawal') {
+          const onRow = await trx
+            .updateTable('send_transactions')
+            .set({ signed_tx: raw, tx_hash: hash, nonce })
+            .where('id', '=', t.refId)
+            .$if(replacing !== undefined, (q) => q.where('nonce', '=', nonce))
+            .$if(replacing === undefined, (q) =>
+              q
+                .where('status', '=', 3)
+                .where((eb) =>
+                  withdrawalSigned === null
+                    ? eb('signed_tx', 'is', null)
+                    : eb('signed_tx', '=', withdrawalSigned),
+                ),
+            )
+            .executeTakeFirst();
+          if (Number(onRow.numUpdatedRows) === 0) {
+            // Rolled back: nothing of it is stored, nothing is broadcast.
+            throw new RowMovedOn();
+          }
+        }
+        if (replacing) {
+          await trx
+            .updateTable('chain_txs')
+            .set({ status: 'replaced' })
+            .where('id', '=', replacing.replaces)
+            .where('status', '=', 'pending')
+            .execute();
+        }
         await trx
-          .updateTable('chain_txs')
-          .set({ status: 'replaced' })
-          .where('id', '=', replacing.replaces)
-          .where('status', '=', 'pending')
+          .insertInto('signer_log')
+          .values({
+            id: newId('sig'),
+            request: t.purpose,
+            ref_id: t.refId,
+            chain_id: t.chainId,
+            from_address: from,
+            nonce,
+            tx_hash: hash,
+            reason: t.reason,
+            created_at: now.toISOString(),
+          })
           .execute();
-      }
-      await trx
-        .insertInto('signer_log')
-        .values({
-          id: newId('sig'),
-          request: t.purpose,
-          ref_id: t.refId,
-          chain_id: t.chainId,
-          from_address: from,
-          nonce,
-          tx_hash: hash,
-          reason: t.reason,
-          created_at: now.toISOString(),
-        })
-        .execute();
-    });
+      })
+      .then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof RowMovedOn) return false;
+          throw error;
+        },
+      );
+    if (!stored) return refuse(`Withdrawal ${t.refId} moved on before it was signed.`);
     this.deps.log({
       msg: 'signed',
       purpose: t.purpose,
@@ -651,11 +728,21 @@ export class SignerService {
       }
       throw error;
     }
+    const now = this.deps.clock();
     await this.deps.db
       .updateTable('chain_txs')
-      .set({ sent_at: this.deps.clock().getTime() })
+      .set({ sent_at: now.getTime() })
       .where('id', '=', row.id)
       .execute();
+    if (row.purpose === 'withdrawal') {
+      // From now on it may be mined: Reinitiate and Cancel read this.
+      await this.deps.db
+        .updateTable('send_transactions')
+        .set({ broadcast_at: now.toISOString() })
+        .where('id', '=', row.ref_id)
+        .where('broadcast_at', 'is', null)
+        .execute();
+    }
     return { state: 'sent', txHash: row.tx_hash };
   }
 
@@ -673,6 +760,9 @@ export class SignerService {
     return Math.max(onChain, ours);
   }
 }
+
+/** A withdrawal's row left status 3 (or took another signature) while it was being signed. */
+class RowMovedOn extends Error {}
 
 function refuse(reason: string): SignerAnswer {
   return { state: 'refused', reason };

@@ -3,21 +3,27 @@ import { privateKeyToAddress } from 'viem/accounts';
 import { addUser } from '../../test/accounts';
 import { insertApp, insertSubscription } from '../../test/appRows';
 import { startLocalNode, type LocalNode } from '../../test/chain/localNode';
-import { startTestSigner, type TestSigner } from '../../test/signer';
+import { seedAccount, startTestSigner, type TestSigner } from '../../test/signer';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import { chainAdapterFor } from '../domain/chain';
 import type { SpecChainId } from '../domain/chain/specChains';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
+import type { Db } from '../db/connection';
+import { gasBalanceReader } from '../domain/chain/balances';
 import { completeDeposits } from '../domain/depositCompletion';
-import { provisionGasAddresses } from '../domain/gasProvisioner';
+import { GAS_BRANCH, provisionGasAddresses } from '../domain/gasProvisioner';
 import { openAccount } from '../domain/gatewayAccounts';
 import { watchDeposits } from '../domain/gatewayDeposits';
+import { sendWithdrawals } from '../domain/withdrawalSending';
+import { reinitiateWithdrawal, requestWithdrawal } from '../domain/withdrawals';
 
 // Deposits complete on a real EVM chain (Hardhat standing in for BNB Smart Chain, and for
 // Ethereum with a USDT whose transfer returns no bool): deposit -> confirmations -> gas top-up
 // from the operational wallet -> sweep of the fee and the rest, the payout balance read on chain.
 // With automine off, a top-up left unmined past the timeout is replaced at its nonce at a higher
-// price, and only one of the two is ever mined.
+// price, and only one of the two is ever mined. Withdrawals go out from the operational wallet
+// through the job and the signer, to Completed after their confirmations; one whose wallet lost
+// its gas before it was sent fails, and goes through once funded and re-initiated.
 
 jest.setTimeout(300_000);
 
@@ -89,7 +95,12 @@ async function merchant(methodId: string, code: string) {
     code,
     now: t.clock(),
   });
-  return { payout, depositAddress: account.address as Address };
+  const { gas_index: gasIndex } = await t.db
+    .selectFrom('app_payment_methods')
+    .select('gas_index')
+    .where('id', '=', `apm_evm_signer_${serial}`)
+    .executeTakeFirstOrThrow();
+  return { payout, depositAddress: account.address as Address, appId, userId, gas, gasIndex };
 }
 
 /** Watches chain `chainId` until the deposit at `address` is credited (3); its id. */
@@ -205,5 +216,121 @@ describe('deposits complete on an EVM chain (Hardhat)', () => {
     await passes(4);
     expect(await statusOf(id)).toBe(1);
     expect(await tokenBalance(token, payout)).toBe(usdt('9.9'));
+  });
+});
+
+describe('withdrawals go out on an EVM chain (Hardhat)', () => {
+  /** The app's whitelist set and its operational wallet funded with `tokens` of `token`. */
+  async function payoutReady(methodId: string, code: string, token: string, tokens: bigint) {
+    const { appId, userId, gas, gasIndex } = await merchant(methodId, code);
+    await t.db
+      .updateTable('apps')
+      .set({ whitelist_ip: '203.0.113.7' })
+      .where('id', '=', appId)
+      .execute();
+    await node.transfer(token as Address, gas as Address, tokens);
+    const to = privateKeyToAddress(`0x${(700 + serial).toString(16).padStart(64, '0')}`);
+    return { appId, userId, gas, gasIndex, to };
+  }
+
+  const reader = (db: Db) => gasBalanceReader(t.config, chainAdapterFor(t.config, db, 56), db);
+  const withdraw = (appId: string, code: string, to: string, amount: string) =>
+    requestWithdrawal(t.db, reader, {
+      appId,
+      uniqueId: `payout-${serial}`,
+      code,
+      toAddress: to,
+      amount,
+      now: t.clock(),
+    });
+  const sendPasses = async (n: number) => {
+    const deps = {
+      db: t.db,
+      signer: signer.client,
+      head: (chainId: number) =>
+        chainAdapterFor(t.config, t.db, chainId as SpecChainId).latestBlock(),
+    };
+    for (let i = 0; i < n; i += 1) await sendWithdrawals(deps, t.clock());
+  };
+  const withdrawal = (id: string) =>
+    t.db
+      .selectFrom('send_transactions')
+      .select(['status', 'tx_hash', 'failure_reason'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+
+  it('withdrawal -> broadcast -> 15 confirmations -> Completed, the recipient paid on chain', async () => {
+    const token = t.config.usdtContract ?? '';
+    const { appId, gas, to } = await payoutReady('pm_usdt_bsc', 'USDT-BEP20', token, usdt('100'));
+    const { id } = await withdraw(appId, 'USDT-BEP20', to, '12.5');
+    await sendPasses(1);
+    const sent = await withdrawal(id);
+    expect(sent).toMatchObject({ status: 5, tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    const tx = await node.publicClient.getTransaction({ hash: sent.tx_hash as Address });
+    expect(tx.from.toLowerCase()).toBe(gas.toLowerCase());
+    expect([31337n * 2n + 35n, 31337n * 2n + 36n]).toContain(tx.v);
+    await sendPasses(1); // mined, short of its confirmations
+    expect((await withdrawal(id)).status).toBe(5);
+    await node.mine(15);
+    await sendPasses(1);
+    expect(await withdrawal(id)).toMatchObject({ status: 1, tx_hash: sent.tx_hash });
+    expect(await tokenBalance(token, to)).toBe(usdt('12.5'));
+    expect(await tokenBalance(token, gas)).toBe(usdt('87.5'));
+  });
+
+  it('sends a token whose transfer returns no bool (USDT on Ethereum)', async () => {
+    const noBool = await node.deployToken(6, usdt('1000000', 6), { noBool: true });
+    await t.db
+      .updateTable('payment_methods')
+      .set({ token_contract_address: noBool })
+      .where('id', '=', 'pm_usdt_eth')
+      .execute();
+    const { appId, to } = await payoutReady('pm_usdt_eth', 'USDT-ERC20', noBool, usdt('50', 6));
+    const { id } = await withdraw(appId, 'USDT-ERC20', to, '20.25');
+    await sendPasses(2);
+    await node.mine(12);
+    await sendPasses(1);
+    expect((await withdrawal(id)).status).toBe(1);
+    expect(await tokenBalance(noBool, to)).toBe(usdt('20.25', 6));
+  });
+
+  it('gas drained after it was accepted: Unsuccessful; funded, re-initiated: Completed', async () => {
+    const token = t.config.usdtContract ?? '';
+    const { appId, userId, gas, gasIndex, to } = await payoutReady(
+      'pm_usdt_bsc',
+      'USDT-BEP20',
+      token,
+      usdt('30'),
+    );
+    const { id } = await withdraw(appId, 'USDT-BEP20', to, '30');
+    // The operational wallet's own key spends its gas (as a merchant's other tool could).
+    const owner = seedAccount(t, `${GAS_BRANCH}/0/${gasIndex}`);
+    const price = await node.publicClient.getGasPrice();
+    const held = await node.publicClient.getBalance({ address: gas as Address });
+    await node.sendRaw(
+      await owner.signTransaction({
+        type: 'legacy',
+        chainId: 31337,
+        nonce: await node.publicClient.getTransactionCount({ address: gas as Address }),
+        gasPrice: price,
+        gas: 21_000n,
+        to: FEE_ADDRESS,
+        value: held - 21_000n * price,
+      }),
+    );
+    await sendPasses(1);
+    expect(await withdrawal(id)).toMatchObject({
+      status: 6,
+      tx_hash: null,
+      failure_reason: expect.stringMatching(/lacks the network fee/),
+    });
+    await node.sendNative(gas as Address, parseEther('0.1'));
+    await reinitiateWithdrawal(t.db, reader, userId, id, t.clock());
+    await sendPasses(2);
+    await node.mine(15);
+    await sendPasses(1);
+    expect((await withdrawal(id)).status).toBe(1);
+    expect(await tokenBalance(token, to)).toBe(usdt('30'));
+    expect(await tokenBalance(token, gas)).toBe(0n);
   });
 });

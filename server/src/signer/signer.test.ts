@@ -1,8 +1,8 @@
 import { parseEther, parseUnits, type Hex } from 'viem';
 import { privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
 import { addUser } from '../../test/accounts';
-import { insertApp, insertAppMethod, insertSend, insertSubscription } from '../../test/appRows';
-import { startTestSigner, type TestSigner } from '../../test/signer';
+import { insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
+import { seedAccount, startTestSigner, type TestSigner } from '../../test/signer';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import { chainAdapterFor } from '../domain/chain';
 import {
@@ -10,13 +10,26 @@ import {
   mineLocalBlocks,
   recordLocalChainTransfer,
 } from '../domain/chain/localAdapter';
-import { acceptLocalTransaction } from '../domain/chain/localSender';
+import {
+  acceptLocalTransaction,
+  LOCAL_GAS_PRICE,
+  LocalChainSender,
+} from '../domain/chain/localSender';
 import { TransactionRejectedError } from '../domain/chain/sender';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
+import type { Db } from '../db/connection';
+import { gasBalanceReader } from '../domain/chain/balances';
 import { completeDeposits } from '../domain/depositCompletion';
-import { provisionGasAddresses } from '../domain/gasProvisioner';
+import { GAS_BRANCH, provisionGasAddresses } from '../domain/gasProvisioner';
 import { openAccount } from '../domain/gatewayAccounts';
 import { watchDeposits } from '../domain/gatewayDeposits';
+import { sendWithdrawals } from '../domain/withdrawalSending';
+import {
+  cancelWithdrawal,
+  moveWithdrawal,
+  reinitiateWithdrawal,
+  requestWithdrawal,
+} from '../domain/withdrawals';
 
 // The signer on the local chain: real EIP-155 signatures the local chain checks (the sender
 // recovered from the signature must own the funds), deposits completed 3 -> 4 -> 1 with the fee
@@ -47,12 +60,17 @@ afterAll(async () => {
 let serial = 0;
 let appId = '';
 let methodId = '';
+let ownerId = '';
+/** Where the merchant's withdrawals go (one address per merchant). */
+let payee = '';
 async function merchant(fundGas = parseEther('1')) {
   serial += 1;
   appId = `app_s${serial}`;
   methodId = `apm_s${serial}`;
   const payout = privateKeyToAddress(`0x${(500 + serial).toString(16).padStart(64, '0')}`);
   const userId = await addUser(t, `signer_merchant_${serial}`);
+  ownerId = userId;
+  payee = privateKeyToAddress(`0x${(900 + serial).toString(16).padStart(64, '0')}`);
   await insertApp(t, { id: appId, user_id: userId, created_at: t.clock().toISOString() });
   await insertSubscription(t, userId); // Starter: 1 % fee
   await insertAppMethod(t, { id: methodId, app_id: appId });
@@ -111,6 +129,74 @@ async function passes(n: number) {
   let last = await completeDeposits(t.db, signer.client, t.clock());
   for (let i = 1; i < n; i += 1) last = await completeDeposits(t.db, signer.client, t.clock());
   return last;
+}
+
+/** Runs the withdrawal job `n` times (through `via`); the last pass's counts. */
+async function sendPasses(n: number, via: TestSigner = signer) {
+  const deps = {
+    db: t.db,
+    signer: via.client,
+    head: () => chainAdapterFor(t.config, t.db, 56).latestBlock(),
+  };
+  let last = await sendWithdrawals(deps, t.clock());
+  for (let i = 1; i < n; i += 1) last = await sendWithdrawals(deps, t.clock());
+  return last;
+}
+
+const reader = (db: Db) => gasBalanceReader(t.config, chainAdapterFor(t.config, db, 56), db);
+
+/** The merchant's servers, as the gateway's withdrawals need a whitelist. */
+const whitelist = () =>
+  t.db.updateTable('apps').set({ whitelist_ip: '203.0.113.7' }).where('id', '=', appId).execute();
+
+/** A withdrawal of `amount` USDT to the merchant's payee through the gateway's own path (2 Queued). */
+const withdraw = (amount: string) =>
+  requestWithdrawal(t.db, reader, {
+    appId,
+    uniqueId: `payout-${amount}`,
+    code: 'USDT-BEP20',
+    toAddress: payee,
+    amount,
+    now: t.clock(),
+  });
+
+const withdrawal = (id: string) =>
+  t.db
+    .selectFrom('send_transactions')
+    .select(['status', 'signed_tx', 'tx_hash', 'nonce', 'broadcast_at', 'failure_reason'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+
+const eventTypes = async (id: string) =>
+  (
+    await t.db
+      .selectFrom('webhook_events')
+      .select('type')
+      .where('resource_id', '=', id)
+      .orderBy('resource_seq')
+      .execute()
+  ).map((e) => e.type);
+
+/** Spends all but a trace of the operational wallet's BNB, signed with its own key. */
+async function drain(gas: string) {
+  const { gas_index: index } = await t.db
+    .selectFrom('app_payment_methods')
+    .select('gas_index')
+    .where('id', '=', methodId)
+    .executeTakeFirstOrThrow();
+  const owner = seedAccount(t, `${GAS_BRANCH}/0/${index}`);
+  const sender = new LocalChainSender(t.db, 56);
+  const fee = 21_000n * LOCAL_GAS_PRICE;
+  const raw = await owner.signTransaction({
+    type: 'legacy',
+    chainId: 56,
+    nonce: await sender.nonce(gas),
+    gasPrice: LOCAL_GAS_PRICE,
+    gas: 21_000n,
+    to: PAYOUT,
+    value: (await sender.balance(gas, null)) - fee - 1n,
+  });
+  await acceptLocalTransaction(t.db, 56, raw);
 }
 
 const deposit = (id: string) =>
@@ -263,52 +349,145 @@ describe('the signer guard', () => {
     expect(await localBalance(t.db, 56, BSC_USDT, ATTACKER)).toBe(0n);
   });
 
-  it('sends a queued withdrawal once, and refuses one while the settings are held', async () => {
+  it('refuses a withdrawal while the settings are held, and one not taken by the job (not 3)', async () => {
     const { gas } = await merchant();
     await mint(BSC_USDT, gas, usdt('500'));
-    await t.db
-      .updateTable('apps')
-      .set({ whitelist_ip: '203.0.113.7' })
-      .where('id', '=', appId)
-      .execute();
-    const now = t.clock().toISOString();
-    await insertSend(t, {
-      id: `snd_1_${serial}`,
-      app_id: appId,
-      amount_micro: 10_000_000,
-      to_address: ATTACKER,
-      status: 2,
-      created_at: now,
+    await whitelist();
+    const id = (await withdraw('10')).id;
+    expect(await signer.client.request({ op: 'sendWithdrawal', withdrawalId: id })).toEqual({
+      state: 'refused',
+      reason: `Withdrawal ${id} is in status 2, not 3.`,
     });
-    const sent = await signer.client.request({
-      op: 'sendWithdrawal',
-      withdrawalId: `snd_1_${serial}`,
-    });
-    expect(sent).toEqual({ state: 'sent', txHash: expect.stringMatching(/^0x/) });
-    expect(
-      await signer.client.request({ op: 'sendWithdrawal', withdrawalId: `snd_1_${serial}` }),
-    ).toEqual({
-      state: 'done',
-      txHash: sent.state === 'sent' ? sent.txHash : '',
-    });
-    expect(await localBalance(t.db, 56, BSC_USDT, ATTACKER)).toBe(usdt('10'));
-
     await t.db
       .updateTable('apps')
       .set({ whitelist_hold_until: new Date(t.clock().getTime() + 3_600_000).toISOString() })
       .where('id', '=', appId)
       .execute();
-    await insertSend(t, {
-      id: `snd_2_${serial}`,
-      app_id: appId,
-      amount_micro: 1_000_000,
-      to_address: ATTACKER,
-      status: 2,
-      created_at: now,
+    expect(await sendPasses(1)).toMatchObject({ failed: 1 });
+    expect(await withdrawal(id)).toMatchObject({
+      status: 6,
+      signed_tx: null,
+      failure_reason: expect.stringMatching(
+        /^The app's settings changed: withdrawals are held until /,
+      ),
     });
+    expect(await localBalance(t.db, 56, BSC_USDT, payee)).toBe(0n);
+  });
+});
+
+describe('withdrawals go out through the signer (local chain)', () => {
+  it('Queued, Processing Transfer, Awaiting Blockchain Confirmation, then Completed after the confirmations', async () => {
+    const { gas } = await merchant();
+    await mint(BSC_USDT, gas, usdt('500'));
+    await whitelist();
+    const { id } = await withdraw('10');
+    expect(await sendPasses(1)).toEqual({ sent: 1, completed: 0, failed: 0 });
+    const [signed] = await t.db
+      .selectFrom('chain_txs')
+      .select(['tx_hash', 'raw_tx', 'nonce', 'created_at'])
+      .where('ref_id', '=', id)
+      .execute();
+    // Stored on the row (signed, its hash and nonce) before the broadcast; then broadcast.
+    expect(await withdrawal(id)).toMatchObject({
+      status: 5,
+      signed_tx: signed?.raw_tx,
+      tx_hash: signed?.tx_hash,
+      nonce: signed?.nonce,
+      broadcast_at: expect.any(String),
+    });
+    expect(await localBalance(t.db, 56, BSC_USDT, payee)).toBe(usdt('10'));
+    // Mined at once on the local chain, but short of USDT-BEP20's confirmations.
+    await sendPasses(1);
+    expect((await withdrawal(id)).status).toBe(5);
+    await mineLocalBlocks(t.db, 15, 56);
+    expect(await sendPasses(1)).toMatchObject({ completed: 1 });
+    expect(await withdrawal(id)).toMatchObject({ status: 1, tx_hash: signed?.tx_hash });
+    expect(await eventTypes(id)).toEqual([
+      'withdrawal.queued',
+      'withdrawal.processing',
+      'withdrawal.broadcast',
+      'withdrawal.completed',
+    ]);
+    // Sent once: further passes sign nothing.
+    await sendPasses(2);
     expect(
-      await signer.client.request({ op: 'sendWithdrawal', withdrawalId: `snd_2_${serial}` }),
-    ).toMatchObject({ state: 'refused', reason: expect.stringMatching(/held until/) });
-    expect(await localBalance(t.db, 56, BSC_USDT, ATTACKER)).toBe(usdt('10'));
+      await t.db.selectFrom('chain_txs').select('id').where('ref_id', '=', id).execute(),
+    ).toHaveLength(1);
+    expect(await localBalance(t.db, 56, BSC_USDT, payee)).toBe(usdt('10'));
+  });
+
+  it('a wallet drained of gas after the request: Unsuccessful, then funded and re-initiated, Completed', async () => {
+    const { gas } = await merchant(parseEther('0.01'));
+    await mint(BSC_USDT, gas, usdt('100'));
+    await whitelist();
+    const { id } = await withdraw('25');
+    await drain(gas);
+    expect(await sendPasses(1)).toMatchObject({ failed: 1 });
+    expect(await withdrawal(id)).toMatchObject({
+      status: 6,
+      signed_tx: null,
+      failure_reason: expect.stringMatching(/lacks the network fee/),
+    });
+    // Nothing was signed: the portal's Reinitiate takes it (its reservation checked again).
+    await mint(null, gas, parseEther('0.01'));
+    await reinitiateWithdrawal(t.db, reader, ownerId, id, t.clock());
+    expect((await withdrawal(id)).status).toBe(2);
+    await sendPasses(1);
+    await mineLocalBlocks(t.db, 15, 56);
+    await sendPasses(1);
+    expect((await withdrawal(id)).status).toBe(1);
+    expect(await localBalance(t.db, 56, BSC_USDT, payee)).toBe(usdt('25'));
+    expect(await eventTypes(id)).toEqual([
+      'withdrawal.queued',
+      'withdrawal.processing',
+      'withdrawal.failed',
+      'withdrawal.queued',
+      'withdrawal.processing',
+      'withdrawal.broadcast',
+      'withdrawal.completed',
+    ]);
+  });
+
+  it('a withdrawal cancelled in Processing Transfer before the signer signs is never signed', async () => {
+    const { gas } = await merchant();
+    await mint(BSC_USDT, gas, usdt('100'));
+    await whitelist();
+    const { id } = await withdraw('5');
+    await t.db
+      .transaction()
+      .execute((trx) => moveWithdrawal(trx, { id, from: [2], to: 3, now: t.clock() }));
+    await cancelWithdrawal(t.db, ownerId, id, t.clock());
+    expect(await signer.client.request({ op: 'sendWithdrawal', withdrawalId: id })).toEqual({
+      state: 'refused',
+      reason: `Withdrawal ${id} is in status 7, not 3.`,
+    });
+    await sendPasses(1);
+    expect(await withdrawal(id)).toMatchObject({ status: 7, signed_tx: null });
+    expect(
+      await t.db.selectFrom('chain_txs').select('id').where('ref_id', '=', id).execute(),
+    ).toEqual([]);
+  });
+
+  it('a transaction stored but not broadcast (the chain unreachable) is sent later with the same bytes', async () => {
+    const { gas } = await merchant();
+    await mint(BSC_USDT, gas, usdt('100'));
+    await whitelist();
+    const { id } = await withdraw('7');
+    const flaky = await startTestSigner(t, {}, { failBroadcasts: 1, socketFile: 'flaky.sock' });
+    try {
+      await sendPasses(1, flaky);
+      const stored = await withdrawal(id);
+      expect(stored).toMatchObject({ status: 5, broadcast_at: null });
+      expect(await localBalance(t.db, 56, BSC_USDT, payee)).toBe(0n);
+      await sendPasses(1);
+      expect(await withdrawal(id)).toMatchObject({
+        signed_tx: stored.signed_tx,
+        tx_hash: stored.tx_hash,
+        broadcast_at: expect.any(String),
+      });
+      expect(await localBalance(t.db, 56, BSC_USDT, payee)).toBe(usdt('7'));
+    } finally {
+      await flaky.close();
+    }
   });
 });
