@@ -104,8 +104,12 @@ test('create an app, add a payout address, and manage an API key', async () => {
     .getByRole('heading', { name: /CryptoSafeLock gateway API/ })
     .first()
     .waitFor();
-  // Redoc's own markup (regions, #9b9ca8 labels) fails axe: not the portal's; left for issue 19.
-  await snap(docs, 'apps-gateway-reference-desktop', { axe: false });
+  // Search is ready (its trigger says "Loading..." until then).
+  await docs
+    .getByTestId('search-trigger')
+    .getByText(/Search/)
+    .waitFor();
+  await snap(docs, 'apps-gateway-reference-desktop');
   expect(
     requested.filter((url) => !url.startsWith(`${server.baseUrl}/`) && !url.startsWith('data:')),
   ).toEqual([]);

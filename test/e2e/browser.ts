@@ -158,12 +158,11 @@ async function expectNoAxeViolations(page: Page, screen: string) {
 
 /**
  * Checks that the screen fits its width and passes axe-core, then saves a screenshot under
- * test-results/ (kept for a look at what the journey saw). `axe: false` only for a page the
- * portal does not draw itself (the Redoc gateway reference).
+ * test-results/ (kept for a look at what the journey saw).
  */
-export async function snap(page: Page, name: string, options: { axe?: false } = {}) {
+export async function snap(page: Page, name: string) {
   await expectNoHorizontalOverflow(page, name);
-  if (options.axe !== false) await expectNoAxeViolations(page, name);
+  await expectNoAxeViolations(page, name);
   const dir = path.resolve(__dirname, '../../test-results');
   fs.mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });

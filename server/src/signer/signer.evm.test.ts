@@ -334,3 +334,64 @@ describe('withdrawals go out on an EVM chain (Hardhat)', () => {
     expect(await tokenBalance(token, gas)).toBe(0n);
   });
 });
+
+describe('a withdrawal that reverts on chain (Hardhat)', () => {
+  it('is Unsuccessful (reverted); Reinitiate signs it afresh at the next nonce and it completes', async () => {
+    const token = (t.config.usdtContract ?? '') as Address;
+    const { appId, userId, gas } = await merchant('pm_usdt_bsc', 'USDT-BEP20');
+    await t.db
+      .updateTable('apps')
+      .set({ whitelist_ip: '203.0.113.7' })
+      .where('id', '=', appId)
+      .execute();
+    await node.transfer(token, gas as Address, usdt('40'));
+    const to = privateKeyToAddress(`0x${'5e'.repeat(32)}`);
+    const reader = (db: Db) => gasBalanceReader(t.config, chainAdapterFor(t.config, db, 56), db);
+    const { id } = await requestWithdrawal(t.db, reader, {
+      appId,
+      uniqueId: 'payout-reverts',
+      code: 'USDT-BEP20',
+      toAddress: to,
+      amount: '40',
+      now: t.clock(),
+    });
+    const deps = {
+      db: t.db,
+      signer: signer.client,
+      head: () => chainAdapterFor(t.config, t.db, 56).latestBlock(),
+    };
+    const row = () =>
+      t.db
+        .selectFrom('send_transactions')
+        .select(['status', 'tx_hash', 'nonce', 'failure_reason'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+    await node.setAutomine(false);
+    await sendWithdrawals(deps, t.clock()); // signed and broadcast: waits in the mempool
+    const first = await row();
+    expect(first.status).toBe(5);
+    // The token freezes the wallet's balance before the transfer is mined.
+    await node.setTokenBalance(token, gas as Address, 0n);
+    await node.mine(1);
+    await node.setAutomine(true);
+    await sendWithdrawals(deps, t.clock());
+    expect(await row()).toMatchObject({
+      status: 6,
+      failure_reason: 'reverted',
+      tx_hash: first.tx_hash,
+    });
+    expect(
+      await node.publicClient.getTransactionReceipt({ hash: first.tx_hash as Address }),
+    ).toMatchObject({ status: 'reverted' });
+    await node.setTokenBalance(token, gas as Address, usdt('40'));
+    await reinitiateWithdrawal(t.db, reader, userId, id, t.clock());
+    await sendWithdrawals(deps, t.clock());
+    const second = await row();
+    expect(second).toMatchObject({ status: 5, nonce: Number(first.nonce) + 1 });
+    expect(second.tx_hash).not.toBe(first.tx_hash);
+    await node.mine(15);
+    await sendWithdrawals(deps, t.clock());
+    expect((await row()).status).toBe(1);
+    expect(await tokenBalance(token, to)).toBe(usdt('40'));
+  });
+});

@@ -8,7 +8,12 @@ import {
   createWalletClient,
   defineChain,
   http,
+  encodeAbiParameters,
   encodeFunctionData,
+  keccak256,
+  pad,
+  parseAbiParameters,
+  toHex,
   type Abi,
   type Address,
   type Hex,
@@ -66,6 +71,11 @@ export interface LocalNode {
   snapshot(): Promise<Hex>;
   revert(id: Hex): Promise<void>;
   mine(blocks: number): Promise<void>;
+  /**
+   * Writes `owner`'s balance in a TestUsdt contract's storage (hardhat_setStorageAt), as a
+   * token's own freeze (USDT's blacklist) would take it away from under a pending transfer.
+   */
+  setTokenBalance(token: Address, owner: Address, amount: bigint): Promise<void>;
   /** Off: transactions wait in the mempool until `mine`. */
   setAutomine(on: boolean): Promise<void>;
   stop(): Promise<void>;
@@ -190,6 +200,13 @@ export async function startLocalNode(): Promise<LocalNode> {
     },
     async mine(blocks) {
       await testClient.mine({ blocks });
+    },
+    async setTokenBalance(address, owner, amount) {
+      // TestUsdt's storage: totalSupply at slot 0, balanceOf at slot 1.
+      const index = keccak256(
+        encodeAbiParameters(parseAbiParameters('address, uint256'), [owner, 1n]),
+      );
+      await testClient.setStorageAt({ address, index, value: pad(toHex(amount)) });
     },
     async setAutomine(on) {
       await testClient.setAutomine(on);
