@@ -26,7 +26,7 @@ import { printTable, singleArgument, UsageError, type ConfigCommand } from './co
 class CopyStopped extends Error {}
 
 // Kysely's bookkeeping: the target's own migration run writes these. The maintained counts and
-// daily totals (migration 0190): the target's triggers make them from the rows copied.
+// daily totals (migration 0230): the target's triggers make them from the rows copied.
 const SKIPPED_TABLES = new Set([
   DEFAULT_MIGRATION_TABLE,
   DEFAULT_MIGRATION_LOCK_TABLE,

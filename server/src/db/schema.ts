@@ -620,7 +620,7 @@ export interface SignerLogTable {
   created_at: string;
 }
 
-/** The tables whose rows row_counts counts (migration 0190), by owner: a user's, or an app's. */
+/** The tables whose rows row_counts counts (migration 0230), by owner: a user's, or an app's. */
 export type CountedTable =
   | 'ledger_entries'
   | 'receive_transactions'
@@ -629,7 +629,7 @@ export type CountedTable =
   | 'api_logs'
   | 'webhook_deliveries';
 
-/** Rows per owner and table, kept by triggers in the writing transaction (migration 0190). */
+/** Rows per owner and table, kept by triggers in the writing transaction (migration 0230). */
 export interface RowCountsTable {
   /** users.id for ledger_entries, apps.id for the others. */
   owner_id: string;
@@ -639,7 +639,7 @@ export interface RowCountsTable {
 
 /**
  * Per app, UTC day (YYYY-MM-DD) and method: credited deposits, completed withdrawals and the
- * withdrawals the plan counts, kept by triggers in the writing transaction (migration 0190; the
+ * withdrawals the plan counts, kept by triggers in the writing transaction (migration 0230; the
  * rules are domain/appUsage.ts's).
  */
 export interface AppDailyUsageTable {

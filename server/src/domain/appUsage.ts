@@ -15,7 +15,7 @@ import { currentSubscription } from './subscriptions';
 // What an app did: credited deposits and completed withdrawals, per UTC day and method. The
 // Daily Logs, the Usage figures, the dashboard's counts and the plan's limits all read the same
 // daily totals (app_daily_usage), which triggers keep in the very transaction that writes a
-// receive or send row (migration 0190), so they agree with each other and with the rows: the
+// receive or send row (migration 0230), so they agree with each other and with the rows: the
 // totals are exactly what these rules derive from the rows (derivedDailyUsage, which a test and
 // `npm run bench:api` hold them to).
 //   - A deposit counts once credited: Hash Verified (3), Gas Transferred (4), Completed (1); on

@@ -3,7 +3,7 @@ import type { CountedTable, Database } from '../db/schema';
 
 // The lists' totals (`total`, `last_page`) without a COUNT(*) over a million rows: row_counts
 // holds the rows per owner and table, kept by triggers in the transaction that inserts or
-// deletes a row (migration 0190), so a count is never ahead of or behind the rows it counts.
+// deletes a row (migration 0230), so a count is never ahead of or behind the rows it counts.
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
