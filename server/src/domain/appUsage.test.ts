@@ -94,10 +94,99 @@ describe('app usage from the rows', () => {
         deposit_micro: days.reduce((n, d) => n + d.deposit_micro, 0n),
         withdraw_count: days.reduce((n, d) => n + d.withdraw_count, 0),
         withdraw_micro: days.reduce((n, d) => n + d.withdraw_micro, 0n),
+        // Rows from before the watcher (amount_micro only) carry no fee: all to the payout.
+        fee_micro: 0n,
+        payout_micro: days.reduce((n, d) => n + d.deposit_micro, 0n),
       });
     }
     expect(totals.get('pm_usdt_bsc')?.deposit_count).toBe(5);
     expect(totals.get('pm_usdt_bsc')?.deposit_micro).toBe(2n ** 54n + 30_500_000n);
+  });
+});
+
+describe("the gateway's fee and the payout, from amount_raw and fee_raw", () => {
+  const t = testAppPerBlock();
+  const APP = 'app_split';
+  const usdt = (text: string) => BigInt(text.replace('.', '')) * 10n ** 12n; // 18 decimals, from 6
+
+  beforeAll(async () => {
+    const userId = await addUser(t, 'split');
+    await insertApp(t, { id: APP, user_id: userId, created_at: '2026-11-01T00:00:00.000Z' });
+    type Row = [string, 0 | 1 | 3 | 4 | 5, string, bigint | null, bigint | null, number, string];
+    const rows: Row[] = [
+      // id, status, method, amount_raw, fee_raw, amount_micro, credited_at
+      // 1000.5 USDT at 1 %: both past int64 in 18 decimals.
+      [
+        'a',
+        3,
+        'pm_usdt_bsc',
+        usdt('1000.500000'),
+        usdt('10.005000'),
+        1_000_500_000,
+        '2026-11-20T10:00:00.000Z',
+      ],
+      // 25 USDT and 1 wei at 0.75 %: the wei is dust below a micro-USDT.
+      [
+        'b',
+        1,
+        'pm_usdt_bsc',
+        usdt('25.000000') + 1n,
+        usdt('0.187500'),
+        25_000_000,
+        '2026-11-20T11:00:00.000Z',
+      ],
+      // Credited without a package: no fee.
+      ['c', 4, 'pm_usdt_bsc', usdt('5.000000'), null, 5_000_000, '2026-11-21T10:00:00.000Z'],
+      // From before the watcher: amount_micro only (its created_at day).
+      ['d', 1, 'pm_usdt_bsc', null, null, 4_000_000, ''],
+      // Failed: never counted.
+      ['e', 5, 'pm_usdt_bsc', usdt('9.000000'), usdt('0.090000'), 9_000_000, ''],
+      // 6 decimals (USDT on Ethereum): 100 USDT at 1 %.
+      ['f', 1, 'pm_usdt_eth', 100_000_000n, 1_000_000n, 100_000_000, '2026-11-21T12:00:00.000Z'],
+    ];
+    for (const [id, status, method, amountRaw, feeRaw, micro, creditedAt] of rows) {
+      await insertReceive(t, {
+        id: `rcv_split_${id}`,
+        app_id: APP,
+        payment_method_id: method,
+        unique_id: `s-${id}`,
+        amount_micro: micro,
+        amount_raw: amountRaw?.toString() ?? null,
+        fee_raw: feeRaw?.toString() ?? null,
+        deposit_status: status,
+        created_at: '2026-11-21T00:00:00.000Z',
+        credited_at: creditedAt || null,
+      });
+    }
+  });
+
+  it('sums them exactly in base units per day and method, then truncates to micro', async () => {
+    const page = await dailyLogs(t.db, APP, { limit: 10, offset: 0 });
+    const split = page.rows.map((r) => [r.day, r.paymentMethodId, r.fee_micro, r.payout_micro]);
+    expect(split).toEqual(
+      expect.arrayContaining([
+        // 10.005 + 0.1875 fee; 1025.5 USDT + 1 wei less that fee to the payout.
+        ['2026-11-20', 'pm_usdt_bsc', 10_192_500n, 1_015_307_500n],
+        // No fee on c (no package) nor on d (before the watcher).
+        ['2026-11-21', 'pm_usdt_bsc', 0n, 9_000_000n],
+        ['2026-11-21', 'pm_usdt_eth', 1_000_000n, 99_000_000n],
+      ]),
+    );
+    expect(split).toHaveLength(3);
+  });
+
+  it('gives Usage the same split, summed over the days', async () => {
+    const totals = await methodTotals(t.db, APP);
+    expect(totals.get('pm_usdt_bsc')).toMatchObject({
+      deposit_count: 4,
+      deposit_micro: 1_034_500_000n,
+      fee_micro: 10_192_500n,
+      payout_micro: 1_024_307_500n,
+    });
+    expect(totals.get('pm_usdt_eth')).toMatchObject({
+      fee_micro: 1_000_000n,
+      payout_micro: 99_000_000n,
+    });
   });
 });
 

@@ -1,8 +1,9 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import { engineOf } from '../db/connection';
 import type { Database, DepositStatus, SendStatus } from '../db/schema';
-import { sumMicro } from '../db/sums';
+import { joinRawParts, rawParts, sumMicro } from '../db/sums';
 import { ForbiddenError } from './errors';
+import { chainAmountToMicro } from './money';
 import { currentSubscription } from './subscriptions';
 
 // What an app did, always computed from its receive and send rows, never kept as counters: the
@@ -12,6 +13,10 @@ import { currentSubscription } from './subscriptions';
 //   - A deposit counts once credited: Hash Verified (3), Gas Transferred (4), Completed (1); on
 //     the day it was credited (rows from before the watcher: the day they were recorded).
 //   - A withdrawal counts once Completed (1), on the day it was created.
+//   - A credited deposit's amount splits into the gateway's fee (fee_raw, the package's percent
+//     recorded at credit; none without a package) and the rest, for the payout address: the
+//     sweep's two legs. Both are summed exactly in base units (amount_raw, fee_raw); rows from
+//     before the watcher have only amount_micro, and no fee.
 // Days are UTC days: the server has no idea of the merchant's time zone.
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -28,16 +33,32 @@ function utcDay(db: Executor, instant: Expression<string | null>): RawBuilder<st
 
 /** One row per credited deposit and per completed withdrawal of the app, with its UTC day. */
 function activityRows(db: Executor, appId: string) {
+  const engine = engineOf(db);
   const receives = db
     .selectFrom('receive_transactions')
-    .select((eb) => [
-      utcDay(db, eb.fn.coalesce('credited_at', 'created_at')).as('day'),
-      'payment_method_id',
-      sql<number>`1`.as('deposit_count'),
-      'amount_micro as deposit_micro',
-      sql<number>`0`.as('withdraw_count'),
-      sql<number>`0`.as('withdraw_micro'),
-    ])
+    .select((eb) => {
+      const amount = rawParts(engine, eb.ref('amount_raw'));
+      const fee = rawParts(engine, eb.ref('fee_raw'));
+      return [
+        utcDay(db, eb.fn.coalesce('credited_at', 'created_at')).as('day'),
+        'payment_method_id',
+        sql<number>`1`.as('deposit_count'),
+        'amount_micro as deposit_micro',
+        sql<number>`0`.as('withdraw_count'),
+        sql<number>`0`.as('withdraw_micro'),
+        amount.high.as('amount_high'),
+        amount.low.as('amount_low'),
+        eb
+          .case()
+          .when('amount_raw', 'is', null)
+          .then(eb.ref('amount_micro'))
+          .else(0)
+          .end()
+          .as('legacy_micro'),
+        fee.high.as('fee_high'),
+        fee.low.as('fee_low'),
+      ];
+    })
     .where('app_id', '=', appId)
     .where('deposit_status', 'in', CREDITED_STATUSES);
   const sends = db
@@ -49,6 +70,11 @@ function activityRows(db: Executor, appId: string) {
       sql<number>`0`.as('deposit_micro'),
       sql<number>`1`.as('withdraw_count'),
       'amount_micro as withdraw_micro',
+      sql<number>`0`.as('amount_high'),
+      sql<number>`0`.as('amount_low'),
+      sql<number>`0`.as('legacy_micro'),
+      sql<number>`0`.as('fee_high'),
+      sql<number>`0`.as('fee_low'),
     ])
     .where('app_id', '=', appId)
     .where('status', '=', SEND_COMPLETED);
@@ -61,19 +87,36 @@ export interface ActivityTotals {
   deposit_micro: bigint;
   withdraw_count: number;
   withdraw_micro: bigint;
+  /** The gateway's fee on the deposits, truncated to micro from its exact base-unit sum. */
+  fee_micro: bigint;
+  /** The deposits less that fee (for the payout address), likewise. */
+  payout_micro: bigint;
 }
 
-function totalsOf(row: {
-  deposit_count: string | number | null;
-  deposit_micro: string;
-  withdraw_count: string | number | null;
-  withdraw_micro: string;
-}): ActivityTotals {
+function totalsOf(
+  row: {
+    deposit_count: string | number | null;
+    deposit_micro: string;
+    withdraw_count: string | number | null;
+    withdraw_micro: string;
+    amount_high: string;
+    amount_low: string;
+    legacy_micro: string;
+    fee_high: string;
+    fee_low: string;
+  },
+  decimals: number,
+): ActivityTotals {
+  const amountRaw = joinRawParts(row.amount_high, row.amount_low);
+  const feeRaw = joinRawParts(row.fee_high, row.fee_low);
   return {
     deposit_count: Number(row.deposit_count ?? 0),
     deposit_micro: BigInt(row.deposit_micro),
     withdraw_count: Number(row.withdraw_count ?? 0),
     withdraw_micro: BigInt(row.withdraw_micro),
+    fee_micro: chainAmountToMicro(feeRaw, decimals),
+    // Rows without amount_raw carry no fee: their micro amounts go to the payout whole.
+    payout_micro: chainAmountToMicro(amountRaw - feeRaw, decimals) + BigInt(row.legacy_micro),
   };
 }
 
@@ -91,12 +134,18 @@ export async function dailyLogs(
       'pm.network_name',
       'pm.name',
       'pm.sort_order',
+      'pm.decimals',
       eb.fn.sum<number>('t.deposit_count').as('deposit_count'),
       sumMicro(eb.ref('t.deposit_micro')).as('deposit_micro'),
       eb.fn.sum<number>('t.withdraw_count').as('withdraw_count'),
       sumMicro(eb.ref('t.withdraw_micro')).as('withdraw_micro'),
+      sumMicro(eb.ref('t.amount_high')).as('amount_high'),
+      sumMicro(eb.ref('t.amount_low')).as('amount_low'),
+      sumMicro(eb.ref('t.legacy_micro')).as('legacy_micro'),
+      sumMicro(eb.ref('t.fee_high')).as('fee_high'),
+      sumMicro(eb.ref('t.fee_low')).as('fee_low'),
     ])
-    .groupBy(['t.day', 'pm.id', 'pm.network_name', 'pm.name', 'pm.sort_order']);
+    .groupBy(['t.day', 'pm.id', 'pm.network_name', 'pm.name', 'pm.sort_order', 'pm.decimals']);
   const [rows, count] = await Promise.all([
     groups
       .orderBy('t.day', 'desc')
@@ -117,7 +166,7 @@ export async function dailyLogs(
       paymentMethodId: row.payment_method_id,
       networkName: row.network_name,
       name: row.name,
-      ...totalsOf(row),
+      ...totalsOf(row, row.decimals),
     })),
   };
 }
@@ -128,16 +177,23 @@ export async function methodTotals(
   appId: string,
 ): Promise<Map<string, ActivityTotals>> {
   const rows = await activityRows(db, appId)
+    .innerJoin('payment_methods as pm', 'pm.id', 't.payment_method_id')
     .select((eb) => [
       't.payment_method_id',
+      'pm.decimals',
       eb.fn.sum<number>('t.deposit_count').as('deposit_count'),
       sumMicro(eb.ref('t.deposit_micro')).as('deposit_micro'),
       eb.fn.sum<number>('t.withdraw_count').as('withdraw_count'),
       sumMicro(eb.ref('t.withdraw_micro')).as('withdraw_micro'),
+      sumMicro(eb.ref('t.amount_high')).as('amount_high'),
+      sumMicro(eb.ref('t.amount_low')).as('amount_low'),
+      sumMicro(eb.ref('t.legacy_micro')).as('legacy_micro'),
+      sumMicro(eb.ref('t.fee_high')).as('fee_high'),
+      sumMicro(eb.ref('t.fee_low')).as('fee_low'),
     ])
-    .groupBy('t.payment_method_id')
+    .groupBy(['t.payment_method_id', 'pm.decimals'])
     .execute();
-  return new Map(rows.map((row) => [row.payment_method_id, totalsOf(row)]));
+  return new Map(rows.map((row) => [row.payment_method_id, totalsOf(row, row.decimals)]));
 }
 
 /** Credited deposits of all the user's apps in the windows (since their start), by credited_at. */

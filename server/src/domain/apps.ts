@@ -368,8 +368,10 @@ export async function appDetails(
     .execute();
   // Usage: the Daily Logs summed per method (appUsage.ts), so the two tabs always agree.
   const totals = await methodTotals(db, appId);
-  const totalOf = (id: string, side: 'deposit_micro' | 'withdraw_micro') =>
-    microToDecimal(totals.get(id)?.[side] ?? 0n);
+  const totalOf = (
+    id: string,
+    side: 'deposit_micro' | 'withdraw_micro' | 'fee_micro' | 'payout_micro',
+  ) => microToDecimal(totals.get(id)?.[side] ?? 0n);
   const countOf = (side: 'deposit_count' | 'withdraw_count') =>
     [...totals.values()].reduce((sum, t) => sum + t[side], 0);
 
@@ -466,6 +468,8 @@ export async function appDetails(
       token_contract_address: m.token_contract_address,
       total_amount: totalOf(m.id, 'deposit_micro'),
       total_withdraw_amount: totalOf(m.id, 'withdraw_micro'),
+      total_gateway_fee: totalOf(m.id, 'fee_micro'),
+      total_payout_amount: totalOf(m.id, 'payout_micro'),
     })),
     user_payment_methods: used.map((u): Schemas['UserPaymentMethod'] => ({
       id: u.id,
@@ -561,6 +565,8 @@ export async function appDetails(
         deposit_volume: microToDecimal(d.deposit_micro),
         withdraw_count: d.withdraw_count,
         withdraw_volume: microToDecimal(d.withdraw_micro),
+        gateway_fee_volume: microToDecimal(d.fee_micro),
+        payout_volume: microToDecimal(d.payout_micro),
       })),
       daily.total,
       at('daily_logs'),

@@ -468,6 +468,17 @@ describe('Merchant Setting and Usage', () => {
     expect(screen.getByText('300.123456')).toBeInTheDocument();
   });
 
+  test("splits each method's received total into the gateway fee and the payout", async () => {
+    renderTab('usage');
+    const card = (await screen.findByRole('heading', { level: 3, name: 'USDT (BNB Smart Chain)' }))
+      .parentElement as HTMLElement;
+    const figure = (label: string) => within(card).getByText(label).nextElementSibling;
+    expect(figure('Total Received')).toHaveTextContent('1250.500000');
+    expect(figure('Gateway Fee')).toHaveTextContent('12.505000');
+    expect(figure('To Payout Address')).toHaveTextContent('1237.995000');
+    expect(screen.getByText(/the gateway fee \(your package's percent/)).toBeInTheDocument();
+  });
+
   test('shows the methods in use first and the unused ones behind a toggle', async () => {
     const SOL = { ...TRX, id: 'pm_sol', name: 'SOL', network_name: 'Solana' };
     const STOPPED = {
@@ -704,6 +715,19 @@ describe('Logs', () => {
     expect(await screen.findByText('120.5679 USDT')).toBeInTheDocument();
     expect(screen.getByText('10.0000 USDT')).toBeInTheDocument();
     expect(screen.getByText('01-11-2026')).toBeInTheDocument();
+  });
+
+  test("Daily Logs split each day's deposits into the gateway fee and the payout", async () => {
+    renderTab('daily-logs');
+    // Each cell carries its header as data-label: the stacked cards of a phone show it too.
+    const fee = await screen.findByRole('cell', { name: '1.2057 USDT' });
+    expect(fee).toHaveAttribute('data-label', 'Gateway Fee');
+    expect(screen.getByRole('cell', { name: '119.3622 USDT' })).toHaveAttribute(
+      'data-label',
+      'To Payout Address',
+    );
+    expect(screen.getByRole('columnheader', { name: 'Gateway Fee' })).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'To Payout Address' })).toBeInTheDocument();
   });
 
   test("empty lists say 'No record Found' and show no pagination", async () => {

@@ -14,6 +14,19 @@ const COLUMNS: Column<DailyLog>[] = [
     className: 'text-nowrap',
     cell: (log) => formatCoin(log.deposit_volume, log.name),
   },
+  // How that day's deposits split at the sweep (the Usage cards' split, per day).
+  {
+    header: 'Gateway Fee',
+    numeric: true,
+    className: 'text-nowrap',
+    cell: (log) => formatCoin(log.gateway_fee_volume, log.name),
+  },
+  {
+    header: 'To Payout Address',
+    numeric: true,
+    className: 'text-nowrap',
+    cell: (log) => formatCoin(log.payout_volume, log.name),
+  },
   { header: 'Send Count', numeric: true, cell: (log) => log.withdraw_count },
   {
     header: 'Send Amount',
