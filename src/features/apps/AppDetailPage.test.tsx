@@ -5,6 +5,7 @@ import {
   API_KEY,
   fixtures,
   GAS_ADDRESS,
+  makeApp,
   makeAppDetails,
   makePage,
   makeReceive,
@@ -46,6 +47,8 @@ function capture<T>(operationId: Parameters<typeof on>[0], answer: () => Respons
   );
   return calls;
 }
+
+const OTHER_PAYOUT = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
 
 const message = (msg: string) => () => ok('updatePaymentMethod', { status: true, msg });
 
@@ -212,19 +215,39 @@ describe('Payment Setting', () => {
     );
   });
 
-  test('the Deposit Wallet shows when the hold on a changed payout address ends', async () => {
+  test('after a payout address change, the card and the Deposit Wallet show when the hold ends', async () => {
     const until = '2026-11-27T16:00:00.000Z';
-    const { user } = renderTab(
-      'payment-setting',
-      makeAppDetails({ user_payment_methods: [makeUsedMethod({ payout_hold_until: until })] }),
+    // The server answers the details without a hold, then (after the change) with one.
+    let details = makeAppDetails();
+    server.use(on('getAppDetails', () => ok('getAppDetails', { status: true, data: details })));
+    server.use(
+      on('updatePaymentMethod', () => {
+        details = makeAppDetails({
+          user_payment_methods: [
+            makeUsedMethod({ collect_address: OTHER_PAYOUT, payout_hold_until: until }),
+          ],
+        });
+        return message('Payment method updated successfully')();
+      }),
     );
+    const { user } = renderAt('/app/my-app/app_1/payment-setting');
     await user.click(await screen.findByRole('button', { name: 'Deposit Wallet' }));
     const dialog = await screen.findByRole('dialog', { name: 'Deposit Wallet' });
-    expect(
-      within(dialog).getByText(
-        `This payout address was changed: sweeps to it are held until ${formatDateTime(until)}.`,
-      ),
-    ).toBeInTheDocument();
+    expect(within(dialog).queryByText(/held until/)).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Edit payout address' }));
+    const field = within(dialog).getByLabelText('Payout Address');
+    await user.clear(field);
+    await user.type(field, OTHER_PAYOUT);
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    const notice = await within(dialog).findByText(/This payout address was changed/);
+    expect(notice).toHaveTextContent(
+      `This payout address was changed: sweeps to it and this app's withdrawals are held until ${formatDateTime(until)}.`,
+    );
+    // The moment is the shared DateTime: LLL, machine-readable too.
+    expect(within(notice).getByText(formatDateTime(until))).toHaveAttribute('datetime', until);
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    const card = screen.getByText(/Payout address changed: held until/);
+    expect(card).toHaveTextContent(`Payout address changed: held until ${formatDateTime(until)}.`);
   });
 
   test('the Operational Wallet is not ready without a gas address', async () => {
@@ -456,6 +479,39 @@ describe('Merchant Setting and Usage', () => {
       status: 0,
     });
     expect(await screen.findByText('App updated successfully')).toBeInTheDocument();
+  });
+
+  test('shows, under the IP whitelist, until when a change holds withdrawals', async () => {
+    const until = '2026-11-27T16:00:00.000Z';
+    const held = makeAppDetails({
+      app_data: makeApp({ status: 1, whitelist_ip: '203.0.113.7', whitelist_hold_until: until }),
+    });
+    // Not held: no note. Saved with a changed whitelist, the refetched app carries the hold.
+    let details = makeAppDetails({ app_data: makeApp({ status: 1, whitelist_ip: '203.0.113.7' }) });
+    server.use(on('getAppDetails', () => ok('getAppDetails', { status: true, data: details })));
+    server.use(reply('getApps', fixtures.getApps));
+    server.use(
+      on('updateApp', () => {
+        details = held;
+        return ok('updateApp', {
+          status: true,
+          msg: 'App updated successfully',
+          data: held.app_data,
+        });
+      }),
+    );
+    const { user } = renderAt('/app/my-app/app_1/merchant-setting');
+    const whitelist = await screen.findByLabelText('IP Whitelist');
+    expect(screen.queryByText(/withdrawals are held/)).not.toBeInTheDocument();
+    await user.type(whitelist, '{enter}198.51.100.1');
+    await user.click(screen.getByRole('button', { name: 'Update' }));
+    const note = await screen.findByText(/The IP whitelist was changed/);
+    expect(note).toHaveTextContent(
+      `The IP whitelist was changed: withdrawals are held until ${formatDateTime(until)}.`,
+    );
+    expect(within(note).getByText(formatDateTime(until))).toHaveAttribute('datetime', until);
+    // Read with the field by assistive technology.
+    expect(whitelist).toHaveAccessibleDescription(expect.stringContaining('withdrawals are held'));
   });
 
   test('shows counts and per-method totals with 6 decimals', async () => {
