@@ -3,6 +3,9 @@ import { insertApp, insertReceive, insertSend } from '../../test/appRows';
 import { testAppPerBlock } from '../../test/withTestApp';
 import { dailyLogs, feeOf, methodTotals, percentFraction } from './appUsage';
 
+/** Sweeps with a fee leg (GATEWAY_FEE_ADDRESS set). */
+const FEE_LEG = { feeLeg: true };
+
 // Daily Logs and Usage are computed from the receive and send rows: the same rows give the same
 // numbers however often they are computed, and the two agree.
 
@@ -55,7 +58,7 @@ describe('app usage from the rows', () => {
   });
 
   it('gives each UTC day and method its credited deposits and completed withdrawals', async () => {
-    const page = await dailyLogs(t.db, APP, { limit: 10, offset: 0 });
+    const page = await dailyLogs(t.db, APP, { limit: 10, offset: 0 }, FEE_LEG);
     expect(page.total).toBe(5);
     expect(
       page.rows.map((r) => [
@@ -73,7 +76,7 @@ describe('app usage from the rows', () => {
       ['2026-11-20', 'pm_usdt_bsc', 2, 26_500_000n, 1, 3_000_000n],
       ['2026-11-19', 'pm_usdt_bsc', 1, 4_000_000n, 0, 0n],
     ]);
-    const second = await dailyLogs(t.db, APP, { limit: 2, offset: 2 });
+    const second = await dailyLogs(t.db, APP, { limit: 2, offset: 2 }, FEE_LEG);
     expect(second.total).toBe(5);
     expect(second.rows.map((r) => [r.day, r.paymentMethodId])).toEqual([
       ['2026-11-21', 'pm_trx'],
@@ -82,11 +85,11 @@ describe('app usage from the rows', () => {
   });
 
   it('gives the same numbers when run again, and Usage is the Daily Logs summed', async () => {
-    const first = await dailyLogs(t.db, APP, { limit: 10, offset: 0 });
-    const again = await dailyLogs(t.db, APP, { limit: 10, offset: 0 });
+    const first = await dailyLogs(t.db, APP, { limit: 10, offset: 0 }, FEE_LEG);
+    const again = await dailyLogs(t.db, APP, { limit: 10, offset: 0 }, FEE_LEG);
     expect(again).toEqual(first);
-    const totals = await methodTotals(t.db, APP);
-    expect(await methodTotals(t.db, APP)).toEqual(totals);
+    const totals = await methodTotals(t.db, APP, FEE_LEG);
+    expect(await methodTotals(t.db, APP, FEE_LEG)).toEqual(totals);
     for (const method of ['pm_usdt_bsc', 'pm_trx']) {
       const days = first.rows.filter((r) => r.paymentMethodId === method);
       expect(totals.get(method)).toEqual({
@@ -161,7 +164,7 @@ describe("the gateway's fee and the payout, from amount_raw and fee_raw", () => 
   });
 
   it('sums them exactly in base units per day and method, then truncates to micro', async () => {
-    const page = await dailyLogs(t.db, APP, { limit: 10, offset: 0 });
+    const page = await dailyLogs(t.db, APP, { limit: 10, offset: 0 }, FEE_LEG);
     const split = page.rows.map((r) => [r.day, r.paymentMethodId, r.fee_micro, r.payout_micro]);
     expect(split).toEqual(
       expect.arrayContaining([
@@ -176,7 +179,7 @@ describe("the gateway's fee and the payout, from amount_raw and fee_raw", () => 
   });
 
   it('gives Usage the same split, summed over the days', async () => {
-    const totals = await methodTotals(t.db, APP);
+    const totals = await methodTotals(t.db, APP, FEE_LEG);
     expect(totals.get('pm_usdt_bsc')).toMatchObject({
       deposit_count: 4,
       deposit_micro: 1_034_500_000n,
@@ -187,6 +190,18 @@ describe("the gateway's fee and the payout, from amount_raw and fee_raw", () => 
       fee_micro: 1_000_000n,
       payout_micro: 99_000_000n,
     });
+  });
+
+  it('sends everything to the payout without a fee address (no fee leg at the sweep)', async () => {
+    const totals = await methodTotals(t.db, APP, { feeLeg: false });
+    expect(totals.get('pm_usdt_bsc')).toMatchObject({
+      fee_micro: 0n,
+      payout_micro: 1_034_500_000n,
+    });
+    const page = await dailyLogs(t.db, APP, { limit: 10, offset: 0 }, { feeLeg: false });
+    expect(page.rows.every((r) => r.fee_micro === 0n && r.payout_micro === r.deposit_micro)).toBe(
+      true,
+    );
   });
 });
 

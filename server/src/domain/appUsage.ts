@@ -81,6 +81,14 @@ function activityRows(db: Executor, appId: string) {
   return db.selectFrom(receives.unionAll(sends).as('t'));
 }
 
+/**
+ * Whether sweeps take the fee leg: only with a fee address (GATEWAY_FEE_ADDRESS); without one the
+ * payout address gets every deposit whole, and the figures say so.
+ */
+export interface FeeLeg {
+  feeLeg: boolean;
+}
+
 export interface ActivityTotals {
   deposit_count: number;
   /** Exact sums, as BigInt. */
@@ -106,9 +114,10 @@ function totalsOf(
     fee_low: string;
   },
   decimals: number,
+  { feeLeg }: FeeLeg,
 ): ActivityTotals {
   const amountRaw = joinRawParts(row.amount_high, row.amount_low);
-  const feeRaw = joinRawParts(row.fee_high, row.fee_low);
+  const feeRaw = feeLeg ? joinRawParts(row.fee_high, row.fee_low) : 0n;
   return {
     deposit_count: Number(row.deposit_count ?? 0),
     deposit_micro: BigInt(row.deposit_micro),
@@ -125,6 +134,7 @@ export async function dailyLogs(
   db: Executor,
   appId: string,
   page: { limit: number; offset: number },
+  fee: FeeLeg,
 ) {
   const groups = activityRows(db, appId)
     .innerJoin('payment_methods as pm', 'pm.id', 't.payment_method_id')
@@ -166,7 +176,7 @@ export async function dailyLogs(
       paymentMethodId: row.payment_method_id,
       networkName: row.network_name,
       name: row.name,
-      ...totalsOf(row, row.decimals),
+      ...totalsOf(row, row.decimals, fee),
     })),
   };
 }
@@ -175,6 +185,7 @@ export async function dailyLogs(
 export async function methodTotals(
   db: Executor,
   appId: string,
+  fee: FeeLeg,
 ): Promise<Map<string, ActivityTotals>> {
   const rows = await activityRows(db, appId)
     .innerJoin('payment_methods as pm', 'pm.id', 't.payment_method_id')
@@ -193,7 +204,7 @@ export async function methodTotals(
     ])
     .groupBy(['t.payment_method_id', 'pm.decimals'])
     .execute();
-  return new Map(rows.map((row) => [row.payment_method_id, totalsOf(row, row.decimals)]));
+  return new Map(rows.map((row) => [row.payment_method_id, totalsOf(row, row.decimals, fee)]));
 }
 
 /** Credited deposits of all the user's apps in the windows (since their start), by credited_at. */

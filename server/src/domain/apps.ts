@@ -13,7 +13,7 @@ import { microToDecimal } from './money';
 import { currentSubscription } from './subscriptions';
 import { APP_MESSAGES, APPS_WITHOUT_SUBSCRIPTION } from '../../../src/shared/apps';
 import { testMethodsByChain, type LocalChains } from './testDeposits';
-import { dailyLogs, methodTotals } from './appUsage';
+import { dailyLogs, methodTotals, type FeeLeg } from './appUsage';
 import { deliveryPage, ipnLogView } from './webhooks/portal';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -154,14 +154,16 @@ export function checkAppFields(
  * An app as the API shows it. Ready (1) needs a payment method in use; the stored status is
  * the merchant's own switch (Merchant Setting), so an app with methods can still be set Not Ready.
  */
-function toAppView(row: Selectable<AppsTable>, methodCount: number): App {
+function toAppView(row: Selectable<AppsTable>, methodCount: number, nowIso: string): App {
   return {
     id: row.id,
     app_name: row.app_name,
     info: row.info,
     project_url: row.project_url,
     whitelist_ip: row.whitelist_ip,
-    ...(isHeld(row.whitelist_hold_until) ? { whitelist_hold_until: row.whitelist_hold_until } : {}),
+    ...(isHeld(row.whitelist_hold_until, nowIso)
+      ? { whitelist_hold_until: row.whitelist_hold_until }
+      : {}),
     callback_url: row.callback_url,
     created_at: row.created_at,
     status: methodCount > 0 && row.status === 1 ? 1 : 0,
@@ -169,7 +171,7 @@ function toAppView(row: Selectable<AppsTable>, methodCount: number): App {
 }
 
 /** The user's apps, oldest first (the sidebar list). */
-export async function listApps(db: Executor, userId: string): Promise<App[]> {
+export async function listApps(db: Executor, userId: string, nowIso: string): Promise<App[]> {
   const rows = await db
     .selectFrom('apps')
     .selectAll('apps')
@@ -184,7 +186,7 @@ export async function listApps(db: Executor, userId: string): Promise<App[]> {
     .orderBy('apps.created_at', 'asc')
     .orderBy('apps.id', 'asc')
     .execute();
-  return rows.map(({ method_count, ...row }) => toAppView(row, Number(method_count ?? 0)));
+  return rows.map(({ method_count, ...row }) => toAppView(row, Number(method_count ?? 0), nowIso));
 }
 
 /**
@@ -254,7 +256,7 @@ export async function createApp(
     const details = { app_name: fields.app_name };
     await recordAccountEvent(trx, userId, 'app_created', details, { client, at: nowIso });
   });
-  const apps = await listApps(db, userId);
+  const apps = await listApps(db, userId, nowIso);
   const app = apps.find((a) => a.id === id);
   if (!app) throw new Error(`App ${id} was created but is not listed`);
   return { app, apps };
@@ -270,9 +272,9 @@ export function holdEnd(nowIso: string, holdHours: number): string | null {
   return holdHours > 0 ? new Date(Date.parse(nowIso) + holdHours * 3_600_000).toISOString() : null;
 }
 
-/** A hold end still ahead (the views show only those). */
-function isHeld(until: string | null): until is string {
-  return until !== null && Date.parse(until) > Date.now();
+/** A hold end still ahead of the server's clock (the views show only those, as the signer). */
+function isHeld(until: string | null, nowIso: string): until is string {
+  return until !== null && Date.parse(until) > Date.parse(nowIso);
 }
 
 export async function updateApp(
@@ -302,7 +304,7 @@ export async function updateApp(
     .where('id', '=', app.id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  return { app: toAppView(updated, methods), whitelistHeldUntil: heldUntil };
+  return { app: toAppView(updated, methods, nowIso), whitelistHeldUntil: heldUntil };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -354,7 +356,9 @@ export async function appDetails(
   appId: string,
   pages: PageNumbers,
   local: LocalChains,
+  view: FeeLeg & { nowIso: string },
 ): Promise<Schemas['AppDetails']> {
+  const { nowIso } = view;
   const app = await ownedApp(db, userId, appId);
   const testMethods = await testMethodsByChain(db, appId, local);
   const at = (list: ListName) => pages[list] ?? 1;
@@ -367,7 +371,7 @@ export async function appDetails(
     .orderBy('sort_order', 'asc')
     .execute();
   // Usage: the Daily Logs summed per method (appUsage.ts), so the two tabs always agree.
-  const totals = await methodTotals(db, appId);
+  const totals = await methodTotals(db, appId, view);
   const totalOf = (
     id: string,
     side: 'deposit_micro' | 'withdraw_micro' | 'fee_micro' | 'payout_micro',
@@ -388,7 +392,7 @@ export async function appDetails(
     countRows(db, 'send_transactions', appId),
     countRows(db, 'app_accounts', appId),
     countRows(db, 'api_logs', appId),
-    dailyLogs(db, appId, { limit: PER_PAGE, offset: offset('daily_logs') }),
+    dailyLogs(db, appId, { limit: PER_PAGE, offset: offset('daily_logs') }, view),
   ]);
 
   const receiveRows = await db
@@ -456,7 +460,7 @@ export async function appDetails(
   // IPN Logs: the app's webhook deliveries (domain/webhooks).
   const ipn = await deliveryPage(db, appId, { offset: offset('callback_data'), limit: PER_PAGE });
   return {
-    app_data: toAppView(app, used.length),
+    app_data: toAppView(app, used.length, nowIso),
     all_payment_methods: methods.map((m): Schemas['PaymentMethod'] => ({
       id: m.id,
       name: m.name,
@@ -478,7 +482,7 @@ export async function appDetails(
       collect_address: u.collect_address,
       deposit_status: u.deposit_status,
       withdraw_status: u.withdraw_status,
-      ...(isHeld(u.payout_hold_until) ? { payout_hold_until: u.payout_hold_until } : {}),
+      ...(isHeld(u.payout_hold_until, nowIso) ? { payout_hold_until: u.payout_hold_until } : {}),
     })),
     generated_deposit_address: accountTotal,
     // Credited deposits and completed withdrawals, as Usage shows them (the lists hold all rows).

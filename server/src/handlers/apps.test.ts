@@ -801,7 +801,9 @@ describe('updateApp and getAppDetails', () => {
 
 describe('demo data', () => {
   it("gives the demo account an app whose tabs agree, made by the gateway's own code", async () => {
-    await withTestApp({}, async (t) => {
+    // With a fee address, sweeps take the fee leg, which Usage shows.
+    const env = { GATEWAY_FEE_ADDRESS: '0x000000000000000000000000000000000000fEe5' };
+    await withTestApp({ env }, async (t) => {
       const headers = await t.authHeader();
       const apps = (await t.call('getApps', { headers })).json().data;
       expect(apps).toHaveLength(1);
