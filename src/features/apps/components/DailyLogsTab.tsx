@@ -6,7 +6,7 @@ import { usePagedList } from './usePagedList';
 
 const COLUMNS: Column<DailyLog>[] = [
   { header: 'Date', className: 'text-nowrap', cell: (log) => formatDate(log.date) },
-  { header: 'Network', className: 'text-nowrap', cell: (log) => log.network_name },
+  { header: 'Network', cell: (log) => log.network_name },
   { header: 'Receive Count', numeric: true, cell: (log) => log.deposit_count },
   {
     header: 'Receive Amount',
@@ -38,5 +38,7 @@ const COLUMNS: Column<DailyLog>[] = [
 
 export function DailyLogsTab({ appId }: { appId: string }) {
   const list = usePagedList(appId, 'daily_logs');
-  return <ListTable caption="Daily logs" columns={COLUMNS} rowKey={(log) => log.id} {...list} />;
+  return (
+    <ListTable caption="Daily logs" columns={COLUMNS} rowKey={(log) => log.id} compact {...list} />
+  );
 }
