@@ -18,8 +18,9 @@ const RAW_LOW_SCALE = 10n ** BigInt(RAW_LOW_DIGITS);
  * A token base-unit column (numeric on PostgreSQL, decimal text on SQLite) cut into two integers,
  * value = high * 10^10 + low, each 0 for null. SQLite cannot sum the text exactly (an 18-decimal
  * token passes int64 at ~9.22 tokens) but sums these parts exactly: low stays below 10^10 a row,
- * high below 10^18 for any single amount the gateway accepts. Aggregate each with sumMicro and
- * join the sums with joinRawParts.
+ * high below 10^18 for any single amount the gateway accepts, so a sum stays exact up to ~9.2e10
+ * tokens of 18 decimals (past that SQLite's sum() fails loudly, never rounds). Aggregate each with
+ * sumMicro and join the sums with joinRawParts.
  */
 export function rawParts(
   engine: Engine,
