@@ -652,6 +652,10 @@ export interface AppDailyUsageTable {
   withdraw_micro: number;
   /** Withdrawals the plan counts (domain/appUsage.ts PLAN_SEND_STATUSES), by created_at's day. */
   plan_withdraw_count: number;
+  /** The credited deposits' fee_raw, each truncated to micro (0 for rows without amount_raw). */
+  fee_micro: number;
+  /** Their amount_raw less that fee, likewise (rows without amount_raw: amount_micro whole). */
+  net_micro: number;
 }
 
 export interface Database {

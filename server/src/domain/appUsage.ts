@@ -8,7 +8,7 @@ import {
 } from 'kysely';
 import { engineOf } from '../db/connection';
 import type { Database, DepositStatus, SendStatus } from '../db/schema';
-import { sumMicro } from '../db/sums';
+import { microOfRaw, sumMicro } from '../db/sums';
 import { ForbiddenError } from './errors';
 import { currentSubscription } from './subscriptions';
 
@@ -24,6 +24,14 @@ import { currentSubscription } from './subscriptions';
 //   - The plan (tnx_limit, daily_tnx_limit, the dashboard's "used") counts the credited deposits
 //     and every withdrawal accepted until it is cancelled (PLAN_SEND_STATUSES), also by the day
 //     it was created: app_daily_usage keeps those as plan_withdraw_count.
+//   - A credited deposit's amount splits into the gateway's fee (fee_raw, the package's percent
+//     recorded at credit; none without a package) and the rest, for the payout address: the
+//     sweep's two legs, kept as fee_micro and net_micro. Each row's raw amounts are truncated to
+//     micro-units before they are summed (microOfRaw: exact however large), so a figure can be a
+//     few micro-units off the truncation of the exact base-unit sum (under one per deposit), and
+//     fee plus net always equal the truncated amounts. Rows from before the watcher have only
+//     amount_micro, and no fee: all of it is net. Without a fee address there is no fee leg
+//     (FeeLeg): the payout figure is then fee and net together, applied when they are read.
 // Days are UTC days: the server has no idea of the merchant's time zone.
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -45,19 +53,34 @@ function utcDay(db: Executor, instant: Expression<string | null>): RawBuilder<st
  * only a completed withdrawal adds to withdraw_count and withdraw_micro.
  */
 function activityRows(db: Executor, appId: string) {
+  const engine = engineOf(db);
   const receives = db
-    .selectFrom('receive_transactions')
-    .select((eb) => [
-      utcDay(db, eb.fn.coalesce('credited_at', 'created_at')).as('day'),
-      'payment_method_id',
-      sql<number>`1`.as('deposit_count'),
-      'amount_micro as deposit_micro',
-      sql<number>`0`.as('withdraw_count'),
-      sql<number>`0`.as('withdraw_micro'),
-      sql<number>`0`.as('plan_withdraw_count'),
-    ])
-    .where('app_id', '=', appId)
-    .where('deposit_status', 'in', CREDITED_STATUSES);
+    .selectFrom('receive_transactions as r')
+    .innerJoin('payment_methods as pm', 'pm.id', 'r.payment_method_id')
+    .select((eb) => {
+      const legacy = eb('r.amount_raw', 'is', null);
+      const fee = microOfRaw(engine, eb.ref('r.fee_raw'), eb.ref('pm.decimals'));
+      const amount = microOfRaw(engine, eb.ref('r.amount_raw'), eb.ref('pm.decimals'));
+      return [
+        utcDay(db, eb.fn.coalesce('r.credited_at', 'r.created_at')).as('day'),
+        'r.payment_method_id',
+        sql<number>`1`.as('deposit_count'),
+        'r.amount_micro as deposit_micro',
+        sql<number>`0`.as('withdraw_count'),
+        sql<number>`0`.as('withdraw_micro'),
+        sql<number>`0`.as('plan_withdraw_count'),
+        eb.case().when(legacy).then(0).else(fee).end().as('fee_micro'),
+        eb
+          .case()
+          .when(legacy)
+          .then(eb.ref('r.amount_micro'))
+          .else(eb(amount, '-', fee))
+          .end()
+          .as('net_micro'),
+      ];
+    })
+    .where('r.app_id', '=', appId)
+    .where('r.deposit_status', 'in', CREDITED_STATUSES);
   const sends = db
     .selectFrom('send_transactions')
     .select((eb) => {
@@ -71,11 +94,54 @@ function activityRows(db: Executor, appId: string) {
         completed(sql<number>`1`).as('withdraw_count'),
         completed(eb.ref('amount_micro')).as('withdraw_micro'),
         sql<number>`1`.as('plan_withdraw_count'),
+        sql<number>`0`.as('fee_micro'),
+        sql<number>`0`.as('net_micro'),
       ];
     })
     .where('app_id', '=', appId)
     .where('status', 'in', PLAN_SEND_STATUSES);
   return db.selectFrom(receives.unionAll(sends).as('t'));
+}
+
+/**
+ * Whether sweeps take the fee leg: only with a fee address (GATEWAY_FEE_ADDRESS); without one the
+ * payout address gets every deposit whole, and the figures say so.
+ */
+export interface FeeLeg {
+  feeLeg: boolean;
+}
+
+/** Summed figures as read (counts, and exact micro sums as decimal text). */
+interface SummedRow {
+  deposit_count: string | number | null;
+  deposit_micro: string;
+  withdraw_count: string | number | null;
+  withdraw_micro: string;
+  fee_micro: string;
+  net_micro: string;
+}
+
+interface KeptTotals {
+  deposit_count: number;
+  /** Exact sums, as BigInt. */
+  deposit_micro: bigint;
+  withdraw_count: number;
+  withdraw_micro: bigint;
+  /** The credited deposits' fees, each truncated to micro (the fee leg, when there is one). */
+  fee_micro: bigint;
+  /** Their amounts less those fees, likewise (the payout leg, with a fee leg). */
+  net_micro: bigint;
+}
+
+function keptTotalsOf(row: SummedRow): KeptTotals {
+  return {
+    deposit_count: Number(row.deposit_count ?? 0),
+    deposit_micro: BigInt(row.deposit_micro),
+    withdraw_count: Number(row.withdraw_count ?? 0),
+    withdraw_micro: BigInt(row.withdraw_micro),
+    fee_micro: BigInt(row.fee_micro),
+    net_micro: BigInt(row.net_micro),
+  };
 }
 
 export interface ActivityTotals {
@@ -84,42 +150,39 @@ export interface ActivityTotals {
   deposit_micro: bigint;
   withdraw_count: number;
   withdraw_micro: bigint;
+  /** The gateway's fee on the credited deposits (0 without a fee leg). */
+  fee_micro: bigint;
+  /** What the sweeps pay the payout address: the deposits less that fee. */
+  payout_micro: bigint;
 }
 
-function totalsOf(row: {
-  deposit_count: string | number | null;
-  deposit_micro: string;
-  withdraw_count: string | number | null;
-  withdraw_micro: string;
-}): ActivityTotals {
+function totalsOf(row: SummedRow, { feeLeg }: FeeLeg): ActivityTotals {
+  const { fee_micro, net_micro, ...rest } = keptTotalsOf(row);
   return {
-    deposit_count: Number(row.deposit_count ?? 0),
-    deposit_micro: BigInt(row.deposit_micro),
-    withdraw_count: Number(row.withdraw_count ?? 0),
-    withdraw_micro: BigInt(row.withdraw_micro),
+    ...rest,
+    fee_micro: feeLeg ? fee_micro : 0n,
+    payout_micro: feeLeg ? net_micro : net_micro + fee_micro,
   };
 }
 
-interface DailyUsage extends ActivityTotals {
+interface DailyUsage extends KeptTotals {
   day: string;
   paymentMethodId: string;
   /** Withdrawals the plan counts (PLAN_SEND_STATUSES), completed or not. */
   planWithdrawCount: number;
 }
 
-function dailyUsageOf(row: {
-  day: string;
-  payment_method_id: string;
-  deposit_count: string | number | null;
-  deposit_micro: string;
-  withdraw_count: string | number | null;
-  withdraw_micro: string;
-  plan_withdraw_count: string | number | null;
-}): DailyUsage {
+function dailyUsageOf(
+  row: SummedRow & {
+    day: string;
+    payment_method_id: string;
+    plan_withdraw_count: string | number | null;
+  },
+): DailyUsage {
   return {
     day: row.day,
     paymentMethodId: row.payment_method_id,
-    ...totalsOf(row),
+    ...keptTotalsOf(row),
     planWithdrawCount: Number(row.plan_withdraw_count ?? 0),
   };
 }
@@ -141,6 +204,8 @@ export async function derivedDailyUsage(db: Executor, appId: string): Promise<Da
       eb.fn.sum<number>('t.withdraw_count').as('withdraw_count'),
       sumMicro(eb.ref('t.withdraw_micro')).as('withdraw_micro'),
       eb.fn.sum<number>('t.plan_withdraw_count').as('plan_withdraw_count'),
+      sumMicro(eb.ref('t.fee_micro')).as('fee_micro'),
+      sumMicro(eb.ref('t.net_micro')).as('net_micro'),
     ])
     .groupBy(['t.day', 't.payment_method_id'])
     .execute();
@@ -159,6 +224,8 @@ export async function storedDailyUsage(db: Executor, appId: string): Promise<Dai
       'withdraw_count',
       sql<string>`cast(${eb.ref('withdraw_micro')} as text)`.as('withdraw_micro'),
       'plan_withdraw_count',
+      sql<string>`cast(${eb.ref('fee_micro')} as text)`.as('fee_micro'),
+      sql<string>`cast(${eb.ref('net_micro')} as text)`.as('net_micro'),
     ])
     .where('app_id', '=', appId)
     .execute();
@@ -174,6 +241,7 @@ export async function dailyLogs(
   db: Executor,
   appId: string,
   page: { limit: number; offset: number },
+  fee: FeeLeg,
 ) {
   const [rows, count] = await Promise.all([
     db
@@ -188,6 +256,8 @@ export async function dailyLogs(
         sql<string>`cast(${eb.ref('u.deposit_micro')} as text)`.as('deposit_micro'),
         'u.withdraw_count',
         sql<string>`cast(${eb.ref('u.withdraw_micro')} as text)`.as('withdraw_micro'),
+        sql<string>`cast(${eb.ref('u.fee_micro')} as text)`.as('fee_micro'),
+        sql<string>`cast(${eb.ref('u.net_micro')} as text)`.as('net_micro'),
       ])
       .where('u.app_id', '=', appId)
       .where(shownInLogs)
@@ -213,7 +283,7 @@ export async function dailyLogs(
       paymentMethodId: row.payment_method_id,
       networkName: row.network_name,
       name: row.name,
-      ...totalsOf(row),
+      ...totalsOf(row, fee),
     })),
   };
 }
@@ -222,6 +292,7 @@ export async function dailyLogs(
 export async function methodTotals(
   db: Executor,
   appId: string,
+  fee: FeeLeg,
 ): Promise<Map<string, ActivityTotals>> {
   const rows = await db
     .selectFrom('app_daily_usage')
@@ -231,11 +302,13 @@ export async function methodTotals(
       sumMicro(eb.ref('deposit_micro')).as('deposit_micro'),
       eb.fn.sum<number>('withdraw_count').as('withdraw_count'),
       sumMicro(eb.ref('withdraw_micro')).as('withdraw_micro'),
+      sumMicro(eb.ref('fee_micro')).as('fee_micro'),
+      sumMicro(eb.ref('net_micro')).as('net_micro'),
     ])
     .where('app_id', '=', appId)
     .groupBy('payment_method_id')
     .execute();
-  return new Map(rows.map((row) => [row.payment_method_id, totalsOf(row)]));
+  return new Map(rows.map((row) => [row.payment_method_id, totalsOf(row, fee)]));
 }
 
 /** YYYY-MM-DD of an ISO instant (UTC). */

@@ -13,7 +13,7 @@ import { microToDecimal } from './money';
 import { currentSubscription } from './subscriptions';
 import { APP_MESSAGES, APPS_WITHOUT_SUBSCRIPTION } from '../../../src/shared/apps';
 import { testMethodsByChain, type LocalChains } from './testDeposits';
-import { dailyLogs, methodTotals } from './appUsage';
+import { dailyLogs, methodTotals, type FeeLeg } from './appUsage';
 import { rowCount } from './maintainedCounts';
 import { deliveryPage, ipnLogView } from './webhooks/portal';
 
@@ -155,14 +155,16 @@ export function checkAppFields(
  * An app as the API shows it. Ready (1) needs a payment method in use; the stored status is
  * the merchant's own switch (Merchant Setting), so an app with methods can still be set Not Ready.
  */
-function toAppView(row: Selectable<AppsTable>, methodCount: number): App {
+function toAppView(row: Selectable<AppsTable>, methodCount: number, nowIso: string): App {
   return {
     id: row.id,
     app_name: row.app_name,
     info: row.info,
     project_url: row.project_url,
     whitelist_ip: row.whitelist_ip,
-    ...(isHeld(row.whitelist_hold_until) ? { whitelist_hold_until: row.whitelist_hold_until } : {}),
+    ...(isHeld(row.whitelist_hold_until, nowIso)
+      ? { whitelist_hold_until: row.whitelist_hold_until }
+      : {}),
     callback_url: row.callback_url,
     created_at: row.created_at,
     status: methodCount > 0 && row.status === 1 ? 1 : 0,
@@ -170,7 +172,7 @@ function toAppView(row: Selectable<AppsTable>, methodCount: number): App {
 }
 
 /** The user's apps, oldest first (the sidebar list). */
-export async function listApps(db: Executor, userId: string): Promise<App[]> {
+export async function listApps(db: Executor, userId: string, nowIso: string): Promise<App[]> {
   const rows = await db
     .selectFrom('apps')
     .selectAll('apps')
@@ -185,7 +187,7 @@ export async function listApps(db: Executor, userId: string): Promise<App[]> {
     .orderBy('apps.created_at', 'asc')
     .orderBy('apps.id', 'asc')
     .execute();
-  return rows.map(({ method_count, ...row }) => toAppView(row, Number(method_count ?? 0)));
+  return rows.map(({ method_count, ...row }) => toAppView(row, Number(method_count ?? 0), nowIso));
 }
 
 /**
@@ -255,7 +257,7 @@ export async function createApp(
     const details = { app_name: fields.app_name };
     await recordAccountEvent(trx, userId, 'app_created', details, { client, at: nowIso });
   });
-  const apps = await listApps(db, userId);
+  const apps = await listApps(db, userId, nowIso);
   const app = apps.find((a) => a.id === id);
   if (!app) throw new Error(`App ${id} was created but is not listed`);
   return { app, apps };
@@ -271,9 +273,9 @@ export function holdEnd(nowIso: string, holdHours: number): string | null {
   return holdHours > 0 ? new Date(Date.parse(nowIso) + holdHours * 3_600_000).toISOString() : null;
 }
 
-/** A hold end still ahead (the views show only those). */
-function isHeld(until: string | null): until is string {
-  return until !== null && Date.parse(until) > Date.now();
+/** A hold end still ahead of the server's clock (the views show only those, as the signer). */
+function isHeld(until: string | null, nowIso: string): until is string {
+  return until !== null && Date.parse(until) > Date.parse(nowIso);
 }
 
 export async function updateApp(
@@ -303,7 +305,7 @@ export async function updateApp(
     .where('id', '=', app.id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  return { app: toAppView(updated, methods), whitelistHeldUntil: heldUntil };
+  return { app: toAppView(updated, methods, nowIso), whitelistHeldUntil: heldUntil };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -363,7 +365,9 @@ export async function appDetails(
   appId: string,
   pages: PageNumbers,
   local: LocalChains,
+  view: FeeLeg & { nowIso: string },
 ): Promise<Schemas['AppDetails']> {
+  const { nowIso } = view;
   const app = await ownedApp(db, userId, appId);
   const testMethods = await testMethodsByChain(db, appId, local);
   const at = (list: ListName) => pages[list] ?? 1;
@@ -376,9 +380,11 @@ export async function appDetails(
     .orderBy('sort_order', 'asc')
     .execute();
   // Usage: the Daily Logs summed per method (appUsage.ts), so the two tabs always agree.
-  const totals = await methodTotals(db, appId);
-  const totalOf = (id: string, side: 'deposit_micro' | 'withdraw_micro') =>
-    microToDecimal(totals.get(id)?.[side] ?? 0n);
+  const totals = await methodTotals(db, appId, view);
+  const totalOf = (
+    id: string,
+    side: 'deposit_micro' | 'withdraw_micro' | 'fee_micro' | 'payout_micro',
+  ) => microToDecimal(totals.get(id)?.[side] ?? 0n);
   const countOf = (side: 'deposit_count' | 'withdraw_count') =>
     [...totals.values()].reduce((sum, t) => sum + t[side], 0);
 
@@ -395,7 +401,7 @@ export async function appDetails(
     rowCount(db, 'send_transactions', appId),
     rowCount(db, 'app_accounts', appId),
     rowCount(db, 'api_logs', appId),
-    dailyLogs(db, appId, { limit: PER_PAGE, offset: offset('daily_logs') }),
+    dailyLogs(db, appId, { limit: PER_PAGE, offset: offset('daily_logs') }, view),
   ]);
 
   const read = {
@@ -469,7 +475,7 @@ export async function appDetails(
   // IPN Logs: the app's webhook deliveries (domain/webhooks).
   const ipn = await deliveryPage(db, appId, { offset: offset('callback_data'), limit: PER_PAGE });
   return {
-    app_data: toAppView(app, used.length),
+    app_data: toAppView(app, used.length, nowIso),
     all_payment_methods: methods.map((m): Schemas['PaymentMethod'] => ({
       id: m.id,
       name: m.name,
@@ -481,6 +487,8 @@ export async function appDetails(
       token_contract_address: m.token_contract_address,
       total_amount: totalOf(m.id, 'deposit_micro'),
       total_withdraw_amount: totalOf(m.id, 'withdraw_micro'),
+      total_gateway_fee: totalOf(m.id, 'fee_micro'),
+      total_payout_amount: totalOf(m.id, 'payout_micro'),
     })),
     user_payment_methods: used.map((u): Schemas['UserPaymentMethod'] => ({
       id: u.id,
@@ -489,7 +497,7 @@ export async function appDetails(
       collect_address: u.collect_address,
       deposit_status: u.deposit_status,
       withdraw_status: u.withdraw_status,
-      ...(isHeld(u.payout_hold_until) ? { payout_hold_until: u.payout_hold_until } : {}),
+      ...(isHeld(u.payout_hold_until, nowIso) ? { payout_hold_until: u.payout_hold_until } : {}),
     })),
     generated_deposit_address: accountTotal,
     // Credited deposits and completed withdrawals, as Usage shows them (the lists hold all rows).
@@ -576,6 +584,8 @@ export async function appDetails(
         deposit_volume: microToDecimal(d.deposit_micro),
         withdraw_count: d.withdraw_count,
         withdraw_volume: microToDecimal(d.withdraw_micro),
+        gateway_fee_volume: microToDecimal(d.fee_micro),
+        payout_volume: microToDecimal(d.payout_micro),
       })),
       daily.total,
       at('daily_logs'),

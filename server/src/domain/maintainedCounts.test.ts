@@ -7,6 +7,7 @@ import type { FoundTransfer, WatchedMethod } from './depositScan';
 import { queueDeepDeposits, recordTransfers, settleDeposits } from './gatewayDeposits';
 import { postEntries, postEntry } from './ledger';
 import { COUNTED_TABLES, derivedRowCount, rowCount } from './maintainedCounts';
+import { chainAmountToMicro } from './money';
 
 // The kept counts (row_counts) and daily totals (app_daily_usage) against the rows they are
 // kept for: whatever writes the rows (one at a time, many per statement, status changes,
@@ -31,6 +32,56 @@ describe('counts and daily totals kept by the writing transactions', () => {
     for (const app of [APP, OTHER]) {
       expect(await storedDailyUsage(t.db, app)).toEqual(await derivedDailyUsage(t.db, app));
     }
+    await expectSplitEqualsRows();
+  }
+
+  /**
+   * The kept fee and net amounts per app and method equal each credited row's fee_raw and
+   * amount_raw less it, truncated to micro here in BigInt (rows without amount_raw: amount_micro,
+   * no fee), whatever their size: the SQL truncates text, never casts raw amounts to int64.
+   */
+  async function expectSplitEqualsRows() {
+    const rows = await t.db
+      .selectFrom('receive_transactions as r')
+      .innerJoin('payment_methods as pm', 'pm.id', 'r.payment_method_id')
+      .select([
+        'r.app_id',
+        'r.payment_method_id',
+        'r.amount_micro',
+        'r.amount_raw',
+        'r.fee_raw',
+        'pm.decimals',
+      ])
+      .where('r.app_id', 'in', [APP, OTHER])
+      .where('r.deposit_status', 'in', [1, 3, 4])
+      .execute();
+    const expected = new Map<string, { fee: bigint; net: bigint }>();
+    for (const row of rows) {
+      const key = `${row.app_id} ${row.payment_method_id}`;
+      const sum = expected.get(key) ?? { fee: 0n, net: 0n };
+      if (row.amount_raw === null) {
+        sum.net += BigInt(row.amount_micro);
+      } else {
+        const fee = chainAmountToMicro(BigInt(row.fee_raw ?? '0'), row.decimals);
+        sum.fee += fee;
+        sum.net += chainAmountToMicro(BigInt(row.amount_raw), row.decimals) - fee;
+      }
+      expected.set(key, sum);
+    }
+    const kept = new Map<string, { fee: bigint; net: bigint }>();
+    for (const app of [APP, OTHER]) {
+      for (const day of await storedDailyUsage(t.db, app)) {
+        const key = `${app} ${day.paymentMethodId}`;
+        const sum = kept.get(key) ?? { fee: 0n, net: 0n };
+        sum.fee += day.fee_micro;
+        sum.net += day.net_micro;
+        if (day.deposit_count > 0) kept.set(key, sum);
+      }
+    }
+    expect(kept).toEqual(expected);
+    // Some raw amounts of the walk are past int64 (18 decimals), and some rows carry a fee.
+    expect(rows.some((r) => BigInt(r.amount_raw ?? '0') > 2n ** 63n)).toBe(true);
+    expect([...expected.values()].some((v) => v.fee > 0n)).toBe(true);
   }
 
   /**
@@ -76,10 +127,12 @@ describe('counts and daily totals kept by the writing transactions', () => {
 
   it('follows inserts, status changes and deletes, one row or many at a time', async () => {
     // A fixed pseudo-random walk, so a failure can be replayed.
-    let seed = 7;
+    // Exact in BigInt (a float product past 2^53 loses the low bits and the walk degenerates),
+    // scaled from the high bits (an LCG's low bits repeat with a short period).
+    let seed = 7n;
     const random = (n: number) => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return seed % n;
+      seed = (seed * 1_103_515_245n + 12_345n) % 2n ** 31n;
+      return Math.floor((Number(seed) / 2 ** 31) * n);
     };
     const day = () =>
       `2026-11-${String(10 + random(5)).padStart(2, '0')}T${String(random(24)).padStart(2, '0')}:00:00.000Z`;
@@ -92,12 +145,24 @@ describe('counts and daily totals kept by the writing transactions', () => {
         case 0: {
           const id = `rcv_walk_${step}`;
           const status = random(6) as DepositStatus;
+          const micro = 1 + random(50_000_000);
+          // From the watcher (raw base units, with dust below a micro-unit and sometimes up to
+          // ~2,000 tokens: past int64 at 18 decimals) or from before it (amount_micro only).
+          const raw =
+            random(4) === 0
+              ? null
+              : BigInt(micro) *
+                  BigInt(random(40_000) + 1) *
+                  (method === 'pm_trx' ? 1n : 10n ** 12n) +
+                (method === 'pm_trx' ? 0n : BigInt(random(1_000_000_000)));
           await insertReceive(t, {
             id,
             app_id: app,
             payment_method_id: method,
             unique_id: `c${step}`,
-            amount_micro: 1 + random(50_000_000),
+            amount_micro: micro,
+            amount_raw: raw?.toString() ?? null,
+            fee_raw: raw !== null && random(4) > 0 ? ((raw * 75n) / 10_000n).toString() : null,
             deposit_status: status,
             created_at: day(),
             credited_at: [1, 3, 4].includes(status) && random(4) > 0 ? day() : null,
@@ -129,6 +194,8 @@ describe('counts and daily totals kept by the writing transactions', () => {
             .set({
               deposit_status: status,
               ...([1, 3, 4].includes(status) && random(2) === 0 ? { credited_at: day() } : {}),
+              // Credited again under another package: another fee.
+              ...(random(4) === 0 ? { fee_raw: String(random(2_000_000_000)) } : {}),
             })
             .where('id', '=', id)
             .execute();
@@ -212,7 +279,7 @@ describe('counts and daily totals kept by the writing transactions', () => {
     await expectKeptEqualsRows();
     // Daily Logs' total is the days with something in them; a day holding only withdrawals not
     // completed yet counts for the plan, not in the logs.
-    const page = await dailyLogs(t.db, APP, { limit: 10, offset: 0 });
+    const page = await dailyLogs(t.db, APP, { limit: 10, offset: 0 }, { feeLeg: true });
     const logged = (await derivedDailyUsage(t.db, APP)).filter(
       (d) => d.deposit_count > 0 || d.withdraw_count > 0,
     );

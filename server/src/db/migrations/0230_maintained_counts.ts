@@ -8,9 +8,10 @@ import { engineOf } from '../connection';
  * - row_counts: rows per owner (an app, or a user for the ledger) and table, for the lists'
  *   `total` and `last_page`;
  * - app_daily_usage: per app, UTC day and method, the credited deposits and completed withdrawals
- *   (count and amount), and the withdrawals the plan counts (every one accepted until it is
- *   cancelled), the rules of domain/appUsage.ts: what Usage, Daily Logs, the dashboard and the
- *   plan's limits read.
+ *   (count and amount), the withdrawals the plan counts (every one accepted until it is
+ *   cancelled), and the credited deposits' split for the sweep (fee_micro: the gateway's fee,
+ *   net_micro: the rest), the rules of domain/appUsage.ts: what Usage, Daily Logs, the dashboard
+ *   and the plan's limits read.
  * Both are maintained by triggers, in the transaction of the INSERT, UPDATE or DELETE itself:
  * every writer (the watcher, withdrawals, retention, tests, a copy between engines) keeps them
  * exact without having to remember to. Neither holds anything the rows do not: they are exactly
@@ -41,8 +42,25 @@ const PAGED = [
 
 type Engine = 'sqlite' | 'postgres';
 
-/** The five kept figures of one row, in USAGE_COLUMNS' order after the key. */
-type UsageValues = [string, string, string, string, string];
+/** The seven kept figures of one row, in USAGE_COLUMNS' order after the key. */
+type UsageValues = [string, string, string, string, string, string, string];
+
+/**
+ * A raw base-unit amount (`r`.`column`, null → 0) in micro-units of the row's method, rounded
+ * down: exact at any size, never through int64 (an 18-decimal amount passes it at ~9.2 tokens).
+ * PostgreSQL divides its numeric exactly; SQLite keeps the amount as decimal text and drops its
+ * last decimals−6 digits (or appends zeros below 6 decimals). Per row, so a day's sum can be a
+ * few micro-units off the truncation of its exact sum (domain/appUsage.ts).
+ */
+function microOfRaw(engine: Engine, r: string, column: string): string {
+  const decimals = `(SELECT pm.decimals FROM payment_methods pm WHERE pm.id = ${r}.payment_method_id)`;
+  const raw = `${r}.${column}`;
+  return engine === 'postgres'
+    ? `coalesce(div(${raw}, power(10::numeric, ${decimals} - 6)), 0)::bigint`
+    : `coalesce(CAST(CASE WHEN ${decimals} >= 6
+          THEN substr(${raw}, 1, length(${raw}) - (${decimals} - 6))
+          ELSE ${raw} || substr('000000', 1, 6 - ${decimals}) END AS INTEGER), 0)`;
+}
 
 /**
  * What a row adds to its day: a credited deposit, or a withdrawal the plan counts (and, once
@@ -55,8 +73,11 @@ interface UsageRule {
   /** `r` is the row's alias (NEW, OLD or a transition table's name). */
   counts: (r: string) => string;
   day: (engine: Engine, r: string) => string;
-  /** deposit_count, deposit_micro, withdraw_count, withdraw_micro, plan_withdraw_count. */
-  values: (r: string) => UsageValues;
+  /**
+   * deposit_count, deposit_micro, withdraw_count, withdraw_micro, plan_withdraw_count, fee_micro,
+   * net_micro.
+   */
+  values: (engine: Engine, r: string) => UsageValues;
 }
 
 const USAGE: UsageRule[] = [
@@ -67,6 +88,8 @@ const USAGE: UsageRule[] = [
       'payment_method_id',
       'deposit_status',
       'amount_micro',
+      'amount_raw',
+      'fee_raw',
       'credited_at',
       'created_at',
     ],
@@ -77,7 +100,21 @@ const USAGE: UsageRule[] = [
       engine === 'postgres'
         ? `(coalesce(${r}.credited_at, ${r}.created_at) AT TIME ZONE 'UTC')::date`
         : `substr(coalesce(${r}.credited_at, ${r}.created_at), 1, 10)`,
-    values: (r) => ['1', `${r}.amount_micro`, '0', '0', '0'],
+    // The sweep's split: the fee recorded at credit, and the rest for the payout address. A row
+    // from before the watcher (no amount_raw) has no fee: its amount_micro is all payout.
+    values: (engine, r) => {
+      const fee = microOfRaw(engine, r, 'fee_raw');
+      return [
+        '1',
+        `${r}.amount_micro`,
+        '0',
+        '0',
+        '0',
+        `CASE WHEN ${r}.amount_raw IS NULL THEN 0 ELSE ${fee} END`,
+        `CASE WHEN ${r}.amount_raw IS NULL THEN ${r}.amount_micro
+          ELSE ${microOfRaw(engine, r, 'amount_raw')} - ${fee} END`,
+      ];
+    },
   },
   {
     table: 'send_transactions',
@@ -88,25 +125,29 @@ const USAGE: UsageRule[] = [
       engine === 'postgres'
         ? `(${r}.created_at AT TIME ZONE 'UTC')::date`
         : `substr(${r}.created_at, 1, 10)`,
-    values: (r) => [
+    values: (_engine, r) => [
       '0',
       '0',
       `CASE WHEN ${r}.status = 1 THEN 1 ELSE 0 END`,
       `CASE WHEN ${r}.status = 1 THEN ${r}.amount_micro ELSE 0 END`,
       '1',
+      '0',
+      '0',
     ],
   },
 ];
 
 const USAGE_COLUMNS =
-  'app_id, day, payment_method_id, deposit_count, deposit_micro, withdraw_count, withdraw_micro, plan_withdraw_count';
+  'app_id, day, payment_method_id, deposit_count, deposit_micro, withdraw_count, withdraw_micro, plan_withdraw_count, fee_micro, net_micro';
 const USAGE_KEY = '(app_id, day, payment_method_id)';
 const ADD_USAGE = `DO UPDATE SET
       deposit_count = app_daily_usage.deposit_count + excluded.deposit_count,
       deposit_micro = app_daily_usage.deposit_micro + excluded.deposit_micro,
       withdraw_count = app_daily_usage.withdraw_count + excluded.withdraw_count,
       withdraw_micro = app_daily_usage.withdraw_micro + excluded.withdraw_micro,
-      plan_withdraw_count = app_daily_usage.plan_withdraw_count + excluded.plan_withdraw_count`;
+      plan_withdraw_count = app_daily_usage.plan_withdraw_count + excluded.plan_withdraw_count,
+      fee_micro = app_daily_usage.fee_micro + excluded.fee_micro,
+      net_micro = app_daily_usage.net_micro + excluded.net_micro`;
 /** A day and method with nothing left in it is dropped. */
 const EMPTY = 'deposit_count = 0 AND withdraw_count = 0 AND plan_withdraw_count = 0';
 
@@ -126,19 +167,20 @@ function sqliteTriggers(): string[] {
   }
   for (const rule of USAGE) {
     const add = (r: string) => {
-      const [dc, dm, wc, wm, pc] = rule.values(r);
+      const [dc, dm, wc, wm, pc, fm, nm] = rule.values('sqlite', r);
       return `INSERT INTO app_daily_usage (${USAGE_COLUMNS})
-        SELECT ${r}.app_id, ${rule.day('sqlite', r)}, ${r}.payment_method_id, ${dc}, ${dm}, ${wc}, ${wm}, ${pc}
+        SELECT ${r}.app_id, ${rule.day('sqlite', r)}, ${r}.payment_method_id, ${dc}, ${dm}, ${wc}, ${wm}, ${pc}, ${fm}, ${nm}
         WHERE ${rule.counts(r)}
         ON CONFLICT ${USAGE_KEY} ${ADD_USAGE};`;
     };
     const key = (r: string) =>
       `app_id = ${r}.app_id AND day = ${rule.day('sqlite', r)} AND payment_method_id = ${r}.payment_method_id`;
     const subtract = (r: string) => {
-      const [dc, dm, wc, wm, pc] = rule.values(r);
+      const [dc, dm, wc, wm, pc, fm, nm] = rule.values('sqlite', r);
       return `UPDATE app_daily_usage SET deposit_count = deposit_count - ${dc},
           deposit_micro = deposit_micro - ${dm}, withdraw_count = withdraw_count - ${wc},
-          withdraw_micro = withdraw_micro - ${wm}, plan_withdraw_count = plan_withdraw_count - ${pc}
+          withdraw_micro = withdraw_micro - ${wm}, plan_withdraw_count = plan_withdraw_count - ${pc},
+          fee_micro = fee_micro - ${fm}, net_micro = net_micro - ${nm}
         WHERE ${key(r)} AND ${rule.counts(r)};`;
     };
     const dropEmpty = (r: string) => `DELETE FROM app_daily_usage WHERE ${key(r)} AND ${EMPTY};`;
@@ -197,15 +239,16 @@ function postgresTriggers(): string[] {
   }
   for (const rule of USAGE) {
     const rows = (r: string, sign: '' | '-') => {
-      const [dc, dm, wc, wm, pc] = rule.values(r);
+      const [dc, dm, wc, wm, pc, fm, nm] = rule.values('postgres', r);
       return `SELECT ${r}.app_id, ${rule.day('postgres', r)} AS day, ${r}.payment_method_id,
           ${sign}(${dc}) AS dc, ${sign}(${dm}) AS dm, ${sign}(${wc}) AS wc, ${sign}(${wm}) AS wm,
-          ${sign}(${pc}) AS pc
+          ${sign}(${pc}) AS pc, ${sign}(${fm}) AS fm, ${sign}(${nm}) AS nm
         FROM ${r} WHERE ${rule.counts(r)}`;
     };
     const apply = (parts: string[], withOld: boolean) =>
       `INSERT INTO app_daily_usage (${USAGE_COLUMNS})
-        SELECT app_id, day, payment_method_id, sum(dc), sum(dm), sum(wc), sum(wm), sum(pc)
+        SELECT app_id, day, payment_method_id, sum(dc), sum(dm), sum(wc), sum(wm), sum(pc),
+          sum(fm), sum(nm)
         FROM (${parts.join(' UNION ALL ')}) delta
         GROUP BY app_id, day, payment_method_id
         ON CONFLICT ${USAGE_KEY} ${ADD_USAGE};` +
@@ -249,6 +292,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('withdraw_count', type.bigint, (c) => c.notNull())
     .addColumn('withdraw_micro', type.micro, (c) => c.notNull())
     .addColumn('plan_withdraw_count', type.bigint, (c) => c.notNull())
+    .addColumn('fee_micro', type.micro, (c) => c.notNull())
+    .addColumn('net_micro', type.micro, (c) => c.notNull())
     .addPrimaryKeyConstraint('app_daily_usage_pk', ['app_id', 'day', 'payment_method_id'])
     .execute();
 
@@ -261,12 +306,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .execute(db);
   }
   for (const rule of USAGE) {
-    const [dc, dm, wc, wm, pc] = rule.values('r');
+    const [dc, dm, wc, wm, pc, fm, nm] = rule.values(engine, 'r');
     const day = rule.day(engine, 'r');
     await sql
       .raw(
         `INSERT INTO app_daily_usage (${USAGE_COLUMNS})
-          SELECT r.app_id, ${day}, r.payment_method_id, sum(${dc}), sum(${dm}), sum(${wc}), sum(${wm}), sum(${pc})
+          SELECT r.app_id, ${day}, r.payment_method_id, sum(${dc}), sum(${dm}), sum(${wc}), sum(${wm}), sum(${pc}),
+            sum(${fm}), sum(${nm})
           FROM ${rule.table} r WHERE ${rule.counts('r')}
           GROUP BY r.app_id, ${day}, r.payment_method_id
           ON CONFLICT ${USAGE_KEY} ${ADD_USAGE}`,
