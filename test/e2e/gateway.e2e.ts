@@ -145,7 +145,8 @@ test('a key opens an account, a payment to it is seen Pending then Hash Verified
   await page.getByText('25.500000').first().waitFor();
   await snap(page, 'gateway-usage-desktop');
   await openTab(page, 'Daily Logs');
-  await page.getByRole('cell', { name: '25.5000 USDT' }).waitFor();
+  // Received, and (no GATEWAY_FEE_ADDRESS here: no fee leg) all of it to the payout address.
+  await page.getByRole('cell', { name: '25.5000 USDT' }).first().waitFor();
   await snap(page, 'gateway-daily-logs-desktop');
 
   // A whitelist without the caller shuts it out, naming the address the gateway saw.

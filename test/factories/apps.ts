@@ -39,6 +39,8 @@ export const USDT_BSC: PaymentMethod = {
   token_contract_address: '0x55d398326f99059fF775485246999027B3197955',
   total_amount: 1250.5,
   total_withdraw_amount: 300.123456,
+  total_gateway_fee: 12.505,
+  total_payout_amount: 1237.995,
 };
 
 export const TRX: PaymentMethod = {
@@ -52,6 +54,8 @@ export const TRX: PaymentMethod = {
   token_contract_address: null,
   total_amount: 0,
   total_withdraw_amount: 0,
+  total_gateway_fee: 0,
+  total_payout_amount: 0,
 };
 
 export const GAS_ADDRESS = '0x71C7656EC7ab88b098defB751B7401B5f6d8976F';
@@ -145,6 +149,8 @@ export const DAILY_LOG: DailyLog = {
   deposit_volume: 120.56789,
   withdraw_count: 1,
   withdraw_volume: 10,
+  gateway_fee_volume: 1.205678,
+  payout_volume: 119.362211,
 };
 
 export function makeAppDetails(overrides: Partial<AppDetails> = {}): AppDetails {

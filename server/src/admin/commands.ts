@@ -1,5 +1,6 @@
 import { accessCommands } from './access';
 import { backup } from './backup';
+import { benchCommands } from './benchData';
 import { chainCommands } from './chain';
 import { copyTo } from './copyTo';
 import { jobCommands } from './jobs';
@@ -45,6 +46,7 @@ export const COMMANDS: (AdminCommand | ConfigCommand)[] = [
   ...chainCommands,
   copyTo,
   backup,
+  ...benchCommands,
 ];
 
 export function helpText(): string[] {

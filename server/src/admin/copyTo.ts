@@ -25,8 +25,14 @@ import { printTable, singleArgument, UsageError, type ConfigCommand } from './co
 /** Stops the copy with a message for the operator; the target's transaction is rolled back. */
 class CopyStopped extends Error {}
 
-// Kysely's bookkeeping: the target's own migration run writes these.
-const SKIPPED_TABLES = new Set([DEFAULT_MIGRATION_TABLE, DEFAULT_MIGRATION_LOCK_TABLE]);
+// Kysely's bookkeeping: the target's own migration run writes these. The maintained counts and
+// daily totals (migration 0230): the target's triggers make them from the rows copied.
+const SKIPPED_TABLES = new Set([
+  DEFAULT_MIGRATION_TABLE,
+  DEFAULT_MIGRATION_LOCK_TABLE,
+  'row_counts',
+  'app_daily_usage',
+]);
 // PostgreSQL takes at most 65535 parameters per statement; stay well under it.
 const MAX_PARAMETERS = 30_000;
 const MAX_BATCH_ROWS = 1_000;

@@ -620,6 +620,44 @@ export interface SignerLogTable {
   created_at: string;
 }
 
+/** The tables whose rows row_counts counts (migration 0230), by owner: a user's, or an app's. */
+export type CountedTable =
+  | 'ledger_entries'
+  | 'receive_transactions'
+  | 'send_transactions'
+  | 'app_accounts'
+  | 'api_logs'
+  | 'webhook_deliveries';
+
+/** Rows per owner and table, kept by triggers in the writing transaction (migration 0230). */
+export interface RowCountsTable {
+  /** users.id for ledger_entries, apps.id for the others. */
+  owner_id: string;
+  kind: CountedTable;
+  n: number;
+}
+
+/**
+ * Per app, UTC day (YYYY-MM-DD) and method: credited deposits, completed withdrawals and the
+ * withdrawals the plan counts, kept by triggers in the writing transaction (migration 0230; the
+ * rules are domain/appUsage.ts's).
+ */
+export interface AppDailyUsageTable {
+  app_id: string;
+  day: string;
+  payment_method_id: string;
+  deposit_count: number;
+  deposit_micro: number;
+  withdraw_count: number;
+  withdraw_micro: number;
+  /** Withdrawals the plan counts (domain/appUsage.ts PLAN_SEND_STATUSES), by created_at's day. */
+  plan_withdraw_count: number;
+  /** The credited deposits' fee_raw, each truncated to micro (0 for rows without amount_raw). */
+  fee_micro: number;
+  /** Their amount_raw less that fee, likewise (rows without amount_raw: amount_micro whole). */
+  net_micro: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -656,6 +694,8 @@ export interface Database {
   app_webhooks: AppWebhooksTable;
   chain_txs: ChainTxsTable;
   signer_log: SignerLogTable;
+  row_counts: RowCountsTable;
+  app_daily_usage: AppDailyUsageTable;
 }
 
 export type User = Selectable<UsersTable>;

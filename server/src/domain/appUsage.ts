@@ -1,23 +1,45 @@
-import { sql, type Expression, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type RawBuilder,
+  type Transaction,
+} from 'kysely';
 import { engineOf } from '../db/connection';
 import type { Database, DepositStatus, SendStatus } from '../db/schema';
-import { sumMicro } from '../db/sums';
+import { microOfRaw, sumMicro } from '../db/sums';
 import { ForbiddenError } from './errors';
 import { currentSubscription } from './subscriptions';
 
-// What an app did, always computed from its receive and send rows, never kept as counters: the
+// What an app did: credited deposits and completed withdrawals, per UTC day and method. The
 // Daily Logs, the Usage figures, the dashboard's counts and the plan's limits all read the same
-// rows through the same predicates, so re-running any of them gives the same numbers and they
-// agree with each other.
+// daily totals (app_daily_usage), which triggers keep in the very transaction that writes a
+// receive or send row (migration 0230), so they agree with each other and with the rows: the
+// totals are exactly what these rules derive from the rows (derivedDailyUsage, which a test and
+// `npm run bench:api` hold them to).
 //   - A deposit counts once credited: Hash Verified (3), Gas Transferred (4), Completed (1); on
 //     the day it was credited (rows from before the watcher: the day they were recorded).
 //   - A withdrawal counts once Completed (1), on the day it was created.
+//   - The plan (tnx_limit, daily_tnx_limit, the dashboard's "used") counts the credited deposits
+//     and every withdrawal accepted until it is cancelled (PLAN_SEND_STATUSES), also by the day
+//     it was created: app_daily_usage keeps those as plan_withdraw_count.
+//   - A credited deposit's amount splits into the gateway's fee (fee_raw, the package's percent
+//     recorded at credit; none without a package) and the rest, for the payout address: the
+//     sweep's two legs, kept as fee_micro and net_micro. Each row's raw amounts are truncated to
+//     micro-units before they are summed (microOfRaw: exact however large), so a figure can be a
+//     few micro-units off the truncation of the exact base-unit sum (under one per deposit), and
+//     fee plus net always equal the truncated amounts. Rows from before the watcher have only
+//     amount_micro, and no fee: all of it is net. Without a fee address there is no fee leg
+//     (FeeLeg): the payout figure is then fee and net together, applied when they are read.
 // Days are UTC days: the server has no idea of the merchant's time zone.
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
 export const CREDITED_STATUSES: readonly DepositStatus[] = [3, 4, 1];
 const SEND_COMPLETED = 1;
+/** Withdrawals the plan counts: every one accepted, until it is cancelled (7). */
+const PLAN_SEND_STATUSES: readonly SendStatus[] = [0, 1, 2, 3, 4, 5, 6];
 
 /** YYYY-MM-DD (UTC) of an instant column: ISO text on SQLite, timestamptz on PostgreSQL. */
 function utcDay(db: Executor, instant: Expression<string | null>): RawBuilder<string> {
@@ -26,33 +48,100 @@ function utcDay(db: Executor, instant: Expression<string | null>): RawBuilder<st
     : sql<string>`substr(${instant}, 1, 10)`;
 }
 
-/** One row per credited deposit and per completed withdrawal of the app, with its UTC day. */
+/**
+ * One row per credited deposit and per withdrawal the plan counts of the app, with its UTC day;
+ * only a completed withdrawal adds to withdraw_count and withdraw_micro.
+ */
 function activityRows(db: Executor, appId: string) {
+  const engine = engineOf(db);
   const receives = db
-    .selectFrom('receive_transactions')
-    .select((eb) => [
-      utcDay(db, eb.fn.coalesce('credited_at', 'created_at')).as('day'),
-      'payment_method_id',
-      sql<number>`1`.as('deposit_count'),
-      'amount_micro as deposit_micro',
-      sql<number>`0`.as('withdraw_count'),
-      sql<number>`0`.as('withdraw_micro'),
-    ])
-    .where('app_id', '=', appId)
-    .where('deposit_status', 'in', CREDITED_STATUSES);
+    .selectFrom('receive_transactions as r')
+    .innerJoin('payment_methods as pm', 'pm.id', 'r.payment_method_id')
+    .select((eb) => {
+      const legacy = eb('r.amount_raw', 'is', null);
+      const fee = microOfRaw(engine, eb.ref('r.fee_raw'), eb.ref('pm.decimals'));
+      const amount = microOfRaw(engine, eb.ref('r.amount_raw'), eb.ref('pm.decimals'));
+      return [
+        utcDay(db, eb.fn.coalesce('r.credited_at', 'r.created_at')).as('day'),
+        'r.payment_method_id',
+        sql<number>`1`.as('deposit_count'),
+        'r.amount_micro as deposit_micro',
+        sql<number>`0`.as('withdraw_count'),
+        sql<number>`0`.as('withdraw_micro'),
+        sql<number>`0`.as('plan_withdraw_count'),
+        eb.case().when(legacy).then(0).else(fee).end().as('fee_micro'),
+        eb
+          .case()
+          .when(legacy)
+          .then(eb.ref('r.amount_micro'))
+          .else(eb(amount, '-', fee))
+          .end()
+          .as('net_micro'),
+      ];
+    })
+    .where('r.app_id', '=', appId)
+    .where('r.deposit_status', 'in', CREDITED_STATUSES);
   const sends = db
     .selectFrom('send_transactions')
-    .select((eb) => [
-      utcDay(db, eb.ref('created_at')).as('day'),
-      'payment_method_id',
-      sql<number>`0`.as('deposit_count'),
-      sql<number>`0`.as('deposit_micro'),
-      sql<number>`1`.as('withdraw_count'),
-      'amount_micro as withdraw_micro',
-    ])
+    .select((eb) => {
+      const completed = (then: Expression<number>) =>
+        eb.case().when('status', '=', SEND_COMPLETED).then(then).else(0).end();
+      return [
+        utcDay(db, eb.ref('created_at')).as('day'),
+        'payment_method_id',
+        sql<number>`0`.as('deposit_count'),
+        sql<number>`0`.as('deposit_micro'),
+        completed(sql<number>`1`).as('withdraw_count'),
+        completed(eb.ref('amount_micro')).as('withdraw_micro'),
+        sql<number>`1`.as('plan_withdraw_count'),
+        sql<number>`0`.as('fee_micro'),
+        sql<number>`0`.as('net_micro'),
+      ];
+    })
     .where('app_id', '=', appId)
-    .where('status', '=', SEND_COMPLETED);
+    .where('status', 'in', PLAN_SEND_STATUSES);
   return db.selectFrom(receives.unionAll(sends).as('t'));
+}
+
+/**
+ * Whether sweeps take the fee leg: only with a fee address (GATEWAY_FEE_ADDRESS); without one the
+ * payout address gets every deposit whole, and the figures say so.
+ */
+export interface FeeLeg {
+  feeLeg: boolean;
+}
+
+/** Summed figures as read (counts, and exact micro sums as decimal text). */
+interface SummedRow {
+  deposit_count: string | number | null;
+  deposit_micro: string;
+  withdraw_count: string | number | null;
+  withdraw_micro: string;
+  fee_micro: string;
+  net_micro: string;
+}
+
+interface KeptTotals {
+  deposit_count: number;
+  /** Exact sums, as BigInt. */
+  deposit_micro: bigint;
+  withdraw_count: number;
+  withdraw_micro: bigint;
+  /** The credited deposits' fees, each truncated to micro (the fee leg, when there is one). */
+  fee_micro: bigint;
+  /** Their amounts less those fees, likewise (the payout leg, with a fee leg). */
+  net_micro: bigint;
+}
+
+function keptTotalsOf(row: SummedRow): KeptTotals {
+  return {
+    deposit_count: Number(row.deposit_count ?? 0),
+    deposit_micro: BigInt(row.deposit_micro),
+    withdraw_count: Number(row.withdraw_count ?? 0),
+    withdraw_micro: BigInt(row.withdraw_micro),
+    fee_micro: BigInt(row.fee_micro),
+    net_micro: BigInt(row.net_micro),
+  };
 }
 
 export interface ActivityTotals {
@@ -61,53 +150,130 @@ export interface ActivityTotals {
   deposit_micro: bigint;
   withdraw_count: number;
   withdraw_micro: bigint;
+  /** The gateway's fee on the credited deposits (0 without a fee leg). */
+  fee_micro: bigint;
+  /** What the sweeps pay the payout address: the deposits less that fee. */
+  payout_micro: bigint;
 }
 
-function totalsOf(row: {
-  deposit_count: string | number | null;
-  deposit_micro: string;
-  withdraw_count: string | number | null;
-  withdraw_micro: string;
-}): ActivityTotals {
+function totalsOf(row: SummedRow, { feeLeg }: FeeLeg): ActivityTotals {
+  const { fee_micro, net_micro, ...rest } = keptTotalsOf(row);
   return {
-    deposit_count: Number(row.deposit_count ?? 0),
-    deposit_micro: BigInt(row.deposit_micro),
-    withdraw_count: Number(row.withdraw_count ?? 0),
-    withdraw_micro: BigInt(row.withdraw_micro),
+    ...rest,
+    fee_micro: feeLeg ? fee_micro : 0n,
+    payout_micro: feeLeg ? net_micro : net_micro + fee_micro,
   };
 }
+
+interface DailyUsage extends KeptTotals {
+  day: string;
+  paymentMethodId: string;
+  /** Withdrawals the plan counts (PLAN_SEND_STATUSES), completed or not. */
+  planWithdrawCount: number;
+}
+
+function dailyUsageOf(
+  row: SummedRow & {
+    day: string;
+    payment_method_id: string;
+    plan_withdraw_count: string | number | null;
+  },
+): DailyUsage {
+  return {
+    day: row.day,
+    paymentMethodId: row.payment_method_id,
+    ...keptTotalsOf(row),
+    planWithdrawCount: Number(row.plan_withdraw_count ?? 0),
+  };
+}
+
+const byDayAndMethod = (a: DailyUsage, b: DailyUsage) =>
+  a.day.localeCompare(b.day) || a.paymentMethodId.localeCompare(b.paymentMethodId);
+
+/**
+ * The app's days by method as the rules above derive them from its rows, read in full: what the
+ * maintained totals must equal (a check, never a screen's read).
+ */
+export async function derivedDailyUsage(db: Executor, appId: string): Promise<DailyUsage[]> {
+  const rows = await activityRows(db, appId)
+    .select((eb) => [
+      't.day',
+      't.payment_method_id',
+      eb.fn.sum<number>('t.deposit_count').as('deposit_count'),
+      sumMicro(eb.ref('t.deposit_micro')).as('deposit_micro'),
+      eb.fn.sum<number>('t.withdraw_count').as('withdraw_count'),
+      sumMicro(eb.ref('t.withdraw_micro')).as('withdraw_micro'),
+      eb.fn.sum<number>('t.plan_withdraw_count').as('plan_withdraw_count'),
+      sumMicro(eb.ref('t.fee_micro')).as('fee_micro'),
+      sumMicro(eb.ref('t.net_micro')).as('net_micro'),
+    ])
+    .groupBy(['t.day', 't.payment_method_id'])
+    .execute();
+  return rows.map(dailyUsageOf).sort(byDayAndMethod);
+}
+
+/** The app's maintained daily totals, in the same shape and order as derivedDailyUsage. */
+export async function storedDailyUsage(db: Executor, appId: string): Promise<DailyUsage[]> {
+  const rows = await db
+    .selectFrom('app_daily_usage')
+    .select((eb) => [
+      'day',
+      'payment_method_id',
+      'deposit_count',
+      sql<string>`cast(${eb.ref('deposit_micro')} as text)`.as('deposit_micro'),
+      'withdraw_count',
+      sql<string>`cast(${eb.ref('withdraw_micro')} as text)`.as('withdraw_micro'),
+      'plan_withdraw_count',
+      sql<string>`cast(${eb.ref('fee_micro')} as text)`.as('fee_micro'),
+      sql<string>`cast(${eb.ref('net_micro')} as text)`.as('net_micro'),
+    ])
+    .where('app_id', '=', appId)
+    .execute();
+  return rows.map(dailyUsageOf).sort(byDayAndMethod);
+}
+
+/** A Daily Logs row: a day and method with a credited deposit or a completed withdrawal. */
+const shownInLogs = (eb: ExpressionBuilder<{ u: Database['app_daily_usage'] }, 'u'>) =>
+  eb.or([eb('u.deposit_count', '>', 0), eb('u.withdraw_count', '>', 0)]);
 
 /** The app's days by method (the Daily Logs), newest day first; one page and the total. */
 export async function dailyLogs(
   db: Executor,
   appId: string,
   page: { limit: number; offset: number },
+  fee: FeeLeg,
 ) {
-  const groups = activityRows(db, appId)
-    .innerJoin('payment_methods as pm', 'pm.id', 't.payment_method_id')
-    .select((eb) => [
-      't.day',
-      'pm.id as payment_method_id',
-      'pm.network_name',
-      'pm.name',
-      'pm.sort_order',
-      eb.fn.sum<number>('t.deposit_count').as('deposit_count'),
-      sumMicro(eb.ref('t.deposit_micro')).as('deposit_micro'),
-      eb.fn.sum<number>('t.withdraw_count').as('withdraw_count'),
-      sumMicro(eb.ref('t.withdraw_micro')).as('withdraw_micro'),
-    ])
-    .groupBy(['t.day', 'pm.id', 'pm.network_name', 'pm.name', 'pm.sort_order']);
   const [rows, count] = await Promise.all([
-    groups
-      .orderBy('t.day', 'desc')
+    db
+      .selectFrom('app_daily_usage as u')
+      .innerJoin('payment_methods as pm', 'pm.id', 'u.payment_method_id')
+      .select((eb) => [
+        'u.day',
+        'pm.id as payment_method_id',
+        'pm.network_name',
+        'pm.name',
+        'u.deposit_count',
+        sql<string>`cast(${eb.ref('u.deposit_micro')} as text)`.as('deposit_micro'),
+        'u.withdraw_count',
+        sql<string>`cast(${eb.ref('u.withdraw_micro')} as text)`.as('withdraw_micro'),
+        sql<string>`cast(${eb.ref('u.fee_micro')} as text)`.as('fee_micro'),
+        sql<string>`cast(${eb.ref('u.net_micro')} as text)`.as('net_micro'),
+      ])
+      .where('u.app_id', '=', appId)
+      .where(shownInLogs)
+      .orderBy('u.day', 'desc')
       .orderBy('pm.sort_order', 'asc')
       .orderBy('pm.id', 'asc')
       .limit(page.limit)
       .offset(page.offset)
       .execute(),
+    // A day and method is kept only while something counts in it (the triggers drop empty ones);
+    // one holding only withdrawals not completed yet counts for the plan, not in the logs.
     db
-      .selectFrom(groups.as('g'))
+      .selectFrom('app_daily_usage as u')
       .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('u.app_id', '=', appId)
+      .where(shownInLogs)
       .executeTakeFirstOrThrow(),
   ]);
   return {
@@ -117,7 +283,7 @@ export async function dailyLogs(
       paymentMethodId: row.payment_method_id,
       networkName: row.network_name,
       name: row.name,
-      ...totalsOf(row),
+      ...totalsOf(row, fee),
     })),
   };
 }
@@ -126,94 +292,104 @@ export async function dailyLogs(
 export async function methodTotals(
   db: Executor,
   appId: string,
+  fee: FeeLeg,
 ): Promise<Map<string, ActivityTotals>> {
-  const rows = await activityRows(db, appId)
+  const rows = await db
+    .selectFrom('app_daily_usage')
     .select((eb) => [
-      't.payment_method_id',
-      eb.fn.sum<number>('t.deposit_count').as('deposit_count'),
-      sumMicro(eb.ref('t.deposit_micro')).as('deposit_micro'),
-      eb.fn.sum<number>('t.withdraw_count').as('withdraw_count'),
-      sumMicro(eb.ref('t.withdraw_micro')).as('withdraw_micro'),
+      'payment_method_id',
+      eb.fn.sum<number>('deposit_count').as('deposit_count'),
+      sumMicro(eb.ref('deposit_micro')).as('deposit_micro'),
+      eb.fn.sum<number>('withdraw_count').as('withdraw_count'),
+      sumMicro(eb.ref('withdraw_micro')).as('withdraw_micro'),
+      sumMicro(eb.ref('fee_micro')).as('fee_micro'),
+      sumMicro(eb.ref('net_micro')).as('net_micro'),
     ])
-    .groupBy('t.payment_method_id')
+    .where('app_id', '=', appId)
+    .groupBy('payment_method_id')
     .execute();
-  return new Map(rows.map((row) => [row.payment_method_id, totalsOf(row)]));
+  return new Map(rows.map((row) => [row.payment_method_id, totalsOf(row, fee)]));
 }
 
-/** Credited deposits of all the user's apps in the windows (since their start), by credited_at. */
-async function creditedDepositCounts(
-  db: Executor,
-  userId: string,
-  windows: Record<string, string>,
-): Promise<Record<string, number>> {
-  const names = Object.keys(windows);
-  if (names.length === 0) return {};
-  const earliest = names.map((n) => windows[n] ?? '').sort()[0] ?? '';
-  const row = await db
-    .selectFrom('receive_transactions')
-    .where('app_id', 'in', db.selectFrom('apps').select('id').where('user_id', '=', userId))
-    .where('deposit_status', 'in', CREDITED_STATUSES)
-    .where('credited_at', '>=', earliest)
-    .select((eb) =>
-      names.map((name) =>
-        eb.fn
-          .sum<number>(
-            eb
-              .case()
-              .when('credited_at', '>=', windows[name] ?? '')
-              .then(1)
-              .else(0)
-              .end(),
-          )
-          .as(name),
-      ),
-    )
-    .executeTakeFirst();
-  const record: Record<string, unknown> = row ?? {};
-  return Object.fromEntries(names.map((name) => [name, Number(record[name] ?? 0)]));
-}
-
-/** Withdrawals the plan counts: every one accepted, until it is cancelled (7). */
-const PLAN_SEND_STATUSES: readonly SendStatus[] = [0, 1, 2, 3, 4, 5, 6];
+/** YYYY-MM-DD of an ISO instant (UTC). */
+const dayOf = (instant: string) => new Date(instant).toISOString().slice(0, 10);
 
 /**
- * The package's transactions of all the user's apps in the windows (since their start): credited
- * deposits by credited_at, and withdrawals by created_at from their acceptance (so queued ones
- * cannot overrun a limit) until they are cancelled.
+ * The package's transactions of all the user's apps since each window's start (an instant):
+ * credited deposits by the time they were credited, and withdrawals by created_at from their
+ * acceptance (so queued ones cannot overrun a limit) until they are cancelled.
+ * Whole days come from the daily totals; a window that starts inside a day adds that day's
+ * transactions at or after its start, read from the rows of that one day (by index).
  */
 export async function planTransactionCounts(
   db: Executor,
   userId: string,
   windows: Record<string, string>,
 ): Promise<Record<string, number>> {
+  const apps = db.selectFrom('apps').select('id').where('user_id', '=', userId);
   const names = Object.keys(windows);
-  const deposits = await creditedDepositCounts(db, userId, windows);
-  if (names.length === 0) return deposits;
-  const earliest = names.map((n) => windows[n] ?? '').sort()[0] ?? '';
+  if (names.length === 0) return {};
+  const starts = names.map((name) => new Date(windows[name] ?? 0).toISOString());
   const row = await db
-    .selectFrom('send_transactions')
-    .where('app_id', 'in', db.selectFrom('apps').select('id').where('user_id', '=', userId))
-    .where('status', 'in', PLAN_SEND_STATUSES)
-    .where('created_at', '>=', earliest)
+    .selectFrom('app_daily_usage')
+    .where('app_id', 'in', apps)
     .select((eb) =>
-      names.map((name) =>
+      starts.map((start, i) =>
         eb.fn
           .sum<number>(
             eb
               .case()
-              .when('created_at', '>=', windows[name] ?? '')
-              .then(1)
+              // The start's own day is counted from the rows below unless it starts at 00:00.
+              .when('day', start.endsWith('T00:00:00.000Z') ? '>=' : '>', dayOf(start))
+              .then(eb(eb.ref('deposit_count'), '+', eb.ref('plan_withdraw_count')))
               .else(0)
               .end(),
           )
-          .as(name),
+          .as(`w${i}`),
       ),
     )
     .executeTakeFirst();
   const record: Record<string, unknown> = row ?? {};
-  return Object.fromEntries(
-    names.map((name) => [name, (deposits[name] ?? 0) + Number(record[name] ?? 0)]),
-  );
+  const counts: Record<string, number> = {};
+  for (const [i, name] of names.entries()) {
+    const start = starts[i] ?? '';
+    let partial = 0;
+    if (!start.endsWith('T00:00:00.000Z')) {
+      const next = new Date(Date.parse(`${dayOf(start)}T00:00:00.000Z`) + 86_400_000);
+      const until = next.toISOString();
+      // Each range on its own index ((app_id, credited_at) for deposits, (app_id, created_at)
+      // for deposits from before the watcher and for withdrawals): an OR of the two deposit
+      // ranges would read every row of the apps.
+      const credited = (column: 'credited_at' | 'created_at') =>
+        db
+          .selectFrom('receive_transactions')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('app_id', 'in', apps)
+          .where('deposit_status', 'in', CREDITED_STATUSES)
+          .$if(column === 'created_at', (q) => q.where('credited_at', 'is', null))
+          .where(column, '>=', start)
+          .where(column, '<', until)
+          .executeTakeFirstOrThrow();
+      const withdrawals = () =>
+        db
+          .selectFrom('send_transactions')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('app_id', 'in', apps)
+          .where('status', 'in', PLAN_SEND_STATUSES)
+          .where('created_at', '>=', start)
+          .where('created_at', '<', until)
+          .executeTakeFirstOrThrow();
+      for (const part of [
+        await credited('credited_at'),
+        await credited('created_at'),
+        await withdrawals(),
+      ]) {
+        partial += Number(part.n);
+      }
+    }
+    counts[name] = Number(record[`w${i}`] ?? 0) + partial;
+  }
+  return counts;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -311,25 +487,22 @@ export function feeOf(amountRaw: bigint, percent: number): bigint {
 }
 
 /**
- * What a deposit records when it is credited (status 3): the fee percent of the merchant's
- * package in force and the fee it implies, exact; both null without a package (the deposit is
- * credited all the same). The withdrawals issue takes the fee at the sweep.
+ * What a deposit of `appId` records when it is credited (status 3), by its amount: the fee
+ * percent of the merchant's package in force and the fee it implies, exact; both null without a
+ * package (the deposit is credited all the same). The withdrawals issue takes the fee at the sweep.
  */
-export async function creditTerms(
+export async function creditTermsOf(
   db: Executor,
   appId: string,
-  amountRaw: bigint,
   now: Date,
-): Promise<{ fee_percent: string | null; fee_raw: string | null }> {
+): Promise<(amountRaw: bigint) => { fee_percent: string | null; fee_raw: string | null }> {
   const app = await db
     .selectFrom('apps')
     .select('user_id')
     .where('id', '=', appId)
     .executeTakeFirstOrThrow();
   const plan = await currentSubscription(db, app.user_id, now.toISOString());
-  if (!plan) return { fee_percent: null, fee_raw: null };
-  return {
-    fee_percent: percentFraction(plan.fees).text,
-    fee_raw: feeOf(amountRaw, plan.fees).toString(),
-  };
+  if (!plan) return () => ({ fee_percent: null, fee_raw: null });
+  const percent = percentFraction(plan.fees).text;
+  return (amountRaw) => ({ fee_percent: percent, fee_raw: feeOf(amountRaw, plan.fees).toString() });
 }

@@ -13,7 +13,8 @@ import { microToDecimal } from './money';
 import { currentSubscription } from './subscriptions';
 import { APP_MESSAGES, APPS_WITHOUT_SUBSCRIPTION } from '../../../src/shared/apps';
 import { testMethodsByChain, type LocalChains } from './testDeposits';
-import { dailyLogs, methodTotals } from './appUsage';
+import { dailyLogs, methodTotals, type FeeLeg } from './appUsage';
+import { rowCount } from './maintainedCounts';
 import { deliveryPage, ipnLogView } from './webhooks/portal';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -154,14 +155,16 @@ export function checkAppFields(
  * An app as the API shows it. Ready (1) needs a payment method in use; the stored status is
  * the merchant's own switch (Merchant Setting), so an app with methods can still be set Not Ready.
  */
-function toAppView(row: Selectable<AppsTable>, methodCount: number): App {
+function toAppView(row: Selectable<AppsTable>, methodCount: number, nowIso: string): App {
   return {
     id: row.id,
     app_name: row.app_name,
     info: row.info,
     project_url: row.project_url,
     whitelist_ip: row.whitelist_ip,
-    ...(isHeld(row.whitelist_hold_until) ? { whitelist_hold_until: row.whitelist_hold_until } : {}),
+    ...(isHeld(row.whitelist_hold_until, nowIso)
+      ? { whitelist_hold_until: row.whitelist_hold_until }
+      : {}),
     callback_url: row.callback_url,
     created_at: row.created_at,
     status: methodCount > 0 && row.status === 1 ? 1 : 0,
@@ -169,7 +172,7 @@ function toAppView(row: Selectable<AppsTable>, methodCount: number): App {
 }
 
 /** The user's apps, oldest first (the sidebar list). */
-export async function listApps(db: Executor, userId: string): Promise<App[]> {
+export async function listApps(db: Executor, userId: string, nowIso: string): Promise<App[]> {
   const rows = await db
     .selectFrom('apps')
     .selectAll('apps')
@@ -184,7 +187,7 @@ export async function listApps(db: Executor, userId: string): Promise<App[]> {
     .orderBy('apps.created_at', 'asc')
     .orderBy('apps.id', 'asc')
     .execute();
-  return rows.map(({ method_count, ...row }) => toAppView(row, Number(method_count ?? 0)));
+  return rows.map(({ method_count, ...row }) => toAppView(row, Number(method_count ?? 0), nowIso));
 }
 
 /**
@@ -254,7 +257,7 @@ export async function createApp(
     const details = { app_name: fields.app_name };
     await recordAccountEvent(trx, userId, 'app_created', details, { client, at: nowIso });
   });
-  const apps = await listApps(db, userId);
+  const apps = await listApps(db, userId, nowIso);
   const app = apps.find((a) => a.id === id);
   if (!app) throw new Error(`App ${id} was created but is not listed`);
   return { app, apps };
@@ -270,9 +273,9 @@ export function holdEnd(nowIso: string, holdHours: number): string | null {
   return holdHours > 0 ? new Date(Date.parse(nowIso) + holdHours * 3_600_000).toISOString() : null;
 }
 
-/** A hold end still ahead (the views show only those). */
-function isHeld(until: string | null): until is string {
-  return until !== null && Date.parse(until) > Date.now();
+/** A hold end still ahead of the server's clock (the views show only those, as the signer). */
+function isHeld(until: string | null, nowIso: string): until is string {
+  return until !== null && Date.parse(until) > Date.parse(nowIso);
 }
 
 export async function updateApp(
@@ -302,7 +305,7 @@ export async function updateApp(
     .where('id', '=', app.id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  return { app: toAppView(updated, methods), whitelistHeldUntil: heldUntil };
+  return { app: toAppView(updated, methods, nowIso), whitelistHeldUntil: heldUntil };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -334,18 +337,26 @@ export function pageOf<T>(
 
 type PageNumbers = Partial<Record<ListName, number>>;
 
-async function countRows(
-  db: Executor,
-  table: 'receive_transactions' | 'send_transactions' | 'app_accounts' | 'api_logs',
-  appId: string,
-): Promise<number> {
-  const row = await db
-    .selectFrom(table)
-    .select((e) => e.fn.countAll<number>().as('n'))
-    .where('app_id', '=', appId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/**
+ * How page `page` of a newest-first list of `total` rows is read on its (created_at, id) index:
+ * up to the middle from the newest end; past it from the oldest end (the rows then reversed), so
+ * the last page costs what the first does however many rows the list has.
+ */
+export function pageRead(
+  total: number,
+  page: number,
+): { direction: 'asc' | 'desc'; offset: number; limit: number } {
+  const offset = (page - 1) * PER_PAGE;
+  const end = Math.min(offset + PER_PAGE, total);
+  if (offset <= total / 2 || end <= offset) {
+    return { direction: 'desc', offset, limit: PER_PAGE };
+  }
+  return { direction: 'asc', offset: total - end, limit: end - offset };
 }
+
+/** The rows of a page read by pageRead, newest first. */
+const newestFirst = <T>(rows: T[], direction: 'asc' | 'desc'): T[] =>
+  direction === 'asc' ? rows.reverse() : rows;
 
 /** Everything the app detail screen shows, each list at its requested page (1 by default). */
 export async function appDetails(
@@ -354,7 +365,9 @@ export async function appDetails(
   appId: string,
   pages: PageNumbers,
   local: LocalChains,
+  view: FeeLeg & { nowIso: string },
 ): Promise<Schemas['AppDetails']> {
+  const { nowIso } = view;
   const app = await ownedApp(db, userId, appId);
   const testMethods = await testMethodsByChain(db, appId, local);
   const at = (list: ListName) => pages[list] ?? 1;
@@ -367,9 +380,11 @@ export async function appDetails(
     .orderBy('sort_order', 'asc')
     .execute();
   // Usage: the Daily Logs summed per method (appUsage.ts), so the two tabs always agree.
-  const totals = await methodTotals(db, appId);
-  const totalOf = (id: string, side: 'deposit_micro' | 'withdraw_micro') =>
-    microToDecimal(totals.get(id)?.[side] ?? 0n);
+  const totals = await methodTotals(db, appId, view);
+  const totalOf = (
+    id: string,
+    side: 'deposit_micro' | 'withdraw_micro' | 'fee_micro' | 'payout_micro',
+  ) => microToDecimal(totals.get(id)?.[side] ?? 0n);
   const countOf = (side: 'deposit_count' | 'withdraw_count') =>
     [...totals.values()].reduce((sum, t) => sum + t[side], 0);
 
@@ -382,13 +397,19 @@ export async function appDetails(
     .execute();
 
   const [receiveTotal, sendTotal, accountTotal, apiLogTotal, daily] = await Promise.all([
-    countRows(db, 'receive_transactions', appId),
-    countRows(db, 'send_transactions', appId),
-    countRows(db, 'app_accounts', appId),
-    countRows(db, 'api_logs', appId),
-    dailyLogs(db, appId, { limit: PER_PAGE, offset: offset('daily_logs') }),
+    rowCount(db, 'receive_transactions', appId),
+    rowCount(db, 'send_transactions', appId),
+    rowCount(db, 'app_accounts', appId),
+    rowCount(db, 'api_logs', appId),
+    dailyLogs(db, appId, { limit: PER_PAGE, offset: offset('daily_logs') }, view),
   ]);
 
+  const read = {
+    receive: pageRead(receiveTotal, at('receive')),
+    send: pageRead(sendTotal, at('send')),
+    accounts: pageRead(accountTotal, at('accounts')),
+    api_logs: pageRead(apiLogTotal, at('api_logs')),
+  };
   const receiveRows = await db
     .selectFrom('receive_transactions as r')
     .innerJoin('payment_methods as pm', 'pm.id', 'r.payment_method_id')
@@ -407,10 +428,10 @@ export async function appDetails(
       'pm.chain_id',
     ])
     .where('r.app_id', '=', appId)
-    .orderBy('r.created_at', 'desc')
-    .orderBy('r.id', 'desc')
-    .limit(PER_PAGE)
-    .offset(offset('receive'))
+    .orderBy('r.created_at', read.receive.direction)
+    .orderBy('r.id', read.receive.direction)
+    .limit(read.receive.limit)
+    .offset(read.receive.offset)
     .execute();
   const sendRows = await db
     .selectFrom('send_transactions as s')
@@ -428,33 +449,33 @@ export async function appDetails(
       'pm.chain_id',
     ])
     .where('s.app_id', '=', appId)
-    .orderBy('s.created_at', 'desc')
-    .orderBy('s.id', 'desc')
-    .limit(PER_PAGE)
-    .offset(offset('send'))
+    .orderBy('s.created_at', read.send.direction)
+    .orderBy('s.id', read.send.direction)
+    .limit(read.send.limit)
+    .offset(read.send.offset)
     .execute();
   const accountRows = await db
     .selectFrom('app_accounts')
     .select(['id', 'unique_id', 'address', 'created_at', 'chain_id'])
     .where('app_id', '=', appId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(PER_PAGE)
-    .offset(offset('accounts'))
+    .orderBy('created_at', read.accounts.direction)
+    .orderBy('id', read.accounts.direction)
+    .limit(read.accounts.limit)
+    .offset(read.accounts.offset)
     .execute();
   const apiLogRows = await db
     .selectFrom('api_logs')
     .select(['id', 'method', 'route', 'ip', 'created_at'])
     .where('app_id', '=', appId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(PER_PAGE)
-    .offset(offset('api_logs'))
+    .orderBy('created_at', read.api_logs.direction)
+    .orderBy('id', read.api_logs.direction)
+    .limit(read.api_logs.limit)
+    .offset(read.api_logs.offset)
     .execute();
   // IPN Logs: the app's webhook deliveries (domain/webhooks).
   const ipn = await deliveryPage(db, appId, { offset: offset('callback_data'), limit: PER_PAGE });
   return {
-    app_data: toAppView(app, used.length),
+    app_data: toAppView(app, used.length, nowIso),
     all_payment_methods: methods.map((m): Schemas['PaymentMethod'] => ({
       id: m.id,
       name: m.name,
@@ -466,6 +487,8 @@ export async function appDetails(
       token_contract_address: m.token_contract_address,
       total_amount: totalOf(m.id, 'deposit_micro'),
       total_withdraw_amount: totalOf(m.id, 'withdraw_micro'),
+      total_gateway_fee: totalOf(m.id, 'fee_micro'),
+      total_payout_amount: totalOf(m.id, 'payout_micro'),
     })),
     user_payment_methods: used.map((u): Schemas['UserPaymentMethod'] => ({
       id: u.id,
@@ -474,7 +497,7 @@ export async function appDetails(
       collect_address: u.collect_address,
       deposit_status: u.deposit_status,
       withdraw_status: u.withdraw_status,
-      ...(isHeld(u.payout_hold_until) ? { payout_hold_until: u.payout_hold_until } : {}),
+      ...(isHeld(u.payout_hold_until, nowIso) ? { payout_hold_until: u.payout_hold_until } : {}),
     })),
     generated_deposit_address: accountTotal,
     // Credited deposits and completed withdrawals, as Usage shows them (the lists hold all rows).
@@ -482,7 +505,7 @@ export async function appDetails(
     receive: pageOf(
       appId,
       'receive',
-      receiveRows.map((r): Schemas['ReceiveTransaction'] => ({
+      newestFirst(receiveRows, read.receive.direction).map((r): Schemas['ReceiveTransaction'] => ({
         id: r.id,
         unique_id: r.unique_id,
         network_name: r.network_name,
@@ -502,7 +525,7 @@ export async function appDetails(
     send: pageOf(
       appId,
       'send',
-      sendRows.map((s): Schemas['SendTransaction'] => ({
+      newestFirst(sendRows, read.send.direction).map((s): Schemas['SendTransaction'] => ({
         id: s.id,
         thash: s.thash,
         chain_id: s.chain_id,
@@ -519,7 +542,7 @@ export async function appDetails(
     accounts: pageOf(
       appId,
       'accounts',
-      accountRows.map((a): Schemas['Account'] => ({
+      newestFirst(accountRows, read.accounts.direction).map((a): Schemas['Account'] => ({
         id: a.id,
         unique_id: a.unique_id,
         address: a.address,
@@ -532,7 +555,7 @@ export async function appDetails(
     api_logs: pageOf(
       appId,
       'api_logs',
-      apiLogRows.map((l): Schemas['ApiLog'] => ({
+      newestFirst(apiLogRows, read.api_logs.direction).map((l): Schemas['ApiLog'] => ({
         id: l.id,
         method: l.method,
         route: l.route,
@@ -561,6 +584,8 @@ export async function appDetails(
         deposit_volume: microToDecimal(d.deposit_micro),
         withdraw_count: d.withdraw_count,
         withdraw_volume: microToDecimal(d.withdraw_micro),
+        gateway_fee_volume: microToDecimal(d.fee_micro),
+        payout_volume: microToDecimal(d.payout_micro),
       })),
       daily.total,
       at('daily_logs'),

@@ -3,7 +3,7 @@ import type { Database } from '../db/schema';
 import type { components } from '../generated/portal.gen';
 import { previousSignIn } from './accountEvents';
 import { microToDecimal } from './money';
-import { CREDITED_STATUSES, planTransactionCounts, startOfUtcDay } from './appUsage';
+import { planTransactionCounts, startOfUtcDay } from './appUsage';
 import { currentSubscription } from './subscriptions';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -17,34 +17,28 @@ export function startOfUtcMonth(now: Date): string {
 }
 
 export interface CountWindows {
+  /** 00:00 UTC today. */
   day: string;
+  /** 00:00 UTC on the 1st of this month. */
   month: string;
 }
 
 /**
- * The gateway transactions of the user's apps, as the app tabs count them (appUsage.ts):
- * credited deposits by the time they were credited, completed withdrawals by creation, in
- * total, today and this month (the plan's count is appUsage.ts planTransactionCounts).
+ * The gateway transactions of the user's apps, as the app tabs count them (appUsage.ts): credited
+ * deposits and completed withdrawals in total, today and this month, from the daily totals (the
+ * windows start at 00:00 UTC, so whole days answer them exactly; the plan's count is appUsage.ts
+ * planTransactionCounts).
  */
-function transactionCounts(
-  db: Executor,
-  table: 'receive_transactions' | 'send_transactions',
-  userId: string,
-  windows: CountWindows,
-) {
-  const at = table === 'receive_transactions' ? 'credited_at' : 'created_at';
+function transactionCounts(db: Executor, userId: string, windows: CountWindows) {
   return db
-    .selectFrom(table)
+    .selectFrom('app_daily_usage')
     .where('app_id', 'in', db.selectFrom('apps').select('id').where('user_id', '=', userId))
-    .$if(table === 'receive_transactions', (q) =>
-      q.where('receive_transactions.deposit_status', 'in', CREDITED_STATUSES),
-    )
-    .$if(table === 'send_transactions', (q) => q.where('send_transactions.status', '=', 1))
     .select((eb) => {
+      const both = eb(eb.ref('deposit_count'), '+', eb.ref('withdraw_count'));
       const countSince = (from: string) =>
-        eb.fn.sum<number>(eb.case().when(at, '>=', from).then(1).else(0).end());
+        eb.fn.sum<number>(eb.case().when('day', '>=', from.slice(0, 10)).then(both).else(0).end());
       return [
-        eb.fn.countAll<number>().as('total'),
+        eb.fn.sum<number>(both).as('total'),
         countSince(windows.day).as('daily'),
         countSince(windows.month).as('monthly'),
       ];
@@ -63,8 +57,7 @@ function latestEntries(db: Executor, userId: string) {
 /** Every query the dashboard runs (exported so a test can hold each to its index). */
 export function dashboardQueries(db: Executor, userId: string, windows: CountWindows) {
   return {
-    receiveCounts: transactionCounts(db, 'receive_transactions', userId, windows),
-    sendCounts: transactionCounts(db, 'send_transactions', userId, windows),
+    counts: transactionCounts(db, userId, windows),
     latestEntries: latestEntries(db, userId),
   };
 }
@@ -83,15 +76,13 @@ export async function dashboardOf(
     day: startOfUtcDay(now),
     month: startOfUtcMonth(now),
   });
-  const [receive, send, latest, lastLogin, plan] = await Promise.all([
-    queries.receiveCounts.executeTakeFirstOrThrow(),
-    queries.sendCounts.executeTakeFirstOrThrow(),
+  const [counts, latest, lastLogin, plan] = await Promise.all([
+    queries.counts.executeTakeFirstOrThrow(),
     queries.latestEntries.execute(),
     previousSignIn(db, userId, sessionId, now),
     subscription ? planTransactionCounts(db, userId, { used: subscription.start_date }) : null,
   ]);
-  const sum = (key: 'total' | 'daily' | 'monthly') =>
-    Number(receive[key] ?? 0) + Number(send[key] ?? 0);
+  const sum = (key: 'total' | 'daily' | 'monthly') => Number(counts[key] ?? 0);
   return {
     // The sign-in before this session's own, with where it came from.
     last_login_at: lastLogin?.at ?? null,

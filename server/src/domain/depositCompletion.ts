@@ -4,7 +4,7 @@ import type { SignerAnswer } from '../signer/protocol';
 import { signerPresent, type SignerClient, type SignerEndpoint } from '../signer/transport';
 import { getDeposit } from './gatewayDeposits';
 import type { Task } from './jobs/worker';
-import { emitDepositEvent } from './webhooks/events';
+import { emitDepositEvents } from './webhooks/events';
 
 // Deposits complete: after status 3 (credited), the signer tops up the deposit address's gas
 // from the app's operational wallet (4 Gas Transferred), then sweeps the address's whole balance
@@ -110,8 +110,10 @@ async function move(
       .where('deposit_status', '=', from)
       .executeTakeFirst();
     if (Number(changed.numUpdatedRows) === 0) return false;
-    if (announce)
-      await emitDepositEvent(trx, row.app_id, await getDeposit(trx, row.app_id, row.id), now);
+    if (announce) {
+      const deposit = await getDeposit(trx, row.app_id, row.id);
+      await emitDepositEvents(trx, [{ appId: row.app_id, deposit }], now);
+    }
     return true;
   });
 }

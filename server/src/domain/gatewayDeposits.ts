@@ -1,16 +1,17 @@
-import type { Db } from '../db/connection';
 import type { DepositStatus } from '../db/schema';
 import { sumMicro } from '../db/sums';
-import { creditTerms } from './appUsage';
+import { sql } from 'kysely';
+import { engineOf, type Db } from '../db/connection';
+import { creditTermsOf } from './appUsage';
 import { afterCursor, pageOf } from './cursor';
 import { NotFoundError } from './errors';
-import { NATIVE_LOG_INDEX, type ChainAdapter, type ChainTransfer } from './chain/adapter';
+import { NATIVE_LOG_INDEX, type ChainAdapter } from './chain/adapter';
 import { addressKey } from './chain/specChains';
-import { scanChain, watchedMethods, type DepositAccount, type WatchedMethod } from './depositScan';
+import { scanChain, watchedMethods, type FoundTransfer, type WatchedMethod } from './depositScan';
 import { newId } from './ids';
 import { chainAmountToMicro, microToString, storedMicro, unitsToDecimal } from './money';
 import type { Task } from './jobs/worker';
-import { emitDepositEvent } from './webhooks/events';
+import { emitDepositEvents } from './webhooks/events';
 
 // The gateway's chain watcher: finds the transfers to the apps' deposit accounts (depositScan.ts
 // reads them: token Transfer logs and top-level native transfers) and moves each receive row
@@ -55,24 +56,9 @@ export async function watchDeposits(
   const chainId = adapter.chainId;
   const scan = await scanChain(db, adapter, methods);
   const head = scan.head;
-  let seen = 0;
-  for (const { method, account, transfer } of scan.found) {
-    if (await recordTransfer(db, method, account, transfer, now)) seen += 1;
-  }
+  const seen = await recordTransfers(db, scan.found, now);
   await scan.advance();
-
-  // Deep enough: queue for verification (the lowest block with the method's confirmations,
-  // its own block counted).
-  for (const method of methods) {
-    await db
-      .updateTable('receive_transactions')
-      .set({ deposit_status: 2 })
-      .where('chain_id', '=', chainId)
-      .where('payment_method_id', '=', method.id)
-      .where('deposit_status', '=', 0)
-      .where('block_number', '<=', head - method.confirmations + 1)
-      .execute();
-  }
+  await queueDeepDeposits(db, chainId, methods, head);
   const byId = new Map(methods.map((m) => [m.id, m]));
   const queued = await db
     .selectFrom('receive_transactions')
@@ -117,95 +103,205 @@ export async function watchDeposits(
       if (onChain.blockNumber > head - method.confirmations + 1) continue;
     }
     const reason = !still ? 'reorged' : amount < method.minimum ? 'below_minimum' : null;
-    const changed = await db.transaction().execute(async (trx) => {
-      const result = await trx
-        .updateTable('receive_transactions')
-        .set(
-          reason === null
-            ? {
-                deposit_status: 3,
-                credited_at: now.toISOString(),
-                process_datetime: now.toISOString(),
-                ...(await creditTerms(trx, row.app_id, amount, now)),
-              }
-            : { deposit_status: 5, failure_reason: reason, process_datetime: now.toISOString() },
-        )
-        .where('id', '=', row.id)
-        .where('deposit_status', '=', 2)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) return result;
-      await emitDepositEvent(trx, row.app_id, await getDeposit(trx, row.app_id, row.id), now);
-      return result;
-    });
-    if (Number(changed.numUpdatedRows) === 0) continue;
-    if (reason === null) credited += 1;
-    else failed += 1;
+    const settled = await settleDeposits(
+      db,
+      [{ id: row.id, appId: row.app_id, amountRaw: amount, reason }],
+      now,
+    );
+    credited += settled.credited;
+    failed += settled.failed;
   }
   return { head, seen, credited, failed };
 }
 
 /**
- * Records a transfer once; answers whether it was new. Seen again in another block (a reorg
- * re-mined it), a row still pending takes the new block.
+ * Deep enough: queue for verification (the lowest block with the method's confirmations, its
+ * own block counted).
  */
-async function recordTransfer(
+export async function queueDeepDeposits(
   db: Db,
-  method: WatchedMethod,
-  account: DepositAccount,
-  transfer: ChainTransfer,
-  now: Date,
-): Promise<boolean> {
-  const existing = await db
-    .selectFrom('receive_transactions')
-    .select(['id', 'block_number'])
-    .where('chain_id', '=', method.chainId)
-    .where('tx_hash', '=', transfer.txHash)
-    .where('log_index', '=', transfer.logIndex)
-    .executeTakeFirst();
-  if (existing) {
-    if (existing.block_number !== transfer.blockNumber) {
-      await db
-        .updateTable('receive_transactions')
-        .set({ block_number: transfer.blockNumber })
-        .where('id', '=', existing.id)
-        .where('deposit_status', '=', 0)
-        .execute();
-    }
-    return false;
+  chainId: number,
+  methods: WatchedMethod[],
+  head: number,
+): Promise<void> {
+  for (const method of methods) {
+    await db
+      .updateTable('receive_transactions')
+      .set({ deposit_status: 2 })
+      .where('chain_id', '=', chainId)
+      .where('payment_method_id', '=', method.id)
+      .where('deposit_status', '=', 0)
+      .where('block_number', '<=', head - method.confirmations + 1)
+      .execute();
   }
-  const below = transfer.amount < method.minimum;
-  const id = newId('rcv');
-  return db.transaction().execute(async (trx) => {
-    const inserted = await trx
-      .insertInto('receive_transactions')
-      .values({
-        id,
-        app_id: account.app_id,
-        payment_method_id: method.id,
-        unique_id: account.unique_id,
-        amount_micro: displayMicro(transfer.amount, method.decimals),
-        deposit_status: below ? 5 : 0,
-        failure_reason: below ? 'below_minimum' : null,
-        thash: transfer.txHash,
-        gas_transfer_txid: null,
-        collect_txid: null,
-        process_datetime: null,
-        created_at: transfer.timestamp,
-        chain_id: method.chainId,
-        tx_hash: transfer.txHash,
-        log_index: transfer.logIndex,
-        block_number: transfer.blockNumber,
-        amount_raw: transfer.amount.toString(),
-        address: account.address,
-        credited_at: null,
-      })
-      // A concurrent run that recorded it first wins; this one changes nothing.
-      .onConflict((oc) => oc.columns(['chain_id', 'tx_hash', 'log_index']).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
-    await emitDepositEvent(trx, account.app_id, await getDeposit(trx, account.app_id, id), now);
-    return true;
+}
+
+/** Rows written (or settled) per transaction by the bulk paths below. */
+const BATCH = 1_000;
+
+function batches<T>(items: T[], size = BATCH): T[][] {
+  const out: T[][] = [];
+  for (let from = 0; from < items.length; from += size) out.push(items.slice(from, from + size));
+  return out;
+}
+
+/** A queued deposit's verdict: still on chain as recorded (credited), or why it failed. */
+export interface Settlement {
+  id: string;
+  appId: string;
+  amountRaw: bigint;
+  reason: 'reorged' | 'below_minimum' | null;
+}
+
+/**
+ * Moves queued deposits (2) to Hash Verified (3, credited: time, the package's fee) or Failed (5,
+ * with the reason), each with its event, a batch per transaction; a deposit no longer queued
+ * (an overlapping run settled it) changes nothing. The watcher settles one at a time; a bulk
+ * load (`npm run admin -- bench large-data`) many.
+ */
+export async function settleDeposits(
+  db: Db,
+  settlements: Settlement[],
+  now: Date,
+): Promise<{ credited: number; failed: number }> {
+  const at = now.toISOString();
+  const numeric = engineOf(db) === 'postgres' ? sql.raw('numeric(78, 0)') : sql.raw('text');
+  let credited = 0;
+  let failed = 0;
+  for (const batch of batches(settlements)) {
+    await db.transaction().execute(async (trx) => {
+      const ids: { id: string; appId: string }[] = [];
+      const toCredit = batch.filter((s) => s.reason === null);
+      for (const appId of new Set(toCredit.map((s) => s.appId))) {
+        const terms = await creditTermsOf(trx, appId, now);
+        const rows = toCredit.filter((s) => s.appId === appId);
+        const values = sql.join(
+          rows.map((s) => {
+            const t = terms(s.amountRaw);
+            return sql`(${s.id}, ${t.fee_percent}, ${t.fee_raw})`;
+          }),
+        );
+        // One statement for the batch, each row its own fee (UPDATE ... FROM: both engines).
+        const result = await sql<{ id: string }>`
+          WITH v(id, fee_percent, fee_raw) AS (VALUES ${values})
+          UPDATE receive_transactions
+          SET deposit_status = 3, credited_at = ${at}, process_datetime = ${at},
+            fee_percent = v.fee_percent, fee_raw = cast(v.fee_raw AS ${numeric})
+          FROM v
+          WHERE receive_transactions.id = v.id AND receive_transactions.deposit_status = 2
+          RETURNING receive_transactions.id`.execute(trx);
+        ids.push(...result.rows.map((r) => ({ id: r.id, appId })));
+        credited += result.rows.length;
+      }
+      for (const reason of ['reorged', 'below_minimum'] as const) {
+        const rows = batch.filter((s) => s.reason === reason);
+        if (rows.length === 0) continue;
+        const result = await trx
+          .updateTable('receive_transactions')
+          .set({ deposit_status: 5, failure_reason: reason, process_datetime: at })
+          .where(
+            'id',
+            'in',
+            rows.map((s) => s.id),
+          )
+          .where('deposit_status', '=', 2)
+          .returning(['id', 'app_id'])
+          .execute();
+        ids.push(...result.map((r) => ({ id: r.id, appId: r.app_id })));
+        failed += result.length;
+      }
+      await emitDepositEvents(trx, await depositsOf(trx, ids), now);
+    });
+  }
+  return { credited, failed };
+}
+
+/** The deposits `ids` as the gateway shows them, with their apps, in the order given. */
+async function depositsOf(
+  db: Db,
+  ids: { id: string; appId: string }[],
+): Promise<{ appId: string; deposit: GatewayDeposit }[]> {
+  const found = new Map<string, GatewayDeposit>();
+  for (const appId of new Set(ids.map((i) => i.appId))) {
+    const mine = ids.filter((i) => i.appId === appId).map((i) => i.id);
+    for (const part of batches(mine)) {
+      const rows = await depositRows(db, appId)
+        .where('receive_transactions.id', 'in', part)
+        .execute();
+      for (const row of rows) found.set(row.id, depositView(row));
+    }
+  }
+  return ids.flatMap(({ id, appId }) => {
+    const deposit = found.get(id);
+    return deposit ? [{ appId, deposit }] : [];
   });
+}
+
+/**
+ * Records each transfer once, with its event, a batch per transaction; answers how many were
+ * new. Seen again in another block (a reorg re-mined it), a row still pending takes the new
+ * block. The watcher records what one pass found; a bulk load (`npm run admin -- bench
+ * large-data`) many more.
+ */
+export async function recordTransfers(db: Db, found: FoundTransfer[], now: Date): Promise<number> {
+  let recorded = 0;
+  for (const batch of batches(found)) {
+    recorded += await db.transaction().execute(async (trx) => {
+      const rows = batch.map(({ method, account, transfer }) => {
+        const below = transfer.amount < method.minimum;
+        return {
+          id: newId('rcv'),
+          app_id: account.app_id,
+          payment_method_id: method.id,
+          unique_id: account.unique_id,
+          amount_micro: displayMicro(transfer.amount, method.decimals),
+          deposit_status: (below ? 5 : 0) as DepositStatus,
+          failure_reason: below ? 'below_minimum' : null,
+          thash: transfer.txHash,
+          gas_transfer_txid: null,
+          collect_txid: null,
+          process_datetime: null,
+          created_at: transfer.timestamp,
+          chain_id: method.chainId,
+          tx_hash: transfer.txHash,
+          log_index: transfer.logIndex,
+          block_number: transfer.blockNumber,
+          amount_raw: transfer.amount.toString(),
+          address: account.address,
+          credited_at: null,
+        };
+      });
+      const inserted = new Set(
+        (
+          await trx
+            .insertInto('receive_transactions')
+            .values(rows)
+            // Recorded before (or by a concurrent run): this one inserts nothing for it.
+            .onConflict((oc) => oc.columns(['chain_id', 'tx_hash', 'log_index']).doNothing())
+            .returning('id')
+            .execute()
+        ).map((r) => r.id),
+      );
+      for (const row of rows) {
+        if (inserted.has(row.id)) continue;
+        await trx
+          .updateTable('receive_transactions')
+          .set({ block_number: row.block_number })
+          .where('chain_id', '=', row.chain_id)
+          .where('tx_hash', '=', row.tx_hash)
+          .where('log_index', '=', row.log_index)
+          .where('block_number', '!=', row.block_number)
+          .where('deposit_status', '=', 0)
+          .execute();
+      }
+      const added = rows
+        .filter((r) => inserted.has(r.id))
+        .map((r) => ({ id: r.id, appId: r.app_id }));
+      await emitDepositEvents(trx, await depositsOf(trx, added), now);
+      return added.length;
+    });
+  }
+  return recorded;
 }
 
 /** The recurring watcher job (domain/jobs: once across processes). */

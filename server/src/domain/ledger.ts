@@ -48,22 +48,36 @@ export interface NewLedgerEntry {
 }
 
 export async function postEntry(db: Executor, entry: NewLedgerEntry): Promise<string> {
-  const amount = storedMicro(entry.amountMicro);
-  const id = newId('led');
-  await db
-    .insertInto('ledger_entries')
-    .values({
-      id,
-      user_id: entry.userId,
-      tnx: entry.tnx,
-      amount_micro: amount,
-      type: entry.type,
-      source: entry.source,
-      note: entry.note ?? null,
-      created_at: entry.createdAt,
-    })
-    .execute();
+  const [id] = await postEntries(db, [entry]);
+  if (id === undefined) throw new Error('postEntries posted nothing');
   return id;
+}
+
+/** Entries are written this many to a statement (8 parameters each). */
+const ENTRY_BATCH = 1_000;
+
+/**
+ * postEntry for many entries (e.g. a bulk load), a statement per ENTRY_BATCH: the same rows,
+ * checks and counts (row_counts' trigger) as one at a time. Returns their ids, in order.
+ */
+export async function postEntries(db: Executor, entries: NewLedgerEntry[]): Promise<string[]> {
+  const rows = entries.map((entry) => ({
+    id: newId('led'),
+    user_id: entry.userId,
+    tnx: entry.tnx,
+    amount_micro: storedMicro(entry.amountMicro),
+    type: entry.type,
+    source: entry.source,
+    note: entry.note ?? null,
+    created_at: entry.createdAt,
+  }));
+  for (let from = 0; from < rows.length; from += ENTRY_BATCH) {
+    await db
+      .insertInto('ledger_entries')
+      .values(rows.slice(from, from + ENTRY_BATCH))
+      .execute();
+  }
+  return rows.map((row) => row.id);
 }
 
 /**

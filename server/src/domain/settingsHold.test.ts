@@ -84,9 +84,33 @@ it('holds a changed IP whitelist, not the first one set', async () => {
     ).whitelist_hold_until;
   expect((await save('203.0.113.7')).statusCode).toBe(200);
   expect(await hold()).toBeNull();
-  expect((await save('203.0.113.7,198.51.100.1')).statusCode).toBe(200);
+  const changed = await save('203.0.113.7,198.51.100.1');
+  expect(changed.statusCode).toBe(200);
   expect(await hold()).toBe(inHours(24));
+  // The Merchant Setting screen reads it from the answer, the app list and the details.
+  expect(changed.json().data).toMatchObject({ whitelist_hold_until: inHours(24) });
+  const listed = (await t.call('getApps', { headers })).json().data;
+  expect(listed.find((a: { id: string }) => a.id === appId)).toMatchObject({
+    whitelist_hold_until: inHours(24),
+  });
   const details = await t.call('getAppDetails', { headers, params: { id: appId } });
   expect(details.json().data.app_data).toMatchObject({ whitelist_hold_until: inHours(24) });
   expect(mails().map((m) => m.subject)).toContain('The IP whitelist of Held was changed');
+});
+
+it("shows the holds while they are ahead of the server's clock, and drops them once over", async () => {
+  // Both holds from the tests above end 24 h after their change.
+  // A session of a day ago has ended: sign in again at the clock's time.
+  const details = async () => {
+    const fresh = await t.authHeader('holder');
+    return (await t.call('getAppDetails', { headers: fresh, params: { id: appId } })).json().data;
+  };
+  t.clock.advance(24 * 3_600_000 - 60_000);
+  let data = await details();
+  expect(data.app_data.whitelist_hold_until).toEqual(expect.any(String));
+  expect(data.user_payment_methods[0].payout_hold_until).toEqual(expect.any(String));
+  t.clock.advance(120_000);
+  data = await details();
+  expect(data.app_data).not.toHaveProperty('whitelist_hold_until');
+  expect(data.user_payment_methods[0]).not.toHaveProperty('payout_hold_until');
 });

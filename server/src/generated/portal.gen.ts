@@ -1654,6 +1654,10 @@ export interface components {
       total_amount: number;
       /** @description Total sent through this method by this app, in the coin. */
       total_withdraw_amount: number;
+      /** @description The gateway's fee on the deposits of `total_amount`: the package's percent of each, recorded when it was credited (0 for a deposit credited without a package). The sweep sends it to the gateway's fee address. Summed exactly in the token's base units, then truncated to 6 decimals. */
+      total_gateway_fee: number;
+      /** @description The rest of those deposits, for the app's payout address (their amounts less `total_gateway_fee`). Summed exactly in base units, then truncated to 6 decimals. */
+      total_payout_amount: number;
     };
     /** @description A payment method as used by one app (its wallets and switches). */
     UserPaymentMethod: {
@@ -1856,6 +1860,10 @@ export interface components {
       withdraw_count: number;
       /** @description Amount sent that day. */
       withdraw_volume: number;
+      /** @description The gateway's fee on that day's deposits (the package's percent recorded when each was credited), sent to the gateway's fee address. Summed exactly in base units, then truncated to 6 decimals. */
+      gateway_fee_volume: number;
+      /** @description The rest of that day's deposits, for the app's payout address (`deposit_volume` less `gateway_fee_volume`, exact in base units, truncated to 6 decimals). */
+      payout_volume: number;
     };
     /** @description A deposit address generated for one of the merchant's clients. */
     Account: {

@@ -801,7 +801,9 @@ describe('updateApp and getAppDetails', () => {
 
 describe('demo data', () => {
   it("gives the demo account an app whose tabs agree, made by the gateway's own code", async () => {
-    await withTestApp({}, async (t) => {
+    // With a fee address, sweeps take the fee leg, which Usage shows.
+    const env = { GATEWAY_FEE_ADDRESS: '0x000000000000000000000000000000000000fEe5' };
+    await withTestApp({ env }, async (t) => {
       const headers = await t.authHeader();
       const apps = (await t.call('getApps', { headers })).json().data;
       expect(apps).toHaveLength(1);
@@ -867,6 +869,16 @@ describe('demo data', () => {
       expect(days.every((d) => d.withdraw_count === 0)).toBe(true);
       const usdt = data.all_payment_methods.find((m: { id: string }) => m.id === 'pm_usdt_bsc');
       expect(micro(usdt.total_amount)).toBe(creditedMicro);
+      // The split of the sweep: the package's fee (recorded at credit) and the rest, summed
+      // exactly in base units (18 decimals), shown truncated to micro-USDT.
+      const rawSum = (pick: (r: (typeof creditedRows)[number]) => string | null) =>
+        creditedRows.reduce((sum, r) => sum + BigInt(pick(r) ?? '0'), 0n);
+      const feeRaw = rawSum((r) => r.fee_raw);
+      expect(feeRaw).toBeGreaterThan(0n);
+      expect(BigInt(micro(usdt.total_gateway_fee))).toBe(feeRaw / 10n ** 12n);
+      expect(BigInt(micro(usdt.total_payout_amount))).toBe(
+        (rawSum((r) => r.amount_raw) - feeRaw) / 10n ** 12n,
+      );
       const again = (await details()).json().data;
       expect(again.daily_logs).toEqual(data.daily_logs);
       expect(again.total_transaction).toEqual(data.total_transaction);

@@ -39,7 +39,8 @@ export const appsHandlers: HandlerModule = (ctx) => {
   return {
     async getApps(request) {
       const user = requireUser(request);
-      return { status: true, data: await listApps(ctx.db, user.id) } satisfies Reply<'getApps'>;
+      const apps = await listApps(ctx.db, user.id, isoNow(ctx.clock));
+      return { status: true, data: apps } satisfies Reply<'getApps'>;
     },
 
     async createApp(request) {
@@ -79,7 +80,11 @@ export const appsHandlers: HandlerModule = (ctx) => {
 
     async getAppDetails(request) {
       const user = requireUser(request);
-      const data = await appDetails(ctx.db, user.id, request.params.id, request.query, local);
+      const { id } = request.params;
+      const data = await appDetails(ctx.db, user.id, id, request.query, local, {
+        nowIso: isoNow(ctx.clock),
+        feeLeg: ctx.config.signer.feeAddress !== undefined,
+      });
       return { status: true, data } satisfies Reply<'getAppDetails'>;
     },
 

@@ -307,6 +307,10 @@ export type PaymentMethod = {
   total_amount: number;
   /** Total sent through this method by this app, in the coin. */
   total_withdraw_amount: number;
+  /** The gateway's fee on the deposits of `total_amount`: the package's percent of each, recorded when it was credited (0 for a deposit credited without a package). The sweep sends it to the gateway's fee address. Summed exactly in the token's base units, then truncated to 6 decimals. */
+  total_gateway_fee: number;
+  /** The rest of those deposits, for the app's payout address (their amounts less `total_gateway_fee`). Summed exactly in base units, then truncated to 6 decimals. */
+  total_payout_amount: number;
 };
 export type UserPaymentMethod = {
   /** The id of this use (what `updatePaymentMethod` takes as `id`). */
@@ -418,6 +422,10 @@ export type DailyLog = {
   withdraw_count: number;
   /** Amount sent that day. */
   withdraw_volume: number;
+  /** The gateway's fee on that day's deposits (the package's percent recorded when each was credited), sent to the gateway's fee address. Summed exactly in base units, then truncated to 6 decimals. */
+  gateway_fee_volume: number;
+  /** The rest of that day's deposits, for the app's payout address (`deposit_volume` less `gateway_fee_volume`, exact in base units, truncated to 6 decimals). */
+  payout_volume: number;
 };
 export type DailyLogPage = {
   /** The rows of this page, newest first. */

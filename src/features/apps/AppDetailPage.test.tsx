@@ -5,6 +5,7 @@ import {
   API_KEY,
   fixtures,
   GAS_ADDRESS,
+  makeApp,
   makeAppDetails,
   makePage,
   makeReceive,
@@ -46,6 +47,8 @@ function capture<T>(operationId: Parameters<typeof on>[0], answer: () => Respons
   );
   return calls;
 }
+
+const OTHER_PAYOUT = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
 
 const message = (msg: string) => () => ok('updatePaymentMethod', { status: true, msg });
 
@@ -212,19 +215,39 @@ describe('Payment Setting', () => {
     );
   });
 
-  test('the Deposit Wallet shows when the hold on a changed payout address ends', async () => {
+  test('after a payout address change, the card and the Deposit Wallet show when the hold ends', async () => {
     const until = '2026-11-27T16:00:00.000Z';
-    const { user } = renderTab(
-      'payment-setting',
-      makeAppDetails({ user_payment_methods: [makeUsedMethod({ payout_hold_until: until })] }),
+    // The server answers the details without a hold, then (after the change) with one.
+    let details = makeAppDetails();
+    server.use(on('getAppDetails', () => ok('getAppDetails', { status: true, data: details })));
+    server.use(
+      on('updatePaymentMethod', () => {
+        details = makeAppDetails({
+          user_payment_methods: [
+            makeUsedMethod({ collect_address: OTHER_PAYOUT, payout_hold_until: until }),
+          ],
+        });
+        return message('Payment method updated successfully')();
+      }),
     );
+    const { user } = renderAt('/app/my-app/app_1/payment-setting');
     await user.click(await screen.findByRole('button', { name: 'Deposit Wallet' }));
     const dialog = await screen.findByRole('dialog', { name: 'Deposit Wallet' });
-    expect(
-      within(dialog).getByText(
-        `This payout address was changed: sweeps to it are held until ${formatDateTime(until)}.`,
-      ),
-    ).toBeInTheDocument();
+    expect(within(dialog).queryByText(/held until/)).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Edit payout address' }));
+    const field = within(dialog).getByLabelText('Payout Address');
+    await user.clear(field);
+    await user.type(field, OTHER_PAYOUT);
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    const notice = await within(dialog).findByText(/This payout address was changed/);
+    expect(notice).toHaveTextContent(
+      `This payout address was changed: sweeps to it and this app's withdrawals are held until ${formatDateTime(until)}.`,
+    );
+    // The moment is the shared DateTime: LLL, machine-readable too.
+    expect(within(notice).getByText(formatDateTime(until))).toHaveAttribute('datetime', until);
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    const card = screen.getByText(/Payout address changed: held until/);
+    expect(card).toHaveTextContent(`Payout address changed: held until ${formatDateTime(until)}.`);
   });
 
   test('the Operational Wallet is not ready without a gas address', async () => {
@@ -458,6 +481,39 @@ describe('Merchant Setting and Usage', () => {
     expect(await screen.findByText('App updated successfully')).toBeInTheDocument();
   });
 
+  test('shows, under the IP whitelist, until when a change holds withdrawals', async () => {
+    const until = '2026-11-27T16:00:00.000Z';
+    const held = makeAppDetails({
+      app_data: makeApp({ status: 1, whitelist_ip: '203.0.113.7', whitelist_hold_until: until }),
+    });
+    // Not held: no note. Saved with a changed whitelist, the refetched app carries the hold.
+    let details = makeAppDetails({ app_data: makeApp({ status: 1, whitelist_ip: '203.0.113.7' }) });
+    server.use(on('getAppDetails', () => ok('getAppDetails', { status: true, data: details })));
+    server.use(reply('getApps', fixtures.getApps));
+    server.use(
+      on('updateApp', () => {
+        details = held;
+        return ok('updateApp', {
+          status: true,
+          msg: 'App updated successfully',
+          data: held.app_data,
+        });
+      }),
+    );
+    const { user } = renderAt('/app/my-app/app_1/merchant-setting');
+    const whitelist = await screen.findByLabelText('IP Whitelist');
+    expect(screen.queryByText(/withdrawals are held/)).not.toBeInTheDocument();
+    await user.type(whitelist, '{enter}198.51.100.1');
+    await user.click(screen.getByRole('button', { name: 'Update' }));
+    const note = await screen.findByText(/The IP whitelist was changed/);
+    expect(note).toHaveTextContent(
+      `The IP whitelist was changed: withdrawals are held until ${formatDateTime(until)}.`,
+    );
+    expect(within(note).getByText(formatDateTime(until))).toHaveAttribute('datetime', until);
+    // Read with the field by assistive technology.
+    expect(whitelist).toHaveAccessibleDescription(expect.stringContaining('withdrawals are held'));
+  });
+
   test('shows counts and per-method totals with 6 decimals', async () => {
     renderTab('usage');
     expect(await screen.findByText('Generated Accounts')).toBeInTheDocument();
@@ -466,6 +522,17 @@ describe('Merchant Setting and Usage', () => {
     expect(screen.getByText('18')).toBeInTheDocument();
     expect(screen.getByText('1250.500000')).toBeInTheDocument();
     expect(screen.getByText('300.123456')).toBeInTheDocument();
+  });
+
+  test("splits each method's received total into the gateway fee and the payout", async () => {
+    renderTab('usage');
+    const card = (await screen.findByRole('heading', { level: 3, name: 'USDT (BNB Smart Chain)' }))
+      .parentElement as HTMLElement;
+    const figure = (label: string) => within(card).getByText(label).nextElementSibling;
+    expect(figure('Total Received')).toHaveTextContent('1250.500000');
+    expect(figure('Gateway Fee')).toHaveTextContent('12.505000');
+    expect(figure('To Payout Address')).toHaveTextContent('1237.995000');
+    expect(screen.getByText(/the gateway fee \(your package's percent/)).toBeInTheDocument();
   });
 
   test('shows the methods in use first and the unused ones behind a toggle', async () => {
@@ -704,6 +771,19 @@ describe('Logs', () => {
     expect(await screen.findByText('120.5679 USDT')).toBeInTheDocument();
     expect(screen.getByText('10.0000 USDT')).toBeInTheDocument();
     expect(screen.getByText('01-11-2026')).toBeInTheDocument();
+  });
+
+  test("Daily Logs split each day's deposits into the gateway fee and the payout", async () => {
+    renderTab('daily-logs');
+    // Each cell carries its header as data-label: the stacked cards of a phone show it too.
+    const fee = await screen.findByRole('cell', { name: '1.2057 USDT' });
+    expect(fee).toHaveAttribute('data-label', 'Gateway Fee');
+    expect(screen.getByRole('cell', { name: '119.3622 USDT' })).toHaveAttribute(
+      'data-label',
+      'To Payout Address',
+    );
+    expect(screen.getByRole('columnheader', { name: 'Gateway Fee' })).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'To Payout Address' })).toBeInTheDocument();
   });
 
   test("empty lists say 'No record Found' and show no pagination", async () => {

@@ -75,26 +75,39 @@ interface RecordedEvent {
 }
 
 /**
- * Records the event for a deposit that just reached its status (0, 3, 1 or 5; other statuses
- * have no event) with `data` exactly as GET /gateway/v1/deposits/{id} answers; call it inside
- * the transaction that changed the deposit.
+ * Records the events of deposits that just reached their status (0, 3, 1 or 5; other statuses
+ * have no event), each with `data` exactly as GET /gateway/v1/deposits/{id} answers; call it
+ * inside the transaction that changed the deposits (each deposit at most once per call).
  */
-export async function emitDepositEvent(
+export async function emitDepositEvents(
   trx: Transaction<Database>,
-  appId: string,
-  deposit: GatewayDeposit,
+  deposits: { appId: string; deposit: GatewayDeposit }[],
   now: Date,
 ): Promise<void> {
-  const type = DEPOSIT_EVENTS[deposit.status];
-  if (!type) return;
-  await recordEvent(trx, {
-    appId,
-    type,
-    resourceId: deposit.id,
-    uniqueId: deposit.uniqueId,
-    data: depositView(deposit),
-    now,
-  });
+  const events: NewEvent[] = [];
+  for (const { appId, deposit } of deposits) {
+    const type = DEPOSIT_EVENTS[deposit.status];
+    if (!type) continue;
+    events.push({
+      appId,
+      type,
+      resourceId: deposit.id,
+      uniqueId: deposit.uniqueId,
+      data: depositView(deposit),
+      now,
+    });
+  }
+  await recordEvents(trx, events);
+}
+
+interface NewEvent {
+  appId: string;
+  type: WebhookEventType;
+  /** The resource whose events keep their order; a test.ping is its own resource. */
+  resourceId?: string;
+  uniqueId: string | null;
+  data: unknown;
+  now: Date;
 }
 
 /**
@@ -122,74 +135,130 @@ export async function emitWithdrawalEvent(
 /** Writes an event and, when the app takes webhooks, its first delivery and that one's job. */
 export async function recordEvent(
   trx: Transaction<Database>,
-  event: {
-    appId: string;
-    type: WebhookEventType;
-    /** The resource whose events keep their order; a test.ping is its own resource. */
-    resourceId?: string;
-    uniqueId: string | null;
-    data: unknown;
-    now: Date;
-  },
+  event: NewEvent,
   firstRunAt?: number,
 ): Promise<RecordedEvent> {
-  const id = newId('evt');
-  const resourceId = event.resourceId ?? id;
-  const createdAt = event.now.toISOString();
+  const [recorded] = await recordEvents(trx, [event], firstRunAt);
+  if (!recorded) throw new Error('recordEvents recorded nothing');
+  return recorded;
+}
+
+/** Rows written (or resources looked up) per statement: far below both engines' parameter caps. */
+const EVENT_BATCH = 500;
+
+function chunks<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let from = 0; from < items.length; from += EVENT_BATCH) {
+    out.push(items.slice(from, from + EVENT_BATCH));
+  }
+  return out;
+}
+
+/**
+ * recordEvent for many events at once, in order: a resource's events take its next
+ * resource_seq, an app's events its next seqs (consecutive, in the order given). Each app's lock
+ * is taken once, in app id order (see the top of this file), after the resources' reads.
+ */
+async function recordEvents(
+  trx: Transaction<Database>,
+  events: NewEvent[],
+  firstRunAt?: number,
+): Promise<RecordedEvent[]> {
+  if (events.length === 0) return [];
+  const rows = events.map((event) => {
+    const id = newId('evt');
+    return { event, id, resourceId: event.resourceId ?? id };
+  });
+  const appIds = [...new Set(rows.map((r) => r.event.appId))].sort();
   // The resource's status change (a compare-and-set) serialises the events of one deposit or
   // withdrawal.
-  const last = await trx
-    .selectFrom('webhook_events')
-    .select((eb) => eb.fn.max('resource_seq').as('seq'))
-    .where('app_id', '=', event.appId)
-    .where('resource_id', '=', resourceId)
-    .executeTakeFirst();
-  const seq = Number(last?.seq ?? 0) + 1;
-  await lockForTransaction(trx, `webhook_events:${event.appId}`);
-  const before = await trx
-    .selectFrom('webhook_events')
-    .select((eb) => eb.fn.max('seq').as('seq'))
-    .where('app_id', '=', event.appId)
-    .executeTakeFirst();
-  const body = JSON.stringify({
-    id,
-    type: event.type,
-    created_at: createdAt,
-    app_id: event.appId,
-    data: event.data,
-  });
-  await trx
-    .insertInto('webhook_events')
-    .values({
+  const resourceSeqs = new Map<string, number>();
+  for (const appId of appIds) {
+    const resources = [
+      ...new Set(rows.filter((r) => r.event.appId === appId).map((r) => r.resourceId)),
+    ];
+    for (const part of chunks(resources)) {
+      const last = await trx
+        .selectFrom('webhook_events')
+        .select((eb) => ['resource_id', eb.fn.max('resource_seq').as('seq')])
+        .where('app_id', '=', appId)
+        .where('resource_id', 'in', part)
+        .groupBy('resource_id')
+        .execute();
+      for (const row of last) {
+        resourceSeqs.set(`${appId}|${row.resource_id}`, Number(row.seq ?? 0));
+      }
+    }
+  }
+  const appSeqs = new Map<string, number>();
+  for (const appId of appIds) {
+    await lockForTransaction(trx, `webhook_events:${appId}`);
+    const before = await trx
+      .selectFrom('webhook_events')
+      .select((eb) => eb.fn.max('seq').as('seq'))
+      .where('app_id', '=', appId)
+      .executeTakeFirst();
+    appSeqs.set(appId, Number(before?.seq ?? 0));
+  }
+  const values = rows.map(({ event, id, resourceId }) => {
+    const key = `${event.appId}|${resourceId}`;
+    const resourceSeq = (resourceSeqs.get(key) ?? 0) + 1;
+    resourceSeqs.set(key, resourceSeq);
+    const seq = (appSeqs.get(event.appId) ?? 0) + 1;
+    appSeqs.set(event.appId, seq);
+    const createdAt = event.now.toISOString();
+    const body = JSON.stringify({
+      id,
+      type: event.type,
+      created_at: createdAt,
+      app_id: event.appId,
+      data: event.data,
+    });
+    return {
       id,
       app_id: event.appId,
       type: event.type,
       resource_id: resourceId,
-      resource_seq: seq,
+      resource_seq: resourceSeq,
       unique_id: event.uniqueId,
       body,
       created_at: createdAt,
-      seq: Number(before?.seq ?? 0) + 1,
+      seq,
       pruned_at: null,
-    })
-    .execute();
-  const target = await trx
-    .selectFrom('apps')
-    .leftJoin('app_webhooks', 'app_webhooks.app_id', 'apps.id')
-    .select(['apps.callback_url', 'app_webhooks.disabled_at'])
-    .where('apps.id', '=', event.appId)
-    .executeTakeFirst();
-  if (!target?.callback_url || target.disabled_at) return { eventId: id, deliveryId: null };
-  const deliveryId = await queueDelivery(trx, {
-    eventId: id,
-    appId: event.appId,
-    resourceId,
-    resourceSeq: seq,
-    redeliveryOf: null,
-    now: event.now,
-    runAt: firstRunAt,
+    };
   });
-  return { eventId: id, deliveryId };
+  for (const part of chunks(values)) {
+    await trx.insertInto('webhook_events').values(part).execute();
+  }
+  const takesWebhooks = new Map<string, boolean>();
+  for (const appId of appIds) {
+    const target = await trx
+      .selectFrom('apps')
+      .leftJoin('app_webhooks', 'app_webhooks.app_id', 'apps.id')
+      .select(['apps.callback_url', 'app_webhooks.disabled_at'])
+      .where('apps.id', '=', appId)
+      .executeTakeFirst();
+    takesWebhooks.set(appId, Boolean(target?.callback_url && !target.disabled_at));
+  }
+  const recorded: RecordedEvent[] = [];
+  for (const [i, value] of values.entries()) {
+    const event = rows[i]?.event;
+    if (!event || !takesWebhooks.get(value.app_id)) {
+      recorded.push({ eventId: value.id, deliveryId: null });
+      continue;
+    }
+    const deliveryId = await queueDelivery(trx, {
+      eventId: value.id,
+      appId: value.app_id,
+      resourceId: value.resource_id,
+      resourceSeq: value.resource_seq,
+      redeliveryOf: null,
+      now: event.now,
+      runAt: firstRunAt,
+    });
+    recorded.push({ eventId: value.id, deliveryId });
+  }
+  return recorded;
 }
 
 /** A delivery row, due at `runAt` (default now), and the job that wakes it. */

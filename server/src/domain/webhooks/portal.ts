@@ -2,6 +2,7 @@ import type { Db } from '../../db/connection';
 import type { WebhookDeliveryStatus } from '../../db/schema';
 import { recordAccountEvent, type ClientInfo } from '../accountEvents';
 import { ConflictError, InvalidError, NotFoundError } from '../errors';
+import { rowCount } from '../maintainedCounts';
 import { attemptDelivery, type DeliveryDeps } from './delivery';
 import { queueDelivery, recordEvent } from './events';
 import { rotateWebhookSecret } from './secrets';
@@ -285,12 +286,8 @@ export async function deliveryPage(
     .limit(page.limit)
     .offset(page.offset)
     .execute();
-  const count = await db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('app_id', '=', appId)
-    .executeTakeFirstOrThrow();
-  return { rows: rows.map(rowView), total: Number(count.n) };
+  const total = await rowCount(db, 'webhook_deliveries', appId);
+  return { rows: rows.map(rowView), total };
 }
 
 export interface DeliveryAttempt {

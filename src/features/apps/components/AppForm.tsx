@@ -31,6 +31,8 @@ interface Props {
   onSubmit: (values: AppFormValues) => Promise<void>;
   /** Extra controls above the button (Merchant Setting's status switch). */
   children?: ReactNode;
+  /** A note under the IP whitelist (Merchant Setting: until when a change holds withdrawals). */
+  whitelistNote?: ReactNode;
 }
 
 /** Warning under a URL field while the text does not look like a URL; it never blocks submit. */
@@ -47,7 +49,14 @@ function requiredFields(values: AppFormValues): FieldErrors<AppFormValues> {
 }
 
 /** The app's fields as Create App and Merchant Setting edit them. */
-export function AppForm({ initial, submitLabel, submitting, onSubmit, children }: Props) {
+export function AppForm({
+  initial,
+  submitLabel,
+  submitting,
+  onSubmit,
+  children,
+  whitelistNote,
+}: Props) {
   const form = useForm<AppFormValues>(initial, {
     maxLength: {
       app_name: 100,
@@ -107,13 +116,20 @@ export function AppForm({ initial, submitLabel, submitting, onSubmit, children }
               as="textarea"
               rows={3}
               placeholder="203.0.113.10, 198.51.100.0/24"
-              aria-describedby="app-whitelist-help"
+              aria-describedby={
+                whitelistNote ? 'app-whitelist-help app-whitelist-note' : 'app-whitelist-help'
+              }
             />
             <Form.Control.Feedback type="invalid">{errors.whitelist_ip}</Form.Control.Feedback>
             <Form.Text id="app-whitelist-help" muted>
               IPv4/IPv6 addresses or CIDR ranges, separated by commas or new lines. Empty allows any
               address.
             </Form.Text>
+            {whitelistNote && (
+              <Form.Text id="app-whitelist-note" className="d-block text-warning-emphasis">
+                {whitelistNote}
+              </Form.Text>
+            )}
           </Form.Group>
         </Col>
         <Col md={6}>

@@ -6,13 +6,26 @@ import { usePagedList } from './usePagedList';
 
 const COLUMNS: Column<DailyLog>[] = [
   { header: 'Date', className: 'text-nowrap', cell: (log) => formatDate(log.date) },
-  { header: 'Network', className: 'text-nowrap', cell: (log) => log.network_name },
+  { header: 'Network', cell: (log) => log.network_name },
   { header: 'Receive Count', numeric: true, cell: (log) => log.deposit_count },
   {
     header: 'Receive Amount',
     numeric: true,
     className: 'text-nowrap',
     cell: (log) => formatCoin(log.deposit_volume, log.name),
+  },
+  // How that day's deposits split at the sweep (the Usage cards' split, per day).
+  {
+    header: 'Gateway Fee',
+    numeric: true,
+    className: 'text-nowrap',
+    cell: (log) => formatCoin(log.gateway_fee_volume, log.name),
+  },
+  {
+    header: 'To Payout Address',
+    numeric: true,
+    className: 'text-nowrap',
+    cell: (log) => formatCoin(log.payout_volume, log.name),
   },
   { header: 'Send Count', numeric: true, cell: (log) => log.withdraw_count },
   {
@@ -25,5 +38,7 @@ const COLUMNS: Column<DailyLog>[] = [
 
 export function DailyLogsTab({ appId }: { appId: string }) {
   const list = usePagedList(appId, 'daily_logs');
-  return <ListTable caption="Daily logs" columns={COLUMNS} rowKey={(log) => log.id} {...list} />;
+  return (
+    <ListTable caption="Daily logs" columns={COLUMNS} rowKey={(log) => log.id} compact {...list} />
+  );
 }

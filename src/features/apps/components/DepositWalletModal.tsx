@@ -7,7 +7,7 @@ import {
   type UserPaymentMethod,
 } from '../../../api/apps';
 import { CopyButton } from '../../../components/CopyButton';
-import { formatDateTime } from '../../../lib/format';
+import { DateTime } from '../../../components/DateTime';
 import { shorten } from '../../../lib/mask';
 import { MSG } from '../appRules';
 import { PayoutAddressForm } from './PayoutAddressForm';
@@ -80,8 +80,8 @@ export function DepositWalletModal({ show, onHide, appId, method, used }: Props)
         )}
         {used.payout_hold_until && (
           <p className="small text-warning-emphasis mt-2 mb-0">
-            This payout address was changed: sweeps to it are held until{' '}
-            {formatDateTime(used.payout_hold_until)}.
+            This payout address was changed: sweeps to it and this app&apos;s withdrawals are held
+            until <DateTime value={used.payout_hold_until} />.
           </p>
         )}
       </Modal.Body>

@@ -21,6 +21,8 @@ interface Props<T> {
   onPageChange: (page: number) => void;
   /** Keeps the last column (the row actions) in view while the table scrolls sideways. */
   stickyActions?: boolean;
+  /** Wrapped headers, tighter cells: a table of many figure columns fits without scrolling. */
+  compact?: boolean;
 }
 
 /** A paged list of the app detail: table, 'No record Found', the shared pagination. */
@@ -35,13 +37,20 @@ export function ListTable<T>({
   isFetching,
   onPageChange,
   stickyActions = false,
+  compact = false,
 }: Props<T>) {
   return (
     <>
       <Card className="table-card">
         <Card.Body>
           <div
-            className={`table-responsive list-table${stickyActions ? ' list-table--sticky-actions' : ''}`}
+            className={[
+              'table-responsive list-table',
+              stickyActions && 'list-table--sticky-actions',
+              compact && 'list-table--compact',
+            ]
+              .filter(Boolean)
+              .join(' ')}
             aria-busy={isFetching}
           >
             <Table hover size="sm" className={`${DATA_TABLE_CLASS} align-middle mb-0`}>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { useUpdateAppMutation, type App } from '../../../api/apps';
+import { DateTime } from '../../../components/DateTime';
 import { AppForm, type AppFormValues } from './AppForm';
 import { WebhookPanel } from './WebhookPanel';
 
@@ -35,6 +36,16 @@ export function MerchantSettingTab({ app }: { app: App }) {
             submitLabel="Update"
             submitting={isLoading}
             onSubmit={submit}
+            whitelistNote={
+              // A change of a whitelist already set holds the app's withdrawals (the signer
+              // refuses them) until this time; the server sends it only while it is ahead.
+              app.whitelist_hold_until && (
+                <>
+                  The IP whitelist was changed: withdrawals are held until{' '}
+                  <DateTime value={app.whitelist_hold_until} />.
+                </>
+              )
+            }
           >
             <Form.Check
               type="switch"

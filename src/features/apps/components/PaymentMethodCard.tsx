@@ -9,6 +9,7 @@ import {
   type UserPaymentMethod,
 } from '../../../api/apps';
 import { apiBase } from '../../../api/baseQuery';
+import { DateTime } from '../../../components/DateTime';
 import { MSG } from '../appRules';
 import { DepositWalletModal } from './DepositWalletModal';
 import { OperationalWalletModal } from './OperationalWalletModal';
@@ -80,6 +81,12 @@ export function PaymentMethodCard({ appId, method, used, onEnable }: Props) {
             <span id={`method-${method.id}`} className="visually-hidden">
               {label}
             </span>
+            {used.payout_hold_until && (
+              // In view without opening Deposit Wallet, which says what the hold stops.
+              <p className="small text-warning-emphasis mt-2 mb-0">
+                Payout address changed: held until <DateTime value={used.payout_hold_until} />.
+              </p>
+            )}
             <div className="d-flex flex-wrap gap-2 mt-auto pt-3">
               <Button size="sm" variant="outline-primary" onClick={() => setWallet('deposit')}>
                 Deposit Wallet

@@ -17,7 +17,10 @@ function Figure({ label, value }: { label: string; value: string | number }) {
   );
 }
 
-/** One card per payment method: the totals received and sent (6 decimals). */
+/**
+ * One card per payment method: the totals received and sent, and how the received total splits
+ * at the sweep between the gateway's fee and the payout address (6 decimals).
+ */
 function MethodCards({ methods }: { methods: PaymentMethod[] }) {
   if (methods.length === 0) return null;
   return (
@@ -38,6 +41,16 @@ function MethodCards({ methods }: { methods: PaymentMethod[] }) {
                   <dt className="small fw-normal text-muted">Total Sent</dt>
                   <dd className="mb-0 fw-semibold">
                     {formatCoinTotal(method.total_withdraw_amount)}
+                  </dd>
+                </div>
+                <div>
+                  <dt className="small fw-normal text-muted">Gateway Fee</dt>
+                  <dd className="mb-0 fw-semibold">{formatCoinTotal(method.total_gateway_fee)}</dd>
+                </div>
+                <div>
+                  <dt className="small fw-normal text-muted">To Payout Address</dt>
+                  <dd className="mb-0 fw-semibold">
+                    {formatCoinTotal(method.total_payout_amount)}
                   </dd>
                 </div>
               </dl>
@@ -85,6 +98,12 @@ export function UsageTab({ details }: { details: AppDetails }) {
       </Row>
       <MethodCards methods={used} />
       {used.length === 0 && <p className="text-muted">This app uses no payment method yet.</p>}
+      {used.length > 0 && (
+        <p className="small text-muted mt-3 mb-0">
+          Each credited deposit is swept in two parts: the gateway fee (your package&apos;s percent,
+          fixed when the deposit was credited) to the gateway, the rest to your payout address.
+        </p>
+      )}
       {others.length > 0 && (
         <>
           <Button
