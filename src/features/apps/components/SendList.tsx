@@ -86,6 +86,7 @@ export function SendList({ appId }: { appId: string }) {
       rowKey={(tx) => tx.id}
       {...list}
       stickyActions
+      compact
     />
   );
 }
