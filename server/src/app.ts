@@ -20,6 +20,7 @@ import { registerWatcherGauges } from './http/watcherMetrics';
 import { registerMetrics } from './http/metrics';
 import { registerMultipart } from './http/multipart';
 import { databaseRateLimitStore } from './http/rateLimitStore';
+import { serializeAnswer } from './http/keptAnswers';
 import { fastifyTrustProxy, forwardedForWarning } from './http/trustProxy';
 import { buildSecurityHandlers } from './http/security';
 import { ajvsFor, createValidatorCompiler } from './http/validation';
@@ -107,7 +108,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(createValidatorCompiler(ajvs));
   // Plain JSON.stringify: fast-json-stringify would silently drop properties the schema lacks;
   // response validation (below) reports them instead. Handlers build explicit response objects.
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // Reference data answers keep their text (http/keptAnswers.ts).
+  app.setSerializerCompiler(() => serializeAnswer);
   app.setErrorHandler(errorHandler);
 
   // An empty body with `Content-Type: application/json` is no body (logout sends exactly that).

@@ -82,6 +82,18 @@ describe('listCountries and checkUsername', () => {
     expect(names).toEqual([...names].sort());
   });
 
+  it('reads the countries once and answers the same bytes after (only the seed writes them)', async () => {
+    const first = await ref.t.call('listCountries');
+    const selects = jest.spyOn(ref.t.db, 'selectFrom');
+    const again = await ref.t.call('listCountries');
+    expect(selects).not.toHaveBeenCalled();
+    selects.mockRestore();
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['content-type']).toBe(first.headers['content-type']);
+    expect(again.body).toBe(first.body);
+    expect(again.body).toBe(JSON.stringify(first.json()));
+  });
+
   it('says whether a username is free, ignoring case', async () => {
     const free = await ref.t.call('checkUsername', { params: { username: 'new_name' } });
     expect(free.json()).toEqual({ status: true, msg: 'Username available.' });

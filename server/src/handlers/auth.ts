@@ -27,12 +27,14 @@ import { revokeSession } from '../domain/sessions';
 import { issueStepToken } from '../domain/stepTokens';
 import { clientOf } from '../http/client';
 import { HttpError, fieldError, validationFailed } from '../http/errors';
+import { keepSerialized } from '../http/keptAnswers';
 import { requireStepUser, requireUser } from '../http/requestContext';
 import type { HandlerModule, Reply } from './types';
 
 export const authHandlers: HandlerModule = (ctx) => {
   const guard = createLoginGuard(ctx.config.loginGuard);
   warmUpPasswordCheck();
+  let countries: Promise<Reply<'listCountries'>> | undefined;
 
   async function refuseIfLocked(subject: LoginSubject) {
     const now = ctx.clock();
@@ -184,9 +186,16 @@ export const authHandlers: HandlerModule = (ctx) => {
       ) satisfies Reply<'checkUsername'>;
     },
 
-    async listCountries() {
-      const data = await listCountries(ctx.db);
-      return { status: true, data } satisfies Reply<'listCountries'>;
+    // Only the seed writes the countries: read once per app, its JSON text kept.
+    listCountries() {
+      countries ??= listCountries(ctx.db).then(
+        (data) => keepSerialized({ status: true, data } satisfies Reply<'listCountries'>),
+        (err: unknown) => {
+          countries = undefined; // the next request tries again
+          throw err;
+        },
+      );
+      return countries;
     },
   };
 };
