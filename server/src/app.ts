@@ -123,6 +123,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
+  app.decorateRequest('sessionCreatedAt', null);
   app.decorateRequest('stepUser', null);
   app.decorateRequest('stepTokenId', null);
   if (config.trustProxy === false) app.addHook('onRequest', forwardedForWarning());

@@ -344,32 +344,32 @@ export interface PreviousSignIn {
   device: string | null;
 }
 
+/** A session as the dashboard needs it: its id and when it was opened. */
+export interface SessionRef {
+  id: string;
+  createdAt: string;
+}
+
 /**
- * The latest sign-in of `userId` other than the one that opened `sessionId`, and not after it:
- * what the dashboard shows as the last login (null when there is none).
+ * The latest sign-in of `userId` other than the one that opened `session`, and not after it:
+ * what the dashboard shows as the last login (null when there is none). The session comes with
+ * its opening time, which the authentication already read (issue 18: one query less).
  */
 export async function previousSignIn(
   db: Db,
   userId: string,
-  sessionId: string | null,
+  session: SessionRef | null,
   now: Date,
 ): Promise<PreviousSignIn | null> {
-  const session = sessionId
-    ? await db
-        .selectFrom('sessions')
-        .select('created_at')
-        .where('id', '=', sessionId)
-        .executeTakeFirst()
-    : undefined;
   let query = db
     .selectFrom('account_events')
     .select(['created_at', 'ip', 'user_agent'])
     .where('user_id', '=', userId)
     .where('kind', '=', 'sign_in')
-    .where('created_at', '<=', session?.created_at ?? now.toISOString());
-  if (sessionId) {
+    .where('created_at', '<=', session?.createdAt ?? now.toISOString());
+  if (session) {
     query = query.where((eb) =>
-      eb.or([eb('session_id', 'is', null), eb('session_id', '!=', sessionId)]),
+      eb.or([eb('session_id', 'is', null), eb('session_id', '!=', session.id)]),
     );
   }
   const row = await query

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import type { components } from '../generated/portal.gen';
-import { previousSignIn } from './accountEvents';
+import { previousSignIn, type SessionRef } from './accountEvents';
 import { microToDecimal } from './money';
 import { planTransactionCounts, startOfUtcDay } from './appUsage';
 import { currentSubscription } from './subscriptions';
@@ -64,12 +64,12 @@ export function dashboardQueries(db: Executor, userId: string, windows: CountWin
 
 type Schemas = components['schemas'];
 
-/** The dashboard of `userId` as the session `sessionId` sees it (its last login is the one before). */
+/** The dashboard of `userId` as `session` sees it (its last login is the one before). */
 export async function dashboardOf(
   db: Executor,
   userId: string,
   now: Date,
-  sessionId: string | null = null,
+  session: SessionRef | null = null,
 ): Promise<Schemas['DashboardData']> {
   const subscription = await currentSubscription(db, userId, now.toISOString());
   const queries = dashboardQueries(db, userId, {
@@ -79,7 +79,7 @@ export async function dashboardOf(
   const [counts, latest, lastLogin, plan] = await Promise.all([
     queries.counts.executeTakeFirstOrThrow(),
     queries.latestEntries.execute(),
-    previousSignIn(db, userId, sessionId, now),
+    previousSignIn(db, userId, session, now),
     subscription ? planTransactionCounts(db, userId, { used: subscription.start_date }) : null,
   ]);
   const sum = (key: 'total' | 'daily' | 'monthly') => Number(counts[key] ?? 0);

@@ -42,7 +42,7 @@ export async function createSession(
 }
 
 export type SessionLookup =
-  | { ok: true; sessionId: string; user: User }
+  | { ok: true; sessionId: string; sessionCreatedAt: string; user: User }
   | { ok: false; reason: 'missing' | 'revoked' | 'expired' | 'lifetime' };
 
 export interface SessionLimits {
@@ -111,7 +111,7 @@ export async function authenticateToken(
       .where('id', '=', sessionId)
       .execute();
   }
-  return { ok: true, sessionId, user };
+  return { ok: true, sessionId, sessionCreatedAt: createdAt, user };
 }
 
 export async function revokeSession(db: Db, sessionId: string, clock: Clock = systemClock) {

@@ -6,7 +6,10 @@ import type { HandlerModule, Reply } from './types';
 export const dashboardHandlers: HandlerModule = (ctx) => ({
   async getDashboard(request) {
     const user = requireUser(request);
-    const data = await dashboardOf(ctx.db, user.id, ctx.clock(), request.sessionId ?? null);
+    const { sessionId, sessionCreatedAt } = request;
+    const session =
+      sessionId && sessionCreatedAt ? { id: sessionId, createdAt: sessionCreatedAt } : null;
+    const data = await dashboardOf(ctx.db, user.id, ctx.clock(), session);
     return { status: true, data } satisfies Reply<'getDashboard'>;
   },
 });

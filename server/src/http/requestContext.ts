@@ -8,6 +8,8 @@ declare module 'fastify' {
     user: User | null;
     /** Id of the session behind `user` (logout revokes it). */
     sessionId: string | null;
+    /** When that session was opened (its sign-in), read with it: the dashboard's last login. */
+    sessionCreatedAt: string | null;
     /** Set by the stepToken security handler (login's second step). */
     stepUser: User | null;
     /** The step token's `jti`, so login can mark it spent (the contract makes it single-use). */

@@ -35,6 +35,7 @@ export function buildSecurityHandlers(ctx: AppContext): SecurityHandlers {
       }
       request.user = result.user;
       request.sessionId = result.sessionId;
+      request.sessionCreatedAt = result.sessionCreatedAt;
     },
 
     // A failed step token is a failed sign-in (422), not an ended session (401): the client

@@ -43,7 +43,8 @@ describe('migration 0120: account events', () => {
         ip: null,
       },
     ]);
-    expect(await previousSignIn(t.db, userId, current.sessionId, t.clock())).toEqual({
+    const session = { id: current.sessionId, createdAt: '2026-11-19T09:00:00.000Z' };
+    expect(await previousSignIn(t.db, userId, session, t.clock())).toEqual({
       at: '2026-11-18T09:00:00.000Z',
       ip: '203.0.113.9',
       device: 'Chrome on Windows 10',
