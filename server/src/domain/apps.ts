@@ -14,7 +14,7 @@ import { currentSubscription } from './subscriptions';
 import { APP_MESSAGES, APPS_WITHOUT_SUBSCRIPTION } from '../../../src/shared/apps';
 import { testMethodsByChain, type LocalChains } from './testDeposits';
 import { dailyLogs, methodTotals, type FeeLeg } from './appUsage';
-import { rowCount } from './maintainedCounts';
+import { rowCounts } from './maintainedCounts';
 import { deliveryPage, ipnLogView } from './webhooks/portal';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -396,13 +396,14 @@ export async function appDetails(
     .orderBy('id', 'asc')
     .execute();
 
-  const [receiveTotal, sendTotal, accountTotal, apiLogTotal, daily] = await Promise.all([
-    rowCount(db, 'receive_transactions', appId),
-    rowCount(db, 'send_transactions', appId),
-    rowCount(db, 'app_accounts', appId),
-    rowCount(db, 'api_logs', appId),
+  const [counts, daily] = await Promise.all([
+    rowCounts(db, ['receive_transactions', 'send_transactions', 'app_accounts', 'api_logs'], appId),
     dailyLogs(db, appId, { limit: PER_PAGE, offset: offset('daily_logs') }, view),
   ]);
+  const receiveTotal = counts.receive_transactions;
+  const sendTotal = counts.send_transactions;
+  const accountTotal = counts.app_accounts;
+  const apiLogTotal = counts.api_logs;
 
   const read = {
     receive: pageRead(receiveTotal, at('receive')),

@@ -30,6 +30,23 @@ export async function rowCount(db: Executor, kind: CountedTable, ownerId: string
   return Number(row?.n ?? 0);
 }
 
+/** Several kinds of rows owned by `ownerId`, as kept, in one query (0 for a kind it never had). */
+export async function rowCounts<K extends CountedTable>(
+  db: Executor,
+  kinds: readonly K[],
+  ownerId: string,
+): Promise<Record<K, number>> {
+  const rows = await db
+    .selectFrom('row_counts')
+    .select(['kind', 'n'])
+    .where('owner_id', '=', ownerId)
+    .where('kind', 'in', kinds)
+    .execute();
+  const counts = Object.fromEntries(kinds.map((kind) => [kind, 0])) as Record<K, number>;
+  for (const row of rows) counts[row.kind as K] = Number(row.n);
+  return counts;
+}
+
 /** The same count read from the rows themselves (COUNT(*)): what rowCount must equal. */
 export async function derivedRowCount(
   db: Executor,
