@@ -60,6 +60,36 @@ export interface SessionLimits {
  */
 const SEEN_WRITE_EVERY_MS = 60_000;
 
+// Every authenticated request runs this lookup: building and compiling it cost more CPU than
+// running it (issue 18 profile), so it is compiled once per database with a placeholder for the
+// token's hash, bound on each call (as rateLimits.ts does for the limiter's upsert).
+const TOKEN_HASH = '\u0000token_hash';
+const lookups = new WeakMap<Db, ReturnType<typeof buildLookup>>();
+
+function compiledLookup(db: Db) {
+  let query = lookups.get(db);
+  if (!query) {
+    query = buildLookup(db);
+    lookups.set(db, query);
+  }
+  return query;
+}
+
+function buildLookup(db: Db) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .select([
+      'sessions.id as session_id',
+      'sessions.created_at as session_created_at',
+      'sessions.last_seen_at as session_last_seen_at',
+      'sessions.revoked_at as session_revoked_at',
+    ])
+    .where('sessions.token_hash', '=', TOKEN_HASH)
+    .compile();
+}
+
 /**
  * Resolves a bearer token to its user (one query for the session and its user). A session idle
  * for longer than `idleMinutes`, or older than `maxHours`, is revoked on the spot; an active one
@@ -72,18 +102,14 @@ export async function authenticateToken(
   clock: Clock = systemClock,
 ): Promise<SessionLookup> {
   if (!token.startsWith(SESSION_TOKEN_PREFIX)) return { ok: false, reason: 'missing' };
-  const row = await db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .selectAll('users')
-    .select([
-      'sessions.id as session_id',
-      'sessions.created_at as session_created_at',
-      'sessions.last_seen_at as session_last_seen_at',
-      'sessions.revoked_at as session_revoked_at',
-    ])
-    .where('sessions.token_hash', '=', hashToken(token))
-    .executeTakeFirst();
+  const query = compiledLookup(db);
+  const hash = hashToken(token);
+  const bound: typeof query = {
+    ...query,
+    parameters: query.parameters.map((p) => (p === TOKEN_HASH ? hash : p)),
+  };
+  const { rows } = await db.executeQuery(bound);
+  const row = rows[0];
   if (!row) return { ok: false, reason: 'missing' };
   const {
     session_id: sessionId,
