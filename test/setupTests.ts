@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom';
+import { configure } from '@testing-library/react';
 import { File as NodeFile } from 'node:buffer';
 import { server } from './msw/server';
 import { loadToastify } from '../src/components/toast';
@@ -6,6 +7,10 @@ import { loadToastify } from '../src/components/toast';
 // jsdom's File is not a Blob of the fetch/FormData realm jest-fixed-jsdom installs: use Node's,
 // as a browser has one realm for all three.
 globalThis.File = NodeFile as unknown as typeof File;
+// waitFor/findBy* wait on a condition: give it room on a busy machine (the first render of a
+// file loads its lazy screens through Jest's transform, which took over RTL's default 1 s in a
+// full run beside two workers). A passing condition still returns at once.
+configure({ asyncUtilTimeout: 5_000 });
 beforeAll(async () => {
   server.listen({ onUnhandledRequest: 'error' });
   // Toasts then show synchronously, as in the browser after the first one (src/components/toast).
