@@ -9,7 +9,8 @@ import { SPEC_CHAIN_IDS, type SpecChainId } from '../domain/chain/specChains';
 import { isTronAddress } from '../domain/addresses';
 import { microToChainAmount, microToString, unitsToDecimal } from '../domain/money';
 import type { Db } from '../db/connection';
-import { UsageError, type AdminCommand } from './command';
+import type { Runtime } from '../runtime';
+import { UsageError, type AdminCommand, type CommandIo } from './command';
 import { parseAmount } from './money';
 
 // The local chain, driven by an operator or a test as payers and miners would drive a real one:
@@ -43,29 +44,50 @@ async function methodFor(db: Db, code: string, address: string) {
   return method;
 }
 
+/**
+ * What `code` moves on the local chain for `address`: the method, and its token's contract there
+ * (null: the native coin). Null, said why, when the chain is a real one or the token has no
+ * contract.
+ */
+async function localAsset(
+  { db, config }: Runtime,
+  io: CommandIo,
+  code: string,
+  address: string,
+  doing: string,
+) {
+  const method = await methodFor(db, code, address);
+  const chain = chainAdapterFor(config, db, method.chain_id);
+  if (chain.kind !== 'local') {
+    io.out(notLocal(method.chain_id));
+    return null;
+  }
+  const contract = method.token_contract_address;
+  if (method.is_token === 1 && !contract) {
+    io.out(`${code} has no token contract: nothing to ${doing}.`);
+    return null;
+  }
+  return {
+    method,
+    token: method.is_token === 1 && contract ? chain.tokenContract(contract) : null,
+  };
+}
+
 const chainTransfer: AdminCommand = {
   name: 'chain transfer',
   usage: 'chain transfer <to-address> <amount> <method-code>',
   description:
     "A payer's transfer of any payment method (USDT-BEP20, BNB-BSC, USDT-TRC20, ...) on the local chain in a new block; prints the tx hash.",
-  async run(args, { db, config }, io) {
+  async run(args, runtime, io) {
     const [to, amount, code, extra] = args;
     if (!to || !amount || !code || extra !== undefined) throw new UsageError('Wrong arguments.');
-    const method = await methodFor(db, code, to);
     const amountMicro = parseAmount(amount);
-    const chain = chainAdapterFor(config, db, method.chain_id);
-    if (chain.kind !== 'local') {
-      io.out(notLocal(method.chain_id));
-      return 1;
-    }
-    const contract = method.token_contract_address;
-    if (method.is_token === 1 && !contract) {
-      io.out(`${code} has no token contract: nothing to transfer.`);
-      return 1;
-    }
-    const transfer = await recordLocalChainTransfer(db, {
+    const asset = await localAsset(runtime, io, code, to, 'transfer');
+    if (!asset) return 1;
+    const { method, token } = asset;
+    const transfer = await recordLocalChainTransfer(runtime.db, {
       chainId: method.chain_id,
-      token: method.is_token === 1 && contract ? chain.tokenContract(contract) : null,
+      token,
       to,
       amount: microToChainAmount(amountMicro, method.decimals),
       createdAt: new Date().toISOString(),
@@ -114,26 +136,13 @@ const chainBalance: AdminCommand = {
   usage: 'chain balance <address> <method-code>',
   description:
     "What an address holds on the local chain in a method's coin or token (USDT-BEP20, BNB-BSC, ...): prints the exact amount.",
-  async run(args, { db, config }, io) {
+  async run(args, runtime, io) {
     const [address, code, extra] = args;
     if (!address || !code || extra !== undefined) throw new UsageError('Wrong arguments.');
-    const method = await methodFor(db, code, address);
-    const chain = chainAdapterFor(config, db, method.chain_id);
-    if (chain.kind !== 'local') {
-      io.out(notLocal(method.chain_id));
-      return 1;
-    }
-    const contract = method.token_contract_address;
-    if (method.is_token === 1 && !contract) {
-      io.out(`${code} has no token contract: nothing to read.`);
-      return 1;
-    }
-    const raw = await localBalance(
-      db,
-      method.chain_id,
-      method.is_token === 1 && contract ? chain.tokenContract(contract) : null,
-      address,
-    );
+    const asset = await localAsset(runtime, io, code, address, 'read');
+    if (!asset) return 1;
+    const { method, token } = asset;
+    const raw = await localBalance(runtime.db, method.chain_id, token, address);
     io.out(unitsToDecimal(raw, method.decimals));
     io.out(
       `${address} holds ${unitsToDecimal(raw, method.decimals)} ${code} on chain ${method.chain_id}.`,
