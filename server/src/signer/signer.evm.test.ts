@@ -131,6 +131,17 @@ const statusOf = async (id: string) =>
       .executeTakeFirstOrThrow()
   ).deposit_status;
 
+/** A USDT whose transfer returns no bool (as on Ethereum), made USDT-ERC20's contract. */
+async function noBoolUsdtOnEthereum(): Promise<Address> {
+  const noBool = await node.deployToken(6, usdt('1000000', 6), { noBool: true });
+  await t.db
+    .updateTable('payment_methods')
+    .set({ token_contract_address: noBool })
+    .where('id', '=', 'pm_usdt_eth')
+    .execute();
+  return noBool;
+}
+
 describe('deposits complete on an EVM chain (Hardhat)', () => {
   it('deposit -> 15 confirmations -> gas -> sweep: the payout address holds it less the fee', async () => {
     const token = t.config.usdtContract ?? '';
@@ -161,12 +172,7 @@ describe('deposits complete on an EVM chain (Hardhat)', () => {
   });
 
   it('sweeps a token whose transfer returns no bool (USDT on Ethereum)', async () => {
-    const noBool = await node.deployToken(6, usdt('1000000', 6), { noBool: true });
-    await t.db
-      .updateTable('payment_methods')
-      .set({ token_contract_address: noBool })
-      .where('id', '=', 'pm_usdt_eth')
-      .execute();
+    const noBool = await noBoolUsdtOnEthereum();
     const { payout, depositAddress } = await merchant('pm_usdt_eth', 'USDT-ERC20');
     await node.transfer(noBool, depositAddress, usdt('20', 6));
     const id = await credit(1, depositAddress, 12);
@@ -255,7 +261,7 @@ describe('withdrawals go out on an EVM chain (Hardhat)', () => {
   const withdrawal = (id: string) =>
     t.db
       .selectFrom('send_transactions')
-      .select(['status', 'tx_hash', 'failure_reason'])
+      .select(['status', 'tx_hash', 'nonce', 'failure_reason'])
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
 
@@ -279,12 +285,7 @@ describe('withdrawals go out on an EVM chain (Hardhat)', () => {
   });
 
   it('sends a token whose transfer returns no bool (USDT on Ethereum)', async () => {
-    const noBool = await node.deployToken(6, usdt('1000000', 6), { noBool: true });
-    await t.db
-      .updateTable('payment_methods')
-      .set({ token_contract_address: noBool })
-      .where('id', '=', 'pm_usdt_eth')
-      .execute();
+    const noBool = await noBoolUsdtOnEthereum();
     const { appId, to } = await payoutReady('pm_usdt_eth', 'USDT-ERC20', noBool, usdt('50', 6));
     const { id } = await withdraw(appId, 'USDT-ERC20', to, '20.25');
     await sendPasses(2);
@@ -333,49 +334,26 @@ describe('withdrawals go out on an EVM chain (Hardhat)', () => {
     expect(await tokenBalance(token, to)).toBe(usdt('30'));
     expect(await tokenBalance(token, gas)).toBe(0n);
   });
-});
 
-describe('a withdrawal that reverts on chain (Hardhat)', () => {
-  it('is Unsuccessful (reverted); Reinitiate signs it afresh at the next nonce and it completes', async () => {
-    const token = (t.config.usdtContract ?? '') as Address;
-    const { appId, userId, gas } = await merchant('pm_usdt_bsc', 'USDT-BEP20');
-    await t.db
-      .updateTable('apps')
-      .set({ whitelist_ip: '203.0.113.7' })
-      .where('id', '=', appId)
-      .execute();
-    await node.transfer(token, gas as Address, usdt('40'));
-    const to = privateKeyToAddress(`0x${'5e'.repeat(32)}`);
-    const reader = (db: Db) => gasBalanceReader(t.config, chainAdapterFor(t.config, db, 56), db);
-    const { id } = await requestWithdrawal(t.db, reader, {
-      appId,
-      uniqueId: 'payout-reverts',
-      code: 'USDT-BEP20',
-      toAddress: to,
-      amount: '40',
-      now: t.clock(),
-    });
-    const deps = {
-      db: t.db,
-      signer: signer.client,
-      head: () => chainAdapterFor(t.config, t.db, 56).latestBlock(),
-    };
-    const row = () =>
-      t.db
-        .selectFrom('send_transactions')
-        .select(['status', 'tx_hash', 'nonce', 'failure_reason'])
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
+  it('reverted on chain: Unsuccessful (reverted); Reinitiate signs it afresh at the next nonce, Completed', async () => {
+    const token = t.config.usdtContract ?? '';
+    const { appId, userId, gas, to } = await payoutReady(
+      'pm_usdt_bsc',
+      'USDT-BEP20',
+      token,
+      usdt('40'),
+    );
+    const { id } = await withdraw(appId, 'USDT-BEP20', to, '40');
     await node.setAutomine(false);
-    await sendWithdrawals(deps, t.clock()); // signed and broadcast: waits in the mempool
-    const first = await row();
+    await sendPasses(1); // signed and broadcast: waits in the mempool
+    const first = await withdrawal(id);
     expect(first.status).toBe(5);
-    // The token freezes the wallet's balance before the transfer is mined.
-    await node.setTokenBalance(token, gas as Address, 0n);
+    // The token takes the wallet's balance before the transfer is mined (as USDT's blacklist would).
+    await node.setTokenBalance(token as Address, gas as Address, 0n);
     await node.mine(1);
     await node.setAutomine(true);
-    await sendWithdrawals(deps, t.clock());
-    expect(await row()).toMatchObject({
+    await sendPasses(1);
+    expect(await withdrawal(id)).toMatchObject({
       status: 6,
       failure_reason: 'reverted',
       tx_hash: first.tx_hash,
@@ -383,15 +361,15 @@ describe('a withdrawal that reverts on chain (Hardhat)', () => {
     expect(
       await node.publicClient.getTransactionReceipt({ hash: first.tx_hash as Address }),
     ).toMatchObject({ status: 'reverted' });
-    await node.setTokenBalance(token, gas as Address, usdt('40'));
+    await node.setTokenBalance(token as Address, gas as Address, usdt('40'));
     await reinitiateWithdrawal(t.db, reader, userId, id, t.clock());
-    await sendWithdrawals(deps, t.clock());
-    const second = await row();
+    await sendPasses(1);
+    const second = await withdrawal(id);
     expect(second).toMatchObject({ status: 5, nonce: Number(first.nonce) + 1 });
     expect(second.tx_hash).not.toBe(first.tx_hash);
     await node.mine(15);
-    await sendWithdrawals(deps, t.clock());
-    expect((await row()).status).toBe(1);
+    await sendPasses(1);
+    expect((await withdrawal(id)).status).toBe(1);
     expect(await tokenBalance(token, to)).toBe(usdt('40'));
   });
 });
