@@ -110,3 +110,14 @@ export async function insertSubscription(
     })
     .execute();
 }
+
+/** The webhook event types written for a deposit or withdrawal, in the order they happened. */
+export async function eventTypesOf(t: Pick<TestApp, 'db'>, resourceId: string): Promise<string[]> {
+  const rows = await t.db
+    .selectFrom('webhook_events')
+    .select('type')
+    .where('resource_id', '=', resourceId)
+    .orderBy('resource_seq')
+    .execute();
+  return rows.map((row) => row.type);
+}

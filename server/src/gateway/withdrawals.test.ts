@@ -5,7 +5,7 @@ import { specUsdt } from '../domain/chain/specChains';
 import { IDEMPOTENCY_IN_FLIGHT, IDEMPOTENCY_KEY_REUSED } from '../domain/idempotency';
 import { FAILED_ON_CHAIN, moveWithdrawal, WITHDRAWAL_MSG } from '../domain/withdrawals';
 import { addUser } from '../../test/accounts';
-import { insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
+import { eventTypesOf, insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
 import { testAppPerBlock } from '../../test/withTestApp';
 
 // Withdrawals through the gateway over HTTP: the checks and their messages, Idempotency-Key,
@@ -132,15 +132,7 @@ describe('gateway withdrawals', () => {
 
   const rowOf = (id: string) =>
     t.db.selectFrom('send_transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const eventsOf = async (id: string) =>
-    (
-      await t.db
-        .selectFrom('webhook_events')
-        .select('type')
-        .where('resource_id', '=', id)
-        .orderBy('resource_seq')
-        .execute()
-    ).map((e) => e.type);
+  const eventsOf = (id: string) => eventTypesOf(t, id);
 
   it('reserves and queues a withdrawal (201), with its event, readable by id and in the list', async () => {
     const { appId, key, wallet } = await merchant();

@@ -1,7 +1,7 @@
 import { parseEther, parseUnits, type Hex } from 'viem';
 import { privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
 import { addUser } from '../../test/accounts';
-import { insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
+import { eventTypesOf, insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
 import { seedAccount, startTestSigner, type TestSigner } from '../../test/signer';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import { chainAdapterFor } from '../domain/chain';
@@ -167,15 +167,7 @@ const withdrawal = (id: string) =>
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
 
-const eventTypes = async (id: string) =>
-  (
-    await t.db
-      .selectFrom('webhook_events')
-      .select('type')
-      .where('resource_id', '=', id)
-      .orderBy('resource_seq')
-      .execute()
-  ).map((e) => e.type);
+const eventTypes = (id: string) => eventTypesOf(t, id);
 
 /** Spends all but a trace of the operational wallet's BNB, signed with its own key. */
 async function drain(gas: string) {
@@ -278,13 +270,7 @@ describe('deposits complete through the signer (local chain)', () => {
     expect(log.map((l) => l.request)).toEqual(['gas', 'sweep_fee', 'sweep']);
     expect(log.every((l) => l.ref_id === id && l.reason.includes(id))).toBe(true);
     expect(signer.logged.filter((l) => l.ref === id)).toHaveLength(3);
-    const events = await t.db
-      .selectFrom('webhook_events')
-      .select('type')
-      .where('resource_id', '=', id)
-      .orderBy('resource_seq')
-      .execute();
-    expect(events.map((e) => e.type)).toEqual([
+    expect(await eventTypes(id)).toEqual([
       'deposit.pending',
       'deposit.confirmed',
       'deposit.completed',
