@@ -1,15 +1,23 @@
 import type { Db } from '../db/connection';
 
-/** A key's fixed window after counting one request in it. */
+/** A key's fixed window after claiming requests in it. */
 export interface RequestWindow {
-  /** Requests counted in the window, this one included. */
+  /** Requests claimed in the window, this claim's included: the claim is the last `n` of them. */
   count: number;
   /** When the window ends, in ms since the epoch. */
   resetAt: number;
 }
 
 /**
- * Counts one request under `key` in its fixed window of `windowMs`, opening a new window when
+ * How many of a budget's requests a process claims per write: a twentieth, and at least one, so
+ * the small sign-in budgets stay exact while a large one costs a write per 5 % of it.
+ */
+export function claimSize(max: number): number {
+  return Math.max(1, Math.floor(max / 20));
+}
+
+/**
+ * Claims `n` requests under `key` in its fixed window of `windowMs`, opening a new window when
  * there is none or the last one has ended. One statement, atomic on both engines, so processes
  * sharing the database share the count: on PostgreSQL, INSERT … ON CONFLICT DO UPDATE either
  * inserts or locks the conflicting row and computes the update from its newest committed version,
@@ -18,17 +26,19 @@ export interface RequestWindow {
  * single write lock. `now` comes from each process's clock, so the processes' clocks must agree
  * (NTP) to the precision a rate limit needs.
  */
-export async function countRequest(
+export async function claimRequests(
   db: Db,
   key: string,
   windowMs: number,
   now: number,
+  n: number,
 ): Promise<RequestWindow> {
   const query = compiledUpsert(db);
   const bound = new Map<unknown, unknown>([
     [KEY, key],
     [NOW, now],
     [RESET_AT, now + windowMs],
+    [CLAIM, n],
   ]);
   const hit: typeof query = {
     ...query,
@@ -46,6 +56,7 @@ export async function countRequest(
 const KEY = '\u0000key';
 const NOW = -1;
 const RESET_AT = -2;
+const CLAIM = -3;
 const compiled = new WeakMap<Db, ReturnType<typeof buildUpsert>>();
 
 function compiledUpsert(db: Db) {
@@ -60,7 +71,7 @@ function compiledUpsert(db: Db) {
 function buildUpsert(db: Db) {
   return db
     .insertInto('rate_limits')
-    .values({ key: KEY, count: 1, reset_at: RESET_AT })
+    .values({ key: KEY, count: CLAIM, reset_at: RESET_AT })
     .onConflict((oc) =>
       oc.column('key').doUpdateSet((eb) => {
         // Every SET expression reads the row as it was before this update (both engines).
@@ -71,7 +82,7 @@ function buildUpsert(db: Db) {
             .case()
             .when(ended)
             .then(eb.ref('excluded.count'))
-            .else(eb('rate_limits.count', '+', 1))
+            .else(eb('rate_limits.count', '+', eb.ref('excluded.count')))
             .end(),
           reset_at: eb
             .case()

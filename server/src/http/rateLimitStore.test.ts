@@ -75,6 +75,45 @@ describe('rate limits shared in the database', () => {
     expect(await alternate([a, b], 3, '10.0.2.2', 'login')).toEqual([422, 422, 429]);
   });
 
+  it('claims a large budget in blocks: one write per block, never more than the budget', async () => {
+    // 100 requests per window: blocks of 5 (claimSize), so each process writes once per 5.
+    const env = { ...LIMITS, RATE_LIMIT_MAX: '100' };
+    const c = await createTestApp({ specification: FIXTURE_SPEC, env, beside: a });
+    const d = await createTestApp({ specification: FIXTURE_SPEC, env, beside: a });
+    try {
+      const claimed = async () =>
+        Number(
+          (
+            await c.db
+              .selectFrom('rate_limits')
+              .select('count')
+              .where('key', '=', 'global|10.0.5.1')
+              .executeTakeFirstOrThrow()
+          ).count,
+        );
+      expect(await alternate([c], 7, '10.0.5.1')).toEqual(Array(7).fill(200));
+      expect(await claimed()).toBe(10); // two blocks for seven requests
+      expect(await alternate([d], 3, '10.0.5.1')).toEqual([200, 200, 200]);
+      expect(await claimed()).toBe(15); // d's own block, after c's
+      // d alone: its 2 left, then blocks up to the budget; c still holds 3 of its block.
+      const fromD = await alternate([d], 100, '10.0.5.1');
+      expect(fromD.filter((status) => status === 200)).toHaveLength(87);
+      expect(fromD.slice(87)).toEqual(Array(13).fill(429));
+      expect(await alternate([c], 4, '10.0.5.1')).toEqual([200, 200, 200, 429]);
+      // c learnt the budget was used up with one more claim (101-105); then no process writes.
+      expect(await claimed()).toBe(105);
+      expect(await alternate([c, d], 4, '10.0.5.1')).toEqual([429, 429, 429, 429]);
+      expect(await claimed()).toBe(105);
+      // One process alone uses its whole budget.
+      const alone = await alternate([c], 101, '10.0.5.2');
+      expect(alone.slice(0, 100)).toEqual(Array(100).fill(200));
+      expect(alone[100]).toBe(429);
+    } finally {
+      await d.close();
+      await c.close();
+    }
+  });
+
   it('lets requests through again once the window has ended', async () => {
     expect(await alternate([a, b], 5, '10.0.3.1')).toEqual([200, 200, 200, 200, 429]);
     a.clock.advance(WINDOW_MS / 2);
@@ -136,6 +175,9 @@ describe('rate-limit windows in the database', () => {
     expect((await t.call('fxListItems')).statusCode).toBe(200);
     expect((await t.call('fxListItems')).statusCode).toBe(429);
     await sql`drop table rate_limits`.execute(t.db);
+    // Refused from memory for the rest of the window; the next window needs the store.
+    expect((await t.call('fxListItems')).statusCode).toBe(429);
+    t.clock.advance(WINDOW_MS);
     const res = await t.call('fxListItems');
     expect(res.statusCode).toBe(200);
     expect(lines.map((line) => JSON.parse(line).msg)).toContain(

@@ -1,7 +1,7 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connection';
-import { countRequest, pruneEndedWindows } from '../domain/rateLimits';
+import { claimRequests, claimSize, pruneEndedWindows } from '../domain/rateLimits';
 import type { Clock } from '../domain/time';
 
 /** How often a process deletes ended windows: cheap, and the table holds at most this much junk. */
@@ -12,11 +12,25 @@ const GLOBAL_BUDGET = 'global';
 
 type IncrCallback = Parameters<FastifyRateLimitStore['incr']>[1];
 
+/** Positions `next`..`end` of a key's shared window, claimed by this process, until `resetAt`. */
+interface Lease {
+  resetAt: number;
+  next: number;
+  end: number;
+}
+
 /**
  * A @fastify/rate-limit store kept in the database (table rate_limits), so every server process
  * counts a client's requests in the same fixed windows. Keys are `<budget>|<client key>`: the
  * global budget, or one per route with its own limit (the sign-in operations), as the plugin's
  * own stores keep them, so windows of different sizes never mix.
+ *
+ * A process does not write per request: it claims a block of the window's positions
+ * (`claimSize`, 5 % of the budget, at least 1) in one write and hands them out in memory. Each
+ * position is given once across processes, so no more than the budget is admitted; positions a
+ * process claimed and did not use before the window ended are lost, so with P processes a client
+ * may be stopped up to P × block − 1 requests early. Once a process's block reaches the budget,
+ * it refuses the rest of the window without a write.
  *
  * A database error lets the request through (the plugin's `skipOnError`) and is logged here:
  * the limiter guards capacity, not correctness, so failing closed would turn a database hiccup
@@ -32,9 +46,14 @@ export function databaseRateLimitStore(
   // Shared by the global store and the per-route children: one prune per interval per process.
   let nextPruneAt = 0;
 
+  const leases = new Map<string, Lease>();
+  // One claim per key at a time: requests arriving meanwhile wait for it instead of claiming too.
+  const claims = new Map<string, Promise<void>>();
+
   async function prune(now: number): Promise<void> {
     if (now < nextPruneAt) return;
     nextPruneAt = now + PRUNE_INTERVAL_MS;
+    for (const [key, lease] of leases) if (lease.resetAt <= now) leases.delete(key);
     try {
       await pruneEndedWindows(db, now);
     } catch (err) {
@@ -42,11 +61,32 @@ export function databaseRateLimitStore(
     }
   }
 
-  async function hit(key: string, windowMs: number): Promise<{ current: number; ttl: number }> {
-    const now = clock().getTime();
-    const window = await countRequest(db, key, windowMs, now);
+  async function claim(key: string, windowMs: number, max: number, now: number): Promise<void> {
+    const size = claimSize(max);
+    const window = await claimRequests(db, key, windowMs, now, size);
+    leases.set(key, { resetAt: window.resetAt, next: window.count - size + 1, end: window.count });
     await prune(now);
-    return { current: window.count, ttl: window.resetAt - now };
+  }
+
+  async function hit(
+    key: string,
+    windowMs: number,
+    max: number,
+  ): Promise<{ current: number; ttl: number }> {
+    for (;;) {
+      const now = clock().getTime();
+      const lease = leases.get(key);
+      // A position past the budget is a refusal; past the block's end too once it reached it.
+      if (lease && now < lease.resetAt && (lease.next <= lease.end || lease.end >= max)) {
+        return { current: lease.next++, ttl: lease.resetAt - now };
+      }
+      let pending = claims.get(key);
+      if (!pending) {
+        pending = claim(key, windowMs, max, now).finally(() => claims.delete(key));
+        claims.set(key, pending);
+      }
+      await pending;
+    }
   }
 
   return class DatabaseRateLimitStore implements FastifyRateLimitStore {
@@ -57,8 +97,8 @@ export function databaseRateLimitStore(
       this.budget = budget;
     }
 
-    incr(key: string, callback: IncrCallback, timeWindow: number): void {
-      hit(`${this.budget}|${key}`, timeWindow).then(
+    incr(key: string, callback: IncrCallback, timeWindow: number, max: number): void {
+      hit(`${this.budget}|${key}`, timeWindow, max).then(
         (result) => callback(null, result),
         (err: unknown) => {
           log.error({ err }, 'Rate-limit store failed; the request goes through unlimited');
