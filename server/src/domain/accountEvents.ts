@@ -1,5 +1,6 @@
 import Bowser from 'bowser';
 import type { Db } from '../db/connection';
+import { prepared } from '../db/prepared';
 import type { AuthType } from '../db/schema';
 import type { components } from '../generated/portal.gen';
 import { newId } from './ids';
@@ -361,21 +362,32 @@ export async function previousSignIn(
   session: SessionRef | null,
   now: Date,
 ): Promise<PreviousSignIn | null> {
-  let query = db
+  const until = session?.createdAt ?? now.toISOString();
+  const [row] = session
+    ? await signInBeforeSession(db, { userId, until, sessionId: session.id })
+    : await signInBefore(db, { userId, until });
+  return row ? { at: row.created_at, ip: row.ip, device: deviceOf(row.user_agent) } : null;
+}
+
+// On every dashboard read: prepared, one per shape.
+function signInsBefore(db: Db, userId: string, until: string) {
+  return db
     .selectFrom('account_events')
     .select(['created_at', 'ip', 'user_agent'])
     .where('user_id', '=', userId)
     .where('kind', '=', 'sign_in')
-    .where('created_at', '<=', session?.createdAt ?? now.toISOString());
-  if (session) {
-    query = query.where((eb) =>
-      eb.or([eb('session_id', 'is', null), eb('session_id', '!=', session.id)]),
-    );
-  }
-  const row = await query
+    .where('created_at', '<=', until)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row ? { at: row.created_at, ip: row.ip, device: deviceOf(row.user_agent) } : null;
+    .limit(1);
 }
+
+const signInBefore = prepared({ userId: '', until: '' }, (db, p) =>
+  signInsBefore(db, p.userId, p.until),
+);
+
+const signInBeforeSession = prepared({ userId: '', until: '', sessionId: '' }, (db, p) =>
+  signInsBefore(db, p.userId, p.until).where((eb) =>
+    eb.or([eb('session_id', 'is', null), eb('session_id', '!=', p.sessionId)]),
+  ),
+);

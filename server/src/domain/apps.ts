@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Db } from '../db/connection';
+import { prepared } from '../db/prepared';
 import type { AppsTable, Database } from '../db/schema';
 import type { components } from '../generated/portal.gen';
 import { recordAccountEvent, type ClientInfo } from './accountEvents';
@@ -171,9 +172,9 @@ function toAppView(row: Selectable<AppsTable>, methodCount: number, nowIso: stri
   };
 }
 
-/** The user's apps, oldest first (the sidebar list). */
-export async function listApps(db: Executor, userId: string, nowIso: string): Promise<App[]> {
-  const rows = await db
+/** The user's apps, oldest first (the sidebar list); on every get-apps, so prepared. */
+const appsOf = prepared({ userId: '' }, (db, { userId }) =>
+  db
     .selectFrom('apps')
     .selectAll('apps')
     .select((eb) =>
@@ -185,8 +186,11 @@ export async function listApps(db: Executor, userId: string, nowIso: string): Pr
     )
     .where('apps.user_id', '=', userId)
     .orderBy('apps.created_at', 'asc')
-    .orderBy('apps.id', 'asc')
-    .execute();
+    .orderBy('apps.id', 'asc'),
+);
+
+export async function listApps(db: Executor, userId: string, nowIso: string): Promise<App[]> {
+  const rows = await appsOf(db, { userId });
   return rows.map(({ method_count, ...row }) => toAppView(row, Number(method_count ?? 0), nowIso));
 }
 
@@ -196,15 +200,15 @@ export async function listApps(db: Executor, userId: string, nowIso: string): Pr
  * missing one, and nothing of it changes.
  */
 export async function ownedApp(db: Executor, userId: string, appId: string) {
-  const app = await db
-    .selectFrom('apps')
-    .selectAll()
-    .where('id', '=', appId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  const [app] = await appOfUser(db, { userId, appId });
   if (!app) throw new NotFoundError();
   return app;
 }
+
+// Every app-scoped operation starts here: prepared.
+const appOfUser = prepared({ userId: '', appId: '' }, (db, p) =>
+  db.selectFrom('apps').selectAll().where('id', '=', p.appId).where('user_id', '=', p.userId),
+);
 
 async function countAppMethods(db: Executor, appId: string): Promise<number> {
   const row = await db
@@ -359,6 +363,24 @@ const newestFirst = <T>(rows: T[], direction: 'asc' | 'desc'): T[] =>
   direction === 'asc' ? rows.reverse() : rows;
 
 /** Everything the app detail screen shows, each list at its requested page (1 by default). */
+// App details, the most read app screen, runs these on every read: prepared.
+const activeMethods = prepared({}, (db) =>
+  db
+    .selectFrom('payment_methods')
+    .selectAll()
+    .where('is_active', '=', 1)
+    .orderBy('sort_order', 'asc'),
+);
+
+const methodsOfApp = prepared({ appId: '' }, (db, { appId }) =>
+  db
+    .selectFrom('app_payment_methods')
+    .selectAll()
+    .where('app_id', '=', appId)
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc'),
+);
+
 export async function appDetails(
   db: Executor,
   userId: string,
@@ -373,12 +395,7 @@ export async function appDetails(
   const at = (list: ListName) => pages[list] ?? 1;
   const offset = (list: ListName) => (at(list) - 1) * PER_PAGE;
 
-  const methods = await db
-    .selectFrom('payment_methods')
-    .selectAll()
-    .where('is_active', '=', 1)
-    .orderBy('sort_order', 'asc')
-    .execute();
+  const methods = await activeMethods(db, {});
   // Usage: the Daily Logs summed per method (appUsage.ts), so the two tabs always agree.
   const totals = await methodTotals(db, appId, view);
   const totalOf = (
@@ -388,13 +405,7 @@ export async function appDetails(
   const countOf = (side: 'deposit_count' | 'withdraw_count') =>
     [...totals.values()].reduce((sum, t) => sum + t[side], 0);
 
-  const used = await db
-    .selectFrom('app_payment_methods')
-    .selectAll()
-    .where('app_id', '=', appId)
-    .orderBy('created_at', 'asc')
-    .orderBy('id', 'asc')
-    .execute();
+  const used = await methodsOfApp(db, { appId });
 
   const [counts, daily] = await Promise.all([
     rowCounts(db, ['receive_transactions', 'send_transactions', 'app_accounts', 'api_logs'], appId),

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { prepared } from '../db/prepared';
 import type { Database } from '../db/schema';
 import type { components } from '../generated/portal.gen';
 import { previousSignIn, type SessionRef } from './accountEvents';
@@ -16,51 +17,36 @@ export function startOfUtcMonth(now: Date): string {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
 }
 
-export interface CountWindows {
-  /** 00:00 UTC today. */
-  day: string;
-  /** 00:00 UTC on the 1st of this month. */
-  month: string;
-}
-
 /**
  * The gateway transactions of the user's apps, as the app tabs count them (appUsage.ts): credited
  * deposits and completed withdrawals in total, today and this month, from the daily totals (the
  * windows start at 00:00 UTC, so whole days answer them exactly; the plan's count is appUsage.ts
- * planTransactionCounts).
+ * planTransactionCounts). The dashboard's queries are prepared: it is the most read screen.
  */
-function transactionCounts(db: Executor, userId: string, windows: CountWindows) {
-  return db
+const transactionCounts = prepared({ userId: '', day: '', month: '' }, (db, p) =>
+  db
     .selectFrom('app_daily_usage')
-    .where('app_id', 'in', db.selectFrom('apps').select('id').where('user_id', '=', userId))
+    .where('app_id', 'in', db.selectFrom('apps').select('id').where('user_id', '=', p.userId))
     .select((eb) => {
       const both = eb(eb.ref('deposit_count'), '+', eb.ref('withdraw_count'));
-      const countSince = (from: string) =>
-        eb.fn.sum<number>(eb.case().when('day', '>=', from.slice(0, 10)).then(both).else(0).end());
+      const countSince = (day: string) =>
+        eb.fn.sum<number>(eb.case().when('day', '>=', day).then(both).else(0).end());
       return [
         eb.fn.sum<number>(both).as('total'),
-        countSince(windows.day).as('daily'),
-        countSince(windows.month).as('monthly'),
+        countSince(p.day).as('daily'),
+        countSince(p.month).as('monthly'),
       ];
-    });
-}
+    }),
+);
 
-function latestEntries(db: Executor, userId: string) {
-  return db
+const latestEntries = prepared({ userId: '' }, (db, { userId }) =>
+  db
     .selectFrom('ledger_entries')
     .select(['tnx', 'amount_micro', 'type', 'source', 'note', 'created_at'])
     .where('user_id', '=', userId)
     .orderBy('created_at', 'desc')
-    .limit(LATEST_ENTRIES);
-}
-
-/** Every query the dashboard runs (exported so a test can hold each to its index). */
-export function dashboardQueries(db: Executor, userId: string, windows: CountWindows) {
-  return {
-    counts: transactionCounts(db, userId, windows),
-    latestEntries: latestEntries(db, userId),
-  };
-}
+    .limit(LATEST_ENTRIES),
+);
 
 type Schemas = components['schemas'];
 
@@ -72,17 +58,18 @@ export async function dashboardOf(
   session: SessionRef | null = null,
 ): Promise<Schemas['DashboardData']> {
   const subscription = await currentSubscription(db, userId, now.toISOString());
-  const queries = dashboardQueries(db, userId, {
-    day: startOfUtcDay(now),
-    month: startOfUtcMonth(now),
-  });
-  const [counts, latest, lastLogin, plan] = await Promise.all([
-    queries.counts.executeTakeFirstOrThrow(),
-    queries.latestEntries.execute(),
+  const windows = { day: startOfUtcDay(now), month: startOfUtcMonth(now) };
+  const [[counts], latest, lastLogin, plan] = await Promise.all([
+    transactionCounts(db, {
+      userId,
+      day: windows.day.slice(0, 10),
+      month: windows.month.slice(0, 10),
+    }),
+    latestEntries(db, { userId }),
     previousSignIn(db, userId, session, now),
     subscription ? planTransactionCounts(db, userId, { used: subscription.start_date }) : null,
   ]);
-  const sum = (key: 'total' | 'daily' | 'monthly') => Number(counts[key] ?? 0);
+  const sum = (key: 'total' | 'daily' | 'monthly') => Number(counts?.[key] ?? 0);
   return {
     // The sign-in before this session's own, with where it came from.
     last_login_at: lastLogin?.at ?? null,

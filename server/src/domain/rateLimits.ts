@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection';
+import { prepared } from '../db/prepared';
 
 /** A key's fixed window after claiming requests in it. */
 export interface RequestWindow {
@@ -33,50 +34,22 @@ export async function claimRequests(
   now: number,
   n: number,
 ): Promise<RequestWindow> {
-  const query = compiledUpsert(db);
-  const bound = new Map<unknown, unknown>([
-    [KEY, key],
-    [NOW, now],
-    [RESET_AT, now + windowMs],
-    [CLAIM, n],
-  ]);
-  const hit: typeof query = {
-    ...query,
-    parameters: query.parameters.map((p) => (bound.has(p) ? bound.get(p) : p)),
-  };
-  const { rows } = await db.executeQuery(hit);
-  const row = rows[0];
+  const [row] = await claim(db, { key, now, resetAt: now + windowMs, n });
   if (!row) throw new Error('The rate-limit upsert returned no row');
   return { count: row.count, resetAt: row.reset_at };
 }
 
-// Building and compiling the statement costs about as much as running it on SQLite (~50 µs
-// each, measured), and it runs on every API request: it is compiled once per database with
-// placeholder values, and each hit binds its own in their places.
-const KEY = '\u0000key';
-const NOW = -1;
-const RESET_AT = -2;
-const CLAIM = -3;
-const compiled = new WeakMap<Db, ReturnType<typeof buildUpsert>>();
-
-function compiledUpsert(db: Db) {
-  let query = compiled.get(db);
-  if (!query) {
-    query = buildUpsert(db);
-    compiled.set(db, query);
-  }
-  return query;
-}
-
-function buildUpsert(db: Db) {
-  return db
+// It runs on every claim: building and compiling it cost about as much as running it on SQLite
+// (~50 µs each, measured).
+const claim = prepared({ key: '', now: 0, resetAt: 0, n: 0 }, (db, p) =>
+  db
     .insertInto('rate_limits')
-    .values({ key: KEY, count: CLAIM, reset_at: RESET_AT })
+    .values({ key: p.key, count: p.n, reset_at: p.resetAt })
     .onConflict((oc) =>
       oc.column('key').doUpdateSet((eb) => {
         // Every SET expression reads the row as it was before this update (both engines).
         // Qualified: PostgreSQL finds a bare name ambiguous next to `excluded`.
-        const ended = eb('rate_limits.reset_at', '<=', NOW);
+        const ended = eb('rate_limits.reset_at', '<=', p.now);
         return {
           count: eb
             .case()
@@ -93,9 +66,8 @@ function buildUpsert(db: Db) {
         };
       }),
     )
-    .returning(['count', 'reset_at'])
-    .compile();
-}
+    .returning(['count', 'reset_at']),
+);
 
 /** Deletes the windows that have ended (a new request would start its key afresh anyway). */
 export async function pruneEndedWindows(db: Db, now: number): Promise<void> {

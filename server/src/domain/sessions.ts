@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/connection';
+import { prepared } from '../db/prepared';
 import type { User } from '../db/schema';
 import { newId, randomToken } from './ids';
 import { systemClock, type Clock } from './time';
@@ -61,22 +62,9 @@ export interface SessionLimits {
 const SEEN_WRITE_EVERY_MS = 60_000;
 
 // Every authenticated request runs this lookup: building and compiling it cost more CPU than
-// running it (issue 18 profile), so it is compiled once per database with a placeholder for the
-// token's hash, bound on each call (as rateLimits.ts does for the limiter's upsert).
-const TOKEN_HASH = '\u0000token_hash';
-const lookups = new WeakMap<Db, ReturnType<typeof buildLookup>>();
-
-function compiledLookup(db: Db) {
-  let query = lookups.get(db);
-  if (!query) {
-    query = buildLookup(db);
-    lookups.set(db, query);
-  }
-  return query;
-}
-
-function buildLookup(db: Db) {
-  return db
+// running it (issue 18 profile).
+const lookupSession = prepared({ tokenHash: '' }, (db, { tokenHash }) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
@@ -86,9 +74,8 @@ function buildLookup(db: Db) {
       'sessions.last_seen_at as session_last_seen_at',
       'sessions.revoked_at as session_revoked_at',
     ])
-    .where('sessions.token_hash', '=', TOKEN_HASH)
-    .compile();
-}
+    .where('sessions.token_hash', '=', tokenHash),
+);
 
 /**
  * Resolves a bearer token to its user (one query for the session and its user). A session idle
@@ -102,14 +89,7 @@ export async function authenticateToken(
   clock: Clock = systemClock,
 ): Promise<SessionLookup> {
   if (!token.startsWith(SESSION_TOKEN_PREFIX)) return { ok: false, reason: 'missing' };
-  const query = compiledLookup(db);
-  const hash = hashToken(token);
-  const bound: typeof query = {
-    ...query,
-    parameters: query.parameters.map((p) => (p === TOKEN_HASH ? hash : p)),
-  };
-  const { rows } = await db.executeQuery(bound);
-  const row = rows[0];
+  const [row] = await lookupSession(db, { tokenHash: hashToken(token) });
   if (!row) return { ok: false, reason: 'missing' };
   const {
     session_id: sessionId,

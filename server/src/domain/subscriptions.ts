@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
+import { prepared } from '../db/prepared';
 import { newId } from './ids';
 import { balanceMicro, postDebitIfCovered, postEntry } from './ledger';
 import { microToDecimal, microToString } from './money';
@@ -12,7 +13,13 @@ type Executor = Kysely<Database> | Transaction<Database>;
  * A canceled one (status 2) stays in force until end_date: access continues after cancelling.
  */
 export async function currentSubscription(db: Executor, userId: string, nowIso: string) {
-  return db
+  const [row] = await subscriptionAt(db, { userId, nowIso });
+  return row;
+}
+
+// Read by the dashboard and every plan check: prepared.
+const subscriptionAt = prepared({ userId: '', nowIso: '' }, (db, { userId, nowIso }) =>
+  db
     .selectFrom('subscriptions')
     .innerJoin('packages', 'packages.id', 'subscriptions.package_id')
     .selectAll('subscriptions')
@@ -28,8 +35,9 @@ export async function currentSubscription(db: Executor, userId: string, nowIso: 
     .where('subscriptions.replaced_at', 'is', null)
     .where('subscriptions.end_date', '>', nowIso)
     .orderBy('subscriptions.created_at', 'desc')
-    .executeTakeFirst();
-}
+    // Nothing but the first row is read.
+    .limit(1),
+);
 
 /** The purchase history is paged by this many rows (contract: 10 per page). */
 export const HISTORY_PER_PAGE = 10;
