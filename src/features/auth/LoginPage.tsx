@@ -15,6 +15,7 @@ import { filters, useForm, type FieldErrors } from '../../components/form/useFor
 import { PublicLayout } from './components/PublicLayout';
 import { SecretInput } from '../../components/form/SecretInput';
 import { TextInput } from '../../components/form/TextInput';
+import { useHydrated } from '../../components/form/useHydrated';
 import { ArrowLeftIcon } from '../../components/publicIcons';
 import { signedIn } from './sessionSlice';
 import { selectSignIn, signInReset, stepOnePassed } from './signInSlice';
@@ -58,6 +59,7 @@ export default function LoginPage() {
   const step = useAppSelector(selectSignIn);
   const store = useAppStore();
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
   const inStepTwo = step.stepToken !== '';
   // An unknown type (a newer server) is asked for like the e-mailed code, the generic one.
   const authType: AuthType = isAuthType(step.authType) ? step.authType : 'otp';
@@ -262,7 +264,7 @@ export default function LoginPage() {
         <button
           type="submit"
           className="btn btn-primary w-100 py-2 fw-semibold"
-          disabled={busy}
+          disabled={busy || !hydrated}
           aria-busy={busy}
         >
           {busy && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}

@@ -19,6 +19,7 @@ import { PasswordChecklist } from './PasswordChecklist';
 import { CountrySelect } from './components/CountrySelect';
 import { PublicLayout } from './components/PublicLayout';
 import { SecretInput } from '../../components/form/SecretInput';
+import { useHydrated } from '../../components/form/useHydrated';
 
 export const TAGLINE = "and unlock your asset's value!";
 
@@ -90,6 +91,7 @@ const FIELD_ORDER: (keyof RegisterForm)[] = [
 export default function RegisterPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
+  const hydrated = useHydrated();
   const form = useForm<RegisterForm>(
     {
       name: '',
@@ -308,7 +310,7 @@ export default function RegisterPage() {
         <Button
           type="submit"
           className="w-100 py-2 fw-semibold mt-4"
-          disabled={isLoading}
+          disabled={isLoading || !hydrated}
           aria-busy={isLoading}
         >
           {isLoading && (

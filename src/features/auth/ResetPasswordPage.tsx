@@ -4,6 +4,7 @@ import { useRequestPasswordResetMutation, useResetPasswordMutation } from '../..
 import { paths } from '../../app/paths';
 import { SecretField } from '../../components/form/SecretField';
 import { TextInput } from '../../components/form/TextInput';
+import { useHydrated } from '../../components/form/useHydrated';
 import { filters, useForm, type FieldErrors } from '../../components/form/useForm';
 import { validSubmit } from '../../components/form/validSubmit';
 import { ArrowLeftIcon } from '../../components/publicIcons';
@@ -37,11 +38,12 @@ function validateReset(values: ResetValues): FieldErrors<ResetValues> {
 }
 
 function SubmitButton({ busy, children }: { busy: boolean; children: ReactNode }) {
+  const hydrated = useHydrated();
   return (
     <button
       type="submit"
       className="btn btn-primary w-100 py-2 fw-semibold"
-      disabled={busy}
+      disabled={busy || !hydrated}
       aria-busy={busy}
     >
       {busy && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
