@@ -75,6 +75,22 @@ test('the license card shows the expiry and the usage as used/limit; counts per 
   expect(screen.getByLabelText('Total transactions')).toHaveTextContent('120');
 });
 
+test('while the dashboard loads, the license card keeps its lines with … (nothing moves when they fill)', async () => {
+  server.use(
+    on('getDashboard', async () => {
+      await delay(300);
+      return ok('getDashboard', { status: true, data: makeDashboard({}) });
+    }),
+  );
+  await renderDashboard();
+  const card = screen.getByRole('heading', { name: 'License' }).closest('.license-card');
+  expect(card).toHaveAttribute('aria-busy', 'true');
+  expect(within(card as HTMLElement).getByText('Expiry')).toBeInTheDocument();
+  expect(within(card as HTMLElement).getAllByText('…')).toHaveLength(2);
+  expect(await within(card as HTMLElement).findByText('120/1000')).toBeInTheDocument();
+  expect(card).toHaveAttribute('aria-busy', 'false');
+});
+
 test('without a subscription the license card says so', async () => {
   answer({ subscription: null });
   await renderDashboard();

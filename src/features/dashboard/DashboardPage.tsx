@@ -73,11 +73,7 @@ export default function DashboardPage() {
           </Card>
         </div>
         <div className="col-12 col-lg-4">
-          {dashboard ? (
-            <LicenseCard subscription={dashboard.subscription} />
-          ) : (
-            <Card className="dash-card h-100" />
-          )}
+          <LicenseCard subscription={dashboard?.subscription} />
         </div>
       </div>
 

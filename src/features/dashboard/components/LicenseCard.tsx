@@ -4,48 +4,54 @@ import type { DashboardSubscription } from '../../../api/generated/dashboard.gen
 import { paths } from '../../../app/paths';
 import { formatDate } from '../../../lib/format';
 
-/** The subscription in force: when it ends, and transactions used of the package's limit. */
-export function LicenseCard({ subscription }: { subscription: DashboardSubscription | null }) {
+/**
+ * The subscription in force: when it ends, and transactions used of the package's limit. While
+ * the dashboard loads (`undefined`) it shows the same lines with '…', so the card keeps its height
+ * and nothing below it moves when the figures come.
+ */
+export function LicenseCard({
+  subscription,
+}: {
+  subscription: DashboardSubscription | null | undefined;
+}) {
   const limit = Math.max(subscription?.transaction_limit ?? 0, 1);
-  const full =
-    subscription !== null && subscription.transaction_used >= subscription.transaction_limit;
+  const used = subscription?.transaction_used ?? 0;
+  const full = subscription != null && used >= subscription.transaction_limit;
   return (
-    <Card className="dash-card license-card h-100">
+    <Card className="dash-card license-card h-100" aria-busy={subscription === undefined}>
       <Card.Body>
         <h2 className="dash-card__title">License</h2>
-        {subscription ? (
+        {subscription !== null ? (
           <>
             <dl className="license-card__facts">
               <dt>Expiry</dt>
-              <dd>{formatDate(subscription.expiry)}</dd>
+              <dd>{subscription ? formatDate(subscription.expiry) : '…'}</dd>
               <dt>Service usage</dt>
-              <dd>
-                {subscription.transaction_used}/{subscription.transaction_limit}
-              </dd>
+              <dd>{subscription ? `${used}/${subscription.transaction_limit}` : '…'}</dd>
             </dl>
             {/* react-bootstrap's ProgressBar puts aria-label on its wrapper (prohibited there) and
                 leaves the role="progressbar" element unnamed, so the bar is written out here. */}
             <div className="progress license-card__bar">
-              <div
-                role="progressbar"
-                aria-label="Service usage"
-                aria-valuemin={0}
-                aria-valuemax={limit}
-                aria-valuenow={subscription.transaction_used}
-                className={`progress-bar ${full ? 'bg-danger' : 'bg-primary'}`}
-                style={{
-                  width: `${Math.min(100, (subscription.transaction_used / limit) * 100)}%`,
-                }}
-              />
+              {subscription && (
+                <div
+                  role="progressbar"
+                  aria-label="Service usage"
+                  aria-valuemin={0}
+                  aria-valuemax={limit}
+                  aria-valuenow={used}
+                  className={`progress-bar ${full ? 'bg-danger' : 'bg-primary'}`}
+                  style={{ width: `${Math.min(100, (used / limit) * 100)}%` }}
+                />
+              )}
             </div>
           </>
         ) : (
-          <p className="text-muted mb-2">No active subscription.</p>
-        )}
-        {subscription ? null : (
-          <Link to={paths.subscriptions} className="small">
-            See the packages
-          </Link>
+          <>
+            <p className="text-muted mb-2">No active subscription.</p>
+            <Link to={paths.subscriptions} className="small">
+              See the packages
+            </Link>
+          </>
         )}
       </Card.Body>
     </Card>
