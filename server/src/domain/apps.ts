@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Compilable, Kysely, Selectable, Transaction } from 'kysely';
 import type { Db } from '../db/connection';
 import { prepared } from '../db/prepared';
 import type { AppsTable, Database } from '../db/schema';
@@ -362,7 +362,91 @@ export function pageRead(
 const newestFirst = <T>(rows: T[], direction: 'asc' | 'desc'): T[] =>
   direction === 'asc' ? rows.reverse() : rows;
 
-/** Everything the app detail screen shows, each list at its requested page (1 by default). */
+/** The page reads of app details' lists, prepared in both directions (see pageRead). */
+type PageParams = { appId: string; limit: number; offset: number };
+
+function pagePrepared<R>(
+  build: (db: Executor, p: PageParams, direction: 'asc' | 'desc') => Compilable<R>,
+) {
+  const sample: PageParams = { appId: '', limit: 0, offset: 0 };
+  const byDirection = {
+    asc: prepared(sample, (db, p) => build(db, p, 'asc')),
+    desc: prepared(sample, (db, p) => build(db, p, 'desc')),
+  };
+  return (db: Executor, appId: string, read: ReturnType<typeof pageRead>) =>
+    byDirection[read.direction](db, { appId, limit: read.limit, offset: read.offset });
+}
+
+const receivePage = pagePrepared((db, p, direction) =>
+  db
+    .selectFrom('receive_transactions as r')
+    .innerJoin('payment_methods as pm', 'pm.id', 'r.payment_method_id')
+    .select([
+      'r.id',
+      'r.unique_id',
+      'r.amount_micro',
+      'r.deposit_status',
+      'r.created_at',
+      'r.thash',
+      'r.gas_transfer_txid',
+      'r.collect_txid',
+      'r.process_datetime',
+      'pm.network_name',
+      'pm.name',
+      'pm.chain_id',
+    ])
+    .where('r.app_id', '=', p.appId)
+    .orderBy('r.created_at', direction)
+    .orderBy('r.id', direction)
+    .limit(p.limit)
+    .offset(p.offset),
+);
+
+const sendPage = pagePrepared((db, p, direction) =>
+  db
+    .selectFrom('send_transactions as s')
+    .innerJoin('payment_methods as pm', 'pm.id', 's.payment_method_id')
+    .select((eb) => [
+      's.id',
+      // The signer's tx_hash on gateway rows; thash on rows from before them.
+      eb.fn.coalesce('s.tx_hash', 's.thash').as('thash'),
+      's.amount_micro',
+      's.to_address',
+      's.status',
+      's.created_at',
+      'pm.network_name',
+      'pm.name',
+      'pm.chain_id',
+    ])
+    .where('s.app_id', '=', p.appId)
+    .orderBy('s.created_at', direction)
+    .orderBy('s.id', direction)
+    .limit(p.limit)
+    .offset(p.offset),
+);
+
+const accountPage = pagePrepared((db, p, direction) =>
+  db
+    .selectFrom('app_accounts')
+    .select(['id', 'unique_id', 'address', 'created_at', 'chain_id'])
+    .where('app_id', '=', p.appId)
+    .orderBy('created_at', direction)
+    .orderBy('id', direction)
+    .limit(p.limit)
+    .offset(p.offset),
+);
+
+const apiLogPage = pagePrepared((db, p, direction) =>
+  db
+    .selectFrom('api_logs')
+    .select(['id', 'method', 'route', 'ip', 'created_at'])
+    .where('app_id', '=', p.appId)
+    .orderBy('created_at', direction)
+    .orderBy('id', direction)
+    .limit(p.limit)
+    .offset(p.offset),
+);
+
 // App details, the most read app screen, runs these on every read: prepared.
 const activeMethods = prepared({}, (db) =>
   db
@@ -381,6 +465,7 @@ const methodsOfApp = prepared({ appId: '' }, (db, { appId }) =>
     .orderBy('id', 'asc'),
 );
 
+/** Everything the app detail screen shows, each list at its requested page (1 by default). */
 export async function appDetails(
   db: Executor,
   userId: string,
@@ -422,68 +507,12 @@ export async function appDetails(
     accounts: pageRead(accountTotal, at('accounts')),
     api_logs: pageRead(apiLogTotal, at('api_logs')),
   };
-  const receiveRows = await db
-    .selectFrom('receive_transactions as r')
-    .innerJoin('payment_methods as pm', 'pm.id', 'r.payment_method_id')
-    .select([
-      'r.id',
-      'r.unique_id',
-      'r.amount_micro',
-      'r.deposit_status',
-      'r.created_at',
-      'r.thash',
-      'r.gas_transfer_txid',
-      'r.collect_txid',
-      'r.process_datetime',
-      'pm.network_name',
-      'pm.name',
-      'pm.chain_id',
-    ])
-    .where('r.app_id', '=', appId)
-    .orderBy('r.created_at', read.receive.direction)
-    .orderBy('r.id', read.receive.direction)
-    .limit(read.receive.limit)
-    .offset(read.receive.offset)
-    .execute();
-  const sendRows = await db
-    .selectFrom('send_transactions as s')
-    .innerJoin('payment_methods as pm', 'pm.id', 's.payment_method_id')
-    .select((eb) => [
-      's.id',
-      // The signer's tx_hash on gateway rows; thash on rows from before them.
-      eb.fn.coalesce('s.tx_hash', 's.thash').as('thash'),
-      's.amount_micro',
-      's.to_address',
-      's.status',
-      's.created_at',
-      'pm.network_name',
-      'pm.name',
-      'pm.chain_id',
-    ])
-    .where('s.app_id', '=', appId)
-    .orderBy('s.created_at', read.send.direction)
-    .orderBy('s.id', read.send.direction)
-    .limit(read.send.limit)
-    .offset(read.send.offset)
-    .execute();
-  const accountRows = await db
-    .selectFrom('app_accounts')
-    .select(['id', 'unique_id', 'address', 'created_at', 'chain_id'])
-    .where('app_id', '=', appId)
-    .orderBy('created_at', read.accounts.direction)
-    .orderBy('id', read.accounts.direction)
-    .limit(read.accounts.limit)
-    .offset(read.accounts.offset)
-    .execute();
-  const apiLogRows = await db
-    .selectFrom('api_logs')
-    .select(['id', 'method', 'route', 'ip', 'created_at'])
-    .where('app_id', '=', appId)
-    .orderBy('created_at', read.api_logs.direction)
-    .orderBy('id', read.api_logs.direction)
-    .limit(read.api_logs.limit)
-    .offset(read.api_logs.offset)
-    .execute();
+  const [receiveRows, sendRows, accountRows, apiLogRows] = await Promise.all([
+    receivePage(db, appId, read.receive),
+    sendPage(db, appId, read.send),
+    accountPage(db, appId, read.accounts),
+    apiLogPage(db, appId, read.api_logs),
+  ]);
   // IPN Logs: the app's webhook deliveries (domain/webhooks).
   const ipn = await deliveryPage(db, appId, { offset: offset('callback_data'), limit: PER_PAGE });
   return {
