@@ -379,13 +379,12 @@ export async function planTransactionCounts(
           .where('created_at', '>=', start)
           .where('created_at', '<', until)
           .executeTakeFirstOrThrow();
-      for (const part of [
-        await credited('credited_at'),
-        await credited('created_at'),
-        await withdrawals(),
-      ]) {
-        partial += Number(part.n);
-      }
+      const parts = await Promise.all([
+        credited('credited_at'),
+        credited('created_at'),
+        withdrawals(),
+      ]);
+      for (const part of parts) partial += Number(part.n);
     }
     counts[name] = Number(record[`w${i}`] ?? 0) + partial;
   }

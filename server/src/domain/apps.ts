@@ -476,26 +476,26 @@ export async function appDetails(
 ): Promise<Schemas['AppDetails']> {
   const { nowIso } = view;
   const app = await ownedApp(db, userId, appId);
-  const testMethods = await testMethodsByChain(db, appId, local);
   const at = (list: ListName) => pages[list] ?? 1;
   const offset = (list: ListName) => (at(list) - 1) * PER_PAGE;
 
-  const methods = await activeMethods(db, {});
-  // Usage: the Daily Logs summed per method (appUsage.ts), so the two tabs always agree.
-  const totals = await methodTotals(db, appId, view);
+  // The reads that need only the app run together (one round trip's wait on PostgreSQL, where
+  // each is a pooled connection's; SQLite runs them one after another anyway).
+  const [testMethods, methods, totals, used, counts, daily] = await Promise.all([
+    testMethodsByChain(db, appId, local),
+    activeMethods(db, {}),
+    // Usage: the Daily Logs summed per method (appUsage.ts), so the two tabs always agree.
+    methodTotals(db, appId, view),
+    methodsOfApp(db, { appId }),
+    rowCounts(db, ['receive_transactions', 'send_transactions', 'app_accounts', 'api_logs'], appId),
+    dailyLogs(db, appId, { limit: PER_PAGE, offset: offset('daily_logs') }, view),
+  ]);
   const totalOf = (
     id: string,
     side: 'deposit_micro' | 'withdraw_micro' | 'fee_micro' | 'payout_micro',
   ) => microToDecimal(totals.get(id)?.[side] ?? 0n);
   const countOf = (side: 'deposit_count' | 'withdraw_count') =>
     [...totals.values()].reduce((sum, t) => sum + t[side], 0);
-
-  const used = await methodsOfApp(db, { appId });
-
-  const [counts, daily] = await Promise.all([
-    rowCounts(db, ['receive_transactions', 'send_transactions', 'app_accounts', 'api_logs'], appId),
-    dailyLogs(db, appId, { limit: PER_PAGE, offset: offset('daily_logs') }, view),
-  ]);
   const receiveTotal = counts.receive_transactions;
   const sendTotal = counts.send_transactions;
   const accountTotal = counts.app_accounts;
@@ -507,14 +507,14 @@ export async function appDetails(
     accounts: pageRead(accountTotal, at('accounts')),
     api_logs: pageRead(apiLogTotal, at('api_logs')),
   };
-  const [receiveRows, sendRows, accountRows, apiLogRows] = await Promise.all([
+  const [receiveRows, sendRows, accountRows, apiLogRows, ipn] = await Promise.all([
     receivePage(db, appId, read.receive),
     sendPage(db, appId, read.send),
     accountPage(db, appId, read.accounts),
     apiLogPage(db, appId, read.api_logs),
+    // IPN Logs: the app's webhook deliveries (domain/webhooks).
+    deliveryPage(db, appId, { offset: offset('callback_data'), limit: PER_PAGE }),
   ]);
-  // IPN Logs: the app's webhook deliveries (domain/webhooks).
-  const ipn = await deliveryPage(db, appId, { offset: offset('callback_data'), limit: PER_PAGE });
   return {
     app_data: toAppView(app, used.length, nowIso),
     all_payment_methods: methods.map((m): Schemas['PaymentMethod'] => ({

@@ -57,9 +57,10 @@ export async function dashboardOf(
   now: Date,
   session: SessionRef | null = null,
 ): Promise<Schemas['DashboardData']> {
-  const subscription = await currentSubscription(db, userId, now.toISOString());
   const windows = { day: startOfUtcDay(now), month: startOfUtcMonth(now) };
-  const [[counts], latest, lastLogin, plan] = await Promise.all([
+  // Together: on PostgreSQL each waits for its own round trip, not for the others'.
+  const [subscription, [counts], latest, lastLogin] = await Promise.all([
+    currentSubscription(db, userId, now.toISOString()),
     transactionCounts(db, {
       userId,
       day: windows.day.slice(0, 10),
@@ -67,8 +68,10 @@ export async function dashboardOf(
     }),
     latestEntries(db, { userId }),
     previousSignIn(db, userId, session, now),
-    subscription ? planTransactionCounts(db, userId, { used: subscription.start_date }) : null,
   ]);
+  const plan = subscription
+    ? await planTransactionCounts(db, userId, { used: subscription.start_date })
+    : null;
   const sum = (key: 'total' | 'daily' | 'monthly') => Number(counts?.[key] ?? 0);
   return {
     // The sign-in before this session's own, with where it came from.
