@@ -1,6 +1,8 @@
 import { loadConfig } from '../config';
 import { openRuntime, type Runtime } from '../runtime';
 import { freshTestStore, type TestStore } from '../../test/testStore';
+import { sql } from 'kysely';
+import { engineOf } from './connection';
 import { prepared } from './prepared';
 
 describe('prepared queries', () => {
@@ -40,6 +42,24 @@ describe('prepared queries', () => {
         (await countries(trx, { from: 'Norw', limit: 1 })).map((r) => r.name),
       );
     expect(inside).toEqual(['Norway']);
+  });
+
+  it('runs as a named statement on PostgreSQL, parsed once per connection; other queries do not', async () => {
+    const { db } = runtime;
+    // SQLite keeps statements by their text (connection.test.ts); `npm test`'s unit:pg step runs this.
+    if (engineOf(db) !== 'postgres') return;
+    // One transaction: one connection, whose session holds its named statements.
+    const kept = await db.transaction().execute(async (trx) => {
+      await countries(trx, { from: 'Ind', limit: 1 });
+      await countries(trx, { from: 'Swe', limit: 1 });
+      await trx.selectFrom('countries').select('name').where('name', '=', 'Chad').execute();
+      const { rows } = await sql<{ statement: string }>`
+        select statement from pg_prepared_statements where not from_sql`.execute(trx);
+      return rows.map((row) => row.statement);
+    });
+    expect(kept.filter((text) => text.includes('"countries"'))).toEqual([
+      expect.stringContaining('"name" >= $1'),
+    ]);
   });
 
   it('refuses a query that leaves out one of its parameters', async () => {

@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely, Transaction } from 'kysely';
-import { engineOf, type Engine } from './connection';
+import { engineOf, nameStatement, type Engine } from './connection';
 import type { Database } from './schema';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -36,6 +36,7 @@ export function prepared<P extends Record<string, Value>, R>(
       const used = new Set(query.parameters);
       const unused = names.filter((name) => !used.has(placeholders[name]));
       if (unused.length > 0) throw new Error(`Prepared query leaves out ${unused.join(', ')}`);
+      if (engine === 'postgres') nameStatement(query.sql);
       compiled.set(engine, query);
     }
     return query;
