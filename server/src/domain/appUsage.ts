@@ -7,6 +7,7 @@ import {
   type Transaction,
 } from 'kysely';
 import { engineOf } from '../db/connection';
+import { prepared } from '../db/prepared';
 import type { Database, DepositStatus, SendStatus } from '../db/schema';
 import { microOfRaw, sumMicro } from '../db/sums';
 import { ForbiddenError } from './errors';
@@ -236,6 +237,41 @@ export async function storedDailyUsage(db: Executor, appId: string): Promise<Dai
 const shownInLogs = (eb: ExpressionBuilder<{ u: Database['app_daily_usage'] }, 'u'>) =>
   eb.or([eb('u.deposit_count', '>', 0), eb('u.withdraw_count', '>', 0)]);
 
+const dailyLogRows = prepared({ appId: '', limit: 0, offset: 0 }, (db, p) =>
+  db
+    .selectFrom('app_daily_usage as u')
+    .innerJoin('payment_methods as pm', 'pm.id', 'u.payment_method_id')
+    .select((eb) => [
+      'u.day',
+      'pm.id as payment_method_id',
+      'pm.network_name',
+      'pm.name',
+      'u.deposit_count',
+      sql<string>`cast(${eb.ref('u.deposit_micro')} as text)`.as('deposit_micro'),
+      'u.withdraw_count',
+      sql<string>`cast(${eb.ref('u.withdraw_micro')} as text)`.as('withdraw_micro'),
+      sql<string>`cast(${eb.ref('u.fee_micro')} as text)`.as('fee_micro'),
+      sql<string>`cast(${eb.ref('u.net_micro')} as text)`.as('net_micro'),
+    ])
+    .where('u.app_id', '=', p.appId)
+    .where(shownInLogs)
+    .orderBy('u.day', 'desc')
+    .orderBy('pm.sort_order', 'asc')
+    .orderBy('pm.id', 'asc')
+    .limit(p.limit)
+    .offset(p.offset),
+);
+
+// A day and method is kept only while something counts in it (the triggers drop empty ones);
+// one holding only withdrawals not completed yet counts for the plan, not in the logs.
+const dailyLogCount = prepared({ appId: '' }, (db, p) =>
+  db
+    .selectFrom('app_daily_usage as u')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('u.app_id', '=', p.appId)
+    .where(shownInLogs),
+);
+
 /** The app's days by method (the Daily Logs), newest day first; one page and the total. */
 export async function dailyLogs(
   db: Executor,
@@ -243,41 +279,12 @@ export async function dailyLogs(
   page: { limit: number; offset: number },
   fee: FeeLeg,
 ) {
-  const [rows, count] = await Promise.all([
-    db
-      .selectFrom('app_daily_usage as u')
-      .innerJoin('payment_methods as pm', 'pm.id', 'u.payment_method_id')
-      .select((eb) => [
-        'u.day',
-        'pm.id as payment_method_id',
-        'pm.network_name',
-        'pm.name',
-        'u.deposit_count',
-        sql<string>`cast(${eb.ref('u.deposit_micro')} as text)`.as('deposit_micro'),
-        'u.withdraw_count',
-        sql<string>`cast(${eb.ref('u.withdraw_micro')} as text)`.as('withdraw_micro'),
-        sql<string>`cast(${eb.ref('u.fee_micro')} as text)`.as('fee_micro'),
-        sql<string>`cast(${eb.ref('u.net_micro')} as text)`.as('net_micro'),
-      ])
-      .where('u.app_id', '=', appId)
-      .where(shownInLogs)
-      .orderBy('u.day', 'desc')
-      .orderBy('pm.sort_order', 'asc')
-      .orderBy('pm.id', 'asc')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    // A day and method is kept only while something counts in it (the triggers drop empty ones);
-    // one holding only withdrawals not completed yet counts for the plan, not in the logs.
-    db
-      .selectFrom('app_daily_usage as u')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('u.app_id', '=', appId)
-      .where(shownInLogs)
-      .executeTakeFirstOrThrow(),
+  const [rows, [count]] = await Promise.all([
+    dailyLogRows(db, { appId, ...page }),
+    dailyLogCount(db, { appId }),
   ]);
   return {
-    total: Number(count.n),
+    total: Number(count?.n ?? 0),
     rows: rows.map((row) => ({
       day: row.day,
       paymentMethodId: row.payment_method_id,
@@ -288,13 +295,8 @@ export async function dailyLogs(
   };
 }
 
-/** The app's totals per payment method (the Usage figures): the Daily Logs summed. */
-export async function methodTotals(
-  db: Executor,
-  appId: string,
-  fee: FeeLeg,
-): Promise<Map<string, ActivityTotals>> {
-  const rows = await db
+const totalsByMethod = prepared({ appId: '' }, (db, p) =>
+  db
     .selectFrom('app_daily_usage')
     .select((eb) => [
       'payment_method_id',
@@ -305,14 +307,89 @@ export async function methodTotals(
       sumMicro(eb.ref('fee_micro')).as('fee_micro'),
       sumMicro(eb.ref('net_micro')).as('net_micro'),
     ])
-    .where('app_id', '=', appId)
-    .groupBy('payment_method_id')
-    .execute();
+    .where('app_id', '=', p.appId)
+    .groupBy('payment_method_id'),
+);
+
+/** The app's totals per payment method (the Usage figures): the Daily Logs summed. */
+export async function methodTotals(
+  db: Executor,
+  appId: string,
+  fee: FeeLeg,
+): Promise<Map<string, ActivityTotals>> {
+  const rows = await totalsByMethod(db, { appId });
   return new Map(rows.map((row) => [row.payment_method_id, totalsOf(row, fee)]));
 }
 
 /** YYYY-MM-DD of an ISO instant (UTC). */
 const dayOf = (instant: string) => new Date(instant).toISOString().slice(0, 10);
+
+const appsOf = (db: Executor, userId: string) =>
+  db.selectFrom('apps').select('id').where('user_id', '=', userId);
+
+/** The plan's whole days from each `d<i>` on, summed over the user's apps: one query per count. */
+const wholeDaySums = new Map<number, ReturnType<typeof wholeDaySumsOf>>();
+
+function wholeDaySumsOf(windows: number) {
+  const indexes = Array.from({ length: windows }, (_, i) => i);
+  const sample: Record<string, string> = { userId: '' };
+  for (const i of indexes) sample[`d${i}`] = '';
+  return prepared(sample, (db, p) =>
+    db
+      .selectFrom('app_daily_usage')
+      .where('app_id', 'in', appsOf(db, p.userId ?? ''))
+      .select((eb) =>
+        indexes.map((i) =>
+          eb.fn
+            .sum<number>(
+              eb
+                .case()
+                .when('day', '>=', p[`d${i}`] ?? '')
+                .then(eb(eb.ref('deposit_count'), '+', eb.ref('plan_withdraw_count')))
+                .else(0)
+                .end(),
+            )
+            .as(`w${i}`),
+        ),
+      ),
+  );
+}
+
+// A window that starts inside a day: that day's transactions from its start, each range on its
+// own index ((app_id, credited_at) for deposits, (app_id, created_at) for deposits from before
+// the watcher and for withdrawals): an OR of the two deposit ranges would read every row.
+const partialDay = { userId: '', start: '', until: '' };
+const creditedIn = prepared(partialDay, (db, p) =>
+  db
+    .selectFrom('receive_transactions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('app_id', 'in', appsOf(db, p.userId))
+    .where('deposit_status', 'in', CREDITED_STATUSES)
+    .where('credited_at', '>=', p.start)
+    .where('credited_at', '<', p.until),
+);
+const recordedIn = prepared(partialDay, (db, p) =>
+  db
+    .selectFrom('receive_transactions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('app_id', 'in', appsOf(db, p.userId))
+    .where('deposit_status', 'in', CREDITED_STATUSES)
+    .where('credited_at', 'is', null)
+    .where('created_at', '>=', p.start)
+    .where('created_at', '<', p.until),
+);
+const withdrawalsIn = prepared(partialDay, (db, p) =>
+  db
+    .selectFrom('send_transactions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('app_id', 'in', appsOf(db, p.userId))
+    .where('status', 'in', PLAN_SEND_STATUSES)
+    .where('created_at', '>=', p.start)
+    .where('created_at', '<', p.until),
+);
+
+const nextDay = (day: string) =>
+  new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString();
 
 /**
  * The package's transactions of all the user's apps since each window's start (an instant):
@@ -326,65 +403,34 @@ export async function planTransactionCounts(
   userId: string,
   windows: Record<string, string>,
 ): Promise<Record<string, number>> {
-  const apps = db.selectFrom('apps').select('id').where('user_id', '=', userId);
   const names = Object.keys(windows);
   if (names.length === 0) return {};
   const starts = names.map((name) => new Date(windows[name] ?? 0).toISOString());
-  const row = await db
-    .selectFrom('app_daily_usage')
-    .where('app_id', 'in', apps)
-    .select((eb) =>
-      starts.map((start, i) =>
-        eb.fn
-          .sum<number>(
-            eb
-              .case()
-              // The start's own day is counted from the rows below unless it starts at 00:00.
-              .when('day', start.endsWith('T00:00:00.000Z') ? '>=' : '>', dayOf(start))
-              .then(eb(eb.ref('deposit_count'), '+', eb.ref('plan_withdraw_count')))
-              .else(0)
-              .end(),
-          )
-          .as(`w${i}`),
-      ),
-    )
-    .executeTakeFirst();
+  const atMidnight = (start: string) => start.endsWith('T00:00:00.000Z');
+  // The first whole day of each window: its start's own day unless it starts inside it.
+  const days: Record<string, string> = { userId };
+  for (const [i, start] of starts.entries()) {
+    days[`d${i}`] = atMidnight(start) ? dayOf(start) : nextDay(dayOf(start)).slice(0, 10);
+  }
+  let sums = wholeDaySums.get(names.length);
+  if (!sums) {
+    sums = wholeDaySumsOf(names.length);
+    wholeDaySums.set(names.length, sums);
+  }
+  const [row] = await sums(db, days);
   const record: Record<string, unknown> = row ?? {};
   const counts: Record<string, number> = {};
   for (const [i, name] of names.entries()) {
     const start = starts[i] ?? '';
     let partial = 0;
-    if (!start.endsWith('T00:00:00.000Z')) {
-      const next = new Date(Date.parse(`${dayOf(start)}T00:00:00.000Z`) + 86_400_000);
-      const until = next.toISOString();
-      // Each range on its own index ((app_id, credited_at) for deposits, (app_id, created_at)
-      // for deposits from before the watcher and for withdrawals): an OR of the two deposit
-      // ranges would read every row of the apps.
-      const credited = (column: 'credited_at' | 'created_at') =>
-        db
-          .selectFrom('receive_transactions')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('app_id', 'in', apps)
-          .where('deposit_status', 'in', CREDITED_STATUSES)
-          .$if(column === 'created_at', (q) => q.where('credited_at', 'is', null))
-          .where(column, '>=', start)
-          .where(column, '<', until)
-          .executeTakeFirstOrThrow();
-      const withdrawals = () =>
-        db
-          .selectFrom('send_transactions')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('app_id', 'in', apps)
-          .where('status', 'in', PLAN_SEND_STATUSES)
-          .where('created_at', '>=', start)
-          .where('created_at', '<', until)
-          .executeTakeFirstOrThrow();
+    if (!atMidnight(start)) {
+      const range = { userId, start, until: nextDay(dayOf(start)) };
       const parts = await Promise.all([
-        credited('credited_at'),
-        credited('created_at'),
-        withdrawals(),
+        creditedIn(db, range),
+        recordedIn(db, range),
+        withdrawalsIn(db, range),
       ]);
-      for (const part of parts) partial += Number(part.n);
+      for (const [part] of parts) partial += Number(part?.n ?? 0);
     }
     counts[name] = Number(record[`w${i}`] ?? 0) + partial;
   }

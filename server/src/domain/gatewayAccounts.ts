@@ -1,6 +1,7 @@
 import { HDKey } from '@scure/bip32';
 import type { Db } from '../db/connection';
 import { lockForTransaction } from '../db/locks';
+import { prepared } from '../db/prepared';
 import { refuseOverPlan } from './appUsage';
 import { tronAddressFromEvm } from './addresses';
 import { fieldInvalid, NotFoundError } from './errors';
@@ -30,9 +31,9 @@ export interface GatewayMethod {
   withdrawalsEnabled: boolean;
 }
 
-/** The app's enabled methods that have a gateway code, in the portal's order. */
-export async function gatewayMethods(db: Db, appId: string): Promise<GatewayMethod[]> {
-  const rows = await db
+// Every gateway call on a method and the app details screen read it: prepared.
+const enabledGatewayMethods = prepared({ appId: '' }, (db, p) =>
+  db
     .selectFrom('app_payment_methods')
     .innerJoin('payment_methods', 'payment_methods.id', 'app_payment_methods.payment_method_id')
     .select([
@@ -49,10 +50,14 @@ export async function gatewayMethods(db: Db, appId: string): Promise<GatewayMeth
       'app_payment_methods.deposit_status',
       'app_payment_methods.withdraw_status',
     ])
-    .where('app_payment_methods.app_id', '=', appId)
+    .where('app_payment_methods.app_id', '=', p.appId)
     .where('payment_methods.code', 'is not', null)
-    .orderBy('payment_methods.sort_order')
-    .execute();
+    .orderBy('payment_methods.sort_order'),
+);
+
+/** The app's enabled methods that have a gateway code, in the portal's order. */
+export async function gatewayMethods(db: Db, appId: string): Promise<GatewayMethod[]> {
+  const rows = await enabledGatewayMethods(db, { appId });
   return rows.map((row) => ({
     id: row.id,
     code: row.code ?? '',

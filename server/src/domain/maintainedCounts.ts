@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { prepared } from '../db/prepared';
 import type { CountedTable, Database } from '../db/schema';
 
 // The lists' totals (`total`, `last_page`) without a COUNT(*) over a million rows: row_counts
@@ -21,14 +22,22 @@ export const COUNTED_TABLES = Object.keys(OWNER) as CountedTable[];
 
 /** Rows of `kind` owned by `ownerId`, as kept (0 when it never had any). */
 export async function rowCount(db: Executor, kind: CountedTable, ownerId: string): Promise<number> {
-  const row = await db
-    .selectFrom('row_counts')
-    .select('n')
-    .where('owner_id', '=', ownerId)
-    .where('kind', '=', kind)
-    .executeTakeFirst();
+  const [row] = await keptCount(db, { ownerId, kind });
   return Number(row?.n ?? 0);
 }
+
+const keptCount = prepared({ ownerId: '', kind: 'api_logs' as CountedTable }, (db, p) =>
+  db
+    .selectFrom('row_counts')
+    .select('n')
+    .where('owner_id', '=', p.ownerId)
+    .where('kind', '=', p.kind),
+);
+
+// Every kind the owner has (a handful): one query whatever the kinds asked.
+const keptCounts = prepared({ ownerId: '' }, (db, p) =>
+  db.selectFrom('row_counts').select(['kind', 'n']).where('owner_id', '=', p.ownerId),
+);
 
 /** Several kinds of rows owned by `ownerId`, as kept, in one query (0 for a kind it never had). */
 export async function rowCounts<K extends CountedTable>(
@@ -36,14 +45,10 @@ export async function rowCounts<K extends CountedTable>(
   kinds: readonly K[],
   ownerId: string,
 ): Promise<Record<K, number>> {
-  const rows = await db
-    .selectFrom('row_counts')
-    .select(['kind', 'n'])
-    .where('owner_id', '=', ownerId)
-    .where('kind', 'in', kinds)
-    .execute();
   const counts = Object.fromEntries(kinds.map((kind) => [kind, 0])) as Record<K, number>;
-  for (const row of rows) counts[row.kind as K] = Number(row.n);
+  for (const row of await keptCounts(db, { ownerId })) {
+    if (row.kind in counts) counts[row.kind as K] = Number(row.n);
+  }
   return counts;
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connection';
+import { prepared } from '../../db/prepared';
 import type { WebhookDeliveryStatus } from '../../db/schema';
 import { recordAccountEvent, type ClientInfo } from '../accountEvents';
 import { ConflictError, InvalidError, NotFoundError } from '../errors';
@@ -273,20 +274,26 @@ export function ipnLogView(row: DeliveryRow): components['schemas']['IpnLog'] {
   };
 }
 
+// App details reads it on every view.
+const deliveriesOfApp = prepared({ appId: '', offset: 0, limit: 0 }, (db, p) =>
+  deliveryRows(db)
+    .where('d.app_id', '=', p.appId)
+    .orderBy('d.created_at', 'desc')
+    .orderBy('d.id', 'desc')
+    .limit(p.limit)
+    .offset(p.offset),
+);
+
 /** A page of the app's deliveries, newest first (IPN Logs; the caller owns the app). */
 export async function deliveryPage(
   db: Db,
   appId: string,
   page: { offset: number; limit: number },
 ): Promise<{ rows: DeliveryRow[]; total: number }> {
-  const rows = await deliveryRows(db)
-    .where('d.app_id', '=', appId)
-    .orderBy('d.created_at', 'desc')
-    .orderBy('d.id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-  const total = await rowCount(db, 'webhook_deliveries', appId);
+  const [rows, total] = await Promise.all([
+    deliveriesOfApp(db, { appId, ...page }),
+    rowCount(db, 'webhook_deliveries', appId),
+  ]);
   return { rows: rows.map(rowView), total };
 }
 
