@@ -40,5 +40,14 @@ describe('ESM-only dependencies in the server code path', () => {
     // Well-known first Hardhat/Anvil account for this mnemonic.
     expect(deriveEvmAddress(xpub, 0)).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
     expect(deriveEvmAddress(xpub, 1)).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+    // A branch (gas 1, gateway accounts 2) from its kept parent key, asked twice.
+    for (let i = 0; i < 2; i += 1) {
+      expect(Buffer.from(deriveChildPublicKey(xpub, 7, [2]))).toEqual(
+        Buffer.from(account.deriveChild(2).deriveChild(0).deriveChild(7).publicKey ?? []),
+      );
+    }
+    expect(deriveEvmAddress(xpub, 7, [2])).toBe(
+      deriveEvmAddress(account.deriveChild(2).publicExtendedKey, 7),
+    );
   });
 });

@@ -1,4 +1,3 @@
-import { HDKey } from '@scure/bip32';
 import type { Db } from '../db/connection';
 import { tronAddressFromEvm } from './addresses';
 import { deriveEvmAddress } from './hdWallet';
@@ -19,8 +18,7 @@ export const GAS_BRANCH = 1;
 const GAS_PROVISIONING_EVERY_MS = 3_000;
 
 export function gasAddressFor(xpub: string, networkType: string, index: number): string {
-  const branchXpub = HDKey.fromExtendedKey(xpub).deriveChild(GAS_BRANCH).publicExtendedKey;
-  const evm = deriveEvmAddress(branchXpub, index);
+  const evm = deriveEvmAddress(xpub, index, [GAS_BRANCH]);
   return networkType === 'EVM' ? evm : tronAddressFromEvm(evm);
 }
 

@@ -1,4 +1,3 @@
-import { HDKey } from '@scure/bip32';
 import type { Db } from '../db/connection';
 import { lockForTransaction } from '../db/locks';
 import { prepared } from '../db/prepared';
@@ -83,8 +82,7 @@ export interface GatewayAccount {
 }
 
 export function accountAddressFor(xpub: string, networkType: string, index: number): string {
-  const branchXpub = HDKey.fromExtendedKey(xpub).deriveChild(ACCOUNT_BRANCH).publicExtendedKey;
-  const evm = deriveEvmAddress(branchXpub, index);
+  const evm = deriveEvmAddress(xpub, index, [ACCOUNT_BRANCH]);
   return networkType === 'EVM' ? evm : tronAddressFromEvm(evm);
 }
 
