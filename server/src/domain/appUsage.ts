@@ -355,37 +355,38 @@ function wholeDaySumsOf(windows: number) {
   );
 }
 
-// A window that starts inside a day: that day's transactions from its start, each range on its
+// A window that starts inside a day: that day's transactions from its start, in one statement
+// (the plan check runs inside the account lock, where each round trip counts). Each range on its
 // own index ((app_id, credited_at) for deposits, (app_id, created_at) for deposits from before
 // the watcher and for withdrawals): an OR of the two deposit ranges would read every row.
-const partialDay = { userId: '', start: '', until: '' };
-const creditedIn = prepared(partialDay, (db, p) =>
-  db
-    .selectFrom('receive_transactions')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('app_id', 'in', appsOf(db, p.userId))
-    .where('deposit_status', 'in', CREDITED_STATUSES)
-    .where('credited_at', '>=', p.start)
-    .where('credited_at', '<', p.until),
-);
-const recordedIn = prepared(partialDay, (db, p) =>
-  db
-    .selectFrom('receive_transactions')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('app_id', 'in', appsOf(db, p.userId))
-    .where('deposit_status', 'in', CREDITED_STATUSES)
-    .where('credited_at', 'is', null)
-    .where('created_at', '>=', p.start)
-    .where('created_at', '<', p.until),
-);
-const withdrawalsIn = prepared(partialDay, (db, p) =>
-  db
-    .selectFrom('send_transactions')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('app_id', 'in', appsOf(db, p.userId))
-    .where('status', 'in', PLAN_SEND_STATUSES)
-    .where('created_at', '>=', p.start)
-    .where('created_at', '<', p.until),
+const partialDay = prepared({ userId: '', start: '', until: '' }, (db, p) =>
+  db.selectNoFrom((eb) => [
+    eb
+      .selectFrom('receive_transactions')
+      .select(eb.fn.countAll<number>().as('n'))
+      .where('app_id', 'in', appsOf(db, p.userId))
+      .where('deposit_status', 'in', CREDITED_STATUSES)
+      .where('credited_at', '>=', p.start)
+      .where('credited_at', '<', p.until)
+      .as('credited'),
+    eb
+      .selectFrom('receive_transactions')
+      .select(eb.fn.countAll<number>().as('n'))
+      .where('app_id', 'in', appsOf(db, p.userId))
+      .where('deposit_status', 'in', CREDITED_STATUSES)
+      .where('credited_at', 'is', null)
+      .where('created_at', '>=', p.start)
+      .where('created_at', '<', p.until)
+      .as('recorded'),
+    eb
+      .selectFrom('send_transactions')
+      .select(eb.fn.countAll<number>().as('n'))
+      .where('app_id', 'in', appsOf(db, p.userId))
+      .where('status', 'in', PLAN_SEND_STATUSES)
+      .where('created_at', '>=', p.start)
+      .where('created_at', '<', p.until)
+      .as('withdrawals'),
+  ]),
 );
 
 const nextDay = (day: string) =>
@@ -424,13 +425,9 @@ export async function planTransactionCounts(
     const start = starts[i] ?? '';
     let partial = 0;
     if (!atMidnight(start)) {
-      const range = { userId, start, until: nextDay(dayOf(start)) };
-      const parts = await Promise.all([
-        creditedIn(db, range),
-        recordedIn(db, range),
-        withdrawalsIn(db, range),
-      ]);
-      for (const [part] of parts) partial += Number(part?.n ?? 0);
+      const [part] = await partialDay(db, { userId, start, until: nextDay(dayOf(start)) });
+      for (const n of [part?.credited, part?.recorded, part?.withdrawals])
+        partial += Number(n ?? 0);
     }
     counts[name] = Number(record[`w${i}`] ?? 0) + partial;
   }
@@ -485,17 +482,19 @@ export function startOfUtcDay(now: Date): string {
  * package in force, or once its transactions (planTransactionCounts) reach the package's
  * tnx_limit (this subscription) or daily_tnx_limit (this UTC day).
  */
+// Every new gateway account and withdrawal asks, inside its lock.
+const ownerOfApp = prepared({ appId: '' }, (db, p) =>
+  db.selectFrom('apps').select('user_id').where('id', '=', p.appId),
+);
+
 export async function refuseOverPlan(
   db: Executor,
   appId: string,
   now: Date,
   purpose: PlanPurpose,
 ): Promise<void> {
-  const app = await db
-    .selectFrom('apps')
-    .select('user_id')
-    .where('id', '=', appId)
-    .executeTakeFirstOrThrow();
+  const [app] = await ownerOfApp(db, { appId });
+  if (!app) throw new Error(`No app ${appId}`);
   const plan = await currentSubscription(db, app.user_id, now.toISOString());
   if (!plan) throw new PlanLimitError('no_package', PLAN_MSG.noPackage[purpose]);
   const counts = await planTransactionCounts(db, app.user_id, {
@@ -541,11 +540,8 @@ export async function creditTermsOf(
   appId: string,
   now: Date,
 ): Promise<(amountRaw: bigint) => { fee_percent: string | null; fee_raw: string | null }> {
-  const app = await db
-    .selectFrom('apps')
-    .select('user_id')
-    .where('id', '=', appId)
-    .executeTakeFirstOrThrow();
+  const [app] = await ownerOfApp(db, { appId });
+  if (!app) throw new Error(`No app ${appId}`);
   const plan = await currentSubscription(db, app.user_id, now.toISOString());
   if (!plan) return () => ({ fee_percent: null, fee_raw: null });
   const percent = percentFraction(plan.fees).text;

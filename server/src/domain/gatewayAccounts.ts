@@ -86,6 +86,19 @@ export function accountAddressFor(xpub: string, networkType: string, index: numb
   return networkType === 'EVM' ? evm : tronAddressFromEvm(evm);
 }
 
+// Inside the global index lock, where every round trip holds up the other processes: prepared.
+const accountOfCustomer = prepared({ appId: '', uniqueId: '', chainId: 0 }, (db, p) =>
+  db
+    .selectFrom('app_accounts')
+    .select(['address', 'created_at'])
+    .where('app_id', '=', p.appId)
+    .where('unique_id', '=', p.uniqueId)
+    .where('chain_id', '=', p.chainId),
+);
+const lastAccountIndex = prepared({}, (db) =>
+  db.selectFrom('app_accounts').select((eb) => eb.fn.max('derivation_index').as('max')),
+);
+
 /**
  * The customer's account on `code`'s chain: the existing one (created false), or a new one
  * within the merchant's plan (PlanLimitError past a limit or without a package). One
@@ -111,20 +124,15 @@ export async function openAccount(
   });
   return db.transaction().execute(async (trx) => {
     await lockForTransaction(trx, 'app_account_index');
-    const existing = await trx
-      .selectFrom('app_accounts')
-      .select(['address', 'created_at'])
-      .where('app_id', '=', input.appId)
-      .where('unique_id', '=', input.uniqueId)
-      .where('chain_id', '=', method.chainId)
-      .executeTakeFirst();
+    const [existing] = await accountOfCustomer(trx, {
+      appId: input.appId,
+      uniqueId: input.uniqueId,
+      chainId: method.chainId,
+    });
     if (existing) return { account: view(existing), created: false };
     // Only new accounts count against the plan: the ones handed out keep working.
     await refuseOverPlan(trx, input.appId, input.now, 'account');
-    const { max } = await trx
-      .selectFrom('app_accounts')
-      .select((eb) => eb.fn.max('derivation_index').as('max'))
-      .executeTakeFirstOrThrow();
+    const max = (await lastAccountIndex(trx, {}))[0]?.max ?? null;
     const index = max === null ? 0 : Number(max) + 1;
     const row = {
       address: accountAddressFor(xpub, method.networkType, index),
