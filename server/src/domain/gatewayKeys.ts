@@ -1,5 +1,6 @@
 import { BlockList, isIPv4 } from 'node:net';
 import type { Db } from '../db/connection';
+import { prepared } from '../db/prepared';
 import { hashApiKey } from './apiKeys';
 
 // What the gateway knows of the API key a request presents. Keys are looked up by the SHA-256
@@ -13,15 +14,19 @@ export interface GatewayKey {
   whitelist: string | null;
 }
 
-/** The live key with this text, or null (unknown, revoked, or its app deleted). */
-export async function findGatewayKey(db: Db, presented: string): Promise<GatewayKey | null> {
-  const row = await db
+// Every gateway request asks: prepared.
+const liveKey = prepared({ tokenHash: '' }, (db, p) =>
+  db
     .selectFrom('api_keys')
     .innerJoin('apps', 'apps.id', 'api_keys.app_id')
     .select(['api_keys.id', 'api_keys.app_id', 'api_keys.abilities', 'apps.whitelist_ip'])
-    .where('api_keys.token_hash', '=', hashApiKey(presented))
-    .where('api_keys.revoked_at', 'is', null)
-    .executeTakeFirst();
+    .where('api_keys.token_hash', '=', p.tokenHash)
+    .where('api_keys.revoked_at', 'is', null),
+);
+
+/** The live key with this text, or null (unknown, revoked, or its app deleted). */
+export async function findGatewayKey(db: Db, presented: string): Promise<GatewayKey | null> {
+  const [row] = await liveKey(db, { tokenHash: hashApiKey(presented) });
   if (!row) return null;
   const parsed: unknown = JSON.parse(row.abilities);
   return {
