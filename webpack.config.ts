@@ -5,6 +5,7 @@ import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 import CssMinimizerPlugin from 'css-minimizer-webpack-plugin';
 import TerserPlugin from 'terser-webpack-plugin';
 import fs from 'node:fs';
+import Beasties from 'beasties';
 import type { Compiler, Configuration } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
 
@@ -46,6 +47,9 @@ const INLINE = /<script(?![^>]*\ssrc=)[^>]*>|<style[\s>]|\sstyle=|\son[a-z]+=/i;
  * in pages.json for the server). A public screen's holds its prerendered markup and links its
  * chunk's CSS, so it paints styled before any script runs; every file preloads the route's chunks
  * (layout and screen at once, instead of one after the other as each lazy import runs).
+ * A public screen's page also carries the CSS its markup uses inline (Beasties) and links the whole
+ * stylesheets at the end of its body: it paints once the HTML is in, without waiting for 130 KB of
+ * Bootstrap (issue 18; the server allows the inline <style> by its hash, server/src/http/web.ts).
  */
 class PrerenderPlugin {
   apply(compiler: Compiler) {
@@ -66,6 +70,14 @@ class PrerenderPlugin {
       const loaded = new Set(entrypoints.main?.assets.map((asset) => asset.name));
       const pages: Record<string, string> = {};
       fs.mkdirSync(path.join(web, 'pages'), { recursive: true });
+      // pruneSource false: the stylesheets stay whole for the screens the app goes on to.
+      const critical = new Beasties({
+        path: web,
+        publicPath: '/',
+        preload: 'body',
+        pruneSource: false,
+        logLevel: 'warn',
+      });
       for (const route of [...entry.PRERENDERED, ...entry.PRELOADED]) {
         const prerendered = entry.PRERENDERED.includes(route);
         const markup = prerendered ? await entry.renderScreen(route) : '';
@@ -86,9 +98,10 @@ class PrerenderPlugin {
               : `<link href="/${file}" rel="preload" as="style">`
             : `<link href="/${file}" rel="preload" as="script">`,
         );
-        const html = shell
+        const page = shell
           .replace('</head>', `${links.join('')}</head>`)
           .replace('<div id="root"></div>', `<div id="root">${markup}</div>`);
+        const html = prerendered ? await critical.process(page) : page;
         const file = `pages/${route.slice(1).replaceAll('/', '-')}.html`;
         fs.writeFileSync(path.join(web, file), html);
         pages[route] = file;

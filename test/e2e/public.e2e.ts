@@ -57,12 +57,17 @@ test('the shell runs under a strict CSP that blocks inline code, and the journey
 
 test('the public screens paint from their HTML before any script, then hydrate without an error', async () => {
   const { context, page } = await openPage(PHONE);
-  // No script at all: the prerendered sign-in form is already there.
-  await page.route('**/*.js', (route) => route.abort());
+  // No script and no stylesheet at all: the prerendered sign-in form is already there, styled by
+  // the CSS the page carries inline (Bootstrap's primary button, #2449c9).
+  await page.route(/\.(js|css)$/, (route) => route.abort());
   await page.goto('/login');
   await expect(page.getByPlaceholder('Username or Email').isVisible()).resolves.toBe(true);
-  await expect(page.getByRole('button', { name: 'Sign In' }).isVisible()).resolves.toBe(true);
-  await page.unroute('**/*.js');
+  const signIn = page.getByRole('button', { name: 'Sign In' });
+  await expect(signIn.isVisible()).resolves.toBe(true);
+  await expect(signIn.evaluate((button) => getComputedStyle(button).backgroundColor)).resolves.toBe(
+    'rgb(36, 73, 201)',
+  );
+  await page.unroute(/\.(js|css)$/);
 
   const errors: string[] = [];
   page.on('console', (message) => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +9,9 @@ describe('SPA serving', () => {
   let webDir: string;
   let t: TestApp;
   const bigJs = `console.log(${JSON.stringify('x'.repeat(5000))});`;
+  // What the build inlines into a prerendered page: the CSS its markup uses.
+  const critical = 'body{margin:0}.auth-shell{display:flex}';
+  const criticalSource = `'sha256-${createHash('sha256').update(critical).digest('base64')}'`;
 
   beforeAll(async () => {
     webDir = mkdtempSync(path.join(tmpdir(), 'portal-web-'));
@@ -18,7 +22,7 @@ describe('SPA serving', () => {
     mkdirSync(path.join(webDir, 'pages'));
     writeFileSync(
       path.join(webDir, 'pages', 'login.html'),
-      '<!doctype html><title>Sign In</title>',
+      `<!doctype html><title>Sign In</title><style>${critical}</style>`,
     );
     writeFileSync(
       path.join(webDir, 'pages.json'),
@@ -50,8 +54,11 @@ describe('SPA serving', () => {
       const res = await t.inject({ method: 'GET', url, headers: html });
       expect(res.statusCode).toBe(200);
       expect(res.headers['cache-control']).toBe('no-cache');
-      expect(res.headers['content-security-policy']).toBe(SPA_CSP);
       expect(res.body).toContain('<title>Sign In</title>');
+      // Its inline critical CSS, and only that, by its hash; the rest of the policy unchanged.
+      expect(res.headers['content-security-policy']).toBe(
+        SPA_CSP.replace("style-src 'self'", `style-src 'self' ${criticalSource}`),
+      );
     }
   });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -13,7 +14,8 @@ const HASHED = /(^|[\\/])assets[\\/]|[.-][0-9a-f]{8,}\.[a-z0-9]+$/i;
  * chromium by the e2e journeys, which fail on any violation (test/e2e/browser.ts):
  * - scripts: only the bundle's own files; no inline script, no eval (webpack's production
  *   runtime loads chunks by <script src>).
- * - styles: only the bundle's own CSS files, no 'unsafe-inline' and no hashes needed. React,
+ * - styles: the bundle's own CSS files, and a prerendered page's critical CSS inlined by the build
+ *   (webpack.config.ts), allowed on that page alone by its sha256; no 'unsafe-inline'. React,
  *   react-bootstrap and Popper set styles through the CSSOM (`element.style.x = ...`), which CSP
  *   does not govern; react-toastify's <style> injection is avoided by loading its unstyled build
  *   with its CSS file (src/components/toastify.ts).
@@ -22,18 +24,23 @@ const HASHED = /(^|[\\/])assets[\\/]|[.-][0-9a-f]{8,}\.[a-z0-9]+$/i;
  *   URLs (src/api/profile.ts), which only the page's own script can make. qrcode.react draws
  *   inline SVG: no source needed.
  */
-export const SPA_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const SPA_CSP = spaCsp([]);
+
+/** SPA_CSP, with `style-src` also allowing inline <style> elements of these sha256 sources. */
+function spaCsp(styleHashes: readonly string[]): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    ["style-src 'self'", ...styleHashes].join(' '),
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 export function cacheControlFor(filePath: string): string {
   if (filePath.endsWith('.html')) return NO_CACHE;
@@ -53,18 +60,20 @@ export type SpaShell = (url: string, reply: FastifyReply) => FastifyReply;
  * whose chunks it preloads), else index.html.
  */
 export async function registerWeb(app: FastifyInstance, dir: string): Promise<SpaShell> {
+  const pages = routePages(dir);
+  const cspOf = pageCsps(dir, new Set(pages.values()));
   await app.register(fastifyStatic, {
     root: dir,
     prefix: '/',
     wildcard: true,
     cacheControl: false,
     index: ['index.html'],
+    // Every file, the pages sent by sendSpaShell included.
     setHeaders: (reply, filePath) => {
       reply.header('cache-control', cacheControlFor(filePath));
-      reply.header('content-security-policy', SPA_CSP);
+      reply.header('content-security-policy', cspOf.get(path.resolve(filePath)) ?? SPA_CSP);
     },
   });
-  const pages = routePages(dir);
   return (url, reply) => sendSpaShell(reply, pages.get(routeKey(url)) ?? 'index.html');
 }
 
@@ -74,6 +83,20 @@ function routePages(dir: string): Map<string, string> {
   if (!existsSync(file)) return new Map();
   const pages = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
   return new Map(Object.entries(pages).map(([route, page]) => [routeKey(route), page]));
+}
+
+/** The CSP of each page with inline <style> elements (the build's, read once here), by path. */
+function pageCsps(dir: string, pages: ReadonlySet<string>): Map<string, string> {
+  const csps = new Map<string, string>();
+  for (const page of pages) {
+    const file = path.resolve(dir, page);
+    const html = readFileSync(file, 'utf8');
+    const hashes = [...html.matchAll(/<style>([^<]*)<\/style>/g)].map(
+      ([, css = '']) => `'sha256-${createHash('sha256').update(css).digest('base64')}'`,
+    );
+    if (hashes.length > 0) csps.set(file, spaCsp(hashes));
+  }
+  return csps;
 }
 
 /** The path without its query or a trailing slash, in lower case. */
@@ -96,9 +119,7 @@ export function isApiUrl(rawUrl: string): boolean {
   return url === '/api' || url.startsWith('/api/');
 }
 
+// Its headers (no-cache, the page's CSP) are setHeaders', as for any file.
 function sendSpaShell(reply: FastifyReply, file: string): FastifyReply {
-  return reply
-    .header('cache-control', NO_CACHE)
-    .header('content-security-policy', SPA_CSP)
-    .sendFile(file);
+  return reply.sendFile(file);
 }
