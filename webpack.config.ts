@@ -44,9 +44,9 @@ const INLINE = /<script(?![^>]*\ssrc=)[^>]*>|<style[\s>]|\sstyle=|\son[a-z]+=/i;
 
 /**
  * After both bundles are built: one HTML file per route with a fixed path (dist/web/pages/, listed
- * in pages.json for the server). A public screen's holds its prerendered markup and links its
- * chunk's CSS, so it paints styled before any script runs; every file preloads the route's chunks
- * (layout and screen at once, instead of one after the other as each lazy import runs).
+ * in pages.json for the server). Each links its screen's CSS and preloads the route's script chunks
+ * (layout and screen at once, instead of one after the other as each lazy import runs). A public
+ * screen's also holds its prerendered markup, so it paints styled before any script runs.
  * A public screen's page also carries the CSS its markup uses inline (Beasties) and links the whole
  * stylesheets at the end of its body: it paints once the HTML is in, without waiting for 130 KB of
  * Bootstrap (issue 18; the server allows the inline <style> by its hash, server/src/http/web.ts).
@@ -91,11 +91,11 @@ class PrerenderPlugin {
             return group.assets.map((asset) => asset.name).filter((name) => !loaded.has(name));
           }),
         );
+        // The screen's CSS applies from the first paint (a preload applied only once the chunk
+        // ran moved the page under a phone's first frame); the chunk's loader finds it linked.
         const links = [...files].map((file) =>
           file.endsWith('.css')
-            ? prerendered
-              ? `<link href="/${file}" rel="stylesheet">`
-              : `<link href="/${file}" rel="preload" as="style">`
+            ? `<link href="/${file}" rel="stylesheet">`
             : `<link href="/${file}" rel="preload" as="script">`,
         );
         const page = shell

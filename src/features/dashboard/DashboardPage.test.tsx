@@ -187,6 +187,30 @@ test('on a slow API the dashboard shows it is loading, then the figures', async 
   expect(screen.queryByRole('status', { name: 'Loading the dashboard' })).not.toBeInTheDocument();
 });
 
+test('the figures, My Apps and Recent Activity appear together, whichever read comes last', async () => {
+  server.use(
+    on('getApps', async () => {
+      await delay(400);
+      return ok('getApps', { status: true, data: [makeApp({ id: 'a1', app_name: 'Alpha' })] });
+    }),
+  );
+  await renderDashboard();
+  // The dashboard's answer is in (its last login shows) while the apps are still on their way.
+  await screen.findByText(/^Last login: (?!…)/);
+  expect(screen.getByRole('status', { name: 'Loading the dashboard' })).toBeInTheDocument();
+  expect(screen.queryByText('Recent Activity')).toBeNull();
+  const section = await screen.findByRole('region', { name: 'My Apps' });
+  expect(within(section).getByRole('article', { name: 'Alpha' })).toBeInTheDocument();
+  expect(screen.getByRole('table', { name: 'Recent Activity' })).toBeInTheDocument();
+});
+
+test('apps that cannot be read leave My Apps out, and the rest shows', async () => {
+  server.use(on('getApps', () => fail('getApps', 400, 'Request failed please try again')));
+  await renderDashboard();
+  await screen.findByRole('table', { name: 'Recent Activity' });
+  expect(screen.queryByRole('region', { name: 'My Apps' })).toBeNull();
+});
+
 test('a dashboard that cannot be read says so, and Try again reads it again', async () => {
   let calls = 0;
   server.use(
