@@ -360,33 +360,29 @@ function wholeDaySumsOf(windows: number) {
 // own index ((app_id, credited_at) for deposits, (app_id, created_at) for deposits from before
 // the watcher and for withdrawals): an OR of the two deposit ranges would read every row.
 const partialDay = prepared({ userId: '', start: '', until: '' }, (db, p) =>
-  db.selectNoFrom((eb) => [
-    eb
-      .selectFrom('receive_transactions')
-      .select(eb.fn.countAll<number>().as('n'))
-      .where('app_id', 'in', appsOf(db, p.userId))
-      .where('deposit_status', 'in', CREDITED_STATUSES)
-      .where('credited_at', '>=', p.start)
-      .where('credited_at', '<', p.until)
-      .as('credited'),
-    eb
-      .selectFrom('receive_transactions')
-      .select(eb.fn.countAll<number>().as('n'))
-      .where('app_id', 'in', appsOf(db, p.userId))
-      .where('deposit_status', 'in', CREDITED_STATUSES)
-      .where('credited_at', 'is', null)
-      .where('created_at', '>=', p.start)
-      .where('created_at', '<', p.until)
-      .as('recorded'),
-    eb
-      .selectFrom('send_transactions')
-      .select(eb.fn.countAll<number>().as('n'))
-      .where('app_id', 'in', appsOf(db, p.userId))
-      .where('status', 'in', PLAN_SEND_STATUSES)
-      .where('created_at', '>=', p.start)
-      .where('created_at', '<', p.until)
-      .as('withdrawals'),
-  ]),
+  db.selectNoFrom((eb) => {
+    const deposits = (column: 'credited_at' | 'created_at') =>
+      eb
+        .selectFrom('receive_transactions')
+        .select(eb.fn.countAll<number>().as('n'))
+        .where('app_id', 'in', appsOf(db, p.userId))
+        .where('deposit_status', 'in', CREDITED_STATUSES)
+        .$if(column === 'created_at', (q) => q.where('credited_at', 'is', null))
+        .where(column, '>=', p.start)
+        .where(column, '<', p.until);
+    return [
+      deposits('credited_at').as('credited'),
+      deposits('created_at').as('recorded'),
+      eb
+        .selectFrom('send_transactions')
+        .select(eb.fn.countAll<number>().as('n'))
+        .where('app_id', 'in', appsOf(db, p.userId))
+        .where('status', 'in', PLAN_SEND_STATUSES)
+        .where('created_at', '>=', p.start)
+        .where('created_at', '<', p.until)
+        .as('withdrawals'),
+    ];
+  }),
 );
 
 const nextDay = (day: string) =>
