@@ -8,6 +8,8 @@ import { App } from './app/App';
 import { createNavigation } from './app/navigation';
 import { makeStore } from './app/store';
 import { PRERENDERED } from './prerender';
+import { ok, on } from '../test/msw/contract';
+import { server } from '../test/msw/server';
 
 // Jest resolves react-dom/static to its Node build (as the build does), which schedules with
 // setImmediate; jsdom's window has none.
@@ -37,7 +39,8 @@ describe('prerendered public screens', () => {
 
   it.each(PRERENDERED)('%s hydrates without a mismatch', async (path) => {
     const markup = await renderScreen(path);
-    // No inline code: the strict CSP (server/src/http/web.ts) has no hash for any.
+    // No inline code in React's markup: the CSP allows only the build's critical CSS, by its
+    // hash (webpack.config.ts, server/src/http/web.ts).
     expect(markup).not.toMatch(/<script|<style|\sstyle=/);
     const container = document.createElement('div');
     container.innerHTML = markup;
@@ -69,6 +72,42 @@ describe('prerendered public screens', () => {
     const [firstField] = screen.getAllByRole('textbox');
     await userEvent.type(firstField!, 'demo');
     expect(firstField).toHaveValue('demo');
+  });
+
+  it('/login keeps what was typed before the script took over, and signs in with it', async () => {
+    const container = document.createElement('div');
+    container.innerHTML = await renderScreen('/login');
+    document.body.append(container);
+    // Typed into the prerendered inputs while the script was still loading.
+    const typed = (placeholder: string, text: string) => {
+      const input = container.querySelector<HTMLInputElement>(
+        `input[placeholder="${placeholder}"]`,
+      );
+      input!.value = text;
+    };
+    typed('Username or Email', 'demo');
+    typed('Password', 'Demo@12345');
+    let sent: unknown;
+    server.use(
+      on('preLogin', async ({ request }) => {
+        sent = await request.json();
+        return ok('preLogin', { status: true, auth_type: 'mpin', token: 'step_x', msg: '' });
+      }),
+    );
+    window.history.replaceState(null, '', '/login');
+    await act(async () => {
+      root = hydrateRoot(
+        container,
+        <App store={makeStore()} navigation={createNavigation()} Router={BrowserRouter} />,
+      );
+    });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+
+    expect(screen.getByPlaceholderText('Username or Email')).toHaveValue('demo');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByLabelText('4 Digit Pin')).toBeInTheDocument();
+    expect(sent).toEqual({ username: 'demo', password: 'Demo@12345' });
+    expect(screen.queryByText('Username is required')).toBeNull();
   });
 
   it('/login shows the sign-in form before any script runs', async () => {

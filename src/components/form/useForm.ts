@@ -1,4 +1,4 @@
-import { useCallback, useState, type ChangeEvent } from 'react';
+import { useCallback, useRef, useState, type ChangeEvent } from 'react';
 import type { ApiError } from '../../api/errors';
 
 export type FieldErrors<T> = Partial<Record<keyof T & string, string>>;
@@ -42,12 +42,26 @@ export function useForm<T extends Record<string, string>>(initial: T, options: O
     [options.filters, options.maxLength],
   );
 
+  // What was typed into a prerendered form (src/prerender.tsx) before the script took it over is
+  // in the inputs, not in this state, and hydration leaves it on screen: each field's input is read
+  // once, as it first attaches, so nothing typed is lost. A field rendered by React already holds
+  // the state's value then, so this changes nothing elsewhere.
+  const attached = useRef(new Set<string>());
+  const adoptTyped =
+    (name: keyof T & string) =>
+    (input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement | null) => {
+      if (!input || attached.current.has(name)) return;
+      attached.current.add(name);
+      if (input.value !== values[name]) setField(name, input.value);
+    };
+
   const bind = (name: keyof T & string) => ({
     name,
     value: values[name],
     isInvalid: Boolean(errors[name]),
     onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) =>
       setField(name, event.target.value),
+    ref: adoptTyped(name),
   });
 
   /** Puts the first message of each server field error on the matching field. */
