@@ -110,6 +110,27 @@ describe('prerendered public screens', () => {
     expect(screen.queryByText('Username is required')).toBeNull();
   });
 
+  it('/register keeps a terms box ticked before the script took over', async () => {
+    const container = document.createElement('div');
+    container.innerHTML = await renderScreen('/register');
+    document.body.append(container);
+    container.querySelector<HTMLInputElement>('input[name="is_checked"]')!.checked = true;
+    window.history.replaceState(null, '', '/register');
+    await act(async () => {
+      root = hydrateRoot(
+        container,
+        <App store={makeStore()} navigation={createNavigation()} Router={BrowserRouter} />,
+      );
+    });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+
+    await userEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
+    // The empty fields are refused; the ticked box is not.
+    expect(await screen.findByText('Username is required')).toBeInTheDocument();
+    expect(screen.queryByText('Please Accept Terms & Condition')).toBeNull();
+    expect(screen.getByRole('checkbox', { name: 'I accept Terms & Conditions' })).toBeChecked();
+  });
+
   it('/login shows the sign-in form before any script runs', async () => {
     document.body.innerHTML = await renderScreen('/login');
     expect(screen.getByRole('heading', { name: 'Sign In' })).toBeInTheDocument();

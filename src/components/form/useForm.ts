@@ -12,6 +12,11 @@ export const filters = {
   email: (raw: string) => raw.replace(/[^A-Za-z0-9@.]/g, ''),
 } satisfies Record<string, Filter>;
 
+const checkedValue = (checked: boolean) => (checked ? '1' : '');
+
+const isCheckbox = (input: Element): input is HTMLInputElement =>
+  input instanceof HTMLInputElement && input.type === 'checkbox';
+
 interface Options<T> {
   filters?: Partial<Record<keyof T & string, Filter>>;
   maxLength?: Partial<Record<keyof T & string, number>>;
@@ -52,7 +57,8 @@ export function useForm<T extends Record<string, string>>(initial: T, options: O
     (input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement | null) => {
       if (!input || attached.current.has(name)) return;
       attached.current.add(name);
-      if (input.value !== values[name]) setField(name, input.value);
+      const shown = isCheckbox(input) ? checkedValue(input.checked) : input.value;
+      if (shown !== values[name]) setField(name, shown);
     };
 
   const bind = (name: keyof T & string) => ({
@@ -61,6 +67,16 @@ export function useForm<T extends Record<string, string>>(initial: T, options: O
     isInvalid: Boolean(errors[name]),
     onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) =>
       setField(name, event.target.value),
+    ref: adoptTyped(name),
+  });
+
+  /** A checkbox field: '1' when ticked, '' when not (the form holds strings). */
+  const check = (name: keyof T & string) => ({
+    name,
+    checked: values[name] === checkedValue(true),
+    isInvalid: Boolean(errors[name]),
+    onChange: (event: ChangeEvent<HTMLInputElement>) =>
+      setField(name, checkedValue(event.target.checked)),
     ref: adoptTyped(name),
   });
 
@@ -80,5 +96,5 @@ export function useForm<T extends Record<string, string>>(initial: T, options: O
     setErrors({});
   };
 
-  return { values, errors, setErrors, setField, bind, applyServerErrors, reset };
+  return { values, errors, setErrors, setField, bind, check, applyServerErrors, reset };
 }

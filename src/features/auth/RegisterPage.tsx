@@ -297,13 +297,10 @@ export default function RegisterPage() {
           <Form.Group as={Col} xs={12} controlId="register-is_checked">
             <Form.Check
               type="checkbox"
-              name="is_checked"
+              {...form.check('is_checked')}
               label="I accept Terms & Conditions"
-              checked={values.is_checked === '1'}
-              isInvalid={Boolean(errors.is_checked)}
               feedback={errors.is_checked}
               feedbackType="invalid"
-              onChange={(event) => form.setField('is_checked', event.target.checked ? '1' : '')}
             />
           </Form.Group>
         </Row>
