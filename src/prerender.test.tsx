@@ -1,6 +1,6 @@
 import { setImmediate } from 'node:timers';
 import { act } from 'react';
-import { hydrateRoot, type Root } from 'react-dom/client';
+import { hydrateRoot, type HydrationOptions, type Root } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -37,6 +37,22 @@ describe('prerendered public screens', () => {
     jest.restoreAllMocks();
   });
 
+  /**
+   * Hydrates the prerendered `container` at `path`, and waits for the lazy screen to hydrate
+   * once its module is in (until then its server markup stays).
+   */
+  async function hydrate(container: HTMLElement, path: string, options: HydrationOptions = {}) {
+    window.history.replaceState(null, '', path);
+    await act(async () => {
+      root = hydrateRoot(
+        container,
+        <App store={makeStore()} navigation={createNavigation()} Router={BrowserRouter} />,
+        options,
+      );
+    });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+  }
+
   it.each(PRERENDERED)('%s hydrates without a mismatch', async (path) => {
     const markup = await renderScreen(path);
     // No inline code in React's markup: the CSP allows only the build's critical CSS, by its
@@ -50,19 +66,9 @@ describe('prerendered public screens', () => {
     // Until the script drives it, the form cannot be sent natively (a GET with its fields).
     const submit = () => container.querySelector('button[type="submit"]');
     expect(submit()).toBeDisabled();
-    window.history.replaceState(null, '', path);
     const consoleError = jest.spyOn(console, 'error');
     const recoverable: unknown[] = [];
-
-    await act(async () => {
-      root = hydrateRoot(
-        container,
-        <App store={makeStore()} navigation={createNavigation()} Router={BrowserRouter} />,
-        { onRecoverableError: (error) => recoverable.push(error) },
-      );
-    });
-    // The lazy screen hydrates once its module is in; until then its server markup stays.
-    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    await hydrate(container, path, { onRecoverableError: (error) => recoverable.push(error) });
 
     expect(recoverable).toEqual([]);
     expect(consoleError).not.toHaveBeenCalled();
@@ -94,14 +100,7 @@ describe('prerendered public screens', () => {
         return ok('preLogin', { status: true, auth_type: 'mpin', token: 'step_x', msg: '' });
       }),
     );
-    window.history.replaceState(null, '', '/login');
-    await act(async () => {
-      root = hydrateRoot(
-        container,
-        <App store={makeStore()} navigation={createNavigation()} Router={BrowserRouter} />,
-      );
-    });
-    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    await hydrate(container, '/login');
 
     expect(screen.getByPlaceholderText('Username or Email')).toHaveValue('demo');
     await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
@@ -115,14 +114,7 @@ describe('prerendered public screens', () => {
     container.innerHTML = await renderScreen('/register');
     document.body.append(container);
     container.querySelector<HTMLInputElement>('input[name="is_checked"]')!.checked = true;
-    window.history.replaceState(null, '', '/register');
-    await act(async () => {
-      root = hydrateRoot(
-        container,
-        <App store={makeStore()} navigation={createNavigation()} Router={BrowserRouter} />,
-      );
-    });
-    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    await hydrate(container, '/register');
 
     await userEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
     // The empty fields are refused; the ticked box is not.
