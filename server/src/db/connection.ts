@@ -11,7 +11,6 @@ import {
   type DatabaseConnection,
   type Driver,
   type LogConfig,
-  type PostgresPool,
   type PostgresPoolClient,
   type PostgresCursor,
   type PostgresQueryResult,
@@ -19,6 +18,7 @@ import {
   type SqliteDialectConfig,
 } from 'kysely';
 import pg from 'pg';
+import { OWNER_CHANGED, OwnerChanges, postgresFeed, sqliteFeed } from './ownerChanges';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -33,13 +33,26 @@ export function openDb(
   where: { dataDir: string; databaseUrl?: string },
   options: { log?: LogConfig } = {},
 ): Db {
+  const changes = new OwnerChanges();
   const dialect = where.databaseUrl
-    ? postgresDialect(where.databaseUrl)
-    : sqliteDialect(where.dataDir);
-  return new Kysely<Database>({ dialect, log: options.log });
+    ? postgresDialect(where.databaseUrl, changes)
+    : sqliteDialect(where.dataDir, changes);
+  const db = new Kysely<Database>({ dialect, log: options.log });
+  changesByDb.set(db, changes);
+  return db;
 }
 
-function sqliteDialect(dataDir: string): SqliteDialect {
+const changesByDb = new WeakMap<object, OwnerChanges>();
+
+/**
+ * What `db` keeps of its users' rows (db/ownerChanges.ts); none for a transaction, whose reads
+ * may see its own uncommitted writes.
+ */
+export function changesOf(db: object): OwnerChanges | undefined {
+  return changesByDb.get(db);
+}
+
+function sqliteDialect(dataDir: string, changes: OwnerChanges): SqliteDialect {
   ownerOnlyDir(dataDir);
   const file = path.join(dataDir, DB_FILE);
   // SQLite creates -wal and -shm with the database file's mode: make that owner-only before it
@@ -51,10 +64,25 @@ function sqliteDialect(dataDir: string): SqliteDialect {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  hearOwnerChanges(sqlite, (owner) => changes.changed(owner));
+  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  changes.attach(sqliteFeed(changes, () => dataVersion.get()));
   return new FileLockedSqliteDialect({ database: reusingStatements(sqlite) }, file);
 }
 
 type BetterSqlite = InstanceType<typeof SqliteDatabase>;
+
+/**
+ * Defines `owner_changed`, which the triggers of migration 0240 call inside every write to the
+ * tables of kept reads (db/ownerChanges.ts). A connection that writes to them must define it:
+ * openDb does; another connection (a test's own, say) passes what to do, if anything.
+ */
+export function hearOwnerChanges(sqlite: BetterSqlite, heard: (owner: string) => void): void {
+  sqlite.function(OWNER_CHANGED, { deterministic: false }, (owner: unknown) => {
+    heard(String(owner));
+    return null;
+  });
+}
 
 /** Statements kept per SQLite connection: more than the server's distinct queries. */
 export const KEPT_STATEMENTS = 500;
@@ -170,9 +198,27 @@ const typeParsers = {
   },
 };
 
-function postgresDialect(url: string): PostgresDialect {
+function postgresDialect(url: string, changes: OwnerChanges): PostgresDialect {
+  const feed = postgresFeed(changes, url);
+  changes.attach(feed);
+  const pool = new pg.Pool({ connectionString: url, types: typeParsers, max: 10 });
+  // Each connection listens too: PostgreSQL hands a session its own transaction's
+  // notifications before the COMMIT returns, so this process hears of its own writes before
+  // it answers the request that made them (a sign-out is refused at once on this process).
+  // An idle connection that fails (e.g. PostgreSQL restarted) leaves the pool by itself; unheard,
+  // the pool's 'error' event would end the process.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => {
+    client.on('notification', (message) => feed.heard(message));
+    client.query(`LISTEN ${OWNER_CHANGED}`).catch(() => {});
+  });
   return new PostgresDialect({
-    pool: namingStatements(new pg.Pool({ connectionString: url, types: typeParsers, max: 10 })),
+    pool: {
+      connect: async () => namingClient(await pool.connect()),
+      end: async () => {
+        await Promise.all([feed.close(), pool.end()]);
+      },
+    },
   });
 }
 
@@ -188,13 +234,6 @@ const statementNames = new Map<string, string>();
  */
 export function nameStatement(sql: string): void {
   if (!statementNames.has(sql)) statementNames.set(sql, `hot${statementNames.size}`);
-}
-
-function namingStatements(pool: pg.Pool): PostgresPool {
-  return {
-    connect: async () => namingClient(await pool.connect()),
-    end: () => pool.end(),
-  };
 }
 
 function namingClient(client: pg.PoolClient): PostgresPoolClient {

@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import { loadConfig } from '../config';
 import { openRuntime, type Runtime } from '../runtime';
 import { freshTestStore, type TestStore } from '../../test/testStore';
-import { DB_FILE, engineOf } from './connection';
+import { DB_FILE, engineOf, hearOwnerChanges } from './connection';
 import { lockForTransaction } from './locks';
 
 // A critical section holds its lock from its first statement, against other processes too (an
@@ -45,6 +45,8 @@ describe('lockForTransaction', () => {
     } else {
       const other = new Database(path.join(store.dataDir, DB_FILE));
       other.pragma('busy_timeout = 0');
+      // Another process: the store's own connection sees its commits through data_version.
+      hearOwnerChanges(other, () => {});
       otherGetsIn = async () => {
         try {
           other.prepare("update users set name = name where id = 'nobody'").run();

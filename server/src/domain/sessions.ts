@@ -62,7 +62,7 @@ export interface SessionLimits {
 const SEEN_WRITE_EVERY_MS = 60_000;
 
 // Every authenticated request runs this lookup: building and compiling it cost more CPU than
-// running it (issue 18 profile).
+// running it, and asking the database at all most of what is left (issue 18 profiles).
 const lookupSession = prepared({ tokenHash: '' }, (db, { tokenHash }) =>
   db
     .selectFrom('sessions')
@@ -75,6 +75,8 @@ const lookupSession = prepared({ tokenHash: '' }, (db, { tokenHash }) =>
       'sessions.revoked_at as session_revoked_at',
     ])
     .where('sessions.token_hash', '=', tokenHash),
+  // Kept per process until the user or one of their sessions changes (db/ownerChanges.ts).
+  { ownerOf: (_params, [row]) => row?.id },
 );
 
 /**

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { addUser } from '../../test/accounts';
 import { insertApp, insertReceive, insertSend } from '../../test/appRows';
 import { createTestApp, type TestApp } from '../../test/testApp';
-import { DB_FILE, openDb } from '../db/connection';
+import { DB_FILE, hearOwnerChanges, openDb } from '../db/connection';
 import type { Database } from '../db/schema';
 import { recordAccountEvent } from '../domain/accountEvents';
 import { dashboardOf } from '../domain/dashboard';
@@ -256,6 +256,7 @@ interface Planner {
  */
 function sqlitePlanner(file: string): Planner {
   const sqlite = new SqliteDatabase(file);
+  hearOwnerChanges(sqlite, () => {});
   /**
    * Rewrites the planner statistics of `table` as if it held `rows` rows, `perKey` of them for
    * each value of an index's first column (primary keys stay unique).

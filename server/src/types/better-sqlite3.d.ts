@@ -12,6 +12,8 @@ declare module 'better-sqlite3' {
     iterate(...params: unknown[]): IterableIterator<unknown>;
     /** Integers read as bigint (exact past 2^53). */
     safeIntegers(toggle?: boolean): Statement;
+    /** get() answers the first column's value instead of the row. */
+    pluck(toggle?: boolean): Statement;
   }
   interface Options {
     readonly?: boolean;
@@ -24,6 +26,12 @@ declare module 'better-sqlite3' {
     prepare(sql: string): Statement;
     pragma(source: string, options?: { simple?: boolean }): unknown;
     exec(sql: string): Database;
+    /** A JavaScript function callable from SQL on this connection (triggers included). */
+    function(
+      name: string,
+      options: { deterministic?: boolean },
+      fn: (...args: unknown[]) => unknown,
+    ): Database;
     close(): Database;
     /** SQLite's online backup API into a new file. */
     backup(destination: string): Promise<{ totalPages: number; remainingPages: number }>;

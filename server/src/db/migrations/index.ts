@@ -19,6 +19,7 @@ import * as m0170 from './0170_signer';
 import * as m0180 from './0180_withdrawals';
 import * as m0210 from './0210_subscription_proration';
 import * as m0230 from './0230_maintained_counts';
+import * as m0240 from './0240_owner_changes';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0180_withdrawals': m0180,
   '0210_subscription_proration': m0210,
   '0230_maintained_counts': m0230,
+  '0240_owner_changes': m0240,
 };

@@ -1,0 +1,89 @@
+import { sql, type Kysely } from 'kysely';
+import { engineOf, type Engine } from '../connection';
+
+/**
+ * Triggers that name the user whose rows changed, for the reads each process keeps in memory
+ * (db/ownerChanges.ts): SQLite calls the connection's `owner_changed(user)` function inside the
+ * writing statement; PostgreSQL sends `pg_notify('owner_changed', user)`, delivered on commit.
+ * A table a kept read selects from must have them: db/prepared.test.ts checks every kept query.
+ * Later migrations add tables with `ownerTriggers`.
+ */
+
+/** How a row's user is found: `r` is the row's alias (NEW, OLD or a transition table). */
+export type OwnerOf = (r: string) => string;
+
+export const ownColumn =
+  (column: string): OwnerOf =>
+  (r) =>
+    `${r}.${column}`;
+
+/** A row of an app's table belongs to the app's user. */
+export const appOwner: OwnerOf = (r) =>
+  `(SELECT apps.user_id FROM apps WHERE apps.id = ${r}.app_id)`;
+
+export function ownerTriggers(engine: Engine, table: string, owner: OwnerOf): string[] {
+  if (engine === 'sqlite') {
+    // Row triggers (SQLite has no others); an update names the row's user before and after.
+    const call = (r: string) =>
+      `SELECT owner_changed(o) FROM (SELECT ${owner(r)} AS o) WHERE o IS NOT NULL;`;
+    return [
+      `CREATE TRIGGER ${table}_owner_insert AFTER INSERT ON ${table} BEGIN
+        ${call('NEW')}
+      END`,
+      `CREATE TRIGGER ${table}_owner_update AFTER UPDATE ON ${table} BEGIN
+        ${call('OLD')}
+        ${call('NEW')}
+      END`,
+      `CREATE TRIGGER ${table}_owner_delete AFTER DELETE ON ${table} BEGIN
+        ${call('OLD')}
+      END`,
+    ];
+  }
+  // Statement triggers: a bulk write notifies each user once (PostgreSQL also folds repeats of
+  // one notification within a transaction). TRUNCATE names no rows: it voids everything.
+  const notify = (rows: string) =>
+    `PERFORM pg_notify('owner_changed', o)
+      FROM (SELECT DISTINCT ${owner(rows)} AS o FROM ${rows}) changed WHERE o IS NOT NULL;`;
+  const fn = `${table}_owner_changed`;
+  const trigger = (op: string, referencing: string) =>
+    `CREATE TRIGGER ${table}_owner_${op.toLowerCase()} AFTER ${op} ON ${table} ${referencing}
+      FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`;
+  return [
+    `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'TRUNCATE' THEN
+          PERFORM pg_notify('owner_changed', '*');
+        END IF;
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+          ${notify('new_rows')}
+        END IF;
+        IF TG_OP IN ('UPDATE', 'DELETE') THEN
+          ${notify('old_rows')}
+        END IF;
+        RETURN NULL;
+      END $$`,
+    trigger('INSERT', 'REFERENCING NEW TABLE AS new_rows'),
+    trigger('UPDATE', 'REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows'),
+    trigger('DELETE', 'REFERENCING OLD TABLE AS old_rows'),
+    trigger('TRUNCATE', ''),
+  ];
+}
+
+/** The session lookup of every authenticated request: a session and its user. */
+const TABLES: [string, OwnerOf][] = [
+  ['users', ownColumn('id')],
+  ['sessions', ownColumn('user_id')],
+];
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  const engine = engineOf(db);
+  for (const [table, owner] of TABLES) {
+    for (const statement of ownerTriggers(engine, table, owner)) {
+      await sql.raw(statement).execute(db);
+    }
+  }
+}
+
+export async function down(): Promise<void> {
+  throw new Error('Migrations are forward-only.');
+}

@@ -1,0 +1,175 @@
+import { sql } from 'kysely';
+import { buildApp } from '../app';
+import { addUser } from '../../test/accounts';
+import { createTestApp, type TestApp } from '../../test/testApp';
+import { changesOf, engineOf, type Db } from './connection';
+import { LISTENER_NAME, OwnerChanges } from './ownerChanges';
+import { keptQueryTables, prepared } from './prepared';
+
+// Two server processes of one deployment on one host: each its own connection to the database,
+// so each its own kept reads (db/ownerChanges.ts).
+let first: TestApp;
+let second: TestApp;
+
+beforeAll(async () => {
+  first = await createTestApp();
+  second = await createTestApp({ beside: first });
+});
+
+afterAll(async () => {
+  await second?.close();
+  await first?.close();
+});
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** PostgreSQL tells other processes on commit, a moment later: wait for it (bounded). */
+async function until(check: () => Promise<boolean>, what: string) {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await pause(10);
+  }
+}
+
+const sqlite = () => engineOf(first.db) === 'sqlite';
+
+/** The demo user's name, a read kept per process until the user changes. */
+const nameOf = prepared(
+  { id: '' },
+  (db, p) => db.selectFrom('users').select(['id', 'username']).where('id', '=', p.id),
+  { ownerOf: (p, rows) => (rows.length > 0 ? p.id : undefined) },
+);
+
+async function demoId(db: Db) {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('username', '=', 'demo')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function nameNow(db: Db, id: string) {
+  const [row] = await nameOf(db, { id });
+  return row?.username;
+}
+
+/** Answers from what `db` kept (the very same rows) once the listener is on, if it ever is. */
+async function keptOn(db: Db, id: string) {
+  const before = await nameOf(db, { id });
+  return (await nameOf(db, { id })) === before;
+}
+
+test('a process answers a kept read from memory until that user changes, from any process', async () => {
+  const demo = await demoId(first.db);
+  await until(() => keptOn(first.db, demo), 'the first process to keep reads');
+  const kept = await nameOf(first.db, { id: demo });
+  expect(Object.isFrozen(kept)).toBe(true);
+  expect(kept.every((row) => Object.isFrozen(row))).toBe(true);
+
+  // Another user's change leaves it kept.
+  const other = await addUser(first, 'other');
+  expect(await nameOf(first.db, { id: demo })).toBe(kept);
+
+  // The user's change through this process: read again at once.
+  await first.db.updateTable('users').set({ username: 'demo2' }).where('id', '=', demo).execute();
+  expect(await nameNow(first.db, demo)).toBe('demo2');
+
+  // Through the other process: at once on SQLite, on the notification on PostgreSQL.
+  await second.db.updateTable('users').set({ username: 'demo3' }).where('id', '=', demo).execute();
+  if (sqlite()) expect(await nameNow(first.db, demo)).toBe('demo3');
+  await until(
+    async () => (await nameNow(first.db, demo)) === 'demo3',
+    'the change to reach the first process',
+  );
+  await first.db.updateTable('users').set({ username: 'demo' }).where('id', '=', demo).execute();
+  await first.db.deleteFrom('users').where('id', '=', other).execute();
+});
+
+test('a session signed out through one process is refused by the other', async () => {
+  const auth = await first.authHeader();
+  const getApps = (app: TestApp) => app.call('getApps', { headers: auth });
+  expect((await getApps(second)).statusCode).toBe(200);
+  expect((await getApps(second)).statusCode).toBe(200);
+
+  expect((await first.call('logout', { headers: auth })).statusCode).toBe(200);
+  expect((await getApps(first)).statusCode).toBe(401);
+  if (sqlite()) expect((await getApps(second)).statusCode).toBe(401);
+  await until(async () => (await getApps(second)).statusCode === 401, 'the sign-out to reach it');
+});
+
+test('a read that began before its user changed is not kept', () => {
+  const changes = new OwnerChanges();
+  changes.attach({ live: () => true, catchUp: () => {}, close: async () => {} });
+  const mark = changes.begin();
+  expect(mark).not.toBeNull();
+  changes.changed('usr_a');
+  changes.keep('k', 'usr_a', mark ?? 0, [{ n: 1 }]);
+  expect(changes.kept('k')).toBeUndefined();
+
+  // Another user's change does not void it; voiding everything does.
+  const again = changes.begin() ?? 0;
+  changes.keep('k', 'usr_a', again, [{ n: 2 }]);
+  changes.changed('usr_b');
+  expect(changes.kept('k')).toEqual([{ n: 2 }]);
+  changes.changed('*');
+  expect(changes.kept('k')).toBeUndefined();
+});
+
+test('nothing is kept while changes could go unheard', () => {
+  let live = false;
+  const changes = new OwnerChanges();
+  changes.attach({ live: () => live, catchUp: () => {}, close: async () => {} });
+  expect(changes.begin()).toBeNull();
+  live = true;
+  changes.keep('k', 'usr_a', changes.begin() ?? 0, [{ n: 1 }]);
+  expect(changes.kept('k')).toEqual([{ n: 1 }]);
+  live = false;
+  expect(changes.kept('k')).toBeUndefined();
+});
+
+test('PostgreSQL: a process whose listening connection drops keeps nothing until it listens again', async () => {
+  if (sqlite()) return; // SQLite hears its own connection's writes and checks data_version.
+  const demo = await demoId(first.db);
+  await until(() => keptOn(first.db, demo), 'the listener');
+  const { n } = await sql<{ n: number }>`
+    select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
+    where datname = current_database() and application_name = ${LISTENER_NAME}`
+    .execute(first.db)
+    .then(({ rows }) => rows[0] ?? { n: 0 });
+  expect(n).toBeGreaterThan(0);
+  // Dropped: every read goes to the database, and a change made meanwhile is seen.
+  await until(async () => !(await keptOn(first.db, demo)), 'the drop to be noticed');
+  await second.db.updateTable('users').set({ username: 'demo4' }).where('id', '=', demo).execute();
+  expect(await nameNow(first.db, demo)).toBe('demo4');
+  await until(() => keptOn(first.db, demo), 'the listener to be back');
+  await first.db.updateTable('users').set({ username: 'demo' }).where('id', '=', demo).execute();
+});
+
+test('a transaction keeps nothing: it may read its own writes before they commit', () => {
+  expect(changesOf(first.db)).toBeDefined();
+  return first.db.transaction().execute(async (trx) => {
+    expect(changesOf(trx)).toBeUndefined();
+  });
+});
+
+test('every kept query reads only tables whose triggers name the changed rows’ user', async () => {
+  // Importing the app registers every kept query of the server.
+  expect(buildApp).toBeDefined();
+  const { db } = first;
+  const triggered = sqlite()
+    ? await sql<{ t: string }>`
+        select tbl_name as t from sqlite_master where type = 'trigger' and name like '%_owner_insert'`.execute(
+        db,
+      )
+    : await sql<{ t: string }>`
+        select event_object_table as t from information_schema.triggers
+        where trigger_schema = current_schema() and trigger_name like '%_owner_insert'`.execute(db);
+  const covered = new Set(triggered.rows.map((row) => row.t));
+  const tables = keptQueryTables(db);
+  expect(tables.length).toBeGreaterThan(1);
+  for (const read of tables) {
+    expect(read.filter((table) => !covered.has(table))).toEqual([]);
+  }
+});

@@ -1,0 +1,203 @@
+import pg from 'pg';
+
+/**
+ * Rows kept in memory per process, exact across processes (issue 18: an authenticated read that
+ * asks the database on every request cannot come near the speed of a bare server).
+ *
+ * Every table whose rows a kept read selects has triggers (migrations 0240 and later) that name
+ * the user the changed rows belong to, in the writing statement itself, whoever writes: a
+ * request, a job, another server process, an operator command. A kept read belongs to one user
+ * and holds only while nothing of that user has changed since the read began.
+ * - SQLite: the triggers call `owner_changed(user)`, a function each connection of this process
+ *   registers, so this process hears of its own writes as they happen; a commit by any other
+ *   connection (another process, an admin command) moves `PRAGMA data_version`, checked on every
+ *   use, and voids everything kept.
+ * - PostgreSQL: the triggers `pg_notify('owner_changed', user)`, delivered on commit to every
+ *   listening connection: each process has one that only listens, and its pool's connections
+ *   listen too, which makes a process hear of its own writes before their COMMIT returns. Until
+ *   the listening connection is on, and whenever it drops, nothing is kept or used. The cost:
+ *   between a commit and its notification reaching another process (well under a millisecond
+ *   on one host), that process may still answer from what it kept, e.g. accept a session
+ *   revoked there a moment before.
+ */
+
+export const OWNER_CHANGED = 'owner_changed';
+/** The owner a trigger names when a change may concern anyone: voids everything kept. */
+export const EVERY_OWNER = '*';
+
+/** Kept reads per database handle, least recently used dropped first. */
+export const KEPT_READS = 20_000;
+/** Past this many owners changed without a void, everything is voided and the list restarts. */
+const TRACKED_OWNERS = 100_000;
+
+interface Kept {
+  owner: string;
+  mark: number;
+  rows: readonly unknown[];
+}
+
+/** What tells a database handle's caches whether they can be trusted now. */
+export interface ChangeFeed {
+  /** False while changes might go unheard (PostgreSQL: listener not yet, or no longer, on). */
+  live(): boolean;
+  /** Hears of changes made elsewhere since the last call (SQLite: data_version). */
+  catchUp(): void;
+  close(): Promise<void>;
+}
+
+/** PostgreSQL's feed also hears what the pool's own connections are notified of. */
+export interface PostgresFeed extends ChangeFeed {
+  heard(message: pg.Notification): void;
+}
+
+export class OwnerChanges {
+  #tick = 0;
+  /** Reads begun before this are void. */
+  #floor = 0;
+  readonly #changedAt = new Map<string, number>();
+  readonly #kept = new Map<string, Kept>();
+  #feed: ChangeFeed | undefined;
+
+  attach(feed: ChangeFeed): void {
+    this.#feed = feed;
+  }
+
+  /** A trigger named `owner`: what was read of it before now no longer holds. */
+  changed(owner: string): void {
+    const tick = ++this.#tick;
+    if (owner === EVERY_OWNER || this.#changedAt.size >= TRACKED_OWNERS) {
+      this.voidAll(tick);
+      return;
+    }
+    this.#changedAt.set(owner, tick);
+  }
+
+  /** Everything kept is void (a missed change is possible, e.g. the listener dropped). */
+  voidAll(tick = ++this.#tick): void {
+    this.#floor = tick;
+    this.#changedAt.clear();
+    this.#kept.clear();
+  }
+
+  /** Marks the start of a read that may be kept, or null when nothing may be kept now. */
+  begin(): number | null {
+    const feed = this.#feed;
+    if (!feed?.live()) return null;
+    feed.catchUp();
+    return this.#tick;
+  }
+
+  /** What a read begun at `mark` found, kept if nothing of `owner` changed since. */
+  keep(key: string, owner: string, mark: number, rows: readonly unknown[]): void {
+    if (!this.#holds(owner, mark)) return;
+    for (const row of rows) Object.freeze(row);
+    if (this.#kept.size >= KEPT_READS) {
+      const oldest = this.#kept.keys().next().value;
+      if (oldest !== undefined) this.#kept.delete(oldest);
+    }
+    this.#kept.set(key, { owner, mark, rows: Object.freeze(rows) });
+  }
+
+  /** The rows kept under `key`, if they still hold. */
+  kept(key: string): readonly unknown[] | undefined {
+    const feed = this.#feed;
+    if (!feed?.live()) return undefined;
+    feed.catchUp();
+    const entry = this.#kept.get(key);
+    if (!entry) return undefined;
+    this.#kept.delete(key);
+    if (!this.#holds(entry.owner, entry.mark)) return undefined;
+    // Map order is insertion order: re-inserting makes it the most recently used.
+    this.#kept.set(key, entry);
+    return entry.rows;
+  }
+
+  #holds(owner: string, mark: number): boolean {
+    return mark >= this.#floor && (this.#changedAt.get(owner) ?? 0) <= mark;
+  }
+
+  close(): Promise<void> {
+    this.#kept.clear();
+    return this.#feed?.close() ?? Promise.resolve();
+  }
+}
+
+/** SQLite: changes by this connection arrive through `owner_changed`; others move data_version. */
+export function sqliteFeed(changes: OwnerChanges, dataVersion: () => unknown): ChangeFeed {
+  let seen = dataVersion();
+  return {
+    live: () => true,
+    catchUp() {
+      const now = dataVersion();
+      if (now !== seen) {
+        seen = now;
+        changes.voidAll();
+      }
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+const RECONNECT_MS = 1_000;
+/** The listening connection's application_name (pg_stat_activity). */
+export const LISTENER_NAME = 'portal owner changes';
+
+/**
+ * PostgreSQL: one connection per handle listens, from the first read that could be kept (short
+ * commands never open it). Every (re)start voids what is kept: changes may have gone unheard.
+ */
+export function postgresFeed(changes: OwnerChanges, connectionString: string): PostgresFeed {
+  let client: pg.Client | undefined;
+  let listening = false;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  function heard(message: pg.Notification) {
+    if (message.channel === OWNER_CHANGED) changes.changed(message.payload ?? EVERY_OWNER);
+  }
+
+  function drop(failed: pg.Client) {
+    if (client !== failed) return;
+    client = undefined;
+    listening = false;
+    changes.voidAll();
+    failed.end().catch(() => {});
+    if (!closed) retry = setTimeout(start, RECONNECT_MS).unref();
+  }
+
+  function start() {
+    retry = undefined;
+    if (closed || client) return;
+    const mine = new pg.Client({ connectionString, application_name: LISTENER_NAME });
+    client = mine;
+    mine.on('notification', heard);
+    mine.on('error', () => drop(mine));
+    mine.on('end', () => drop(mine));
+    mine
+      .connect()
+      .then(() => mine.query(`LISTEN ${OWNER_CHANGED}`))
+      .then(() => {
+        if (client !== mine) return;
+        changes.voidAll();
+        listening = true;
+      })
+      .catch(() => drop(mine));
+  }
+
+  return {
+    heard,
+    live() {
+      if (!client && !retry) start();
+      return listening;
+    },
+    catchUp() {},
+    async close() {
+      closed = true;
+      listening = false;
+      if (retry) clearTimeout(retry);
+      const last = client;
+      client = undefined;
+      await last?.end().catch(() => {});
+    },
+  };
+}
