@@ -77,6 +77,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ RESPONSE_VALIDATION: 'off' }).responseValidation).toBe(false);
   });
 
+  it('keeps reads in memory unless KEPT_READS is off', () => {
+    expect(loadConfig({}).keptReads).toBe(true);
+    expect(loadConfig({ KEPT_READS: 'off' }).keptReads).toBe(false);
+    expect(() => loadConfig({ KEPT_READS: 'sometimes' })).toThrow(/KEPT_READS/);
+  });
+
   it('reads TRUST_PROXY as off, a hop count or a list of proxies', () => {
     const trust = (value: string) => loadConfig({ TRUST_PROXY: value }).trustProxy;
     expect(trust('')).toBe(false);

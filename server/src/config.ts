@@ -51,6 +51,8 @@ export interface Config {
   logLevel: string;
   /** Validate every response against openapi.yaml (500 on a mismatch). */
   responseValidation: boolean;
+  /** Keep hot reads in memory per process (db/ownerChanges.ts); off: every read asks the database. */
+  keptReads: boolean;
   sessionIdleMinutes: number;
   /** Absolute lifetime of a session from sign-in, however active it stays. */
   sessionMaxHours: number;
@@ -344,6 +346,7 @@ export function loadConfig(env: Env): Config {
     isProduction,
     logLevel: str(env, 'LOG_LEVEL') ?? (mode === 'test' ? 'warn' : 'info'),
     responseValidation: bool(env, 'RESPONSE_VALIDATION', !isProduction),
+    keptReads: bool(env, 'KEPT_READS', true),
     sessionIdleMinutes: int(env, 'SESSION_IDLE_MINUTES', 30, 1, 60 * 24 * 30),
     sessionMaxHours: int(env, 'SESSION_MAX_HOURS', 12, 1, 24 * 30),
     rateLimit: {

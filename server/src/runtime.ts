@@ -68,7 +68,10 @@ function demoGatewayOf(config: ResolvedConfig): DemoGateway | undefined {
 export async function openRuntime(config: Config, opts: { seed?: boolean } = {}): Promise<Runtime> {
   const resolved = resolveConfig(config);
   const { dataDir } = resolved;
-  const db = openDb({ dataDir, databaseUrl: config.databaseUrl });
+  const db = openDb(
+    { dataDir, databaseUrl: config.databaseUrl },
+    { keptReads: resolved.keptReads },
+  );
   try {
     await migrateToLatest(db);
     if (opts.seed !== false) await seed(db, undefined, demoGatewayOf(resolved));

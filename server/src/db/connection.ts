@@ -31,14 +31,14 @@ export type Engine = 'sqlite' | 'postgres';
 // everything else goes through Kysely's query builder and runs on both.
 export function openDb(
   where: { dataDir: string; databaseUrl?: string },
-  options: { log?: LogConfig } = {},
+  options: { log?: LogConfig; keptReads?: boolean } = {},
 ): Db {
-  const changes = new OwnerChanges();
+  const changes = options.keptReads === false ? undefined : new OwnerChanges();
   const dialect = where.databaseUrl
     ? postgresDialect(where.databaseUrl, changes)
     : sqliteDialect(where.dataDir, changes);
   const db = new Kysely<Database>({ dialect, log: options.log });
-  changesByDb.set(db, changes);
+  if (changes) changesByDb.set(db, changes);
   return db;
 }
 
@@ -52,7 +52,7 @@ export function changesOf(db: object): OwnerChanges | undefined {
   return changesByDb.get(db);
 }
 
-function sqliteDialect(dataDir: string, changes: OwnerChanges): SqliteDialect {
+function sqliteDialect(dataDir: string, changes: OwnerChanges | undefined): SqliteDialect {
   ownerOnlyDir(dataDir);
   const file = path.join(dataDir, DB_FILE);
   // SQLite creates -wal and -shm with the database file's mode: make that owner-only before it
@@ -64,10 +64,15 @@ function sqliteDialect(dataDir: string, changes: OwnerChanges): SqliteDialect {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  hearOwnerChanges(sqlite, (owner) => changes.changed(owner));
-  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
-  changes.attach(sqliteFeed(changes, () => dataVersion.get()));
-  return new FileLockedSqliteDialect({ database: reusingStatements(sqlite) }, file);
+  hearOwnerChanges(sqlite, (owner) => changes?.changed(owner));
+  if (changes) {
+    const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+    changes.attach(sqliteFeed(changes, () => dataVersion.get(), `${file}-shm`));
+  }
+  return new FileLockedSqliteDialect(
+    { database: reusingStatements(sqlite, () => void changes?.close()) },
+    file,
+  );
 }
 
 type BetterSqlite = InstanceType<typeof SqliteDatabase>;
@@ -95,11 +100,15 @@ export const KEPT_STATEMENTS = 500;
  * nothing streams with iterate, which would keep a statement busy). A schema change re-compiles
  * a kept statement by itself (SQLite's prepare_v2).
  */
-export function reusingStatements(sqlite: BetterSqlite): KyselySqliteDatabase {
+export function reusingStatements(
+  sqlite: BetterSqlite,
+  onClose: () => void = () => {},
+): KyselySqliteDatabase {
   const kept = new Map<string, ReturnType<BetterSqlite['prepare']>>();
   return {
     close: () => {
       kept.clear();
+      onClose();
       sqlite.close();
     },
     prepare(sql) {
@@ -198,25 +207,27 @@ const typeParsers = {
   },
 };
 
-function postgresDialect(url: string, changes: OwnerChanges): PostgresDialect {
-  const feed = postgresFeed(changes, url);
-  changes.attach(feed);
+function postgresDialect(url: string, changes: OwnerChanges | undefined): PostgresDialect {
+  const feed = changes && postgresFeed(changes, url);
+  if (feed) changes?.attach(feed);
   const pool = new pg.Pool({ connectionString: url, types: typeParsers, max: 10 });
-  // Each connection listens too: PostgreSQL hands a session its own transaction's
-  // notifications before the COMMIT returns, so this process hears of its own writes before
-  // it answers the request that made them (a sign-out is refused at once on this process).
   // An idle connection that fails (e.g. PostgreSQL restarted) leaves the pool by itself; unheard,
   // the pool's 'error' event would end the process.
   pool.on('error', () => {});
-  pool.on('connect', (client) => {
-    client.on('notification', (message) => feed.heard(message));
-    client.query(`LISTEN ${OWNER_CHANGED}`).catch(() => {});
-  });
+  // Each connection listens too: PostgreSQL hands a session its own transaction's
+  // notifications before the COMMIT returns, so this process hears of its own writes before
+  // it answers the request that made them (a sign-out is refused at once on this process).
+  if (feed) {
+    pool.on('connect', (client) => {
+      client.on('notification', (message) => feed.heard(message));
+      client.query(`LISTEN ${OWNER_CHANGED}`).catch(() => {});
+    });
+  }
   return new PostgresDialect({
     pool: {
       connect: async () => namingClient(await pool.connect()),
       end: async () => {
-        await Promise.all([feed.close(), pool.end()]);
+        await Promise.all([feed?.close(), pool.end()]);
       },
     },
   });

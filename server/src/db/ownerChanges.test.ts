@@ -1,6 +1,9 @@
 import { sql } from 'kysely';
 import { buildApp } from '../app';
 import { addUser } from '../../test/accounts';
+import { insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
+import { newApiKey } from '../domain/apiKeys';
+import { postEntry } from '../domain/ledger';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import { changesOf, engineOf, type Db } from './connection';
 import { LISTENER_NAME, OwnerChanges } from './ownerChanges';
@@ -76,9 +79,14 @@ test('a process answers a kept read from memory until that user changes, from an
   await first.db.updateTable('users').set({ username: 'demo2' }).where('id', '=', demo).execute();
   expect(await nameNow(first.db, demo)).toBe('demo2');
 
-  // Through the other process: at once on SQLite, on the notification on PostgreSQL.
+  // Through the other process: on SQLite from the next request on (each reads data_version as
+  // it arrives), on PostgreSQL once the notification is in.
   await second.db.updateTable('users').set({ username: 'demo3' }).where('id', '=', demo).execute();
-  if (sqlite()) expect(await nameNow(first.db, demo)).toBe('demo3');
+  if (sqlite()) {
+    expect(await nameNow(first.db, demo)).toBe('demo2');
+    changesOf(first.db)?.catchUp();
+    expect(await nameNow(first.db, demo)).toBe('demo3');
+  }
   await until(
     async () => (await nameNow(first.db, demo)) === 'demo3',
     'the change to reach the first process',
@@ -97,6 +105,85 @@ test('a session signed out through one process is refused by the other', async (
   expect((await getApps(first)).statusCode).toBe(401);
   if (sqlite()) expect((await getApps(second)).statusCode).toBe(401);
   await until(async () => (await getApps(second)).statusCode === 401, 'the sign-out to reach it');
+});
+
+test('an app created through one process is listed by the other', async () => {
+  await addUser(first, 'shopper');
+  const auth = await first.authHeader('shopper');
+  const names = async (app: TestApp) =>
+    (await app.call('getApps', { headers: auth }))
+      .json<{ data: { app_name: string }[] }>()
+      .data.map((a) => a.app_name);
+  const before = await names(second);
+  expect(await names(second)).toEqual(before);
+
+  const created = await first.call('createApp', {
+    headers: auth,
+    body: { app_name: 'Kept Shop', project_url: 'https://shop.example.com' },
+  });
+  expect(created.json()).toMatchObject({ status: true });
+  expect(await names(first)).toEqual([...before, 'Kept Shop']);
+  if (sqlite()) expect(await names(second)).toEqual([...before, 'Kept Shop']);
+  await until(async () => (await names(second)).includes('Kept Shop'), 'the new app');
+});
+
+test('the dashboard of one process shows a ledger entry written through the other at once', async () => {
+  const auth = await first.authHeader();
+  const latest = async (app: TestApp) =>
+    (await app.call('getDashboard', { headers: auth }))
+      .json<{ data: { latest_transacctions: { note: string | null }[] } }>()
+      .data.latest_transacctions.map((entry) => entry.note);
+  const before = await latest(first);
+  expect(await latest(first)).toEqual(before);
+
+  await postEntry(second.db, {
+    userId: await demoId(first.db),
+    tnx: 'TNXKEPT1',
+    amountMicro: 1_000_000n,
+    type: 'credit',
+    source: 'deposit',
+    note: 'Kept entry',
+    createdAt: new Date(Date.now() + 60_000).toISOString(),
+  });
+  if (sqlite()) expect((await latest(first))[0]).toBe('Kept entry');
+  await until(async () => (await latest(first))[0] === 'Kept entry', 'the new entry');
+});
+
+test('an API key revoked in the portal of one process no longer opens the gateway of the other', async () => {
+  const userId = await addUser(first, 'integrator');
+  await insertSubscription(first, userId);
+  await insertApp(first, {
+    id: 'app_kept',
+    user_id: userId,
+    created_at: first.clock().toISOString(),
+  });
+  await insertAppMethod(first, { id: 'apm_kept', app_id: 'app_kept' });
+  const key = newApiKey();
+  await first.db
+    .insertInto('api_keys')
+    .values({
+      id: 'key_kept',
+      app_id: 'app_kept',
+      token_name: 'Server',
+      token_hash: key.hash,
+      token_prefix: key.prefix,
+      abilities: JSON.stringify(['methods:read']),
+      created_at: first.clock().toISOString(),
+    })
+    .execute();
+  const methods = (app: TestApp) =>
+    app.inject({ method: 'GET', url: '/gateway/v1/methods', headers: { 'x-api-key': key.key } });
+  expect((await methods(second)).statusCode).toBe(200);
+  expect((await methods(second)).statusCode).toBe(200);
+
+  const revoked = await first.call('revokeToken', {
+    params: { tokenId: 'key_kept', appid: 'app_kept' },
+    headers: await first.authHeader('integrator'),
+  });
+  expect(revoked.json()).toMatchObject({ status: true });
+  expect((await methods(first)).statusCode).toBe(401);
+  if (sqlite()) expect((await methods(second)).statusCode).toBe(401);
+  await until(async () => (await methods(second)).statusCode === 401, 'the revocation');
 });
 
 test('a read that began before its user changed is not kept', () => {
@@ -145,6 +232,21 @@ test('PostgreSQL: a process whose listening connection drops keeps nothing until
   expect(await nameNow(first.db, demo)).toBe('demo4');
   await until(() => keptOn(first.db, demo), 'the listener to be back');
   await first.db.updateTable('users').set({ username: 'demo' }).where('id', '=', demo).execute();
+});
+
+test('with KEPT_READS off every read asks the database', async () => {
+  const uncached = await createTestApp({ env: { KEPT_READS: 'off' } });
+  try {
+    expect(changesOf(uncached.db)).toBeUndefined();
+    const demo = await demoId(uncached.db);
+    const before = await nameOf(uncached.db, { id: demo });
+    expect(await nameOf(uncached.db, { id: demo })).not.toBe(before);
+    expect(
+      (await uncached.call('getApps', { headers: await uncached.authHeader() })).statusCode,
+    ).toBe(200);
+  } finally {
+    await uncached.close();
+  }
 });
 
 test('a transaction keeps nothing: it may read its own writes before they commit', () => {

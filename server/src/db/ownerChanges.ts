@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import pg from 'pg';
 
 /**
@@ -5,13 +6,15 @@ import pg from 'pg';
  * asks the database on every request cannot come near the speed of a bare server).
  *
  * Every table whose rows a kept read selects has triggers (migrations 0240 and later) that name
- * the user the changed rows belong to, in the writing statement itself, whoever writes: a
- * request, a job, another server process, an operator command. A kept read belongs to one user
- * and holds only while nothing of that user has changed since the read began.
+ * the owners of the changed rows (their user, and for an app's rows the app), in the writing
+ * statement itself, whoever writes: a request, a job, another server process, an operator
+ * command. A kept read belongs to one owner and holds only while nothing of that owner has
+ * changed since the read began. KEPT_READS=off (config.ts) keeps nothing.
  * - SQLite: the triggers call `owner_changed(user)`, a function each connection of this process
  *   registers, so this process hears of its own writes as they happen; a commit by any other
- *   connection (another process, an admin command) moves `PRAGMA data_version`, checked on every
- *   use, and voids everything kept.
+ *   connection (an admin command, another process) moves `PRAGMA data_version`, which each
+ *   request checks as it arrives (app.ts) when the wal-index header moved, voiding everything
+ *   kept: a request sees what other processes committed before it came.
  * - PostgreSQL: the triggers `pg_notify('owner_changed', user)`, delivered on commit to every
  *   listening connection: each process has one that only listens, and its pool's connections
  *   listen too, which makes a process hear of its own writes before their COMMIT returns. Until
@@ -25,7 +28,7 @@ export const OWNER_CHANGED = 'owner_changed';
 /** The owner a trigger names when a change may concern anyone: voids everything kept. */
 export const EVERY_OWNER = '*';
 
-/** Kept reads per database handle, least recently used dropped first. */
+/** Kept reads per database handle, the oldest dropped first. */
 export const KEPT_READS = 20_000;
 /** Past this many owners changed without a void, everything is voided and the list restarts. */
 const TRACKED_OWNERS = 100_000;
@@ -79,6 +82,15 @@ export class OwnerChanges {
     this.#kept.clear();
   }
 
+  /**
+   * Hears of what other processes committed (SQLite: a data_version read, about 7 µs, so once
+   * per request, as it arrives, and before every read that may be kept; PostgreSQL: nothing to
+   * do, they are pushed).
+   */
+  catchUp(): void {
+    this.#feed?.catchUp();
+  }
+
   /** Marks the start of a read that may be kept, or null when nothing may be kept now. */
   begin(): number | null {
     const feed = this.#feed;
@@ -100,16 +112,12 @@ export class OwnerChanges {
 
   /** The rows kept under `key`, if they still hold. */
   kept(key: string): readonly unknown[] | undefined {
-    const feed = this.#feed;
-    if (!feed?.live()) return undefined;
-    feed.catchUp();
+    if (!this.#feed?.live()) return undefined;
     const entry = this.#kept.get(key);
     if (!entry) return undefined;
+    if (this.#holds(entry.owner, entry.mark)) return entry.rows;
     this.#kept.delete(key);
-    if (!this.#holds(entry.owner, entry.mark)) return undefined;
-    // Map order is insertion order: re-inserting makes it the most recently used.
-    this.#kept.set(key, entry);
-    return entry.rows;
+    return undefined;
   }
 
   #holds(owner: string, mark: number): boolean {
@@ -123,19 +131,57 @@ export class OwnerChanges {
 }
 
 /** SQLite: changes by this connection arrive through `owner_changed`; others move data_version. */
-export function sqliteFeed(changes: OwnerChanges, dataVersion: () => unknown): ChangeFeed {
+export function sqliteFeed(
+  changes: OwnerChanges,
+  dataVersion: () => unknown,
+  walIndexFile: string,
+): ChangeFeed {
   let seen = dataVersion();
+  const committed = walIndexWatch(walIndexFile);
   return {
     live: () => true,
     catchUp() {
+      if (!committed()) return;
       const now = dataVersion();
       if (now !== seen) {
         seen = now;
         changes.voidAll();
       }
     },
-    close: () => Promise.resolve(),
+    close: async () => committed.close(),
   };
+}
+
+/** The wal-index header's first copy (SQLite's file format, "WAL-Index Format"). */
+const WAL_INDEX_HEADER = 48;
+
+/**
+ * Whether any connection may have committed since the last call: the wal-index header (in the
+ * -shm file every connection maps) changes with every commit, its iChange counter included.
+ * Reading it costs a pread, against about 7 µs for `PRAGMA data_version`, which then tells
+ * whose commit it was. Unreadable (not created yet, another journal mode): always maybe.
+ */
+function walIndexWatch(file: string): { (): boolean; close(): void } {
+  let fd: number | undefined;
+  const last = Buffer.alloc(WAL_INDEX_HEADER);
+  const now = Buffer.alloc(WAL_INDEX_HEADER);
+  const check = () => {
+    try {
+      fd ??= openSync(file, 'r');
+      if (readSync(fd, now, 0, WAL_INDEX_HEADER, 0) === WAL_INDEX_HEADER && now.equals(last)) {
+        return false;
+      }
+      now.copy(last);
+    } catch {
+      // Maybe: fall back to data_version.
+    }
+    return true;
+  };
+  check.close = () => {
+    if (fd !== undefined) closeSync(fd);
+    fd = undefined;
+  };
+  return check;
 }
 
 const RECONNECT_MS = 1_000;

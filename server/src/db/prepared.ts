@@ -2,7 +2,7 @@ import type { Compilable, CompiledQuery, Kysely, OperationNode, Transaction } fr
 import { changesOf, engineOf, nameStatement, type Engine } from './connection';
 import type { Database } from './schema';
 
-type Executor = Kysely<Database> | Transaction<Database>;
+export type Executor = Kysely<Database> | Transaction<Database>;
 type Value = string | number;
 
 /**
@@ -46,32 +46,39 @@ export function prepared<P extends Record<string, Value>, R>(
   const id = keptQueries.length;
   if (keeping) keptQueries.push((db) => build(db, placeholders));
 
-  return async (db, params) => {
+  async function run(db: Executor, params: P): Promise<R[]> {
     const query = compiledFor(db);
     const parameters = query.parameters.map((p) => {
       const name = slotOf.get(p);
       return name === undefined ? p : params[name];
     });
-    const bound: CompiledQuery<R> = { ...query, parameters };
-    const changes = keeping && changesOf(db);
-    if (!changes) return (await db.executeQuery(bound)).rows;
+    const { rows } = await db.executeQuery<R>({ ...query, parameters });
+    return rows;
+  }
 
-    const key = `${id}\u0000${JSON.stringify(parameters)}`;
+  return async (db, params) => {
+    const changes = keeping && changesOf(db);
+    if (!changes) return run(db, params);
+    // JSON: no value can pass for two (a separator inside a value could).
+    const key = `${id}:${JSON.stringify(names.map((name) => params[name]))}`;
     const kept = changes.kept(key);
     // Kept rows are frozen; callers copy what they change.
     if (kept) return kept as R[];
     const mark = changes.begin();
-    const { rows } = await db.executeQuery(bound);
-    const owner = mark === null ? undefined : keeping.ownerOf(params, rows);
-    if (mark !== null && owner !== undefined) changes.keep(key, owner, mark, rows);
+    const rows = await run(db, params);
+    if (mark === null) return rows;
+    const whose = keeping.ownerOf(params, rows);
+    if (whose !== undefined) changes.keep(key, whose, mark, rows);
     return rows;
   };
 }
 
 /**
- * A prepared query whose rows each process may keep (db/ownerChanges.ts): they all belong to
- * the user `ownerOf` names, and every table the query reads has owner triggers (migration
- * 0240). `undefined`: keep nothing (e.g. no row found: unknown tokens must not fill memory).
+ * A prepared query whose rows each process may keep (db/ownerChanges.ts): every table it reads
+ * has owner triggers (migrations 0240, 0250), which name the owners of each changed row, a user
+ * and for an app's rows the app too; `ownerOf` names the one its rows belong to. No owner:
+ * nothing kept (e.g. no row found: unknown tokens must not fill memory). Reference data every
+ * user reads belongs to EVERY_OWNER: voided only when everything is.
  */
 export interface Keeping<P, R> {
   ownerOf(params: P, rows: R[]): string | undefined;
@@ -83,18 +90,27 @@ const keptQueries: ((db: Executor) => Compilable<unknown>)[] = [];
 export function keptQueryTables(db: Executor): string[][] {
   return keptQueries.map((build) => {
     const tables = new Set<string>();
-    collectTables(build(db).compile().query, tables);
-    return [...tables].sort();
+    const aliases = new Set<string>();
+    collectTables(build(db).compile().query, tables, aliases);
+    return [...tables].filter((name) => !aliases.has(name)).sort();
   });
 }
 
-function collectTables(node: unknown, into: Set<string>): void {
+/** Every table name in a query's tree, and the aliases (`receive_transactions as r`: r). */
+function collectTables(node: unknown, tables: Set<string>, aliases: Set<string>): void {
   if (Array.isArray(node)) {
-    for (const item of node) collectTables(item, into);
+    for (const item of node) collectTables(item, tables, aliases);
     return;
   }
   if (typeof node !== 'object' || node === null) return;
-  const op = node as OperationNode & { table?: { identifier?: { name?: string } } };
-  if (op.kind === 'TableNode' && op.table?.identifier?.name) into.add(op.table.identifier.name);
-  for (const value of Object.values(node)) collectTables(value, into);
+  const op = node as OperationNode & {
+    table?: { identifier?: { name?: string } };
+    alias?: { name?: string };
+    node?: { kind?: string };
+  };
+  if (op.kind === 'TableNode' && op.table?.identifier?.name) tables.add(op.table.identifier.name);
+  if (op.kind === 'AliasNode' && op.node?.kind === 'TableNode' && op.alias?.name) {
+    aliases.add(op.alias.name);
+  }
+  for (const value of Object.values(node)) collectTables(value, tables, aliases);
 }

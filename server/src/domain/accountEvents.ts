@@ -386,8 +386,12 @@ const signInBefore = prepared({ userId: '', until: '' }, (db, p) =>
   signInsBefore(db, p.userId, p.until),
 );
 
-const signInBeforeSession = prepared({ userId: '', until: '', sessionId: '' }, (db, p) =>
-  signInsBefore(db, p.userId, p.until).where((eb) =>
-    eb.or([eb('session_id', 'is', null), eb('session_id', '!=', p.sessionId)]),
-  ),
+// Kept: its times are the session's, which do not move (the one without a session reads up to now).
+const signInBeforeSession = prepared(
+  { userId: '', until: '', sessionId: '' },
+  (db, p) =>
+    signInsBefore(db, p.userId, p.until).where((eb) =>
+      eb.or([eb('session_id', 'is', null), eb('session_id', '!=', p.sessionId)]),
+    ),
+  { ownerOf: (p) => p.userId },
 );

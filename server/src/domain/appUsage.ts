@@ -237,39 +237,45 @@ export async function storedDailyUsage(db: Executor, appId: string): Promise<Dai
 const shownInLogs = (eb: ExpressionBuilder<{ u: Database['app_daily_usage'] }, 'u'>) =>
   eb.or([eb('u.deposit_count', '>', 0), eb('u.withdraw_count', '>', 0)]);
 
-const dailyLogRows = prepared({ appId: '', limit: 0, offset: 0 }, (db, p) =>
-  db
-    .selectFrom('app_daily_usage as u')
-    .innerJoin('payment_methods as pm', 'pm.id', 'u.payment_method_id')
-    .select((eb) => [
-      'u.day',
-      'pm.id as payment_method_id',
-      'pm.network_name',
-      'pm.name',
-      'u.deposit_count',
-      sql<string>`cast(${eb.ref('u.deposit_micro')} as text)`.as('deposit_micro'),
-      'u.withdraw_count',
-      sql<string>`cast(${eb.ref('u.withdraw_micro')} as text)`.as('withdraw_micro'),
-      sql<string>`cast(${eb.ref('u.fee_micro')} as text)`.as('fee_micro'),
-      sql<string>`cast(${eb.ref('u.net_micro')} as text)`.as('net_micro'),
-    ])
-    .where('u.app_id', '=', p.appId)
-    .where(shownInLogs)
-    .orderBy('u.day', 'desc')
-    .orderBy('pm.sort_order', 'asc')
-    .orderBy('pm.id', 'asc')
-    .limit(p.limit)
-    .offset(p.offset),
+const dailyLogRows = prepared(
+  { appId: '', limit: 0, offset: 0 },
+  (db, p) =>
+    db
+      .selectFrom('app_daily_usage as u')
+      .innerJoin('payment_methods as pm', 'pm.id', 'u.payment_method_id')
+      .select((eb) => [
+        'u.day',
+        'pm.id as payment_method_id',
+        'pm.network_name',
+        'pm.name',
+        'u.deposit_count',
+        sql<string>`cast(${eb.ref('u.deposit_micro')} as text)`.as('deposit_micro'),
+        'u.withdraw_count',
+        sql<string>`cast(${eb.ref('u.withdraw_micro')} as text)`.as('withdraw_micro'),
+        sql<string>`cast(${eb.ref('u.fee_micro')} as text)`.as('fee_micro'),
+        sql<string>`cast(${eb.ref('u.net_micro')} as text)`.as('net_micro'),
+      ])
+      .where('u.app_id', '=', p.appId)
+      .where(shownInLogs)
+      .orderBy('u.day', 'desc')
+      .orderBy('pm.sort_order', 'asc')
+      .orderBy('pm.id', 'asc')
+      .limit(p.limit)
+      .offset(p.offset),
+  { ownerOf: (p) => p.appId },
 );
 
 // A day and method is kept only while something counts in it (the triggers drop empty ones);
 // one holding only withdrawals not completed yet counts for the plan, not in the logs.
-const dailyLogCount = prepared({ appId: '' }, (db, p) =>
-  db
-    .selectFrom('app_daily_usage as u')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('u.app_id', '=', p.appId)
-    .where(shownInLogs),
+const dailyLogCount = prepared(
+  { appId: '' },
+  (db, p) =>
+    db
+      .selectFrom('app_daily_usage as u')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('u.app_id', '=', p.appId)
+      .where(shownInLogs),
+  { ownerOf: (p) => p.appId },
 );
 
 /** The app's days by method (the Daily Logs), newest day first; one page and the total. */
@@ -295,20 +301,23 @@ export async function dailyLogs(
   };
 }
 
-const totalsByMethod = prepared({ appId: '' }, (db, p) =>
-  db
-    .selectFrom('app_daily_usage')
-    .select((eb) => [
-      'payment_method_id',
-      eb.fn.sum<number>('deposit_count').as('deposit_count'),
-      sumMicro(eb.ref('deposit_micro')).as('deposit_micro'),
-      eb.fn.sum<number>('withdraw_count').as('withdraw_count'),
-      sumMicro(eb.ref('withdraw_micro')).as('withdraw_micro'),
-      sumMicro(eb.ref('fee_micro')).as('fee_micro'),
-      sumMicro(eb.ref('net_micro')).as('net_micro'),
-    ])
-    .where('app_id', '=', p.appId)
-    .groupBy('payment_method_id'),
+const totalsByMethod = prepared(
+  { appId: '' },
+  (db, p) =>
+    db
+      .selectFrom('app_daily_usage')
+      .select((eb) => [
+        'payment_method_id',
+        eb.fn.sum<number>('deposit_count').as('deposit_count'),
+        sumMicro(eb.ref('deposit_micro')).as('deposit_micro'),
+        eb.fn.sum<number>('withdraw_count').as('withdraw_count'),
+        sumMicro(eb.ref('withdraw_micro')).as('withdraw_micro'),
+        sumMicro(eb.ref('fee_micro')).as('fee_micro'),
+        sumMicro(eb.ref('net_micro')).as('net_micro'),
+      ])
+      .where('app_id', '=', p.appId)
+      .groupBy('payment_method_id'),
+  { ownerOf: (p) => p.appId },
 );
 
 /** The app's totals per payment method (the Usage figures): the Daily Logs summed. */
@@ -334,24 +343,27 @@ function wholeDaySumsOf(windows: number) {
   const indexes = Array.from({ length: windows }, (_, i) => i);
   const sample: Record<string, string> = { userId: '' };
   for (const i of indexes) sample[`d${i}`] = '';
-  return prepared(sample, (db, p) =>
-    db
-      .selectFrom('app_daily_usage')
-      .where('app_id', 'in', appsOf(db, p.userId ?? ''))
-      .select((eb) =>
-        indexes.map((i) =>
-          eb.fn
-            .sum<number>(
-              eb
-                .case()
-                .when('day', '>=', p[`d${i}`] ?? '')
-                .then(eb(eb.ref('deposit_count'), '+', eb.ref('plan_withdraw_count')))
-                .else(0)
-                .end(),
-            )
-            .as(`w${i}`),
+  return prepared(
+    sample,
+    (db, p) =>
+      db
+        .selectFrom('app_daily_usage')
+        .where('app_id', 'in', appsOf(db, p.userId ?? ''))
+        .select((eb) =>
+          indexes.map((i) =>
+            eb.fn
+              .sum<number>(
+                eb
+                  .case()
+                  .when('day', '>=', p[`d${i}`] ?? '')
+                  .then(eb(eb.ref('deposit_count'), '+', eb.ref('plan_withdraw_count')))
+                  .else(0)
+                  .end(),
+              )
+              .as(`w${i}`),
+          ),
         ),
-      ),
+    { ownerOf: (p) => p.userId },
   );
 }
 
@@ -359,30 +371,33 @@ function wholeDaySumsOf(windows: number) {
 // (the plan check runs inside the account lock, where each round trip counts). Each range on its
 // own index ((app_id, credited_at) for deposits, (app_id, created_at) for deposits from before
 // the watcher and for withdrawals): an OR of the two deposit ranges would read every row.
-const partialDay = prepared({ userId: '', start: '', until: '' }, (db, p) =>
-  db.selectNoFrom((eb) => {
-    const deposits = (column: 'credited_at' | 'created_at') =>
-      eb
-        .selectFrom('receive_transactions')
-        .select(eb.fn.countAll<number>().as('n'))
-        .where('app_id', 'in', appsOf(db, p.userId))
-        .where('deposit_status', 'in', CREDITED_STATUSES)
-        .$if(column === 'created_at', (q) => q.where('credited_at', 'is', null))
-        .where(column, '>=', p.start)
-        .where(column, '<', p.until);
-    return [
-      deposits('credited_at').as('credited'),
-      deposits('created_at').as('recorded'),
-      eb
-        .selectFrom('send_transactions')
-        .select(eb.fn.countAll<number>().as('n'))
-        .where('app_id', 'in', appsOf(db, p.userId))
-        .where('status', 'in', PLAN_SEND_STATUSES)
-        .where('created_at', '>=', p.start)
-        .where('created_at', '<', p.until)
-        .as('withdrawals'),
-    ];
-  }),
+const partialDay = prepared(
+  { userId: '', start: '', until: '' },
+  (db, p) =>
+    db.selectNoFrom((eb) => {
+      const deposits = (column: 'credited_at' | 'created_at') =>
+        eb
+          .selectFrom('receive_transactions')
+          .select(eb.fn.countAll<number>().as('n'))
+          .where('app_id', 'in', appsOf(db, p.userId))
+          .where('deposit_status', 'in', CREDITED_STATUSES)
+          .$if(column === 'created_at', (q) => q.where('credited_at', 'is', null))
+          .where(column, '>=', p.start)
+          .where(column, '<', p.until);
+      return [
+        deposits('credited_at').as('credited'),
+        deposits('created_at').as('recorded'),
+        eb
+          .selectFrom('send_transactions')
+          .select(eb.fn.countAll<number>().as('n'))
+          .where('app_id', 'in', appsOf(db, p.userId))
+          .where('status', 'in', PLAN_SEND_STATUSES)
+          .where('created_at', '>=', p.start)
+          .where('created_at', '<', p.until)
+          .as('withdrawals'),
+      ];
+    }),
+  { ownerOf: (p) => p.userId },
 );
 
 const nextDay = (day: string) =>

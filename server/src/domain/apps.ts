@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import type { Compilable, Kysely, Selectable, Transaction } from 'kysely';
 import type { Db } from '../db/connection';
 import { prepared } from '../db/prepared';
+import { EVERY_OWNER } from '../db/ownerChanges';
 import type { AppsTable, Database } from '../db/schema';
 import type { components } from '../generated/portal.gen';
 import { recordAccountEvent, type ClientInfo } from './accountEvents';
@@ -172,21 +173,24 @@ function toAppView(row: Selectable<AppsTable>, methodCount: number, nowIso: stri
   };
 }
 
-/** The user's apps, oldest first (the sidebar list); on every get-apps, so prepared. */
-const appsOf = prepared({ userId: '' }, (db, { userId }) =>
-  db
-    .selectFrom('apps')
-    .selectAll('apps')
-    .select((eb) =>
-      eb
-        .selectFrom('app_payment_methods')
-        .select((e) => e.fn.countAll<number>().as('n'))
-        .whereRef('app_payment_methods.app_id', '=', 'apps.id')
-        .as('method_count'),
-    )
-    .where('apps.user_id', '=', userId)
-    .orderBy('apps.created_at', 'asc')
-    .orderBy('apps.id', 'asc'),
+/** The user's apps, oldest first (the sidebar list); on every get-apps, so prepared and kept. */
+const appsOf = prepared(
+  { userId: '' },
+  (db, { userId }) =>
+    db
+      .selectFrom('apps')
+      .selectAll('apps')
+      .select((eb) =>
+        eb
+          .selectFrom('app_payment_methods')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .whereRef('app_payment_methods.app_id', '=', 'apps.id')
+          .as('method_count'),
+      )
+      .where('apps.user_id', '=', userId)
+      .orderBy('apps.created_at', 'asc')
+      .orderBy('apps.id', 'asc'),
+  { ownerOf: (p) => p.userId },
 );
 
 export async function listApps(db: Executor, userId: string, nowIso: string): Promise<App[]> {
@@ -206,8 +210,11 @@ export async function ownedApp(db: Executor, userId: string, appId: string) {
 }
 
 // Every app-scoped operation starts here: prepared.
-const appOfUser = prepared({ userId: '', appId: '' }, (db, p) =>
-  db.selectFrom('apps').selectAll().where('id', '=', p.appId).where('user_id', '=', p.userId),
+const appOfUser = prepared(
+  { userId: '', appId: '' },
+  (db, p) =>
+    db.selectFrom('apps').selectAll().where('id', '=', p.appId).where('user_id', '=', p.userId),
+  { ownerOf: (p) => p.userId },
 );
 
 async function countAppMethods(db: Executor, appId: string): Promise<number> {
@@ -358,9 +365,9 @@ export function pageRead(
   return { direction: 'asc', offset: total - end, limit: end - offset };
 }
 
-/** The rows of a page read by pageRead, newest first. */
-const newestFirst = <T>(rows: T[], direction: 'asc' | 'desc'): T[] =>
-  direction === 'asc' ? rows.reverse() : rows;
+/** The rows of a page read by pageRead, newest first (a copy: kept rows are frozen). */
+const newestFirst = <T>(rows: readonly T[], direction: 'asc' | 'desc'): readonly T[] =>
+  direction === 'asc' ? [...rows].reverse() : rows;
 
 /** The page reads of app details' lists, prepared in both directions (see pageRead). */
 type PageParams = { appId: string; limit: number; offset: number };
@@ -369,9 +376,11 @@ function pagePrepared<R>(
   build: (db: Executor, p: PageParams, direction: 'asc' | 'desc') => Compilable<R>,
 ) {
   const sample: PageParams = { appId: '', limit: 0, offset: 0 };
+  // Kept under the app (db/ownerChanges.ts): its rows' triggers name it.
+  const keeping = { ownerOf: (p: PageParams) => p.appId };
   const byDirection = {
-    asc: prepared(sample, (db, p) => build(db, p, 'asc')),
-    desc: prepared(sample, (db, p) => build(db, p, 'desc')),
+    asc: prepared(sample, (db, p) => build(db, p, 'asc'), keeping),
+    desc: prepared(sample, (db, p) => build(db, p, 'desc'), keeping),
   };
   return (db: Executor, appId: string, read: ReturnType<typeof pageRead>) =>
     byDirection[read.direction](db, { appId, limit: read.limit, offset: read.offset });
@@ -447,22 +456,28 @@ const apiLogPage = pagePrepared((db, p, direction) =>
     .offset(p.offset),
 );
 
-// App details, the most read app screen, runs these on every read: prepared.
-const activeMethods = prepared({}, (db) =>
-  db
-    .selectFrom('payment_methods')
-    .selectAll()
-    .where('is_active', '=', 1)
-    .orderBy('sort_order', 'asc'),
+// App details, the most read app screen, runs these on every read: prepared and kept.
+const activeMethods = prepared(
+  {},
+  (db) =>
+    db
+      .selectFrom('payment_methods')
+      .selectAll()
+      .where('is_active', '=', 1)
+      .orderBy('sort_order', 'asc'),
+  { ownerOf: () => EVERY_OWNER },
 );
 
-const methodsOfApp = prepared({ appId: '' }, (db, { appId }) =>
-  db
-    .selectFrom('app_payment_methods')
-    .selectAll()
-    .where('app_id', '=', appId)
-    .orderBy('created_at', 'asc')
-    .orderBy('id', 'asc'),
+const methodsOfApp = prepared(
+  { appId: '' },
+  (db, { appId }) =>
+    db
+      .selectFrom('app_payment_methods')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc'),
+  { ownerOf: (p) => p.appId },
 );
 
 /** Everything the app detail screen shows, each list at its requested page (1 by default). */

@@ -21,31 +21,38 @@ export function startOfUtcMonth(now: Date): string {
  * The gateway transactions of the user's apps, as the app tabs count them (appUsage.ts): credited
  * deposits and completed withdrawals in total, today and this month, from the daily totals (the
  * windows start at 00:00 UTC, so whole days answer them exactly; the plan's count is appUsage.ts
- * planTransactionCounts). The dashboard's queries are prepared: it is the most read screen.
+ * planTransactionCounts). The dashboard's queries are prepared and kept per process until the
+ * user's rows change (db/ownerChanges.ts): it is the most read screen.
  */
-const transactionCounts = prepared({ userId: '', day: '', month: '' }, (db, p) =>
-  db
-    .selectFrom('app_daily_usage')
-    .where('app_id', 'in', db.selectFrom('apps').select('id').where('user_id', '=', p.userId))
-    .select((eb) => {
-      const both = eb(eb.ref('deposit_count'), '+', eb.ref('withdraw_count'));
-      const countSince = (day: string) =>
-        eb.fn.sum<number>(eb.case().when('day', '>=', day).then(both).else(0).end());
-      return [
-        eb.fn.sum<number>(both).as('total'),
-        countSince(p.day).as('daily'),
-        countSince(p.month).as('monthly'),
-      ];
-    }),
+const transactionCounts = prepared(
+  { userId: '', day: '', month: '' },
+  (db, p) =>
+    db
+      .selectFrom('app_daily_usage')
+      .where('app_id', 'in', db.selectFrom('apps').select('id').where('user_id', '=', p.userId))
+      .select((eb) => {
+        const both = eb(eb.ref('deposit_count'), '+', eb.ref('withdraw_count'));
+        const countSince = (day: string) =>
+          eb.fn.sum<number>(eb.case().when('day', '>=', day).then(both).else(0).end());
+        return [
+          eb.fn.sum<number>(both).as('total'),
+          countSince(p.day).as('daily'),
+          countSince(p.month).as('monthly'),
+        ];
+      }),
+  { ownerOf: (p) => p.userId },
 );
 
-const latestEntries = prepared({ userId: '' }, (db, { userId }) =>
-  db
-    .selectFrom('ledger_entries')
-    .select(['tnx', 'amount_micro', 'type', 'source', 'note', 'created_at'])
-    .where('user_id', '=', userId)
-    .orderBy('created_at', 'desc')
-    .limit(LATEST_ENTRIES),
+const latestEntries = prepared(
+  { userId: '' },
+  (db, { userId }) =>
+    db
+      .selectFrom('ledger_entries')
+      .select(['tnx', 'amount_micro', 'type', 'source', 'note', 'created_at'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .limit(LATEST_ENTRIES),
+  { ownerOf: (p) => p.userId },
 );
 
 type Schemas = components['schemas'];

@@ -31,27 +31,30 @@ export interface GatewayMethod {
 }
 
 // Every gateway call on a method and the app details screen read it: prepared.
-const enabledGatewayMethods = prepared({ appId: '' }, (db, p) =>
-  db
-    .selectFrom('app_payment_methods')
-    .innerJoin('payment_methods', 'payment_methods.id', 'app_payment_methods.payment_method_id')
-    .select([
-      'payment_methods.id',
-      'payment_methods.code',
-      'payment_methods.name',
-      'payment_methods.network_name',
-      'payment_methods.network_type',
-      'payment_methods.chain_id',
-      'payment_methods.token_contract_address',
-      'payment_methods.decimals',
-      'payment_methods.confirmations',
-      'payment_methods.min_deposit',
-      'app_payment_methods.deposit_status',
-      'app_payment_methods.withdraw_status',
-    ])
-    .where('app_payment_methods.app_id', '=', p.appId)
-    .where('payment_methods.code', 'is not', null)
-    .orderBy('payment_methods.sort_order'),
+const enabledGatewayMethods = prepared(
+  { appId: '' },
+  (db, p) =>
+    db
+      .selectFrom('app_payment_methods')
+      .innerJoin('payment_methods', 'payment_methods.id', 'app_payment_methods.payment_method_id')
+      .select([
+        'payment_methods.id',
+        'payment_methods.code',
+        'payment_methods.name',
+        'payment_methods.network_name',
+        'payment_methods.network_type',
+        'payment_methods.chain_id',
+        'payment_methods.token_contract_address',
+        'payment_methods.decimals',
+        'payment_methods.confirmations',
+        'payment_methods.min_deposit',
+        'app_payment_methods.deposit_status',
+        'app_payment_methods.withdraw_status',
+      ])
+      .where('app_payment_methods.app_id', '=', p.appId)
+      .where('payment_methods.code', 'is not', null)
+      .orderBy('payment_methods.sort_order'),
+  { ownerOf: (p) => p.appId },
 );
 
 /** The app's enabled methods that have a gateway code, in the portal's order. */

@@ -2,6 +2,7 @@ import type { DepositStatus } from '../db/schema';
 import { sumMicro } from '../db/sums';
 import { sql } from 'kysely';
 import { engineOf, type Db } from '../db/connection';
+import { prepared, type Executor } from '../db/prepared';
 import { creditTermsOf } from './appUsage';
 import { afterCursor, pageOf } from './cursor';
 import { NotFoundError } from './errors';
@@ -343,7 +344,7 @@ export interface DepositFilter {
 }
 
 /** The watcher's rows of an app (rows from before the gateway carry no chain position). */
-function depositRows(db: Db, appId: string) {
+function depositRows(db: Executor, appId: string) {
   return db
     .selectFrom('receive_transactions')
     .innerJoin('payment_methods', 'payment_methods.id', 'receive_transactions.payment_method_id')
@@ -394,32 +395,54 @@ export async function listDeposits(
   filter: DepositFilter,
   page: { cursor: string | undefined; limit: number },
 ): Promise<{ deposits: GatewayDeposit[]; nextCursor: string | null }> {
-  const rows = await depositRows(db, appId)
-    .$if(filter.uniqueId !== undefined, (q) =>
-      q.where('receive_transactions.unique_id', '=', filter.uniqueId ?? ''),
-    )
-    .$if(filter.methodCode !== undefined, (q) =>
-      q.where('payment_methods.code', '=', filter.methodCode ?? ''),
-    )
-    .$if(filter.status !== undefined, (q) =>
-      q.where('receive_transactions.deposit_status', '=', filter.status ?? 0),
-    )
-    .$if(filter.from !== undefined, (q) =>
-      q.where('receive_transactions.created_at', '>=', new Date(filter.from ?? 0).toISOString()),
-    )
-    .$if(filter.to !== undefined, (q) =>
-      q.where('receive_transactions.created_at', '<', new Date(filter.to ?? 0).toISOString()),
-    )
-    .$if(page.cursor !== undefined, (q) =>
-      q.where(afterCursor('receive_transactions', page.cursor ?? '')),
-    )
-    .orderBy('receive_transactions.created_at', 'desc')
-    .orderBy('receive_transactions.id', 'desc')
-    .limit(page.limit + 1)
-    .execute();
+  const unfiltered = Object.values(filter).every((value) => value === undefined);
+  const rows =
+    unfiltered && page.cursor === undefined
+      ? await latestDeposits(db, { appId, limit: page.limit + 1 })
+      : await depositRows(db, appId)
+          .$if(filter.uniqueId !== undefined, (q) =>
+            q.where('receive_transactions.unique_id', '=', filter.uniqueId ?? ''),
+          )
+          .$if(filter.methodCode !== undefined, (q) =>
+            q.where('payment_methods.code', '=', filter.methodCode ?? ''),
+          )
+          .$if(filter.status !== undefined, (q) =>
+            q.where('receive_transactions.deposit_status', '=', filter.status ?? 0),
+          )
+          .$if(filter.from !== undefined, (q) =>
+            q.where(
+              'receive_transactions.created_at',
+              '>=',
+              new Date(filter.from ?? 0).toISOString(),
+            ),
+          )
+          .$if(filter.to !== undefined, (q) =>
+            q.where('receive_transactions.created_at', '<', new Date(filter.to ?? 0).toISOString()),
+          )
+          .$if(page.cursor !== undefined, (q) =>
+            q.where(afterCursor('receive_transactions', page.cursor ?? '')),
+          )
+          .orderBy('receive_transactions.created_at', 'desc')
+          .orderBy('receive_transactions.id', 'desc')
+          .limit(page.limit + 1)
+          .execute();
   const { rows: shown, nextCursor } = pageOf(rows, page.limit);
   return { deposits: shown.map(depositView), nextCursor };
 }
+
+/**
+ * The newest page without filters, what an integration polls: prepared and kept under the app
+ * until one of its deposits changes (db/ownerChanges.ts).
+ */
+const latestDeposits = prepared(
+  { appId: '', limit: 0 },
+  (db, p) =>
+    depositRows(db, p.appId)
+      .orderBy('receive_transactions.created_at', 'desc')
+      .orderBy('receive_transactions.id', 'desc')
+      .limit(p.limit),
+  { ownerOf: (p) => p.appId },
+);
 
 export async function getDeposit(db: Db, appId: string, id: string): Promise<GatewayDeposit> {
   const row = await depositRows(db, appId)

@@ -15,13 +15,18 @@ export interface GatewayKey {
 }
 
 // Every gateway request asks: prepared.
-const liveKey = prepared({ tokenHash: '' }, (db, p) =>
-  db
-    .selectFrom('api_keys')
-    .innerJoin('apps', 'apps.id', 'api_keys.app_id')
-    .select(['api_keys.id', 'api_keys.app_id', 'api_keys.abilities', 'apps.whitelist_ip'])
-    .where('api_keys.token_hash', '=', p.tokenHash)
-    .where('api_keys.revoked_at', 'is', null),
+const liveKey = prepared(
+  { tokenHash: '' },
+  (db, p) =>
+    db
+      .selectFrom('api_keys')
+      .innerJoin('apps', 'apps.id', 'api_keys.app_id')
+      .select(['api_keys.id', 'api_keys.app_id', 'api_keys.abilities', 'apps.whitelist_ip'])
+      .where('api_keys.token_hash', '=', p.tokenHash)
+      .where('api_keys.revoked_at', 'is', null),
+  // Kept under the key's app (db/ownerChanges.ts): revoking the key or changing the app's
+  // whitelist names it. An unknown key keeps nothing.
+  { ownerOf: (_p, [row]) => row?.app_id },
 );
 
 /** The live key with this text, or null (unknown, revoked, or its app deleted). */

@@ -26,17 +26,22 @@ export async function rowCount(db: Executor, kind: CountedTable, ownerId: string
   return Number(row?.n ?? 0);
 }
 
-const keptCount = prepared({ ownerId: '', kind: 'api_logs' as CountedTable }, (db, p) =>
-  db
-    .selectFrom('row_counts')
-    .select('n')
-    .where('owner_id', '=', p.ownerId)
-    .where('kind', '=', p.kind),
+const keptCount = prepared(
+  { ownerId: '', kind: 'api_logs' as CountedTable },
+  (db, p) =>
+    db
+      .selectFrom('row_counts')
+      .select('n')
+      .where('owner_id', '=', p.ownerId)
+      .where('kind', '=', p.kind),
+  { ownerOf: (p) => p.ownerId },
 );
 
 // Every kind the owner has (a handful): one query whatever the kinds asked.
-const keptCounts = prepared({ ownerId: '' }, (db, p) =>
-  db.selectFrom('row_counts').select(['kind', 'n']).where('owner_id', '=', p.ownerId),
+const keptCounts = prepared(
+  { ownerId: '' },
+  (db, p) => db.selectFrom('row_counts').select(['kind', 'n']).where('owner_id', '=', p.ownerId),
+  { ownerOf: (p) => p.ownerId },
 );
 
 /** Several kinds of rows owned by `ownerId`, as kept, in one query (0 for a kind it never had). */

@@ -63,21 +63,55 @@ const SEEN_WRITE_EVERY_MS = 60_000;
 
 // Every authenticated request runs this lookup: building and compiling it cost more CPU than
 // running it, and asking the database at all most of what is left (issue 18 profiles).
-const lookupSession = prepared({ tokenHash: '' }, (db, { tokenHash }) =>
-  db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .selectAll('users')
-    .select([
-      'sessions.id as session_id',
-      'sessions.created_at as session_created_at',
-      'sessions.last_seen_at as session_last_seen_at',
-      'sessions.revoked_at as session_revoked_at',
-    ])
-    .where('sessions.token_hash', '=', tokenHash),
+const lookupSession = prepared(
+  { tokenHash: '' },
+  (db, { tokenHash }) =>
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .selectAll('users')
+      .select([
+        'sessions.id as session_id',
+        'sessions.created_at as session_created_at',
+        'sessions.last_seen_at as session_last_seen_at',
+        'sessions.revoked_at as session_revoked_at',
+      ])
+      .where('sessions.token_hash', '=', tokenHash),
   // Kept per process until the user or one of their sessions changes (db/ownerChanges.ts).
   { ownerOf: (_params, [row]) => row?.id },
 );
+
+type SessionRow = Awaited<ReturnType<typeof lookupSession>>[number];
+
+/** A looked-up row taken apart once: a kept row (frozen) comes back as the same object. */
+const sessions = new WeakMap<SessionRow, ReturnType<typeof takeApart>>();
+
+function takeApart(row: SessionRow) {
+  const {
+    session_id: sessionId,
+    session_created_at: createdAt,
+    session_last_seen_at: lastSeenAt,
+    session_revoked_at: revokedAt,
+    ...user
+  } = row;
+  return {
+    sessionId,
+    createdAt,
+    createdMs: Date.parse(createdAt),
+    lastSeenMs: Date.parse(lastSeenAt),
+    revokedAt,
+    user: Object.freeze(user),
+  };
+}
+
+function sessionOf(row: SessionRow) {
+  let parts = sessions.get(row);
+  if (!parts) {
+    parts = takeApart(row);
+    sessions.set(row, parts);
+  }
+  return parts;
+}
 
 /**
  * Resolves a bearer token to its user (one query for the session and its user). A session idle
@@ -93,21 +127,15 @@ export async function authenticateToken(
   if (!token.startsWith(SESSION_TOKEN_PREFIX)) return { ok: false, reason: 'missing' };
   const [row] = await lookupSession(db, { tokenHash: hashToken(token) });
   if (!row) return { ok: false, reason: 'missing' };
-  const {
-    session_id: sessionId,
-    session_created_at: createdAt,
-    session_last_seen_at: lastSeenAt,
-    session_revoked_at: revokedAt,
-    ...user
-  } = row;
+  const { sessionId, createdAt, createdMs, lastSeenMs, revokedAt, user } = sessionOf(row);
   if (revokedAt !== null) return { ok: false, reason: 'revoked' };
 
   const now = clock();
-  if (now.getTime() - Date.parse(createdAt) > limits.maxHours * 3_600_000) {
+  if (now.getTime() - createdMs > limits.maxHours * 3_600_000) {
     await revokeSession(db, sessionId, clock);
     return { ok: false, reason: 'lifetime' };
   }
-  const sinceSeenMs = now.getTime() - Date.parse(lastSeenAt);
+  const sinceSeenMs = now.getTime() - lastSeenMs;
   if (sinceSeenMs > limits.idleMinutes * 60_000 + SEEN_WRITE_EVERY_MS) {
     await revokeSession(db, sessionId, clock);
     return { ok: false, reason: 'expired' };

@@ -13,30 +13,32 @@ type Executor = Kysely<Database> | Transaction<Database>;
  * A canceled one (status 2) stays in force until end_date: access continues after cancelling.
  */
 export async function currentSubscription(db: Executor, userId: string, nowIso: string) {
-  const [row] = await subscriptionAt(db, { userId, nowIso });
-  return row;
+  const rows = await unreplacedSubscriptions(db, { userId });
+  return rows.find((row) => row.end_date > nowIso);
 }
 
-// Read by the dashboard and every plan check: prepared.
-const subscriptionAt = prepared({ userId: '', nowIso: '' }, (db, { userId, nowIso }) =>
-  db
-    .selectFrom('subscriptions')
-    .innerJoin('packages', 'packages.id', 'subscriptions.package_id')
-    .selectAll('subscriptions')
-    .select([
-      'packages.name as package_name',
-      'packages.app_count',
-      'packages.tnx_limit',
-      'packages.daily_tnx_limit',
-      'packages.fees',
-      'packages.duration_days',
-    ])
-    .where('subscriptions.user_id', '=', userId)
-    .where('subscriptions.replaced_at', 'is', null)
-    .where('subscriptions.end_date', '>', nowIso)
-    .orderBy('subscriptions.created_at', 'desc')
-    // Nothing but the first row is read.
-    .limit(1),
+// Read by the dashboard and every plan check: prepared, and kept per process (db/ownerChanges.ts)
+// without the time, so one kept read answers at any time: the user's subscriptions not replaced
+// by another, newest first (a few a year), the first not yet ended is the one in force.
+const unreplacedSubscriptions = prepared(
+  { userId: '' },
+  (db, { userId }) =>
+    db
+      .selectFrom('subscriptions')
+      .innerJoin('packages', 'packages.id', 'subscriptions.package_id')
+      .selectAll('subscriptions')
+      .select([
+        'packages.name as package_name',
+        'packages.app_count',
+        'packages.tnx_limit',
+        'packages.daily_tnx_limit',
+        'packages.fees',
+        'packages.duration_days',
+      ])
+      .where('subscriptions.user_id', '=', userId)
+      .where('subscriptions.replaced_at', 'is', null)
+      .orderBy('subscriptions.created_at', 'desc'),
+  { ownerOf: (p) => p.userId },
 );
 
 /** The purchase history is paged by this many rows (contract: 10 per page). */

@@ -21,11 +21,15 @@ export const ownColumn =
 export const appOwner: OwnerOf = (r) =>
   `(SELECT apps.user_id FROM apps WHERE apps.id = ${r}.app_id)`;
 
-export function ownerTriggers(engine: Engine, table: string, owner: OwnerOf): string[] {
+/**
+ * The triggers that name, for every row `table` writes, each owner `owners` finds: its user, and
+ * for an app's rows the app too (app-scoped reads are kept under their app).
+ */
+export function ownerTriggers(engine: Engine, table: string, owners: OwnerOf[]): string[] {
+  const named = (r: string) => owners.map((owner) => `SELECT ${owner(r)} AS o`).join(' UNION ALL ');
   if (engine === 'sqlite') {
-    // Row triggers (SQLite has no others); an update names the row's user before and after.
-    const call = (r: string) =>
-      `SELECT owner_changed(o) FROM (SELECT ${owner(r)} AS o) WHERE o IS NOT NULL;`;
+    // Row triggers (SQLite has no others); an update names the row's owners before and after.
+    const call = (r: string) => `SELECT owner_changed(o) FROM (${named(r)}) WHERE o IS NOT NULL;`;
     return [
       `CREATE TRIGGER ${table}_owner_insert AFTER INSERT ON ${table} BEGIN
         ${call('NEW')}
@@ -43,7 +47,8 @@ export function ownerTriggers(engine: Engine, table: string, owner: OwnerOf): st
   // one notification within a transaction). TRUNCATE names no rows: it voids everything.
   const notify = (rows: string) =>
     `PERFORM pg_notify('owner_changed', o)
-      FROM (SELECT DISTINCT ${owner(rows)} AS o FROM ${rows}) changed WHERE o IS NOT NULL;`;
+      FROM (SELECT DISTINCT o FROM ${rows}, LATERAL (${named(rows)}) owner) changed
+      WHERE o IS NOT NULL;`;
   const fn = `${table}_owner_changed`;
   const trigger = (op: string, referencing: string) =>
     `CREATE TRIGGER ${table}_owner_${op.toLowerCase()} AFTER ${op} ON ${table} ${referencing}
@@ -70,15 +75,15 @@ export function ownerTriggers(engine: Engine, table: string, owner: OwnerOf): st
 }
 
 /** The session lookup of every authenticated request: a session and its user. */
-const TABLES: [string, OwnerOf][] = [
-  ['users', ownColumn('id')],
-  ['sessions', ownColumn('user_id')],
+const TABLES: [string, OwnerOf[]][] = [
+  ['users', [ownColumn('id')]],
+  ['sessions', [ownColumn('user_id')]],
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   const engine = engineOf(db);
-  for (const [table, owner] of TABLES) {
-    for (const statement of ownerTriggers(engine, table, owner)) {
+  for (const [table, owners] of TABLES) {
+    for (const statement of ownerTriggers(engine, table, owners)) {
       await sql.raw(statement).execute(db);
     }
   }

@@ -20,6 +20,7 @@ import * as m0180 from './0180_withdrawals';
 import * as m0210 from './0210_subscription_proration';
 import * as m0230 from './0230_maintained_counts';
 import * as m0240 from './0240_owner_changes';
+import * as m0250 from './0250_kept_reads';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '0210_subscription_proration': m0210,
   '0230_maintained_counts': m0230,
   '0240_owner_changes': m0240,
+  '0250_kept_reads': m0250,
 };

@@ -275,13 +275,16 @@ export function ipnLogView(row: DeliveryRow): components['schemas']['IpnLog'] {
 }
 
 // App details reads it on every view.
-const deliveriesOfApp = prepared({ appId: '', offset: 0, limit: 0 }, (db, p) =>
-  deliveryRows(db)
-    .where('d.app_id', '=', p.appId)
-    .orderBy('d.created_at', 'desc')
-    .orderBy('d.id', 'desc')
-    .limit(p.limit)
-    .offset(p.offset),
+const deliveriesOfApp = prepared(
+  { appId: '', offset: 0, limit: 0 },
+  (db, p) =>
+    deliveryRows(db)
+      .where('d.app_id', '=', p.appId)
+      .orderBy('d.created_at', 'desc')
+      .orderBy('d.id', 'desc')
+      .limit(p.limit)
+      .offset(p.offset),
+  { ownerOf: (p) => p.appId },
 );
 
 /** A page of the app's deliveries, newest first (IPN Logs; the caller owns the app). */
