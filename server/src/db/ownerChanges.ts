@@ -29,7 +29,7 @@ export const OWNER_CHANGED = 'owner_changed';
 export const EVERY_OWNER = '*';
 
 /** Kept reads per database handle, the oldest dropped first. */
-export const KEPT_READS = 20_000;
+const MAX_KEPT_READS = 20_000;
 /** Past this many owners changed without a void, everything is voided and the list restarts. */
 const TRACKED_OWNERS = 100_000;
 
@@ -103,7 +103,7 @@ export class OwnerChanges {
   keep(key: string, owner: string, mark: number, rows: readonly unknown[]): void {
     if (!this.#holds(owner, mark)) return;
     for (const row of rows) Object.freeze(row);
-    if (this.#kept.size >= KEPT_READS) {
+    if (this.#kept.size >= MAX_KEPT_READS) {
       const oldest = this.#kept.keys().next().value;
       if (oldest !== undefined) this.#kept.delete(oldest);
     }

@@ -25,7 +25,7 @@ export const appOwner: OwnerOf = (r) =>
  * The triggers that name, for every row `table` writes, each owner `owners` finds: its user, and
  * for an app's rows the app too (app-scoped reads are kept under their app).
  */
-export function ownerTriggers(engine: Engine, table: string, owners: OwnerOf[]): string[] {
+function ownerTriggers(engine: Engine, table: string, owners: OwnerOf[]): string[] {
   const named = (r: string) => owners.map((owner) => `SELECT ${owner(r)} AS o`).join(' UNION ALL ');
   if (engine === 'sqlite') {
     // Row triggers (SQLite has no others); an update names the row's owners before and after.
@@ -80,13 +80,21 @@ const TABLES: [string, OwnerOf[]][] = [
   ['sessions', [ownColumn('user_id')]],
 ];
 
-export async function up(db: Kysely<unknown>): Promise<void> {
+/** Creates the owner triggers of each table, with the owners listed for it. */
+export async function addOwnerTriggers(
+  db: Kysely<unknown>,
+  tables: [string, OwnerOf[]][],
+): Promise<void> {
   const engine = engineOf(db);
-  for (const [table, owners] of TABLES) {
+  for (const [table, owners] of tables) {
     for (const statement of ownerTriggers(engine, table, owners)) {
       await sql.raw(statement).execute(db);
     }
   }
+}
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await addOwnerTriggers(db, TABLES);
 }
 
 export async function down(): Promise<void> {

@@ -1,6 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import { engineOf } from '../connection';
-import { appOwner, ownColumn, ownerTriggers, type OwnerOf } from './0240_owner_changes';
+import type { Kysely } from 'kysely';
+import { addOwnerTriggers, appOwner, ownColumn, type OwnerOf } from './0240_owner_changes';
 
 /** Reference data every user reads: a change voids every kept read (db/ownerChanges.ts). */
 const everyone: OwnerOf[] = [() => `'*'`];
@@ -38,12 +37,7 @@ const TABLES: [string, OwnerOf[]][] = [
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const engine = engineOf(db);
-  for (const [table, owners] of TABLES) {
-    for (const statement of ownerTriggers(engine, table, owners)) {
-      await sql.raw(statement).execute(db);
-    }
-  }
+  await addOwnerTriggers(db, TABLES);
 }
 
 export async function down(): Promise<void> {
