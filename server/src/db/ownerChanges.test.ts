@@ -5,6 +5,8 @@ import { insertApp, insertAppMethod, insertSubscription } from '../../test/appRo
 import { newApiKey } from '../domain/apiKeys';
 import { postEntry } from '../domain/ledger';
 import { createTestApp, type TestApp } from '../../test/testApp';
+// PostgreSQL tells other processes on commit, a moment later: they wait for it.
+import { until } from '../../test/until';
 import { changesOf, engineOf, type Db } from './connection';
 import { LISTENER_NAME, OwnerChanges } from './ownerChanges';
 import { keptQueryTables, prepared } from './prepared';
@@ -23,17 +25,6 @@ afterAll(async () => {
   await second?.close();
   await first?.close();
 });
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** PostgreSQL tells other processes on commit, a moment later: wait for it (bounded). */
-async function until(check: () => Promise<boolean>, what: string) {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await pause(10);
-  }
-}
 
 const sqlite = () => engineOf(first.db) === 'sqlite';
 

@@ -5,6 +5,7 @@ import { freshTestStore, type TestStore } from '../../../test/testStore';
 import { testClock } from '../../../test/testApp';
 import { addJob, claimJob, completeJob, failJob, queueStats, retryJob, type Job } from './queue';
 import { startWorker, type Task } from './worker';
+import { pause, until } from '../../../test/until';
 
 // The job mechanism on both engines. Each "process" has its own connection (pool) to one
 // database, as two server processes would.
@@ -28,15 +29,6 @@ beforeEach(async () => {
 });
 
 const quietLog = () => ({ error: jest.fn(), warn: jest.fn() });
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(check: () => Promise<boolean>, what: string) {
-  const deadline = Date.now() + 20_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await pause(20);
-  }
-}
 
 /** A task that records which process ran which job. */
 function recordingTask(runs: { job: string; by: string }[], by: string, workMs = 3): Task {
