@@ -8,9 +8,10 @@
 // TEST_DATABASE_URL) in two processes on one database. It signs in the demo account, records each
 // route's exact answer (status, headers, body bytes), starts a bare Fastify (scripts/bench-bare.mjs)
 // with as many processes that replays them, then runs autocannon against ours and right after
-// against the bare one, route by route, and prints a table with the ratio ours/bare and the targets.
+// against the bare one (and the other way round, in turns, --rounds times), route by route, and
+// prints a table with the median ratio ours/bare and the targets.
 //
-//   npm run bench:api -- [--duration <seconds>] [--engine sqlite|postgres|both]
+//   npm run bench:api -- [--duration <seconds>] [--rounds <n>] [--engine sqlite|postgres|both]
 //     [--route <part of a route's name>] [--cpu-prof <dir>]
 // --route measures only the routes whose name contains it; --cpu-prof writes a V8 CPU profile of
 // each of our server processes into <dir> when it stops (node --cpu-prof), to profile, not guess.
@@ -47,7 +48,7 @@ const UNREPLAYED_HEADERS = new Set([
 /**
  * @typedef {'sqlite' | 'postgres'} Engine
  * @typedef {{ reqPerSec: number, p50: number, p99: number, non2xx: number, errors: number }} Figures
- * @typedef {{ engine: string, route: string, ours: Figures, bare: Figures, ratio: number, target: number }} Row
+ * @typedef {{ engine: string, route: string, ours: Figures, bare: Figures, ratio: number, ratios: number[], target: number }} Row
  * @typedef {{ name: string, method: 'GET' | 'POST', path: string, public: boolean, headers: Record<string, string>, nextBody?: () => string }} Route
  * @typedef {{ engine: string, route: string, rows: number, alone: Figures, loaded: Figures }} LargeRow
  */
@@ -94,6 +95,7 @@ function admin(args, env) {
 const { values: flags } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '3' },
     engine: { type: 'string', default: 'both' },
     'large-rows': { type: 'string', default: '1000000' },
     route: { type: 'string', default: '' },
@@ -103,6 +105,10 @@ const { values: flags } = parseArgs({
 const duration = Number(flags.duration);
 if (!Number.isInteger(duration) || duration < 1) {
   throw new Error(`--duration takes whole seconds (1 or more), got '${flags.duration}'`);
+}
+const rounds = Number(flags.rounds);
+if (!Number.isInteger(rounds) || rounds < 1) {
+  throw new Error(`--rounds takes a whole number (1 or more), got '${flags.rounds}'`);
 }
 const largeRows = Number(flags['large-rows']);
 if (!Number.isSafeInteger(largeRows) || largeRows < 0) {
@@ -552,27 +558,54 @@ async function benchEngine(engine) {
     for (const route of routes.filter((r) => r.name.includes(flags.route))) {
       const size = sizes.get(route.name) ?? 0;
       const name = `${route.name} (${size < 10_000 ? `${size} B` : `${Math.round(size / 1024)} KB`})`;
-      // Back to back, ours first: both see the same moment of a busy machine as nearly as can be.
-      const oursFigures = await measure(
-        ours.map((origin) => `${origin}${route.path}`),
-        route.headers,
-        route,
-      );
-      const bareFigures = await measure(
-        bare.map((origin) => `${origin}${route.path}`),
-        route.headers,
-        route,
-      );
+      // Back to back, so both see the same moment of a busy machine as nearly as can be, in
+      // `rounds` pairs taking turns at going first; the row is the pair with the median ratio
+      // (this machine's speed drifts by up to 2× within minutes, which a single pair measures).
+      /** @type {{ ours: Figures, bare: Figures, ratio: number }[]} */
+      const pairs = [];
+      for (let round = 0; round < rounds; round += 1) {
+        const load = (/** @type {string[]} */ origins) =>
+          measure(
+            origins.map((origin) => `${origin}${route.path}`),
+            route.headers,
+            route,
+          );
+        const oursFirst = round % 2 === 0;
+        const firstFigures = await load(oursFirst ? ours : bare);
+        const secondFigures = await load(oursFirst ? bare : ours);
+        const [oursFigures, bareFigures] = oursFirst
+          ? [firstFigures, secondFigures]
+          : [secondFigures, firstFigures];
+        pairs.push({
+          ours: oursFigures,
+          bare: bareFigures,
+          ratio: oursFigures.reqPerSec / bareFigures.reqPerSec,
+        });
+      }
+      pairs.sort((a, b) => a.ratio - b.ratio);
+      const median = pairs[Math.floor(pairs.length / 2)];
+      if (!median) throw new Error('no rounds measured');
+      const sum = (/** @type {(figures: Figures) => number} */ of) =>
+        pairs.reduce((total, pair) => total + of(pair.ours) + of(pair.bare), 0);
+      const oursFigures = {
+        ...median.ours,
+        non2xx: sum((f) => f.non2xx),
+        errors: sum((f) => f.errors),
+      };
+      const bareFigures = median.bare;
       const row = {
         engine: label,
         route: name,
         ours: oursFigures,
         bare: bareFigures,
-        ratio: oursFigures.reqPerSec / bareFigures.reqPerSec,
+        ratio: median.ratio,
+        ratios: pairs.map((pair) => pair.ratio),
         target: route.public ? TARGET.public : TARGET.authenticated,
       };
       console.log(`${name}\n  ours: ${describe(row.ours)}\n  bare: ${describe(row.bare)}`);
-      console.log(`  ratio ${fraction(row.ratio)} (target ≥ ${row.target})`);
+      console.log(
+        `  ratio ${fraction(row.ratio)}, the median of ${row.ratios.map(fraction).join(', ')} (target ≥ ${row.target})`,
+      );
       rows.push(row);
     }
     if (largeRows > 0) {
@@ -691,7 +724,8 @@ function printTable(rows) {
 
 if (serverBuildIsStale()) await buildServer();
 console.log(
-  `bench:api: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${duration} s per run; ` +
+  `bench:api: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${duration} s per run, ` +
+    `${rounds} rounds per route; ` +
     `${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), load average ${os
       .loadavg()
       .map((n) => n.toFixed(2))

@@ -5,7 +5,7 @@ import responseValidation from '@fastify/response-validation';
 import openapiGlue from 'fastify-openapi-glue';
 import type { ResolvedConfig } from './config';
 import { createAppContext } from './context';
-import { changesOf, type Db } from './db/connection';
+import type { Db } from './db/connection';
 import type { Clock } from './domain/time';
 import { gatewayRateLimitKey } from './gateway/auth';
 import { GATEWAY_PREFIX, registerGateway } from './gateway/plugin';
@@ -127,11 +127,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorateRequest('stepUser', null);
   app.decorateRequest('stepTokenId', null);
   if (config.trustProxy === false) app.addHook('onRequest', forwardedForWarning());
-  const changes = changesOf(db);
   app.addHook('onRequest', async (request, reply) => {
     // What this process keeps holds for commits of other processes made before the request
     // arrived (db/ownerChanges.ts; on SQLite one data_version read per request).
-    changes?.catchUp();
+    ctx.changes?.catchUp();
     reply.headers(SECURITY_HEADERS);
     if (isApiUrl(request.url)) reply.headers(API_HEADERS);
   });

@@ -1,5 +1,6 @@
 import type { ResolvedConfig } from './config';
-import type { Db } from './db/connection';
+import { changesOf, type Db } from './db/connection';
+import type { OwnerChanges } from './db/ownerChanges';
 import type { ChainAdapter } from './domain/chain/adapter';
 import { chainAdapterFor } from './domain/chain';
 import { systemClock, type Clock } from './domain/time';
@@ -15,6 +16,8 @@ export interface AppContext {
   chain: ChainAdapter;
   /** The uploaded images (storage/), shared by every process of the deployment. */
   files: FileStore;
+  /** What this process keeps of the database's rows (db/ownerChanges.ts); none: KEPT_READS=off. */
+  changes: OwnerChanges | undefined;
 }
 
 /** The one place the chain adapter and the file store are built; everything else receives them. */
@@ -29,5 +32,6 @@ export function createAppContext(
     clock,
     chain: chainAdapterFor(config, db),
     files: directoryFileStore(config.storageDir),
+    changes: changesOf(db),
   };
 }

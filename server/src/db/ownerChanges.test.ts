@@ -7,7 +7,7 @@ import { postEntry } from '../domain/ledger';
 import { createTestApp, type TestApp } from '../../test/testApp';
 // PostgreSQL tells other processes on commit, a moment later: they wait for it.
 import { until } from '../../test/until';
-import { changesOf, engineOf, type Db } from './connection';
+import { changesOf, engineOf, openDb, type Db } from './connection';
 import { LISTENER_NAME, OwnerChanges } from './ownerChanges';
 import { keptQueryTables, prepared } from './prepared';
 
@@ -247,10 +247,8 @@ test('a transaction keeps nothing: it may read its own writes before they commit
   });
 });
 
-test('every kept query reads only tables whose triggers name the changed rows’ user', async () => {
-  // Importing the app registers every kept query of the server.
-  expect(buildApp).toBeDefined();
-  const { db } = first;
+/** The tables with owner triggers (migrations 0240, 0250). */
+async function triggeredTables(db: Db): Promise<Set<string>> {
   const triggered = sqlite()
     ? await sql<{ t: string }>`
         select tbl_name as t from sqlite_master where type = 'trigger' and name like '%_owner_insert'`.execute(
@@ -259,10 +257,60 @@ test('every kept query reads only tables whose triggers name the changed rows’
     : await sql<{ t: string }>`
         select event_object_table as t from information_schema.triggers
         where trigger_schema = current_schema() and trigger_name like '%_owner_insert'`.execute(db);
-  const covered = new Set(triggered.rows.map((row) => row.t));
+  return new Set(triggered.rows.map((row) => row.t));
+}
+
+test('every kept query reads only tables whose triggers name the changed rows’ user', async () => {
+  // Importing the app registers every kept query of the server.
+  expect(buildApp).toBeDefined();
+  const { db } = first;
+  const covered = await triggeredTables(db);
   const tables = keptQueryTables(db);
   expect(tables.length).toBeGreaterThan(1);
   for (const read of tables) {
     expect(read.filter((table) => !covered.has(table))).toEqual([]);
   }
+});
+
+test('every kept answer reads only tables whose triggers name the changed rows’ user', async () => {
+  // The operations whose whole answer is kept (http/keptAnswers.ts), answered with nothing kept
+  // so that every read reaches the database, where it is traced.
+  const reads: string[] = [];
+  const traced = openDb(
+    { dataDir: first.dataDir, databaseUrl: first.storeEnv.DATABASE_URL },
+    {
+      keptReads: false,
+      log: (event) => {
+        if (event.level === 'query' && /^\s*(select|with)\b/i.test(event.query.sql)) {
+          reads.push(event.query.sql);
+        }
+      },
+    },
+  );
+  const app = await buildApp({ config: first.config, db: traced, clock: first.clock });
+  try {
+    const headers = await first.authHeader();
+    const answers = [
+      { url: '/api/dashboard', answer: 'last_login_at' },
+      { url: '/api/cryptosafelock/app-details/app_demo_store', answer: 'all_payment_methods' },
+    ];
+    for (const { url, answer } of answers) {
+      const res = await app.inject({ url, headers });
+      expect(res.body).toContain(answer);
+    }
+  } finally {
+    await app.close();
+    await traced.destroy();
+  }
+  const all = sqlite()
+    ? await sql<{ t: string }>`select name as t from sqlite_master where type = 'table'`.execute(
+        first.db,
+      )
+    : await sql<{ t: string }>`
+        select table_name as t from information_schema.tables
+        where table_schema = current_schema()`.execute(first.db);
+  const read = all.rows.map((row) => row.t).filter((t) => reads.some((q) => q.includes(`"${t}"`)));
+  expect(read).toEqual(expect.arrayContaining(['ledger_entries', 'app_daily_usage']));
+  const covered = await triggeredTables(first.db);
+  expect(read.filter((table) => !covered.has(table))).toEqual([]);
 });

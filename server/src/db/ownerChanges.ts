@@ -30,13 +30,50 @@ export const EVERY_OWNER = '*';
 
 /** Kept reads per database handle, the oldest dropped first. */
 const MAX_KEPT_READS = 20_000;
+/**
+ * Kept answers per database handle, the oldest dropped first: an app detail answer is about
+ * 12 KB of text, so at most a few tens of MB.
+ */
+const MAX_KEPT_ANSWERS = 2_000;
 /** Past this many owners changed without a void, everything is voided and the list restarts. */
 const TRACKED_OWNERS = 100_000;
 
-interface Kept {
+interface Kept<T> {
   owner: string;
   mark: number;
-  rows: readonly unknown[];
+  /** Epoch ms from which it no longer holds, whatever changes (a hold that ends, a new day). */
+  until: number;
+  value: T;
+}
+
+/** Kept values by key, at most `max`, the oldest dropped first. */
+class Shelf<T> {
+  readonly #entries = new Map<string, Kept<T>>();
+  readonly #max: number;
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  put(key: string, entry: Kept<T>): void {
+    if (this.#entries.size >= this.#max) {
+      const oldest = this.#entries.keys().next().value;
+      if (oldest !== undefined) this.#entries.delete(oldest);
+    }
+    this.#entries.set(key, entry);
+  }
+
+  take(key: string, holds: (entry: Kept<T>) => boolean): T | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    if (holds(entry)) return entry.value;
+    this.#entries.delete(key);
+    return undefined;
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
 }
 
 /** What tells a database handle's caches whether they can be trusted now. */
@@ -58,7 +95,8 @@ export class OwnerChanges {
   /** Reads begun before this are void. */
   #floor = 0;
   readonly #changedAt = new Map<string, number>();
-  readonly #kept = new Map<string, Kept>();
+  readonly #rows = new Shelf<readonly unknown[]>(MAX_KEPT_READS);
+  readonly #answers = new Shelf<object>(MAX_KEPT_ANSWERS);
   #feed: ChangeFeed | undefined;
 
   attach(feed: ChangeFeed): void {
@@ -79,7 +117,8 @@ export class OwnerChanges {
   voidAll(tick = ++this.#tick): void {
     this.#floor = tick;
     this.#changedAt.clear();
-    this.#kept.clear();
+    this.#rows.clear();
+    this.#answers.clear();
   }
 
   /**
@@ -103,21 +142,32 @@ export class OwnerChanges {
   keep(key: string, owner: string, mark: number, rows: readonly unknown[]): void {
     if (!this.#holds(owner, mark)) return;
     for (const row of rows) Object.freeze(row);
-    if (this.#kept.size >= MAX_KEPT_READS) {
-      const oldest = this.#kept.keys().next().value;
-      if (oldest !== undefined) this.#kept.delete(oldest);
-    }
-    this.#kept.set(key, { owner, mark, rows: Object.freeze(rows) });
+    this.#rows.put(key, { owner, mark, until: Infinity, value: Object.freeze(rows) });
   }
 
   /** The rows kept under `key`, if they still hold. */
   kept(key: string): readonly unknown[] | undefined {
     if (!this.#feed?.live()) return undefined;
-    const entry = this.#kept.get(key);
-    if (!entry) return undefined;
-    if (this.#holds(entry.owner, entry.mark)) return entry.rows;
-    this.#kept.delete(key);
-    return undefined;
+    return this.#rows.take(key, (entry) => this.#holds(entry.owner, entry.mark));
+  }
+
+  /**
+   * A whole answer built from reads begun at `mark` (http/keptAnswers.ts), kept if nothing of
+   * `owner` changed since, until `until` (epoch ms): the first instant its answer would differ
+   * without any row changing. Frozen: every later request gets this very object.
+   */
+  keepAnswer(key: string, owner: string, mark: number, answer: object, until: number): void {
+    if (!this.#holds(owner, mark)) return;
+    this.#answers.put(key, { owner, mark, until, value: Object.freeze(answer) });
+  }
+
+  /** The answer kept under `key`, if it still holds at `now` (epoch ms). */
+  keptAnswer(key: string, now: number): object | undefined {
+    if (!this.#feed?.live()) return undefined;
+    return this.#answers.take(
+      key,
+      (entry) => now < entry.until && this.#holds(entry.owner, entry.mark),
+    );
   }
 
   #holds(owner: string, mark: number): boolean {
@@ -125,7 +175,7 @@ export class OwnerChanges {
   }
 
   close(): Promise<void> {
-    this.#kept.clear();
+    this.voidAll();
     return this.#feed?.close() ?? Promise.resolve();
   }
 }

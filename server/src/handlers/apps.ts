@@ -9,6 +9,7 @@ import {
   appDetails,
   createApp,
   gasWalletBalances,
+  LIST_NAMES,
   listApps,
   ownedApp,
   requeueDeposit,
@@ -22,6 +23,7 @@ import { microToDecimal } from '../domain/money';
 import { localChains, sendTestDeposit } from '../domain/testDeposits';
 import { isoNow } from '../domain/time';
 import { clientOf } from '../http/client';
+import { earliest, keptAnswer } from '../http/keptAnswers';
 import { requireUser } from '../http/requestContext';
 import { assertWebhookUrlAllowed, systemResolver } from '../domain/webhooks/ssrf';
 import { cancelWithdrawal, reinitiateWithdrawal } from '../domain/withdrawals';
@@ -81,11 +83,29 @@ export const appsHandlers: HandlerModule = (ctx) => {
     async getAppDetails(request) {
       const user = requireUser(request);
       const { id } = request.params;
-      const data = await appDetails(ctx.db, user.id, id, request.query, local, {
-        nowIso: isoNow(ctx.clock),
-        feeLeg: ctx.config.signer.feeAddress !== undefined,
-      });
-      return { status: true, data } satisfies Reply<'getAppDetails'>;
+      const pages = request.query;
+      const now = ctx.clock().getTime();
+      return keptAnswer(
+        ctx.changes,
+        {
+          key: `getAppDetails:${user.id}:${id}:${LIST_NAMES.map((list) => pages[list] ?? 1).join()}`,
+          owner: user.id,
+          now,
+          // Holds are shown until they end.
+          until: ({ data }) =>
+            earliest([
+              data.app_data.whitelist_hold_until,
+              ...data.user_payment_methods.map((method) => method.payout_hold_until),
+            ]),
+        },
+        async () => {
+          const data = await appDetails(ctx.db, user.id, id, pages, local, {
+            nowIso: new Date(now).toISOString(),
+            feeLeg: ctx.config.signer.feeAddress !== undefined,
+          });
+          return { status: true, data } satisfies Reply<'getAppDetails'>;
+        },
+      );
     },
 
     async listTokens(request) {

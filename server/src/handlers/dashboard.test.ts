@@ -197,6 +197,50 @@ test('getBalance is credits minus debits of the user’s own ledger', async () =
   expect(anonymous.statusCode).toBe(401);
 });
 
+// The dashboard's answer is kept per session until the user's rows change
+// (http/keptAnswers.ts); these read it twice on one session with no row changed in between (its
+// last sign of life is written once a minute), so only the time can change what it says.
+describe('the same session later, with no row changed', () => {
+  afterEach(() => t.clock.set(NOW));
+
+  test("today's count starts again at 00:00 UTC", async () => {
+    t.clock.set(new Date('2026-11-20T23:59:40.000Z'));
+    const session = await t.authHeader('counter');
+    const read = async () => (await t.call('getDashboard', { headers: session })).json().data;
+    expect(await read()).toMatchObject({ daily_transaction: 4, monthly_transaction: 10 });
+    t.clock.advance(30_000);
+    expect(await read()).toMatchObject({ daily_transaction: 0, monthly_transaction: 10 });
+  });
+
+  test('the plan is gone once it expires', async () => {
+    const expiring = await addUser(t, 'expiring');
+    await t.db
+      .insertInto('subscriptions')
+      .values({
+        id: 'sub_expiring',
+        user_id: expiring,
+        package_id: 'pkg_starter',
+        price_micro: 10_000_000,
+        paid_micro: 10_000_000,
+        credit_micro: 0,
+        status: 1,
+        invoice_id: 'INV-EXPIRING',
+        remarks: null,
+        start_date: '2026-10-20T12:00:20.000Z',
+        end_date: '2026-11-20T12:00:20.000Z',
+        canceled_at: null,
+        replaced_at: null,
+        created_at: '2026-10-20T12:00:20.000Z',
+      })
+      .execute();
+    const session = await t.authHeader('expiring');
+    const read = async () => (await t.call('getDashboard', { headers: session })).json().data;
+    expect((await read()).subscription).toMatchObject({ expiry: '2026-11-20T12:00:20.000Z' });
+    t.clock.advance(30_000);
+    expect((await read()).subscription).toBeNull();
+  });
+});
+
 describe('with a million ledger entries and gateway transactions', () => {
   const queries: CompiledQuery[] = [];
   let traced: Kysely<Database>;

@@ -1,3 +1,5 @@
+import type { OwnerChanges } from '../db/ownerChanges';
+
 /**
  * Answers that never change while the process runs (reference data written only by the seed,
  * e.g. the countries), with their JSON text made once: the serializer sends the kept text
@@ -15,4 +17,57 @@ export function keepSerialized<T extends object>(answer: T): T {
 export function serializeAnswer(data: unknown): string {
   const kept = typeof data === 'object' && data !== null ? serialized.get(data) : undefined;
   return kept ?? JSON.stringify(data);
+}
+
+/** How to keep one operation's answer: see keptAnswer. */
+export interface AnswerKeeping<T> {
+  /** Everything the answer depends on besides the rows (user, parameters, session). */
+  key: string;
+  /** Whose rows it is made of: the user, whose triggers also fire for their apps' rows. */
+  owner: string;
+  /** The request's time (epoch ms). */
+  now: number;
+  /**
+   * The first instant (epoch ms) the answer would differ with no row changed: a hold that ends,
+   * a plan that expires, a new day. Infinity when only rows change it.
+   */
+  until: (answer: T) => number;
+}
+
+/**
+ * The most read screens' whole answers, kept per process with their JSON text until a row of
+ * their owner changes (db/ownerChanges.ts) or `until` passes: a kept answer skips the reads, the
+ * figures' arithmetic and the 12 KB stringify (issue 18 profile: half of an app detail read
+ * once its rows were kept). `build` must read only tables with owner triggers (ownerChanges.test
+ * checks the answers kept today) and depend on nothing else but `key` and the time.
+ */
+export async function keptAnswer<T extends object>(
+  changes: OwnerChanges | undefined,
+  keeping: AnswerKeeping<T>,
+  build: () => Promise<T>,
+): Promise<T> {
+  if (!changes) return build();
+  const { key, owner, now } = keeping;
+  const kept = changes.keptAnswer(key, now);
+  // Only this function keeps under an answer key, always a T built for it.
+  if (kept) return kept as T;
+  const mark = changes.begin();
+  const answer = await build();
+  if (mark === null) return answer;
+  const until = keeping.until(answer);
+  if (until > now) changes.keepAnswer(key, owner, mark, keepSerialized(answer), until);
+  return answer;
+}
+
+/** The next 00:00 UTC after `now` (epoch ms): days and months are counted in UTC. */
+export function nextUtcMidnight(now: number): number {
+  const day = new Date(now);
+  return Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() + 1);
+}
+
+/** The earliest of some ISO instants (absent ones ignored), as epoch ms; Infinity if none. */
+export function earliest(instants: readonly (string | null | undefined)[]): number {
+  let first = Infinity;
+  for (const instant of instants) if (instant) first = Math.min(first, Date.parse(instant));
+  return first;
 }
