@@ -287,15 +287,34 @@ test('every kept answer reads only tables whose triggers name the changed rowsâ€
       },
     },
   );
+  const key = newApiKey();
+  await first.db
+    .insertInto('api_keys')
+    .values({
+      id: 'key_traced',
+      app_id: 'app_demo_store',
+      token_name: 'Traced',
+      token_hash: key.hash,
+      token_prefix: key.prefix,
+      abilities: JSON.stringify(['deposits:read']),
+      created_at: first.clock().toISOString(),
+    })
+    .execute();
   const app = await buildApp({ config: first.config, db: traced, clock: first.clock });
   try {
-    const headers = await first.authHeader();
+    const portal = await first.authHeader();
     const answers = [
-      { url: '/api/dashboard', answer: 'last_login_at' },
-      { url: '/api/cryptosafelock/app-details/app_demo_store', answer: 'all_payment_methods' },
+      { url: '/api/dashboard', headers: portal, answer: 'last_login_at' },
+      {
+        url: '/api/cryptosafelock/app-details/app_demo_store',
+        headers: portal,
+        answer: 'all_payment_methods',
+      },
+      { url: '/gateway/v1/deposits', headers: { 'x-api-key': key.key }, answer: 'next_cursor' },
     ];
-    for (const { url, answer } of answers) {
-      const res = await app.inject({ url, headers });
+    for (const { url, headers, answer } of answers) {
+      // An address of the demo app's IP whitelist.
+      const res = await app.inject({ url, headers, remoteAddress: '203.0.113.10' });
       expect(res.body).toContain(answer);
     }
   } finally {

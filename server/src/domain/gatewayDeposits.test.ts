@@ -189,8 +189,15 @@ describe('the deposit watcher', () => {
     t.clock.advance(1_000);
     await pay(address, 400_000n);
     await watch();
+    const statuses = async () =>
+      (await get('/deposits')).json().data.map((d: { status: number }) => d.status);
+    // The page an integration polls (kept per process until the app's rows change) follows
+    // the watcher.
+    expect(await statuses()).toEqual([5, 0, 0]);
+    expect(await statuses()).toEqual([5, 0, 0]);
     await mineLocalBlocks(t.db, 12); // 15 blocks hold the first, 14 the second
     await watch();
+    expect(await statuses()).toEqual([5, 0, 3]);
 
     const all = (await get('/deposits')).json();
     expect(all.next_cursor).toBeNull();

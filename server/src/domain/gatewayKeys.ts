@@ -56,17 +56,30 @@ export function keyMay(key: Pick<GatewayKey, 'abilities'>, ability: string): boo
  */
 export function whitelistAllows(whitelist: string | null, ip: string): boolean {
   if (whitelist === null) return true;
-  const list = new BlockList();
+  const list = blockListOf(whitelist);
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
+  if (mapped) return list.check(mapped, 'ipv4') || list.check(ip, 'ipv6');
+  if (isIPv4(ip)) return list.check(ip, 'ipv4') || list.check(`::ffff:${ip}`, 'ipv6');
+  return list.check(ip, 'ipv6');
+}
+
+/** Whitelists parsed, by their text: checked on every gateway request (issue 18 profile). */
+const blockLists = new Map<string, BlockList>();
+const MAX_BLOCK_LISTS = 1_000;
+
+function blockListOf(whitelist: string): BlockList {
+  let list = blockLists.get(whitelist);
+  if (list) return list;
+  list = new BlockList();
   for (const entry of whitelist.split('\n')) {
     const [address = '', prefix] = entry.split('/');
     const type = isIPv4(address) ? 'ipv4' : 'ipv6';
     if (prefix === undefined) list.addAddress(address, type);
     else list.addSubnet(address, Number(prefix), type);
   }
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
-  if (mapped) return list.check(mapped, 'ipv4') || list.check(ip, 'ipv6');
-  if (isIPv4(ip)) return list.check(ip, 'ipv4') || list.check(`::ffff:${ip}`, 'ipv6');
-  return list.check(ip, 'ipv6');
+  if (blockLists.size >= MAX_BLOCK_LISTS) blockLists.clear();
+  blockLists.set(whitelist, list);
+  return list;
 }
 
 /** A key's use is written at most once a minute: not a database write on every request. */
