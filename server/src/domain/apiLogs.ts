@@ -1,5 +1,5 @@
 import type { Db } from '../db/connection';
-import { newId } from './ids';
+import { newTimeOrderedId } from './ids';
 
 // The gateway's API Logs: one row per answered request (method, route template, ip, status,
 // time), never the key and never a body. Rows are written in batches so that logging puts no
@@ -63,22 +63,26 @@ export class ApiLogWriter {
     if (rows.length === 0) return;
     this.buffer = [];
     try {
-      for (let i = 0; i < rows.length; i += CHUNK) {
-        await this.db
-          .insertInto('api_logs')
-          .values(
-            rows.slice(i, i + CHUNK).map((row) => ({
-              id: newId('log'),
-              app_id: row.appId,
-              method: row.method,
-              route: row.route,
-              ip: row.ip,
-              status: row.status,
-              created_at: row.at.toISOString(),
-            })),
-          )
-          .execute();
-      }
+      // One transaction per flush: one commit a second, however many rows (each chunk its own
+      // commit wrote the same index pages again for every 100 rows: issue 18 profile).
+      await this.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < rows.length; i += CHUNK) {
+          await trx
+            .insertInto('api_logs')
+            .values(
+              rows.slice(i, i + CHUNK).map((row) => ({
+                id: newTimeOrderedId('log', row.at),
+                app_id: row.appId,
+                method: row.method,
+                route: row.route,
+                ip: row.ip,
+                status: row.status,
+                created_at: row.at.toISOString(),
+              })),
+            )
+            .execute();
+        }
+      });
     } catch (error) {
       // Logged by the caller, not retried: a row the database refuses would block every later one.
       this.onError(error, rows.length + this.dropped);

@@ -37,8 +37,29 @@ function random16(): Uint8Array {
 
 /** Text primary key: `<prefix>_` + 128 random bits in base32 (26 chars), e.g. `usr_0f3k...`. */
 export function newId(prefix: string): string {
-  if (!/^[a-z][a-z0-9]{0,7}$/.test(prefix)) throw new Error(`Bad id prefix '${prefix}'`);
+  checkPrefix(prefix);
   return `${prefix}_${base32(random16())}`;
+}
+
+/**
+ * The same form, its first 48 bits the time `at` in ms and 80 random bits after, so ids made
+ * later sort after (as ULIDs do): for a table written thousands of rows a second (api_logs),
+ * whose primary key index then grows at its end instead of at random pages (38 against 10 µs a
+ * row on SQLite with 400,000 rows in place: issue 18). Ids tell their time; use where they may.
+ */
+export function newTimeOrderedId(prefix: string, at: Date): string {
+  checkPrefix(prefix);
+  const bytes = Uint8Array.from(random16());
+  let ms = at.getTime();
+  for (let i = 5; i >= 0; i -= 1) {
+    bytes[i] = ms % 256;
+    ms = Math.floor(ms / 256);
+  }
+  return `${prefix}_${base32(bytes)}`;
+}
+
+function checkPrefix(prefix: string): void {
+  if (!/^[a-z][a-z0-9]{0,7}$/.test(prefix)) throw new Error(`Bad id prefix '${prefix}'`);
 }
 
 /** Random opaque token of `bytes` bytes, base64url. */
