@@ -1,17 +1,17 @@
 import { BlockList, isIPv4 } from 'node:net';
 import type { Db } from '../db/connection';
 import { prepared } from '../db/prepared';
-import { hashApiKey } from './apiKeys';
 
 // What the gateway knows of the API key a request presents. Keys are looked up by the SHA-256
 // of the presented text (domain/apiKeys.ts stores only that), so the database never holds one.
 
+/** Shared by the requests presenting the key while its row is kept: read-only. */
 export interface GatewayKey {
-  id: string;
-  appId: string;
-  abilities: readonly string[];
+  readonly id: string;
+  readonly appId: string;
+  readonly abilities: readonly string[];
   /** The app's whitelist, one canonical address or CIDR per line; null allows any address. */
-  whitelist: string | null;
+  readonly whitelist: string | null;
 }
 
 // Every gateway request asks: prepared.
@@ -29,18 +29,29 @@ const liveKey = prepared(
   { ownerOf: (_p, [row]) => row?.app_id },
 );
 
-/** The live key with this text, or null (unknown, revoked, or its app deleted). */
-export async function findGatewayKey(db: Db, presented: string): Promise<GatewayKey | null> {
-  const [row] = await liveKey(db, { tokenHash: hashApiKey(presented) });
+/**
+ * The live key whose text hashes to `tokenHash` (apiKeys.ts hashApiKey of what a request
+ * presents), or null (unknown, revoked, or its app deleted).
+ */
+export async function findGatewayKey(db: Db, tokenHash: string): Promise<GatewayKey | null> {
+  const [row] = await liveKey(db, { tokenHash });
   if (!row) return null;
-  const parsed: unknown = JSON.parse(row.abilities);
-  return {
-    id: row.id,
-    appId: row.app_id,
-    abilities: Array.isArray(parsed) ? parsed.filter((a) => typeof a === 'string') : [],
-    whitelist: row.whitelist_ip,
-  };
+  let key = keyOfRow.get(row);
+  if (!key) {
+    const parsed: unknown = JSON.parse(row.abilities);
+    key = {
+      id: row.id,
+      appId: row.app_id,
+      abilities: Array.isArray(parsed) ? parsed.filter((a) => typeof a === 'string') : [],
+      whitelist: row.whitelist_ip,
+    };
+    keyOfRow.set(row, key);
+  }
+  return key;
 }
+
+/** A kept row (the same object while it holds) is parsed once. */
+const keyOfRow = new WeakMap<object, GatewayKey>();
 
 /** Whether the key holds `ability`; `<resource>:write` implies `<resource>:read`. */
 export function keyMay(key: Pick<GatewayKey, 'abilities'>, ability: string): boolean {
