@@ -1,37 +1,26 @@
-import { startTransition } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router-dom';
-import { App } from './app/App';
-import { createNavigation } from './app/navigation';
-import { makePersistor, makeStore } from './app/store';
-import { prefetchToastify } from './components/toast';
-import { selectIsSignedIn } from './features/auth/sessionSlice';
 import './styles/main.scss';
 
-const navigation = createNavigation();
-const store = makeStore({ onSessionEnd: () => navigation.navigate('/') });
+/**
+ * The bundle is evaluated in stages, each in a task of its own, so the browser can paint and
+ * answer input between them: evaluated in one go, React, the router, Redux and the app held the
+ * main thread for one task of 240 to 390 ms at Lighthouse's mobile slowdown, most of /login's
+ * blocking time (issue 18). The imports are eager: no chunk or request is added, only the moment
+ * each part is evaluated moves (a library imported here whole would lose its tree shaking: only
+ * react-dom, which is whole anyway, and our own modules are).
+ */
+const nextTask = () =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, 0);
+  });
 
-const container = document.getElementById('root');
-if (!container) throw new Error('The page has no #root element.');
+async function start(): Promise<void> {
+  await import(/* webpackMode: "eager" */ 'react-dom/client');
+  await nextTask();
+  await import(/* webpackMode: "eager" */ './app/store');
+  await nextTask();
+  const { boot } = await import(/* webpackMode: "eager" */ './app/boot');
+  await nextTask();
+  boot();
+}
 
-const app = <App store={store} navigation={navigation} Router={BrowserRouter} />;
-
-// Nothing renders before the stored session is read (what PersistGate did), so the first render
-// knows who is signed in.
-makePersistor(store, () => {
-  // The build prerendered this public screen as a signed-out visitor sees it without a query
-  // (src/prerender.tsx): hydrate it. A stored session redirects from there, and a query can fill
-  // the form (/register?u=sponsor), so those screens are drawn afresh.
-  const asPrerendered = window.location.search === '' && !selectIsSignedIn(store.getState());
-  if (container.hasChildNodes() && asPrerendered) {
-    // As a transition, hydration yields to the browser every few milliseconds instead of holding
-    // the main thread for the whole tree (what Lighthouse counts as blocking time); the markup is
-    // on screen already, and an input during hydration still hydrates its part first.
-    startTransition(() => {
-      hydrateRoot(container, app);
-    });
-  } else {
-    createRoot(container).render(app);
-  }
-  prefetchToastify();
-});
+void start();

@@ -1,0 +1,39 @@
+import { startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router-dom';
+import { App } from './App';
+import { createNavigation } from './navigation';
+import { makePersistor, makeStore } from './store';
+import { prefetchToastify } from '../components/toast';
+import { selectIsSignedIn } from '../features/auth/sessionSlice';
+
+/** Builds the store and renders the app into #root (src/main.tsx calls it once). */
+export function boot(): void {
+  const navigation = createNavigation();
+  const store = makeStore({ onSessionEnd: () => navigation.navigate('/') });
+
+  const container = document.getElementById('root');
+  if (!container) throw new Error('The page has no #root element.');
+
+  const app = <App store={store} navigation={navigation} Router={BrowserRouter} />;
+
+  // Nothing renders before the stored session is read (what PersistGate did), so the first render
+  // knows who is signed in.
+  makePersistor(store, () => {
+    // The build prerendered this public screen as a signed-out visitor sees it without a query
+    // (src/prerender.tsx): hydrate it. A stored session redirects from there, and a query can fill
+    // the form (/register?u=sponsor), so those screens are drawn afresh.
+    const asPrerendered = window.location.search === '' && !selectIsSignedIn(store.getState());
+    if (container.hasChildNodes() && asPrerendered) {
+      // As a transition, hydration yields to the browser every few milliseconds instead of holding
+      // the main thread for the whole tree (what Lighthouse counts as blocking time); the markup is
+      // on screen already, and an input during hydration still hydrates its part first.
+      startTransition(() => {
+        hydrateRoot(container, app);
+      });
+    } else {
+      createRoot(container).render(app);
+    }
+    prefetchToastify();
+  });
+}
