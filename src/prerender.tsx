@@ -9,7 +9,7 @@ import { makeStore } from './app/store';
 /**
  * The build's server entry (webpack.config.ts, PrerenderPlugin): it renders the public screens
  * as a signed-out visitor first sees them, into the HTML the server sends for their paths, so
- * the sign-in form paints before any script runs; src/main.tsx then hydrates it.
+ * the sign-in form paints before any script runs; src/app/boot.tsx then hydrates it.
  */
 export const PRERENDERED = [paths.login, paths.register, paths.reset];
 
