@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { AppsTable, ReceiveTransactionsTable, SendTransactionsTable } from '../src/db/schema';
+import { newApiKey } from '../src/domain/apiKeys';
 import type { TestApp } from './testApp';
 
 // Rows of a merchant's apps written straight to the database, for tests that need data the API
@@ -54,6 +55,27 @@ export async function insertAppMethod(
       ...values,
     })
     .execute();
+}
+
+/** A live API key of an app with these abilities; returns the key's text, shown once. */
+export async function insertApiKey(
+  t: TestApp,
+  values: { id: string; app_id: string; abilities: string[] },
+): Promise<string> {
+  const key = newApiKey();
+  await t.db
+    .insertInto('api_keys')
+    .values({
+      id: values.id,
+      app_id: values.app_id,
+      token_name: 'Server',
+      token_hash: key.hash,
+      token_prefix: key.prefix,
+      abilities: JSON.stringify(values.abilities),
+      created_at: t.clock().toISOString(),
+    })
+    .execute();
+  return key.key;
 }
 
 /** A deposit to an app, in USDT (BEP20), not yet broadcast or collected. */

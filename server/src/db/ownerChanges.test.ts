@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import { buildApp } from '../app';
 import { addUser } from '../../test/accounts';
-import { insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
-import { newApiKey } from '../domain/apiKeys';
+import { insertApiKey, insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
 import { postEntry } from '../domain/ledger';
 import { createTestApp, type TestApp } from '../../test/testApp';
 // PostgreSQL tells other processes on commit, a moment later: they wait for it.
@@ -149,21 +148,13 @@ test('an API key revoked in the portal of one process no longer opens the gatewa
     created_at: first.clock().toISOString(),
   });
   await insertAppMethod(first, { id: 'apm_kept', app_id: 'app_kept' });
-  const key = newApiKey();
-  await first.db
-    .insertInto('api_keys')
-    .values({
-      id: 'key_kept',
-      app_id: 'app_kept',
-      token_name: 'Server',
-      token_hash: key.hash,
-      token_prefix: key.prefix,
-      abilities: JSON.stringify(['methods:read']),
-      created_at: first.clock().toISOString(),
-    })
-    .execute();
+  const key = await insertApiKey(first, {
+    id: 'key_kept',
+    app_id: 'app_kept',
+    abilities: ['methods:read'],
+  });
   const methods = (app: TestApp) =>
-    app.inject({ method: 'GET', url: '/gateway/v1/methods', headers: { 'x-api-key': key.key } });
+    app.inject({ method: 'GET', url: '/gateway/v1/methods', headers: { 'x-api-key': key } });
   expect((await methods(second)).statusCode).toBe(200);
   expect((await methods(second)).statusCode).toBe(200);
 
@@ -287,19 +278,11 @@ test('every kept answer reads only tables whose triggers name the changed rowsâ€
       },
     },
   );
-  const key = newApiKey();
-  await first.db
-    .insertInto('api_keys')
-    .values({
-      id: 'key_traced',
-      app_id: 'app_demo_store',
-      token_name: 'Traced',
-      token_hash: key.hash,
-      token_prefix: key.prefix,
-      abilities: JSON.stringify(['deposits:read']),
-      created_at: first.clock().toISOString(),
-    })
-    .execute();
+  const key = await insertApiKey(first, {
+    id: 'key_traced',
+    app_id: 'app_demo_store',
+    abilities: ['deposits:read'],
+  });
   const app = await buildApp({ config: first.config, db: traced, clock: first.clock });
   try {
     const portal = await first.authHeader();
@@ -310,7 +293,7 @@ test('every kept answer reads only tables whose triggers name the changed rowsâ€
         headers: portal,
         answer: 'all_payment_methods',
       },
-      { url: '/gateway/v1/deposits', headers: { 'x-api-key': key.key }, answer: 'next_cursor' },
+      { url: '/gateway/v1/deposits', headers: { 'x-api-key': key }, answer: 'next_cursor' },
     ];
     for (const { url, headers, answer } of answers) {
       // An address of the demo app's IP whitelist.
