@@ -8,9 +8,10 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'dist/web');
 const groupsFile = path.join(root, 'dist/chunk-groups.json');
-// The first screen's budget (issues 2 and 18): 104.3 KiB + 1 KiB. RTK Query loads after it; the rest
-// of the fixed stack (react-dom, the router, RTK's core, redux-persist) is ~93 KiB (README: Size budget).
-const BUDGET = { js: 105.3 * 1024, css: 20 * 1024 };
+// The first screen's budget (issues 2 and 18): 104.3 KiB + 1 KiB of JS, 17.4 KiB + 1 KiB of CSS.
+// RTK Query loads after it; the rest of the fixed stack (react-dom, the router, RTK's core,
+// redux-persist) is ~93 KiB (README: Size budget).
+const BUDGET = { js: 105.3 * 1024, css: 18.4 * 1024 };
 
 if (!fs.existsSync(groupsFile)) {
   console.error('size: dist/chunk-groups.json is missing. Run `npm run build:web` first.');
