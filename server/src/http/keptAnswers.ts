@@ -23,7 +23,7 @@ export function serializeAnswer(data: unknown): string {
 export interface AnswerKeeping<T> {
   /** Everything the answer depends on besides the rows (user, parameters, session). */
   key: string;
-  /** Whose rows it is made of: a user (the triggers of their apps' rows name them too) or an app. */
+  /** Whose rows it is made of: a user (their apps' rows name them too) or an app. */
   owner: string;
   /** The request's time (epoch ms). */
   now: number;
