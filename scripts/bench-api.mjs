@@ -563,13 +563,13 @@ async function benchEngine(engine) {
       // (this machine's speed drifts by up to 2× within minutes, which a single pair measures).
       /** @type {{ ours: Figures, bare: Figures, ratio: number }[]} */
       const pairs = [];
+      const load = (/** @type {string[]} */ origins) =>
+        measure(
+          origins.map((origin) => `${origin}${route.path}`),
+          route.headers,
+          route,
+        );
       for (let round = 0; round < rounds; round += 1) {
-        const load = (/** @type {string[]} */ origins) =>
-          measure(
-            origins.map((origin) => `${origin}${route.path}`),
-            route.headers,
-            route,
-          );
         const oursFirst = round % 2 === 0;
         const firstFigures = await load(oursFirst ? ours : bare);
         const secondFigures = await load(oursFirst ? bare : ours);

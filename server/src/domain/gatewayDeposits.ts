@@ -388,6 +388,11 @@ function depositView(row: DepositRow): GatewayDeposit {
   };
 }
 
+/** The newest page without filters: what an integration polls, kept (below and by the handler). */
+export function isPolledPage(filter: DepositFilter, cursor: string | undefined): boolean {
+  return cursor === undefined && Object.values(filter).every((value) => value === undefined);
+}
+
 /** A page of the app's deposits, newest first, by (created_at, id) cursor. */
 export async function listDeposits(
   db: Db,
@@ -395,37 +400,35 @@ export async function listDeposits(
   filter: DepositFilter,
   page: { cursor: string | undefined; limit: number },
 ): Promise<{ deposits: GatewayDeposit[]; nextCursor: string | null }> {
-  const unfiltered = Object.values(filter).every((value) => value === undefined);
-  const rows =
-    unfiltered && page.cursor === undefined
-      ? await latestDeposits(db, { appId, limit: page.limit + 1 })
-      : await depositRows(db, appId)
-          .$if(filter.uniqueId !== undefined, (q) =>
-            q.where('receive_transactions.unique_id', '=', filter.uniqueId ?? ''),
-          )
-          .$if(filter.methodCode !== undefined, (q) =>
-            q.where('payment_methods.code', '=', filter.methodCode ?? ''),
-          )
-          .$if(filter.status !== undefined, (q) =>
-            q.where('receive_transactions.deposit_status', '=', filter.status ?? 0),
-          )
-          .$if(filter.from !== undefined, (q) =>
-            q.where(
-              'receive_transactions.created_at',
-              '>=',
-              new Date(filter.from ?? 0).toISOString(),
-            ),
-          )
-          .$if(filter.to !== undefined, (q) =>
-            q.where('receive_transactions.created_at', '<', new Date(filter.to ?? 0).toISOString()),
-          )
-          .$if(page.cursor !== undefined, (q) =>
-            q.where(afterCursor('receive_transactions', page.cursor ?? '')),
-          )
-          .orderBy('receive_transactions.created_at', 'desc')
-          .orderBy('receive_transactions.id', 'desc')
-          .limit(page.limit + 1)
-          .execute();
+  const rows = isPolledPage(filter, page.cursor)
+    ? await latestDeposits(db, { appId, limit: page.limit + 1 })
+    : await depositRows(db, appId)
+        .$if(filter.uniqueId !== undefined, (q) =>
+          q.where('receive_transactions.unique_id', '=', filter.uniqueId ?? ''),
+        )
+        .$if(filter.methodCode !== undefined, (q) =>
+          q.where('payment_methods.code', '=', filter.methodCode ?? ''),
+        )
+        .$if(filter.status !== undefined, (q) =>
+          q.where('receive_transactions.deposit_status', '=', filter.status ?? 0),
+        )
+        .$if(filter.from !== undefined, (q) =>
+          q.where(
+            'receive_transactions.created_at',
+            '>=',
+            new Date(filter.from ?? 0).toISOString(),
+          ),
+        )
+        .$if(filter.to !== undefined, (q) =>
+          q.where('receive_transactions.created_at', '<', new Date(filter.to ?? 0).toISOString()),
+        )
+        .$if(page.cursor !== undefined, (q) =>
+          q.where(afterCursor('receive_transactions', page.cursor ?? '')),
+        )
+        .orderBy('receive_transactions.created_at', 'desc')
+        .orderBy('receive_transactions.id', 'desc')
+        .limit(page.limit + 1)
+        .execute();
   const { rows: shown, nextCursor } = pageOf(rows, page.limit);
   return { deposits: shown.map(depositView), nextCursor };
 }

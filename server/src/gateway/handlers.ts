@@ -7,7 +7,7 @@ import {
   openAccount,
   type GatewayAccount,
 } from '../domain/gatewayAccounts';
-import { depositTotals, getDeposit, listDeposits } from '../domain/gatewayDeposits';
+import { depositTotals, getDeposit, isPolledPage, listDeposits } from '../domain/gatewayDeposits';
 import { gasBalanceReader } from '../domain/chain/balances';
 import { fieldInvalid } from '../domain/errors';
 import { idempotent } from '../domain/idempotency';
@@ -129,11 +129,9 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
           next_cursor: found.nextCursor,
         } satisfies GatewayReply<'listDeposits'>;
       };
-      const polled =
-        page.cursor === undefined && Object.values(filter).every((value) => value === undefined);
-      if (!polled) return answer();
-      // What an integration polls, the newest page without filters: kept until one of the app's
-      // rows changes (http/keptAnswers.ts); nothing in it depends on the time.
+      if (!isPolledPage(filter, page.cursor)) return answer();
+      // Kept until one of the app's rows changes (http/keptAnswers.ts); nothing in it depends on
+      // the time.
       return keptAnswer(
         ctx.changes,
         {
