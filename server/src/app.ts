@@ -108,8 +108,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(createValidatorCompiler(ajvs));
   // Plain JSON.stringify: fast-json-stringify would silently drop properties the schema lacks;
   // response validation (below) reports them instead. Handlers build explicit response objects.
-  // Reference data answers keep their text (http/keptAnswers.ts).
-  app.setSerializerCompiler(() => serializeAnswer);
+  // Kept answers are sent as their kept bytes (http/keptAnswers.ts). Fastify's reply takes a
+  // serializer's string or Buffer alike (reply.js onSendEnd); only its typing says string.
+  app.setSerializerCompiler(() => serializeAnswer as (data: unknown) => string);
   app.setErrorHandler(errorHandler);
 
   // An empty body with `Content-Type: application/json` is no body (logout sends exactly that).
