@@ -67,30 +67,46 @@ export function keyMay(key: Pick<GatewayKey, 'abilities'>, ability: string): boo
  */
 export function whitelistAllows(whitelist: string | null, ip: string): boolean {
   if (whitelist === null) return true;
-  const list = blockListOf(whitelist);
+  const parsed = parsedWhitelist(whitelist);
+  let allowed = parsed.answers.get(ip);
+  if (allowed === undefined) {
+    allowed = listAllows(parsed.list, ip);
+    if (parsed.answers.size >= MAX_ANSWERS) parsed.answers.clear();
+    parsed.answers.set(ip, allowed);
+  }
+  return allowed;
+}
+
+function listAllows(list: BlockList, ip: string): boolean {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
   if (mapped) return list.check(mapped, 'ipv4') || list.check(ip, 'ipv6');
   if (isIPv4(ip)) return list.check(ip, 'ipv4') || list.check(`::ffff:${ip}`, 'ipv6');
   return list.check(ip, 'ipv6');
 }
 
-/** Whitelists parsed, by their text: checked on every gateway request (issue 18 profile). */
-const blockLists = new Map<string, BlockList>();
-const MAX_BLOCK_LISTS = 1_000;
+/**
+ * Whitelists parsed, by their text, with their answer for each address seen: checked on every
+ * gateway request, where a BlockList check built two SocketAddress objects (issue 18 profiles).
+ */
+const whitelists = new Map<string, { list: BlockList; answers: Map<string, boolean> }>();
+const MAX_WHITELISTS = 1_000;
+/** A merchant's servers are a few addresses; a scan from many is answered, just not kept. */
+const MAX_ANSWERS = 1_000;
 
-function blockListOf(whitelist: string): BlockList {
-  let list = blockLists.get(whitelist);
-  if (list) return list;
-  list = new BlockList();
+function parsedWhitelist(whitelist: string): { list: BlockList; answers: Map<string, boolean> } {
+  let parsed = whitelists.get(whitelist);
+  if (parsed) return parsed;
+  const list = new BlockList();
   for (const entry of whitelist.split('\n')) {
     const [address = '', prefix] = entry.split('/');
     const type = isIPv4(address) ? 'ipv4' : 'ipv6';
     if (prefix === undefined) list.addAddress(address, type);
     else list.addSubnet(address, Number(prefix), type);
   }
-  if (blockLists.size >= MAX_BLOCK_LISTS) blockLists.clear();
-  blockLists.set(whitelist, list);
-  return list;
+  if (whitelists.size >= MAX_WHITELISTS) whitelists.clear();
+  parsed = { list, answers: new Map() };
+  whitelists.set(whitelist, parsed);
+  return parsed;
 }
 
 /** A key's use is written at most once a minute: not a database write on every request. */

@@ -154,6 +154,9 @@ describe('gateway API', () => {
     expect((await get('/methods', key, '::ffff:10.1.2.3')).statusCode).toBe(200);
     expect((await get('/methods', key, '2001:db8::5')).statusCode).toBe(200);
     expect((await get('/methods', key, '2001:db9::5')).statusCode).toBe(403);
+    // Each address's answer is kept per whitelist: asked again, each keeps its own.
+    expect((await get('/methods', key, '203.0.113.7')).statusCode).toBe(403);
+    expect((await get('/methods', key, '10.1.2.3')).statusCode).toBe(200);
   });
 
   it('does not let a forged X-Forwarded-For past the whitelist', async () => {
