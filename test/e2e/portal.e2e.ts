@@ -114,6 +114,46 @@ test('every signed-in screen at 1280 px and 375 px', async () => {
   }
 });
 
+test('the dashboard holds still while its figures load, at 1280 px and 375 px', async () => {
+  for (const viewport of [DESKTOP, PHONE]) {
+    const { context, page } = await openPage(viewport);
+    await signIn(page, demo);
+    // The figures held back, so the loading state is on screen before they come, as on a slow
+    // network.
+    await page.route('**/api/dashboard', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    });
+    // Every box the browser saw move (the Layout Instability API): what would jump under a
+    // reader's eyes or finger.
+    await page.addInitScript(() => {
+      const moved: string[] = [];
+      Reflect.set(window, '__moved', moved);
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & {
+          sources: { node: Node | null }[];
+        })[]) {
+          for (const source of entry.sources) moved.push(source.node?.textContent ?? '?');
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto('/app/dashboard');
+    await page.getByRole('status', { name: 'Loading the dashboard' }).waitFor();
+    await page
+      .getByRole('table', { name: 'Recent Activity' })
+      .getByText('Credit')
+      .first()
+      .waitFor();
+    await page.getByText('15/1000').waitFor();
+    // Two frames, so the last change has been laid out and reported.
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    expect(await page.evaluate(() => Reflect.get(window, '__moved') as string[])).toEqual([]);
+    await context.close();
+  }
+});
+
 test('avatar, personal information and a document, then an operator approves them', async () => {
   const { context, page } = await openPage(DESKTOP);
   await signIn(page, demo);
