@@ -288,6 +288,7 @@ test('every kept answer reads only tables whose triggers name the changed rowsâ€
     const portal = await first.authHeader();
     const answers = [
       { url: '/api/dashboard', headers: portal, answer: 'last_login_at' },
+      { url: '/api/cryptosafelock/get-apps', headers: portal, answer: 'app_name' },
       {
         url: '/api/cryptosafelock/app-details/app_demo_store',
         headers: portal,

@@ -105,13 +105,19 @@ it("shows the holds while they are ahead of the server's clock, and drops them o
   const fresh = await t.authHeader('holder');
   const details = async () =>
     (await t.call('getAppDetails', { headers: fresh, params: { id: appId } })).json().data;
+  const listed = async () =>
+    (await t.call('getApps', { headers: fresh }))
+      .json()
+      .data.find((app: { id: string }) => app.id === appId);
   let data = await details();
   expect(data.app_data.whitelist_hold_until).toEqual(expect.any(String));
   expect(data.user_payment_methods[0].payout_hold_until).toEqual(expect.any(String));
+  expect(await listed()).toHaveProperty('whitelist_hold_until');
   // The same session 30 s on, with no row changed (its last sign of life is written once a
-  // minute): the answer kept from the read above ended with the holds (http/keptAnswers.ts).
+  // minute): the answers kept from the reads above ended with the holds (http/keptAnswers.ts).
   t.clock.advance(30_000);
   data = await details();
   expect(data.app_data).not.toHaveProperty('whitelist_hold_until');
   expect(data.user_payment_methods[0]).not.toHaveProperty('payout_hold_until');
+  expect(await listed()).not.toHaveProperty('whitelist_hold_until');
 });

@@ -41,8 +41,21 @@ export const appsHandlers: HandlerModule = (ctx) => {
   return {
     async getApps(request) {
       const user = requireUser(request);
-      const apps = await listApps(ctx.db, user.id, isoNow(ctx.clock));
-      return { status: true, data: apps } satisfies Reply<'getApps'>;
+      const now = ctx.clock().getTime();
+      return keptAnswer(
+        ctx.changes,
+        {
+          key: `getApps:${user.id}`,
+          owner: user.id,
+          now,
+          // A whitelist hold is shown until it ends.
+          until: ({ data }) => earliest(data.map((app) => app.whitelist_hold_until)),
+        },
+        async () => {
+          const apps = await listApps(ctx.db, user.id, new Date(now).toISOString());
+          return { status: true, data: apps } satisfies Reply<'getApps'>;
+        },
+      );
     },
 
     async createApp(request) {
