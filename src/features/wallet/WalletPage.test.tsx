@@ -192,6 +192,9 @@ describe('Wallet', () => {
     expect(
       await screen.findByText('The blockchain could not be reached. Please try again in a minute.'),
     ).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Check Balance' })).toBeEnabled();
+    // The toast and the button are drawn by separate renders: the button may follow it.
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Check Balance' })).toBeEnabled(),
+    );
   });
 });

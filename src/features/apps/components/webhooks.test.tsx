@@ -89,13 +89,13 @@ describe('IPN Logs', () => {
     );
     await user.click(await screen.findByRole('button', { name: 'View Details' }));
     const dialog = await screen.findByRole('dialog', { name: /deposit\.confirmed/ });
+    // The attempts are still listed (once the delivery is read: its spinner is a status too).
+    expect(await within(dialog).findByText('http_error')).toBeInTheDocument();
     expect(within(dialog).getByRole('status')).toHaveTextContent(
       'The payload was pruned: request and response bodies are removed after the retention period, so this delivery cannot be redelivered.',
     );
     expect(within(dialog).queryByLabelText('Log data')).not.toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Redeliver' })).toBeDisabled();
-    // The attempts are still listed.
-    expect(await within(dialog).findByText('http_error')).toBeInTheDocument();
   });
 });
 
