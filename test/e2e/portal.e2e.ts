@@ -28,6 +28,10 @@ async function settled(page: Page) {
   await page.waitForTimeout(350);
 }
 
+/** The dashboard's last section to fill in: Recent Activity with the demo's credits. */
+const recentActivityShown = (page: Page) =>
+  page.getByRole('table', { name: 'Recent Activity' }).getByText('Credit').first().waitFor();
+
 freshBrowser();
 
 test('every signed-in screen at 1280 px and 375 px', async () => {
@@ -59,11 +63,7 @@ test('every signed-in screen at 1280 px and 375 px', async () => {
     // Off the toast (to a corner of the page), so that it closes.
     await page.mouse.move(viewport.width - 1, viewport.height - 1);
     await page.getByRole('heading', { name: 'Hello, Demo Merchant' }).waitFor();
-    await page
-      .getByRole('table', { name: 'Recent Activity' })
-      .getByText('Credit')
-      .first()
-      .waitFor();
+    await recentActivityShown(page);
     await page.getByRole('region', { name: 'My Apps' }).waitFor();
     await signedInToast.waitFor({ state: 'detached' });
     await snap(page, `portal-dashboard-${size}`);
@@ -139,11 +139,7 @@ test('the dashboard holds still while its figures load, at 1280 px and 375 px', 
     });
     await page.goto('/app/dashboard');
     await page.getByRole('status', { name: 'Loading the dashboard' }).waitFor();
-    await page
-      .getByRole('table', { name: 'Recent Activity' })
-      .getByText('Credit')
-      .first()
-      .waitFor();
+    await recentActivityShown(page);
     await page.getByText('15/1000').waitFor();
     // Two frames, so the last change has been laid out and reported.
     await page.evaluate(

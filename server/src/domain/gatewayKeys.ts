@@ -90,8 +90,11 @@ function listAllows(list: BlockList, ip: string): boolean {
  */
 const whitelists = new Map<string, { list: BlockList; answers: Map<string, boolean> }>();
 const MAX_WHITELISTS = 1_000;
-/** A merchant's servers are a few addresses; a scan from many is answered, just not kept. */
-const MAX_ANSWERS = 1_000;
+/**
+ * A merchant's servers are a few addresses; past this many the answers start afresh (at most
+ * 1,000 × 256 kept in all, a few MB), so a scan from many addresses is answered, just not kept.
+ */
+const MAX_ANSWERS = 256;
 
 function parsedWhitelist(whitelist: string): { list: BlockList; answers: Map<string, boolean> } {
   let parsed = whitelists.get(whitelist);
