@@ -3,6 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from './App';
 import { createNavigation } from './navigation';
+import { preloadScreen } from './router';
 import { makePersistor, makeStore } from './store';
 import { prefetchToastify } from '../components/toast';
 import { selectIsSignedIn } from '../features/auth/sessionSlice';
@@ -23,13 +24,23 @@ export function boot(): void {
     // The build prerendered this public screen as a signed-out visitor sees it without a query
     // (src/prerender.tsx): hydrate it. A stored session redirects from there, and a query can fill
     // the form (/register?u=sponsor), so those screens are drawn afresh.
-    const asPrerendered = window.location.search === '' && !selectIsSignedIn(store.getState());
+    const signedIn = selectIsSignedIn(store.getState());
+    const asPrerendered = window.location.search === '' && !signedIn;
     if (container.hasChildNodes() && asPrerendered) {
       // As a transition, hydration yields to the browser every few milliseconds instead of holding
       // the main thread for the whole tree (what Lighthouse counts as blocking time); the markup is
       // on screen already, and an input during hydration still hydrates its part first.
       startTransition(() => {
         hydrateRoot(container, app);
+      });
+    } else if (signedIn && /^\/app(\/|$)/i.test(window.location.pathname)) {
+      // The signed-in screen's chunks are in flight already (the page preloads them): run them
+      // before the first render, which then draws the screen without suspending (router.tsx).
+      void preloadScreen(store, window.location.pathname).then(() => {
+        const root = createRoot(container);
+        startTransition(() => {
+          root.render(app);
+        });
       });
     } else {
       createRoot(container).render(app);

@@ -243,4 +243,17 @@ describe('lazyWithRetry', () => {
     expect(await screen.findByText('Wallet')).toBeInTheDocument();
     error.mockRestore();
   });
+
+  test('a preloaded screen draws at once, without its fallback', async () => {
+    const Page = lazyWithRetry(async () => ({ default: () => <p>Wallet</p> }));
+    await Page.preload();
+    render(
+      <Suspense fallback={<p>Loading</p>}>
+        <Page />
+      </Suspense>,
+    );
+    // Not findByText: the first render already shows it.
+    expect(screen.getByText('Wallet')).toBeInTheDocument();
+    expect(screen.queryByText('Loading')).not.toBeInTheDocument();
+  });
 });
