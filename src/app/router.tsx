@@ -242,7 +242,7 @@ export function AppRoutes() {
  * Loads and runs the chunks the screen at `pathname` renders, and the API when it uses it, so
  * that the first render draws it without suspending. A first render that suspended showed a
  * fallback, and React then held the screen back for its reveal throttle (up to 300 ms): the
- * dashboard's first /api call waited about 300 ms longer at 4× CPU slowdown (a Chromium trace).
+ * dashboard's first /api call came 10 to 190 ms later at 4× CPU slowdown (Chromium, median 130).
  */
 export function preloadScreen(store: AppStore, pathname: string): Promise<unknown> {
   return Promise.all(
