@@ -144,6 +144,13 @@ describe('app foundation (fixture contract)', () => {
       body: 'name=a',
     });
     expect(form.statusCode).toBe(415);
+    // Multipart is parsed only for the operations that take uploads (app.ts).
+    const upload = await t.call('fxCreateItem', {
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      body: '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nA\r\n--x--\r\n',
+    });
+    expect(upload.statusCode).toBe(415);
+    expect(upload.json()).toMatchObject(envelopeShape);
   });
 
   it('refuses unknown fields with 422 instead of stripping them', async () => {

@@ -1,9 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart, { type MultipartFile } from '@fastify/multipart';
+import type { OperationInfo } from '../openapi/spec';
 import { HttpError, MSG, validationFailed } from './errors';
 
 export const MAX_UPLOAD_BYTES = 2 * 1024 * 1024; // spec: 2097152 bytes per image
 const MAX_FILES = 4;
+
+/** Whether an operation's body may be multipart (the routes registerMultipart must serve). */
+export function takesUploads(operation: OperationInfo): boolean {
+  return operation.requestContentTypes.includes('multipart/form-data');
+}
 
 const seenFileFields = new WeakMap<FastifyRequest, Set<string>>();
 

@@ -44,6 +44,34 @@ export function relaxForServer<T>(node: T, inResponses = false): T {
   return out as T;
 }
 
+/**
+ * The document with only the operations `keep` accepts; a path keeps its other fields, and a
+ * path left without operations goes. For registering a group of routes in a context of its own.
+ * Path items must be inline (a `$ref` one would vanish silently, so it throws).
+ */
+export function withOperations(
+  document: JsonObject,
+  keep: (operation: OperationInfo) => boolean,
+): JsonObject {
+  const kept = new Set(
+    listOperations(document)
+      .filter(keep)
+      .map((op) => op.operationId),
+  );
+  const paths: JsonObject = {};
+  for (const [path, item] of Object.entries(isObject(document.paths) ? document.paths : {})) {
+    if (!isObject(item) || '$ref' in item) throw new Error(`${path}: path items must be inline`);
+    const entries = Object.entries(item).filter(
+      ([, value]) =>
+        !isObject(value) || typeof value.operationId !== 'string' || kept.has(value.operationId),
+    );
+    if (entries.some(([, value]) => isObject(value) && typeof value.operationId === 'string')) {
+      paths[path] = Object.fromEntries(entries);
+    }
+  }
+  return { ...document, paths };
+}
+
 /** Every media type the document's operations name (requests and responses), lower case. */
 export function mediaTypesIn(document: JsonObject): string[] {
   return mediaTypesOf(listOperations(document));
