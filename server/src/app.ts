@@ -128,10 +128,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorateRequest('stepUser', null);
   app.decorateRequest('stepTokenId', null);
   if (config.trustProxy === false) app.addHook('onRequest', forwardedForWarning());
+  // What this process keeps holds for commits of other processes made before the request
+  // arrived (db/ownerChanges.ts; on SQLite a read of the wal-index header), checked once per
+  // turn of the event loop: the requests a turn reads had arrived when its poll for input
+  // returned, so before the turn's first check. The exceptions (a request pipelined behind
+  // another, or one a turn with over 1,024 ready sockets polls for again) may miss a commit made
+  // during that turn: a window the size of PostgreSQL's notification delay.
+  let caughtUp = false;
+  const turnOver = () => {
+    caughtUp = false;
+  };
   app.addHook('onRequest', async (request, reply) => {
-    // What this process keeps holds for commits of other processes made before the request
-    // arrived (db/ownerChanges.ts; on SQLite one data_version read per request).
-    ctx.changes?.catchUp();
+    if (!caughtUp) {
+      caughtUp = true;
+      setImmediate(turnOver);
+      ctx.changes?.catchUp();
+    }
     reply.headers(SECURITY_HEADERS);
     if (isApiUrl(request.url)) reply.headers(API_HEADERS);
   });

@@ -12,9 +12,10 @@ import pg from 'pg';
  * changed since the read began. KEPT_READS=off (config.ts) keeps nothing.
  * - SQLite: the triggers call `owner_changed(user)`, a function each connection of this process
  *   registers, so this process hears of its own writes as they happen; a commit by any other
- *   connection (an admin command, another process) moves `PRAGMA data_version`, which each
- *   request checks as it arrives (app.ts) when the wal-index header moved, voiding everything
- *   kept: a request sees what other processes committed before it came.
+ *   connection (an admin command, another process) moves `PRAGMA data_version`, which is
+ *   checked once per turn of the event loop that reads requests (app.ts says why that suffices)
+ *   when the wal-index header moved, voiding everything kept: a request sees what other
+ *   processes committed before it came.
  * - PostgreSQL: the triggers `pg_notify('owner_changed', user)`, delivered on commit to every
  *   listening connection: each process has one that only listens, and its pool's connections
  *   listen too, which makes a process hear of its own writes before their COMMIT returns. Until
@@ -122,9 +123,9 @@ export class OwnerChanges {
   }
 
   /**
-   * Hears of what other processes committed (SQLite: a data_version read, about 7 µs, so once
-   * per request, as it arrives, and before every read that may be kept; PostgreSQL: nothing to
-   * do, they are pushed).
+   * Hears of what other processes committed (SQLite: a wal-index read, and a data_version read
+   * when that moved; called as requests arrive, and before every read that may be kept;
+   * PostgreSQL: nothing to do, they are pushed).
    */
   catchUp(): void {
     this.#feed?.catchUp();
