@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/connection';
 import type { components } from '../generated/portal.gen';
 import { recordAccountEvent, type ClientInfo } from './accountEvents';
@@ -38,8 +38,9 @@ const KEY_MSG = {
 export const KEY_PREFIX = 'csl_live_';
 const PREFIX_SHOWN = KEY_PREFIX.length + 6;
 
+// One-shot, as sessions.ts's hashToken: every gateway request hashes its key.
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** A new key: 160 random bits after the prefix. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Db } from '../db/connection';
 import { prepared } from '../db/prepared';
 import type { User } from '../db/schema';
@@ -7,8 +7,10 @@ import { systemClock, type Clock } from './time';
 
 export const SESSION_TOKEN_PREFIX = 'sess_';
 
+// One-shot hash (UTF-8 for a string): about half the cost of createHash, on every request
+// that carries a session (crypto.hash, Node 20.12 and later).
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 export interface CreatedSession {
