@@ -1,10 +1,10 @@
 import { addUser } from '../../test/accounts';
 import { insertApp } from '../../test/appRows';
 import { testAppPerBlock } from '../../test/withTestApp';
-import { ApiLogWriter } from './apiLogs';
+import { API_LOG_EARLY_FLUSH_ROWS, ApiLogWriter } from './apiLogs';
 
-// The API Logs writer on its own: rows wait in memory until a flush (every second, or at
-// close), then land in one batch, in order.
+// The API Logs writer on its own: rows wait in memory until a flush (every second, early in a
+// busy one, or at close), then land in one batch, in order.
 
 describe('the API log writer', () => {
   const t = testAppPerBlock();
@@ -51,6 +51,39 @@ describe('the API log writer', () => {
     await writer.close();
     expect(await rows()).toHaveLength(151);
     expect(errors).toEqual([]);
+  });
+
+  it('writes a busy second early, before its interval', async () => {
+    const app = 'app_busy';
+    await insertApp(t, {
+      id: app,
+      user_id: await addUser(t, 'busy'),
+      created_at: t.clock().toISOString(),
+    });
+    const writer = new ApiLogWriter(t.db, () => {}, 3_600_000);
+    const count = async () =>
+      (await t.db.selectFrom('api_logs').select('id').where('app_id', '=', app).execute()).length;
+    try {
+      for (let i = 0; i < API_LOG_EARLY_FLUSH_ROWS + 10; i += 1) {
+        writer.add({
+          appId: app,
+          method: 'GET',
+          route: '/gateway/v1/methods',
+          ip: '::1',
+          status: 200,
+          at: new Date(Date.UTC(2026, 10, 22, 0, 0, 0, i)),
+        });
+      }
+      const deadline = Date.now() + 5_000;
+      while ((await count()) === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      // The batch it filled, and the rows added before its write began.
+      expect(await count()).toBeGreaterThanOrEqual(API_LOG_EARLY_FLUSH_ROWS);
+    } finally {
+      await writer.close();
+    }
+    expect(await count()).toBe(API_LOG_EARLY_FLUSH_ROWS + 10);
   });
 
   it('flushes on its own every interval', async () => {
