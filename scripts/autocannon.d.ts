@@ -27,8 +27,8 @@ declare module 'autocannon' {
   interface RunResult {
     /** Per-request latency, milliseconds. */
     latency: Stats;
-    /** Requests completed per one-second sample. */
-    requests: Stats;
+    /** Requests completed per one-second sample; `total`: all the run completed. */
+    requests: Stats & { total: number };
     errors: number;
     timeouts: number;
     non2xx: number;

@@ -15,7 +15,7 @@
 //     [--route <part of a route's name>] [--cpu-prof <dir>]
 // --route measures only the routes whose name contains it; --cpu-prof writes a V8 CPU profile of
 // each of our server processes into <dir> when it stops (node --cpu-prof), to profile, not guess.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -47,7 +47,9 @@ const UNREPLAYED_HEADERS = new Set([
 
 /**
  * @typedef {'sqlite' | 'postgres'} Engine
- * @typedef {{ reqPerSec: number, p50: number, p99: number, non2xx: number, errors: number }} Figures
+ * @typedef {{ reqPerSec: number, p50: number, p99: number, non2xx: number, errors: number, cpuMicros: number | null }} Figures
+ *   `cpuMicros`: the CPU (user + system) the measured processes used per request, warm-up
+ *   included, in µs; null where /proc is missing. Less moved by the machine's drift than req/s.
  * @typedef {{ engine: string, route: string, ours: Figures, bare: Figures, ratio: number, ratios: number[], target: number | null }} Row
  * @typedef {{ name: string, method: 'GET' | 'POST', path: string, public: boolean, headers: Record<string, string>, nextBody?: () => string }} Route
  * @typedef {{ engine: string, route: string, rows: number, alone: Figures, loaded: Figures }} LargeRow
@@ -324,12 +326,34 @@ async function gatewayKey(api, headers, app) {
   }
 }
 
+/** Clock ticks per second of /proc's CPU times (getconf CLK_TCK; 100 on Linux). */
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
 /**
- * Load on `urls` (connections shared round-robin between them) for `duration` seconds.
+ * CPU time (user + system) the processes have used, in clock ticks; null without /proc.
+ * @param {import('node:child_process').ChildProcess[]} processes
+ */
+function cpuTicks(processes) {
+  try {
+    return processes.reduce((total, child) => {
+      // Fields after the command name, which ends with ') ': utime and stime are the 12th and 13th.
+      const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
+      return total + Number(fields?.[11]) + Number(fields?.[12]);
+    }, 0);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Load on `urls` (connections shared round-robin between them) for `duration` seconds;
+ * `processes` are those that answer them, whose CPU is counted.
  * @param {string[]} urls @param {Record<string, string>} headers @param {Route} route
+ * @param {import('node:child_process').ChildProcess[]} processes
  * @returns {Promise<Figures>}
  */
-async function measure(urls, headers, route, connections = CONNECTIONS) {
+async function measure(urls, headers, route, processes, connections = CONNECTIONS) {
+  const before = cpuTicks(processes);
   const result = await autocannon({
     url: urls,
     connections,
@@ -341,7 +365,13 @@ async function measure(urls, headers, route, connections = CONNECTIONS) {
     warmup: { connections, duration: WARMUP_SECONDS },
   });
   const runs = [result, ...(result.warmup ? [result.warmup] : [])];
+  const after = cpuTicks(processes);
+  const requests = runs.reduce((sum, run) => sum + run.requests.total, 0);
   return {
+    cpuMicros:
+      before === null || after === null || requests === 0
+        ? null
+        : ((after - before) / CLOCK_TICKS / requests) * 1e6,
     reqPerSec: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -365,6 +395,7 @@ const fraction = (ratio) => ratio.toFixed(ratio < 0.1 ? 3 : 2);
 /** @param {Figures} f */
 const describe = (f) =>
   `${reqs(f.reqPerSec)} req/s, p50 ${millis(f.p50)}, p99 ${millis(f.p99)}, non-2xx ${f.non2xx}` +
+  (f.cpuMicros === null ? '' : `, CPU ${f.cpuMicros.toFixed(1)} µs/request`) +
   (f.errors > 0 ? `, errors ${f.errors}` : '');
 
 /** Production-like, except the limits that would answer 429 to a benchmark's one client IP. */
@@ -522,17 +553,19 @@ async function benchEngine(engine) {
     // As many bare processes as ours, sharing the load the same way: same cores, same split.
     /** @type {string[]} */
     const bare = [];
+    /** @type {import('node:child_process').ChildProcess[]} */
+    const bareProcesses = [];
     for (let i = 0; i < processes; i += 1) {
       const port = await freePort();
       const origin = `http://127.0.0.1:${port}`;
-      started.push(
-        await startProcess(
-          [path.join(root, 'scripts/bench-bare.mjs'), answersFile, String(port)],
-          process.env,
-          path.join(dataDir, `bare-${i}.log`),
-          `${origin}/api/countries`,
-        ),
+      const child = await startProcess(
+        [path.join(root, 'scripts/bench-bare.mjs'), answersFile, String(port)],
+        process.env,
+        path.join(dataDir, `bare-${i}.log`),
+        `${origin}/api/countries`,
       );
+      started.push(child);
+      bareProcesses.push(child);
       bare.push(origin);
     }
     // The comparison holds only if the bare processes give the very answers ours gave.
@@ -563,16 +596,24 @@ async function benchEngine(engine) {
       // (this machine's speed drifts by up to 2× within minutes, which a single pair measures).
       /** @type {{ ours: Figures, bare: Figures, ratio: number }[]} */
       const pairs = [];
-      const load = (/** @type {string[]} */ origins) =>
+      const load = (
+        /** @type {string[]} */ origins,
+        /** @type {import('node:child_process').ChildProcess[]} */ answering,
+      ) =>
         measure(
           origins.map((origin) => `${origin}${route.path}`),
           route.headers,
           route,
+          answering,
         );
       for (let round = 0; round < rounds; round += 1) {
         const oursFirst = round % 2 === 0;
-        const firstFigures = await load(oursFirst ? ours : bare);
-        const secondFigures = await load(oursFirst ? bare : ours);
+        const firstFigures = await (oursFirst
+          ? load(ours, oursProcesses)
+          : load(bare, bareProcesses));
+        const secondFigures = await (oursFirst
+          ? load(bare, bareProcesses)
+          : load(ours, oursProcesses));
         const [oursFigures, bareFigures] = oursFirst
           ? [firstFigures, secondFigures]
           : [secondFigures, firstFigures];
@@ -644,8 +685,8 @@ async function benchEngine(engine) {
         const answer = await rawRequest(`${ours[0]}${route.path}`, signedIn.authenticated);
         if (answer.status !== 200) throw new Error(`${route.name} answered ${answer.status}`);
         const urls = ours.map((origin) => `${origin}${route.path}`);
-        const alone = await measure(urls, signedIn.authenticated, route, 1);
-        const loaded = await measure(urls, signedIn.authenticated, route);
+        const alone = await measure(urls, signedIn.authenticated, route, oursProcesses, 1);
+        const loaded = await measure(urls, signedIn.authenticated, route, oursProcesses);
         console.log(
           `${route.name} (${answer.body.length} B)\n  1 connection: ${describe(alone)}` +
             `\n  ${CONNECTIONS} connections: ${describe(loaded)}`,
