@@ -1,4 +1,6 @@
-import type { Db } from '../db/connection';
+import { sql } from 'kysely';
+import { engineOf, type Db } from '../db/connection';
+import { prepared } from '../db/prepared';
 import { newTimeOrderedId } from './ids';
 
 // The gateway's API Logs: one row per answered request (method, route template, ip, status,
@@ -17,8 +19,6 @@ export interface ApiLogEntry {
 }
 
 export const API_LOG_FLUSH_MS = 1_000;
-/** Rows per insert: well under SQLite's bound-parameter limit (7 columns each). */
-const CHUNK = 100;
 /**
  * A busy second writes early, at this many rows: a process answering 17,000 gateway requests a
  * second (the benchmark, SQLite) filled the buffer below before the timer came and dropped the rest.
@@ -26,6 +26,29 @@ const CHUNK = 100;
 export const API_LOG_EARLY_FLUSH_ROWS = 2_000;
 /** Past this many unwritten rows (the database is down or slow), new ones are dropped. */
 const MAX_BUFFERED = 10_000;
+
+/**
+ * Rows go to the database as one JSON text per statement, which it takes apart itself: one
+ * statement text per engine, prepared once (a named statement on PostgreSQL). Inserts of 100 rows
+ * had bound 700 parameters each, and PostgreSQL parsed a new 700-placeholder statement each time.
+ * 2,000 rows: 36 to 48 ms against 65 to 68 on PostgreSQL (this process's CPU 15 against 32 ms),
+ * 46 to 61 against 54 to 61 on SQLite, where the rows' triggers take most of it.
+ */
+const API_LOG_COLUMNS = ['id', 'app_id', 'method', 'route', 'ip', 'status', 'created_at'] as const;
+const insertRows = prepared({ rows: '' }, (db, { rows }) =>
+  db
+    .insertInto('api_logs')
+    .columns(API_LOG_COLUMNS)
+    .expression(
+      engineOf(db) === 'postgres'
+        ? sql`SELECT id, app_id, method, route, ip, status, created_at
+            FROM json_to_recordset(${rows}::json) AS r(id text, app_id text, method text,
+              route text, ip text, status integer, created_at timestamptz)`
+        : sql`SELECT value ->> 'id', value ->> 'app_id', value ->> 'method', value ->> 'route',
+            value ->> 'ip', value ->> 'status', value ->> 'created_at'
+            FROM json_each(${rows})`,
+    ),
+);
 
 export class ApiLogWriter {
   private buffer: ApiLogEntry[] = [];
@@ -73,21 +96,17 @@ export class ApiLogWriter {
       // One transaction per flush: one commit a second, however many rows (each chunk its own
       // commit wrote the same index pages again for every 100 rows: issue 18 profile).
       await this.db.transaction().execute(async (trx) => {
-        for (let i = 0; i < rows.length; i += CHUNK) {
-          await trx
-            .insertInto('api_logs')
-            .values(
-              rows.slice(i, i + CHUNK).map((row) => ({
-                id: newTimeOrderedId('log', row.at),
-                app_id: row.appId,
-                method: row.method,
-                route: row.route,
-                ip: row.ip,
-                status: row.status,
-                created_at: row.at.toISOString(),
-              })),
-            )
-            .execute();
+        for (let i = 0; i < rows.length; i += API_LOG_EARLY_FLUSH_ROWS) {
+          const chunk = rows.slice(i, i + API_LOG_EARLY_FLUSH_ROWS).map((row) => ({
+            id: newTimeOrderedId('log', row.at),
+            app_id: row.appId,
+            method: row.method,
+            route: row.route,
+            ip: row.ip,
+            status: row.status,
+            created_at: row.at.toISOString(),
+          }));
+          await insertRows(trx, { rows: JSON.stringify(chunk) });
         }
       });
     } catch (error) {
