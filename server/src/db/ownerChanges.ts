@@ -13,9 +13,9 @@ import pg from 'pg';
  * - SQLite: the triggers call `owner_changed(user)`, a function each connection of this process
  *   registers, so this process hears of its own writes as they happen; a commit by any other
  *   connection (an admin command, another process) moves `PRAGMA data_version`, which is
- *   checked once per turn of the event loop that reads requests (app.ts says why that suffices)
- *   when the wal-index header moved, voiding everything kept: a request sees what other
- *   processes committed before it came.
+ *   checked once per turn of the event loop that reads requests, when the wal-index header
+ *   moved, voiding everything kept: a request sees what other processes committed before it came
+ *   (app.ts says why once a turn suffices, and names its two exceptions).
  * - PostgreSQL: the triggers `pg_notify('owner_changed', user)`, delivered on commit to every
  *   listening connection: each process has one that only listens, and its pool's connections
  *   listen too, which makes a process hear of its own writes before their COMMIT returns. Until
