@@ -568,6 +568,9 @@ async function benchEngine(engine) {
       bareProcesses.push(child);
       bare.push(origin);
     }
+    // What each side's load goes to, and whose CPU it counts.
+    const oursSide = { origins: ours, processes: oursProcesses };
+    const bareSide = { origins: bare, processes: bareProcesses };
     // The comparison holds only if the bare processes give the very answers ours gave.
     for (const origin of bare) {
       for (const [i, answer] of answers.entries()) {
@@ -596,24 +599,17 @@ async function benchEngine(engine) {
       // (this machine's speed drifts by up to 2× within minutes, which a single pair measures).
       /** @type {{ ours: Figures, bare: Figures, ratio: number }[]} */
       const pairs = [];
-      const load = (
-        /** @type {string[]} */ origins,
-        /** @type {import('node:child_process').ChildProcess[]} */ answering,
-      ) =>
+      const load = (/** @type {{ origins: string[], processes: typeof bareProcesses }} */ side) =>
         measure(
-          origins.map((origin) => `${origin}${route.path}`),
+          side.origins.map((origin) => `${origin}${route.path}`),
           route.headers,
           route,
-          answering,
+          side.processes,
         );
       for (let round = 0; round < rounds; round += 1) {
         const oursFirst = round % 2 === 0;
-        const firstFigures = await (oursFirst
-          ? load(ours, oursProcesses)
-          : load(bare, bareProcesses));
-        const secondFigures = await (oursFirst
-          ? load(bare, bareProcesses)
-          : load(ours, oursProcesses));
+        const firstFigures = await load(oursFirst ? oursSide : bareSide);
+        const secondFigures = await load(oursFirst ? bareSide : oursSide);
         const [oursFigures, bareFigures] = oursFirst
           ? [firstFigures, secondFigures]
           : [secondFigures, firstFigures];
