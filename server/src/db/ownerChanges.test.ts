@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from '../../test/testApp';
 import { until } from '../../test/until';
 import { changesOf, engineOf, openDb, type Db } from './connection';
 import { LISTENER_NAME, OwnerChanges } from './ownerChanges';
+import { DERIVED_TABLES } from './migrations/0260_derived_owner_triggers';
 import { keptQueryTables, prepared } from './prepared';
 
 // Two server processes of one deployment on one host: each its own connection to the database,
@@ -248,17 +249,32 @@ test('a transaction keeps nothing: it may read its own writes before they commit
   });
 });
 
-/** The tables with owner triggers (migrations 0240, 0250). */
+/**
+ * The tables whose changes name their owners: those with owner triggers (migrations 0240, 0250),
+ * and the counts and totals that only such tables' triggers write (migration 0260).
+ */
 async function triggeredTables(db: Db): Promise<Set<string>> {
-  const triggered = sqlite()
-    ? await sql<{ t: string }>`
-        select tbl_name as t from sqlite_master where type = 'trigger' and name like '%_owner_insert'`.execute(
-        db,
-      )
-    : await sql<{ t: string }>`
-        select event_object_table as t from information_schema.triggers
-        where trigger_schema = current_schema() and trigger_name like '%_owner_insert'`.execute(db);
-  return new Set(triggered.rows.map((row) => row.t));
+  const triggers = sqlite()
+    ? await sql<{ t: string; body: string }>`
+        select tbl_name as t, sql as body from sqlite_master where type = 'trigger'`.execute(db)
+    : await sql<{ t: string; body: string }>`
+        select c.relname as t, pg_get_functiondef(p.oid) as body
+        from pg_trigger tg join pg_class c on c.oid = tg.tgrelid
+          join pg_namespace n on n.oid = c.relnamespace join pg_proc p on p.oid = tg.tgfoid
+        where not tg.tgisinternal and n.nspname = current_schema()`.execute(db);
+  const covered = new Set(
+    triggers.rows
+      .filter((row) => /_owner_changed|owner_changed\(/.test(row.body))
+      .map((row) => row.t),
+  );
+  for (const derived of DERIVED_TABLES) {
+    const writers = triggers.rows
+      .filter((row) => row.t !== derived && new RegExp(`\\b${derived}\\b`).test(row.body))
+      .map((row) => row.t);
+    expect(writers.length).toBeGreaterThan(0);
+    if (writers.every((table) => covered.has(table))) covered.add(derived);
+  }
+  return covered;
 }
 
 test('every kept query reads only tables whose triggers name the changed rows’ user', async () => {
