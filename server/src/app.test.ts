@@ -232,6 +232,18 @@ describe('app foundation (fixture contract)', () => {
     expect(text.statusCode).toBe(415);
   });
 
+  it('answers a GET as it is whatever body it carries (HTTP gives a GET body no meaning)', async () => {
+    const auth = await t.authHeader();
+    for (const [type, body] of [
+      ['text/plain', 'x'],
+      ['application/json', '{"page":2}'],
+    ] as const) {
+      const res = await t.call('fxBoard', { headers: { ...auth, 'content-type': type }, body });
+      expect(res.statusCode).toBe(200);
+      expect(JSON.parse(res.json().msg)).toEqual({ page: 1 });
+    }
+  });
+
   it('coerces and defaults query parameters but validates them', async () => {
     const auth = await t.authHeader();
     const ok = await t.call('fxBoard', { query: { page: 3 }, headers: auth });

@@ -11,7 +11,7 @@ import { gatewayRateLimitKey } from './gateway/auth';
 import { GATEWAY_PREFIX, registerGateway } from './gateway/plugin';
 import { buildServiceHandlers } from './handlers';
 import type { HandlerMap } from './handlers/types';
-import { applyBodyPolicy, securityBeforeBody } from './http/bodyPolicy';
+import { applyBodyPolicy, readsNoBody, securityBeforeBody } from './http/bodyPolicy';
 import { HttpError, MSG, envelope } from './http/errors';
 import { clientErrorHandler, errorHandler } from './http/errorHandler';
 import { registerHealth } from './http/health';
@@ -127,7 +127,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorateRequest('sessionCreatedAt', null);
   app.decorateRequest('stepUser', null);
   app.decorateRequest('stepTokenId', null);
-  if (config.trustProxy === false) app.addHook('onRequest', forwardedForWarning());
   // What this process keeps holds for commits of other processes made before the request
   // arrived (db/ownerChanges.ts; on SQLite a read of the wal-index header), checked once per
   // turn of the event loop: the requests a turn reads had arrived when its poll for input
@@ -138,7 +137,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const turnOver = () => {
     caughtUp = false;
   };
+  const warnForwardedFor = config.trustProxy === false ? forwardedForWarning() : undefined;
   app.addHook('onRequest', async (request, reply) => {
+    warnForwardedFor?.(request);
     if (!caughtUp) {
       caughtUp = true;
       setImmediate(turnOver);
@@ -150,6 +151,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // onRoute order matters: config + body policy, then the rate limiter's hook, then security.
   app.addHook('onRoute', (route) => {
+    // Fastify reads no body of a GET: nothing to decompress (@fastify/compress's hooks otherwise).
+    if (readsNoBody(route)) route.decompress = false;
     if (route.url.startsWith(GATEWAY_PREFIX)) {
       // Each API key has its own budget (gateway/auth.ts), shared by every process.
       route.config = {

@@ -1,4 +1,4 @@
-import type { FastifyServerOptions, onRequestHookHandler } from 'fastify';
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { TrustProxy } from '../config';
 
 /**
@@ -15,11 +15,12 @@ export function fastifyTrustProxy(setting: TrustProxy): FastifyServerOptions['tr
 /**
  * With TRUST_PROXY off, says once that requests carry X-Forwarded-For: behind a proxy, every
  * client then shares the proxy's address (one rate limit, one sign-in brake, whitelists that
- * see the proxy); otherwise someone is trying to choose their address.
+ * see the proxy); otherwise someone is trying to choose their address. Called by app.ts's
+ * onRequest hook (a hook of its own cost a promise per request).
  */
-export function forwardedForWarning(): onRequestHookHandler {
+export function forwardedForWarning(): (request: FastifyRequest) => void {
   let warned = false;
-  return async (request) => {
+  return (request) => {
     if (warned || request.headers['x-forwarded-for'] === undefined) return;
     warned = true;
     request.log.warn(
