@@ -7,9 +7,10 @@ import pg from 'pg';
  *
  * Every table whose rows a kept read selects has triggers (migrations 0240 and later) that name
  * the owners of the changed rows (their user, and for an app's rows the app), in the writing
- * statement itself, whoever writes: a request, a job, another server process, an operator
- * command. A kept read belongs to one owner and holds only while nothing of that owner has
- * changed since the read began. KEPT_READS=off (config.ts) keeps nothing.
+ * statement itself, or is written only by the triggers of such tables (the counts: 0260),
+ * whoever writes: a request, a job, another server process, an operator command. A kept read
+ * belongs to one owner and holds only while nothing of that owner has changed since the read
+ * began. KEPT_READS=off (config.ts) keeps nothing.
  * - SQLite: the triggers call `owner_changed(user)`, a function each connection of this process
  *   registers, so this process hears of its own writes as they happen; a commit by any other
  *   connection (an admin command, another process) moves `PRAGMA data_version`, which is

@@ -75,10 +75,11 @@ export function prepared<P extends Record<string, Value>, R>(
 
 /**
  * A prepared query whose rows each process may keep (db/ownerChanges.ts): every table it reads
- * has owner triggers (migrations 0240, 0250), which name the owners of each changed row, a user
- * and for an app's rows the app too; `ownerOf` names the one its rows belong to. No owner:
- * nothing kept (e.g. no row found: unknown tokens must not fill memory). Reference data every
- * user reads belongs to EVERY_OWNER: voided only when everything is.
+ * has owner triggers (migrations 0240, 0250; the counts, their writers': 0260), which name the
+ * owners of each changed row, a user and for an app's rows the app too; `ownerOf` names the one
+ * its rows belong to. No owner: nothing kept (e.g. no row found: unknown tokens must not fill
+ * memory). Reference data every user reads belongs to EVERY_OWNER: voided only when everything
+ * is.
  */
 export interface Keeping<P, R> {
   ownerOf(params: P, rows: R[]): string | undefined;
