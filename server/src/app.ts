@@ -25,7 +25,7 @@ import { fastifyTrustProxy, forwardedForWarning } from './http/trustProxy';
 import { buildSecurityHandlers } from './http/security';
 import { ajvsFor, createValidatorCompiler } from './http/validation';
 import { isApiUrl, registerWeb, wantsSpaShell, webAvailable } from './http/web';
-import { registerXsrfCookie } from './http/xsrf';
+import { xsrfSetCookie } from './http/xsrf';
 import { shareMetaSchemaValidators } from './openapi/metaSchema';
 import { loadSpecification, mediaTypesIn, withOperations } from './openapi/spec';
 import { newId } from './domain/ids';
@@ -138,7 +138,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     caughtUp = false;
   };
   const warnForwardedFor = config.trustProxy === false ? forwardedForWarning() : undefined;
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style: no promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     warnForwardedFor?.(request);
     if (!caughtUp) {
       caughtUp = true;
@@ -147,6 +148,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
     reply.headers(SECURITY_HEADERS);
     if (isApiUrl(request.url)) reply.headers(API_HEADERS);
+    const xsrf = xsrfSetCookie(request);
+    if (xsrf !== undefined) reply.header('set-cookie', xsrf);
+    done();
   });
 
   // onRoute order matters: config + body policy, then the rate limiter's hook, then security.
@@ -197,7 +201,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(responseValidation, { ajv: ajvs.response });
   }
 
-  await registerXsrfCookie(app);
   await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
 
   const glue = {
