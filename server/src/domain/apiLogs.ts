@@ -33,19 +33,22 @@ const MAX_BUFFERED = 10_000;
  * had bound 700 parameters each, and PostgreSQL parsed a new 700-placeholder statement each time.
  * 2,000 rows: 36 to 48 ms against 65 to 68 on PostgreSQL (this process's CPU 15 against 32 ms),
  * 46 to 61 against 54 to 61 on SQLite, where the rows' triggers take most of it.
+ * Each row is an array in API_LOG_COLUMNS' order, not an object: no names to write and look up
+ * again for every value (SQLite: about 1.5 µs less a row).
  */
 const API_LOG_COLUMNS = ['id', 'app_id', 'method', 'route', 'ip', 'status', 'created_at'] as const;
+type ApiLogRow = [string, string, string, string, string, number, string];
 const insertRows = prepared({ rows: '' }, (db, { rows }) =>
   db
     .insertInto('api_logs')
     .columns(API_LOG_COLUMNS)
     .expression(
       engineOf(db) === 'postgres'
-        ? sql`SELECT id, app_id, method, route, ip, status, created_at
-            FROM json_to_recordset(${rows}::json) AS r(id text, app_id text, method text,
-              route text, ip text, status integer, created_at timestamptz)`
-        : sql`SELECT value ->> 'id', value ->> 'app_id', value ->> 'method', value ->> 'route',
-            value ->> 'ip', value ->> 'status', value ->> 'created_at'
+        ? sql`SELECT r ->> 0, r ->> 1, r ->> 2, r ->> 3, r ->> 4, (r ->> 5)::integer,
+            (r ->> 6)::timestamptz
+            FROM jsonb_array_elements(${rows}::jsonb) AS r`
+        : sql`SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4,
+            value ->> 5, value ->> 6
             FROM json_each(${rows})`,
     ),
 );
@@ -97,15 +100,17 @@ export class ApiLogWriter {
       // commit wrote the same index pages again for every 100 rows: issue 18 profile).
       await this.db.transaction().execute(async (trx) => {
         for (let i = 0; i < rows.length; i += API_LOG_EARLY_FLUSH_ROWS) {
-          const chunk = rows.slice(i, i + API_LOG_EARLY_FLUSH_ROWS).map((row) => ({
-            id: newTimeOrderedId('log', row.at),
-            app_id: row.appId,
-            method: row.method,
-            route: row.route,
-            ip: row.ip,
-            status: row.status,
-            created_at: row.at.toISOString(),
-          }));
+          const chunk = rows
+            .slice(i, i + API_LOG_EARLY_FLUSH_ROWS)
+            .map((row): ApiLogRow => [
+              newTimeOrderedId('log', row.at),
+              row.appId,
+              row.method,
+              row.route,
+              row.ip,
+              row.status,
+              row.at.toISOString(),
+            ]);
           await insertRows(trx, { rows: JSON.stringify(chunk) });
         }
       });

@@ -133,6 +133,7 @@ export async function registerGateway(
     async (gateway) => {
       gateway.decorateRequest('gatewayKey', null);
       gateway.decorateRequest('gatewayAppId', null);
+      gateway.decorateRequest('gatewayKeyHash', null);
       const logs = new ApiLogWriter(ctx.db, (err, lost) =>
         gateway.log.error({ err, lost }, 'API log rows could not be written'),
       );

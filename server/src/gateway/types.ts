@@ -9,6 +9,8 @@ declare module 'fastify' {
     gatewayKey: GatewayKey | null;
     /** The app of the presented key once it is found, even when the request is then refused. */
     gatewayAppId: string | null;
+    /** The SHA-256 of the key the request presents, once made (gateway/auth.ts). */
+    gatewayKeyHash: string | null;
   }
   interface FastifyContextConfig {
     /** The ability a gateway operation needs (its `x-ability` in gateway.yaml). */

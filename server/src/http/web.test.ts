@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestApp, FIXTURE_SPEC, type TestApp } from '../../test/testApp';
-import { cacheControlFor, SPA_CSP } from './web';
+import { cacheControlFor, isApiUrl, SPA_CSP } from './web';
 
 describe('SPA serving', () => {
   let webDir: string;
@@ -115,5 +115,16 @@ describe('SPA serving', () => {
     expect(cacheControlFor('/x/dist/web/assets/logo.svg')).toMatch(/immutable/);
     expect(cacheControlFor('/x/dist/web/vendor.0123abcd.css')).toMatch(/immutable/);
     expect(cacheControlFor('/x/dist/web/favicon.ico')).toBe('public, max-age=3600');
+  });
+});
+
+describe('isApiUrl', () => {
+  it('takes /api and below, with or without a query, and nothing that only starts alike', () => {
+    for (const url of ['/api', '/api/', '/api/dashboard', '/api?x=1', '/api/countries?q=a']) {
+      expect([url, isApiUrl(url)]).toEqual([url, true]);
+    }
+    for (const url of ['/', '/apis', '/api-docs', '/app/dashboard', '/gateway/v1/deposits', '']) {
+      expect([url, isApiUrl(url)]).toEqual([url, false]);
+    }
   });
 });

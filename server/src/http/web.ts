@@ -115,8 +115,10 @@ export function wantsSpaShell(request: FastifyRequest): boolean {
 
 /** A request for the portal API (`/api` and below), whatever its query string. */
 export function isApiUrl(rawUrl: string): boolean {
-  const url = rawUrl.split('?', 1)[0] ?? '';
-  return url === '/api' || url.startsWith('/api/');
+  // Runs on every request: no split of the URL (about 1 % of a kept read's CPU, issue 18).
+  if (!rawUrl.startsWith('/api')) return false;
+  const next = rawUrl.charAt(4);
+  return next === '' || next === '/' || next === '?';
 }
 
 // Its headers (no-cache, the page's CSP) are setHeaders', as for any file.
