@@ -84,11 +84,13 @@ function apiLogHook(ctx: AppContext, logs: ApiLogWriter) {
       }
       appOfBucket.set(bucket, request.gatewayAppId);
     }
-    const url = request.routeOptions.url ?? request.url.split('?')[0] ?? '';
+    // A getter that builds an object on each read: read once.
+    const matched = request.routeOptions.url;
+    const url = matched ?? request.url.split('?')[0] ?? '';
     let route = templates.get(url);
     if (route === undefined) {
       route = routeTemplate(url);
-      if (request.routeOptions.url !== undefined) templates.set(url, route);
+      if (matched !== undefined) templates.set(url, route);
     }
     logs.add({
       appId,
