@@ -68,8 +68,6 @@ const REMEMBERED_KEYS = 10_000;
  */
 function apiLogHook(ctx: AppContext, logs: ApiLogWriter) {
   const appOfBucket = new Map<string, string>();
-  // The route templates of the few operations, made once each rather than per request.
-  const templates = new Map<string, string>();
   return (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
     const bucket = gatewayRateLimitKey(request);
     const appId = request.gatewayAppId ?? appOfBucket.get(bucket);
@@ -84,18 +82,11 @@ function apiLogHook(ctx: AppContext, logs: ApiLogWriter) {
       }
       appOfBucket.set(bucket, request.gatewayAppId);
     }
-    // A getter that builds an object on each read: read once.
-    const matched = request.routeOptions.url;
-    const url = matched ?? request.url.split('?')[0] ?? '';
-    let route = templates.get(url);
-    if (route === undefined) {
-      route = routeTemplate(url);
-      if (matched !== undefined) templates.set(url, route);
-    }
     logs.add({
       appId,
       method: request.method,
-      route,
+      // Every operation's template is made once, as its route is added (below).
+      route: request.routeOptions.config.apiLogRoute ?? request.url.split('?')[0] ?? '',
       ip: request.ip,
       status: reply.statusCode,
       at: ctx.clock(),
@@ -168,6 +159,7 @@ export async function registerGateway(
         operations.addHook('onRoute', (route) => {
           const operationId = (route.schema as { operationId?: unknown } | undefined)?.operationId;
           const ability = typeof operationId === 'string' ? abilities.get(operationId) : undefined;
+          route.config = { ...route.config, apiLogRoute: routeTemplate(route.url) };
           if (ability) route.config = { ...route.config, ability };
           const schema = route.schema as { headers?: unknown } | undefined;
           if (schema?.headers) schema.headers = lowerCaseHeaders(schema.headers);

@@ -15,6 +15,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The ability a gateway operation needs (its `x-ability` in gateway.yaml). */
     ability?: string;
+    /** The route as the API Logs show it: `/gateway/v1/accounts/{unique_id}` (gateway/plugin.ts). */
+    apiLogRoute?: string;
   }
 }
 
