@@ -49,6 +49,10 @@ test('every signed-in screen at 1280 px and 375 px', async () => {
     await signedInToast.hover();
     // Below the header (the bell and the avatar stay usable), white on the portal's green (5.7:1).
     await page.getByRole('banner').waitFor();
+    // Hovered again: while the page settles (the toasts' lazily loaded stylesheet, the layout)
+    // the toast can move from under the pointer, which resumes its timer; a loaded run once lost
+    // it here before the measurements below.
+    await signedInToast.hover();
     const [toastTop, headerBottom, toastColours] = await Promise.all([
       signedInToast.evaluate((el) => el.getBoundingClientRect().top),
       page.getByRole('banner').evaluate((el) => el.getBoundingClientRect().bottom),
