@@ -4,17 +4,20 @@
 // 429 from the limiter, or a socket error), never because a target is missed.
 //
 // For each engine it starts the built server (dist/server, built when stale) production-like with
-// a fresh DATA_DIR: SQLite in one process; PostgreSQL (a throwaway cluster, or a fresh schema of
-// TEST_DATABASE_URL) in two processes on one database. It signs in the demo account, records each
-// route's exact answer (status, headers, body bytes), starts a bare Fastify (scripts/bench-bare.mjs)
-// with as many processes that replays them, then runs autocannon against ours and right after
-// against the bare one (and the other way round, in turns, --rounds times), route by route, and
-// prints a table with the median ratio ours/bare and the targets.
+// a fresh DATA_DIR: SQLite in one process (unless --sqlite-processes); PostgreSQL (a throwaway
+// cluster, or a fresh schema of TEST_DATABASE_URL) in two processes on one database. It signs in
+// the demo account, records each route's exact answer (status, headers, body bytes), starts a
+// bare Fastify (scripts/bench-bare.mjs) with as many processes that replays them, then runs
+// autocannon against ours and right after against the bare one (and the other way round, in
+// turns, --rounds times), route by route, and prints a table with the median ratio ours/bare and
+// the targets.
 //
 //   npm run bench:api -- [--duration <seconds>] [--rounds <n>] [--engine sqlite|postgres|both]
-//     [--route <part of a route's name>] [--cpu-prof <dir>]
+//     [--route <part of a route's name>] [--cpu-prof <dir>] [--sqlite-processes <n>]
 // --route measures only the routes whose name contains it; --cpu-prof writes a V8 CPU profile of
-// each of our server processes into <dir> when it stops (node --cpu-prof), to profile, not guess.
+// each of our server processes into <dir> when it stops (node --cpu-prof), to profile, not guess;
+// --sqlite-processes runs SQLite in n processes on one database file (and n bare ones), to compare
+// with PostgreSQL's two: `npm start` runs one, the deployment SQLite is meant for.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -102,6 +105,7 @@ const { values: flags } = parseArgs({
     'large-rows': { type: 'string', default: '1000000' },
     route: { type: 'string', default: '' },
     'cpu-prof': { type: 'string' },
+    'sqlite-processes': { type: 'string', default: '1' },
   },
 });
 const duration = Number(flags.duration);
@@ -111,6 +115,12 @@ if (!Number.isInteger(duration) || duration < 1) {
 const rounds = Number(flags.rounds);
 if (!Number.isInteger(rounds) || rounds < 1) {
   throw new Error(`--rounds takes a whole number (1 or more), got '${flags.rounds}'`);
+}
+const sqliteProcesses = Number(flags['sqlite-processes']);
+if (!Number.isInteger(sqliteProcesses) || sqliteProcesses < 1) {
+  throw new Error(
+    `--sqlite-processes takes a whole number (1 or more), got '${flags['sqlite-processes']}'`,
+  );
 }
 const largeRows = Number(flags['large-rows']);
 if (!Number.isSafeInteger(largeRows) || largeRows < 0) {
@@ -429,8 +439,11 @@ async function benchEngine(engine) {
   // PostgreSQL: two processes on one database, the way issue 13 deploys it, with the load split
   // between them by one autocannon given both URLs (connection i goes to process i % 2, 5 each):
   // one run keeps one latency histogram, which two runs' p50/p99 could not be summed into.
-  const processes = engine === 'postgres' ? 2 : 1;
-  const label = engine === 'postgres' ? 'PostgreSQL, 2 processes' : 'SQLite, 1 process';
+  const processes = engine === 'postgres' ? 2 : sqliteProcesses;
+  const label =
+    engine === 'postgres'
+      ? 'PostgreSQL, 2 processes'
+      : `SQLite, ${processes} process${processes === 1 ? '' : 'es'}`;
   console.log(`\n== ${label}`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `portal-bench-${engine}-`));
   tempDirs.add(dataDir);
