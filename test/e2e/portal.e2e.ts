@@ -47,20 +47,17 @@ test('every signed-in screen at 1280 px and 375 px', async () => {
     // Held on screen (react-toastify pauses while hovered): under load the header can render
     // later than the toast's 4 s on screen.
     await signedInToast.hover();
+    // Read at once, while it is surely on screen (one loaded CI run lost the toast between the
+    // hover and a reading taken after the header was up; the cause was not found). Its place is
+    // fixed by the stylesheet, so it need not wait for the header.
+    const [toastTop, toastColours] = await signedInToast.evaluate((el) => {
+      const style = getComputedStyle(el.closest('.Toastify__toast') ?? el);
+      return [el.getBoundingClientRect().top, [style.backgroundColor, style.color]] as const;
+    });
     // Below the header (the bell and the avatar stay usable), white on the portal's green (5.7:1).
-    await page.getByRole('banner').waitFor();
-    // Hovered again: while the page settles (the toasts' lazily loaded stylesheet, the layout)
-    // the toast can move from under the pointer, which resumes its timer; a loaded run once lost
-    // it here before the measurements below.
-    await signedInToast.hover();
-    const [toastTop, headerBottom, toastColours] = await Promise.all([
-      signedInToast.evaluate((el) => el.getBoundingClientRect().top),
-      page.getByRole('banner').evaluate((el) => el.getBoundingClientRect().bottom),
-      signedInToast.evaluate((el) => {
-        const style = getComputedStyle(el.closest('.Toastify__toast') ?? el);
-        return [style.backgroundColor, style.color];
-      }),
-    ]);
+    const headerBottom = await page
+      .getByRole('banner')
+      .evaluate((el) => el.getBoundingClientRect().bottom);
     expect(toastTop).toBeGreaterThanOrEqual(headerBottom);
     expect(toastColours).toEqual(['rgb(16, 117, 77)', 'rgb(255, 255, 255)']);
     await snap(page, `portal-toast-${size}`);
