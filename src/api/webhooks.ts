@@ -41,4 +41,8 @@ export {
   useSwitchWebhookOnMutation,
 } from './generated/webhooks.gen';
 
-export type { WebhookDelivery, WebhookDeliveryStatus } from './generated/webhooks.gen';
+export type {
+  WebhookDelivery,
+  WebhookDeliveryResponse,
+  WebhookDeliveryStatus,
+} from './generated/webhooks.gen';

@@ -323,7 +323,10 @@ test('Redeliver and Send test event reach the endpoint, verified; a redelivery k
   await ipnRows('deposit.confirmed').getByRole('button', { name: 'View Details' }).click();
   const details = page.getByRole('dialog');
   await details.getByRole('button', { name: 'Redeliver' }).click();
-  await toast('Redelivery delivered (HTTP 200)');
+  await details
+    .getByRole('status')
+    .filter({ hasText: 'Redelivery delivered (HTTP 200)' })
+    .waitFor();
   await details.getByText('Redelivery', { exact: true }).waitFor();
   const again = await receiver.next('deposit.confirmed', before);
   expect(again.id).toBe(confirmed.id);

@@ -6,6 +6,11 @@ import type { baseApi } from '../../api/baseApi';
 
 /** Reads whose failure the screen itself explains (no toast). */
 const QUIET_ENDPOINTS = new Set(['checkUsername']);
+/**
+ * Writes whose answer can say the action did not succeed ("Test event not delivered …"): their
+ * screen shows the message in the outcome's colour (DeliveryOutcome), so no success toast.
+ */
+const OUTCOME_ON_SCREEN = new Set(['sendTestWebhook', 'redeliverWebhook']);
 
 interface RtkQueryMeta {
   requestId?: string;
@@ -33,7 +38,7 @@ export function explainsOwnFailure<Request extends PromiseLike<unknown> & { requ
 /**
  * The one place that turns API outcomes into toasts and ends the session:
  * 401 and network failures end the session and go to `/`; failures toast their message;
- * a write's `msg` is a success toast; reads stay quiet on success. A plain middleware: the
+ * a write's `msg` is a success toast (but for OUTCOME_ON_SCREEN); reads stay quiet on success. A plain middleware: the
  * listener middleware would add ~2 KiB to what /login loads for two `if`s.
  */
 export function apiFeedback({
@@ -67,7 +72,11 @@ export function apiFeedback({
         ) {
           toast.error(error.message, { toastId: error.message });
         }
-      } else if (isFulfilled(action) && meta.arg?.type === 'mutation') {
+      } else if (
+        isFulfilled(action) &&
+        meta.arg?.type === 'mutation' &&
+        !OUTCOME_ON_SCREEN.has(meta.arg.endpointName ?? '')
+      ) {
         const msg = (action.payload as { msg?: unknown } | undefined)?.msg;
         if (typeof msg === 'string' && msg !== '') toast.success(msg);
       }

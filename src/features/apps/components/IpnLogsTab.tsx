@@ -7,11 +7,13 @@ import type { IpnLog } from '../../../api/apps';
 import {
   useGetWebhookDeliveryQuery,
   useRedeliverWebhookMutation,
+  type WebhookDeliveryResponse,
   type WebhookDeliveryStatus,
 } from '../../../api/webhooks';
 import { BusyButton } from '../../../components/BusyButton';
 import { QueryState } from '../../../components/QueryState';
 import type { Column } from '../../../components/DataTable';
+import { DeliveryOutcome } from './DeliveryOutcome';
 import { JsonView } from './JsonView';
 import { ListTable } from './ListTable';
 import { DateTime } from '../../../components/DateTime';
@@ -95,8 +97,10 @@ function DeliveryDetails({
 }) {
   const details = useGetWebhookDeliveryQuery({ id: log.id });
   const [redeliver, redelivering] = useRedeliverWebhookMutation();
+  const [outcome, setOutcome] = useState<WebhookDeliveryResponse | null>(null);
   const again = async () => {
     const answer = await redeliver({ id: log.id }).unwrap();
+    setOutcome(answer);
     onRedelivered(answer.data.delivery);
   };
   return (
@@ -118,6 +122,7 @@ function DeliveryDetails({
           Redeliver
         </BusyButton>
       </div>
+      <DeliveryOutcome answer={outcome} className="mb-2" />
       <h3 className="h6">Payload</h3>
       {log.pruned ? (
         <p className="small text-muted" role="status">

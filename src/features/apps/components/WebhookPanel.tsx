@@ -10,8 +10,10 @@ import {
   useRotateWebhookSecretMutation,
   useSendTestWebhookMutation,
   useSwitchWebhookOnMutation,
+  type WebhookDeliveryResponse,
 } from '../../../api/webhooks';
 import { formatDateTime } from '../../../lib/format';
+import { DeliveryOutcome } from './DeliveryOutcome';
 
 /**
  * Merchant Setting's webhook part: the signing secret (shown once when made, afterwards only
@@ -23,7 +25,7 @@ export function WebhookPanel({ appId, hasUrl }: { appId: string; hasUrl: boolean
   const [sendTest, testing] = useSendTestWebhookMutation();
   const [switchOn, switching] = useSwitchWebhookOnMutation();
   const [secret, setSecret] = useState<string | null>(null);
-  const [outcome, setOutcome] = useState<{ ok: boolean; msg: string } | null>(null);
+  const [outcome, setOutcome] = useState<WebhookDeliveryResponse | null>(null);
   const data = settings.data?.data;
 
   const makeSecret = async () => {
@@ -31,8 +33,7 @@ export function WebhookPanel({ appId, hasUrl }: { appId: string; hasUrl: boolean
     setSecret(answer.secret);
   };
   const test = async () => {
-    const answer = await sendTest({ id: appId }).unwrap();
-    setOutcome({ ok: answer.data.delivery.status === 'delivered', msg: answer.msg });
+    setOutcome(await sendTest({ id: appId }).unwrap());
   };
 
   return (
@@ -107,11 +108,7 @@ export function WebhookPanel({ appId, hasUrl }: { appId: string; hasUrl: boolean
           </BusyButton>
         </div>
         {!hasUrl && <p className="small text-muted mt-2">Save a Webhook URl to send events.</p>}
-        {outcome && (
-          <Alert variant={outcome.ok ? 'success' : 'warning'} className="mt-3 mb-0" role="status">
-            {outcome.msg}
-          </Alert>
-        )}
+        <DeliveryOutcome answer={outcome} className="mt-3 mb-0" />
       </Card.Body>
     </Card>
   );

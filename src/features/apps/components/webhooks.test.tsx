@@ -1,4 +1,5 @@
 import { screen, within } from '@testing-library/react';
+import { toast } from '../../../components/toast';
 import { IPN_LOG, makeApp, makeAppDetails, makePage } from '../../../../test/factories/apps';
 import { makeDelivery, WEBHOOK_SECRET } from '../../../../test/factories/webhooks';
 import { ok, on, reply } from '../../../../test/msw/contract';
@@ -69,7 +70,9 @@ describe('IPN Logs', () => {
       'webhook-signature: v1,3xmHcJzKX2kWJ3S7YwJbBqvL1Vq8m7fJk0w9eU0oCmU=',
     );
     await user.click(within(dialog).getByRole('button', { name: 'Redeliver' }));
-    expect(await screen.findByText('Redelivery delivered (HTTP 200)')).toBeInTheDocument();
+    const outcome = await within(dialog).findByRole('status');
+    expect(outcome).toHaveTextContent('Redelivery delivered (HTTP 200)');
+    expect(outcome).toHaveClass('alert-success');
     expect(redelivered).toEqual(['whd_1']);
     expect(await within(dialog).findByText('Redelivery')).toBeInTheDocument();
   });
@@ -125,6 +128,32 @@ describe('Merchant Setting: webhook', () => {
     expect(screen.getByText(/shown only once/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Send test event' }));
     expect(await screen.findByRole('status')).toHaveTextContent('Test event delivered (HTTP 200)');
+  });
+
+  test('a test event that is not delivered says so in a warning, not in a success toast', async () => {
+    const success = jest.spyOn(toast, 'success');
+    server.use(
+      reply('sendTestWebhook', {
+        status: true,
+        msg: 'Test event not delivered (HTTP 500); it will be retried',
+        data: makeDelivery({
+          delivery: { ...IPN_LOG, event: 'test.ping', status: 'retrying', http_code: 500 },
+        }),
+      }),
+    );
+    const { user } = renderTab(
+      'merchant-setting',
+      makeAppDetails({
+        app_data: makeApp({ status: 1, callback_url: 'https://shop.example.com/hooks' }),
+      }),
+    );
+    await user.click(await screen.findByRole('button', { name: 'Send test event' }));
+    const outcome = await screen.findByRole('status');
+    expect(outcome).toHaveTextContent('Test event not delivered (HTTP 500); it will be retried');
+    expect(outcome).toHaveClass('alert-warning');
+    // The answer was a success (200), but its message is no success.
+    expect(success).not.toHaveBeenCalled();
+    success.mockRestore();
   });
 
   test('says when a 410 switched the webhook off, and switches it on', async () => {
