@@ -12,7 +12,9 @@ export function TitledModal({ title, children, ...props }: Props) {
   return (
     <Modal centered aria-labelledby={titleId} {...props}>
       <Modal.Header closeButton>
-        <Modal.Title id={titleId} as="h2" className="h5">
+        {/* A title holding an id (a delivery's, a transaction's) wraps on a phone instead of
+            pushing the close button off screen. */}
+        <Modal.Title id={titleId} as="h2" className="h5 text-break">
           {title}
         </Modal.Title>
       </Modal.Header>

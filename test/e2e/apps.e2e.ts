@@ -206,6 +206,17 @@ test('the app detail on a phone', async () => {
     if (tab !== 'Usage') await page.locator('.data-table tbody td').first().waitFor();
     await snap(page, `apps-${tab.toLowerCase().replace(' ', '-')}-phone`);
   }
+  // A delivery's title holds its id: it wraps, and the close button stays on screen.
+  await page.getByRole('button', { name: 'View Details' }).first().click();
+  const ipn = await settledDialog(page, /whd_/);
+  const close = await ipn
+    .locator('.modal-header')
+    .getByRole('button', { name: 'Close' })
+    .boundingBox();
+  expect(close).not.toBeNull();
+  expect((close?.x ?? 0) + (close?.width ?? 0)).toBeLessThanOrEqual(PHONE.width);
+  await snap(page, 'apps-ipn-details-phone');
+  await closeDialog(page, ipn);
   await page.goto('/app/create-app');
   await page.getByRole('button', { name: 'Create App' }).waitFor();
   await snap(page, 'apps-create-phone');

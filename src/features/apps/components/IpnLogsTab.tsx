@@ -175,7 +175,7 @@ function DeliveryDetails({
             {data.attempts_made.length > 0 && (
               <>
                 <h3 className="h6">Request headers (last attempt)</h3>
-                <pre className="small bg-light p-2" aria-label="Request headers">
+                <pre className="small bg-light p-2 request-headers" aria-label="Request headers">
                   {Object.entries(data.attempts_made.at(-1)?.request_headers ?? {})
                     .map(([name, value]) => `${name}: ${value}`)
                     .join('\n')}
