@@ -38,11 +38,19 @@ function Value({ value }: { value: Json }): ReactNode {
   );
 }
 
-/** The IPN payload as indented, coloured JSON; text that is not JSON is shown as it is. */
+/**
+ * The IPN payload as indented, coloured JSON; text that is not JSON is shown as it is. A long
+ * payload scrolls inside its box, so the box is a named region a keyboard can focus and scroll.
+ */
 export function JsonView({ text }: { text: string }) {
   const parsed = parse(text);
   return (
-    <div className="json-view font-monospace small" aria-label="Log data">
+    <div
+      className="json-view font-monospace small"
+      role="region"
+      aria-label="Log data"
+      tabIndex={0}
+    >
       {parsed.ok ? <Value value={parsed.value} /> : <pre className="mb-0">{text}</pre>}
     </div>
   );

@@ -63,7 +63,11 @@ describe('IPN Logs', () => {
     const { user } = renderTab('ipn-logs');
     await user.click(await screen.findByRole('button', { name: 'View Details' }));
     const dialog = await screen.findByRole('dialog', { name: /deposit\.confirmed/ });
-    expect(within(dialog).getByLabelText('Log data')).toHaveTextContent('"id": "evt_1"');
+    const payload = within(dialog).getByRole('region', { name: 'Log data' });
+    expect(payload).toHaveTextContent('"id": "evt_1"');
+    // A long payload scrolls in its box: a keyboard can reach it.
+    payload.focus();
+    expect(payload).toHaveFocus();
     expect(await within(dialog).findByText('upstream down')).toBeInTheDocument();
     expect(within(dialog).getByText('http_error')).toBeInTheDocument();
     expect(within(dialog).getByLabelText('Request headers')).toHaveTextContent(
