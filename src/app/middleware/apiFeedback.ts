@@ -38,8 +38,9 @@ export function explainsOwnFailure<Request extends PromiseLike<unknown> & { requ
 /**
  * The one place that turns API outcomes into toasts and ends the session:
  * 401 and network failures end the session and go to `/`; failures toast their message;
- * a write's `msg` is a success toast (but for OUTCOME_ON_SCREEN); reads stay quiet on success. A plain middleware: the
- * listener middleware would add ~2 KiB to what /login loads for two `if`s.
+ * a write's `msg` is a success toast (but for OUTCOME_ON_SCREEN); reads stay quiet on success.
+ * A plain middleware: the listener middleware would add ~2 KiB to what /login loads for two
+ * `if`s.
  */
 export function apiFeedback({
   onSessionEnd,
