@@ -159,8 +159,11 @@ export async function registerGateway(
         operations.addHook('onRoute', (route) => {
           const operationId = (route.schema as { operationId?: unknown } | undefined)?.operationId;
           const ability = typeof operationId === 'string' ? abilities.get(operationId) : undefined;
-          route.config = { ...route.config, apiLogRoute: routeTemplate(route.url) };
-          if (ability) route.config = { ...route.config, ability };
+          route.config = {
+            ...route.config,
+            apiLogRoute: routeTemplate(route.url),
+            ...(ability ? { ability } : {}),
+          };
           const schema = route.schema as { headers?: unknown } | undefined;
           if (schema?.headers) schema.headers = lowerCaseHeaders(schema.headers);
           // After the rate limiter's hook on the route (unknown keys are limited too), before
