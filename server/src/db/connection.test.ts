@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { KEPT_STATEMENTS, reusingStatements } from './connection';
+import { sql } from 'kysely';
+import { DB_FILE, KEPT_STATEMENTS, openDb, reusingStatements, type Db } from './connection';
 
 describe('reusingStatements (SQLite)', () => {
   let sqlite: InstanceType<typeof SqliteDatabase>;
@@ -41,5 +45,65 @@ describe('reusingStatements (SQLite)', () => {
     db.prepare(sqlOf(KEPT_STATEMENTS));
     expect(db.prepare(sqlOf(0))).toBe(first);
     expect(db.prepare(sqlOf(1))).not.toBe(second);
+  });
+});
+
+// Another process writing to the file (a second server process, an admin command): here a
+// connection of this process that Kysely does not know, as another process's would be.
+describe('openDb on a SQLite file another connection is writing', () => {
+  let dataDir: string;
+  let db: Db;
+  let other: InstanceType<typeof SqliteDatabase>;
+
+  beforeEach(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'portal-busy-'));
+    db = openDb({ dataDir }, { keptReads: false });
+    await sql`create table t (a integer)`.execute(db);
+    other = new SqliteDatabase(path.join(dataDir, DB_FILE));
+    other.pragma('busy_timeout = 0');
+  });
+
+  afterEach(async () => {
+    other.close();
+    await db.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const values = async () =>
+    (await sql<{ a: number }>`select a from t order by a`.execute(db)).rows.map((row) => row.a);
+
+  it('waits for its commit without stopping this process, then writes', async () => {
+    other.exec('begin immediate');
+    other.prepare('insert into t (a) values (1)').run();
+    let ticks = 0;
+    const ticker = setInterval(() => (ticks += 1), 5);
+    // A timer of this process commits: with a thread asleep in SQLite it could never run.
+    let committedAt = 0;
+    setTimeout(() => {
+      other.exec('commit');
+      committedAt = Date.now();
+    }, 150);
+    try {
+      await sql`insert into t (a) values (2)`.execute(db);
+      await db.transaction().execute(async (trx) => {
+        await sql`insert into t (a) values (3)`.execute(trx);
+      });
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(committedAt).toBeGreaterThan(0);
+    expect(ticks).toBeGreaterThan(10);
+    expect(await values()).toEqual([1, 2, 3]);
+  });
+
+  it('a transaction holds the write lock from its start, reads alone included', async () => {
+    await db.transaction().execute(async (trx) => {
+      await sql`select a from t`.execute(trx);
+      expect(() => other.prepare('insert into t (a) values (1)').run()).toThrow(
+        expect.objectContaining({ code: 'SQLITE_BUSY' }),
+      );
+    });
+    other.prepare('insert into t (a) values (1)').run();
+    expect(await values()).toEqual([1]);
   });
 });

@@ -3,6 +3,7 @@ import { ownerOnly, ownerOnlyDir } from '../ownerOnly';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import {
+  CompiledQuery,
   Kysely,
   PostgresAdapter,
   PostgresDialect,
@@ -14,6 +15,7 @@ import {
   type PostgresPoolClient,
   type PostgresCursor,
   type PostgresQueryResult,
+  type QueryResult,
   type SqliteDatabase as KyselySqliteDatabase,
   type SqliteDialectConfig,
 } from 'kysely';
@@ -62,7 +64,8 @@ function sqliteDialect(dataDir: string, changes: OwnerChanges | undefined): Sqli
   const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  // No waiting inside SQLite: a busy file is retried by FileLockedSqliteDriver without blocking.
+  sqlite.pragma('busy_timeout = 0');
   sqlite.pragma('synchronous = NORMAL');
   hearOwnerChanges(sqlite, (owner) => changes?.changed(owner));
   if (changes) {
@@ -129,14 +132,65 @@ export function reusingStatements(
   };
 }
 
-// better-sqlite3 waits for a lock synchronously (busy_timeout), blocking the whole thread: two
-// connections to one file in one process (tests that play two server processes) deadlock as
-// soon as one waits for a transaction the other has open and cannot finish. So connections to
-// the same file in one process take turns, as transactions of one connection already do.
+// Connections to the same file in one process (tests that play two server processes) take
+// turns, as transactions of one connection already do, instead of polling for each other's lock.
 const fileTurns = new Map<string, Promise<void>>();
+
+/** How long a statement waits for another process's write lock before failing (ms). */
+const BUSY_WAIT_MS = 5_000;
+
+/**
+ * better-sqlite3's busy_timeout sleeps the whole thread, in steps that grow to 100 ms: a process
+ * waiting for another's write lock answered nothing meanwhile, and with two processes on one
+ * file the writes' p99 rose from 36-73 to 207-348 ms (README, Performance). So SQLite itself
+ * waits for no lock; a statement refused as busy is run again after a 1 ms pause, during which
+ * the event loop serves whatever needs no database (kept reads). A refused statement did
+ * nothing, so running it again is safe, and transactions take the write lock at BEGIN
+ * (IMMEDIATE), so nothing inside one is refused half-way.
+ */
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_RECOVERY';
+}
+
+async function whenFree(
+  run: () => Promise<QueryResult<unknown>>,
+  refusal: unknown,
+): Promise<QueryResult<unknown>> {
+  const deadline = Date.now() + BUSY_WAIT_MS;
+  let error = refusal;
+  while (isBusy(error) && Date.now() < deadline) {
+    // 1 ms each time, not a growing pause: a longer one lets the other process take the lock
+    // again and again (pauses growing to 8 ms still gave a p99 of 122 ms; 1 ms: 38-49).
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    try {
+      return await run();
+    } catch (next) {
+      error = next;
+    }
+  }
+  throw error;
+}
+
+function patientConnection(connection: DatabaseConnection): DatabaseConnection {
+  return {
+    executeQuery<R>(query: CompiledQuery) {
+      const run = () => connection.executeQuery<R>(query);
+      // better-sqlite3 throws at once: the usual answer takes no extra promise.
+      try {
+        return run();
+      } catch (error) {
+        return whenFree(run, error) as Promise<QueryResult<R>>;
+      }
+    },
+    streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+  };
+}
 
 class FileLockedSqliteDriver extends SqliteDriver {
   #release: (() => void) | undefined;
+  /** The driver's one connection, made patient once. */
+  #patient: DatabaseConnection | undefined;
 
   constructor(
     config: SqliteDialectConfig,
@@ -158,7 +212,14 @@ class FileLockedSqliteDriver extends SqliteDriver {
       if (fileTurns.get(this.file) === turn) fileTurns.delete(this.file);
       release();
     };
-    return super.acquireConnection();
+    const connection = await super.acquireConnection();
+    this.#patient ??= patientConnection(connection);
+    return this.#patient;
+  }
+
+  // IMMEDIATE: the write lock is taken (and waited for) before the first statement.
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 
   override async releaseConnection(): Promise<void> {
