@@ -4,20 +4,19 @@
 // 429 from the limiter, or a socket error), never because a target is missed.
 //
 // For each engine it starts the built server (dist/server, built when stale) production-like with
-// a fresh DATA_DIR: SQLite in one process (unless --sqlite-processes); PostgreSQL (a throwaway
-// cluster, or a fresh schema of TEST_DATABASE_URL) in two processes on one database. It signs in
-// the demo account, records each route's exact answer (status, headers, body bytes), starts a
-// bare Fastify (scripts/bench-bare.mjs) with as many processes that replays them, then runs
-// autocannon against ours and right after against the bare one (and the other way round, in
-// turns, --rounds times), route by route, and prints a table with the median ratio ours/bare and
-// the targets.
+// a fresh DATA_DIR, in as many processes on one port as `npm start` runs (PROCESSES=auto: one per
+// core; server/src/cluster.ts): SQLite, then PostgreSQL (a throwaway cluster, or a fresh schema of
+// TEST_DATABASE_URL). It signs in the demo account, records each route's exact answer (status,
+// headers, body bytes), starts a bare Fastify (scripts/bench-bare.mjs) with as many processes on
+// one port that replays them, then runs autocannon against ours and right after against the bare
+// one (and the other way round, in turns, --rounds times), route by route, and prints a table
+// with the median ratio ours/bare and the targets.
 //
 //   npm run bench:api -- [--duration <seconds>] [--rounds <n>] [--engine sqlite|postgres|both]
-//     [--route <part of a route's name>] [--cpu-prof <dir>] [--sqlite-processes <n>]
+//     [--route <part of a route's name>] [--cpu-prof <dir>] [--processes <n>]
 // --route measures only the routes whose name contains it; --cpu-prof writes a V8 CPU profile of
 // each of our server processes into <dir> when it stops (node --cpu-prof), to profile, not guess;
-// --sqlite-processes runs SQLite in n processes on one database file (and n bare ones), to compare
-// with PostgreSQL's two: `npm start` runs one, the deployment SQLite is meant for.
+// --processes runs n processes a side instead of one per core (e.g. 1, to measure one process).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -105,7 +104,7 @@ const { values: flags } = parseArgs({
     'large-rows': { type: 'string', default: '1000000' },
     route: { type: 'string', default: '' },
     'cpu-prof': { type: 'string' },
-    'sqlite-processes': { type: 'string', default: '1' },
+    processes: { type: 'string', default: String(os.availableParallelism()) },
   },
 });
 const duration = Number(flags.duration);
@@ -116,11 +115,9 @@ const rounds = Number(flags.rounds);
 if (!Number.isInteger(rounds) || rounds < 1) {
   throw new Error(`--rounds takes a whole number (1 or more), got '${flags.rounds}'`);
 }
-const sqliteProcesses = Number(flags['sqlite-processes']);
-if (!Number.isInteger(sqliteProcesses) || sqliteProcesses < 1) {
-  throw new Error(
-    `--sqlite-processes takes a whole number (1 or more), got '${flags['sqlite-processes']}'`,
-  );
+const processes = Number(flags.processes);
+if (!Number.isInteger(processes) || processes < 1) {
+  throw new Error(`--processes takes a whole number (1 or more), got '${flags.processes}'`);
 }
 const largeRows = Number(flags['large-rows']);
 if (!Number.isSafeInteger(largeRows) || largeRows < 0) {
@@ -168,10 +165,12 @@ function exitOf(child) {
 }
 
 /**
- * Starts a Node process and waits until `readyUrl` answers 2xx; its output goes to `logFile`.
- * @param {string[]} args @param {NodeJS.ProcessEnv} env @param {string} logFile @param {string} readyUrl
+ * Starts a Node process and waits until `readyUrl` answers 2xx and it has printed `ready` (all
+ * its workers listen); its output goes to `logFile`.
+ * @param {string[]} args @param {NodeJS.ProcessEnv} env @param {string} logFile
+ * @param {string} readyUrl @param {string} ready
  */
-async function startProcess(args, env, logFile, readyUrl) {
+async function startProcess(args, env, logFile, readyUrl, ready) {
   const child = spawn(process.execPath, args, {
     cwd: root,
     env,
@@ -182,8 +181,14 @@ async function startProcess(args, env, logFile, readyUrl) {
   const log = fs.createWriteStream(logFile);
   child.stdout.pipe(log);
   child.stderr.pipe(log);
+  let printed = '';
+  child.stdout.on('data', (chunk) => (printed += chunk));
   // A first start migrates and seeds; on a loaded machine that takes more than the default.
   await waitForServer(readyUrl, child, 180_000);
+  while (!printed.includes(ready)) {
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   return child;
 }
 
@@ -340,16 +345,29 @@ async function gatewayKey(api, headers, app) {
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 
 /**
- * CPU time (user + system) the processes have used, in clock ticks; null without /proc.
+ * The process and, when it is a primary of several (cluster), the workers it started.
+ * @param {number | undefined} pid @returns {number[]}
+ */
+function withWorkers(pid) {
+  const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+  return [Number(pid), ...(children ? children.split(/\s+/).map(Number) : [])];
+}
+
+/**
+ * CPU time (user + system) the processes and their workers have used, in clock ticks; null
+ * without /proc.
  * @param {import('node:child_process').ChildProcess[]} processes
  */
 function cpuTicks(processes) {
   try {
-    return processes.reduce((total, child) => {
-      // Fields after the command name, which ends with ') ': utime and stime are the 12th and 13th.
-      const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
-      return total + Number(fields?.[11]) + Number(fields?.[12]);
-    }, 0);
+    return processes
+      .flatMap((child) => withWorkers(child.pid))
+      .reduce((total, pid) => {
+        // Fields after the command name, which ends with ') ': utime and stime are the 12th and
+        // 13th.
+        const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
+        return total + Number(fields?.[11]) + Number(fields?.[12]);
+      }, 0);
   } catch {
     return null;
   }
@@ -436,14 +454,9 @@ function serverEnv(/** @type {string} */ dataDir, /** @type {string | undefined}
  * @param {Engine} engine @returns {Promise<Row[]>}
  */
 async function benchEngine(engine) {
-  // PostgreSQL: two processes on one database, the way issue 13 deploys it, with the load split
-  // between them by one autocannon given both URLs (connection i goes to process i % 2, 5 each):
-  // one run keeps one latency histogram, which two runs' p50/p99 could not be summed into.
-  const processes = engine === 'postgres' ? 2 : sqliteProcesses;
-  const label =
-    engine === 'postgres'
-      ? 'PostgreSQL, 2 processes'
-      : `SQLite, ${processes} process${processes === 1 ? '' : 'es'}`;
+  // Our processes share one port, as `npm start` runs them; so do the bare ones. One autocannon
+  // run keeps one latency histogram, which two runs' p50/p99 could not be summed into.
+  const label = `${engine === 'postgres' ? 'PostgreSQL' : 'SQLite'}, ${processes} process${processes === 1 ? '' : 'es'}`;
   console.log(`\n== ${label}`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `portal-bench-${engine}-`));
   tempDirs.add(dataDir);
@@ -462,26 +475,24 @@ async function benchEngine(engine) {
     const startOurs = async (/** @type {Record<string, string>} */ extraEnv = {}) => {
       ours.length = 0;
       oursProcesses.length = 0;
-      for (let i = 0; i < processes; i += 1) {
-        const port = await freePort();
-        const origin = `http://127.0.0.1:${port}`;
-        // One after the other: the first migrates and seeds the empty database.
-        const child = await startProcess(
-          [
-            '--enable-source-maps',
-            ...(flags['cpu-prof']
-              ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(flags['cpu-prof'])}`]
-              : []),
-            path.join(outDir, 'main.cjs'),
-          ],
-          { ...env, ...extraEnv, PORT: String(port) },
-          path.join(dataDir, `server-${i}.log`),
-          `${origin}/api/countries`,
-        );
-        started.push(child);
-        oursProcesses.push(child);
-        ours.push(origin);
-      }
+      const port = await freePort();
+      const origin = `http://127.0.0.1:${port}`;
+      const child = await startProcess(
+        [
+          '--enable-source-maps',
+          ...(flags['cpu-prof']
+            ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(flags['cpu-prof'])}`]
+            : []),
+          path.join(outDir, 'main.cjs'),
+        ],
+        { ...env, ...extraEnv, PORT: String(port), PROCESSES: String(processes) },
+        path.join(dataDir, 'server.log'),
+        `${origin}/api/countries`,
+        'Portal listening on',
+      );
+      started.push(child);
+      oursProcesses.push(child);
+      ours.push(origin);
     };
     await startOurs();
     const api = `${ours[0]}/api`;
@@ -563,24 +574,19 @@ async function benchEngine(engine) {
     }
     const answersFile = path.join(dataDir, 'answers.json');
     fs.writeFileSync(answersFile, JSON.stringify(answers));
-    // As many bare processes as ours, sharing the load the same way: same cores, same split.
-    /** @type {string[]} */
-    const bare = [];
+    // As many bare processes as ours, sharing one port the same way: same cores, same split.
+    const barePort = await freePort();
+    const bareChild = await startProcess(
+      [path.join(root, 'scripts/bench-bare.mjs'), answersFile, String(barePort), String(processes)],
+      process.env,
+      path.join(dataDir, 'bare.log'),
+      `http://127.0.0.1:${barePort}/api/countries`,
+      'Bare listening',
+    );
+    started.push(bareChild);
+    const bare = [`http://127.0.0.1:${barePort}`];
     /** @type {import('node:child_process').ChildProcess[]} */
-    const bareProcesses = [];
-    for (let i = 0; i < processes; i += 1) {
-      const port = await freePort();
-      const origin = `http://127.0.0.1:${port}`;
-      const child = await startProcess(
-        [path.join(root, 'scripts/bench-bare.mjs'), answersFile, String(port)],
-        process.env,
-        path.join(dataDir, `bare-${i}.log`),
-        `${origin}/api/countries`,
-      );
-      started.push(child);
-      bareProcesses.push(child);
-      bare.push(origin);
-    }
+    const bareProcesses = [bareChild];
     // What each side's load goes to, and whose CPU it counts.
     const oursSide = { origins: ours, processes: oursProcesses };
     const bareSide = { origins: bare, processes: bareProcesses };

@@ -1,16 +1,21 @@
-// `npm run test:two-processes`: two built server processes on one PostgreSQL database, requests
-// alternating between them, must give the results of one process:
+// `npm run test:two-processes`: two built server processes on one database, requests alternating
+// between them, must give the results of one process, on PostgreSQL and on SQLite (one file):
 // - a deposit that both see is credited once;
 // - 20 concurrent purchases never overspend, and the ledger still sums to the balance;
 // - wrong passwords spread over both are braked as if they hit one.
-// Starts a throwaway cluster (or uses a fresh schema of TEST_DATABASE_URL) and the built server
-// (dist/server); prints each check and exits non-zero when one fails.
+// Then PROCESSES=2 on one port (server/src/cluster.ts): both processes answer, every scrape of
+// /metrics counts every process's requests, a worker killed with -9 is replaced, and a primary
+// killed with -9 takes its workers along.
+// Starts a throwaway PostgreSQL cluster (or uses a fresh schema of TEST_DATABASE_URL) and the
+// built server (dist/server); prints each check and exits non-zero when one fails.
 import { spawn, spawnSync } from 'node:child_process';
+import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { buildServer, outDir, serverBuildIsStale } from './build-server.mjs';
 import { freePort, waitForServer } from './net.mjs';
@@ -27,16 +32,18 @@ if (serverBuildIsStale()) await buildServer();
 const adminUrl = process.env.TEST_DATABASE_URL;
 const cluster = adminUrl ? null : await startPgCluster();
 const schema = await freshSchema(adminUrl ?? cluster?.url ?? '');
-// One DATA_DIR for both, as processes on one host share it (secret key, development wallet).
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-two-'));
-const env = {
+// One DATA_DIR per engine for both processes, as processes on one host share it (secret key,
+// development wallet; on SQLite the database file).
+const dataDirs = ['postgres', 'sqlite'].map((engine) =>
+  fs.mkdtempSync(path.join(os.tmpdir(), `portal-two-${engine}-`)),
+);
+const baseEnv = {
   ...process.env,
   HOST: '127.0.0.1',
-  DATA_DIR: dataDir,
-  DATABASE_URL: schema.url,
   NODE_ENV: 'test',
   PORTAL_ROOT: root,
   NODE_PATH: path.join(root, 'node_modules'),
+  PROCESSES: '1',
   RATE_LIMIT_MAX: '1000000',
   AUTH_RATE_LIMIT_MAX: '1000000',
   LOGIN_ACCOUNT_MAX_FAILURES: String(ACCOUNT_FAILURES),
@@ -75,7 +82,36 @@ async function call(i, method, route, options = {}) {
   return { status: response.status, json: await response.json() };
 }
 
-try {
+/**
+ * Rows of the first answer of each query, read on the engine `env` names.
+ * @param {NodeJS.ProcessEnv} env @param {string[]} queries
+ * @returns {Promise<(Record<string, unknown> | undefined)[]>}
+ */
+async function readDatabase(env, queries) {
+  if (!env.DATABASE_URL) {
+    const db = new Database(path.join(env.DATA_DIR ?? '', 'portal.sqlite'), { readonly: true });
+    try {
+      return queries.map(
+        (query) => /** @type {Record<string, unknown>} */ (db.prepare(query).get()),
+      );
+    } finally {
+      db.close();
+    }
+  }
+  const db = new pg.Client({ connectionString: env.DATABASE_URL });
+  await db.connect();
+  try {
+    return await Promise.all(queries.map(async (query) => (await db.query(query)).rows[0]));
+  } finally {
+    await db.end();
+  }
+}
+
+/**
+ * The checks of one engine on two processes of their own port.
+ * @param {NodeJS.ProcessEnv} env
+ */
+async function twoProcesses(env) {
   for (let i = 0; i < 2; i += 1) {
     const port = await freePort();
     const server = spawn(
@@ -87,7 +123,7 @@ try {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
-    const log = fs.createWriteStream(path.join(dataDir, `server-${i}.log`));
+    const log = fs.createWriteStream(path.join(env.DATA_DIR ?? '', `server-${i}.log`));
     server.stdout?.pipe(log);
     server.stderr?.pipe(log);
     servers.push(server);
@@ -170,22 +206,15 @@ try {
     `the balance is 68 - ${spent} (read: ${after.json.data?.payInBalance})`,
   );
 
-  const db = new pg.Client({ connectionString: schema.url });
-  await db.connect();
-  try {
-    const { rows } = await db.query(
-      `select coalesce(sum(case when type = 'credit' then amount_micro else -amount_micro end), 0)::text as net
-         from ledger_entries join users on users.id = ledger_entries.user_id
-        where users.username = $1`,
-      [account.username],
-    );
-    const net = Number(rows[0]?.net) / 1e6;
-    check(net === after.json.data?.payInBalance, `the ledger sums to the balance (${net} USDT)`);
-    const jobs = await db.query(`select count(*)::int as n from jobs where kind = 'gas.provision'`);
-    check(jobs.rows[0]?.n === 1, 'both processes share one recurring gas job');
-  } finally {
-    await db.end();
-  }
+  const [ledger, gasJobs] = await readDatabase(env, [
+    `select coalesce(sum(case when type = 'credit' then amount_micro else -amount_micro end), 0)
+       as net from ledger_entries join users on users.id = ledger_entries.user_id
+      where users.username = '${account.username}'`,
+    `select count(*) as n from jobs where kind = 'gas.provision'`,
+  ]);
+  const net = Number(ledger?.net) / 1e6;
+  check(net === after.json.data?.payInBalance, `the ledger sums to the balance (${net} USDT)`);
+  check(Number(gasJobs?.n) === 1, 'both processes share one recurring gas job');
 
   // Wrong passwords, 2 × the budget, at once and alternating: braked as on one process.
   const wrong = await Promise.all(
@@ -203,17 +232,153 @@ try {
   );
   const right = await call(1, 'POST', '/pre-login', { body: credentials });
   check(right.status === 429, 'the braked account stays braked on the other process too');
+}
+
+/** Stops the servers started so far and waits for them to end. */
+async function stopServers() {
+  for (const server of servers) if (server.exitCode === null) server.kill('SIGTERM');
+  await Promise.all(
+    servers.map((s) =>
+      s.exitCode !== null || s.signalCode !== null ? null : new Promise((r) => s.once('exit', r)),
+    ),
+  );
+  servers.length = 0;
+  bases.length = 0;
+}
+
+/**
+ * A GET on a connection of its own: the primary of PROCESSES hands each new one to the next
+ * process.
+ * @param {string} url @returns {Promise<string>}
+ */
+function getOnNewConnection(url) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: false }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve(text));
+      })
+      .on('error', reject);
+  });
+}
+
+/** Whether `pid` is a process that has not ended (a zombie has). @param {number} pid */
+function alive(pid) {
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** The processes `pid` started (its workers). @param {number | undefined} pid @returns {number[]} */
+function childrenOf(pid) {
+  const text = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+  return text ? text.split(/\s+/).map(Number) : [];
+}
+
+/** @param {() => boolean} done @param {number} withinMs */
+async function until(done, withinMs) {
+  const deadline = Date.now() + withinMs;
+  while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  return done();
+}
+
+/**
+ * PROCESSES=2 on one port, as `npm start` runs on a 2-core machine.
+ * @param {NodeJS.ProcessEnv} env
+ */
+async function onePort(env) {
+  const port = await freePort();
+  const server = spawn(process.execPath, ['--enable-source-maps', path.join(outDir, 'main.cjs')], {
+    cwd: root,
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  servers.push(server);
+  let printed = '';
+  server.stdout?.on('data', (chunk) => (printed += chunk));
+  server.stderr?.on('data', (chunk) => (printed += chunk));
+  const log = fs.createWriteStream(path.join(env.DATA_DIR ?? '', 'server-one-port.log'));
+  server.stdout?.pipe(log);
+  server.stderr?.pipe(log);
+  const base = `http://127.0.0.1:${port}`;
+  await waitForServer(`${base}/api/countries`, server);
+  check(
+    await until(
+      () => printed.includes(`listening on http://localhost:${port} (2 processes)`),
+      30_000,
+    ),
+    'the primary says once that both processes listen',
+  );
+  const workers = childrenOf(server.pid);
+  check(workers.length === 2, `two server processes under the primary (${workers.join(', ')})`);
+
+  /** Requests to GET /api/countries that a scrape of /metrics counts. */
+  const counted = async () => {
+    const text = await getOnNewConnection(`${base}/metrics`);
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith('http_requests_total{') && l.includes('route="/api/countries"'));
+    return Number(line?.split(' ').at(-1) ?? 0);
+  };
+  const before = await counted();
+  for (let i = 0; i < 20; i += 1) await getOnNewConnection(`${base}/api/countries`);
+  const [first, second] = [await counted(), await counted()];
+  check(
+    first - before === 20 && second === first,
+    `two scrapes, one from each process, both count the 20 requests both answered (${before} → ${first}, ${second})`,
+  );
+
+  // A worker that fails is replaced, and the server keeps answering meanwhile.
+  const [failed = 0, other = 0] = workers;
+  process.kill(failed, 'SIGKILL');
+  const replaced = await until(() => {
+    const now = childrenOf(server.pid);
+    return now.length === 2 && now.includes(other) && !now.includes(failed);
+  }, 30_000);
+  const answered = await getOnNewConnection(`${base}/api/countries`);
+  check(
+    replaced && answered.includes('"status":true') && printed.includes('starting another'),
+    `a worker killed with -9 is replaced (now ${childrenOf(server.pid).join(', ')})`,
+  );
+  const current = childrenOf(server.pid);
+
+  server.kill('SIGKILL');
+  check(
+    await until(() => current.every((pid) => !alive(pid)), 5_000),
+    'the primary killed with -9: its workers end too',
+  );
+}
+
+const engines = [
+  {
+    name: 'PostgreSQL',
+    env: { ...baseEnv, DATA_DIR: dataDirs[0], DATABASE_URL: schema.url },
+  },
+  { name: 'SQLite', env: { ...baseEnv, DATA_DIR: dataDirs[1], DATABASE_URL: '' } },
+];
+try {
+  for (const { name, env } of engines) {
+    console.log(`== ${name}: two processes, each on its own port`);
+    try {
+      await twoProcesses(env);
+    } finally {
+      await stopServers();
+    }
+  }
+  console.log('== SQLite: PROCESSES=2 on one port');
+  await onePort({ ...baseEnv, DATA_DIR: dataDirs[1], DATABASE_URL: '', PROCESSES: '2' });
 } catch (error) {
   failures += 1;
   console.error(`two-processes: ${error instanceof Error ? error.message : String(error)}`);
 } finally {
-  for (const server of servers) server.kill('SIGTERM');
-  await Promise.all(
-    servers.map((s) => (s.exitCode !== null ? null : new Promise((r) => s.once('exit', r)))),
-  );
+  await stopServers();
   await schema.drop();
   cluster?.stop();
 }
-if (failures === 0) fs.rmSync(dataDir, { recursive: true, force: true });
-else console.error(`two-processes: ${failures} failed; server logs kept in ${dataDir}`);
+if (failures === 0) for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
+else console.error(`two-processes: ${failures} failed; server logs kept in ${dataDirs.join(', ')}`);
 process.exit(failures === 0 ? 0 : 1);

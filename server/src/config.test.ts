@@ -77,6 +77,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ RESPONSE_VALIDATION: 'off' }).responseValidation).toBe(false);
   });
 
+  it('runs one process per core unless PROCESSES says how many', () => {
+    expect(loadConfig({}).processes).toBe('auto');
+    expect(loadConfig({ PROCESSES: 'auto' }).processes).toBe('auto');
+    expect(loadConfig({ PROCESSES: '3' }).processes).toBe(3);
+    expect(() => loadConfig({ PROCESSES: '0' })).toThrow('PROCESSES must be between 1 and 256');
+    expect(() => loadConfig({ PROCESSES: 'two' })).toThrow(
+      "PROCESSES must be a whole number, got 'two'",
+    );
+  });
+
   it('keeps reads in memory unless KEPT_READS is off', () => {
     expect(loadConfig({}).keptReads).toBe(true);
     expect(loadConfig({ KEPT_READS: 'off' }).keptReads).toBe(false);

@@ -36,6 +36,8 @@ export interface LoginGuardConfig {
 
 export interface Config {
   port: number;
+  /** Server processes sharing PORT (server/src/cluster.ts); `auto`: one per core. */
+  processes: number | 'auto';
   host: string;
   /** As given (relative to the working directory unless absolute). */
   dataDir: string;
@@ -144,6 +146,11 @@ function int(env: Env, key: string, fallback: number, min: number, max: number):
   const n = Number(raw);
   if (n < min || n > max) throw new ConfigError(`${key} must be between ${min} and ${max}`);
   return n;
+}
+
+function processCount(env: Env): Config['processes'] {
+  const raw = str(env, 'PROCESSES');
+  return raw === undefined || raw === 'auto' ? 'auto' : int(env, 'PROCESSES', 1, 1, 256);
 }
 
 function bool(env: Env, key: string, fallback: boolean): boolean {
@@ -338,6 +345,7 @@ export function loadConfig(env: Env): Config {
   const isProduction = mode === 'production';
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
+    processes: processCount(env),
     host: str(env, 'HOST') ?? '0.0.0.0',
     dataDir: str(env, 'DATA_DIR') ?? './data',
     databaseUrl: databaseUrl(env),

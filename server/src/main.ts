@@ -1,5 +1,8 @@
+import cluster from 'node:cluster';
+import { availableParallelism } from 'node:os';
 import { buildApp } from './app';
-import { loadConfig } from './config';
+import { runPrimary } from './cluster';
+import { loadConfig, type Config } from './config';
 import { refuseReadableSeed } from './domain/chain/walletKey';
 import { startWorker } from './domain/jobs/worker';
 import { GATEWAY_DOCS_DIR, WEB_DIR } from './paths';
@@ -13,6 +16,13 @@ async function main(): Promise<void> {
   const loaded = loadConfig(process.env);
   // Production: the seed is the signer's alone; a web process that can read it does not start.
   refuseReadableSeed(loaded);
+  const processes = loaded.processes === 'auto' ? availableParallelism() : loaded.processes;
+  if (cluster.isPrimary && processes > 1) await runPrimary(loaded, processes);
+  else await serve(loaded);
+}
+
+/** One server process: alone, or one of PROCESSES (server/src/cluster.ts). */
+async function serve(loaded: Config): Promise<void> {
   const runtime = await openRuntime(loaded);
   const { config } = runtime;
   const app = await buildApp({
@@ -52,6 +62,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  // Several processes: the primary says it once they all listen.
+  if (cluster.isWorker) return;
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   console.log(`Portal listening on http://localhost:${port}`);

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { clusterMetrics } from './clusterMetrics';
 import { unauthenticated } from './errors';
 import { bearerToken } from './requestContext';
 import { withTimeout } from './timeout';
@@ -64,6 +65,8 @@ function gaugeOn<L extends string>(
     help: spec.help,
     labelNames: spec.labelNames ?? [],
     registers: [registry],
+    // Gauges read the shared database: every process has the same values, not a share of them.
+    aggregator: 'first',
     // Values are gathered first and swapped in at once, so two overlapping scrapes (e.g. two
     // Prometheus servers) each see a complete set and a late collector cannot write afterwards.
     collect: async () => {
@@ -121,6 +124,8 @@ export function registerMetrics(
     registers: [registry],
   });
 
+  const ofAllProcesses = clusterMetrics([processMetrics(), registry]);
+
   const metrics: Metrics = { gauge: (spec) => gaugeOn(registry, app.log, spec) };
   app.decorate('metrics', metrics);
 
@@ -149,6 +154,10 @@ export function registerMetrics(
         void reply.header('www-authenticate', 'Bearer');
         throw unauthenticated();
       }
+    }
+    if (ofAllProcesses) {
+      void reply.header('cache-control', 'no-store').type(Registry.PROMETHEUS_CONTENT_TYPE);
+      return ofAllProcesses();
     }
     // Merged per scrape, so gauges registered after the app was built are included.
     const merged = Registry.merge([processMetrics(), registry]);
