@@ -10,9 +10,9 @@ import { openRuntime } from './runtime';
  * behind a proxy do (README, Deployment): the database, DATA_DIR, the signer's socket. A worker
  * that fails (an exit code other than 0, or a signal it did not handle) is replaced; one that
  * fails before it listened, or more than 5 failures in a minute, stop them all with a failure,
- * as one process would have failed. SIGINT/SIGTERM stop
- * the workers (each finishes its requests) and then the primary; if the primary itself is
- * killed, the workers end as their channel to it closes (Node's cluster does that).
+ * as one process would have failed. SIGINT/SIGTERM stop the workers (each finishes its
+ * requests) and then the primary; if the primary itself is killed, the workers end as their
+ * channel to it closes (Node's cluster does that).
  */
 export async function runPrimary(config: Config, processes: number): Promise<void> {
   const runtime = await openRuntime(config);

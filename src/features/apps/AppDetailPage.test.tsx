@@ -280,10 +280,15 @@ describe('Payment Setting', () => {
     expect(
       await screen.findByText('Oprational Wallet is not Ready Yet,Please try After sometime'),
     ).toBeInTheDocument();
-    // No reload: the next poll brings the address.
+    // No reload: the next poll brings the address. Its answer reaches the page a moment after the
+    // handler counted it (longer on a loaded machine), so the user clicks until the wallet opens.
     await waitFor(() => expect(reads).toBe(2), { timeout: GAS_POLL_MS + 2000 });
-    await user.click(screen.getByRole('button', { name: 'Operational Wallet' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Operational Wallet' });
+    const dialog = await waitFor(async () => {
+      const open = screen.queryByRole('dialog', { name: 'Operational Wallet' });
+      if (open) return open;
+      await user.click(screen.getByRole('button', { name: 'Operational Wallet' }));
+      return screen.getByRole('dialog', { name: 'Operational Wallet' });
+    });
     expect(within(dialog).getByTitle(`QR code of ${GAS_ADDRESS}`)).toBeInTheDocument();
     // Ready: the polling stops.
     await new Promise((resolve) => setTimeout(resolve, GAS_POLL_MS + 500));
