@@ -354,36 +354,37 @@ function withWorkers(pid) {
 }
 
 /**
- * CPU time (user + system) the processes and their workers have used, in clock ticks; null
- * without /proc.
- * @param {import('node:child_process').ChildProcess[]} processes
+ * CPU time (user + system) a server and its workers have used, in clock ticks; null without
+ * /proc.
+ * @param {import('node:child_process').ChildProcess} server
  */
-function cpuTicks(processes) {
+function cpuTicks(server) {
   try {
-    return processes
-      .flatMap((child) => withWorkers(child.pid))
-      .reduce((total, pid) => {
-        // Fields after the command name, which ends with ') ': utime and stime are the 12th and
-        // 13th.
-        const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
-        return total + Number(fields?.[11]) + Number(fields?.[12]);
-      }, 0);
+    return withWorkers(server.pid).reduce((total, pid) => {
+      // Fields after the command name, which ends with ') ': utime and stime are the 12th and
+      // 13th.
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
+      return total + Number(fields?.[11]) + Number(fields?.[12]);
+    }, 0);
   } catch {
     return null;
   }
 }
 
 /**
- * Load on `urls` (connections shared round-robin between them) for `duration` seconds;
- * `processes` are those that answer them, whose CPU is counted.
- * @param {string[]} urls @param {Record<string, string>} headers @param {Route} route
- * @param {import('node:child_process').ChildProcess[]} processes
+ * A server under test: where it answers, and its process (a primary of several, or alone).
+ * @typedef {{ origin: string, server: import('node:child_process').ChildProcess }} Side
+ */
+
+/**
+ * Load on `route` of `side` for `duration` seconds, counting the CPU of the side's processes.
+ * @param {Side} side @param {Record<string, string>} headers @param {Route} route
  * @returns {Promise<Figures>}
  */
-async function measure(urls, headers, route, processes, connections = CONNECTIONS) {
-  const before = cpuTicks(processes);
+async function measure(side, headers, route, connections = CONNECTIONS) {
+  const before = cpuTicks(side.server);
   const result = await autocannon({
-    url: urls,
+    url: `${side.origin}${route.path}`,
     connections,
     duration,
     headers,
@@ -393,7 +394,7 @@ async function measure(urls, headers, route, processes, connections = CONNECTION
     warmup: { connections, duration: WARMUP_SECONDS },
   });
   const runs = [result, ...(result.warmup ? [result.warmup] : [])];
-  const after = cpuTicks(processes);
+  const after = cpuTicks(side.server);
   const requests = runs.reduce((sum, run) => sum + run.requests.total, 0);
   return {
     cpuMicros:
@@ -467,17 +468,14 @@ async function benchEngine(engine) {
   const started = [];
   try {
     const env = serverEnv(dataDir, schema?.url);
-    /** Origins of our processes (the API is under /api, the gateway under /gateway/v1). */
-    /** @type {string[]} */
-    const ours = [];
-    /** @type {import('node:child_process').ChildProcess[]} */
-    const oursProcesses = [];
-    const startOurs = async (/** @type {Record<string, string>} */ extraEnv = {}) => {
-      ours.length = 0;
-      oursProcesses.length = 0;
+    /**
+     * Starts ours (the API under /api, the gateway under /gateway/v1).
+     * @param {Record<string, string>} extraEnv @returns {Promise<Side>}
+     */
+    const startOurs = async (extraEnv = {}) => {
       const port = await freePort();
       const origin = `http://127.0.0.1:${port}`;
-      const child = await startProcess(
+      const server = await startProcess(
         [
           '--enable-source-maps',
           ...(flags['cpu-prof']
@@ -490,12 +488,11 @@ async function benchEngine(engine) {
         `${origin}/api/countries`,
         'Portal listening on',
       );
-      started.push(child);
-      oursProcesses.push(child);
-      ours.push(origin);
+      started.push(server);
+      return { origin, server };
     };
-    await startOurs();
-    const api = `${ours[0]}/api`;
+    const ours = await startOurs();
+    const api = `${ours.origin}/api`;
     const headers = await signIn(api);
 
     const apps = await rawRequest(`${api}/cryptosafelock/get-apps`, headers.authenticated);
@@ -551,7 +548,7 @@ async function benchEngine(engine) {
     /** @type {Map<string, number>} */
     const sizes = new Map();
     for (const route of routes) {
-      const answer = await rawRequest(`${ours[0]}${route.path}`, route.headers, {
+      const answer = await rawRequest(`${ours.origin}${route.path}`, route.headers, {
         method: route.method,
         body: route.nextBody?.(),
       });
@@ -584,28 +581,22 @@ async function benchEngine(engine) {
       'Bare listening',
     );
     started.push(bareChild);
-    const bare = [`http://127.0.0.1:${barePort}`];
-    /** @type {import('node:child_process').ChildProcess[]} */
-    const bareProcesses = [bareChild];
-    // What each side's load goes to, and whose CPU it counts.
-    const oursSide = { origins: ours, processes: oursProcesses };
-    const bareSide = { origins: bare, processes: bareProcesses };
+    /** @type {Side} */
+    const bare = { origin: `http://127.0.0.1:${barePort}`, server: bareChild };
     // The comparison holds only if the bare processes give the very answers ours gave.
-    for (const origin of bare) {
-      for (const [i, answer] of answers.entries()) {
-        const route = routes[i];
-        const replay = await rawRequest(`${origin}${answer.url}`, route?.headers ?? {}, {
-          method: answer.method,
-          body: route?.nextBody?.(),
-        });
-        const same =
-          replay.status === answer.status &&
-          replay.body.toString('base64') === answer.body &&
-          Object.entries(answer.headers).every(
-            ([name, value]) => String(replay.headers[name]) === String(value),
-          );
-        if (!same) throw new Error(`the bare server does not replay ${answer.url} exactly`);
-      }
+    for (const [i, answer] of answers.entries()) {
+      const route = routes[i];
+      const replay = await rawRequest(`${bare.origin}${answer.url}`, route?.headers ?? {}, {
+        method: answer.method,
+        body: route?.nextBody?.(),
+      });
+      const same =
+        replay.status === answer.status &&
+        replay.body.toString('base64') === answer.body &&
+        Object.entries(answer.headers).every(
+          ([name, value]) => String(replay.headers[name]) === String(value),
+        );
+      if (!same) throw new Error(`the bare server does not replay ${answer.url} exactly`);
     }
 
     /** @type {Row[]} */
@@ -618,17 +609,11 @@ async function benchEngine(engine) {
       // (this machine's speed drifts by up to 2× within minutes, which a single pair measures).
       /** @type {{ ours: Figures, bare: Figures, ratio: number }[]} */
       const pairs = [];
-      const load = (/** @type {{ origins: string[], processes: typeof bareProcesses }} */ side) =>
-        measure(
-          side.origins.map((origin) => `${origin}${route.path}`),
-          route.headers,
-          route,
-          side.processes,
-        );
+      const load = (/** @type {Side} */ side) => measure(side, route.headers, route);
       for (let round = 0; round < rounds; round += 1) {
         const oursFirst = round % 2 === 0;
-        const firstFigures = await load(oursFirst ? oursSide : bareSide);
-        const secondFigures = await load(oursFirst ? bareSide : oursSide);
+        const firstFigures = await load(oursFirst ? ours : bare);
+        const secondFigures = await load(oursFirst ? bare : ours);
         const [oursFigures, bareFigures] = oursFirst
           ? [firstFigures, secondFigures]
           : [secondFigures, firstFigures];
@@ -680,15 +665,15 @@ async function benchEngine(engine) {
      */
     async function benchLarge() {
       console.log(`\n== ${label}: large data, ${reqs(largeRows)} wallet entries and deposits`);
-      await stopProcesses(oursProcesses);
+      await stopProcesses([ours.server]);
       const seedStart = Date.now();
       // get-apps' demo app had its Webhook URl cleared by gatewayKey (update-app without one).
       await admin(['bench', 'large-data', DEMO.username, String(largeRows)], env);
       console.log(`  written in ${Math.round((Date.now() - seedStart) / 1000)} s`);
       // Without kept reads: what a read costs that the database answers (the first after a
       // change); kept, a repeated read never reaches the million rows.
-      await startOurs({ KEPT_READS: 'off' });
-      const signedIn = await signIn(`${ours[0]}/api`);
+      const uncached = await startOurs({ KEPT_READS: 'off' });
+      const signedIn = await signIn(`${uncached.origin}/api`);
       /** @type {LargeRow[]} */
       const measured = [];
       const largeRoutes = routes.filter(
@@ -697,11 +682,10 @@ async function benchEngine(engine) {
           route.name === 'GET /api/cryptosafelock/app-details/{id}',
       );
       for (const route of largeRoutes) {
-        const answer = await rawRequest(`${ours[0]}${route.path}`, signedIn.authenticated);
+        const answer = await rawRequest(`${uncached.origin}${route.path}`, signedIn.authenticated);
         if (answer.status !== 200) throw new Error(`${route.name} answered ${answer.status}`);
-        const urls = ours.map((origin) => `${origin}${route.path}`);
-        const alone = await measure(urls, signedIn.authenticated, route, oursProcesses, 1);
-        const loaded = await measure(urls, signedIn.authenticated, route, oursProcesses);
+        const alone = await measure(uncached, signedIn.authenticated, route, 1);
+        const loaded = await measure(uncached, signedIn.authenticated, route);
         console.log(
           `${route.name} (${answer.body.length} B)\n  1 connection: ${describe(alone)}` +
             `\n  ${CONNECTIONS} connections: ${describe(loaded)}`,
