@@ -92,6 +92,62 @@ test('a process answers a kept read from memory until that user changes, from an
   await first.db.deleteFrom('users').where('id', '=', other).execute();
 });
 
+/** An app's name, a read kept under the app until one of its rows changes. */
+const appNameOf = prepared(
+  { id: '' },
+  (db, p) => db.selectFrom('apps').select(['id', 'app_name']).where('id', '=', p.id),
+  { ownerOf: (p, rows) => (rows.length > 0 ? p.id : undefined) },
+);
+
+test('one statement writing rows of several apps names each app and its user, and no one else', async () => {
+  const stamp = first.clock().toISOString();
+  const users = [await addUser(first, 'logs_a'), await addUser(first, 'logs_b')];
+  const bystander = await addUser(first, 'logs_c');
+  const apps = ['app_logs_a1', 'app_logs_a2', 'app_logs_b'];
+  const owners = [users[0], users[0], users[1]];
+  for (const [i, id] of apps.entries()) {
+    await insertApp(first, { id, user_id: owners[i] ?? '', created_at: stamp });
+  }
+  await insertApp(first, { id: 'app_logs_c', user_id: bystander, created_at: stamp });
+  const reads = [
+    ...[...users, bystander].map((id) => () => nameOf(first.db, { id })),
+    ...[...apps, 'app_logs_c'].map((id) => () => appNameOf(first.db, { id })),
+  ];
+  const keptNow = async () => {
+    const before = await Promise.all(reads.map((read) => read()));
+    const after = await Promise.all(reads.map((read) => read()));
+    return before.map((rows, i) => rows === after[i]);
+  };
+  await until(
+    async () => (await keptOn(first.db, bystander)) && (await keptNow()).every(Boolean),
+    'every read to be kept',
+  );
+  const kept = await Promise.all(reads.map((read) => read()));
+
+  // Many rows of each app in one statement, as an API log flush writes them. Through this process:
+  // another SQLite process's commit voids everything (data_version names no one).
+  await first.db
+    .insertInto('api_logs')
+    .values(
+      Array.from({ length: 30 }, (_, i) => ({
+        id: `log_owners_${i}`,
+        app_id: apps[i % apps.length] ?? '',
+        method: 'GET',
+        route: '/gateway/v1/deposits',
+        ip: '127.0.0.1',
+        status: 200,
+        created_at: stamp,
+      })),
+    )
+    .execute();
+  const voided = async () =>
+    (await Promise.all(reads.map((read) => read()))).map((rows, i) => rows !== kept[i]);
+  // Users a and b and their three apps read again; the bystander and its app stay kept.
+  const expected = [true, true, false, true, true, true, false];
+  await until(async () => (await voided()).slice(0, 2).every(Boolean), 'the change to be heard');
+  expect(await voided()).toEqual(expected);
+});
+
 test('a session signed out through one process is refused by the other', async () => {
   const auth = await first.authHeader();
   const getApps = (app: TestApp) => app.call('getApps', { headers: auth });

@@ -9,27 +9,73 @@ import { engineOf, type Engine } from '../connection';
  * Later migrations add tables with `ownerTriggers`.
  */
 
-/** How a row's user is found: `r` is the row's alias (NEW, OLD or a transition table). */
-export type OwnerOf = (r: string) => string;
+/**
+ * How a row's owner is found: `of(r)`, where `r` is the row's alias (NEW, OLD or a transition
+ * table), reads only the row's `columns`.
+ */
+export interface OwnerOf {
+  columns: readonly string[];
+  of: (r: string) => string;
+}
 
-export const ownColumn =
-  (column: string): OwnerOf =>
-  (r) =>
-    `${r}.${column}`;
+export const ownColumn = (column: string): OwnerOf => ({
+  columns: [column],
+  of: (r) => `${r}.${column}`,
+});
 
 /** A row of an app's table belongs to the app's user. */
-export const appOwner: OwnerOf = (r) =>
-  `(SELECT apps.user_id FROM apps WHERE apps.id = ${r}.app_id)`;
+export const appOwner: OwnerOf = {
+  columns: ['app_id'],
+  of: (r) => `(SELECT apps.user_id FROM apps WHERE apps.id = ${r}.app_id)`,
+};
+
+/** The owners' names for the rows `r`, one `o` column, a UNION ALL of one SELECT per owner. */
+function named(owners: OwnerOf[], r: string): string {
+  return owners.map((owner) => `SELECT ${owner.of(r)} AS o`).join(' UNION ALL ');
+}
+
+/**
+ * PostgreSQL's trigger function: `pg_notify('owner_changed', owner)` once per owner of the rows
+ * a statement wrote. The transition table is first reduced to the distinct values of the columns
+ * the owners read, so an owner found by a lookup (an app's user) is looked up once per app, not
+ * once per row: 2,000 API log rows of one app took 4 ms less to insert (migration 0270).
+ */
+export function postgresOwnerFunction(table: string, owners: OwnerOf[]): string {
+  const columns = [...new Set(owners.flatMap((owner) => owner.columns))];
+  const notify = (rows: string) => {
+    // No column read (reference data, everyone's): one row stands for them all.
+    const distinct =
+      columns.length > 0
+        ? `(SELECT DISTINCT ${columns.join(', ')} FROM ${rows}) ${rows}`
+        : `(SELECT FROM ${rows} LIMIT 1) ${rows}`;
+    return `PERFORM pg_notify('owner_changed', o)
+      FROM (SELECT DISTINCT o FROM ${distinct}, LATERAL (${named(owners, rows)}) owner) changed
+      WHERE o IS NOT NULL;`;
+  };
+  return `CREATE OR REPLACE FUNCTION ${table}_owner_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'TRUNCATE' THEN
+          PERFORM pg_notify('owner_changed', '*');
+        END IF;
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+          ${notify('new_rows')}
+        END IF;
+        IF TG_OP IN ('UPDATE', 'DELETE') THEN
+          ${notify('old_rows')}
+        END IF;
+        RETURN NULL;
+      END $$`;
+}
 
 /**
  * The triggers that name, for every row `table` writes, each owner `owners` finds: its user, and
  * for an app's rows the app too (app-scoped reads are kept under their app).
  */
 function ownerTriggers(engine: Engine, table: string, owners: OwnerOf[]): string[] {
-  const named = (r: string) => owners.map((owner) => `SELECT ${owner(r)} AS o`).join(' UNION ALL ');
   if (engine === 'sqlite') {
     // Row triggers (SQLite has no others); an update names the row's owners before and after.
-    const call = (r: string) => `SELECT owner_changed(o) FROM (${named(r)}) WHERE o IS NOT NULL;`;
+    const call = (r: string) =>
+      `SELECT owner_changed(o) FROM (${named(owners, r)}) WHERE o IS NOT NULL;`;
     return [
       `CREATE TRIGGER ${table}_owner_insert AFTER INSERT ON ${table} BEGIN
         ${call('NEW')}
@@ -45,28 +91,11 @@ function ownerTriggers(engine: Engine, table: string, owners: OwnerOf[]): string
   }
   // Statement triggers: a bulk write notifies each user once (PostgreSQL also folds repeats of
   // one notification within a transaction). TRUNCATE names no rows: it voids everything.
-  const notify = (rows: string) =>
-    `PERFORM pg_notify('owner_changed', o)
-      FROM (SELECT DISTINCT o FROM ${rows}, LATERAL (${named(rows)}) owner) changed
-      WHERE o IS NOT NULL;`;
-  const fn = `${table}_owner_changed`;
   const trigger = (op: string, referencing: string) =>
     `CREATE TRIGGER ${table}_owner_${op.toLowerCase()} AFTER ${op} ON ${table} ${referencing}
-      FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`;
+      FOR EACH STATEMENT EXECUTE FUNCTION ${table}_owner_changed()`;
   return [
-    `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF TG_OP = 'TRUNCATE' THEN
-          PERFORM pg_notify('owner_changed', '*');
-        END IF;
-        IF TG_OP IN ('INSERT', 'UPDATE') THEN
-          ${notify('new_rows')}
-        END IF;
-        IF TG_OP IN ('UPDATE', 'DELETE') THEN
-          ${notify('old_rows')}
-        END IF;
-        RETURN NULL;
-      END $$`,
+    postgresOwnerFunction(table, owners),
     trigger('INSERT', 'REFERENCING NEW TABLE AS new_rows'),
     trigger('UPDATE', 'REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows'),
     trigger('DELETE', 'REFERENCING OLD TABLE AS old_rows'),
@@ -75,7 +104,7 @@ function ownerTriggers(engine: Engine, table: string, owners: OwnerOf[]): string
 }
 
 /** The session lookup of every authenticated request: a session and its user. */
-const TABLES: [string, OwnerOf[]][] = [
+export const SESSION_OWNERS: [string, OwnerOf[]][] = [
   ['users', [ownColumn('id')]],
   ['sessions', [ownColumn('user_id')]],
 ];
@@ -94,7 +123,7 @@ export async function addOwnerTriggers(
 }
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await addOwnerTriggers(db, TABLES);
+  await addOwnerTriggers(db, SESSION_OWNERS);
 }
 
 export async function down(): Promise<void> {

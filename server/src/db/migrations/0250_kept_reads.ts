@@ -2,14 +2,17 @@ import type { Kysely } from 'kysely';
 import { addOwnerTriggers, appOwner, ownColumn, type OwnerOf } from './0240_owner_changes';
 
 /** Reference data every user reads: a change voids every kept read (db/ownerChanges.ts). */
-const everyone: OwnerOf[] = [() => `'*'`];
+const everyone: OwnerOf[] = [{ columns: [], of: () => `'*'` }];
 
 /** An app's rows: its user's, and the app's own (app-scoped reads are kept under the app). */
 const ofApp: OwnerOf[] = [appOwner, ownColumn('app_id')];
 
 /** A kept count belongs to its owner, an app or a user (the ledger's), and to the app's user. */
 const ofCount: OwnerOf[] = [
-  (r) => `(SELECT apps.user_id FROM apps WHERE apps.id = ${r}.owner_id)`,
+  {
+    columns: ['owner_id'],
+    of: (r) => `(SELECT apps.user_id FROM apps WHERE apps.id = ${r}.owner_id)`,
+  },
   ownColumn('owner_id'),
 ];
 
@@ -17,7 +20,7 @@ const ofCount: OwnerOf[] = [
  * Owner triggers (migration 0240) for the tables of the reads kept per process: get-apps, the
  * dashboard and the plan's counts, app details, and the gateway's key lookup.
  */
-const TABLES: [string, OwnerOf[]][] = [
+export const KEPT_READ_OWNERS: [string, OwnerOf[]][] = [
   ['apps', [ownColumn('user_id'), ownColumn('id')]],
   ['app_payment_methods', ofApp],
   ['subscriptions', [ownColumn('user_id')]],
@@ -37,7 +40,7 @@ const TABLES: [string, OwnerOf[]][] = [
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await addOwnerTriggers(db, TABLES);
+  await addOwnerTriggers(db, KEPT_READ_OWNERS);
 }
 
 export async function down(): Promise<void> {

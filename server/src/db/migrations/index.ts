@@ -22,6 +22,7 @@ import * as m0230 from './0230_maintained_counts';
 import * as m0240 from './0240_owner_changes';
 import * as m0250 from './0250_kept_reads';
 import * as m0260 from './0260_derived_owner_triggers';
+import * as m0270 from './0270_owner_lookups_once';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '0240_owner_changes': m0240,
   '0250_kept_reads': m0250,
   '0260_derived_owner_triggers': m0260,
+  '0270_owner_lookups_once': m0270,
 };
