@@ -26,4 +26,19 @@ describe('ids', () => {
     expect(base32(new Uint8Array([0xff]))).toBe('zw');
     expect(base32(new Uint8Array([0, 0, 0, 0, 0]))).toBe('00000000');
   });
+
+  it('encode inputs of any length bit by bit, one after another', () => {
+    const alphabet = '0123456789abcdefghjkmnpqrstvwxyz';
+    const reference = (bytes: Uint8Array) => {
+      const bits = [...bytes].map((b) => b.toString(2).padStart(8, '0')).join('');
+      const padded = bits.padEnd(Math.ceil(bits.length / 5) * 5, '0');
+      return (padded.match(/.{5}/g) ?? []).map((five) => alphabet[parseInt(five, 2)]).join('');
+    };
+    // 20 bytes: an API key's; 50: longer than any id, past the first encoding buffer.
+    for (const length of [1, 2, 3, 7, 16, 20, 50]) {
+      const bytes = Uint8Array.from({ length }, (_, i) => (i * 37 + length * 11) % 256);
+      expect(base32(bytes)).toBe(reference(bytes));
+    }
+    expect(base32(new Uint8Array(0))).toBe('');
+  });
 });
