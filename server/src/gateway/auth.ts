@@ -30,11 +30,14 @@ function presentedHash(request: FastifyRequest): string | null {
 
 /**
  * The rate limiter's bucket: the presented key (hashed, never kept in clear), or the address
- * when there is none. Keyed before the key is checked, so unknown keys are limited too.
+ * when there is none. Keyed before the key is checked, so unknown keys are limited too. Made
+ * once per request: the limiter and the API log hook both ask.
  */
 export function gatewayRateLimitKey(request: FastifyRequest): string {
+  if (request.gatewayBucket) return request.gatewayBucket;
   const hash = presentedHash(request);
-  return hash ? `key:${hash.slice(0, 32)}` : `ip:${request.ip}`;
+  request.gatewayBucket = hash ? `key:${hash.slice(0, 32)}` : `ip:${request.ip}`;
+  return request.gatewayBucket;
 }
 
 /** How often this process writes a key's last use, at most (the database also checks). */

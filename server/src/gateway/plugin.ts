@@ -127,6 +127,7 @@ export async function registerGateway(
       gateway.decorateRequest('gatewayKey', null);
       gateway.decorateRequest('gatewayAppId', null);
       gateway.decorateRequest('gatewayKeyHash', null);
+      gateway.decorateRequest('gatewayBucket', null);
       const logs = new ApiLogWriter(ctx.db, (err, lost) =>
         gateway.log.error({ err, lost }, 'API log rows could not be written'),
       );

@@ -11,6 +11,8 @@ declare module 'fastify' {
     gatewayAppId: string | null;
     /** The SHA-256 of the key the request presents, once made (gateway/auth.ts). */
     gatewayKeyHash: string | null;
+    /** Its rate-limit and API log bucket, once made (gateway/auth.ts gatewayRateLimitKey). */
+    gatewayBucket: string | null;
   }
   interface FastifyContextConfig {
     /** The ability a gateway operation needs (its `x-ability` in gateway.yaml). */
