@@ -82,10 +82,13 @@ describe('retention', () => {
     t.clock.set(new Date(start.getTime() + 59 * DAY));
     const recent = await sendTestPing(deps, appId);
 
-    // API Logs: 1,200 rows of day 0 (several batches) and one of day 59.
-    const row = (at: Date) => ({
+    // API Logs: 1,200 rows of day 0 (several batches) and one of day 59; another app's too
+    // (retention goes app by app).
+    const otherApp = 'app_retained_two';
+    await insertApp(t, { id: otherApp, user_id: userId, created_at: start.toISOString() });
+    const row = (at: Date, app = appId) => ({
       id: newId('log'),
-      app_id: appId,
+      app_id: app,
       method: 'GET',
       route: '/gateway/v1/events',
       ip: '203.0.113.7',
@@ -99,6 +102,13 @@ describe('retention', () => {
         .execute();
     }
     await t.db.insertInto('api_logs').values(row(t.clock())).execute();
+    await t.db
+      .insertInto('api_logs')
+      .values([
+        ...Array.from({ length: 501 }, () => row(start, otherApp)),
+        row(t.clock(), otherApp),
+      ])
+      .execute();
 
     t.clock.set(new Date(start.getTime() + 61 * DAY));
     const worker = await startWorker({
@@ -136,10 +146,15 @@ describe('retention', () => {
     );
     const logs = await t.db
       .selectFrom('api_logs')
-      .select('created_at')
-      .where('app_id', '=', appId)
+      .select(['app_id', 'created_at'])
+      .where('app_id', 'in', [appId, otherApp])
+      .orderBy('app_id')
       .execute();
-    expect(logs).toEqual([{ created_at: new Date(start.getTime() + 59 * DAY).toISOString() }]);
+    const day59 = new Date(start.getTime() + 59 * DAY).toISOString();
+    expect(logs).toEqual([
+      { app_id: appId, created_at: day59 },
+      { app_id: otherApp, created_at: day59 },
+    ]);
 
     // The portal: the row stays, marked pruned; Redeliver says why it cannot.
     const headers = await t.authHeader('retained');

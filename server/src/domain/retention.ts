@@ -67,20 +67,33 @@ async function pruneWebhookBodies(db: Db, before: string, now: Date): Promise<nu
   }
 }
 
-/** Deletes API Logs rows created before `before` (ISO time), batch by batch. */
+/**
+ * Deletes API Logs rows created before `before` (ISO time), app by app and batch by batch, each
+ * batch found through the index the lists page by (app_id, created_at, id): the only index the
+ * table has besides its key, as every gateway request writes a row (migration 0280).
+ */
 async function deleteOldApiLogs(db: Db, before: string): Promise<number> {
   let total = 0;
-  for (;;) {
-    const result = await db
-      .deleteFrom('api_logs')
-      .where('id', 'in', (eb) =>
-        eb.selectFrom('api_logs').select('id').where('created_at', '<', before).limit(BATCH),
-      )
-      .executeTakeFirst();
-    const deleted = Number(result.numDeletedRows);
-    total += deleted;
-    if (deleted < BATCH) return total;
+  const apps = await db.selectFrom('apps').select('id').orderBy('id').execute();
+  for (const app of apps) {
+    for (;;) {
+      const result = await db
+        .deleteFrom('api_logs')
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('api_logs')
+            .select('id')
+            .where('app_id', '=', app.id)
+            .where('created_at', '<', before)
+            .limit(BATCH),
+        )
+        .executeTakeFirst();
+      const deleted = Number(result.numDeletedRows);
+      total += deleted;
+      if (deleted < BATCH) break;
+    }
   }
+  return total;
 }
 
 async function applyRetention(

@@ -23,6 +23,7 @@ import * as m0240 from './0240_owner_changes';
 import * as m0250 from './0250_kept_reads';
 import * as m0260 from './0260_derived_owner_triggers';
 import * as m0270 from './0270_owner_lookups_once';
+import * as m0280 from './0280_api_logs_one_index_less';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '0250_kept_reads': m0250,
   '0260_derived_owner_triggers': m0260,
   '0270_owner_lookups_once': m0270,
+  '0280_api_logs_one_index_less': m0280,
 };
