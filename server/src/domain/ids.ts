@@ -6,7 +6,8 @@ const ALPHABET = Buffer.from('0123456789abcdefghjkmnpqrstvwxyz', 'latin1');
 /**
  * The characters are written into one reused buffer and read out once: appending them to a
  * string one at a time made a chain of 26 pieces that every later use (a header, a JSON text, a
- * map key) had to join again, and each request makes an id (issue 18: 0.5 against 0.2 µs an id).
+ * map key) had to join again, and each request makes an id (issue 18, a loop of a million:
+ * 0.32 against 0.25 µs a request id, 0.54 against 0.35 to 0.46 µs a time-ordered one).
  */
 let encoded = Buffer.alloc(64);
 
