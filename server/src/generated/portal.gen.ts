@@ -138,7 +138,7 @@ export interface paths {
     };
     /**
      * List the countries for sign-up
-     * @description Reference data for the sign-up country dropdown, sorted by name. The `id` (ISO 3166-1 alpha-2 code) is what `register` takes as `country`.
+     * @description Reference data for the sign-up country dropdown, sorted by name. The `id` (ISO 3166-1 alpha-2 code) is what `register` takes as `country`. Not rate limited: the answer is kept in memory and costs the server less than a 429 would.
      */
     get: operations['listCountries'];
     put?: never;
@@ -3039,7 +3039,6 @@ export interface operations {
         };
       };
       400: components['responses']['BadRequest'];
-      429: components['responses']['TooManyRequests'];
     };
   };
   requestPasswordReset: {

@@ -602,6 +602,24 @@ describe('brute-force limits', () => {
     });
   });
 
+  describe('the countries', () => {
+    const ref = withApp({ env: { RATE_LIMIT_MAX: '2' } });
+
+    it('are never limited, while the other operations keep their budget', async () => {
+      const t = ref.t;
+      for (let i = 0; i < 4; i += 1) {
+        const countries = await t.call('listCountries');
+        expect(countries.statusCode).toBe(200);
+        expect(countries.headers['ratelimit-limit']).toBeUndefined();
+      }
+      const check = () => t.call('checkUsername', { params: { username: 'new_name' } });
+      expect((await check()).headers['ratelimit-remaining']).toBe('1');
+      expect((await check()).statusCode).toBe(200);
+      expect((await check()).statusCode).toBe(429);
+      expect((await t.call('listCountries')).statusCode).toBe(200);
+    });
+  });
+
   describe('account lock', () => {
     const ref = withApp({
       env: {

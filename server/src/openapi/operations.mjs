@@ -36,13 +36,15 @@
  *   securitySchemes: string[],
  *   allowsAnonymous: boolean,
  *   destructive: boolean,
+ *   rateLimited: boolean,
  * }} Operation
  *   `method` is upper case (`GET`); `path` has no server prefix (`/check/username/{username}`);
  *   `tag` is the first tag; parameters merge the path item's and the operation's;
  *   `requestContentTypes` are the body's media types, lower case (empty without a body);
  *   `securitySchemes` are the names any alternative uses; `allowsAnonymous` when no
  *   credentials are needed (no security, or an empty `{}` alternative); `destructive` marks
- *   the `x-destructive` GETs that change state.
+ *   the `x-destructive` GETs that change state; `rateLimited` when the operation may answer 429
+ *   (it lists a 429 or a `default` response): the server limits exactly those.
  */
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'];
@@ -153,6 +155,7 @@ export function listOperations(document) {
         allowsAnonymous:
           security.length === 0 || security.some((alt) => Object.keys(alt).length === 0),
         destructive: op['x-destructive'] === true,
+        rateLimited: '429' in responses || 'default' in responses,
       });
     }
   }
