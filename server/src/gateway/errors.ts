@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { PlanLimitError } from '../domain/appUsage';
 import { WalletRefusedError, WhitelistRequiredError } from '../domain/withdrawals';
 import { toEnvelope } from '../http/errorHandler';
+import { Refusal } from '../http/errors';
 import type { GatewaySchemas } from './types';
 
 // The gateway's error body, `{"error": {"code", "message", "fields"?}}` (gateway.yaml `Error`).
@@ -11,7 +12,7 @@ import type { GatewaySchemas } from './types';
 type ErrorBody = GatewaySchemas['Error'];
 
 /** A refusal with its own code (the two 403s differ only by it). */
-export class GatewayError extends Error {
+export class GatewayError extends Refusal {
   constructor(
     readonly statusCode: number,
     readonly code: string,
