@@ -5,7 +5,7 @@ import { FailureWindow, clearLock } from './lockout';
 import { issueOtp, matchingOtp, OTP_SHAPE } from './otp';
 import { hashSecret, verifySecret } from './passwords';
 import { revokeUserSessions } from './sessions';
-import { systemClock, type Clock } from './time';
+import { systemClock, waitText, type Clock } from './time';
 
 // Password recovery: an e-mailed 8-digit code (kept in otp_codes under its own purpose, as a
 // keyed hash), valid 15 minutes, single use, only the newest one counts; the new password also
@@ -42,12 +42,6 @@ export const RECOVERY_MESSAGES = {
   tooManyAttempts: (seconds: number) =>
     `Too many failed attempts. Please try again in ${waitText(seconds)}.`,
 } as const;
-
-function waitText(seconds: number): string {
-  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
-  const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
-}
 
 const normalName = (name: string) => name.trim().toLowerCase();
 

@@ -15,6 +15,7 @@ import {
   reloadUser,
   setAuthType,
 } from '../domain/security';
+import { waitText } from '../domain/time';
 import { consumeUserTotp } from '../domain/totp';
 import { clientOf } from '../http/client';
 import {
@@ -48,12 +49,6 @@ export const MESSAGES = {
   tooManyAttempts: (wait: string) => `Too many failed attempts. Please try again in ${wait}.`,
   tooManyCodes: (wait: string) => `Too many codes requested. Please try again in ${wait}.`,
 } as const;
-
-function waitText(seconds: number): string {
-  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
-  const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
-}
 
 /** The request field that carries the code of each active method. */
 const CODE_FIELD = { mpin: 'spassword', authenticator: 'code', otp: 'otp' } as const;
