@@ -19,7 +19,7 @@ import { registerJobGauges } from './http/jobMetrics';
 import { registerWatcherGauges } from './http/watcherMetrics';
 import { registerMetrics } from './http/metrics';
 import { registerMultipart, takesUploads } from './http/multipart';
-import { databaseRateLimitStore } from './http/rateLimitStore';
+import { GATEWAY_RATE_LIMIT_GROUP, databaseRateLimitStore } from './http/rateLimitStore';
 import { serializeAnswer } from './http/keptAnswers';
 import { fastifyTrustProxy, forwardedForWarning } from './http/trustProxy';
 import { buildSecurityHandlers } from './http/security';
@@ -164,13 +164,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Fastify reads no body of a GET: nothing to decompress (@fastify/compress's hooks otherwise).
     if (readsNoBody(route)) route.decompress = false;
     if (route.url.startsWith(GATEWAY_PREFIX)) {
-      // Each API key has its own budget (gateway/auth.ts), shared by every process.
+      // Each API key has one budget (gateway/auth.ts) for every operation (the group; each
+      // route had its own before), shared by every process.
       route.config = {
         ...route.config,
         rateLimit: {
           max: config.rateLimit.gatewayMax,
           timeWindow: config.rateLimit.windowMs,
           keyGenerator: gatewayRateLimitKey,
+          groupId: GATEWAY_RATE_LIMIT_GROUP,
         },
       };
       return;

@@ -319,4 +319,22 @@ describe('gateway rate limit', () => {
     expect(limited.json().error.code).toBe('rate_limited');
     expect((await get(two)).statusCode).toBe(401);
   });
+
+  it("counts a key's requests to every operation against its one budget", async () => {
+    const key = newApiKey().key;
+    const call = (url: string) =>
+      t.inject({
+        method: 'GET',
+        url: `${BASE}${url}`,
+        headers: { authorization: `Bearer ${key}` },
+      });
+    const remaining = [];
+    for (const url of ['/methods', '/deposits', '/accounts']) {
+      remaining.push((await call(url)).headers['ratelimit-remaining']);
+    }
+    expect(remaining).toEqual(['2', '1', '0']);
+    const limited = await call('/withdrawals');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().error.code).toBe('rate_limited');
+  });
 });

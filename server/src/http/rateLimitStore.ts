@@ -129,12 +129,22 @@ export function databaseRateLimitStore(
   };
 }
 
+/** The group whose routes (the gateway's operations) share one budget per client key. */
+export const GATEWAY_RATE_LIMIT_GROUP = 'gateway';
+
 /**
  * The plugin passes child() the route's merged limit options with the route under `routeInfo`
  * (its typings say the route itself); its Redis store keys children by method and URL too.
+ * Routes of one `groupId` share a budget: the plugin only appends the group to the client's key,
+ * and its own stores still count each route apart.
  */
 function routeBudget(routeParams: object): string {
-  const route = (routeParams as { routeInfo?: { method?: unknown; url?: unknown } }).routeInfo;
+  const params = routeParams as {
+    routeInfo?: { method?: unknown; url?: unknown };
+    groupId?: unknown;
+  };
+  if (typeof params.groupId === 'string') return `group ${params.groupId}`;
+  const route = params.routeInfo;
   if (typeof route?.url !== 'string') throw new Error('A rate limit of its own needs a route');
   return `${String(route.method)} ${route.url}`;
 }
