@@ -35,7 +35,18 @@ const liveKey = prepared(
  */
 export async function findGatewayKey(db: Db, tokenHash: string): Promise<GatewayKey | null> {
   const [row] = await liveKey(db, { tokenHash });
-  if (!row) return null;
+  return row ? keyOf(row) : null;
+}
+
+/** The live key of `tokenHash` if this process keeps it now, else undefined: ask findGatewayKey. */
+export function keptGatewayKey(db: Db, tokenHash: string): GatewayKey | undefined {
+  const row = liveKey.keptRows(db, { tokenHash })?.[0];
+  return row ? keyOf(row) : undefined;
+}
+
+type LiveKeyRow = Awaited<ReturnType<typeof liveKey>>[number];
+
+function keyOf(row: LiveKeyRow): GatewayKey {
   let key = keyOfRow.get(row);
   if (!key) {
     const parsed: unknown = JSON.parse(row.abilities);

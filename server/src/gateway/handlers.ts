@@ -111,7 +111,8 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
       return { data: accounts.map(accountView) } satisfies GatewayReply<'getCustomerAccounts'>;
     },
 
-    async listDeposits(request) {
+    // Not async: the polled page, kept, is answered without a promise.
+    listDeposits(request) {
       const key = requireKey(request);
       const { query } = request;
       const filter = {

@@ -46,11 +46,14 @@ type GatewayOperationId = Exclude<keyof operations, WebhookOperationId>;
 
 export type GatewayReply<K extends GatewayOperationId> = ReplyOfOperation<operations[K]>;
 
-/** The handler of gateway operation `K` (see handlers/types.ts for the portal's). */
+/**
+ * The handler of gateway operation `K` (see handlers/types.ts for the portal's). It may answer
+ * without a promise (a kept answer): Fastify sends what a handler returns either way.
+ */
 export type GatewayHandler<K extends GatewayOperationId> = (
   request: FastifyRequest<RequestOfOperation<operations[K]>>,
   reply: FastifyReply,
-) => Promise<GatewayReply<K>>;
+) => GatewayReply<K> | Promise<GatewayReply<K>>;
 
 /** Every operation of gateway.yaml: a missing handler fails the type check, not a request. */
 export type GatewayHandlers = { [K in GatewayOperationId]: GatewayHandler<K> };

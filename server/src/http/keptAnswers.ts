@@ -42,22 +42,31 @@ export interface AnswerKeeping<T> {
  * figures' arithmetic and the 12 KB stringify (issue 18 profile: half of an app detail read
  * once its rows were kept). `build` must read only tables with owner triggers (ownerChanges.test
  * checks the answers kept today) and depend on nothing else but `key` and the time.
+ * A kept answer comes back as it is, not in a promise: a handler that returns it without
+ * awaiting answers without one (issue 18: the gateway's polled deposits page).
  */
-export async function keptAnswer<T extends object>(
+export function keptAnswer<T extends object>(
   changes: OwnerChanges | undefined,
   keeping: AnswerKeeping<T>,
   build: () => Promise<T>,
-): Promise<T> {
+): T | Promise<T> {
   if (!changes) return build();
-  const { key, owner, now } = keeping;
-  const kept = changes.keptAnswer(key, now);
+  const kept = changes.keptAnswer(keeping.key, keeping.now);
   // Only this function keeps under an answer key, always a T built for it.
   if (kept) return kept as T;
+  return buildAndKeep(changes, keeping, build);
+}
+
+async function buildAndKeep<T extends object>(
+  changes: OwnerChanges,
+  { key, owner, now, until }: AnswerKeeping<T>,
+  build: () => Promise<T>,
+): Promise<T> {
   const mark = changes.begin();
   const answer = await build();
   if (mark === null) return answer;
-  const until = keeping.until(answer);
-  if (until > now) changes.keepAnswer(key, owner, mark, keepSerialized(answer), until);
+  const last = until(answer);
+  if (last > now) changes.keepAnswer(key, owner, mark, keepSerialized(answer), last);
   return answer;
 }
 
