@@ -532,6 +532,18 @@ async function benchEngine(engine) {
         headers: { authorization: gatewayHeaders.authorization },
       },
       {
+        // The same page as merchants' HTTP clients ask for it: fetch, axios and browsers send
+        // Accept-Encoding by default (Go's and Python's clients too, with gzip).
+        name: 'GET /gateway/v1/deposits (br)',
+        method: 'GET',
+        path: '/gateway/v1/deposits',
+        public: false,
+        headers: {
+          authorization: gatewayHeaders.authorization,
+          'accept-encoding': 'gzip, deflate, br',
+        },
+      },
+      {
         // Each request a new customer: the write path (derivation lock, insert), not a replay.
         name: 'POST /gateway/v1/accounts',
         method: 'POST',
@@ -563,6 +575,7 @@ async function benchEngine(engine) {
       answers.push({
         method: route.method,
         url: route.path,
+        acceptEncoding: route.headers['accept-encoding'],
         status: answer.status,
         headers: replayed,
         body: answer.body.toString('base64'),

@@ -10,8 +10,9 @@ import fs from 'node:fs';
 import Fastify from 'fastify';
 
 /**
- * One route's answer as our server gave it; `body` is base64 (the bytes, unchanged).
- * @typedef {{ method: 'GET' | 'POST', url: string, status: number, headers: Record<string, string | string[]>, body: string }} RecordedAnswer
+ * One route's answer as our server gave it; `body` is base64 (the bytes, unchanged). A route
+ * recorded with several Accept-Encoding values answers each with its own recorded bytes.
+ * @typedef {{ method: 'GET' | 'POST', url: string, acceptEncoding?: string, status: number, headers: Record<string, string | string[]>, body: string }} RecordedAnswer
  */
 
 const [file, port, processes = '1'] = process.argv.slice(2);
@@ -39,16 +40,37 @@ async function serve(answersFile, port) {
   /** @type {RecordedAnswer[]} */
   const answers = JSON.parse(fs.readFileSync(answersFile, 'utf8'));
 
-  const app = Fastify();
+  /** @type {Map<string, Map<string, { answer: RecordedAnswer, body: Buffer }>>} */
+  const routes = new Map();
   for (const answer of answers) {
-    const body = Buffer.from(answer.body, 'base64');
+    const route = `${answer.method} ${answer.url}`;
+    const byEncoding = routes.get(route) ?? new Map();
+    byEncoding.set(answer.acceptEncoding ?? '', {
+      answer,
+      body: Buffer.from(answer.body, 'base64'),
+    });
+    routes.set(route, byEncoding);
+  }
+
+  const app = Fastify();
+  for (const byEncoding of routes.values()) {
+    const [only] = byEncoding.values();
+    if (!only) continue;
+    const { method, url } = only.answer;
     // A POST's JSON body is parsed, as ours parses it, and then ignored.
     app.route({
-      method: answer.method,
-      url: answer.url,
-      handler: (_request, reply) => {
-        reply.code(answer.status).headers(answer.headers).send(body);
-      },
+      method,
+      url,
+      handler:
+        byEncoding.size === 1
+          ? (_request, reply) => {
+              reply.code(only.answer.status).headers(only.answer.headers).send(only.body);
+            }
+          : (request, reply) => {
+              const { answer, body } =
+                byEncoding.get(request.headers['accept-encoding'] ?? '') ?? only;
+              reply.code(answer.status).headers(answer.headers).send(body);
+            },
     });
   }
   // No shutdown handler: it holds nothing to flush, so SIGTERM's default (exit) is enough.
