@@ -1,5 +1,7 @@
 import path from 'node:path';
+import zlib from 'node:zlib';
 import webpack from 'webpack';
+import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 import CssMinimizerPlugin from 'css-minimizer-webpack-plugin';
@@ -182,6 +184,9 @@ export default (
   return production ? [web, prerenderConfig()] : web;
 };
 
+/** What the build also writes compressed (the scripts, style sheets and icons). */
+const PRECOMPRESSED = /\.(js|css|svg)$/;
+
 function webConfig(production: boolean): Configuration & { devServer?: DevServerConfiguration } {
   return {
     name: 'web',
@@ -244,6 +249,25 @@ function webConfig(production: boolean): Configuration & { devServer?: DevServer
               test: /\.js$/,
               // After minification, which drops comments; before the source maps are made.
               stage: webpack.Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_SIZE + 1,
+            }),
+            // Each script, style sheet and icon also as .br and .gz, compressed once here at the
+            // strongest settings: the server sends them as they are (server/src/http/web.ts),
+            // where compressing on the fly cost 15 ms of CPU for the 295 KB vendor chunk alone,
+            // per visitor (issue 18). The pages are left to the server: the prerender writes them
+            // after this compilation.
+            new CompressionPlugin<zlib.BrotliOptions>({
+              filename: '[path][base].br',
+              test: PRECOMPRESSED,
+              threshold: 1024,
+              algorithm: 'brotliCompress',
+              compressionOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } },
+            }),
+            new CompressionPlugin<zlib.ZlibOptions>({
+              filename: '[path][base].gz',
+              test: PRECOMPRESSED,
+              threshold: 1024,
+              algorithm: 'gzip',
+              compressionOptions: { level: 9 },
             }),
           ]
         : []),

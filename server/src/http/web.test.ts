@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestApp, FIXTURE_SPEC, type TestApp } from '../../test/testApp';
@@ -9,6 +10,8 @@ describe('SPA serving', () => {
   let webDir: string;
   let t: TestApp;
   const bigJs = `console.log(${JSON.stringify('x'.repeat(5000))});`;
+  // Not what the server would make on the fly (quality 4): its own bytes show it was sent as is.
+  const brotliedJs = brotliCompressSync(bigJs);
   // What the build inlines into a prerendered page: the CSS its markup uses.
   const critical = 'body{margin:0}.auth-shell{display:flex}';
   const criticalSource = `'sha256-${createHash('sha256').update(critical).digest('base64')}'`;
@@ -18,6 +21,9 @@ describe('SPA serving', () => {
     mkdirSync(path.join(webDir, 'assets'));
     writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Portal</title>');
     writeFileSync(path.join(webDir, 'assets', 'main.3fa9c1d2.js'), bigJs);
+    // A chunk as the build writes it: with its brotli twin (webpack.config.ts), and no gzip one.
+    writeFileSync(path.join(webDir, 'assets', 'vendor.5be0aa11.js'), bigJs);
+    writeFileSync(path.join(webDir, 'assets', 'vendor.5be0aa11.js.br'), brotliedJs);
     writeFileSync(path.join(webDir, 'robots.txt'), 'User-agent: *');
     mkdirSync(path.join(webDir, 'pages'));
     writeFileSync(
@@ -99,6 +105,28 @@ describe('SPA serving', () => {
     expect(res.headers['content-encoding']).toBe('gzip');
     const plain = await t.inject({ method: 'GET', url: '/robots.txt' });
     expect(plain.headers['cache-control']).toBe('public, max-age=3600');
+  });
+
+  it("sends the build's compressed twin of an asset as it is, else compresses on the fly", async () => {
+    const asset = (encoding: string) =>
+      t.inject({
+        method: 'GET',
+        url: '/assets/vendor.5be0aa11.js',
+        headers: { 'accept-encoding': encoding },
+      });
+    const br = await asset('gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.rawPayload).toEqual(brotliedJs);
+    const gzip = await asset('gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(bigJs);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(bigJs);
+    const plain = await asset('identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(bigJs);
   });
 
   it('keeps /api answers and missing assets as 404 envelopes', async () => {

@@ -68,6 +68,9 @@ export async function registerWeb(app: FastifyInstance, dir: string): Promise<Sp
     wildcard: true,
     cacheControl: false,
     index: ['index.html'],
+    // The build's .br and .gz beside each script and style sheet (webpack.config.ts), sent as
+    // they are; what has none is compressed on the fly by @fastify/compress.
+    preCompressed: true,
     // Every file, the pages sent by sendSpaShell included.
     setHeaders: (reply, filePath) => {
       reply.header('cache-control', cacheControlFor(filePath));
