@@ -20,7 +20,7 @@ import { registerWatcherGauges } from './http/watcherMetrics';
 import { registerMetrics } from './http/metrics';
 import { registerMultipart, takesUploads } from './http/multipart';
 import { GATEWAY_RATE_LIMIT_GROUP, databaseRateLimitStore } from './http/rateLimitStore';
-import { COMPRESS_THRESHOLD, sendKeptEncoded, serializeAnswer } from './http/keptAnswers';
+import { COMPRESSION, sendKeptEncoded, serializeAnswer } from './http/keptAnswers';
 import { fastifyTrustProxy, forwardedForWarning } from './http/trustProxy';
 import { buildSecurityHandlers } from './http/security';
 import { ajvsFor, createValidatorCompiler } from './http/validation';
@@ -212,11 +212,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(responseValidation, { ajv: ajvs.response });
   }
 
-  await app.register(compress, {
-    global: true,
-    encodings: ['br', 'gzip'],
-    threshold: COMPRESS_THRESHOLD,
-  });
+  await app.register(compress, { global: true, ...COMPRESSION });
   // Before the plugin's own onSend (a route's hooks run after the instance's): kept answers go
   // out compressed from bytes made once (http/keptAnswers.ts).
   app.addHook('onSend', sendKeptEncoded);

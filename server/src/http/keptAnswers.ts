@@ -12,23 +12,19 @@ import type { OwnerChanges } from '../db/ownerChanges';
  */
 const serialized = new WeakMap<object, Buffer>();
 
-/** The encodings a kept answer is sent in, as @fastify/compress offers them (app.ts). */
-const ENCODINGS = ['br', 'gzip'] as const;
-type Encoding = (typeof ENCODINGS)[number];
+/**
+ * The compression settings, one set for @fastify/compress (app.ts) and the kept answers below:
+ * its recommended brotli quality (4), zlib's default gzip, nothing under 1 KB.
+ */
+export const COMPRESSION = {
+  encodings: ['br', 'gzip'] as Encoding[],
+  threshold: 1024,
+  brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+};
+type Encoding = 'br' | 'gzip';
 
-/** Below this many bytes an answer goes out as it is (@fastify/compress's `threshold`, app.ts). */
-export const COMPRESS_THRESHOLD = 1024;
-
-/** @fastify/compress's settings: its recommended brotli quality, zlib's default gzip. */
 const ENCODE: Record<Encoding, (bytes: Buffer) => Buffer> = {
-  br: (bytes) =>
-    brotliCompressSync(bytes, {
-      params: {
-        [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
-        [zlib.BROTLI_PARAM_QUALITY]: 4,
-        [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-      },
-    }),
+  br: (bytes) => brotliCompressSync(bytes, COMPRESSION.brotliOptions),
   gzip: (bytes) => gzipSync(bytes),
 };
 
@@ -39,7 +35,7 @@ const encodedOf = new WeakMap<Buffer, Partial<Record<Encoding, Buffer>>>();
 export function keepSerialized<T extends object>(answer: T): T {
   const bytes = Buffer.from(JSON.stringify(answer));
   serialized.set(answer, bytes);
-  if (bytes.length >= COMPRESS_THRESHOLD) encodedOf.set(bytes, {});
+  if (bytes.length >= COMPRESSION.threshold) encodedOf.set(bytes, {});
   return Object.freeze(answer);
 }
 
@@ -64,7 +60,10 @@ export function sendKeptEncoded(
     done(null, payload);
     return;
   }
-  const encoding = negotiate(accepted.toLowerCase().replace(/\*|x-gzip/gu, 'gzip'), [...ENCODINGS]);
+  const encoding = negotiate(
+    accepted.toLowerCase().replace(/\*|x-gzip/gu, 'gzip'),
+    COMPRESSION.encodings,
+  );
   if (encoding === null) {
     done(null, payload);
     return;
