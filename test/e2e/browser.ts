@@ -157,6 +157,13 @@ async function expectNoAxeViolations(page: Page, screen: string) {
       document.getAnimations().every((animation) => !(animation instanceof CSSTransition)) &&
       document.querySelector('[aria-busy="true"]') === null,
   );
+  // A route's chunk may still be on its way under load, its heading not yet drawn (one CI run).
+  // Past the wait, axe itself reports a screen that never gets one, in its own words.
+  await page
+    .locator('h1')
+    .first()
+    .waitFor({ timeout: 10_000 })
+    .catch(() => undefined);
   const loaded = await page.evaluate(() => 'axe' in window);
   if (!loaded) await page.evaluate(AXE_SOURCE);
   const findings = await page.evaluate(async (): Promise<AxeFinding[]> => {
