@@ -15,6 +15,9 @@ describe('SPA serving', () => {
   // What the build inlines into a prerendered page: the CSS its markup uses.
   const critical = 'body{margin:0}.auth-shell{display:flex}';
   const criticalSource = `'sha256-${createHash('sha256').update(critical).digest('base64')}'`;
+  const loginPage = `<!doctype html><title>Sign In</title><style>${critical}</style>`;
+  // Its twin as the build writes it (webpack.config.ts).
+  const brotliedLoginPage = brotliCompressSync(loginPage);
 
   beforeAll(async () => {
     webDir = mkdtempSync(path.join(tmpdir(), 'portal-web-'));
@@ -26,10 +29,8 @@ describe('SPA serving', () => {
     writeFileSync(path.join(webDir, 'assets', 'vendor.5be0aa11.js.br'), brotliedJs);
     writeFileSync(path.join(webDir, 'robots.txt'), 'User-agent: *');
     mkdirSync(path.join(webDir, 'pages'));
-    writeFileSync(
-      path.join(webDir, 'pages', 'login.html'),
-      `<!doctype html><title>Sign In</title><style>${critical}</style>`,
-    );
+    writeFileSync(path.join(webDir, 'pages', 'login.html'), loginPage);
+    writeFileSync(path.join(webDir, 'pages', 'login.html.br'), brotliedLoginPage);
     writeFileSync(
       path.join(webDir, 'pages.json'),
       JSON.stringify({ '/login': 'pages/login.html' }),
@@ -66,6 +67,23 @@ describe('SPA serving', () => {
         SPA_CSP.replace("style-src 'self'", `style-src 'self' ${criticalSource}`),
       );
     }
+  });
+
+  it("sends a page's compressed twin as it is, with the page's own headers", async () => {
+    const res = await t.inject({
+      method: 'GET',
+      url: '/login',
+      headers: { ...html, 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers['content-security-policy']).toBe(
+      SPA_CSP.replace("style-src 'self'", `style-src 'self' ${criticalSource}`),
+    );
+    expect(res.rawPayload).toEqual(brotliedLoginPage);
+    expect(brotliDecompressSync(res.rawPayload).toString()).toBe(loginPage);
   });
 
   it('sends a strict Content-Security-Policy with the shell and the files', async () => {

@@ -8,6 +8,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NO_CACHE = 'no-cache';
 // webpack names: /assets/... or a content hash of 8+ hex chars in the file name (main.3fa9c1d2.js).
 const HASHED = /(^|[\\/])assets[\\/]|[.-][0-9a-f]{8,}\.[a-z0-9]+$/i;
+/** The build's compressed twin of a file (webpack.config.ts), which preCompressed sends. */
+const COMPRESSED_TWIN = /\.(br|gz)$/;
 
 /**
  * The SPA's Content-Security-Policy, sent with index.html and every file of dist/web. Checked in
@@ -68,11 +70,14 @@ export async function registerWeb(app: FastifyInstance, dir: string): Promise<Sp
     wildcard: true,
     cacheControl: false,
     index: ['index.html'],
-    // The build's .br and .gz beside each script and style sheet (webpack.config.ts), sent as
-    // they are; what has none is compressed on the fly by @fastify/compress.
+    // The build's .br and .gz beside each script, style sheet and page (webpack.config.ts), sent
+    // as they are, the pages by sendSpaShell too; what has none is compressed on the fly by
+    // @fastify/compress.
     preCompressed: true,
-    // Every file, the pages sent by sendSpaShell included.
-    setHeaders: (reply, filePath) => {
+    // Every file, the pages sent by sendSpaShell included. A twin is named by the file it
+    // stands for: login.html.br is a page (no-cache, the page's CSP), not a file of its own.
+    setHeaders: (reply, twinOrFile) => {
+      const filePath = twinOrFile.replace(COMPRESSED_TWIN, '');
       reply.header('cache-control', cacheControlFor(filePath));
       reply.header('content-security-policy', cspOf.get(path.resolve(filePath)) ?? SPA_CSP);
     },
