@@ -67,7 +67,11 @@ export async function registerWeb(app: FastifyInstance, dir: string): Promise<Sp
   await app.register(fastifyStatic, {
     root: dir,
     prefix: '/',
-    wildcard: true,
+    // A route per file of the build, found once at start (the build is fixed while it runs).
+    // The catch-all route instead read every directory on a request's path, to check its
+    // spelling (case-insensitive file systems), before sending or failing over to a page: /login
+    // cost 1.3 ms of CPU that way, 0.28 now, and an asset a quarter more (issue 18).
+    wildcard: false,
     cacheControl: false,
     index: ['index.html'],
     // The build's .br and .gz beside each script, style sheet and page (webpack.config.ts), sent
