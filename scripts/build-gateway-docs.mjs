@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const source = path.join(root, 'server', 'openapi', 'gateway.yaml');
@@ -114,6 +115,12 @@ export function buildGatewayDocs() {
   // A content-hashed name: the server caches it as immutable and a new CLI version gets a new URL.
   const name = `redoc.${createHash('sha256').update(bundle).digest('hex').slice(0, 12)}.js`;
   writeFileSync(path.join(docsDir, name), bundle);
+  // Its twins, compressed once here as hard as they go (the server sends them as they are).
+  writeFileSync(
+    path.join(docsDir, `${name}.br`),
+    brotliCompressSync(bundle, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
+  );
+  writeFileSync(path.join(docsDir, `${name}.gz`), gzipSync(bundle, { level: 9 }));
 
   let html = readFileSync(out, 'utf8');
   const cdn = /https:\/\/cdn\.redocly\.com\/redoc\/v[\w.-]+\/bundles\/redoc\.standalone\.js/g;

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { brotliDecompressSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { withTestApp } from '../../test/withTestApp';
@@ -114,6 +115,20 @@ describe('gateway reference page', () => {
     expect(createHash('sha384').update(res.rawPayload).digest('base64')).toBe(integrity);
     // The credit's logo, the only image Redoc fetched from its CDN, is inline now.
     expect(res.body).not.toContain('cdn.redoc.ly');
+
+    // In brotli, the build's own twin (quality 11) as it is, not one made per request.
+    const br = await t.inject({
+      method: 'GET',
+      url: href ?? '',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    const twin = readFileSync(path.join(dist, 'gateway-docs', `${path.basename(href ?? '')}.br`));
+    expect(br.rawPayload).toEqual(twin);
+    expect(createHash('sha384').update(brotliDecompressSync(br.rawPayload)).digest('base64')).toBe(
+      integrity,
+    );
 
     const other = await t.inject({ method: 'GET', url: `${DOCS}/redoc.000000000000.js` });
     expect(other.statusCode).toBe(404);

@@ -35,8 +35,18 @@ const encodedOf = new WeakMap<Buffer, Partial<Record<Encoding, Buffer>>>();
 export function keepSerialized<T extends object>(answer: T): T {
   const bytes = Buffer.from(JSON.stringify(answer));
   serialized.set(answer, bytes);
-  if (bytes.length >= COMPRESSION.threshold) encodedOf.set(bytes, {});
+  keepBytes(bytes);
   return Object.freeze(answer);
+}
+
+/**
+ * Bytes that stay as they are while the process runs (a kept answer's, a built file read once)
+ * go out as sendKeptEncoded sends a kept answer: each encoding made once, on the first request
+ * that asks for it, unless `encoded` already has it (a build's twins, compressed harder).
+ */
+export function keepBytes(bytes: Buffer, encoded: Partial<Record<Encoding, Buffer>> = {}): Buffer {
+  if (bytes.length >= COMPRESSION.threshold) encodedOf.set(bytes, { ...encoded });
+  return bytes;
 }
 
 /**
