@@ -8,6 +8,7 @@ import CssMinimizerPlugin from 'css-minimizer-webpack-plugin';
 import TerserPlugin from 'terser-webpack-plugin';
 import fs from 'node:fs';
 import Beasties from 'beasties';
+import { BROTLI, COMPRESS_FROM_BYTES, GZIP, writeCompressedTwins } from './scripts/precompress.mjs';
 import type { Compiler, Configuration } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
 
@@ -106,7 +107,7 @@ class PrerenderPlugin {
         const html = prerendered ? await critical.process(page) : page;
         const file = `pages/${route.slice(1).replaceAll('/', '-')}.html`;
         fs.writeFileSync(path.join(web, file), html);
-        writeCompressedTwins(path.join(web, file), html);
+        writeCompressedTwins(path.join(web, file), Buffer.from(html));
         pages[route] = file;
       }
       fs.writeFileSync(path.join(web, 'pages.json'), JSON.stringify(pages, null, 2));
@@ -187,20 +188,6 @@ export default (
 
 /** What the build also writes compressed (the scripts, style sheets and icons). */
 const PRECOMPRESSED = /\.(js|css|svg)$/;
-/** Compressed once at build time: the strongest settings, whatever they cost here. */
-const BROTLI: zlib.BrotliOptions = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } };
-const GZIP: zlib.ZlibOptions = { level: 9 };
-/** Below this, compression saves less than its headers cost (@fastify/compress's threshold). */
-const COMPRESS_FROM_BYTES = 1024;
-
-/** A page's .br and .gz twins, as CompressionPlugin writes them for the other files. */
-function writeCompressedTwins(file: string, text: string) {
-  const bytes = Buffer.from(text);
-  if (bytes.length < COMPRESS_FROM_BYTES) return;
-  fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(bytes, BROTLI));
-  fs.writeFileSync(`${file}.gz`, zlib.gzipSync(bytes, GZIP));
-}
-
 function webConfig(production: boolean): Configuration & { devServer?: DevServerConfiguration } {
   return {
     name: 'web',

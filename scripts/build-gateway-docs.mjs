@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { writeCompressedTwins } from './precompress.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const source = path.join(root, 'server', 'openapi', 'gateway.yaml');
@@ -21,14 +21,15 @@ const PUBLIC_PATH = '/gateway/v1/docs';
 /** Replaced per request by the server with a fresh CSP nonce (server/src/gateway/docs.ts). */
 const NONCE_PLACEHOLDER = '__CSP_NONCE__';
 
-/** True when the page is missing or older than the document or this script. */
+/** True when the page is missing or older than the document or the scripts that make it. */
 export function gatewayDocsAreStale() {
   const out = path.join(docsDir, 'index.html');
   if (!existsSync(out)) return true;
   const built = statSync(out).mtimeMs;
-  return [source, template, fileURLToPath(import.meta.url)].some(
-    (p) => statSync(p).mtimeMs > built,
+  const scripts = ['build-gateway-docs.mjs', 'precompress.mjs'].map((name) =>
+    fileURLToPath(new URL(name, import.meta.url)),
   );
+  return [source, template, ...scripts].some((p) => statSync(p).mtimeMs > built);
 }
 
 /** The browser bundle the CLI ships for `--inlineBundle` (and serves from its CDN otherwise). */
@@ -115,12 +116,7 @@ export function buildGatewayDocs() {
   // A content-hashed name: the server caches it as immutable and a new CLI version gets a new URL.
   const name = `redoc.${createHash('sha256').update(bundle).digest('hex').slice(0, 12)}.js`;
   writeFileSync(path.join(docsDir, name), bundle);
-  // Its twins, compressed once here as hard as they go (the server sends them as they are).
-  writeFileSync(
-    path.join(docsDir, `${name}.br`),
-    brotliCompressSync(bundle, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
-  );
-  writeFileSync(path.join(docsDir, `${name}.gz`), gzipSync(bundle, { level: 9 }));
+  writeCompressedTwins(path.join(docsDir, name), Buffer.from(bundle));
 
   let html = readFileSync(out, 'utf8');
   const cdn = /https:\/\/cdn\.redocly\.com\/redoc\/v[\w.-]+\/bundles\/redoc\.standalone\.js/g;
