@@ -128,23 +128,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorateRequest('stepUser', null);
   app.decorateRequest('stepTokenId', null);
   // What this process keeps holds for commits of other processes made before the request
-  // arrived (db/ownerChanges.ts; on SQLite a read of the wal-index header), checked once per
-  // turn of the event loop: the requests a turn reads had arrived when its poll for input
-  // returned, so before the turn's first check. The exceptions (a request pipelined behind
-  // another, or one a turn with over 1,024 ready sockets polls for again) may miss a commit made
-  // during that turn: a window the size of PostgreSQL's notification delay.
-  let caughtUp = false;
+  // arrived (db/ownerChanges.ts; on SQLite a read of the wal-index header), heard of once per
+  // turn of the event loop that reads requests, at the first use of anything kept after the
+  // turn's first request: the requests a turn reads had arrived when its poll for input
+  // returned, so before that check. The exceptions (a request pipelined behind another, or one
+  // a turn with over 1,024 ready sockets polls for again) may miss a commit made during that
+  // turn: a window the size of PostgreSQL's notification delay.
+  let arrivalsMarked = false;
   const turnOver = () => {
-    caughtUp = false;
+    arrivalsMarked = false;
   };
   const warnForwardedFor = config.trustProxy === false ? forwardedForWarning() : undefined;
   // Callback style: no promise per request.
   app.addHook('onRequest', (request, reply, done) => {
     warnForwardedFor?.(request);
-    if (!caughtUp) {
-      caughtUp = true;
+    if (!arrivalsMarked) {
+      arrivalsMarked = true;
       setImmediate(turnOver);
-      ctx.changes?.catchUp();
+      ctx.changes?.requestsArrived();
     }
     reply.headers(SECURITY_HEADERS);
     if (isApiUrl(request.url)) reply.headers(API_HEADERS);

@@ -81,7 +81,7 @@ test('a process answers a kept read from memory until that user changes, from an
   await second.db.updateTable('users').set({ username: 'demo3' }).where('id', '=', demo).execute();
   if (sqlite()) {
     expect(await nameNow(first.db, demo)).toBe('demo2');
-    changesOf(first.db)?.catchUp();
+    changesOf(first.db)?.requestsArrived();
     expect(await nameNow(first.db, demo)).toBe('demo3');
   }
   await until(
@@ -251,6 +251,25 @@ test('a read that began before its user changed is not kept', () => {
   expect(changes.kept('k')).toEqual([{ n: 2 }]);
   changes.changed('*');
   expect(changes.kept('k')).toBeUndefined();
+});
+
+test("other processes' commits are heard of when something kept is used after requests came", () => {
+  let heard = 0;
+  const changes = new OwnerChanges();
+  changes.attach({ live: () => true, catchUp: () => (heard += 1), close: async () => {} });
+  changes.keep('k', 'usr_a', changes.begin() ?? 0, [{ n: 1 }]);
+  expect(heard).toBe(1);
+
+  // A request that uses nothing kept (the countries, a page) costs no check.
+  changes.requestsArrived();
+  expect(heard).toBe(1);
+  // The first use after requests came checks, once.
+  expect(changes.kept('k')).toEqual([{ n: 1 }]);
+  expect(changes.keptAnswer('a', 0)).toBeUndefined();
+  expect(heard).toBe(2);
+  changes.requestsArrived();
+  expect(changes.keptAnswer('a', 0)).toBeUndefined();
+  expect(heard).toBe(3);
 });
 
 test('nothing is kept while changes could go unheard', () => {
