@@ -52,8 +52,9 @@ const UNREPLAYED_HEADERS = new Set([
  * @typedef {{ reqPerSec: number, p50: number, p99: number, non2xx: number, errors: number, cpuMicros: number | null }} Figures
  *   `cpuMicros`: the CPU (user + system) the measured processes used per request, warm-up
  *   included, in µs; null where /proc is missing. Less moved by the machine's drift than req/s.
- * @typedef {{ engine: string, route: string, ours: Figures, bare: Figures, ratio: number, ratios: number[], target: number | null }} Row
- * @typedef {{ name: string, method: 'GET' | 'POST', path: string, public: boolean, headers: Record<string, string>, nextBody?: () => string }} Route
+ * @typedef {{ engine: string, route: string, ours: Figures, bare: Figures, ratio: number, ratios: number[], target: number | null, untargeted?: string }} Row
+ * @typedef {{ name: string, method: 'GET' | 'POST', path: string, public: boolean, headers: Record<string, string>, nextBody?: () => string, untargeted?: string }} Route
+ *   `untargeted`: why the route is measured for information, with no target.
  * @typedef {{ engine: string, route: string, rows: number, alone: Figures, loaded: Figures }} LargeRow
  */
 
@@ -533,11 +534,14 @@ async function benchEngine(engine) {
       },
       {
         // The same page as merchants' HTTP clients ask for it: fetch, axios and browsers send
-        // Accept-Encoding by default (Go's and Python's clients too, with gzip).
+        // Accept-Encoding by default (Go's and Python's clients too, with gzip). Issue 18's
+        // figures and targets are for answers without compression, which the row above judges;
+        // here the bare server sends a fifth of the bytes for the same per-request work of ours.
         name: 'GET /gateway/v1/deposits (br)',
         method: 'GET',
         path: '/gateway/v1/deposits',
         public: false,
+        untargeted: 'compressed',
         headers: {
           authorization: gatewayHeaders.authorization,
           'accept-encoding': 'gzip, deflate, br',
@@ -550,6 +554,7 @@ async function benchEngine(engine) {
         path: '/gateway/v1/accounts',
         public: false,
         headers: gatewayHeaders,
+        untargeted: 'a write',
         nextBody: () =>
           JSON.stringify({ unique_id: `bench-${(account += 1)}`, method: 'USDT-BEP20' }),
       },
@@ -654,8 +659,9 @@ async function benchEngine(engine) {
         bare: bareFigures,
         ratio: median.ratio,
         ratios: pairs.map((pair) => pair.ratio),
-        // Issue 18 sets targets for reads; a write is measured for information.
-        target: route.method !== 'GET' ? null : route.public ? TARGET.public : TARGET.authenticated,
+        // Issue 18 sets targets for reads; a write, and the compressed read, are information.
+        target: route.untargeted ? null : route.public ? TARGET.public : TARGET.authenticated,
+        untargeted: route.untargeted,
       };
       console.log(`${name}\n  ours: ${describe(row.ours)}\n  bare: ${describe(row.bare)}`);
       console.log(
@@ -756,7 +762,7 @@ const isInvalid = (/** @type {Row} */ row) =>
 
 /** @param {Row} row */
 function verdictOf(row) {
-  if (row.target === null) return isInvalid(row) ? 'invalid' : 'none (a write)';
+  if (row.target === null) return isInvalid(row) ? 'invalid' : `none (${row.untargeted})`;
   const met = row.ratio >= row.target ? 'met' : 'not met';
   return `≥ ${row.target}: ${isInvalid(row) ? 'invalid' : met}`;
 }
