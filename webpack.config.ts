@@ -188,6 +188,7 @@ export default (
 
 /** What the build also writes compressed (the scripts, style sheets and icons). */
 const PRECOMPRESSED = /\.(js|css|svg)$/;
+
 function webConfig(production: boolean): Configuration & { devServer?: DevServerConfiguration } {
   return {
     name: 'web',

@@ -142,6 +142,14 @@ export class OwnerChanges {
     feed.catchUp();
   }
 
+  /** Whether what is kept may be used now, once heard of what came since requests arrived. */
+  #trusted(): boolean {
+    const feed = this.#feed;
+    if (!feed?.live()) return false;
+    if (this.#unheard) this.#catchUp(feed);
+    return true;
+  }
+
   /** Marks the start of a read that may be kept, or null when nothing may be kept now. */
   begin(): number | null {
     const feed = this.#feed;
@@ -159,9 +167,7 @@ export class OwnerChanges {
 
   /** The rows kept under `key`, if they still hold. */
   kept(key: string): readonly unknown[] | undefined {
-    const feed = this.#feed;
-    if (!feed?.live()) return undefined;
-    if (this.#unheard) this.#catchUp(feed);
+    if (!this.#trusted()) return undefined;
     return this.#rows.take(key, (entry) => this.#holds(entry.owner, entry.mark));
   }
 
@@ -177,9 +183,7 @@ export class OwnerChanges {
 
   /** The answer kept under `key`, if it still holds at `now` (epoch ms). */
   keptAnswer(key: string, now: number): object | undefined {
-    const feed = this.#feed;
-    if (!feed?.live()) return undefined;
-    if (this.#unheard) this.#catchUp(feed);
+    if (!this.#trusted()) return undefined;
     return this.#answers.take(
       key,
       (entry) => now < entry.until && this.#holds(entry.owner, entry.mark),
