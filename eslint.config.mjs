@@ -3,6 +3,16 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+// The portal's features (src/features/<name>/), each a zone of its own for the rule below.
+const FEATURES = path.join(import.meta.dirname, 'src/features');
+const features = existsSync(FEATURES)
+  ? readdirSync(FEATURES, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+  : [];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'coverage/**', 'node_modules/**', 'src/api/generated/**'] },
@@ -59,6 +69,40 @@ export default tseslint.config(
     },
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
+  // The portal's features stand alone: one imports nothing of another (a piece two features use
+  // moves to src/components, src/lib or src/app; the session is in src/app/session), and the
+  // shared folders import no feature. Only the app's wiring (src/app: the router) loads features.
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            ...features.map((feature) => ({
+              target: `src/features/${feature}`,
+              from: 'src/features',
+              except: [`./${feature}`],
+              message:
+                'A feature imports no other feature: move what both use to src/components, src/lib or src/app.',
+            })),
+            {
+              target: ['src/components', 'src/lib', 'src/shared', 'src/api'],
+              from: 'src/features',
+              message: 'Shared code imports no feature.',
+            },
+            {
+              target: 'src/shared',
+              from: ['src/app', 'src/api', 'src/components', 'src/lib', 'server'],
+              message:
+                'src/shared holds pure rules the portal and the server both apply: it imports neither.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs' },
@@ -69,7 +113,7 @@ export default tseslint.config(
   // modules), never in a handler.
   { ignores: ['server/src/generated/**'] },
   {
-    files: ['server/src/handlers/**/*.ts', 'server/src/http/**/*.ts'],
+    files: ['server/src/portal/**/*.ts', 'server/src/http/**/*.ts'],
     ignores: ['server/src/**/*.test.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -106,6 +150,89 @@ export default tseslint.config(
               group: ['**/http/*', 'fastify'],
               allowTypeImports: true,
               message: 'The domain knows no HTTP: throw a domain error (domain/errors.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // Server layering: arrows only run down. Entries (main, admin, cluster, the signer's main) sit on
+  // top; the two APIs (portal/, gateway/) and the job list (jobs/index.ts) call the domain; the
+  // domain calls db/. The domain knows no HTTP, no API, no job but the queue it adds jobs to in its
+  // own transactions, no signer code beyond the client, and no seed data. Nothing outside the
+  // signer's entry imports its server part (the seed-making code stays out of the web process).
+  {
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: path.join(import.meta.dirname, 'server/src'),
+          zones: [
+            {
+              target: './domain',
+              from: [
+                './http',
+                './portal',
+                './gateway',
+                './signer/server',
+                './seed',
+                './admin',
+                './app.ts',
+                './main.ts',
+                './cluster.ts',
+                './runtime.ts',
+              ],
+              message: 'The domain imports no HTTP, API, entry, signer server or seed code.',
+            },
+            {
+              target: './domain',
+              from: './jobs',
+              except: ['./queue.ts'],
+              message: 'The domain adds jobs (jobs/queue.ts) but knows no job list or worker.',
+            },
+            {
+              target: './db',
+              from: ['./domain', './http', './portal', './gateway', './jobs', './signer', './seed'],
+              message: 'db/ is the bottom layer: it imports nothing above it.',
+            },
+            {
+              target: './http',
+              from: './jobs',
+              except: ['./queue.ts'],
+              message: 'http/ may read the queue (metrics) but knows no job list or worker.',
+            },
+            {
+              target: './http',
+              from: ['./portal', './gateway', './signer/server', './seed', './admin'],
+              message:
+                'http/ is plumbing both APIs share: it imports neither API nor what runs them.',
+            },
+            {
+              target: './portal',
+              from: ['./gateway', './signer/server', './admin'],
+              message: 'The portal API imports no gateway, signer server or operator code.',
+            },
+            {
+              target: './gateway',
+              from: ['./portal', './signer/server', './admin'],
+              message: 'The gateway API imports no portal, signer server or operator code.',
+            },
+            {
+              target: [
+                './signer/client',
+                './jobs',
+                './seed',
+                './admin',
+                './app.ts',
+                './main.ts',
+                './cluster.ts',
+                './runtime.ts',
+              ],
+              from: './signer/server',
+              message:
+                "Only the signer's entry uses its server part (the seed stays out of the web process).",
             },
           ],
         },

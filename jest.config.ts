@@ -55,6 +55,8 @@ const config: Config = {
       testEnvironment: 'node',
       roots: ['<rootDir>/server', '<rootDir>/scripts'],
       testMatch: ['**/*.test.ts'],
+      // The development wallet comes from the signer's own code, as the bundles get it.
+      setupFiles: ['<rootDir>/server/test/setup.ts'],
       // A `*.pg.test.ts` needs PostgreSQL itself (e.g. copying SQLite into it): it belongs to the
       // PostgreSQL run (`npm run test:pg` sets TEST_DATABASE_URL) and is left out of the SQLite
       // run rather than listed there as skipped.

@@ -52,7 +52,7 @@ const INLINE = /<script(?![^>]*\ssrc=)[^>]*>|<style[\s>]|\sstyle=|\son[a-z]+=/i;
  * screen's also holds its prerendered markup, so it paints styled before any script runs.
  * A public screen's page also carries the CSS its markup uses inline (Beasties) and links the whole
  * stylesheets at the end of its body: it paints once the HTML is in, without waiting for 130 KB of
- * Bootstrap (issue 18; the server allows the inline <style> by its hash, server/src/http/web.ts).
+ * Bootstrap (the server allows the inline <style> by its hash, server/src/http/web.ts).
  */
 class PrerenderPlugin {
   apply(compiler: Compiler) {
@@ -242,7 +242,7 @@ function webConfig(production: boolean): Configuration & { devServer?: DevServer
       // V8's explicit compile hint (Chromium 136+; a comment elsewhere): every function of our
       // scripts is compiled with the script, off the main thread while it streams in, instead of
       // lazily on the main thread at its first call, which was most of the evaluation task that
-      // blocked /login (issue 18). It must be the file's first line.
+      // blocked /login. It must be the file's first line.
       ...(production
         ? [
             new webpack.BannerPlugin({
@@ -255,7 +255,7 @@ function webConfig(production: boolean): Configuration & { devServer?: DevServer
             // Each script, style sheet and icon also as .br and .gz, compressed once here at the
             // strongest settings: the server sends them as they are (server/src/http/web.ts),
             // where compressing on the fly cost 15 ms of CPU for the 295 KB vendor chunk alone,
-            // per visitor (issue 18). The pages get theirs from the prerender, which writes them
+            // per visitor. The pages get theirs from the prerender, which writes them
             // after this compilation (writeCompressedTwins).
             new CompressionPlugin<zlib.BrotliOptions>({
               filename: '[path][base].br',

@@ -1,4 +1,4 @@
-// Types of the part of autocannon 9 that scripts/bench-api.mjs uses: the package ships none
+// Types of the part of autocannon 9 that scripts/bench/measure.mjs uses: the package ships none
 // (@types/autocannon, not installed, would replace this file).
 declare module 'autocannon' {
   interface RunOptions {

@@ -14,7 +14,7 @@ export const outDir = path.join(distDir, 'server');
 export const entries = {
   main: 'server/src/main.ts',
   admin: 'server/src/admin.ts',
-  signer: 'server/src/signer/main.ts',
+  signer: 'server/src/signer/server/main.ts',
 };
 
 /** @param {string} dir @returns {number} */
@@ -37,12 +37,15 @@ export function serverBuildIsStale() {
   });
 }
 
-export async function buildServer() {
-  const { build } = await import('esbuild');
-  await build({
+/**
+ * esbuild's options for the server's bundles, written to `outdir`.
+ * @param {string} outdir
+ */
+export function serverBundleOptions(outdir) {
+  return /** @type {const} */ ({
     absWorkingDir: root,
     entryPoints: entries,
-    outdir: outDir,
+    outdir,
     outExtension: { '.js': '.cjs' },
     bundle: true,
     platform: 'node',
@@ -52,6 +55,11 @@ export async function buildServer() {
     sourcemap: true,
     logLevel: 'warning',
   });
+}
+
+export async function buildServer() {
+  const { build } = await import('esbuild');
+  await build(serverBundleOptions(outDir));
   console.log(
     `Built ${Object.keys(entries)
       .map((n) => path.relative(root, path.join(outDir, `${n}.cjs`)))

@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'dist/web');
 const groupsFile = path.join(root, 'dist/chunk-groups.json');
-// The first screen's budget (issues 2 and 18): 104.3 KiB + 1 KiB of JS, 17.4 KiB + 1 KiB of CSS.
+// The first screen's (/login's) budget: 104.3 KiB + 1 KiB of JS, 17.4 KiB + 1 KiB of CSS.
 // RTK Query loads after it; the rest of the fixed stack (react-dom, the router, RTK's core,
-// redux-persist) is ~93 KiB (README: Size budget).
+// redux-persist) is ~93 KiB (docs/decisions.md: Size budget).
 const BUDGET = { js: 105.3 * 1024, css: 18.4 * 1024 };
 
 if (!fs.existsSync(groupsFile)) {

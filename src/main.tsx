@@ -4,7 +4,7 @@ import './styles/main.scss';
  * The bundle is evaluated in stages, each in a task of its own, so the browser can paint and
  * answer input between them: evaluated in one go, React, the router, Redux and the app held the
  * main thread for one task of 240 to 390 ms at Lighthouse's mobile slowdown, most of /login's
- * blocking time (issue 18). The imports are eager: no chunk or request is added, only the moment
+ * blocking time. The imports are eager: no chunk or request is added, only the moment
  * each part is evaluated moves (a library imported here whole would lose its tree shaking: only
  * react-dom, which is whole anyway, and our own modules are).
  */

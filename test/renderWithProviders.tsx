@@ -8,7 +8,7 @@ import { createNavigation, NavigationBridge } from '../src/app/navigation';
 import { AppRoutes } from '../src/app/router';
 import { makeStore, type AppStore, type RootState } from '../src/app/store';
 import { Toasts } from '../src/components/Toasts';
-import { initialSessionState, type SessionState } from '../src/features/auth/sessionSlice';
+import { initialSessionState, type SessionState } from '../src/app/session/sessionSlice';
 
 interface Options extends Omit<RenderOptions, 'wrapper'> {
   session?: Partial<SessionState>;

@@ -19,7 +19,7 @@ import { isObject } from './spec.mjs';
  *   from: number | null, to: number | null, total: number, first_page_url: unknown }} Page
  */
 
-/** What each kind of failure means, for the summary and the README. */
+/** What each kind of failure means, for the summary and scripts/contract/README.md. */
 export const KIND_TITLES = /** @type {Record<Kind, string>} */ ({
   'server-error': '5xx answer',
   'status-undeclared': 'status not declared for the operation',

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isAddress } from 'viem';
-import { isTronAddress } from '../../server/src/domain/addresses';
+import { isTronAddress } from '../../server/src/domain/chain/addresses';
 import { GATEWAY_KEY, startBrokenServer } from '../../test/contract/fixtures/brokenServer';
 import { checkValidRequest } from './checks.mjs';
 import { gatewayUrlOf } from './gateway.mjs';

@@ -1,8 +1,8 @@
 import net from 'node:net';
 import { createAppContext } from './context';
-import { buildServiceHandlers } from './handlers';
+import { buildServiceHandlers } from './portal';
 import { loadSpecification } from './openapi/spec';
-import { issueStepToken } from './domain/stepTokens';
+import { issueStepToken } from './domain/account/stepTokens';
 import { MSG } from './http/errors';
 import { resolveOptionalUser } from './http/security';
 import { createTestApp, FIXTURE_SPEC, type TestApp } from '../test/testApp';

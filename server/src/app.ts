@@ -8,9 +8,10 @@ import { createAppContext } from './context';
 import type { Db } from './db/connection';
 import type { Clock } from './domain/time';
 import { gatewayRateLimitKey } from './gateway/auth';
-import { GATEWAY_PREFIX, registerGateway } from './gateway/plugin';
-import { buildServiceHandlers } from './handlers';
-import type { HandlerMap } from './handlers/types';
+import { registerGateway } from './gateway/plugin';
+import { GATEWAY_PREFIX } from './http/prefixes';
+import { buildServiceHandlers } from './portal';
+import type { HandlerMap } from './http/operationTypes';
 import { applyBodyPolicy, readsNoBody, securityBeforeBody } from './http/bodyPolicy';
 import { HttpError, MSG, envelope } from './http/errors';
 import { clientErrorHandler, errorHandler } from './http/errorHandler';
@@ -156,7 +157,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // The contract says which operations may answer 429; the others are never limited. Today that
   // is the countries, kept in memory: a refusal cost 62 µs of CPU against 39 for the answer it
-  // would refuse (one process, issue 18), so limiting it would shed no load, only add cost.
+  // would refuse (one process), so limiting it would shed no load, only add cost.
   const unlimitedOperations = new Set(
     spec.operations.filter((op) => !op.rateLimited).map((op) => op.operationId),
   );

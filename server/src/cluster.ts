@@ -7,8 +7,9 @@ import { openRuntime } from './runtime';
  * PROCESSES > 1: this process (the primary) serves nothing itself. It migrates and seeds the
  * database once, then starts that many server processes (workers), which share PORT: Node's
  * cluster hands each new connection to the next one. They share everything else as processes
- * behind a proxy do (README, Deployment): the database, DATA_DIR, the signer's socket. A worker
- * that fails (an exit code other than 0, or a signal it did not handle) is replaced; one that
+ * behind a proxy do (docs/operations.md, Deployment): the database, DATA_DIR, the signer's
+ * socket. A worker that fails (an exit code other than 0, or a signal it did not handle) is
+ * replaced; one that
  * fails before it listened, or more than 5 failures in a minute, stop them all with a failure,
  * as one process would have failed. SIGINT/SIGTERM stop the workers (each finishes its
  * requests) and then the primary; if the primary itself is killed, the workers end as their

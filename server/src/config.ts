@@ -62,7 +62,7 @@ export interface Config {
   /** Reading the client address behind reverse proxies (rate limits, brakes, whitelists). */
   trustProxy: TrustProxy;
   loginGuard: LoginGuardConfig;
-  /** Password reset requests per client IP per hour (domain/recovery.ts has the windows). */
+  /** Password reset requests per client IP per hour (domain/account/recovery.ts has the windows). */
   recoveryIpMax: number;
   /** Password reset requests per name per 15 minutes. */
   recoveryNameMax: number;

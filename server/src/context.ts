@@ -7,7 +7,7 @@ import { systemClock, type Clock } from './domain/time';
 import { directoryFileStore } from './storage/directoryStore';
 import type { FileStore } from './storage/fileStore';
 
-/** What handlers and security handlers close over (handlers/<tag>.ts receive it). */
+/** What handlers and security handlers close over (portal/<tag>.ts receive it). */
 export interface AppContext {
   config: ResolvedConfig;
   db: Db;

@@ -1,8 +1,8 @@
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { deriveChildPublicKey, deriveEvmAddress } from './domain/hdWallet';
-import { detectImage } from './domain/fileType';
-import { newTotpSecret, totpCode, verifyTotp } from './domain/totp';
+import { deriveChildPublicKey, deriveEvmAddress } from './domain/chain/hdWallet';
+import { detectImage } from './domain/account/fileType';
+import { newTotpSecret, totpCode, verifyTotp } from './domain/account/totp';
 
 // file-type, otplib 13 and @scure/bip32 are ESM-only (or ESM-first); the CommonJS server
 // require()s them through these wrappers.

@@ -4,10 +4,10 @@ import { buildApp } from './app';
 import { runPrimary } from './cluster';
 import { loadConfig, type Config } from './config';
 import { refuseReadableSeed } from './domain/chain/walletKey';
-import { startWorker } from './domain/jobs/worker';
+import { startWorker } from './jobs/worker';
 import { GATEWAY_DOCS_DIR, WEB_DIR } from './paths';
 import { openRuntime } from './runtime';
-import { backgroundTasks } from './tasks';
+import { backgroundTasks } from './jobs';
 
 async function main(): Promise<void> {
   // Whatever this process creates (DATA_DIR, the database, uploads, mails) is owner-only; the

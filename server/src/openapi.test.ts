@@ -1,6 +1,6 @@
 import { createAppContext } from './context';
-import { buildServiceHandlers, HANDLER_MODULES } from './handlers';
-import { issueStepToken } from './domain/stepTokens';
+import { buildServiceHandlers, HANDLER_MODULES } from './portal';
+import { issueStepToken } from './domain/account/stepTokens';
 import { ajvsFor, compileDeferred } from './http/validation';
 import { listOperations, loadSpecification, type OperationInfo } from './openapi/spec';
 import { GATEWAY_OPENAPI_PATH } from './paths';

@@ -1,5 +1,5 @@
 import type { NewUser } from '../src/db/schema';
-import { NEW_ACCOUNT_BLANKS } from '../src/domain/auth';
+import { NEW_ACCOUNT_BLANKS } from '../src/domain/account/auth';
 import { newId } from '../src/domain/ids';
 import type { TestApp } from './testApp';
 

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { AppsTable, ReceiveTransactionsTable, SendTransactionsTable } from '../src/db/schema';
-import { newApiKey } from '../src/domain/apiKeys';
+import { newApiKey } from '../src/domain/apps/apiKeys';
 import type { TestApp } from './testApp';
 
 // Rows of a merchant's apps written straight to the database, for tests that need data the API
@@ -103,7 +103,7 @@ export async function insertSend(t: TestApp, values: NewSend): Promise<void> {
 
 /**
  * A package in force for `userId` (default Starter, from now for 30 days): the gateway opens
- * deposit accounts only within a plan (domain/appUsage.ts).
+ * deposit accounts only within a plan (domain/apps/usage.ts).
  */
 export async function insertSubscription(
   t: TestApp,

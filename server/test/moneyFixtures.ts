@@ -1,5 +1,5 @@
 import { newId } from '../src/domain/ids';
-import { postEntry } from '../src/domain/ledger';
+import { postEntry } from '../src/domain/billing/ledger';
 import { decimalToMicro } from '../src/domain/money';
 import { addUser } from './accounts';
 import type { TestApp } from './testApp';

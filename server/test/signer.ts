@@ -5,9 +5,10 @@ import { chainAdapterFor, chainSenderFor } from '../src/domain/chain';
 import { ChainUnavailableError } from '../src/domain/chain/adapter';
 import type { ChainSender } from '../src/domain/chain/sender';
 import type { SpecChainId } from '../src/domain/chain/specChains';
-import { loadAccountKey } from '../src/signer/seed';
-import { SignerService, type SignerSettings } from '../src/signer/service';
-import { listenSigner, signerClient, type SignerClient } from '../src/signer/transport';
+import { loadAccountKey } from '../src/signer/server/seed';
+import { SignerService, type SignerSettings } from '../src/signer/server/service';
+import { signerClient, type SignerClient } from '../src/signer/client/client';
+import { listenSigner } from '../src/signer/server/listener';
 import type { TestApp } from './testApp';
 
 export interface TestSigner {

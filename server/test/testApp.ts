@@ -1,11 +1,11 @@
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type BuildAppOptions } from '../src/app';
-import type { HandlerMap } from '../src/handlers/types';
+import type { HandlerMap } from '../src/http/operationTypes';
 import { loadConfig, type Env } from '../src/config';
 import type { Db } from '../src/db/connection';
 import type { ResolvedConfig } from '../src/config';
-import { createSession } from '../src/domain/sessions';
+import { createSession } from '../src/domain/account/sessions';
 import { systemClock, type Clock } from '../src/domain/time';
 import { openRuntime, resolveConfig, type Runtime } from '../src/runtime';
 import { DEMO_ACCOUNT } from '../src/seed';

@@ -6,7 +6,7 @@ import { createNavigation } from './navigation';
 import { preloadScreen } from './router';
 import { makePersistor, makeStore } from './store';
 import { prefetchToastify } from '../components/toast';
-import { selectIsSignedIn } from '../features/auth/sessionSlice';
+import { selectIsSignedIn } from './session/sessionSlice';
 
 /** Builds the store and renders the app into #root (src/main.tsx calls it once). */
 export function boot(): void {

@@ -3,9 +3,9 @@ import { matchRoutes, Navigate, useRoutes, type RouteObject } from 'react-router
 import { lazyWithRetry } from '../components/lazyWithRetry';
 import { ApiReady } from './ApiReady';
 import { RouteErrorBoundary } from '../components/RouteError';
-import { RootRedirect } from '../features/auth/RootRedirect';
-import { RequireSession } from '../features/auth/RequireSession';
-import { PublicOnly } from '../features/auth/PublicOnly';
+import { RootRedirect } from './session/RootRedirect';
+import { RequireSession } from './session/RequireSession';
+import { PublicOnly } from './session/PublicOnly';
 import { useDocumentTitle } from './documentTitle';
 import { paths } from './paths';
 import type { AppStore } from './store';

@@ -17,8 +17,8 @@ import {
   REHYDRATE,
 } from 'redux-persist';
 import type * as ApiModule from '../api/apiModule';
-import { sessionReducer, type SessionState } from '../features/auth/sessionSlice';
-import { signInReducer } from '../features/auth/signInSlice';
+import { sessionReducer, type SessionState } from './session/sessionSlice';
+import { signInReducer } from './session/signInSlice';
 import { apiFeedback } from './middleware/apiFeedback';
 import { sealedStorage } from './sealedStorage';
 

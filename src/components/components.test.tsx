@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { CopyButton } from './CopyButton';
 import { EmptyState } from './EmptyState';
 import { Pagination } from './Pagination';
+import { PasswordChecklist } from './PasswordChecklist';
 import { Suspense } from 'react';
 import { ErrorBoundary } from './ErrorBoundary';
 import { lazyWithRetry } from './lazyWithRetry';
@@ -255,5 +256,20 @@ describe('lazyWithRetry', () => {
     // Not findByText: the first render already shows it.
     expect(screen.getByText('Wallet')).toBeInTheDocument();
     expect(screen.queryByText('Loading')).not.toBeInTheDocument();
+  });
+});
+
+describe('PasswordChecklist', () => {
+  test.each([
+    ['', 0],
+    ['a', 1],
+    ['aB', 2],
+    ['aB3', 3],
+    ['aB3$', 4],
+    ['aB3$efgh', 5],
+  ])('%j meets %i rules', (password, met) => {
+    render(<PasswordChecklist password={password} />);
+    expect(screen.queryAllByText(/\(done\)/)).toHaveLength(met);
+    expect(screen.queryAllByText(/\(missing\)/)).toHaveLength(5 - met);
   });
 });

@@ -16,7 +16,7 @@ import { admin, freshServer, killSigner, restartSigner } from './server';
 // SETTINGS_HOLD_HOURS=0: the demo's seeded whitelist (203.0.113.10, 198.51.100.0/24) does not
 // let 127.0.0.1 through, any change of a whitelist once set (even emptying it) holds the app's
 // withdrawals 24 h, and the demo's Starter plan allows no second app whose first whitelist would
-// not be held. The hold itself is tested in server/src/domain/settingsHold.test.ts and the
+// not be held. The hold itself is tested in server/src/domain/apps/settingsHold.test.ts and the
 // signer's tests. LOCAL_BLOCK_MS=0: blocks are mined only here (`chain mine`), so each status
 // that waits for confirmations stays on screen until the journey mines them.
 
@@ -35,7 +35,7 @@ const APP = '/app/my-app/app_demo_store';
 const PAYOUT = '0x4B20993Bc481177ec7E8f571ceCaE8A9e22C02db';
 /** Where the merchant pays out to: a supplier's address. */
 const RECIPIENT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
-/** USDT-BEP20's confirmations (README, "Confirmations and statuses"). */
+/** USDT-BEP20's confirmations (docs/gateway.md, "Confirmations and statuses"). */
 const CONFIRMATIONS = '15';
 /** Longest wait for something the server and the signer do by themselves (jobs every 2 s). */
 const WAIT_MS = 60_000;

@@ -1,6 +1,6 @@
 import type { AuthType } from '../db/schema';
 import { isIP } from 'node:net';
-import { clearAddress, clearLock } from '../domain/lockout';
+import { clearAddress, clearLock } from '../domain/account/lockout';
 import { singleArgument, UsageError, userNamed, type AdminCommand } from './command';
 
 const AUTH_TYPES: readonly AuthType[] = ['mpin', 'authenticator', 'otp'];

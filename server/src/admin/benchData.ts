@@ -1,20 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { engineOf, type Db } from '../db/connection';
-import { derivedDailyUsage, storedDailyUsage } from '../domain/appUsage';
+import { derivedDailyUsage, storedDailyUsage } from '../domain/apps/usage';
 import { LocalChainAdapter } from '../domain/chain/localAdapter';
-import { watchedMethods, type FoundTransfer } from '../domain/depositScan';
+import { watchedMethods, type FoundTransfer } from '../domain/payments/depositScan';
 import {
   queueDeepDeposits,
   recordTransfers,
   settleDeposits,
   type Settlement,
-} from '../domain/gatewayDeposits';
-import { postEntries, type NewLedgerEntry } from '../domain/ledger';
+} from '../domain/payments/deposits';
+import { postEntries, type NewLedgerEntry } from '../domain/billing/ledger';
 import { COUNTED_TABLES, derivedRowCount, rowCount } from '../domain/maintainedCounts';
 import { printTable, UsageError, userNamed, type AdminCommand } from './command';
 
-// Large data for `npm run bench:api` (issue 18): a year of wallet entries and gateway deposits
+// Large data for `npm run bench:api`: a year of wallet entries and gateway deposits
 // for one merchant, written by the domain's own bulk paths (ledger postEntries; the watcher's
 // recordTransfers, queueDeepDeposits and settleDeposits), so the counts, daily totals, events and
 // indexes those paths maintain are maintained. Not part of any seed. The deposits are made-up

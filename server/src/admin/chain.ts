@@ -6,7 +6,7 @@ import {
   recordLocalChainTransfer,
 } from '../domain/chain/localAdapter';
 import { SPEC_CHAIN_IDS, type SpecChainId } from '../domain/chain/specChains';
-import { isTronAddress } from '../domain/addresses';
+import { isTronAddress } from '../domain/chain/addresses';
 import { microToChainAmount, microToString, unitsToDecimal } from '../domain/money';
 import type { Db } from '../db/connection';
 import type { Runtime } from '../runtime';

@@ -1,7 +1,7 @@
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import type { User } from '../db/schema';
-import { findUserByUsername } from '../domain/auth';
+import { findUserByUsername } from '../domain/account/auth';
 import type { Runtime } from '../runtime';
 
 // What an admin command is made of. Each feature's commands (access.ts, kyc.ts, ...) build on

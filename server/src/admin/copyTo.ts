@@ -10,7 +10,7 @@ import {
 import type { Config } from '../config';
 import { DB_FILE, openDb, type Db } from '../db/connection';
 import { migrateToLatest } from '../db/migrate';
-import { DEV_XPUB_FILE } from '../signer/seed';
+import { DEV_XPUB_FILE } from '../domain/chain/walletKey';
 import { DEFAULT_STORAGE_SUBDIR, SECRET_FILE } from '../runtime';
 import { printTable, singleArgument, UsageError, type ConfigCommand } from './command';
 

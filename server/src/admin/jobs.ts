@@ -1,4 +1,4 @@
-import { failedJobs, queueStats, retryJob } from '../domain/jobs/queue';
+import { failedJobs, queueStats, retryJob } from '../jobs/queue';
 import { printTable, singleArgument, type AdminCommand } from './command';
 
 // The background job queue (domain/jobs), as an operator inspects it.

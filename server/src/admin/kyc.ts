@@ -6,7 +6,7 @@ import {
   KycReviewError,
   reviewUpload,
   uploadStatusWord,
-} from '../domain/kyc';
+} from '../domain/account/kyc';
 import {
   printTable,
   singleArgument,

@@ -1,7 +1,7 @@
 import { chainAdapterFor } from '../domain/chain';
 import { recordLocalTransfer } from '../domain/chain/localAdapter';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
-import { ensureDepositAddress } from '../domain/deposits';
+import { ensureTopUpAddress } from '../domain/billing/topUps';
 import { InvalidError } from '../domain/errors';
 import { decimalToMicro, MAX_AMOUNT_MICRO, microToString } from '../domain/money';
 import { UsageError, userNamed, type AdminCommand } from './command';
@@ -42,7 +42,7 @@ const deposit: AdminCommand = {
     }
     const user = await userNamed(db, io, username);
     if (!user) return 1;
-    const { address } = await ensureDepositAddress(db, user.id, resolveWalletXpub(config), chain);
+    const { address } = await ensureTopUpAddress(db, user.id, resolveWalletXpub(config), chain);
     let transfer;
     try {
       transfer = await recordLocalTransfer(

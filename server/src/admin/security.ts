@@ -1,5 +1,5 @@
-import { RESET_CODE_TTL_MINUTES, issueResetCode } from '../domain/recovery';
-import { resetAuthenticator } from '../domain/security';
+import { RESET_CODE_TTL_MINUTES, issueResetCode } from '../domain/account/recovery';
+import { resetAuthenticator } from '../domain/account/security';
 import { singleArgument, userNamed, type AdminCommand } from './command';
 
 /**

@@ -97,7 +97,7 @@ export const KEPT_STATEMENTS = 500;
 
 /**
  * Kysely prepares every query anew, and SQLite's compiling of a statement cost as much as running
- * it on the dashboard's reads (issue 18 profile: 17 % of the CPU in prepare). Statements are kept
+ * it on the dashboard's reads (a profile showed 17 % of the CPU in prepare). Statements are kept
  * by their SQL text and reused, the least recently used dropped past KEPT_STATEMENTS. Sharing one
  * is safe: Kysely runs one query at a time on the connection and runs each to its end (all/run;
  * nothing streams with iterate, which would keep a statement busy). A schema change re-compiles
@@ -142,11 +142,11 @@ const BUSY_WAIT_MS = 5_000;
 /**
  * better-sqlite3's busy_timeout sleeps the whole thread, in steps that grow to 100 ms: a process
  * waiting for another's write lock answered nothing meanwhile, and with two processes on one
- * file the writes' p99 rose from 36-73 to 207-348 ms (README, Performance). So SQLite itself
- * waits for no lock; a statement refused as busy is run again after a 1 ms pause, during which
- * the event loop serves whatever needs no database (kept reads). A refused statement did
- * nothing, so running it again is safe, and transactions take the write lock at BEGIN
- * (IMMEDIATE), so nothing inside one is refused half-way.
+ * file the writes' p99 rose from 36-73 to 207-348 ms (docs/performance.md, Serving from every
+ * core). So SQLite itself waits for no lock; a statement refused as busy is run again after a
+ * 1 ms pause, during which the event loop serves whatever needs no database (kept reads). A
+ * refused statement did nothing, so running it again is safe, and transactions take the write
+ * lock at BEGIN (IMMEDIATE), so nothing inside one is refused half-way.
  */
 function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -300,7 +300,7 @@ const statementNames = new Map<string, string>();
 /**
  * Has PostgreSQL keep `sql` as a named statement on each connection that runs it: parsed once
  * per connection instead of per call, and its plan cached once a generic one proves as good.
- * Parse and plan were most of a hot read's time on the server (issue 18: 0.1–1.2 ms of parse and
+ * Parse and plan were most of a hot read's time on the server (0.1–1.2 ms of parse and
  * bind against 0.02–0.07 ms of execution). Only for the few texts `prepared()` registers: every
  * name lives as long as the connection, so naming every query would grow without bound.
  */

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { loadConfig } from '../config';
-import { verifySecret } from '../domain/passwords';
+import { verifySecret } from '../domain/account/passwords';
 import { openRuntime, type Runtime } from '../runtime';
 import { LOGOS_DIR } from '../paths';
 import { DEMO_ACCOUNT } from '../seed';

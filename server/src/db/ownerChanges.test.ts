@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { buildApp } from '../app';
 import { addUser } from '../../test/accounts';
 import { insertApiKey, insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
-import { postEntry } from '../domain/ledger';
+import { postEntry } from '../domain/billing/ledger';
 import { createTestApp, type TestApp } from '../../test/testApp';
 // PostgreSQL tells other processes on commit, a moment later: they wait for it.
 import { until } from '../../test/until';

@@ -2,8 +2,8 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import pg from 'pg';
 
 /**
- * Rows kept in memory per process, exact across processes (issue 18: an authenticated read that
- * asks the database on every request cannot come near the speed of a bare server).
+ * Rows kept in memory per process, exact across processes (an authenticated read that asks the
+ * database on every request cannot come near the speed of a bare server).
  *
  * Every table whose rows a kept read selects has triggers (migrations 0240 and later) that name
  * the owners of the changed rows (their user, and for an app's rows the app), in the writing
@@ -131,7 +131,7 @@ export class OwnerChanges {
    * kept first hears of what other processes committed before them (SQLite: a wal-index read,
    * and a data_version read when that moved; PostgreSQL: nothing to do, they are pushed). Lazy,
    * so a request that uses nothing kept (the countries, a page, a file) pays no read of the
-   * wal-index: about a sixteenth of the countries' CPU with two processes (issue 18 profile).
+   * wal-index: about a sixteenth of the countries' CPU with two processes (profile).
    */
   requestsArrived(): void {
     this.#unheard = true;

@@ -7,8 +7,8 @@ type Value = string | number;
 
 /**
  * A query on a hot path, built and compiled once per engine instead of on every call: building
- * and compiling a query in Kysely costs as much CPU as SQLite takes to run a simple one (issue 18's
- * profiles). `sample` names the parameters and their types; `build` gets a distinct placeholder
+ * and compiling a query in Kysely costs as much CPU as SQLite takes to run a simple one
+ * (profiles). `sample` names the parameters and their types; `build` gets a distinct placeholder
  * in place of each, and each call binds its own values where the placeholders are. Only for
  * queries whose shape never depends on the values (no `in` lists of varying length, no optional
  * clauses): such a query is two prepared ones.
@@ -96,7 +96,7 @@ export interface KeptQuery<P, R> {
   /**
    * The rows kept for `params`, or undefined when the query must run: a hot path that finds
    * them answers without a promise (a promise chain of three async functions allocated about
-   * 1 KB a gateway request; issue 18).
+   * 1 KB a gateway request).
    */
   keptRows(db: Executor, params: P): readonly R[] | undefined;
 }

@@ -6,7 +6,7 @@ const ALPHABET = Buffer.from('0123456789abcdefghjkmnpqrstvwxyz', 'latin1');
 /**
  * The characters are written into one reused buffer and read out once: appending them to a
  * string one at a time made a chain of 26 pieces that every later use (a header, a JSON text, a
- * map key) had to join again, and each request makes an id (issue 18, a loop of a million:
+ * map key) had to join again, and each request makes an id (a loop of a million:
  * 0.32 against 0.25 µs a request id, 0.54 against 0.35 to 0.46 µs a time-ordered one).
  */
 let encoded = Buffer.alloc(64);
@@ -55,7 +55,7 @@ export function newId(prefix: string): string {
  * The same form, its first 48 bits the time `at` in ms and 80 random bits after, so ids made
  * later sort after (as ULIDs do): for a table written thousands of rows a second (api_logs),
  * whose primary key index then grows at its end instead of at random pages (38 against 10 µs a
- * row on SQLite with 400,000 rows in place: issue 18). Ids tell their time; use where they may.
+ * row on SQLite with 400,000 rows in place). Ids tell their time; use where they may.
  */
 export function newTimeOrderedId(prefix: string, at: Date): string {
   checkPrefix(prefix);

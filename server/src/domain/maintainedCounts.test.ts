@@ -2,10 +2,11 @@ import { addUser } from '../../test/accounts';
 import { insertApp, insertReceive, insertSend } from '../../test/appRows';
 import { testAppPerBlock } from '../../test/withTestApp';
 import type { DepositStatus, SendStatus } from '../db/schema';
-import { dailyLogs, derivedDailyUsage, planTransactionCounts, storedDailyUsage } from './appUsage';
-import type { FoundTransfer, WatchedMethod } from './depositScan';
-import { queueDeepDeposits, recordTransfers, settleDeposits } from './gatewayDeposits';
-import { postEntries, postEntry } from './ledger';
+import { planTransactionCounts } from './apps/plan';
+import { dailyLogs, derivedDailyUsage, storedDailyUsage } from './apps/usage';
+import type { FoundTransfer, WatchedMethod } from './payments/depositScan';
+import { queueDeepDeposits, recordTransfers, settleDeposits } from './payments/deposits';
+import { postEntries, postEntry } from './billing/ledger';
 import { COUNTED_TABLES, derivedRowCount, rowCount, rowCounts } from './maintainedCounts';
 import { chainAmountToMicro } from './money';
 

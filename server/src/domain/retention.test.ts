@@ -3,10 +3,10 @@ import { insertApp } from '../../test/appRows';
 import { startReceiver, type WebhookReceiver } from '../../test/webhookReceiver';
 import { testAppPerBlock } from '../../test/withTestApp';
 import { loadConfig } from '../config';
-import { newApiKey } from './apiKeys';
+import { newApiKey } from './apps/apiKeys';
 import { newId } from './ids';
-import { startWorker } from './jobs/worker';
-import { retentionTask } from './retention';
+import { startWorker } from '../jobs/worker';
+import { retentionTask } from '../jobs';
 import { webhookDeps } from './webhooks/delivery';
 import { sendTestPing } from './webhooks/portal';
 

@@ -1,7 +1,4 @@
-import type { ResolvedConfig } from '../config';
 import type { Db } from '../db/connection';
-import type { Task } from './jobs/worker';
-import type { Clock } from './time';
 
 // Retention, a recurring job (once across processes). Webhook events older than
 // WEBHOOK_BODY_RETENTION_DAYS lose their body and their deliveries' response excerpts (the rows
@@ -9,8 +6,6 @@ import type { Clock } from './time';
 // older than API_LOG_RETENTION_DAYS are deleted. Both in batches of BATCH rows, each its own
 // short statement or transaction, so no lock is held long and writers interleave.
 
-const RETENTION_KIND = 'retention.prune';
-const RETENTION_EVERY_MS = 3_600_000;
 const BATCH = 500;
 const DAY_MS = 86_400_000;
 
@@ -96,7 +91,8 @@ async function deleteOldApiLogs(db: Db, before: string): Promise<number> {
   return total;
 }
 
-async function applyRetention(
+/** Prunes what has outlived its period: event bodies, then API Logs rows. */
+export async function applyRetention(
   db: Db,
   periods: { webhookBodyDays: number; apiLogDays: number },
   now: Date,
@@ -105,20 +101,5 @@ async function applyRetention(
   return {
     prunedEvents: await pruneWebhookBodies(db, ago(periods.webhookBodyDays), now),
     deletedApiLogs: await deleteOldApiLogs(db, ago(periods.apiLogDays)),
-  };
-}
-
-/** The hourly job: both periods from the configuration. */
-export function retentionTask(config: ResolvedConfig, db: Db, clock: Clock): Task {
-  const periods = {
-    webhookBodyDays: config.webhooks.bodyRetentionDays,
-    apiLogDays: config.apiLogRetentionDays,
-  };
-  return {
-    kind: RETENTION_KIND,
-    everyMs: RETENTION_EVERY_MS,
-    async run() {
-      await applyRetention(db, periods, clock());
-    },
   };
 }

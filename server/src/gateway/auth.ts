@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
-import { hashApiKey } from '../domain/apiKeys';
+import { hashApiKey } from '../domain/apps/apiKeys';
 import {
   findGatewayKey,
   keptGatewayKey,
@@ -8,7 +8,7 @@ import {
   touchGatewayKey,
   whitelistAllows,
   type GatewayKey,
-} from '../domain/gatewayKeys';
+} from '../domain/apps/gatewayKeys';
 import { bearerToken } from '../http/requestContext';
 import { GatewayError } from './errors';
 
@@ -24,7 +24,7 @@ function presentedKey(request: FastifyRequest): string | null {
 
 /**
  * The SHA-256 of the key a request presents, made once per request: the limiter's bucket, the
- * key lookup and the API log's bucket all use it (three hashes a request before: issue 18).
+ * key lookup and the API log's bucket all use it (three hashes a request otherwise).
  * Kept on the request itself: a WeakMap entry per request cost the garbage collector more.
  */
 function presentedHash(request: FastifyRequest): string | null {
@@ -54,7 +54,7 @@ const TOUCH_EVERY_MS = 60_000;
  * The gateway's onRequest check: a live key (401), the caller inside the app's whitelist (403
  * naming the address seen), the operation's ability (403 naming it). Before the body is read.
  * Callback style: a key this process keeps is checked without a promise (an async hook awaiting
- * the lookup allocated about 2 KB a request; issue 18); otherwise it is looked up first.
+ * the lookup allocated about 2 KB a request); otherwise it is looked up first.
  */
 export function gatewayAuthenticator(ctx: AppContext) {
   const touched = new Map<string, number>();

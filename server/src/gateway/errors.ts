@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { PlanLimitError } from '../domain/appUsage';
-import { WalletRefusedError, WhitelistRequiredError } from '../domain/withdrawals';
+import { PlanLimitError } from '../domain/apps/plan';
+import { WalletRefusedError, WhitelistRequiredError } from '../domain/payments/withdrawals';
 import { toEnvelope } from '../http/errorHandler';
 import { Refusal } from '../http/errors';
 import type { GatewaySchemas } from './types';

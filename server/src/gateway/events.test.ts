@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../../test/testApp';
 import { startReceiver, type WebhookReceiver } from '../../test/webhookReceiver';
 import { testAppPerBlock } from '../../test/withTestApp';
 import type { Db } from '../db/connection';
-import { newApiKey } from '../domain/apiKeys';
+import { newApiKey } from '../domain/apps/apiKeys';
 import { recordEvent } from '../domain/webhooks/events';
 import { rotateWebhookSecret } from '../domain/webhooks/secrets';
 

@@ -1,4 +1,4 @@
-import { newApiKey } from '../domain/apiKeys';
+import { newApiKey } from '../domain/apps/apiKeys';
 import { addUser } from '../../test/accounts';
 import { insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
 import type { TestApp } from '../../test/testApp';

@@ -6,11 +6,11 @@ import {
   listAccounts,
   openAccount,
   type GatewayAccount,
-} from '../domain/gatewayAccounts';
-import { depositTotals, getDeposit, isPolledPage, listDeposits } from '../domain/gatewayDeposits';
+} from '../domain/payments/accounts';
+import { depositTotals, getDeposit, isPolledPage, listDeposits } from '../domain/payments/deposits';
 import { gasBalanceReader } from '../domain/chain/balances';
 import { fieldInvalid } from '../domain/errors';
-import { idempotent } from '../domain/idempotency';
+import { idempotent } from '../domain/payments/idempotency';
 import { webhookDeps } from '../domain/webhooks/delivery';
 import { eventPage } from '../domain/webhooks/feed';
 import {
@@ -18,11 +18,12 @@ import {
   sendTestPing,
   WebhookSwitchedOffError,
 } from '../domain/webhooks/portal';
-import { getWithdrawal, listWithdrawals, requestWithdrawal } from '../domain/withdrawals';
+import { getWithdrawal, listWithdrawals } from '../domain/payments/withdrawalReads';
+import { requestWithdrawal } from '../domain/payments/withdrawals';
 import { keptAnswer } from '../http/keptAnswers';
 import { requireKey } from './auth';
 import { GatewayError } from './errors';
-import { depositView, withdrawalView } from './views';
+import { depositView, withdrawalView } from '../domain/payments/views';
 import type { GatewayHandlers, GatewayReply, GatewaySchemas } from './types';
 
 const DEFAULT_PAGE = 50;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
 import type { AppContext } from '../context';
-import { ApiLogWriter } from '../domain/apiLogs';
+import { ApiLogWriter } from '../domain/apps/apiLogs';
 import { ajvsFor, createValidatorCompiler } from '../http/validation';
 import { isObject, loadSpecification } from '../openapi/spec';
 import { GATEWAY_OPENAPI_PATH } from '../paths';
@@ -9,9 +9,7 @@ import { gatewayAuthenticator, gatewayRateLimitKey } from './auth';
 import { registerGatewayDocs } from './docs';
 import { GatewayError, gatewayErrorHandler } from './errors';
 import { gatewayHandlers } from './handlers';
-
-/** Where the gateway API is served; the version is in the path, as integrators pin it. */
-export const GATEWAY_PREFIX = '/gateway/v1';
+import { GATEWAY_PREFIX } from '../http/prefixes';
 
 /** operationId -> the `x-ability` its operation names in gateway.yaml. */
 function abilitiesOf(document: Record<string, unknown>): Map<string, string> {
@@ -61,7 +59,7 @@ function lowerCaseHeaders(schema: unknown): unknown {
 const REMEMBERED_KEYS = 10_000;
 
 /**
- * The API Logs hook: every answered operation becomes a row (domain/apiLogs.ts, written in
+ * The API Logs hook: every answered operation becomes a row (domain/apps/apiLogs.ts, written in
  * batches) once its app is known, refusals included: a 403 after the key was found, and a 429
  * or a 401 (key revoked since) of a key this process has seen. A key nobody owns has no app
  * whose logs could show it.

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { GatewayKey } from '../domain/gatewayKeys';
+import type { GatewayKey } from '../domain/apps/gatewayKeys';
 import type { components, operations } from '../generated/gateway.gen';
-import type { ReplyOfOperation, RequestOfOperation } from '../handlers/types';
+import type { ReplyOfOperation, RequestOfOperation } from '../http/operationTypes';
 
 declare module 'fastify' {
   interface FastifyRequest {

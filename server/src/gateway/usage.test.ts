@@ -1,10 +1,10 @@
-import { newApiKey } from '../domain/apiKeys';
+import { newApiKey } from '../domain/apps/apiKeys';
 import { addUser } from '../../test/accounts';
 import { insertApp, insertAppMethod, insertReceive, insertSubscription } from '../../test/appRows';
 import { testAppPerBlock, withTestApp } from '../../test/withTestApp';
 import { chainAdapterFor } from '../domain/chain';
 import { mineLocalBlocks, recordLocalTransfer } from '../domain/chain/localAdapter';
-import { watchDeposits } from '../domain/gatewayDeposits';
+import { watchDeposits } from '../domain/payments/deposits';
 
 /** Every gateway error names its request. */
 const REQUEST_ID = expect.stringMatching(/^req_[0-9a-z]{26}$/);

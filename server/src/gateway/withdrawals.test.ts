@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { newApiKey } from '../domain/apiKeys';
+import { newApiKey } from '../domain/apps/apiKeys';
 import { recordLocalChainTransfer } from '../domain/chain/localAdapter';
 import { specUsdt } from '../domain/chain/specChains';
-import { IDEMPOTENCY_IN_FLIGHT, IDEMPOTENCY_KEY_REUSED } from '../domain/idempotency';
-import { FAILED_ON_CHAIN, moveWithdrawal, WITHDRAWAL_MSG } from '../domain/withdrawals';
+import { IDEMPOTENCY_IN_FLIGHT, IDEMPOTENCY_KEY_REUSED } from '../domain/payments/idempotency';
+import { FAILED_ON_CHAIN, moveWithdrawal, WITHDRAWAL_MSG } from '../domain/payments/withdrawals';
 import { addUser } from '../../test/accounts';
 import { eventTypesOf, insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
 import { testAppPerBlock } from '../../test/withTestApp';
@@ -503,7 +503,7 @@ describe('gateway withdrawals', () => {
       id: string,
       headers: { authorization: string },
     ) => t.call(op, { params: { id }, headers });
-    /** The signer's steps, as it makes them (README: the signer's interface). */
+    /** The signer's steps, as it makes them (docs/operations.md: The signer). */
     const take = (id: string) =>
       t.db
         .transaction()

@@ -161,7 +161,7 @@ export interface paths {
     /**
      * E-mail a password reset code
      * @description Step one of password recovery (the Reset Password screen; the spec shows it
-     *     non-functional, this is our departure, see the README). `username` is a username or an
+     *     non-functional, this is our departure, see docs/decisions.md). `username` is a username or an
      *     e-mail address. When it names an account, a single-use 8-digit reset code is e-mailed to
      *     the account's address: it is stored only as a keyed hash, is valid for 15 minutes, and a
      *     newer code replaces it. The answer is the same 200 with the same message whether or not an
@@ -237,7 +237,7 @@ export interface paths {
     };
     /**
      * List the account's security events
-     * @description One page of the account's security events, newest first (20 per page), with the number of unread ones for the bell's badge. The server records them as they happen; the spec's panel showed static samples instead (a departure written in the README). Its `first_page_url` is `/api/notifications?page=1`.
+     * @description One page of the account's security events, newest first (20 per page), with the number of unread ones for the bell's badge. The server records them as they happen; the spec's panel showed static samples instead (a departure written in docs/decisions.md). Its `first_page_url` is `/api/notifications?page=1`.
      */
     get: operations['listNotifications'];
     put?: never;

@@ -39,7 +39,7 @@ export function envelope(msg: string, errors: FieldErrors = {}): ErrorEnvelope {
  * An error that is a deliberate answer (a refusal, or a 5xx already logged where it arose): no
  * handler logs its stack, so none is captured. Capturing one was a fifth of a 429's CPU (one
  * process, 10 connections: 57 to 69 against 48 to 51 µs a refusal), and a client being refused
- * is the one sending the most requests (issue 18).
+ * is the one sending the most requests.
  */
 export class Refusal extends Error {
   constructor(message: string) {

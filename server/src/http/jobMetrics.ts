@@ -1,5 +1,5 @@
 import type { Db } from '../db/connection';
-import { queueStats } from '../domain/jobs/queue';
+import { queueStats } from '../jobs/queue';
 import type { Clock } from '../domain/time';
 import type { Metrics } from './metrics';
 

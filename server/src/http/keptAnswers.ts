@@ -6,7 +6,7 @@ import type { OwnerChanges } from '../db/ownerChanges';
 /**
  * Answers that never change while the process runs (reference data written only by the seed,
  * e.g. the countries), with their JSON made once: the serializer sends the kept bytes instead
- * of stringifying the same 13 KB again on every request (issue 18 profile). Kept as UTF-8
+ * of stringifying the same 13 KB again on every request (profile). Kept as UTF-8
  * bytes, not text: a string answer is scanned for its Content-Length and encoded again by the
  * socket write on every request, about a quarter of a 16 KB gateway answer's CPU (profile).
  */
@@ -54,7 +54,7 @@ export function keepBytes(bytes: Buffer, encoded: Partial<Record<Encoding, Buffe
  * and encoding, where @fastify/compress would compress the same bytes again on every request
  * (it passes an answer that already has a Content-Encoding through). Clients send
  * Accept-Encoding by default (browsers, fetch, axios, Go, requests): the gateway's 16 KB
- * deposits page cost 615 µs of CPU a request in brotli against 84 µs uncompressed (issue 18).
+ * deposits page cost 615 µs of CPU a request in brotli against 84 µs uncompressed.
  * The choice is the plugin's: its negotiator, `*` and `x-gzip` read as gzip, x-no-compression
  * honoured, `Vary: accept-encoding` on what is compressed.
  */
@@ -113,11 +113,11 @@ export interface AnswerKeeping<T> {
 /**
  * The most read screens' whole answers, kept per process with their JSON text until a row of
  * their owner changes (db/ownerChanges.ts) or `until` passes: a kept answer skips the reads, the
- * figures' arithmetic and the 12 KB stringify (issue 18 profile: half of an app detail read
+ * figures' arithmetic and the 12 KB stringify (profile: half of an app detail read
  * once its rows were kept). `build` must read only tables with owner triggers (ownerChanges.test
  * checks the answers kept today) and depend on nothing else but `key` and the time.
  * A kept answer comes back as it is, not in a promise: a handler that returns it without
- * awaiting answers without one (issue 18: the gateway's polled deposits page).
+ * awaiting answers without one (the gateway's polled deposits page).
  */
 export function keptAnswer<T extends object>(
   changes: OwnerChanges | undefined,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { addJob, claimJob, failJob } from '../domain/jobs/queue';
+import { addJob, claimJob, failJob } from '../jobs/queue';
 import { envelope, MSG } from './errors';
 import { UNMATCHED_ROUTE } from './metrics';
 import type { TestApp } from '../../test/testApp';

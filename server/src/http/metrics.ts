@@ -105,7 +105,7 @@ export function registerMetrics(
   // Per app, so several apps in one process (tests) keep their own counts.
   const registry = new Registry();
   // Tallied here and handed to prom-client at each scrape: its inc() sorts, hashes and checks
-  // the labels on every request (issue 18 profile).
+  // the labels on every request (profile).
   const answered = new Map<string, { labels: Record<RequestLabel, string | number>; n: number }>();
   new Counter<RequestLabel>({
     name: 'http_requests_total',

@@ -41,7 +41,7 @@ interface Lease {
  * A database error lets the request through (the plugin's `skipOnError`) and is logged here:
  * the limiter guards capacity, not correctness, so failing closed would turn a database hiccup
  * into 429s/500s on every operation, also those that need no database; operations that do need
- * it fail on their own, and the sign-in brakes (domain/lockout.ts) stay in the sign-in's own
+ * it fail on their own, and the sign-in brakes (domain/account/lockout.ts) stay in the sign-in's own
  * transaction.
  */
 export function databaseRateLimitStore(

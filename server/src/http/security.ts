@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
-import { findUser } from '../domain/security';
-import { authenticateToken } from '../domain/sessions';
-import { verifyStepToken } from '../domain/stepTokens';
+import { findUser } from '../domain/account/security';
+import { authenticateToken } from '../domain/account/sessions';
+import { verifyStepToken } from '../domain/account/stepTokens';
 import { HttpError, MSG, unauthenticated, validationFailed } from './errors';
 import { bearerToken } from './requestContext';
 

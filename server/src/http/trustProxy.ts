@@ -27,7 +27,7 @@ export function forwardedForWarning(): (request: FastifyRequest) => void {
       { peer: request.ip },
       'A request carries X-Forwarded-For while TRUST_PROXY is off: it is ignored, and the client' +
         ' address is the peer. Behind a reverse proxy, set TRUST_PROXY to the number of proxies' +
-        ' or their addresses (README, Configuration). Said once.',
+        ' or their addresses (docs/operations.md, Configuration). Said once.',
     );
   };
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection';
 import { specChainAdapters, type ChainConfig } from '../domain/chain';
-import { watcherLag } from '../domain/depositScan';
+import { watcherLag } from '../domain/payments/depositScan';
 import type { Metrics } from './metrics';
 
 /**

@@ -70,7 +70,7 @@ export async function registerWeb(app: FastifyInstance, dir: string): Promise<Sp
     // A route per file of the build, found once at start (the build is fixed while it runs).
     // The catch-all route instead read every directory on a request's path, to check its
     // spelling (case-insensitive file systems), before sending or failing over to a page: /login
-    // cost 1.3 ms of CPU that way, 0.28 now, and an asset a quarter more (issue 18).
+    // cost 1.3 ms of CPU that way, 0.28 now, and an asset a quarter more.
     wildcard: false,
     cacheControl: false,
     index: ['index.html'],
@@ -127,7 +127,7 @@ export function wantsSpaShell(request: FastifyRequest): boolean {
 
 /** A request for the portal API (`/api` and below), whatever its query string. */
 export function isApiUrl(rawUrl: string): boolean {
-  // Runs on every request: no split of the URL (about 1 % of a kept read's CPU, issue 18).
+  // Runs on every request: no split of the URL (about 1 % of a kept read's CPU).
   if (!rawUrl.startsWith('/api')) return false;
   const next = rawUrl.charAt(4);
   return next === '' || next === '/' || next === '?';

@@ -1,7 +1,7 @@
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { FastifyRequest } from 'fastify';
 import { randomToken } from '../domain/ids';
-import { GATEWAY_PREFIX } from '../gateway/plugin';
+import { GATEWAY_PREFIX } from './prefixes';
 
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 
@@ -14,7 +14,7 @@ export const XSRF_COOKIE = 'XSRF-TOKEN';
  *
  * The Set-Cookie value to add to the answer, or undefined when the request carries the cookie.
  * Called from app.ts's headers hook, where @fastify/cookie had put two hooks on every request
- * (parse, then serialize on send) beside an async hook of ours, for this one cookie (issue 18).
+ * (parse, then serialize on send) beside an async hook of ours, for this one cookie.
  */
 export function xsrfSetCookie(request: FastifyRequest): string | undefined {
   if (request.url.startsWith(GATEWAY_PREFIX)) return undefined;

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/connection';
 import { demoUserWithout } from './demoUser';
-import { tronAddressFromEvm } from '../domain/addresses';
-import { newApiKey } from '../domain/apiKeys';
+import { tronAddressFromEvm } from '../domain/chain/addresses';
+import { newApiKey } from '../domain/apps/apiKeys';
 import {
   LocalChainAdapter,
   mineLocalBlocks,
   recordLocalTransfer,
 } from '../domain/chain/localAdapter';
-import { openAccount, type GatewayAccount } from '../domain/gatewayAccounts';
-import { watchDeposits } from '../domain/gatewayDeposits';
+import { openAccount, type GatewayAccount } from '../domain/payments/accounts';
+import { watchDeposits } from '../domain/payments/deposits';
 import { decimalToMicro } from '../domain/money';
 import type { Clock } from '../domain/time';
 

@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection';
 import { demoUserWithout } from './demoUser';
-import { purchasePackage } from '../domain/subscriptions';
+import { purchasePackage } from '../domain/billing/subscriptions';
 import type { Clock } from '../domain/time';
 
 // The demo merchant's plan, so Packages, Purchase History, the wallet's subscription due and the

@@ -3,11 +3,11 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/connection';
 import { findDemoUserId } from './demoUser';
-import { recomputeKycStatus } from '../domain/kyc';
-import { postEntry } from '../domain/ledger';
+import { recomputeKycStatus } from '../domain/account/kyc';
+import { postEntry } from '../domain/billing/ledger';
 import { decimalToMicro, storedMicro } from '../domain/money';
 import type { Clock } from '../domain/time';
-import { DEMO_ASSETS_DIR } from '../domain/uploads';
+import { DEMO_ASSETS_DIR } from '../domain/account/uploads';
 
 // The demo merchant's wallet ledger and identity verification, so the dashboard's Recent
 // Activity, the balance card and the KYC screen show real rows on first start: three confirmed

@@ -1,12 +1,12 @@
 import type { Db } from '../db/connection';
-import { NEW_ACCOUNT_BLANKS } from '../domain/auth';
+import { NEW_ACCOUNT_BLANKS } from '../domain/account/auth';
 import { newId } from '../domain/ids';
-import { hashSecret } from '../domain/passwords';
+import { hashSecret } from '../domain/account/passwords';
 import { systemClock, type Clock } from '../domain/time';
 import { COUNTRIES } from './countries.data';
 import { DOCUMENT_TYPES } from './documentTypes.data';
 import { PACKAGES } from './packages.data';
-import { PAYMENT_METHODS } from './paymentMethods.data';
+import { PAYMENT_METHODS } from '../domain/chain/paymentMethods';
 import { seedDemoApps, type DemoGateway } from './demoApps';
 import { seedDemoPortal } from './demoPortal';
 import { seedDemoMoney } from './demoMoney';

@@ -10,12 +10,12 @@ import type { SpecChainId } from '../domain/chain/specChains';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
 import type { Db } from '../db/connection';
 import { gasBalanceReader } from '../domain/chain/balances';
-import { completeDeposits } from '../domain/depositCompletion';
-import { GAS_BRANCH, provisionGasAddresses } from '../domain/gasProvisioner';
-import { openAccount } from '../domain/gatewayAccounts';
-import { watchDeposits } from '../domain/gatewayDeposits';
-import { sendWithdrawals } from '../domain/withdrawalSending';
-import { reinitiateWithdrawal, requestWithdrawal } from '../domain/withdrawals';
+import { completeDeposits } from '../domain/payments/depositCompletion';
+import { GAS_BRANCH, provisionGasAddresses } from '../domain/payments/gasProvisioner';
+import { openAccount } from '../domain/payments/accounts';
+import { watchDeposits } from '../domain/payments/deposits';
+import { sendWithdrawals } from '../domain/payments/withdrawalSending';
+import { reinitiateWithdrawal, requestWithdrawal } from '../domain/payments/withdrawals';
 
 // Deposits complete on a real EVM chain (Hardhat standing in for BNB Smart Chain, and for
 // Ethereum with a USDT whose transfer returns no bool): deposit -> confirmations -> gas top-up

@@ -19,17 +19,17 @@ import { TransactionRejectedError } from '../domain/chain/sender';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
 import type { Db } from '../db/connection';
 import { gasBalanceReader } from '../domain/chain/balances';
-import { completeDeposits } from '../domain/depositCompletion';
-import { GAS_BRANCH, provisionGasAddresses } from '../domain/gasProvisioner';
-import { openAccount } from '../domain/gatewayAccounts';
-import { watchDeposits } from '../domain/gatewayDeposits';
-import { sendWithdrawals } from '../domain/withdrawalSending';
+import { completeDeposits } from '../domain/payments/depositCompletion';
+import { GAS_BRANCH, provisionGasAddresses } from '../domain/payments/gasProvisioner';
+import { openAccount } from '../domain/payments/accounts';
+import { watchDeposits } from '../domain/payments/deposits';
+import { sendWithdrawals } from '../domain/payments/withdrawalSending';
 import {
   cancelWithdrawal,
   moveWithdrawal,
   reinitiateWithdrawal,
   requestWithdrawal,
-} from '../domain/withdrawals';
+} from '../domain/payments/withdrawals';
 
 // The signer on the local chain: real EIP-155 signatures the local chain checks (the sender
 // recovered from the signature must own the funds), deposits completed 3 -> 4 -> 1 with the fee

@@ -3,15 +3,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config';
-import type { SignerRequest } from './protocol';
+import type { SignerRequest } from './client/protocol';
 import {
-  listenSigner,
   signerClient,
   signerEndpoint,
   SignerUnavailableError,
   type SignerEndpoint,
-  type SignerServer,
-} from './transport';
+} from './client/client';
+import { listenSigner, type SignerServer } from './server/listener';
 
 // The signer on another host: TCP with mutual TLS. Certificates are made here with openssl, as
 // an operator makes them: a private CA, the signer's certificate for the address the web

@@ -1,7 +1,7 @@
 import { isFulfilled, isRejected, isRejectedWithValue, type Middleware } from '@reduxjs/toolkit';
 import { isApiError } from '../../api/errors';
 import { toast } from '../../components/toast';
-import { sessionExpired } from '../../features/auth/sessionSlice';
+import { sessionExpired } from '../session/sessionSlice';
 import type { baseApi } from '../../api/baseApi';
 
 /** Reads whose failure the screen itself explains (no toast). */

@@ -13,7 +13,7 @@ import { MerchantSettingTab } from './components/MerchantSettingTab';
 import { PaymentSettingTab } from './components/PaymentSettingTab';
 import { TransactionTab } from './components/TransactionTab';
 import { UsageTab } from './components/UsageTab';
-import { useMediaQuery } from '../layout/useMediaQuery';
+import { useMediaQuery } from '../../components/useMediaQuery';
 import './apps.scss';
 import { PageTitle } from '../../components/PageTitle';
 

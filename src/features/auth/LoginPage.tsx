@@ -17,8 +17,8 @@ import { SecretInput } from '../../components/form/SecretInput';
 import { TextInput } from '../../components/form/TextInput';
 import { useHydrated } from '../../components/form/useHydrated';
 import { ArrowLeftIcon } from '../../components/publicIcons';
-import { signedIn } from './sessionSlice';
-import { selectSignIn, signInReset, stepOnePassed } from './signInSlice';
+import { signedIn } from '../../app/session/sessionSlice';
+import { selectSignIn, signInReset, stepOnePassed } from '../../app/session/signInSlice';
 
 /** Step two's field for each auth type: its label, message when empty, length and hint. */
 export const SECOND_FACTOR: Record<

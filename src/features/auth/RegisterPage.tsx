@@ -15,7 +15,7 @@ import {
 import { isApiError } from '../../api/errors';
 import { paths } from '../../app/paths';
 import { filters, useForm, type FieldErrors } from '../../components/form/useForm';
-import { PasswordChecklist } from './PasswordChecklist';
+import { PasswordChecklist } from '../../components/PasswordChecklist';
 import { CountrySelect } from './components/CountrySelect';
 import { PublicLayout } from './components/PublicLayout';
 import { SecretInput } from '../../components/form/SecretInput';

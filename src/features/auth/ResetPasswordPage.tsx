@@ -9,7 +9,7 @@ import { filters, useForm, type FieldErrors } from '../../components/form/useFor
 import { validSubmit } from '../../components/form/validSubmit';
 import { ArrowLeftIcon } from '../../components/publicIcons';
 import { SECURITY_MESSAGES } from '../../shared/security';
-import { PasswordChecklist } from './PasswordChecklist';
+import { PasswordChecklist } from '../../components/PasswordChecklist';
 import { PublicLayout } from './components/PublicLayout';
 
 // Bootstrap's classes on plain elements, as /login does (components/form/TextInput).
@@ -53,9 +53,9 @@ function SubmitButton({ busy, children }: { busy: boolean; children: ReactNode }
 }
 
 /**
- * Reset Password (/reset, /Reset): the spec's screen made to work (README, choices). Step one
- * takes a username or an e-mail address and e-mails a code; step two sets the new password with
- * that code and the 4 Digit Pin, then the user signs in.
+ * Reset Password (/reset, /Reset): the spec's screen made to work (docs/decisions.md, Password
+ * recovery works). Step one takes a username or an e-mail address and e-mails a code; step two
+ * sets the new password with that code and the 4 Digit Pin, then the user signs in.
  */
 export default function ResetPasswordPage() {
   const navigate = useNavigate();

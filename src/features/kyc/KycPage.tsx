@@ -1,7 +1,7 @@
 import Accordion from 'react-bootstrap/Accordion';
 import { useListDocTypesQuery } from '../../api/kyc';
 import { QueryState } from '../../components/QueryState';
-import { useProfile } from '../profile/useProfile';
+import { useProfile } from '../../app/session/useProfile';
 import { DocumentSection } from './components/DocumentSection';
 import { PersonalInfoSection } from './components/PersonalInfoSection';
 import './kyc.scss';

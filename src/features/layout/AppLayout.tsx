@@ -5,7 +5,7 @@ import { Loading } from '../../components/QueryState';
 import { Header } from './components/Header';
 import { Sidebar } from './components/Sidebar';
 import { useDrawer } from './useDrawer';
-import { useMediaQuery } from './useMediaQuery';
+import { useMediaQuery } from '../../components/useMediaQuery';
 import '../../styles/portal.scss';
 import './layout.scss';
 

@@ -7,8 +7,8 @@ import { Avatar } from '../../components/Avatar';
 import { useImagePicker } from '../../components/ImagePicker';
 import { PencilIcon } from '../../components/icons';
 import { formatDate } from '../../lib/format';
-import { selectSession } from '../auth/sessionSlice';
-import { useProfile } from './useProfile';
+import { selectSession } from '../../app/session/sessionSlice';
+import { useProfile } from '../../app/session/useProfile';
 import './profile.scss';
 import { PageTitle } from '../../components/PageTitle';
 

@@ -3,7 +3,7 @@ import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { useChangePasswordMutation } from '../../api/security';
 import { filters, useForm, type FieldErrors } from '../../components/form/useForm';
-import { PasswordChecklist } from '../auth/PasswordChecklist';
+import { PasswordChecklist } from '../../components/PasswordChecklist';
 import { SecretField } from '../../components/form/SecretField';
 import { validSubmit } from '../../components/form/validSubmit';
 import { BusyButton } from '../../components/BusyButton';

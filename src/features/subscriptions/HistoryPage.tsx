@@ -13,7 +13,7 @@ import { QueryState } from '../../components/QueryState';
 import { usePagedQuery } from '../../components/usePagedQuery';
 import { formatDate, formatMoney } from '../../lib/format';
 import { pageQueryFromUrl } from '../../lib/pagination';
-import { selectCurrencySymbol } from '../auth/sessionSlice';
+import { selectCurrencySymbol } from '../../app/session/sessionSlice';
 import { InvoiceModal } from './components/InvoiceModal';
 import { StatusBadge } from '../../components/StatusBadge';
 import { SUBSCRIPTION_STATUS } from './planAction';

@@ -12,7 +12,7 @@ import {
 import { useAppSelector } from '../../app/hooks';
 import { paths } from '../../app/paths';
 import { formatDate } from '../../lib/format';
-import { selectCurrencySymbol } from '../auth/sessionSlice';
+import { selectCurrencySymbol } from '../../app/session/sessionSlice';
 import { PlanActionModal, type PendingAction } from './components/PlanActionModal';
 import { PlanCard } from './components/PlanCard';
 import { isCurrentPlan, NO_PLAN_SELECTED, planAction, type PlanAction } from './planAction';

@@ -203,7 +203,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['app_id', 'created_at'])
     .execute();
 
-  // Gateway-side tables the merchant API (later work) writes; the portal reads them.
+  // Gateway-side tables, written by the gateway (its API, deposit watcher and withdrawals); the
+  // portal reads them.
   await db.schema
     .createTable('app_accounts')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -226,7 +227,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('payment_method_id', 'text', (c) => c.notNull().references('payment_methods.id'))
     .addColumn('unique_id', 'text', (c) => c.notNull())
     .addColumn('amount_micro', col.micro, (c) => c.notNull())
-    .addColumn('deposit_status', 'integer', (c) => c.notNull()) // 0-5, DepositStatus in schema.ts
+    .addColumn('deposit_status', 'integer', (c) => c.notNull()) // 0-5, DepositStatus in db/schema/
     .addColumn('thash', 'text')
     .addColumn('gas_transfer_txid', 'text')
     .addColumn('collect_txid', 'text')
@@ -247,7 +248,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('thash', 'text')
     .addColumn('amount_micro', col.micro, (c) => c.notNull())
     .addColumn('to_address', 'text', (c) => c.notNull())
-    .addColumn('status', 'integer', (c) => c.notNull()) // 0-7, SendStatus in schema.ts
+    .addColumn('status', 'integer', (c) => c.notNull()) // 0-7, SendStatus in db/schema/
     .addColumn('created_at', col.time, (c) => c.notNull())
     .execute();
   await db.schema

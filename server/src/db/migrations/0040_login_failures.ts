@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * The brute-force brakes (domain/lockout.ts) move from process memory to the database, so a
+ * The brute-force brakes (domain/account/lockout.ts) move from process memory to the database, so a
  * restart does not forget them and `user unlock` can lift an account's 429 window.
  * - login_failures: one row per failed step inside a sliding window; `scope` keeps the windows
  *   apart (sign-in per account, per IP, code checks, code sends) and lets each prune its own.

@@ -8,7 +8,7 @@ import { columnTypes } from '../columns';
  *   is put back after each run. Times are ms since the epoch, as in login_failures: leases and
  *   back-off are arithmetic on them.
  * - idempotency_keys: the first answer to a request sent with an Idempotency-Key, replayed to
- *   its retries (domain/idempotency.ts).
+ *   its retries (domain/payments/idempotency.ts).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const type = columnTypes(db);

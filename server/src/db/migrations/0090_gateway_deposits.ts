@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { columnTypes } from '../columns';
 
 /**
- * Deposits the gateway's watcher finds (domain/gatewayDeposits.ts):
+ * Deposits the gateway's watcher finds (domain/payments/deposits.ts):
  * - receive_transactions learn where a deposit is on its chain. (chain_id, tx_hash, log_index)
  *   is unique: a transfer is recorded once, and one re-mined in another block after a reorg
  *   updates its row. amount_raw keeps the token's base units exactly; failure_reason says why a

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { addUser } from '../../../test/accounts';
 import { testAppPerBlock } from '../../../test/withTestApp';
-import { previousSignIn } from '../../domain/accountEvents';
-import { createSession } from '../../domain/sessions';
+import { previousSignIn } from '../../domain/account/events';
+import { createSession } from '../../domain/account/sessions';
 import { up } from './0120_account_events';
 
 describe('migration 0120: account events', () => {

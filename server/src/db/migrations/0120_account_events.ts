@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { columnTypes } from '../columns';
 
 /**
- * The account's security events, the bell's entries (domain/accountEvents.ts): sign-ins, failed
+ * The account's security events, the bell's entries (domain/account/events.ts): sign-ins, failed
  * sign-in bursts and locks, password / pin / authenticator changes, API keys, apps, webhook
  * secrets. A sign-in names its session, so the dashboard can show the sign-in before the current
  * session's own. ip and user_agent are kept raw (the device is parsed when read); details is the

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { columnTypes } from '../columns';
 
 /**
- * The app tabs from real rows (domain/appUsage.ts, domain/apiLogs.ts):
+ * The app tabs from real rows (domain/apps/usage.ts, domain/apps/apiLogs.ts):
  * - api_logs record each gateway answer's HTTP status;
  * - a credited deposit records the package fee in force when it was credited: the percent (exact
  *   decimal text, e.g. '0.75') and the fee it implies in the token's base units; null when the

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { columnTypes } from '../columns';
 
 /**
- * Money out (server/src/signer, domain/depositCompletion.ts):
+ * Money out (server/src/signer, domain/payments/depositCompletion.ts):
  * - chain_txs: every transaction the signer signs, stored (raw and hash) before its broadcast:
  *   the nonce manager's memory per (chain, from address). A replacement is a new row at the same
  *   nonce (re-signed with the key at key_path, below the account); the row it replaces becomes

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { columnTypes } from '../columns';
 
 /**
- * Withdrawals through the gateway (domain/withdrawals.ts) on the portal's send_transactions:
+ * Withdrawals through the gateway (domain/payments/withdrawals.ts) on the portal's send_transactions:
  * - what a request asked: the merchant's unique_id, the chain, the exact amount in the token's
  *   base units (amount_micro stays for the portal's figures) and the operational wallet that pays
  *   it (from_address);

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { columnTypes } from '../columns';
 
 /**
- * Prorated plan changes (domain/subscriptions.ts): a purchase records what the wallet paid (the
+ * Prorated plan changes (domain/billing/subscriptions.ts): a purchase records what the wallet paid (the
  * price less the replaced plan's credit), and a replaced plan records how it was replaced and the
  * credit its unused days gave. Purchases made before paid the full price and gave no credit.
  */

@@ -3,14 +3,14 @@ import { columnTypes } from '../columns';
 import { engineOf } from '../connection';
 
 /**
- * Counts and daily totals kept by the transactions that write the rows (issue 18, large data):
- * at a million rows a COUNT(*) or a SUM over an app's rows costs tens of milliseconds per read.
+ * Counts and daily totals kept by the transactions that write the rows: at a million rows a
+ * COUNT(*) or a SUM over an app's rows costs tens of milliseconds per read.
  * - row_counts: rows per owner (an app, or a user for the ledger) and table, for the lists'
  *   `total` and `last_page`;
  * - app_daily_usage: per app, UTC day and method, the credited deposits and completed withdrawals
  *   (count and amount), the withdrawals the plan counts (every one accepted until it is
  *   cancelled), and the credited deposits' split for the sweep (fee_micro: the gateway's fee,
- *   net_micro: the rest), the rules of domain/appUsage.ts: what Usage, Daily Logs, the dashboard
+ *   net_micro: the rest), the rules of domain/apps/usage.ts: what Usage, Daily Logs, the dashboard
  *   and the plan's limits read.
  * Both are maintained by triggers, in the transaction of the INSERT, UPDATE or DELETE itself:
  * every writer (the watcher, withdrawals, retention, tests, a copy between engines) keeps them
@@ -50,7 +50,7 @@ type UsageValues = [string, string, string, string, string, string, string];
  * down: exact at any size, never through int64 (an 18-decimal amount passes it at ~9.2 tokens).
  * PostgreSQL divides its numeric exactly; SQLite keeps the amount as decimal text and drops its
  * last decimals−6 digits (or appends zeros below 6 decimals). Per row, so a day's sum can be a
- * few micro-units off the truncation of its exact sum (domain/appUsage.ts).
+ * few micro-units off the truncation of its exact sum (domain/apps/usage.ts).
  */
 function microOfRaw(engine: Engine, r: string, column: string): string {
   const decimals = `(SELECT pm.decimals FROM payment_methods pm WHERE pm.id = ${r}.payment_method_id)`;
@@ -93,7 +93,7 @@ const USAGE: UsageRule[] = [
       'credited_at',
       'created_at',
     ],
-    // domain/appUsage.ts CREDITED_STATUSES.
+    // domain/apps/usage.ts CREDITED_STATUSES.
     counts: (r) => `${r}.deposit_status IN (3, 4, 1)`,
     // A deposit counts on the day it was credited (rows from before the watcher: recorded).
     day: (engine, r) =>
@@ -119,7 +119,7 @@ const USAGE: UsageRule[] = [
   {
     table: 'send_transactions',
     columns: ['app_id', 'payment_method_id', 'status', 'amount_micro', 'created_at'],
-    // domain/appUsage.ts PLAN_SEND_STATUSES: all but Cancelled (7); Completed (1) among them.
+    // domain/apps/usage.ts PLAN_SEND_STATUSES: all but Cancelled (7); Completed (1) among them.
     counts: (r) => `${r}.status IN (0, 1, 2, 3, 4, 5, 6)`,
     day: (engine, r) =>
       engine === 'postgres'

@@ -8,8 +8,8 @@ import { DERIVED_TABLES } from './0260_derived_owner_triggers';
  * PostgreSQL's owner trigger functions (migrations 0240, 0250) looked up an app's user once per
  * written row: 2,000 API log rows of one app made 2,000 lookups in `apps` for one owner. They now
  * reduce the rows to the distinct values their owners read first (postgresOwnerFunction), the
- * largest cost of an API log flush after the rows themselves and their foreign key (issue 18:
- * the gateway's reads on PostgreSQL). The same owners are named; SQLite's row triggers look up
+ * largest cost of an API log flush after the rows themselves and their foreign key (a profile
+ * of the gateway's reads on PostgreSQL). The same owners are named; SQLite's row triggers look up
  * one row each and are unchanged.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -8,7 +8,7 @@ import { localBalance } from './localAdapter';
 import { specNativeDecimals, type SpecChainId } from './specChains';
 
 // Balances of a gas wallet (the Operational Wallet modal): chain I/O, so it lives in chain/ while
-// domain/gasProvisioner.ts keeps the rule that creates those wallets.
+// domain/payments/gasProvisioner.ts keeps the rule that creates those wallets.
 //
 // BNB Smart Chain is the wallet slice's chain: over CHAIN_RPC_URL with its USDT at USDT_CONTRACT
 // (the deployment deposits are read from). Further EVM chains are read over CHAIN_RPC_URLS, the

@@ -5,7 +5,7 @@ import type { Db } from '../../db/connection';
 import type { Database } from '../../db/schema';
 import { InvalidError } from '../errors';
 import { newId } from '../ids';
-import { creditsMicro } from '../ledger';
+import { creditsMicro } from '../billing/ledger';
 import { chainAmountToMicro, MAX_TOTAL_MICRO, microToChainAmount, microToString } from '../money';
 import {
   NATIVE_LOG_INDEX,

@@ -1,6 +1,6 @@
 import { getAddress, isAddress } from 'viem';
 import type { PaymentMethodsTable } from '../../db/schema';
-import { PAYMENT_METHODS } from '../../seed/paymentMethods.data';
+import { PAYMENT_METHODS } from './paymentMethods';
 
 // The chains of the spec (its payment methods): every one runs on the local chain unless an RPC
 // serves it, so the chain adapters and the background tasks take their list from here.

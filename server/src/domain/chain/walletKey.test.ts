@@ -5,8 +5,8 @@ import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import type { Db } from '../../db/connection';
 import { chainAdapterFor, ChainConfigError } from './index';
-import { ACCOUNT_PATH, DEV_MNEMONIC_FILE, DEV_XPUB_FILE, seedOfMnemonic } from '../../signer/seed';
-import { resolveWalletXpub, WalletKeyError } from './walletKey';
+import { ACCOUNT_PATH, DEV_MNEMONIC_FILE, seedOfMnemonic } from '../../signer/server/seed';
+import { DEV_XPUB_FILE, resolveWalletXpub, WalletKeyError } from './walletKey';
 
 const ACCOUNT = HDKey.fromMasterSeed(
   mnemonicToSeedSync('test test test test test test test test test test test junk'),

@@ -1,13 +1,16 @@
+import { execFileSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HDKey } from '@scure/bip32';
 import type { ResolvedConfig } from '../../config';
-import { DEV_XPUB_FILE, ensureDevSeed } from '../../signer/seed';
 
 // Deposit (and gas) addresses derive from one account-level extended public key (BIP-44
 // m/44'/60'/0', what WALLET_XPUB holds). The seed is the signer's (server/src/signer): in
 // development it writes the seed and this xpub file to DATA_DIR on first start (npm start runs it
-// first); the web process reads only the xpub.
+// first); the web process reads only the xpub, and holds no code that makes a seed.
+
+/** The development xpub's file in DATA_DIR, written by the signer beside its mnemonic. */
+export const DEV_XPUB_FILE = 'dev-wallet.xpub';
 
 export class WalletKeyError extends Error {}
 
@@ -43,11 +46,37 @@ export function resolveWalletXpub(config: KeyConfig): string {
     );
   }
   const file = path.join(config.dataDir, DEV_XPUB_FILE);
-  // A web process run without the signer (tests, harness scripts) makes the development seed the
-  // signer would: development only, where both share DATA_DIR anyway.
-  const xpub = existsSync(file) ? readFileSync(file, 'utf8').trim() : ensureDevSeed(config.dataDir);
+  // A web process run without the signer (harness scripts, tests) has the signer make the
+  // development seed it would: development only, where both share DATA_DIR anyway.
+  if (!existsSync(file)) makeDevWallet(config.dataDir);
+  const xpub = readFileSync(file, 'utf8').trim();
   assertExtendedPublicKey(xpub, file);
   return xpub;
+}
+
+type DevWalletMaker = (dataDir: string) => void;
+
+/**
+ * The signer's bundle sits beside the web process's and admin's (dist/server): asked with
+ * `--dev-wallet <DATA_DIR>`, it writes the development seed and its xpub, then exits.
+ */
+function runSignerDevWallet(dataDir: string): void {
+  const entry = path.join(__dirname, 'signer.cjs');
+  if (!existsSync(entry)) {
+    throw new WalletKeyError(
+      `No development wallet in ${dataDir}: start the signer first (npm start does), or set WALLET_XPUB`,
+    );
+  }
+  execFileSync(process.execPath, [entry, '--dev-wallet', dataDir], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+let makeDevWallet: DevWalletMaker = runSignerDevWallet;
+
+/** Tests run from source, with no signer bundle beside them: they hand in the signer's maker. */
+export function useDevWalletMaker(maker: DevWalletMaker): void {
+  makeDevWallet = maker;
 }
 
 /**

@@ -2,8 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { WebhookDeliveryStatus } from '../../db/schema';
 import { newId } from '../ids';
-import { addJob } from '../jobs/queue';
-import type { Task } from '../jobs/worker';
+import { addJob } from '../../jobs/queue';
 import type { Clock } from '../time';
 import { DELIVER_KIND, deliverJobKey, type DeliverPayload } from './events';
 import { signingSecrets } from './secrets';
@@ -61,15 +60,6 @@ export function webhookDeps(
 /** ±20 % so that many failing deliveries do not retry in step. */
 function jittered(ms: number): number {
   return Math.round(ms * (0.8 + Math.random() * 0.4));
-}
-
-export function webhookDeliveryTask(deps: DeliveryDeps): Task {
-  return {
-    kind: DELIVER_KIND,
-    async run(job) {
-      await attemptDelivery(deps, job.payload as DeliverPayload);
-    },
-  };
 }
 
 async function loadDelivery(db: Db, id: string) {

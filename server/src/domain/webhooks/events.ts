@@ -3,11 +3,11 @@ import type { Db } from '../../db/connection';
 import { lockForTransaction } from '../../db/locks';
 import type { Database } from '../../db/schema';
 import type { DepositStatus, SendStatus } from '../../db/schema';
-import { depositView, withdrawalView } from '../../gateway/views';
-import type { GatewayDeposit } from '../gatewayDeposits';
-import type { Withdrawal } from '../withdrawals';
+import { depositView, withdrawalView } from '../payments/views';
+import type { GatewayDeposit } from '../payments/deposits';
+import type { Withdrawal } from '../payments/withdrawalReads';
 import { newId } from '../ids';
-import { addJob } from '../jobs/queue';
+import { addJob } from '../../jobs/queue';
 
 // The outbox. An event is written in the same transaction as the change it reports, so a
 // deposit never changes without its event and no event reports a change that was rolled back;

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
 import type { WebhookDeliveryStatus } from '../../db/schema';
-import { recordAccountEvent, type ClientInfo } from '../accountEvents';
+import { recordAccountEvent, type ClientInfo } from '../account/events';
 import { ConflictError, InvalidError, NotFoundError } from '../errors';
 import { rowCount } from '../maintainedCounts';
 import { attemptDelivery, type DeliveryDeps } from './delivery';

@@ -32,7 +32,10 @@ export function signatureHeader(
   return secrets.map((secret) => signWebhook(secret, id, timestamp, body)).join(' ');
 }
 
-/** Our own check of a signature header (the README's recipe); true when one signature matches. */
+/**
+ * Our own check of a signature header (the recipe in docs/gateway.md); true when one signature
+ * matches.
+ */
 export function verifyWebhook(
   secret: string,
   headers: { id: string; timestamp: string; signature: string },

@@ -4,7 +4,7 @@ import { useListPackagesQuery } from '../../../api/subscriptions';
 import { useAppSelector } from '../../../app/hooks';
 import { paths } from '../../../app/paths';
 import { APPS_WITHOUT_SUBSCRIPTION } from '../../../shared/apps';
-import { selectApps } from '../../auth/sessionSlice';
+import { selectApps } from '../../../app/session/sessionSlice';
 
 const apps = (n: number) => `${n} app${n === 1 ? '' : 's'}`;
 

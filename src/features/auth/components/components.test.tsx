@@ -2,7 +2,6 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { fixtures } from '../../../../test/factories/auth';
-import { PasswordChecklist } from '../PasswordChecklist';
 import { COUNTRY_PAGE_SIZE, CountrySelect, countryLabel, matchesCountry } from './CountrySelect';
 import { LanguagePicker } from './PublicHeader';
 
@@ -131,20 +130,5 @@ describe('LanguagePicker', () => {
     expect(await screen.findByRole('menu')).toBeInTheDocument();
     await userEvent.click(screen.getByText('outside'));
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
-  });
-});
-
-describe('PasswordChecklist', () => {
-  test.each([
-    ['', 0],
-    ['a', 1],
-    ['aB', 2],
-    ['aB3', 3],
-    ['aB3$', 4],
-    ['aB3$efgh', 5],
-  ])('%j meets %i rules', (password, met) => {
-    render(<PasswordChecklist password={password} />);
-    expect(screen.queryAllByText(/\(done\)/)).toHaveLength(met);
-    expect(screen.queryAllByText(/\(missing\)/)).toHaveLength(5 - met);
   });
 });

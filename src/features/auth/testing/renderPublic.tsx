@@ -1,6 +1,6 @@
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { renderWithProviders } from '../../../../test/renderWithProviders';
-import type { SessionState } from '../sessionSlice';
+import type { SessionState } from '../../../app/session/sessionSlice';
 import LoginPage from '../LoginPage';
 import RegisterPage from '../RegisterPage';
 import ResetPasswordPage from '../ResetPasswordPage';

@@ -6,7 +6,7 @@ import { paths } from '../../../app/paths';
 import { EyeIcon, EyeOffIcon, WalletIcon } from '../../../components/icons';
 import { formatMoney } from '../../../lib/format';
 import { MASKED_BALANCE } from '../../../lib/mask';
-import { selectCurrencySymbol } from '../../auth/sessionSlice';
+import { selectCurrencySymbol } from '../../../app/session/sessionSlice';
 
 /** The sidebar's wallet balance: 2 decimals with the currency prefix, shown until masked. */
 export function BalanceCard({ onNavigate }: { onNavigate?: () => void }) {

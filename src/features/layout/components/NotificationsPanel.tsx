@@ -37,8 +37,8 @@ function groupByDay(events: readonly AccountEvent[], now = moment()): Group[] {
 
 /**
  * The bell: the account's security events as the server recorded them (the spec's panel shows
- * static samples and makes no calls; see the README). The badge counts unread events; Read All
- * marks those shown read, then goes to `/` as the spec has it.
+ * static samples and makes no calls; see docs/decisions.md, Notifications). The badge counts
+ * unread events; Read All marks those shown read, then goes to `/` as the spec has it.
  */
 export function NotificationsPanel() {
   const navigate = useNavigate();

@@ -9,7 +9,7 @@ import {
   DownloadIcon,
   GlobeIcon,
 } from '../../../components/icons';
-import { selectSession } from '../../auth/sessionSlice';
+import { selectSession } from '../../../app/session/sessionSlice';
 
 export const LANGUAGES = [
   'English',

@@ -15,8 +15,8 @@ import {
   ShieldIcon,
   UserIcon,
 } from '../../../components/icons';
-import { LogoutButton } from '../../auth/LogoutButton';
-import { selectApps, selectSession } from '../../auth/sessionSlice';
+import { LogoutButton } from '../../../components/LogoutButton';
+import { selectApps, selectSession } from '../../../app/session/sessionSlice';
 import { BalanceCard } from './BalanceCard';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;

@@ -4,7 +4,7 @@ import { toast } from '../../../components/toast';
 import { useLazySyncBalanceQuery, type WalletDetails } from '../../../api/wallet';
 import { useAppSelector } from '../../../app/hooks';
 import { formatMoney } from '../../../lib/format';
-import { selectCurrencySymbol } from '../../auth/sessionSlice';
+import { selectCurrencySymbol } from '../../../app/session/sessionSlice';
 import { COIN, NETWORK_LABEL } from './DepositCard';
 import { InfoPopover } from './InfoPopover';
 import { BusyButton } from '../../../components/BusyButton';

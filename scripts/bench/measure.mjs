@@ -1,0 +1,131 @@
+// The load of `npm run bench:api`: autocannon runs on one route of a server, with the CPU its
+// processes used, and the rounds that compare ours with the bare Fastify on a route.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import autocannon from 'autocannon';
+import { CONNECTIONS, WARMUP_SECONDS } from './options.mjs';
+import { targetOf } from './routes.mjs';
+
+/**
+ * @typedef {{ reqPerSec: number, p50: number, p99: number, non2xx: number, errors: number, cpuMicros: number | null }} Figures
+ *   `cpuMicros`: the CPU (user + system) the measured processes used per request, warm-up
+ *   included, in µs; null where /proc is missing. Less moved by the machine's drift than req/s.
+ * @typedef {{ engine: string, route: string, ours: Figures, bare: Figures, ratio: number, ratios: number[], target: number | null, untargeted?: string }} Row
+ */
+
+/** Clock ticks per second of /proc's CPU times (getconf CLK_TCK; 100 on Linux). */
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/**
+ * The process and, when it is a primary of several (cluster), the workers it started.
+ * @param {number | undefined} pid @returns {number[]}
+ */
+function withWorkers(pid) {
+  const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+  return [Number(pid), ...(children ? children.split(/\s+/).map(Number) : [])];
+}
+
+/**
+ * CPU time (user + system) a server and its workers have used, in clock ticks; null without
+ * /proc.
+ * @param {import('node:child_process').ChildProcess} server
+ */
+function cpuTicks(server) {
+  try {
+    return withWorkers(server.pid).reduce((total, pid) => {
+      // Fields after the command name, which ends with ') ': utime and stime are the 12th and
+      // 13th.
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
+      return total + Number(fields?.[11]) + Number(fields?.[12]);
+    }, 0);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Load on `route` of `side` for `duration` seconds, counting the CPU of the side's processes.
+ * @param {import('./servers.mjs').Side} side @param {Record<string, string>} headers
+ * @param {import('./routes.mjs').Route} route @param {number} duration
+ * @returns {Promise<Figures>}
+ */
+export async function measure(side, headers, route, duration, connections = CONNECTIONS) {
+  const before = cpuTicks(side.server);
+  const result = await autocannon({
+    url: `${side.origin}${route.path}`,
+    connections,
+    duration,
+    headers,
+    method: route.method,
+    // A POST body per request (each creates its own account); GETs send none.
+    ...(route.nextBody ? { requests: [{ setupRequest: withBody(route.nextBody) }] } : {}),
+    warmup: { connections, duration: WARMUP_SECONDS },
+  });
+  const runs = [result, ...(result.warmup ? [result.warmup] : [])];
+  const after = cpuTicks(side.server);
+  const requests = runs.reduce((sum, run) => sum + run.requests.total, 0);
+  return {
+    cpuMicros:
+      before === null || after === null || requests === 0
+        ? null
+        : ((after - before) / CLOCK_TICKS / requests) * 1e6,
+    reqPerSec: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+    errors: runs.reduce((sum, run) => sum + run.errors + run.timeouts, 0),
+  };
+}
+
+/**
+ * @param {() => string} nextBody
+ * @returns {(request: Record<string, unknown>) => Record<string, unknown>}
+ */
+const withBody = (nextBody) => (request) => ({ ...request, body: nextBody() });
+
+/**
+ * Measures `route` on ours and right after on the bare server, back to back, so both see the same
+ * moment of a busy machine as nearly as can be, in `rounds` pairs taking turns at going first; the
+ * row is the pair with the median ratio ours/bare (this machine's speed drifts by up to 2× within
+ * minutes, which a single pair measures). Ours' non-2xx and errors count every run of both sides,
+ * so a failed request in any run makes the row invalid.
+ * @param {import('./servers.mjs').Side} ours @param {import('./servers.mjs').Side} bare
+ * @param {import('./routes.mjs').Route} route
+ * @param {{ engine: string, route: string }} names the row's engine label and route name
+ * @param {{ duration: number, rounds: number }} options
+ * @returns {Promise<Row>}
+ */
+export async function compareRoute(ours, bare, route, names, { duration, rounds }) {
+  /** @type {{ ours: Figures, bare: Figures, ratio: number }[]} */
+  const pairs = [];
+  const load = (/** @type {import('./servers.mjs').Side} */ side) =>
+    measure(side, route.headers, route, duration);
+  for (let round = 0; round < rounds; round += 1) {
+    const oursFirst = round % 2 === 0;
+    const firstFigures = await load(oursFirst ? ours : bare);
+    const secondFigures = await load(oursFirst ? bare : ours);
+    const [oursFigures, bareFigures] = oursFirst
+      ? [firstFigures, secondFigures]
+      : [secondFigures, firstFigures];
+    pairs.push({
+      ours: oursFigures,
+      bare: bareFigures,
+      ratio: oursFigures.reqPerSec / bareFigures.reqPerSec,
+    });
+  }
+  pairs.sort((a, b) => a.ratio - b.ratio);
+  const median = pairs[Math.floor(pairs.length / 2)];
+  if (!median) throw new Error('no rounds measured');
+  const sum = (/** @type {(figures: Figures) => number} */ of) =>
+    pairs.reduce((total, pair) => total + of(pair.ours) + of(pair.bare), 0);
+  return {
+    engine: names.engine,
+    route: names.route,
+    ours: { ...median.ours, non2xx: sum((f) => f.non2xx), errors: sum((f) => f.errors) },
+    bare: median.bare,
+    ratio: median.ratio,
+    ratios: pairs.map((pair) => pair.ratio),
+    target: targetOf(route),
+    untargeted: route.untargeted,
+  };
+}

@@ -1,0 +1,65 @@
+// The flags of `npm run bench:api` (see scripts/bench-api.mjs) and the load every run applies.
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+
+/** Connections autocannon keeps open in a measured run (the large-data reads also run on 1). */
+export const CONNECTIONS = 10;
+/** Seconds of load before each measured run, so neither side is measured while still warming up. */
+export const WARMUP_SECONDS = 1;
+
+/**
+ * @typedef {'sqlite' | 'postgres'} Engine
+ * @typedef {{ duration: number, rounds: number, processes: number, largeRows: number, engines: Engine[], route: string, cpuProf: string | undefined }} Options
+ *   `route`: only the routes whose name contains it are measured ('' measures all); `cpuProf`: the
+ *   directory our server processes write a V8 CPU profile into, when given.
+ */
+
+/**
+ * Reads the flags (process.argv); throws on a value out of range.
+ * @returns {Options}
+ */
+export function parseOptions() {
+  const { values: flags } = parseArgs({
+    options: {
+      duration: { type: 'string', default: '10' },
+      rounds: { type: 'string', default: '3' },
+      engine: { type: 'string', default: 'both' },
+      'large-rows': { type: 'string', default: '1000000' },
+      route: { type: 'string', default: '' },
+      'cpu-prof': { type: 'string' },
+      processes: { type: 'string', default: String(os.availableParallelism()) },
+    },
+  });
+  const duration = Number(flags.duration);
+  if (!Number.isInteger(duration) || duration < 1) {
+    throw new Error(`--duration takes whole seconds (1 or more), got '${flags.duration}'`);
+  }
+  const rounds = Number(flags.rounds);
+  if (!Number.isInteger(rounds) || rounds < 1) {
+    throw new Error(`--rounds takes a whole number (1 or more), got '${flags.rounds}'`);
+  }
+  const processes = Number(flags.processes);
+  if (!Number.isInteger(processes) || processes < 1) {
+    throw new Error(`--processes takes a whole number (1 or more), got '${flags.processes}'`);
+  }
+  const largeRows = Number(flags['large-rows']);
+  if (!Number.isSafeInteger(largeRows) || largeRows < 0) {
+    throw new Error(
+      `--large-rows takes a whole number (0 skips the step), got '${flags['large-rows']}'`,
+    );
+  }
+  /** @type {Engine[]} */
+  let engines;
+  if (flags.engine === 'both') engines = ['sqlite', 'postgres'];
+  else if (flags.engine === 'sqlite' || flags.engine === 'postgres') engines = [flags.engine];
+  else throw new Error(`--engine takes sqlite, postgres or both, got '${flags.engine}'`);
+  return {
+    duration,
+    rounds,
+    processes,
+    largeRows,
+    engines,
+    route: flags.route,
+    cpuProf: flags['cpu-prof'],
+  };
+}

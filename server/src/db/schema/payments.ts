@@ -1,0 +1,89 @@
+// The gateway's payments: deposits received, withdrawals sent, idempotent first answers.
+
+import type { ColumnType } from 'kysely';
+
+/** 0 Pending, 1 Completed, 2 Queued for Verification, 3 Hash Verified, 4 Gas Transferred, 5 Failed. */
+export type DepositStatus = 0 | 1 | 2 | 3 | 4 | 5;
+/**
+ * 0 Pending, 1 Completed, 2 Queued for Verification, 3 Processing Transfer, 4 Energy Transferred,
+ * 5 Awaiting Blockchain Confirmation, 6 Unsuccessful, 7 Cancelled.
+ */
+export type SendStatus = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
+
+export interface ReceiveTransactionsTable {
+  id: string;
+  app_id: string;
+  payment_method_id: string;
+  unique_id: string;
+  amount_micro: number;
+  deposit_status: DepositStatus;
+  thash: string | null;
+  gas_transfer_txid: string | null;
+  collect_txid: string | null;
+  process_datetime: string | null;
+  created_at: string;
+  /** Where the watcher found it (null on rows from before the gateway). */
+  chain_id: number | null;
+  tx_hash: string | null;
+  log_index: number | null;
+  block_number: number | null;
+  /** The token's base units, exact (decimal string). */
+  amount_raw: string | null;
+  /** The deposit account's address it was paid to. */
+  address: string | null;
+  /** Why it failed: below_minimum, reorged. */
+  failure_reason: string | null;
+  credited_at: string | null;
+  /** The package's fee when credited, exact decimal percent (e.g. '0.75'); null: no package. */
+  fee_percent: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The fee that percent implies, in the token's base units (decimal string). */
+  fee_raw: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A column rows from before the gateway's withdrawals lack (null), optional on insert. */
+type Later<T> = ColumnType<T | null, T | null | undefined, T | null>;
+
+export interface SendTransactionsTable {
+  id: string;
+  app_id: string;
+  payment_method_id: string;
+  /** The hash rows from before the gateway carried; the gateway's rows use tx_hash. */
+  thash: string | null;
+  amount_micro: number;
+  to_address: string;
+  status: SendStatus;
+  created_at: string;
+  /** The merchant's id of the payout (gateway rows). */
+  unique_id: Later<string>;
+  chain_id: Later<number>;
+  /** The app's operational wallet of the method, which pays it. */
+  from_address: Later<string>;
+  /** The token's base units, exact (decimal string). */
+  amount_raw: Later<string>;
+  /** Native base units held back for its network fee while it is reserved. */
+  gas_reserve_raw: Later<string>;
+  /** The signed raw transaction (0x hex), stored before it is broadcast. */
+  signed_tx: Later<string>;
+  /** The hash of signed_tx, stored with it. */
+  tx_hash: Later<string>;
+  nonce: Later<number>;
+  broadcast_at: Later<string>;
+  /** Why it is Unsuccessful (6); `reverted` means failed on chain (nothing can still be mined). */
+  failure_reason: Later<string>;
+  updated_at: Later<string>;
+}
+
+/** The first answer to an Idempotency-Key (domain/payments/idempotency.ts). */
+export interface IdempotencyKeysTable {
+  /** Whose key and for what, e.g. `purchase:<userId>`: keys of different callers never meet. */
+  scope: string;
+  key: string;
+  /** SHA-256 of the request the key was first used with. */
+  request_hash: string;
+  /** Null while the first request is still running. */
+  response_status: number | null;
+  response_body: string | null;
+  /** While running: a retry after this time may take over (the first one died). */
+  locked_until: number | null;
+  created_at: number;
+}

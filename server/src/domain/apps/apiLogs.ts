@@ -1,0 +1,128 @@
+import { sql } from 'kysely';
+import { engineOf, type Db } from '../../db/connection';
+import { prepared } from '../../db/prepared';
+import { newTimeOrderedId } from '../ids';
+
+// The gateway's API Logs: one row per answered request (method, route template, ip, status,
+// time), never the key and never a body. Rows are written in batches so that logging puts no
+// database write on a request's path: kept in memory, flushed every second and when the server
+// closes. The choice: a process killed outright (kill -9, power loss) loses the last second of
+// logs at most. They are a view for the merchant, not a ledger; nothing is decided from them.
+
+export interface ApiLogEntry {
+  appId: string;
+  method: string;
+  route: string;
+  ip: string;
+  status: number;
+  at: Date;
+}
+
+export const API_LOG_FLUSH_MS = 1_000;
+/**
+ * A busy second writes early, at this many rows: a process answering 17,000 gateway requests a
+ * second (the benchmark, SQLite) filled the buffer below before the timer came and dropped the rest.
+ */
+export const API_LOG_EARLY_FLUSH_ROWS = 2_000;
+/** Past this many unwritten rows (the database is down or slow), new ones are dropped. */
+const MAX_BUFFERED = 10_000;
+
+/**
+ * Rows go to the database as one JSON text per statement, which it takes apart itself: one
+ * statement text per engine, prepared once (a named statement on PostgreSQL). Inserts of 100 rows
+ * had bound 700 parameters each, and PostgreSQL parsed a new 700-placeholder statement each time.
+ * 2,000 rows: 36 to 48 ms against 65 to 68 on PostgreSQL (this process's CPU 15 against 32 ms),
+ * 46 to 61 against 54 to 61 on SQLite, where the rows' triggers take most of it.
+ * Each row is an array in API_LOG_COLUMNS' order, not an object: no names to write and look up
+ * again for every value (SQLite: about 1.5 µs less a row).
+ */
+const API_LOG_COLUMNS = ['id', 'app_id', 'method', 'route', 'ip', 'status', 'created_at'] as const;
+type ApiLogRow = [string, string, string, string, string, number, string];
+const insertRows = prepared({ rows: '' }, (db, { rows }) =>
+  db
+    .insertInto('api_logs')
+    .columns(API_LOG_COLUMNS)
+    .expression(
+      engineOf(db) === 'postgres'
+        ? sql`SELECT r ->> 0, r ->> 1, r ->> 2, r ->> 3, r ->> 4, (r ->> 5)::integer,
+            (r ->> 6)::timestamptz
+            FROM jsonb_array_elements(${rows}::jsonb) AS r`
+        : sql`SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4,
+            value ->> 5, value ->> 6
+            FROM json_each(${rows})`,
+    ),
+);
+
+export class ApiLogWriter {
+  private buffer: ApiLogEntry[] = [];
+  private readonly timer: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
+  private dropped = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly onError: (error: unknown, lost: number) => void,
+    flushEveryMs = API_LOG_FLUSH_MS,
+  ) {
+    this.timer = setInterval(() => void this.flush(), flushEveryMs);
+    // Never keeps the process alive on its own; close() writes what is left.
+    this.timer.unref();
+  }
+
+  add(entry: ApiLogEntry): void {
+    if (this.buffer.length >= MAX_BUFFERED) {
+      this.dropped += 1;
+      return;
+    }
+    this.buffer.push(entry);
+    // Once per buffer: the flush it queues takes every row added until it runs.
+    if (this.buffer.length === API_LOG_EARLY_FLUSH_ROWS) void this.flush();
+  }
+
+  /** Writes the rows buffered so far; flushes never overlap, so rows keep their order. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.write());
+    return this.flushing;
+  }
+
+  /** The last flush; then nothing is buffered any more (Fastify onClose). */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  private async write(): Promise<void> {
+    const rows = this.buffer;
+    if (rows.length === 0) return;
+    this.buffer = [];
+    try {
+      // One transaction per flush: one commit a second, however many rows (each chunk its own
+      // commit wrote the same index pages again for every 100 rows).
+      await this.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < rows.length; i += API_LOG_EARLY_FLUSH_ROWS) {
+          const chunk = rows
+            .slice(i, i + API_LOG_EARLY_FLUSH_ROWS)
+            .map((row): ApiLogRow => [
+              newTimeOrderedId('log', row.at),
+              row.appId,
+              row.method,
+              row.route,
+              row.ip,
+              row.status,
+              row.at.toISOString(),
+            ]);
+          await insertRows(trx, { rows: JSON.stringify(chunk) });
+        }
+      });
+    } catch (error) {
+      // Logged by the caller, not retried: a row the database refuses would block every later one.
+      this.onError(error, rows.length + this.dropped);
+      this.dropped = 0;
+      return;
+    }
+    if (this.dropped > 0) {
+      this.onError(new Error('API log buffer full'), this.dropped);
+      this.dropped = 0;
+    }
+  }
+}

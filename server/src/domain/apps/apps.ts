@@ -1,0 +1,242 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Db } from '../../db/connection';
+import { prepared } from '../../db/prepared';
+import type { AppsTable, Database } from '../../db/schema';
+import type { components } from '../../generated/portal.gen';
+import { recordAccountEvent, type ClientInfo } from '../account/events';
+import { fieldInvalid, InvalidError, NotFoundError } from '../errors';
+import { newId } from '../ids';
+import { currentSubscription } from '../billing/subscriptions';
+import { APP_MESSAGES, APPS_WITHOUT_SUBSCRIPTION } from '../../../../src/shared/apps';
+import { normaliseWhitelist } from './whitelist';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+type Schemas = components['schemas'];
+type App = Schemas['App'];
+
+const APP_MSG = {
+  appNameRequired: APP_MESSAGES.appNameRequired,
+  projectUrlRequired: APP_MESSAGES.projectUrlRequired,
+  invalidUrl: APP_MESSAGES.invalidUrl,
+  appLimit: (limit: number, subscribed: boolean) =>
+    subscribed
+      ? `Your package allows ${limit} app${limit === 1 ? '' : 's'}. Upgrade your subscription to create more.`
+      : `Without a subscription you can create ${limit} app${limit === 1 ? '' : 's'}. Subscribe to a package to create more.`,
+  readyNeedsMethod: 'Add a payment method before marking the app Ready.',
+} as const;
+
+/** True for an absolute http(s) URL with a host (the server-side form of 'Please Enter Valid URl'). */
+export function isHttpUrl(value: string): boolean {
+  if (/\s/.test(value)) return false;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+}
+
+type AppFieldsInput = Schemas['CreateAppRequest'];
+
+export interface AppFields {
+  app_name: string;
+  project_url: string;
+  whitelist_ip: string | null;
+  callback_url: string | null;
+  info: string | null;
+}
+
+/** Server-side checks of create-app / update-app: field -> messages, or the cleaned fields. */
+export function checkAppFields(
+  input: AppFieldsInput,
+): { ok: true; value: AppFields } | { ok: false; errors: Record<string, string[]> } {
+  const errors: Record<string, string[]> = {};
+  const appName = input.app_name.trim();
+  const projectUrl = input.project_url.trim();
+  const callbackUrl = (input.callback_url ?? '').trim();
+  const info = (input.info ?? '').trim();
+  if (appName === '') errors.app_name = [APP_MSG.appNameRequired];
+  if (projectUrl === '') errors.project_url = [APP_MSG.projectUrlRequired];
+  else if (!isHttpUrl(projectUrl)) errors.project_url = [APP_MSG.invalidUrl];
+  if (callbackUrl !== '' && !isHttpUrl(callbackUrl)) errors.callback_url = [APP_MSG.invalidUrl];
+  const whitelist = normaliseWhitelist(input.whitelist_ip);
+  if (!whitelist.ok) errors.whitelist_ip = [whitelist.message];
+  if (Object.keys(errors).length > 0 || !whitelist.ok) return { ok: false, errors };
+  return {
+    ok: true,
+    value: {
+      app_name: appName,
+      project_url: projectUrl,
+      whitelist_ip: whitelist.value,
+      callback_url: callbackUrl === '' ? null : callbackUrl,
+      info: info === '' ? null : info,
+    },
+  };
+}
+
+/**
+ * An app as the API shows it. Ready (1) needs a payment method in use; the stored status is
+ * the merchant's own switch (Merchant Setting), so an app with methods can still be set Not Ready.
+ */
+export function toAppView(row: Selectable<AppsTable>, methodCount: number, nowIso: string): App {
+  return {
+    id: row.id,
+    app_name: row.app_name,
+    info: row.info,
+    project_url: row.project_url,
+    whitelist_ip: row.whitelist_ip,
+    ...(isHeld(row.whitelist_hold_until, nowIso)
+      ? { whitelist_hold_until: row.whitelist_hold_until }
+      : {}),
+    callback_url: row.callback_url,
+    created_at: row.created_at,
+    status: methodCount > 0 && row.status === 1 ? 1 : 0,
+  };
+}
+
+/** The user's apps, oldest first (the sidebar list); on every get-apps, so prepared and kept. */
+const appsOf = prepared(
+  { userId: '' },
+  (db, { userId }) =>
+    db
+      .selectFrom('apps')
+      .selectAll('apps')
+      .select((eb) =>
+        eb
+          .selectFrom('app_payment_methods')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .whereRef('app_payment_methods.app_id', '=', 'apps.id')
+          .as('method_count'),
+      )
+      .where('apps.user_id', '=', userId)
+      .orderBy('apps.created_at', 'asc')
+      .orderBy('apps.id', 'asc'),
+  { ownerOf: (p) => p.userId },
+);
+
+export async function listApps(db: Executor, userId: string, nowIso: string): Promise<App[]> {
+  const rows = await appsOf(db, { userId });
+  return rows.map(({ method_count, ...row }) => toAppView(row, Number(method_count ?? 0), nowIso));
+}
+
+/**
+ * The user's app `appId`. Every app-scoped operation looks the app (or the key, method or
+ * transaction through its app) up with the user's id: another account's app is as unknown as a
+ * missing one, and nothing of it changes.
+ */
+export async function ownedApp(db: Executor, userId: string, appId: string) {
+  const [app] = await appOfUser(db, { userId, appId });
+  if (!app) throw new NotFoundError();
+  return app;
+}
+
+// Every app-scoped operation starts here: prepared.
+const appOfUser = prepared(
+  { userId: '', appId: '' },
+  (db, p) =>
+    db.selectFrom('apps').selectAll().where('id', '=', p.appId).where('user_id', '=', p.userId),
+  { ownerOf: (p) => p.userId },
+);
+
+async function countAppMethods(db: Executor, appId: string): Promise<number> {
+  const row = await db
+    .selectFrom('app_payment_methods')
+    .select((e) => e.fn.countAll<number>().as('n'))
+    .where('app_id', '=', appId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * The app limit: a user may have as many apps as the current package's app_count, or the
+ * no-subscription allowance without one.
+ */
+async function refuseOverAppLimit(db: Executor, userId: string, nowIso: string): Promise<void> {
+  const sub = await currentSubscription(db, userId, nowIso);
+  const limit = sub ? sub.app_count : APPS_WITHOUT_SUBSCRIPTION;
+  const { n } = await db
+    .selectFrom('apps')
+    .select((e) => e.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  if (Number(n) >= limit) throw new InvalidError(APP_MSG.appLimit(limit, sub !== undefined));
+}
+
+function checkedAppFields(input: AppFieldsInput): AppFields {
+  const checked = checkAppFields(input);
+  if (!checked.ok) throw new InvalidError(undefined, checked.errors);
+  return checked.value;
+}
+
+/** Creates an app within the user's app limit; returns it and the user's apps after. */
+export async function createApp(
+  db: Db,
+  userId: string,
+  input: AppFieldsInput,
+  nowIso: string,
+  client?: ClientInfo,
+): Promise<{ app: App; apps: App[] }> {
+  const fields = checkedAppFields(input);
+  const id = newId('app');
+  await db.transaction().execute(async (trx) => {
+    // Count and insert in one transaction so two quick submits cannot both pass the limit.
+    await refuseOverAppLimit(trx, userId, nowIso);
+    // status is the merchant's Ready switch; the app shows Ready once a method is in use too.
+    await trx
+      .insertInto('apps')
+      .values({ id, user_id: userId, ...fields, status: 1, created_at: nowIso, updated_at: nowIso })
+      .execute();
+    const details = { app_name: fields.app_name };
+    await recordAccountEvent(trx, userId, 'app_created', details, { client, at: nowIso });
+  });
+  const apps = await listApps(db, userId, nowIso);
+  const app = apps.find((a) => a.id === id);
+  if (!app) throw new Error(`App ${id} was created but is not listed`);
+  return { app, apps };
+}
+
+/** Changes an app's fields and Ready switch; Ready needs a payment method in use. */
+/**
+ * When a setting that steers money (a payout address, the IP whitelist) changes after it was
+ * first set, the signer holds sweeps to it and the app's withdrawals until this time; null when
+ * holds are off (SETTINGS_HOLD_HOURS=0).
+ */
+export function holdEnd(nowIso: string, holdHours: number): string | null {
+  return holdHours > 0 ? new Date(Date.parse(nowIso) + holdHours * 3_600_000).toISOString() : null;
+}
+
+/** A hold end still ahead of the server's clock (the views show only those, as the signer). */
+export function isHeld(until: string | null, nowIso: string): until is string {
+  return until !== null && Date.parse(until) > Date.parse(nowIso);
+}
+
+export async function updateApp(
+  db: Db,
+  userId: string,
+  input: Schemas['UpdateAppRequest'],
+  nowIso: string,
+  holdHours: number,
+): Promise<{ app: App; whitelistHeldUntil: string | null }> {
+  const { app_id: appId, status, ...rest } = input;
+  const app = await ownedApp(db, userId, appId);
+  const fields = checkedAppFields(rest);
+  const methods = await countAppMethods(db, app.id);
+  if (status === 1 && methods === 0) throw fieldInvalid('status', APP_MSG.readyNeedsMethod);
+  // The first whitelist is not held; a change of one already set is.
+  const wasSet = (app.whitelist_ip ?? '') !== '';
+  const changed = wasSet && (fields.whitelist_ip ?? '') !== app.whitelist_ip;
+  const heldUntil = changed ? holdEnd(nowIso, holdHours) : null;
+  const updated = await db
+    .updateTable('apps')
+    .set({
+      ...fields,
+      status,
+      updated_at: nowIso,
+      ...(heldUntil ? { whitelist_hold_until: heldUntil } : {}),
+    })
+    .where('id', '=', app.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { app: toAppView(updated, methods, nowIso), whitelistHeldUntil: heldUntil };
+}

@@ -1,0 +1,237 @@
+import { type Kysely, type Transaction } from 'kysely';
+import { prepared } from '../../db/prepared';
+import type { Database } from '../../db/schema';
+import { ForbiddenError } from '../errors';
+import { currentSubscription } from '../billing/subscriptions';
+import { CREDITED_STATUSES, PLAN_SEND_STATUSES } from './usage';
+
+// The plan: credited deposits and withdrawals are the package's transactions, counted from the
+// daily totals (usage.ts) over the package's windows; the fee is the package's percent.
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** YYYY-MM-DD of an ISO instant (UTC). */
+const dayOf = (instant: string) => new Date(instant).toISOString().slice(0, 10);
+
+const appsOf = (db: Executor, userId: string) =>
+  db.selectFrom('apps').select('id').where('user_id', '=', userId);
+
+/** The plan's whole days from each `d<i>` on, summed over the user's apps: one query per count. */
+const wholeDaySums = new Map<number, ReturnType<typeof wholeDaySumsOf>>();
+
+function wholeDaySumsOf(windows: number) {
+  const indexes = Array.from({ length: windows }, (_, i) => i);
+  const sample: Record<string, string> = { userId: '' };
+  for (const i of indexes) sample[`d${i}`] = '';
+  return prepared(
+    sample,
+    (db, p) =>
+      db
+        .selectFrom('app_daily_usage')
+        .where('app_id', 'in', appsOf(db, p.userId ?? ''))
+        .select((eb) =>
+          indexes.map((i) =>
+            eb.fn
+              .sum<number>(
+                eb
+                  .case()
+                  .when('day', '>=', p[`d${i}`] ?? '')
+                  .then(eb(eb.ref('deposit_count'), '+', eb.ref('plan_withdraw_count')))
+                  .else(0)
+                  .end(),
+              )
+              .as(`w${i}`),
+          ),
+        ),
+    { ownerOf: (p) => p.userId },
+  );
+}
+
+// A window that starts inside a day: that day's transactions from its start, in one statement
+// (the plan check runs inside the account lock, where each round trip counts). Each range on its
+// own index ((app_id, credited_at) for deposits, (app_id, created_at) for deposits from before
+// the watcher and for withdrawals): an OR of the two deposit ranges would read every row.
+const partialDay = prepared(
+  { userId: '', start: '', until: '' },
+  (db, p) =>
+    db.selectNoFrom((eb) => {
+      const deposits = (column: 'credited_at' | 'created_at') =>
+        eb
+          .selectFrom('receive_transactions')
+          .select(eb.fn.countAll<number>().as('n'))
+          .where('app_id', 'in', appsOf(db, p.userId))
+          .where('deposit_status', 'in', CREDITED_STATUSES)
+          .$if(column === 'created_at', (q) => q.where('credited_at', 'is', null))
+          .where(column, '>=', p.start)
+          .where(column, '<', p.until);
+      return [
+        deposits('credited_at').as('credited'),
+        deposits('created_at').as('recorded'),
+        eb
+          .selectFrom('send_transactions')
+          .select(eb.fn.countAll<number>().as('n'))
+          .where('app_id', 'in', appsOf(db, p.userId))
+          .where('status', 'in', PLAN_SEND_STATUSES)
+          .where('created_at', '>=', p.start)
+          .where('created_at', '<', p.until)
+          .as('withdrawals'),
+      ];
+    }),
+  { ownerOf: (p) => p.userId },
+);
+
+const nextDay = (day: string) =>
+  new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString();
+
+/**
+ * The package's transactions of all the user's apps since each window's start (an instant):
+ * credited deposits by the time they were credited, and withdrawals by created_at from their
+ * acceptance (so queued ones cannot overrun a limit) until they are cancelled.
+ * Whole days come from the daily totals; a window that starts inside a day adds that day's
+ * transactions at or after its start, read from the rows of that one day (by index).
+ */
+export async function planTransactionCounts(
+  db: Executor,
+  userId: string,
+  windows: Record<string, string>,
+): Promise<Record<string, number>> {
+  const names = Object.keys(windows);
+  if (names.length === 0) return {};
+  const starts = names.map((name) => new Date(windows[name] ?? 0).toISOString());
+  const atMidnight = (start: string) => start.endsWith('T00:00:00.000Z');
+  // The first whole day of each window: its start's own day unless it starts inside it.
+  const days: Record<string, string> = { userId };
+  for (const [i, start] of starts.entries()) {
+    days[`d${i}`] = atMidnight(start) ? dayOf(start) : nextDay(dayOf(start)).slice(0, 10);
+  }
+  let sums = wholeDaySums.get(names.length);
+  if (!sums) {
+    sums = wholeDaySumsOf(names.length);
+    wholeDaySums.set(names.length, sums);
+  }
+  const [row] = await sums(db, days);
+  const record: Record<string, unknown> = row ?? {};
+  const counts: Record<string, number> = {};
+  for (const [i, name] of names.entries()) {
+    const start = starts[i] ?? '';
+    let partial = 0;
+    if (!atMidnight(start)) {
+      const [part] = await partialDay(db, { userId, start, until: nextDay(dayOf(start)) });
+      for (const n of [part?.credited, part?.recorded, part?.withdrawals])
+        partial += Number(n ?? 0);
+    }
+    counts[name] = Number(record[`w${i}`] ?? 0) + partial;
+  }
+  return counts;
+}
+
+/** A gateway request the merchant's package does not cover (the gateway answers 402). */
+export class PlanLimitError extends ForbiddenError {
+  constructor(
+    readonly code: 'no_package' | 'tnx_limit' | 'daily_tnx_limit',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What a refusal keeps working, after its sentence. */
+const STILL_CREDITED = 'deposits to existing addresses are still credited.';
+
+const PLAN_MSG = {
+  noPackage: {
+    account:
+      'The merchant has no active package: subscribe to a package to create deposit accounts. Deposits to existing addresses are still credited.',
+    withdrawal:
+      'The merchant has no active package: subscribe to a package to request withdrawals. Deposits to existing addresses are still credited.',
+  },
+  tnxLimit: (name: string, limit: number, what: string) =>
+    `The ${name} package's transaction limit (tnx_limit ${limit}) is used up: ${limit} transactions (credited deposits and withdrawals) this subscription. Upgrade the package to ${what}; ${STILL_CREDITED}`,
+  dailyLimit: (name: string, limit: number) =>
+    `The ${name} package's daily transaction limit (daily_tnx_limit ${limit}) is used up for today (UTC). Try again tomorrow or upgrade the package; ${STILL_CREDITED}`,
+} as const;
+
+/** What a plan refusal is about: a new deposit account, or a withdrawal. */
+type PlanPurpose = 'account' | 'withdrawal';
+
+const PURPOSE_TEXT: Record<PlanPurpose, string> = {
+  account: 'create deposit accounts',
+  withdrawal: 'request withdrawals',
+};
+
+export function startOfUtcDay(now: Date): string {
+  return new Date(
+    Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()),
+  ).toISOString();
+}
+
+/**
+ * Refuses (PlanLimitError) a new deposit account or a withdrawal of `appId`'s merchant without a
+ * package in force, or once its transactions (planTransactionCounts) reach the package's
+ * tnx_limit (this subscription) or daily_tnx_limit (this UTC day).
+ */
+// Every new gateway account and withdrawal asks, inside its lock.
+const ownerOfApp = prepared({ appId: '' }, (db, p) =>
+  db.selectFrom('apps').select('user_id').where('id', '=', p.appId),
+);
+
+export async function refuseOverPlan(
+  db: Executor,
+  appId: string,
+  now: Date,
+  purpose: PlanPurpose,
+): Promise<void> {
+  const [app] = await ownerOfApp(db, { appId });
+  if (!app) throw new Error(`No app ${appId}`);
+  const plan = await currentSubscription(db, app.user_id, now.toISOString());
+  if (!plan) throw new PlanLimitError('no_package', PLAN_MSG.noPackage[purpose]);
+  const counts = await planTransactionCounts(db, app.user_id, {
+    used: plan.start_date,
+    today: startOfUtcDay(now),
+  });
+  if ((counts.used ?? 0) >= plan.tnx_limit) {
+    throw new PlanLimitError(
+      'tnx_limit',
+      PLAN_MSG.tnxLimit(plan.package_name, plan.tnx_limit, PURPOSE_TEXT[purpose]),
+    );
+  }
+  if ((counts.today ?? 0) >= plan.daily_tnx_limit) {
+    throw new PlanLimitError(
+      'daily_tnx_limit',
+      PLAN_MSG.dailyLimit(plan.package_name, plan.daily_tnx_limit),
+    );
+  }
+}
+
+/** A decimal percent (a package's `fees`, e.g. 0.75) as an exact fraction numerator/denominator. */
+export function percentFraction(percent: number): { text: string; num: bigint; den: bigint } {
+  // Plain decimal text (toFixed past String's exponent form); trailing zeros trimmed.
+  const raw = /e/i.test(String(percent)) ? percent.toFixed(12) : String(percent);
+  const text = raw.includes('.') ? raw.replace(/\.?0+$/, '') : raw;
+  const [whole = '0', fraction = ''] = text.split('.');
+  return { text, num: BigInt(whole + fraction), den: 10n ** BigInt(fraction.length) };
+}
+
+/** The fee `percent` implies on `amountRaw` base units, rounded down (never above the rate). */
+export function feeOf(amountRaw: bigint, percent: number): bigint {
+  const { num, den } = percentFraction(percent);
+  return (amountRaw * num) / (den * 100n);
+}
+
+/**
+ * What a deposit of `appId` records when it is credited (status 3), by its amount: the fee
+ * percent of the merchant's package in force and the fee it implies, exact; both null without a
+ * package (the deposit is credited all the same). The withdrawals issue takes the fee at the sweep.
+ */
+export async function creditTermsOf(
+  db: Executor,
+  appId: string,
+  now: Date,
+): Promise<(amountRaw: bigint) => { fee_percent: string | null; fee_raw: string | null }> {
+  const [app] = await ownerOfApp(db, { appId });
+  if (!app) throw new Error(`No app ${appId}`);
+  const plan = await currentSubscription(db, app.user_id, now.toISOString());
+  if (!plan) return () => ({ fee_percent: null, fee_raw: null });
+  const percent = percentFraction(plan.fees).text;
+  return (amountRaw) => ({ fee_percent: percent, fee_raw: feeOf(amountRaw, plan.fees).toString() });
+}

@@ -1,0 +1,224 @@
+import type { Db } from '../../db/connection';
+import { lockForTransaction } from '../../db/locks';
+import { prepared } from '../../db/prepared';
+import { refuseOverPlan } from '../apps/plan';
+import { tronAddressFromEvm } from '../chain/addresses';
+import { fieldInvalid, NotFoundError } from '../errors';
+import { deriveEvmAddress } from '../chain/hdWallet';
+import { afterCursor, pageOf } from '../cursor';
+import { newId } from '../ids';
+
+// The gateway's payment methods and deposit accounts of an app. An account is one address per
+// customer (`unique_id`) and chain, derived from the gateway's extended public key on branch 2
+// (account/2/<index>): apart from the users' own deposit addresses (branch 0) and the gas
+// wallets (branch 1), and never a private key on this server.
+
+export const ACCOUNT_BRANCH = 2;
+
+export interface GatewayMethod {
+  id: string;
+  code: string;
+  name: string;
+  network: string;
+  networkType: string;
+  chainId: number;
+  tokenContract: string | null;
+  decimals: number;
+  confirmations: number;
+  minDeposit: string;
+  depositsEnabled: boolean;
+  withdrawalsEnabled: boolean;
+}
+
+// Every gateway call on a method and the app details screen read it: prepared.
+const enabledGatewayMethods = prepared(
+  { appId: '' },
+  (db, p) =>
+    db
+      .selectFrom('app_payment_methods')
+      .innerJoin('payment_methods', 'payment_methods.id', 'app_payment_methods.payment_method_id')
+      .select([
+        'payment_methods.id',
+        'payment_methods.code',
+        'payment_methods.name',
+        'payment_methods.network_name',
+        'payment_methods.network_type',
+        'payment_methods.chain_id',
+        'payment_methods.token_contract_address',
+        'payment_methods.decimals',
+        'payment_methods.confirmations',
+        'payment_methods.min_deposit',
+        'app_payment_methods.deposit_status',
+        'app_payment_methods.withdraw_status',
+      ])
+      .where('app_payment_methods.app_id', '=', p.appId)
+      .where('payment_methods.code', 'is not', null)
+      .orderBy('payment_methods.sort_order'),
+  { ownerOf: (p) => p.appId },
+);
+
+/** The app's enabled methods that have a gateway code, in the portal's order. */
+export async function gatewayMethods(db: Db, appId: string): Promise<GatewayMethod[]> {
+  const rows = await enabledGatewayMethods(db, { appId });
+  return rows.map((row) => ({
+    id: row.id,
+    code: row.code ?? '',
+    name: row.name,
+    network: row.network_name,
+    networkType: row.network_type,
+    chainId: row.chain_id,
+    tokenContract: row.token_contract_address,
+    decimals: row.decimals,
+    confirmations: row.confirmations,
+    minDeposit: row.min_deposit,
+    depositsEnabled: row.deposit_status === 1,
+    withdrawalsEnabled: row.withdraw_status === 1,
+  }));
+}
+
+export interface GatewayAccount {
+  uniqueId: string;
+  methodCode: string;
+  chainId: number;
+  address: string;
+  createdAt: string;
+}
+
+export function accountAddressFor(xpub: string, networkType: string, index: number): string {
+  const evm = deriveEvmAddress(xpub, index, [ACCOUNT_BRANCH]);
+  return networkType === 'EVM' ? evm : tronAddressFromEvm(evm);
+}
+
+// Inside the global index lock, where every round trip holds up the other processes: prepared.
+const accountOfCustomer = prepared({ appId: '', uniqueId: '', chainId: 0 }, (db, p) =>
+  db
+    .selectFrom('app_accounts')
+    .select(['address', 'created_at'])
+    .where('app_id', '=', p.appId)
+    .where('unique_id', '=', p.uniqueId)
+    .where('chain_id', '=', p.chainId),
+);
+const lastAccountIndex = prepared({}, (db) =>
+  db.selectFrom('app_accounts').select((eb) => eb.fn.max('derivation_index').as('max')),
+);
+
+/**
+ * The customer's account on `code`'s chain: the existing one (created false), or a new one
+ * within the merchant's plan (PlanLimitError past a limit or without a package). One
+ * transaction under the derivation-index lock: two processes never hand out one index, and the
+ * unique (app, unique_id, chain) index makes a concurrent duplicate fail instead of doubling.
+ */
+export async function openAccount(
+  db: Db,
+  xpub: string,
+  input: { appId: string; uniqueId: string; code: string; now: Date },
+): Promise<{ account: GatewayAccount; created: boolean }> {
+  const method = (await gatewayMethods(db, input.appId)).find((m) => m.code === input.code);
+  if (!method) throw fieldInvalid('method', `The app has not enabled ${input.code}.`);
+  if (!method.depositsEnabled) {
+    throw fieldInvalid('method', `Deposits of ${input.code} are switched off for this app.`);
+  }
+  const view = (row: { address: string; created_at: string }): GatewayAccount => ({
+    uniqueId: input.uniqueId,
+    methodCode: method.code,
+    chainId: method.chainId,
+    address: row.address,
+    createdAt: row.created_at,
+  });
+  return db.transaction().execute(async (trx) => {
+    await lockForTransaction(trx, 'app_account_index');
+    const [existing] = await accountOfCustomer(trx, {
+      appId: input.appId,
+      uniqueId: input.uniqueId,
+      chainId: method.chainId,
+    });
+    if (existing) return { account: view(existing), created: false };
+    // Only new accounts count against the plan: the ones handed out keep working.
+    await refuseOverPlan(trx, input.appId, input.now, 'account');
+    const max = (await lastAccountIndex(trx, {}))[0]?.max ?? null;
+    const index = max === null ? 0 : Number(max) + 1;
+    const row = {
+      address: accountAddressFor(xpub, method.networkType, index),
+      created_at: input.now.toISOString(),
+    };
+    await trx
+      .insertInto('app_accounts')
+      .values({
+        id: newId('acc'),
+        app_id: input.appId,
+        payment_method_id: method.id,
+        unique_id: input.uniqueId,
+        chain_id: method.chainId,
+        derivation_index: index,
+        ...row,
+      })
+      .execute();
+    return { account: view(row), created: true };
+  });
+}
+
+const accountColumns = [
+  'app_accounts.id',
+  'app_accounts.unique_id',
+  'app_accounts.address',
+  'app_accounts.created_at',
+  'app_accounts.chain_id',
+  'payment_methods.code',
+] as const;
+
+function accountView(row: {
+  unique_id: string;
+  address: string;
+  created_at: string;
+  chain_id: number | null;
+  code: string | null;
+}): GatewayAccount {
+  return {
+    uniqueId: row.unique_id,
+    methodCode: row.code ?? '',
+    chainId: row.chain_id ?? 0,
+    address: row.address,
+    createdAt: row.created_at,
+  };
+}
+
+/** The accounts of one customer, one per chain; NotFoundError when there are none. */
+export async function customerAccounts(
+  db: Db,
+  appId: string,
+  uniqueId: string,
+): Promise<GatewayAccount[]> {
+  const rows = await db
+    .selectFrom('app_accounts')
+    .innerJoin('payment_methods', 'payment_methods.id', 'app_accounts.payment_method_id')
+    .select(accountColumns)
+    .where('app_accounts.app_id', '=', appId)
+    .where('app_accounts.unique_id', '=', uniqueId)
+    .orderBy('app_accounts.created_at')
+    .execute();
+  if (rows.length === 0) throw new NotFoundError(`No accounts for ${uniqueId}.`);
+  return rows.map(accountView);
+}
+
+/**
+ * A page of the app's accounts, newest first. The cursor is the last row's (created_at, id):
+ * paging by index stays fast however many accounts an app has, where an offset would not.
+ */
+export async function listAccounts(
+  db: Db,
+  appId: string,
+  page: { cursor: string | undefined; limit: number },
+): Promise<{ accounts: GatewayAccount[]; nextCursor: string | null }> {
+  const rows = await db
+    .selectFrom('app_accounts')
+    .innerJoin('payment_methods', 'payment_methods.id', 'app_accounts.payment_method_id')
+    .select(accountColumns)
+    .where('app_accounts.app_id', '=', appId)
+    .$if(page.cursor !== undefined, (q) => q.where(afterCursor('app_accounts', page.cursor ?? '')))
+    .orderBy('app_accounts.created_at', 'desc')
+    .orderBy('app_accounts.id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+  const { rows: shown, nextCursor } = pageOf(rows, page.limit);
+  return { accounts: shown.map(accountView), nextCursor };
+}

@@ -1,0 +1,169 @@
+import type { Db } from '../../db/connection';
+import type { DepositStatus } from '../../db/schema';
+import type { SignerAnswer } from '../../signer/client/protocol';
+import type { SignerClient } from '../../signer/client/client';
+import { depositsWithMethod, getDeposit } from './deposits';
+import { emitDepositEvents } from '../webhooks/events';
+
+// Deposits complete: after status 3 (credited), the signer tops up the deposit address's gas
+// from the app's operational wallet (4 Gas Transferred), then sweeps the address's whole balance
+// to the gateway's fee address (the fee recorded at credit) and the payout address (1
+// Completed). A native-coin deposit has its own gas and goes from 3 straight to the sweep. The
+// signer follows its transactions and re-checks every request; this job only asks, in order,
+// and moves the rows: each move a compare-and-set on the status it leaves. A transaction that
+// reverts fails the deposit (5: gas_failed or sweep_failed); Re-initiate sends it through
+// verification again and on from there, the signer reading the chain first (a top-up already
+// there or a sweep already mined is not paid again). Tron-style methods wait (no signing there).
+
+const BATCH = 20;
+
+export interface CompletionResult {
+  gasTransferred: number;
+  completed: number;
+  failed: number;
+}
+
+/** One pass over the deposits at 3 or 4 on EVM chains, oldest credit first. */
+export async function completeDeposits(
+  db: Db,
+  signer: SignerClient,
+  now: Date,
+): Promise<CompletionResult> {
+  const result: CompletionResult = { gasTransferred: 0, completed: 0, failed: 0 };
+  const rows = await depositsWithMethod(db)
+    .select([
+      'receive_transactions.id',
+      'receive_transactions.app_id',
+      'receive_transactions.deposit_status',
+      'payment_methods.is_token',
+      'app_payment_methods.collect_address',
+      'app_payment_methods.payout_hold_until',
+    ])
+    .where('receive_transactions.deposit_status', 'in', [3, 4])
+    .where('receive_transactions.tx_hash', 'is not', null)
+    .where('payment_methods.network_type', '=', 'EVM')
+    .orderBy('receive_transactions.credited_at', 'asc')
+    .limit(BATCH)
+    .execute();
+  for (const row of rows) {
+    let status = row.deposit_status;
+    if (status === 3 && row.is_token === 1) {
+      const answer = await signer.request({ op: 'topUpGas', depositId: row.id });
+      if (answer.state === 'done') {
+        if (!(await move(db, row, 3, 4, now, { gas_transfer_txid: answer.txHash }))) continue;
+        result.gasTransferred += 1;
+        status = 4;
+      } else {
+        if (await failOn(db, row, answer, 'gas_failed', now)) result.failed += 1;
+        continue;
+      }
+    }
+    // A held payout address: the signer would refuse; the deposit waits for the hold to end.
+    if (row.payout_hold_until !== null && new Date(row.payout_hold_until) > now) continue;
+    const answer = await signer.request({
+      op: 'sweep',
+      depositId: row.id,
+      to: row.collect_address,
+    });
+    if (answer.state === 'done') {
+      result.completed += await completeAt(db, row, status, answer.txHash, now);
+    } else if (answer.state === 'needsGas' && status === 4) {
+      // Back to awaiting gas, silently: its credit (deposit.confirmed) was already announced.
+      await move(db, row, 4, 3, now, {}, false);
+    } else if (await failOn(db, row, answer, 'sweep_failed', now)) {
+      result.failed += 1;
+    }
+  }
+  return result;
+}
+
+type Row = { id: string; app_id: string };
+
+/** Compare-and-set of one deposit's status, its event in the same transaction. */
+async function move(
+  db: Db,
+  row: Row,
+  from: DepositStatus,
+  to: DepositStatus,
+  now: Date,
+  set: { gas_transfer_txid?: string | null; collect_txid?: string | null; failure_reason?: string },
+  announce = true,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const changed = await trx
+      .updateTable('receive_transactions')
+      .set({ deposit_status: to, process_datetime: now.toISOString(), ...set })
+      .where('id', '=', row.id)
+      .where('deposit_status', '=', from)
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) === 0) return false;
+    if (announce) {
+      const deposit = await getDeposit(trx, row.app_id, row.id);
+      await emitDepositEvents(trx, [{ appId: row.app_id, deposit }], now);
+    }
+    return true;
+  });
+}
+
+/** A refusal or a revert fails the deposit; waiting and pending leave it where it is. */
+async function failOn(
+  db: Db,
+  row: Row & { deposit_status: DepositStatus },
+  answer: SignerAnswer,
+  reason: 'gas_failed' | 'sweep_failed',
+  now: Date,
+): Promise<boolean> {
+  if (answer.state !== 'refused' && answer.state !== 'failed') return false;
+  const from = reason === 'gas_failed' ? 3 : row.deposit_status;
+  return move(db, row, from, 5, now, { failure_reason: reason });
+}
+
+/**
+ * The sweep is mined: this deposit and every other credited one at the same address and method
+ * whose balance it took along (credited before the sweep was signed) are Completed.
+ */
+async function completeAt(
+  db: Db,
+  row: Row,
+  status: DepositStatus,
+  txHash: string | null,
+  now: Date,
+): Promise<number> {
+  const sweep = txHash
+    ? await db
+        .selectFrom('chain_txs')
+        .select('created_at')
+        .where('tx_hash', '=', txHash)
+        .executeTakeFirst()
+    : undefined;
+  const self = await db
+    .selectFrom('receive_transactions')
+    .select(['address', 'payment_method_id'])
+    .where('id', '=', row.id)
+    .executeTakeFirstOrThrow();
+  const along = await db
+    .selectFrom('receive_transactions')
+    .select(['id', 'deposit_status'])
+    .where('app_id', '=', row.app_id)
+    .where('payment_method_id', '=', self.payment_method_id)
+    .where('address', '=', self.address)
+    .where('id', '!=', row.id)
+    .where('deposit_status', 'in', [3, 4])
+    .where('credited_at', '<=', sweep?.created_at ?? now.toISOString())
+    .execute();
+  let completed = (await move(db, row, status, 1, now, { collect_txid: txHash })) ? 1 : 0;
+  for (const other of along) {
+    const moved = await move(
+      db,
+      { id: other.id, app_id: row.app_id },
+      other.deposit_status,
+      1,
+      now,
+      {
+        collect_txid: txHash,
+      },
+    );
+    if (moved) completed += 1;
+  }
+  return completed;
+}

@@ -1,0 +1,202 @@
+import type { Db } from '../../db/connection';
+import type { ChainAdapter, ChainTransfer } from '../chain/adapter';
+import { addressKey } from '../chain/specChains';
+import { decimalToMicro, microToChainAmount } from '../money';
+
+// The watcher's reading side, one chain at a time: which methods a chain carries, and which
+// transfers to the apps' deposit accounts its new blocks hold. gatewayDeposits.ts records them
+// and moves their rows through the statuses.
+//
+// One cursor per chain (watch_cursors): the last block read and its hash. Each pass reads on
+// from there, at most MAX_BLOCKS_PER_PASS blocks (a first run starts FIRST_SCAN_LOOKBACK blocks
+// back). When the block at the cursor has another hash than when it was read, a reorg replaced
+// it: the pass reads again from a window of the chain's deepest confirmations below it, so a
+// transfer re-mined in another block is found there and updates its row (never a second row,
+// and never missed). Blocks deeper than that window are past every method's confirmations.
+
+/** On its first run on a chain, the watcher reads this many blocks back from the head. */
+const FIRST_SCAN_LOOKBACK = 5_000;
+/** Blocks read per pass: native transfers cost one block body each over JSON-RPC. */
+export const MAX_BLOCKS_PER_PASS = 1_000;
+
+/** A payment method the watcher follows on its chain. */
+export interface WatchedMethod {
+  id: string;
+  chainId: number;
+  /** Where its token is on the served chain; null for the native coin. */
+  contract: string | null;
+  decimals: number;
+  confirmations: number;
+  /** The smallest deposit credited, in base units. */
+  minimum: bigint;
+}
+
+export interface DepositAccount {
+  app_id: string;
+  unique_id: string;
+  address: string;
+}
+
+export interface FoundTransfer {
+  method: WatchedMethod;
+  account: DepositAccount;
+  transfer: ChainTransfer;
+}
+
+export interface ChainScan {
+  head: number;
+  found: FoundTransfer[];
+  /** Moves the cursor past the blocks read: call it once their transfers are recorded. */
+  advance(): Promise<void>;
+}
+
+/**
+ * The methods with a gateway code on the adapter's chain, switched on or not: addresses already
+ * handed out stay watched. A token without a contract cannot be read and is left out.
+ */
+export async function watchedMethods(db: Db, adapter: ChainAdapter): Promise<WatchedMethod[]> {
+  const rows = await db
+    .selectFrom('payment_methods')
+    .select([
+      'id',
+      'chain_id',
+      'is_token',
+      'token_contract_address',
+      'decimals',
+      'confirmations',
+      'min_deposit',
+    ])
+    .where('chain_id', '=', adapter.chainId)
+    .where('code', 'is not', null)
+    .orderBy('sort_order')
+    .execute();
+  return rows.flatMap((row) => {
+    const contract = row.token_contract_address;
+    if (row.is_token === 1 && !contract) return [];
+    return [
+      {
+        id: row.id,
+        chainId: row.chain_id,
+        contract: row.is_token === 1 && contract ? adapter.tokenContract(contract) : null,
+        decimals: row.decimals,
+        confirmations: row.confirmations,
+        minimum: microToChainAmount(decimalToMicro(row.min_deposit), row.decimals),
+      },
+    ];
+  });
+}
+
+/** Reads the chain's next blocks (see above) for transfers to any deposit account on it. */
+export async function scanChain(
+  db: Db,
+  adapter: ChainAdapter,
+  methods: readonly WatchedMethod[],
+): Promise<ChainScan> {
+  const chainId = adapter.chainId;
+  const head = await adapter.latestBlock();
+  const cursor = await db
+    .selectFrom('watch_cursors')
+    .select(['scanned_block', 'scanned_hash'])
+    .where('chain_id', '=', chainId)
+    .executeTakeFirst();
+  let from = cursor ? cursor.scanned_block + 1 : Math.max(0, head - FIRST_SCAN_LOOKBACK);
+  if (
+    cursor?.scanned_hash &&
+    (await adapter.blockHash(cursor.scanned_block)) !== cursor.scanned_hash
+  ) {
+    const window = Math.max(1, ...methods.map((m) => m.confirmations));
+    from = Math.max(0, cursor.scanned_block - window + 1);
+  }
+  const to = Math.min(head, from + MAX_BLOCKS_PER_PASS - 1);
+  // Without a hash to compare later, the cursor stays where it was (on a first run, before `from`).
+  const saveHead = () => saveCursor(db, chainId, null, head, from - 1);
+  if (from > to) return { head, found: [], advance: saveHead };
+
+  const accounts = await db
+    .selectFrom('app_accounts')
+    .select(['app_id', 'unique_id', 'address'])
+    .where('chain_id', '=', chainId)
+    .where('payment_method_id', 'is not', null)
+    .execute();
+  const addresses = accounts.map((a) => a.address);
+  const byAddress = new Map(accounts.map((a) => [addressKey(a.address), a]));
+  // Gas top-ups come from the apps' operational wallets: not deposits.
+  const gasWallets = new Set(
+    (
+      await db
+        .selectFrom('app_payment_methods')
+        .innerJoin('payment_methods', 'payment_methods.id', 'app_payment_methods.payment_method_id')
+        .select('app_payment_methods.gas_address')
+        .where('payment_methods.chain_id', '=', chainId)
+        .where('app_payment_methods.gas_address', 'is not', null)
+        .execute()
+    ).map((r) => addressKey(r.gas_address ?? '')),
+  );
+  const found: FoundTransfer[] = [];
+  for (const method of methods) {
+    const transfers =
+      method.contract === null
+        ? await adapter.nativeTransfers(addresses, from, to)
+        : await adapter.tokenTransfers(method.contract, addresses, from, to);
+    for (const transfer of transfers) {
+      const account = byAddress.get(addressKey(transfer.to));
+      if (account && !gasWallets.has(addressKey(transfer.from))) {
+        found.push({ method, account, transfer });
+      }
+    }
+  }
+  // The hash is read after the blocks: a reorg during the pass shows as a mismatch next time.
+  const hash = await adapter.blockHash(to);
+  return {
+    head,
+    found,
+    advance: () =>
+      hash === null ? saveHead() : saveCursor(db, chainId, { block: to, hash }, head, to),
+  };
+}
+
+/** The cursor's new position (null: unchanged) and the head seen; `initial` for a new cursor. */
+async function saveCursor(
+  db: Db,
+  chainId: number,
+  scanned: { block: number; hash: string } | null,
+  head: number,
+  initial: number,
+): Promise<void> {
+  const update = scanned
+    ? { scanned_block: scanned.block, scanned_hash: scanned.hash, head_block: head }
+    : { head_block: head };
+  await db
+    .insertInto('watch_cursors')
+    .values({ chain_id: chainId, scanned_block: initial, ...update })
+    .onConflict((oc) => oc.column('chain_id').doUpdateSet(update))
+    .execute();
+}
+
+/**
+ * Per chain whose watcher has run: blocks between its head and the cursor. The local chain's
+ * head is read live; an RPC chain's is the one its watcher saw last (a scrape calls no RPC).
+ */
+export async function watcherLag(
+  db: Db,
+  chains: readonly ChainAdapter[],
+): Promise<{ chainId: number; kind: ChainAdapter['kind']; lag: number }[]> {
+  const cursors = await db
+    .selectFrom('watch_cursors')
+    .select(['chain_id', 'scanned_block', 'head_block'])
+    .execute();
+  const byChain = new Map(cursors.map((c) => [c.chain_id, c]));
+  const lags = [];
+  for (const chain of chains) {
+    const cursor = byChain.get(chain.chainId);
+    if (!cursor) continue;
+    const head = chain.kind === 'local' ? await chain.latestBlock() : cursor.head_block;
+    if (head === null) continue;
+    lags.push({
+      chainId: chain.chainId,
+      kind: chain.kind,
+      lag: Math.max(0, head - cursor.scanned_block),
+    });
+  }
+  return lags;
+}

@@ -1,0 +1,46 @@
+import type { GatewayDeposit } from './deposits';
+import type { Withdrawal } from './withdrawalReads';
+import type { components } from '../../generated/gateway.gen';
+
+type GatewaySchemas = components['schemas'];
+
+// The gateway's JSON shapes of domain records, shared by its handlers and by the webhook
+// events, whose `data` must be exactly what the API answers.
+
+export function depositView(deposit: GatewayDeposit): GatewaySchemas['Deposit'] {
+  return {
+    id: deposit.id,
+    unique_id: deposit.uniqueId,
+    method: deposit.methodCode,
+    chain_id: deposit.chainId,
+    address: deposit.address,
+    tx_hash: deposit.txHash,
+    log_index: deposit.logIndex,
+    block_number: deposit.blockNumber,
+    amount: deposit.amount,
+    status: deposit.status,
+    failure_reason:
+      deposit.failureReason === 'below_minimum' || deposit.failureReason === 'reorged'
+        ? deposit.failureReason
+        : null,
+    created_at: deposit.createdAt,
+    credited_at: deposit.creditedAt,
+  };
+}
+
+export function withdrawalView(withdrawal: Withdrawal): GatewaySchemas['Withdrawal'] {
+  return {
+    id: withdrawal.id,
+    unique_id: withdrawal.uniqueId,
+    method: withdrawal.methodCode,
+    chain_id: withdrawal.chainId,
+    from_address: withdrawal.fromAddress,
+    to_address: withdrawal.toAddress,
+    amount: withdrawal.amount,
+    status: withdrawal.status,
+    tx_hash: withdrawal.txHash,
+    failure_reason: withdrawal.failureReason,
+    created_at: withdrawal.createdAt,
+    updated_at: withdrawal.updatedAt,
+  };
+}

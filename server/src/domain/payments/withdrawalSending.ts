@@ -1,0 +1,135 @@
+import type { Db } from '../../db/connection';
+import type { SendStatus } from '../../db/schema';
+import type { SignerAnswer } from '../../signer/client/protocol';
+import type { SignerClient } from '../../signer/client/client';
+import { FAILED_ON_CHAIN, moveWithdrawal, WITHDRAWAL_STATUS } from './withdrawals';
+
+// Withdrawals go out: this job takes the queued ones (2), oldest first, moves each to 3
+// (Processing Transfer) and asks the signer to send it. The signer re-checks the row (status
+// 3, the method's switch, the whitelist and its hold, the wallet's funds), signs, stores the
+// signed transaction and its hash on the row, then broadcasts (signer/server/service.ts). Its answers
+// move the row, each move a compare-and-set with its withdrawal.* event (moveWithdrawal):
+//   sent / pending  -> 5 Awaiting Blockchain Confirmation;
+//   done (mined)    -> 1 Completed, once the method's confirmations are on top of its block;
+//   failed          -> 6 Unsuccessful, `reverted` (mined and failed: nothing can be mined now);
+//   refused         -> 6 Unsuccessful with the signer's reason (nothing was signed);
+//   waiting         -> stays (another transaction of the wallet in flight, chain unreachable).
+// Rows at 3 and 5 are asked again on each pass: the signer follows them (broadcasts a dropped
+// one again, replaces a slow one at its nonce), so a process killed at any point resumes.
+
+const BATCH = 20;
+
+export interface SendingDeps {
+  db: Db;
+  signer: SignerClient;
+  /** The head block of a chain (the deposit watchers' adapters). */
+  head(chainId: number): Promise<number>;
+}
+
+export interface SendingResult {
+  sent: number;
+  completed: number;
+  failed: number;
+}
+
+/** One pass over the gateway's withdrawals in 2, 3 and 5 on EVM chains. */
+export async function sendWithdrawals(deps: SendingDeps, now: Date): Promise<SendingResult> {
+  const { db } = deps;
+  const result: SendingResult = { sent: 0, completed: 0, failed: 0 };
+  const rows = await db
+    .selectFrom('send_transactions')
+    .innerJoin('payment_methods', 'payment_methods.id', 'send_transactions.payment_method_id')
+    .select([
+      'send_transactions.id',
+      'send_transactions.status',
+      'payment_methods.chain_id',
+      'payment_methods.confirmations',
+    ])
+    .where('send_transactions.status', 'in', [
+      WITHDRAWAL_STATUS.queued,
+      WITHDRAWAL_STATUS.processing,
+      WITHDRAWAL_STATUS.awaitingConfirmation,
+    ])
+    .where('send_transactions.amount_raw', 'is not', null)
+    .where('payment_methods.network_type', '=', 'EVM')
+    .orderBy('send_transactions.created_at', 'asc')
+    .limit(BATCH)
+    .execute();
+  for (const row of rows) {
+    let status: SendStatus = row.status;
+    if (status === WITHDRAWAL_STATUS.queued) {
+      if (!(await move(db, row.id, [status], WITHDRAWAL_STATUS.processing, now))) continue;
+      status = WITHDRAWAL_STATUS.processing;
+    }
+    const answer = await deps.signer.request({ op: 'sendWithdrawal', withdrawalId: row.id });
+    const outcome = await settle(deps, { ...row, status }, answer, now);
+    if (outcome) result[outcome] += 1;
+  }
+  return result;
+}
+
+type Outcome = keyof SendingResult | null;
+
+/** Moves one withdrawal as the signer's answer says. */
+async function settle(
+  deps: SendingDeps,
+  row: { id: string; status: SendStatus; chain_id: number; confirmations: number },
+  answer: SignerAnswer,
+  now: Date,
+): Promise<Outcome> {
+  const { db } = deps;
+  const inFlight = [WITHDRAWAL_STATUS.processing, WITHDRAWAL_STATUS.awaitingConfirmation];
+  switch (answer.state) {
+    case 'sent':
+    case 'pending':
+      if (row.status !== WITHDRAWAL_STATUS.processing) return null;
+      return (await move(db, row.id, [row.status], WITHDRAWAL_STATUS.awaitingConfirmation, now))
+        ? 'sent'
+        : null;
+    case 'done': {
+      const mined = answer.txHash
+        ? await db
+            .selectFrom('chain_txs')
+            .select('block_number')
+            .where('tx_hash', '=', answer.txHash)
+            .executeTakeFirst()
+        : undefined;
+      const block = mined?.block_number ?? null;
+      const deep =
+        block !== null && block <= (await deps.head(row.chain_id)) - row.confirmations + 1;
+      if (!deep) {
+        if (row.status !== WITHDRAWAL_STATUS.processing) return null;
+        await move(db, row.id, [row.status], WITHDRAWAL_STATUS.awaitingConfirmation, now);
+        return 'sent';
+      }
+      const set = { tx_hash: answer.txHash, failure_reason: null };
+      return (await move(db, row.id, inFlight, WITHDRAWAL_STATUS.completed, now, set))
+        ? 'completed'
+        : null;
+    }
+    case 'failed':
+    case 'refused': {
+      const reason = answer.state === 'failed' ? FAILED_ON_CHAIN : answer.reason;
+      const set =
+        answer.state === 'failed'
+          ? { tx_hash: answer.txHash, failure_reason: reason }
+          : { failure_reason: reason };
+      return (await move(db, row.id, inFlight, WITHDRAWAL_STATUS.unsuccessful, now, set))
+        ? 'failed'
+        : null;
+    }
+    default:
+      return null;
+  }
+}
+
+function move(
+  db: Db,
+  id: string,
+  from: readonly SendStatus[],
+  to: SendStatus,
+  now: Date,
+  set?: { tx_hash?: string | null; failure_reason?: string | null },
+): Promise<boolean> {
+  return db.transaction().execute((trx) => moveWithdrawal(trx, { id, from, to, set, now }));
+}

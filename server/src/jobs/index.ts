@@ -1,0 +1,153 @@
+import type { ResolvedConfig } from '../config';
+import type { Db } from '../db/connection';
+import { specChainAdapters } from '../domain/chain';
+import type { ChainAdapter } from '../domain/chain/adapter';
+import { mineLocalBlocks } from '../domain/chain/localAdapter';
+import { resolveWalletXpub } from '../domain/chain/walletKey';
+import { completeDeposits } from '../domain/payments/depositCompletion';
+import { watchDeposits } from '../domain/payments/deposits';
+import { provisionGasAddresses } from '../domain/payments/gasProvisioner';
+import { sendWithdrawals, type SendingDeps } from '../domain/payments/withdrawalSending';
+import { applyRetention } from '../domain/retention';
+import { systemClock, type Clock } from '../domain/time';
+import { attemptDelivery, webhookDeps, type DeliveryDeps } from '../domain/webhooks/delivery';
+import { DELIVER_KIND, type DeliverPayload } from '../domain/webhooks/events';
+import {
+  signerClient,
+  signerEndpoint,
+  signerPresent,
+  type SignerClient,
+  type SignerEndpoint,
+} from '../signer/client/client';
+import type { Task } from './worker';
+
+// Every background job the server runs, in one list: its kind, how often, and the domain call it
+// makes. The worker (worker.ts) claims each recurring kind once across processes, under a lease
+// in the jobs table (queue.ts); one-off jobs (webhook deliveries) are rows the domain adds in its
+// own transactions.
+
+/** Gas (operational) wallets for newly enabled methods. */
+export function gasProvisioningTask(db: Db, xpub: string): Task {
+  return {
+    kind: 'gas.provision',
+    everyMs: 3_000,
+    async run() {
+      await provisionGasAddresses(db, xpub);
+    },
+  };
+}
+
+/** One attempt at one webhook delivery; the domain schedules the next one on failure. */
+export function webhookDeliveryTask(deps: DeliveryDeps): Task {
+  return {
+    kind: DELIVER_KIND,
+    async run(job) {
+      await attemptDelivery(deps, job.payload as DeliverPayload);
+    },
+  };
+}
+
+/** Hourly: event bodies and API Logs rows past their configured periods. */
+export function retentionTask(config: ResolvedConfig, db: Db, clock: Clock): Task {
+  const periods = {
+    webhookBodyDays: config.webhooks.bodyRetentionDays,
+    apiLogDays: config.apiLogRetentionDays,
+  };
+  return {
+    kind: 'retention.prune',
+    everyMs: 3_600_000,
+    async run() {
+      await applyRetention(db, periods, clock());
+    },
+  };
+}
+
+/**
+ * Credited deposits move on: gas top-up, then the sweep. Without a signer listening (a web
+ * process run alone: tests, harness scripts) it does nothing.
+ */
+export function depositCompletionTask(
+  db: Db,
+  signer: SignerClient,
+  endpoint: SignerEndpoint,
+  clock: () => Date,
+): Task {
+  return {
+    kind: 'deposits.complete',
+    everyMs: 2_000,
+    async run() {
+      if (!signerPresent(endpoint)) return;
+      await completeDeposits(db, signer, clock());
+    },
+  };
+}
+
+/** Queued withdrawals go to the signer, oldest first. Idle without a signer, as above. */
+export function withdrawalSendingTask(
+  deps: SendingDeps,
+  endpoint: SignerEndpoint,
+  clock: () => Date,
+): Task {
+  return {
+    kind: 'withdrawals.send',
+    everyMs: 2_000,
+    async run() {
+      if (!signerPresent(endpoint)) return;
+      await sendWithdrawals(deps, clock());
+    },
+  };
+}
+
+/** The chain watcher: one job per chain, so a slow or unreachable RPC holds up only its chain. */
+export function depositWatcherTask(db: Db, adapter: ChainAdapter, clock: () => Date): Task {
+  return {
+    kind: `deposits.watch:${adapter.chainId}`,
+    everyMs: 2_000,
+    async run() {
+      await watchDeposits(db, adapter, clock());
+    },
+  };
+}
+
+/** Everything the server runs in the background, on the job mechanism (worker.ts). */
+export function backgroundTasks(config: ResolvedConfig, db: Db): Task[] {
+  const tasks = [
+    gasProvisioningTask(db, resolveWalletXpub(config)),
+    webhookDeliveryTask(webhookDeps(config, db, systemClock)),
+    retentionTask(config, db, systemClock),
+  ];
+  // Money out goes through the signer process (server/src/signer), on its socket.
+  const endpoint = signerEndpoint(config);
+  const signer = signerClient(endpoint);
+  const chains = specChainAdapters(config, db);
+  tasks.push(depositCompletionTask(db, signer, endpoint, systemClock));
+  tasks.push(
+    withdrawalSendingTask(
+      {
+        db,
+        signer,
+        head: async (chainId) => {
+          const chain = chains.find((c) => c.chainId === chainId);
+          if (!chain) throw new Error(`No chain ${chainId} is served`);
+          return chain.latestBlock();
+        },
+      },
+      endpoint,
+      systemClock,
+    ),
+  );
+  for (const chain of chains) {
+    tasks.push(depositWatcherTask(db, chain, systemClock));
+    // The local chain moves on by itself, so its deposits gain confirmations as a real one's do.
+    if (chain.kind === 'local' && config.localBlockMs > 0) {
+      tasks.push({
+        kind: `chain.mine:${chain.chainId}`,
+        everyMs: config.localBlockMs,
+        async run() {
+          await mineLocalBlocks(db, 1, chain.chainId);
+        },
+      });
+    }
+  }
+  return tasks;
+}

@@ -1,0 +1,259 @@
+import type { ExpressionBuilder } from 'kysely';
+import { engineOf, type Db } from '../db/connection';
+import type { Database, JobsTable } from '../db/schema';
+import { newId } from '../domain/ids';
+
+// The job queue, modelled on graphile-worker and pg-boss: jobs are rows; a worker claims a due row
+// by writing a lease (locked_by, locked_until) in one statement, runs it, then deletes it (or, for
+// a recurring job, puts it back with a new run_at). A lease that runs out (the worker died) lets
+// another worker claim the job again, so a job runs at least once and never twice at the same
+// time: tasks must be idempotent (e.g. crediting is keyed by the transfer, not by the run).
+//
+// Every write names the lease it holds (`where locked_by = worker`), so a worker whose lease ran
+// out and was taken over cannot complete or fail the new holder's run.
+
+export type Job = Omit<JobsTable, 'payload'> & { payload: unknown };
+
+export interface NewJob {
+  kind: string;
+  payload?: unknown;
+  /** At most one job per (kind, key): adding it again while it exists changes nothing. */
+  key?: string;
+  /** Not before (ms since the epoch); default now. */
+  runAt?: number;
+  maxAttempts?: number;
+}
+
+const DEFAULT_MAX_ATTEMPTS = 10;
+
+/** Queued, due, and not leased (never leased, or the lease ran out). */
+function isDue(eb: ExpressionBuilder<Database, 'jobs'>, now: number) {
+  return eb.and([
+    eb('state', '=', 'queued'),
+    eb('run_at', '<=', now),
+    eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]),
+  ]);
+}
+
+function toJob(row: JobsTable): Job {
+  return { ...row, payload: JSON.parse(row.payload) as unknown };
+}
+
+/** Adds a job; answers false when one with the same (kind, key) already exists. */
+export async function addJob(db: Db, job: NewJob, now: number): Promise<boolean> {
+  const inserted = await db
+    .insertInto('jobs')
+    .values({
+      id: newId('job'),
+      kind: job.kind,
+      key: job.key ?? null,
+      payload: JSON.stringify(job.payload ?? {}),
+      state: 'queued',
+      run_at: job.runAt ?? now,
+      attempts: 0,
+      max_attempts: job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      every_ms: null,
+      locked_by: null,
+      locked_until: null,
+      last_error: null,
+      created_at: now,
+    })
+    .onConflict((oc) => oc.columns(['kind', 'key']).doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/**
+ * Makes sure the recurring job `kind` exists (one row, keyed by its kind) and runs every
+ * `everyMs`; every process calls this at start, and only the first insert counts. Due at once
+ * when new; an existing row keeps its schedule and takes the new interval.
+ */
+export async function ensureRecurring(db: Db, kind: string, everyMs: number, now: number) {
+  await db
+    .insertInto('jobs')
+    .values({
+      id: newId('job'),
+      kind,
+      key: kind,
+      payload: '{}',
+      state: 'queued',
+      run_at: now,
+      attempts: 0,
+      // A recurring job is never given up: a failed run is retried at its next turn.
+      max_attempts: 0,
+      every_ms: everyMs,
+      locked_by: null,
+      locked_until: null,
+      last_error: null,
+      created_at: now,
+    })
+    .onConflict((oc) =>
+      oc.columns(['kind', 'key']).doUpdateSet({ every_ms: everyMs, state: 'queued' }),
+    )
+    .execute();
+}
+
+/**
+ * Leases the next due job of one of `kinds` to `worker` until now + leaseMs, or answers null.
+ * One UPDATE whose subquery picks the row: on PostgreSQL `FOR UPDATE SKIP LOCKED` makes
+ * concurrent workers pass over a row another is claiming instead of waiting for it (and READ
+ * COMMITTED re-checks the lease condition on the row it locks, so a row claimed meanwhile is
+ * not claimed again); SQLite runs the whole statement under its single write lock.
+ */
+export async function claimJob(
+  db: Db,
+  kinds: readonly string[],
+  worker: string,
+  leaseMs: number,
+  now: number,
+): Promise<Job | null> {
+  if (kinds.length === 0) return null;
+  const pg = engineOf(db) === 'postgres';
+  const row = await db
+    .updateTable('jobs')
+    .set((eb) => ({
+      locked_by: worker,
+      locked_until: now + leaseMs,
+      attempts: eb('attempts', '+', 1),
+    }))
+    .where('id', '=', (eb) =>
+      eb
+        .selectFrom('jobs')
+        .select('id')
+        .where('kind', 'in', kinds)
+        .where((w) => isDue(w, now))
+        .orderBy('run_at')
+        .orderBy('id')
+        .limit(1)
+        .$if(pg, (q) => q.forUpdate().skipLocked()),
+    )
+    .returningAll()
+    .executeTakeFirst();
+  return row ? toJob(row) : null;
+}
+
+/** Extends a held lease; false when the lease was lost (ran out and another worker took it). */
+export async function extendLease(
+  db: Db,
+  job: Job,
+  worker: string,
+  leaseMs: number,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ locked_until: now + leaseMs })
+    .where('id', '=', job.id)
+    .where('locked_by', '=', worker)
+    .where('locked_until', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** A finished run: the job goes, or a recurring one waits for its next turn. */
+export async function completeJob(db: Db, job: Job, worker: string, now: number): Promise<void> {
+  if (job.every_ms !== null) {
+    await db
+      .updateTable('jobs')
+      .set({
+        run_at: now + job.every_ms,
+        attempts: 0,
+        locked_by: null,
+        locked_until: null,
+        last_error: null,
+      })
+      .where('id', '=', job.id)
+      .where('locked_by', '=', worker)
+      .execute();
+    return;
+  }
+  await db.deleteFrom('jobs').where('id', '=', job.id).where('locked_by', '=', worker).execute();
+}
+
+/**
+ * A failed run: retried at `retryAt`, or marked failed once its attempts are used up (kept for
+ * the operator: `npm run admin -- jobs`). A recurring job is retried at its next turn.
+ */
+export async function failJob(
+  db: Db,
+  job: Job,
+  worker: string,
+  error: string,
+  retryAt: number,
+): Promise<void> {
+  const givesUp = job.every_ms === null && job.attempts >= job.max_attempts;
+  await db
+    .updateTable('jobs')
+    .set({
+      state: givesUp ? 'failed' : 'queued',
+      run_at: retryAt,
+      locked_by: null,
+      locked_until: null,
+      last_error: error.slice(0, 2000),
+    })
+    .where('id', '=', job.id)
+    .where('locked_by', '=', worker)
+    .execute();
+}
+
+/** Puts a failed job back in the queue, due now, with fresh attempts. */
+export async function retryJob(db: Db, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ state: 'queued', run_at: now, attempts: 0 })
+    .where('id', '=', id)
+    .where('state', '=', 'failed')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export interface QueueStats {
+  kind: string;
+  /** Jobs due now and not leased: the backlog. */
+  due: number;
+  /** Leased by a worker right now. */
+  running: number;
+  /** Given up after their attempts. */
+  failed: number;
+  /** ms since the oldest due job became due (0 without a backlog): a stuck worker shows here. */
+  oldestDueMs: number;
+}
+
+/** Per kind: what an operator watches (admin `jobs`, /metrics). */
+export async function queueStats(db: Db, now: number): Promise<QueueStats[]> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select((eb) => [
+      'kind',
+      eb.fn.sum<number>(eb.case().when(isDue(eb, now)).then(1).else(0).end()).as('due'),
+      eb.fn
+        .sum<number>(eb.case().when('locked_until', '>', now).then(1).else(0).end())
+        .as('running'),
+      eb.fn.sum<number>(eb.case().when('state', '=', 'failed').then(1).else(0).end()).as('failed'),
+      eb.fn
+        .min<number>(eb.case().when(isDue(eb, now)).then(eb.ref('run_at')).end())
+        .as('oldest_due'),
+    ])
+    .groupBy('kind')
+    .orderBy('kind')
+    .execute();
+  return rows.map((row) => ({
+    kind: row.kind,
+    due: Number(row.due),
+    running: Number(row.running),
+    failed: Number(row.failed),
+    oldestDueMs: row.oldest_due === null ? 0 : now - Number(row.oldest_due),
+  }));
+}
+
+/** Rows for an operator: failed jobs with their last error. */
+export async function failedJobs(db: Db) {
+  const rows = await db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('state', '=', 'failed')
+    .orderBy('run_at', 'desc')
+    .limit(100)
+    .execute();
+  return rows.map(toJob);
+}

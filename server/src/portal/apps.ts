@@ -1,0 +1,244 @@
+import {
+  generateApiKey,
+  listApiKeys,
+  revokeApiKey,
+  setApiKeyAbilities,
+  TOKEN_PERMISSIONS,
+} from '../domain/apps/apiKeys';
+import { appDetails, LIST_NAMES } from '../domain/apps/appDetails';
+import { createApp, listApps, ownedApp, updateApp } from '../domain/apps/apps';
+import {
+  gasWalletBalances,
+  updatePaymentMethod,
+  usePaymentMethod,
+} from '../domain/apps/paymentMethods';
+import { requeueDeposit } from '../domain/payments/depositRequeue';
+import { settingsHeldMail, sendAlert } from '../domain/account/mail';
+import { gasBalanceReader } from '../domain/chain/balances';
+import { microToDecimal } from '../domain/money';
+import { localChains, sendTestDeposit } from '../domain/payments/testDeposits';
+import { isoNow } from '../domain/time';
+import { clientOf } from '../http/client';
+import { earliest, keptAnswer } from '../http/keptAnswers';
+import { requireUser } from '../http/requestContext';
+import { assertWebhookUrlAllowed, systemResolver } from '../domain/webhooks/ssrf';
+import { cancelWithdrawal, reinitiateWithdrawal } from '../domain/payments/withdrawals';
+import { done } from './replies';
+import type { HandlerModule, Reply } from '../http/operationTypes';
+
+// Operations tagged Apps in openapi.yaml, keyed by operationId.
+export const appsHandlers: HandlerModule = (ctx) => {
+  const balances = gasBalanceReader(ctx.config, ctx.chain, ctx.db);
+  const local = localChains(ctx.config, ctx.db);
+  const webhookTargets = {
+    allowPrivate: ctx.config.webhooks.allowPrivate,
+    resolve: systemResolver,
+  };
+  return {
+    async getApps(request) {
+      const user = requireUser(request);
+      const now = ctx.clock().getTime();
+      return keptAnswer(
+        ctx.changes,
+        {
+          key: `getApps:${user.id}`,
+          owner: user.id,
+          now,
+          // A whitelist hold is shown until it ends.
+          until: ({ data }) => earliest(data.map((app) => app.whitelist_hold_until)),
+        },
+        async () => {
+          const apps = await listApps(ctx.db, user.id, new Date(now).toISOString());
+          return { status: true, data: apps } satisfies Reply<'getApps'>;
+        },
+      );
+    },
+
+    async createApp(request) {
+      const user = requireUser(request);
+      await assertWebhookUrlAllowed(request.body.callback_url, webhookTargets);
+      const { app, apps } = await createApp(
+        ctx.db,
+        user.id,
+        request.body,
+        isoNow(ctx.clock),
+        clientOf(request),
+      );
+      return done('App created successfully', { data: apps, app }) satisfies Reply<'createApp'>;
+    },
+
+    async updateApp(request) {
+      const user = requireUser(request);
+      await assertWebhookUrlAllowed(request.body.callback_url, webhookTargets);
+      const { app, whitelistHeldUntil } = await updateApp(
+        ctx.db,
+        user.id,
+        request.body,
+        isoNow(ctx.clock),
+        ctx.config.signer.holdHours,
+      );
+      if (whitelistHeldUntil) {
+        const change = {
+          appName: app.app_name,
+          what: 'IP whitelist' as const,
+          until: whitelistHeldUntil,
+        };
+        const mail = settingsHeldMail(user, change, clientOf(request), ctx.clock);
+        await sendAlert(ctx.config, mail, request.log, ctx.clock);
+      }
+      return done('App updated successfully', { data: app }) satisfies Reply<'updateApp'>;
+    },
+
+    async getAppDetails(request) {
+      const user = requireUser(request);
+      const { id } = request.params;
+      const pages = request.query;
+      const now = ctx.clock().getTime();
+      return keptAnswer(
+        ctx.changes,
+        {
+          key: `getAppDetails:${user.id}:${id}:${LIST_NAMES.map((list) => pages[list] ?? 1).join()}`,
+          owner: user.id,
+          now,
+          // Holds are shown until they end.
+          until: ({ data }) =>
+            earliest([
+              data.app_data.whitelist_hold_until,
+              ...data.user_payment_methods.map((method) => method.payout_hold_until),
+            ]),
+        },
+        async () => {
+          const data = await appDetails(ctx.db, user.id, id, pages, local, {
+            nowIso: new Date(now).toISOString(),
+            feeLeg: ctx.config.signer.feeAddress !== undefined,
+          });
+          return { status: true, data } satisfies Reply<'getAppDetails'>;
+        },
+      );
+    },
+
+    async listTokens(request) {
+      const user = requireUser(request);
+      const data = await listApiKeys(ctx.db, user.id, request.params.appid);
+      return { status: true, data } satisfies Reply<'listTokens'>;
+    },
+
+    async listTokenPermissions(request) {
+      requireUser(request);
+      return {
+        status: true,
+        data: TOKEN_PERMISSIONS.map(({ title, value }) => ({ title, value })),
+      } satisfies Reply<'listTokenPermissions'>;
+    },
+
+    async generateApiKey(request) {
+      const user = requireUser(request);
+      const { token, key } = await generateApiKey(
+        ctx.db,
+        user.id,
+        request.body,
+        isoNow(ctx.clock),
+        clientOf(request),
+      );
+      return done('API key generated successfully', {
+        token,
+        data: key,
+      }) satisfies Reply<'generateApiKey'>;
+    },
+
+    async revokeToken(request) {
+      const user = requireUser(request);
+      const { appid, tokenId } = request.params;
+      await revokeApiKey(ctx.db, user.id, appid, tokenId, isoNow(ctx.clock), clientOf(request));
+      return { status: true, msg: 'API key revoked successfully' } satisfies Reply<'revokeToken'>;
+    },
+
+    async updatePermissions(request) {
+      const user = requireUser(request);
+      const { app_id: appId, abilities } = request.body;
+      await setApiKeyAbilities(ctx.db, user.id, appId, request.params.tokenId, abilities);
+      return done('Permissions updated successfully') satisfies Reply<'updatePermissions'>;
+    },
+
+    async fetchBalance(request) {
+      const user = requireUser(request);
+      const { paymentMethodId, gasAddress, appDataId } = request.params;
+      const { nativeMicro, tokenMicro } = await gasWalletBalances(ctx.db, balances, user.id, {
+        appId: appDataId,
+        paymentMethodId,
+        gasAddress,
+      });
+      return {
+        status: true,
+        nativeAmount: microToDecimal(nativeMicro),
+        tokenAmount: tokenMicro === null ? null : microToDecimal(tokenMicro),
+      } satisfies Reply<'fetchBalance'>;
+    },
+
+    async usePaymentMethod(request) {
+      const user = requireUser(request);
+      await usePaymentMethod(ctx.db, user.id, request.body, isoNow(ctx.clock));
+      return done('Payment method added successfully') satisfies Reply<'usePaymentMethod'>;
+    },
+
+    async updatePaymentMethod(request) {
+      const user = requireUser(request);
+      const { payoutHeldUntil } = await updatePaymentMethod(
+        ctx.db,
+        user.id,
+        request.body,
+        isoNow(ctx.clock),
+        ctx.config.signer.holdHours,
+      );
+      if (payoutHeldUntil) {
+        const app = await ownedApp(ctx.db, user.id, request.body.user_app_id);
+        const change = {
+          appName: app.app_name,
+          what: 'payout address' as const,
+          until: payoutHeldUntil,
+        };
+        const mail = settingsHeldMail(user, change, clientOf(request), ctx.clock);
+        await sendAlert(ctx.config, mail, request.log, ctx.clock);
+      }
+      return done('Payment method updated successfully') satisfies Reply<'updatePaymentMethod'>;
+    },
+
+    async requeueDeposit(request) {
+      const user = requireUser(request);
+      await requeueDeposit(ctx.db, user.id, request.params.id);
+      return done('Deposit re-initiated successfully') satisfies Reply<'requeueDeposit'>;
+    },
+
+    async sendTestDeposit(request) {
+      const user = requireUser(request);
+      const { account_id: accountId, method, amount } = request.body;
+      const { thash, blockNumber } = await sendTestDeposit(ctx.db, local, user.id, {
+        accountId,
+        method,
+        amount,
+        now: ctx.clock(),
+      });
+      return done('Test deposit sent', {
+        data: { thash, block_number: blockNumber },
+      }) satisfies Reply<'sendTestDeposit'>;
+    },
+
+    async cancelWithdraw(request) {
+      const user = requireUser(request);
+      await cancelWithdrawal(ctx.db, user.id, request.params.id, ctx.clock());
+      return done('Withdrawal cancelled successfully') satisfies Reply<'cancelWithdraw'>;
+    },
+
+    async requeueWithdraw(request) {
+      const user = requireUser(request);
+      await reinitiateWithdrawal(
+        ctx.db,
+        (db) => gasBalanceReader(ctx.config, ctx.chain, db),
+        user.id,
+        request.params.id,
+        ctx.clock(),
+      );
+      return done('Withdrawal re-initiated successfully') satisfies Reply<'requeueWithdraw'>;
+    },
+  };
+};

@@ -1,0 +1,108 @@
+import { webhookDeps } from '../domain/webhooks/delivery';
+import {
+  deliveryDetails,
+  redeliver,
+  rotateSecret,
+  sendTestEvent,
+  switchWebhookOn,
+  webhookSettings,
+  ipnLogView,
+  type DeliveryDetails,
+} from '../domain/webhooks/portal';
+import { clientOf } from '../http/client';
+import { requireUser } from '../http/requestContext';
+import { done } from './replies';
+import type { HandlerModule, Reply, Schemas } from '../http/operationTypes';
+
+function deliveryView(d: DeliveryDetails): Schemas['WebhookDelivery'] {
+  return {
+    delivery: ipnLogView(d),
+    next_attempt_at: d.nextAttemptAt,
+    last_error: d.lastError,
+    attempts_made: d.attemptsMade.map((a) => ({
+      attempt: a.attempt,
+      at: a.at,
+      url: a.url,
+      outcome: a.outcome,
+      status_code: a.statusCode,
+      error: a.error,
+      duration_ms: a.durationMs,
+      request_headers: a.requestHeaders,
+      response_excerpt: a.responseExcerpt,
+    })),
+  };
+}
+
+/** The toast after a test event or a Redeliver: what the endpoint did with the first POST. */
+function outcomeMessage(what: string, d: DeliveryDetails): string {
+  const last = d.attemptsMade.at(-1);
+  if (d.status === 'delivered') return `${what} delivered (HTTP ${last?.statusCode ?? 200})`;
+  const why = last?.statusCode ? `HTTP ${last.statusCode}` : (last?.error ?? d.lastError ?? '');
+  return d.status === 'retrying'
+    ? `${what} not delivered (${why}); it will be retried`
+    : `${what} failed (${why})`;
+}
+
+// Operations tagged Webhooks in openapi.yaml, keyed by operationId.
+export const webhooksHandlers: HandlerModule = (ctx) => {
+  const deps = webhookDeps(ctx.config, ctx.db, ctx.clock);
+  return {
+    async getWebhookSettings(request) {
+      const user = requireUser(request);
+      const s = await webhookSettings(ctx.db, user.id, request.params.id, ctx.clock());
+      return {
+        status: true,
+        data: {
+          has_secret: s.hasSecret,
+          secret_created_at: s.secretCreatedAt,
+          previous_valid_until: s.previousValidUntil,
+          disabled_at: s.disabledAt,
+          disabled_reason: s.disabledReason,
+        },
+      } satisfies Reply<'getWebhookSettings'>;
+    },
+
+    async rotateWebhookSecret(request) {
+      const user = requireUser(request);
+      const secret = await rotateSecret(
+        ctx.db,
+        ctx.config.secretKey,
+        user.id,
+        request.params.id,
+        ctx.clock(),
+        clientOf(request),
+      );
+      return done('Copy the signing secret now; it will not be shown again.', {
+        secret,
+      }) satisfies Reply<'rotateWebhookSecret'>;
+    },
+
+    async switchWebhookOn(request) {
+      const user = requireUser(request);
+      await switchWebhookOn(ctx.db, user.id, request.params.id);
+      return done('Webhook switched on') satisfies Reply<'switchWebhookOn'>;
+    },
+
+    async sendTestWebhook(request) {
+      const user = requireUser(request);
+      const d = await sendTestEvent(deps, user.id, request.params.id);
+      return done(outcomeMessage('Test event', d), {
+        data: deliveryView(d),
+      }) satisfies Reply<'sendTestWebhook'>;
+    },
+
+    async getWebhookDelivery(request) {
+      const user = requireUser(request);
+      const d = await deliveryDetails(ctx.db, user.id, request.params.id);
+      return done(d.status, { data: deliveryView(d) }) satisfies Reply<'getWebhookDelivery'>;
+    },
+
+    async redeliverWebhook(request) {
+      const user = requireUser(request);
+      const d = await redeliver(deps, user.id, request.params.id);
+      return done(outcomeMessage('Redelivery', d), {
+        data: deliveryView(d),
+      }) satisfies Reply<'redeliverWebhook'>;
+    },
+  };
+};

@@ -1,0 +1,50 @@
+import type { HDKey } from '@scure/bip32';
+import type { SignerConfig } from '../../config';
+import type { Db } from '../../db/connection';
+import type { ChainTxPurpose, ChainTxsTable } from '../../db/schema';
+import type { ChainSender } from '../../domain/chain/sender';
+import type { Clock } from '../../domain/time';
+import type { SignerAnswer } from '../client/protocol';
+
+// What every part of the signer's service shares: its dependencies, the rows it signs, and
+// how it says no.
+
+export type SignerSettings = Pick<
+  SignerConfig,
+  'feeAddress' | 'sweepMin' | 'gasTopUpCap' | 'replaceAfterMs'
+>;
+
+export interface SignerDeps {
+  db: Db;
+  /** The account key (m/44'/60'/0'). */
+  account: HDKey;
+  senderFor(chainId: number): ChainSender;
+  /** Where a method's token is on the served chain (the watcher's mapping, chain/index.ts). */
+  tokenContract(chainId: number, methodContract: string): string;
+  settings: SignerSettings;
+  clock: Clock;
+  /** Where each signature is logged (besides the signer_log table). */
+  log(line: Record<string, unknown>): void;
+}
+
+export type TxRow = ChainTxsTable;
+
+export interface Transfer {
+  purpose: ChainTxPurpose;
+  refId: string;
+  chainId: number;
+  keyPath: string;
+  from: string;
+  /** Who gets the value. */
+  to: string;
+  token: string | null;
+  amount: bigint;
+  reason: string;
+}
+
+/** A withdrawal's row left status 3 (or took another signature) while it was being signed. */
+export class RowMovedOn extends Error {}
+
+export function refuse(reason: string): SignerAnswer {
+  return { state: 'refused', reason };
+}

@@ -1,0 +1,92 @@
+import { loadConfig } from '../../config';
+import { openDb } from '../../db/connection';
+import { migrateToLatest } from '../../db/migrate';
+import { chainAdapterFor, chainSenderFor } from '../../domain/chain';
+import type { ChainSender } from '../../domain/chain/sender';
+import type { SpecChainId } from '../../domain/chain/specChains';
+import { systemClock } from '../../domain/time';
+import { resolveConfig } from '../../runtime';
+import { ensureDevSeed, loadAccountKey } from './seed';
+import { SignerService } from './service';
+import { endpointName, signerEndpoint } from '../client/client';
+import { listenSigner } from './listener';
+
+// The signer's own process (dist/server/signer.cjs; `npm start` runs it beside the server): the
+// only one that reads the wallet seed. It answers the web process's three requests on a unix
+// socket, re-checking each against the database, and logs every signature with its reason.
+
+function log(line: Record<string, unknown>): void {
+  process.stdout.write(
+    `${JSON.stringify({ time: new Date().toISOString(), name: 'signer', ...line })}\n`,
+  );
+}
+
+async function main(): Promise<void> {
+  process.umask(0o077);
+  // `--dev-wallet <DATA_DIR>`: write the development seed and its xpub there, then exit (a web
+  // process started without its signer asks for this; it holds no code that makes a seed).
+  const devWallet = process.argv.indexOf('--dev-wallet');
+  if (devWallet >= 0) {
+    const dataDir = process.argv[devWallet + 1];
+    if (!dataDir) throw new Error('--dev-wallet needs the DATA_DIR to write the wallet in');
+    ensureDevSeed(dataDir);
+    return;
+  }
+  const config = resolveConfig(loadConfig(process.env));
+  const account = loadAccountKey({
+    seedFile: config.signer.seedFile,
+    dataDir: config.dataDir,
+    isProduction: config.isProduction,
+    walletXpub: config.walletXpub,
+  });
+  const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  await migrateToLatest(db);
+  const senders = new Map<number, ChainSender>();
+  const service = new SignerService({
+    db,
+    account,
+    senderFor: (chainId) => {
+      let sender = senders.get(chainId);
+      if (!sender) {
+        sender = chainSenderFor(config, db, chainId as SpecChainId);
+        senders.set(chainId, sender);
+      }
+      return sender;
+    },
+    tokenContract: (chainId, contract) =>
+      chainAdapterFor(config, db, chainId as SpecChainId).tokenContract(contract),
+    settings: config.signer,
+    clock: systemClock,
+    log,
+  });
+  const endpoint = signerEndpoint(config);
+  const server = await listenSigner(
+    endpoint,
+    (request) => service.handle(request),
+    (error) => log({ level: 'error', msg: 'request failed', err: String(error) }),
+  );
+  log({ msg: `Signer listening on ${endpointName(endpoint)}`, xpub: account.publicExtendedKey });
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log({ msg: `${signal} received, shutting down` });
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server
+      .close()
+      .then(() => db.destroy())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,251 @@
+import { isAddress, parseUnits } from 'viem';
+import type { Db } from '../../db/connection';
+import { ChainUnavailableError } from '../../domain/chain/adapter';
+import { NATIVE_TRANSFER_GAS, TOKEN_TRANSFER_GAS } from '../../domain/chain/sender';
+import { addressKey, specNativeDecimals } from '../../domain/chain/specChains';
+import { GAS_BRANCH } from '../../domain/payments/gasProvisioner';
+import { ACCOUNT_BRANCH } from '../../domain/payments/accounts';
+import { depositsWithMethod } from '../../domain/payments/deposits';
+import type { SignerAnswer, SignerRequest } from '../client/protocol';
+import { refuse, type SignerDeps, type Transfer } from './deps';
+import { TxPipeline } from './pipeline';
+import { WithdrawalSigner } from './withdrawal';
+
+// The signer's three requests: a deposit's gas top-up and its sweep (here), and a withdrawal
+// (withdrawal.ts). Each is re-checked against the database before anything is signed: the web
+// process names only a row (and, for a sweep, where it wants the money to go), and the signer
+// reads the rest itself. What is signed goes through the pipeline (pipeline.ts). Requests run one
+// at a time in this process (listener.ts), and one signer runs per deployment.
+
+export type { SignerDeps, SignerSettings } from './deps';
+
+/** A deposit with what the signer checks. */
+async function depositContext(db: Db, id: string) {
+  return depositsWithMethod(db)
+    .innerJoin('app_accounts', (join) =>
+      join
+        .onRef('app_accounts.app_id', '=', 'receive_transactions.app_id')
+        .onRef('app_accounts.unique_id', '=', 'receive_transactions.unique_id')
+        .onRef('app_accounts.chain_id', '=', 'receive_transactions.chain_id'),
+    )
+    .select([
+      'receive_transactions.id',
+      'receive_transactions.app_id',
+      'receive_transactions.payment_method_id',
+      'receive_transactions.deposit_status',
+      'receive_transactions.address',
+      'receive_transactions.chain_id',
+      'receive_transactions.process_datetime',
+      'payment_methods.network_type',
+      'payment_methods.is_token',
+      'payment_methods.token_contract_address',
+      'payment_methods.decimals',
+      'payment_methods.min_deposit',
+      'app_payment_methods.collect_address',
+      'app_payment_methods.payout_hold_until',
+      'app_payment_methods.gas_address',
+      'app_payment_methods.gas_index',
+      'app_accounts.derivation_index',
+    ])
+    .where('receive_transactions.id', '=', id)
+    .executeTakeFirst();
+}
+
+type Deposit = NonNullable<Awaited<ReturnType<typeof depositContext>>>;
+
+export class SignerService {
+  private readonly pipeline: TxPipeline;
+  private readonly withdrawals: WithdrawalSigner;
+
+  constructor(private readonly deps: SignerDeps) {
+    this.pipeline = new TxPipeline(deps);
+    this.withdrawals = new WithdrawalSigner(deps, this.pipeline);
+  }
+
+  /** Answers one request; never throws for a refusal (only for a bug or an outage). */
+  async handle(request: SignerRequest): Promise<SignerAnswer> {
+    try {
+      if (request.op === 'topUpGas') return await this.topUpGas(request.depositId);
+      if (request.op === 'sweep') return await this.sweep(request.depositId, request.to);
+      return await this.withdrawals.send(request.withdrawalId);
+    } catch (error) {
+      if (error instanceof ChainUnavailableError) {
+        return { state: 'waiting', reason: `The chain is unreachable: ${error.message}` };
+      }
+      throw error;
+    }
+  }
+
+  private async topUpGas(depositId: string): Promise<SignerAnswer> {
+    const d = await depositContext(this.deps.db, depositId);
+    const refusal = this.depositRefusal(d);
+    if (refusal) return refusal;
+    const deposit = d as Deposit;
+    if (deposit.is_token !== 1) return refuse('A native-coin deposit needs no gas top-up.');
+    if (deposit.deposit_status !== 3) {
+      return refuse(`Deposit ${depositId} is in status ${deposit.deposit_status}, not 3.`);
+    }
+    if (!deposit.gas_address || deposit.gas_index === null) {
+      return { state: 'waiting', reason: 'The operational wallet is not provisioned yet.' };
+    }
+    const chainId = deposit.chain_id ?? 0;
+    const sender = this.deps.senderFor(chainId);
+    const followed = await this.pipeline.follow(
+      sender,
+      chainId,
+      deposit.gas_address,
+      ['gas'],
+      depositId,
+      (row) =>
+        // A revert before the deposit's last move (a Re-initiate) is history.
+        row.created_at >= (deposit.process_datetime ?? ''),
+    );
+    if (followed) return followed;
+    const price = await sender.gasPrice();
+    const legs = (await this.feeOwed(deposit)) > 0n ? 2n : 1n;
+    const needed = legs * TOKEN_TRANSFER_GAS * price;
+    const has = await sender.balance(deposit.address ?? '', null);
+    const mined = await this.pipeline.rows(depositId, 'gas');
+    if (has >= needed) {
+      return { state: 'done', txHash: mined.find((r) => r.status === 'mined')?.tx_hash ?? null };
+    }
+    const amount = needed - has;
+    const spent = mined
+      .filter((r) => r.status === 'mined' || r.status === 'pending')
+      .reduce((sum, r) => sum + BigInt(r.amount_raw), 0n);
+    const cap = parseUnits(this.deps.settings.gasTopUpCap, specNativeDecimals(chainId));
+    if (spent + amount > cap) {
+      return refuse(
+        `A top-up of ${amount} would take deposit ${depositId}'s gas past the cap (${cap}).`,
+      );
+    }
+    const opBalance = await sender.balance(deposit.gas_address, null);
+    if (opBalance < amount + NATIVE_TRANSFER_GAS * price) {
+      return { state: 'waiting', reason: 'The operational wallet lacks the gas to top up.' };
+    }
+    return this.pipeline.sign(sender, {
+      purpose: 'gas',
+      refId: depositId,
+      chainId,
+      keyPath: `${GAS_BRANCH}/0/${deposit.gas_index}`,
+      from: deposit.gas_address,
+      to: deposit.address ?? '',
+      token: null,
+      amount,
+      reason: `gas top-up of deposit ${depositId} (${legs} token transfer(s) at ${price} wei)`,
+    });
+  }
+
+  private async sweep(depositId: string, to: string): Promise<SignerAnswer> {
+    const d = await depositContext(this.deps.db, depositId);
+    const refusal = this.depositRefusal(d);
+    if (refusal) return refusal;
+    const deposit = d as Deposit;
+    const ready = deposit.is_token === 1 ? [4] : [3];
+    if (!ready.includes(deposit.deposit_status)) {
+      return refuse(
+        `Deposit ${depositId} is in status ${deposit.deposit_status}, not ${ready.join(' or ')}.`,
+      );
+    }
+    // The payout address is the one configured for the app and method, whatever was asked.
+    if (
+      !isAddress(to, { strict: false }) ||
+      addressKey(to) !== addressKey(deposit.collect_address)
+    ) {
+      return refuse(`${to} is not the payout address configured for this app and method.`);
+    }
+    const now = this.deps.clock();
+    if (deposit.payout_hold_until !== null && new Date(deposit.payout_hold_until) > now) {
+      return refuse(
+        `The payout address was changed: sweeps to it are held until ${deposit.payout_hold_until}.`,
+      );
+    }
+    if (deposit.derivation_index === null || deposit.address === null) {
+      return refuse(`Deposit ${depositId} has no derived address.`);
+    }
+    const chainId = deposit.chain_id ?? 0;
+    const sender = this.deps.senderFor(chainId);
+    const from = deposit.address;
+    const followed = await this.pipeline.follow(
+      sender,
+      chainId,
+      from,
+      ['sweep_fee', 'sweep'],
+      depositId,
+      (row) =>
+        // A revert before the deposit's last move (a Re-initiate) is history.
+        row.created_at >= (deposit.process_datetime ?? ''),
+    );
+    if (followed) return followed;
+    const rows = await this.pipeline.rows(depositId, null);
+    const swept = rows.find((r) => r.purpose === 'sweep' && r.status === 'mined');
+    if (swept) return { state: 'done', txHash: swept.tx_hash };
+    const token =
+      deposit.is_token === 1 && deposit.token_contract_address
+        ? this.pipeline.tokenOnChain(sender, deposit.token_contract_address)
+        : null;
+    const balance = await sender.balance(from, token);
+    const native = token === null ? balance : await sender.balance(from, null);
+    const price = await sender.gasPrice();
+    const cost = (token === null ? NATIVE_TRANSFER_GAS : TOKEN_TRANSFER_GAS) * price;
+    const feePaid = rows.some((r) => r.purpose === 'sweep_fee' && r.status === 'mined');
+    const fee = feePaid ? 0n : await this.feeOwed(deposit);
+    if (!feePaid) {
+      const minimum = parseUnits(
+        this.deps.settings.sweepMin ?? deposit.min_deposit,
+        deposit.decimals,
+      );
+      if (balance < minimum || balance === 0n) {
+        return { state: 'waiting', reason: `The balance ${balance} is below the sweep minimum.` };
+      }
+    }
+    const feeAddress = this.deps.settings.feeAddress;
+    const leg: Pick<Transfer, 'purpose' | 'to' | 'amount'> =
+      fee > 0n && feeAddress
+        ? { purpose: 'sweep_fee', to: feeAddress, amount: fee < balance ? fee : balance }
+        : {
+            purpose: 'sweep',
+            to: deposit.collect_address,
+            amount: token === null ? balance - cost : balance,
+          };
+    const gasNeeded = cost + (token === null ? leg.amount : 0n);
+    if (leg.amount <= 0n || native < gasNeeded) {
+      return { state: 'needsGas', reason: `${from} lacks the gas to sweep (${native} wei).` };
+    }
+    return this.pipeline.sign(sender, {
+      ...leg,
+      refId: depositId,
+      chainId,
+      keyPath: `${ACCOUNT_BRANCH}/0/${deposit.derivation_index}`,
+      from,
+      token,
+      reason:
+        leg.purpose === 'sweep_fee'
+          ? `gateway fee of deposit ${depositId}`
+          : `sweep of deposit ${depositId} to the payout address`,
+    });
+  }
+
+  private depositRefusal(d: Deposit | undefined): SignerAnswer | null {
+    if (!d) return refuse('No such deposit.');
+    if (d.network_type !== 'EVM') return refuse('Sweeps are not supported on this network yet.');
+    return null;
+  }
+
+  /**
+   * The gateway's fee still owed by the deposit's address: the fees recorded at credit of every
+   * deposit there that this sweep takes along (credited, not swept yet).
+   */
+  private async feeOwed(deposit: Deposit): Promise<bigint> {
+    if (!this.deps.settings.feeAddress) return 0n;
+    const rows = await this.deps.db
+      .selectFrom('receive_transactions')
+      .select('fee_raw')
+      .where('app_id', '=', deposit.app_id)
+      .where('payment_method_id', '=', deposit.payment_method_id)
+      .where('address', '=', deposit.address)
+      .where('deposit_status', 'in', [3, 4])
+      .execute();
+    return rows.reduce((sum, r) => sum + BigInt(r.fee_raw ?? '0'), 0n);
+  }
+}

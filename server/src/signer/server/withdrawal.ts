@@ -1,0 +1,148 @@
+import { getAddress, isAddress } from 'viem';
+import { NATIVE_TRANSFER_GAS, TOKEN_TRANSFER_GAS } from '../../domain/chain/sender';
+import { addressKey } from '../../domain/chain/specChains';
+import { GAS_BRANCH } from '../../domain/payments/gasProvisioner';
+import type { SignerAnswer } from '../client/protocol';
+import { refuse, type SignerDeps } from './deps';
+import type { TxPipeline } from './pipeline';
+
+// Withdrawals: the row is re-read and re-checked (status 3, the method's switch, the whitelist and
+// its hold, the wallet's funds) before the pipeline signs it.
+
+export class WithdrawalSigner {
+  constructor(
+    private readonly deps: SignerDeps,
+    private readonly pipeline: TxPipeline,
+  ) {}
+
+  async send(withdrawalId: string): Promise<SignerAnswer> {
+    const db = this.deps.db;
+    const w = await db
+      .selectFrom('send_transactions')
+      .innerJoin('payment_methods', 'payment_methods.id', 'send_transactions.payment_method_id')
+      .innerJoin('apps', 'apps.id', 'send_transactions.app_id')
+      .innerJoin('app_payment_methods', (join) =>
+        join
+          .onRef('app_payment_methods.app_id', '=', 'send_transactions.app_id')
+          .onRef(
+            'app_payment_methods.payment_method_id',
+            '=',
+            'send_transactions.payment_method_id',
+          ),
+      )
+      .select([
+        'send_transactions.id',
+        'send_transactions.app_id',
+        'send_transactions.status',
+        'send_transactions.to_address',
+        'send_transactions.amount_raw',
+        'send_transactions.from_address',
+        'send_transactions.signed_tx',
+        'send_transactions.nonce',
+        'payment_methods.network_type',
+        'payment_methods.chain_id',
+        'payment_methods.is_token',
+        'payment_methods.token_contract_address',
+        'payment_methods.decimals',
+        'payment_methods.code',
+        'app_payment_methods.withdraw_status',
+        'app_payment_methods.gas_address',
+        'app_payment_methods.gas_index',
+        'apps.whitelist_ip',
+        'apps.whitelist_hold_until',
+      ])
+      .where('send_transactions.id', '=', withdrawalId)
+      .executeTakeFirst();
+    if (!w) return refuse(`No withdrawal ${withdrawalId}.`);
+    if (w.network_type !== 'EVM')
+      return refuse('Withdrawals are not supported on this network yet.');
+    if (!w.gas_address || w.gas_index === null) {
+      return refuse('The operational wallet is not provisioned yet.');
+    }
+    const chainId = w.chain_id;
+    const sender = this.deps.senderFor(chainId);
+    // Only once: a transaction signed for its current attempt is followed, never signed anew.
+    // A revert is the current attempt's while the row still holds that attempt's nonce (a
+    // Re-initiate after a revert clears it).
+    const followed = await this.pipeline.follow(
+      sender,
+      chainId,
+      w.gas_address,
+      ['withdrawal'],
+      w.id,
+      (row) => w.signed_tx !== null && w.nonce !== null && row.nonce === Number(w.nonce),
+    );
+    if (followed) return followed;
+    const rows = await this.pipeline.rows(w.id, 'withdrawal');
+    const mined = rows.find((r) => r.status === 'mined');
+    if (mined) return { state: 'done', txHash: mined.tx_hash };
+    // Here nothing of it can be mined: no transaction signed, or the node rejected the one
+    // signed (never broadcast), so a new one replaces it on the row.
+    if (w.status !== 3) return refuse(`Withdrawal ${w.id} is in status ${w.status}, not 3.`);
+    if (w.amount_raw === null) return refuse(`Withdrawal ${w.id} has no exact amount.`);
+    if (w.withdraw_status !== 1) return refuse('Withdrawals of this method are switched off.');
+    if (!w.whitelist_ip || w.whitelist_ip.trim() === '') {
+      return refuse('The app has no IP whitelist: withdrawals need one.');
+    }
+    const hold = await this.withdrawalHold(w.app_id, w.whitelist_hold_until);
+    if (hold) return refuse(`The app's settings changed: withdrawals are held until ${hold}.`);
+    if (!isAddress(w.to_address, { strict: false })) {
+      return refuse(`${w.to_address} is not an address of this network.`);
+    }
+    if (w.from_address !== null && addressKey(w.from_address) !== addressKey(w.gas_address)) {
+      return refuse(`Withdrawal ${w.id} was reserved in another wallet than ${w.gas_address}.`);
+    }
+    const token =
+      w.is_token === 1 && w.token_contract_address
+        ? this.pipeline.tokenOnChain(sender, w.token_contract_address)
+        : null;
+    const amount = BigInt(w.amount_raw);
+    const price = await sender.gasPrice();
+    const cost = (token === null ? NATIVE_TRANSFER_GAS : TOKEN_TRANSFER_GAS) * price;
+    const native = await sender.balance(w.gas_address, null);
+    const held = token === null ? native - cost : await sender.balance(w.gas_address, token);
+    if (held < amount) {
+      return refuse(
+        `The operational wallet ${w.gas_address} holds ${held < 0n ? 0n : held} base units of ${w.code}, less than the ${amount} to send.`,
+      );
+    }
+    if (native < cost + (token === null ? amount : 0n)) {
+      return refuse(
+        `The operational wallet ${w.gas_address} lacks the network fee: it holds ${native} wei of the native coin, the transfer costs up to ${cost} wei. Fund it, then Re-initiate.`,
+      );
+    }
+    return this.pipeline.sign(
+      sender,
+      {
+        purpose: 'withdrawal',
+        refId: w.id,
+        chainId,
+        keyPath: `${GAS_BRANCH}/0/${w.gas_index}`,
+        from: w.gas_address,
+        to: getAddress(w.to_address),
+        token,
+        amount,
+        reason: `withdrawal ${w.id} of app ${w.app_id}`,
+      },
+      undefined,
+      w.signed_tx,
+    );
+  }
+
+  /** The latest end of a hold on the app's settings (whitelist or any payout address), if on. */
+  private async withdrawalHold(
+    appId: string,
+    whitelistHold: string | null,
+  ): Promise<string | null> {
+    const payout = await this.deps.db
+      .selectFrom('app_payment_methods')
+      .select((eb) => eb.fn.max('payout_hold_until').as('until'))
+      .where('app_id', '=', appId)
+      .executeTakeFirst();
+    const now = this.deps.clock();
+    const holds = [whitelistHold, payout?.until ?? null].filter(
+      (h): h is string => h !== null && new Date(h) > now,
+    );
+    return holds.sort().at(-1) ?? null;
+  }
+}
