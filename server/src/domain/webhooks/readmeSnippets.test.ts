@@ -11,19 +11,19 @@ import { webhookDeps } from './delivery';
 import { sendTestPing } from './portal';
 import { rotateWebhookSecret } from './secrets';
 
-// The README's "verify a delivery in Node" snippets, taken from README.md as they are written
-// and run by Node (as ES modules, from the repository root) against real signed deliveries: the
-// text a merchant copies cannot drift from what the server sends.
+// The integration guide's "verify a delivery in Node" snippets, taken from docs/gateway.md as
+// they are written and run by Node (as ES modules, from the repository root) against real signed
+// deliveries: the text a merchant copies cannot drift from what the server sends.
 
 const run = promisify(execFile);
 
-/** The README's ```js block that contains `marker`. */
-function readmeSnippet(marker: string): string {
-  const readme = readFileSync(path.join(ROOT_DIR, 'README.md'), 'utf8');
-  const block = [...readme.matchAll(/```js\n([\s\S]*?)```/g)]
+/** The ```js block of docs/gateway.md that contains `marker`. */
+function guideSnippet(marker: string): string {
+  const guide = readFileSync(path.join(ROOT_DIR, 'docs', 'gateway.md'), 'utf8');
+  const block = [...guide.matchAll(/```js\n([\s\S]*?)```/g)]
     .map((m) => m[1] ?? '')
     .find((code) => code.includes(marker));
-  if (!block) throw new Error(`README.md has no js block with ${marker}`);
+  if (!block) throw new Error(`docs/gateway.md has no js block with ${marker}`);
   return block;
 }
 
@@ -47,7 +47,7 @@ console.log(JSON.stringify(result));
   return JSON.parse(stdout) as unknown;
 }
 
-describe('README: verifying a delivery in Node', () => {
+describe('docs/gateway.md: verifying a delivery in Node', () => {
   const t = testAppPerBlock({ env: { WEBHOOK_ALLOW_PRIVATE: '1' } });
 
   it('both snippets accept a real delivery, before and after a rotation, and refuse a forged one', async () => {
@@ -72,7 +72,7 @@ describe('README: verifying a delivery in Node', () => {
       expect(rotated.headers['webhook-signature']?.split(' ')).toHaveLength(2);
       const forged = { ...plain, body: plain.body.replace('test.ping', 'test.pong') };
 
-      const byHand = readmeSnippet("from 'node:crypto'");
+      const byHand = guideSnippet("from 'node:crypto'");
       const check = (secret: string, hook: ReceivedHook) =>
         runSnippet(byHand, 'verify(secret, headers, body)', secret, hook);
       expect(await check(first, plain)).toBe(true);
@@ -81,7 +81,7 @@ describe('README: verifying a delivery in Node', () => {
       expect(await check(second, plain)).toBe(false);
       expect(await check(first, forged)).toBe(false);
 
-      const withPackage = readmeSnippet("from 'standardwebhooks'");
+      const withPackage = guideSnippet("from 'standardwebhooks'");
       const event = (secret: string, hook: ReceivedHook) =>
         runSnippet(withPackage, 'verifyEvent(secret, headers, body)', secret, hook);
       expect(await event(first, plain)).toEqual(JSON.parse(plain.body));
