@@ -1,6 +1,5 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { delay } from 'msw';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { fail, ok, on } from '../../test/msw/contract';
 import { server } from '../../test/msw/server';
@@ -28,10 +27,15 @@ function renderSignedIn() {
 describe('LogoutButton', () => {
   test('revokes the session, forgets it and the cached data, then goes to /login', async () => {
     let auth: string | null = null;
+    // The server answers once the test has seen the pending state, however slow the machine.
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
     server.use(
       on('logout', async ({ request }) => {
         auth = request.headers.get('authorization');
-        await delay(50);
+        await answered;
         return ok('logout', { status: true, msg: 'Logout Successfully' });
       }),
     );
@@ -46,6 +50,7 @@ describe('LogoutButton', () => {
     expect(
       screen.getByRole('button', { name: 'Logout' }).querySelector('.spinner-border'),
     ).not.toBeNull();
+    answer();
 
     expect(await screen.findByRole('heading', { name: 'Login' })).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent('/login');
