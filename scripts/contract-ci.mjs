@@ -53,6 +53,8 @@ const env = {
   RATE_LIMIT_MAX: '1000000',
   AUTH_RATE_LIMIT_MAX: '1000000',
   GATEWAY_RATE_LIMIT_MAX: '1000000',
+  // Its requests without a valid key would otherwise brake its own address on the gateway.
+  GATEWAY_AUTH_FAILURE_MAX: '1000000',
   // Blocks only when --mine asks: a test deposit stays Pending until then, whatever the timing.
   LOCAL_BLOCK_MS: '0',
   // The brute-force brakes would lock the tool's own account after its wrong-password probes.

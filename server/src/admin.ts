@@ -1,7 +1,7 @@
 import { UsageError, type CommandIo } from './admin/command';
 import { findCommand, helpText } from './admin/commands';
 import { loadConfig, type Env } from './config';
-import { openRuntime } from './runtime';
+import { NoDatabaseError, openRuntime } from './runtime';
 
 export async function runAdmin(
   argv: string[],
@@ -21,8 +21,9 @@ export async function runAdmin(
   const { command, args } = found;
   try {
     if ('runWithConfig' in command) return await command.runWithConfig(args, loadConfig(env), io);
-    // Same DATA_DIR, migrations and seed as the server, so admin works on a fresh clone too.
-    const runtime = await openRuntime(loadConfig(env));
+    // The server's database as it is (migrated to latest): a DATA_DIR or DATABASE_URL that
+    // names none is refused, never made, or the command would act on a new, empty database.
+    const runtime = await openRuntime(loadConfig(env), { existing: true });
     try {
       return await command.run(args, runtime, io);
     } finally {
@@ -32,6 +33,10 @@ export async function runAdmin(
     if (err instanceof UsageError) {
       io.out(`${err.message}\nUsage: npm run admin -- ${command.usage}`);
       return 2;
+    }
+    if (err instanceof NoDatabaseError) {
+      io.out(err.message);
+      return 1;
     }
     throw err;
   }

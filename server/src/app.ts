@@ -17,13 +17,14 @@ import { HttpError, MSG, envelope } from './http/errors';
 import { clientErrorHandler, errorHandler } from './http/errorHandler';
 import { registerHealth } from './http/health';
 import { registerJobGauges } from './http/jobMetrics';
+import { loggerOptions } from './http/logging';
 import { registerWatcherGauges } from './http/watcherMetrics';
 import { registerMetrics } from './http/metrics';
 import { registerMultipart, takesUploads } from './http/multipart';
 import { GATEWAY_RATE_LIMIT_GROUP, databaseRateLimitStore } from './http/rateLimitStore';
 import { COMPRESSION, sendKeptEncoded, serializeAnswer } from './http/keptAnswers';
 import { fastifyTrustProxy, forwardedForWarning } from './http/trustProxy';
-import { buildSecurityHandlers } from './http/security';
+import { buildSecurityHandlers, strictTransportSecurity } from './http/security';
 import { ajvsFor, createValidatorCompiler } from './http/validation';
 import { isApiUrl, registerWeb, wantsSpaShell, webAvailable } from './http/web';
 import { xsrfSetCookie } from './http/xsrf';
@@ -64,7 +65,7 @@ const API_HEADERS = {
 export interface BuildAppOptions {
   config: ResolvedConfig;
   db: Db;
-  /** Fastify logger options; defaults to `{ level: config.logLevel }`. */
+  /** Fastify logger options; defaults to `{ level: config.logLevel }`; secrets redacted either way. */
   logger?: FastifyServerOptions['logger'];
   clock?: Clock;
   /** openapi.yaml to serve (tests may pass a fixture). */
@@ -89,7 +90,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   shareMetaSchemaValidators();
 
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    // Secrets in a request's URL or headers never reach the log (http/logging.ts).
+    logger: loggerOptions(options.logger, config.logLevel),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     exposeHeadRoutes: false,
     // Unique across processes and restarts (Fastify's default counts from 1 in each process): the
@@ -97,8 +99,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => newId('req'),
     bodyLimit: 1024 * 1024,
     // Fastify's default (100) answers a longer path parameter with a bare 414; let the schema
-    // refuse it with a 422 in the envelope instead.
-    routerOptions: { maxParamLength: 2048 },
+    // refuse it with a 422 in the envelope instead. A trailing slash reaches the operation
+    // without it (`/deposits/` was `/deposits/{id}` with an empty id).
+    routerOptions: { maxParamLength: 2048, ignoreTrailingSlash: true },
     // Refusals made before any route runs (bad URL encoding, unreadable headers) answer in the
     // error envelope too.
     frameworkErrors: errorHandler,
@@ -149,6 +152,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ctx.changes?.requestsArrived();
     }
     reply.headers(SECURITY_HEADERS);
+    const hsts = strictTransportSecurity(request);
+    if (hsts !== undefined) reply.header('strict-transport-security', hsts);
     if (isApiUrl(request.url)) reply.headers(API_HEADERS);
     const xsrf = xsrfSetCookie(request);
     if (xsrf !== undefined) reply.header('set-cookie', xsrf);

@@ -93,6 +93,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ KEPT_READS: 'sometimes' })).toThrow(/KEPT_READS/);
   });
 
+  it('seeds the demo account outside production unless SEED_DEMO is off', () => {
+    expect(loadConfig({}).seedDemo).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).seedDemo).toBe(true);
+    expect(loadConfig({ SEED_DEMO: '0' }).seedDemo).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production' }).seedDemo).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', SEED_DEMO: 'off' }).seedDemo).toBe(false);
+  });
+
   it('reads TRUST_PROXY as off, a hop count or a list of proxies', () => {
     const trust = (value: string) => loadConfig({ TRUST_PROXY: value }).trustProxy;
     expect(trust('')).toBe(false);
@@ -139,6 +147,11 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'loopback' }, /TRUST_PROXY takes the number of proxies/],
     [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY takes the number of proxies/],
     [{ TRUST_PROXY: '11' }, /TRUST_PROXY must be between 1 and 10/],
+    [
+      { NODE_ENV: 'production', SEED_DEMO: '1' },
+      /SEED_DEMO seeds the demo account .* not NODE_ENV=production/,
+    ],
+    [{ SEED_DEMO: 'maybe' }, /SEED_DEMO must be true or false/],
   ])('rejects %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

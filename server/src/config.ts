@@ -16,6 +16,12 @@ export interface RateLimitConfig {
   authMax: number;
   /** Requests per window for each API key on the gateway API (server/src/gateway). */
   gatewayMax: number;
+  /**
+   * Failed API key checks (401) from one client address per `gatewayAuthFailureWindowMs` before
+   * the gateway refuses that address (429), whatever key it sends, until the window ends.
+   */
+  gatewayAuthFailureMax: number;
+  gatewayAuthFailureWindowMs: number;
 }
 
 /** Brute-force brakes on the sign-in steps (preLogin, login), on top of the request budget. */
@@ -88,9 +94,16 @@ export interface Config {
   /** Bearer token GET /metrics requires; unset, /metrics is open (keep it off the public network). */
   metricsToken: string | undefined;
   webhooks: WebhookConfig;
+  /** The background jobs' worker in each server process (server/src/jobs/worker.ts). */
+  jobs: JobsConfig;
   /** API_LOG_RETENTION_DAYS: API Logs rows older than this are deleted. */
   apiLogRetentionDays: number;
   signer: SignerConfig;
+  /**
+   * SEED_DEMO: the start seeds the demo merchant (its sign-in, ledger, plan and Demo Store).
+   * On by default in development and tests, off in production, where turning it on is refused.
+   */
+  seedDemo: boolean;
 }
 
 /** The signer process (server/src/signer) and the money it moves. */
@@ -120,6 +133,19 @@ export interface WebhookConfig {
   retryScheduleMs: number[] | undefined;
   /** WEBHOOK_BODY_RETENTION_DAYS: events' bodies and answers' excerpts go after this long. */
   bodyRetentionDays: number;
+}
+
+/**
+ * The webhook deliveries' slots. A delivery waits up to 10 s for its receiver, so a receiver
+ * that never answers holds a slot that long per attempt; the deliveries have slots of their own
+ * (the chain watchers, crediting and money out never wait for them), and one app holds at most
+ * a few of them however many of its deliveries are due, so the other apps' deliveries go on.
+ */
+export interface JobsConfig {
+  /** WEBHOOK_CONCURRENCY: deliveries one server process makes at once. */
+  webhookSlots: number;
+  /** WEBHOOK_APP_CONCURRENCY: one app's deliveries in flight at once, all processes together. */
+  webhookSlotsPerApp: number;
 }
 
 /** Config after the runtime has resolved what needs the filesystem. */
@@ -339,6 +365,21 @@ function signerConfig(env: Env): SignerConfig {
   };
 }
 
+/**
+ * SEED_DEMO: the demo account signs in with a published password and holds money that never
+ * arrived, so a production database never gets it, whatever the variable says.
+ */
+function seedDemo(env: Env, isProduction: boolean): boolean {
+  const on = bool(env, 'SEED_DEMO', !isProduction);
+  if (on && isProduction) {
+    throw new ConfigError(
+      'SEED_DEMO seeds the demo account (demo / Demo@12345, a made-up ledger, a plan and the' +
+        ' Demo Store): it is for development and tests, not NODE_ENV=production',
+    );
+  }
+  return on;
+}
+
 /** Pure: reads only the given env, touches no files. */
 export function loadConfig(env: Env): Config {
   const mode = nodeEnv(env);
@@ -362,6 +403,14 @@ export function loadConfig(env: Env): Config {
       windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1, 24 * 3_600_000),
       authMax: int(env, 'AUTH_RATE_LIMIT_MAX', 10, 1, 1_000_000),
       gatewayMax: int(env, 'GATEWAY_RATE_LIMIT_MAX', 600, 1, 1_000_000),
+      gatewayAuthFailureMax: int(env, 'GATEWAY_AUTH_FAILURE_MAX', 30, 1, 1_000_000),
+      gatewayAuthFailureWindowMs: int(
+        env,
+        'GATEWAY_AUTH_FAILURE_WINDOW_MS',
+        60_000,
+        1_000,
+        24 * 3_600_000,
+      ),
     },
     trustProxy: trustProxy(env),
     loginGuard: {
@@ -384,7 +433,12 @@ export function loadConfig(env: Env): Config {
     secretKey: str(env, 'SECRET_KEY'),
     metricsToken: metricsToken(env),
     webhooks: webhookConfig(env, isProduction),
+    jobs: {
+      webhookSlots: int(env, 'WEBHOOK_CONCURRENCY', 8, 1, 1_000),
+      webhookSlotsPerApp: int(env, 'WEBHOOK_APP_CONCURRENCY', 2, 1, 1_000),
+    },
     apiLogRetentionDays: int(env, 'API_LOG_RETENTION_DAYS', 30, 1, 36_500),
     signer: signerConfig(env),
+    seedDemo: seedDemo(env, isProduction),
   };
 }

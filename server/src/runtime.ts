@@ -2,8 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Config, ResolvedConfig } from './config';
-import { openDb, type Db } from './db/connection';
-import { migrateToLatest } from './db/migrate';
+import { DB_FILE, openDb, type Db } from './db/connection';
+import { hasMigrated, migrateToLatest } from './db/migrate';
 import { resolveWalletXpub, WalletKeyError } from './domain/chain/walletKey';
 import { ownerOnlyDir } from './ownerOnly';
 import { seed } from './seed';
@@ -64,20 +64,71 @@ function demoGatewayOf(config: ResolvedConfig): DemoGateway | undefined {
   }
 }
 
+/**
+ * An operator command found no database where it looked: it never makes one (a new DATA_DIR
+ * would also mean a new secret and, in development, a new wallet).
+ */
+export class NoDatabaseError extends Error {}
+
+interface OpenOptions {
+  /** false: no seed at all (tests that seed themselves). */
+  seed?: boolean;
+  /**
+   * Only a database the server has made (npm run admin): DATA_DIR must exist and hold the
+   * SQLite file, or the PostgreSQL schema must be migrated, else NoDatabaseError and nothing is
+   * created. It is migrated to latest and given the reference data, never the demo account: an
+   * operator command run without NODE_ENV against a production database must not add it.
+   */
+  existing?: boolean;
+}
+
 /** Shared by main, admin and tests: data dir, secret, database migrated to latest, seeded. */
-export async function openRuntime(config: Config, opts: { seed?: boolean } = {}): Promise<Runtime> {
-  const resolved = resolveConfig(config);
-  const { dataDir } = resolved;
-  const db = openDb(
-    { dataDir, databaseUrl: config.databaseUrl },
-    { keptReads: resolved.keptReads },
-  );
+export async function openRuntime(config: Config, opts: OpenOptions = {}): Promise<Runtime> {
+  const dataDir = path.resolve(config.dataDir);
+  if (opts.existing) refuseMissingDatabase(config, dataDir);
+  const db = openDb({ dataDir, databaseUrl: config.databaseUrl }, { keptReads: config.keptReads });
   try {
+    if (opts.existing && !(await hasMigrated(db))) throw noDatabase(config, dataDir);
+    // After the check: DATA_DIR's secret key is generated here when there is none.
+    const resolved = resolveConfig(config);
     await migrateToLatest(db);
-    if (opts.seed !== false) await seed(db, undefined, demoGatewayOf(resolved));
+    if (opts.seed !== false) {
+      const demo = resolved.seedDemo && !opts.existing;
+      await seed(db, { demo, gateway: demo ? demoGatewayOf(resolved) : undefined });
+    }
+    return { config: resolved, db, close: () => db.destroy() };
   } catch (err) {
     await db.destroy();
     throw err;
   }
-  return { config: resolved, db, close: () => db.destroy() };
+}
+
+function noDatabase(config: Config, dataDir: string): NoDatabaseError {
+  if (config.databaseUrl) {
+    return new NoDatabaseError(
+      `No database of this server at DATABASE_URL (${withoutPassword(config.databaseUrl)}):` +
+        ' its tables are made by the server on its first start; set DATABASE_URL to the' +
+        " server's database.",
+    );
+  }
+  return new NoDatabaseError(
+    `No database in ${dataDir}: set DATA_DIR to the server's data directory (or DATABASE_URL).`,
+  );
+}
+
+/** Before anything is opened: opening the SQLite file creates it, and DATA_DIR with it. */
+function refuseMissingDatabase(config: Config, dataDir: string): void {
+  if (!config.databaseUrl && !existsSync(path.join(dataDir, DB_FILE))) {
+    throw noDatabase(config, dataDir);
+  }
+  // On PostgreSQL too: the server keeps its secret key and files there.
+  if (!existsSync(dataDir)) {
+    throw new NoDatabaseError(
+      `No data directory ${dataDir}: set DATA_DIR to the server's data directory.`,
+    );
+  }
+}
+
+function withoutPassword(url: string): string {
+  return url.replace(/^(postgres(?:ql)?:\/\/[^:@/]*:)[^@/]*@/, '$1***@');
 }

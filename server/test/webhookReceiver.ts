@@ -58,3 +58,30 @@ export async function startReceiver(): Promise<WebhookReceiver> {
       }),
   };
 }
+
+export interface SilentReceiver {
+  url(path?: string): string;
+  /** Requests that arrived (none of them answered). */
+  count(): number;
+  /** Drops every connection: the requests waiting on it fail at once. */
+  close(): Promise<void>;
+}
+
+/** A merchant's endpoint that accepts every request and never answers it. */
+export async function startSilentReceiver(): Promise<SilentReceiver> {
+  let requests = 0;
+  const server = http.createServer(() => {
+    requests += 1;
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: (path = '/hooks') => `http://127.0.0.1:${port}${path}`,
+    count: () => requests,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}

@@ -90,6 +90,7 @@ export function makeReceive(
     gas_transfer_txid: null,
     collect_txid: null,
     process_datetime: null,
+    waiting_reason: null,
     ...overrides,
   };
 }
@@ -198,6 +199,7 @@ export const fixtures = {
       { title: 'Create withdrawals', value: 'withdrawals:write' },
       { title: 'Read balances', value: 'balances:read' },
       { title: 'Manage webhooks', value: 'webhooks:write' },
+      { title: 'Read operational wallets', value: 'wallets:read' },
     ],
   },
   generateApiKey: {

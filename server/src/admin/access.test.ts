@@ -5,12 +5,15 @@ import { freshTestStore, type TestStore } from '../../test/testStore';
 
 describe('access admin commands', () => {
   let store: TestStore;
+  const env = () => ({ ...store.env, NODE_ENV: 'test' as const });
   beforeAll(async () => {
     store = await freshTestStore('portal-access-');
+    // The server's first start: the database with the demo account.
+    const runtime = await openRuntime(loadConfig(env()));
+    await runtime.close();
   });
   afterAll(() => store.close());
 
-  const env = () => ({ ...store.env, NODE_ENV: 'test' as const });
   const run = async (...argv: string[]) => {
     const lines: string[] = [];
     const code = await runAdmin(argv, { out: (l) => lines.push(l) }, env());

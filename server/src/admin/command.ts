@@ -18,7 +18,10 @@ interface CommandInfo {
   description: string;
 }
 
-/** Works on DATA_DIR's database, opened for it migrated and seeded as the server does. */
+/**
+ * Works on the server's database (DATA_DIR's, or DATABASE_URL's), opened for it migrated to
+ * latest and given the reference data; refused when there is none (runtime.ts, `existing`).
+ */
 export interface AdminCommand extends CommandInfo {
   /** Returns the process exit code. */
   run(args: string[], runtime: Runtime, io: CommandIo): Promise<number>;

@@ -54,7 +54,8 @@ export function helpText(): string[] {
   return [
     'Usage: npm run admin -- <command> [args]',
     '',
-    'Operates on the database in DATA_DIR (default ./data), the same one `npm start` uses.',
+    'Operates on the database in DATA_DIR (default ./data) or at DATABASE_URL, the one',
+    '`npm start` uses with the same variables; it never creates one.',
     '',
     'Commands:',
     `  ${'help'.padEnd(width)}  Show this help.`,

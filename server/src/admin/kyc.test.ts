@@ -8,6 +8,9 @@ import { freshTestStore, type TestStore } from '../../test/testStore';
 let store: TestStore;
 beforeAll(async () => {
   store = await freshTestStore('portal-admin-kyc-');
+  // The server's first start: the database with the demo account's rejected PAN card.
+  const runtime = await openRuntime(loadConfig({ ...store.env, NODE_ENV: 'test' }));
+  await runtime.close();
 });
 afterAll(() => store.close());
 

@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import { engineOf } from './connection';
+import { engineOf, type Db } from './connection';
 import type { Database } from './schema';
 
 /**
@@ -15,4 +15,41 @@ import type { Database } from './schema';
 export async function lockForTransaction(trx: Transaction<Database>, key: string): Promise<void> {
   if (engineOf(trx) !== 'postgres') return;
   await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+}
+
+/**
+ * Runs `work` as one transaction holding the lock on `key` (lockForTransaction) from its first
+ * statement to its end, for work made of domain functions that open transactions of their own:
+ * `work` gets the transaction as a Db whose `transaction()` joins it instead of opening another,
+ * so everything commits together or not at all (no savepoints: a failure anywhere rolls all of
+ * it back). Two processes running it on one database take turns: on PostgreSQL through the
+ * advisory lock, on SQLite through the write lock its BEGIN IMMEDIATE takes (another process
+ * waits for it as long as for any write lock, db/connection.ts). Kept reads (db/ownerChanges.ts)
+ * are off inside: its reads see its own writes. Meant for the start-up seed; a request's critical
+ * section is one transaction of its own with lockForTransaction.
+ */
+export async function inLockedTransaction<T>(
+  db: Db,
+  key: string,
+  work: (joined: Db) => Promise<T>,
+): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await lockForTransaction(trx, key);
+    return work(joining(trx));
+  });
+}
+
+/** `trx` as a Db: every method runs on `trx`, and `transaction().execute(fn)` calls fn(trx). */
+function joining(trx: Transaction<Database>): Db {
+  const joined = {
+    execute: <R>(fn: (inner: Transaction<Database>) => Promise<R>) => fn(trx),
+  };
+  return new Proxy(trx, {
+    get(target, property) {
+      if (property === 'transaction') return () => joined;
+      const value: unknown = Reflect.get(target, property, target);
+      // Kysely keeps its state in private fields, which only the instance itself may read.
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }

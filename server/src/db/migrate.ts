@@ -1,4 +1,4 @@
-import { Migrator, sql, type MigrationResultSet } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, Migrator, sql, type MigrationResultSet } from 'kysely';
 import { engineOf, type Db } from './connection';
 import { migrations } from './migrations';
 
@@ -16,6 +16,21 @@ export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
     throw new Error(`Migration ${failed} failed: ${String(result.error)}`, { cause: result.error });
   }
   return result;
+}
+
+/** Whether a migration ever ran on this database (its schema, on PostgreSQL). */
+export async function hasMigrated(db: Db): Promise<boolean> {
+  const { rows } =
+    engineOf(db) === 'postgres'
+      ? await sql<{ found: number }>`
+          select 1 as found from information_schema.tables
+          where table_schema = current_schema() and table_name = ${DEFAULT_MIGRATION_TABLE}`.execute(
+          db,
+        )
+      : await sql<{ found: number }>`
+          select 1 as found from sqlite_master
+          where type = 'table' and name = ${DEFAULT_MIGRATION_TABLE}`.execute(db);
+  return rows.length > 0;
 }
 
 async function currentSchema(db: Db): Promise<string> {

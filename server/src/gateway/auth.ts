@@ -9,6 +9,8 @@ import {
   whitelistAllows,
   type GatewayKey,
 } from '../domain/apps/gatewayKeys';
+import { brakeAddress } from '../domain/clientAddress';
+import { claimRequests } from '../domain/rateLimits';
 import { bearerToken } from '../http/requestContext';
 import { GatewayError } from './errors';
 
@@ -47,6 +49,64 @@ export function gatewayRateLimitKey(request: FastifyRequest): string {
   return request.gatewayBucket;
 }
 
+/** The rate_limits windows of the brake below, apart from the request budgets' (http/rateLimitStore.ts). */
+const FAILURE_BUDGET = 'gateway key failures';
+/** Braked addresses a process remembers; past it, the oldest is forgotten (its next failure counts it again). */
+const REMEMBERED_ADDRESSES = 10_000;
+
+/**
+ * The brake on guessed keys. The request budget is per presented key, so made-up keys each got
+ * a fresh one: failed checks (401) are counted per client address too (an IPv6 client as its
+ * /64, domain/clientAddress.ts), in the database's rate-limit windows, so every process adds to
+ * one count. Past GATEWAY_AUTH_FAILURE_MAX in a window the address gets 429, whatever key it
+ * sends, until the window ends: letting a valid key through would answer a right guess
+ * otherwise than the wrong ones (docs/decisions.md). A process refuses from the first failure
+ * it counts past the budget on, without a database read per request.
+ */
+function failedKeyBrake(ctx: AppContext) {
+  const { gatewayAuthFailureMax: max, gatewayAuthFailureWindowMs: windowMs } = ctx.config.rateLimit;
+  const refusedUntil = new Map<string, number>();
+
+  function refusal(reply: FastifyReply, until: number, now: number): GatewayError {
+    const seconds = Math.max(1, Math.ceil((until - now) / 1000));
+    void reply.header('retry-after', String(seconds));
+    return new GatewayError(
+      429,
+      'rate_limited',
+      'Too many requests with a missing, unknown or revoked API key from this address: try' +
+        ` again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+    );
+  }
+
+  return {
+    /** The 429 of an address this process has seen past its budget, while its window lasts. */
+    check(request: FastifyRequest, reply: FastifyReply): GatewayError | undefined {
+      if (refusedUntil.size === 0) return undefined;
+      const address = brakeAddress(request.ip);
+      const until = refusedUntil.get(address);
+      if (until === undefined) return undefined;
+      const now = ctx.clock().getTime();
+      if (until > now) return refusal(reply, until, now);
+      refusedUntil.delete(address);
+      return undefined;
+    },
+
+    /** Counts a failed check of the request's address: the 429 once it is past the budget. */
+    async count(request: FastifyRequest, reply: FastifyReply): Promise<GatewayError | undefined> {
+      const address = brakeAddress(request.ip);
+      const now = ctx.clock().getTime();
+      const window = await claimRequests(ctx.db, `${FAILURE_BUDGET}|${address}`, windowMs, now, 1);
+      if (window.count <= max) return undefined;
+      if (!refusedUntil.has(address) && refusedUntil.size >= REMEMBERED_ADDRESSES) {
+        const oldest = refusedUntil.keys().next();
+        if (!oldest.done) refusedUntil.delete(oldest.value);
+      }
+      refusedUntil.set(address, window.resetAt);
+      return refusal(reply, window.resetAt, now);
+    },
+  };
+}
+
 /** How often this process writes a key's last use, at most (the database also checks). */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -58,6 +118,7 @@ const TOUCH_EVERY_MS = 60_000;
  */
 export function gatewayAuthenticator(ctx: AppContext) {
   const touched = new Map<string, number>();
+  const brake = failedKeyBrake(ctx);
 
   /** The checks of a found key; a promise only when its last use is written. */
   function admit(request: FastifyRequest, key: GatewayKey | null): Promise<void> | undefined {
@@ -81,8 +142,25 @@ export function gatewayAuthenticator(ctx: AppContext) {
     return touchGatewayKey(ctx.db, key.id, new Date(now));
   }
 
-  return (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void => {
+  return (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void => {
+    /** A refusal; a 401 is counted by the brake first, which may turn it into its 429. */
+    const fail = (error: unknown): void => {
+      if (!(error instanceof GatewayError) || error.statusCode !== 401) {
+        done(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
+      brake.count(request, reply).then(
+        (braked) => done(braked ?? error),
+        (err: unknown) => {
+          // As the request budget does (http/rateLimitStore.ts): a database error fails open.
+          request.log.error({ err }, 'Counting a failed API key check failed');
+          done(error);
+        },
+      );
+    };
     try {
+      const braked = brake.check(request, reply);
+      if (braked) throw braked;
       const presented = presentedHash(request);
       if (!presented) throw new GatewayError(401, 'unauthenticated', UNAUTHENTICATED);
       const kept = keptGatewayKey(ctx.db, presented);
@@ -91,9 +169,9 @@ export function gatewayAuthenticator(ctx: AppContext) {
           ? findGatewayKey(ctx.db, presented).then((key) => admit(request, key))
           : admit(request, kept);
       if (admitted === undefined) done();
-      else admitted.then(() => done(), done);
+      else admitted.then(() => done(), fail);
     } catch (error) {
-      done(error instanceof Error ? error : new Error(String(error)));
+      fail(error);
     }
   };
 }

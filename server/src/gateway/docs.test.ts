@@ -10,6 +10,8 @@ import { ROOT_DIR } from '../paths';
 
 /** Every gateway error names its request. */
 const REQUEST_ID = expect.stringMatching(/^req_[0-9a-z]{26}$/);
+/** Every gateway error links to its code's section of the reference page. */
+const docUrl = (code: string) => `http://localhost:80/gateway/v1/docs#section/${code}`;
 
 // The gateway's reference page as the build renders it (scripts/build-gateway-docs.mjs, run here
 // into a temp DIST_DIR) and the server sends it: its own CSP, and nothing loaded from another host.
@@ -135,6 +137,20 @@ describe('gateway reference page', () => {
     expect(other.json()).toMatchObject({ error: { code: 'not_found', request_id: REQUEST_ID } });
   });
 
+  it("has a section for every error code of docs/gateway.md's table, where doc_url points", async () => {
+    const guide = readFileSync(path.join(ROOT_DIR, 'docs', 'gateway.md'), 'utf8');
+    const codes = [...guide.matchAll(/^\| \d{3} \| `([a-z_]+)` \|/gm)].map((m) => m[1] ?? '');
+    expect(codes.length).toBeGreaterThan(20);
+    const html = (await t.inject({ method: 'GET', url: DOCS })).body;
+    const sections = new Set([...html.matchAll(/ id="section\/([^"]+)"/g)].map((m) => m[1]));
+    expect(codes.filter((code) => !sections.has(code))).toEqual([]);
+    // ...and the answer of an error links to one of them.
+    const refused = await t.inject({ method: 'GET', url: '/gateway/v1/methods' });
+    const link = new URL(refused.json().error.doc_url);
+    expect(link.pathname).toBe(DOCS);
+    expect(link.hash).toBe('#section/unauthenticated');
+  });
+
   it('says the page is not built when the server has none', async () => {
     await withTestApp({}, async (bare) => {
       const res = await bare.inject({ method: 'GET', url: DOCS });
@@ -142,6 +158,7 @@ describe('gateway reference page', () => {
       expect(res.json()).toEqual({
         error: {
           code: 'not_found',
+          doc_url: docUrl('not_found'),
           message: 'The reference page is not built: run npm run build:server.',
           request_id: REQUEST_ID,
         },

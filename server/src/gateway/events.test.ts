@@ -150,12 +150,11 @@ describe('gateway events API', () => {
     const since = await readAll(key, cursor);
     expect(since.events.map((e) => e.id)).toEqual([later]);
 
-    // A cursor past any seq the column holds (PostgreSQL's integer) is simply caught up.
-    expect((await get('/events?after=3000000000', key)).json()).toEqual({
-      data: [],
-      next: '3000000000',
-      has_more: false,
-    });
+    // A position past the last event (even past PostgreSQL's integer) is no position of the
+    // feed: refused, rather than answered as a `next` that would skip what comes.
+    const past = await get('/events?after=3000000000', key);
+    expect(past.statusCode).toBe(422);
+    expect(Object.keys(past.json().error.fields)).toEqual(['after']);
 
     const refused = await get('/events?after=-1', key);
     expect(refused.statusCode).toBe(422);
@@ -259,5 +258,28 @@ describe('gateway events API', () => {
     expect(off.statusCode).toBe(409);
     expect(off.json().error.code).toBe('webhook_switched_off');
     expect(receiver.received).toHaveLength(1);
+  });
+
+  it("answers 429 with Retry-After past an app's five test events a minute; another app's still go", async () => {
+    const busy = await appWithKey(['webhooks:write'], receiver.url());
+    for (let i = 0; i < 5; i += 1) expect((await postTest(busy.key)).statusCode).toBe(200);
+    t.clock.advance(20_000);
+    const refused = await postTest(busy.key);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('40');
+    expect(refused.json()).toMatchObject({
+      error: {
+        code: 'rate_limited',
+        message: 'An app may send 5 test events a minute; try again in 40 s.',
+        request_id: refused.headers['x-request-id'],
+      },
+    });
+    expect(receiver.received).toHaveLength(5);
+
+    const other = await appWithKey(['webhooks:write'], receiver.url());
+    expect((await postTest(other.key)).json()).toMatchObject({ status: 'delivered' });
+    t.clock.advance(40_000);
+    expect((await postTest(busy.key)).json()).toMatchObject({ status: 'delivered' });
+    expect(receiver.received).toHaveLength(7);
   });
 });

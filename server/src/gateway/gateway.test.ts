@@ -6,6 +6,8 @@ import { testAppPerBlock } from '../../test/withTestApp';
 
 /** Every gateway error names its request. */
 const REQUEST_ID = expect.stringMatching(/^req_[0-9a-z]{26}$/);
+/** Every gateway error links to its code's section of the reference page. */
+const docUrl = (code: string) => `http://localhost:80/gateway/v1/docs#section/${code}`;
 
 // The gateway API over HTTP with real keys: authentication, abilities, the whitelist, methods
 // and deposit accounts.
@@ -79,6 +81,7 @@ describe('gateway API', () => {
     expect(missing.json()).toEqual({
       error: {
         code: 'unauthenticated',
+        doc_url: docUrl('unauthenticated'),
         message: 'The API key is missing, unknown or revoked.',
         request_id: REQUEST_ID,
       },
@@ -103,6 +106,7 @@ describe('gateway API', () => {
     expect(refused.json()).toEqual({
       error: {
         code: 'ability_missing',
+        doc_url: docUrl('ability_missing'),
         message: 'This API key lacks the accounts:write ability.',
         request_id: REQUEST_ID,
       },
@@ -146,6 +150,7 @@ describe('gateway API', () => {
     expect(outside.json()).toEqual({
       error: {
         code: 'ip_not_allowed',
+        doc_url: docUrl('ip_not_allowed'),
         message: "The address 203.0.113.7 is not in this app's IP whitelist.",
         request_id: REQUEST_ID,
       },
@@ -209,7 +214,12 @@ describe('gateway API', () => {
     expect(other.json().address).not.toBe(account.address);
     expect((await get('/accounts/order-1', key)).json()).toEqual({ data: [account] });
     expect((await get('/accounts/order-9', key)).json()).toEqual({
-      error: { code: 'not_found', message: 'No accounts for order-9.', request_id: REQUEST_ID },
+      error: {
+        code: 'not_found',
+        doc_url: docUrl('not_found'),
+        message: 'No accounts for order-9.',
+        request_id: REQUEST_ID,
+      },
     });
   });
 
@@ -220,6 +230,7 @@ describe('gateway API', () => {
     expect(notEnabled.json()).toEqual({
       error: {
         code: 'invalid_request',
+        doc_url: docUrl('invalid_request'),
         message: 'The app has not enabled BNB-BSC.',
         fields: { method: ['The app has not enabled BNB-BSC.'] },
         request_id: REQUEST_ID,
@@ -264,7 +275,12 @@ describe('gateway API', () => {
     });
     const bad = await get('/accounts?cursor=nonsense', key);
     expect(bad.statusCode).toBe(422);
-    expect(bad.json().error.fields).toEqual({ cursor: ['The cursor is not one this API gave.'] });
+    expect(bad.json().error.fields).toEqual({
+      cursor: [
+        'The cursor is not one this API gave: pass the next_cursor of the previous page, or ' +
+          'leave cursor out for the first page.',
+      ],
+    });
   });
 
   it('serves its contract without a key, and 404s unknown operations in its own envelope', async () => {
@@ -275,7 +291,12 @@ describe('gateway API', () => {
       info: { title: 'CryptoSafeLock gateway API' },
     });
     expect((await get('/nope')).json()).toEqual({
-      error: { code: 'not_found', message: 'No such gateway operation.', request_id: REQUEST_ID },
+      error: {
+        code: 'not_found',
+        doc_url: docUrl('not_found'),
+        message: 'No such gateway operation.',
+        request_id: REQUEST_ID,
+      },
     });
   });
 
@@ -289,7 +310,9 @@ describe('gateway API', () => {
         'access-control-request-headers': 'authorization',
       },
     });
-    expect(preflight.statusCode).toBe(404);
+    // The path takes GET only (405 with Allow), and nothing invites a browser.
+    expect(preflight.statusCode).toBe(405);
+    expect(preflight.headers.allow).toBe('GET');
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
     expect(preflight.headers['access-control-allow-headers']).toBeUndefined();
   });

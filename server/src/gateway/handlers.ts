@@ -14,11 +14,14 @@ import { idempotent } from '../domain/payments/idempotency';
 import { webhookDeps } from '../domain/webhooks/delivery';
 import { eventPage } from '../domain/webhooks/feed';
 import {
+  GATEWAY_TEST_EVENTS,
   NoWebhookUrlError,
   sendTestPing,
+  TestEventsUsedUpError,
   WebhookSwitchedOffError,
 } from '../domain/webhooks/portal';
 import { getWithdrawal, listWithdrawals } from '../domain/payments/withdrawalReads';
+import { operationalWallets } from '../domain/payments/operationalWallets';
 import { requestWithdrawal } from '../domain/payments/withdrawals';
 import { keptAnswer } from '../http/keptAnswers';
 import { requireKey } from './auth';
@@ -180,12 +183,16 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
               toAddress: body.to_address,
               amount: body.amount,
               now: ctx.clock(),
+              tokenOnChain: (chainId, listed) =>
+                chainId === ctx.chain.chainId ? ctx.chain.tokenContract(listed) : listed,
             },
           );
           return { status: 201, body: withdrawalView(withdrawal) };
         },
       );
       void reply.code(answer.status);
+      // Stripe's header: this is the first request's answer, nothing was done again.
+      if (answer.replayed) void reply.header('idempotent-replayed', 'true');
       return answer.body satisfies GatewayReply<'createWithdrawal'>;
     },
 
@@ -209,6 +216,26 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
       return withdrawalView(
         await getWithdrawal(ctx.db, key.appId, request.params.id),
       ) satisfies GatewayReply<'getWithdrawal'>;
+    },
+
+    async listOperationalWallets(request) {
+      const key = requireKey(request);
+      const wallets = await operationalWallets(
+        ctx.db,
+        gasBalanceReader(ctx.config, ctx.chain, ctx.db),
+        key.appId,
+      );
+      return {
+        data: wallets.map((w) => ({
+          method: w.methodCode,
+          chain_id: w.chainId,
+          address: w.address,
+          token_balance: w.tokenBalance,
+          native_balance: w.nativeBalance,
+          native_coin: w.nativeCoin,
+          unavailable_reason: w.unavailableReason,
+        })),
+      } satisfies GatewayReply<'listOperationalWallets'>;
     },
 
     async listBalances(request) {
@@ -237,11 +264,17 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
       } satisfies GatewayReply<'listEvents'>;
     },
 
-    async sendTestEvent(request) {
+    async sendTestEvent(request, reply) {
       const key = requireKey(request);
-      const d = await sendTestPing(webhooks, key.appId).catch((err: unknown) => {
-        throw webhookRefusal(err);
-      });
+      const d = await sendTestPing(webhooks, key.appId, GATEWAY_TEST_EVENTS).catch(
+        (err: unknown) => {
+          if (err instanceof TestEventsUsedUpError) {
+            void reply.header('retry-after', String(Math.ceil(err.retryAfterMs / 1000)));
+            throw new GatewayError(429, 'rate_limited', err.message);
+          }
+          throw webhookRefusal(err);
+        },
+      );
       const last = d.attemptsMade.at(-1);
       return {
         event_id: d.eventId,

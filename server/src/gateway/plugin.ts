@@ -2,12 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
 import type { AppContext } from '../context';
 import { ApiLogWriter } from '../domain/apps/apiLogs';
+import { contentTypeGate, type BodyTypeRefusal } from '../http/bodyPolicy';
 import { ajvsFor, createValidatorCompiler } from '../http/validation';
 import { isObject, loadSpecification } from '../openapi/spec';
 import { GATEWAY_OPENAPI_PATH } from '../paths';
 import { gatewayAuthenticator, gatewayRateLimitKey } from './auth';
 import { registerGatewayDocs } from './docs';
-import { GatewayError, gatewayErrorHandler } from './errors';
+import { addErrorDocUrl, GatewayError, gatewayErrorHandler } from './errors';
 import { gatewayHandlers } from './handlers';
 import { GATEWAY_PREFIX } from '../http/prefixes';
 
@@ -55,6 +56,35 @@ function lowerCaseHeaders(schema: unknown): unknown {
   };
 }
 
+/**
+ * The methods each gateway path takes, for the answer to one it does not (405 with `Allow`):
+ * fed by onRoute with every route of the gateway, asked with a request's path.
+ */
+function methodsByPath() {
+  const paths: { source: string; pattern: RegExp; methods: string[] }[] = [];
+  return {
+    add(url: string, method: string | string[]): void {
+      const source = `^${url
+        .split('/')
+        .map((part) =>
+          part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+        )
+        .join('/')}$`;
+      let entry = paths.find((p) => p.source === source);
+      if (!entry) {
+        entry = { source, pattern: new RegExp(source), methods: [] };
+        paths.push(entry);
+      }
+      entry.methods = [...new Set([...entry.methods, ...[method].flat()])].sort();
+    },
+    /** The methods of the request's path (its query and a trailing slash aside), or none. */
+    of(url: string): string[] {
+      const path = (url.split('?', 1)[0] ?? '').replace(/(.)\/$/, '$1');
+      return paths.find((p) => p.pattern.test(path))?.methods ?? [];
+    },
+  };
+}
+
 /** Keys whose app the log hook remembers (by rate-limit bucket), for refusals before the check. */
 const REMEMBERED_KEYS = 10_000;
 
@@ -85,7 +115,7 @@ function apiLogHook(ctx: AppContext, logs: ApiLogWriter) {
       method: request.method,
       // Every operation's template is made once, as its route is added (below).
       route: request.routeOptions.config.apiLogRoute ?? request.url.split('?')[0] ?? '',
-      ip: request.ip,
+      ip: request.gatewayIp ?? request.ip,
       status: reply.statusCode,
       at: ctx.clock(),
     });
@@ -94,16 +124,23 @@ function apiLogHook(ctx: AppContext, logs: ApiLogWriter) {
 }
 
 /**
- * Every gateway body is required, and Fastify validates only a body it parsed: an absent or
- * empty one is refused here instead of reaching a handler without it.
+ * Every gateway body is required, and Fastify validates only a body it parsed: an empty one
+ * (with the JSON type: the content-type gate refused every other) is refused here instead of
+ * reaching a handler without it.
  */
 async function requireBody(request: FastifyRequest): Promise<void> {
   if (request.body !== undefined) return;
-  if (request.headers['content-type'] === undefined) {
-    throw new GatewayError(415, 'unsupported_media_type', 'Send the body as application/json.');
-  }
   throw new GatewayError(400, 'bad_request', 'The request has no body: send a JSON object.');
 }
+
+/**
+ * Fastify validates a body only against the schema of its Content-Type: a `text/plain` one
+ * reached the handler unchecked. The gate (http/bodyPolicy.ts, as on /api) refuses it first.
+ */
+const gatewayBodyTypeRefusal: BodyTypeRefusal = (declared) =>
+  declared
+    ? new GatewayError(415, 'unsupported_media_type', `Send the body as ${declared.join(' or ')}.`)
+    : new GatewayError(415, 'unsupported_media_type', 'This operation takes no body.');
 
 /**
  * The gateway API (server/openapi/gateway.yaml) under GATEWAY_PREFIX, apart from the portal's
@@ -126,18 +163,55 @@ export async function registerGateway(
       gateway.decorateRequest('gatewayAppId', null);
       gateway.decorateRequest('gatewayKeyHash', null);
       gateway.decorateRequest('gatewayBucket', null);
-      const logs = new ApiLogWriter(ctx.db, (err, lost) =>
-        gateway.log.error({ err, lost }, 'API log rows could not be written'),
+      gateway.decorateRequest('gatewayIp', null);
+      // A row the writer or the database refuses is named (never the key: the log has none).
+      const logs = new ApiLogWriter(ctx.db, (err, lost, entry) =>
+        gateway.log.error(
+          entry
+            ? {
+                err,
+                lost,
+                row: {
+                  app_id: entry.appId,
+                  method: entry.method,
+                  route: entry.route,
+                  ip: entry.ip,
+                  status: entry.status,
+                },
+              }
+            : { err, lost },
+          'API log rows could not be written',
+        ),
       );
       gateway.addHook('onClose', () => logs.close());
       gateway.setErrorHandler(gatewayErrorHandler);
+      gateway.addHook('preSerialization', addErrorDocUrl);
       // Every answer names its request, so a merchant's support ticket can point at our logs.
-      // Callback style, as the hooks below: no promise per request.
+      // The address is kept while the connection is open, for the API Logs row written after
+      // the answer. Callback style, as the hooks below: no promise per request.
       gateway.addHook('onRequest', (request, reply, done) => {
         void reply.header('x-request-id', request.id);
+        request.gatewayIp = request.ip ?? null;
         done();
       });
+      const methods = methodsByPath();
+      gateway.addHook('onRoute', (route) => methods.add(route.url, route.method));
       gateway.setNotFoundHandler((request, reply) => {
+        // A path the gateway has, asked with another method: 405 naming the methods it takes.
+        const allowed = methods.of(request.url);
+        if (allowed.length > 0) {
+          void reply
+            .code(405)
+            .header('allow', allowed.join(', '))
+            .send({
+              error: {
+                code: 'method_not_allowed',
+                message: `${request.method} is not allowed here: use ${allowed.join(' or ')}.`,
+                request_id: request.id,
+              },
+            });
+          return;
+        }
         void reply.code(404).send({
           error: {
             code: 'not_found',
@@ -169,6 +243,11 @@ export async function registerGateway(
           // the body is read.
           const earlier = route.onRequest ?? [];
           route.onRequest = [...(Array.isArray(earlier) ? earlier : [earlier]), authenticate];
+          const gate = contentTypeGate(route, gatewayBodyTypeRefusal);
+          if (gate) {
+            const parsing = route.preParsing ?? [];
+            route.preParsing = [...(Array.isArray(parsing) ? parsing : [parsing]), gate];
+          }
           if ((route.schema as { body?: unknown } | undefined)?.body) {
             const validation = route.preValidation ?? [];
             route.preValidation = [

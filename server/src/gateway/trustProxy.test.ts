@@ -6,6 +6,8 @@ import { withTestApp } from '../../test/withTestApp';
 
 /** Every gateway error names its request. */
 const REQUEST_ID = expect.stringMatching(/^req_[0-9a-z]{26}$/);
+/** Every gateway error links to its code's section of the reference page. */
+const docUrl = (code: string) => `http://localhost:80/gateway/v1/docs#section/${code}`;
 
 // TRUST_PROXY against the gateway's IP whitelist: whatever a client writes in X-Forwarded-For,
 // the address checked is the one the server (or the proxies it trusts) saw.
@@ -59,6 +61,7 @@ const methods = (t: TestApp, key: string, peer: string, forwardedFor?: string) =
 const refusedAs = (address: string) => ({
   error: {
     code: 'ip_not_allowed',
+    doc_url: docUrl('ip_not_allowed'),
     message: `The address ${address} is not in this app's IP whitelist.`,
     request_id: REQUEST_ID,
   },

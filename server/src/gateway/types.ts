@@ -13,6 +13,11 @@ declare module 'fastify' {
     gatewayKeyHash: string | null;
     /** Its rate-limit and API log bucket, once made (gateway/auth.ts gatewayRateLimitKey). */
     gatewayBucket: string | null;
+    /**
+     * The client address as read when the request arrived (gateway/plugin.ts): once the server
+     * has closed the connection (an unreadable body), the request no longer knows it.
+     */
+    gatewayIp: string | null;
   }
   interface FastifyContextConfig {
     /** The ability a gateway operation needs (its `x-ability` in gateway.yaml). */

@@ -8,6 +8,8 @@ import { watchDeposits } from '../domain/payments/deposits';
 
 /** Every gateway error names its request. */
 const REQUEST_ID = expect.stringMatching(/^req_[0-9a-z]{26}$/);
+/** Every gateway error links to its code's section of the reference page. */
+const docUrl = (code: string) => `http://localhost:80/gateway/v1/docs#section/${code}`;
 
 // What the gateway's use leaves in the portal: API Logs rows (no key, no body), the plan's
 // limits on new deposit accounts, and the fee a credited deposit records.
@@ -187,6 +189,7 @@ describe('gateway usage', () => {
     expect(res.json()).toEqual({
       error: {
         code: 'no_package',
+        doc_url: docUrl('no_package'),
         message:
           'The merchant has no active package: subscribe to a package to create deposit accounts. Deposits to existing addresses are still credited.',
         request_id: REQUEST_ID,
@@ -216,6 +219,7 @@ describe('gateway usage', () => {
     expect(refused.json().error).toEqual({
       request_id: REQUEST_ID,
       code: 'tnx_limit',
+      doc_url: docUrl('tnx_limit'),
       message:
         "The Tiny pkg_tiny_total package's transaction limit (tnx_limit 2) is used up: 2 transactions (credited deposits and withdrawals) this subscription. Upgrade the package to create deposit accounts; deposits to existing addresses are still credited.",
     });
@@ -278,6 +282,7 @@ describe('gateway usage', () => {
     expect(refused.json().error).toEqual({
       request_id: REQUEST_ID,
       code: 'daily_tnx_limit',
+      doc_url: docUrl('daily_tnx_limit'),
       message:
         "The Tiny pkg_tiny_daily package's daily transaction limit (daily_tnx_limit 1) is used up for today (UTC). Try again tomorrow or upgrade the package; deposits to existing addresses are still credited.",
     });

@@ -14,6 +14,8 @@ import { testAppPerBlock } from '../../test/withTestApp';
 
 const BASE = '/gateway/v1';
 const REQUEST_ID = expect.stringMatching(/^req_[0-9a-z]{26}$/);
+/** Every gateway error links to its code's section of the reference page. */
+const docUrl = (code: string) => `http://localhost:80/gateway/v1/docs#section/${code}`;
 const TO = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 /** TO with one letter's case flipped: its EIP-55 checksum no longer holds. */
 const TO_BAD_CHECKSUM = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAEd';
@@ -225,6 +227,7 @@ describe('gateway withdrawals', () => {
     expect(reused.statusCode).toBe(422);
     expect(reused.json().error).toEqual({
       code: 'invalid_request',
+      doc_url: docUrl('invalid_request'),
       message: IDEMPOTENCY_KEY_REUSED,
       fields: { 'Idempotency-Key': [IDEMPOTENCY_KEY_REUSED] },
       request_id: REQUEST_ID,
@@ -289,6 +292,7 @@ describe('gateway withdrawals', () => {
       expect(res.statusCode).toBe(422);
       expect(res.json().error).toEqual({
         code: 'invalid_request',
+        doc_url: docUrl('invalid_request'),
         message,
         fields: { to_address: [message] },
         request_id: REQUEST_ID,
@@ -361,6 +365,7 @@ describe('gateway withdrawals', () => {
     expect(noWhitelist.statusCode).toBe(403);
     expect(noWhitelist.json().error).toEqual({
       code: 'whitelist_required',
+      doc_url: docUrl('whitelist_required'),
       message: WITHDRAWAL_MSG.whitelist,
       request_id: REQUEST_ID,
     });
@@ -378,6 +383,7 @@ describe('gateway withdrawals', () => {
     expect(noGas.statusCode).toBe(409);
     expect(noGas.json().error).toEqual({
       code: 'insufficient_gas',
+      doc_url: docUrl('insufficient_gas'),
       message: `The operational wallet of USDT-BEP20 lacks BNB for the network fee: it holds 0 BNB, 0 BNB reserved for withdrawals not yet sent, and a withdrawal reserves 0.0005 BNB. Send BNB to ${ok.wallet}.`,
       request_id: REQUEST_ID,
     });
@@ -386,6 +392,7 @@ describe('gateway withdrawals', () => {
     expect(tooMuch.statusCode).toBe(409);
     expect(tooMuch.json().error).toEqual({
       code: 'insufficient_balance',
+      doc_url: docUrl('insufficient_balance'),
       message:
         'The operational wallet of USDT-BEP20 holds 25 USDT, of which 0 USDT is reserved for withdrawals not yet sent: 25 USDT is available, 25.5 USDT was asked.',
       request_id: REQUEST_ID,
@@ -461,6 +468,7 @@ describe('gateway withdrawals', () => {
     expect(refused.statusCode).toBe(402);
     expect(refused.json().error).toEqual({
       code: 'tnx_limit',
+      doc_url: docUrl('tnx_limit'),
       message:
         "The Tiny pkg_tiny_wd package's transaction limit (tnx_limit 2) is used up: 2 transactions (credited deposits and withdrawals) this subscription. Upgrade the package to request withdrawals; deposits to existing addresses are still credited.",
       request_id: REQUEST_ID,
@@ -486,6 +494,155 @@ describe('gateway withdrawals', () => {
     const cancel = await t.call('cancelWithdraw', { params: { id: first.json().id }, headers });
     expect(cancel.statusCode).toBe(200);
     expect((await withdraw(m.key, { amount: '1' })).statusCode).toBe(201);
+  });
+
+  it('refuses a destination where the money is lost or never seen again, naming to_address and why', async () => {
+    const m = await merchant();
+    await fund(m.wallet, 25n * USDT, 'USDT');
+    await fund(m.wallet, BNB / 100n, 'BNB');
+    // The app's BNB method has an operational wallet of its own.
+    const bnbWallet = `0x${'b'.repeat(8)}${serial.toString(16).padStart(32, '0')}`;
+    await t.db
+      .insertInto('app_payment_methods')
+      .values({
+        id: `apm_bnb_${m.appId}`,
+        app_id: m.appId,
+        payment_method_id: 'pm_bnb',
+        collect_address: TO,
+        gas_address: bnbWallet,
+        gas_index: 7000 + serial,
+        deposit_status: 1,
+        withdraw_status: 1,
+        created_at: t.clock().toISOString(),
+      })
+      .execute();
+    const openAccount = async (key: string, uniqueId: string) => {
+      const res = await t.inject({
+        method: 'POST',
+        url: `${BASE}/accounts`,
+        headers: { authorization: `Bearer ${key}` },
+        payload: { unique_id: uniqueId, method: 'USDT-BEP20' },
+      });
+      expect(res.statusCode).toBe(201);
+      return res.json().address as string;
+    };
+    const ownAccount = await openAccount(m.key, 'customer-1');
+    const refusals: [string, string][] = [
+      [
+        '0x0000000000000000000000000000000000000000',
+        'to_address is the zero address: coins and tokens sent there are lost.',
+      ],
+      [
+        '0x55d398326f99059fF775485246999027B3197955',
+        "to_address is USDT-BEP20's own token contract: tokens sent there are lost.",
+      ],
+      [
+        '0x55d398326f99059ff775485246999027b3197955',
+        "to_address is USDT-BEP20's own token contract: tokens sent there are lost.",
+      ],
+      [
+        m.wallet,
+        "to_address is one of this app's own operational wallets: a withdrawal there pays the network fee and sends nothing out.",
+      ],
+      [
+        bnbWallet.toUpperCase().replace('0X', '0x'),
+        "to_address is one of this app's own operational wallets: a withdrawal there pays the network fee and sends nothing out.",
+      ],
+      [
+        ownAccount.toLowerCase(),
+        "to_address is one of this app's own deposit accounts: a payment from its operational wallet is not a deposit, and would stay there, never credited nor swept.",
+      ],
+    ];
+    for (const [to, message] of refusals) {
+      const res = await withdraw(m.key, { amount: '1', to_address: to });
+      expect([to, res.statusCode, res.json().error]).toEqual([
+        to,
+        422,
+        expect.objectContaining({
+          code: 'invalid_request',
+          doc_url: docUrl('invalid_request'),
+          message,
+          fields: { to_address: [message] },
+          request_id: REQUEST_ID,
+        }),
+      ]);
+    }
+    const none = await t.db
+      .selectFrom('send_transactions')
+      .select('id')
+      .where('app_id', '=', m.appId)
+      .execute();
+    expect(none).toEqual([]);
+    // Another app's deposit account is a customer's like any other.
+    const other = await merchant();
+    const theirs = await openAccount(other.key, 'customer-1');
+    expect((await withdraw(m.key, { amount: '1', to_address: theirs })).statusCode).toBe(201);
+  });
+
+  it('refuses a withdrawal while a changed whitelist or payout address is held: 409 settings_hold with its end, nothing created or counted', async () => {
+    const m = await merchant();
+    await fund(m.wallet, 25n * USDT, 'USDT');
+    await fund(m.wallet, BNB / 100n, 'BNB');
+    expect((await withdraw(m.key, { amount: '1' })).statusCode).toBe(201);
+    const headers = await t.authHeader(m.username);
+    const used = async () =>
+      (await t.call('getDashboard', { headers })).json().data.subscription.transaction_used;
+    const rows = async () =>
+      (
+        await t.db
+          .selectFrom('send_transactions')
+          .select('id')
+          .where('app_id', '=', m.appId)
+          .execute()
+      ).length;
+    expect([await used(), await rows()]).toEqual([1, 1]);
+
+    // The merchant adds a server to the whitelist in the portal: a change, held for 24 h.
+    const changed = await t.call('updateApp', {
+      headers,
+      body: {
+        app_id: m.appId,
+        app_name: m.appId,
+        project_url: 'https://example.com',
+        whitelist_ip: '127.0.0.1,203.0.113.7',
+        status: 1,
+      },
+    });
+    expect(changed.statusCode).toBe(200);
+    const whitelistEnd = new Date(t.clock().getTime() + 24 * 3_600_000).toISOString();
+    const held = await withdraw(m.key, { amount: '1' }, 'held-key');
+    expect(held.statusCode).toBe(409);
+    expect(held.json().error).toMatchObject({
+      code: 'settings_hold',
+      doc_url: docUrl('settings_hold'),
+      message: `The app's settings were changed (its IP whitelist or a payout address): withdrawals are held until ${whitelistEnd}.`,
+      hold_until: whitelistEnd,
+      request_id: REQUEST_ID,
+    });
+    expect([await used(), await rows()]).toEqual([1, 1]);
+
+    // An hour on, the payout address changes too: the later end holds.
+    t.clock.advance(3_600_000);
+    const payout = await t.call('updatePaymentMethod', {
+      headers: await t.authHeader(m.username),
+      body: {
+        id: `apm_wd${serial}`,
+        user_app_id: m.appId,
+        type: 'address',
+        collect_address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+      },
+    });
+    expect(payout.statusCode).toBe(200);
+    const payoutEnd = new Date(t.clock().getTime() + 24 * 3_600_000).toISOString();
+    const later = await withdraw(m.key, { amount: '1' }, 'held-key');
+    expect(later.statusCode).toBe(409);
+    expect(later.json().error).toMatchObject({ code: 'settings_hold', hold_until: payoutEnd });
+    expect(await rows()).toBe(1);
+
+    // Once it ends, the same request (its key was kept for nothing) is accepted.
+    t.clock.advance(24 * 3_600_000);
+    expect((await withdraw(m.key, { amount: '1' }, 'held-key')).statusCode).toBe(201);
+    expect(await rows()).toBe(2);
   });
 
   describe("the portal's Cancel and Reinitiate", () => {

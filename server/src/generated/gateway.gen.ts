@@ -136,7 +136,9 @@ export interface paths {
      * Totals per method
      * @description Per method the app uses, what its deposits have brought: `received` counts every deposit
      *     not failed (pending ones included), `credited` those credited (status 3, 4 or 1). In the
-     *     token's units to 6 decimals.
+     *     token's units, each deposit counted to its sixth decimal (the rest truncated) and the sums
+     *     printed with exactly six decimals (`25.500000`), where a deposit's own `amount` is exact
+     *     and has no trailing zeros (`25.5`).
      */
     get: operations['listBalances'];
     put?: never;
@@ -164,7 +166,10 @@ export interface paths {
      *
      *     The order is the order the events were committed in, the same for every reader: an event
      *     never appears before one already listed, so no event is skipped by a reader that follows
-     *     the cursor. Events whose bodies were removed by retention (older than
+     *     the cursor. `next` is always a real position: the last event of the page, or the
+     *     `after` given when the page is empty; an `after` past the app's last event is refused
+     *     with 422 on `after` (a position saved from another app or another server). Events whose
+     *     bodies were removed by retention (older than
      *     `WEBHOOK_BODY_RETENTION_DAYS`, 60 days by default) are no longer listed. `test.ping`
      *     events are listed too.
      */
@@ -194,6 +199,10 @@ export interface paths {
      *     status or the error. No body is needed. Refused with 409 `webhook_not_configured` when
      *     the app has no Webhook URl, and `webhook_switched_off` while a 410 Gone has switched its
      *     webhook off (switch it on in the portal's Merchant Setting).
+     *
+     *     **Budget.** An app may send 5 test events a minute, all its keys together (a fixed window
+     *     from the first one; a refused request does not count). Past that the answer is **429**
+     *     `rate_limited` with `Retry-After`, on top of the key's own rate limit.
      */
     post: operations['sendTestEvent'];
     delete?: never;
@@ -230,18 +239,23 @@ export interface paths {
      *     `withdrawal.*` webhooks.
      *
      *     **Idempotency.** `Idempotency-Key` is required: a retry with the same key and body
-     *     answers the first answer (the same withdrawal, 201) and sends nothing twice. The same key
-     *     with another body is a 422; a retry while the first request is still being processed is a
-     *     409. A refused request keeps nothing: its key can be used again. Keys are kept 24 h.
+     *     answers the first answer (the same withdrawal, 201, with the header
+     *     `Idempotent-Replayed: true`) and sends nothing twice. The same key with another body is a
+     *     422; a retry while the first request is still being processed is a 409. A refused request
+     *     keeps nothing: its key can be used again. Keys are kept 24 h.
      *
      *     **Refusals**, each with its own message:
      *     - 422 `invalid_request`: the method is not enabled for the app, its For Withdraw switch is
      *       off, or it runs on Tron (withdrawals there are not supported yet); `to_address` is not
      *       an address of the method's network (EVM: 0x and 40 hex digits, and mixed case must
-     *       carry a valid EIP-55 checksum; Tron: base58check); `amount` is zero or has more
+     *       carry a valid EIP-55 checksum; Tron: base58check); `to_address` is where the money
+     *       would be lost or never seen again: the zero address, the token's own contract, or one
+     *       of the app's own operational wallets or deposit accounts; `amount` is zero or has more
      *       decimals than the token.
      *     - 403 `whitelist_required`: the app's IP whitelist is empty. Withdrawals need one, set
      *       in the portal's Merchant Setting (as OxaPay and NOWPayments require for payouts).
+     *     - 409 `settings_hold`: the app's IP whitelist or a payout address was changed and its
+     *       hold has not ended (`hold_until` says when it does); nothing is created or counted.
      *     - 409 `insufficient_balance` / `insufficient_gas`: the operational wallet does not hold
      *       the amount (or the network fee in the chain's coin) after the withdrawals already
      *       reserved; `wallet_not_ready` while the wallet is still being created.
@@ -267,6 +281,34 @@ export interface paths {
      * @description One withdrawal of the app by its `id`; 404 for an unknown id or another app's.
      */
     get: operations['getWithdrawal'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/operational-wallets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the operational wallets
+     * @description Per payment method the app has enabled, its operational wallet: the address that pays the
+     *     method's withdrawals and the gas top-ups of its deposits, and what it holds now, read
+     *     from the chain: `token_balance` in the method's token (null for a native-coin method)
+     *     and `native_balance` in the chain's own coin, which pays the network fees (and is what a
+     *     native-coin method's withdrawals spend). Amounts are exact decimal strings in the
+     *     coin's units. Fund a wallet by sending to its `address`. `address` is null for a few
+     *     seconds after a method is enabled, while the wallet is created; the balances are null
+     *     with `unavailable_reason` when they cannot be read (no RPC for the chain, or the node
+     *     did not answer). Reservations of queued withdrawals are not subtracted.
+     */
+    get: operations['listOperationalWallets'];
     put?: never;
     post?: never;
     delete?: never;
@@ -604,6 +646,16 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       credited_at: string | null;
+      /** @description Why a credited deposit (3) is not moving on, and what unblocks it; null while nothing holds it up. `operational_wallet_needs_gas`: the app's operational wallet of the method lacks the chain's coin to top up the deposit address's gas, so the sweep cannot start; the message says what to send where. Cleared once the deposit moves on. (Absent only from events recorded before this field existed.) */
+      waiting_reason?: {
+        /**
+         * @description Stable, for programs.
+         * @enum {string}
+         */
+        code: 'operational_wallet_needs_gas';
+        /** @description For people, e.g. how much of which coin to send to which address. */
+        message: string;
+      } | null;
     };
     /** @description The envelope of a deposit event. */
     DepositEvent: {
@@ -646,7 +698,10 @@ export interface components {
       };
     };
     /** @description An event envelope, as POSTed to the Webhook URl. */
-    Event: components['schemas']['DepositEvent'] | components['schemas']['TestPingEvent'];
+    Event:
+      | components['schemas']['DepositEvent']
+      | components['schemas']['WithdrawalEvent']
+      | components['schemas']['TestPingEvent'];
     EventPage: {
       /** @description The events after `after`, oldest first. */
       data: components['schemas']['Event'][];
@@ -754,22 +809,52 @@ export interface components {
     };
     Balance: {
       method: components['schemas']['MethodCode'];
+      /** @description Deposits not failed, each to its sixth decimal, summed; always six decimals (`25.500000`). */
       received: string;
+      /** @description Deposits credited (status 3, 4 or 1), each to its sixth decimal, summed; always six decimals. */
       credited: string;
     };
     BalanceList: {
       data: components['schemas']['Balance'][];
     };
+    OperationalWallet: {
+      method: components['schemas']['MethodCode'];
+      /** @description The chain the wallet lives on (0 stands for Tron). */
+      chain_id: number;
+      /** @description The wallet's address; null while it is being created. */
+      address: string | null;
+      /** @description What it holds of the method's token, exact; null for a native-coin method, or when the balances cannot be read. */
+      token_balance: string | null;
+      /** @description What it holds of the chain's own coin (`native_coin`), exact: the network fees of withdrawals and gas top-ups are paid from it. Null when it cannot be read. */
+      native_balance: string | null;
+      /** @description The chain's own coin, e.g. BNB. */
+      native_coin: string;
+      /** @description Why the balances are null; null when they were read. */
+      unavailable_reason: string | null;
+    };
+    OperationalWalletList: {
+      data: components['schemas']['OperationalWallet'][];
+    };
     Error: {
       error: {
-        /** @description Stable, for programs: unauthenticated, ability_missing, ip_not_allowed, invalid_request, not_found, conflict, rate_limited, bad_request, unsupported_media_type, unavailable, internal; the plan's no_package, tnx_limit, daily_tnx_limit; webhook_not_configured, webhook_switched_off; and the withdrawals' whitelist_required, insufficient_balance, insufficient_gas, wallet_not_ready. */
+        /** @description Stable, for programs: unauthenticated, ability_missing, ip_not_allowed, invalid_request, not_found, method_not_allowed, conflict, rate_limited, bad_request, unsupported_media_type, unavailable, internal; the plan's no_package, tnx_limit, daily_tnx_limit; webhook_not_configured, webhook_switched_off; and the withdrawals' whitelist_required, settings_hold, insufficient_balance, insufficient_gas, wallet_not_ready. */
         code: string;
         /** @description For people. */
         message: string;
+        /**
+         * Format: uri
+         * @description The section of this server's reference page that explains `code` and what to do: `<origin>/gateway/v1/docs#section/<code>`.
+         */
+        doc_url: string;
         /** @description Request field to its messages (invalid_request only). */
         fields?: {
           [key: string]: string[];
         };
+        /**
+         * Format: date-time
+         * @description With `settings_hold` only: when the hold on the app's settings ends (a changed IP whitelist or payout address); withdrawals are accepted again from then.
+         */
+        hold_until?: string;
         /** @description This request's id, also in the `X-Request-Id` header of every answer: quote it to support. */
         request_id: string;
       };
@@ -821,7 +906,7 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description The withdrawal cannot be reserved now (`insufficient_balance`, `insufficient_gas`, `wallet_not_ready`), or a request with the same `Idempotency-Key` is still being processed (`conflict`). */
+    /** @description The withdrawal cannot be reserved now (`insufficient_balance`, `insufficient_gas`, `wallet_not_ready`), the app's settings are held after a change (`settings_hold`, with `hold_until`), or a request with the same `Idempotency-Key` is still being processed (`conflict`). */
     WithdrawalConflict: {
       headers: {
         [name: string]: unknown;
@@ -839,7 +924,7 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description The body is not JSON. */
+    /** @description The body is not `application/json` (`unsupported_media_type`), or a body of another type was sent to an operation that takes none. */
     UnsupportedMediaType: {
       headers: {
         [name: string]: unknown;
@@ -857,7 +942,7 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description The key's rate limit is used up; `Retry-After` says when to try again. */
+    /** @description The key's rate limit is used up, or the caller's address failed too many key checks (401) in a window; `Retry-After` says when to try again. */
     TooManyRequests: {
       headers: {
         /** @description Seconds to wait. */
@@ -893,13 +978,15 @@ export interface components {
      * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
      */
     WebhookSignature: string;
-    /** @description The `next_cursor` of the previous page; absent for the first page. */
+    /** @description The `next_cursor` of the previous page of the same list; absent for the first page. A cursor of another list is refused with 422. */
     Cursor: string;
     /** @description Rows per page (default 50). */
     Limit: number;
   };
   requestBodies: never;
   headers: {
+    /** @description `true` on an answer replayed for a repeated `Idempotency-Key` (the first request's answer; nothing was done again); absent from the first answer. */
+    'Idempotent-Replayed': 'true';
     /** @description Requests the key may make in the current window. */
     'RateLimit-Limit': number;
     /** @description Requests left in the current window. */
@@ -937,7 +1024,7 @@ export interface operations {
   listAccounts: {
     parameters: {
       query?: {
-        /** @description The `next_cursor` of the previous page; absent for the first page. */
+        /** @description The `next_cursor` of the previous page of the same list; absent for the first page. A cursor of another list is refused with 422. */
         cursor?: components['parameters']['Cursor'];
         /** @description Rows per page (default 50). */
         limit?: components['parameters']['Limit'];
@@ -1044,7 +1131,7 @@ export interface operations {
         from?: string;
         /** @description Only deposits seen before this time. */
         to?: string;
-        /** @description The `next_cursor` of the previous page; absent for the first page. */
+        /** @description The `next_cursor` of the previous page of the same list; absent for the first page. A cursor of another list is refused with 422. */
         cursor?: components['parameters']['Cursor'];
         /** @description Rows per page (default 50). */
         limit?: components['parameters']['Limit'];
@@ -1125,7 +1212,7 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description The `next` of an earlier page: only events after it. Absent (or `0`), from the first event.
+         * @description The `next` of an earlier page: only events after it. Absent (or `0`), from the first event. A position past the app's last event is refused with 422 (`next` is never past it).
          * @example 42
          */
         after?: string;
@@ -1174,7 +1261,21 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       409: components['responses']['WebhookUnavailable'];
-      429: components['responses']['TooManyRequests'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description The app's 5 test events of the minute are used up, or the key's rate limit is; `Retry-After` says when to try again. */
+      429: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   listWithdrawals: {
@@ -1186,7 +1287,7 @@ export interface operations {
         method?: components['schemas']['MethodCode'];
         /** @description Only withdrawals in this status. */
         status?: components['schemas']['WithdrawalStatus'];
-        /** @description The `next_cursor` of the previous page; absent for the first page. */
+        /** @description The `next_cursor` of the previous page of the same list; absent for the first page. A cursor of another list is refused with 422. */
         cursor?: components['parameters']['Cursor'];
         /** @description Rows per page (default 50). */
         limit?: components['parameters']['Limit'];
@@ -1231,9 +1332,10 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The withdrawal is reserved and queued; a replay of the same key and body answers this first answer again. */
+      /** @description The withdrawal is reserved and queued; a replay of the same key and body answers this first answer again, with `Idempotent-Replayed: true`. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1275,6 +1377,29 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  listOperationalWallets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The app's operational wallets, in the order of its methods. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OperationalWalletList'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
       429: components['responses']['TooManyRequests'];
     };
   };

@@ -871,7 +871,8 @@ export interface paths {
      *     spec does not show the values; the reference server offers these (clients must not
      *     hard-code them): `methods:read`, `accounts:read`, `accounts:write` (implies
      *     accounts:read), `deposits:read`, `withdrawals:read`, `withdrawals:write` (implies
-     *     withdrawals:read), `balances:read`, `webhooks:write`.
+     *     withdrawals:read), `balances:read`, `webhooks:write`, `wallets:read`. A key has only the
+     *     abilities given to it: one added to this list later is not granted to existing keys.
      */
     get: operations['listTokenPermissions'];
     put?: never;
@@ -1916,6 +1917,8 @@ export interface components {
        * @description When processing finished; null while it runs.
        */
       process_datetime: string | null;
+      /** @description Why a Hash Verified deposit is not moving on, in words, with what unblocks it (e.g. the operational wallet lacks the gas to top up the deposit address: how much to send to which address); null while nothing holds it up. */
+      waiting_reason: string | null;
     };
     /** @description A withdrawal sent by the app. */
     SendTransaction: {
@@ -2868,7 +2871,7 @@ export interface components {
     AppDataIdPath: components['schemas']['Id'];
     /**
      * @description The received deposit (`ReceiveTransaction.id`).
-     * @example dep_17
+     * @example rcv_17
      */
     DepositIdPath: components['schemas']['Id'];
     /**
@@ -4361,7 +4364,7 @@ export interface operations {
       path: {
         /**
          * @description The received deposit (`ReceiveTransaction.id`).
-         * @example dep_17
+         * @example rcv_17
          */
         id: components['parameters']['DepositIdPath'];
       };

@@ -46,29 +46,53 @@ export function readsNoBody(routeOptions: RouteOptions): boolean {
   return methods.every((method) => BODYLESS_METHODS.has(method));
 }
 
-/**
- * onRoute: adds the Content-Type gate (before parsing) and the no-body check to every route that
- * reads a body (a GET's is ignored, as HTTP gives it no meaning: two hooks less per read).
- */
-export function applyBodyPolicy(routeOptions: RouteOptions): void {
-  if (!routeOptions.url.startsWith('/api') || readsNoBody(routeOptions)) return;
-  const declared = declaredBodyTypes(routeOptions);
+/** The 415 for a body the operation does not take: `declared` types, or null for none at all. */
+export type BodyTypeRefusal = (declared: string[] | null) => Error;
 
-  const contentTypeGate: preParsingHookHandler = async (request, _reply, payload) => {
+/**
+ * The Content-Type gate of a route that reads a body (a GET's is ignored, as HTTP gives it no
+ * meaning: nothing to add to a read), as a preParsing hook: a body of a type its operation does
+ * not declare is refused (`refuse`), as is one sent to an operation that takes none, unless it
+ * is JSON (clients often send `{}`).
+ */
+export function contentTypeGate(
+  routeOptions: RouteOptions,
+  refuse: BodyTypeRefusal,
+): preParsingHookHandler | undefined {
+  if (readsNoBody(routeOptions)) return undefined;
+  const declared = declaredBodyTypes(routeOptions);
+  return async (request, _reply, payload) => {
     const type = mediaType(request);
     if (declared) {
-      if (!type || !declared.includes(type)) {
-        throw new HttpError(415, `${MSG.unsupportedMediaType} Send ${declared.join(' or ')}.`);
-      }
+      if (!type || !declared.includes(type)) throw refuse(declared);
     } else if (hasPayload(request) && type !== null && type !== 'application/json') {
-      throw new HttpError(415, `${MSG.unsupportedMediaType} ${MSG.unexpectedBody}`);
+      throw refuse(null);
     }
     return payload;
   };
+}
+
+const portalBodyTypeRefusal: BodyTypeRefusal = (declared) =>
+  new HttpError(
+    415,
+    declared
+      ? `${MSG.unsupportedMediaType} Send ${declared.join(' or ')}.`
+      : `${MSG.unsupportedMediaType} ${MSG.unexpectedBody}`,
+  );
+
+/**
+ * onRoute: adds the Content-Type gate (before parsing) and the no-body check to every /api route
+ * that reads a body (two hooks less per read).
+ */
+export function applyBodyPolicy(routeOptions: RouteOptions): void {
+  if (!routeOptions.url.startsWith('/api')) return;
+  const gate = contentTypeGate(routeOptions, portalBodyTypeRefusal);
+  if (!gate) return;
+  const declared = declaredBodyTypes(routeOptions);
 
   routeOptions.preParsing = [
     ...toList(routeOptions.preParsing),
-    contentTypeGate,
+    gate,
   ] as RouteOptions['preParsing'];
 
   if (!declared) {

@@ -5,6 +5,7 @@ import type { ErrorObject } from 'ajv';
 import { ChainUnavailableError } from '../domain/chain';
 import { DomainError, type DomainErrorKind } from '../domain/errors';
 import { HttpError, MSG, envelope, validationFailed, type ErrorEnvelope } from './errors';
+import { redactUrl } from './logging';
 import { toFieldErrors } from './validation';
 
 interface LooseError {
@@ -114,7 +115,7 @@ export function errorHandler(
     if (error.code === RESPONSE_MISMATCH) {
       // Contract drift: the handler's answer does not match openapi.yaml (tests see a 500).
       request.log.error(
-        { url: request.url, route: request.routeOptions.url },
+        { url: redactUrl(request.url), route: request.routeOptions.url },
         `Response does not match openapi.yaml: ${error.message}`,
       );
     } else if (error instanceof ChainUnavailableError) {

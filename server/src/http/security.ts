@@ -56,6 +56,19 @@ export function buildSecurityHandlers(ctx: AppContext): SecurityHandlers {
   };
 }
 
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+/**
+ * Strict-Transport-Security for an answer to a request that arrived over https: directly, or as
+ * a proxy the server trusts says in X-Forwarded-Proto (Fastify believes it only from TRUST_PROXY's
+ * proxies, as X-Forwarded-For). Over plain http a browser ignores it, and an untrusted client's
+ * header must not decide it. A year, subdomains included: the portal and the gateway share the
+ * origin, and nothing of either is meant to be reached over http.
+ */
+export function strictTransportSecurity(request: FastifyRequest): string | undefined {
+  return request.protocol.toLowerCase() === 'https' ? HSTS : undefined;
+}
+
 /**
  * For operations whose security allows anonymous access (`[{}, {bearerAuth: []}]`, e.g.
  * getImage): glue accepts the anonymous alternative first, so the handler calls this. No

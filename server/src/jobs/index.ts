@@ -1,4 +1,4 @@
-import type { ResolvedConfig } from '../config';
+import type { JobsConfig, ResolvedConfig } from '../config';
 import type { Db } from '../db/connection';
 import { specChainAdapters } from '../domain/chain';
 import type { ChainAdapter } from '../domain/chain/adapter';
@@ -11,7 +11,7 @@ import { sendWithdrawals, type SendingDeps } from '../domain/payments/withdrawal
 import { applyRetention } from '../domain/retention';
 import { systemClock, type Clock } from '../domain/time';
 import { attemptDelivery, webhookDeps, type DeliveryDeps } from '../domain/webhooks/delivery';
-import { DELIVER_KIND, type DeliverPayload } from '../domain/webhooks/events';
+import { DELIVER_GROUP_FIELD, DELIVER_KIND, type DeliverPayload } from '../domain/webhooks/events';
 import {
   signerClient,
   signerEndpoint,
@@ -19,18 +19,46 @@ import {
   type SignerClient,
   type SignerEndpoint,
 } from '../signer/client/client';
-import type { Task } from './worker';
+import type { Lane, Task } from './worker';
 
 // Every background job the server runs, in one list: its kind, how often, and the domain call it
 // makes. The worker (worker.ts) claims each recurring kind once across processes, under a lease
 // in the jobs table (queue.ts); one-off jobs (webhook deliveries) are rows the domain adds in its
 // own transactions.
+//
+// Each task runs in a lane, slots of its own in every process (worker.ts), so one kind of work
+// never waits for another's: the chain's watchers and miners, the money and upkeep jobs, and
+// the webhook deliveries, which wait on merchants' receivers and are the ones that may hang.
+
+/** Each watcher and miner a slot of its own: a slow RPC holds up only its chain. */
+const CHAIN_LANE: Lane = { name: 'chain' };
+
+/** Crediting's next steps, money out and upkeep: each kind a slot of its own. */
+const MONEY_LANE: Lane = { name: 'money' };
+
+/**
+ * The deliveries' own pool. A delivery waits up to 10 s for a receiver, so a receiver that
+ * never answers holds a slot 10 s per attempt. By default 8 slots a process, and at most 2 of
+ * them (across all processes) for one app's deliveries: a healthy receiver answers in well under
+ * a second, so 2 at once carry an app's events (a few per deposit or withdrawal, in order per
+ * resource anyway) with room to spare, while an app whose receiver hangs, however many of its
+ * deliveries are due, leaves the other slots to the other apps. WEBHOOK_CONCURRENCY and
+ * WEBHOOK_APP_CONCURRENCY change them (docs/operations.md).
+ */
+function webhookLane(slots: JobsConfig): Lane {
+  return {
+    name: 'webhooks',
+    concurrency: slots.webhookSlots,
+    perGroup: { field: DELIVER_GROUP_FIELD, max: slots.webhookSlotsPerApp },
+  };
+}
 
 /** Gas (operational) wallets for newly enabled methods. */
 export function gasProvisioningTask(db: Db, xpub: string): Task {
   return {
     kind: 'gas.provision',
     everyMs: 3_000,
+    lane: MONEY_LANE,
     async run() {
       await provisionGasAddresses(db, xpub);
     },
@@ -38,9 +66,10 @@ export function gasProvisioningTask(db: Db, xpub: string): Task {
 }
 
 /** One attempt at one webhook delivery; the domain schedules the next one on failure. */
-export function webhookDeliveryTask(deps: DeliveryDeps): Task {
+export function webhookDeliveryTask(deps: DeliveryDeps, slots: JobsConfig): Task {
   return {
     kind: DELIVER_KIND,
+    lane: webhookLane(slots),
     async run(job) {
       await attemptDelivery(deps, job.payload as DeliverPayload);
     },
@@ -56,6 +85,7 @@ export function retentionTask(config: ResolvedConfig, db: Db, clock: Clock): Tas
   return {
     kind: 'retention.prune',
     everyMs: 3_600_000,
+    lane: MONEY_LANE,
     async run() {
       await applyRetention(db, periods, clock());
     },
@@ -75,6 +105,7 @@ export function depositCompletionTask(
   return {
     kind: 'deposits.complete',
     everyMs: 2_000,
+    lane: MONEY_LANE,
     async run() {
       if (!signerPresent(endpoint)) return;
       await completeDeposits(db, signer, clock());
@@ -91,6 +122,7 @@ export function withdrawalSendingTask(
   return {
     kind: 'withdrawals.send',
     everyMs: 2_000,
+    lane: MONEY_LANE,
     async run() {
       if (!signerPresent(endpoint)) return;
       await sendWithdrawals(deps, clock());
@@ -103,6 +135,7 @@ export function depositWatcherTask(db: Db, adapter: ChainAdapter, clock: () => D
   return {
     kind: `deposits.watch:${adapter.chainId}`,
     everyMs: 2_000,
+    lane: CHAIN_LANE,
     async run() {
       await watchDeposits(db, adapter, clock());
     },
@@ -113,7 +146,7 @@ export function depositWatcherTask(db: Db, adapter: ChainAdapter, clock: () => D
 export function backgroundTasks(config: ResolvedConfig, db: Db): Task[] {
   const tasks = [
     gasProvisioningTask(db, resolveWalletXpub(config)),
-    webhookDeliveryTask(webhookDeps(config, db, systemClock)),
+    webhookDeliveryTask(webhookDeps(config, db, systemClock), config.jobs),
     retentionTask(config, db, systemClock),
   ];
   // Money out goes through the signer process (server/src/signer), on its socket.
@@ -143,6 +176,7 @@ export function backgroundTasks(config: ResolvedConfig, db: Db): Task[] {
       tasks.push({
         kind: `chain.mine:${chain.chainId}`,
         everyMs: config.localBlockMs,
+        lane: CHAIN_LANE,
         async run() {
           await mineLocalBlocks(db, 1, chain.chainId);
         },

@@ -4,7 +4,7 @@ import { migrateToLatest } from '../db/migrate';
 import { freshTestStore, type TestStore } from '../../test/testStore';
 import { testClock } from '../../test/testApp';
 import { addJob, claimJob, completeJob, failJob, queueStats, retryJob, type Job } from './queue';
-import { startWorker, type Task } from './worker';
+import { startWorker, type Lane, type Task } from './worker';
 import { pause, until } from '../../test/until';
 
 // The job mechanism on both engines. Each "process" has its own connection (pool) to one
@@ -255,4 +255,124 @@ it('shows the queue and retries a failed job through npm run admin -- jobs', asy
     id: claimed.id,
     attempts: 1,
   });
+});
+
+/** A promise the test resolves: the runs awaiting it hang until then. */
+function gate() {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+describe('lanes', () => {
+  // A lane is a set of kinds with slots of its own; the deliveries' lane caps each app's jobs in
+  // flight. The hung runs stand for a receiver that never answers.
+  const deliveries: Lane = {
+    name: 'test.deliveries',
+    concurrency: 3,
+    perGroup: { field: 'appId', max: 2 },
+  };
+
+  it('still runs the chain watcher and the withdrawal sender while hung deliveries fill their slots', async () => {
+    const clock = testClock();
+    const hung = gate();
+    const delivered: string[] = [];
+    const ran: string[] = [];
+    const recurring = (kind: string, lane: Lane): Task => ({
+      kind,
+      everyMs: 60_000,
+      lane,
+      async run() {
+        ran.push(kind);
+      },
+    });
+    // Due before the recurring kinds, from as many apps as there are slots and more.
+    for (let i = 0; i < 6; i += 1) {
+      await addJob(
+        one,
+        { kind: 'test.deliver', payload: { appId: `app_${i}` } },
+        clock().getTime() - 60_000,
+      );
+    }
+    const worker = await startWorker({
+      db: one,
+      tasks: [
+        {
+          kind: 'test.deliver',
+          lane: deliveries,
+          async run(job) {
+            delivered.push(job.id);
+            await hung.opened;
+          },
+        },
+        recurring('test.watch:56', { name: 'test.chain' }),
+        recurring('test.send', { name: 'test.money' }),
+      ],
+      log: quietLog(),
+      clock,
+      pollMs: 5,
+    });
+    try {
+      await until(
+        async () => ran.length === 2 && delivered.length === 3,
+        'the recurring kinds to run beside three hung deliveries',
+      );
+    } finally {
+      hung.open();
+      await worker.stop();
+    }
+    expect(ran.sort()).toEqual(['test.send', 'test.watch:56']);
+  }, 60_000);
+
+  it("caps an app's deliveries in flight across processes; another app's still run", async () => {
+    const clock = testClock();
+    const hung = gate();
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const ranFor: string[] = [];
+    const task = (): Task => ({
+      kind: 'test.deliver',
+      lane: deliveries,
+      async run(job) {
+        const { appId } = job.payload as { appId: string };
+        ranFor.push(appId);
+        if (appId !== 'app_slow') return;
+        inFlight += 1;
+        mostInFlight = Math.max(mostInFlight, inFlight);
+        await hung.opened;
+        inFlight -= 1;
+      },
+    });
+    const at = clock().getTime();
+    // The slow app's jobs come first in the queue, more of them than both processes have slots.
+    for (let i = 0; i < 8; i += 1) {
+      await addJob(one, { kind: 'test.deliver', payload: { appId: 'app_slow' } }, at - 60_000);
+    }
+    for (let i = 0; i < 3; i += 1) {
+      await addJob(one, { kind: 'test.deliver', payload: { appId: 'app_quick' } }, at);
+    }
+    const workers = await Promise.all(
+      [one, two].map((db) =>
+        startWorker({ db, tasks: [task()], log: quietLog(), clock, pollMs: 5 }),
+      ),
+    );
+    try {
+      await until(
+        async () => ranFor.filter((app) => app === 'app_quick').length === 3,
+        "the quick app's deliveries beside the slow app's",
+      );
+      expect(inFlight).toBe(2);
+    } finally {
+      hung.open();
+      await until(
+        async () => (await one.selectFrom('jobs').select('id').execute()).length === 0,
+        'an empty queue',
+      );
+      await Promise.all(workers.map((w) => w.stop()));
+    }
+    expect(ranFor.filter((app) => app === 'app_slow')).toHaveLength(8);
+    expect(mostInFlight).toBe(2);
+  }, 60_000);
 });

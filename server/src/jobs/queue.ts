@@ -1,5 +1,6 @@
-import type { ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import { engineOf, type Db } from '../db/connection';
+import { lockForTransaction } from '../db/locks';
 import type { Database, JobsTable } from '../db/schema';
 import { newId } from '../domain/ids';
 
@@ -94,11 +95,58 @@ export async function ensureRecurring(db: Db, kind: string, everyMs: number, now
 }
 
 /**
+ * At most `max` jobs of the claimed kinds leased at once per value of the payload's `field`
+ * (e.g. a webhook delivery's app), counted across every process by the leases in the table. A
+ * job whose payload lacks the field is not capped.
+ */
+export interface GroupCap {
+  field: string;
+  max: number;
+}
+
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The payload's `field` as text (jsonb on PostgreSQL, JSON text on SQLite); null when absent. */
+function payloadField(pg: boolean, field: string, table: 'jobs' | 'held') {
+  if (!FIELD_NAME.test(field)) throw new Error(`Not a payload field name: ${field}`);
+  const payload = sql.ref(`${table}.payload`);
+  // A literal, not a parameter: PostgreSQL must see the GROUP BY expression as the selected one.
+  return pg
+    ? sql<string | null>`(${payload} ->> ${sql.lit(field)})`
+    : sql<string | null>`json_extract(${payload}, ${sql.lit(`$.${field}`)})`;
+}
+
+/** The job's group holds fewer than `cap.max` leases of `kinds` (or the job has no group). */
+function belowCap(
+  w: ExpressionBuilder<Database, 'jobs'>,
+  c: { pg: boolean; kinds: readonly string[]; now: number; cap: GroupCap },
+) {
+  const held = payloadField(c.pg, c.cap.field, 'held');
+  const full = w
+    .selectFrom('jobs as held')
+    .select(held.as('grp'))
+    .where('held.kind', 'in', c.kinds)
+    .where('held.locked_until', '>', c.now)
+    // NOT IN a list holding a null would pass over every job.
+    .where(held, 'is not', null)
+    .groupBy(held)
+    .having((h) => h.fn.countAll(), '>=', c.cap.max);
+  const group = payloadField(c.pg, c.cap.field, 'jobs');
+  return w.or([w(group, 'is', null), w(group, 'not in', full)]);
+}
+
+/**
  * Leases the next due job of one of `kinds` to `worker` until now + leaseMs, or answers null.
  * One UPDATE whose subquery picks the row: on PostgreSQL `FOR UPDATE SKIP LOCKED` makes
  * concurrent workers pass over a row another is claiming instead of waiting for it (and READ
  * COMMITTED re-checks the lease condition on the row it locks, so a row claimed meanwhile is
  * not claimed again); SQLite runs the whole statement under its single write lock.
+ *
+ * With `cap`, the pick passes over the jobs of a group that already holds `cap.max` leases. The
+ * count must see every claim before it, so such claims take turns: the UPDATE runs in a
+ * transaction that first takes a lock named after the kinds (PostgreSQL's advisory lock; on
+ * SQLite the write lock of BEGIN IMMEDIATE), and each claim's statement then reads the leases
+ * the previous ones committed.
  */
 export async function claimJob(
   db: Db,
@@ -106,29 +154,39 @@ export async function claimJob(
   worker: string,
   leaseMs: number,
   now: number,
+  cap?: GroupCap,
 ): Promise<Job | null> {
   if (kinds.length === 0) return null;
   const pg = engineOf(db) === 'postgres';
-  const row = await db
-    .updateTable('jobs')
-    .set((eb) => ({
-      locked_by: worker,
-      locked_until: now + leaseMs,
-      attempts: eb('attempts', '+', 1),
-    }))
-    .where('id', '=', (eb) =>
-      eb
-        .selectFrom('jobs')
-        .select('id')
-        .where('kind', 'in', kinds)
-        .where((w) => isDue(w, now))
-        .orderBy('run_at')
-        .orderBy('id')
-        .limit(1)
-        .$if(pg, (q) => q.forUpdate().skipLocked()),
-    )
-    .returningAll()
-    .executeTakeFirst();
+  const claim = (q: Db) =>
+    q
+      .updateTable('jobs')
+      .set((eb) => ({
+        locked_by: worker,
+        locked_until: now + leaseMs,
+        attempts: eb('attempts', '+', 1),
+      }))
+      .where('id', '=', (eb) => {
+        let pick = eb
+          .selectFrom('jobs')
+          .select('id')
+          .where('kind', 'in', kinds)
+          .where((w) => isDue(w, now));
+        if (cap) pick = pick.where((w) => belowCap(w, { pg, kinds, now, cap }));
+        return pick
+          .orderBy('run_at')
+          .orderBy('id')
+          .limit(1)
+          .$if(pg, (p) => p.forUpdate().skipLocked());
+      })
+      .returningAll()
+      .executeTakeFirst();
+  const row = cap
+    ? await db.transaction().execute(async (trx) => {
+        await lockForTransaction(trx, `jobs.claim:${kinds.join(',')}`);
+        return claim(trx);
+      })
+    : await claim(db);
   return row ? toJob(row) : null;
 }
 

@@ -2,7 +2,32 @@ import { hostname } from 'node:os';
 import type { Db } from '../db/connection';
 import { randomToken } from '../domain/ids';
 import { systemClock, type Clock } from '../domain/time';
-import { claimJob, completeJob, ensureRecurring, extendLease, failJob, type Job } from './queue';
+import {
+  claimJob,
+  completeJob,
+  ensureRecurring,
+  extendLease,
+  failJob,
+  type GroupCap,
+  type Job,
+} from './queue';
+
+/**
+ * Slots of their own for some kinds of job: a lane's jobs run only in its slots and never wait
+ * for another lane's, so work that may hang (a webhook receiver that never answers) cannot hold
+ * up the rest. Each process claims for each lane apart.
+ */
+export interface Lane {
+  /** Tasks naming the same lane share its slots; one lane, one set of settings. */
+  name: string;
+  /**
+   * Jobs of this lane one process runs at once; default one per task of the lane, which gives
+   * each recurring kind a slot of its own (a recurring kind is one row: it never runs twice).
+   */
+  concurrency?: number;
+  /** Caps the lane's jobs in flight per group, all processes together (queue.ts). */
+  perGroup?: GroupCap;
+}
 
 /** A kind of background work. `run` must be idempotent: a job runs at least once. */
 export interface Task {
@@ -12,6 +37,8 @@ export interface Task {
   everyMs?: number;
   /** Wait before the next attempt after `attempts` failed ones; default exponential, capped. */
   retryDelayMs?(attempts: number): number;
+  /** Where it runs; without one, in the default lane of `concurrency` slots. */
+  lane?: Lane;
 }
 
 export interface JobLogger {
@@ -26,14 +53,14 @@ export interface WorkerOptions {
   clock?: Clock;
   /** Idle wait between looks at the queue; 0 starts no loop (tests call `drain`). */
   pollMs: number;
-  /** Jobs run at once by this process. */
+  /** Jobs of the tasks without a lane run at once by this process; default 2. */
   concurrency?: number;
   /** A lease is renewed every third of this while the job runs. */
   leaseMs?: number;
 }
 
 export interface Worker {
-  /** Runs due jobs until none is left; answers how many ran. */
+  /** Runs due jobs one at a time, lane after lane, until none is left; answers how many ran. */
   drain(): Promise<number>;
   /** Looks at the queue now instead of at the next poll (after adding a job). */
   nudge(): void;
@@ -42,6 +69,7 @@ export interface Worker {
 }
 
 const DEFAULT_LEASE_MS = 30_000;
+const DEFAULT_LANE = 'default';
 const MAX_RETRY_DELAY_MS = 3_600_000;
 
 /** 2^attempts seconds, capped at an hour, ±25 % jitter so failures do not retry in step. */
@@ -54,17 +82,63 @@ function errorText(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
 
+interface LaneState {
+  name: string;
+  kinds: string[];
+  concurrency: number;
+  perGroup: GroupCap | undefined;
+  /** The runs in its slots. */
+  running: Set<Promise<void>>;
+  sleepers: Set<() => void>;
+}
+
+/** The tasks' lanes, each with its kinds; a lane named twice must be the same lane. */
+function lanesOf(tasks: readonly Task[], defaultConcurrency: number): LaneState[] {
+  const lanes = new Map<string, { lane: Lane; kinds: string[] }>();
+  for (const task of tasks) {
+    const lane = task.lane ?? { name: DEFAULT_LANE, concurrency: defaultConcurrency };
+    const known = lanes.get(lane.name);
+    if (!known) {
+      lanes.set(lane.name, { lane, kinds: [task.kind] });
+      continue;
+    }
+    if (
+      known.lane.concurrency !== lane.concurrency ||
+      known.lane.perGroup?.field !== lane.perGroup?.field ||
+      known.lane.perGroup?.max !== lane.perGroup?.max
+    ) {
+      throw new Error(`Lane ${lane.name} is given two different settings`);
+    }
+    known.kinds.push(task.kind);
+  }
+  return [...lanes.values()].map(({ lane, kinds }) => {
+    const concurrency = lane.concurrency ?? kinds.length;
+    if (!Number.isInteger(concurrency) || concurrency < 1) {
+      throw new Error(`Lane ${lane.name} needs at least one slot`);
+    }
+    return {
+      name: lane.name,
+      kinds,
+      concurrency,
+      perGroup: lane.perGroup,
+      running: new Set<Promise<void>>(),
+      sleepers: new Set<() => void>(),
+    };
+  });
+}
+
 /**
  * The job runner every server process starts. Processes share nothing but the database: each
  * claims due jobs under a lease (queue.ts), so adding processes adds capacity and never runs a
- * job twice at once.
+ * job twice at once. Each lane has a loop of its own that claims only its kinds, while it has a
+ * free slot.
  */
 export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const { db, log } = options;
   const clock = options.clock ?? systemClock;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const tasks = new Map(options.tasks.map((task) => [task.kind, task]));
-  const kinds = [...tasks.keys()];
+  const lanes = lanesOf(options.tasks, options.concurrency ?? 2);
   const workerId = `${hostname()}:${process.pid}:${randomToken(6)}`;
   const now = () => clock().getTime();
 
@@ -95,9 +169,13 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     }
   }
 
-  /** Claims and runs one due job; false when none is due. */
-  async function runOne(): Promise<boolean> {
-    const job = await claimJob(db, kinds, workerId, leaseMs, now());
+  /** Claims a due job of `lane` for this process, or null. */
+  const claim = (lane: LaneState) =>
+    claimJob(db, lane.kinds, workerId, leaseMs, now(), lane.perGroup);
+
+  /** Claims and runs one due job of `lane`; false when none is due. */
+  async function runOne(lane: LaneState): Promise<boolean> {
+    const job = await claim(lane);
     if (!job) return false;
     await run(job);
     return true;
@@ -108,44 +186,76 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const wakeAll = () => {
     for (const wake of sleepers) wake();
   };
-  const sleep = (ms: number) =>
+  const sleep = (ms: number, lane: LaneState) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(wake, ms);
       timer.unref();
       function wake() {
         clearTimeout(timer);
         sleepers.delete(wake);
+        lane.sleepers.delete(wake);
         resolve();
       }
       sleepers.add(wake);
+      lane.sleepers.add(wake);
     });
 
-  async function loop(): Promise<void> {
+  const wakeLane = (lane: LaneState) => {
+    for (const wake of lane.sleepers) wake();
+  };
+
+  /** Starts a claimed job in one of the lane's slots; its end frees the slot and wakes the lane. */
+  function start(lane: LaneState, job: Job): void {
+    const running = run(job)
+      .catch((err: unknown) => log.error({ err, job: job.id }, 'Job queue unavailable'))
+      .finally(() => {
+        lane.running.delete(running);
+        // A slot is free, and a group at its cap may have room again.
+        wakeLane(lane);
+        // A recurring job's next turn is due then: looked for on time, not at the next poll.
+        if (job.every_ms !== null && !stopped) {
+          setTimeout(() => wakeLane(lane), job.every_ms).unref();
+        }
+      });
+    lane.running.add(running);
+  }
+
+  /** One per lane: fills the lane's free slots with due jobs, then waits for a slot or a poll. */
+  async function loop(lane: LaneState): Promise<void> {
     while (!stopped) {
-      let ran = false;
-      try {
-        ran = await runOne();
-      } catch (err) {
-        log.error({ err }, 'Job queue unavailable');
+      if (lane.running.size >= lane.concurrency) {
+        await Promise.race(lane.running);
+        continue;
       }
-      if (!ran && !stopped) await sleep(options.pollMs);
+      let job: Job | null = null;
+      try {
+        job = await claim(lane);
+      } catch (err) {
+        log.error({ err, lane: lane.name }, 'Job queue unavailable');
+      }
+      if (job) start(lane, job);
+      else if (!stopped) await sleep(options.pollMs, lane);
     }
   }
 
-  const loops =
-    options.pollMs > 0 ? Array.from({ length: options.concurrency ?? 2 }, () => loop()) : [];
+  const loops = options.pollMs > 0 ? lanes.map((lane) => loop(lane)) : [];
 
   return {
     async drain() {
       let count = 0;
-      while (await runOne()) count += 1;
-      return count;
+      for (;;) {
+        let ran = 0;
+        for (const lane of lanes) if (await runOne(lane)) ran += 1;
+        if (ran === 0) return count;
+        count += ran;
+      }
     },
     nudge: wakeAll,
     async stop() {
       stopped = true;
       wakeAll();
       await Promise.all(loops);
+      await Promise.all(lanes.flatMap((lane) => [...lane.running]));
     },
   };
 }

@@ -34,7 +34,7 @@ async function appWithMethods(t: TestApp, username: string, methods: string[]) {
         user_app_id: appId,
         collect_address:
           id.includes('tron') || id === 'pm_trx'
-            ? 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'
+            ? 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8'
             : '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
       },
     });

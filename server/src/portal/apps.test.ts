@@ -355,6 +355,7 @@ describe('API keys', () => {
         { title: 'Create withdrawals', value: 'withdrawals:write' },
         { title: 'Read balances', value: 'balances:read' },
         { title: 'Manage webhooks', value: 'webhooks:write' },
+        { title: 'Read operational wallets', value: 'wallets:read' },
       ],
     });
   });
@@ -577,6 +578,33 @@ describe('payment methods and the operational wallet job', () => {
     );
   });
 
+  it('refuses a payout address where the money is lost: the zero address, the token contract', async () => {
+    const zero = 'The payout address is the zero address: payouts sent there are lost.';
+    for (const [method, address, message] of [
+      ['pm_usdt_bsc', '0x0000000000000000000000000000000000000000', zero],
+      ['pm_usdt_bsc', '0000000000000000000000000000000000000000', zero],
+      ['pm_usdt_tron', 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb', zero],
+      [
+        'pm_usdt_bsc',
+        '0x55d398326f99059ff775485246999027b3197955',
+        "The payout address is USDT-BEP20's own token contract: tokens sent there are lost.",
+      ],
+      [
+        'pm_usdt_tron',
+        'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+        "The payout address is USDT-TRC20's own token contract: tokens sent there are lost.",
+      ],
+    ]) {
+      const res = await use(method ?? '', address ?? '');
+      expect([address, res.statusCode, res.json()]).toEqual([
+        address,
+        422,
+        { status: false, msg: message, errors: { collect_address: [message] } },
+      ]);
+    }
+    expect((await details()).user_payment_methods).toEqual([]);
+  });
+
   it('enables a method with a checksummed address; the job then provisions its gas wallet', async () => {
     const res = await use('pm_usdt_bsc', '5aaeb6053f3e94c9b9a09f33669435e7ef1beaed');
     expect(res.json()).toEqual({ status: true, msg: 'Payment method added successfully' });
@@ -648,6 +676,14 @@ describe('payment methods and the operational wallet job', () => {
     expect(bad.json().errors).toEqual({ collect_address: ['Please Enter valid Address'] });
     const missing = await update({ id: used.id, type: 'address' });
     expect(missing.json().errors).toEqual({ collect_address: ['Payout addrress is required'] });
+    const zero = await update({
+      id: used.id,
+      type: 'address',
+      collect_address: '0x0000000000000000000000000000000000000000',
+    });
+    expect(zero.json().errors).toEqual({
+      collect_address: ['The payout address is the zero address: payouts sent there are lost.'],
+    });
     await update({
       id: used.id,
       type: 'address',
@@ -895,7 +931,7 @@ describe('demo data', () => {
       const keys = (await t.call('listTokens', { params: { appid: appId }, headers })).json().data;
       expect(keys).toHaveLength(1);
       // Seeding again (every start) neither duplicates nor overwrites the demo app.
-      await seed(t.db);
+      await seed(t.db, { demo: true });
       const apps2 = await t.db.selectFrom('apps').select('id').where('id', '=', appId).execute();
       expect(apps2).toHaveLength(1);
       expect(

@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection';
+import { inLockedTransaction } from '../db/locks';
 import { NEW_ACCOUNT_BLANKS } from '../domain/account/auth';
 import { newId } from '../domain/ids';
 import { hashSecret } from '../domain/account/passwords';
@@ -23,57 +24,73 @@ export const DEMO_ACCOUNT = {
 
 const CHUNK = 100; // stays under SQLite's bound-parameter limit
 
+/** What a start seeds besides the reference data (runtime.ts). */
+interface SeedOptions {
+  /** The demo merchant (config.seedDemo): development and tests only. */
+  demo: boolean;
+  clock?: Clock;
+  /** Without it (no key to derive from) the demo app has no accounts or payments. */
+  gateway?: DemoGateway;
+}
+
+/** Every server start runs the seed; processes starting together take turns (see below). */
+const SEED_LOCK = 'seed';
+
 // Idempotent: reference rows are upserted by id on every start, so editing a data file and
-// restarting updates them; the demo account is created once and never overwritten. Without
-// `gateway` (no key to derive from) the demo app has no accounts or payments.
-export async function seed(
-  db: Db,
-  clock: Clock = systemClock,
-  gateway?: DemoGateway,
-): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < COUNTRIES.length; i += CHUNK) {
-      await trx
-        .insertInto('countries')
-        .values(COUNTRIES.slice(i, i + CHUNK))
-        .onConflict((oc) =>
-          oc.column('id').doUpdateSet({
-            name: (eb) => eb.ref('excluded.name'),
-            calling_code: (eb) => eb.ref('excluded.calling_code'),
-          }),
-        )
-        .execute();
-    }
-    for (const row of PACKAGES) {
-      const { id: _id, ...rest } = row;
-      await trx
-        .insertInto('packages')
-        .values(row)
-        .onConflict((oc) => oc.column('id').doUpdateSet(rest))
-        .execute();
-    }
-    for (const row of DOCUMENT_TYPES) {
-      const { id: _id, ...rest } = row;
-      await trx
-        .insertInto('document_types')
-        .values(row)
-        .onConflict((oc) => oc.column('id').doUpdateSet(rest))
-        .execute();
-    }
-    for (const row of PAYMENT_METHODS) {
-      const { id: _id, ...rest } = row;
-      await trx
-        .insertInto('payment_methods')
-        .values(row)
-        .onConflict((oc) => oc.column('id').doUpdateSet(rest))
-        .execute();
-    }
+// restarting updates them; the demo account is created once and never overwritten. The whole
+// seed is one transaction under SEED_LOCK: servers starting together on a fresh database wait
+// for the first one's seed and find it done, and a failed seed leaves nothing half made.
+export async function seed(db: Db, options: SeedOptions): Promise<void> {
+  const clock = options.clock ?? systemClock;
+  await inLockedTransaction(db, SEED_LOCK, async (trx) => {
+    await seedReferenceData(trx);
+    if (!options.demo) return;
+    await seedDemoAccount(trx, clock);
+    await seedDemoPortal(trx, clock);
+    // The plan before the app: its payments count against it.
+    await seedDemoMoney(trx, clock);
+    await seedDemoApps(trx, clock, options.gateway);
   });
-  await seedDemoAccount(db, clock);
-  await seedDemoPortal(db, clock);
-  // The plan before the app: its payments count against it.
-  await seedDemoMoney(db, clock);
-  await seedDemoApps(db, clock, gateway);
+}
+
+/** Countries, packages, document types and payment methods: every database, production too. */
+async function seedReferenceData(trx: Db): Promise<void> {
+  for (let i = 0; i < COUNTRIES.length; i += CHUNK) {
+    await trx
+      .insertInto('countries')
+      .values(COUNTRIES.slice(i, i + CHUNK))
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet({
+          name: (eb) => eb.ref('excluded.name'),
+          calling_code: (eb) => eb.ref('excluded.calling_code'),
+        }),
+      )
+      .execute();
+  }
+  for (const row of PACKAGES) {
+    const { id: _id, ...rest } = row;
+    await trx
+      .insertInto('packages')
+      .values(row)
+      .onConflict((oc) => oc.column('id').doUpdateSet(rest))
+      .execute();
+  }
+  for (const row of DOCUMENT_TYPES) {
+    const { id: _id, ...rest } = row;
+    await trx
+      .insertInto('document_types')
+      .values(row)
+      .onConflict((oc) => oc.column('id').doUpdateSet(rest))
+      .execute();
+  }
+  for (const row of PAYMENT_METHODS) {
+    const { id: _id, ...rest } = row;
+    await trx
+      .insertInto('payment_methods')
+      .values(row)
+      .onConflict((oc) => oc.column('id').doUpdateSet(rest))
+      .execute();
+  }
 }
 
 async function seedDemoAccount(db: Db, clock: Clock): Promise<void> {

@@ -1,7 +1,13 @@
 import { parseEther, parseUnits, type Hex } from 'viem';
 import { privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
 import { addUser } from '../../test/accounts';
-import { eventTypesOf, insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
+import {
+  eventTypesOf,
+  insertApiKey,
+  insertApp,
+  insertAppMethod,
+  insertSubscription,
+} from '../../test/appRows';
 import { seedAccount, startTestSigner, type TestSigner } from '../../test/signer';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import { chainAdapterFor } from '../domain/chain';
@@ -281,18 +287,51 @@ describe('deposits complete through the signer (local chain)', () => {
     expect(txs).toHaveLength(3);
   });
 
-  it('waits at 3 while the operational wallet has no gas, and goes on once it is funded', async () => {
+  it('waits at 3 while the operational wallet has no gas, saying what to send where, and goes on once it is funded', async () => {
     const { gas, depositAddress, payout } = await merchant(0n);
     const id = await creditedDeposit(depositAddress, '10');
+    // Two legs (the fee, then the rest) at 100,000 gas, and the top-up's own 21,000, at 1 gwei.
+    const reason = `The operational wallet ${gas} holds 0 BNB; the gas top-up of this deposit needs 0.000221 BNB (the network fees of its sweep and of the top-up itself). Send at least 0.000221 BNB to ${gas}.`;
     expect(await signer.client.request({ op: 'topUpGas', depositId: id })).toEqual({
       state: 'waiting',
-      reason: 'The operational wallet lacks the gas to top up.',
+      code: 'operational_wallet_needs_gas',
+      reason,
     });
+    // What the merchant sees: the gateway's deposit and the portal's Receive list.
+    const key = await insertApiKey(t, {
+      id: `key_${appId}`,
+      app_id: appId,
+      abilities: ['deposits:read'],
+    });
+    const headers = await t.authHeader(`signer_merchant_${serial}`);
+    const seen = async () => {
+      const gateway = await t.inject({
+        method: 'GET',
+        url: `/gateway/v1/deposits/${id}`,
+        headers: { authorization: `Bearer ${key}` },
+      });
+      const details = await t.call('getAppDetails', { headers, params: { id: appId } });
+      const row = details.json().data.receive.data.find((r: { id: string }) => r.id === id);
+      return {
+        status: gateway.json().status,
+        gateway: gateway.json().waiting_reason,
+        portal: row.waiting_reason,
+      };
+    };
+    expect(await seen()).toEqual({ status: 3, gateway: null, portal: null });
     await passes(1);
-    expect((await deposit(id)).deposit_status).toBe(3);
+    expect(await seen()).toEqual({
+      status: 3,
+      gateway: { code: 'operational_wallet_needs_gas', message: reason },
+      portal: reason,
+    });
+    // Funded: the top-up goes out, and the deposit no longer waits for the wallet.
     await mint(null, gas, parseEther('1'));
+    await passes(1);
+    expect(await seen()).toEqual({ status: 3, gateway: null, portal: null });
     await passes(5);
     expect((await deposit(id)).deposit_status).toBe(1);
+    expect(await seen()).toEqual({ status: 1, gateway: null, portal: null });
     expect(await localBalance(t.db, 56, BSC_USDT, payout)).toBe(usdt('9.9'));
   });
 });

@@ -500,6 +500,8 @@ export type ReceiveTransaction = {
   collect_txid: string | null;
   /** When processing finished; null while it runs. */
   process_datetime: string | null;
+  /** Why a Hash Verified deposit is not moving on, in words, with what unblocks it (e.g. the operational wallet lacks the gas to top up the deposit address: how much to send to which address); null while nothing holds it up. */
+  waiting_reason: string | null;
 };
 export type ReceivePage = {
   /** The rows of this page, newest first. */

@@ -668,6 +668,28 @@ describe('Transaction', () => {
     );
   });
 
+  test('Receive says under the status why a deposit waits, and what to send where', async () => {
+    const reason =
+      'The operational wallet 0x8ce73711B04D2ff13E3f2C774969e1404Dff58bb holds 0 BNB; the gas top-up of this deposit needs 0.000221 BNB (the network fees of its sweep and of the top-up itself). Send at least 0.000221 BNB to 0x8ce73711B04D2ff13E3f2C774969e1404Dff58bb.';
+    renderTab(
+      'transaction',
+      makeAppDetails({
+        receive: makePage('receive', [
+          makeReceive(1, { deposit_status: 3, waiting_reason: reason }),
+          makeReceive(2, { deposit_status: 3 }),
+        ]),
+      }),
+      '?view=receive',
+    );
+    const waiting = await screen.findByRole('cell', {
+      name: `Hash Verified (Awaiting Gas) ${reason}`,
+    });
+    expect(within(waiting).getByText(reason)).toBeInTheDocument();
+    // The other deposit at 3 waits for nothing: its status stands alone.
+    expect(screen.getAllByText(/^The operational wallet/)).toHaveLength(1);
+    expect(screen.getByRole('cell', { name: 'Hash Verified (Awaiting Gas)' })).toBeInTheDocument();
+  });
+
   test('Send shortens hashes with explorer links, names every status, acts only on 3 and 6', async () => {
     const rows = [0, 1, 2, 3, 4, 5, 6, 7].map((s) =>
       makeSend(s, { status: s as 0, thash: s === 0 ? null : undefined }),

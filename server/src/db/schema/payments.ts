@@ -38,6 +38,13 @@ export interface ReceiveTransactionsTable {
   fee_percent: ColumnType<string | null, string | null | undefined, string | null>;
   /** The fee that percent implies, in the token's base units (decimal string). */
   fee_raw: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * Why a credited deposit waits, while it does: `operational_wallet_needs_gas` (the signer's
+   * WaitingCode); null otherwise.
+   */
+  waiting_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The signer's words for that wait: what to send where. */
+  waiting_message: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A column rows from before the gateway's withdrawals lack (null), optional on insert. */

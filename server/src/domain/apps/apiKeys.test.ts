@@ -23,6 +23,7 @@ describe('API keys', () => {
       'withdrawals:write',
       'balances:read',
       'webhooks:write',
+      'wallets:read',
     ]);
     expect(checkAbilities(['balances:read', 'accounts:write'])).toEqual({
       ok: true,

@@ -122,4 +122,63 @@ describe('the API log writer', () => {
     expect(lost).toEqual([1]);
     await writer.close();
   });
+
+  it('writes the rest of a batch when the database refuses one of its rows, naming that one', async () => {
+    const reported: { lost: number; route: string | undefined }[] = [];
+    const writer = new ApiLogWriter(
+      t.db,
+      (_error, lost, entry) => reported.push({ lost, route: entry?.route }),
+      3_600_000,
+    );
+    const entry = (appId: string, route: string) => ({
+      appId,
+      method: 'GET',
+      route,
+      ip: '198.51.100.4',
+      status: 200,
+      at: new Date(Date.UTC(2026, 10, 23)),
+    });
+    writer.add(entry('app_logged', '/gateway/v1/batch-1'));
+    // No such app: the foreign key refuses this row, and only this row.
+    writer.add(entry('app_missing', '/gateway/v1/batch-2'));
+    writer.add(entry('app_logged', '/gateway/v1/batch-3'));
+    await writer.close();
+    const written = (await rows())
+      .map((r) => r.route)
+      .filter((r) => r.includes('batch'))
+      .sort();
+    expect(written).toEqual(['/gateway/v1/batch-1', '/gateway/v1/batch-3']);
+    expect(reported).toEqual([{ lost: 1, route: '/gateway/v1/batch-2' }]);
+  });
+
+  it('keeps a row without an address out of the batch, reported, and writes the others', async () => {
+    const reported: { lost: number; route: string | undefined }[] = [];
+    const writer = new ApiLogWriter(
+      t.db,
+      (_error, lost, entry) => reported.push({ lost, route: entry?.route }),
+      3_600_000,
+    );
+    const entry = (route: string, ip: string | undefined) => ({
+      appId: 'app_logged',
+      method: 'POST',
+      route,
+      // What a request whose connection closed early reads as its address.
+      ip: ip as string,
+      status: 400,
+      at: new Date(Date.UTC(2026, 10, 24)),
+    });
+    writer.add(entry('/gateway/v1/noip-1', '198.51.100.5'));
+    writer.add(entry('/gateway/v1/noip-2', undefined));
+    writer.add(entry('/gateway/v1/noip-3', '198.51.100.6'));
+    await writer.close();
+    const written = (await rows())
+      .filter((r) => r.route.includes('noip'))
+      .map((r) => [r.route, r.ip])
+      .sort();
+    expect(written).toEqual([
+      ['/gateway/v1/noip-1', '198.51.100.5'],
+      ['/gateway/v1/noip-3', '198.51.100.6'],
+    ]);
+    expect(reported).toEqual([{ lost: 1, route: '/gateway/v1/noip-2' }]);
+  });
 });

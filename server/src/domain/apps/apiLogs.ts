@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { engineOf, type Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
+import { pingDatabase } from '../health';
 import { newTimeOrderedId } from '../ids';
 
 // The gateway's API Logs: one row per answered request (method, route template, ip, status,
@@ -53,6 +54,37 @@ const insertRows = prepared({ rows: '' }, (db, { rows }) =>
     ),
 );
 
+/**
+ * Why a row cannot go into a batch, or null: every column is NOT NULL, and one refused value
+ * fails its whole statement, so a row missing one is kept out before it can cost the others.
+ */
+function refusal(entry: ApiLogEntry): string | null {
+  for (const column of ['appId', 'method', 'route', 'ip'] as const) {
+    if (typeof entry[column] !== 'string' || entry[column] === '') return `no ${column}`;
+  }
+  if (!Number.isInteger(entry.status)) return 'no status';
+  if (!(entry.at instanceof Date) || Number.isNaN(entry.at.getTime())) return 'no time';
+  return null;
+}
+
+function toRow(entry: ApiLogEntry): ApiLogRow {
+  return [
+    newTimeOrderedId('log', entry.at),
+    entry.appId,
+    entry.method,
+    entry.route,
+    entry.ip,
+    entry.status,
+    entry.at.toISOString(),
+  ];
+}
+
+/**
+ * What the writer reports: rows it could not write (`lost`), with `entry` when the loss is that
+ * one row (its own refusal, or the database's when the rows were written one by one).
+ */
+export type ApiLogErrorReporter = (error: unknown, lost: number, entry?: ApiLogEntry) => void;
+
 export class ApiLogWriter {
   private buffer: ApiLogEntry[] = [];
   private readonly timer: NodeJS.Timeout;
@@ -61,7 +93,7 @@ export class ApiLogWriter {
 
   constructor(
     private readonly db: Db,
-    private readonly onError: (error: unknown, lost: number) => void,
+    private readonly onError: ApiLogErrorReporter,
     flushEveryMs = API_LOG_FLUSH_MS,
   ) {
     this.timer = setInterval(() => void this.flush(), flushEveryMs);
@@ -70,6 +102,11 @@ export class ApiLogWriter {
   }
 
   add(entry: ApiLogEntry): void {
+    const refused = refusal(entry);
+    if (refused !== null) {
+      this.onError(new Error(`API log row refused: ${refused}`), 1, entry);
+      return;
+    }
     if (this.buffer.length >= MAX_BUFFERED) {
       this.dropped += 1;
       return;
@@ -100,29 +137,42 @@ export class ApiLogWriter {
       // commit wrote the same index pages again for every 100 rows).
       await this.db.transaction().execute(async (trx) => {
         for (let i = 0; i < rows.length; i += API_LOG_EARLY_FLUSH_ROWS) {
-          const chunk = rows
-            .slice(i, i + API_LOG_EARLY_FLUSH_ROWS)
-            .map((row): ApiLogRow => [
-              newTimeOrderedId('log', row.at),
-              row.appId,
-              row.method,
-              row.route,
-              row.ip,
-              row.status,
-              row.at.toISOString(),
-            ]);
+          const chunk = rows.slice(i, i + API_LOG_EARLY_FLUSH_ROWS).map(toRow);
           await insertRows(trx, { rows: JSON.stringify(chunk) });
         }
       });
-    } catch (error) {
-      // Logged by the caller, not retried: a row the database refuses would block every later one.
-      this.onError(error, rows.length + this.dropped);
-      this.dropped = 0;
-      return;
+    } catch {
+      // One row the database refuses must not cost the others (they may be other apps'): each
+      // row again on its own.
+      await this.writeOneByOne(rows);
     }
     if (this.dropped > 0) {
       this.onError(new Error('API log buffer full'), this.dropped);
       this.dropped = 0;
+    }
+  }
+
+  /**
+   * The rows of a refused batch one by one, each refusal reported with its row and never retried
+   * (it would fail again). After a refusal the database is asked whether it answers at all: when
+   * it does not, the rest are reported lost at once instead of each waiting for its own failure.
+   */
+  private async writeOneByOne(rows: ApiLogEntry[]): Promise<void> {
+    for (const [i, entry] of rows.entries()) {
+      try {
+        await insertRows(this.db, { rows: JSON.stringify([toRow(entry)]) });
+        continue;
+      } catch (error) {
+        this.onError(error, 1, entry);
+      }
+      const rest = rows.length - i - 1;
+      if (rest === 0) return;
+      try {
+        await pingDatabase(this.db);
+      } catch (error) {
+        this.onError(error, rest);
+        return;
+      }
     }
   }
 }

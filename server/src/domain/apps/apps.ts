@@ -211,6 +211,35 @@ export function isHeld(until: string | null, nowIso: string): until is string {
   return until !== null && Date.parse(until) > Date.parse(nowIso);
 }
 
+/**
+ * When the hold on an app's withdrawals ends: the latest end still ahead of `now` among its IP
+ * whitelist's hold and the holds of its payout addresses (any method's), or null. The signer
+ * refuses to sign a withdrawal until then, so the gateway refuses to accept one.
+ */
+export async function withdrawalHoldEnd(
+  db: Executor,
+  appId: string,
+  now: Date,
+): Promise<string | null> {
+  const row = await db
+    .selectFrom('apps')
+    .select((eb) => [
+      'apps.whitelist_hold_until',
+      eb
+        .selectFrom('app_payment_methods')
+        .select((e) => e.fn.max('app_payment_methods.payout_hold_until').as('until'))
+        .whereRef('app_payment_methods.app_id', '=', 'apps.id')
+        .as('payout_hold_until'),
+    ])
+    .where('apps.id', '=', appId)
+    .executeTakeFirst();
+  const nowIso = now.toISOString();
+  const holds = [row?.whitelist_hold_until ?? null, row?.payout_hold_until ?? null].filter(
+    (until): until is string => isHeld(until, nowIso),
+  );
+  return holds.sort((a, b) => Date.parse(a) - Date.parse(b)).at(-1) ?? null;
+}
+
 export async function updateApp(
   db: Db,
   userId: string,

@@ -1,6 +1,12 @@
 import type { Db } from '../../db/connection';
+import type { NetworkType } from '../../db/schema';
 import type { components } from '../../generated/portal.gen';
-import { checkPayoutAddress } from '../chain/addresses';
+import {
+  ADDRESS_MSG,
+  checkPayoutAddress,
+  lostDestination,
+  type AddressCheck,
+} from '../chain/addresses';
 import { ConflictError, fieldInvalid, InvalidError, NotFoundError } from '../errors';
 import { ChainNotServedError, type GasBalanceReader } from '../chain/balances';
 import { newId } from '../ids';
@@ -9,6 +15,24 @@ import { ownedApp, holdEnd } from './apps';
 type Schemas = components['schemas'];
 
 // Payment methods of an app.
+
+/**
+ * A payout address as entered, checked for its network and refused where sweeps would lose the
+ * money: the zero address, or the method's own token contract.
+ */
+function checkedPayout(
+  method: { network_type: NetworkType; code: string | null; token_contract_address: string | null },
+  raw: string | undefined,
+): AddressCheck {
+  const address = checkPayoutAddress(method.network_type, raw);
+  if (!address.ok) return address;
+  const lost = lostDestination(address.address, [method.token_contract_address]);
+  if (lost === 'zero_address') return { ok: false, message: ADDRESS_MSG.zeroPayout };
+  if (lost === 'token_contract') {
+    return { ok: false, message: ADDRESS_MSG.tokenContractPayout(method.code ?? 'the token') };
+  }
+  return address;
+}
 
 /** EVM addresses compare case-insensitively (the case is only a checksum); Tron ones exactly. */
 function sameAddress(a: string, b: string): boolean {
@@ -25,12 +49,12 @@ export async function usePaymentMethod(
   const app = await ownedApp(db, userId, input.user_app_id);
   const method = await db
     .selectFrom('payment_methods')
-    .select(['id', 'network_type'])
+    .select(['id', 'network_type', 'code', 'token_contract_address'])
     .where('id', '=', input.payment_method_id)
     .where('is_active', '=', 1)
     .executeTakeFirst();
   if (!method) throw new NotFoundError();
-  const address = checkPayoutAddress(method.network_type, input.collect_address);
+  const address = checkedPayout(method, input.collect_address);
   if (!address.ok) throw fieldInvalid('collect_address', address.message);
   const inserted = await db
     .insertInto('app_payment_methods')
@@ -72,13 +96,15 @@ export async function updatePaymentMethod(
       'app_payment_methods.id',
       'app_payment_methods.collect_address',
       'payment_methods.network_type',
+      'payment_methods.code',
+      'payment_methods.token_contract_address',
     ])
     .where('app_payment_methods.id', '=', input.id)
     .where('app_payment_methods.app_id', '=', app.id)
     .executeTakeFirst();
   if (!used) throw new NotFoundError();
   if (input.type === 'address') {
-    const address = checkPayoutAddress(used.network_type, input.collect_address);
+    const address = checkedPayout(used, input.collect_address);
     if (!address.ok) throw fieldInvalid('collect_address', address.message);
     // The address set when the method was put in use is the first one: any change is held.
     const heldUntil = address.address !== used.collect_address ? holdEnd(nowIso, holdHours) : null;

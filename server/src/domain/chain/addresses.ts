@@ -11,6 +11,9 @@ import { APP_MESSAGES } from '../../../../src/shared/apps';
 export const ADDRESS_MSG = {
   required: APP_MESSAGES.payoutRequired,
   invalid: APP_MESSAGES.invalidAddress,
+  zeroPayout: 'The payout address is the zero address: payouts sent there are lost.',
+  tokenContractPayout: (code: string) =>
+    `The payout address is ${code}'s own token contract: tokens sent there are lost.`,
 } as const;
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
@@ -77,6 +80,30 @@ export function tronAddressFromEvm(evmAddress: string): string {
 }
 
 export type AddressCheck = { ok: true; address: string } | { ok: false; message: string };
+
+const ZERO_EVM_ADDRESS = '0x0000000000000000000000000000000000000000';
+/** The zero address of each network type (Tron's is the same 20 bytes, base58check). */
+const ZERO_ADDRESSES = new Set([ZERO_EVM_ADDRESS, tronAddressFromEvm(ZERO_EVM_ADDRESS)]);
+
+/**
+ * Why coins or tokens sent to `address` (in its stored form, as checkPayoutAddress answers it)
+ * are lost, or null: the zero address, which no one holds a key to, or the contract of the token
+ * itself (`tokenContracts`: where the token is, as listed and as served), which keeps tokens sent
+ * to it for no one.
+ */
+export function lostDestination(
+  address: string,
+  tokenContracts: readonly (string | null | undefined)[],
+): 'zero_address' | 'token_contract' | null {
+  if (ZERO_ADDRESSES.has(address)) return 'zero_address';
+  const key = address.toLowerCase();
+  const isContract = tokenContracts.some((c) => {
+    if (!c) return false;
+    // EVM addresses compare in any case (the case is only a checksum); Tron ones exactly.
+    return c.startsWith('0x') ? c.toLowerCase() === key : c === address;
+  });
+  return isContract ? 'token_contract' : null;
+}
 
 /**
  * A payout address as entered -> the stored form (EVM: EIP-55 checksummed with 0x; Tron: as

@@ -33,10 +33,26 @@ export interface GasWalletMethod {
   decimals: number;
 }
 
+/** An exact amount: base units and the decimals they are counted in. */
+export interface Units {
+  raw: bigint;
+  decimals: number;
+}
+
 export interface GasBalances {
   nativeMicro: bigint;
   /** null for a native coin method. */
   tokenMicro: bigint | null;
+  /** The same balances, exact. */
+  exact: { native: Units; token: Units | null };
+}
+
+function balancesOf(native: Units, token: Units | null): GasBalances {
+  return {
+    nativeMicro: chainAmountToMicro(native.raw, native.decimals),
+    tokenMicro: token === null ? null : chainAmountToMicro(token.raw, token.decimals),
+    exact: { native, token },
+  };
 }
 
 export interface GasBalanceReader {
@@ -44,13 +60,15 @@ export interface GasBalanceReader {
 }
 
 async function localRead(db: Db, method: GasWalletMethod, address: string): Promise<GasBalances> {
-  const native = await localBalance(db, method.chain_id, null, address);
-  const nativeMicro = chainAmountToMicro(native, specNativeDecimals(method.chain_id));
+  const native = {
+    raw: await localBalance(db, method.chain_id, null, address),
+    decimals: specNativeDecimals(method.chain_id),
+  };
   const contract = method.token_contract_address;
-  if (method.is_token !== 1) return { nativeMicro, tokenMicro: null };
-  if (!contract) return { nativeMicro, tokenMicro: 0n };
+  if (method.is_token !== 1) return balancesOf(native, null);
+  if (!contract) return balancesOf(native, { raw: 0n, decimals: method.decimals });
   const token = await localBalance(db, method.chain_id, contract, address);
-  return { nativeMicro, tokenMicro: chainAmountToMicro(token, method.decimals) };
+  return balancesOf(native, { raw: token, decimals: method.decimals });
 }
 
 /** Native and token balances of `address` over one chain's JSON-RPC. */
@@ -65,16 +83,18 @@ function rpcBalances(rpcUrl: string) {
   ): Promise<GasBalances> => {
     const owner = getAddress(address);
     try {
-      const native = await client.getBalance({ address: owner });
-      const nativeMicro = chainAmountToMicro(native, NATIVE_DECIMALS);
-      if (!token) return { nativeMicro, tokenMicro: null };
+      const native = {
+        raw: await client.getBalance({ address: owner }),
+        decimals: NATIVE_DECIMALS,
+      };
+      if (!token) return balancesOf(native, null);
       const tokenRaw = await client.readContract({
         address: getAddress(token.contract),
         abi: erc20Abi,
         functionName: 'balanceOf',
         args: [owner],
       });
-      return { nativeMicro, tokenMicro: chainAmountToMicro(tokenRaw, await token.decimals()) };
+      return balancesOf(native, { raw: tokenRaw, decimals: await token.decimals() });
     } catch (error) {
       if (error instanceof ChainUnavailableError) throw error;
       throw new ChainUnavailableError('JSON-RPC balance read failed', { cause: error });

@@ -27,6 +27,13 @@ export function specUsdt(chainId: number): { contract: string; decimals: number 
   return { contract: method.token_contract_address, decimals: method.decimals };
 }
 
+/** The name of the chain's native coin, e.g. BNB. */
+export function specNativeName(chainId: number): string {
+  return (
+    PAYMENT_METHODS.find((m) => m.chain_id === chainId && m.is_token === 0)?.name ?? 'native coin'
+  );
+}
+
 /** Decimals of the chain's native coin (18 on EVM chains, 6 for TRX). */
 export function specNativeDecimals(chainId: number): number {
   return PAYMENT_METHODS.find((m) => m.chain_id === chainId && m.is_token === 0)?.decimals ?? 18;

@@ -219,6 +219,6 @@ export async function listAccounts(
     .orderBy('app_accounts.id', 'desc')
     .limit(page.limit + 1)
     .execute();
-  const { rows: shown, nextCursor } = pageOf(rows, page.limit);
+  const { rows: shown, nextCursor } = pageOf('app_accounts', rows, page.limit);
   return { accounts: shown.map(accountView), nextCursor };
 }

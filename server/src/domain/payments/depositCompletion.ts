@@ -14,6 +14,9 @@ import { emitDepositEvents } from '../webhooks/events';
 // reverts fails the deposit (5: gas_failed or sweep_failed); Re-initiate sends it through
 // verification again and on from there, the signer reading the chain first (a top-up already
 // there or a sweep already mined is not paid again). Tron-style methods wait (no signing there).
+// A wait the merchant can end (the operational wallet lacks the gas for a top-up) is recorded on
+// the row with the signer's words (waiting_reason, waiting_message), which the gateway and the
+// portal show, and cleared as soon as the signer answers otherwise or the deposit moves.
 
 const BATCH = 20;
 
@@ -38,6 +41,8 @@ export async function completeDeposits(
       'payment_methods.is_token',
       'app_payment_methods.collect_address',
       'app_payment_methods.payout_hold_until',
+      'receive_transactions.waiting_reason',
+      'receive_transactions.waiting_message',
     ])
     .where('receive_transactions.deposit_status', 'in', [3, 4])
     .where('receive_transactions.tx_hash', 'is not', null)
@@ -54,6 +59,7 @@ export async function completeDeposits(
         result.gasTransferred += 1;
         status = 4;
       } else {
+        await noteWait(db, row, answer);
         if (await failOn(db, row, answer, 'gas_failed', now)) result.failed += 1;
         continue;
       }
@@ -79,6 +85,28 @@ export async function completeDeposits(
 
 type Row = { id: string; app_id: string };
 
+/**
+ * Records why a deposit waits at 3 when the signer names a wait the merchant can end, and clears
+ * it when the signer answers anything else; writes only a change (each write ends the app's kept
+ * reads).
+ */
+async function noteWait(
+  db: Db,
+  row: Row & { waiting_reason: string | null; waiting_message: string | null },
+  answer: SignerAnswer,
+): Promise<void> {
+  const wait = answer.state === 'waiting' && answer.code !== undefined ? answer : null;
+  const code = wait?.code ?? null;
+  const message = wait?.reason ?? null;
+  if (row.waiting_reason === code && row.waiting_message === message) return;
+  await db
+    .updateTable('receive_transactions')
+    .set({ waiting_reason: code, waiting_message: message })
+    .where('id', '=', row.id)
+    .where('deposit_status', '=', 3)
+    .execute();
+}
+
 /** Compare-and-set of one deposit's status, its event in the same transaction. */
 async function move(
   db: Db,
@@ -92,7 +120,14 @@ async function move(
   return db.transaction().execute(async (trx) => {
     const changed = await trx
       .updateTable('receive_transactions')
-      .set({ deposit_status: to, process_datetime: now.toISOString(), ...set })
+      .set({
+        deposit_status: to,
+        process_datetime: now.toISOString(),
+        // A deposit that moves waits for nothing it waited for.
+        waiting_reason: null,
+        waiting_message: null,
+        ...set,
+      })
       .where('id', '=', row.id)
       .where('deposit_status', '=', from)
       .executeTakeFirst();

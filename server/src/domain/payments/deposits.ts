@@ -12,6 +12,7 @@ import { scanChain, watchedMethods, type FoundTransfer, type WatchedMethod } fro
 import { newId } from '../ids';
 import { chainAmountToMicro, microToString, storedMicro, unitsToDecimal } from '../money';
 import { emitDepositEvents } from '../webhooks/events';
+import { OPERATIONAL_WALLET_NEEDS_GAS, type WaitingCode } from '../../signer/client/protocol';
 
 // The gateway's chain watcher: finds the transfers to the apps' deposit accounts (depositScan.ts
 // reads them: token Transfer logs and top-level native transfers) and moves each receive row
@@ -318,6 +319,8 @@ export interface GatewayDeposit {
   failureReason: string | null;
   createdAt: string;
   creditedAt: string | null;
+  /** Why a credited deposit waits, while it waits for something the merchant can end. */
+  waiting: { code: WaitingCode; message: string } | null;
 }
 
 export interface DepositFilter {
@@ -365,6 +368,8 @@ function depositRows(db: Executor, appId: string) {
       'receive_transactions.failure_reason',
       'receive_transactions.created_at',
       'receive_transactions.credited_at',
+      'receive_transactions.waiting_reason',
+      'receive_transactions.waiting_message',
       'payment_methods.code',
       'payment_methods.decimals',
     ])
@@ -389,6 +394,10 @@ function depositView(row: DepositRow): GatewayDeposit {
     failureReason: row.failure_reason,
     createdAt: row.created_at,
     creditedAt: row.credited_at,
+    waiting:
+      row.waiting_reason === OPERATIONAL_WALLET_NEEDS_GAS && row.waiting_message !== null
+        ? { code: OPERATIONAL_WALLET_NEEDS_GAS, message: row.waiting_message }
+        : null,
   };
 }
 
@@ -433,7 +442,7 @@ export async function listDeposits(
         .orderBy('receive_transactions.id', 'desc')
         .limit(page.limit + 1)
         .execute();
-  const { rows: shown, nextCursor } = pageOf(rows, page.limit);
+  const { rows: shown, nextCursor } = pageOf('receive_transactions', rows, page.limit);
   return { deposits: shown.map(depositView), nextCursor };
 }
 

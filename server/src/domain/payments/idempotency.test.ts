@@ -30,13 +30,16 @@ it('takes over a first use that died, once its lease has run out', async () => {
   await expect(idempotent(db, { ...request, now: now + 59_999 }, ok('x'))).rejects.toEqual(
     new ConflictError(IDEMPOTENCY_IN_FLIGHT),
   );
+  // Taken over, it runs afresh (not a replay); a retry after that replays its answer.
   expect(await idempotent(db, { ...request, now: now + 60_000 }, ok('second'))).toEqual({
     status: 201,
     body: 'second',
+    replayed: false,
   });
   expect(await idempotent(db, { ...request, now: now + 60_001 }, ok('third'))).toEqual({
     status: 201,
     body: 'second',
+    replayed: true,
   });
 });
 

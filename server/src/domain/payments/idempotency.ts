@@ -35,6 +35,11 @@ export interface Answer<T> {
   body: T;
 }
 
+/** An answer, and whether it is the first one replayed (Stripe's `Idempotent-Replayed`). */
+interface IdempotentAnswer<T> extends Answer<T> {
+  replayed: boolean;
+}
+
 const fingerprint = (request: unknown) =>
   createHash('sha256').update(JSON.stringify(request)).digest('hex');
 
@@ -43,7 +48,7 @@ export async function idempotent<T>(
   db: Db,
   request: IdempotentRequest,
   operation: () => Promise<Answer<T>>,
-): Promise<Answer<T>> {
+): Promise<IdempotentAnswer<T>> {
   const { scope, key, now } = request;
   const hash = fingerprint(request.request);
   await db
@@ -53,7 +58,7 @@ export async function idempotent<T>(
 
   if (!(await claim(db, request, hash))) {
     const replay = await existing<T>(db, request, hash);
-    if (replay) return replay;
+    if (replay) return { ...replay, replayed: true };
   }
 
   let answer: Answer<T>;
@@ -78,7 +83,7 @@ export async function idempotent<T>(
     .where('scope', '=', scope)
     .where('key', '=', key)
     .execute();
-  return answer;
+  return { ...answer, replayed: false };
 }
 
 /**

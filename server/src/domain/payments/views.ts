@@ -25,6 +25,7 @@ export function depositView(deposit: GatewayDeposit): GatewaySchemas['Deposit'] 
         : null,
     created_at: deposit.createdAt,
     credited_at: deposit.creditedAt,
+    waiting_reason: deposit.waiting,
   };
 }
 

@@ -103,6 +103,6 @@ export async function listWithdrawals(
     .orderBy('send_transactions.id', 'desc')
     .limit(page.limit + 1)
     .execute();
-  const { rows: shown, nextCursor } = pageOf(rows, page.limit);
+  const { rows: shown, nextCursor } = pageOf('send_transactions', rows, page.limit);
   return { withdrawals: shown.map(withdrawalOf), nextCursor };
 }

@@ -3,7 +3,8 @@ import { lockForTransaction } from '../../db/locks';
 import type { Database, SendStatus, SendTransactionsTable } from '../../db/schema';
 import type { Transaction, Updateable, UpdateQueryBuilder, UpdateResult } from 'kysely';
 import { PAYMENT_METHODS } from '../chain/paymentMethods';
-import { checkPayoutAddress } from '../chain/addresses';
+import { checkPayoutAddress, lostDestination } from '../chain/addresses';
+import { withdrawalHoldEnd } from '../apps/apps';
 import { refuseOverPlan } from '../apps/plan';
 import { ChainNotServedError, type GasBalanceReader } from '../chain/balances';
 import { ConflictError, fieldInvalid, ForbiddenError, NotFoundError } from '../errors';
@@ -69,8 +70,17 @@ export const WITHDRAWAL_MSG = {
   zero: 'The amount is zero: withdraw more than 0.',
   decimals: (code: string, decimals: number) =>
     `${code} has ${decimals} decimals: the amount has more.`,
+  zeroAddress: 'to_address is the zero address: coins and tokens sent there are lost.',
+  tokenContract: (code: string) =>
+    `to_address is ${code}'s own token contract: tokens sent there are lost.`,
+  ownWallet:
+    "to_address is one of this app's own operational wallets: a withdrawal there pays the network fee and sends nothing out.",
+  ownAccount:
+    "to_address is one of this app's own deposit accounts: a payment from its operational wallet is not a deposit, and would stay there, never credited nor swept.",
   whitelist:
     'Withdrawals need an IP whitelist: this app has none. Add your servers’ addresses under Merchant Setting in the portal.',
+  held: (until: string) =>
+    `The app's settings were changed (its IP whitelist or a payout address): withdrawals are held until ${until}.`,
   walletNotReady: (code: string) =>
     `The operational wallet of ${code} is still being created: try again in a few seconds.`,
   notCancellable:
@@ -85,6 +95,17 @@ export const WITHDRAWAL_MSG = {
 /** The whitelist a payout needs is missing (the gateway answers 403 `whitelist_required`). */
 export class WhitelistRequiredError extends ForbiddenError {
   readonly code = 'whitelist_required';
+}
+
+/**
+ * A changed IP whitelist or payout address is still held: the signer would refuse the withdrawal
+ * (the gateway answers 409 `settings_hold` with `hold_until`).
+ */
+export class SettingsHoldError extends ConflictError {
+  readonly code = 'settings_hold';
+  constructor(readonly holdUntil: string) {
+    super(WITHDRAWAL_MSG.held(holdUntil));
+  }
 }
 
 /** The operational wallet cannot cover it now (the gateway answers 409 with `code`). */
@@ -235,12 +256,53 @@ interface WithdrawalRequest {
   toAddress: string;
   amount: string;
   now: Date;
+  /** Where a method's token is on the chain this server reads, when not at its listed contract. */
+  tokenOnChain?: (chainId: number, listedContract: string) => string;
 }
 
 /**
- * Accepts a withdrawal: checks the method, the address and the amount, the app's whitelist,
- * the merchant's plan and the operational wallet, then reserves and queues it (status 2) with
- * its withdrawal.queued event, all in one transaction under the merchant's lock.
+ * Refuses (422 on to_address) a destination where the money is lost, or never seen again: the
+ * zero address; the token's own contract; one of the app's own operational wallets (a fee paid
+ * to move nothing out); one of its own deposit accounts (a payment from an operational wallet is
+ * not taken for a deposit, so it would sit there, neither credited nor swept). `to` is in its
+ * stored form (EIP-55 for EVM), as addresses are stored.
+ */
+async function refuseLostDestination(
+  db: Db,
+  input: WithdrawalRequest,
+  method: GatewayMethod,
+  to: string,
+): Promise<void> {
+  const listed = method.tokenContract;
+  const contracts = listed ? [listed, input.tokenOnChain?.(method.chainId, listed)] : [];
+  const lost = lostDestination(to, contracts);
+  if (lost === 'zero_address') throw fieldInvalid('to_address', WITHDRAWAL_MSG.zeroAddress);
+  if (lost === 'token_contract') {
+    throw fieldInvalid('to_address', WITHDRAWAL_MSG.tokenContract(method.code));
+  }
+  // EVM addresses are stored EIP-55; a row written in lower case matches too.
+  const forms = to.startsWith('0x') ? [to, to.toLowerCase()] : [to];
+  const wallet = await db
+    .selectFrom('app_payment_methods')
+    .select('id')
+    .where('app_id', '=', input.appId)
+    .where('gas_address', 'in', forms)
+    .executeTakeFirst();
+  if (wallet) throw fieldInvalid('to_address', WITHDRAWAL_MSG.ownWallet);
+  const account = await db
+    .selectFrom('app_accounts')
+    .select('id')
+    .where('app_id', '=', input.appId)
+    .where('address', 'in', forms)
+    .executeTakeFirst();
+  if (account) throw fieldInvalid('to_address', WITHDRAWAL_MSG.ownAccount);
+}
+
+/**
+ * Accepts a withdrawal: checks the method, the address (one where the money arrives) and the
+ * amount, the app's whitelist and its settings hold, the merchant's plan and the operational
+ * wallet, then reserves and queues it (status 2) with its withdrawal.queued event, all in one
+ * transaction under the merchant's lock.
  * `readerFor` builds the balance reader on that transaction (the local chain is read from it).
  */
 export async function requestWithdrawal(
@@ -257,6 +319,7 @@ export async function requestWithdrawal(
   if (found.networkType !== 'EVM' || GAS_RESERVE[found.chainId] === undefined) {
     throw fieldInvalid('method', WITHDRAWAL_MSG.notSupported(found.code, found.network));
   }
+  await refuseLostDestination(db, input, found, address.address);
   const amountRaw = parseAmount(found.code, input.amount, found.decimals);
   const app = await db
     .selectFrom('apps')
@@ -267,6 +330,9 @@ export async function requestWithdrawal(
     .executeTakeFirstOrThrow();
   if ((app.whitelist_ip ?? '').trim() === '')
     throw new WhitelistRequiredError(WITHDRAWAL_MSG.whitelist);
+  // Refused now rather than accepted, counted and then refused by the signer.
+  const heldUntil = await withdrawalHoldEnd(db, input.appId, input.now);
+  if (heldUntil !== null) throw new SettingsHoldError(heldUntil);
   const fromAddress = app.gas_address;
   if (!fromAddress) {
     throw new WalletRefusedError('wallet_not_ready', WITHDRAWAL_MSG.walletNotReady(found.code));

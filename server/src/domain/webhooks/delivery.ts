@@ -129,7 +129,7 @@ async function reschedule(
     .where('wake_seq', '=', d.wake_seq)
     .executeTakeFirst();
   if (Number(changed.numUpdatedRows) !== 1) return false;
-  const payload: DeliverPayload = { deliveryId: d.id, wake };
+  const payload: DeliverPayload = { deliveryId: d.id, wake, appId: d.app_id };
   await addJob(trx, { kind: DELIVER_KIND, key: deliverJobKey(d.id, wake), payload, runAt }, now);
   return true;
 }

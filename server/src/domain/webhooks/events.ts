@@ -46,7 +46,15 @@ export const DELIVER_KIND = 'webhooks.deliver';
 export interface DeliverPayload {
   deliveryId: string;
   wake: number;
+  /**
+   * The delivery's app: the worker caps each app's deliveries in flight by it (jobs/index.ts).
+   * Absent from jobs queued before it was written, which are not capped.
+   */
+  appId?: string;
 }
+
+/** The payload field that names a delivery job's app. */
+export const DELIVER_GROUP_FIELD = 'appId' satisfies keyof DeliverPayload;
 
 export const deliverJobKey = (deliveryId: string, wake: number) => `${deliveryId}:${wake}`;
 
@@ -296,7 +304,7 @@ export async function queueDelivery(
       updated_at: at,
     })
     .execute();
-  const payload: DeliverPayload = { deliveryId: id, wake: 1 };
+  const payload: DeliverPayload = { deliveryId: id, wake: 1, appId: d.appId };
   await addJob(
     trx,
     { kind: DELIVER_KIND, key: deliverJobKey(id, 1), payload, runAt },

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connection';
+import { fieldInvalid } from '../errors';
 
 // The events API (GET /gateway/v1/events): an app's events in `seq` order, which is commit
 // order (events.ts says how), so a merchant whose endpoint was down catches up by paging with
@@ -16,25 +17,50 @@ interface EventPage {
 /** seq is a 32-bit integer column on PostgreSQL: no event sits after a cursor at or past it. */
 const SEQ_MAX = 2_147_483_647;
 
+/**
+ * The app's events after `page.after`, in seq order. An `after` past the app's last event is
+ * refused (422 on `after`): no `next` this feed gives is, and answering it would hand the
+ * client a position that skips the events still to come.
+ */
 export async function eventPage(
   db: Db,
   appId: string,
   page: { after: number; limit: number },
 ): Promise<EventPage> {
-  if (page.after >= SEQ_MAX) return { bodies: [], next: page.after, hasMore: false };
-  const rows = await db
-    .selectFrom('webhook_events')
-    .select(['seq', 'body'])
-    .where('app_id', '=', appId)
-    .where('seq', '>', page.after)
-    .where('pruned_at', 'is', null)
-    .orderBy('seq')
-    .limit(page.limit + 1)
-    .execute();
+  const rows =
+    page.after >= SEQ_MAX
+      ? []
+      : await db
+          .selectFrom('webhook_events')
+          .select(['seq', 'body'])
+          .where('app_id', '=', appId)
+          .where('seq', '>', page.after)
+          .where('pruned_at', 'is', null)
+          .orderBy('seq')
+          .limit(page.limit + 1)
+          .execute();
+  if (rows.length === 0 && page.after > 0) await assertPositionHeld(db, appId, page.after);
   const shown = rows.slice(0, page.limit);
   return {
     bodies: shown.map((r) => r.body),
     next: shown.at(-1)?.seq ?? page.after,
     hasMore: rows.length > page.limit,
   };
+}
+
+/** `after` is at or before the app's last event (pruned ones count: their seq stays). */
+async function assertPositionHeld(db: Db, appId: string, after: number): Promise<void> {
+  const last = await db
+    .selectFrom('webhook_events')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .where('app_id', '=', appId)
+    .executeTakeFirst();
+  const lastSeq = Number(last?.seq ?? 0);
+  if (after > lastSeq) {
+    throw fieldInvalid(
+      'after',
+      `after ${after} is past this app's last event (${lastSeq}): pass the next of an earlier ` +
+        'page, or 0 to read from the first event.',
+    );
+  }
 }

@@ -4,6 +4,7 @@ import type { WebhookDeliveryStatus } from '../../db/schema';
 import { recordAccountEvent, type ClientInfo } from '../account/events';
 import { ConflictError, InvalidError, NotFoundError } from '../errors';
 import { rowCount } from '../maintainedCounts';
+import { claimRequests } from '../rateLimits';
 import { attemptDelivery, type DeliveryDeps } from './delivery';
 import { queueDelivery, recordEvent } from './events';
 import { rotateWebhookSecret } from './secrets';
@@ -131,12 +132,51 @@ export async function sendTestEvent(
   return sendTestPing(deps, appId);
 }
 
-/** sendTestEvent for the gateway, whose key already names the app. */
-export async function sendTestPing(deps: DeliveryDeps, appId: string): Promise<DeliveryDetails> {
+/** A budget of test events per app: `max` per fixed window of `windowMs`. */
+interface TestEventBudget {
+  max: number;
+  windowMs: number;
+}
+
+/**
+ * The gateway's budget of test events per app. Each one POSTs within its request and, when the
+ * receiver fails or never answers, is retried on the deliveries' slots; an API key's general
+ * budget (600 a minute) would let one app keep those slots busy, so test events get their own.
+ */
+export const GATEWAY_TEST_EVENTS: TestEventBudget = { max: 5, windowMs: 60_000 };
+
+/** The app's test events of the window are used up; `retryAfterMs` until the next window. */
+export class TestEventsUsedUpError extends Error {
+  constructor(
+    readonly max: number,
+    readonly retryAfterMs: number,
+  ) {
+    super(
+      `An app may send ${max} test events a minute; try again in ${Math.ceil(retryAfterMs / 1000)} s.`,
+    );
+    this.name = 'TestEventsUsedUpError';
+  }
+}
+
+/**
+ * sendTestEvent for the gateway, whose key already names the app. With `budget`, a sendable
+ * test event counts against the app's window (refusals before it cost nothing) and one past it
+ * throws TestEventsUsedUpError.
+ */
+export async function sendTestPing(
+  deps: DeliveryDeps,
+  appId: string,
+  budget?: TestEventBudget,
+): Promise<DeliveryDetails> {
   const app = await appTarget(deps.db).where('apps.id', '=', appId).executeTakeFirst();
   if (!app) throw new NotFoundError();
   assertSendable(app);
   const now = deps.clock();
+  if (budget) {
+    const at = now.getTime();
+    const used = await claimRequests(deps.db, `webhook-test|${appId}`, budget.windowMs, at, 1);
+    if (used.count > budget.max) throw new TestEventsUsedUpError(budget.max, used.resetAt - at);
+  }
   const { deliveryId } = await deps.db.transaction().execute((trx) =>
     recordEvent(
       trx,

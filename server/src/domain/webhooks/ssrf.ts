@@ -1,12 +1,15 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { fieldInvalid } from '../errors';
 
 // Where a webhook may go. A Webhook URl is the merchant's input, and the server POSTs to it:
 // without a guard it would reach the server's own network (loopback, the private ranges, the
 // cloud metadata service). The host is checked when the URl is saved and again at send time,
 // against the very address the connection then uses (delivery.ts pins it), so a name that
-// resolves elsewhere later (DNS rebinding) is still refused.
+// resolves elsewhere later (DNS rebinding) is still refused. Addresses are classified by
+// ipaddr.js's ranges, a maintained list, and only global unicast is let through: a list of what to
+// refuse is never complete (IPv4 hides in IPv6 in many ways).
 
 export interface ResolvedAddress {
   address: string;
@@ -27,77 +30,78 @@ export interface TargetPolicy {
   resolve: Resolver;
 }
 
-/** [first address, prefix length, what it is] */
-const FORBIDDEN_V4: [number, number, string][] = [
-  [ipv4ToInt('0.0.0.0'), 8, 'unspecified'],
-  [ipv4ToInt('10.0.0.0'), 8, 'private'],
-  [ipv4ToInt('100.64.0.0'), 10, 'shared (carrier-grade NAT)'],
-  [ipv4ToInt('127.0.0.0'), 8, 'loopback'],
-  [ipv4ToInt('169.254.0.0'), 16, 'link-local / metadata'],
-  [ipv4ToInt('172.16.0.0'), 12, 'private'],
-  [ipv4ToInt('192.0.0.0'), 24, 'reserved'],
-  [ipv4ToInt('192.168.0.0'), 16, 'private'],
-  [ipv4ToInt('198.18.0.0'), 15, 'benchmarking'],
-  [ipv4ToInt('224.0.0.0'), 4, 'multicast'],
-  [ipv4ToInt('240.0.0.0'), 4, 'reserved'],
-];
+/** ipaddr.js's names of the special ranges, in the words of the refusal. */
+const RANGE_WORDS: Record<string, string> = {
+  unspecified: 'unspecified',
+  broadcast: 'broadcast',
+  multicast: 'multicast',
+  loopback: 'loopback',
+  private: 'private',
+  carrierGradeNat: 'shared (carrier-grade NAT)',
+  reserved: 'reserved',
+  benchmarking: 'benchmarking',
+  uniqueLocal: 'unique-local',
+  deprecatedSiteLocal: 'site-local',
+  discard: 'discard-only',
+  rfc6145: 'IPv4-translated',
+  '6to4': '6to4',
+  teredo: 'Teredo',
+};
 
-function ipv4ToInt(ip: string): number {
-  return ip.split('.').reduce((acc, part) => acc * 256 + Number(part), 0);
-}
+/** NAT64's well-known prefix 64:ff9b::/96 (RFC 6052): the IPv4 it embeds is the destination. */
+const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
+/** IPv6's global unicast space (IANA): ipaddr.js calls everything it has no name for unicast. */
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
+/** ::a.b.c.d, the deprecated IPv4-compatible form (RFC 4291): ipaddr.js has no name for it. */
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');
 
-function inV4(value: number, base: number, bits: number): boolean {
-  const size = 2 ** (32 - bits);
-  return value >= base && value < base + size;
-}
-
-/** 8 groups of 16 bits, or null when `ip` is not IPv6 text. */
-function ipv6Groups(ip: string): number[] | null {
-  let text = ip.replace(/%.*$/, '');
-  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text)?.[1];
-  if (tail !== undefined) {
-    const v = ipv4ToInt(tail);
-    text = `${text.slice(0, -tail.length)}${(v >>> 16).toString(16)}:${(v & 0xffff).toString(16)}`;
+/**
+ * IPv6 text in the WHATWG URL parser's form (hex groups only, zone id dropped), or null when it
+ * is not IPv6. ipaddr.js reads a dotted tail as IPv4-mapped whatever precedes it (`::127.0.0.1`
+ * became `::ffff:7f00:1`), so it is only given this form.
+ */
+function canonicalIpv6(ip: string): string | null {
+  const bare = ip.replace(/%[^%]*$/, '');
+  if (isIP(bare) !== 6) return null;
+  try {
+    return new URL(`http://[${bare}]/`).hostname.slice(1, -1);
+  } catch {
+    return null;
   }
-  const [head = '', rest, extra] = text.split('::');
-  if (extra !== undefined) return null;
-  const left = head === '' ? [] : head.split(':');
-  const right = rest === undefined || rest === '' ? [] : rest.split(':');
-  const missing = 8 - left.length - right.length;
-  if (rest === undefined ? missing !== 0 : missing < 1) return null;
-  const groups = [...left, ...Array<string>(rest === undefined ? 0 : missing).fill('0'), ...right];
-  const parsed = groups.map((g) => (/^[0-9a-f]{1,4}$/i.test(g) ? parseInt(g, 16) : NaN));
-  return parsed.some(Number.isNaN) ? null : parsed;
+}
+
+function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 {
+  const bytes = address.toByteArray().slice(12);
+  return new ipaddr.IPv4(bytes);
+}
+
+function forbiddenIpv4(address: ipaddr.IPv4): string | null {
+  const range = address.range();
+  if (range === 'unicast') return null;
+  if (range === 'linkLocal') return 'link-local / metadata';
+  return RANGE_WORDS[range] ?? `reserved (${range})`;
 }
 
 /**
- * Why `ip` (an IP literal) may not receive webhooks, or null when it may. IPv4 embedded in
- * IPv6 (mapped `::ffff:127.0.0.1`, compatible, NAT64 64:ff9b::/96) is judged as that IPv4.
+ * Why `ip` (an IP literal) may not receive webhooks, or null when it may. Only global unicast
+ * may: ipaddr.js's `unicast` range for IPv4, and for IPv6 that range within 2000::/3. IPv4 in
+ * IPv6 is judged as that IPv4 where it is the destination (mapped `::ffff:127.0.0.1`, NAT64's
+ * well-known prefix); every other embedding (IPv4-compatible, IPv4-translated, NAT64's local-use
+ * prefix, 6to4, Teredo) is refused outright.
  */
 export function forbiddenAddress(ip: string): string | null {
-  if (isIP(ip) === 4) {
-    const value = ipv4ToInt(ip);
-    if (value === 0xffffffff) return 'broadcast';
-    return FORBIDDEN_V4.find(([base, bits]) => inV4(value, base, bits))?.[2] ?? null;
-  }
-  const g = ipv6Groups(ip);
-  if (!g) return 'not an IP address';
-  const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g6 = 0, h = 0] = g;
-  const embedded = () => `${g6 >> 8}.${g6 & 255}.${h >> 8}.${h & 255}`;
-  const zeroTo = (n: number) => g.slice(0, n).every((x) => x === 0);
-  if (zeroTo(8)) return 'unspecified';
-  if (zeroTo(7) && h === 1) return 'loopback';
-  // ::ffff:a.b.c.d (mapped), ::a.b.c.d (compatible), 64:ff9b::a.b.c.d (NAT64).
-  if (
-    (zeroTo(5) && f === 0xffff) ||
-    zeroTo(6) ||
-    (a === 0x64 && b === 0xff9b && !c && !d && !e && !f)
-  ) {
-    return forbiddenAddress(embedded());
-  }
-  if ((a & 0xfe00) === 0xfc00) return 'unique-local';
-  if ((a & 0xffc0) === 0xfe80) return 'link-local';
-  if ((a & 0xff00) === 0xff00) return 'multicast';
+  if (isIP(ip) === 4) return forbiddenIpv4(ipaddr.IPv4.parse(ip));
+  const canonical = canonicalIpv6(ip);
+  if (canonical === null || !ipaddr.IPv6.isValid(canonical)) return 'not an IP address';
+  const address = ipaddr.IPv6.parse(canonical);
+  const range = address.range();
+  if (range === 'ipv4Mapped') return forbiddenIpv4(address.toIPv4Address());
+  if (address.match(NAT64_WELL_KNOWN)) return forbiddenIpv4(embeddedIpv4(address));
+  if (range === 'rfc6052') return 'NAT64 (local use)';
+  if (range === 'linkLocal') return 'link-local';
+  if (range !== 'unicast') return RANGE_WORDS[range] ?? `reserved (${range})`;
+  if (address.match(IPV4_COMPATIBLE)) return 'IPv4-compatible';
+  if (!address.match(GLOBAL_UNICAST_V6)) return 'not global unicast';
   return null;
 }
 

@@ -44,7 +44,7 @@ describe('webhook deliveries', () => {
   async function drain(d: DeliveryDeps = deps()) {
     const worker = await startWorker({
       db: t.db,
-      tasks: [webhookDeliveryTask(d)],
+      tasks: [webhookDeliveryTask(d, t.config.jobs)],
       log,
       clock: t.clock,
       pollMs: 0,

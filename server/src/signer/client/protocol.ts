@@ -10,6 +10,10 @@ export type SignerRequest =
   /** Send a queued (2) withdrawal from the app's operational wallet, once. */
   | { op: 'sendWithdrawal'; withdrawalId: string };
 
+/** A wait the merchant ends: the operational wallet lacks the coin to top up a deposit's gas. */
+export const OPERATIONAL_WALLET_NEEDS_GAS = 'operational_wallet_needs_gas';
+export type WaitingCode = typeof OPERATIONAL_WALLET_NEEDS_GAS;
+
 export type SignerAnswer =
   /** A transaction was signed and broadcast now. */
   | { state: 'sent'; txHash: string }
@@ -17,8 +21,11 @@ export type SignerAnswer =
   | { state: 'pending'; txHash: string }
   /** Nothing left to sign: the gas is there, the sweep or withdrawal is mined (its hash). */
   | { state: 'done'; txHash: string | null }
-  /** Not now (an unfunded wallet, a balance below the minimum, another transaction in flight). */
-  | { state: 'waiting'; reason: string }
+  /**
+   * Not now (an unfunded wallet, a balance below the minimum, another transaction in flight);
+   * `code` names a wait the merchant can end, with `reason` saying how.
+   */
+  | { state: 'waiting'; reason: string; code?: WaitingCode }
   /** A sweep whose address lacks the gas (the price rose): top it up again. */
   | { state: 'needsGas'; reason: string }
   /** The request's transaction was mined and reverted. */

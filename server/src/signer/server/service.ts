@@ -2,11 +2,16 @@ import { isAddress, parseUnits } from 'viem';
 import type { Db } from '../../db/connection';
 import { ChainUnavailableError } from '../../domain/chain/adapter';
 import { NATIVE_TRANSFER_GAS, TOKEN_TRANSFER_GAS } from '../../domain/chain/sender';
-import { addressKey, specNativeDecimals } from '../../domain/chain/specChains';
+import { addressKey, specNativeDecimals, specNativeName } from '../../domain/chain/specChains';
+import { unitsToDecimal } from '../../domain/money';
 import { GAS_BRANCH } from '../../domain/payments/gasProvisioner';
 import { ACCOUNT_BRANCH } from '../../domain/payments/accounts';
 import { depositsWithMethod } from '../../domain/payments/deposits';
-import type { SignerAnswer, SignerRequest } from '../client/protocol';
+import {
+  OPERATIONAL_WALLET_NEEDS_GAS,
+  type SignerAnswer,
+  type SignerRequest,
+} from '../client/protocol';
 import { refuse, type SignerDeps, type Transfer } from './deps';
 import { TxPipeline } from './pipeline';
 import { WithdrawalSigner } from './withdrawal';
@@ -120,8 +125,19 @@ export class SignerService {
       );
     }
     const opBalance = await sender.balance(deposit.gas_address, null);
-    if (opBalance < amount + NATIVE_TRANSFER_GAS * price) {
-      return { state: 'waiting', reason: 'The operational wallet lacks the gas to top up.' };
+    const topUpCost = amount + NATIVE_TRANSFER_GAS * price;
+    if (opBalance < topUpCost) {
+      const coin = (raw: bigint) =>
+        `${unitsToDecimal(raw, specNativeDecimals(chainId))} ${specNativeName(chainId)}`;
+      return {
+        state: 'waiting',
+        code: OPERATIONAL_WALLET_NEEDS_GAS,
+        reason:
+          `The operational wallet ${deposit.gas_address} holds ${coin(opBalance)}; the gas ` +
+          `top-up of this deposit needs ${coin(topUpCost)} (the network fees of its sweep and of ` +
+          `the top-up itself). Send at least ${coin(topUpCost - opBalance)} to ` +
+          `${deposit.gas_address}.`,
+      };
     }
     return this.pipeline.sign(sender, {
       purpose: 'gas',

@@ -1,4 +1,5 @@
 import { getAddress, isAddress } from 'viem';
+import { withdrawalHoldEnd } from '../../domain/apps/apps';
 import { NATIVE_TRANSFER_GAS, TOKEN_TRANSFER_GAS } from '../../domain/chain/sender';
 import { addressKey } from '../../domain/chain/specChains';
 import { GAS_BRANCH } from '../../domain/payments/gasProvisioner';
@@ -49,7 +50,6 @@ export class WithdrawalSigner {
         'app_payment_methods.gas_address',
         'app_payment_methods.gas_index',
         'apps.whitelist_ip',
-        'apps.whitelist_hold_until',
       ])
       .where('send_transactions.id', '=', withdrawalId)
       .executeTakeFirst();
@@ -84,7 +84,7 @@ export class WithdrawalSigner {
     if (!w.whitelist_ip || w.whitelist_ip.trim() === '') {
       return refuse('The app has no IP whitelist: withdrawals need one.');
     }
-    const hold = await this.withdrawalHold(w.app_id, w.whitelist_hold_until);
+    const hold = await withdrawalHoldEnd(db, w.app_id, this.deps.clock());
     if (hold) return refuse(`The app's settings changed: withdrawals are held until ${hold}.`);
     if (!isAddress(w.to_address, { strict: false })) {
       return refuse(`${w.to_address} is not an address of this network.`);
@@ -127,22 +127,5 @@ export class WithdrawalSigner {
       undefined,
       w.signed_tx,
     );
-  }
-
-  /** The latest end of a hold on the app's settings (whitelist or any payout address), if on. */
-  private async withdrawalHold(
-    appId: string,
-    whitelistHold: string | null,
-  ): Promise<string | null> {
-    const payout = await this.deps.db
-      .selectFrom('app_payment_methods')
-      .select((eb) => eb.fn.max('payout_hold_until').as('until'))
-      .where('app_id', '=', appId)
-      .executeTakeFirst();
-    const now = this.deps.clock();
-    const holds = [whitelistHold, payout?.until ?? null].filter(
-      (h): h is string => h !== null && new Date(h) > now,
-    );
-    return holds.sort().at(-1) ?? null;
   }
 }

@@ -28,7 +28,14 @@ export function ReceiveList({ appId }: { appId: string }) {
     {
       header: 'Status',
       className: 'status-cell',
-      cell: (tx) => <StatusBadge status={tx.deposit_status} names={DEPOSIT_STATUS} />,
+      cell: (tx) => (
+        <>
+          <StatusBadge status={tx.deposit_status} names={DEPOSIT_STATUS} />
+          {tx.waiting_reason && (
+            <div className="small text-body-secondary mt-1 waiting-reason">{tx.waiting_reason}</div>
+          )}
+        </>
+      ),
     },
     {
       header: 'Time',
