@@ -14,7 +14,7 @@ import { idempotent } from '../domain/payments/idempotency';
 import { webhookDeps } from '../domain/webhooks/delivery';
 import { eventPage } from '../domain/webhooks/feed';
 import {
-  GATEWAY_TEST_EVENTS,
+  TEST_EVENTS,
   NoWebhookUrlError,
   sendTestPing,
   TestEventsUsedUpError,
@@ -266,15 +266,13 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
 
     async sendTestEvent(request, reply) {
       const key = requireKey(request);
-      const d = await sendTestPing(webhooks, key.appId, GATEWAY_TEST_EVENTS).catch(
-        (err: unknown) => {
-          if (err instanceof TestEventsUsedUpError) {
-            void reply.header('retry-after', String(Math.ceil(err.retryAfterMs / 1000)));
-            throw new GatewayError(429, 'rate_limited', err.message);
-          }
-          throw webhookRefusal(err);
-        },
-      );
+      const d = await sendTestPing(webhooks, key.appId, TEST_EVENTS).catch((err: unknown) => {
+        if (err instanceof TestEventsUsedUpError) {
+          void reply.header('retry-after', String(Math.ceil(err.retryAfterMs / 1000)));
+          throw new GatewayError(429, 'rate_limited', err.message);
+        }
+        throw webhookRefusal(err);
+      });
       const last = d.attemptsMade.at(-1);
       return {
         event_id: d.eventId,

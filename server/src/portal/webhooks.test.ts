@@ -155,4 +155,47 @@ describe('Webhooks operations', () => {
     const back = await t.call('sendTestWebhook', { headers, params });
     expect(back.json().data.delivery.status).toBe('delivered');
   });
+
+  it('keeps an app within 5 test events and 30 redeliveries a minute (429 with Retry-After)', async () => {
+    const userId = await addUser(t, 'hooks_budget');
+    const own = await t.authHeader('hooks_budget');
+    await insertApp(t, {
+      id: 'app_budget',
+      user_id: userId,
+      created_at: t.clock().toISOString(),
+      callback_url: receiver.url(),
+    });
+    const id = { id: 'app_budget' };
+    receiver.answer({ status: 200 });
+    let last = '';
+    for (let i = 0; i < 5; i += 1) {
+      const sent = await t.call('sendTestWebhook', { headers: own, params: id });
+      expect(sent.statusCode).toBe(200);
+      last = sent.json().data.delivery.id;
+    }
+    const sixth = await t.call('sendTestWebhook', { headers: own, params: id });
+    expect(sixth.statusCode).toBe(429);
+    expect(sixth.json().msg).toMatch(
+      /^An app may send 5 test events a minute; try again in \d+ s\.$/,
+    );
+    expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(0);
+    // Another app's budget is its own.
+    expect((await t.call('sendTestWebhook', { headers, params })).statusCode).not.toBe(429);
+
+    for (let i = 0; i < 30; i += 1) {
+      const again = await t.call('redeliverWebhook', { headers: own, params: { id: last } });
+      expect(again.statusCode).toBe(200);
+    }
+    const over = await t.call('redeliverWebhook', { headers: own, params: { id: last } });
+    expect(over.statusCode).toBe(429);
+    expect(over.json().msg).toMatch(
+      /^An app may send 30 redeliveries a minute; try again in \d+ s\.$/,
+    );
+
+    t.clock.advance(60_000);
+    expect((await t.call('sendTestWebhook', { headers: own, params: id })).statusCode).toBe(200);
+    expect(
+      (await t.call('redeliverWebhook', { headers: own, params: { id: last } })).statusCode,
+    ).toBe(200);
+  });
 });

@@ -7,9 +7,12 @@ import {
   switchWebhookOn,
   webhookSettings,
   ipnLogView,
+  TestEventsUsedUpError,
   type DeliveryDetails,
 } from '../domain/webhooks/portal';
+import type { FastifyReply } from 'fastify';
 import { clientOf } from '../http/client';
+import { HttpError } from '../http/errors';
 import { requireUser } from '../http/requestContext';
 import { done } from './replies';
 import type { HandlerModule, Reply, Schemas } from '../http/operationTypes';
@@ -30,6 +33,17 @@ function deliveryView(d: DeliveryDetails): Schemas['WebhookDelivery'] {
       request_headers: a.requestHeaders,
       response_excerpt: a.responseExcerpt,
     })),
+  };
+}
+
+/** A used-up send budget becomes 429 with Retry-After; other errors pass through. */
+function tooMany(reply: FastifyReply) {
+  return (err: unknown): never => {
+    if (err instanceof TestEventsUsedUpError) {
+      void reply.header('retry-after', String(Math.ceil(err.retryAfterMs / 1000)));
+      throw new HttpError(429, err.message);
+    }
+    throw err;
   };
 }
 
@@ -83,9 +97,9 @@ export const webhooksHandlers: HandlerModule = (ctx) => {
       return done('Webhook switched on') satisfies Reply<'switchWebhookOn'>;
     },
 
-    async sendTestWebhook(request) {
+    async sendTestWebhook(request, reply) {
       const user = requireUser(request);
-      const d = await sendTestEvent(deps, user.id, request.params.id);
+      const d = await sendTestEvent(deps, user.id, request.params.id).catch(tooMany(reply));
       return done(outcomeMessage('Test event', d), {
         data: deliveryView(d),
       }) satisfies Reply<'sendTestWebhook'>;
@@ -97,9 +111,9 @@ export const webhooksHandlers: HandlerModule = (ctx) => {
       return done(d.status, { data: deliveryView(d) }) satisfies Reply<'getWebhookDelivery'>;
     },
 
-    async redeliverWebhook(request) {
+    async redeliverWebhook(request, reply) {
       const user = requireUser(request);
-      const d = await redeliver(deps, user.id, request.params.id);
+      const d = await redeliver(deps, user.id, request.params.id).catch(tooMany(reply));
       return done(outcomeMessage('Redelivery', d), {
         data: deliveryView(d),
       }) satisfies Reply<'redeliverWebhook'>;

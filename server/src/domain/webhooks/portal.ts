@@ -122,14 +122,17 @@ function assertSendable(app: { callback_url: string | null; disabled_at: string 
   if (app.disabled_at !== null) throw new WebhookSwitchedOffError();
 }
 
-/** Sends test.ping now and answers the delivery as it stands after the attempt. */
+/**
+ * Sends test.ping now and answers the delivery as it stands after the attempt. The portal's
+ * Send test event spends the same per-app budget as the gateway's.
+ */
 export async function sendTestEvent(
   deps: DeliveryDeps,
   userId: string,
   appId: string,
 ): Promise<DeliveryDetails> {
   await ownApp(deps.db, userId, appId);
-  return sendTestPing(deps, appId);
+  return sendTestPing(deps, appId, TEST_EVENTS);
 }
 
 /** A budget of test events per app: `max` per fixed window of `windowMs`. */
@@ -139,22 +142,46 @@ interface TestEventBudget {
 }
 
 /**
- * The gateway's budget of test events per app. Each one POSTs within its request and, when the
- * receiver fails or never answers, is retried on the deliveries' slots; an API key's general
- * budget (600 a minute) would let one app keep those slots busy, so test events get their own.
+ * The budget of test events per app, shared by the portal and the gateway. Each one POSTs
+ * within its request and, when the receiver fails or never answers, is retried on the
+ * deliveries' slots; an API key's general budget (600 a minute) would let one app keep those
+ * slots busy, so test events get their own.
  */
-export const GATEWAY_TEST_EVENTS: TestEventBudget = { max: 5, windowMs: 60_000 };
+export const TEST_EVENTS: TestEventBudget = { max: 5, windowMs: 60_000 };
 
-/** The app's test events of the window are used up; `retryAfterMs` until the next window. */
+/**
+ * The portal's Redeliver budget per app: enough to resend a backlog by hand once the endpoint
+ * is fixed, not enough to keep the deliveries' slots busy.
+ */
+export const REDELIVERIES: TestEventBudget = { max: 30, windowMs: 60_000 };
+
+/** The app's sends of the window are used up; `retryAfterMs` until the next window. */
 export class TestEventsUsedUpError extends Error {
   constructor(
     readonly max: number,
     readonly retryAfterMs: number,
+    what = 'test events',
   ) {
     super(
-      `An app may send ${max} test events a minute; try again in ${Math.ceil(retryAfterMs / 1000)} s.`,
+      `An app may send ${max} ${what} a minute; try again in ${Math.ceil(retryAfterMs / 1000)} s.`,
     );
     this.name = 'TestEventsUsedUpError';
+  }
+}
+
+/** Spends one send of the app's `budget` window, or throws TestEventsUsedUpError. */
+async function spendBudget(
+  db: Db,
+  name: string,
+  appId: string,
+  budget: TestEventBudget,
+  now: Date,
+  what?: string,
+): Promise<void> {
+  const at = now.getTime();
+  const used = await claimRequests(db, `${name}|${appId}`, budget.windowMs, at, 1);
+  if (used.count > budget.max) {
+    throw new TestEventsUsedUpError(budget.max, used.resetAt - at, what);
   }
 }
 
@@ -172,11 +199,7 @@ export async function sendTestPing(
   if (!app) throw new NotFoundError();
   assertSendable(app);
   const now = deps.clock();
-  if (budget) {
-    const at = now.getTime();
-    const used = await claimRequests(deps.db, `webhook-test|${appId}`, budget.windowMs, at, 1);
-    if (used.count > budget.max) throw new TestEventsUsedUpError(budget.max, used.resetAt - at);
-  }
+  if (budget) await spendBudget(deps.db, 'webhook-test', appId, budget, now);
   const { deliveryId } = await deps.db.transaction().execute((trx) =>
     recordEvent(
       trx,
@@ -213,6 +236,7 @@ export async function redeliver(
   }
   assertSendable(app);
   const now = deps.clock();
+  await spendBudget(deps.db, 'webhook-redeliver', app.id, REDELIVERIES, now, 'redeliveries');
   const id = await deps.db.transaction().execute((trx) =>
     queueDelivery(trx, {
       eventId: original.event_id,

@@ -98,8 +98,10 @@ function DeliveryDetails({
   const details = useGetWebhookDeliveryQuery({ id: log.id });
   const [redeliver, redelivering] = useRedeliverWebhookMutation();
   const [outcome, setOutcome] = useState<WebhookDeliveryResponse | null>(null);
+  // A failure is toasted by the API feedback middleware; only a redelivery changes the view.
   const again = async () => {
-    const answer = await redeliver({ id: log.id }).unwrap();
+    const { data: answer } = await redeliver({ id: log.id });
+    if (!answer) return;
     setOutcome(answer);
     onRedelivered(answer.data.delivery);
   };

@@ -28,12 +28,14 @@ export function WebhookPanel({ appId, hasUrl }: { appId: string; hasUrl: boolean
   const [outcome, setOutcome] = useState<WebhookDeliveryResponse | null>(null);
   const data = settings.data?.data;
 
+  // Failures are toasted by the API feedback middleware; only a success changes the panel.
   const makeSecret = async () => {
-    const answer = await rotate({ id: appId }).unwrap();
-    setSecret(answer.secret);
+    const answer = await rotate({ id: appId });
+    if (answer.data) setSecret(answer.data.secret);
   };
   const test = async () => {
-    setOutcome(await sendTest({ id: appId }).unwrap());
+    const answer = await sendTest({ id: appId });
+    if (answer.data) setOutcome(answer.data);
   };
 
   return (

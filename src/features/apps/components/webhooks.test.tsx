@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { toast } from '../../../components/toast';
 import { IPN_LOG, makeApp, makeAppDetails, makePage } from '../../../../test/factories/apps';
 import { makeDelivery, WEBHOOK_SECRET } from '../../../../test/factories/webhooks';
-import { ok, on, reply } from '../../../../test/msw/contract';
+import { fail, ok, on, reply } from '../../../../test/msw/contract';
 import { server } from '../../../../test/msw/server';
 import { renderOnRoute, SIGNED_IN } from '../../../../test/renderWithProviders';
 import type { AppDetails } from '../../../api/apps';
@@ -158,6 +158,21 @@ describe('Merchant Setting: webhook', () => {
     // The answer was a success (200), but its message is no success.
     expect(success).not.toHaveBeenCalled();
     success.mockRestore();
+  });
+
+  test("a test event past the app's budget is toasted with when to try again", async () => {
+    const message = 'An app may send 5 test events a minute; try again in 42 s.';
+    server.use(on('sendTestWebhook', () => fail('sendTestWebhook', 429, message)));
+    const { user } = renderTab(
+      'merchant-setting',
+      makeAppDetails({
+        app_data: makeApp({ status: 1, callback_url: 'https://shop.example.com/hooks' }),
+      }),
+    );
+    await user.click(await screen.findByRole('button', { name: 'Send test event' }));
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send test event' })).toBeEnabled();
   });
 
   test('says when a 410 switched the webhook off, and switches it on', async () => {
