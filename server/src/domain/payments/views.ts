@@ -7,6 +7,9 @@ type GatewaySchemas = components['schemas'];
 // The gateway's JSON shapes of domain records, shared by its handlers and by the webhook
 // events, whose `data` must be exactly what the API answers.
 
+/** Why a deposit failed: before the credit (below_minimum, reorged) or after it (gas, sweep). */
+const DEPOSIT_FAILURES = ['below_minimum', 'reorged', 'gas_failed', 'sweep_failed'] as const;
+
 export function depositView(deposit: GatewayDeposit): GatewaySchemas['Deposit'] {
   return {
     id: deposit.id,
@@ -19,10 +22,7 @@ export function depositView(deposit: GatewayDeposit): GatewaySchemas['Deposit'] 
     block_number: deposit.blockNumber,
     amount: deposit.amount,
     status: deposit.status,
-    failure_reason:
-      deposit.failureReason === 'below_minimum' || deposit.failureReason === 'reorged'
-        ? deposit.failureReason
-        : null,
+    failure_reason: DEPOSIT_FAILURES.find((reason) => reason === deposit.failureReason) ?? null,
     created_at: deposit.createdAt,
     credited_at: deposit.creditedAt,
     waiting_reason: deposit.waiting,
