@@ -132,6 +132,27 @@ export async function updatePaymentMethod(
 }
 
 /**
+ * The app's methods with their Operational Wallet (gas address, null while being made) and what
+ * a balance read needs: the portal's modal and the gateway's GET /operational-wallets read these.
+ */
+export function gasWallets(db: Db, appId: string) {
+  return db
+    .selectFrom('app_payment_methods')
+    .innerJoin('payment_methods', 'payment_methods.id', 'app_payment_methods.payment_method_id')
+    .select([
+      'app_payment_methods.gas_address',
+      'payment_methods.code',
+      'payment_methods.chain_id',
+      'payment_methods.network_name',
+      'payment_methods.network_type',
+      'payment_methods.is_token',
+      'payment_methods.token_contract_address',
+      'payment_methods.decimals',
+    ])
+    .where('app_payment_methods.app_id', '=', appId);
+}
+
+/**
  * Balances of the Operational Wallet of a method in use, in micro units: only at the gas address
  * the app's method has (another address is unknown), on a chain this server can read.
  */
@@ -142,19 +163,7 @@ export async function gasWalletBalances(
   target: { appId: string; paymentMethodId: string; gasAddress: string },
 ) {
   const app = await ownedApp(db, userId, target.appId);
-  const used = await db
-    .selectFrom('app_payment_methods')
-    .innerJoin('payment_methods', 'payment_methods.id', 'app_payment_methods.payment_method_id')
-    .select([
-      'app_payment_methods.gas_address',
-      'payment_methods.chain_id',
-      'payment_methods.network_name',
-      'payment_methods.network_type',
-      'payment_methods.is_token',
-      'payment_methods.token_contract_address',
-      'payment_methods.decimals',
-    ])
-    .where('app_payment_methods.app_id', '=', app.id)
+  const used = await gasWallets(db, app.id)
     .where('app_payment_methods.payment_method_id', '=', target.paymentMethodId)
     .executeTakeFirst();
   if (!used?.gas_address || !sameAddress(used.gas_address, target.gasAddress)) {

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connection';
+import { gasWallets } from '../apps/paymentMethods';
 import { ChainUnavailableError } from '../chain/adapter';
 import { ChainNotServedError, type GasBalanceReader, type Units } from '../chain/balances';
 import { specNativeName } from '../chain/specChains';
@@ -38,20 +39,7 @@ export async function operationalWallets(
   reader: GasBalanceReader,
   appId: string,
 ): Promise<OperationalWallet[]> {
-  const rows = await db
-    .selectFrom('app_payment_methods')
-    .innerJoin('payment_methods', 'payment_methods.id', 'app_payment_methods.payment_method_id')
-    .select([
-      'app_payment_methods.gas_address',
-      'payment_methods.code',
-      'payment_methods.chain_id',
-      'payment_methods.network_name',
-      'payment_methods.network_type',
-      'payment_methods.is_token',
-      'payment_methods.token_contract_address',
-      'payment_methods.decimals',
-    ])
-    .where('app_payment_methods.app_id', '=', appId)
+  const rows = await gasWallets(db, appId)
     .where('payment_methods.code', 'is not', null)
     .orderBy('payment_methods.sort_order')
     .execute();
