@@ -121,6 +121,14 @@ test('the dashboard holds still while its figures load, at 1280 px and 375 px', 
   for (const viewport of [DESKTOP, PHONE]) {
     const { context, page } = await openPage(viewport);
     await signIn(page, demo);
+    // The sidebar's apps come from the stored session, which sign-in stores without them and the
+    // dashboard's apps list fills: the reload below must find them stored, or the sidebar would
+    // grow under the test's eyes (a slow machine reloads before the store is written).
+    await page.waitForFunction(() => {
+      const raw = localStorage.getItem('persist:session');
+      const apps = raw ? (JSON.parse((JSON.parse(raw) as { apps: string }).apps) as unknown[]) : [];
+      return apps.length > 0;
+    });
     // The figures held back, so the loading state is on screen before they come, as on a slow
     // network.
     await page.route('**/api/dashboard', async (route) => {
