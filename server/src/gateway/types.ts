@@ -44,6 +44,12 @@ type WebhookOperationId = Extract<
   | 'withdrawalCompletedEvent'
   | 'withdrawalFailedEvent'
   | 'withdrawalCancelledEvent'
+  | 'invoiceCreatedEvent'
+  | 'invoicePaymentReceivedEvent'
+  | 'invoiceProcessingEvent'
+  | 'invoiceSettledEvent'
+  | 'invoiceExpiredEvent'
+  | 'invoiceInvalidEvent'
   | 'testPingEvent'
 >;
 

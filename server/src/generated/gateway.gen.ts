@@ -559,6 +559,126 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'invoice.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An invoice was created
+     * @description Created through `POST /invoices` (or the portal), with its payment options and locked rates; status new.
+     */
+    post: operations['invoiceCreatedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'invoice.payment_received': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A payment to an invoice was seen
+     * @description A payment to the invoice's address was seen; it is in `payments`, with its confirmations so far. Sent once per payment, whatever the status (a late payment too).
+     */
+    post: operations['invoicePaymentReceivedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'invoice.processing': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An invoice is paid, not yet final
+     * @description The payments seen cover the amount (within the underpayment tolerance) but are short of their confirmations. Do not ship yet; a reorg may still send it back to new.
+     */
+    post: operations['invoiceProcessingEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'invoice.settled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An invoice is settled
+     * @description The covering payments have their method's confirmations (or the merchant marked it settled, flagged `marked`): fulfil the order now.
+     */
+    post: operations['invoiceSettledEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'invoice.expired': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An invoice expired
+     * @description The expiry passed without full payment (`paid_partial` when something arrived), or a payment after the late window did not settle it (`paid_late`).
+     */
+    post: operations['invoiceExpiredEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'invoice.invalid': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An invoice is invalid
+     * @description Cancelled, marked invalid by the merchant, or a covering payment vanished after the expiry; `invalid_reason` says which.
+     */
+    post: operations['invoiceInvalidEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -701,6 +821,7 @@ export interface components {
     Event:
       | components['schemas']['DepositEvent']
       | components['schemas']['WithdrawalEvent']
+      | components['schemas']['InvoiceEvent']
       | components['schemas']['TestPingEvent'];
     EventPage: {
       /** @description The events after `after`, oldest first. */
@@ -835,9 +956,165 @@ export interface components {
     OperationalWalletList: {
       data: components['schemas']['OperationalWallet'][];
     };
+    /**
+     * @description new (awaiting payment; partial payments add up), processing (the payments seen cover the amount within the underpayment tolerance, not all final yet), settled (the covering payments have their method's confirmations), expired (the expiry, and the late window, passed without full payment), invalid (cancelled, marked invalid, or a covering payment vanished after the expiry).
+     * @enum {string}
+     */
+    InvoiceStatus: 'new' | 'processing' | 'settled' | 'expired' | 'invalid';
+    /**
+     * @description paid_partial (payments arrived but fall short of the amount, beyond the tolerance), paid_over (more than the amount arrived; `overpaid` says how much), paid_late (a payment arrived after the expiry), marked (the merchant set the status by hand).
+     * @enum {string}
+     */
+    InvoiceException: 'paid_partial' | 'paid_over' | 'paid_late' | 'marked';
+    /** @description One way to pay the invoice, per payment method, priced at a rate locked at creation. */
+    InvoicePaymentOption: {
+      method: components['schemas']['MethodCode'];
+      /** @description The chain to pay on (0 stands for Tron). */
+      chain_id: number;
+      /** @description The token's contract address; null for the chain's own coin. */
+      token_contract: string | null;
+      /** @description Where to pay: derived for this invoice alone. One EVM address serves all the invoice's EVM methods (it is the same on every EVM chain); Tron has its own. */
+      address: string;
+      /** @description The invoice's amount in this method's coin or token at `rate`, rounded up to the token's display precision (2 decimals for stablecoins, 6 for BNB, ETH, POL and TRX), so paying it exactly always covers the amount. */
+      amount_due: string;
+      /** @description The price of one unit of the method's coin or token in the invoice's currency, locked for the invoice's life; payments by this method are valued at it. */
+      rate: string;
+      /** @description Where the rate came from, leg by leg, joined by `+`: `<source>:<BASE>/<QUOTE>` with source `same` (the invoice is priced in the token itself), `peg` (a stablecoin's configured peg), `chainlink` (a Chainlink price feed read on chain) or `table` (the operator's rate table), e.g. `chainlink:BNB/USD+table:EUR/USD`. Cross rates go through USD. */
+      rate_source: string;
+      /**
+       * Format: date-time
+       * @description When the rate was published (the oldest of its legs).
+       */
+      rate_at: string;
+      /** @description An EIP-681 URI a wallet opens to pay `amount_due` to `address`: `ethereum:<token>@<chain_id>/transfer?address=<address>&uint256=<base units>` for a token, `ethereum:<address>@<chain_id>?value=<base units>` for the chain's coin. Null on Tron, which has no such standard. */
+      payment_uri: string | null;
+      /** @description What this method's payments to the invoice bring so far, in its coin or token (removed payments not counted). */
+      paid: string;
+      /** @description What is still to pay in this method's coin or token, counting every method's payments, rounded up as `amount_due` is; `0` once the payments cover the amount. */
+      due: string;
+    };
+    /** @description A payment to the invoice's address, as the gateway's watcher saw it. */
+    InvoicePayment: {
+      method: components['schemas']['MethodCode'];
+      /** @description Its transaction's hash. */
+      tx_hash: string;
+      /** @description The position of the token's Transfer log in its transaction; null for a native coin transfer. */
+      log_index: number | null;
+      /** @description The block that holds it. */
+      block_number: number;
+      /** @description Exact, in the method's coin or token. */
+      amount: string;
+      /** @description `amount` at the method's locked rate, in the invoice's currency, to that currency's decimals (rounded down). */
+      value: string;
+      /** @description Blocks on top of it, its own counted, up to the method's confirmations (where it stops counting); 0 once removed. */
+      confirmations: number;
+      /**
+       * @description pending (short of the method's confirmations), confirmed (final), removed (a reorg took it out of the chain: it counts for nothing).
+       * @enum {string}
+       */
+      status: 'pending' | 'confirmed' | 'removed';
+      /** @description True for a payment seen after the invoice's expiry. */
+      late: boolean;
+      /**
+       * Format: date-time
+       * @description The time of its block.
+       */
+      created_at: string;
+    };
+    /** @description With `paid_over`: the excess, in the invoice's currency and in the coin or token of the payment that went over, at its method's locked rate; null otherwise. */
+    InvoiceOverpaid: {
+      /** @description The excess in the invoice's currency, to its decimals (rounded down). */
+      value: string;
+      method: components['schemas']['MethodCode'];
+      /** @description The excess in that method's coin or token (rounded down). */
+      amount: string;
+    } | null;
+    /** @description A price in a currency, to be paid before `expires_at` at one of `payment_options`, each at a rate locked at creation. */
+    Invoice: {
+      /** @description The invoice's id, `inv_` and 26 random base32 characters (130 bits). */
+      id: string;
+      status: components['schemas']['InvoiceStatus'];
+      /** @description Its exception flags, in this order; empty for a plain payment. */
+      exceptions: components['schemas']['InvoiceException'][];
+      /**
+       * @description Why it is invalid: cancelled (`POST /invoices/{id}/cancel`), marked (the merchant marked it invalid), payment_removed (a covering payment vanished after the expiry); null otherwise.
+       * @enum {string|null}
+       */
+      invalid_reason: 'cancelled' | 'marked' | 'payment_removed' | null;
+      /** @description The merchant's reason, once marked by hand; null otherwise. */
+      mark_reason: string | null;
+      /** @description The price, exactly as created, in `currency`. */
+      amount: string;
+      /** @description An ISO 4217 code (`USD`, `EUR`, `GBP`, `INR`, …) or a token code (`USDT`). */
+      currency: string;
+      /** @description What the payments not removed are worth in `currency` at their methods' locked rates, to its decimals (rounded down): `20.00`. */
+      paid: string;
+      /** @description What is left to pay in `currency`, to its decimals (rounded up); zero once covered. */
+      due: string;
+      overpaid: components['schemas']['InvoiceOverpaid'];
+      /** @description The merchant's order id, as sent. */
+      order_id: string | null;
+      /** @description As sent. */
+      description: string | null;
+      /** @description As sent. */
+      buyer_email: string | null;
+      /** @description The JSON object sent with it, returned as sent. */
+      metadata: Record<string, never> | null;
+      /** @description Where the checkout page sends the shopper afterwards, as sent. */
+      redirect_url: string | null;
+      /** @description The invoice's checkout page, `<origin>/pay/<id>`. */
+      checkout_url: string;
+      /** @description The app's underpayment tolerance when it was created, in percent: payments short of the amount by at most this much count as full. */
+      underpayment_tolerance: string;
+      /** @description The app's late window when it was created: a payment completing the invoice this long after the expiry still settles it (`paid_late`). */
+      late_window_minutes: number;
+      /**
+       * Format: date-time
+       * @description When it was created.
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When it expires unless paid; its rates hold until then.
+       */
+      expires_at: string;
+      /**
+       * Format: date-time
+       * @description Its last change (a status, a flag, a payment).
+       */
+      updated_at: string;
+      /** @description One per method it may be paid with, in the app's order of methods. */
+      payment_options: components['schemas']['InvoicePaymentOption'][];
+      /** @description The payments seen, in the order they were seen. */
+      payments: components['schemas']['InvoicePayment'][];
+    };
+    /** @description The envelope of an invoice event. */
+    InvoiceEvent: {
+      /** @description The event id, also sent as `webhook-id`. */
+      id: string;
+      /**
+       * @description What happened.
+       * @enum {string}
+       */
+      type:
+        | 'invoice.created'
+        | 'invoice.payment_received'
+        | 'invoice.processing'
+        | 'invoice.settled'
+        | 'invoice.expired'
+        | 'invoice.invalid';
+      /**
+       * Format: date-time
+       * @description When it happened.
+       */
+      created_at: string;
+      /** @description The app the invoice belongs to. */
+      app_id: string;
+      data: components['schemas']['Invoice'];
+    };
     Error: {
       error: {
-        /** @description Stable, for programs: unauthenticated, ability_missing, ip_not_allowed, invalid_request, not_found, method_not_allowed, conflict, rate_limited, bad_request, unsupported_media_type, unavailable, internal; the plan's no_package, tnx_limit, daily_tnx_limit; webhook_not_configured, webhook_switched_off; and the withdrawals' whitelist_required, settings_hold, insufficient_balance, insufficient_gas, wallet_not_ready. */
+        /** @description Stable, for programs: unauthenticated, ability_missing, ip_not_allowed, invalid_request, not_found, method_not_allowed, conflict, rate_limited, bad_request, unsupported_media_type, unavailable, internal; the plan's no_package, tnx_limit, daily_tnx_limit; webhook_not_configured, webhook_switched_off; the withdrawals' whitelist_required, settings_hold, insufficient_balance, insufficient_gas, wallet_not_ready; and the invoices' invoice_state and rate_unavailable. */
         code: string;
         /** @description For people. */
         message: string;
@@ -855,6 +1132,13 @@ export interface components {
          * @description With `settings_hold` only: when the hold on the app's settings ends (a changed IP whitelist or payout address); withdrawals are accepted again from then.
          */
         hold_until?: string;
+        /**
+         * @description With `invoice_state` only: the invoice's status now, which did not allow the request.
+         * @enum {string}
+         */
+        invoice_status?: 'new' | 'processing' | 'settled' | 'expired' | 'invalid';
+        /** @description With `rate_unavailable` only: the pair no source has a fresh rate for, base and quote, e.g. `EUR/USD`. */
+        pair?: string;
         /** @description This request's id, also in the `X-Request-Id` header of every answer: quote it to support. */
         request_id: string;
       };
@@ -2001,6 +2285,318 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['WithdrawalEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  invoiceCreatedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InvoiceEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  invoicePaymentReceivedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InvoiceEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  invoiceProcessingEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InvoiceEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  invoiceSettledEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InvoiceEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  invoiceExpiredEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InvoiceEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  invoiceInvalidEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InvoiceEvent'];
       };
     };
     responses: {

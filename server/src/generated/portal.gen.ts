@@ -871,8 +871,9 @@ export interface paths {
      *     spec does not show the values; the reference server offers these (clients must not
      *     hard-code them): `methods:read`, `accounts:read`, `accounts:write` (implies
      *     accounts:read), `deposits:read`, `withdrawals:read`, `withdrawals:write` (implies
-     *     withdrawals:read), `balances:read`, `webhooks:write`, `wallets:read`. A key has only the
-     *     abilities given to it: one added to this list later is not granted to existing keys.
+     *     withdrawals:read), `balances:read`, `webhooks:write`, `wallets:read`, `invoices:read`,
+     *     `invoices:write` (implies invoices:read). A key has only the abilities given to it: one
+     *     added to this list later is not granted to existing keys.
      */
     get: operations['listTokenPermissions'];
     put?: never;

@@ -356,6 +356,8 @@ describe('API keys', () => {
         { title: 'Read balances', value: 'balances:read' },
         { title: 'Manage webhooks', value: 'webhooks:write' },
         { title: 'Read operational wallets', value: 'wallets:read' },
+        { title: 'Read invoices', value: 'invoices:read' },
+        { title: 'Create invoices', value: 'invoices:write' },
       ],
     });
   });

@@ -24,6 +24,8 @@ describe('API keys', () => {
       'balances:read',
       'webhooks:write',
       'wallets:read',
+      'invoices:read',
+      'invoices:write',
     ]);
     expect(checkAbilities(['balances:read', 'accounts:write'])).toEqual({
       ok: true,

@@ -26,8 +26,10 @@ export const TOKEN_PERMISSIONS = [
   { title: 'Create withdrawals', value: 'withdrawals:write' },
   { title: 'Read balances', value: 'balances:read' },
   { title: 'Manage webhooks', value: 'webhooks:write' },
-  // Added later: keys made before do not hold it (a key has only the abilities given to it).
+  // Added later: keys made before do not hold them (a key has only the abilities given to it).
   { title: 'Read operational wallets', value: 'wallets:read' },
+  { title: 'Read invoices', value: 'invoices:read' },
+  { title: 'Create invoices', value: 'invoices:write' },
 ] as const;
 
 const KEY_MSG = {
