@@ -1031,7 +1031,7 @@ export interface components {
     } | null;
     /** @description A price in a currency, to be paid before `expires_at` at one of `payment_options`, each at a rate locked at creation. */
     Invoice: {
-      /** @description The invoice's id, `inv_` and 26 random base32 characters (130 bits). */
+      /** @description The invoice's id, `inv_` and 128 random bits in 26 base32 characters. */
       id: string;
       status: components['schemas']['InvoiceStatus'];
       /** @description Its exception flags, in this order; empty for a plain payment. */

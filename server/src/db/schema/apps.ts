@@ -18,6 +18,10 @@ export interface AppsTable {
   updated_at: string;
   /** Until then the signer refuses the app's withdrawals (a changed IP whitelist). */
   whitelist_hold_until: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Invoices: payments short by at most this percent (decimal text) count as full. */
+  invoice_underpayment_tolerance: ColumnType<string, string | undefined, string>;
+  /** Invoices: a payment completing one this long after its expiry still settles it. */
+  invoice_late_window_minutes: ColumnType<number, number | undefined, number>;
 }
 
 export interface AppPaymentMethodsTable {

@@ -48,6 +48,12 @@ import type {
   WebhookAttemptsTable,
   AppWebhooksTable,
 } from './webhooks';
+import type {
+  InvoicesTable,
+  InvoicePaymentOptionsTable,
+  InvoicePaymentsTable,
+  RateTableTable,
+} from './invoices';
 import type { JobsTable, RateLimitsTable, RowCountsTable } from './system';
 
 export type {
@@ -110,6 +116,12 @@ export type {
   WebhookAttemptsTable,
   AppWebhooksTable,
 } from './webhooks';
+export type {
+  InvoicesTable,
+  InvoicePaymentOptionsTable,
+  InvoicePaymentsTable,
+  RateTableTable,
+} from './invoices';
 export type { JobsTable, RateLimitsTable, CountedTable, RowCountsTable } from './system';
 
 export interface Database {
@@ -150,4 +162,8 @@ export interface Database {
   signer_log: SignerLogTable;
   row_counts: RowCountsTable;
   app_daily_usage: AppDailyUsageTable;
+  invoices: InvoicesTable;
+  invoice_payment_options: InvoicePaymentOptionsTable;
+  invoice_payments: InvoicePaymentsTable;
+  rate_table: RateTableTable;
 }

@@ -1,0 +1,93 @@
+// Invoices: a price in a currency, its payment options at locked rates, the payments seen, and
+// the operator's rate table (migration 0400; the rules are domain/invoices/'s).
+
+import type { ColumnType } from 'kysely';
+import type { Flag } from './columns';
+
+export type InvoiceStatus = 'new' | 'processing' | 'settled' | 'expired' | 'invalid';
+export type InvoiceInvalidReason = 'cancelled' | 'marked' | 'payment_removed';
+export type InvoicePaymentStatus = 'pending' | 'confirmed' | 'removed';
+
+/** A flag column, 0 unless written. */
+type FlagColumn = ColumnType<Flag, Flag | undefined, Flag>;
+
+export interface InvoicesTable {
+  /** `inv_` + 128 random bits. */
+  id: string;
+  app_id: string;
+  order_id: string | null;
+  /** The price exactly as sent, decimal text. */
+  amount: string;
+  /** An ISO 4217 code or a token code. */
+  currency: string;
+  status: InvoiceStatus;
+  paid_partial: FlagColumn;
+  paid_over: FlagColumn;
+  paid_late: FlagColumn;
+  marked: FlagColumn;
+  invalid_reason: InvoiceInvalidReason | null;
+  /** The merchant's words when marking it. */
+  mark_reason: string | null;
+  description: string | null;
+  buyer_email: string | null;
+  /** The JSON text answered as metadata. */
+  metadata: string | null;
+  redirect_url: string | null;
+  checkout_url: string;
+  /** The app's tolerance when created, percent as decimal text. */
+  underpayment_tolerance: string;
+  late_window_minutes: number;
+  /** account/3/<index> of the gateway's xpub: the invoice's address. */
+  derivation_index: number;
+  created_at: string;
+  expires_at: string;
+  updated_at: string;
+  settled_at: string | null;
+}
+
+export interface InvoicePaymentOptionsTable {
+  invoice_id: string;
+  payment_method_id: string;
+  /** The method's place in the app's order of methods. */
+  position: number;
+  chain_id: number;
+  address: string;
+  /** The token's base units, decimal text. */
+  amount_due_raw: string;
+  /** One unit of the token in the invoice's currency, decimal text. */
+  rate: string;
+  rate_source: string;
+  rate_at: string;
+}
+
+export interface InvoicePaymentsTable {
+  id: string;
+  invoice_id: string;
+  app_id: string;
+  payment_method_id: string;
+  chain_id: number;
+  tx_hash: string;
+  /** The Transfer log's index; NATIVE_LOG_INDEX (-1) for a native transfer. */
+  log_index: number;
+  block_number: number;
+  /** The token's base units, decimal text. */
+  amount_raw: string;
+  /** amount at the locked rate in the invoice's currency, exact decimal text. */
+  value: string;
+  confirmations: number;
+  status: InvoicePaymentStatus;
+  /** Seen after the invoice's expiry. */
+  late: Flag;
+  /** The time of its block. */
+  created_at: string;
+  seen_at: string;
+}
+
+/** The operator's rates: `BASE/QUOTE` -> the price of one BASE in QUOTE. */
+export interface RateTableTable {
+  pair: string;
+  rate: string;
+  set_at: string;
+  /** How long after set_at the rate may price an invoice. */
+  max_age_seconds: number;
+}
