@@ -62,6 +62,27 @@ describe('admin CLI', () => {
     expect((await run('chain', 'balance', 'nope', 'USDT-BEP20')).code).toBe(2);
     expect((await run('chain', 'balance', address, 'NOPE')).code).toBe(2);
   });
+
+  it("sets the rate table's pairs, each fresh for a number of hours, and lists them", async () => {
+    const set = await run('rate', 'set', 'eur/usd', '1.08');
+    expect(set.code).toBe(0);
+    expect(set.text).toMatch(/^EUR\/USD = 1\.08, set at (\S+)Z, fresh until \S+Z\.$/);
+    const [, setAt = '', until = ''] = /set at (\S+), fresh until (\S+)\.$/.exec(set.text) ?? [];
+    expect(Date.parse(until) - Date.parse(setAt)).toBe(24 * 3_600_000);
+    expect((await run('rate', 'set', 'INR/USD', '0.012', '2')).code).toBe(0);
+    const list = await run('rate', 'list');
+    expect(list.code).toBe(0);
+    expect(list.text.split('\n').slice(2)).toEqual([
+      expect.stringMatching(/^EUR\/USD\s+1\.08\s+\S+\s+\S+$/),
+      expect.stringMatching(/^INR\/USD\s+0\.012\s+\S+\s+\S+$/),
+    ]);
+    expect(await run('rate', 'set', 'EUR-USD', '1.08')).toEqual({
+      code: 2,
+      text: "'EUR-USD' is not a pair: write BASE/QUOTE with two different codes, like EUR/USD.",
+    });
+    expect((await run('rate', 'set', 'EUR/USD', '0')).code).toBe(2);
+    expect((await run('rate', 'set', 'EUR/USD', '1.08', 'soon')).code).toBe(2);
+  });
 });
 
 describe("admin CLI without the server's database", () => {

@@ -115,6 +115,33 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it("reads the invoices' rate sources: pegs, Chainlink feeds and the cache", () => {
+    expect(loadConfig({}).rates).toEqual({
+      pegs: new Map([
+        ['USDT', '1'],
+        ['USDC', '1'],
+      ]),
+      chainlinkFeeds: new Map(),
+      cacheMs: 5_000,
+    });
+    const feed = '0x0567F2323251f0Aab15c8dFb1967E4e8A7D42aeE';
+    expect(
+      loadConfig({
+        RATE_PEGS: 'USDT=0.9995',
+        CHAINLINK_FEEDS: `BNB/USD=56:${feed}:60, EUR/USD=1:${feed}:86400`,
+        RATE_CACHE_MS: '0',
+      }).rates,
+    ).toEqual({
+      pegs: new Map([['USDT', '0.9995']]),
+      chainlinkFeeds: new Map([
+        ['BNB/USD', { chainId: 56, address: feed, heartbeatSeconds: 60 }],
+        ['EUR/USD', { chainId: 1, address: feed, heartbeatSeconds: 86400 }],
+      ]),
+      cacheMs: 0,
+    });
+    expect(loadConfig({ RATE_PEGS: 'none' }).rates.pegs).toEqual(new Map());
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', SMTP_URL: '  ' })).toMatchObject({
       port: 8080,
@@ -152,6 +179,19 @@ describe('loadConfig', () => {
       /SEED_DEMO seeds the demo account .* not NODE_ENV=production/,
     ],
     [{ SEED_DEMO: 'maybe' }, /SEED_DEMO must be true or false/],
+    [{ RATE_PEGS: 'USDT:1' }, /RATE_PEGS takes ASSET=usd-price pairs/],
+    [{ RATE_PEGS: 'USDT=0' }, /RATE_PEGS takes ASSET=usd-price pairs/],
+    [{ RATE_PEGS: 'USDT=1,USDT=1' }, /RATE_PEGS names USDT twice/],
+    [{ CHAINLINK_FEEDS: 'BNB/USD=56:0x12:60' }, /CHAINLINK_FEEDS takes ASSET\/USD=chainId/],
+    [
+      { CHAINLINK_FEEDS: 'BNB/EUR=56:0x0567F2323251f0Aab15c8dFb1967E4e8A7D42aeE:60' },
+      /CHAINLINK_FEEDS takes ASSET\/USD=chainId/,
+    ],
+    [
+      { CHAINLINK_FEEDS: 'BNB/USD=56:0x0567F2323251f0Aab15c8dFb1967E4e8A7D42aeE:0' },
+      /CHAINLINK_FEEDS takes ASSET\/USD=chainId/,
+    ],
+    [{ RATE_CACHE_MS: '60001' }, /RATE_CACHE_MS must be between 0 and 60000/],
   ])('rejects %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

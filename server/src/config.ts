@@ -40,6 +40,25 @@ export interface LoginGuardConfig {
   lockMinutes: number;
 }
 
+/** A Chainlink price feed the rates read (domain/rates/), on a chain with a configured RPC. */
+export interface ChainlinkFeedConfig {
+  chainId: number;
+  /** The feed's aggregator (proxy) contract. */
+  address: string;
+  /** The feed's heartbeat: a round older than this is stale and never prices an invoice. */
+  heartbeatSeconds: number;
+}
+
+/** Where invoices' rates come from (domain/rates/), tried in this order: pegs, feeds, the table. */
+export interface RatesConfig {
+  /** RATE_PEGS: stablecoins' fixed USD prices, by asset (default USDT and USDC at 1). */
+  pegs: ReadonlyMap<string, string>;
+  /** CHAINLINK_FEEDS: by pair (`BNB/USD`), the feed that prices it. */
+  chainlinkFeeds: ReadonlyMap<string, ChainlinkFeedConfig>;
+  /** RATE_CACHE_MS: a process reuses a fresh rate this long before reading its source again. */
+  cacheMs: number;
+}
+
 export interface Config {
   port: number;
   /** Server processes sharing PORT (server/src/cluster.ts); `auto`: one per core. */
@@ -99,6 +118,7 @@ export interface Config {
   /** API_LOG_RETENTION_DAYS: API Logs rows older than this are deleted. */
   apiLogRetentionDays: number;
   signer: SignerConfig;
+  rates: RatesConfig;
   /**
    * SEED_DEMO: the start seeds the demo merchant (its sign-in, ledger, plan and Demo Store).
    * On by default in development and tests, off in production, where turning it on is refused.
@@ -365,6 +385,51 @@ function signerConfig(env: Env): SignerConfig {
   };
 }
 
+const ASSET = '[A-Z][A-Z0-9]{1,9}';
+
+/** RATE_PEGS: `USDT=1,USDC=1` (the default); `none` turns pegs off. */
+function ratePegs(env: Env): ReadonlyMap<string, string> {
+  const raw = str(env, 'RATE_PEGS') ?? 'USDT=1,USDC=1';
+  const pegs = new Map<string, string>();
+  if (raw.toLowerCase() === 'none') return pegs;
+  for (const entry of raw.split(',')) {
+    const match = new RegExp(`^\\s*(${ASSET})\\s*=\\s*(\\d{1,12}(\\.\\d{1,18})?)\\s*$`).exec(entry);
+    if (!match?.[1] || !match[2] || !/[1-9]/.test(match[2])) {
+      throw new ConfigError(
+        `RATE_PEGS takes ASSET=usd-price pairs separated by commas (USDT=1,USDC=1) or none, got '${entry}'`,
+      );
+    }
+    if (pegs.has(match[1])) throw new ConfigError(`RATE_PEGS names ${match[1]} twice`);
+    pegs.set(match[1], match[2]);
+  }
+  return pegs;
+}
+
+/** CHAINLINK_FEEDS: `BNB/USD=56:0x…:60,EUR/USD=1:0x…:86400` (pair=chain:aggregator:heartbeat s). */
+function chainlinkFeeds(env: Env): ReadonlyMap<string, ChainlinkFeedConfig> {
+  const feeds = new Map<string, ChainlinkFeedConfig>();
+  for (const entry of (str(env, 'CHAINLINK_FEEDS') ?? '').split(',')) {
+    if (entry.trim() === '') continue;
+    const match = new RegExp(
+      `^\\s*(${ASSET})/USD\\s*=\\s*(\\d{1,10}):(0x[0-9a-fA-F]{40}):(\\d{1,6})\\s*$`,
+    ).exec(entry);
+    const heartbeat = Number(match?.[4] ?? 0);
+    if (!match?.[1] || heartbeat < 1) {
+      throw new ConfigError(
+        `CHAINLINK_FEEDS takes ASSET/USD=chainId:aggregator:heartbeat-seconds entries separated by commas (BNB/USD=56:0x…:60), got '${entry}'`,
+      );
+    }
+    const pair = `${match[1]}/USD`;
+    if (feeds.has(pair)) throw new ConfigError(`CHAINLINK_FEEDS names ${pair} twice`);
+    feeds.set(pair, {
+      chainId: Number(match[2]),
+      address: match[3] ?? '',
+      heartbeatSeconds: heartbeat,
+    });
+  }
+  return feeds;
+}
+
 /**
  * SEED_DEMO: the demo account signs in with a published password and holds money that never
  * arrived, so a production database never gets it, whatever the variable says.
@@ -439,6 +504,11 @@ export function loadConfig(env: Env): Config {
     },
     apiLogRetentionDays: int(env, 'API_LOG_RETENTION_DAYS', 30, 1, 36_500),
     signer: signerConfig(env),
+    rates: {
+      pegs: ratePegs(env),
+      chainlinkFeeds: chainlinkFeeds(env),
+      cacheMs: int(env, 'RATE_CACHE_MS', 5_000, 0, 60_000),
+    },
     seedDemo: seedDemo(env, isProduction),
   };
 }

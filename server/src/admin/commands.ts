@@ -6,6 +6,7 @@ import { copyTo } from './copyTo';
 import { jobCommands } from './jobs';
 import { kycCommands } from './kyc';
 import { moneyCommands } from './money';
+import { rateCommands } from './rates';
 import { securityCommands } from './security';
 import { printTable, type AdminCommand, type ConfigCommand } from './command';
 
@@ -44,6 +45,7 @@ export const COMMANDS: (AdminCommand | ConfigCommand)[] = [
   ...moneyCommands,
   ...jobCommands,
   ...chainCommands,
+  ...rateCommands,
   copyTo,
   backup,
   ...benchCommands,

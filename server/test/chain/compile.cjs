@@ -1,14 +1,17 @@
-// Compiles TestUsdt.sol with the npm `solc` package (its bundled compiler: no download) and
-// prints {abi, bytecode} of the contract named on the command line (TestUsdt unless said) as JSON. Run as a child process so Jest never transforms soljson.js.
+// Compiles the test contracts (TestUsdt.sol, MockAggregator.sol) with the npm `solc` package (its
+// bundled compiler: no download) and prints {abi, bytecode} of the contract named on the command
+// line (TestUsdt unless said) as JSON. Run as a child process so Jest never transforms soljson.js.
 const fs = require('node:fs');
 const path = require('node:path');
 const solc = require('solc');
 
 const contractName = process.argv[2] ?? 'TestUsdt';
-const source = fs.readFileSync(path.join(__dirname, 'TestUsdt.sol'), 'utf8');
+const files = fs.readdirSync(__dirname).filter((file) => file.endsWith('.sol'));
 const input = {
   language: 'Solidity',
-  sources: { 'TestUsdt.sol': { content: source } },
+  sources: Object.fromEntries(
+    files.map((file) => [file, { content: fs.readFileSync(path.join(__dirname, file), 'utf8') }]),
+  ),
   settings: {
     optimizer: { enabled: true, runs: 200 },
     evmVersion: 'paris',
@@ -21,7 +24,13 @@ if (errors.length > 0) {
   process.stderr.write(errors.map((e) => e.formattedMessage).join('\n'));
   process.exit(1);
 }
-const contract = output.contracts['TestUsdt.sol'][contractName];
+const contract = Object.values(output.contracts).find((byName) => byName[contractName])?.[
+  contractName
+];
+if (!contract) {
+  process.stderr.write(`No contract ${contractName} in ${files.join(', ')}`);
+  process.exit(1);
+}
 process.stdout.write(
   JSON.stringify({ abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` }),
 );

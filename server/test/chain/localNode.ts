@@ -22,7 +22,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { freePort } from '../../../scripts/net.mjs';
 
 // A real EVM chain for the adapter tests: a Hardhat 2 node in a child process on a free loopback
-// port, and our own minimal ERC-20 (TestUsdt.sol) compiled with the npm solc package.
+// port, our own minimal ERC-20 (TestUsdt.sol) and a Chainlink aggregator stand-in
+// (MockAggregator.sol), compiled with the npm solc package.
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const HARDHAT_CLI = path.join(ROOT, 'node_modules', 'hardhat', 'internal', 'cli', 'cli.js');
@@ -43,10 +44,12 @@ export interface CompiledToken {
 }
 
 /**
- * A contract of TestUsdt.sol (TestUsdt, or NoBoolUsdt whose transfer returns nothing) through
+ * A test contract (TestUsdt, NoBoolUsdt whose transfer returns nothing, or MockAggregator) through
  * solc in a child process (Jest must not transform the compiler).
  */
-export function compileTestToken(name: 'TestUsdt' | 'NoBoolUsdt' = 'TestUsdt'): CompiledToken {
+export function compileTestToken(
+  name: 'TestUsdt' | 'NoBoolUsdt' | 'MockAggregator' = 'TestUsdt',
+): CompiledToken {
   const result = spawnSync(process.execPath, [path.join(__dirname, 'compile.cjs'), name], {
     encoding: 'utf8',
     maxBuffer: 16 * 1024 * 1024,
@@ -64,6 +67,10 @@ export interface LocalNode {
   transferTwice(token: Address, to: Address, first: bigint, second: bigint): Promise<Hex>;
   /** A native coin transfer from the funded account. */
   sendNative(to: Address, value: bigint): Promise<Hex>;
+  /** A Chainlink aggregator stand-in answering in units of 10^-decimals. */
+  deployAggregator(decimals: number): Promise<Address>;
+  /** Its latest round: `answer`, updated at `updatedAt` (Unix seconds). */
+  setRound(aggregator: Address, answer: bigint, updatedAt: number): Promise<void>;
   /** A signed token transfer not sent yet: sent again after a reorg, it keeps its hash. */
   signTransfer(token: Address, to: Address, amount: bigint): Promise<Hex>;
   sendRaw(signed: Hex): Promise<Hex>;
@@ -131,6 +138,7 @@ export async function startLocalNode(): Promise<LocalNode> {
 
   const token = compileTestToken();
   let noBool: CompiledToken | undefined;
+  let aggregator: CompiledToken | undefined;
   const account = privateKeyToAccount(DEPLOYER_KEY);
   const publicClient = createLocalPublicClient(url);
   const wallet = createWalletClient({ account, chain: hardhat, transport: http(url) });
@@ -179,6 +187,28 @@ export async function startLocalNode(): Promise<LocalNode> {
       const hash = await wallet.sendTransaction({ to, value });
       await mined(hash);
       return hash;
+    },
+    async deployAggregator(decimals) {
+      aggregator ??= compileTestToken('MockAggregator');
+      const hash = await wallet.deployContract({
+        abi: aggregator.abi,
+        bytecode: aggregator.bytecode,
+        args: [decimals],
+      });
+      const receipt = await mined(hash);
+      if (!receipt.contractAddress) throw new Error('no contract address');
+      return receipt.contractAddress;
+    },
+    async setRound(address, answer, updatedAt) {
+      if (!aggregator) throw new Error('deploy an aggregator first');
+      await mined(
+        await wallet.writeContract({
+          address,
+          abi: aggregator.abi,
+          functionName: 'setRound',
+          args: [answer, BigInt(updatedAt)],
+        }),
+      );
     },
     async signTransfer(address, to, amount) {
       const request = await wallet.prepareTransactionRequest({
