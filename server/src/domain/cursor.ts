@@ -10,6 +10,7 @@ const LIST_OF = {
   app_accounts: 'accounts',
   receive_transactions: 'deposits',
   send_transactions: 'withdrawals',
+  invoices: 'invoices',
 } as const;
 
 type PagedTable = keyof typeof LIST_OF;

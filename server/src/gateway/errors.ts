@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { PlanLimitError } from '../domain/apps/plan';
+import { InvoiceStateRefusal } from '../domain/invoices/stateMachine';
+import { RateUnavailableError } from '../domain/rates/rates';
 import {
   SettingsHoldError,
   WalletRefusedError,
@@ -78,7 +80,7 @@ export function gatewayErrorBody(error: unknown, request: FastifyRequest): [numb
   const body = (
     code: string,
     message: string,
-    extra: Pick<ErrorBody['error'], 'fields' | 'hold_until'> = {},
+    extra: Pick<ErrorBody['error'], 'fields' | 'hold_until' | 'invoice_status' | 'pair'> = {},
   ) => ({
     error: {
       code,
@@ -96,6 +98,14 @@ export function gatewayErrorBody(error: unknown, request: FastifyRequest): [numb
   if (error instanceof WalletRefusedError) return [409, body(error.code, error.message)];
   if (error instanceof SettingsHoldError) {
     return [409, body(error.code, error.message, { hold_until: error.holdUntil })];
+  }
+  // An invoice's cancel or mark its status does not allow, naming that status.
+  if (error instanceof InvoiceStateRefusal) {
+    return [409, body('invoice_state', error.message, { invoice_status: error.status })];
+  }
+  // No fresh rate for a pair a new invoice needs: never a stale price.
+  if (error instanceof RateUnavailableError) {
+    return [503, body('rate_unavailable', error.message, { pair: error.pair })];
   }
   const [status, envelope] = toEnvelope(error);
   const code = CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal' : 'bad_request');

@@ -20,6 +20,17 @@ import {
   TestEventsUsedUpError,
   WebhookSwitchedOffError,
 } from '../domain/webhooks/portal';
+import {
+  cancelInvoice,
+  createInvoice,
+  depositMethods,
+  getInvoice,
+  listInvoices,
+  markInvoice,
+  ratesFor,
+} from '../domain/invoices/invoices';
+import { currencyDecimals, unknownCurrency } from '../domain/rates/currencies';
+import { RateBook } from '../domain/rates/rates';
 import { getWithdrawal, listWithdrawals } from '../domain/payments/withdrawalReads';
 import { operationalWallets } from '../domain/payments/operationalWallets';
 import { requestWithdrawal } from '../domain/payments/withdrawals';
@@ -65,6 +76,10 @@ function webhookRefusal(err: unknown): unknown {
 export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
   const xpub = resolveWalletXpub(ctx.config);
   const webhooks = webhookDeps(ctx.config, ctx.db, ctx.clock);
+  // The process's rates and their few seconds' cache (domain/rates/).
+  const rates = new RateBook({ db: ctx.db, config: ctx.config });
+  const tokenOnChain = (chainId: number, listed: string) =>
+    chainId === ctx.chain.chainId ? ctx.chain.tokenContract(listed) : listed;
   return {
     async listMethods(request) {
       const key = requireKey(request);
@@ -194,6 +209,122 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
       // Stripe's header: this is the first request's answer, nothing was done again.
       if (answer.replayed) void reply.header('idempotent-replayed', 'true');
       return answer.body satisfies GatewayReply<'createWithdrawal'>;
+    },
+
+    async createInvoice(request, reply) {
+      const key = requireKey(request);
+      const { body } = request;
+      const now = ctx.clock();
+      const create = async () => ({
+        status: 201,
+        body: await createInvoice(ctx.db, rates, xpub, {
+          appId: key.appId,
+          amount: body.amount,
+          currency: body.currency,
+          methods: body.methods,
+          orderId: body.order_id,
+          description: body.description,
+          buyerEmail: body.buyer_email,
+          metadata: body.metadata,
+          expiresIn: body.expires_in,
+          redirectUrl: body.redirect_url,
+          checkoutOrigin: `${request.protocol}://${request.host}`,
+          now,
+          tokenOnChain,
+        }),
+      });
+      const idempotencyKey = request.headers['idempotency-key'];
+      const answer =
+        typeof idempotencyKey === 'string'
+          ? await idempotent(
+              ctx.db,
+              {
+                scope: `invoice:${key.appId}`,
+                key: idempotencyKey,
+                // In a fixed order: the same fields sent in another order are the same request.
+                request: [
+                  body.amount,
+                  body.currency,
+                  body.methods ?? null,
+                  body.order_id ?? null,
+                  body.description ?? null,
+                  body.buyer_email ?? null,
+                  body.metadata ?? null,
+                  body.expires_in ?? null,
+                  body.redirect_url ?? null,
+                ],
+                now: now.getTime(),
+              },
+              create,
+            )
+          : { ...(await create()), replayed: false };
+      void reply.code(answer.status);
+      if (answer.replayed) void reply.header('idempotent-replayed', 'true');
+      return answer.body satisfies GatewayReply<'createInvoice'>;
+    },
+
+    async listInvoices(request) {
+      const key = requireKey(request);
+      const { query } = request;
+      const page = await listInvoices(
+        ctx.db,
+        key.appId,
+        { status: query.status, orderId: query.order_id, from: query.from, to: query.to },
+        { cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
+      );
+      return {
+        data: page.invoices,
+        next_cursor: page.nextCursor,
+      } satisfies GatewayReply<'listInvoices'>;
+    },
+
+    async getInvoice(request) {
+      const key = requireKey(request);
+      return (await getInvoice(
+        ctx.db,
+        key.appId,
+        request.params.id,
+      )) satisfies GatewayReply<'getInvoice'>;
+    },
+
+    async cancelInvoice(request) {
+      const key = requireKey(request);
+      return (await cancelInvoice(
+        ctx.db,
+        key.appId,
+        request.params.id,
+        ctx.clock(),
+      )) satisfies GatewayReply<'cancelInvoice'>;
+    },
+
+    async markInvoice(request) {
+      const key = requireKey(request);
+      return (await markInvoice(
+        ctx.db,
+        key.appId,
+        request.params.id,
+        request.body,
+        ctx.clock(),
+      )) satisfies GatewayReply<'markInvoice'>;
+    },
+
+    async listRates(request) {
+      const key = requireKey(request);
+      const { currency } = request.query;
+      if (currencyDecimals(currency) === undefined) {
+        throw fieldInvalid('currency', unknownCurrency(currency));
+      }
+      const now = ctx.clock();
+      const priced = await ratesFor(rates, await depositMethods(ctx.db, key.appId), currency, now);
+      return {
+        currency,
+        data: priced.map(({ method, rate }) => ({
+          method: method.code,
+          rate: rate.rate,
+          rate_source: rate.source,
+          rate_at: rate.at.toISOString(),
+        })),
+      } satisfies GatewayReply<'listRates'>;
     },
 
     async listWithdrawals(request) {

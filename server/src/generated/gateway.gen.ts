@@ -317,6 +317,140 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/invoices': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List invoices
+     * @description The app's invoices, newest first, cursor-paged, optionally filtered.
+     */
+    get: operations['listInvoices'];
+    put?: never;
+    /**
+     * Create an invoice
+     * @description A price (`amount` in `currency`) to be paid before `expires_in` seconds have passed, in any
+     *     of `methods` (default: every method of the app with For Deposit on). Each method gets a
+     *     payment option with a rate locked now for the invoice's life, the exact `amount_due` in
+     *     its coin or token (rounded up to the token's display precision) and an EIP-681
+     *     `payment_uri`, at an address derived for this invoice alone: one address serves all its
+     *     EVM methods (an EVM address is the same on every EVM chain), Tron gets its own. There is no
+     *     pool of addresses to run out.
+     *
+     *     **Statuses** (`status`): new, then processing once payments cover the amount (within the
+     *     app's underpayment tolerance), settled once they have their method's confirmations; expired
+     *     when the expiry passes short (`paid_partial` if something came), invalid when cancelled,
+     *     marked invalid or when a covering payment vanished after the expiry. A payment completing
+     *     the amount within the app's late window after the expiry still settles it (`paid_late`).
+     *     The `invoice.*` webhooks report each step.
+     *
+     *     **Idempotency.** With an `Idempotency-Key`, a retry with the same key and body answers the
+     *     first answer (201, `Idempotent-Replayed: true`) and creates nothing; the same key with
+     *     another body is a 422; a retry while the first request is still being processed is a 409.
+     *     A refused request keeps nothing. Keys are kept 24 h.
+     *
+     *     **Refusals**, each naming the field: 422 for an `amount` of zero, above 1,000,000,000 or
+     *     with more decimals than the currency has; an unknown `currency`; a method not enabled or
+     *     with For Deposit off; `expires_in` outside 300 to 86,400; a `redirect_url` that is not
+     *     http(s); `metadata` that is not an object or is over 4 KB; an `order_id` over 128
+     *     characters. 402 when the merchant's package has no room (as for new accounts). 503
+     *     `rate_unavailable` when no source has a fresh rate for a pair it needs (`pair` names it):
+     *     nothing is priced with a stale rate.
+     */
+    post: operations['createInvoice'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/invoices/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read an invoice
+     * @description One invoice of the app by its `id`, with its payment options and the payments seen; 404 for an unknown id or another app's.
+     */
+    get: operations['getInvoice'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/invoices/{id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel an invoice
+     * @description A `new` invoice without payments becomes `invalid`, `invalid_reason` cancelled (`invoice.invalid` is sent); payments to its address after that are still recorded. Any other invoice: 409 `invoice_state` naming its status. No body is needed.
+     */
+    post: operations['cancelInvoice'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/invoices/{id}/mark': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mark an invoice settled or invalid
+     * @description The merchant's own decision, e.g. to accept an expired invoice paid short, or to refuse one: `status` settled (from new, processing, expired or invalid) or invalid (from new, processing or expired), with a `reason`. The invoice is flagged `marked` and keeps that status whatever is paid later (its flags still follow the payments); `invoice.settled` or `invoice.invalid` is sent. A settled invoice cannot be marked: 409 `invoice_state`, as for any status the mark does not take.
+     */
+    post: operations['markInvoice'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/rates': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The rates a new invoice would lock now
+     * @description For each method of the app with For Deposit on, the rate a new invoice in `currency`
+     *     would lock now, with its source and time: the same sources, in the same order, as
+     *     `POST /invoices` (a stablecoin's peg, Chainlink feeds, the operator's rate table; cross
+     *     rates through USD). 503 `rate_unavailable` when one of them has no fresh rate, as an
+     *     invoice would get.
+     */
+    get: operations['listRates'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   'deposit.pending': {
@@ -957,6 +1091,67 @@ export interface components {
       data: components['schemas']['OperationalWallet'][];
     };
     /**
+     * @description An ISO 4217 currency (USD, EUR, GBP, INR, JPY, CAD, AUD, CHF) or a token (USDT, USDC, BNB, ETH, POL, TRX).
+     * @example EUR
+     */
+    CurrencyCode: string;
+    CreateInvoiceRequest: {
+      /** @description The price in `currency`, a decimal string above 0 and at most 1,000,000,000, with at most the currency's decimals (2 for USD and EUR, 0 for JPY, 6 for USDT). */
+      amount: string;
+      currency: components['schemas']['CurrencyCode'];
+      /** @description The methods it may be paid with, as `GET /methods` names them; absent, every method of the app with For Deposit on. */
+      methods?: components['schemas']['MethodCode'][];
+      /** @description Your order's id: indexed and filterable, not unique (a shopper may try again after an expiry). */
+      order_id?: string;
+      /** @description What is bought, for the shopper and your records. */
+      description?: string;
+      /**
+       * Format: email
+       * @description The shopper's e-mail, kept for your records.
+       */
+      buyer_email?: string;
+      /** @description Any JSON object of at most 4 KB, returned as sent. */
+      metadata?: {
+        [key: string]: unknown;
+      };
+      /** @description Seconds until it expires, from 300 to 86,400 (default 900). */
+      expires_in?: number;
+      /** @description Where the checkout page sends the shopper afterwards; http or https only. */
+      redirect_url?: string;
+    };
+    MarkInvoiceRequest: {
+      /**
+       * @description The status the merchant decides on.
+       * @enum {string}
+       */
+      status: 'settled' | 'invalid';
+      /** @description Why, in the merchant's words; shown with the invoice. */
+      reason: string;
+    };
+    InvoicePage: {
+      data: components['schemas']['Invoice'][];
+      /** @description Pass as `cursor` for the next page; null on the last page. */
+      next_cursor: string | null;
+    };
+    Rate: {
+      method: components['schemas']['MethodCode'];
+      /** @description One unit of the method's coin or token in the currency asked. */
+      rate: string;
+      /** @description Its legs' sources, as an invoice's `rate_source` says them. */
+      rate_source: string;
+      /**
+       * Format: date-time
+       * @description When it was published (the oldest of its legs).
+       */
+      rate_at: string;
+    };
+    RateList: {
+      /** @description The currency asked. */
+      currency: string;
+      /** @description One per method of the app with For Deposit on, in the app's order. */
+      data: components['schemas']['Rate'][];
+    };
+    /**
      * @description new (awaiting payment; partial payments add up), processing (the payments seen cover the amount within the underpayment tolerance, not all final yet), settled (the covering payments have their method's confirmations), expired (the expiry, and the late window, passed without full payment), invalid (cancelled, marked invalid, or a covering payment vanished after the expiry).
      * @enum {string}
      */
@@ -1049,7 +1244,7 @@ export interface components {
       currency: string;
       /** @description What the payments not removed are worth in `currency` at their methods' locked rates, to its decimals (rounded down): `20.00`. */
       paid: string;
-      /** @description What is left to pay in `currency`, to its decimals (rounded up); zero once covered. */
+      /** @description What is left of the amount in `currency`, to its decimals (rounded up); zero once it is paid (a payment within the tolerance may leave a little). */
       due: string;
       overpaid: components['schemas']['InvoiceOverpaid'];
       /** @description The merchant's order id, as sent. */
@@ -1059,7 +1254,9 @@ export interface components {
       /** @description As sent. */
       buyer_email: string | null;
       /** @description The JSON object sent with it, returned as sent. */
-      metadata: Record<string, never> | null;
+      metadata: {
+        [key: string]: unknown;
+      } | null;
       /** @description Where the checkout page sends the shopper afterwards, as sent. */
       redirect_url: string | null;
       /** @description The invoice's checkout page, `<origin>/pay/<id>`. */
@@ -1172,7 +1369,7 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description The merchant's package does not cover a new deposit account or withdrawal (both count as its transactions, with credited deposits): no active package (`no_package`), or its transactions reached `tnx_limit` (this subscription) or `daily_tnx_limit` (this UTC day). The message names the limit. */
+    /** @description The merchant's package does not cover a new deposit account, invoice or withdrawal (withdrawals count as its transactions, with credited deposits): no active package (`no_package`), or its transactions reached `tnx_limit` (this subscription) or `daily_tnx_limit` (this UTC day). The message names the limit. */
     PlanLimit: {
       headers: {
         [name: string]: unknown;
@@ -1192,6 +1389,33 @@ export interface components {
     };
     /** @description The withdrawal cannot be reserved now (`insufficient_balance`, `insufficient_gas`, `wallet_not_ready`), the app's settings are held after a change (`settings_hold`, with `hold_until`), or a request with the same `Idempotency-Key` is still being processed (`conflict`). */
     WithdrawalConflict: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description A request with the same `Idempotency-Key` is still being processed (`conflict`). */
+    IdempotencyConflict: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The invoice's status does not allow it (`invoice_state`); `invoice_status` names its status now. */
+    InvoiceStateConflict: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description No source has a fresh rate for a pair the invoice needs (`rate_unavailable`, with `pair`); nothing was created. */
+    RateUnavailable: {
       headers: {
         [name: string]: unknown;
       };
@@ -1247,6 +1471,13 @@ export interface components {
      * @example payout-1-attempt
      */
     IdempotencyKey: string;
+    /**
+     * @description A key of your choice, unique per invoice you mean (your order's attempt id): a retry with the same key and body answers the first answer and creates nothing twice.
+     * @example order-1042-attempt-1
+     */
+    OptionalIdempotencyKey: string;
+    /** @description The invoice's id, as createInvoice and listInvoices give it. */
+    InvoiceId: string;
     /**
      * @description The event id (`evt_…`), the same across retries and redeliveries.
      * @example evt_1
@@ -1685,6 +1916,204 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       429: components['responses']['TooManyRequests'];
+    };
+  };
+  listInvoices: {
+    parameters: {
+      query?: {
+        /** @description Only invoices in this status. */
+        status?: components['schemas']['InvoiceStatus'];
+        /** @description Only invoices of this order id (there may be several, e.g. one per try). */
+        order_id?: string;
+        /** @description Only invoices created at or after this time. */
+        from?: string;
+        /** @description Only invoices created before this time. */
+        to?: string;
+        /** @description The `next_cursor` of the previous page of the same list; absent for the first page. A cursor of another list is refused with 422. */
+        cursor?: components['parameters']['Cursor'];
+        /** @description Rows per page (default 50). */
+        limit?: components['parameters']['Limit'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of invoices. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvoicePage'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  createInvoice: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A key of your choice, unique per invoice you mean (your order's attempt id): a retry with the same key and body answers the first answer and creates nothing twice.
+         * @example order-1042-attempt-1
+         */
+        'Idempotency-Key'?: components['parameters']['OptionalIdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateInvoiceRequest'];
+      };
+    };
+    responses: {
+      /** @description The invoice, new; a replay of the same key and body answers this first answer again, with `Idempotent-Replayed: true`. */
+      201: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Invoice'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthenticated'];
+      402: components['responses']['PlanLimit'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['IdempotencyConflict'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['RateUnavailable'];
+    };
+  };
+  getInvoice: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The invoice's id, as createInvoice and listInvoices give it. */
+        id: components['parameters']['InvoiceId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The invoice. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Invoice'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  cancelInvoice: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The invoice's id, as createInvoice and listInvoices give it. */
+        id: components['parameters']['InvoiceId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The invoice, cancelled. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Invoice'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['InvoiceStateConflict'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  markInvoice: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The invoice's id, as createInvoice and listInvoices give it. */
+        id: components['parameters']['InvoiceId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MarkInvoiceRequest'];
+      };
+    };
+    responses: {
+      /** @description The invoice, marked. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Invoice'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['InvoiceStateConflict'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  listRates: {
+    parameters: {
+      query: {
+        /** @description The currency an invoice would be priced in, e.g. EUR. */
+        currency: components['schemas']['CurrencyCode'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rates. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateList'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['RateUnavailable'];
     };
   };
   depositPendingEvent: {

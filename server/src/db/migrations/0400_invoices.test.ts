@@ -66,6 +66,7 @@ describe('migration 0400: invoices', () => {
         position: 1,
         chain_id: 56,
         address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+        token_contract: '0x55d398326f99059fF775485246999027B3197955',
         amount_due_raw: '53900000000000000000',
         rate: '0.925925925925925926',
         rate_source: 'peg:USDT/USD+table:EUR/USD',
@@ -110,14 +111,18 @@ describe('migration 0400: invoices', () => {
     });
   });
 
+  // The driver's errors come from outside Jest's sandbox, where toThrow does not always know
+  // them for errors: their messages are matched instead.
+  const refused = { message: expect.stringMatching(/unique|duplicate/i) };
+
   it('records a transfer once, and gives each invoice an address index of its own', async () => {
     await t.db.insertInto('invoices').values(invoice('inv_m2', 2)).execute();
     await expect(
       t.db.insertInto('invoice_payments').values(payment('ipay_m2', 'inv_m2')).execute(),
-    ).rejects.toThrow(/unique|duplicate/i);
+    ).rejects.toMatchObject(refused);
     await expect(
       t.db.insertInto('invoices').values(invoice('inv_m3', 2)).execute(),
-    ).rejects.toThrow(/unique|duplicate/i);
+    ).rejects.toMatchObject(refused);
   });
 
   it('gives the apps there are the default invoice settings: no tolerance, a 60-minute late window', async () => {

@@ -12,8 +12,9 @@ import { columnTypes } from '../columns';
  *   late window in minutes) so a later change of them changes no invoice, and its address's
  *   derivation index (branch 3 of the gateway's xpub, one index per invoice, unique).
  * - invoice_payment_options: per method it may be paid with, the address (one EVM address for
- *   every EVM method, Tron's in its own form), the amount due in the token's base units, and the
- *   locked rate with its source and time; the watcher finds invoices by (chain, address).
+ *   every EVM method, Tron's in its own form), the token's contract on the chain served (null for
+ *   a coin), the amount due in the token's base units, and the locked rate with its source and
+ *   time; the watcher finds invoices by (chain, address).
  * - invoice_payments: each transfer to an invoice's address, once per (chain, tx hash, log index)
  *   as deposits are: its method, exact amount, value in the invoice's currency at the locked rate
  *   (decimal text, exact), confirmations, status (pending, confirmed, removed), and whether it
@@ -78,6 +79,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('position', 'integer', (c) => c.notNull())
     .addColumn('chain_id', 'integer', (c) => c.notNull())
     .addColumn('address', 'text', (c) => c.notNull())
+    .addColumn('token_contract', 'text')
     .addColumn('amount_due_raw', type.rawAmount, (c) => c.notNull())
     .addColumn('rate', 'text', (c) => c.notNull())
     .addColumn('rate_source', 'text', (c) => c.notNull())

@@ -52,6 +52,8 @@ export interface InvoicePaymentOptionsTable {
   position: number;
   chain_id: number;
   address: string;
+  /** The token's contract on the chain served (USDT_CONTRACT's on a test chain); null: a coin. */
+  token_contract: string | null;
   /** The token's base units, decimal text. */
   amount_due_raw: string;
   /** One unit of the token in the invoice's currency, decimal text. */

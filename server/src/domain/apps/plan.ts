@@ -144,6 +144,8 @@ const PLAN_MSG = {
       'The merchant has no active package: subscribe to a package to create deposit accounts. Deposits to existing addresses are still credited.',
     withdrawal:
       'The merchant has no active package: subscribe to a package to request withdrawals. Deposits to existing addresses are still credited.',
+    invoice:
+      'The merchant has no active package: subscribe to a package to create invoices. Deposits to existing addresses are still credited.',
   },
   tnxLimit: (name: string, limit: number, what: string) =>
     `The ${name} package's transaction limit (tnx_limit ${limit}) is used up: ${limit} transactions (credited deposits and withdrawals) this subscription. Upgrade the package to ${what}; ${STILL_CREDITED}`,
@@ -151,12 +153,13 @@ const PLAN_MSG = {
     `The ${name} package's daily transaction limit (daily_tnx_limit ${limit}) is used up for today (UTC). Try again tomorrow or upgrade the package; ${STILL_CREDITED}`,
 } as const;
 
-/** What a plan refusal is about: a new deposit account, or a withdrawal. */
-type PlanPurpose = 'account' | 'withdrawal';
+/** What a plan refusal is about: a new deposit account, a withdrawal, or a new invoice. */
+type PlanPurpose = 'account' | 'withdrawal' | 'invoice';
 
 const PURPOSE_TEXT: Record<PlanPurpose, string> = {
   account: 'create deposit accounts',
   withdrawal: 'request withdrawals',
+  invoice: 'create invoices',
 };
 
 export function startOfUtcDay(now: Date): string {
@@ -166,7 +169,7 @@ export function startOfUtcDay(now: Date): string {
 }
 
 /**
- * Refuses (PlanLimitError) a new deposit account or a withdrawal of `appId`'s merchant without a
+ * Refuses (PlanLimitError) a new deposit account, invoice or withdrawal of `appId`'s merchant without a
  * package in force, or once its transactions (planTransactionCounts) reach the package's
  * tnx_limit (this subscription) or daily_tnx_limit (this UTC day).
  */

@@ -7,6 +7,7 @@ import {
   subtractFloor,
   type Decimal,
 } from '../decimal';
+import { ConflictError } from '../errors';
 
 // An invoice's status and exception flags, decided in one place from what it is and what was
 // paid: pure (no clock, no database), so every caller (the watcher, the expiry job, the
@@ -211,13 +212,12 @@ export function nextState(
 }
 
 /** A cancel or mark the invoice's status does not allow (the gateway's 409 invoice_state). */
-export class InvoiceStateRefusal extends Error {
+export class InvoiceStateRefusal extends ConflictError {
   constructor(
     readonly status: InvoiceStatus,
     message: string,
   ) {
     super(message);
-    this.name = 'InvoiceStateRefusal';
   }
 }
 

@@ -4,6 +4,7 @@ import { ChainUnavailableError } from '../chain/adapter';
 import { readChainlinkFeed, type FeedReader } from '../chain/priceFeeds';
 import { divide, formatDecimal, fromUnits, multiply, parseDecimal, type Decimal } from '../decimal';
 import { UnavailableError } from '../errors';
+import { USD } from './currencies';
 import { tableRates } from './table';
 
 // The rate a new invoice locks: the price of one unit of a method's coin or token in the
@@ -19,8 +20,6 @@ import { tableRates } from './table';
 
 /** Decimal places of a locked rate (rounded half up to them, once). */
 const RATE_PLACES = 18;
-/** The quote currency every source prices in; cross rates go through it. */
-const USD = 'USD';
 const ONE = fromUnits(1n, 0);
 
 export interface LockedRate {

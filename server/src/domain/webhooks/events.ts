@@ -8,6 +8,7 @@ import type { GatewayDeposit } from '../payments/deposits';
 import type { Withdrawal } from '../payments/withdrawalReads';
 import { newId } from '../ids';
 import { addJob } from '../../jobs/queue';
+import type { components } from '../../generated/gateway.gen';
 
 // The outbox. An event is written in the same transaction as the change it reports, so a
 // deposit never changes without its event and no event reports a change that was rolled back;
@@ -32,12 +33,16 @@ type WithdrawalEventType =
   | 'withdrawal.failed'
   | 'withdrawal.cancelled';
 
+/** An invoice's events: its creation, each payment seen, each status it reaches. */
+export type InvoiceEventType = components['schemas']['InvoiceEvent']['type'];
+
 type WebhookEventType =
   | 'deposit.pending'
   | 'deposit.confirmed'
   | 'deposit.completed'
   | 'deposit.failed'
   | WithdrawalEventType
+  | InvoiceEventType
   | 'test.ping';
 
 export const DELIVER_KIND = 'webhooks.deliver';
@@ -138,6 +143,30 @@ export async function emitWithdrawalEvent(
     data: withdrawalView(withdrawal),
     now,
   });
+}
+
+/**
+ * Records `types` of an invoice, in order, each with `data` exactly as
+ * GET /gateway/v1/invoices/{id} answers now; call it inside the transaction that changed it.
+ */
+export async function emitInvoiceEvents(
+  trx: Transaction<Database>,
+  appId: string,
+  invoice: components['schemas']['Invoice'],
+  types: readonly InvoiceEventType[],
+  now: Date,
+): Promise<void> {
+  await recordEvents(
+    trx,
+    types.map((type) => ({
+      appId,
+      type,
+      resourceId: invoice.id,
+      uniqueId: invoice.order_id,
+      data: invoice,
+      now,
+    })),
+  );
 }
 
 /** Writes an event and, when the app takes webhooks, its first delivery and that one's job. */

@@ -1,0 +1,419 @@
+import type { Transaction } from 'kysely';
+import type { Db } from '../../db/connection';
+import { lockForTransaction } from '../../db/locks';
+import type { Database, InvoicesTable } from '../../db/schema';
+import { refuseOverPlan } from '../apps/plan';
+import { tronAddressFromEvm } from '../chain/addresses';
+import { deriveEvmAddress } from '../chain/hdWallet';
+import { afterCursor, pageOf } from '../cursor';
+import { compare, divide, parseDecimal, toUnits } from '../decimal';
+import { InvalidError, NotFoundError, type FieldErrors } from '../errors';
+import { newId } from '../ids';
+import { gatewayMethods, type GatewayMethod } from '../payments/accounts';
+import { currencyDecimals, displayPlaces, unknownCurrency } from '../rates/currencies';
+import type { LockedRate, RateBook } from '../rates/rates';
+import { emitInvoiceEvents, type InvoiceEventType } from '../webhooks/events';
+import { cancelState, markState, type Transition } from './stateMachine';
+import {
+  invoiceView,
+  machineInvoice,
+  machinePayments,
+  type InvoiceRecord,
+  type OptionRecord,
+  type PaymentRecord,
+} from './views';
+
+// Invoices: a price in a currency, paid before an expiry in one of the app's methods at a rate
+// locked at creation, at an address of its own. Its address is derived from the gateway's xpub
+// on a branch of its own (account/3/<index>, one index per invoice, handed out under a lock as
+// accounts' are): one EVM address serves every EVM method of the invoice (an EVM address is the
+// same on every EVM chain), and Tron's is the same key in Tron's form. There is no pool to run
+// out. Statuses and flags move only through the state machine (stateMachine.ts), each move with
+// its events in the same transaction, under the invoice's lock.
+
+export const INVOICE_BRANCH = 3;
+const DEFAULT_EXPIRES_IN = 900;
+const MAX_AMOUNT = parseDecimal('1000000000');
+const METADATA_BYTES = 4096;
+
+export interface NewInvoice {
+  appId: string;
+  amount: string;
+  currency: string;
+  methods?: readonly string[];
+  orderId?: string;
+  description?: string;
+  buyerEmail?: string;
+  metadata?: Record<string, unknown>;
+  expiresIn?: number;
+  redirectUrl?: string;
+  /** The origin the checkout page is served from: `<origin>/pay/<id>`. */
+  checkoutOrigin: string;
+  now: Date;
+  /** Where a method's token is on its chain as this server reads it (USDT_CONTRACT on a test chain). */
+  tokenOnChain: (chainId: number, listed: string) => string;
+}
+
+/** The request's own faults, each under its field; all of them at once. */
+function refusals(input: NewInvoice): FieldErrors {
+  const errors: FieldErrors = {};
+  const places = currencyDecimals(input.currency);
+  if (places === undefined) {
+    errors.currency = [unknownCurrency(input.currency)];
+  }
+  const amount = parseDecimal(input.amount);
+  if (amount.units === 0n) errors.amount = ['amount must be above 0, like "49.90".'];
+  else if (compare(amount, MAX_AMOUNT) > 0) {
+    errors.amount = ['amount must be at most 1000000000, like "49.90".'];
+  } else if (places !== undefined && amount.places > places) {
+    // Trailing zeros past the currency's decimals change nothing, and are refused all the same:
+    // the amount is kept exactly as sent.
+    errors.amount = [
+      `${input.currency} has ${places} decimal${places === 1 ? '' : 's'}: amount has more (${input.amount}).`,
+    ];
+  }
+  if (input.metadata !== undefined) {
+    const bytes = Buffer.byteLength(JSON.stringify(input.metadata));
+    if (bytes > METADATA_BYTES) {
+      errors.metadata = [`metadata must be at most 4 KB of JSON (4096 bytes); this is ${bytes}.`];
+    }
+  }
+  if (input.redirectUrl !== undefined) {
+    const url = URL.canParse(input.redirectUrl) ? new URL(input.redirectUrl) : null;
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.hostname === '') {
+      errors.redirect_url = [
+        'redirect_url must be an http(s) URL, like "https://shop.example.com/thanks".',
+      ];
+    }
+  }
+  return errors;
+}
+
+/** The methods asked for (or every one with For Deposit on), each enabled with deposits on. */
+async function chosenMethods(
+  db: Db,
+  appId: string,
+  asked: readonly string[] | undefined,
+): Promise<GatewayMethod[]> {
+  const enabled = await gatewayMethods(db, appId);
+  if (asked === undefined) {
+    const open = enabled.filter((m) => m.depositsEnabled);
+    if (open.length === 0) {
+      throw new InvalidError(undefined, {
+        methods: [
+          "The app has no method with For Deposit on: switch one on in the portal's Payment Method tab.",
+        ],
+      });
+    }
+    return open;
+  }
+  const messages: string[] = [];
+  const chosen: GatewayMethod[] = [];
+  for (const code of asked) {
+    const method = enabled.find((m) => m.code === code);
+    if (!method) messages.push(`The app has not enabled ${code}.`);
+    else if (!method.depositsEnabled) {
+      messages.push(`Deposits of ${code} are switched off for this app.`);
+    } else chosen.push(method);
+  }
+  if (messages.length > 0) throw new InvalidError(undefined, { methods: messages });
+  // In the app's order of methods, whatever order they were asked in.
+  return enabled.filter((m) => chosen.includes(m));
+}
+
+/** The rates a new invoice in `currency` would lock now, per method. */
+export async function ratesFor(
+  rates: RateBook,
+  methods: readonly GatewayMethod[],
+  currency: string,
+  now: Date,
+): Promise<{ method: GatewayMethod; rate: LockedRate }[]> {
+  const locked = [];
+  for (const method of methods) {
+    locked.push({ method, rate: await rates.rateOf(method.name, currency, now) });
+  }
+  return locked;
+}
+
+/** The app's methods with For Deposit on (what GET /rates prices). */
+export async function depositMethods(db: Db, appId: string): Promise<GatewayMethod[]> {
+  return (await gatewayMethods(db, appId)).filter((m) => m.depositsEnabled);
+}
+
+/**
+ * A new invoice: checked (every fault named by its field), priced (RateUnavailableError when a
+ * pair has no fresh rate: nothing is created), then in one transaction under the index lock the
+ * plan's check (PlanLimitError), its address, its rows and its `invoice.created` event.
+ */
+export async function createInvoice(
+  db: Db,
+  rates: RateBook,
+  xpub: string,
+  input: NewInvoice,
+): Promise<ReturnType<typeof invoiceView>> {
+  const errors = refusals(input);
+  if (Object.keys(errors).length > 0) throw new InvalidError(undefined, errors);
+  const methods = await chosenMethods(db, input.appId, input.methods);
+  const priced = await ratesFor(rates, methods, input.currency, input.now);
+  const amount = parseDecimal(input.amount);
+  const app = await db
+    .selectFrom('apps')
+    .select(['invoice_underpayment_tolerance', 'invoice_late_window_minutes'])
+    .where('id', '=', input.appId)
+    .executeTakeFirstOrThrow();
+  const id = newId('inv');
+  const at = input.now.toISOString();
+  const expiresAt = new Date(
+    input.now.getTime() + (input.expiresIn ?? DEFAULT_EXPIRES_IN) * 1000,
+  ).toISOString();
+
+  return db.transaction().execute(async (trx) => {
+    await lockForTransaction(trx, 'invoice_index');
+    // Only room for it is checked: a settled invoice is what counts against the plan.
+    await refuseOverPlan(trx, input.appId, input.now, 'invoice');
+    const last = await trx
+      .selectFrom('invoices')
+      .select((eb) => eb.fn.max('derivation_index').as('max'))
+      .executeTakeFirst();
+    const index = last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1;
+    const evm = deriveEvmAddress(xpub, index, [INVOICE_BRANCH]);
+    await trx
+      .insertInto('invoices')
+      .values({
+        id,
+        app_id: input.appId,
+        order_id: input.orderId ?? null,
+        amount: input.amount,
+        currency: input.currency,
+        status: 'new',
+        invalid_reason: null,
+        mark_reason: null,
+        description: input.description ?? null,
+        buyer_email: input.buyerEmail ?? null,
+        metadata: input.metadata === undefined ? null : JSON.stringify(input.metadata),
+        redirect_url: input.redirectUrl ?? null,
+        checkout_url: `${input.checkoutOrigin}/pay/${id}`,
+        underpayment_tolerance: app.invoice_underpayment_tolerance,
+        late_window_minutes: app.invoice_late_window_minutes,
+        derivation_index: index,
+        created_at: at,
+        expires_at: expiresAt,
+        updated_at: at,
+        settled_at: null,
+      })
+      .execute();
+    await trx
+      .insertInto('invoice_payment_options')
+      .values(
+        priced.map(({ method, rate }, position) => {
+          const shown = displayPlaces(method.name, method.decimals);
+          const due = divide(amount, parseDecimal(rate.rate), shown, 'up');
+          return {
+            invoice_id: id,
+            payment_method_id: method.id,
+            position,
+            chain_id: method.chainId,
+            address: method.networkType === 'EVM' ? evm : tronAddressFromEvm(evm),
+            token_contract: method.tokenContract
+              ? input.tokenOnChain(method.chainId, method.tokenContract)
+              : null,
+            amount_due_raw: toUnits(due, method.decimals, 'up').toString(),
+            rate: rate.rate,
+            rate_source: rate.source,
+            rate_at: rate.at.toISOString(),
+          };
+        }),
+      )
+      .execute();
+    return changed(trx, input.appId, id, ['invoice.created'], input.now);
+  });
+}
+
+/** The invoices `ids` of `appId` with their options and payments, in the order of `ids`. */
+async function loadInvoices(db: Db, appId: string, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  const invoices = await db
+    .selectFrom('invoices')
+    .selectAll()
+    .where('app_id', '=', appId)
+    .where('id', 'in', ids)
+    .execute();
+  const options: (OptionRecord & { invoice_id: string; position: number })[] = await db
+    .selectFrom('invoice_payment_options as o')
+    .innerJoin('payment_methods as pm', 'pm.id', 'o.payment_method_id')
+    .select([
+      'o.invoice_id',
+      'o.position',
+      'o.payment_method_id',
+      'o.chain_id',
+      'o.address',
+      'o.token_contract',
+      'o.amount_due_raw',
+      'o.rate',
+      'o.rate_source',
+      'o.rate_at',
+      'pm.name as asset',
+      'pm.decimals',
+      (eb) => eb.fn.coalesce('pm.code', eb.val('')).as('method_code'),
+    ])
+    .where('o.invoice_id', 'in', ids)
+    .orderBy('o.position')
+    .execute();
+  const payments: (PaymentRecord & { invoice_id: string })[] = await db
+    .selectFrom('invoice_payments as p')
+    .innerJoin('payment_methods as pm', 'pm.id', 'p.payment_method_id')
+    .select([
+      'p.invoice_id',
+      'p.payment_method_id',
+      'p.tx_hash',
+      'p.log_index',
+      'p.block_number',
+      'p.amount_raw',
+      'p.value',
+      'p.confirmations',
+      'p.status',
+      'p.late',
+      'p.created_at',
+      'pm.decimals',
+      (eb) => eb.fn.coalesce('pm.code', eb.val('')).as('method_code'),
+    ])
+    .where('p.invoice_id', 'in', ids)
+    .orderBy('p.seen_at')
+    .orderBy('p.id')
+    .execute();
+  const byId = new Map(invoices.map((invoice) => [invoice.id, invoice]));
+  return ids.flatMap((id): InvoiceRecord[] => {
+    const invoice = byId.get(id);
+    if (!invoice) return [];
+    return [
+      {
+        invoice,
+        options: options.filter((o) => o.invoice_id === id),
+        payments: payments.filter((p) => p.invoice_id === id),
+      },
+    ];
+  });
+}
+
+export async function getInvoice(db: Db, appId: string, id: string) {
+  const [record] = await loadInvoices(db, appId, [id]);
+  if (!record) throw new NotFoundError(`No invoice ${id}.`);
+  return invoiceView(record);
+}
+
+export interface InvoiceFilter {
+  status?: InvoicesTable['status'];
+  orderId?: string;
+  from?: string;
+  to?: string;
+}
+
+/** A page of the app's invoices, newest first, by (created_at, id) cursor. */
+export async function listInvoices(
+  db: Db,
+  appId: string,
+  filter: InvoiceFilter,
+  page: { cursor: string | undefined; limit: number },
+) {
+  const rows = await db
+    .selectFrom('invoices')
+    .select(['id', 'created_at'])
+    .where('app_id', '=', appId)
+    .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status ?? 'new'))
+    .$if(filter.orderId !== undefined, (q) => q.where('order_id', '=', filter.orderId ?? ''))
+    .$if(filter.from !== undefined, (q) =>
+      q.where('created_at', '>=', new Date(filter.from ?? 0).toISOString()),
+    )
+    .$if(filter.to !== undefined, (q) =>
+      q.where('created_at', '<', new Date(filter.to ?? 0).toISOString()),
+    )
+    .$if(page.cursor !== undefined, (q) => q.where(afterCursor('invoices', page.cursor ?? '')))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+  const { rows: shown, nextCursor } = pageOf('invoices', rows, page.limit);
+  const records = await loadInvoices(
+    db,
+    appId,
+    shown.map((r) => r.id),
+  );
+  return { invoices: records.map(invoiceView), nextCursor };
+}
+
+/** The invoice as it is now, its events recorded (call inside the transaction that changed it). */
+async function changed(
+  trx: Transaction<Database>,
+  appId: string,
+  id: string,
+  types: readonly InvoiceEventType[],
+  now: Date,
+) {
+  const [record] = await loadInvoices(trx, appId, [id]);
+  if (!record) throw new NotFoundError(`No invoice ${id}.`);
+  const view = invoiceView(record);
+  await emitInvoiceEvents(trx, appId, view, types, now);
+  return view;
+}
+
+/**
+ * One manual move (cancel, mark) under the invoice's lock: the state machine decides from the
+ * invoice and its payments as they are inside the lock (InvoiceStateRefusal when its status does
+ * not allow it), and the change and its events commit together.
+ */
+async function moveByHand(
+  db: Db,
+  appId: string,
+  id: string,
+  now: Date,
+  decide: (record: InvoiceRecord) => Transition,
+  markReason?: string,
+) {
+  return db.transaction().execute(async (trx) => {
+    await lockForTransaction(trx, `invoice:${id}`);
+    const [record] = await loadInvoices(trx, appId, [id]);
+    if (!record) throw new NotFoundError(`No invoice ${id}.`);
+    const { state, events } = decide(record);
+    await trx
+      .updateTable('invoices')
+      .set({
+        status: state.status,
+        paid_partial: state.paidPartial ? 1 : 0,
+        paid_over: state.paidOver ? 1 : 0,
+        paid_late: state.paidLate ? 1 : 0,
+        marked: state.marked ? 1 : 0,
+        invalid_reason: state.invalidReason,
+        ...(markReason === undefined ? {} : { mark_reason: markReason }),
+        ...(state.status === 'settled' ? { settled_at: now.toISOString() } : {}),
+        updated_at: now.toISOString(),
+      })
+      .where('id', '=', id)
+      .execute();
+    return changed(trx, appId, id, events, now);
+  });
+}
+
+/** An unpaid new invoice becomes invalid, reason cancelled. */
+export async function cancelInvoice(db: Db, appId: string, id: string, now: Date) {
+  return moveByHand(db, appId, id, now, (r) =>
+    cancelState(machineInvoice(r.invoice), machinePayments(r.payments)),
+  );
+}
+
+/** The merchant's decision: settled or invalid, flagged marked, with their reason. */
+export async function markInvoice(
+  db: Db,
+  appId: string,
+  id: string,
+  mark: { status: 'settled' | 'invalid'; reason: string },
+  now: Date,
+) {
+  return moveByHand(
+    db,
+    appId,
+    id,
+    now,
+    (r) => markState(machineInvoice(r.invoice), machinePayments(r.payments), mark.status),
+    mark.reason,
+  );
+}

@@ -1,0 +1,190 @@
+import type { Selectable } from 'kysely';
+import type { InvoicePaymentsTable, InvoicesTable } from '../../db/schema';
+import type { components } from '../../generated/gateway.gen';
+import { NATIVE_LOG_INDEX } from '../chain/adapter';
+import {
+  compare,
+  divide,
+  formatDecimal,
+  formatFixed,
+  parseDecimal,
+  rescale,
+  subtractFloor,
+  toUnits,
+  type Decimal,
+} from '../decimal';
+import { unitsToDecimal } from '../money';
+import { currencyDecimals, displayPlaces } from '../rates/currencies';
+import { paidValue, type MachineInvoice, type MachinePayment } from './stateMachine';
+
+type Invoice = components['schemas']['Invoice'];
+
+// An invoice as the gateway shows it, shared by its handlers and by the invoice webhooks, whose
+// `data` must be exactly what GET /invoices/{id} answers. Values in the invoice's currency are
+// written to its decimals (what was paid rounded down, what is due rounded up); token amounts are
+// exact, without trailing zeros, as deposits' are.
+
+/** A payment option with its method. */
+export interface OptionRecord {
+  payment_method_id: string;
+  method_code: string;
+  /** The coin or token (USDT, BNB, ...): what the rate prices. */
+  asset: string;
+  decimals: number;
+  chain_id: number;
+  address: string;
+  token_contract: string | null;
+  amount_due_raw: string;
+  rate: string;
+  rate_source: string;
+  rate_at: string;
+}
+
+/** A payment with its method. */
+export type PaymentRecord = Pick<
+  Selectable<InvoicePaymentsTable>,
+  | 'payment_method_id'
+  | 'tx_hash'
+  | 'log_index'
+  | 'block_number'
+  | 'amount_raw'
+  | 'value'
+  | 'confirmations'
+  | 'status'
+  | 'late'
+  | 'created_at'
+> & { method_code: string; decimals: number };
+
+export interface InvoiceRecord {
+  invoice: Selectable<InvoicesTable>;
+  options: OptionRecord[];
+  payments: PaymentRecord[];
+}
+
+/** What the state machine reads of the stored invoice. */
+export function machineInvoice(invoice: Selectable<InvoicesTable>): MachineInvoice {
+  return {
+    status: invoice.status,
+    paidPartial: invoice.paid_partial === 1,
+    paidOver: invoice.paid_over === 1,
+    paidLate: invoice.paid_late === 1,
+    marked: invoice.marked === 1,
+    invalidReason: invoice.invalid_reason,
+    amount: invoice.amount,
+    expiresAt: new Date(invoice.expires_at),
+    underpaymentTolerance: invoice.underpayment_tolerance,
+    lateWindowMinutes: invoice.late_window_minutes,
+  };
+}
+
+export function machinePayments(
+  payments: readonly Pick<PaymentRecord, 'value' | 'status' | 'created_at'>[],
+): MachinePayment[] {
+  return payments.map((p) => ({
+    value: p.value,
+    status: p.status,
+    paidAt: new Date(p.created_at),
+  }));
+}
+
+/** EIP-681: `ethereum:<token>@<chain>/transfer?address=…&uint256=…`, or the coin's form. */
+function paymentUri(option: OptionRecord, raw: bigint): string | null {
+  if (option.chain_id === 0) return null;
+  return option.token_contract
+    ? `ethereum:${option.token_contract}@${option.chain_id}/transfer?address=${option.address}&uint256=${raw}`
+    : `ethereum:${option.address}@${option.chain_id}?value=${raw}`;
+}
+
+const EXCEPTIONS = ['paid_partial', 'paid_over', 'paid_late', 'marked'] as const;
+
+export function invoiceView({ invoice, options, payments }: InvoiceRecord): Invoice {
+  const places = currencyDecimals(invoice.currency) ?? 2;
+  const amount = parseDecimal(invoice.amount);
+  const counted = payments.filter((p) => p.status !== 'removed');
+  const paid = paidValue(machinePayments(counted));
+  const left = subtractFloor(amount, paid);
+  const inCurrency = (value: Decimal, rounding: 'down' | 'up') =>
+    formatFixed(rescale(value, places, rounding));
+
+  const optionViews = options.map((option) => {
+    const rate = parseDecimal(option.rate);
+    const shown = displayPlaces(option.asset, option.decimals);
+    const due =
+      left.units === 0n ? 0n : toUnits(divide(left, rate, shown, 'up'), option.decimals, 'up');
+    const paidHere = counted
+      .filter((p) => p.payment_method_id === option.payment_method_id)
+      .reduce((sum, p) => sum + BigInt(p.amount_raw), 0n);
+    const amountDue = BigInt(option.amount_due_raw);
+    return {
+      method: option.method_code,
+      chain_id: option.chain_id,
+      token_contract: option.token_contract,
+      address: option.address,
+      amount_due: unitsToDecimal(amountDue, option.decimals),
+      rate: option.rate,
+      rate_source: option.rate_source,
+      rate_at: new Date(option.rate_at).toISOString(),
+      payment_uri: paymentUri(option, amountDue),
+      paid: unitsToDecimal(paidHere, option.decimals),
+      due: unitsToDecimal(due, option.decimals),
+    };
+  });
+
+  // The excess, in the currency and in the coin of the payment that went over.
+  let overpaid: Invoice['overpaid'] = null;
+  const over = subtractFloor(paid, amount);
+  const last = [...counted].sort((a, b) => a.created_at.localeCompare(b.created_at)).at(-1);
+  const lastOption = last && options.find((o) => o.payment_method_id === last.payment_method_id);
+  if (compare(paid, amount) > 0 && last && lastOption) {
+    const excess = divide(over, parseDecimal(lastOption.rate), lastOption.decimals, 'down');
+    overpaid = {
+      value: inCurrency(over, 'down'),
+      method: last.method_code,
+      amount: formatDecimal(excess),
+    };
+  }
+
+  const flags = {
+    paid_partial: invoice.paid_partial,
+    paid_over: invoice.paid_over,
+    paid_late: invoice.paid_late,
+    marked: invoice.marked,
+  };
+  return {
+    id: invoice.id,
+    status: invoice.status,
+    exceptions: EXCEPTIONS.filter((flag) => flags[flag] === 1),
+    invalid_reason: invoice.invalid_reason,
+    mark_reason: invoice.mark_reason,
+    amount: invoice.amount,
+    currency: invoice.currency,
+    paid: inCurrency(paid, 'down'),
+    due: inCurrency(left, 'up'),
+    overpaid,
+    order_id: invoice.order_id,
+    description: invoice.description,
+    buyer_email: invoice.buyer_email,
+    metadata:
+      invoice.metadata === null ? null : (JSON.parse(invoice.metadata) as Record<string, unknown>),
+    redirect_url: invoice.redirect_url,
+    checkout_url: invoice.checkout_url,
+    underpayment_tolerance: invoice.underpayment_tolerance,
+    late_window_minutes: invoice.late_window_minutes,
+    created_at: new Date(invoice.created_at).toISOString(),
+    expires_at: new Date(invoice.expires_at).toISOString(),
+    updated_at: new Date(invoice.updated_at).toISOString(),
+    payment_options: optionViews,
+    payments: payments.map((p) => ({
+      method: p.method_code,
+      tx_hash: p.tx_hash,
+      log_index: p.log_index === NATIVE_LOG_INDEX ? null : p.log_index,
+      block_number: p.block_number,
+      amount: unitsToDecimal(BigInt(p.amount_raw), p.decimals),
+      value: inCurrency(parseDecimal(p.value), 'down'),
+      confirmations: p.confirmations,
+      status: p.status,
+      late: p.late === 1,
+      created_at: new Date(p.created_at).toISOString(),
+    })),
+  };
+}

@@ -1,0 +1,43 @@
+// What an invoice may be priced in, and how precisely: ISO 4217 currencies with their minor
+// units, and the coins and tokens of the payment methods with the decimals a price in them may
+// have. A token's display precision is what an amount due in it is rounded up to: whole cents
+// for the stablecoins, six decimals for the coins.
+
+const FIAT: Readonly<Record<string, number>> = {
+  USD: 2,
+  EUR: 2,
+  GBP: 2,
+  INR: 2,
+  JPY: 0,
+  CAD: 2,
+  AUD: 2,
+  CHF: 2,
+};
+
+const TOKENS: Readonly<Record<string, { decimals: number; display: number }>> = {
+  USDT: { decimals: 6, display: 2 },
+  USDC: { decimals: 6, display: 2 },
+  BNB: { decimals: 18, display: 6 },
+  ETH: { decimals: 18, display: 6 },
+  POL: { decimals: 18, display: 6 },
+  TRX: { decimals: 6, display: 6 },
+};
+
+/** The quote currency every rate source prices in; cross rates go through it. */
+export const USD = 'USD';
+
+/** What a request naming a currency no invoice takes is told, under `currency`. */
+export function unknownCurrency(code: string): string {
+  const known = [...Object.keys(FIAT), ...Object.keys(TOKENS)].join(', ');
+  return `currency must be one of ${known}, like "EUR"; ${code} is not one.`;
+}
+
+/** Decimals a price in `code` may have; undefined for a currency no invoice takes. */
+export function currencyDecimals(code: string): number | undefined {
+  return FIAT[code] ?? TOKENS[code]?.decimals;
+}
+
+/** The places an amount due in `asset` is rounded up to (its full `decimals` if unlisted). */
+export function displayPlaces(asset: string, decimals: number): number {
+  return Math.min(TOKENS[asset]?.display ?? decimals, decimals);
+}
