@@ -7,7 +7,8 @@ import {
   openAccount,
   type GatewayAccount,
 } from '../domain/payments/accounts';
-import { depositTotals, getDeposit, isPolledPage, listDeposits } from '../domain/payments/deposits';
+import { getDeposit } from '../domain/payments/depositReads';
+import { depositTotals, isPolledPage, listDeposits } from '../domain/payments/deposits';
 import { gasBalanceReader } from '../domain/chain/balances';
 import { fieldInvalid } from '../domain/errors';
 import { idempotent } from '../domain/payments/idempotency';

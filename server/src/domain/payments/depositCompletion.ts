@@ -2,7 +2,8 @@ import type { Db } from '../../db/connection';
 import type { DepositStatus } from '../../db/schema';
 import type { SignerAnswer } from '../../signer/client/protocol';
 import type { SignerClient } from '../../signer/client/client';
-import { depositsWithMethod, getDeposit } from './deposits';
+import { getDeposit } from './depositReads';
+import { depositsWithMethod } from './deposits';
 import { emitDepositEvents } from '../webhooks/events';
 
 // Deposits complete: after status 3 (credited), the signer tops up the deposit address's gas

@@ -5,14 +5,13 @@ import { engineOf, type Db } from '../../db/connection';
 import { prepared, type Executor } from '../../db/prepared';
 import { creditTermsOf } from '../apps/plan';
 import { afterCursor, pageOf } from '../cursor';
-import { NotFoundError } from '../errors';
-import { NATIVE_LOG_INDEX, type ChainAdapter } from '../chain/adapter';
+import type { ChainAdapter } from '../chain/adapter';
 import { addressKey } from '../chain/specChains';
+import { depositRows, depositsOf, depositView, type GatewayDeposit } from './depositReads';
 import { scanChain, watchedMethods, type FoundTransfer, type WatchedMethod } from './depositScan';
 import { newId } from '../ids';
-import { chainAmountToMicro, microToString, storedMicro, unitsToDecimal } from '../money';
+import { chainAmountToMicro, microToString, storedMicro } from '../money';
 import { emitDepositEvents } from '../webhooks/events';
-import { OPERATIONAL_WALLET_NEEDS_GAS, type WaitingCode } from '../../signer/client/protocol';
 
 // The gateway's chain watcher: finds the transfers to the apps' deposit accounts (depositScan.ts
 // reads them: token Transfer logs and top-level native transfers) and moves each receive row
@@ -215,27 +214,6 @@ export async function settleDeposits(
   return { credited, failed };
 }
 
-/** The deposits `ids` as the gateway shows them, with their apps, in the order given. */
-async function depositsOf(
-  db: Db,
-  ids: { id: string; appId: string }[],
-): Promise<{ appId: string; deposit: GatewayDeposit }[]> {
-  const found = new Map<string, GatewayDeposit>();
-  for (const appId of new Set(ids.map((i) => i.appId))) {
-    const mine = ids.filter((i) => i.appId === appId).map((i) => i.id);
-    for (const part of batches(mine)) {
-      const rows = await depositRows(db, appId)
-        .where('receive_transactions.id', 'in', part)
-        .execute();
-      for (const row of rows) found.set(row.id, depositView(row));
-    }
-  }
-  return ids.flatMap(({ id, appId }) => {
-    const deposit = found.get(id);
-    return deposit ? [{ appId, deposit }] : [];
-  });
-}
-
 /**
  * Records each transfer once, with its event, a batch per transaction; answers how many were
  * new. Seen again in another block (a reorg re-mined it), a row still pending takes the new
@@ -303,26 +281,6 @@ export async function recordTransfers(db: Db, found: FoundTransfer[], now: Date)
   return recorded;
 }
 
-export interface GatewayDeposit {
-  id: string;
-  uniqueId: string;
-  methodCode: string;
-  chainId: number;
-  address: string;
-  txHash: string;
-  /** The Transfer log's index in its transaction; null for a native transfer (no log). */
-  logIndex: number | null;
-  blockNumber: number;
-  /** Exact, in the token's units. */
-  amount: string;
-  status: DepositStatus;
-  failureReason: string | null;
-  createdAt: string;
-  creditedAt: string | null;
-  /** Why a credited deposit waits, while it waits for something the merchant can end. */
-  waiting: { code: WaitingCode; message: string } | null;
-}
-
 export interface DepositFilter {
   uniqueId?: string;
   methodCode?: string;
@@ -348,57 +306,6 @@ export function depositsWithMethod(db: Executor) {
           'receive_transactions.payment_method_id',
         ),
     );
-}
-
-/** The watcher's rows of an app (rows from before the gateway carry no chain position). */
-function depositRows(db: Executor, appId: string) {
-  return db
-    .selectFrom('receive_transactions')
-    .innerJoin('payment_methods', 'payment_methods.id', 'receive_transactions.payment_method_id')
-    .select([
-      'receive_transactions.id',
-      'receive_transactions.unique_id',
-      'receive_transactions.chain_id',
-      'receive_transactions.address',
-      'receive_transactions.tx_hash',
-      'receive_transactions.log_index',
-      'receive_transactions.block_number',
-      'receive_transactions.amount_raw',
-      'receive_transactions.deposit_status',
-      'receive_transactions.failure_reason',
-      'receive_transactions.created_at',
-      'receive_transactions.credited_at',
-      'receive_transactions.waiting_reason',
-      'receive_transactions.waiting_message',
-      'payment_methods.code',
-      'payment_methods.decimals',
-    ])
-    .where('receive_transactions.app_id', '=', appId)
-    .where('receive_transactions.tx_hash', 'is not', null);
-}
-
-type DepositRow = Awaited<ReturnType<ReturnType<typeof depositRows>['execute']>>[number];
-
-function depositView(row: DepositRow): GatewayDeposit {
-  return {
-    id: row.id,
-    uniqueId: row.unique_id,
-    methodCode: row.code ?? '',
-    chainId: row.chain_id ?? 0,
-    address: row.address ?? '',
-    txHash: row.tx_hash ?? '',
-    logIndex: row.log_index === null || row.log_index === NATIVE_LOG_INDEX ? null : row.log_index,
-    blockNumber: row.block_number ?? 0,
-    amount: unitsToDecimal(BigInt(row.amount_raw ?? '0'), row.decimals),
-    status: row.deposit_status,
-    failureReason: row.failure_reason,
-    createdAt: row.created_at,
-    creditedAt: row.credited_at,
-    waiting:
-      row.waiting_reason === OPERATIONAL_WALLET_NEEDS_GAS && row.waiting_message !== null
-        ? { code: OPERATIONAL_WALLET_NEEDS_GAS, message: row.waiting_message }
-        : null,
-  };
 }
 
 /** The newest page without filters: what an integration polls, kept (below and by the handler). */
@@ -459,14 +366,6 @@ const latestDeposits = prepared(
       .limit(p.limit),
   { ownerOf: (p) => p.appId },
 );
-
-export async function getDeposit(db: Db, appId: string, id: string): Promise<GatewayDeposit> {
-  const row = await depositRows(db, appId)
-    .where('receive_transactions.id', '=', id)
-    .executeTakeFirst();
-  if (!row) throw new NotFoundError(`No deposit ${id}.`);
-  return depositView(row);
-}
 
 /** Per method the app uses: received (not failed) and credited (3, 4, 1), 6 decimals, exact. */
 export async function depositTotals(

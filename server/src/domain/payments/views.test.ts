@@ -1,4 +1,4 @@
-import type { GatewayDeposit } from './deposits';
+import type { GatewayDeposit } from './depositReads';
 import { depositView } from './views';
 
 // A failed deposit's reason reaches the gateway whether it failed before the credit (the

@@ -1,4 +1,4 @@
-import type { GatewayDeposit } from './deposits';
+import type { GatewayDeposit } from './depositReads';
 import type { Withdrawal } from './withdrawalReads';
 import type { components } from '../../generated/gateway.gen';
 

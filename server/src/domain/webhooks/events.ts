@@ -4,7 +4,7 @@ import { lockForTransaction } from '../../db/locks';
 import type { Database } from '../../db/schema';
 import type { DepositStatus, SendStatus } from '../../db/schema';
 import { depositView, withdrawalView } from '../payments/views';
-import type { GatewayDeposit } from '../payments/deposits';
+import type { GatewayDeposit } from '../payments/depositReads';
 import type { Withdrawal } from '../payments/withdrawalReads';
 import { newId } from '../ids';
 import { addJob } from '../../jobs/queue';
