@@ -1199,7 +1199,7 @@ export interface components {
       block_number: number;
       /** @description Exact, in the method's coin or token. */
       amount: string;
-      /** @description `amount` at the method's locked rate, in the invoice's currency, to that currency's decimals (rounded down). */
+      /** @description `amount` at the method's locked rate, in the invoice's currency, to its decimals (a token's display precision for an invoice priced in a token), rounded down. */
       value: string;
       /** @description Blocks on top of it, its own counted, up to the method's confirmations (where it stops counting); 0 once removed. */
       confirmations: number;
@@ -1221,7 +1221,7 @@ export interface components {
       /** @description The excess in the invoice's currency, to its decimals (rounded down). */
       value: string;
       method: components['schemas']['MethodCode'];
-      /** @description The excess in that method's coin or token (rounded down). */
+      /** @description The excess in that method's coin or token, rounded down to its display precision. */
       amount: string;
     } | null;
     /** @description A price in a currency, to be paid before `expires_at` at one of `payment_options`, each at a rate locked at creation. */
@@ -1240,7 +1240,7 @@ export interface components {
       mark_reason: string | null;
       /** @description The price, exactly as created, in `currency`. */
       amount: string;
-      /** @description An ISO 4217 code (`USD`, `EUR`, `GBP`, `INR`, …) or a token code (`USDT`). */
+      /** @description An ISO 4217 code (`USD`, `EUR`, `GBP`, `INR`, …) or a token code (`USDT`). Values in it (`paid`, `due`, a payment's `value`) are written to its decimals, or a token's display precision (2 for USDT), or to the amount's own decimals if it has more. */
       currency: string;
       /** @description What the payments not removed are worth in `currency` at their methods' locked rates, to its decimals (rounded down): `20.00`. */
       paid: string;

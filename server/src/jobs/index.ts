@@ -4,6 +4,7 @@ import { specChainAdapters } from '../domain/chain';
 import type { ChainAdapter } from '../domain/chain/adapter';
 import { mineLocalBlocks } from '../domain/chain/localAdapter';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
+import { expireInvoices } from '../domain/invoices/expiry';
 import { completeDeposits } from '../domain/payments/depositCompletion';
 import { watchDeposits } from '../domain/payments/deposits';
 import { provisionGasAddresses } from '../domain/payments/gasProvisioner';
@@ -72,6 +73,18 @@ export function webhookDeliveryTask(deps: DeliveryDeps, slots: JobsConfig): Task
     lane: webhookLane(slots),
     async run(job) {
       await attemptDelivery(deps, job.payload as DeliverPayload);
+    },
+  };
+}
+
+/** New invoices past their expiry move on (domain/invoices/expiry.ts), once across processes. */
+export function invoiceExpiryTask(db: Db, clock: () => Date): Task {
+  return {
+    kind: 'invoices.expire',
+    everyMs: 2_000,
+    lane: MONEY_LANE,
+    async run() {
+      await expireInvoices(db, clock());
     },
   };
 }
@@ -148,6 +161,7 @@ export function backgroundTasks(config: ResolvedConfig, db: Db): Task[] {
     gasProvisioningTask(db, resolveWalletXpub(config)),
     webhookDeliveryTask(webhookDeps(config, db, systemClock), config.jobs),
     retentionTask(config, db, systemClock),
+    invoiceExpiryTask(db, systemClock),
   ];
   // Money out goes through the signer process (server/src/signer), on its socket.
   const endpoint = signerEndpoint(config);

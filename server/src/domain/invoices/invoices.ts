@@ -13,7 +13,14 @@ import { gatewayMethods, type GatewayMethod } from '../payments/accounts';
 import { currencyDecimals, displayPlaces, unknownCurrency } from '../rates/currencies';
 import type { LockedRate, RateBook } from '../rates/rates';
 import { emitInvoiceEvents, type InvoiceEventType } from '../webhooks/events';
-import { cancelState, markState, type Transition } from './stateMachine';
+import { creditSettledInvoice } from './settlement';
+import {
+  cancelState,
+  markState,
+  nextState,
+  type InvoiceState,
+  type Transition,
+} from './stateMachine';
 import {
   invoiceView,
   machineInvoice,
@@ -230,7 +237,7 @@ export async function createInvoice(
 }
 
 /** The invoices `ids` of `appId` with their options and payments, in the order of `ids`. */
-async function loadInvoices(db: Db, appId: string, ids: readonly string[]) {
+export async function loadInvoices(db: Db, appId: string, ids: readonly string[]) {
   if (ids.length === 0) return [];
   const invoices = await db
     .selectFrom('invoices')
@@ -279,7 +286,8 @@ async function loadInvoices(db: Db, appId: string, ids: readonly string[]) {
     ])
     .where('p.invoice_id', 'in', ids)
     .orderBy('p.seen_at')
-    .orderBy('p.id')
+    .orderBy('p.block_number')
+    .orderBy('p.log_index')
     .execute();
   const byId = new Map(invoices.map((invoice) => [invoice.id, invoice]));
   return ids.flatMap((id): InvoiceRecord[] => {
@@ -357,6 +365,71 @@ async function changed(
 }
 
 /**
+ * Writes the state the machine gave and the events it named (with `seen`, the payment events
+ * that led to it), inside the transaction holding the invoice's lock; a newly settled invoice's
+ * payments are credited in the same transaction. Nothing is written when nothing changed.
+ */
+async function writeState(
+  trx: Transaction<Database>,
+  record: InvoiceRecord,
+  { state, events }: Transition,
+  now: Date,
+  options: { seen?: readonly InvoiceEventType[]; markReason?: string } = {},
+) {
+  const { invoice } = record;
+  const flags = (s: InvoiceState) => [s.paidPartial, s.paidOver, s.paidLate, s.marked].map(Number);
+  const before = machineInvoice(invoice);
+  const same =
+    state.status === before.status &&
+    state.invalidReason === before.invalidReason &&
+    flags(state).join() === flags(before).join() &&
+    options.markReason === undefined;
+  const seen = options.seen ?? [];
+  if (same && seen.length === 0) return invoiceView(record);
+  const settledNow = state.status === 'settled' && invoice.status !== 'settled';
+  await trx
+    .updateTable('invoices')
+    .set({
+      status: state.status,
+      paid_partial: state.paidPartial ? 1 : 0,
+      paid_over: state.paidOver ? 1 : 0,
+      paid_late: state.paidLate ? 1 : 0,
+      marked: state.marked ? 1 : 0,
+      invalid_reason: state.invalidReason,
+      ...(options.markReason === undefined ? {} : { mark_reason: options.markReason }),
+      ...(settledNow ? { settled_at: now.toISOString() } : {}),
+      updated_at: now.toISOString(),
+    })
+    .where('id', '=', invoice.id)
+    .execute();
+  if (settledNow) await creditSettledInvoice(trx, record, now);
+  return changed(trx, invoice.app_id, invoice.id, [...seen, ...events], now);
+}
+
+/**
+ * Where the invoice's payments and the time take it now (stateMachine.ts nextState), written with
+ * its events; `seen` are payment events to record first (invoice.payment_received). Call inside a
+ * transaction that holds the invoice's lock (`lockInvoice`).
+ */
+export async function advanceInvoice(
+  trx: Transaction<Database>,
+  appId: string,
+  id: string,
+  now: Date,
+  seen: readonly InvoiceEventType[] = [],
+): Promise<void> {
+  const [record] = await loadInvoices(trx, appId, [id]);
+  if (!record) return;
+  const moved = nextState(machineInvoice(record.invoice), machinePayments(record.payments), now);
+  await writeState(trx, record, moved, now, { seen });
+}
+
+/** Serializes every change of one invoice, across processes (db/locks.ts). */
+export function lockInvoice(trx: Transaction<Database>, id: string): Promise<void> {
+  return lockForTransaction(trx, `invoice:${id}`);
+}
+
+/**
  * One manual move (cancel, mark) under the invoice's lock: the state machine decides from the
  * invoice and its payments as they are inside the lock (InvoiceStateRefusal when its status does
  * not allow it), and the change and its events commit together.
@@ -370,26 +443,10 @@ async function moveByHand(
   markReason?: string,
 ) {
   return db.transaction().execute(async (trx) => {
-    await lockForTransaction(trx, `invoice:${id}`);
+    await lockInvoice(trx, id);
     const [record] = await loadInvoices(trx, appId, [id]);
     if (!record) throw new NotFoundError(`No invoice ${id}.`);
-    const { state, events } = decide(record);
-    await trx
-      .updateTable('invoices')
-      .set({
-        status: state.status,
-        paid_partial: state.paidPartial ? 1 : 0,
-        paid_over: state.paidOver ? 1 : 0,
-        paid_late: state.paidLate ? 1 : 0,
-        marked: state.marked ? 1 : 0,
-        invalid_reason: state.invalidReason,
-        ...(markReason === undefined ? {} : { mark_reason: markReason }),
-        ...(state.status === 'settled' ? { settled_at: now.toISOString() } : {}),
-        updated_at: now.toISOString(),
-      })
-      .where('id', '=', id)
-      .execute();
-    return changed(trx, appId, id, events, now);
+    return writeState(trx, record, decide(record), now, { markReason });
   });
 }
 

@@ -29,6 +29,7 @@ function invoice(status: InvoiceStatus, overrides: Partial<MachineInvoice> = {})
     marked: false,
     invalidReason: status === 'invalid' ? 'cancelled' : null,
     amount: '49.90',
+    valuePlaces: 2,
     expiresAt: minutes(EXPIRES),
     underpaymentTolerance: '0',
     lateWindowMinutes: 60,
@@ -144,6 +145,15 @@ describe('the invoice state machine', () => {
     ],
     ['expires short', [pay('20', 'confirmed', 2)], minutes(16), 'expired', ['paidPartial']],
     ['paid over', [pay('60', 'pending', 2)], minutes(10), 'processing', ['paidOver']],
+    // 53.9 USDT, the amount due rounded up, at 1 / 1.08: 49.9074... EUR, 49.90 to the cent.
+    [
+      'paid the amount due, rounded up',
+      [pay('49.9074074074074074', 'pending', 2)],
+      minutes(10),
+      'processing',
+      [],
+    ],
+    ['paid a cent over', [pay('49.91', 'pending', 2)], minutes(10), 'processing', ['paidOver']],
     [
       'paid over, final',
       [pay('49.90', 'confirmed', 2), pay('0.01', 'confirmed', 3)],

@@ -4,6 +4,7 @@ import {
   divide,
   multiply,
   parseDecimal,
+  rescale,
   subtractFloor,
   type Decimal,
 } from '../decimal';
@@ -43,6 +44,11 @@ export interface InvoiceState extends InvoiceFlags {
 export interface MachineInvoice extends InvoiceState {
   /** The price, decimal text. */
   amount: string;
+  /**
+   * The places its values are shown to (the currency's, or more if the amount has them): a
+   * payment above the amount only by what an amount due's rounding up adds is not paid_over.
+   */
+  valuePlaces: number;
   expiresAt: Date;
   /** Percent, decimal text: payments short by at most this much count as full. */
   underpaymentTolerance: string;
@@ -182,7 +188,7 @@ export function paymentFlags(
   const paid = paidValue(counted);
   return {
     paidPartial: paid.units > 0n && compare(paid, threshold(invoice)) < 0,
-    paidOver: compare(paid, parseDecimal(invoice.amount)) > 0,
+    paidOver: compare(rescale(paid, invoice.valuePlaces, 'down'), parseDecimal(invoice.amount)) > 0,
     paidLate: counted.some((p) => p.paidAt > invoice.expiresAt),
   };
 }

@@ -3,7 +3,6 @@ import type { InvoicePaymentsTable, InvoicesTable } from '../../db/schema';
 import type { components } from '../../generated/gateway.gen';
 import { NATIVE_LOG_INDEX } from '../chain/adapter';
 import {
-  compare,
   divide,
   formatDecimal,
   formatFixed,
@@ -14,7 +13,7 @@ import {
   type Decimal,
 } from '../decimal';
 import { unitsToDecimal } from '../money';
-import { currencyDecimals, displayPlaces } from '../rates/currencies';
+import { displayPlaces, valuePlaces } from '../rates/currencies';
 import { paidValue, type MachineInvoice, type MachinePayment } from './stateMachine';
 
 type Invoice = components['schemas']['Invoice'];
@@ -71,6 +70,7 @@ export function machineInvoice(invoice: Selectable<InvoicesTable>): MachineInvoi
     marked: invoice.marked === 1,
     invalidReason: invoice.invalid_reason,
     amount: invoice.amount,
+    valuePlaces: Math.max(valuePlaces(invoice.currency), parseDecimal(invoice.amount).places),
     expiresAt: new Date(invoice.expires_at),
     underpaymentTolerance: invoice.underpayment_tolerance,
     lateWindowMinutes: invoice.late_window_minutes,
@@ -98,8 +98,8 @@ function paymentUri(option: OptionRecord, raw: bigint): string | null {
 const EXCEPTIONS = ['paid_partial', 'paid_over', 'paid_late', 'marked'] as const;
 
 export function invoiceView({ invoice, options, payments }: InvoiceRecord): Invoice {
-  const places = currencyDecimals(invoice.currency) ?? 2;
   const amount = parseDecimal(invoice.amount);
+  const places = Math.max(valuePlaces(invoice.currency), amount.places);
   const counted = payments.filter((p) => p.status !== 'removed');
   const paid = paidValue(machinePayments(counted));
   const left = subtractFloor(amount, paid);
@@ -135,8 +135,9 @@ export function invoiceView({ invoice, options, payments }: InvoiceRecord): Invo
   const over = subtractFloor(paid, amount);
   const last = [...counted].sort((a, b) => a.created_at.localeCompare(b.created_at)).at(-1);
   const lastOption = last && options.find((o) => o.payment_method_id === last.payment_method_id);
-  if (compare(paid, amount) > 0 && last && lastOption) {
-    const excess = divide(over, parseDecimal(lastOption.rate), lastOption.decimals, 'down');
+  if (invoice.paid_over === 1 && last && lastOption) {
+    const shown = displayPlaces(lastOption.asset, lastOption.decimals);
+    const excess = divide(over, parseDecimal(lastOption.rate), shown, 'down');
     overpaid = {
       value: inCurrency(over, 'down'),
       method: last.method_code,

@@ -43,9 +43,17 @@ export interface FoundTransfer {
   transfer: ChainTransfer;
 }
 
+/** A transfer to an invoice's address, in a method the invoice offers. */
+export interface FoundInvoiceTransfer {
+  method: WatchedMethod;
+  invoice: { id: string; appId: string; address: string };
+  transfer: ChainTransfer;
+}
+
 export interface ChainScan {
   head: number;
   found: FoundTransfer[];
+  invoiceTransfers: FoundInvoiceTransfer[];
   /** Moves the cursor past the blocks read: call it once their transfers are recorded. */
   advance(): Promise<void>;
 }
@@ -86,7 +94,11 @@ export async function watchedMethods(db: Db, adapter: ChainAdapter): Promise<Wat
   });
 }
 
-/** Reads the chain's next blocks (see above) for transfers to any deposit account on it. */
+/**
+ * Reads the chain's next blocks (see above) for transfers to any deposit account or invoice
+ * address on it. An invoice's address takes only the methods the invoice offers: another coin
+ * sent there has no locked rate to be valued at, and is left where it is.
+ */
 export async function scanChain(
   db: Db,
   adapter: ChainAdapter,
@@ -110,7 +122,7 @@ export async function scanChain(
   const to = Math.min(head, from + MAX_BLOCKS_PER_PASS - 1);
   // Without a hash to compare later, the cursor stays where it was (on a first run, before `from`).
   const saveHead = () => saveCursor(db, chainId, null, head, from - 1);
-  if (from > to) return { head, found: [], advance: saveHead };
+  if (from > to) return { head, found: [], invoiceTransfers: [], advance: saveHead };
 
   const accounts = await db
     .selectFrom('app_accounts')
@@ -118,8 +130,19 @@ export async function scanChain(
     .where('chain_id', '=', chainId)
     .where('payment_method_id', 'is not', null)
     .execute();
-  const addresses = accounts.map((a) => a.address);
+  const options = await db
+    .selectFrom('invoice_payment_options as o')
+    .innerJoin('invoices as i', 'i.id', 'o.invoice_id')
+    .select(['o.invoice_id', 'o.payment_method_id', 'o.address', 'i.app_id'])
+    .where('o.chain_id', '=', chainId)
+    .execute();
+  const addresses = [
+    ...new Set([...accounts.map((a) => a.address), ...options.map((o) => o.address)]),
+  ];
   const byAddress = new Map(accounts.map((a) => [addressKey(a.address), a]));
+  const invoiceOptions = new Map(
+    options.map((o) => [`${addressKey(o.address)}|${o.payment_method_id}`, o]),
+  );
   // Gas top-ups come from the apps' operational wallets: not deposits.
   const gasWallets = new Set(
     (
@@ -133,15 +156,23 @@ export async function scanChain(
     ).map((r) => addressKey(r.gas_address ?? '')),
   );
   const found: FoundTransfer[] = [];
+  const invoiceTransfers: FoundInvoiceTransfer[] = [];
   for (const method of methods) {
     const transfers =
       method.contract === null
         ? await adapter.nativeTransfers(addresses, from, to)
         : await adapter.tokenTransfers(method.contract, addresses, from, to);
     for (const transfer of transfers) {
+      if (gasWallets.has(addressKey(transfer.from))) continue;
       const account = byAddress.get(addressKey(transfer.to));
-      if (account && !gasWallets.has(addressKey(transfer.from))) {
-        found.push({ method, account, transfer });
+      if (account) found.push({ method, account, transfer });
+      const option = invoiceOptions.get(`${addressKey(transfer.to)}|${method.id}`);
+      if (option) {
+        invoiceTransfers.push({
+          method,
+          invoice: { id: option.invoice_id, appId: option.app_id, address: option.address },
+          transfer,
+        });
       }
     }
   }
@@ -150,6 +181,7 @@ export async function scanChain(
   return {
     head,
     found,
+    invoiceTransfers,
     advance: () =>
       hash === null ? saveHead() : saveCursor(db, chainId, { block: to, hash }, head, to),
   };

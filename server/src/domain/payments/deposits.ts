@@ -9,6 +9,7 @@ import type { ChainAdapter } from '../chain/adapter';
 import { addressKey } from '../chain/specChains';
 import { depositRows, depositsOf, depositView, type GatewayDeposit } from './depositReads';
 import { scanChain, watchedMethods, type FoundTransfer, type WatchedMethod } from './depositScan';
+import { advanceInvoicePayments, recordInvoiceTransfers } from '../invoices/payments';
 import { newId } from '../ids';
 import { chainAmountToMicro, microToString, storedMicro } from '../money';
 import { emitDepositEvents } from '../webhooks/events';
@@ -33,6 +34,8 @@ export interface WatchResult {
   seen: number;
   credited: number;
   failed: number;
+  /** Payments to invoices recorded for the first time (invoices/payments.ts). */
+  invoicePayments: number;
 }
 
 /** micro-USDT for the portal's figures; dust below a micro-unit shows as 0 (amount_raw is exact). */
@@ -49,13 +52,21 @@ export async function watchDeposits(
 ): Promise<WatchResult> {
   const methods = await watchedMethods(db, adapter);
   if (methods.length === 0) {
-    return { head: await adapter.latestBlock(), seen: 0, credited: 0, failed: 0 };
+    return {
+      head: await adapter.latestBlock(),
+      seen: 0,
+      credited: 0,
+      failed: 0,
+      invoicePayments: 0,
+    };
   }
   const chainId = adapter.chainId;
   const scan = await scanChain(db, adapter, methods);
   const head = scan.head;
   const seen = await recordTransfers(db, scan.found, now);
+  const invoicePayments = await recordInvoiceTransfers(db, scan.invoiceTransfers, head, now);
   await scan.advance();
+  await advanceInvoicePayments(db, adapter, methods, head, now);
   await queueDeepDeposits(db, chainId, methods, head);
   const byId = new Map(methods.map((m) => [m.id, m]));
   const queued = await db
@@ -109,7 +120,7 @@ export async function watchDeposits(
     credited += settled.credited;
     failed += settled.failed;
   }
-  return { head, seen, credited, failed };
+  return { head, seen, credited, failed, invoicePayments };
 }
 
 /**

@@ -37,6 +37,14 @@ export function currencyDecimals(code: string): number | undefined {
   return FIAT[code] ?? TOKENS[code]?.decimals;
 }
 
+/**
+ * The places an invoice's values in `code` are shown to (what was paid, what is due): a fiat
+ * currency's decimals, a token's display precision.
+ */
+export function valuePlaces(code: string): number {
+  return FIAT[code] ?? TOKENS[code]?.display ?? 2;
+}
+
 /** The places an amount due in `asset` is rounded up to (its full `decimals` if unlisted). */
 export function displayPlaces(asset: string, decimals: number): number {
   return Math.min(TOKENS[asset]?.display ?? decimals, decimals);

@@ -1,0 +1,324 @@
+import { parseUnits } from 'viem';
+import { openDb, type Db } from '../../db/connection';
+import { addUser } from '../../../test/accounts';
+import {
+  eventTypesOf,
+  insertApp,
+  insertAppMethod,
+  insertSubscription,
+} from '../../../test/appRows';
+import { testAppPerBlock } from '../../../test/withTestApp';
+import { chainAdapterFor } from '../chain';
+import { mineLocalBlocks, recordLocalChainTransfer } from '../chain/localAdapter';
+import { specUsdt } from '../chain/specChains';
+import { resolveWalletXpub } from '../chain/walletKey';
+import { watchDeposits } from '../payments/deposits';
+import { watchedMethods } from '../payments/depositScan';
+import { RateBook } from '../rates/rates';
+import { setTableRate } from '../rates/table';
+import { expireInvoices } from './expiry';
+import { cancelInvoice, createInvoice, getInvoice, markInvoice } from './invoices';
+import { recordInvoiceTransfers } from './payments';
+
+// Payments to invoices on the local chain, through the deposit watcher: partial payments adding
+// up, confirmations, the credit of a settled invoice (once), the expiry job, the late window,
+// reorgs, and two processes seeing the same payment or expiring the same invoice.
+
+const USDT = specUsdt(56)?.contract ?? '';
+const MINUTE = 60_000;
+
+describe('payments to invoices', () => {
+  const t = testAppPerBlock();
+  let serial = 0;
+
+  beforeAll(async () => {
+    await setTableRate(t.db, { pair: 'EUR/USD', rate: '1.08', maxAgeHours: 24, now: t.clock() });
+  });
+
+  const chain = () => chainAdapterFor(t.config, t.db, 56);
+  const watch = () => watchDeposits(t.db, chain(), t.clock());
+  const pay = (to: string, usdt: string, at: Date = t.clock()) =>
+    recordLocalChainTransfer(t.db, {
+      chainId: 56,
+      token: chain().tokenContract(USDT),
+      to,
+      amount: parseUnits(usdt, 18),
+      createdAt: at.toISOString(),
+    });
+
+  /** A merchant with a package and USDT (BEP20), and a new invoice of 49.90 EUR (53.9 USDT). */
+  async function newInvoice(expiresIn = 900) {
+    serial += 1;
+    const userId = await addUser(t, `invoiced_${serial}`);
+    await insertSubscription(t, userId);
+    const appId = `app_invpay_${serial}`;
+    await insertApp(t, { id: appId, user_id: userId, created_at: t.clock().toISOString() });
+    await insertAppMethod(t, { id: `apm_invpay_${serial}`, app_id: appId });
+    const invoice = await createInvoice(
+      t.db,
+      new RateBook({ db: t.db, config: t.config }),
+      resolveWalletXpub(t.config),
+      {
+        appId,
+        amount: '49.90',
+        currency: 'EUR',
+        expiresIn,
+        checkoutOrigin: 'https://pay.example.com',
+        now: t.clock(),
+        tokenOnChain: (_chainId, listed) => chain().tokenContract(listed),
+      },
+    );
+    const address = invoice.payment_options[0]?.address ?? '';
+    return { appId, id: invoice.id, address };
+  }
+
+  const credits = (invoiceId: string) =>
+    t.db
+      .selectFrom('receive_transactions')
+      .select(['deposit_status', 'amount_raw', 'fee_percent', 'fee_raw', 'address'])
+      .where('unique_id', '=', invoiceId)
+      .execute();
+
+  it('adds partial payments up while new, then processing, then settled at depth, credited once', async () => {
+    const { appId, id, address } = await newInvoice();
+    await pay(address, '21.6'); // 20.00 EUR
+    expect(await watch()).toMatchObject({ invoicePayments: 1 });
+    expect(await getInvoice(t.db, appId, id)).toMatchObject({
+      status: 'new',
+      exceptions: ['paid_partial'],
+      paid: '20.00',
+      due: '29.90',
+      payment_options: [expect.objectContaining({ paid: '21.6', due: '32.3' })],
+      payments: [
+        expect.objectContaining({
+          amount: '21.6',
+          value: '20.00',
+          confirmations: 1,
+          status: 'pending',
+        }),
+      ],
+    });
+    await mineLocalBlocks(t.db, 2);
+    await pay(address, '32.3');
+    await watch();
+    expect(await getInvoice(t.db, appId, id)).toMatchObject({
+      status: 'processing',
+      exceptions: [],
+      paid: '49.90',
+      due: '0.00',
+      payments: [
+        expect.objectContaining({ confirmations: 4, status: 'pending' }),
+        expect.objectContaining({ confirmations: 1, status: 'pending' }),
+      ],
+    });
+    await mineLocalBlocks(t.db, 11); // the first has its 15; the second, 12
+    await watch();
+    expect((await getInvoice(t.db, appId, id)).status).toBe('processing');
+    await mineLocalBlocks(t.db, 3);
+    await watch();
+    const settled = await getInvoice(t.db, appId, id);
+    expect(settled).toMatchObject({ status: 'settled', exceptions: [], overpaid: null });
+    expect(settled.payments.map((p) => [p.status, p.confirmations])).toEqual([
+      ['confirmed', 15],
+      ['confirmed', 15],
+    ]);
+    expect(await eventTypesOf(t, id)).toEqual([
+      'invoice.created',
+      'invoice.payment_received',
+      'invoice.payment_received',
+      'invoice.processing',
+      'invoice.settled',
+    ]);
+    // One credited deposit at the invoice's address, with the package's fee: counted once.
+    expect(await credits(id)).toEqual([
+      {
+        deposit_status: 3,
+        amount_raw: parseUnits('53.9', 18).toString(),
+        fee_percent: expect.any(String),
+        fee_raw: expect.any(String),
+        address,
+      },
+    ]);
+    const usage = await t.db
+      .selectFrom('app_daily_usage')
+      .select((eb) => eb.fn.sum<number>('deposit_count').as('n'))
+      .where('app_id', '=', appId)
+      .executeTakeFirstOrThrow();
+    expect(Number(usage.n)).toBe(1);
+    // Nothing happens twice.
+    await mineLocalBlocks(t.db, 5);
+    await watch();
+    expect(await eventTypesOf(t, id)).toHaveLength(5);
+    expect(await credits(id)).toHaveLength(1);
+  });
+
+  it('flags an overpayment with the excess in both currencies', async () => {
+    const { appId, id, address } = await newInvoice();
+    await pay(address, '60');
+    await watch();
+    expect(await getInvoice(t.db, appId, id)).toMatchObject({
+      status: 'processing',
+      exceptions: ['paid_over'],
+      paid: '55.55',
+      overpaid: { value: '5.65', method: 'USDT-BEP20', amount: '6.1' },
+    });
+  });
+
+  it('counts the same payment once when two processes record it at the same time', async () => {
+    const { appId, id, address } = await newInvoice();
+    await pay(address, '53.9');
+    const other: Db = openDb({ dataDir: t.dataDir, databaseUrl: t.storeEnv.DATABASE_URL });
+    try {
+      const [method] = await watchedMethods(t.db, chain());
+      const transfers = await chain().tokenTransfers(
+        chain().tokenContract(USDT),
+        [address],
+        0,
+        await chain().latestBlock(),
+      );
+      const found = transfers.map((transfer) => ({
+        method:
+          method ??
+          (() => {
+            throw new Error('no method');
+          })(),
+        invoice: { id, appId, address },
+        transfer,
+      }));
+      const head = await chain().latestBlock();
+      const counts = await Promise.all([
+        recordInvoiceTransfers(t.db, found, head, t.clock()),
+        recordInvoiceTransfers(other, found, head, t.clock()),
+      ]);
+      expect(counts.sort()).toEqual([0, 1]);
+    } finally {
+      await other.destroy();
+    }
+    expect((await getInvoice(t.db, appId, id)).payments).toHaveLength(1);
+    expect(await eventTypesOf(t, id)).toEqual([
+      'invoice.created',
+      'invoice.payment_received',
+      'invoice.processing',
+    ]);
+  });
+
+  it('expires an invoice once, across processes, even when the moment was missed', async () => {
+    const { appId, id, address } = await newInvoice(300);
+    await pay(address, '10');
+    await watch();
+    // Nothing is due yet.
+    expect(await expireInvoices(t.db, t.clock())).toBe(0);
+    // The server was down when it expired: an hour later, two processes run the job at once.
+    const later = new Date(t.clock().getTime() + 60 * MINUTE);
+    const other: Db = openDb({ dataDir: t.dataDir, databaseUrl: t.storeEnv.DATABASE_URL });
+    try {
+      await Promise.all([expireInvoices(t.db, later), expireInvoices(other, later)]);
+    } finally {
+      await other.destroy();
+    }
+    expect(await expireInvoices(t.db, later)).toBe(0);
+    expect(await getInvoice(t.db, appId, id)).toMatchObject({
+      status: 'expired',
+      exceptions: ['paid_partial'],
+    });
+    expect(await eventTypesOf(t, id)).toEqual([
+      'invoice.created',
+      'invoice.payment_received',
+      'invoice.expired',
+    ]);
+  });
+
+  it('settles a payment completed in the late window as paid_late; one after it stays expired', async () => {
+    const inWindow = await newInvoice(300);
+    const afterWindow = await newInvoice(300);
+    t.clock.advance(20 * MINUTE);
+    await expireInvoices(t.db, t.clock());
+    // Expired at minute 5; the late window (60 min) runs to minute 65.
+    await pay(inWindow.address, '53.9');
+    await watch();
+    expect(await getInvoice(t.db, inWindow.appId, inWindow.id)).toMatchObject({
+      status: 'processing',
+      exceptions: ['paid_late'],
+    });
+    await mineLocalBlocks(t.db, 14);
+    await watch();
+    expect(await getInvoice(t.db, inWindow.appId, inWindow.id)).toMatchObject({
+      status: 'settled',
+      exceptions: ['paid_late'],
+    });
+    expect(await eventTypesOf(t, inWindow.id)).toEqual([
+      'invoice.created',
+      'invoice.expired',
+      'invoice.payment_received',
+      'invoice.processing',
+      'invoice.settled',
+    ]);
+
+    t.clock.advance(50 * MINUTE); // minute 70
+    await pay(afterWindow.address, '53.9');
+    await mineLocalBlocks(t.db, 14);
+    await watch();
+    await watch();
+    expect(await getInvoice(t.db, afterWindow.appId, afterWindow.id)).toMatchObject({
+      status: 'expired',
+      exceptions: ['paid_late'],
+      payments: [expect.objectContaining({ status: 'confirmed', late: true })],
+    });
+    expect(await credits(afterWindow.id)).toEqual([]);
+  });
+
+  it('sends a processing invoice back to new when a reorg removes its payment, and to invalid once expired', async () => {
+    const early = await newInvoice(300);
+    const paid = await pay(early.address, '53.9');
+    await watch();
+    expect((await getInvoice(t.db, early.appId, early.id)).status).toBe('processing');
+    await t.db.deleteFrom('chain_transfers').where('tx_hash', '=', paid.txHash).execute();
+    await mineLocalBlocks(t.db, 15);
+    await watch();
+    expect(await getInvoice(t.db, early.appId, early.id)).toMatchObject({
+      status: 'new',
+      payments: [expect.objectContaining({ status: 'removed', confirmations: 0 })],
+      paid: '0.00',
+    });
+
+    const late = await newInvoice(300);
+    const gone = await pay(late.address, '53.9');
+    await watch();
+    t.clock.advance(10 * MINUTE);
+    await t.db.deleteFrom('chain_transfers').where('tx_hash', '=', gone.txHash).execute();
+    await mineLocalBlocks(t.db, 15);
+    await watch();
+    expect(await getInvoice(t.db, late.appId, late.id)).toMatchObject({
+      status: 'invalid',
+      invalid_reason: 'payment_removed',
+    });
+    expect(await eventTypesOf(t, late.id)).toEqual([
+      'invoice.created',
+      'invoice.payment_received',
+      'invoice.processing',
+      'invoice.invalid',
+    ]);
+  });
+
+  it('refuses to cancel a paid invoice, and credits one marked settled', async () => {
+    const { appId, id, address } = await newInvoice(300);
+    await pay(address, '21.6');
+    await mineLocalBlocks(t.db, 14);
+    await watch();
+    await expect(cancelInvoice(t.db, appId, id, t.clock())).rejects.toMatchObject({
+      status: 'new',
+      message: 'The invoice has payments: it can no longer be cancelled. Mark it invalid instead.',
+    });
+    const marked = await markInvoice(
+      t.db,
+      appId,
+      id,
+      { status: 'settled', reason: 'Short by the exchange fee: accepted.' },
+      t.clock(),
+    );
+    expect(marked).toMatchObject({ status: 'settled', exceptions: ['paid_partial', 'marked'] });
+    expect(await credits(id)).toEqual([
+      expect.objectContaining({ deposit_status: 3, amount_raw: parseUnits('21.6', 18).toString() }),
+    ]);
+  });
+});
