@@ -25,6 +25,8 @@ import { TransactionRejectedError } from '../domain/chain/sender';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
 import type { Db } from '../db/connection';
 import { gasBalanceReader } from '../domain/chain/balances';
+import { createInvoice, getInvoice } from '../domain/invoices/invoices';
+import { RateBook } from '../domain/rates/rates';
 import { completeDeposits } from '../domain/payments/depositCompletion';
 import { GAS_BRANCH, provisionGasAddresses } from '../domain/payments/gasProvisioner';
 import { openAccount } from '../domain/payments/accounts';
@@ -333,6 +335,48 @@ describe('deposits complete through the signer (local chain)', () => {
     expect((await deposit(id)).deposit_status).toBe(1);
     expect(await seen()).toEqual({ status: 1, gateway: null, portal: null });
     expect(await localBalance(t.db, 56, BSC_USDT, payout)).toBe(usdt('9.9'));
+  });
+});
+
+describe("a settled invoice's money completes through the signer (local chain)", () => {
+  it("is swept from the invoice's own address, its key on the invoices' branch, fee leg first", async () => {
+    const { payout } = await merchant();
+    const invoice = await createInvoice(
+      t.db,
+      new RateBook({ db: t.db, config: t.config }),
+      resolveWalletXpub(t.config),
+      {
+        appId,
+        amount: '53.9',
+        currency: 'USD',
+        checkoutOrigin: 'https://pay.example.com',
+        now: t.clock(),
+        tokenOnChain: (_chainId, listed) => listed,
+      },
+    );
+    const address = invoice.payment_options[0]?.address ?? '';
+    await mint(BSC_USDT, address, usdt('53.9'));
+    const chain = chainAdapterFor(t.config, t.db, 56);
+    await watchDeposits(t.db, chain, t.clock());
+    await mineLocalBlocks(t.db, 15, 56);
+    await watchDeposits(t.db, chain, t.clock());
+    expect((await getInvoice(t.db, appId, invoice.id)).status).toBe('settled');
+    const { id } = await t.db
+      .selectFrom('receive_transactions')
+      .select('id')
+      .where('unique_id', '=', invoice.id)
+      .executeTakeFirstOrThrow();
+
+    const feesBefore = await localBalance(t.db, 56, BSC_USDT, FEE_ADDRESS);
+    await passes(2);
+    expect((await deposit(id)).deposit_status).toBe(4);
+    await passes(3);
+    expect((await deposit(id)).deposit_status).toBe(1);
+    // Starter's 1 %: 0.539 USDT to the gateway, the rest to the payout address.
+    expect((await localBalance(t.db, 56, BSC_USDT, FEE_ADDRESS)) - feesBefore).toBe(usdt('0.539'));
+    expect(await localBalance(t.db, 56, BSC_USDT, payout)).toBe(usdt('53.361'));
+    expect(await localBalance(t.db, 56, BSC_USDT, address)).toBe(0n);
+    expect(await eventTypes(id)).toEqual(['deposit.confirmed', 'deposit.completed']);
   });
 });
 

@@ -5,6 +5,7 @@ import { NATIVE_TRANSFER_GAS, TOKEN_TRANSFER_GAS } from '../../domain/chain/send
 import { addressKey, specNativeDecimals, specNativeName } from '../../domain/chain/specChains';
 import { unitsToDecimal } from '../../domain/money';
 import { GAS_BRANCH } from '../../domain/payments/gasProvisioner';
+import { INVOICE_BRANCH } from '../../domain/invoices/invoices';
 import { ACCOUNT_BRANCH } from '../../domain/payments/accounts';
 import { depositsWithMethod } from '../../domain/payments/deposits';
 import {
@@ -24,14 +25,33 @@ import { WithdrawalSigner } from './withdrawal';
 
 export type { SignerDeps, SignerSettings } from './deps';
 
-/** A deposit with what the signer checks. */
+/**
+ * A deposit with what the signer checks, and where its address's key is: a deposit account's
+ * (account/2/<index>), or a settled invoice's (account/3/<index>), whose credit is a deposit at
+ * the invoice's address with the invoice's id as unique_id (domain/invoices/settlement.ts).
+ */
 async function depositContext(db: Db, id: string) {
-  return depositsWithMethod(db)
-    .innerJoin('app_accounts', (join) =>
+  const row = await depositsWithMethod(db)
+    .leftJoin('app_accounts', (join) =>
       join
         .onRef('app_accounts.app_id', '=', 'receive_transactions.app_id')
         .onRef('app_accounts.unique_id', '=', 'receive_transactions.unique_id')
         .onRef('app_accounts.chain_id', '=', 'receive_transactions.chain_id'),
+    )
+    .leftJoin('invoice_payment_options', (join) =>
+      join
+        .onRef('invoice_payment_options.invoice_id', '=', 'receive_transactions.unique_id')
+        .onRef(
+          'invoice_payment_options.payment_method_id',
+          '=',
+          'receive_transactions.payment_method_id',
+        )
+        .onRef('invoice_payment_options.address', '=', 'receive_transactions.address'),
+    )
+    .leftJoin('invoices', (join) =>
+      join
+        .onRef('invoices.id', '=', 'invoice_payment_options.invoice_id')
+        .onRef('invoices.app_id', '=', 'receive_transactions.app_id'),
     )
     .select([
       'receive_transactions.id',
@@ -51,9 +71,19 @@ async function depositContext(db: Db, id: string) {
       'app_payment_methods.gas_address',
       'app_payment_methods.gas_index',
       'app_accounts.derivation_index',
+      'invoices.derivation_index as invoice_index',
     ])
     .where('receive_transactions.id', '=', id)
     .executeTakeFirst();
+  if (!row) return undefined;
+  const { derivation_index: account, invoice_index: invoice, ...rest } = row;
+  const keyPath =
+    account !== null
+      ? `${ACCOUNT_BRANCH}/0/${account}`
+      : invoice !== null
+        ? `${INVOICE_BRANCH}/0/${invoice}`
+        : null;
+  return { ...rest, keyPath };
 }
 
 type Deposit = NonNullable<Awaited<ReturnType<typeof depositContext>>>;
@@ -176,7 +206,7 @@ export class SignerService {
         `The payout address was changed: sweeps to it are held until ${deposit.payout_hold_until}.`,
       );
     }
-    if (deposit.derivation_index === null || deposit.address === null) {
+    if (deposit.keyPath === null || deposit.address === null) {
       return refuse(`Deposit ${depositId} has no derived address.`);
     }
     const chainId = deposit.chain_id ?? 0;
@@ -232,7 +262,7 @@ export class SignerService {
       ...leg,
       refId: depositId,
       chainId,
-      keyPath: `${ACCOUNT_BRANCH}/0/${deposit.derivation_index}`,
+      keyPath: deposit.keyPath,
       from,
       token,
       reason:
