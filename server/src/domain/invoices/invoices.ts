@@ -89,7 +89,7 @@ function refusals(input: NewInvoice): FieldErrors {
     const url = URL.canParse(input.redirectUrl) ? new URL(input.redirectUrl) : null;
     if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.hostname === '') {
       errors.redirect_url = [
-        'redirect_url must be an http(s) URL, like "https://shop.example.com/thanks".',
+        'redirect_url must name a host a browser can reach, like "https://shop.example.com/thanks".',
       ];
     }
   }
