@@ -94,7 +94,11 @@ export async function openRuntime(config: Config, opts: OpenOptions = {}): Promi
     await migrateToLatest(db);
     if (opts.seed !== false) {
       const demo = resolved.seedDemo && !opts.existing;
-      await seed(db, { demo, gateway: demo ? demoGatewayOf(resolved) : undefined });
+      await seed(db, {
+        demo,
+        retireDemo: !resolved.seedDemo,
+        gateway: demo ? demoGatewayOf(resolved) : undefined,
+      });
     }
     return { config: resolved, db, close: () => db.destroy() };
   } catch (err) {
