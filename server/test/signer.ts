@@ -9,7 +9,13 @@ import { loadAccountKey } from '../src/signer/server/seed';
 import { SignerService, type SignerSettings } from '../src/signer/server/service';
 import { signerClient, type SignerClient } from '../src/signer/client/client';
 import { listenSigner } from '../src/signer/server/listener';
+import { sendMail } from '../src/domain/mailer';
 import type { TestApp } from './testApp';
+
+/** Where the test signers send their alerts. */
+export const OPERATOR_EMAIL = 'operator@gateway.test';
+
+const quiet = { info: () => {}, error: () => {} };
 
 export interface TestSigner {
   /** The web process's side, over the real unix socket. */
@@ -74,8 +80,12 @@ export async function startTestSigner(
       sweepMin: undefined,
       gasTopUpCap: '0.01',
       replaceAfterMs: 120_000,
+      operatorEmail: OPERATOR_EMAIL,
       ...settings,
     },
+    requestKey: t.config.signerRequestKey,
+    // Into the test app's outbox (readOutbox(t.dataDir)), as the signer's mails go to DATA_DIR's.
+    mail: (message) => sendMail(t.config, message, quiet, t.clock),
     clock: t.clock,
     log: (line) => logged.push(line),
   });

@@ -767,7 +767,7 @@ export interface components {
       status: components['schemas']['WithdrawalStatus'];
       /** @description Its transaction's hash, once signed; null before. */
       tx_hash: string | null;
-      /** @description Why it is unsuccessful (status 6), e.g. `insufficient_gas`, `reverted` (failed on chain); null otherwise. */
+      /** @description Why it is unsuccessful (status 6), e.g. `insufficient_gas`, `reverted` (failed on chain), `signer_refused` (the signer could not trust the withdrawal as stored: it was changed after the gateway accepted it, or never accepted; nothing was signed and the operator and the merchant were alerted); null otherwise. */
       failure_reason: string | null;
       /** Format: date-time */
       created_at: string;

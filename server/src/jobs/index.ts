@@ -142,8 +142,18 @@ export function depositWatcherTask(db: Db, adapter: ChainAdapter, clock: () => D
   };
 }
 
+/** What the jobs tell the process's metrics. */
+export interface JobCounters {
+  /** The signer refused a request it could not trust (signer_refusals_total). */
+  signerRefused?(request: 'withdrawal' | 'sweep'): void;
+}
+
 /** Everything the server runs in the background, on the job mechanism (worker.ts). */
-export function backgroundTasks(config: ResolvedConfig, db: Db): Task[] {
+export function backgroundTasks(
+  config: ResolvedConfig,
+  db: Db,
+  counters: JobCounters = {},
+): Task[] {
   const tasks = [
     gasProvisioningTask(db, resolveWalletXpub(config)),
     webhookDeliveryTask(webhookDeps(config, db, systemClock), config.jobs),
@@ -164,6 +174,7 @@ export function backgroundTasks(config: ResolvedConfig, db: Db): Task[] {
           if (!chain) throw new Error(`No chain ${chainId} is served`);
           return chain.latestBlock();
         },
+        signerRefused: counters.signerRefused,
       },
       endpoint,
       systemClock,

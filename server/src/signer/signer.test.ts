@@ -30,6 +30,7 @@ import { GAS_BRANCH, provisionGasAddresses } from '../domain/payments/gasProvisi
 import { openAccount } from '../domain/payments/accounts';
 import { watchDeposits } from '../domain/payments/deposits';
 import { sendWithdrawals } from '../domain/payments/withdrawalSending';
+import { requestSigner } from './client/requestMac';
 import {
   cancelWithdrawal,
   moveWithdrawal,
@@ -164,6 +165,7 @@ const withdraw = (amount: string) =>
     toAddress: payee,
     amount,
     now: t.clock(),
+    sign: requestSigner(t.config.signerRequestKey),
   });
 
 const withdrawal = (id: string) =>

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connection';
 import type { SendStatus } from '../../db/schema';
-import type { SignerAnswer } from '../../signer/client/protocol';
+import { SIGNER_REFUSED, type SignerAnswer } from '../../signer/client/protocol';
 import type { SignerClient } from '../../signer/client/client';
 import { FAILED_ON_CHAIN, moveWithdrawal, WITHDRAWAL_STATUS } from './withdrawals';
 
@@ -12,7 +12,8 @@ import { FAILED_ON_CHAIN, moveWithdrawal, WITHDRAWAL_STATUS } from './withdrawal
 //   sent / pending  -> 5 Awaiting Blockchain Confirmation;
 //   done (mined)    -> 1 Completed, once the method's confirmations are on top of its block;
 //   failed          -> 6 Unsuccessful, `reverted` (mined and failed: nothing can be mined now);
-//   refused         -> 6 Unsuccessful with the signer's reason (nothing was signed);
+//   refused         -> 6 Unsuccessful with the signer's reason (nothing was signed), or
+//                      `signer_refused` when the signer could not trust the row (counted);
 //   waiting         -> stays (another transaction of the wallet in flight, chain unreachable).
 // Rows at 3 and 5 are asked again on each pass: the signer follows them (broadcasts a dropped
 // one again, replaces a slow one at its nonce), so a process killed at any point resumes.
@@ -24,6 +25,8 @@ export interface SendingDeps {
   signer: SignerClient;
   /** The head block of a chain (the deposit watchers' adapters). */
   head(chainId: number): Promise<number>;
+  /** Counts a signer_refused answer (the signer_refusals_total metric). */
+  signerRefused?(request: 'withdrawal' | 'sweep'): void;
 }
 
 export interface SendingResult {
@@ -109,7 +112,10 @@ async function settle(
     }
     case 'failed':
     case 'refused': {
-      const reason = answer.state === 'failed' ? FAILED_ON_CHAIN : answer.reason;
+      const untrusted = answer.state === 'refused' && answer.code === SIGNER_REFUSED;
+      if (untrusted) deps.signerRefused?.('withdrawal');
+      const reason =
+        answer.state === 'failed' ? FAILED_ON_CHAIN : untrusted ? SIGNER_REFUSED : answer.reason;
       const set =
         answer.state === 'failed'
           ? { tx_hash: answer.txHash, failure_reason: reason }

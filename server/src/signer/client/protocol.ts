@@ -14,6 +14,9 @@ export type SignerRequest =
 export const OPERATIONAL_WALLET_NEEDS_GAS = 'operational_wallet_needs_gas';
 export type WaitingCode = typeof OPERATIONAL_WALLET_NEEDS_GAS;
 
+/** A refusal of a request the signer could not trust (a withdrawal's failure_reason too). */
+export const SIGNER_REFUSED = 'signer_refused';
+
 export type SignerAnswer =
   /** A transaction was signed and broadcast now. */
   | { state: 'sent'; txHash: string }
@@ -30,8 +33,12 @@ export type SignerAnswer =
   | { state: 'needsGas'; reason: string }
   /** The request's transaction was mined and reverted. */
   | { state: 'failed'; txHash: string; reason: string }
-  /** The re-check against the database said no: nothing was signed. */
-  | { state: 'refused'; reason: string };
+  /**
+   * The re-check said no: nothing was signed. `signer_refused`: the signer could not trust the
+   * request (its MAC does not match, or it names a payout address the signer does not know), and
+   * has recorded it and alerted the operator and the merchant.
+   */
+  | { state: 'refused'; reason: string; code?: typeof SIGNER_REFUSED };
 
 const OPS = ['topUpGas', 'sweep', 'sendWithdrawal'] as const;
 

@@ -3,6 +3,7 @@ import type { SignerConfig } from '../../config';
 import type { Db } from '../../db/connection';
 import type { ChainTxPurpose, ChainTxsTable } from '../../db/schema';
 import type { ChainSender } from '../../domain/chain/sender';
+import type { MailMessage } from '../../domain/mailer';
 import type { Clock } from '../../domain/time';
 import type { SignerAnswer } from '../client/protocol';
 
@@ -11,7 +12,7 @@ import type { SignerAnswer } from '../client/protocol';
 
 export type SignerSettings = Pick<
   SignerConfig,
-  'feeAddress' | 'sweepMin' | 'gasTopUpCap' | 'replaceAfterMs'
+  'feeAddress' | 'sweepMin' | 'gasTopUpCap' | 'replaceAfterMs' | 'operatorEmail'
 >;
 
 export interface SignerDeps {
@@ -22,6 +23,10 @@ export interface SignerDeps {
   /** Where a method's token is on the served chain (the watcher's mapping, chain/index.ts). */
   tokenContract(chainId: number, methodContract: string): string;
   settings: SignerSettings;
+  /** The key the web process MACs its requests with (signer/client/requestKey.ts). */
+  requestKey: Buffer;
+  /** Sends an alert (domain/mailer.ts's sendMail with the deployment's mail settings). */
+  mail(message: MailMessage): Promise<void>;
   clock: Clock;
   /** Where each signature is logged (besides the signer_log table). */
   log(line: Record<string, unknown>): void;

@@ -4,12 +4,15 @@ import { migrateToLatest } from '../../db/migrate';
 import { chainAdapterFor, chainSenderFor } from '../../domain/chain';
 import type { ChainSender } from '../../domain/chain/sender';
 import type { SpecChainId } from '../../domain/chain/specChains';
+import { sendMail } from '../../domain/mailer';
+import { macWithdrawalsAtUpgrade } from '../../domain/payments/withdrawals';
 import { systemClock } from '../../domain/time';
 import { resolveConfig } from '../../runtime';
 import { ensureDevSeed, loadAccountKey } from './seed';
 import { SignerService } from './service';
 import { endpointName, signerEndpoint } from '../client/client';
 import { listenSigner } from './listener';
+import { requestSigner } from '../client/requestMac';
 
 // The signer's own process (dist/server/signer.cjs; `npm start` runs it beside the server): the
 // only one that reads the wallet seed. It answers the web process's three requests on a unix
@@ -32,7 +35,8 @@ async function main(): Promise<void> {
     ensureDevSeed(dataDir);
     return;
   }
-  const config = resolveConfig(loadConfig(process.env));
+  // The request key is made here when missing: the web process, started after, reads it.
+  const config = resolveConfig(loadConfig(process.env), { createRequestKey: true });
   const account = loadAccountKey({
     seedFile: config.signer.seedFile,
     dataDir: config.dataDir,
@@ -40,7 +44,9 @@ async function main(): Promise<void> {
     walletXpub: config.walletXpub,
   });
   const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-  await migrateToLatest(db);
+  const migrated = await migrateToLatest(db);
+  // The start that brings request MACs vouches, once, for the withdrawals then in flight.
+  await macWithdrawalsAtUpgrade(db, migrated, requestSigner(config.signerRequestKey));
   const senders = new Map<number, ChainSender>();
   const service = new SignerService({
     db,
@@ -56,6 +62,12 @@ async function main(): Promise<void> {
     tokenContract: (chainId, contract) =>
       chainAdapterFor(config, db, chainId as SpecChainId).tokenContract(contract),
     settings: config.signer,
+    requestKey: config.signerRequestKey,
+    mail: (message) =>
+      sendMail(config, message, {
+        info: (obj, msg) => log({ ...obj, msg }),
+        error: (obj, msg) => log({ level: 'error', ...obj, msg }),
+      }),
     clock: systemClock,
     log,
   });

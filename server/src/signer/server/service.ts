@@ -14,6 +14,7 @@ import {
 } from '../client/protocol';
 import { refuse, type SignerDeps, type Transfer } from './deps';
 import { TxPipeline } from './pipeline';
+import { Refusals } from './refusals';
 import { WithdrawalSigner } from './withdrawal';
 
 // The signer's three requests: a deposit's gas top-up and its sweep (here), and a withdrawal
@@ -64,7 +65,7 @@ export class SignerService {
 
   constructor(private readonly deps: SignerDeps) {
     this.pipeline = new TxPipeline(deps);
-    this.withdrawals = new WithdrawalSigner(deps, this.pipeline);
+    this.withdrawals = new WithdrawalSigner(deps, this.pipeline, new Refusals(deps));
   }
 
   /** Answers one request; never throws for a refusal (only for a bug or an outage). */

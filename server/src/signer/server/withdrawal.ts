@@ -4,16 +4,21 @@ import { NATIVE_TRANSFER_GAS, TOKEN_TRANSFER_GAS } from '../../domain/chain/send
 import { addressKey } from '../../domain/chain/specChains';
 import { GAS_BRANCH } from '../../domain/payments/gasProvisioner';
 import type { SignerAnswer } from '../client/protocol';
+import { verifyRequestMac, withdrawalRequest } from '../client/requestMac';
 import { refuse, type SignerDeps } from './deps';
 import type { TxPipeline } from './pipeline';
+import type { Refusals } from './refusals';
 
-// Withdrawals: the row is re-read and re-checked (status 3, the method's switch, the whitelist and
-// its hold, the wallet's funds) before the pipeline signs it.
+// Withdrawals: the row's MAC is checked first (the web process made it when it accepted the
+// withdrawal: an edited or inserted row has none that matches, and is refused as untrusted), then
+// the row is re-checked (status 3, the method's switch, the whitelist and its hold, the wallet's
+// funds) before the pipeline signs it.
 
 export class WithdrawalSigner {
   constructor(
     private readonly deps: SignerDeps,
     private readonly pipeline: TxPipeline,
+    private readonly refusals: Refusals,
   ) {}
 
   async send(withdrawalId: string): Promise<SignerAnswer> {
@@ -34,6 +39,9 @@ export class WithdrawalSigner {
       .select([
         'send_transactions.id',
         'send_transactions.app_id',
+        'send_transactions.payment_method_id',
+        'send_transactions.unique_id',
+        'send_transactions.request_mac',
         'send_transactions.status',
         'send_transactions.to_address',
         'send_transactions.amount_raw',
@@ -54,6 +62,17 @@ export class WithdrawalSigner {
       .where('send_transactions.id', '=', withdrawalId)
       .executeTakeFirst();
     if (!w) return refuse(`No withdrawal ${withdrawalId}.`);
+    if (!verifyRequestMac(this.deps.requestKey, withdrawalRequest(w), w.request_mac)) {
+      return this.refusals.refuse({
+        request: 'withdrawal',
+        refId: w.id,
+        appId: w.app_id,
+        reason:
+          w.request_mac === null
+            ? `Withdrawal ${w.id} carries no MAC: the gateway never accepted it.`
+            : `Withdrawal ${w.id} does not match its MAC: its destination, amount or owner was changed after the gateway accepted it.`,
+      });
+    }
     if (w.network_type !== 'EVM')
       return refuse('Withdrawals are not supported on this network yet.');
     if (!w.gas_address || w.gas_index === null) {

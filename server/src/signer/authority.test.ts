@@ -1,0 +1,311 @@
+import { parseEther, parseUnits } from 'viem';
+import { privateKeyToAddress } from 'viem/accounts';
+import { addUser } from '../../test/accounts';
+import { insertApp, insertAppMethod, insertSend, insertSubscription } from '../../test/appRows';
+import { OPERATOR_EMAIL, startTestSigner, type TestSigner } from '../../test/signer';
+import { createTestApp, type TestApp } from '../../test/testApp';
+import type { Db } from '../db/connection';
+import { chainAdapterFor } from '../domain/chain';
+import { gasBalanceReader } from '../domain/chain/balances';
+import {
+  localBalance,
+  mineLocalBlocks,
+  recordLocalChainTransfer,
+} from '../domain/chain/localAdapter';
+import { resolveWalletXpub } from '../domain/chain/walletKey';
+import { readOutbox } from '../domain/mailer';
+import { provisionGasAddresses } from '../domain/payments/gasProvisioner';
+import { sendWithdrawals } from '../domain/payments/withdrawalSending';
+import { macWithdrawalsAtUpgrade, requestWithdrawal } from '../domain/payments/withdrawals';
+import { requestSigner } from './client/requestMac';
+
+// The signer takes its authority from no row of the shared database. Whoever can write that
+// database (an SQL injection, leaked credentials, a tampered backup, a compromised web process)
+// edits an accepted withdrawal, or inserts one nobody asked for: the signer finds the row does
+// not match the MAC the web process made when it accepted it, signs nothing, records the refusal
+// and alerts the operator and the merchant; the withdrawal ends Unsuccessful (signer_refused) and
+// its reservation is released. An honest withdrawal still goes out.
+
+// Each pass reads and writes the chain tables: slow on PostgreSQL on a busy machine.
+jest.setTimeout(120_000);
+
+const BSC_USDT = '0x55d398326f99059fF775485246999027B3197955';
+const ATTACKER = privateKeyToAddress(`0x${'66'.repeat(32)}`);
+const usdt = (amount: string) => parseUnits(amount, 18);
+
+let t: TestApp;
+let signer: TestSigner;
+beforeAll(async () => {
+  t = await createTestApp();
+  signer = await startTestSigner(t);
+});
+afterAll(async () => {
+  await signer?.close();
+  await t?.close();
+});
+
+let serial = 0;
+/** A merchant's app with USDT-BEP20, a whitelist, its operational wallet funded with `tokens`. */
+async function merchant(tokens = '500') {
+  serial += 1;
+  const appId = `app_auth${serial}`;
+  const methodId = `apm_auth${serial}`;
+  const username = `authority_${serial}`;
+  const userId = await addUser(t, username);
+  await insertApp(t, { id: appId, user_id: userId, created_at: t.clock().toISOString() });
+  await t.db
+    .updateTable('apps')
+    .set({ whitelist_ip: '203.0.113.7' })
+    .where('id', '=', appId)
+    .execute();
+  await insertSubscription(t, userId);
+  await insertAppMethod(t, { id: methodId, app_id: appId });
+  await provisionGasAddresses(t.db, resolveWalletXpub(t.config));
+  const { gas_address: gas } = await t.db
+    .selectFrom('app_payment_methods')
+    .select('gas_address')
+    .where('id', '=', methodId)
+    .executeTakeFirstOrThrow();
+  if (!gas) throw new Error('no gas address');
+  await mint(null, gas, parseEther('1'));
+  await mint(BSC_USDT, gas, usdt(tokens));
+  const payee = privateKeyToAddress(`0x${(1200 + serial).toString(16).padStart(64, '0')}`);
+  return { appId, gas, payee, email: `${username}@example.com` };
+}
+
+function mint(token: string | null, to: string, amount: bigint) {
+  return recordLocalChainTransfer(t.db, {
+    chainId: 56,
+    token,
+    to,
+    amount,
+    createdAt: t.clock().toISOString(),
+  });
+}
+
+const reader = (db: Db) => gasBalanceReader(t.config, chainAdapterFor(t.config, db, 56), db);
+
+/** The gateway's own path: checked, reserved, MACed, queued (2). */
+const withdraw = (appId: string, to: string, amount: string) =>
+  requestWithdrawal(t.db, reader, {
+    appId,
+    uniqueId: `payout-${serial}-${amount}`,
+    code: 'USDT-BEP20',
+    toAddress: to,
+    amount,
+    now: t.clock(),
+    sign: requestSigner(t.config.signerRequestKey),
+  });
+
+/** The withdrawal job's passes; what it counted as signer_refused. */
+async function sendPasses(n: number) {
+  const refused: string[] = [];
+  const deps = {
+    db: t.db,
+    signer: signer.client,
+    head: () => chainAdapterFor(t.config, t.db, 56).latestBlock(),
+    signerRefused: (request: string) => refused.push(request),
+  };
+  for (let i = 0; i < n; i += 1) await sendWithdrawals(deps, t.clock());
+  return refused;
+}
+
+const withdrawal = (id: string) =>
+  t.db
+    .selectFrom('send_transactions')
+    .select(['status', 'signed_tx', 'tx_hash', 'failure_reason'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+
+/** What the signer signed for a row, in both of its records. */
+const signedFor = async (id: string) => ({
+  chainTxs: await t.db.selectFrom('chain_txs').select('id').where('ref_id', '=', id).execute(),
+  signerLog: await t.db.selectFrom('signer_log').select('id').where('ref_id', '=', id).execute(),
+});
+
+const refusalsOf = (id: string) =>
+  t.db
+    .selectFrom('signer_refusals')
+    .select(['request', 'app_id', 'reason'])
+    .where('ref_id', '=', id)
+    .execute();
+
+/** The alert mails about `id`, by recipient. */
+const alertsAbout = (id: string) =>
+  readOutbox(t.dataDir)
+    .filter((m) => m.text.includes(id))
+    .map((m) => ({ to: m.to, subject: m.subject }))
+    .sort((a, b) => a.to.localeCompare(b.to));
+
+const ALERT = 'Alert: the signer refused a payment it could not trust';
+
+describe('a withdrawal row the gateway did not accept is refused, signed never', () => {
+  it('an accepted withdrawal edited in the database (destination and amount): refused, nothing moves', async () => {
+    const { appId, gas, payee, email } = await merchant('500');
+    const { id } = await withdraw(appId, payee, '2');
+    // Whoever writes the database sends it elsewhere, for more.
+    await t.db
+      .updateTable('send_transactions')
+      .set({ to_address: ATTACKER, amount_raw: usdt('50').toString() })
+      .where('id', '=', id)
+      .execute();
+    expect(await sendPasses(2)).toEqual(['withdrawal']);
+    expect(await withdrawal(id)).toMatchObject({
+      status: 6,
+      signed_tx: null,
+      tx_hash: null,
+      failure_reason: 'signer_refused',
+    });
+    expect(await signedFor(id)).toEqual({ chainTxs: [], signerLog: [] });
+    expect(await localBalance(t.db, 56, BSC_USDT, ATTACKER)).toBe(0n);
+    expect(await localBalance(t.db, 56, BSC_USDT, payee)).toBe(0n);
+    expect(await localBalance(t.db, 56, BSC_USDT, gas)).toBe(usdt('500'));
+    expect(await refusalsOf(id)).toEqual([
+      {
+        request: 'withdrawal',
+        app_id: appId,
+        reason: expect.stringMatching(/does not match its MAC/),
+      },
+    ]);
+    expect(alertsAbout(id)).toEqual(
+      [OPERATOR_EMAIL, email].sort().map((to) => ({ to, subject: ALERT })),
+    );
+    // Unsuccessful and unsigned, it reserves nothing: the wallet's whole balance can go out.
+    const honest = await withdraw(appId, payee, '500');
+    await sendPasses(1);
+    await mineLocalBlocks(t.db, 15, 56);
+    await sendPasses(1);
+    expect((await withdrawal(honest.id)).status).toBe(1);
+    expect(await localBalance(t.db, 56, BSC_USDT, payee)).toBe(usdt('500'));
+  });
+
+  it.each([
+    ['no MAC', null],
+    ['a made-up MAC', 'ab'.repeat(32)],
+  ])(
+    'a withdrawal row nobody requested, inserted at Processing Transfer with %s: refused, nothing moves',
+    async (_, mac) => {
+      const { appId, gas, email } = await merchant('500');
+      const id = `wd_inserted_${serial}`;
+      const at = t.clock().toISOString();
+      await insertSend(t, {
+        id,
+        app_id: appId,
+        amount_micro: 100_000_000,
+        to_address: ATTACKER,
+        status: 3,
+        created_at: at,
+        updated_at: at,
+        unique_id: 'nobody',
+        chain_id: 56,
+        from_address: gas,
+        amount_raw: usdt('100').toString(),
+        gas_reserve_raw: '0',
+        request_mac: mac,
+      });
+      expect(await sendPasses(1)).toEqual(['withdrawal']);
+      expect(await withdrawal(id)).toMatchObject({
+        status: 6,
+        signed_tx: null,
+        failure_reason: 'signer_refused',
+      });
+      expect(await signedFor(id)).toEqual({ chainTxs: [], signerLog: [] });
+      expect(await localBalance(t.db, 56, BSC_USDT, ATTACKER)).toBe(0n);
+      expect(await localBalance(t.db, 56, BSC_USDT, gas)).toBe(usdt('500'));
+      expect(await refusalsOf(id)).toEqual([
+        {
+          request: 'withdrawal',
+          app_id: appId,
+          reason: mac === null ? expect.stringMatching(/carries no MAC/) : expect.any(String),
+        },
+      ]);
+      expect(alertsAbout(id)).toEqual(
+        [OPERATOR_EMAIL, email].sort().map((to) => ({ to, subject: ALERT })),
+      );
+    },
+  );
+
+  it('a MAC copied from another withdrawal does not vouch for this one', async () => {
+    const { appId, gas, payee } = await merchant('500');
+    const accepted = await withdraw(appId, payee, '1');
+    const { request_mac: mac } = await t.db
+      .selectFrom('send_transactions')
+      .select('request_mac')
+      .where('id', '=', accepted.id)
+      .executeTakeFirstOrThrow();
+    const id = `wd_copied_${serial}`;
+    const at = t.clock().toISOString();
+    await insertSend(t, {
+      id,
+      app_id: appId,
+      amount_micro: 1_000_000,
+      to_address: payee,
+      status: 3,
+      created_at: at,
+      updated_at: at,
+      unique_id: `payout-${serial}-1`,
+      chain_id: 56,
+      from_address: gas,
+      amount_raw: usdt('1').toString(),
+      gas_reserve_raw: '0',
+      request_mac: mac,
+    });
+    await sendPasses(1);
+    expect(await withdrawal(id)).toMatchObject({ status: 6, failure_reason: 'signer_refused' });
+    expect(await signedFor(id)).toEqual({ chainTxs: [], signerLog: [] });
+    // The one the gateway accepted goes out.
+    expect((await withdrawal(accepted.id)).status).toBe(5);
+    expect(await localBalance(t.db, 56, BSC_USDT, payee)).toBe(usdt('1'));
+  });
+});
+
+describe('the upgrade that brings the MACs', () => {
+  const applied = (status: 'Success' | 'NotExecuted') => ({
+    results: [{ migrationName: '0300_signer_request_macs', direction: 'Up' as const, status }],
+  });
+
+  it('vouches once for the withdrawals then in flight; a row without a MAC later is refused', async () => {
+    const { appId, payee } = await merchant('500');
+    const inFlight = await withdraw(appId, payee, '3');
+    const done = await withdraw(appId, payee, '4');
+    // As the rows were before the upgrade: no MAC; one of them already Completed.
+    await t.db
+      .updateTable('send_transactions')
+      .set({ request_mac: null })
+      .where('id', 'in', [inFlight.id, done.id])
+      .execute();
+    await t.db
+      .updateTable('send_transactions')
+      .set({ status: 1 })
+      .where('id', '=', done.id)
+      .execute();
+    const sign = requestSigner(t.config.signerRequestKey);
+    // A start that applies nothing new vouches for nothing.
+    expect(await macWithdrawalsAtUpgrade(t.db, applied('NotExecuted'), sign)).toBe(0);
+    await macWithdrawalsAtUpgrade(t.db, applied('Success'), sign);
+    const macs = await t.db
+      .selectFrom('send_transactions')
+      .select(['id', 'request_mac'])
+      .where('id', 'in', [inFlight.id, done.id])
+      .execute();
+    expect(Object.fromEntries(macs.map((m) => [m.id, m.request_mac !== null]))).toEqual({
+      [inFlight.id]: true,
+      [done.id]: false,
+    });
+    await sendPasses(1);
+    expect((await withdrawal(inFlight.id)).status).toBe(5);
+    expect(await localBalance(t.db, 56, BSC_USDT, payee)).toBe(usdt('3'));
+    // After the upgrade, a row that lost its MAC is not vouched for again.
+    const later = await withdraw(appId, payee, '5');
+    await t.db
+      .updateTable('send_transactions')
+      .set({ request_mac: null })
+      .where('id', '=', later.id)
+      .execute();
+    await sendPasses(1);
+    expect(await withdrawal(later.id)).toMatchObject({
+      status: 6,
+      failure_reason: 'signer_refused',
+    });
+  });
+});
