@@ -137,6 +137,16 @@ export interface SignerConfig {
   requestKeyFile: string | undefined;
   /** OPERATOR_EMAIL: where the signer sends its alerts (a refused request); unset, it only logs. */
   operatorEmail: string | undefined;
+  /**
+   * SIGNER_STORE_DIR: the signer's own store (signer/server/store.ts), as given; unset,
+   * DATA_DIR/signer. On the signer's host; the web process never opens it.
+   */
+  storeDir: string | undefined;
+  /**
+   * SIGNER_HOLD_HOURS: the signer's own hold, from its own clock, on a changed payout address or
+   * IP whitelist (SETTINGS_HOLD_HOURS is what the portal shows until the signer's time is known).
+   */
+  signerHoldHours: number;
 }
 
 export interface WebhookConfig {
@@ -409,6 +419,8 @@ function signerConfig(env: Env): SignerConfig {
     requestKey: requestKey(env),
     requestKeyFile: str(env, 'SIGNER_REQUEST_KEY_FILE'),
     operatorEmail: email(env, 'OPERATOR_EMAIL'),
+    storeDir: str(env, 'SIGNER_STORE_DIR'),
+    signerHoldHours: int(env, 'SIGNER_HOLD_HOURS', 24, 0, 24 * 90),
   };
 }
 

@@ -104,10 +104,11 @@ export async function openRuntime(config: Config, opts: OpenOptions = {}): Promi
     // After the check: DATA_DIR's secret key is generated here when there is none.
     const resolved = resolveConfig(config);
     const migrated = await migrateToLatest(db);
-    await macWithdrawalsAtUpgrade(db, migrated, requestSigner(resolved.signerRequestKey));
+    const sign = requestSigner(resolved.signerRequestKey);
+    await macWithdrawalsAtUpgrade(db, migrated, sign);
     if (opts.seed !== false) {
       const demo = resolved.seedDemo && !opts.existing;
-      await seed(db, { demo, gateway: demo ? demoGatewayOf(resolved) : undefined });
+      await seed(db, { demo, gateway: demo ? demoGatewayOf(resolved) : undefined, sign });
     }
     return { config: resolved, db, close: () => db.destroy() };
   } catch (err) {

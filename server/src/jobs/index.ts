@@ -4,6 +4,12 @@ import { specChainAdapters } from '../domain/chain';
 import type { ChainAdapter } from '../domain/chain/adapter';
 import { mineLocalBlocks } from '../domain/chain/localAdapter';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
+import {
+  REGISTER_KIND,
+  registerWithSigner,
+  registrationRetryDelay,
+  type RegistrationPayload,
+} from '../domain/apps/signerRegistration';
 import { completeDeposits } from '../domain/payments/depositCompletion';
 import { watchDeposits } from '../domain/payments/deposits';
 import { provisionGasAddresses } from '../domain/payments/gasProvisioner';
@@ -130,6 +136,26 @@ export function withdrawalSendingTask(
   };
 }
 
+/**
+ * A payout address or whitelist change, registered with the signer once the change committed
+ * (queued in its transaction); retried, at most a minute apart, until the signer takes it.
+ */
+export function signerRegistrationTask(
+  db: Db,
+  signer: SignerClient,
+  endpoint: SignerEndpoint,
+): Task {
+  return {
+    kind: REGISTER_KIND,
+    lane: MONEY_LANE,
+    retryDelayMs: registrationRetryDelay,
+    async run(job) {
+      if (!signerPresent(endpoint)) throw new Error('No signer is listening yet');
+      await registerWithSigner(db, signer, job.payload as RegistrationPayload);
+    },
+  };
+}
+
 /** The chain watcher: one job per chain, so a slow or unreachable RPC holds up only its chain. */
 export function depositWatcherTask(db: Db, adapter: ChainAdapter, clock: () => Date): Task {
   return {
@@ -163,6 +189,7 @@ export function backgroundTasks(
   const endpoint = signerEndpoint(config);
   const signer = signerClient(endpoint);
   const chains = specChainAdapters(config, db);
+  tasks.push(signerRegistrationTask(db, signer, endpoint));
   tasks.push(depositCompletionTask(db, signer, endpoint, systemClock));
   tasks.push(
     withdrawalSendingTask(

@@ -12,6 +12,11 @@ import { openAccount, type GatewayAccount } from '../domain/payments/accounts';
 import { watchDeposits } from '../domain/payments/deposits';
 import { decimalToMicro } from '../domain/money';
 import type { Clock } from '../domain/time';
+import {
+  queuePayoutRegistration,
+  queueWhitelistRegistration,
+} from '../domain/apps/signerRegistration';
+import type { RequestSigner } from '../signer/client/requestMac';
 
 // The demo merchant's app, so that the app detail screen shows data on first start. Its settings
 // are rows (two payment methods in use, whose operational wallets the gas job provisions at
@@ -71,6 +76,7 @@ export async function seedDemoApps(
   db: Db,
   clock: Clock,
   gateway: DemoGateway | undefined,
+  sign: RequestSigner,
 ): Promise<void> {
   const userId = await demoUserWithout(db, 'apps');
   if (!userId) return;
@@ -126,6 +132,33 @@ export async function seedDemoApps(
         },
       ])
       .execute();
+
+    // Registered with the signer as the portal's own calls register them: the first whitelist
+    // and payout addresses, in effect at once.
+    const registered = new Date(now);
+    const app = await trx
+      .selectFrom('apps')
+      .select('whitelist_ip')
+      .where('id', '=', appId)
+      .executeTakeFirstOrThrow();
+    await queueWhitelistRegistration(trx, sign, {
+      appId,
+      whitelist: app.whitelist_ip,
+      at: registered,
+    });
+    const methods = await trx
+      .selectFrom('app_payment_methods')
+      .select(['payment_method_id', 'collect_address'])
+      .where('app_id', '=', appId)
+      .execute();
+    for (const method of methods) {
+      await queuePayoutRegistration(trx, sign, {
+        appId,
+        paymentMethodId: method.payment_method_id,
+        address: method.collect_address,
+        at: registered,
+      });
+    }
 
     const key = newApiKey(); // its plaintext is dropped: a seeded key can only be listed
     await trx

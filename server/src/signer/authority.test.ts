@@ -1,8 +1,17 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { parseEther, parseUnits } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { addUser } from '../../test/accounts';
 import { insertApp, insertAppMethod, insertSend, insertSubscription } from '../../test/appRows';
-import { OPERATOR_EMAIL, startTestSigner, type TestSigner } from '../../test/signer';
+import {
+  OPERATOR_EMAIL,
+  registerApp,
+  runRegistrations,
+  startTestSigner,
+  type TestSigner,
+} from '../../test/signer';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import type { Db } from '../db/connection';
 import { chainAdapterFor } from '../domain/chain';
@@ -14,17 +23,25 @@ import {
 } from '../domain/chain/localAdapter';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
 import { readOutbox } from '../domain/mailer';
+import { completeDeposits } from '../domain/payments/depositCompletion';
+import { watchDeposits } from '../domain/payments/deposits';
+import { openAccount } from '../domain/payments/accounts';
 import { provisionGasAddresses } from '../domain/payments/gasProvisioner';
 import { sendWithdrawals } from '../domain/payments/withdrawalSending';
 import { macWithdrawalsAtUpgrade, requestWithdrawal } from '../domain/payments/withdrawals';
 import { requestSigner } from './client/requestMac';
+import { SignerStore } from './server/store';
+import { importSharedSettings } from './server/storeImport';
 
 // The signer takes its authority from no row of the shared database. Whoever can write that
 // database (an SQL injection, leaked credentials, a tampered backup, a compromised web process)
 // edits an accepted withdrawal, or inserts one nobody asked for: the signer finds the row does
 // not match the MAC the web process made when it accepted it, signs nothing, records the refusal
 // and alerts the operator and the merchant; the withdrawal ends Unsuccessful (signer_refused) and
-// its reservation is released. An honest withdrawal still goes out.
+// its reservation is released. An honest withdrawal still goes out. Payout addresses and holds
+// come from the signer's own store, registered through its socket and held by its own clock:
+// clearing the hold columns of the database, or registering an address with valid MACs as a
+// compromised web process could, sends no sweep anywhere before the signer's hold ends.
 
 // Each pass reads and writes the chain tables: slow on PostgreSQL on a busy machine.
 jest.setTimeout(120_000);
@@ -69,8 +86,9 @@ async function merchant(tokens = '500') {
   if (!gas) throw new Error('no gas address');
   await mint(null, gas, parseEther('1'));
   await mint(BSC_USDT, gas, usdt(tokens));
+  await registerApp(t, signer, appId);
   const payee = privateKeyToAddress(`0x${(1200 + serial).toString(16).padStart(64, '0')}`);
-  return { appId, gas, payee, email: `${username}@example.com` };
+  return { appId, methodId, gas, payee, username, email: `${username}@example.com` };
 }
 
 function mint(token: string | null, to: string, amount: bigint) {
@@ -307,5 +325,219 @@ describe('the upgrade that brings the MACs', () => {
       status: 6,
       failure_reason: 'signer_refused',
     });
+  });
+});
+
+describe("sweeps go only where the signer's store says, when it says", () => {
+  const HOLD = 24 * 3_600_000;
+  const NEW_PAYOUT = privateKeyToAddress(`0x${'55'.repeat(32)}`);
+
+  /** A customer's USDT deposit of `amount` to the app, credited (3) by the watcher. */
+  async function creditedDeposit(
+    appId: string,
+    amount: string,
+  ): Promise<{ id: string; address: string }> {
+    const { account } = await openAccount(t.db, resolveWalletXpub(t.config), {
+      appId,
+      uniqueId: `customer-${serial}`,
+      code: 'USDT-BEP20',
+      now: t.clock(),
+    });
+    await mint(BSC_USDT, account.address, usdt(amount));
+    const chain = chainAdapterFor(t.config, t.db, 56);
+    await watchDeposits(t.db, chain, t.clock());
+    await mineLocalBlocks(t.db, 15, 56);
+    await watchDeposits(t.db, chain, t.clock());
+    const row = await t.db
+      .selectFrom('receive_transactions')
+      .select(['id', 'deposit_status'])
+      .where('address', '=', account.address)
+      .executeTakeFirstOrThrow();
+    expect(row.deposit_status).toBe(3);
+    return { id: row.id, address: account.address };
+  }
+
+  const passes = async (n: number) => {
+    for (let i = 0; i < n; i += 1) await completeDeposits(t.db, signer.client, t.clock());
+  };
+  const depositStatus = async (id: string) =>
+    (
+      await t.db
+        .selectFrom('receive_transactions')
+        .select('deposit_status')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).deposit_status;
+  const sweepsOf = (id: string) =>
+    t.db
+      .selectFrom('chain_txs')
+      .select(['to_address'])
+      .where('ref_id', '=', id)
+      .where('purpose', 'in', ['sweep', 'sweep_fee'])
+      .execute();
+
+  it('a payout address changed through the API, its hold columns cleared in the database: no sweep until the signer’s hold ends', async () => {
+    const { appId, methodId, username, email } = await merchant('0');
+    const headers = await t.authHeader(username);
+    const changed = await t.call('updatePaymentMethod', {
+      headers,
+      body: { id: methodId, user_app_id: appId, type: 'address', collect_address: NEW_PAYOUT },
+    });
+    expect(changed.statusCode).toBe(200);
+    // The change reaches the signer (the job queued with it), which holds it from its own clock.
+    await runRegistrations(t, signer);
+    const until = new Date(t.clock().getTime() + HOLD).toISOString();
+    expect(
+      await t.db
+        .selectFrom('app_payment_methods')
+        .select('payout_hold_until')
+        .where('id', '=', methodId)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ payout_hold_until: until });
+    // Whoever writes the database clears the holds.
+    await t.db
+      .updateTable('app_payment_methods')
+      .set({ payout_hold_until: null })
+      .where('id', '=', methodId)
+      .execute();
+    await t.db
+      .updateTable('apps')
+      .set({ whitelist_hold_until: null })
+      .where('id', '=', appId)
+      .execute();
+    const deposit = await creditedDeposit(appId, '100');
+    await passes(4);
+    // Topped up with gas, and waiting: nothing swept, nothing moved.
+    expect(await depositStatus(deposit.id)).toBe(4);
+    expect(await sweepsOf(deposit.id)).toEqual([]);
+    expect(await localBalance(t.db, 56, BSC_USDT, deposit.address)).toBe(usdt('100'));
+    expect(await localBalance(t.db, 56, BSC_USDT, NEW_PAYOUT)).toBe(0n);
+    expect(await refusalsOf(deposit.id)).toEqual([
+      {
+        request: 'sweep',
+        app_id: appId,
+        reason: `A sweep to ${NEW_PAYOUT} was asked for while the signer holds that payout address until ${until}: the hold was cleared in the database, or the web process is compromised.`,
+      },
+    ]);
+    expect(alertsAbout(deposit.id)).toEqual(
+      [OPERATOR_EMAIL, email].sort().map((to) => ({ to, subject: ALERT })),
+    );
+    // Once the signer's hold is over, the sweep goes to the new address.
+    t.clock.advance(HOLD + 1);
+    await passes(3);
+    expect(await depositStatus(deposit.id)).toBe(1);
+    expect(await localBalance(t.db, 56, BSC_USDT, NEW_PAYOUT)).toBe(usdt('100'));
+    expect(await sweepsOf(deposit.id)).toEqual([{ to_address: NEW_PAYOUT }]);
+  });
+
+  it('a web process holding the MAC key registers its own address: the signer holds it, tells the merchant, and sweeps nothing there', async () => {
+    const { appId, email } = await merchant('0');
+    const sign = requestSigner(t.config.signerRequestKey);
+    const at = t.clock().toISOString();
+    const registration = {
+      kind: 'payout' as const,
+      appId,
+      paymentMethodId: 'pm_usdt_bsc',
+      address: ATTACKER,
+      at,
+    };
+    const until = new Date(t.clock().getTime() + HOLD).toISOString();
+    expect(
+      await signer.client.request({
+        op: 'registerPayout',
+        appId,
+        paymentMethodId: 'pm_usdt_bsc',
+        address: ATTACKER,
+        at,
+        mac: sign(registration),
+      }),
+    ).toEqual({ state: 'registered', heldUntil: until });
+    // The signer itself tells the merchant and the operator.
+    const notices = readOutbox(t.dataDir).filter((m) => m.text.includes(ATTACKER));
+    expect(notices.map((m) => m.to).sort()).toEqual([OPERATOR_EMAIL, email].sort());
+    expect(notices[0]?.subject).toBe(`Notice: a change of app ${appId} takes effect on ${until}`);
+    // It writes its address in the database too, without a hold, and lets the sweep run.
+    await t.db
+      .updateTable('app_payment_methods')
+      .set({ collect_address: ATTACKER, payout_hold_until: null })
+      .where('app_id', '=', appId)
+      .execute();
+    const deposit = await creditedDeposit(appId, '40');
+    await passes(4);
+    expect(await depositStatus(deposit.id)).toBe(4);
+    expect(
+      await signer.client.request({ op: 'sweep', depositId: deposit.id, to: ATTACKER }),
+    ).toEqual({
+      state: 'waiting',
+      reason: `The payout address was changed: sweeps to it are held until ${until}.`,
+    });
+    expect(await sweepsOf(deposit.id)).toEqual([]);
+    expect(await localBalance(t.db, 56, BSC_USDT, ATTACKER)).toBe(0n);
+    // Nor to an address it never registered, and a registration without the key's MAC is refused.
+    const other = privateKeyToAddress(`0x${'44'.repeat(32)}`);
+    expect(
+      await signer.client.request({ op: 'sweep', depositId: deposit.id, to: other }),
+    ).toMatchObject({
+      state: 'refused',
+      code: 'signer_refused',
+    });
+    expect(
+      await signer.client.request({
+        op: 'registerPayout',
+        appId,
+        paymentMethodId: 'pm_usdt_bsc',
+        address: other,
+        at: new Date(t.clock().getTime() + 1).toISOString(),
+        mac: 'ab'.repeat(32),
+      }),
+    ).toMatchObject({ state: 'refused', code: 'signer_refused' });
+    expect(signer.store.payout(appId, 'pm_usdt_bsc', t.clock().getTime()).pending?.address).toBe(
+      ATTACKER.toLowerCase(),
+    );
+    expect(await localBalance(t.db, 56, BSC_USDT, other)).toBe(0n);
+  });
+});
+
+describe("the signer's first start on an existing deployment", () => {
+  it('imports the payout addresses and whitelist holds from the shared database, once', async () => {
+    const { appId, methodId } = await merchant('0');
+    const now = t.clock().getTime();
+    const held = new Date(now + 5 * 3_600_000).toISOString();
+    await t.db
+      .updateTable('app_payment_methods')
+      .set({ collect_address: ATTACKER, payout_hold_until: held })
+      .where('id', '=', methodId)
+      .execute();
+    await t.db
+      .updateTable('apps')
+      .set({ whitelist_hold_until: held })
+      .where('id', '=', appId)
+      .execute();
+    const dir = mkdtempSync(path.join(tmpdir(), 'signer-import-'));
+    const store = SignerStore.open(path.join(dir, 'signer'));
+    try {
+      const imported = await importSharedSettings(store, t.db, t.clock());
+      expect(imported?.payouts).toBeGreaterThan(0);
+      expect(store.payout(appId, 'pm_usdt_bsc', now)).toEqual({
+        inEffect: null,
+        pending: { address: ATTACKER.toLowerCase(), effectiveAt: Date.parse(held) },
+      });
+      expect(store.withdrawalHold(appId, now)).toEqual({
+        registered: true,
+        empty: false,
+        until: Date.parse(held),
+      });
+      // Done once: what the database says later is not taken.
+      await t.db
+        .updateTable('app_payment_methods')
+        .set({ payout_hold_until: null })
+        .where('id', '=', methodId)
+        .execute();
+      expect(await importSharedSettings(store, t.db, t.clock())).toBeNull();
+      expect(store.payout(appId, 'pm_usdt_bsc', now).inEffect).toBeNull();
+    } finally {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -3,7 +3,7 @@ import { privateKeyToAddress } from 'viem/accounts';
 import { addUser } from '../../test/accounts';
 import { insertApp, insertSubscription } from '../../test/appRows';
 import { startLocalNode, type LocalNode } from '../../test/chain/localNode';
-import { seedAccount, startTestSigner, type TestSigner } from '../../test/signer';
+import { registerApp, seedAccount, startTestSigner, type TestSigner } from '../../test/signer';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import { chainAdapterFor } from '../domain/chain';
 import type { SpecChainId } from '../domain/chain/specChains';
@@ -101,6 +101,7 @@ async function merchant(methodId: string, code: string) {
     .select('gas_index')
     .where('id', '=', `apm_evm_signer_${serial}`)
     .executeTakeFirstOrThrow();
+  await registerApp(t, signer, appId);
   return { payout, depositAddress: account.address as Address, appId, userId, gas, gasIndex };
 }
 
@@ -235,6 +236,7 @@ describe('withdrawals go out on an EVM chain (Hardhat)', () => {
       .set({ whitelist_ip: '203.0.113.7' })
       .where('id', '=', appId)
       .execute();
+    await registerApp(t, signer, appId); // its first whitelist: not held
     await node.transfer(token as Address, gas as Address, tokens);
     const to = privateKeyToAddress(`0x${(700 + serial).toString(16).padStart(64, '0')}`);
     return { appId, userId, gas, gasIndex, to };

@@ -2,6 +2,7 @@ import type { Db } from '../../db/connection';
 import type { DepositStatus } from '../../db/schema';
 import type { SignerAnswer } from '../../signer/client/protocol';
 import type { SignerClient } from '../../signer/client/client';
+import { payoutRegistrationPending } from '../apps/signerRegistration';
 import { depositsWithMethod, getDeposit } from './deposits';
 import { emitDepositEvents } from '../webhooks/events';
 
@@ -37,6 +38,7 @@ export async function completeDeposits(
     .select([
       'receive_transactions.id',
       'receive_transactions.app_id',
+      'receive_transactions.payment_method_id',
       'receive_transactions.deposit_status',
       'payment_methods.is_token',
       'app_payment_methods.collect_address',
@@ -64,8 +66,10 @@ export async function completeDeposits(
         continue;
       }
     }
-    // A held payout address: the signer would refuse; the deposit waits for the hold to end.
+    // A held payout address (the signer's hold end, once it registered the change), or a change
+    // the signer has not registered yet: the signer would not sweep there; the deposit waits.
     if (row.payout_hold_until !== null && new Date(row.payout_hold_until) > now) continue;
+    if (await payoutRegistrationPending(db, row.app_id, row.payment_method_id)) continue;
     const answer = await signer.request({
       op: 'sweep',
       depositId: row.id,

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 // What the web process vouches for, and how the signer checks it was the web process: an
 // HMAC-SHA256, under the request key (requestKey.ts), of a canonical, versioned encoding of the
@@ -65,7 +65,7 @@ export function withdrawalRequest(row: {
 export type RequestSigner = (request: MacedRequest) => string;
 
 /** An EVM address in one case (the case is only a checksum); others (Tron) as they are. */
-function addressForm(address: string): string {
+export function addressForm(address: string): string {
   return /^0x[0-9a-fA-F]{40}$/.test(address) ? address.toLowerCase() : address;
 }
 
@@ -111,4 +111,11 @@ export function requestSigner(key: Buffer): RequestSigner {
 export function verifyRequestMac(key: Buffer, request: MacedRequest, mac: string | null): boolean {
   if (mac === null || !/^[0-9a-f]{64}$/.test(mac)) return false;
   return timingSafeEqual(macOf(key, request), Buffer.from(mac, 'hex'));
+}
+
+/** The hash a whitelist is registered by: SHA-256 of its normalised text ('' when empty). */
+export function whitelistHash(normalised: string | null): string {
+  return createHash('sha256')
+    .update(normalised ?? '')
+    .digest('hex');
 }

@@ -6,17 +6,20 @@ import type { ChainSender } from '../../domain/chain/sender';
 import type { MailMessage } from '../../domain/mailer';
 import type { Clock } from '../../domain/time';
 import type { SignerAnswer } from '../client/protocol';
+import type { SignerStore } from './store';
 
 // What every part of the signer's service shares: its dependencies, the rows it signs, and
 // how it says no.
 
 export type SignerSettings = Pick<
   SignerConfig,
-  'feeAddress' | 'sweepMin' | 'gasTopUpCap' | 'replaceAfterMs' | 'operatorEmail'
+  'feeAddress' | 'sweepMin' | 'gasTopUpCap' | 'replaceAfterMs' | 'operatorEmail' | 'signerHoldHours'
 >;
 
 export interface SignerDeps {
   db: Db;
+  /** The signer's own store (store.ts): the authority on payout addresses and holds. */
+  store: SignerStore;
   /** The account key (m/44'/60'/0'). */
   account: HDKey;
   senderFor(chainId: number): ChainSender;
@@ -37,6 +40,9 @@ export type TxRow = ChainTxsTable;
 export interface Transfer {
   purpose: ChainTxPurpose;
   refId: string;
+  /** Whose money it is (the store's record of what was signed). */
+  appId: string | null;
+  paymentMethodId: string | null;
   chainId: number;
   keyPath: string;
   from: string;

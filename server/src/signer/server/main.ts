@@ -13,10 +13,13 @@ import { SignerService } from './service';
 import { endpointName, signerEndpoint } from '../client/client';
 import { listenSigner } from './listener';
 import { requestSigner } from '../client/requestMac';
+import { signerStoreDir, SignerStore } from './store';
+import { importSharedSettings } from './storeImport';
 
 // The signer's own process (dist/server/signer.cjs; `npm start` runs it beside the server): the
-// only one that reads the wallet seed. It answers the web process's three requests on a unix
-// socket, re-checking each against the database, and logs every signature with its reason.
+// only one that reads the wallet seed. It answers the web process's requests on a unix socket,
+// checks each money request's MAC and re-checks it, takes payout addresses and holds from its
+// own store (SIGNER_STORE_DIR), and logs every signature with its reason.
 
 function log(line: Record<string, unknown>): void {
   process.stdout.write(
@@ -47,9 +50,17 @@ async function main(): Promise<void> {
   const migrated = await migrateToLatest(db);
   // The start that brings request MACs vouches, once, for the withdrawals then in flight.
   await macWithdrawalsAtUpgrade(db, migrated, requestSigner(config.signerRequestKey));
+  const store = SignerStore.open(signerStoreDir(config));
+  const imported = await importSharedSettings(store, db, systemClock());
+  if (imported) {
+    log({
+      msg: `First start of the signer's store: imported ${imported.payouts} payout address(es) and ${imported.whitelists} app whitelist(s) from the shared database`,
+    });
+  }
   const senders = new Map<number, ChainSender>();
   const service = new SignerService({
     db,
+    store,
     account,
     senderFor: (chainId) => {
       let sender = senders.get(chainId);
@@ -89,6 +100,7 @@ async function main(): Promise<void> {
     server
       .close()
       .then(() => db.destroy())
+      .then(() => store.close())
       .then(
         () => process.exit(0),
         () => process.exit(1),

@@ -1,5 +1,4 @@
 import { getAddress, isAddress } from 'viem';
-import { withdrawalHoldEnd } from '../../domain/apps/apps';
 import { NATIVE_TRANSFER_GAS, TOKEN_TRANSFER_GAS } from '../../domain/chain/sender';
 import { addressKey } from '../../domain/chain/specChains';
 import { GAS_BRANCH } from '../../domain/payments/gasProvisioner';
@@ -11,8 +10,9 @@ import type { Refusals } from './refusals';
 
 // Withdrawals: the row's MAC is checked first (the web process made it when it accepted the
 // withdrawal: an edited or inserted row has none that matches, and is refused as untrusted), then
-// the row is re-checked (status 3, the method's switch, the whitelist and its hold, the wallet's
-// funds) before the pipeline signs it.
+// the row is re-checked (status 3, the method's switch, the wallet's funds) and the signer's own
+// store asked about the app (a whitelist registered and not empty; no change of it, or of a
+// payout address, still held: the withdrawal waits) before the pipeline signs it.
 
 export class WithdrawalSigner {
   constructor(
@@ -57,7 +57,6 @@ export class WithdrawalSigner {
         'app_payment_methods.withdraw_status',
         'app_payment_methods.gas_address',
         'app_payment_methods.gas_index',
-        'apps.whitelist_ip',
       ])
       .where('send_transactions.id', '=', withdrawalId)
       .executeTakeFirst();
@@ -100,11 +99,20 @@ export class WithdrawalSigner {
     if (w.status !== 3) return refuse(`Withdrawal ${w.id} is in status ${w.status}, not 3.`);
     if (w.amount_raw === null) return refuse(`Withdrawal ${w.id} has no exact amount.`);
     if (w.withdraw_status !== 1) return refuse('Withdrawals of this method are switched off.');
-    if (!w.whitelist_ip || w.whitelist_ip.trim() === '') {
-      return refuse('The app has no IP whitelist: withdrawals need one.');
+    const app = this.deps.store.withdrawalHold(w.app_id, this.deps.clock().getTime());
+    if (!app.registered) {
+      return {
+        state: 'waiting',
+        reason: "The app's IP whitelist is not registered with the signer yet.",
+      };
     }
-    const hold = await withdrawalHoldEnd(db, w.app_id, this.deps.clock());
-    if (hold) return refuse(`The app's settings changed: withdrawals are held until ${hold}.`);
+    if (app.empty) return refuse('The app has no IP whitelist: withdrawals need one.');
+    if (app.until !== null) {
+      return {
+        state: 'waiting',
+        reason: `The app's settings changed: withdrawals are held until ${new Date(app.until).toISOString()}.`,
+      };
+    }
     if (!isAddress(w.to_address, { strict: false })) {
       return refuse(`${w.to_address} is not an address of this network.`);
     }
@@ -135,6 +143,8 @@ export class WithdrawalSigner {
       {
         purpose: 'withdrawal',
         refId: w.id,
+        appId: w.app_id,
+        paymentMethodId: w.payment_method_id,
         chainId,
         keyPath: `${GAS_BRANCH}/0/${w.gas_index}`,
         from: w.gas_address,
