@@ -14,9 +14,11 @@ import { decimalToMicro } from '../domain/money';
 import type { Clock } from '../domain/time';
 import {
   queuePayoutRegistration,
+  queuePlanRegistration,
   queueWhitelistRegistration,
 } from '../domain/apps/signerRegistration';
-import type { RequestSigner } from '../signer/client/requestMac';
+import { currentSubscription } from '../domain/billing/subscriptions';
+import { NO_PLAN, type RequestSigner } from '../signer/client/requestMac';
 
 // The demo merchant's app, so that the app detail screen shows data on first start. Its settings
 // are rows (two payment methods in use, whose operational wallets the gas job provisions at
@@ -134,7 +136,7 @@ export async function seedDemoApps(
       .execute();
 
     // Registered with the signer as the portal's own calls register them: the first whitelist
-    // and payout addresses, in effect at once.
+    // and payout addresses, in effect at once, and the plan.
     const registered = new Date(now);
     const app = await trx
       .selectFrom('apps')
@@ -151,6 +153,12 @@ export async function seedDemoApps(
       .select(['payment_method_id', 'collect_address'])
       .where('app_id', '=', appId)
       .execute();
+    const plan = await currentSubscription(trx, userId, registered.toISOString());
+    await queuePlanRegistration(trx, sign, {
+      appId,
+      packageId: plan?.package_id ?? NO_PLAN,
+      at: registered,
+    });
     for (const method of methods) {
       await queuePayoutRegistration(trx, sign, {
         appId,

@@ -51,7 +51,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<void> {
     await seedDemoAccount(trx, clock);
     await seedDemoPortal(trx, clock);
     // The plan before the app: its payments count against it.
-    await seedDemoMoney(trx, clock);
+    await seedDemoMoney(trx, clock, options.sign);
     await seedDemoApps(trx, clock, options.gateway, options.sign);
   });
 }

@@ -29,8 +29,11 @@ import { openAccount } from '../domain/payments/accounts';
 import { provisionGasAddresses } from '../domain/payments/gasProvisioner';
 import { sendWithdrawals } from '../domain/payments/withdrawalSending';
 import { macWithdrawalsAtUpgrade, requestWithdrawal } from '../domain/payments/withdrawals';
+import { getWithdrawal } from '../domain/payments/withdrawalReads';
+import { withdrawalView } from '../domain/payments/views';
 import { requestSigner } from './client/requestMac';
-import { SignerStore } from './server/store';
+import { runSignerCommand } from './server/commands';
+import { SignerStore, signerStoreDir } from './server/store';
 import { importSharedSettings } from './server/storeImport';
 
 // The signer takes its authority from no row of the shared database. Whoever can write that
@@ -539,5 +542,111 @@ describe("the signer's first start on an existing deployment", () => {
       store.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the daily cap the web process cannot lift', () => {
+  const HOLD = 24 * 3_600_000;
+  const command = (...args: string[]) => {
+    const lines: string[] = [];
+    const code = runSignerCommand(args, signerStoreDir(t.config), (l) => lines.push(l), t.clock());
+    return { code, lines };
+  };
+  const waitingOf = async (appId: string, id: string) =>
+    withdrawalView(await getWithdrawal(t.db, appId, id)).waiting_reason;
+
+  it('beyond the cap a withdrawal waits held for approval; approved it goes out, rejected it ends Unsuccessful', async () => {
+    // No plan registered: the smallest plan's cap, 10,000 USDT a day.
+    const { appId, gas, payee, email } = await merchant('30000');
+    const first = await withdraw(appId, payee, '6000');
+    const second = await withdraw(appId, payee, '5000');
+    await sendPasses(1);
+    expect((await withdrawal(first.id)).status).toBe(5);
+    expect(await withdrawal(second.id)).toMatchObject({ status: 3, signed_tx: null });
+    const listed = command('list');
+    expect(listed.code).toBe(0);
+    const approvalId = /^(apr_\S+)/.exec(
+      listed.lines.find((l) => l.includes(second.id)) ?? '',
+    )?.[1];
+    expect(approvalId).toBeDefined();
+    const message = `Beyond the app's daily cap of 10000 USDT-BEP20 (6000 USDT-BEP20 sent in the last 24 hours): this withdrawal of 5000 USDT-BEP20 waits for the gateway operator's approval (${approvalId}).`;
+    // The merchant's server sees why (the gateway's withdrawal), and both are told, once.
+    expect(await waitingOf(appId, second.id)).toEqual({ code: 'held_for_approval', message });
+    await sendPasses(2);
+    expect((await withdrawal(second.id)).status).toBe(3);
+    expect(
+      readOutbox(t.dataDir)
+        .filter(
+          (m) => m.subject === `Approval needed: withdrawal ${second.id} is beyond the daily cap`,
+        )
+        .map((m) => m.to)
+        .sort(),
+    ).toEqual([OPERATOR_EMAIL, email].sort());
+    expect(await localBalance(t.db, 56, BSC_USDT, payee)).toBe(usdt('6000'));
+    // The operator approves it on the signer's host: that one goes through the cap.
+    expect(command('approve', approvalId ?? '')).toEqual({
+      code: 0,
+      lines: [`Approved ${approvalId}: it goes out at the withdrawal job's next pass.`],
+    });
+    await sendPasses(1);
+    expect((await withdrawal(second.id)).status).toBe(5);
+    expect(await waitingOf(appId, second.id)).toBeNull();
+    expect(await localBalance(t.db, 56, BSC_USDT, payee)).toBe(usdt('11000'));
+    // Another one beyond it, rejected: Unsuccessful, nothing signed, its reservation released.
+    const third = await withdraw(appId, payee, '4000');
+    await sendPasses(1);
+    const rejected = /^(apr_\S+)/.exec(
+      command('list').lines.find((l) => l.includes(third.id)) ?? '',
+    )?.[1];
+    expect(command('reject', rejected ?? '').code).toBe(0);
+    expect(command('reject', rejected ?? '')).toEqual({
+      code: 1,
+      lines: [`No pending approval ${rejected} (npm run signer -- list shows them).`],
+    });
+    await sendPasses(1);
+    expect(await withdrawal(third.id)).toMatchObject({
+      status: 6,
+      signed_tx: null,
+      failure_reason: `The operator rejected withdrawal ${third.id} (${rejected}), held beyond the app's daily cap.`,
+    });
+    expect(await localBalance(t.db, 56, BSC_USDT, payee)).toBe(usdt('11000'));
+    expect(await localBalance(t.db, 56, BSC_USDT, gas)).toBe(usdt('19000'));
+    expect(command('list').lines).toEqual(['(none)']);
+  });
+
+  it('a web process with the key registers a bigger plan: the cap stays until the signer’s hold is over; the operator’s cap prevails', async () => {
+    const { appId, payee } = await merchant('60000');
+    const sign = requestSigner(t.config.signerRequestKey);
+    const at = t.clock().toISOString();
+    const plan = { kind: 'plan' as const, appId, packageId: 'pkg_enterprise', at };
+    expect(
+      await signer.client.request({
+        op: 'registerPlan',
+        appId,
+        packageId: 'pkg_enterprise',
+        at,
+        mac: sign(plan),
+      }),
+    ).toEqual({
+      state: 'registered',
+      heldUntil: new Date(t.clock().getTime() + HOLD).toISOString(),
+    });
+    const big = await withdraw(appId, payee, '20000');
+    await sendPasses(1);
+    expect(await withdrawal(big.id)).toMatchObject({ status: 3, signed_tx: null });
+    expect((await waitingOf(appId, big.id))?.code).toBe('held_for_approval');
+    // The operator lowers the app's cap: it holds whatever the plan.
+    expect(command('cap', appId, 'USDT-BEP20', '500')).toEqual({
+      code: 0,
+      lines: [`The daily cap of app ${appId} for USDT-BEP20 is now 500 USDT-BEP20.`],
+    });
+    // Past the hold the plan's 250,000 would allow it, the operator's 500 does not.
+    t.clock.advance(HOLD + 1);
+    await sendPasses(1);
+    expect((await withdrawal(big.id)).status).toBe(3);
+    command('cap', appId, 'USDT-BEP20', '250000');
+    await sendPasses(1);
+    expect((await withdrawal(big.id)).status).toBe(5);
+    expect(await localBalance(t.db, 56, BSC_USDT, payee)).toBe(usdt('20000'));
   });
 });

@@ -9,7 +9,8 @@ import { newId } from '../ids';
 import { currentSubscription } from '../billing/subscriptions';
 import { APP_MESSAGES, APPS_WITHOUT_SUBSCRIPTION } from '../../../../src/shared/apps';
 import type { RequestSigner } from '../../signer/client/requestMac';
-import { queueWhitelistRegistration } from './signerRegistration';
+import { NO_PLAN } from '../../signer/client/requestMac';
+import { queuePlanRegistration, queueWhitelistRegistration } from './signerRegistration';
 import { normaliseWhitelist } from './whitelist';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -172,8 +173,8 @@ function checkedAppFields(input: AppFieldsInput): AppFields {
 }
 
 /**
- * Creates an app within the user's app limit, its whitelist registered with the signer as its
- * first; returns it and the user's apps after.
+ * Creates an app within the user's app limit, its whitelist (its first) and the user's plan
+ * registered with the signer; returns it and the user's apps after.
  */
 export async function createApp(
   db: Db,
@@ -198,6 +199,12 @@ export async function createApp(
     await queueWhitelistRegistration(trx, sign, {
       appId: id,
       whitelist: fields.whitelist_ip,
+      at: new Date(nowIso),
+    });
+    const plan = await currentSubscription(trx, userId, nowIso);
+    await queuePlanRegistration(trx, sign, {
+      appId: id,
+      packageId: plan?.package_id ?? NO_PLAN,
       at: new Date(nowIso),
     });
   });

@@ -4,6 +4,7 @@ import type { SignerClient } from '../../signer/client/client';
 import type { SignerRequest } from '../../signer/client/protocol';
 import {
   whitelistHash,
+  type PlanRegistration,
   type PayoutRegistration,
   type RequestSigner,
   type WhitelistRegistration,
@@ -11,7 +12,7 @@ import {
 import { newId } from '../ids';
 
 // A change of what steers an app's money (a payout address set or changed, the IP whitelist
-// changed) is registered with the signer, whose own store is the authority on where sweeps go and
+// changed, the plan whose daily caps the signer applies) is registered with the signer, whose own store is the authority on where sweeps go and
 // when a change takes effect (signer/server/store.ts). The registration is MACed and queued as a
 // job in the same transaction as the change, so it goes out once the change commits, and only
 // then; the job (`signer.register`) asks the signer until it answers, and writes the signer's hold
@@ -26,7 +27,7 @@ const RETRY_CAP_MS = 60_000;
 export const REGISTER_ATTEMPTS = 1_000_000;
 
 export interface RegistrationPayload {
-  request: Extract<SignerRequest, { op: 'registerPayout' | 'registerWhitelist' }>;
+  request: Extract<SignerRequest, { op: 'registerPayout' | 'registerWhitelist' | 'registerPlan' }>;
 }
 
 /** The job's wait before its next attempt: doubling from a second, at most a minute. */
@@ -107,6 +108,39 @@ export async function queueWhitelistRegistration(
   );
 }
 
+/** Queues the registration of an app's plan (its package id, or NO_PLAN), in `trx`. */
+export async function queuePlanRegistration(
+  trx: Db,
+  sign: RequestSigner,
+  change: { appId: string; packageId: string; at: Date },
+): Promise<void> {
+  const registration: PlanRegistration = {
+    kind: 'plan',
+    appId: change.appId,
+    packageId: change.packageId,
+    at: change.at.toISOString(),
+  };
+  const payload: RegistrationPayload = {
+    request: {
+      op: 'registerPlan',
+      appId: registration.appId,
+      packageId: registration.packageId,
+      at: registration.at,
+      mac: sign(registration),
+    },
+  };
+  await addJob(
+    trx,
+    {
+      kind: REGISTER_KIND,
+      key: `plan:${change.appId}:${newId('reg')}`,
+      payload,
+      maxAttempts: REGISTER_ATTEMPTS,
+    },
+    change.at.getTime(),
+  );
+}
+
 /** Whether a payout address change of (app, method) has not reached the signer yet. */
 export async function payoutRegistrationPending(
   db: Db,
@@ -138,7 +172,7 @@ export async function registerWithSigner(
       `The signer did not take the ${request.op} of app ${request.appId}: ${answer.state === 'refused' || answer.state === 'waiting' ? answer.reason : answer.state}`,
     );
   }
-  if (answer.heldUntil === null) return;
+  if (answer.heldUntil === null || request.op === 'registerPlan') return;
   if (request.op === 'registerPayout') {
     const forms = request.address.startsWith('0x')
       ? [request.address, request.address.toLowerCase()]

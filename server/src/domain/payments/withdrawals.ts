@@ -456,7 +456,14 @@ export async function moveWithdrawal(
 ): Promise<boolean> {
   let update = trx
     .updateTable('send_transactions')
-    .set({ ...change.set, status: change.to, updated_at: change.now.toISOString() })
+    .set({
+      // A withdrawal that moves waits for nothing it waited for.
+      waiting_reason: null,
+      waiting_message: null,
+      ...change.set,
+      status: change.to,
+      updated_at: change.now.toISOString(),
+    })
     .where('id', '=', change.id)
     .where('status', 'in', change.from);
   if (change.where) update = change.where(update);

@@ -21,11 +21,15 @@ export type SignerRequest =
       mac: string;
     }
   /** The app's IP whitelist (the hash of its normalised entries), as changed at `at`. */
-  | { op: 'registerWhitelist'; appId: string; whitelistHash: string; at: string; mac: string };
+  | { op: 'registerWhitelist'; appId: string; whitelistHash: string; at: string; mac: string }
+  /** The app's plan (its package id, or `none`), as changed at `at`: its default daily caps. */
+  | { op: 'registerPlan'; appId: string; packageId: string; at: string; mac: string };
 
 /** A wait the merchant ends: the operational wallet lacks the coin to top up a deposit's gas. */
 export const OPERATIONAL_WALLET_NEEDS_GAS = 'operational_wallet_needs_gas';
-export type WaitingCode = typeof OPERATIONAL_WALLET_NEEDS_GAS;
+/** A wait the operator ends: money out beyond the app's daily cap, until approved or rejected. */
+export const HELD_FOR_APPROVAL = 'held_for_approval';
+export type WaitingCode = typeof OPERATIONAL_WALLET_NEEDS_GAS | typeof HELD_FOR_APPROVAL;
 
 /** A refusal of a request the signer could not trust (a withdrawal's failure_reason too). */
 export const SIGNER_REFUSED = 'signer_refused';
@@ -58,7 +62,14 @@ export type SignerAnswer =
    */
   | { state: 'refused'; reason: string; code?: typeof SIGNER_REFUSED };
 
-const OPS = ['topUpGas', 'sweep', 'sendWithdrawal', 'registerPayout', 'registerWhitelist'] as const;
+const OPS = [
+  'topUpGas',
+  'sweep',
+  'sendWithdrawal',
+  'registerPayout',
+  'registerWhitelist',
+  'registerPlan',
+] as const;
 
 /** Parses one request line; null for anything else (the signer answers refused). */
 export function parseRequest(line: string): SignerRequest | null {
@@ -90,6 +101,12 @@ export function parseRequest(line: string): SignerRequest | null {
     const whitelistHash = text('whitelistHash');
     return appId && at && mac && whitelistHash
       ? { op: 'registerWhitelist', appId, whitelistHash, at, mac }
+      : null;
+  }
+  if (r.op === 'registerPlan') {
+    const packageId = text('packageId');
+    return appId && at && mac && packageId
+      ? { op: 'registerPlan', appId, packageId, at, mac }
       : null;
   }
   const depositId = text('depositId');

@@ -39,7 +39,18 @@ export interface WhitelistRegistration {
   at: string;
 }
 
-export type MacedRequest = MoneyOut | PayoutRegistration | WhitelistRegistration;
+/** What a plan registration names when the merchant has no plan. */
+export const NO_PLAN = 'none';
+
+/** An app's plan (its package id, or `none`): the signer's default daily caps follow it. */
+export interface PlanRegistration {
+  kind: 'plan';
+  appId: string;
+  packageId: string;
+  at: string;
+}
+
+export type MacedRequest = MoneyOut | PayoutRegistration | WhitelistRegistration | PlanRegistration;
 
 /** A withdrawal's row (send_transactions) as the MAC covers it: both sides build it here. */
 export function withdrawalRequest(row: {
@@ -95,6 +106,8 @@ export function encodeRequest(request: MacedRequest): string {
       ]);
     case 'whitelist':
       return JSON.stringify(['whitelist/v1', request.appId, request.whitelistHash, request.at]);
+    case 'plan':
+      return JSON.stringify(['plan/v1', request.appId, request.packageId, request.at]);
   }
 }
 

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { loadConfig } from '../../config';
 import { openDb } from '../../db/connection';
 import { migrateToLatest } from '../../db/migrate';
@@ -13,6 +14,7 @@ import { SignerService } from './service';
 import { endpointName, signerEndpoint } from '../client/client';
 import { listenSigner } from './listener';
 import { requestSigner } from '../client/requestMac';
+import { runSignerCommand } from './commands';
 import { signerStoreDir, SignerStore } from './store';
 import { importSharedSettings } from './storeImport';
 
@@ -29,6 +31,19 @@ function log(line: Record<string, unknown>): void {
 
 async function main(): Promise<void> {
   process.umask(0o077);
+  // `npm run signer -- <command>`: the operator's commands on the signer's store, then exit (an
+  // unknown one prints the usage: a mistyped command never starts a second signer).
+  const command = process.argv[2];
+  if (command !== undefined && command !== '--dev-wallet') {
+    const loaded = loadConfig(process.env);
+    process.exitCode = runSignerCommand(
+      process.argv.slice(2),
+      signerStoreDir({ dataDir: path.resolve(loaded.dataDir), signer: loaded.signer }),
+      (line) => process.stdout.write(`${line}\n`),
+      systemClock(),
+    );
+    return;
+  }
   // `--dev-wallet <DATA_DIR>`: write the development seed and its xpub there, then exit (a web
   // process started without its signer asks for this; it holds no code that makes a seed).
   const devWallet = process.argv.indexOf('--dev-wallet');

@@ -1,7 +1,25 @@
 import type { SignerAnswer, SignerRequest } from '../client/protocol';
 import { verifyRequestMac, type MacedRequest } from '../client/requestMac';
 import type { SignerDeps } from './deps';
+import { planRank } from './caps';
 import type { Refusals } from './refusals';
+
+/** The registration a request names, as its MAC covers it. */
+function registered(r: Registration): Registered {
+  if (r.op === 'registerPayout') {
+    return {
+      kind: 'payout',
+      appId: r.appId,
+      paymentMethodId: r.paymentMethodId,
+      address: r.address,
+      at: r.at,
+    };
+  }
+  if (r.op === 'registerWhitelist') {
+    return { kind: 'whitelist', appId: r.appId, whitelistHash: r.whitelistHash, at: r.at };
+  }
+  return { kind: 'plan', appId: r.appId, packageId: r.packageId, at: r.at };
+}
 
 // An app's settings that steer money reach the signer's store only through its socket, each with
 // the MAC the web process made as the merchant changed them, and are stamped with the signer's
@@ -12,7 +30,11 @@ import type { Refusals } from './refusals';
 // compromised web process that registers an address of its own cannot keep it quiet: the hold is
 // the time they have to act.
 
-type Registration = Extract<SignerRequest, { op: 'registerPayout' | 'registerWhitelist' }>;
+type Registration = Extract<
+  SignerRequest,
+  { op: 'registerPayout' | 'registerWhitelist' | 'registerPlan' }
+>;
+type Registered = Exclude<MacedRequest, { kind: 'withdrawal' | 'refund' }>;
 
 export class Registrations {
   constructor(
@@ -21,20 +43,11 @@ export class Registrations {
   ) {}
 
   async register(r: Registration): Promise<SignerAnswer> {
-    const request: Exclude<MacedRequest, { kind: 'withdrawal' | 'refund' }> =
-      r.op === 'registerPayout'
-        ? {
-            kind: 'payout',
-            appId: r.appId,
-            paymentMethodId: r.paymentMethodId,
-            address: r.address,
-            at: r.at,
-          }
-        : { kind: 'whitelist', appId: r.appId, whitelistHash: r.whitelistHash, at: r.at };
+    const request = registered(r);
     if (!verifyRequestMac(this.deps.requestKey, request, r.mac)) {
       return this.refusals.refuse({
         request: 'registration',
-        refId: r.op === 'registerPayout' ? `payout:${r.paymentMethodId}` : 'whitelist',
+        refId: request.kind === 'payout' ? `payout:${request.paymentMethodId}` : request.kind,
         appId: r.appId,
         reason: `A ${request.kind} registration of app ${r.appId} does not carry the gateway's MAC.`,
       });
@@ -48,7 +61,9 @@ export class Registrations {
       const what =
         request.kind === 'payout'
           ? `payout address for ${request.paymentMethodId} changes to ${request.address}`
-          : 'IP whitelist changed';
+          : request.kind === 'plan'
+            ? `plan changes to ${request.packageId}, which raises its daily caps on money out`
+            : 'IP whitelist changed';
       await this.refusals.mail(
         request.appId,
         `Notice: a change of app ${request.appId} takes effect on ${heldUntil}`,
@@ -56,7 +71,9 @@ export class Registrations {
           `The app ${request.appId}'s ${what}. The gateway's signer holds it until ${heldUntil}:`,
           request.kind === 'payout'
             ? 'until then no sweep goes to the new address.'
-            : "until then the app's withdrawals wait.",
+            : request.kind === 'plan'
+              ? 'until then the lower caps hold.'
+              : "until then the app's withdrawals wait.",
           '',
           'If neither you nor your team made this change, change it back in the portal and tell',
           "the gateway's operator now: the hold is the time there is to stop it.",
@@ -67,11 +84,17 @@ export class Registrations {
   }
 
   /** Into the store; when it is in effect (or its hold ends), and whether it changed anything. */
-  private take(
-    request: Exclude<MacedRequest, { kind: 'withdrawal' | 'refund' }>,
-    now: number,
-  ): { until: number | null; changed: boolean } {
+  private take(request: Registered, now: number): { until: number | null; changed: boolean } {
     const holdMs = this.deps.settings.signerHoldHours * 3_600_000;
+    if (request.kind === 'plan') {
+      const { effectiveAt, changed } = this.deps.store.registerPlan(
+        { appId: request.appId, packageId: request.packageId, webAt: request.at },
+        now,
+        holdMs,
+        planRank,
+      );
+      return { until: effectiveAt, changed };
+    }
     if (request.kind === 'payout') {
       const { effectiveAt, changed } = this.deps.store.registerPayout(
         { ...request, webAt: request.at },

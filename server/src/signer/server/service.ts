@@ -15,6 +15,7 @@ import {
 import { addressForm } from '../client/requestMac';
 import { refuse, type SignerDeps, type Transfer } from './deps';
 import { TxPipeline } from './pipeline';
+import { DailyCaps } from './limits';
 import { Refusals } from './refusals';
 import { Registrations } from './registrations';
 import { WithdrawalSigner } from './withdrawal';
@@ -76,7 +77,12 @@ export class SignerService {
   constructor(private readonly deps: SignerDeps) {
     this.pipeline = new TxPipeline(deps);
     this.refusals = new Refusals(deps);
-    this.withdrawals = new WithdrawalSigner(deps, this.pipeline, this.refusals);
+    this.withdrawals = new WithdrawalSigner(
+      deps,
+      this.pipeline,
+      this.refusals,
+      new DailyCaps(deps, this.refusals),
+    );
     this.registrations = new Registrations(deps, this.refusals);
   }
 

@@ -17,6 +17,9 @@ import { addressForm, whitelistHash } from '../client/requestMac';
 //   a change is held. The first non-empty whitelist is not held; any later change is.
 // - signed: every transaction the signer signed (the daily caps count them).
 // - refusals: every request it refused as untrusted (and the alerts it sent once).
+// - plans: each app's plan as registered (a raise of its caps takes effect after the hold, a cut
+//   at once); operator_caps: an app's cap set by the operator's command, which prevails.
+// - approvals: money out beyond the daily cap, pending until the operator approves or rejects.
 // Timestamps are milliseconds since the epoch. One process uses it, one request at a time, so the
 // synchronous driver is all it needs.
 
@@ -79,6 +82,36 @@ const MIGRATIONS: readonly string[] = [
      created_at integer not null
    );
    create index refusals_ref on refusals (request, ref_id);`,
+  `create table plans (
+     seq integer primary key autoincrement,
+     app_id text not null,
+     package_id text not null,
+     web_at text not null,
+     registered_at integer not null,
+     effective_at integer not null,
+     superseded_at integer
+   );
+   create index plans_app on plans (app_id, seq);
+   create table operator_caps (
+     app_id text not null,
+     payment_method_id text not null,
+     amount_raw text not null,
+     set_at integer not null,
+     primary key (app_id, payment_method_id)
+   );
+   create table approvals (
+     id text primary key,
+     kind text not null,
+     ref_id text not null unique,
+     app_id text not null,
+     payment_method_id text not null,
+     amount_raw text not null,
+     destination text not null,
+     state text not null,
+     created_at integer not null,
+     decided_at integer
+   );
+   create index approvals_state on approvals (state, created_at);`,
 ];
 
 const EMPTY_WHITELIST = whitelistHash(null);
@@ -118,6 +151,43 @@ export interface SignedRecord {
   amountRaw: string;
   txHash: string;
 }
+
+/** A request held beyond the daily cap, as the operator's command lists it. */
+export interface Approval {
+  id: string;
+  kind: string;
+  refId: string;
+  appId: string;
+  paymentMethodId: string;
+  amountRaw: string;
+  destination: string;
+  state: 'pending' | 'approved' | 'rejected';
+  createdAt: number;
+}
+
+interface ApprovalRow {
+  id: string;
+  kind: string;
+  ref_id: string;
+  app_id: string;
+  payment_method_id: string;
+  amount_raw: string;
+  destination: string;
+  state: Approval['state'];
+  created_at: number;
+}
+
+const approvalOf = (row: ApprovalRow): Approval => ({
+  id: row.id,
+  kind: row.kind,
+  refId: row.ref_id,
+  appId: row.app_id,
+  paymentMethodId: row.payment_method_id,
+  amountRaw: row.amount_raw,
+  destination: row.destination,
+  state: row.state,
+  createdAt: row.created_at,
+});
 
 export class SignerStore {
   private constructor(private readonly sqlite: Sqlite) {}
@@ -333,6 +403,129 @@ export class SignerStore {
         record.txHash,
         now,
       );
+  }
+
+  /**
+   * Money out (withdrawals, refunds) signed for (app, method) since `since`, but for `exceptRef`:
+   * each transaction once (a replacement at the same nonce is the same money).
+   */
+  moneyOutSince(appId: string, paymentMethodId: string, since: number, exceptRef: string): bigint {
+    const rows = this.sqlite
+      .prepare(
+        `select max(amount_raw) as amount_raw from signed
+         where app_id = ? and payment_method_id = ? and kind in ('withdrawal', 'refund')
+           and signed_at > ? and ref_id != ?
+         group by ref_id, chain_id, from_address, nonce`,
+      )
+      .all(appId, paymentMethodId, since, exceptRef) as { amount_raw: string }[];
+    return rows.reduce((sum, row) => sum + BigInt(row.amount_raw), 0n);
+  }
+
+  /**
+   * Registers the app's plan; a stale registration changes nothing. A plan of higher caps (by
+   * `rank`) takes effect after the hold, any other at once.
+   */
+  registerPlan(
+    r: { appId: string; packageId: string; webAt: string },
+    now: number,
+    holdMs: number,
+    rank: (packageId: string) => bigint,
+  ): { effectiveAt: number; changed: boolean } {
+    return this.transaction(() => {
+      const latest = this.sqlite
+        .prepare(
+          'select package_id, web_at, effective_at from plans where app_id = ? order by seq desc limit 1',
+        )
+        .get(r.appId) as { package_id: string; web_at: string; effective_at: number } | undefined;
+      if (latest && (r.webAt < latest.web_at || latest.package_id === r.packageId)) {
+        return { effectiveAt: latest.effective_at, changed: false };
+      }
+      const current = this.plan(r.appId, now);
+      const raise = rank(r.packageId) > rank(current ?? '');
+      const effectiveAt = raise && holdMs > 0 ? now + holdMs : now;
+      this.sqlite
+        .prepare(
+          `update plans set superseded_at = ?
+           where app_id = ? and effective_at > ? and superseded_at is null`,
+        )
+        .run(now, r.appId, now);
+      this.sqlite
+        .prepare(
+          `insert into plans (app_id, package_id, web_at, registered_at, effective_at)
+           values (?, ?, ?, ?, ?)`,
+        )
+        .run(r.appId, r.packageId, r.webAt, now, effectiveAt);
+      return { effectiveAt, changed: latest !== undefined };
+    });
+  }
+
+  /** The app's plan in effect at `now`; null when none was registered. */
+  plan(appId: string, now: number): string | null {
+    const row = this.sqlite
+      .prepare(
+        `select package_id from plans
+         where app_id = ? and superseded_at is null and effective_at <= ?
+         order by seq desc limit 1`,
+      )
+      .get(appId, now) as { package_id: string } | undefined;
+    return row?.package_id ?? null;
+  }
+
+  /** The operator's cap of (app, method), in base units; null when none is set. */
+  operatorCap(appId: string, paymentMethodId: string): bigint | null {
+    const row = this.sqlite
+      .prepare('select amount_raw from operator_caps where app_id = ? and payment_method_id = ?')
+      .get(appId, paymentMethodId) as { amount_raw: string } | undefined;
+    return row ? BigInt(row.amount_raw) : null;
+  }
+
+  setOperatorCap(appId: string, paymentMethodId: string, amountRaw: bigint, now: number): void {
+    this.sqlite
+      .prepare(
+        `insert into operator_caps (app_id, payment_method_id, amount_raw, set_at) values (?, ?, ?, ?)
+         on conflict (app_id, payment_method_id)
+         do update set amount_raw = excluded.amount_raw, set_at = excluded.set_at`,
+      )
+      .run(appId, paymentMethodId, amountRaw.toString(), now);
+  }
+
+  /** The approval of a request, if it was ever held. */
+  approvalOf(refId: string): Approval | null {
+    const row = this.sqlite.prepare('select * from approvals where ref_id = ?').get(refId) as
+      ApprovalRow | undefined;
+    return row ? approvalOf(row) : null;
+  }
+
+  /** Holds a request for the operator (once per request); answers its approval and whether new. */
+  requestApproval(
+    r: Omit<Approval, 'state' | 'createdAt'>,
+    now: number,
+  ): { approval: Approval; created: boolean } {
+    const known = this.approvalOf(r.refId);
+    if (known) return { approval: known, created: false };
+    this.sqlite
+      .prepare(
+        `insert into approvals (id, kind, ref_id, app_id, payment_method_id, amount_raw, destination,
+           state, created_at)
+         values (?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+      )
+      .run(r.id, r.kind, r.refId, r.appId, r.paymentMethodId, r.amountRaw, r.destination, now);
+    return { approval: { ...r, state: 'pending', createdAt: now }, created: true };
+  }
+
+  pendingApprovals(): Approval[] {
+    const rows = this.sqlite
+      .prepare("select * from approvals where state = 'pending' order by created_at")
+      .all() as ApprovalRow[];
+    return rows.map(approvalOf);
+  }
+
+  /** The operator's decision on a pending approval; false when there is no such pending one. */
+  decide(id: string, state: 'approved' | 'rejected', now: number): boolean {
+    const result = this.sqlite
+      .prepare("update approvals set state = ?, decided_at = ? where id = ? and state = 'pending'")
+      .run(state, now, id);
+    return Number(result.changes) > 0;
   }
 
   /** A signature that was never stored nor broadcast (the row moved on): not on record. */

@@ -6,19 +6,22 @@ import type { SignerAnswer } from '../client/protocol';
 import { verifyRequestMac, withdrawalRequest } from '../client/requestMac';
 import { refuse, type SignerDeps } from './deps';
 import type { TxPipeline } from './pipeline';
+import type { DailyCaps } from './limits';
 import type { Refusals } from './refusals';
 
 // Withdrawals: the row's MAC is checked first (the web process made it when it accepted the
 // withdrawal: an edited or inserted row has none that matches, and is refused as untrusted), then
 // the row is re-checked (status 3, the method's switch, the wallet's funds) and the signer's own
 // store asked about the app (a whitelist registered and not empty; no change of it, or of a
-// payout address, still held: the withdrawal waits) before the pipeline signs it.
+// payout address, still held: the withdrawal waits) and the app's daily cap (limits.ts: beyond it
+// the withdrawal waits for the operator's approval) before the pipeline signs it.
 
 export class WithdrawalSigner {
   constructor(
     private readonly deps: SignerDeps,
     private readonly pipeline: TxPipeline,
     private readonly refusals: Refusals,
+    private readonly caps: DailyCaps,
   ) {}
 
   async send(withdrawalId: string): Promise<SignerAnswer> {
@@ -138,6 +141,16 @@ export class WithdrawalSigner {
         `The operational wallet ${w.gas_address} lacks the network fee: it holds ${native} wei of the native coin, the transfer costs up to ${cost} wei. Fund it, then Re-initiate.`,
       );
     }
+    const capped = await this.caps.check({
+      kind: 'withdrawal',
+      refId: w.id,
+      appId: w.app_id,
+      paymentMethodId: w.payment_method_id,
+      code: w.code ?? w.payment_method_id,
+      destination: w.to_address,
+      amount,
+    });
+    if (capped) return capped;
     return this.pipeline.sign(
       sender,
       {
