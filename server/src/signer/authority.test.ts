@@ -246,6 +246,27 @@ describe('a withdrawal row the gateway did not accept is refused, signed never',
     },
   );
 
+  it('a paid withdrawal set back in the database, its transactions deleted there, is not paid again', async () => {
+    const { appId, gas, payee } = await merchant('500');
+    const { id } = await withdraw(appId, payee, '20');
+    await sendPasses(1);
+    await mineLocalBlocks(t.db, 15, 56);
+    await sendPasses(1);
+    expect((await withdrawal(id)).status).toBe(1);
+    // Its MAC still matches: only the signer's own record says it was paid.
+    await t.db
+      .updateTable('send_transactions')
+      .set({ status: 3, signed_tx: null, tx_hash: null, nonce: null, broadcast_at: null })
+      .where('id', '=', id)
+      .execute();
+    await t.db.deleteFrom('chain_txs').where('ref_id', '=', id).execute();
+    await t.db.deleteFrom('signer_log').where('ref_id', '=', id).execute();
+    await sendPasses(2);
+    expect(await signedFor(id)).toEqual({ chainTxs: [], signerLog: [] });
+    expect(await localBalance(t.db, 56, BSC_USDT, payee)).toBe(usdt('20'));
+    expect(await localBalance(t.db, 56, BSC_USDT, gas)).toBe(usdt('480'));
+  });
+
   it('a MAC copied from another withdrawal does not vouch for this one', async () => {
     const { appId, gas, payee } = await merchant('500');
     const accepted = await withdraw(appId, payee, '1');

@@ -364,6 +364,7 @@ export async function requestWithdrawal(
       id,
       app_id: input.appId,
       payment_method_id: found.id,
+      from_address: fromAddress,
       to_address: address.address,
       amount_raw: amountRaw.toString(),
       unique_id: input.uniqueId,
@@ -415,7 +416,15 @@ export async function macWithdrawalsAtUpgrade(
   if (!applied) return 0;
   const rows = await db
     .selectFrom('send_transactions')
-    .select(['id', 'app_id', 'payment_method_id', 'to_address', 'amount_raw', 'unique_id'])
+    .select([
+      'id',
+      'app_id',
+      'payment_method_id',
+      'from_address',
+      'to_address',
+      'amount_raw',
+      'unique_id',
+    ])
     .where('status', 'in', [2, 3, 4, 5, 6])
     .where('request_mac', 'is', null)
     .execute();

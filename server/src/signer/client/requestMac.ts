@@ -13,6 +13,8 @@ export interface MoneyOut {
   id: string;
   appId: string;
   paymentMethodId: string;
+  /** The wallet it is paid from (the app's operational wallet of the method, as accepted). */
+  source: string | null;
   destination: string;
   /** The exact amount, in the method's base units. */
   amountRaw: string;
@@ -57,6 +59,7 @@ export function withdrawalRequest(row: {
   id: string;
   app_id: string;
   payment_method_id: string;
+  from_address: string | null;
   to_address: string;
   amount_raw: string | null;
   unique_id: string | null;
@@ -66,6 +69,7 @@ export function withdrawalRequest(row: {
     id: row.id,
     appId: row.app_id,
     paymentMethodId: row.payment_method_id,
+    source: row.from_address,
     destination: row.to_address,
     amountRaw: row.amount_raw ?? '',
     purpose: row.unique_id,
@@ -91,6 +95,7 @@ export function encodeRequest(request: MacedRequest): string {
         request.id,
         request.appId,
         request.paymentMethodId,
+        request.source === null ? null : addressForm(request.source),
         addressForm(request.destination),
         request.amountRaw,
         request.purpose,

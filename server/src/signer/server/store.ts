@@ -533,6 +533,14 @@ export class SignerStore {
     this.sqlite.prepare('delete from signed where tx_hash = ?').run(txHash);
   }
 
+  /** Every transaction hash the signer signed for `refId` with `kind`, oldest first. */
+  signedHashes(refId: string, kind: string): string[] {
+    const rows = this.sqlite
+      .prepare('select tx_hash from signed where ref_id = ? and kind = ? order by seq')
+      .all(refId, kind) as { tx_hash: string }[];
+    return rows.map((row) => row.tx_hash);
+  }
+
   /** The app and method an earlier signature for `refId` was made for. */
   ownerOf(refId: string): { appId: string | null; paymentMethodId: string | null } {
     const row = this.sqlite

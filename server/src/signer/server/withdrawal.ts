@@ -1,4 +1,4 @@
-import { getAddress, isAddress } from 'viem';
+import { getAddress, isAddress, type Hex } from 'viem';
 import { NATIVE_TRANSFER_GAS, TOKEN_TRANSFER_GAS } from '../../domain/chain/sender';
 import { addressKey } from '../../domain/chain/specChains';
 import { GAS_BRANCH } from '../../domain/payments/gasProvisioner';
@@ -97,6 +97,11 @@ export class WithdrawalSigner {
     const rows = await this.pipeline.rows(w.id, 'withdrawal');
     const mined = rows.find((r) => r.status === 'mined');
     if (mined) return { state: 'done', txHash: mined.tx_hash };
+    // Its own record, not the shared database's, says whether it was paid: a row set back and
+    // its transactions deleted there is not paid twice.
+    for (const hash of this.deps.store.signedHashes(w.id, 'withdrawal')) {
+      if ((await sender.receipt(hash as Hex))?.success) return { state: 'done', txHash: hash };
+    }
     // Here nothing of it can be mined: no transaction signed, or the node rejected the one
     // signed (never broadcast), so a new one replaces it on the row.
     if (w.status !== 3) return refuse(`Withdrawal ${w.id} is in status ${w.status}, not 3.`);
