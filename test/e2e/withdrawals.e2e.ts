@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { DESKTOP, freshBrowser, openPage, PHONE, snap } from './browser';
 import { DEMO, signIn } from './journeys';
@@ -315,6 +317,11 @@ test("a customer's deposit is topped up with gas and swept: Completed, its amoun
   expect(Number(balance(PAYOUT, 'USDT-BEP20')) - payoutBefore).toBeCloseTo(24.75, 9);
   expect(Number(balance(FEE_ADDRESS, 'USDT-BEP20')) - feeBefore).toBeCloseTo(0.25, 9);
   expect(balance(address, 'USDT-BEP20')).toBe('0');
+  // Swept to the payout address the signer's own store has (the seed's registration reached it
+  // through the server's job), kept in its own owner-only directory.
+  const store = path.join(server.dataDir, 'signer');
+  expect(statSync(store).mode & 0o777).toBe(0o700);
+  expect(statSync(path.join(store, 'signer-store.sqlite')).mode & 0o777).toBe(0o600);
 });
 
 test('a withdrawal queued while the signer is killed goes out once it is back, once', async () => {
