@@ -107,6 +107,7 @@ export function depositCompletionTask(
   signer: SignerClient,
   endpoint: SignerEndpoint,
   clock: () => Date,
+  counters: JobCounters = {},
 ): Task {
   return {
     kind: 'deposits.complete',
@@ -114,7 +115,7 @@ export function depositCompletionTask(
     lane: MONEY_LANE,
     async run() {
       if (!signerPresent(endpoint)) return;
-      await completeDeposits(db, signer, clock());
+      await completeDeposits(db, signer, clock(), counters.signerRefused);
     },
   };
 }
@@ -190,7 +191,7 @@ export function backgroundTasks(
   const signer = signerClient(endpoint);
   const chains = specChainAdapters(config, db);
   tasks.push(signerRegistrationTask(db, signer, endpoint));
-  tasks.push(depositCompletionTask(db, signer, endpoint, systemClock));
+  tasks.push(depositCompletionTask(db, signer, endpoint, systemClock, counters));
   tasks.push(
     withdrawalSendingTask(
       {

@@ -371,7 +371,9 @@ describe('the signer guard', () => {
       .set({ collect_address: ATTACKER, payout_hold_until: null })
       .where('id', '=', methodId)
       .execute();
-    await passes(1);
+    const refused: string[] = [];
+    await completeDeposits(t.db, signer.client, t.clock(), (request) => refused.push(request));
+    expect(refused).toEqual(['sweep']);
     expect(await deposit(id)).toMatchObject({ deposit_status: 5, failure_reason: 'sweep_failed' });
     expect(await localBalance(t.db, 56, BSC_USDT, ATTACKER)).toBe(0n);
     expect(

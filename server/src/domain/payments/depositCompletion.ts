@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connection';
 import type { DepositStatus } from '../../db/schema';
-import type { SignerAnswer } from '../../signer/client/protocol';
+import { SIGNER_REFUSED, type SignerAnswer } from '../../signer/client/protocol';
 import type { SignerClient } from '../../signer/client/client';
 import { payoutRegistrationPending } from '../apps/signerRegistration';
 import { depositsWithMethod, getDeposit } from './deposits';
@@ -32,6 +32,8 @@ export async function completeDeposits(
   db: Db,
   signer: SignerClient,
   now: Date,
+  /** Counts a signer_refused answer (the signer_refusals_total metric). */
+  signerRefused?: (request: 'sweep') => void,
 ): Promise<CompletionResult> {
   const result: CompletionResult = { gasTransferred: 0, completed: 0, failed: 0 };
   const rows = await depositsWithMethod(db)
@@ -75,6 +77,7 @@ export async function completeDeposits(
       depositId: row.id,
       to: row.collect_address,
     });
+    if (answer.state === 'refused' && answer.code === SIGNER_REFUSED) signerRefused?.('sweep');
     if (answer.state === 'done') {
       result.completed += await completeAt(db, row, status, answer.txHash, now);
     } else if (answer.state === 'needsGas' && status === 4) {
