@@ -14,6 +14,7 @@ import { seedDemoApps, type DemoGateway } from './demoApps';
 import { seedDemoPortal } from './demoPortal';
 import { seedDemoMoney } from './demoMoney';
 import { DEMO_USERNAME, findDemoUserId } from './demoUser';
+import type { RequestSigner } from '../signer/client/requestMac';
 
 export const DEMO_ACCOUNT = {
   username: DEMO_USERNAME,
@@ -35,6 +36,8 @@ interface SeedOptions {
   clock?: Clock;
   /** Without it (no key to derive from) the demo app has no accounts or payments. */
   gateway?: DemoGateway;
+  /** MACs the demo app's registrations with the signer (its whitelist, its payout addresses). */
+  sign: RequestSigner;
 }
 
 /** Every server start runs the seed; processes starting together take turns (see below). */
@@ -53,8 +56,8 @@ export async function seed(db: Db, options: SeedOptions): Promise<void> {
     await seedDemoAccount(trx, clock);
     await seedDemoPortal(trx, clock);
     // The plan before the app: its payments count against it.
-    await seedDemoMoney(trx, clock);
-    await seedDemoApps(trx, clock, options.gateway);
+    await seedDemoMoney(trx, clock, options.sign);
+    await seedDemoApps(trx, clock, options.gateway, options.sign);
   });
 }
 

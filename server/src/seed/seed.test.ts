@@ -74,7 +74,12 @@ const DEMO_ONCE = {
 
 describe('the seed', () => {
   it('puts the reference data and no demo account into a production database', async () => {
-    const runtime = await start({ NODE_ENV: 'production', WALLET_XPUB });
+    // In production the signer makes the request key; the web process only reads it.
+    const runtime = await start({
+      NODE_ENV: 'production',
+      WALLET_XPUB,
+      SIGNER_REQUEST_KEY: '5e'.repeat(32),
+    });
     try {
       expect(await referenceRows(runtime.db)).toEqual(REFERENCE);
       expect(await demoRows(runtime.db)).toEqual({

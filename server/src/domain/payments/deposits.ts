@@ -12,7 +12,7 @@ import { scanChain, watchedMethods, type FoundTransfer, type WatchedMethod } fro
 import { newId } from '../ids';
 import { chainAmountToMicro, microToString, storedMicro, unitsToDecimal } from '../money';
 import { emitDepositEvents } from '../webhooks/events';
-import { OPERATIONAL_WALLET_NEEDS_GAS, type WaitingCode } from '../../signer/client/protocol';
+import { OPERATIONAL_WALLET_NEEDS_GAS } from '../../signer/client/protocol';
 
 // The gateway's chain watcher: finds the transfers to the apps' deposit accounts (depositScan.ts
 // reads them: token Transfer logs and top-level native transfers) and moves each receive row
@@ -320,7 +320,7 @@ export interface GatewayDeposit {
   createdAt: string;
   creditedAt: string | null;
   /** Why a credited deposit waits, while it waits for something the merchant can end. */
-  waiting: { code: WaitingCode; message: string } | null;
+  waiting: { code: typeof OPERATIONAL_WALLET_NEEDS_GAS; message: string } | null;
 }
 
 export interface DepositFilter {
