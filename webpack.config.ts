@@ -209,7 +209,8 @@ function webConfig(production: boolean): Configuration & { devServer?: DevServer
     devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
     resolve: {
       extensions: ['.tsx', '.ts', '.js'],
-      // The ESM twin of redux-persist's storage concatenates with the rest (Jest keeps the CJS one).
+      // The ESM twin of redux-persist's storage concatenates with the rest (Jest keeps the CJS
+      // one).
       alias: { 'redux-persist/lib/storage$': 'redux-persist/es/storage' },
     },
     module: {

@@ -173,6 +173,8 @@ describe('admin CLI on a production database', () => {
       ...store.env,
       NODE_ENV: 'production',
       SECRET_KEY: 'admin-test-secret-0123456789abcdef0123456789',
+      // In production the signer makes the request key; the web process only reads it.
+      SIGNER_REQUEST_KEY: '5e'.repeat(32),
       WALLET_XPUB: HDKey.fromMasterSeed(new Uint8Array(32).fill(3)).derive("m/44'/60'/0'")
         .publicExtendedKey,
     };

@@ -144,6 +144,29 @@ export interface SignerConfig {
   gasTopUpCap: string;
   /** TX_REPLACE_AFTER_MS: a transaction not mined this long is replaced at its nonce. */
   replaceAfterMs: number;
+  /**
+   * SIGNER_REQUEST_KEY: the key (32 bytes, hex or base64) both processes MAC money-out requests
+   * with, for hosts that keep it elsewhere than a file; unset, the key file is used.
+   */
+  requestKey: Buffer | undefined;
+  /**
+   * SIGNER_REQUEST_KEY_FILE: the key's file (owner-only), as given; unset,
+   * DATA_DIR/signer-request.key. The signer creates it when missing; so does the web process
+   * outside production.
+   */
+  requestKeyFile: string | undefined;
+  /** OPERATOR_EMAIL: where the signer sends its alerts (a refused request); unset, it only logs. */
+  operatorEmail: string | undefined;
+  /**
+   * SIGNER_STORE_DIR: the signer's own store (signer/server/store.ts), as given; unset,
+   * DATA_DIR/signer. On the signer's host; the web process never opens it.
+   */
+  storeDir: string | undefined;
+  /**
+   * SIGNER_HOLD_HOURS: the signer's own hold, from its own clock, on a changed payout address or
+   * IP whitelist (SETTINGS_HOLD_HOURS is what the portal shows until the signer's time is known).
+   */
+  signerHoldHours: number;
 }
 
 export interface WebhookConfig {
@@ -174,6 +197,8 @@ export interface ResolvedConfig extends Config {
   /** Absolute, the default applied. */
   storageDir: string;
   secretKey: string;
+  /** The key money-out requests are MACed with (signer/client/requestKey.ts). */
+  signerRequestKey: Buffer;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -367,6 +392,35 @@ function signerTls(env: Env, socket: string | undefined): SignerConfig['tls'] {
   return { ca: file('SIGNER_TLS_CA'), cert: file('SIGNER_TLS_CERT'), key: file('SIGNER_TLS_KEY') };
 }
 
+/** 32 bytes written as 64 hex digits or in base64; null for anything else. */
+export function decodeRequestKey(text: string): Buffer | null {
+  const trimmed = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, 'hex');
+  if (/^[A-Za-z0-9+/]{43}=?$/.test(trimmed)) {
+    const key = Buffer.from(trimmed, 'base64');
+    if (key.length === 32) return key;
+  }
+  return null;
+}
+
+function requestKey(env: Env): Buffer | undefined {
+  const raw = str(env, 'SIGNER_REQUEST_KEY');
+  if (raw === undefined) return undefined;
+  const key = decodeRequestKey(raw);
+  if (!key) {
+    throw new ConfigError('SIGNER_REQUEST_KEY must be 32 bytes, as 64 hex digits or in base64');
+  }
+  return key;
+}
+
+function email(env: Env, key: string): string | undefined {
+  const raw = str(env, key);
+  if (raw !== undefined && !/^[^\s@]+@[^\s@]+$/.test(raw)) {
+    throw new ConfigError(`${key} must be an e-mail address, got '${raw}'`);
+  }
+  return raw;
+}
+
 function signerConfig(env: Env): SignerConfig {
   const feeAddress = str(env, 'GATEWAY_FEE_ADDRESS');
   if (feeAddress !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(feeAddress)) {
@@ -382,6 +436,11 @@ function signerConfig(env: Env): SignerConfig {
     sweepMin: decimal(env, 'SWEEP_MIN'),
     gasTopUpCap: decimal(env, 'GAS_TOPUP_CAP') ?? '0.01',
     replaceAfterMs: int(env, 'TX_REPLACE_AFTER_MS', 120_000, 100, 24 * 3_600_000),
+    requestKey: requestKey(env),
+    requestKeyFile: str(env, 'SIGNER_REQUEST_KEY_FILE'),
+    operatorEmail: email(env, 'OPERATOR_EMAIL'),
+    storeDir: str(env, 'SIGNER_STORE_DIR'),
+    signerHoldHours: int(env, 'SIGNER_HOLD_HOURS', 24, 0, 24 * 90),
   };
 }
 

@@ -4,6 +4,7 @@ import type { OwnerChanges } from './db/ownerChanges';
 import type { ChainAdapter } from './domain/chain/adapter';
 import { chainAdapterFor } from './domain/chain';
 import { systemClock, type Clock } from './domain/time';
+import { requestSigner, type RequestSigner } from './signer/client/requestMac';
 import { directoryFileStore } from './storage/directoryStore';
 import type { FileStore } from './storage/fileStore';
 
@@ -18,6 +19,8 @@ export interface AppContext {
   files: FileStore;
   /** What this process keeps of the database's rows (db/ownerChanges.ts); none: KEPT_READS=off. */
   changes: OwnerChanges | undefined;
+  /** MACs what the web process accepts for the signer (a withdrawal, a payout address). */
+  sign: RequestSigner;
 }
 
 /** The one place the chain adapter and the file store are built; everything else receives them. */
@@ -33,5 +36,6 @@ export function createAppContext(
     chain: chainAdapterFor(config, db),
     files: directoryFileStore(config.storageDir),
     changes: changesOf(db),
+    sign: requestSigner(config.signerRequestKey),
   };
 }

@@ -8,6 +8,7 @@ import { startWorker } from './jobs/worker';
 import { GATEWAY_DOCS_DIR, WEB_DIR } from './paths';
 import { openRuntime } from './runtime';
 import { backgroundTasks } from './jobs';
+import { signerRefusals } from './http/signerMetrics';
 
 async function main(): Promise<void> {
   // Whatever this process creates (DATA_DIR, the database, uploads, mails) is owner-only; the
@@ -33,7 +34,9 @@ async function serve(loaded: Config): Promise<void> {
   });
   const worker = await startWorker({
     db: runtime.db,
-    tasks: backgroundTasks(config, runtime.db),
+    tasks: backgroundTasks(config, runtime.db, {
+      signerRefused: signerRefusals(app.metrics),
+    }),
     log: app.log,
     pollMs: 1_000,
   });

@@ -31,6 +31,16 @@ describe('resolveConfig', () => {
     expect(resolve({}).storageDir).toBe(path.join(dataDir, 'uploads'));
   });
 
+  it('in production, starts only with the request key the signer made', () => {
+    const file = path.join(dataDir, 'signer-request.key');
+    expect(() => resolve({ NODE_ENV: 'production' })).toThrow(`request key ${file} is missing`);
+    const made = resolveConfig(
+      loadConfig({ DATA_DIR: dataDir, SECRET_KEY: 's'.repeat(40), NODE_ENV: 'production' }),
+      { createRequestKey: true },
+    ).signerRequestKey;
+    expect(resolve({ NODE_ENV: 'production' }).signerRequestKey).toEqual(made);
+  });
+
   it('takes STORAGE_DIR, made absolute against the working directory', () => {
     expect(resolve({ STORAGE_DIR: '/mnt/shared/uploads' }).storageDir).toBe('/mnt/shared/uploads');
     expect(resolve({ STORAGE_DIR: 'shared/uploads' }).storageDir).toBe(

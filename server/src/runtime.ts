@@ -5,7 +5,10 @@ import type { Config, ResolvedConfig } from './config';
 import { DB_FILE, openDb, type Db } from './db/connection';
 import { hasMigrated, migrateToLatest } from './db/migrate';
 import { resolveWalletXpub, WalletKeyError } from './domain/chain/walletKey';
+import { macWithdrawalsAtUpgrade } from './domain/payments/withdrawals';
 import { ownerOnlyDir } from './ownerOnly';
+import { loadRequestKey } from './signer/client/requestKey';
+import { requestSigner } from './signer/client/requestMac';
 import { seed } from './seed';
 import type { DemoGateway } from './seed/demoApps';
 
@@ -35,9 +38,13 @@ export interface Runtime {
 
 /**
  * The paths made absolute and defaulted, DATA_DIR created (0700), the secret key read or
- * generated.
+ * generated, the signer's request key read (made when missing by the signer, and by the web
+ * process outside production).
  */
-export function resolveConfig(config: Config): ResolvedConfig {
+export function resolveConfig(
+  config: Config,
+  options: { createRequestKey?: boolean } = {},
+): ResolvedConfig {
   const dataDir = path.resolve(config.dataDir);
   ownerOnlyDir(dataDir);
   return {
@@ -45,6 +52,11 @@ export function resolveConfig(config: Config): ResolvedConfig {
     dataDir,
     storageDir: path.resolve(config.storageDir ?? path.join(dataDir, DEFAULT_STORAGE_SUBDIR)),
     secretKey: resolveSecretKey(config, dataDir),
+    signerRequestKey: loadRequestKey({
+      dataDir,
+      signer: config.signer,
+      create: options.createRequestKey ?? !config.isProduction,
+    }),
   };
 }
 
@@ -91,10 +103,17 @@ export async function openRuntime(config: Config, opts: OpenOptions = {}): Promi
     if (opts.existing && !(await hasMigrated(db))) throw noDatabase(config, dataDir);
     // After the check: DATA_DIR's secret key is generated here when there is none.
     const resolved = resolveConfig(config);
-    await migrateToLatest(db);
+    const migrated = await migrateToLatest(db);
+    const sign = requestSigner(resolved.signerRequestKey);
+    await macWithdrawalsAtUpgrade(db, migrated, sign);
     if (opts.seed !== false) {
       const demo = resolved.seedDemo && !opts.existing;
-      await seed(db, { demo, gateway: demo ? demoGatewayOf(resolved) : undefined });
+      await seed(db, {
+        demo,
+        retireDemo: !resolved.seedDemo,
+        gateway: demo ? demoGatewayOf(resolved) : undefined,
+        sign,
+      });
     }
     return { config: resolved, db, close: () => db.destroy() };
   } catch (err) {

@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { AppsTable, ReceiveTransactionsTable, SendTransactionsTable } from '../src/db/schema';
 import { newApiKey } from '../src/domain/apps/apiKeys';
+import { addUser } from './accounts';
 import type { TestApp } from './testApp';
 
 // Rows of a merchant's apps written straight to the database, for tests that need data the API
@@ -142,4 +143,29 @@ export async function eventTypesOf(t: Pick<TestApp, 'db'>, resourceId: string): 
     .orderBy('resource_seq')
     .execute();
   return rows.map((row) => row.type);
+}
+
+/**
+ * A merchant (`merchant_<tag>`) with a plan in force since `planStart` (default now), an app
+ * `app_<tag>` whitelisting the local test client, USDT (BEP20) in use (`apm_<tag>`) and a key
+ * (`key_<tag>`) with these abilities.
+ */
+export async function insertMerchantApp(
+  t: TestApp,
+  tag: string,
+  abilities: string[],
+  planStart?: string,
+): Promise<{ userId: string; appId: string; key: string }> {
+  const userId = await addUser(t, `merchant_${tag}`);
+  await insertSubscription(t, userId, planStart ? { startDate: planStart } : {});
+  const appId = `app_${tag}`;
+  await insertApp(t, {
+    id: appId,
+    user_id: userId,
+    created_at: t.clock().toISOString(),
+    whitelist_ip: '127.0.0.1',
+  });
+  await insertAppMethod(t, { id: `apm_${tag}`, app_id: appId });
+  const key = await insertApiKey(t, { id: `key_${tag}`, app_id: appId, abilities });
+  return { userId, appId, key };
 }

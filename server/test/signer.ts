@@ -9,7 +9,24 @@ import { loadAccountKey } from '../src/signer/server/seed';
 import { SignerService, type SignerSettings } from '../src/signer/server/service';
 import { signerClient, type SignerClient } from '../src/signer/client/client';
 import { listenSigner } from '../src/signer/server/listener';
+import { sendMail } from '../src/domain/mailer';
+import { signerStoreDir, SignerStore } from '../src/signer/server/store';
+import { importSharedSettings } from '../src/signer/server/storeImport';
+import type { Clock } from '../src/domain/time';
+import {
+  queuePayoutRegistration,
+  queueWhitelistRegistration,
+  REGISTER_KIND,
+  registerWithSigner,
+  type RegistrationPayload,
+} from '../src/domain/apps/signerRegistration';
+import { requestSigner } from '../src/signer/client/requestMac';
 import type { TestApp } from './testApp';
+
+/** Where the test signers send their alerts. */
+export const OPERATOR_EMAIL = 'operator@gateway.test';
+
+const quiet = { info: () => {}, error: () => {} };
 
 export interface TestSigner {
   /** The web process's side, over the real unix socket. */
@@ -17,6 +34,8 @@ export interface TestSigner {
   socketPath: string;
   /** Every line the signer logged. */
   logged: Record<string, unknown>[];
+  /** Its own store (DATA_DIR/signer unless told otherwise). */
+  store: SignerStore;
   close(): Promise<void>;
 }
 
@@ -40,7 +59,7 @@ export function seedAccount(t: TestApp, keyPath: string): PrivateKeyAccount {
 export async function startTestSigner(
   t: TestApp,
   settings: Partial<SignerSettings> = {},
-  options: { failBroadcasts?: number; socketFile?: string } = {},
+  options: { failBroadcasts?: number; socketFile?: string; clock?: Clock } = {},
 ): Promise<TestSigner> {
   let failing = options.failBroadcasts ?? 0;
   const senderFor = (chainId: number): ChainSender => {
@@ -63,8 +82,13 @@ export async function startTestSigner(
     walletXpub: undefined,
   });
   const logged: Record<string, unknown>[] = [];
+  const clock = options.clock ?? t.clock;
+  const store = SignerStore.open(signerStoreDir(t.config));
+  // As at the signer's first start: the settings already in the database (the demo app's).
+  await importSharedSettings(store, t.db, clock());
   const service = new SignerService({
     db: t.db,
+    store,
     account,
     senderFor,
     tokenContract: (chainId, contract) =>
@@ -74,9 +98,14 @@ export async function startTestSigner(
       sweepMin: undefined,
       gasTopUpCap: '0.01',
       replaceAfterMs: 120_000,
+      operatorEmail: OPERATOR_EMAIL,
+      signerHoldHours: 24,
       ...settings,
     },
-    clock: t.clock,
+    requestKey: t.config.signerRequestKey,
+    // Into the test app's outbox (readOutbox(t.dataDir)), as the signer's mails go to DATA_DIR's.
+    mail: (message) => sendMail(t.config, message, quiet, t.clock),
+    clock,
     log: (line) => logged.push(line),
   });
   const socketPath = path.join(t.dataDir, options.socketFile ?? 'signer.sock');
@@ -91,6 +120,56 @@ export async function startTestSigner(
     client: signerClient({ kind: 'unix', path: socketPath }),
     socketPath,
     logged,
-    close: () => server.close(),
+    store,
+    close: async () => {
+      await server.close();
+      store.close();
+    },
   };
+}
+
+/**
+ * Runs the queued `signer.register` jobs against `signer`, as the web process's worker does,
+ * oldest first, and takes them off the queue.
+ */
+export async function runRegistrations(t: TestApp, signer: TestSigner): Promise<void> {
+  const jobs = await t.db
+    .selectFrom('jobs')
+    .select(['id', 'payload'])
+    .where('kind', '=', REGISTER_KIND)
+    .orderBy('created_at')
+    .execute();
+  for (const job of jobs) {
+    await registerWithSigner(t.db, signer.client, JSON.parse(job.payload) as RegistrationPayload);
+    await t.db.deleteFrom('jobs').where('id', '=', job.id).execute();
+  }
+}
+
+/**
+ * Registers an app written straight to the database (its whitelist and every payout address)
+ * with the signer, as the portal's calls would have.
+ */
+export async function registerApp(t: TestApp, signer: TestSigner, appId: string): Promise<void> {
+  const sign = requestSigner(t.config.signerRequestKey);
+  const at = t.clock();
+  const app = await t.db
+    .selectFrom('apps')
+    .select('whitelist_ip')
+    .where('id', '=', appId)
+    .executeTakeFirstOrThrow();
+  await queueWhitelistRegistration(t.db, sign, { appId, whitelist: app.whitelist_ip, at });
+  const methods = await t.db
+    .selectFrom('app_payment_methods')
+    .select(['payment_method_id', 'collect_address'])
+    .where('app_id', '=', appId)
+    .execute();
+  for (const m of methods) {
+    await queuePayoutRegistration(t.db, sign, {
+      appId,
+      paymentMethodId: m.payment_method_id,
+      address: m.collect_address,
+      at,
+    });
+  }
+  await runRegistrations(t, signer);
 }

@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { DESKTOP, freshBrowser, openPage, PHONE, snap } from './browser';
 import { DEMO, signIn } from './journeys';
@@ -13,10 +15,10 @@ import { admin, freshServer, killSigner, restartSigner } from './server';
 // at the payout address and the fee at the gateway's. Last, a withdrawal queued while the signer
 // is killed (kill -9) goes out once it is back, exactly once. The tests run in order.
 //
-// SETTINGS_HOLD_HOURS=0: the demo's seeded whitelist (203.0.113.10, 198.51.100.0/24) does not
-// let 127.0.0.1 through, any change of a whitelist once set (even emptying it) holds the app's
-// withdrawals 24 h, and the demo's Starter plan allows no second app whose first whitelist would
-// not be held. The hold itself is tested in server/src/domain/apps/settingsHold.test.ts and the
+// SETTINGS_HOLD_HOURS=0 and SIGNER_HOLD_HOURS=0 (the signer's own hold, kept in its own store in
+// DATA_DIR/signer and registered by the server's jobs): any change of a whitelist once set (even
+// emptying it) holds the app's withdrawals 24 h, and the demo's Starter plan allows no second app
+// whose first whitelist would not be held. The hold itself is tested in server/src/domain/apps/settingsHold.test.ts and the
 // signer's tests. LOCAL_BLOCK_MS=0: blocks are mined only here (`chain mine`), so each status
 // that waits for confirmations stays on screen until the journey mines them.
 
@@ -25,7 +27,12 @@ jest.setTimeout(300_000);
 /** Where sweeps pay the gateway's fee (the demo's Starter plan takes 1 %). */
 const FEE_ADDRESS = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
 const server = freshServer(
-  { SETTINGS_HOLD_HOURS: '0', LOCAL_BLOCK_MS: '0', GATEWAY_FEE_ADDRESS: FEE_ADDRESS },
+  {
+    SETTINGS_HOLD_HOURS: '0',
+    SIGNER_HOLD_HOURS: '0',
+    LOCAL_BLOCK_MS: '0',
+    GATEWAY_FEE_ADDRESS: FEE_ADDRESS,
+  },
   { signer: true },
 );
 freshBrowser();
@@ -310,6 +317,11 @@ test("a customer's deposit is topped up with gas and swept: Completed, its amoun
   expect(Number(balance(PAYOUT, 'USDT-BEP20')) - payoutBefore).toBeCloseTo(24.75, 9);
   expect(Number(balance(FEE_ADDRESS, 'USDT-BEP20')) - feeBefore).toBeCloseTo(0.25, 9);
   expect(balance(address, 'USDT-BEP20')).toBe('0');
+  // Swept to the payout address the signer's own store has (the seed's registration reached it
+  // through the server's job), kept in its own owner-only directory.
+  const store = path.join(server.dataDir, 'signer');
+  expect(statSync(store).mode & 0o777).toBe(0o700);
+  expect(statSync(path.join(store, 'signer-store.sqlite')).mode & 0o777).toBe(0o600);
 });
 
 test('a withdrawal queued while the signer is killed goes out once it is back, once', async () => {

@@ -1,3 +1,4 @@
+import { REGISTER_KIND } from '../domain/apps/signerRegistration';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -131,8 +132,17 @@ async function fillEveryTable(t: TestApp): Promise<void> {
     log: { error: () => {}, warn: () => {} },
     pollMs: 0,
   });
-  // One turn of each recurring task (webhook deliveries run only when an event queues one).
-  expect(await worker.drain()).toBe(tasks.filter((task) => task.everyMs !== undefined).length);
+  // One turn of each recurring task (webhook deliveries run only when an event queues one), and
+  // the demo store's registrations with the signer that its seed queued.
+  const registrations = await t.db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('kind', '=', REGISTER_KIND)
+    .executeTakeFirstOrThrow();
+  expect(Number(registrations.n)).toBeGreaterThan(0);
+  expect(await worker.drain()).toBe(
+    tasks.filter((task) => task.everyMs !== undefined).length + Number(registrations.n),
+  );
 
   // The demo store's server calls the gateway with a key of its own (api_logs, written by the
   // batch writer within a second), and a withdrawal row (send_transactions) until the
@@ -225,6 +235,18 @@ async function fillEveryTable(t: TestApp): Promise<void> {
       nonce: 0,
       tx_hash: `0x${'ab'.repeat(32)}`,
       reason: 'withdrawal wd_copy_to',
+      created_at: t.clock().toISOString(),
+    })
+    .execute();
+  // A request the signer refused (signer_refusals).
+  await t.db
+    .insertInto('signer_refusals')
+    .values({
+      id: 'srf_copy_to',
+      request: 'withdrawal',
+      ref_id: 'wd_copy_to',
+      app_id: 'app_demo_store',
+      reason: 'The withdrawal does not match the MAC the web process made when it accepted it.',
       created_at: t.clock().toISOString(),
     })
     .execute();

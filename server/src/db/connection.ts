@@ -245,8 +245,8 @@ class FileLockedSqliteDialect extends SqliteDialect {
 
 // pg's parsers, per pool, so that rows read the same on both engines: integers are numbers
 // (checked: a bigint past 2^53 throws instead of rounding), times are ISO-8601 strings and days
-// YYYY-MM-DD as SQLite stores them, JSON arrives as its text (jsonb on disk, parsed by the domain as on SQLite), and
-// numeric(78,0) on-chain amounts stay exact decimal strings.
+// YYYY-MM-DD as SQLite stores them, JSON arrives as its text (jsonb on disk, parsed by the
+// domain as on SQLite), and numeric(78,0) on-chain amounts stay exact decimal strings.
 const INT8 = 20;
 const DATE = 1082;
 const TIMESTAMPTZ = 1184;

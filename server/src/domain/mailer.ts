@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
 import { createTransport, type Transporter } from 'nodemailer';
 import type { ResolvedConfig } from '../config';
 import { UnavailableError } from './errors';
@@ -23,6 +22,12 @@ export const OUTBOX_DIR = 'outbox';
 const MAIL_UNAVAILABLE = 'We could not send the code by e-mail. Please try again in a few minutes.';
 
 export type MailConfig = Pick<ResolvedConfig, 'smtpUrl' | 'mailFrom' | 'dataDir'>;
+
+/** Where a mail's sending is logged: Fastify's logger, or the signer's own lines. */
+export interface MailLog {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
 
 // One pooled SMTP transport per URL for the life of the process.
 const transports = new Map<string, Transporter>();
@@ -46,7 +51,7 @@ let outboxSequence = 0;
 export async function sendMail(
   config: MailConfig,
   message: MailMessage,
-  log: FastifyBaseLogger,
+  log: MailLog,
   clock: Clock = systemClock,
 ): Promise<void> {
   if (config.smtpUrl) {

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { load } from 'js-yaml';
-import { addUser } from '../../test/accounts';
-import { insertApiKey, insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
+import { insertMerchantApp } from '../../test/appRows';
 import { testAppPerBlock } from '../../test/withTestApp';
 import { isObject } from '../openapi/spec';
 import { GATEWAY_OPENAPI_PATH, ROOT_DIR } from '../paths';
@@ -26,18 +25,7 @@ describe('gateway error messages and doc_url', () => {
 
   async function appKey(abilities: string[]): Promise<string> {
     serial += 1;
-    const tag = `msg${serial}`;
-    const userId = await addUser(t, `merchant_${tag}`);
-    await insertSubscription(t, userId);
-    const appId = `app_${tag}`;
-    await insertApp(t, {
-      id: appId,
-      user_id: userId,
-      created_at: t.clock().toISOString(),
-      whitelist_ip: '127.0.0.1',
-    });
-    await insertAppMethod(t, { id: `apm_${tag}`, app_id: appId });
-    return insertApiKey(t, { id: `key_${tag}`, app_id: appId, abilities });
+    return (await insertMerchantApp(t, `msg${serial}`, abilities)).key;
   }
 
   const send = (

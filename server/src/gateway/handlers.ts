@@ -201,6 +201,7 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
               now: ctx.clock(),
               tokenOnChain: (chainId, listed) =>
                 chainId === ctx.chain.chainId ? ctx.chain.tokenContract(listed) : listed,
+              sign: ctx.sign,
             },
           );
           return { status: 201, body: withdrawalView(withdrawal) };

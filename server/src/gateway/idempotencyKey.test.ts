@@ -1,8 +1,7 @@
 import { recordLocalChainTransfer } from '../domain/chain/localAdapter';
 import { specUsdt } from '../domain/chain/specChains';
 import { IDEMPOTENCY_KEY_REUSED } from '../domain/payments/idempotency';
-import { addUser } from '../../test/accounts';
-import { insertApiKey, insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
+import { insertMerchantApp } from '../../test/appRows';
 import { testAppPerBlock } from '../../test/withTestApp';
 
 // POST /withdrawals and its Idempotency-Key as a developer sees them: the header is spelled one
@@ -22,18 +21,12 @@ describe('the Idempotency-Key of a withdrawal', () => {
   async function merchant(): Promise<string> {
     serial += 1;
     const tag = `idem${serial}`;
-    const userId = await addUser(t, `merchant_${tag}`);
-    await insertSubscription(t, userId, {
-      startDate: new Date(t.clock().getTime() - DAY).toISOString(),
-    });
-    const appId = `app_${tag}`;
-    await insertApp(t, {
-      id: appId,
-      user_id: userId,
-      created_at: t.clock().toISOString(),
-      whitelist_ip: '127.0.0.1',
-    });
-    await insertAppMethod(t, { id: `apm_${tag}`, app_id: appId });
+    const { key } = await insertMerchantApp(
+      t,
+      tag,
+      ['withdrawals:write'],
+      new Date(t.clock().getTime() - DAY).toISOString(),
+    );
     const wallet = `0x${(0xe000 + serial).toString(16).padStart(40, '0')}`;
     await t.db
       .updateTable('app_payment_methods')
@@ -49,7 +42,7 @@ describe('the Idempotency-Key of a withdrawal', () => {
         createdAt: t.clock().toISOString(),
       });
     }
-    return insertApiKey(t, { id: `key_${tag}`, app_id: appId, abilities: ['withdrawals:write'] });
+    return key;
   }
 
   const withdraw = (key: string, headers: Record<string, string>, amount = '1') =>

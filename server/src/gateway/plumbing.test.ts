@@ -1,6 +1,5 @@
 import type net from 'node:net';
-import { addUser } from '../../test/accounts';
-import { insertApiKey, insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
+import { insertMerchantApp } from '../../test/appRows';
 import { testAppPerBlock } from '../../test/withTestApp';
 
 /** Every gateway error names its request. */
@@ -20,18 +19,7 @@ describe('gateway plumbing', () => {
   /** An app whose whitelist lets the local test client in, and a key of it. */
   async function appWithKey(abilities: string[]) {
     serial += 1;
-    const appId = `app_plumb${serial}`;
-    const userId = await addUser(t, `merchant_plumb${serial}`);
-    await insertSubscription(t, userId);
-    await insertApp(t, {
-      id: appId,
-      user_id: userId,
-      created_at: t.clock().toISOString(),
-      whitelist_ip: '127.0.0.1',
-    });
-    await insertAppMethod(t, { id: `apm_plumb${serial}`, app_id: appId });
-    const key = await insertApiKey(t, { id: `key_plumb${serial}`, app_id: appId, abilities });
-    return { appId, key };
+    return insertMerchantApp(t, `plumb${serial}`, abilities);
   }
 
   /** The app's API Logs rows once the writer has flushed `n` of them (it does every second). */

@@ -158,6 +158,7 @@ describe('gateway withdrawals', () => {
       status: 2,
       tx_hash: null,
       failure_reason: null,
+      waiting_reason: null,
       created_at: t.clock().toISOString(),
       updated_at: t.clock().toISOString(),
     });

@@ -1022,8 +1022,18 @@ export interface components {
       status: components['schemas']['WithdrawalStatus'];
       /** @description Its transaction's hash, once signed; null before. */
       tx_hash: string | null;
-      /** @description Why it is unsuccessful (status 6), e.g. `insufficient_gas`, `reverted` (failed on chain); null otherwise. */
+      /** @description Why it is unsuccessful (status 6), e.g. `insufficient_gas`, `reverted` (failed on chain), `signer_refused` (the signer could not trust the withdrawal as stored: it was changed after the gateway accepted it, or never accepted; nothing was signed and the operator and the merchant were alerted); null otherwise. */
       failure_reason: string | null;
+      /** @description Why a withdrawal in Processing Transfer (3) is not going out, and who unblocks it; null while nothing a person must end holds it up. `held_for_approval`: it would take the app's money out of the method past its daily cap (counted by the signer over the last 24 hours), so it waits until the gateway's operator approves it (it then goes out) or rejects it (it ends Unsuccessful); the message says the cap and what went out. Cleared once the withdrawal moves on. (Absent only from events recorded before this field existed.) */
+      waiting_reason?: {
+        /**
+         * @description Stable, for programs.
+         * @enum {string}
+         */
+        code: 'held_for_approval';
+        /** @description For people. */
+        message: string;
+      } | null;
       /** Format: date-time */
       created_at: string;
       /**

@@ -5,6 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { addJob, claimJob, failJob } from '../jobs/queue';
 import { envelope, MSG } from './errors';
 import { UNMATCHED_ROUTE } from './metrics';
+import { signerRefusals } from './signerMetrics';
 import type { TestApp } from '../../test/testApp';
 import { testAppPerBlock, withTestApp } from '../../test/withTestApp';
 
@@ -121,6 +122,17 @@ describe('GET /metrics', () => {
     expect(samples(second).filter((s) => s.name === 'test_users_by_auth_type')).toEqual([
       { name: 'test_users_by_auth_type', labels: { auth_type: 'otp' }, value: before.length },
     ]);
+  });
+
+  it('counts the requests the signer refused as untrusted, by request', async () => {
+    const refused = signerRefusals(t.app.metrics);
+    expect(await scrape(t)).toContain('# TYPE signer_refusals_total counter');
+    refused('withdrawal');
+    refused('withdrawal');
+    refused('sweep');
+    const text = await scrape(t);
+    expect(valuesOf(text, 'signer_refusals_total', { request: 'withdrawal' })).toEqual([2]);
+    expect(valuesOf(text, 'signer_refusals_total', { request: 'sweep' })).toEqual([1]);
   });
 
   it('reports the job queue: backlog, oldest wait and failed jobs by kind', async () => {

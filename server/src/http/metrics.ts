@@ -39,8 +39,18 @@ export interface GaugeSpec<L extends string> {
   collect(set: GaugeSetter<L>): Promise<void>;
 }
 
+/** A counter this process adds to as things happen (summed over the processes of a cluster). */
+export interface CounterSpec<L extends string> {
+  /** Prometheus name, ending in `_total`; unique within the app. */
+  name: string;
+  help: string;
+  labelNames: readonly L[];
+}
+
 export interface Metrics {
   gauge<L extends string = never>(spec: GaugeSpec<L>): void;
+  /** Registers a counter; answers how to add one to a series. */
+  counter<L extends string>(spec: CounterSpec<L>): (labels: Record<L, string>) => void;
 }
 
 // prom-client's default metrics describe the process, not an app, and start an event-loop
@@ -126,7 +136,17 @@ export function registerMetrics(
 
   const ofAllProcesses = clusterMetrics([processMetrics(), registry]);
 
-  const metrics: Metrics = { gauge: (spec) => gaugeOn(registry, app.log, spec) };
+  const metrics: Metrics = {
+    gauge: (spec) => gaugeOn(registry, app.log, spec),
+    counter: (spec) => {
+      const counter = new Counter({
+        ...spec,
+        labelNames: [...spec.labelNames],
+        registers: [registry],
+      });
+      return (labels) => counter.inc(labels);
+    },
+  };
   app.decorate('metrics', metrics);
 
   // The route template (`/api/…/:id`), never the raw URL: ids and junk paths would make a new

@@ -22,9 +22,9 @@ const COMPRESSED_TWIN = /\.(br|gz)$/;
  *   does not govern; react-toastify's <style> injection is avoided by loading its unstyled build
  *   with its CSS file (src/components/toastify.ts).
  * - images: our own; data: for Bootstrap's icons inlined in its CSS (the accordion's and
- *   form-select's chevrons, seen blocked without it); blob: for KYC scans, fetched with the session and shown through object
- *   URLs (src/api/profile.ts), which only the page's own script can make. qrcode.react draws
- *   inline SVG: no source needed.
+ *   form-select's chevrons, seen blocked without it); blob: for KYC scans, fetched with the
+ *   session and shown through object URLs (src/api/profile.ts), which only the page's own
+ *   script can make. qrcode.react draws inline SVG: no source needed.
  */
 export const SPA_CSP = spaCsp([]);
 

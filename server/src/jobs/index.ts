@@ -4,6 +4,12 @@ import { specChainAdapters } from '../domain/chain';
 import type { ChainAdapter } from '../domain/chain/adapter';
 import { mineLocalBlocks } from '../domain/chain/localAdapter';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
+import {
+  REGISTER_KIND,
+  registerWithSigner,
+  registrationRetryDelay,
+  type RegistrationPayload,
+} from '../domain/apps/signerRegistration';
 import { expireInvoices } from '../domain/invoices/expiry';
 import { completeDeposits } from '../domain/payments/depositCompletion';
 import { watchDeposits } from '../domain/payments/deposits';
@@ -114,6 +120,7 @@ export function depositCompletionTask(
   signer: SignerClient,
   endpoint: SignerEndpoint,
   clock: () => Date,
+  counters: JobCounters = {},
 ): Task {
   return {
     kind: 'deposits.complete',
@@ -121,7 +128,7 @@ export function depositCompletionTask(
     lane: MONEY_LANE,
     async run() {
       if (!signerPresent(endpoint)) return;
-      await completeDeposits(db, signer, clock());
+      await completeDeposits(db, signer, clock(), counters.signerRefused);
     },
   };
 }
@@ -143,6 +150,26 @@ export function withdrawalSendingTask(
   };
 }
 
+/**
+ * A payout address or whitelist change, registered with the signer once the change committed
+ * (queued in its transaction); retried, at most a minute apart, until the signer takes it.
+ */
+export function signerRegistrationTask(
+  db: Db,
+  signer: SignerClient,
+  endpoint: SignerEndpoint,
+): Task {
+  return {
+    kind: REGISTER_KIND,
+    lane: MONEY_LANE,
+    retryDelayMs: registrationRetryDelay,
+    async run(job) {
+      if (!signerPresent(endpoint)) throw new Error('No signer is listening yet');
+      await registerWithSigner(db, signer, job.payload as RegistrationPayload);
+    },
+  };
+}
+
 /** The chain watcher: one job per chain, so a slow or unreachable RPC holds up only its chain. */
 export function depositWatcherTask(db: Db, adapter: ChainAdapter, clock: () => Date): Task {
   return {
@@ -155,8 +182,18 @@ export function depositWatcherTask(db: Db, adapter: ChainAdapter, clock: () => D
   };
 }
 
+/** What the jobs tell the process's metrics. */
+export interface JobCounters {
+  /** The signer refused a request it could not trust (signer_refusals_total). */
+  signerRefused?(request: 'withdrawal' | 'sweep'): void;
+}
+
 /** Everything the server runs in the background, on the job mechanism (worker.ts). */
-export function backgroundTasks(config: ResolvedConfig, db: Db): Task[] {
+export function backgroundTasks(
+  config: ResolvedConfig,
+  db: Db,
+  counters: JobCounters = {},
+): Task[] {
   const tasks = [
     gasProvisioningTask(db, resolveWalletXpub(config)),
     webhookDeliveryTask(webhookDeps(config, db, systemClock), config.jobs),
@@ -167,7 +204,8 @@ export function backgroundTasks(config: ResolvedConfig, db: Db): Task[] {
   const endpoint = signerEndpoint(config);
   const signer = signerClient(endpoint);
   const chains = specChainAdapters(config, db);
-  tasks.push(depositCompletionTask(db, signer, endpoint, systemClock));
+  tasks.push(signerRegistrationTask(db, signer, endpoint));
+  tasks.push(depositCompletionTask(db, signer, endpoint, systemClock, counters));
   tasks.push(
     withdrawalSendingTask(
       {
@@ -178,6 +216,7 @@ export function backgroundTasks(config: ResolvedConfig, db: Db): Task[] {
           if (!chain) throw new Error(`No chain ${chainId} is served`);
           return chain.latestBlock();
         },
+        signerRefused: counters.signerRefused,
       },
       endpoint,
       systemClock,

@@ -1,3 +1,4 @@
+import { requestSigner } from '../signer/client/requestMac';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { hashApiKey } from '../domain/apps/apiKeys';
@@ -933,7 +934,7 @@ describe('demo data', () => {
       const keys = (await t.call('listTokens', { params: { appid: appId }, headers })).json().data;
       expect(keys).toHaveLength(1);
       // Seeding again (every start) neither duplicates nor overwrites the demo app.
-      await seed(t.db, { demo: true });
+      await seed(t.db, { demo: true, sign: requestSigner(t.config.signerRequestKey) });
       const apps2 = await t.db.selectFrom('apps').select('id').where('id', '=', appId).execute();
       expect(apps2).toHaveLength(1);
       expect(

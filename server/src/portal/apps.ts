@@ -62,6 +62,7 @@ export const appsHandlers: HandlerModule = (ctx) => {
         user.id,
         request.body,
         isoNow(ctx.clock),
+        ctx.sign,
         clientOf(request),
       );
       return done('App created successfully', { data: apps, app }) satisfies Reply<'createApp'>;
@@ -76,6 +77,7 @@ export const appsHandlers: HandlerModule = (ctx) => {
         request.body,
         isoNow(ctx.clock),
         ctx.config.signer.holdHours,
+        ctx.sign,
       );
       if (whitelistHeldUntil) {
         const change = {
@@ -177,7 +179,7 @@ export const appsHandlers: HandlerModule = (ctx) => {
 
     async usePaymentMethod(request) {
       const user = requireUser(request);
-      await usePaymentMethod(ctx.db, user.id, request.body, isoNow(ctx.clock));
+      await usePaymentMethod(ctx.db, user.id, request.body, isoNow(ctx.clock), ctx.sign);
       return done('Payment method added successfully') satisfies Reply<'usePaymentMethod'>;
     },
 
@@ -189,6 +191,7 @@ export const appsHandlers: HandlerModule = (ctx) => {
         request.body,
         isoNow(ctx.clock),
         ctx.config.signer.holdHours,
+        ctx.sign,
       );
       if (payoutHeldUntil) {
         const app = await ownedApp(ctx.db, user.id, request.body.user_app_id);

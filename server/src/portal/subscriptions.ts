@@ -127,6 +127,7 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
         remarks: request.body.remarks,
         amountDue: request.body.amount_due,
         now: ctx.clock(),
+        sign: ctx.sign,
       });
       if (outcome.ok) {
         return {

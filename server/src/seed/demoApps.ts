@@ -12,6 +12,13 @@ import { openAccount, type GatewayAccount } from '../domain/payments/accounts';
 import { watchDeposits } from '../domain/payments/deposits';
 import { decimalToMicro } from '../domain/money';
 import type { Clock } from '../domain/time';
+import {
+  queuePayoutRegistration,
+  queuePlanRegistration,
+  queueWhitelistRegistration,
+} from '../domain/apps/signerRegistration';
+import { currentSubscription } from '../domain/billing/subscriptions';
+import { NO_PLAN, type RequestSigner } from '../signer/client/requestMac';
 
 // The demo merchant's app, so that the app detail screen shows data on first start. Its settings
 // are rows (two payment methods in use, whose operational wallets the gas job provisions at
@@ -71,6 +78,7 @@ export async function seedDemoApps(
   db: Db,
   clock: Clock,
   gateway: DemoGateway | undefined,
+  sign: RequestSigner,
 ): Promise<void> {
   const userId = await demoUserWithout(db, 'apps');
   if (!userId) return;
@@ -126,6 +134,39 @@ export async function seedDemoApps(
         },
       ])
       .execute();
+
+    // Registered with the signer as the portal's own calls register them: the first whitelist
+    // and payout addresses, in effect at once, and the plan.
+    const registered = new Date(now);
+    const app = await trx
+      .selectFrom('apps')
+      .select('whitelist_ip')
+      .where('id', '=', appId)
+      .executeTakeFirstOrThrow();
+    await queueWhitelistRegistration(trx, sign, {
+      appId,
+      whitelist: app.whitelist_ip,
+      at: registered,
+    });
+    const methods = await trx
+      .selectFrom('app_payment_methods')
+      .select(['payment_method_id', 'collect_address'])
+      .where('app_id', '=', appId)
+      .execute();
+    const plan = await currentSubscription(trx, userId, registered.toISOString());
+    await queuePlanRegistration(trx, sign, {
+      appId,
+      packageId: plan?.package_id ?? NO_PLAN,
+      at: registered,
+    });
+    for (const method of methods) {
+      await queuePayoutRegistration(trx, sign, {
+        appId,
+        paymentMethodId: method.payment_method_id,
+        address: method.collect_address,
+        at: registered,
+      });
+    }
 
     const key = newApiKey(); // its plaintext is dropped: a seeded key can only be listed
     await trx

@@ -2,7 +2,9 @@ import type { Db } from '../db/connection';
 import { inLockedTransaction } from '../db/locks';
 import { NEW_ACCOUNT_BLANKS } from '../domain/account/auth';
 import { newId } from '../domain/ids';
-import { hashSecret } from '../domain/account/passwords';
+import { hashSecret, verifySecret } from '../domain/account/passwords';
+import { revokeUserSessions } from '../domain/account/sessions';
+import { randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../domain/time';
 import { COUNTRIES } from './countries.data';
 import { DOCUMENT_TYPES } from './documentTypes.data';
@@ -12,6 +14,7 @@ import { seedDemoApps, type DemoGateway } from './demoApps';
 import { seedDemoPortal } from './demoPortal';
 import { seedDemoMoney } from './demoMoney';
 import { DEMO_USERNAME, findDemoUserId } from './demoUser';
+import type { RequestSigner } from '../signer/client/requestMac';
 
 export const DEMO_ACCOUNT = {
   username: DEMO_USERNAME,
@@ -28,9 +31,13 @@ const CHUNK = 100; // stays under SQLite's bound-parameter limit
 interface SeedOptions {
   /** The demo merchant (config.seedDemo): development and tests only. */
   demo: boolean;
+  /** Where the demo is never seeded (config.seedDemo off): its published secrets are retired. */
+  retireDemo?: boolean;
   clock?: Clock;
   /** Without it (no key to derive from) the demo app has no accounts or payments. */
   gateway?: DemoGateway;
+  /** MACs the demo app's registrations with the signer (its whitelist, its payout addresses). */
+  sign: RequestSigner;
 }
 
 /** Every server start runs the seed; processes starting together take turns (see below). */
@@ -44,12 +51,13 @@ export async function seed(db: Db, options: SeedOptions): Promise<void> {
   const clock = options.clock ?? systemClock;
   await inLockedTransaction(db, SEED_LOCK, async (trx) => {
     await seedReferenceData(trx);
+    if (options.retireDemo) await retireDemoCredentials(trx, clock);
     if (!options.demo) return;
     await seedDemoAccount(trx, clock);
     await seedDemoPortal(trx, clock);
     // The plan before the app: its payments count against it.
-    await seedDemoMoney(trx, clock);
-    await seedDemoApps(trx, clock, options.gateway);
+    await seedDemoMoney(trx, clock, options.sign);
+    await seedDemoApps(trx, clock, options.gateway, options.sign);
   });
 }
 
@@ -91,6 +99,38 @@ async function seedReferenceData(trx: Db): Promise<void> {
       .onConflict((oc) => oc.column('id').doUpdateSet(rest))
       .execute();
   }
+}
+
+/**
+ * The demo's password and pin are published (README): where the demo is not seeded (production),
+ * an account an earlier version seeded with them keeps its data but can no longer sign in with
+ * them. Both are replaced by random secrets nobody holds and its sessions end; the operator
+ * removes or reassigns the account (docs/operations.md).
+ */
+async function retireDemoCredentials(db: Db, clock: Clock): Promise<void> {
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'password_hash', 'pin_hash'])
+    .where('username', '=', DEMO_ACCOUNT.username)
+    .executeTakeFirst();
+  if (!user) return;
+  const [password, pin] = await Promise.all([
+    verifySecret(user.password_hash, DEMO_ACCOUNT.password),
+    verifySecret(user.pin_hash, DEMO_ACCOUNT.pin),
+  ]);
+  if (!password && !pin) return;
+  const unknown = () => hashSecret(randomBytes(32).toString('base64url'));
+  const [passwordHash, pinHash] = await Promise.all([unknown(), unknown()]);
+  await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash, pin_hash: pinHash })
+    .where('id', '=', user.id)
+    .execute();
+  await revokeUserSessions(db, user.id, undefined, clock);
+  console.warn(
+    `The account '${DEMO_ACCOUNT.username}' signed in with the demo's published password and pin; ` +
+      'both were replaced with random secrets. Remove or reassign it (docs/operations.md).',
+  );
 }
 
 async function seedDemoAccount(db: Db, clock: Clock): Promise<void> {

@@ -10,6 +10,9 @@ import { COUNTRIES } from './countries.data';
 import { DOCUMENT_TYPES } from './documentTypes.data';
 import { PACKAGES } from './packages.data';
 import { DEMO_ACCOUNT } from '.';
+import { checkPassword, findUserByLogin } from '../domain/account/auth';
+import { verifySecret } from '../domain/account/passwords';
+import { createSession } from '../domain/account/sessions';
 
 // What a start leaves in a fresh database: the reference data everywhere, the demo merchant
 // only in development (and tests), once however many servers start together.
@@ -71,7 +74,12 @@ const DEMO_ONCE = {
 
 describe('the seed', () => {
   it('puts the reference data and no demo account into a production database', async () => {
-    const runtime = await start({ NODE_ENV: 'production', WALLET_XPUB });
+    // In production the signer makes the request key; the web process only reads it.
+    const runtime = await start({
+      NODE_ENV: 'production',
+      WALLET_XPUB,
+      SIGNER_REQUEST_KEY: '5e'.repeat(32),
+    });
     try {
       expect(await referenceRows(runtime.db)).toEqual(REFERENCE);
       expect(await demoRows(runtime.db)).toEqual({
@@ -86,6 +94,25 @@ describe('the seed', () => {
       expect(await rows(runtime.db, 'ledger_entries')).toBe(0);
     } finally {
       await runtime.close();
+    }
+  });
+
+  it('retires the published demo password and pin of a database an earlier version seeded, keeping its data', async () => {
+    const dev = await start({ NODE_ENV: 'development' });
+    const demo = await findUserByLogin(dev.db, DEMO_ACCOUNT.username);
+    await createSession(dev.db, demo?.id ?? '');
+    expect(await checkPassword(demo, DEMO_ACCOUNT.password)).toBe(true);
+    await dev.close();
+
+    const production = await start({ NODE_ENV: 'production', WALLET_XPUB });
+    try {
+      const retired = await findUserByLogin(production.db, DEMO_ACCOUNT.username);
+      expect(await checkPassword(retired, DEMO_ACCOUNT.password)).toBe(false);
+      expect(await verifySecret(retired?.pin_hash ?? '', DEMO_ACCOUNT.pin)).toBe(false);
+      expect(await rows(production.db, 'sessions', sql`revoked_at is null`)).toBe(0);
+      expect(await demoRows(production.db)).toEqual(DEMO_ONCE);
+    } finally {
+      await production.close();
     }
   });
 

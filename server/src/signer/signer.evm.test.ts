@@ -3,7 +3,7 @@ import { privateKeyToAddress } from 'viem/accounts';
 import { addUser } from '../../test/accounts';
 import { insertApp, insertSubscription } from '../../test/appRows';
 import { startLocalNode, type LocalNode } from '../../test/chain/localNode';
-import { seedAccount, startTestSigner, type TestSigner } from '../../test/signer';
+import { registerApp, seedAccount, startTestSigner, type TestSigner } from '../../test/signer';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import { chainAdapterFor } from '../domain/chain';
 import type { SpecChainId } from '../domain/chain/specChains';
@@ -15,6 +15,7 @@ import { GAS_BRANCH, provisionGasAddresses } from '../domain/payments/gasProvisi
 import { openAccount } from '../domain/payments/accounts';
 import { watchDeposits } from '../domain/payments/deposits';
 import { sendWithdrawals } from '../domain/payments/withdrawalSending';
+import { requestSigner } from './client/requestMac';
 import { reinitiateWithdrawal, requestWithdrawal } from '../domain/payments/withdrawals';
 
 // Deposits complete on a real EVM chain (Hardhat standing in for BNB Smart Chain, and for
@@ -100,6 +101,7 @@ async function merchant(methodId: string, code: string) {
     .select('gas_index')
     .where('id', '=', `apm_evm_signer_${serial}`)
     .executeTakeFirstOrThrow();
+  await registerApp(t, signer, appId);
   return { payout, depositAddress: account.address as Address, appId, userId, gas, gasIndex };
 }
 
@@ -234,6 +236,7 @@ describe('withdrawals go out on an EVM chain (Hardhat)', () => {
       .set({ whitelist_ip: '203.0.113.7' })
       .where('id', '=', appId)
       .execute();
+    await registerApp(t, signer, appId); // its first whitelist: not held
     await node.transfer(token as Address, gas as Address, tokens);
     const to = privateKeyToAddress(`0x${(700 + serial).toString(16).padStart(64, '0')}`);
     return { appId, userId, gas, gasIndex, to };
@@ -248,6 +251,7 @@ describe('withdrawals go out on an EVM chain (Hardhat)', () => {
       toAddress: to,
       amount,
       now: t.clock(),
+      sign: requestSigner(t.config.signerRequestKey),
     });
   const sendPasses = async (n: number) => {
     const deps = {
@@ -282,6 +286,32 @@ describe('withdrawals go out on an EVM chain (Hardhat)', () => {
     expect(await withdrawal(id)).toMatchObject({ status: 1, tx_hash: sent.tx_hash });
     expect(await tokenBalance(token, to)).toBe(usdt('12.5'));
     expect(await tokenBalance(token, gas)).toBe(usdt('87.5'));
+  });
+
+  it('a withdrawal edited in the database after it was accepted: refused, no token moves', async () => {
+    const token = t.config.usdtContract ?? '';
+    const { appId, gas, to } = await payoutReady('pm_usdt_bsc', 'USDT-BEP20', token, usdt('100'));
+    const { id } = await withdraw(appId, 'USDT-BEP20', to, '2');
+    await t.db
+      .updateTable('send_transactions')
+      .set({ to_address: FEE_ADDRESS, amount_raw: usdt('50').toString() })
+      .where('id', '=', id)
+      .execute();
+    const before = await tokenBalance(token, FEE_ADDRESS);
+    await sendPasses(2);
+    expect(await withdrawal(id)).toMatchObject({
+      status: 6,
+      tx_hash: null,
+      failure_reason: 'signer_refused',
+    });
+    expect(
+      await t.db.selectFrom('chain_txs').select('id').where('ref_id', '=', id).execute(),
+    ).toEqual([]);
+    expect(await tokenBalance(token, FEE_ADDRESS)).toBe(before);
+    expect(await tokenBalance(token, gas)).toBe(usdt('100'));
+    expect(
+      await t.db.selectFrom('signer_refusals').select('request').where('ref_id', '=', id).execute(),
+    ).toEqual([{ request: 'withdrawal' }]);
   });
 
   it('sends a token whose transfer returns no bool (USDT on Ethereum)', async () => {

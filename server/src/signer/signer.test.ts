@@ -8,7 +8,7 @@ import {
   insertAppMethod,
   insertSubscription,
 } from '../../test/appRows';
-import { seedAccount, startTestSigner, type TestSigner } from '../../test/signer';
+import { registerApp, seedAccount, startTestSigner, type TestSigner } from '../../test/signer';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import { chainAdapterFor } from '../domain/chain';
 import {
@@ -32,6 +32,7 @@ import { GAS_BRANCH, provisionGasAddresses } from '../domain/payments/gasProvisi
 import { openAccount } from '../domain/payments/accounts';
 import { watchDeposits } from '../domain/payments/deposits';
 import { sendWithdrawals } from '../domain/payments/withdrawalSending';
+import { requestSigner } from './client/requestMac';
 import {
   cancelWithdrawal,
   moveWithdrawal,
@@ -41,8 +42,9 @@ import {
 
 // The signer on the local chain: real EIP-155 signatures the local chain checks (the sender
 // recovered from the signature must own the funds), deposits completed 3 -> 4 -> 1 with the fee
-// split off, and the guard: whatever the web process asks, the signer re-reads the database and
-// sweeps only to the configured payout address, never to a changed one before its hold ends.
+// split off, and the guard: whatever the web process asks or the database says, the signer sweeps
+// only to the payout address its own store has in effect, and holds withdrawals while it holds a
+// change of the app's settings.
 
 // Each pass reads and writes the chain tables: slow on PostgreSQL on a busy machine.
 jest.setTimeout(120_000);
@@ -102,6 +104,7 @@ async function merchant(fundGas = parseEther('1')) {
     code: 'USDT-BEP20',
     now: t.clock(),
   });
+  await registerApp(t, signer, appId);
   return { gas, depositAddress: account.address, payout };
 }
 
@@ -153,9 +156,11 @@ async function sendPasses(n: number, via: TestSigner = signer) {
 
 const reader = (db: Db) => gasBalanceReader(t.config, chainAdapterFor(t.config, db, 56), db);
 
-/** The merchant's servers, as the gateway's withdrawals need a whitelist. */
-const whitelist = () =>
-  t.db.updateTable('apps').set({ whitelist_ip: '203.0.113.7' }).where('id', '=', appId).execute();
+/** The merchant's servers, as the gateway's withdrawals need a whitelist (its first: not held). */
+async function whitelist(ips = '203.0.113.7') {
+  await t.db.updateTable('apps').set({ whitelist_ip: ips }).where('id', '=', appId).execute();
+  await registerApp(t, signer, appId);
+}
 
 /** A withdrawal of `amount` USDT to the merchant's payee through the gateway's own path (2 Queued). */
 const withdraw = (amount: string) =>
@@ -166,6 +171,7 @@ const withdraw = (amount: string) =>
     toAddress: payee,
     amount,
     now: t.clock(),
+    sign: requestSigner(t.config.signerRequestKey),
   });
 
 const withdrawal = (id: string) =>
@@ -381,7 +387,7 @@ describe("a settled invoice's money completes through the signer (local chain)",
 });
 
 describe('the signer guard', () => {
-  it('refuses a sweep to an address that is not the configured payout address', async () => {
+  it('refuses a sweep to an address that is not the payout address in effect', async () => {
     const { depositAddress } = await merchant();
     const id = await creditedDeposit(depositAddress, '50');
     await passes(2); // gas: status 4
@@ -391,34 +397,35 @@ describe('the signer guard', () => {
     // A compromised web process asks for the money to go elsewhere.
     expect(await signer.client.request({ op: 'sweep', depositId: id, to: ATTACKER })).toEqual({
       state: 'refused',
-      reason: `${ATTACKER} is not the payout address configured for this app and method.`,
+      code: 'signer_refused',
+      reason: `${ATTACKER} is not the payout address the signer has in effect for this app and method.`,
     });
     expect(await t.db.selectFrom('signer_log').select('id').execute()).toEqual(before);
     expect(await localBalance(t.db, 56, BSC_USDT, ATTACKER)).toBe(0n);
     expect(await localBalance(t.db, 56, BSC_USDT, depositAddress)).toBe(held);
   });
 
-  it('refuses sweeps to a changed payout address until its hold ends', async () => {
+  it('takes no payout address from the database: one written there only is refused, hold or none', async () => {
     const { depositAddress } = await merchant();
     const id = await creditedDeposit(depositAddress, '50');
     await passes(2);
-    // The web process writes a new payout address (as a compromised one could) with its hold.
-    const until = new Date(t.clock().getTime() + 24 * 3_600_000).toISOString();
+    // Whoever writes the database puts their address there, with no hold.
     await t.db
       .updateTable('app_payment_methods')
-      .set({ collect_address: ATTACKER, payout_hold_until: until })
+      .set({ collect_address: ATTACKER, payout_hold_until: null })
       .where('id', '=', methodId)
       .execute();
-    expect(await signer.client.request({ op: 'sweep', depositId: id, to: ATTACKER })).toEqual({
-      state: 'refused',
-      reason: `The payout address was changed: sweeps to it are held until ${until}.`,
-    });
-    await passes(1);
-    expect((await deposit(id)).deposit_status).toBe(4); // waits, not failed
+    const refused: string[] = [];
+    await completeDeposits(t.db, signer.client, t.clock(), (request) => refused.push(request));
+    expect(refused).toEqual(['sweep']);
+    expect(await deposit(id)).toMatchObject({ deposit_status: 5, failure_reason: 'sweep_failed' });
     expect(await localBalance(t.db, 56, BSC_USDT, ATTACKER)).toBe(0n);
+    expect(
+      await t.db.selectFrom('signer_refusals').select('request').where('ref_id', '=', id).execute(),
+    ).toEqual([{ request: 'sweep' }]);
   });
 
-  it('refuses a withdrawal while the settings are held, and one not taken by the job (not 3)', async () => {
+  it('holds a withdrawal while the signer holds the whitelist change, whatever the database says; not taken by the job (not 3): refused', async () => {
     const { gas } = await merchant();
     await mint(BSC_USDT, gas, usdt('500'));
     await whitelist();
@@ -427,20 +434,27 @@ describe('the signer guard', () => {
       state: 'refused',
       reason: `Withdrawal ${id} is in status 2, not 3.`,
     });
+    // The whitelist changes (held by the signer from now), and its hold is cleared in the database.
+    await whitelist('203.0.113.8');
     await t.db
       .updateTable('apps')
-      .set({ whitelist_hold_until: new Date(t.clock().getTime() + 3_600_000).toISOString() })
+      .set({ whitelist_hold_until: null })
       .where('id', '=', appId)
       .execute();
-    expect(await sendPasses(1)).toMatchObject({ failed: 1 });
-    expect(await withdrawal(id)).toMatchObject({
-      status: 6,
-      signed_tx: null,
-      failure_reason: expect.stringMatching(
-        /^The app's settings changed: withdrawals are held until /,
-      ),
+    const until = new Date(t.clock().getTime() + 24 * 3_600_000).toISOString();
+    expect(await sendPasses(2)).toMatchObject({ sent: 0, failed: 0 });
+    expect(await withdrawal(id)).toMatchObject({ status: 3, signed_tx: null });
+    expect(await signer.client.request({ op: 'sendWithdrawal', withdrawalId: id })).toEqual({
+      state: 'waiting',
+      reason: `The app's settings changed: withdrawals are held until ${until}.`,
     });
     expect(await localBalance(t.db, 56, BSC_USDT, payee)).toBe(0n);
+    // Once the signer's hold is over, it goes out.
+    t.clock.advance(24 * 3_600_000 + 1);
+    expect(await sendPasses(1)).toMatchObject({ sent: 1 });
+    expect(await localBalance(t.db, 56, BSC_USDT, payee)).toBe(usdt('10'));
+    await mineLocalBlocks(t.db, 15, 56);
+    expect(await sendPasses(1)).toMatchObject({ completed: 1 });
   });
 });
 

@@ -32,6 +32,8 @@ declare module 'better-sqlite3' {
       options: { deterministic?: boolean },
       fn: (...args: unknown[]) => unknown,
     ): Database;
+    /** `fn` wrapped in BEGIN … COMMIT (ROLLBACK if it throws). */
+    transaction<T>(fn: () => T): () => T;
     close(): Database;
     /** SQLite's online backup API into a new file. */
     backup(destination: string): Promise<{ totalPages: number; remainingPages: number }>;

@@ -25,6 +25,8 @@ import * as m0260 from './0260_derived_owner_triggers';
 import * as m0270 from './0270_owner_lookups_once';
 import * as m0280 from './0280_api_logs_one_index_less';
 import * as m0290 from './0290_deposit_waiting_reason';
+import * as m0300 from './0300_signer_request_macs';
+import * as m0310 from './0310_withdrawal_waiting_reason';
 import * as m0400 from './0400_invoices';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
@@ -56,5 +58,7 @@ export const migrations: Record<string, Migration> = {
   '0270_owner_lookups_once': m0270,
   '0280_api_logs_one_index_less': m0280,
   '0290_deposit_waiting_reason': m0290,
+  '0300_signer_request_macs': m0300,
+  '0310_withdrawal_waiting_reason': m0310,
   '0400_invoices': m0400,
 };

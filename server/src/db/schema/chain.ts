@@ -104,3 +104,15 @@ export interface SignerLogTable {
   reason: string;
   created_at: string;
 }
+
+/** A request the signer refused because it could not trust it (signer/server/refusals.ts). */
+export interface SignerRefusalsTable {
+  id: string;
+  /** withdrawal or sweep. */
+  request: string;
+  /** The row the request named (a withdrawal or a deposit). */
+  ref_id: string;
+  app_id: string | null;
+  reason: string;
+  created_at: string;
+}

@@ -28,6 +28,7 @@ import type {
   ChainHeadsTable,
   ChainTxsTable,
   SignerLogTable,
+  SignerRefusalsTable,
 } from './chain';
 import type {
   AppsTable,
@@ -93,6 +94,7 @@ export type {
   ChainTxPurpose,
   ChainTxsTable,
   SignerLogTable,
+  SignerRefusalsTable,
 } from './chain';
 export type {
   AppsTable,
@@ -160,6 +162,7 @@ export interface Database {
   app_webhooks: AppWebhooksTable;
   chain_txs: ChainTxsTable;
   signer_log: SignerLogTable;
+  signer_refusals: SignerRefusalsTable;
   row_counts: RowCountsTable;
   app_daily_usage: AppDailyUsageTable;
   invoices: InvoicesTable;

@@ -78,6 +78,11 @@ export interface SendTransactionsTable {
   /** Why it is Unsuccessful (6); `reverted` means failed on chain (nothing can still be mined). */
   failure_reason: Later<string>;
   updated_at: Later<string>;
+  /** The MAC of its immutable fields under the signer's request key (signer/client/requestMac.ts). */
+  request_mac: Later<string>;
+  /** Why it waits in 3 (`held_for_approval`), null otherwise; waiting_message: the signer's words. */
+  waiting_reason: Later<string>;
+  waiting_message: Later<string>;
 }
 
 /** The first answer to an Idempotency-Key (domain/payments/idempotency.ts). */

@@ -21,8 +21,9 @@ export interface ApiLogEntry {
 
 export const API_LOG_FLUSH_MS = 1_000;
 /**
- * A busy second writes early, at this many rows: a process answering 17,000 gateway requests a
- * second (the benchmark, SQLite) filled the buffer below before the timer came and dropped the rest.
+ * A busy second writes early, at this many rows: a process answering 17,000 gateway requests
+ * a second (the benchmark, SQLite) filled the buffer below before the timer came and dropped
+ * the rest.
  */
 export const API_LOG_EARLY_FLUSH_ROWS = 2_000;
 /** Past this many unwritten rows (the database is down or slow), new ones are dropped. */

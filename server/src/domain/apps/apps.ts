@@ -8,6 +8,9 @@ import { fieldInvalid, InvalidError, NotFoundError } from '../errors';
 import { newId } from '../ids';
 import { currentSubscription } from '../billing/subscriptions';
 import { APP_MESSAGES, APPS_WITHOUT_SUBSCRIPTION } from '../../../../src/shared/apps';
+import type { RequestSigner } from '../../signer/client/requestMac';
+import { NO_PLAN } from '../../signer/client/requestMac';
+import { queuePlanRegistration, queueWhitelistRegistration } from './signerRegistration';
 import { normaliseWhitelist } from './whitelist';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -169,12 +172,16 @@ function checkedAppFields(input: AppFieldsInput): AppFields {
   return checked.value;
 }
 
-/** Creates an app within the user's app limit; returns it and the user's apps after. */
+/**
+ * Creates an app within the user's app limit, its whitelist (its first) and the user's plan
+ * registered with the signer; returns it and the user's apps after.
+ */
 export async function createApp(
   db: Db,
   userId: string,
   input: AppFieldsInput,
   nowIso: string,
+  sign: RequestSigner,
   client?: ClientInfo,
 ): Promise<{ app: App; apps: App[] }> {
   const fields = checkedAppFields(input);
@@ -189,6 +196,17 @@ export async function createApp(
       .execute();
     const details = { app_name: fields.app_name };
     await recordAccountEvent(trx, userId, 'app_created', details, { client, at: nowIso });
+    await queueWhitelistRegistration(trx, sign, {
+      appId: id,
+      whitelist: fields.whitelist_ip,
+      at: new Date(nowIso),
+    });
+    const plan = await currentSubscription(trx, userId, nowIso);
+    await queuePlanRegistration(trx, sign, {
+      appId: id,
+      packageId: plan?.package_id ?? NO_PLAN,
+      at: new Date(nowIso),
+    });
   });
   const apps = await listApps(db, userId, nowIso);
   const app = apps.find((a) => a.id === id);
@@ -196,7 +214,6 @@ export async function createApp(
   return { app, apps };
 }
 
-/** Changes an app's fields and Ready switch; Ready needs a payment method in use. */
 /**
  * When a setting that steers money (a payout address, the IP whitelist) changes after it was
  * first set, the signer holds sweeps to it and the app's withdrawals until this time; null when
@@ -240,12 +257,17 @@ export async function withdrawalHoldEnd(
   return holds.sort((a, b) => Date.parse(a) - Date.parse(b)).at(-1) ?? null;
 }
 
+/**
+ * Changes an app's fields and Ready switch; Ready needs a payment method in use. A changed
+ * whitelist is registered with the signer, which holds it by its own clock.
+ */
 export async function updateApp(
   db: Db,
   userId: string,
   input: Schemas['UpdateAppRequest'],
   nowIso: string,
   holdHours: number,
+  sign: RequestSigner,
 ): Promise<{ app: App; whitelistHeldUntil: string | null }> {
   const { app_id: appId, status, ...rest } = input;
   const app = await ownedApp(db, userId, appId);
@@ -256,16 +278,26 @@ export async function updateApp(
   const wasSet = (app.whitelist_ip ?? '') !== '';
   const changed = wasSet && (fields.whitelist_ip ?? '') !== app.whitelist_ip;
   const heldUntil = changed ? holdEnd(nowIso, holdHours) : null;
-  const updated = await db
-    .updateTable('apps')
-    .set({
-      ...fields,
-      status,
-      updated_at: nowIso,
-      ...(heldUntil ? { whitelist_hold_until: heldUntil } : {}),
-    })
-    .where('id', '=', app.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const updated = await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('apps')
+      .set({
+        ...fields,
+        status,
+        updated_at: nowIso,
+        ...(heldUntil ? { whitelist_hold_until: heldUntil } : {}),
+      })
+      .where('id', '=', app.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if ((fields.whitelist_ip ?? '') !== (app.whitelist_ip ?? '')) {
+      await queueWhitelistRegistration(trx, sign, {
+        appId: app.id,
+        whitelist: fields.whitelist_ip,
+        at: new Date(nowIso),
+      });
+    }
+    return row;
+  });
   return { app: toAppView(updated, methods, nowIso), whitelistHeldUntil: heldUntil };
 }

@@ -10,7 +10,9 @@ import {
 import { ConflictError, fieldInvalid, InvalidError, NotFoundError } from '../errors';
 import { ChainNotServedError, type GasBalanceReader } from '../chain/balances';
 import { newId } from '../ids';
+import type { RequestSigner } from '../../signer/client/requestMac';
 import { ownedApp, holdEnd } from './apps';
+import { queuePayoutRegistration } from './signerRegistration';
 
 type Schemas = components['schemas'];
 
@@ -39,12 +41,16 @@ function sameAddress(a: string, b: string): boolean {
   return a.startsWith('0x') ? a.toLowerCase() === b.toLowerCase() : a === b;
 }
 
-/** Puts an active payment method in use in the app, paying out to `collect_address`. */
+/**
+ * Puts an active payment method in use in the app, paying out to `collect_address`, registered
+ * with the signer (its first address for the method is in effect at once).
+ */
 export async function usePaymentMethod(
   db: Db,
   userId: string,
   input: Schemas['UsePaymentMethodRequest'],
   nowIso: string,
+  sign: RequestSigner,
 ): Promise<void> {
   const app = await ownedApp(db, userId, input.user_app_id);
   const method = await db
@@ -56,30 +62,38 @@ export async function usePaymentMethod(
   if (!method) throw new NotFoundError();
   const address = checkedPayout(method, input.collect_address);
   if (!address.ok) throw fieldInvalid('collect_address', address.message);
-  const inserted = await db
-    .insertInto('app_payment_methods')
-    .values({
-      id: newId('upm'),
-      app_id: app.id,
-      payment_method_id: method.id,
-      collect_address: address.address,
-      // The background job (domain/payments/gasProvisioner.ts) creates the operational wallet.
-      gas_address: null,
-      gas_index: null,
-      deposit_status: 1,
-      withdraw_status: 1,
-      created_at: nowIso,
-    })
-    .onConflict((oc) => oc.columns(['app_id', 'payment_method_id']).doNothing())
-    .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
-    throw new ConflictError('This payment method is already in use in this app.');
-  }
+  await db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('app_payment_methods')
+      .values({
+        id: newId('upm'),
+        app_id: app.id,
+        payment_method_id: method.id,
+        collect_address: address.address,
+        // The background job (domain/payments/gasProvisioner.ts) creates the operational wallet.
+        gas_address: null,
+        gas_index: null,
+        deposit_status: 1,
+        withdraw_status: 1,
+        created_at: nowIso,
+      })
+      .onConflict((oc) => oc.columns(['app_id', 'payment_method_id']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
+      throw new ConflictError('This payment method is already in use in this app.');
+    }
+    await queuePayoutRegistration(trx, sign, {
+      appId: app.id,
+      paymentMethodId: method.id,
+      address: address.address,
+      at: new Date(nowIso),
+    });
+  });
 }
 
 /**
  * Changes a method in use: its payout address, or its deposit or withdraw switch. A changed payout
- * address starts a hold (see holdEnd); answers its end, or null.
+ * address starts a hold (see holdEnd) and is registered with the signer; answers its end, or null.
  */
 export async function updatePaymentMethod(
   db: Db,
@@ -87,6 +101,7 @@ export async function updatePaymentMethod(
   input: Schemas['UpdatePaymentMethodRequest'],
   nowIso: string,
   holdHours: number,
+  sign: RequestSigner,
 ): Promise<{ payoutHeldUntil: string | null }> {
   const app = await ownedApp(db, userId, input.user_app_id);
   const used = await db
@@ -94,6 +109,7 @@ export async function updatePaymentMethod(
     .innerJoin('payment_methods', 'payment_methods.id', 'app_payment_methods.payment_method_id')
     .select([
       'app_payment_methods.id',
+      'app_payment_methods.payment_method_id',
       'app_payment_methods.collect_address',
       'payment_methods.network_type',
       'payment_methods.code',
@@ -107,15 +123,27 @@ export async function updatePaymentMethod(
     const address = checkedPayout(used, input.collect_address);
     if (!address.ok) throw fieldInvalid('collect_address', address.message);
     // The address set when the method was put in use is the first one: any change is held.
-    const heldUntil = address.address !== used.collect_address ? holdEnd(nowIso, holdHours) : null;
-    await db
-      .updateTable('app_payment_methods')
-      .set({
-        collect_address: address.address,
-        ...(heldUntil ? { payout_hold_until: heldUntil } : {}),
-      })
-      .where('id', '=', used.id)
-      .execute();
+    const changed = address.address !== used.collect_address;
+    const heldUntil = changed ? holdEnd(nowIso, holdHours) : null;
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('app_payment_methods')
+        .set({
+          collect_address: address.address,
+          ...(heldUntil ? { payout_hold_until: heldUntil } : {}),
+        })
+        .where('id', '=', used.id)
+        .execute();
+      // The signer holds it by its own clock, and its hold end replaces this one on the row.
+      if (changed) {
+        await queuePayoutRegistration(trx, sign, {
+          appId: app.id,
+          paymentMethodId: used.payment_method_id,
+          address: address.address,
+          at: new Date(nowIso),
+        });
+      }
+    });
     return { payoutHeldUntil: heldUntil };
   }
   if (input.status === undefined) throw fieldInvalid('status', 'Status is required');

@@ -1,3 +1,5 @@
+import type { RequestSigner } from '../../signer/client/requestMac';
+import { queuePlanRegistration } from '../apps/signerRegistration';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { prepared } from '../../db/prepared';
@@ -215,7 +217,15 @@ export type PurchaseOutcome =
  */
 export async function purchasePackage(
   db: Kysely<Database>,
-  input: { userId: string; packageId: string; remarks?: string; amountDue?: number; now: Date },
+  input: {
+    userId: string;
+    packageId: string;
+    remarks?: string;
+    amountDue?: number;
+    now: Date;
+    /** MACs the new plan's registration with the signer, for each of the user's apps. */
+    sign: RequestSigner;
+  },
 ): Promise<PurchaseOutcome> {
   const nowIso = input.now.toISOString();
   const remarks = input.remarks?.trim() || null;
@@ -299,6 +309,19 @@ export async function purchasePackage(
         created_at: nowIso,
       })
       .execute();
+    // The signer's daily caps follow the plan: a raise once its hold is over, a cut at once.
+    const apps = await trx
+      .selectFrom('apps')
+      .select('id')
+      .where('user_id', '=', input.userId)
+      .execute();
+    for (const app of apps) {
+      await queuePlanRegistration(trx, input.sign, {
+        appId: app.id,
+        packageId: pkg.id,
+        at: input.now,
+      });
+    }
     return { ok: true, kind: change.kind, subscriptionId, invoiceId };
   });
 }

@@ -1,7 +1,8 @@
 import type { Db } from '../../db/connection';
 import type { DepositStatus } from '../../db/schema';
-import type { SignerAnswer } from '../../signer/client/protocol';
+import { SIGNER_REFUSED, type SignerAnswer } from '../../signer/client/protocol';
 import type { SignerClient } from '../../signer/client/client';
+import { payoutRegistrationPending } from '../apps/signerRegistration';
 import { getDeposit } from './depositReads';
 import { depositsWithMethod } from './deposits';
 import { emitDepositEvents } from '../webhooks/events';
@@ -32,12 +33,15 @@ export async function completeDeposits(
   db: Db,
   signer: SignerClient,
   now: Date,
+  /** Counts a signer_refused answer (the signer_refusals_total metric). */
+  signerRefused?: (request: 'sweep') => void,
 ): Promise<CompletionResult> {
   const result: CompletionResult = { gasTransferred: 0, completed: 0, failed: 0 };
   const rows = await depositsWithMethod(db)
     .select([
       'receive_transactions.id',
       'receive_transactions.app_id',
+      'receive_transactions.payment_method_id',
       'receive_transactions.deposit_status',
       'payment_methods.is_token',
       'app_payment_methods.collect_address',
@@ -65,13 +69,16 @@ export async function completeDeposits(
         continue;
       }
     }
-    // A held payout address: the signer would refuse; the deposit waits for the hold to end.
+    // A held payout address (the signer's hold end, once it registered the change), or a change
+    // the signer has not registered yet: the signer would not sweep there; the deposit waits.
     if (row.payout_hold_until !== null && new Date(row.payout_hold_until) > now) continue;
+    if (await payoutRegistrationPending(db, row.app_id, row.payment_method_id)) continue;
     const answer = await signer.request({
       op: 'sweep',
       depositId: row.id,
       to: row.collect_address,
     });
+    if (answer.state === 'refused' && answer.code === SIGNER_REFUSED) signerRefused?.('sweep');
     if (answer.state === 'done') {
       result.completed += await completeAt(db, row, status, answer.txHash, now);
     } else if (answer.state === 'needsGas' && status === 4) {

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/prepared';
 import type { DepositStatus } from '../../db/schema';
-import { OPERATIONAL_WALLET_NEEDS_GAS, type WaitingCode } from '../../signer/client/protocol';
+import { OPERATIONAL_WALLET_NEEDS_GAS } from '../../signer/client/protocol';
 import { NATIVE_LOG_INDEX } from '../chain/adapter';
 import { NotFoundError } from '../errors';
 import { unitsToDecimal } from '../money';
@@ -30,7 +30,7 @@ export interface GatewayDeposit {
   createdAt: string;
   creditedAt: string | null;
   /** Why a credited deposit waits, while it waits for something the merchant can end. */
-  waiting: { code: WaitingCode; message: string } | null;
+  waiting: { code: typeof OPERATIONAL_WALLET_NEEDS_GAS; message: string } | null;
 }
 
 /** The watcher's rows of an app (rows from before the gateway carry no chain position). */

@@ -41,6 +41,7 @@ export function withdrawalView(withdrawal: Withdrawal): GatewaySchemas['Withdraw
     status: withdrawal.status,
     tx_hash: withdrawal.txHash,
     failure_reason: withdrawal.failureReason,
+    waiting_reason: withdrawal.waiting,
     created_at: withdrawal.createdAt,
     updated_at: withdrawal.updatedAt,
   };

@@ -3,6 +3,7 @@ import type { SendStatus } from '../../db/schema';
 import { afterCursor, pageOf } from '../cursor';
 import { NotFoundError } from '../errors';
 import { unitsToDecimal } from '../money';
+import { HELD_FOR_APPROVAL } from '../../signer/client/protocol';
 
 // The gateway's reads of withdrawals: one by id, and an app's list, newest first by cursor.
 
@@ -18,6 +19,8 @@ export interface Withdrawal {
   status: SendStatus;
   txHash: string | null;
   failureReason: string | null;
+  /** Why it waits in Processing Transfer, for a person to end: beyond the app's daily cap. */
+  waiting: { code: typeof HELD_FOR_APPROVAL; message: string } | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -37,6 +40,8 @@ export function withdrawalRows(db: Db, appId: string) {
       'send_transactions.status',
       'send_transactions.tx_hash',
       'send_transactions.failure_reason',
+      'send_transactions.waiting_reason',
+      'send_transactions.waiting_message',
       'send_transactions.created_at',
       'send_transactions.updated_at',
       'payment_methods.code',
@@ -60,6 +65,10 @@ export function withdrawalOf(row: WithdrawalRow): Withdrawal {
     status: row.status,
     txHash: row.tx_hash,
     failureReason: row.failure_reason,
+    waiting:
+      row.waiting_reason === HELD_FOR_APPROVAL && row.waiting_message !== null
+        ? { code: HELD_FOR_APPROVAL, message: row.waiting_message }
+        : null,
     createdAt: row.created_at,
     updatedAt: row.updated_at ?? row.created_at,
   };

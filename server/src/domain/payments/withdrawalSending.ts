@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connection';
 import type { SendStatus } from '../../db/schema';
-import type { SignerAnswer } from '../../signer/client/protocol';
+import { HELD_FOR_APPROVAL, SIGNER_REFUSED, type SignerAnswer } from '../../signer/client/protocol';
 import type { SignerClient } from '../../signer/client/client';
 import { FAILED_ON_CHAIN, moveWithdrawal, WITHDRAWAL_STATUS } from './withdrawals';
 
@@ -12,8 +12,12 @@ import { FAILED_ON_CHAIN, moveWithdrawal, WITHDRAWAL_STATUS } from './withdrawal
 //   sent / pending  -> 5 Awaiting Blockchain Confirmation;
 //   done (mined)    -> 1 Completed, once the method's confirmations are on top of its block;
 //   failed          -> 6 Unsuccessful, `reverted` (mined and failed: nothing can be mined now);
-//   refused         -> 6 Unsuccessful with the signer's reason (nothing was signed);
-//   waiting         -> stays (another transaction of the wallet in flight, chain unreachable).
+//   refused         -> 6 Unsuccessful with the signer's reason (nothing was signed), or
+//                      `signer_refused` when the signer could not trust the row (counted);
+//   waiting         -> stays (another transaction of the wallet in flight, chain unreachable, a
+//                      settings hold); `held_for_approval` (beyond the app's daily cap, until
+//                      the operator decides on the signer's host) is recorded on the row, which
+//                      the gateway shows as its waiting_reason.
 // Rows at 3 and 5 are asked again on each pass: the signer follows them (broadcasts a dropped
 // one again, replaces a slow one at its nonce), so a process killed at any point resumes.
 
@@ -24,6 +28,8 @@ export interface SendingDeps {
   signer: SignerClient;
   /** The head block of a chain (the deposit watchers' adapters). */
   head(chainId: number): Promise<number>;
+  /** Counts a signer_refused answer (the signer_refusals_total metric). */
+  signerRefused?(request: 'withdrawal' | 'sweep'): void;
 }
 
 export interface SendingResult {
@@ -42,6 +48,8 @@ export async function sendWithdrawals(deps: SendingDeps, now: Date): Promise<Sen
     .select([
       'send_transactions.id',
       'send_transactions.status',
+      'send_transactions.waiting_reason',
+      'send_transactions.waiting_message',
       'payment_methods.chain_id',
       'payment_methods.confirmations',
     ])
@@ -62,6 +70,7 @@ export async function sendWithdrawals(deps: SendingDeps, now: Date): Promise<Sen
       status = WITHDRAWAL_STATUS.processing;
     }
     const answer = await deps.signer.request({ op: 'sendWithdrawal', withdrawalId: row.id });
+    if (status === WITHDRAWAL_STATUS.processing) await noteWait(db, row, answer);
     const outcome = await settle(deps, { ...row, status }, answer, now);
     if (outcome) result[outcome] += 1;
   }
@@ -109,7 +118,10 @@ async function settle(
     }
     case 'failed':
     case 'refused': {
-      const reason = answer.state === 'failed' ? FAILED_ON_CHAIN : answer.reason;
+      const untrusted = answer.state === 'refused' && answer.code === SIGNER_REFUSED;
+      if (untrusted) deps.signerRefused?.('withdrawal');
+      const reason =
+        answer.state === 'failed' ? FAILED_ON_CHAIN : untrusted ? SIGNER_REFUSED : answer.reason;
       const set =
         answer.state === 'failed'
           ? { tx_hash: answer.txHash, failure_reason: reason }
@@ -121,6 +133,27 @@ async function settle(
     default:
       return null;
   }
+}
+
+/**
+ * Records on a withdrawal in 3 the wait a person ends (held for the operator's approval), and
+ * clears it when the signer answers otherwise; writes only a change.
+ */
+async function noteWait(
+  db: Db,
+  row: { id: string; waiting_reason: string | null; waiting_message: string | null },
+  answer: SignerAnswer,
+): Promise<void> {
+  const held = answer.state === 'waiting' && answer.code === HELD_FOR_APPROVAL ? answer : null;
+  const code = held?.code ?? null;
+  const message = held?.reason ?? null;
+  if (row.waiting_reason === code && row.waiting_message === message) return;
+  await db
+    .updateTable('send_transactions')
+    .set({ waiting_reason: code, waiting_message: message })
+    .where('id', '=', row.id)
+    .where('status', '=', WITHDRAWAL_STATUS.processing)
+    .execute();
 }
 
 function move(

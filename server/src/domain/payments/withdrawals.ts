@@ -1,7 +1,14 @@
 import type { Db } from '../../db/connection';
 import { lockForTransaction } from '../../db/locks';
 import type { Database, SendStatus, SendTransactionsTable } from '../../db/schema';
-import type { Transaction, Updateable, UpdateQueryBuilder, UpdateResult } from 'kysely';
+import type {
+  MigrationResultSet,
+  Transaction,
+  Updateable,
+  UpdateQueryBuilder,
+  UpdateResult,
+} from 'kysely';
+import { withdrawalRequest, type RequestSigner } from '../../signer/client/requestMac';
 import { PAYMENT_METHODS } from '../chain/paymentMethods';
 import { checkPayoutAddress, lostDestination } from '../chain/addresses';
 import { withdrawalHoldEnd } from '../apps/apps';
@@ -258,6 +265,8 @@ interface WithdrawalRequest {
   now: Date;
   /** Where a method's token is on the chain this server reads, when not at its listed contract. */
   tokenOnChain?: (chainId: number, listedContract: string) => string;
+  /** MACs the accepted withdrawal for the signer (signer/client/requestMac.ts). */
+  sign: RequestSigner;
 }
 
 /**
@@ -351,6 +360,15 @@ export async function requestWithdrawal(
       gasRaw,
     });
     const micro = chainAmountToMicro(amountRaw, found.decimals);
+    const request = withdrawalRequest({
+      id,
+      app_id: input.appId,
+      payment_method_id: found.id,
+      from_address: fromAddress,
+      to_address: address.address,
+      amount_raw: amountRaw.toString(),
+      unique_id: input.uniqueId,
+    });
     await trx
       .insertInto('send_transactions')
       .values({
@@ -369,12 +387,56 @@ export async function requestWithdrawal(
         amount_raw: amountRaw.toString(),
         gas_reserve_raw: gasRaw.toString(),
         updated_at: at,
+        request_mac: input.sign(request),
       })
       .execute();
     const withdrawal = await getWithdrawal(trx, input.appId, id);
     await emitWithdrawalEvent(trx, input.appId, withdrawal, input.now);
     return withdrawal;
   });
+}
+
+/** The migration that adds request_mac: the start that applies it vouches for rows in flight. */
+const MAC_MIGRATION = '0300_signer_request_macs';
+
+/**
+ * At the upgrade that brings request MACs, the withdrawals then in flight (2 to 6, 6 because it
+ * may be re-initiated) are given theirs, as their rows read then: once, by whichever process
+ * applies the migration (`migrated`, what migrateToLatest answered), one UPDATE per row, only
+ * where none is set. Any row without a MAC after that is one the web process never accepted.
+ */
+export async function macWithdrawalsAtUpgrade(
+  db: Db,
+  migrated: MigrationResultSet,
+  sign: RequestSigner,
+): Promise<number> {
+  const applied = migrated.results?.some(
+    (r) => r.migrationName === MAC_MIGRATION && r.status === 'Success',
+  );
+  if (!applied) return 0;
+  const rows = await db
+    .selectFrom('send_transactions')
+    .select([
+      'id',
+      'app_id',
+      'payment_method_id',
+      'from_address',
+      'to_address',
+      'amount_raw',
+      'unique_id',
+    ])
+    .where('status', 'in', [2, 3, 4, 5, 6])
+    .where('request_mac', 'is', null)
+    .execute();
+  for (const row of rows) {
+    await db
+      .updateTable('send_transactions')
+      .set({ request_mac: sign(withdrawalRequest(row)) })
+      .where('id', '=', row.id)
+      .where('request_mac', 'is', null)
+      .execute();
+  }
+  return rows.length;
 }
 
 type WithdrawalUpdate = UpdateQueryBuilder<
@@ -403,7 +465,14 @@ export async function moveWithdrawal(
 ): Promise<boolean> {
   let update = trx
     .updateTable('send_transactions')
-    .set({ ...change.set, status: change.to, updated_at: change.now.toISOString() })
+    .set({
+      // A withdrawal that moves waits for nothing it waited for.
+      waiting_reason: null,
+      waiting_message: null,
+      ...change.set,
+      status: change.to,
+      updated_at: change.now.toISOString(),
+    })
     .where('id', '=', change.id)
     .where('status', 'in', change.from);
   if (change.where) update = change.where(update);

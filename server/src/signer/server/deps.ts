@@ -3,25 +3,33 @@ import type { SignerConfig } from '../../config';
 import type { Db } from '../../db/connection';
 import type { ChainTxPurpose, ChainTxsTable } from '../../db/schema';
 import type { ChainSender } from '../../domain/chain/sender';
+import type { MailMessage } from '../../domain/mailer';
 import type { Clock } from '../../domain/time';
 import type { SignerAnswer } from '../client/protocol';
+import type { SignerStore } from './store';
 
 // What every part of the signer's service shares: its dependencies, the rows it signs, and
 // how it says no.
 
 export type SignerSettings = Pick<
   SignerConfig,
-  'feeAddress' | 'sweepMin' | 'gasTopUpCap' | 'replaceAfterMs'
+  'feeAddress' | 'sweepMin' | 'gasTopUpCap' | 'replaceAfterMs' | 'operatorEmail' | 'signerHoldHours'
 >;
 
 export interface SignerDeps {
   db: Db;
+  /** The signer's own store (store.ts): the authority on payout addresses and holds. */
+  store: SignerStore;
   /** The account key (m/44'/60'/0'). */
   account: HDKey;
   senderFor(chainId: number): ChainSender;
   /** Where a method's token is on the served chain (the watcher's mapping, chain/index.ts). */
   tokenContract(chainId: number, methodContract: string): string;
   settings: SignerSettings;
+  /** The key the web process MACs its requests with (signer/client/requestKey.ts). */
+  requestKey: Buffer;
+  /** Sends an alert (domain/mailer.ts's sendMail with the deployment's mail settings). */
+  mail(message: MailMessage): Promise<void>;
   clock: Clock;
   /** Where each signature is logged (besides the signer_log table). */
   log(line: Record<string, unknown>): void;
@@ -32,6 +40,9 @@ export type TxRow = ChainTxsTable;
 export interface Transfer {
   purpose: ChainTxPurpose;
   refId: string;
+  /** Whose money it is (the store's record of what was signed). */
+  appId: string | null;
+  paymentMethodId: string | null;
   chainId: number;
   keyPath: string;
   from: string;

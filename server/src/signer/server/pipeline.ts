@@ -139,6 +139,7 @@ export class TxPipeline {
       {
         purpose: row.purpose,
         refId: row.ref_id,
+        ...this.deps.store.ownerOf(row.ref_id),
         chainId: row.chain_id,
         keyPath: row.key_path,
         from: row.from_address,
@@ -223,6 +224,23 @@ export class TxPipeline {
       created_at: now.toISOString(),
       sent_at: now.getTime(),
     };
+    // On the signer's own record first: a signature it could not record is never broadcast, and
+    // one recorded whose row then moved on is taken off again.
+    this.deps.store.recordSigned(
+      {
+        refId: t.refId,
+        kind: t.purpose,
+        appId: t.appId,
+        paymentMethodId: t.paymentMethodId,
+        chainId: t.chainId,
+        from,
+        nonce,
+        destination: t.to,
+        amountRaw: t.amount.toString(),
+        txHash: hash,
+      },
+      now.getTime(),
+    );
     const stored = await db
       .transaction()
       .execute(async (trx) => {
@@ -274,6 +292,7 @@ export class TxPipeline {
       .then(
         () => true,
         (error: unknown) => {
+          this.deps.store.forgetSigned(hash);
           if (error instanceof RowMovedOn) return false;
           throw error;
         },

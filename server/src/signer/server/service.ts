@@ -2,7 +2,7 @@ import { isAddress, parseUnits } from 'viem';
 import type { Db } from '../../db/connection';
 import { ChainUnavailableError } from '../../domain/chain/adapter';
 import { NATIVE_TRANSFER_GAS, TOKEN_TRANSFER_GAS } from '../../domain/chain/sender';
-import { addressKey, specNativeDecimals, specNativeName } from '../../domain/chain/specChains';
+import { specNativeDecimals, specNativeName } from '../../domain/chain/specChains';
 import { unitsToDecimal } from '../../domain/money';
 import { GAS_BRANCH } from '../../domain/payments/gasProvisioner';
 import { INVOICE_BRANCH } from '../../domain/invoices/invoices';
@@ -13,15 +13,27 @@ import {
   type SignerAnswer,
   type SignerRequest,
 } from '../client/protocol';
+import { addressForm } from '../client/requestMac';
 import { refuse, type SignerDeps, type Transfer } from './deps';
 import { TxPipeline } from './pipeline';
+import { DailyCaps } from './limits';
+import { Refusals } from './refusals';
+import { Registrations } from './registrations';
 import { WithdrawalSigner } from './withdrawal';
 
-// The signer's three requests: a deposit's gas top-up and its sweep (here), and a withdrawal
-// (withdrawal.ts). Each is re-checked against the database before anything is signed: the web
-// process names only a row (and, for a sweep, where it wants the money to go), and the signer
-// reads the rest itself. What is signed goes through the pipeline (pipeline.ts). Requests run one
-// at a time in this process (listener.ts), and one signer runs per deployment.
+/**
+ * A sweep asked for this long or less before its address's hold ends is the web process's clock
+ * running ahead of the signer's; asked earlier, the web process did not see the hold.
+ */
+const HOLD_GRACE_MS = 10 * 60_000;
+
+// The signer's requests: a deposit's gas top-up and its sweep (here), a withdrawal
+// (withdrawal.ts), and the registrations of an app's payout addresses and whitelist in the
+// signer's own store (registrations.ts). Each money request is re-checked before anything is
+// signed: the web process names only a row (and, for a sweep, where it wants the money to go),
+// the signer reads the rest itself, and takes where money may go, and when, from its own store,
+// never from the shared database. What is signed goes through the pipeline (pipeline.ts).
+// Requests run one at a time in this process (listener.ts), and one signer runs per deployment.
 
 export type { SignerDeps, SignerSettings } from './deps';
 
@@ -66,8 +78,6 @@ async function depositContext(db: Db, id: string) {
       'payment_methods.token_contract_address',
       'payment_methods.decimals',
       'payment_methods.min_deposit',
-      'app_payment_methods.collect_address',
-      'app_payment_methods.payout_hold_until',
       'app_payment_methods.gas_address',
       'app_payment_methods.gas_index',
       'app_accounts.derivation_index',
@@ -91,10 +101,19 @@ type Deposit = NonNullable<Awaited<ReturnType<typeof depositContext>>>;
 export class SignerService {
   private readonly pipeline: TxPipeline;
   private readonly withdrawals: WithdrawalSigner;
+  private readonly refusals: Refusals;
+  private readonly registrations: Registrations;
 
   constructor(private readonly deps: SignerDeps) {
     this.pipeline = new TxPipeline(deps);
-    this.withdrawals = new WithdrawalSigner(deps, this.pipeline);
+    this.refusals = new Refusals(deps);
+    this.withdrawals = new WithdrawalSigner(
+      deps,
+      this.pipeline,
+      this.refusals,
+      new DailyCaps(deps, this.refusals),
+    );
+    this.registrations = new Registrations(deps, this.refusals);
   }
 
   /** Answers one request; never throws for a refusal (only for a bug or an outage). */
@@ -102,7 +121,8 @@ export class SignerService {
     try {
       if (request.op === 'topUpGas') return await this.topUpGas(request.depositId);
       if (request.op === 'sweep') return await this.sweep(request.depositId, request.to);
-      return await this.withdrawals.send(request.withdrawalId);
+      if (request.op === 'sendWithdrawal') return await this.withdrawals.send(request.withdrawalId);
+      return await this.registrations.register(request);
     } catch (error) {
       if (error instanceof ChainUnavailableError) {
         return { state: 'waiting', reason: `The chain is unreachable: ${error.message}` };
@@ -172,6 +192,8 @@ export class SignerService {
     return this.pipeline.sign(sender, {
       purpose: 'gas',
       refId: depositId,
+      appId: deposit.app_id,
+      paymentMethodId: deposit.payment_method_id,
       chainId,
       keyPath: `${GAS_BRANCH}/0/${deposit.gas_index}`,
       from: deposit.gas_address,
@@ -193,19 +215,8 @@ export class SignerService {
         `Deposit ${depositId} is in status ${deposit.deposit_status}, not ${ready.join(' or ')}.`,
       );
     }
-    // The payout address is the one configured for the app and method, whatever was asked.
-    if (
-      !isAddress(to, { strict: false }) ||
-      addressKey(to) !== addressKey(deposit.collect_address)
-    ) {
-      return refuse(`${to} is not the payout address configured for this app and method.`);
-    }
-    const now = this.deps.clock();
-    if (deposit.payout_hold_until !== null && new Date(deposit.payout_hold_until) > now) {
-      return refuse(
-        `The payout address was changed: sweeps to it are held until ${deposit.payout_hold_until}.`,
-      );
-    }
+    const payout = await this.payoutCheck(deposit, to);
+    if (payout.answer) return payout.answer;
     if (deposit.keyPath === null || deposit.address === null) {
       return refuse(`Deposit ${depositId} has no derived address.`);
     }
@@ -251,7 +262,7 @@ export class SignerService {
         ? { purpose: 'sweep_fee', to: feeAddress, amount: fee < balance ? fee : balance }
         : {
             purpose: 'sweep',
-            to: deposit.collect_address,
+            to: payout.to,
             amount: token === null ? balance - cost : balance,
           };
     const gasNeeded = cost + (token === null ? leg.amount : 0n);
@@ -261,6 +272,8 @@ export class SignerService {
     return this.pipeline.sign(sender, {
       ...leg,
       refId: depositId,
+      appId: deposit.app_id,
+      paymentMethodId: deposit.payment_method_id,
       chainId,
       keyPath: deposit.keyPath,
       from,
@@ -270,6 +283,48 @@ export class SignerService {
           ? `gateway fee of deposit ${depositId}`
           : `sweep of deposit ${depositId} to the payout address`,
     });
+  }
+
+  /**
+   * Where a sweep may go: only the payout address the signer's store has in effect for the app
+   * and method. One registered but still held makes it wait (and, asked for well before the hold
+   * ends, is recorded and alerted: the web process did not see the hold); one the store does not
+   * know is refused as untrusted.
+   */
+  private async payoutCheck(
+    deposit: Deposit,
+    to: string,
+  ): Promise<{ answer: SignerAnswer; to?: never } | { answer?: never; to: string }> {
+    const now = this.deps.clock().getTime();
+    const { inEffect, pending } = this.deps.store.payout(
+      deposit.app_id,
+      deposit.payment_method_id,
+      now,
+    );
+    const asked = addressForm(to);
+    if (inEffect?.address === asked && isAddress(to, { strict: false })) return { to };
+    const distrust = { request: 'sweep' as const, refId: deposit.id, appId: deposit.app_id };
+    if (pending?.address === asked) {
+      const until = new Date(pending.effectiveAt).toISOString();
+      if (pending.effectiveAt - now > HOLD_GRACE_MS) {
+        await this.refusals.record({
+          ...distrust,
+          reason: `A sweep to ${to} was asked for while the signer holds that payout address until ${until}: the hold was cleared in the database, or the web process is compromised.`,
+        });
+      }
+      return {
+        answer: {
+          state: 'waiting',
+          reason: `The payout address was changed: sweeps to it are held until ${until}.`,
+        },
+      };
+    }
+    return {
+      answer: await this.refusals.refuse({
+        ...distrust,
+        reason: `${to} is not the payout address the signer has in effect for this app and method.`,
+      }),
+    };
   }
 
   private depositRefusal(d: Deposit | undefined): SignerAnswer | null {

@@ -1,19 +1,27 @@
-import { getAddress, isAddress } from 'viem';
-import { withdrawalHoldEnd } from '../../domain/apps/apps';
+import { getAddress, isAddress, type Hex } from 'viem';
 import { NATIVE_TRANSFER_GAS, TOKEN_TRANSFER_GAS } from '../../domain/chain/sender';
 import { addressKey } from '../../domain/chain/specChains';
 import { GAS_BRANCH } from '../../domain/payments/gasProvisioner';
 import type { SignerAnswer } from '../client/protocol';
+import { verifyRequestMac, withdrawalRequest } from '../client/requestMac';
 import { refuse, type SignerDeps } from './deps';
 import type { TxPipeline } from './pipeline';
+import type { DailyCaps } from './limits';
+import type { Refusals } from './refusals';
 
-// Withdrawals: the row is re-read and re-checked (status 3, the method's switch, the whitelist and
-// its hold, the wallet's funds) before the pipeline signs it.
+// Withdrawals: the row's MAC is checked first (the web process made it when it accepted the
+// withdrawal: an edited or inserted row has none that matches, and is refused as untrusted), then
+// the row is re-checked (status 3, the method's switch, the wallet's funds) and the signer's own
+// store asked about the app (a whitelist registered and not empty; no change of it, or of a
+// payout address, still held: the withdrawal waits) and the app's daily cap (limits.ts: beyond it
+// the withdrawal waits for the operator's approval) before the pipeline signs it.
 
 export class WithdrawalSigner {
   constructor(
     private readonly deps: SignerDeps,
     private readonly pipeline: TxPipeline,
+    private readonly refusals: Refusals,
+    private readonly caps: DailyCaps,
   ) {}
 
   async send(withdrawalId: string): Promise<SignerAnswer> {
@@ -34,6 +42,9 @@ export class WithdrawalSigner {
       .select([
         'send_transactions.id',
         'send_transactions.app_id',
+        'send_transactions.payment_method_id',
+        'send_transactions.unique_id',
+        'send_transactions.request_mac',
         'send_transactions.status',
         'send_transactions.to_address',
         'send_transactions.amount_raw',
@@ -49,11 +60,21 @@ export class WithdrawalSigner {
         'app_payment_methods.withdraw_status',
         'app_payment_methods.gas_address',
         'app_payment_methods.gas_index',
-        'apps.whitelist_ip',
       ])
       .where('send_transactions.id', '=', withdrawalId)
       .executeTakeFirst();
     if (!w) return refuse(`No withdrawal ${withdrawalId}.`);
+    if (!verifyRequestMac(this.deps.requestKey, withdrawalRequest(w), w.request_mac)) {
+      return this.refusals.refuse({
+        request: 'withdrawal',
+        refId: w.id,
+        appId: w.app_id,
+        reason:
+          w.request_mac === null
+            ? `Withdrawal ${w.id} carries no MAC: the gateway never accepted it.`
+            : `Withdrawal ${w.id} does not match its MAC: its destination, amount or owner was changed after the gateway accepted it.`,
+      });
+    }
     if (w.network_type !== 'EVM')
       return refuse('Withdrawals are not supported on this network yet.');
     if (!w.gas_address || w.gas_index === null) {
@@ -76,16 +97,30 @@ export class WithdrawalSigner {
     const rows = await this.pipeline.rows(w.id, 'withdrawal');
     const mined = rows.find((r) => r.status === 'mined');
     if (mined) return { state: 'done', txHash: mined.tx_hash };
+    // Its own record, not the shared database's, says whether it was paid: a row set back and
+    // its transactions deleted there is not paid twice.
+    for (const hash of this.deps.store.signedHashes(w.id, 'withdrawal')) {
+      if ((await sender.receipt(hash as Hex))?.success) return { state: 'done', txHash: hash };
+    }
     // Here nothing of it can be mined: no transaction signed, or the node rejected the one
     // signed (never broadcast), so a new one replaces it on the row.
     if (w.status !== 3) return refuse(`Withdrawal ${w.id} is in status ${w.status}, not 3.`);
     if (w.amount_raw === null) return refuse(`Withdrawal ${w.id} has no exact amount.`);
     if (w.withdraw_status !== 1) return refuse('Withdrawals of this method are switched off.');
-    if (!w.whitelist_ip || w.whitelist_ip.trim() === '') {
-      return refuse('The app has no IP whitelist: withdrawals need one.');
+    const app = this.deps.store.withdrawalHold(w.app_id, this.deps.clock().getTime());
+    if (!app.registered) {
+      return {
+        state: 'waiting',
+        reason: "The app's IP whitelist is not registered with the signer yet.",
+      };
     }
-    const hold = await withdrawalHoldEnd(db, w.app_id, this.deps.clock());
-    if (hold) return refuse(`The app's settings changed: withdrawals are held until ${hold}.`);
+    if (app.empty) return refuse('The app has no IP whitelist: withdrawals need one.');
+    if (app.until !== null) {
+      return {
+        state: 'waiting',
+        reason: `The app's settings changed: withdrawals are held until ${new Date(app.until).toISOString()}.`,
+      };
+    }
     if (!isAddress(w.to_address, { strict: false })) {
       return refuse(`${w.to_address} is not an address of this network.`);
     }
@@ -111,11 +146,23 @@ export class WithdrawalSigner {
         `The operational wallet ${w.gas_address} lacks the network fee: it holds ${native} wei of the native coin, the transfer costs up to ${cost} wei. Fund it, then Re-initiate.`,
       );
     }
+    const capped = await this.caps.check({
+      kind: 'withdrawal',
+      refId: w.id,
+      appId: w.app_id,
+      paymentMethodId: w.payment_method_id,
+      code: w.code ?? w.payment_method_id,
+      destination: w.to_address,
+      amount,
+    });
+    if (capped) return capped;
     return this.pipeline.sign(
       sender,
       {
         purpose: 'withdrawal',
         refId: w.id,
+        appId: w.app_id,
+        paymentMethodId: w.payment_method_id,
         chainId,
         keyPath: `${GAS_BRANCH}/0/${w.gas_index}`,
         from: w.gas_address,
