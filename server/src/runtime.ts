@@ -69,6 +69,8 @@ function demoGatewayOf(config: ResolvedConfig): DemoGateway | undefined {
     return {
       xpub: resolveWalletXpub(config),
       localChain: !config.chainRpcUrl && !config.usdtContract,
+      origin: `http://localhost:${config.port}`,
+      rates: config,
     };
   } catch (error) {
     if (error instanceof WalletKeyError) return undefined;

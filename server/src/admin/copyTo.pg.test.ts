@@ -8,6 +8,7 @@ import { startWorker } from '../jobs/worker';
 import { backgroundTasks } from '../jobs';
 import { webhookDeps } from '../domain/webhooks/delivery';
 import { sendTestEvent } from '../domain/webhooks/portal';
+import { setTableRate } from '../domain/rates/table';
 import { credit } from '../../test/moneyFixtures';
 import { insertSend } from '../../test/appRows';
 import { newApiKey } from '../domain/apps/apiKeys';
@@ -250,6 +251,8 @@ async function fillEveryTable(t: TestApp): Promise<void> {
       created_at: t.clock().toISOString(),
     })
     .execute();
+  // A rate the operator set (rate_table); the demo store's invoices are seeded.
+  await setTableRate(t.db, { pair: 'EUR/USD', rate: '1.08', maxAgeHours: 24, now: t.clock() });
   const empty: string[] = [];
   for (const table of await userTables(t.db)) {
     if ((await countRows(t.db, table)) === 0) empty.push(table);

@@ -12,6 +12,8 @@ import { openAccount, type GatewayAccount } from '../domain/payments/accounts';
 import { watchDeposits } from '../domain/payments/deposits';
 import { decimalToMicro } from '../domain/money';
 import type { Clock } from '../domain/time';
+import type { RateDeps } from '../domain/rates/rates';
+import { seedDemoInvoices } from './demoInvoices';
 import {
   queuePayoutRegistration,
   queuePlanRegistration,
@@ -72,6 +74,10 @@ export interface DemoGateway {
   xpub: string;
   /** Deposits are watched on the local chain (no CHAIN_RPC_URL): the demo's payments go there. */
   localChain: boolean;
+  /** Where the demo invoices' checkout pages are (`<origin>/pay/<id>`). */
+  origin: string;
+  /** The rate sources the demo invoices are priced with. */
+  rates: RateDeps['config'];
 }
 
 export async function seedDemoApps(
@@ -248,4 +254,5 @@ async function seedDemoGatewayHistory(
   }
   await pay(decimalToMicro('0.5'), now - 3 * HOUR);
   await watchDeposits(db, chain, new Date(now));
+  await seedDemoInvoices(db, gateway, appId, now);
 }

@@ -60,6 +60,7 @@ async function demoRows(db: Db) {
     wallet_deposits: await rows(db, 'deposits', sql`id like 'dep_demo_wallet_%'`),
     kyc_uploads: await rows(db, 'kyc_uploads', sql`id = 'upl_demo_pan'`),
     api_keys: await rows(db, 'api_keys', sql`id = 'key_demo_checkout'`),
+    invoices: await rows(db, 'invoices', sql`app_id = 'app_demo_store'`),
   };
 }
 
@@ -70,6 +71,7 @@ const DEMO_ONCE = {
   wallet_deposits: 3,
   kyc_uploads: 1,
   api_keys: 1,
+  invoices: 11,
 };
 
 describe('the seed', () => {
@@ -89,6 +91,7 @@ describe('the seed', () => {
         wallet_deposits: 0,
         kyc_uploads: 0,
         api_keys: 0,
+        invoices: 0,
       });
       expect(await rows(runtime.db, 'users')).toBe(0);
       expect(await rows(runtime.db, 'ledger_entries')).toBe(0);
@@ -134,6 +137,58 @@ describe('the seed', () => {
       expect(await demoRows(again.db)).toEqual(DEMO_ONCE);
     } finally {
       await again.close();
+    }
+  });
+
+  it('gives the demo store invoices in every status, as the watcher and the expiry job left them', async () => {
+    const runtime = await start({ NODE_ENV: 'development' });
+    try {
+      const invoices = await runtime.db
+        .selectFrom('invoices')
+        .select(['id', 'order_id', 'status', 'paid_partial', 'paid_over', 'paid_late', 'marked'])
+        .where('app_id', '=', 'app_demo_store')
+        .orderBy('created_at')
+        .execute();
+      const flags = (i: (typeof invoices)[number]) =>
+        (['paid_partial', 'paid_over', 'paid_late', 'marked'] as const).filter((f) => i[f] === 1);
+      expect(invoices.map((i) => [i.order_id, i.status, ...flags(i)])).toEqual([
+        ['ORD-5001', 'settled'],
+        ['ORD-5002', 'settled'],
+        ['ORD-5003', 'settled', 'paid_over'],
+        ['ORD-5004', 'settled', 'paid_late'],
+        ['ORD-5005', 'expired', 'paid_partial'],
+        ['ORD-5006', 'expired'],
+        ['ORD-5007', 'settled', 'paid_partial', 'marked'],
+        ['ORD-5008', 'invalid'],
+        ['ORD-5009', 'new', 'paid_partial'],
+        ['ORD-5010', 'new'],
+        ['ORD-5011', 'processing'],
+      ]);
+      // Each settled invoice was credited once, as a deposit at its own address (the marked one
+      // with what was paid on chain).
+      const credited = await runtime.db
+        .selectFrom('receive_transactions')
+        .select('unique_id')
+        .where('app_id', '=', 'app_demo_store')
+        .where('unique_id', 'like', 'inv_%')
+        .execute();
+      const byOrder = new Map(invoices.map((i) => [i.id, i.order_id]));
+      expect(credited.map((c) => byOrder.get(c.unique_id)).sort()).toEqual([
+        'ORD-5001',
+        'ORD-5002',
+        'ORD-5003',
+        'ORD-5004',
+        'ORD-5007',
+      ]);
+      // Their story is in the app's event outbox, as the Invoices tab's timeline reads it.
+      const settledEvents = await rows(
+        runtime.db,
+        'webhook_events',
+        sql`app_id = 'app_demo_store' and type = 'invoice.settled'`,
+      );
+      expect(settledEvents).toBe(5);
+    } finally {
+      await runtime.close();
     }
   });
 

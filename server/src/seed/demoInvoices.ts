@@ -1,0 +1,206 @@
+import type { Db } from '../db/connection';
+import {
+  LocalChainAdapter,
+  mineLocalBlocks,
+  recordLocalTransfer,
+} from '../domain/chain/localAdapter';
+import { expireInvoices } from '../domain/invoices/expiry';
+import { cancelInvoice, createInvoice, markInvoice } from '../domain/invoices/invoices';
+import { decimalToMicro } from '../domain/money';
+import { watchDeposits } from '../domain/payments/deposits';
+import { RateBook } from '../domain/rates/rates';
+import type { DemoGateway } from './demoApps';
+
+// The demo store's invoices, one or more in each status the Invoices tab shows, made as a
+// merchant's would be: created through the domain (priced in USD, paid in USDT on the local
+// chain at the peg), paid by transfers on the local chain, the method's confirmations mined, and
+// the watcher and the expiry job run at the moments they would have run. The newest ones are left
+// for the running server: one invoice is paid but not yet deep enough, and settles a few blocks
+// after start-up, as the merchant watches.
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const METHOD = 'USDT-BEP20';
+
+interface DemoInvoice {
+  orderId: string;
+  amount: string;
+  description: string;
+  /** When it was created, before now. */
+  ago: number;
+  /** Seconds from creation to expiry. */
+  expiresIn: number;
+  /** Payments in USDT, each at some minutes after creation. */
+  payments: { usdt: string; after: number }[];
+  /** What the merchant did to it afterwards. */
+  then?: 'cancel' | { mark: 'settled' | 'invalid'; reason: string; after: number };
+}
+
+const DEMO_INVOICES: DemoInvoice[] = [
+  {
+    orderId: 'ORD-5001',
+    amount: '49.90',
+    description: 'Wireless headphones',
+    ago: 3 * DAY,
+    expiresIn: 900,
+    payments: [{ usdt: '49.9', after: 4 }],
+  },
+  {
+    orderId: 'ORD-5002',
+    amount: '120.00',
+    description: 'Mechanical keyboard',
+    ago: 2 * DAY + 5 * HOUR,
+    expiresIn: 900,
+    // Two goes: an exchange's withdrawal, then the rest from a wallet.
+    payments: [
+      { usdt: '70', after: 3 },
+      { usdt: '50', after: 9 },
+    ],
+  },
+  {
+    orderId: 'ORD-5003',
+    amount: '15.00',
+    description: 'USB-C cable',
+    ago: 2 * DAY,
+    expiresIn: 900,
+    payments: [{ usdt: '15.5', after: 6 }],
+  },
+  {
+    orderId: 'ORD-5004',
+    amount: '89.00',
+    description: 'Desk lamp',
+    ago: 36 * HOUR,
+    expiresIn: 900,
+    // After the expiry, inside the app's late window (60 minutes): settled, paid late.
+    payments: [{ usdt: '89', after: 40 }],
+  },
+  {
+    orderId: 'ORD-5005',
+    amount: '240.00',
+    description: 'Office chair',
+    ago: 30 * HOUR,
+    expiresIn: 900,
+    payments: [{ usdt: '200', after: 7 }],
+  },
+  {
+    orderId: 'ORD-5006',
+    amount: '35.00',
+    description: 'Phone case',
+    ago: 26 * HOUR,
+    expiresIn: 900,
+    payments: [],
+  },
+  {
+    orderId: 'ORD-5007',
+    amount: '60.00',
+    description: 'Webcam',
+    ago: 20 * HOUR,
+    expiresIn: 900,
+    payments: [{ usdt: '55', after: 5 }],
+    then: {
+      mark: 'settled',
+      reason: 'The customer paid the remaining 5.00 USD in store.',
+      after: 120,
+    },
+  },
+  {
+    orderId: 'ORD-5008',
+    amount: '18.00',
+    description: 'Mouse pad',
+    ago: 6 * HOUR,
+    expiresIn: 3600,
+    payments: [],
+    then: 'cancel',
+  },
+  {
+    orderId: 'ORD-5009',
+    amount: '150.00',
+    description: 'Monitor stand',
+    ago: 50 * MINUTE,
+    expiresIn: 86_400,
+    payments: [{ usdt: '100', after: 12 }],
+  },
+  {
+    orderId: 'ORD-5010',
+    amount: '75.00',
+    description: 'Laptop sleeve',
+    ago: 8 * MINUTE,
+    expiresIn: 86_400,
+    payments: [],
+  },
+  {
+    orderId: 'ORD-5011',
+    amount: '42.00',
+    description: 'Bluetooth speaker',
+    ago: 3 * MINUTE,
+    expiresIn: 86_400,
+    // Seen but not yet at its confirmations: the running server settles it.
+    payments: [{ usdt: '42', after: 1 }],
+  },
+];
+
+/** The demo app's invoices, in the order they happened; `now` is the seed's clock. */
+export async function seedDemoInvoices(
+  db: Db,
+  gateway: DemoGateway,
+  appId: string,
+  now: number,
+): Promise<void> {
+  const chain = new LocalChainAdapter(db);
+  const rates = new RateBook({ db, config: gateway.rates });
+  const method = await db
+    .selectFrom('payment_methods')
+    .select('confirmations')
+    .where('code', '=', METHOD)
+    .executeTakeFirstOrThrow();
+  for (const demo of DEMO_INVOICES) {
+    const created = now - demo.ago;
+    const invoice = await createInvoice(db, rates, gateway.xpub, {
+      appId,
+      amount: demo.amount,
+      currency: 'USD',
+      methods: [METHOD],
+      orderId: demo.orderId,
+      description: demo.description,
+      expiresIn: demo.expiresIn,
+      checkoutOrigin: gateway.origin,
+      now: new Date(created),
+      tokenOnChain: (_chainId, listed) => chain.tokenContract(listed),
+    });
+    const address = invoice.payment_options[0]?.address;
+    if (!address) throw new Error(`The demo invoice ${demo.orderId} has no address`);
+    const expiry = created + demo.expiresIn * 1000;
+    for (const [i, payment] of demo.payments.entries()) {
+      const at = created + payment.after * MINUTE;
+      // The expiry job's pass that would have run before this payment.
+      if (at > expiry) await expireInvoices(db, new Date(expiry + MINUTE));
+      await recordLocalTransfer(db, {
+        to: address,
+        amountMicro: decimalToMicro(payment.usdt),
+        createdAt: new Date(at).toISOString(),
+      });
+      await watchDeposits(db, chain, new Date(at + MINUTE));
+      const last = i === demo.payments.length - 1;
+      if (last && now - at > HOUR) {
+        await mineLocalBlocks(db, method.confirmations);
+        await watchDeposits(db, chain, new Date(at + 5 * MINUTE));
+      }
+    }
+    // The merchant's action and the expiry job's pass, in the order they happened.
+    const then = demo.then;
+    const act = async () => {
+      if (then === 'cancel') {
+        await cancelInvoice(db, appId, invoice.id, new Date(created + 10 * MINUTE));
+      } else if (then) {
+        const at = new Date(created + then.after * MINUTE);
+        await markInvoice(db, appId, invoice.id, { status: then.mark, reason: then.reason }, at);
+      }
+    };
+    const actsFirst =
+      then === 'cancel' || (then !== undefined && created + then.after * MINUTE < expiry);
+    if (actsFirst) await act();
+    if (expiry < now) await expireInvoices(db, new Date(expiry + MINUTE));
+    if (!actsFirst) await act();
+  }
+}
