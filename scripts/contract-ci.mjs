@@ -1,8 +1,8 @@
 // CI: holds our reference server to openapi.yaml and server/openapi/gateway.yaml. Starts the
 // built server (dist/server, or DIST_DIR) on a free port with a fresh DATA_DIR, high rate limits
 // and the local chain's auto-mining off, runs the contract tool against it with a throwaway
-// account, a fixed seed, the admin `deposit` command as --fund and `chain mine` as --mine, then
-// stops the server. Exit status = the tool's. `--postgres` runs the server on PostgreSQL (a
+// account, a fixed seed, the admin `deposit` command as --fund, `chain mine` as --mine and
+// `chain transfer` as --pay, then stops the server. Exit status = the tool's. `--postgres` runs the server on PostgreSQL (a
 // throwaway cluster, or a fresh schema of TEST_DATABASE_URL); other arguments go to the tool
 // (e.g. `node scripts/contract-ci.mjs --only Apps`).
 import { spawn } from 'node:child_process';
@@ -84,6 +84,7 @@ try {
   const admin = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(outDir, 'admin.cjs'))}`;
   const fund = `${admin} deposit {username} {amount}`;
   const mine = `${admin} chain mine {blocks}`;
+  const pay = `${admin} chain transfer {address} {amount} {method}`;
   const tool = spawn(
     process.execPath,
     [
@@ -99,6 +100,8 @@ try {
       fund,
       '--mine',
       mine,
+      '--pay',
+      pay,
       '--junit',
       path.join(root, `test-results/contract${onPostgres ? '-postgres' : ''}.xml`),
       ...toolArgs,

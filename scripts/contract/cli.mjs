@@ -4,6 +4,7 @@
 //   npm run contract -- --base-url http://host:port/api [--seed N] [--runs N]
 //     [--only tag|operationId[,...]] [--token T | --register] [--fund "<cmd {username} {amount}>"]
 //     [--gateway-url URL] [--gateway-key K] [--mine "<cmd {blocks}>"]
+//     [--pay "<cmd {address} {amount} {method}>"]
 //     [--junit FILE] [--spec openapi.yaml] [--gateway-spec gateway.yaml]
 //   npm run contract -- --lint [--spec openapi.yaml] [--gateway-spec gateway.yaml]   (no server)
 // Exit status: 0 all checks passed, 1 a failure was found, 2 bad usage or no server.
@@ -46,6 +47,8 @@ Options:
   --gateway-key K    call the gateway with this API key (else --register makes an app and key)
   --mine CMD         shell command that mines blocks on the server's chain, with a {blocks}
                      placeholder (enables the gateway's test deposit -> credited flow)
+  --pay CMD          shell command that pays an address on the server's chain, with {address},
+                     {amount} and {method} placeholders (with --mine: the invoice flow)
   --junit FILE       also write the results as JUnit XML
   --spec FILE        the portal contract (default: this package's openapi.yaml)
   --gateway-spec F   the gateway contract (default: this package's server/openapi/gateway.yaml)
@@ -69,6 +72,7 @@ function parse(argv) {
       'gateway-url': { type: 'string' },
       'gateway-key': { type: 'string' },
       mine: { type: 'string' },
+      pay: { type: 'string' },
       junit: { type: 'string' },
       spec: { type: 'string' },
       'gateway-spec': { type: 'string' },
@@ -166,6 +170,7 @@ export async function main(argv, log = (line) => console.log(line)) {
       fund: values.fund ?? null,
       gatewayKey: values['gateway-key'] ?? null,
       mine: values.mine ?? null,
+      pay: values.pay ?? null,
       log,
     };
     /** @type {import('./runner.mjs').Shared} */
@@ -183,6 +188,7 @@ export async function main(argv, log = (line) => console.log(line)) {
       values['gateway-key'] ? '--gateway-key <your key>' : '',
       values.fund ? `--fund ${shellQuote(values.fund)}` : '',
       values.mine ? `--mine ${shellQuote(values.mine)}` : '',
+      values.pay ? `--pay ${shellQuote(values.pay)}` : '',
     ]
       .filter(Boolean)
       .join(' ');

@@ -36,6 +36,7 @@ import { isObject } from './spec.mjs';
  * @typedef {{ username: string, email: string, password: string, pin: string }} Account
  * @typedef {{ baseUrl: string, seed: number, runs: number, only: string[], token: string | null,
  *   register: boolean, fund: string | null, gatewayKey: string | null, mine: string | null,
+ *   pay: string | null,
  *   log: (line: string) => void }} Options
  * @typedef {{ failures: Failure[], flows: FlowResult[] }} Shared
  *   What the runners of one run (the portal's, the gateway's) report together.

@@ -1,4 +1,4 @@
-// The operator commands a run is given (`--fund`, `--mine`): shell commands with `{name}`
+// The operator commands a run is given (`--fund`, `--mine`, `--pay`): shell commands with `{name}`
 // placeholders, filled in shell-quoted, run with the tool's own environment.
 import { exec } from 'node:child_process';
 import { shellQuote } from './http.mjs';

@@ -410,3 +410,135 @@ export const gatewayDeposit = {
     );
   },
 };
+
+/**
+ * @typedef {{ method: string, address: string, amount_due: string, paid: string, due: string }} InvoiceOption
+ * @typedef {{ id: string, status: string, exceptions: string[], order_id: string | null,
+ *   checkout_url: string, payment_options: InvoiceOption[], payments: { tx_hash: string }[] }} Invoice
+ * @typedef {{ data: Invoice[], next_cursor: string | null }} InvoicePage
+ */
+
+const INVOICE_AMOUNT = '10.00';
+
+/** Micro-units back to a decimal string. @param {bigint} value */
+const fromMicro = (value) =>
+  `${value / 1_000_000n}.${(value % 1_000_000n).toString().padStart(6, '0')}`.replace(/\.?0+$/, '');
+
+/** @type {FlowDefinition} */
+export const gatewayInvoice = {
+  name: 'gateway: invoice -> paid in two parts -> settled',
+  ops: ['createInvoice', 'getInvoice', 'listInvoices', 'cancelInvoice'],
+  needs: (r) => {
+    const g = /** @type {GatewayRunner} */ (r);
+    if (!g.key) return needsKey(g);
+    if (!r.options.pay) return 'needs --pay to pay the invoice on the chain';
+    return r.options.mine ? null : 'needs --mine to mine the confirmations';
+  },
+  /** @param {Flow} f */
+  async run(f) {
+    const g = /** @type {GatewayRunner} */ (f.runner);
+    const method = await depositMethod(f);
+    const orderId = `order-${randomBytes(5).toString('hex')}`;
+    /** @type {Step<Invoice & ErrorBody>} */
+    const created = await f.step(
+      'createInvoice',
+      {
+        json: {
+          amount: INVOICE_AMOUNT,
+          currency: 'USD',
+          methods: [method.code],
+          order_id: orderId,
+          description: 'contract check',
+        },
+      },
+      [201, 402, 503],
+    );
+    if (created.res.status !== 201) {
+      f.skip(`createInvoice refused: ${created.json?.error?.message}`);
+    }
+    const invoice = created.json;
+    const option = (invoice.payment_options ?? []).find((o) => o?.method === method.code);
+    f.expect(
+      invoice.status === 'new' &&
+        invoice.exceptions.length === 0 &&
+        invoice.order_id === orderId &&
+        invoice.checkout_url.endsWith(`/pay/${invoice.id}`) &&
+        option !== undefined &&
+        micro(option.amount_due) !== null &&
+        option.due === option.amount_due,
+      `createInvoice answers ${JSON.stringify(invoice)}`,
+      created,
+    );
+    if (!option) f.abort(`the invoice has no payment option for ${method.code}`, created);
+    const due = /** @type {bigint} */ (micro(option.amount_due));
+    const first = due / 2n;
+    const rest = due - first;
+
+    /** @param {string} amount @param {Step<Invoice>} after */
+    const pay = async (amount, after) => {
+      const paid = await runCommand(/** @type {string} */ (g.options.pay), {
+        address: option.address,
+        amount,
+        method: method.code,
+      });
+      if (!paid.ok) {
+        g.options.log(`  --pay failed: ${paid.command}\n${paid.output}`);
+        f.abort(`the --pay command failed: ${paid.output.split('\n')[0] ?? ''}`, after);
+      }
+    };
+    const read = () => f.step('getInvoice', { path: { id: invoice.id } }, 200);
+    /** @param {(i: Invoice) => boolean} done @param {string} what */
+    const until = async (done, what) => {
+      const seen = await poll(read, (s) => done(/** @type {Invoice} */ (s.json)));
+      const now = /** @type {Invoice} */ (seen.step.json);
+      if (!seen.done) {
+        f.abort(
+          `the invoice is not ${what} ${WAIT_MS / 1000} s later: ${JSON.stringify(now)}`,
+          seen.step,
+        );
+      }
+      return { invoice: now, step: seen.step };
+    };
+
+    await pay(fromMicro(first), created);
+    const partial = await until((i) => (i?.payments ?? []).length === 1, 'paid in part');
+    f.expect(
+      partial.invoice.status === 'new' && partial.invoice.exceptions.includes('paid_partial'),
+      `after ${fromMicro(first)} of ${option.amount_due} the invoice reads ${JSON.stringify(partial.invoice)}, expected new and paid_partial`,
+      partial.step,
+    );
+    await pay(fromMicro(rest), partial.step);
+    await until(
+      (i) => i?.status === 'processing' || i?.status === 'settled',
+      'processing after the rest',
+    );
+    const mined = await runCommand(/** @type {string} */ (g.options.mine), {
+      blocks: String(Math.max(1, method.confirmations)),
+    });
+    if (!mined.ok) f.abort(`the --mine command failed: ${mined.output}`, partial.step);
+    const settled = await until((i) => i?.status === 'settled', 'settled');
+    f.expect(
+      settled.invoice.payments.length === 2 && !settled.invoice.exceptions.includes('paid_over'),
+      `the settled invoice reads ${JSON.stringify(settled.invoice)}`,
+      settled.step,
+    );
+    /** @type {Step<InvoicePage>} */
+    const listed = await f.step(
+      'listInvoices',
+      { query: { status: 'settled', order_id: orderId } },
+      200,
+    );
+    f.expect(
+      (listed.json?.data ?? []).some((i) => i?.id === invoice.id),
+      `listInvoices?status=settled&order_id=${orderId} does not list ${invoice.id}`,
+      listed,
+    );
+    /** @type {Step<ErrorBody>} */
+    const cancel = await f.step('cancelInvoice', { path: { id: invoice.id } }, 409);
+    f.expect(
+      cancel.json?.error?.code === 'invoice_state',
+      `cancelling a settled invoice answers ${JSON.stringify(cancel.json)}, expected invoice_state`,
+      cancel,
+    );
+  },
+};

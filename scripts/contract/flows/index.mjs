@@ -3,7 +3,7 @@
 // flows, after all of these) need, and the credential changes come last.
 import { appKeysAndPermissions } from './apps.mjs';
 import { signOut, signUpAndSignIn } from './auth.mjs';
-import { gatewayAccounts, gatewayDeposit } from './gateway.mjs';
+import { gatewayAccounts, gatewayDeposit, gatewayInvoice } from './gateway.mjs';
 import { profileAndKyc } from './profile.mjs';
 import { credentialChanges } from './security.mjs';
 import { purchaseAndCancel } from './subscriptions.mjs';
@@ -24,4 +24,4 @@ export const FLOWS = [
 ];
 
 /** The gateway's flows, after the portal's (the setup in gateway.mjs makes their key). */
-export const GATEWAY_FLOWS = [gatewayAccounts, gatewayDeposit];
+export const GATEWAY_FLOWS = [gatewayAccounts, gatewayDeposit, gatewayInvoice];
