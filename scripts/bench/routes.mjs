@@ -19,14 +19,17 @@ export const LARGE_TARGET = { p50: 5, p99: 20 };
 
 /**
  * The measured routes: the portal's reads (signed in, and the public one), then the gateway's
- * deposits read, uncompressed and compressed, and its account-opening write.
+ * deposits read, uncompressed and compressed, its account-opening write, and an invoice's read
+ * and creation.
  * @param {import('./setup.mjs').SignedIn} headers @param {string} appId the demo's gateway app
- * @param {string} key a key of that app for accounts and deposits
+ * @param {string} key a key of that app for accounts, deposits and invoices
+ * @param {string} invoiceId a settled invoice of that app
  * @returns {Route[]}
  */
-export function benchRoutes(headers, appId, key) {
+export function benchRoutes(headers, appId, key, invoiceId) {
   const gatewayHeaders = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   let account = 0;
+  let order = 0;
   /** @type {Route[]} */
   const routes = [
     { name: 'GET /api/dashboard', path: '/api/dashboard', public: false },
@@ -79,6 +82,30 @@ export function benchRoutes(headers, appId, key) {
       untargeted: 'a write',
       nextBody: () =>
         JSON.stringify({ unique_id: `bench-${(account += 1)}`, method: 'USDT-BEP20' }),
+    },
+    {
+      name: 'GET /gateway/v1/invoices/{id}',
+      method: 'GET',
+      path: `/gateway/v1/invoices/${invoiceId}`,
+      public: false,
+      headers: { authorization: gatewayHeaders.authorization },
+    },
+    {
+      // Each request a new invoice: the rate, a fresh address (derivation lock), the rows and
+      // the invoice.created event, not a replay.
+      name: 'POST /gateway/v1/invoices',
+      method: 'POST',
+      path: '/gateway/v1/invoices',
+      public: false,
+      headers: gatewayHeaders,
+      untargeted: 'a write',
+      nextBody: () =>
+        JSON.stringify({
+          amount: '49.90',
+          currency: 'USD',
+          methods: ['USDT-BEP20'],
+          order_id: `bench-${(order += 1)}`,
+        }),
     },
   );
   return routes;

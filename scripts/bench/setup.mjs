@@ -46,7 +46,7 @@ export async function signIn(base) {
 /**
  * The demo's gateway app as get-apps lists it, and a key for it (see gatewayKey).
  * @param {string} api @param {SignedIn} headers
- * @returns {Promise<{ appId: string, key: string }>}
+ * @returns {Promise<{ appId: string, key: string, invoiceId: string }>}
  */
 export async function setUpGateway(api, headers) {
   const apps = await rawRequest(`${api}/cryptosafelock/get-apps`, headers.authenticated);
@@ -56,12 +56,30 @@ export async function setUpGateway(api, headers) {
   const appId = demoApp?.id;
   if (typeof appId !== 'string') throw new Error(`get-apps listed no app: ${apps.body}`);
   const key = await gatewayKey(api, headers, demoApp ?? {});
-  return { appId, key };
+  return { appId, key, invoiceId: await settledInvoice(api, key) };
+}
+
+/**
+ * A settled invoice of the demo app, paid in two goes (the demo's ORD-5002): GET /invoices/{id}
+ * reads one with its payment option and payments, as a merchant's server does after a webhook.
+ * @param {string} api @param {string} key
+ */
+async function settledInvoice(api, key) {
+  const gateway = `${api.slice(0, -'/api'.length)}/gateway/v1`;
+  const page = await rawRequest(`${gateway}/invoices?status=settled&order_id=ORD-5002`, {
+    authorization: `Bearer ${key}`,
+  });
+  /** @type {{ data?: { id?: unknown }[] }} */
+  const list = JSON.parse(page.body.toString('utf8'));
+  const id = list.data?.[0]?.id;
+  if (typeof id !== 'string') throw new Error(`the demo app has no settled invoice: ${page.body}`);
+  return id;
 }
 
 /**
  * The gateway routes use the demo's app (its package allows one app), with loopback added to its
- * IP whitelist so the check still runs on every request; a key for accounts and deposits, and
+ * IP whitelist so the check still runs on every request; a key for accounts, deposits and
+ * invoices, and
  * BENCH_DEPOSITS test deposits that the server's watcher has recorded, so GET /deposits answers a
  * full page.
  * @param {string} api @param {{ authenticated: Record<string, string> }} headers
@@ -84,7 +102,7 @@ async function gatewayKey(api, headers, app) {
   const generated = await call('/cryptosafelock/generate-apikey', {
     token_name: 'Bench',
     app_id: appId,
-    abilities: ['accounts:write', 'deposits:read'],
+    abilities: ['accounts:write', 'deposits:read', 'invoices:read', 'invoices:write'],
   });
   const key = generated.token;
   if (typeof key !== 'string') throw new Error('generate-apikey gave no key');

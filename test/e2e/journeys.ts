@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
+import { admin } from './server';
 
 export const DEMO = { username: 'demo', password: 'Demo@12345', pin: '1234' };
 
@@ -51,4 +52,20 @@ export async function signIn(
     const token = raw ? (JSON.parse(raw) as { authToken?: string }).authToken : undefined;
     return Boolean(token && JSON.parse(token));
   });
+}
+
+/** Funds the wallet on the local chain and buys the Starter plan through the screens. */
+export async function buyStarterPlan(page: Page, dataDir: string, username: string) {
+  admin(dataDir, 'deposit', username, '20');
+  await page.goto('/app/wallet');
+  await page.getByRole('button', { name: 'Check Balance' }).click();
+  await page.getByText('New Deposit Found !!').waitFor();
+  await page.goto('/app/subscriptions');
+  const starter = page.getByRole('article', { name: 'Starter plan' });
+  await starter.getByRole('button', { name: 'Choose Plan' }).click();
+  await page
+    .getByRole('dialog', { name: 'Choose Plan' })
+    .getByRole('button', { name: 'Pay $19.00' })
+    .click();
+  await page.getByText('Package purchased successfully').waitFor();
 }
