@@ -19,6 +19,8 @@ import { engineOf } from '../connection';
  * migration fills them from the rows already there.
  * Lists page newest first on (app_id, created_at, id): the index now ends with the id too, so
  * the order is the index's own and no sort step is needed.
+ * Migration 0410 (an invoice counts once) made the daily totals' triggers again, with rules of its
+ * own given to this migration's generator (usageTriggers), which keeps making 0230's as they were.
  */
 
 /** The tables counted, with the column that owns their rows. */
@@ -40,7 +42,7 @@ const PAGED = [
   { table: 'webhook_deliveries', old: 'webhook_deliveries_app' },
 ] as const;
 
-export type Engine = 'sqlite' | 'postgres';
+type Engine = 'sqlite' | 'postgres';
 
 /**
  * A raw base-unit amount (`r`.`column`, null → 0) in micro-units of the row's method, rounded
@@ -63,7 +65,7 @@ function microOfRaw(engine: Engine, r: string, column: string): string {
  * What a row adds to its day: a credited deposit, or a withdrawal the plan counts (and, once
  * completed, its count and amount as a completed one), else nothing.
  */
-export interface UsageRule {
+interface UsageRule {
   table: 'receive_transactions' | 'send_transactions';
   /** The columns the figures depend on: an update of others leaves them as they are (SQLite). */
   columns: string[];
@@ -313,10 +315,7 @@ export function dropUsageTriggers(engine: Engine, usage: DailyUsageRules): strin
 }
 
 /** Adds what the rows already there make of `usage`'s figures to app_daily_usage. */
-export async function fillDailyUsage(
-  db: Kysely<unknown>,
-  usage: DailyUsageRules,
-): Promise<void> {
+async function fillDailyUsage(db: Kysely<unknown>, usage: DailyUsageRules): Promise<void> {
   const engine = engineOf(db);
   for (const rule of usage.rules) {
     const values = rule.values(engine, 'r');

@@ -25,7 +25,7 @@ import {
  * an emptied day by its figures. Invoices already settled in several methods are counted once
  * from here on, as the new triggers see their rows' tnx_count set.
  */
-export const USAGE_0410: DailyUsageRules = {
+const USAGE_0410: DailyUsageRules = {
   figures: [...USAGE_0230.figures, 'deposit_rows'],
   present: ['deposit_rows', 'withdraw_count', 'plan_withdraw_count'],
   rules: USAGE_0230.rules.map((rule) =>
@@ -62,7 +62,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .alterTable('receive_transactions')
     .addColumn('tnx_count', 'integer', (c) =>
-      c.notNull().defaultTo(1).check(sql`tnx_count IN (0, 1)`),
+      c
+        .notNull()
+        .defaultTo(1)
+        .check(sql`tnx_count IN (0, 1)`),
     )
     .execute();
   await db.schema
