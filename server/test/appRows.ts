@@ -41,7 +41,13 @@ export async function insertApp(
 /** USDT (BEP20) in use by an app, with its payout address; switches on unless told otherwise. */
 export async function insertAppMethod(
   t: TestApp,
-  values: { id: string; app_id: string; deposit_status?: 0 | 1; withdraw_status?: 0 | 1 },
+  values: {
+    id: string;
+    app_id: string;
+    payment_method_id?: string;
+    deposit_status?: 0 | 1;
+    withdraw_status?: 0 | 1;
+  },
 ): Promise<void> {
   await t.db
     .insertInto('app_payment_methods')

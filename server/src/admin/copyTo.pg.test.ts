@@ -8,7 +8,6 @@ import { startWorker } from '../jobs/worker';
 import { backgroundTasks } from '../jobs';
 import { webhookDeps } from '../domain/webhooks/delivery';
 import { sendTestEvent } from '../domain/webhooks/portal';
-import { setTableRate } from '../domain/rates/table';
 import { credit } from '../../test/moneyFixtures';
 import { insertSend } from '../../test/appRows';
 import { newApiKey } from '../domain/apps/apiKeys';
@@ -16,6 +15,14 @@ import { DB_FILE, openDb, type Db } from '../db/connection';
 import { issueOtp } from '../domain/account/otp';
 import { newTotpSecret, sealTotpSecret, totpCode } from '../domain/account/totp';
 import { DEMO_ACCOUNT } from '../seed';
+import { parseUnits } from 'viem';
+import { chainAdapterFor } from '../domain/chain';
+import { mineLocalBlocks, recordLocalChainTransfer } from '../domain/chain/localAdapter';
+import { resolveWalletXpub } from '../domain/chain/walletKey';
+import { createInvoice, getInvoice } from '../domain/invoices/invoices';
+import { watchDeposits } from '../domain/payments/deposits';
+import { RateBook } from '../domain/rates/rates';
+import { setTableRate } from '../domain/rates/table';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import { freshTestStore, type TestStore } from '../../test/testStore';
 
@@ -251,13 +258,79 @@ async function fillEveryTable(t: TestApp): Promise<void> {
       created_at: t.clock().toISOString(),
     })
     .execute();
-  // A rate the operator set (rate_table); the demo store's invoices are seeded.
-  await setTableRate(t.db, { pair: 'EUR/USD', rate: '1.08', maxAgeHours: 24, now: t.clock() });
+  // A settled invoice paid in two methods (the demo store's invoices are seeded too), and the
+  // operator's rate it was priced with (rate_table).
+  await settledInvoiceInTwoMethods(t);
   const empty: string[] = [];
   for (const table of await userTables(t.db)) {
     if ((await countRows(t.db, table)) === 0) empty.push(table);
   }
   expect(empty).toEqual([]);
+}
+
+/**
+ * The demo store's invoice paid part in USDT, part in BNB on the local chain and settled
+ * (invoices, invoice_payment_options, invoice_payments, rate_table): two credited deposits, one
+ * transaction (tnx_count 1 and 0), which the target's triggers must count as SQLite's do.
+ */
+async function settledInvoiceInTwoMethods(t: TestApp): Promise<void> {
+  await t.db
+    .insertInto('app_payment_methods')
+    .values({
+      id: 'upm_copy_to_bnb',
+      app_id: 'app_demo_store',
+      payment_method_id: 'pm_bnb',
+      collect_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      gas_address: null,
+      gas_index: null,
+      deposit_status: 1,
+      withdraw_status: 0,
+      created_at: t.clock().toISOString(),
+    })
+    .execute();
+  await setTableRate(t.db, { pair: 'BNB/USD', rate: '600', maxAgeHours: 24, now: t.clock() });
+  const chain = chainAdapterFor(t.config, t.db, 56);
+  const invoice = await createInvoice(
+    t.db,
+    new RateBook({ db: t.db, config: t.config }),
+    resolveWalletXpub(t.config),
+    {
+      appId: 'app_demo_store',
+      amount: '30',
+      currency: 'USD',
+      methods: ['USDT-BEP20', 'BNB-BSC'],
+      expiresIn: 900,
+      checkoutOrigin: 'https://pay.example.com',
+      now: t.clock(),
+      tokenOnChain: (_chainId, listed) => chain.tokenContract(listed),
+    },
+  );
+  const address = invoice.payment_options[0]?.address ?? '';
+  const usdt = invoice.payment_options.find((o) => o.method === 'USDT-BEP20')?.token_contract;
+  for (const [token, amount] of [
+    [usdt ?? null, '10'],
+    [null, '0.04'], // 24 USD
+  ] as const) {
+    await recordLocalChainTransfer(t.db, {
+      chainId: 56,
+      token,
+      to: address,
+      amount: parseUnits(amount, 18),
+      createdAt: t.clock().toISOString(),
+    });
+  }
+  await watchDeposits(t.db, chain, t.clock());
+  await mineLocalBlocks(t.db, 20);
+  await watchDeposits(t.db, chain, t.clock());
+  expect(await getInvoice(t.db, 'app_demo_store', invoice.id)).toMatchObject({
+    status: 'settled',
+  });
+  const counted = await t.db
+    .selectFrom('receive_transactions')
+    .select('tnx_count')
+    .where('unique_id', '=', invoice.id)
+    .execute();
+  expect(counted.map((r) => r.tnx_count).sort()).toEqual([0, 1]);
 }
 
 async function signIn(
@@ -410,9 +483,10 @@ it('copies every row exactly; a server on the copy signs in and reads the same f
 
     // Spot checks of the engine-specific types: an amount past int64 into numeric(78,0), an ISO
     // time into timestamptz, JSON text into jsonb.
-    // (The newest transfer: the demo store's seeded payments came before.)
+    // (The newest transfer but the invoice's: the demo store's seeded payments came before.)
     const transfer = await sql<{ amount: string; type: string }>`select amount_raw::text as amount,
         pg_typeof(amount_raw)::text as type from chain_transfers
+        where lower(to_address) not in (select lower(address) from invoice_payment_options)
         order by block_number desc limit 1`.execute(pgApp.db);
     expect(transfer.rows).toEqual([{ amount: '12500000000000000000', type: 'numeric' }]);
     const { created_at: createdAt } = await sqliteApp.db

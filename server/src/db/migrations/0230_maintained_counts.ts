@@ -19,6 +19,8 @@ import { engineOf } from '../connection';
  * migration fills them from the rows already there.
  * Lists page newest first on (app_id, created_at, id): the index now ends with the id too, so
  * the order is the index's own and no sort step is needed.
+ * Migration 0410 (an invoice counts once) made the daily totals' triggers again, with rules of its
+ * own given to this migration's generator (usageTriggers), which keeps making 0230's as they were.
  */
 
 /** The tables counted, with the column that owns their rows. */
@@ -41,9 +43,6 @@ const PAGED = [
 ] as const;
 
 type Engine = 'sqlite' | 'postgres';
-
-/** The seven kept figures of one row, in USAGE_COLUMNS' order after the key. */
-type UsageValues = [string, string, string, string, string, string, string];
 
 /**
  * A raw base-unit amount (`r`.`column`, null → 0) in micro-units of the row's method, rounded
@@ -73,14 +72,23 @@ interface UsageRule {
   /** `r` is the row's alias (NEW, OLD or a transition table's name). */
   counts: (r: string) => string;
   day: (engine: Engine, r: string) => string;
-  /**
-   * deposit_count, deposit_micro, withdraw_count, withdraw_micro, plan_withdraw_count, fee_micro,
-   * net_micro.
-   */
-  values: (engine: Engine, r: string) => UsageValues;
+  /** What the row adds to each of the figures (DailyUsageRules.figures), in their order. */
+  values: (engine: Engine, r: string) => string[];
 }
 
-const USAGE: UsageRule[] = [
+/**
+ * app_daily_usage's figures after its key (app_id, day, payment_method_id), the rules that make
+ * them from the rows, and the figures that are all 0 in a day and method with nothing left in it
+ * (it is then dropped). Exported with the triggers' generator for a later migration that changes
+ * the rules (0410): this migration's own set is USAGE_0230, and the SQL it makes never changes.
+ */
+export interface DailyUsageRules {
+  figures: readonly string[];
+  present: readonly string[];
+  rules: readonly UsageRule[];
+}
+
+const RULES_0230: UsageRule[] = [
   {
     table: 'receive_transactions',
     columns: [
@@ -137,22 +145,34 @@ const USAGE: UsageRule[] = [
   },
 ];
 
-const USAGE_COLUMNS =
-  'app_id, day, payment_method_id, deposit_count, deposit_micro, withdraw_count, withdraw_micro, plan_withdraw_count, fee_micro, net_micro';
+/** The credited deposits and the withdrawals, as this migration made app_daily_usage. */
+export const USAGE_0230: DailyUsageRules = {
+  figures: [
+    'deposit_count',
+    'deposit_micro',
+    'withdraw_count',
+    'withdraw_micro',
+    'plan_withdraw_count',
+    'fee_micro',
+    'net_micro',
+  ],
+  // A day and method with nothing left in it is dropped.
+  present: ['deposit_count', 'withdraw_count', 'plan_withdraw_count'],
+  rules: RULES_0230,
+};
+
 const USAGE_KEY = '(app_id, day, payment_method_id)';
-const ADD_USAGE = `DO UPDATE SET
-      deposit_count = app_daily_usage.deposit_count + excluded.deposit_count,
-      deposit_micro = app_daily_usage.deposit_micro + excluded.deposit_micro,
-      withdraw_count = app_daily_usage.withdraw_count + excluded.withdraw_count,
-      withdraw_micro = app_daily_usage.withdraw_micro + excluded.withdraw_micro,
-      plan_withdraw_count = app_daily_usage.plan_withdraw_count + excluded.plan_withdraw_count,
-      fee_micro = app_daily_usage.fee_micro + excluded.fee_micro,
-      net_micro = app_daily_usage.net_micro + excluded.net_micro`;
-/** A day and method with nothing left in it is dropped. */
-const EMPTY = 'deposit_count = 0 AND withdraw_count = 0 AND plan_withdraw_count = 0';
+const usageColumns = ({ figures }: DailyUsageRules) =>
+  `app_id, day, payment_method_id, ${figures.join(', ')}`;
+const addUsage = ({ figures }: DailyUsageRules) =>
+  `DO UPDATE SET
+      ${figures.map((f) => `${f} = app_daily_usage.${f} + excluded.${f}`).join(',\n      ')}`;
+/** A day and method with nothing left in it (`u`: its alias, if any). */
+const emptyUsage = ({ present }: DailyUsageRules, u = '') =>
+  present.map((f) => `${u}${f} = 0`).join(' AND ');
 
 /** SQLite: row triggers (it has no others), each a few indexed statements. */
-function sqliteTriggers(): string[] {
+function sqliteCountTriggers(): string[] {
   const out: string[] = [];
   for (const { table, owner } of COUNTED) {
     out.push(
@@ -165,25 +185,26 @@ function sqliteTriggers(): string[] {
       END`,
     );
   }
-  for (const rule of USAGE) {
-    const add = (r: string) => {
-      const [dc, dm, wc, wm, pc, fm, nm] = rule.values('sqlite', r);
-      return `INSERT INTO app_daily_usage (${USAGE_COLUMNS})
-        SELECT ${r}.app_id, ${rule.day('sqlite', r)}, ${r}.payment_method_id, ${dc}, ${dm}, ${wc}, ${wm}, ${pc}, ${fm}, ${nm}
+  return out;
+}
+
+function sqliteUsageTriggers(usage: DailyUsageRules): string[] {
+  const out: string[] = [];
+  for (const rule of usage.rules) {
+    const add = (r: string) =>
+      `INSERT INTO app_daily_usage (${usageColumns(usage)})
+        SELECT ${r}.app_id, ${rule.day('sqlite', r)}, ${r}.payment_method_id, ${rule.values('sqlite', r).join(', ')}
         WHERE ${rule.counts(r)}
-        ON CONFLICT ${USAGE_KEY} ${ADD_USAGE};`;
-    };
+        ON CONFLICT ${USAGE_KEY} ${addUsage(usage)};`;
     const key = (r: string) =>
       `app_id = ${r}.app_id AND day = ${rule.day('sqlite', r)} AND payment_method_id = ${r}.payment_method_id`;
     const subtract = (r: string) => {
-      const [dc, dm, wc, wm, pc, fm, nm] = rule.values('sqlite', r);
-      return `UPDATE app_daily_usage SET deposit_count = deposit_count - ${dc},
-          deposit_micro = deposit_micro - ${dm}, withdraw_count = withdraw_count - ${wc},
-          withdraw_micro = withdraw_micro - ${wm}, plan_withdraw_count = plan_withdraw_count - ${pc},
-          fee_micro = fee_micro - ${fm}, net_micro = net_micro - ${nm}
+      const values = rule.values('sqlite', r);
+      return `UPDATE app_daily_usage SET ${usage.figures.map((f, i) => `${f} = ${f} - ${values[i]}`).join(',\n          ')}
         WHERE ${key(r)} AND ${rule.counts(r)};`;
     };
-    const dropEmpty = (r: string) => `DELETE FROM app_daily_usage WHERE ${key(r)} AND ${EMPTY};`;
+    const dropEmpty = (r: string) =>
+      `DELETE FROM app_daily_usage WHERE ${key(r)} AND ${emptyUsage(usage)};`;
     const t = rule.table;
     out.push(
       `CREATE TRIGGER ${t}_usage_insert AFTER INSERT ON ${t} WHEN ${rule.counts('NEW')} BEGIN
@@ -208,17 +229,18 @@ function sqliteTriggers(): string[] {
  * PostgreSQL: statement triggers over the transition tables, so a bulk insert of thousands of
  * rows updates each count and each day once, not once per row.
  */
-function postgresTriggers(): string[] {
-  const out: string[] = [];
-  const fn = (name: string, body: string) =>
-    `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+const fn = (name: string, body: string) =>
+  `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         ${body}
         RETURN NULL;
       END $$`;
-  const trigger = (name: string, table: string, op: string, referencing: string) =>
-    `CREATE TRIGGER ${name} AFTER ${op} ON ${table} REFERENCING ${referencing}
+const trigger = (name: string, table: string, op: string, referencing: string) =>
+  `CREATE TRIGGER ${name} AFTER ${op} ON ${table} REFERENCING ${referencing}
       FOR EACH STATEMENT EXECUTE FUNCTION ${name}()`;
+
+function postgresCountTriggers(): string[] {
+  const out: string[] = [];
   for (const { table, owner } of COUNTED) {
     out.push(
       fn(
@@ -237,27 +259,30 @@ function postgresTriggers(): string[] {
       trigger(`${table}_count_delete`, table, 'DELETE', 'OLD TABLE AS old_rows'),
     );
   }
-  for (const rule of USAGE) {
+  return out;
+}
+
+function postgresUsageTriggers(usage: DailyUsageRules): string[] {
+  const out: string[] = [];
+  for (const rule of usage.rules) {
     const rows = (r: string, sign: '' | '-') => {
-      const [dc, dm, wc, wm, pc, fm, nm] = rule.values('postgres', r);
+      const values = rule.values('postgres', r);
       return `SELECT ${r}.app_id, ${rule.day('postgres', r)} AS day, ${r}.payment_method_id,
-          ${sign}(${dc}) AS dc, ${sign}(${dm}) AS dm, ${sign}(${wc}) AS wc, ${sign}(${wm}) AS wm,
-          ${sign}(${pc}) AS pc, ${sign}(${fm}) AS fm, ${sign}(${nm}) AS nm
+          ${usage.figures.map((f, i) => `${sign}(${values[i]}) AS ${f}`).join(', ')}
         FROM ${r} WHERE ${rule.counts(r)}`;
     };
     const apply = (parts: string[], withOld: boolean) =>
-      `INSERT INTO app_daily_usage (${USAGE_COLUMNS})
-        SELECT app_id, day, payment_method_id, sum(dc), sum(dm), sum(wc), sum(wm), sum(pc),
-          sum(fm), sum(nm)
+      `INSERT INTO app_daily_usage (${usageColumns(usage)})
+        SELECT app_id, day, payment_method_id, ${usage.figures.map((f) => `sum(${f})`).join(', ')}
         FROM (${parts.join(' UNION ALL ')}) delta
         GROUP BY app_id, day, payment_method_id
-        ON CONFLICT ${USAGE_KEY} ${ADD_USAGE};` +
+        ON CONFLICT ${USAGE_KEY} ${addUsage(usage)};` +
       (withOld
         ? `
         DELETE FROM app_daily_usage u USING (${rows('old_rows', '')}) gone
           WHERE u.app_id = gone.app_id AND u.day = gone.day
             AND u.payment_method_id = gone.payment_method_id
-            AND u.deposit_count = 0 AND u.withdraw_count = 0 AND u.plan_withdraw_count = 0;`
+            AND ${emptyUsage(usage, 'u.')};`
         : '');
     const t = rule.table;
     out.push(
@@ -270,6 +295,41 @@ function postgresTriggers(): string[] {
     );
   }
   return out;
+}
+
+/** The statements that create the usage triggers of `usage`'s rules on `engine`. */
+export function usageTriggers(engine: Engine, usage: DailyUsageRules): string[] {
+  return engine === 'postgres' ? postgresUsageTriggers(usage) : sqliteUsageTriggers(usage);
+}
+
+/** The statements that drop them (the trigger and, on PostgreSQL, its function of one name). */
+export function dropUsageTriggers(engine: Engine, usage: DailyUsageRules): string[] {
+  return usage.rules.flatMap(({ table }) =>
+    ['insert', 'update', 'delete'].flatMap((op) => {
+      const name = `${table}_usage_${op}`;
+      return engine === 'postgres'
+        ? [`DROP TRIGGER ${name} ON ${table}`, `DROP FUNCTION ${name}()`]
+        : [`DROP TRIGGER ${name}`];
+    }),
+  );
+}
+
+/** Adds what the rows already there make of `usage`'s figures to app_daily_usage. */
+async function fillDailyUsage(db: Kysely<unknown>, usage: DailyUsageRules): Promise<void> {
+  const engine = engineOf(db);
+  for (const rule of usage.rules) {
+    const values = rule.values(engine, 'r');
+    const day = rule.day(engine, 'r');
+    await sql
+      .raw(
+        `INSERT INTO app_daily_usage (${usageColumns(usage)})
+          SELECT r.app_id, ${day}, r.payment_method_id, ${values.map((v) => `sum(${v})`).join(', ')}
+          FROM ${rule.table} r WHERE ${rule.counts('r')}
+          GROUP BY r.app_id, ${day}, r.payment_method_id
+          ON CONFLICT ${USAGE_KEY} ${addUsage(usage)}`,
+      )
+      .execute(db);
+  }
 }
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -305,21 +365,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       )
       .execute(db);
   }
-  for (const rule of USAGE) {
-    const [dc, dm, wc, wm, pc, fm, nm] = rule.values(engine, 'r');
-    const day = rule.day(engine, 'r');
-    await sql
-      .raw(
-        `INSERT INTO app_daily_usage (${USAGE_COLUMNS})
-          SELECT r.app_id, ${day}, r.payment_method_id, sum(${dc}), sum(${dm}), sum(${wc}), sum(${wm}), sum(${pc}),
-            sum(${fm}), sum(${nm})
-          FROM ${rule.table} r WHERE ${rule.counts('r')}
-          GROUP BY r.app_id, ${day}, r.payment_method_id
-          ON CONFLICT ${USAGE_KEY} ${ADD_USAGE}`,
-      )
-      .execute(db);
-  }
-  for (const statement of engine === 'postgres' ? postgresTriggers() : sqliteTriggers()) {
+  await fillDailyUsage(db, USAGE_0230);
+  const counts = engine === 'postgres' ? postgresCountTriggers() : sqliteCountTriggers();
+  for (const statement of [...counts, ...usageTriggers(engine, USAGE_0230)]) {
     await sql.raw(statement).execute(db);
   }
 

@@ -28,6 +28,7 @@ import * as m0290 from './0290_deposit_waiting_reason';
 import * as m0300 from './0300_signer_request_macs';
 import * as m0310 from './0310_withdrawal_waiting_reason';
 import * as m0400 from './0400_invoices';
+import * as m0410 from './0410_invoice_counts_once';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '0300_signer_request_macs': m0300,
   '0310_withdrawal_waiting_reason': m0310,
   '0400_invoices': m0400,
+  '0410_invoice_counts_once': m0410,
 };

@@ -79,13 +79,14 @@ export interface ApiLogsTable {
 
 /**
  * Per app, UTC day (YYYY-MM-DD) and method: credited deposits, completed withdrawals and the
- * withdrawals the plan counts, kept by triggers in the writing transaction (migration 0230; the
- * rules are domain/apps/usage.ts's).
+ * withdrawals the plan counts, kept by triggers in the writing transaction (migrations 0230,
+ * 0410; the rules are domain/apps/usage.ts's).
  */
 export interface AppDailyUsageTable {
   app_id: string;
   day: string;
   payment_method_id: string;
+  /** The transactions the credited deposits are: their tnx_count summed (an invoice counts once). */
   deposit_count: number;
   deposit_micro: number;
   withdraw_count: number;
@@ -96,4 +97,6 @@ export interface AppDailyUsageTable {
   fee_micro: number;
   /** Their amount_raw less that fee, likewise (rows without amount_raw: amount_micro whole). */
   net_micro: number;
+  /** The credited deposit rows, counted or not (a day and method is kept while it has any). */
+  deposit_rows: number;
 }

@@ -39,6 +39,11 @@ export interface ReceiveTransactionsTable {
   /** The fee that percent implies, in the token's base units (decimal string). */
   fee_raw: ColumnType<string | null, string | null | undefined, string | null>;
   /**
+   * The plan's transactions this row is once credited (migration 0410): 1, or 0 for an invoice's
+   * deposits after its first method's (the invoice counts once, however many methods paid it).
+   */
+  tnx_count: ColumnType<number, number | undefined, number>;
+  /**
    * Why a credited deposit waits, while it does: `operational_wallet_needs_gas` (the signer's
    * WaitingCode); null otherwise.
    */

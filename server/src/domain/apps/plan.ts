@@ -5,8 +5,9 @@ import { ForbiddenError } from '../errors';
 import { currentSubscription } from '../billing/subscriptions';
 import { CREDITED_STATUSES, PLAN_SEND_STATUSES } from './usage';
 
-// The plan: credited deposits and withdrawals are the package's transactions, counted from the
-// daily totals (usage.ts) over the package's windows; the fee is the package's percent.
+// The plan: credited deposits (a settled invoice once, whatever the methods it was paid in) and
+// withdrawals are the package's transactions, counted from the daily totals (usage.ts) over the
+// package's windows; the fee is the package's percent.
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -58,7 +59,8 @@ const partialDay = prepared(
       const deposits = (column: 'credited_at' | 'created_at') =>
         eb
           .selectFrom('receive_transactions')
-          .select(eb.fn.countAll<number>().as('n'))
+          // The transactions they are (an invoice paid in two methods is one: usage.ts).
+          .select((q) => q.fn.sum<number>('tnx_count').as('n'))
           .where('app_id', 'in', appsOf(db, p.userId))
           .where('deposit_status', 'in', CREDITED_STATUSES)
           .$if(column === 'created_at', (q) => q.where('credited_at', 'is', null))

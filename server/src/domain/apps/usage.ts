@@ -18,7 +18,11 @@ import { microOfRaw, sumMicro } from '../../db/sums';
 // totals are exactly what these rules derive from the rows (derivedDailyUsage, which a test and
 // `npm run bench:api` hold them to).
 //   - A deposit counts once credited: Hash Verified (3), Gas Transferred (4), Completed (1); on
-//     the day it was credited (rows from before the watcher: the day they were recorded).
+//     the day it was credited (rows from before the watcher: the day they were recorded). It
+//     counts as its tnx_count of transactions (deposit_count): 1, but a settled invoice paid in
+//     several methods is one deposit per method and one transaction, counted under its first
+//     method's, the others 0 (migration 0410). Each is a credited row all the same (deposit_rows,
+//     which keeps its day and method in the Daily Logs) with its own amount, fee and net.
 //   - A withdrawal counts once Completed (1), on the day it was created.
 //   - The plan (tnx_limit, daily_tnx_limit, the dashboard's "used") counts the credited deposits
 //     and every withdrawal accepted until it is cancelled (PLAN_SEND_STATUSES), also by the day
@@ -63,7 +67,7 @@ function activityRows(db: Executor, appId: string) {
       return [
         utcDay(db, eb.fn.coalesce('r.credited_at', 'r.created_at')).as('day'),
         'r.payment_method_id',
-        sql<number>`1`.as('deposit_count'),
+        'r.tnx_count as deposit_count',
         'r.amount_micro as deposit_micro',
         sql<number>`0`.as('withdraw_count'),
         sql<number>`0`.as('withdraw_micro'),
@@ -76,6 +80,7 @@ function activityRows(db: Executor, appId: string) {
           .else(eb(amount, '-', fee))
           .end()
           .as('net_micro'),
+        sql<number>`1`.as('deposit_rows'),
       ];
     })
     .where('r.app_id', '=', appId)
@@ -95,6 +100,7 @@ function activityRows(db: Executor, appId: string) {
         sql<number>`1`.as('plan_withdraw_count'),
         sql<number>`0`.as('fee_micro'),
         sql<number>`0`.as('net_micro'),
+        sql<number>`0`.as('deposit_rows'),
       ];
     })
     .where('app_id', '=', appId)
@@ -169,6 +175,8 @@ interface DailyUsage extends KeptTotals {
   paymentMethodId: string;
   /** Withdrawals the plan counts (PLAN_SEND_STATUSES), completed or not. */
   planWithdrawCount: number;
+  /** Credited deposit rows, whether they count as transactions or not. */
+  depositRows: number;
 }
 
 function dailyUsageOf(
@@ -176,6 +184,7 @@ function dailyUsageOf(
     day: string;
     payment_method_id: string;
     plan_withdraw_count: string | number | null;
+    deposit_rows: string | number | null;
   },
 ): DailyUsage {
   return {
@@ -183,6 +192,7 @@ function dailyUsageOf(
     paymentMethodId: row.payment_method_id,
     ...keptTotalsOf(row),
     planWithdrawCount: Number(row.plan_withdraw_count ?? 0),
+    depositRows: Number(row.deposit_rows ?? 0),
   };
 }
 
@@ -205,6 +215,7 @@ export async function derivedDailyUsage(db: Executor, appId: string): Promise<Da
       eb.fn.sum<number>('t.plan_withdraw_count').as('plan_withdraw_count'),
       sumMicro(eb.ref('t.fee_micro')).as('fee_micro'),
       sumMicro(eb.ref('t.net_micro')).as('net_micro'),
+      eb.fn.sum<number>('t.deposit_rows').as('deposit_rows'),
     ])
     .groupBy(['t.day', 't.payment_method_id'])
     .execute();
@@ -225,15 +236,19 @@ export async function storedDailyUsage(db: Executor, appId: string): Promise<Dai
       'plan_withdraw_count',
       sql<string>`cast(${eb.ref('fee_micro')} as text)`.as('fee_micro'),
       sql<string>`cast(${eb.ref('net_micro')} as text)`.as('net_micro'),
+      'deposit_rows',
     ])
     .where('app_id', '=', appId)
     .execute();
   return rows.map(dailyUsageOf).sort(byDayAndMethod);
 }
 
-/** A Daily Logs row: a day and method with a credited deposit or a completed withdrawal. */
+/**
+ * A Daily Logs row: a day and method with a credited deposit (one an invoice's transaction is
+ * counted under another method's too: its amounts are this method's) or a completed withdrawal.
+ */
 const shownInLogs = (eb: ExpressionBuilder<{ u: Database['app_daily_usage'] }, 'u'>) =>
-  eb.or([eb('u.deposit_count', '>', 0), eb('u.withdraw_count', '>', 0)]);
+  eb.or([eb('u.deposit_rows', '>', 0), eb('u.withdraw_count', '>', 0)]);
 
 const dailyLogRows = prepared(
   { appId: '', limit: 0, offset: 0 },

@@ -9,10 +9,12 @@ import type { InvoiceRecord } from './views';
 
 // A settled invoice's money joins the deposits' road. Its confirmed payments of each method
 // become one credited deposit (status 3) at the invoice's address, `unique_id` the invoice's id,
-// with the package's fee recorded as a deposit's is: the plan counts the invoice there once (not
-// once per payment), Usage and Daily Logs show it, and the existing completion tops up its gas
-// and sweeps it, the fee leg to the gateway and the rest to the payout address. An invoice paid
-// in two methods is two deposits, one per asset to sweep.
+// with the package's fee recorded as a deposit's is, so Usage and Daily Logs show it and the
+// existing completion tops up its gas and sweeps it, the fee leg to the gateway and the rest to
+// the payout address. An invoice paid in two methods is two deposits, one per asset to sweep, each
+// with its own amount, fee and net; but it is one transaction: the first method's deposit (in the
+// order of the invoice's payment options) has tnx_count 1 and the others 0 (migration 0410), so
+// the plan's limits, the dashboard and Usage count the invoice once, not once per method or payment.
 
 /** Credits a just settled invoice's confirmed payments, one deposit per method, with events. */
 export async function creditSettledInvoice(
@@ -25,6 +27,9 @@ export async function creditSettledInvoice(
   const terms = await creditTermsOf(trx, invoice.app_id, now);
   const at = now.toISOString();
   const ids: { id: string; appId: string }[] = [];
+  // Which deposit is the invoice's transaction does not depend on what an insert found already
+  // there: the same one whichever time this runs.
+  let counted = false;
   for (const option of options) {
     const paid = confirmed
       .filter((p) => p.payment_method_id === option.payment_method_id)
@@ -34,6 +39,8 @@ export async function creditSettledInvoice(
     const amount = paid.reduce((sum, p) => sum + BigInt(p.amount_raw), 0n);
     const micro = chainAmountToMicro(amount, option.decimals);
     const id = newId('rcv');
+    const tnxCount = counted ? 0 : 1;
+    counted = true;
     const inserted = await trx
       .insertInto('receive_transactions')
       .values({
@@ -57,6 +64,7 @@ export async function creditSettledInvoice(
         amount_raw: amount.toString(),
         address: option.address,
         credited_at: at,
+        tnx_count: tnxCount,
         ...terms(amount),
       })
       .onConflict((oc) => oc.columns(['chain_id', 'tx_hash', 'log_index']).doNothing())
