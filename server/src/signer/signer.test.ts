@@ -253,8 +253,28 @@ describe('the local chain takes only signed transactions whose sender owns the f
 });
 
 describe('deposits complete through the signer (local chain)', () => {
+  it("one merchant's deposits that cannot move do not hold up another merchant's", async () => {
+    // 25 deposits of an app whose operational wallet has no gas: more than a pass takes.
+    const stuck = await merchant(0n);
+    for (let i = 0; i < 25; i += 1) await creditedDeposit(stuck.depositAddress, '10');
+    const { depositAddress } = await merchant();
+    const id = await creditedDeposit(depositAddress, '100');
+    await passes(1);
+    expect(await passes(1)).toMatchObject({ gasTransferred: 1 });
+    await passes(3);
+    expect((await deposit(id)).deposit_status).toBe(1);
+    const waiting = await t.db
+      .selectFrom('receive_transactions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('address', '=', stuck.depositAddress)
+      .where('deposit_status', '=', 3)
+      .executeTakeFirstOrThrow();
+    expect(Number(waiting.n)).toBe(25);
+  });
+
   it('tops up gas (4), then sweeps the fee and the rest (1), each signature logged', async () => {
     const { depositAddress, payout } = await merchant();
+    const feesBefore = await localBalance(t.db, 56, BSC_USDT, FEE_ADDRESS);
     const id = await creditedDeposit(depositAddress, '100');
     expect((await deposit(id)).fee_raw).toBe(usdt('1').toString());
 
@@ -272,7 +292,7 @@ describe('deposits complete through the signer (local chain)', () => {
       deposit_status: 1,
       collect_txid: expect.stringMatching(/^0x/),
     });
-    expect(await localBalance(t.db, 56, BSC_USDT, FEE_ADDRESS)).toBe(usdt('1'));
+    expect((await localBalance(t.db, 56, BSC_USDT, FEE_ADDRESS)) - feesBefore).toBe(usdt('1'));
     expect(await localBalance(t.db, 56, BSC_USDT, payout)).toBe(usdt('99'));
     expect(await localBalance(t.db, 56, BSC_USDT, depositAddress)).toBe(0n);
     const log = await t.db

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import { addJob } from '../../jobs/queue';
 import type { SignerClient } from '../../signer/client/client';
@@ -38,6 +39,16 @@ export function registrationRetryDelay(attempts: number): number {
 /** Job keys start with the (app, method) they register, so a pending one can be looked up. */
 function payoutKeyPrefix(appId: string, paymentMethodId: string): string {
   return `payout:${appId}:${paymentMethodId}:`;
+}
+
+/**
+ * SQL: a registration of the payout address of the app and method in the columns `appId` and
+ * `paymentMethodId` is queued (payoutRegistrationPending, for a query's rows).
+ */
+export function payoutRegistrationQueued(appId: string, paymentMethodId: string) {
+  return sql<boolean>`exists (select 1 from jobs where jobs.kind = ${sql.lit(REGISTER_KIND)}
+    and jobs.key like ${sql.lit('payout:')} || ${sql.ref(appId)} || ${sql.lit(':')}
+      || ${sql.ref(paymentMethodId)} || ${sql.lit(':%')})`;
 }
 
 /** Queues the registration of an app's payout address for a method, in `trx`. */

@@ -1,8 +1,9 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { DepositStatus } from '../../db/schema';
 import { SIGNER_REFUSED, type SignerAnswer } from '../../signer/client/protocol';
 import type { SignerClient } from '../../signer/client/client';
-import { payoutRegistrationPending } from '../apps/signerRegistration';
+import { payoutRegistrationPending, payoutRegistrationQueued } from '../apps/signerRegistration';
 import { getDeposit } from './depositReads';
 import { depositsWithMethod } from './deposits';
 import { emitDepositEvents } from '../webhooks/events';
@@ -21,6 +22,8 @@ import { emitDepositEvents } from '../webhooks/events';
 // portal show, and cleared as soon as the signer answers otherwise or the deposit moves.
 
 const BATCH = 20;
+/** The most deposits of one app's method a pass takes. */
+const PER_METHOD = 5;
 
 export interface CompletionResult {
   gasTransferred: number;
@@ -28,7 +31,10 @@ export interface CompletionResult {
   failed: number;
 }
 
-/** One pass over the deposits at 3 or 4 on EVM chains, oldest credit first. */
+/**
+ * One pass over the deposits at 3 or 4 on EVM chains, oldest credit first, at most PER_METHOD of
+ * each app's method.
+ */
 export async function completeDeposits(
   db: Db,
   signer: SignerClient,
@@ -37,22 +43,54 @@ export async function completeDeposits(
   signerRefused?: (request: 'sweep') => void,
 ): Promise<CompletionResult> {
   const result: CompletionResult = { gasTransferred: 0, completed: 0, failed: 0 };
-  const rows = await depositsWithMethod(db)
+  const candidates = depositsWithMethod(db)
     .select([
       'receive_transactions.id',
       'receive_transactions.app_id',
       'receive_transactions.payment_method_id',
       'receive_transactions.deposit_status',
+      'receive_transactions.credited_at',
       'payment_methods.is_token',
       'app_payment_methods.collect_address',
       'app_payment_methods.payout_hold_until',
       'receive_transactions.waiting_reason',
       'receive_transactions.waiting_message',
+      // Each app's method takes its turn: what holds a deposit up (no gas in the operational
+      // wallet, a held payout address, the signer's answer) holds up that method's deposits.
+      sql<number>`row_number() over (
+        partition by receive_transactions.app_id, receive_transactions.payment_method_id
+        order by receive_transactions.credited_at, receive_transactions.id)`.as('turn'),
     ])
     .where('receive_transactions.deposit_status', 'in', [3, 4])
     .where('receive_transactions.tx_hash', 'is not', null)
     .where('payment_methods.network_type', '=', 'EVM')
-    .orderBy('receive_transactions.credited_at', 'asc')
+    // Not taken while they cannot move: a change of payout address the signer has not
+    // registered yet (no top-up either: the sweep could not follow), and a topped-up deposit
+    // whose payout address is held.
+    .where((eb) =>
+      eb.not(
+        eb.or([
+          payoutRegistrationQueued(
+            'receive_transactions.app_id',
+            'receive_transactions.payment_method_id',
+          ),
+          eb.and([
+            eb('receive_transactions.deposit_status', '=', 4),
+            // (not null first: a null comparison would make the whole condition null)
+            eb('app_payment_methods.payout_hold_until', 'is not', null),
+            eb('app_payment_methods.payout_hold_until', '>', now.toISOString()),
+          ]),
+        ]),
+      ),
+    );
+  // At most PER_METHOD of each app's method a pass, oldest credit first: deposits that cannot
+  // move never crowd out another merchant's, or another method's.
+  const rows = await db
+    .selectFrom(candidates.as('d'))
+    .selectAll()
+    .where('d.turn', '<=', PER_METHOD)
+    .orderBy('d.credited_at', 'asc')
+    .orderBy('d.id', 'asc')
     .limit(BATCH)
     .execute();
   for (const row of rows) {
