@@ -7,6 +7,31 @@ export const TOLERANCE_MAX = 10;
 /** The late window's bounds, in minutes: at most a day. */
 export const LATE_WINDOW_MAX = 1440;
 
+/** ISO 4217 currencies an invoice may be priced in, with their minor units. */
+export const FIAT_CURRENCIES: Readonly<Record<string, number>> = {
+  USD: 2,
+  EUR: 2,
+  GBP: 2,
+  INR: 2,
+  JPY: 0,
+  CAD: 2,
+  AUD: 2,
+  CHF: 2,
+};
+
+/**
+ * The coins and tokens an invoice may be priced in: the decimals a price may have, and the
+ * display precision an amount due in them is rounded up to.
+ */
+export const TOKEN_CURRENCIES: Readonly<Record<string, { decimals: number; display: number }>> = {
+  USDT: { decimals: 6, display: 2 },
+  USDC: { decimals: 6, display: 2 },
+  BNB: { decimals: 18, display: 6 },
+  ETH: { decimals: 18, display: 6 },
+  POL: { decimals: 18, display: 6 },
+  TRX: { decimals: 6, display: 6 },
+};
+
 export const INVOICE_MESSAGES = {
   toleranceInvalid: 'Underpayment tolerance must be a number from 0 to 10 with at most 2 decimals',
   lateWindowInvalid: 'Late window must be a whole number of minutes from 0 to 1440',
@@ -16,6 +41,15 @@ export const INVOICE_MESSAGES = {
   expiryInvalid: 'The expiry must be from 5 to 1440 minutes',
   reasonRequired: 'Reason is required',
 } as const;
+
+/**
+ * Which statuses an invoice may be marked each way from (a settled invoice is final): the state
+ * machine's rule (server/src/domain/invoices/stateMachine.ts), which the portal's buttons follow.
+ */
+export const MARKABLE_FROM = {
+  settled: ['new', 'processing', 'expired', 'invalid'],
+  invalid: ['new', 'processing', 'expired'],
+} as const satisfies Record<'settled' | 'invalid', readonly string[]>;
 
 const TOLERANCE = /^([0-9]{1,2})(?:\.([0-9]{1,2}))?$/;
 

@@ -1277,7 +1277,7 @@ export interface paths {
      * One invoice of an app, with its timeline
      * @description The invoice's details view: the invoice as the gateway answers it (payment options,
      *     payments) and its timeline, the app's `invoice.*` events of this invoice, oldest first,
-     *     each with the status it reported and its webhook deliveries (as IPN Logs lists them). An
+     *     each with the status it moved the invoice to and its webhook deliveries (as IPN Logs lists them). An
      *     unknown invoice, or one of another app or account, is a 404.
      */
     get: operations['getAppInvoice'];

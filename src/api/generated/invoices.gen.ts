@@ -174,13 +174,9 @@ export type Invoice = {
   /** The shopper's e-mail (gateway-created invoices only). */
   buyer_email: string | null;
   /** The JSON object sent with it through the gateway. */
-  metadata:
-    | {
-        [key: string]: unknown;
-      }
-    | {
-        [key: string]: unknown;
-      };
+  metadata: {
+    [key: string]: unknown;
+  } | null;
   /** Where the checkout page sends the shopper afterwards. */
   redirect_url: string | null;
   /** The invoice's checkout page, `<origin>/pay/<id>` (the shopper's link). */
