@@ -17,6 +17,7 @@ export const baseApi = createApi({
     'Dashboard',
     'DocTypes',
     'History',
+    'Invoice',
     'Notifications',
     'Packages',
     'Profile',

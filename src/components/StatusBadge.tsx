@@ -8,13 +8,13 @@ interface StatusName {
 }
 
 /** How each value of a status enum reads, and its Bootstrap colour. */
-export type StatusNames<Status extends number> = Readonly<Record<Status, StatusName>>;
+export type StatusNames<Status extends number | string> = Readonly<Record<Status, StatusName>>;
 
 /**
  * A status as a badge. Its names table is typed by the field's generated enum, so a status the
  * contract adds fails to compile until it has a name.
  */
-export function StatusBadge<Status extends number>({
+export function StatusBadge<Status extends number | string>({
   status,
   names,
 }: {

@@ -24,6 +24,8 @@ export function makeApp(overrides: Partial<App> = {}): App {
     callback_url: null,
     created_at: '2026-11-01T10:30:00Z',
     status: 0,
+    invoice_underpayment_tolerance: '0',
+    invoice_late_window_minutes: 60,
     ...overrides,
   };
 }

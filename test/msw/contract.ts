@@ -2,6 +2,7 @@ import { http, HttpResponse, type HttpResponseResolver } from 'msw';
 import type { appsApi } from '../../src/api/generated/apps.gen';
 import type { authApi } from '../../src/api/generated/auth.gen';
 import type { dashboardApi } from '../../src/api/generated/dashboard.gen';
+import type { invoicesApi } from '../../src/api/generated/invoices.gen';
 import type { kycApi } from '../../src/api/generated/kyc.gen';
 import type { notificationsApi } from '../../src/api/generated/notifications.gen';
 import type { profileApi } from '../../src/api/generated/profile.gen';
@@ -16,6 +17,7 @@ import { assertMatchesContract, operationOf } from '../contract/openapi';
 type Endpoints = typeof authApi.endpoints &
   typeof appsApi.endpoints &
   typeof dashboardApi.endpoints &
+  typeof invoicesApi.endpoints &
   typeof kycApi.endpoints &
   typeof notificationsApi.endpoints &
   typeof profileApi.endpoints &
@@ -54,8 +56,10 @@ export function fail(
   status: number,
   msg: string,
   errors: Record<string, string[]> = {},
+  /** The reason fields some refusals carry (code, invoice_status, pair). */
+  more: Pick<ErrorEnvelope, 'code' | 'invoice_status' | 'pair'> = {},
 ) {
-  const body: ErrorEnvelope = { status: false, msg, errors };
+  const body: ErrorEnvelope = { status: false, msg, errors, ...more };
   assertMatchesContract(operationId, status, body);
   return HttpResponse.json(body, { status });
 }

@@ -29,6 +29,7 @@ import {
   listInvoices,
   markInvoice,
   ratesFor,
+  tokenOnChainOf,
 } from '../domain/invoices/invoices';
 import { currencyDecimals, unknownCurrency } from '../domain/rates/currencies';
 import { RateBook } from '../domain/rates/rates';
@@ -79,8 +80,7 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
   const webhooks = webhookDeps(ctx.config, ctx.db, ctx.clock);
   // The process's rates and their few seconds' cache (domain/rates/).
   const rates = new RateBook({ db: ctx.db, config: ctx.config });
-  const tokenOnChain = (chainId: number, listed: string) =>
-    chainId === ctx.chain.chainId ? ctx.chain.tokenContract(listed) : listed;
+  const tokenOnChain = tokenOnChainOf(ctx.chain);
   return {
     async listMethods(request) {
       const key = requireKey(request);
@@ -199,8 +199,7 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
               toAddress: body.to_address,
               amount: body.amount,
               now: ctx.clock(),
-              tokenOnChain: (chainId, listed) =>
-                chainId === ctx.chain.chainId ? ctx.chain.tokenContract(listed) : listed,
+              tokenOnChain,
               sign: ctx.sign,
             },
           );

@@ -1230,6 +1230,110 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/cryptosafelock/app-invoices/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an app's invoices
+     * @description The Invoices tab (an extension of the spec's app detail, see `docs/decisions.md`): app
+     *     `id`'s invoices, newest first, 10 a page, with the filters the gateway's
+     *     `GET /invoices` takes (`status`, `order_id`, a `from`/`to` range of creation times).
+     *     Paged like the app detail's lists: `first_page_url` is this path with the same filters
+     *     and `page=1`; clients replace the page number. Each row is the invoice as the gateway
+     *     answers it. An unknown `id`, or another account's app, is a 404.
+     */
+    get: operations['listAppInvoices'];
+    put?: never;
+    /**
+     * Create an invoice for an app
+     * @description The portal's Create Invoice: the same creation as the gateway's `POST /invoices`, payable
+     *     in every method of the app with For Deposit on, at rates locked now. The answer carries
+     *     the invoice with its `checkout_url`. Refusals are the gateway's, in the envelope: 422 with
+     *     the field named (an amount of 0, too large or with more decimals than the currency has,
+     *     an unknown currency, an expiry out of range, no method with For Deposit on: field
+     *     `methods`); 402 when the plan has no room (`code` names the limit); 503
+     *     `rate_unavailable` when no source has a fresh rate (`pair` names it). Nothing is created
+     *     on a refusal.
+     */
+    post: operations['createAppInvoice'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cryptosafelock/app-invoices/{id}/{invoiceId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One invoice of an app, with its timeline
+     * @description The invoice's details view: the invoice as the gateway answers it (payment options,
+     *     payments) and its timeline, the app's `invoice.*` events of this invoice, oldest first,
+     *     each with the status it moved the invoice to and its webhook deliveries (as IPN Logs lists them). An
+     *     unknown invoice, or one of another app or account, is a 404.
+     */
+    get: operations['getAppInvoice'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cryptosafelock/app-invoices/{id}/{invoiceId}/mark': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mark an invoice settled or invalid
+     * @description The merchant's decision, as the gateway's `POST /invoices/{id}/mark`: the invoice becomes
+     *     `settled` or `invalid`, flagged `marked`, with the reason. An invoice whose status does
+     *     not allow it (already settled or invalid) is a 409 with `code` `invoice_state` and its
+     *     `invoice_status`; nothing changes.
+     */
+    post: operations['markAppInvoice'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cryptosafelock/app-invoices/{id}/{invoiceId}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel an unpaid invoice
+     * @description As the gateway's `POST /invoices/{id}/cancel`: an unpaid `new` invoice becomes `invalid`,
+     *     reason `cancelled`. Any other (or a paid one) is a 409 with `code` `invoice_state` and its
+     *     `invoice_status`. It takes no body.
+     */
+    post: operations['cancelAppInvoice'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1248,7 +1352,7 @@ export interface components {
      * @enum {integer}
      */
     ChainId: 56 | 137 | 1 | 42161 | 250 | 10 | 0;
-    /** @description The body of every failure (HTTP 4xx). Clients show the first message of the first entry of `errors`, or `msg` when `errors` is empty. */
+    /** @description The body of every failure (HTTP 4xx, and the invoice calls' 503). Clients show the first message of the first entry of `errors`, or `msg` when `errors` is empty. */
     ErrorEnvelope: {
       /** @description Failure flag; the reference server always sends false. */
       status: components['schemas']['Status'];
@@ -1258,6 +1362,12 @@ export interface components {
       errors: {
         [key: string]: string[];
       };
+      /** @description A refusal's machine-readable reason, where the gateway has one (the invoice calls): `no_package`, `tnx_limit`, `daily_tnx_limit` (402), `invoice_state` (409), `rate_unavailable` (503). Absent elsewhere. */
+      code?: string;
+      /** @description With `invoice_state`, the invoice's status now. */
+      invoice_status?: components['schemas']['InvoiceStatus'];
+      /** @description With `rate_unavailable`, the pair no source has a fresh rate for, e.g. `EUR/USD`. */
+      pair?: string;
     };
     /** @description A success that only carries a message to show. */
     MessageResponse: {
@@ -1358,6 +1468,10 @@ export interface components {
        * @enum {integer}
        */
       status: 0 | 1;
+      /** @description Invoices: payments short of an invoice's amount by at most this percentage count as full (0 to 10, at most 2 decimals; default 0). Copied into each new invoice. */
+      invoice_underpayment_tolerance: components['schemas']['Decimal'];
+      /** @description Invoices: a payment that completes an invoice within this many minutes after its expiry still settles it, flagged paid_late (0 to 1440; default 60). Copied into each new invoice. */
+      invoice_late_window_minutes: number;
     };
     /** @description A subscription package. */
     Package: {
@@ -2347,6 +2461,10 @@ export interface components {
        * @enum {integer}
        */
       status: 0 | 1;
+      /** @description The underpayment tolerance in percent, 0 to 10 with at most 2 decimals (not in the spec: the Invoices extension). Absent keeps the app's; out of range is a 422 naming the field. */
+      invoice_underpayment_tolerance?: string;
+      /** @description The late window in minutes, a whole number from 0 to 1440 (not in the spec: the Invoices extension). Absent keeps the app's; out of range is a 422 naming the field. */
+      invoice_late_window_minutes?: number;
     };
     /** @description A new API key. */
     GenerateApiKeyRequest: {
@@ -2678,6 +2796,240 @@ export interface components {
       /** @description The token balance in token units for a token method; null for a native coin method. */
       tokenAmount: number | null;
     };
+    /**
+     * @description new (awaiting payment; partial payments add up), processing (the payments seen cover the amount within the underpayment tolerance, not all final yet), settled (the covering payments have their method's confirmations), expired (the expiry, and the late window, passed without full payment), invalid (cancelled, marked invalid, or a covering payment vanished after the expiry).
+     * @enum {string}
+     */
+    InvoiceStatus: 'new' | 'processing' | 'settled' | 'expired' | 'invalid';
+    /**
+     * @description paid_partial (payments arrived but fall short of the amount, beyond the tolerance), paid_over (more than the amount arrived; `overpaid` says how much), paid_late (a payment arrived after the expiry), marked (the merchant set the status by hand).
+     * @enum {string}
+     */
+    InvoiceException: 'paid_partial' | 'paid_over' | 'paid_late' | 'marked';
+    /** @description An exact decimal number written as text (invoices' amounts are never floats). */
+    Decimal: string;
+    /** @description One way to pay the invoice, per payment method, priced at a rate locked at creation. */
+    InvoicePaymentOption: {
+      /** @description The payment method's code, e.g. "USDT-BEP20". */
+      method: string;
+      /** @description The chain to pay on (0 stands for Tron); explorer links follow it. */
+      chain_id: number;
+      /** @description The token's contract address; null for the chain's own coin. */
+      token_contract: string | null;
+      /** @description Where to pay, derived for this invoice alone. */
+      address: string;
+      /** @description The invoice's amount in this method's coin or token at `rate`, rounded up. */
+      amount_due: components['schemas']['Decimal'];
+      /** @description The price of one unit of the coin or token in the invoice's currency, locked. */
+      rate: components['schemas']['Decimal'];
+      /** @description Where the rate came from, leg by leg, e.g. `chainlink:BNB/USD+table:EUR/USD`. */
+      rate_source: string;
+      /**
+       * Format: date-time
+       * @description When the rate was published (the oldest of its legs).
+       */
+      rate_at: string;
+      /** @description An EIP-681 URI a wallet opens to pay `amount_due`; null on Tron. */
+      payment_uri: string | null;
+      /** @description What this method's payments bring so far, in its coin or token. */
+      paid: components['schemas']['Decimal'];
+      /** @description What is still to pay in this method's coin or token; 0 once covered. */
+      due: components['schemas']['Decimal'];
+    };
+    /** @description A payment to the invoice's address, as the gateway's watcher saw it. */
+    InvoicePayment: {
+      /** @description The payment method's code. */
+      method: string;
+      /** @description Its transaction's hash (linked to the chain's explorer). */
+      tx_hash: string;
+      /** @description The token Transfer log's position in its transaction; null for a coin. */
+      log_index: number | null;
+      /** @description The block that holds it. */
+      block_number: number;
+      /** @description Exact, in the method's coin or token. */
+      amount: components['schemas']['Decimal'];
+      /** @description `amount` at the locked rate, in the invoice's currency, rounded down. */
+      value: components['schemas']['Decimal'];
+      /** @description Blocks on top of it, its own counted, up to the method's confirmations. */
+      confirmations: number;
+      /**
+       * @description pending (short of its confirmations), confirmed (final), removed (a reorg took it out).
+       * @enum {string}
+       */
+      status: 'pending' | 'confirmed' | 'removed';
+      /** @description True for a payment seen after the invoice's expiry. */
+      late: boolean;
+      /**
+       * Format: date-time
+       * @description The time of its block.
+       */
+      created_at: string;
+    };
+    /** @description With `paid_over`, the excess in the currency and in the coin that went over; null otherwise. */
+    InvoiceOverpaid: {
+      /** @description The excess in the invoice's currency. */
+      value: components['schemas']['Decimal'];
+      /** @description The method of the payment that went over. */
+      method: string;
+      /** @description The excess in that method's coin or token. */
+      amount: components['schemas']['Decimal'];
+    } | null;
+    /** @description An invoice exactly as the gateway's `GET /invoices/{id}` answers it (the same view in `server/src/domain/invoices/views.ts`): a price in a currency, paid before `expires_at` at one of `payment_options`. Amounts are decimal strings, exact (not the portal's JSON numbers). `metadata` is the merchant's own JSON object, the one open object here. */
+    Invoice: {
+      /** @description The invoice's id, `inv_…`. */
+      id: string;
+      status: components['schemas']['InvoiceStatus'];
+      /** @description Its exception flags (shown as badges beside the status). */
+      exceptions: components['schemas']['InvoiceException'][];
+      /**
+       * @description Why it is invalid; null otherwise.
+       * @enum {string|null}
+       */
+      invalid_reason: 'cancelled' | 'marked' | 'payment_removed' | null;
+      /** @description The merchant's reason, once marked by hand. */
+      mark_reason: string | null;
+      /** @description The price, exactly as created, in `currency`. */
+      amount: components['schemas']['Decimal'];
+      /** @description An ISO 4217 code or a token code. */
+      currency: string;
+      /** @description What the payments are worth in `currency`, rounded down. */
+      paid: components['schemas']['Decimal'];
+      /** @description What is left of the amount in `currency`, rounded up. */
+      due: components['schemas']['Decimal'];
+      overpaid: components['schemas']['InvoiceOverpaid'];
+      /** @description The merchant's order id. */
+      order_id: string | null;
+      /** @description What is bought. */
+      description: string | null;
+      /** @description The shopper's e-mail (gateway-created invoices only). */
+      buyer_email: string | null;
+      /** @description The JSON object sent with it through the gateway. */
+      metadata: {
+        [key: string]: unknown;
+      } | null;
+      /** @description Where the checkout page sends the shopper afterwards. */
+      redirect_url: string | null;
+      /** @description The invoice's checkout page, `<origin>/pay/<id>` (the shopper's link). */
+      checkout_url: string;
+      /** @description The app's underpayment tolerance (percent) when it was created. */
+      underpayment_tolerance: components['schemas']['Decimal'];
+      /** @description The app's late window (minutes) when it was created. */
+      late_window_minutes: number;
+      /**
+       * Format: date-time
+       * @description When it was created.
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When it expires unless paid.
+       */
+      expires_at: string;
+      /**
+       * Format: date-time
+       * @description Its last change.
+       */
+      updated_at: string;
+      /** @description One per method it may be paid with. */
+      payment_options: components['schemas']['InvoicePaymentOption'][];
+      /** @description The payments seen, in the order they were seen. */
+      payments: components['schemas']['InvoicePayment'][];
+    };
+    /** @description One `invoice.*` event of the invoice (from the app's event outbox, written with each change): what happened, the status it moved to, the flags, and its webhook deliveries. */
+    InvoiceTimelineEntry: {
+      /** @description The event's id (`webhook-id` of its deliveries). */
+      event_id: string;
+      /**
+       * @description The event type.
+       * @enum {string}
+       */
+      event:
+        | 'invoice.created'
+        | 'invoice.payment_received'
+        | 'invoice.processing'
+        | 'invoice.settled'
+        | 'invoice.expired'
+        | 'invoice.invalid';
+      /**
+       * Format: date-time
+       * @description When it happened.
+       */
+      at: string;
+      /** @description The status the event moved the invoice to (`new` for `invoice.created`); null for `invoice.payment_received`, which records a payment, not a status. */
+      status: components['schemas']['InvoiceStatus'] | null;
+      /** @description The invoice's flags as the event reported them (after the change it records); empty once retention pruned its body. */
+      exceptions: components['schemas']['InvoiceException'][];
+      /** @description Its deliveries to the Webhook URl, oldest first (a Redeliver adds one); empty when the app had no Webhook URl or it was switched off. */
+      deliveries: components['schemas']['IpnLog'][];
+    };
+    /** @description An invoice and its timeline. */
+    InvoiceDetails: {
+      invoice: components['schemas']['Invoice'];
+      /** @description Oldest first. */
+      timeline: components['schemas']['InvoiceTimelineEntry'][];
+    };
+    /** @description One page of an app's invoices (`listAppInvoices`). */
+    InvoicePage: {
+      /** @description The rows of this page, newest first. */
+      data: components['schemas']['Invoice'][];
+      /** @description The number of this page. */
+      current_page: number;
+      /** @description The number of the last page (1 when the list is empty). */
+      last_page: number;
+      /** @description The number of rows per page. */
+      per_page: number;
+      /** @description Position of this page's first row; null when empty. */
+      from: number | null;
+      /** @description Position of this page's last row; null when empty. */
+      to: number | null;
+      /** @description The number of invoices matching the filters. */
+      total: number;
+      /** @description Page 1 of the same filtered list, e.g. `/api/cryptosafelock/app-invoices/app_1?status=new&page=1`. */
+      first_page_url: string;
+    };
+    /** @description A new invoice (the gateway's fields the portal's form has; its methods are every method of the app with For Deposit on). */
+    CreateInvoiceRequest: {
+      /** @description The price, a decimal above 0 and at most 1,000,000,000 with at most the currency's decimals ('Amount is required'). */
+      amount: string;
+      /** @description An ISO 4217 code (USD, EUR, GBP, INR, …) or a token code (USDT). */
+      currency: string;
+      /** @description What is bought; empty means none. */
+      description?: string;
+      /** @description The merchant's order id; empty means none. */
+      order_id?: string;
+      /** @description Seconds until it expires, from 300 to 86,400 (default 900). */
+      expires_in?: number;
+    };
+    /** @description The merchant's decision on an invoice. */
+    MarkInvoiceRequest: {
+      /**
+       * @description The status decided on.
+       * @enum {string}
+       */
+      status: 'settled' | 'invalid';
+      /** @description Why, shown with the invoice ('Reason is required'). */
+      reason: string;
+    };
+    /** @description A page of an app's invoices. */
+    InvoiceListResponse: {
+      /** @description Success flag (true). */
+      status: components['schemas']['Status'];
+      data: components['schemas']['InvoicePage'];
+    };
+    /** @description An invoice with its timeline. */
+    InvoiceDetailsResponse: {
+      /** @description Success flag (true). */
+      status: components['schemas']['Status'];
+      data: components['schemas']['InvoiceDetails'];
+    };
+    /** @description An invoice just created or changed, with a message to show. */
+    InvoiceResponse: {
+      /** @description Success flag (true). */
+      status: components['schemas']['Status'];
+      /** @description The message to show (as a toast). */
+      msg: string;
+      data: components['schemas']['Invoice'];
+    };
   };
   responses: {
     /** @description The request is malformed: a body that cannot be parsed (invalid JSON, broken multipart) or a request the server cannot read at all. */
@@ -2768,6 +3120,33 @@ export interface components {
     };
     /** @description The e-mail with the one-time code could not be handed to the mail server (SMTP down or refusing). No new code was issued, so a code sent earlier still works; try again in a moment. */
     MailUnavailable: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorEnvelope'];
+      };
+    };
+    /** @description The account's plan has no room for it (no package, or a transaction limit used up): `code` is `no_package`, `tnx_limit` or `daily_tnx_limit`, as the gateway's 402 says. */
+    PlanLimit: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorEnvelope'];
+      };
+    };
+    /** @description The invoice's status does not allow it: `code` `invoice_state`, and `invoice_status` its status now. Nothing changed. */
+    InvoiceStateConflict: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorEnvelope'];
+      };
+    };
+    /** @description No rate source has a fresh rate for a pair the invoice needs: `code` `rate_unavailable`, `pair` the pair. An invoice is never priced with a stale rate; nothing was created. */
+    RateUnavailable: {
       headers: {
         [name: string]: unknown;
       };
@@ -2880,6 +3259,11 @@ export interface components {
      * @example wd_6
      */
     WithdrawIdPath: components['schemas']['Id'];
+    /**
+     * @description The invoice (`Invoice.id`) of app `id`.
+     * @example inv_3jq8k2m4n6p8r0t2v4x6z8b0d2
+     */
+    InvoiceIdPath: components['schemas']['Id'];
   };
   requestBodies: never;
   headers: never;
@@ -4481,6 +4865,204 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  listAppInvoices: {
+    parameters: {
+      query?: {
+        /**
+         * @description The page to return, at most 1000000; 1 when absent. A page past the last one has no rows.
+         * @example 1
+         */
+        page?: components['parameters']['PageQuery'];
+        /** @description Only the invoices in this status. */
+        status?: components['schemas']['InvoiceStatus'];
+        /** @description Only the invoices with this order id (exact). */
+        order_id?: string;
+        /** @description Only the invoices created at or after this time. */
+        from?: string;
+        /** @description Only the invoices created before this time. */
+        to?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The requested page. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvoiceListResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  createAppInvoice: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateInvoiceRequest'];
+      };
+    };
+    responses: {
+      /** @description The invoice is created. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvoiceResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      402: components['responses']['PlanLimit'];
+      404: components['responses']['NotFound'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['RateUnavailable'];
+    };
+  };
+  getAppInvoice: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+        /**
+         * @description The invoice (`Invoice.id`) of app `id`.
+         * @example inv_3jq8k2m4n6p8r0t2v4x6z8b0d2
+         */
+        invoiceId: components['parameters']['InvoiceIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The invoice and its timeline. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvoiceDetailsResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  markAppInvoice: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+        /**
+         * @description The invoice (`Invoice.id`) of app `id`.
+         * @example inv_3jq8k2m4n6p8r0t2v4x6z8b0d2
+         */
+        invoiceId: components['parameters']['InvoiceIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MarkInvoiceRequest'];
+      };
+    };
+    responses: {
+      /** @description The invoice after the mark. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvoiceResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['InvoiceStateConflict'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  cancelAppInvoice: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+        /**
+         * @description The invoice (`Invoice.id`) of app `id`.
+         * @example inv_3jq8k2m4n6p8r0t2v4x6z8b0d2
+         */
+        invoiceId: components['parameters']['InvoiceIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The invoice, now invalid. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvoiceResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['InvoiceStateConflict'];
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
     };

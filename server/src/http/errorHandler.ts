@@ -2,7 +2,10 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
+import { PlanLimitError } from '../domain/apps/plan';
 import { ChainUnavailableError } from '../domain/chain';
+import { InvoiceStateRefusal } from '../domain/invoices/stateMachine';
+import { RateUnavailableError } from '../domain/rates/rates';
 import { DomainError, type DomainErrorKind } from '../domain/errors';
 import { HttpError, MSG, envelope, validationFailed, type ErrorEnvelope } from './errors';
 import { redactUrl } from './logging';
@@ -69,6 +72,19 @@ const DOMAIN_STATUS: Record<DomainErrorKind, number> = {
 /** Maps anything thrown during a request to [status, envelope]; 5xx never expose details. */
 export function toEnvelope(error: unknown): [number, ErrorEnvelope] {
   if (error instanceof HttpError) return [error.statusCode, error.toEnvelope()];
+  // The gateway's refusals keep their status and reason in the portal's envelope too.
+  if (error instanceof PlanLimitError) {
+    return [402, { ...envelope(error.message), code: error.code }];
+  }
+  if (error instanceof InvoiceStateRefusal) {
+    return [
+      409,
+      { ...envelope(error.message), code: 'invoice_state', invoice_status: error.status },
+    ];
+  }
+  if (error instanceof RateUnavailableError) {
+    return [503, { ...envelope(error.message), code: 'rate_unavailable', pair: error.pair }];
+  }
   if (error instanceof DomainError) {
     return [DOMAIN_STATUS[error.kind], envelope(error.message, error.errors)];
   }

@@ -10,6 +10,12 @@ export interface ErrorEnvelope {
   status: false;
   msg: string;
   errors: FieldErrors;
+  /** The gateway's reason for an invoice call's refusal (plan, invoice_state, rate_unavailable). */
+  code?: string;
+  /** With invoice_state: the invoice's status now. */
+  invoice_status?: string;
+  /** With rate_unavailable: the pair without a fresh rate. */
+  pair?: string;
 }
 
 export const MSG = {

@@ -3,6 +3,7 @@ import type { OperationInfo } from '../openapi/spec';
 import { appsHandlers } from './apps';
 import { authHandlers } from './auth';
 import { dashboardHandlers } from './dashboard';
+import { invoicesHandlers } from './invoices';
 import { kycHandlers } from './kyc';
 import { notificationsHandlers } from './notifications';
 import { profileHandlers } from './profile';
@@ -26,6 +27,7 @@ export const HANDLER_MODULES: Record<string, HandlerModule> = {
   Apps: appsHandlers,
   Notifications: notificationsHandlers,
   Webhooks: webhooksHandlers,
+  Invoices: invoicesHandlers,
 };
 
 /**

@@ -203,6 +203,7 @@ export type RequeueWithdrawApiArg = {
   id: Id;
 };
 export type Status = boolean | (0 | 1) | 'success';
+export type Decimal = string;
 export type App = {
   /** The app's id. */
   id: string;
@@ -222,6 +223,10 @@ export type App = {
   created_at: string;
   /** 1 Ready (shown as 'Ready'); 0 Not Ready (e.g. no payment method in use yet). */
   status: 0 | 1;
+  /** Invoices: payments short of an invoice's amount by at most this percentage count as full (0 to 10, at most 2 decimals; default 0). Copied into each new invoice. */
+  invoice_underpayment_tolerance: Decimal;
+  /** Invoices: a payment that completes an invoice within this many minutes after its expiry still settles it, flagged paid_late (0 to 1440; default 60). Copied into each new invoice. */
+  invoice_late_window_minutes: number;
 };
 export type AppListResponse = {
   /** Success flag (true). */
@@ -229,6 +234,7 @@ export type AppListResponse = {
   /** The apps, oldest first, with what the app cards show (the client keeps this as its sidebar apps list; the spec's stored list needs only id and app_name). */
   data: App[];
 };
+export type InvoiceStatus = 'new' | 'processing' | 'settled' | 'expired' | 'invalid';
 export type ErrorEnvelope = {
   /** Failure flag; the reference server always sends false. */
   status: Status;
@@ -238,6 +244,12 @@ export type ErrorEnvelope = {
   errors: {
     [key: string]: string[];
   };
+  /** A refusal's machine-readable reason, where the gateway has one (the invoice calls): `no_package`, `tnx_limit`, `daily_tnx_limit` (402), `invoice_state` (409), `rate_unavailable` (503). Absent elsewhere. */
+  code?: string;
+  /** With `invoice_state`, the invoice's status now. */
+  invoice_status?: InvoiceStatus;
+  /** With `rate_unavailable`, the pair no source has a fresh rate for, e.g. `EUR/USD`. */
+  pair?: string;
 };
 export type CreateAppResponse = {
   /** Success flag (true). */
@@ -284,6 +296,10 @@ export type UpdateAppRequest = {
   info?: string;
   /** 1 Ready, 0 Not Ready. */
   status: 0 | 1;
+  /** The underpayment tolerance in percent, 0 to 10 with at most 2 decimals (not in the spec: the Invoices extension). Absent keeps the app's; out of range is a 422 naming the field. */
+  invoice_underpayment_tolerance?: string;
+  /** The late window in minutes, a whole number from 0 to 1440 (not in the spec: the Invoices extension). Absent keeps the app's; out of range is a 422 naming the field. */
+  invoice_late_window_minutes?: number;
 };
 export type ChainId = 56 | 137 | 1 | 42161 | 250 | 10 | 0;
 export type PaymentMethod = {

@@ -51,6 +51,7 @@ export type ChangePictureResponse = {
   /** The new avatar's file name, served by `getImage`. */
   avatar: string;
 };
+export type InvoiceStatus = 'new' | 'processing' | 'settled' | 'expired' | 'invalid';
 export type ErrorEnvelope = {
   /** Failure flag; the reference server always sends false. */
   status: Status;
@@ -60,6 +61,12 @@ export type ErrorEnvelope = {
   errors: {
     [key: string]: string[];
   };
+  /** A refusal's machine-readable reason, where the gateway has one (the invoice calls): `no_package`, `tnx_limit`, `daily_tnx_limit` (402), `invoice_state` (409), `rate_unavailable` (503). Absent elsewhere. */
+  code?: string;
+  /** With `invoice_state`, the invoice's status now. */
+  invoice_status?: InvoiceStatus;
+  /** With `rate_unavailable`, the pair no source has a fresh rate for, e.g. `EUR/USD`. */
+  pair?: string;
 };
 export type ChangePictureRequest = {
   /** One JPEG or PNG image (judged by content), at most 2 MB (2097152 bytes). */

@@ -77,6 +77,7 @@ describe('App detail: header, menu and tabs', () => {
       'API Logs',
       'IPN Logs',
       'Daily Logs',
+      'Invoices',
     ]);
     expect(screen.getByRole('heading', { level: 2, name: 'Payment Setting' })).toBeInTheDocument();
     await user.click(within(menu).getByRole('link', { name: 'Usage' }));
@@ -99,7 +100,7 @@ describe('App detail: header, menu and tabs', () => {
       const select = await screen.findByRole('combobox', { name: 'App section' });
       expect(screen.queryByRole('navigation', { name: 'App menu' })).not.toBeInTheDocument();
       expect(select).toHaveValue('app-keys');
-      expect(within(select).getAllByRole('option')).toHaveLength(8);
+      expect(within(select).getAllByRole('option')).toHaveLength(9);
       await user.selectOptions(select, 'Merchant Setting');
       expect(location.current).toBe('/app/my-app/app_1/merchant-setting');
       expect(
@@ -480,6 +481,8 @@ describe('Merchant Setting and Usage', () => {
       info: 'Checkout payments for the web shop',
       whitelist_ip: '',
       callback_url: '',
+      invoice_underpayment_tolerance: '0',
+      invoice_late_window_minutes: 60,
       app_id: 'app_1',
       status: 0,
     });

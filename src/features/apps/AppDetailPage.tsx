@@ -8,6 +8,7 @@ import { TABS, tabOf, type TabSlug } from './appRules';
 import { AppKeysTab } from './components/AppKeysTab';
 import { DailyLogsTab } from './components/DailyLogsTab';
 import { ApiLogsTab } from './components/ApiLogsTab';
+import { InvoicesTab } from './components/InvoicesTab';
 import { IpnLogsTab } from './components/IpnLogsTab';
 import { MerchantSettingTab } from './components/MerchantSettingTab';
 import { PaymentSettingTab } from './components/PaymentSettingTab';
@@ -36,6 +37,8 @@ function TabContent({ tab, details }: { tab: TabSlug; details: AppDetails }) {
       return <IpnLogsTab appId={appId} />;
     case 'daily-logs':
       return <DailyLogsTab appId={appId} />;
+    case 'invoices':
+      return <InvoicesTab appId={appId} />;
   }
 }
 

@@ -85,6 +85,8 @@ export const TABS = [
   { slug: 'api-logs', title: 'API Logs' },
   { slug: 'ipn-logs', title: 'IPN Logs' },
   { slug: 'daily-logs', title: 'Daily Logs' },
+  // Not in the spec's eight: the Invoices extension (docs/decisions.md).
+  { slug: 'invoices', title: 'Invoices' },
 ] as const;
 export type TabSlug = (typeof TABS)[number]['slug'];
 

@@ -2,6 +2,7 @@ import { HttpResponse, type HttpHandler } from 'msw';
 import { fixtures as apps } from '../../factories/apps';
 import { fixtures as auth } from '../../factories/auth';
 import { fixtures as dashboard } from '../../factories/dashboard';
+import { fixtures as invoices } from '../../factories/invoices';
 import { fixtures as kyc } from '../../factories/kyc';
 import { fixtures as notifications } from '../../factories/notifications';
 import { fixtures as profile, PNG_BYTES } from '../../factories/profile';
@@ -30,6 +31,7 @@ export const handlers: HttpHandler[] = [
     auth,
     apps,
     dashboard,
+    invoices,
     kyc,
     notifications,
     profile,

@@ -8,6 +8,7 @@ import { fieldInvalid, InvalidError, NotFoundError } from '../errors';
 import { newId } from '../ids';
 import { currentSubscription } from '../billing/subscriptions';
 import { APP_MESSAGES, APPS_WITHOUT_SUBSCRIPTION } from '../../../../src/shared/apps';
+import { INVOICE_MESSAGES, isLateWindow, normalTolerance } from '../../../../src/shared/invoices';
 import type { RequestSigner } from '../../signer/client/requestMac';
 import { NO_PLAN } from '../../signer/client/requestMac';
 import { queuePlanRegistration, queueWhitelistRegistration } from './signerRegistration';
@@ -95,6 +96,8 @@ export function toAppView(row: Selectable<AppsTable>, methodCount: number, nowIs
     callback_url: row.callback_url,
     created_at: row.created_at,
     status: methodCount > 0 && row.status === 1 ? 1 : 0,
+    invoice_underpayment_tolerance: row.invoice_underpayment_tolerance,
+    invoice_late_window_minutes: row.invoice_late_window_minutes,
   };
 }
 
@@ -258,8 +261,29 @@ export async function withdrawalHoldEnd(
 }
 
 /**
- * Changes an app's fields and Ready switch; Ready needs a payment method in use. A changed
- * whitelist is registered with the signer, which holds it by its own clock.
+ * The invoice settings of an update (src/shared/invoices.ts), each kept as it is when absent;
+ * both faults at once, each under its field.
+ */
+function checkedInvoiceSettings(
+  tolerance: string | undefined,
+  lateWindow: number | undefined,
+): { invoice_underpayment_tolerance?: string; invoice_late_window_minutes?: number } {
+  const normal = tolerance === undefined ? undefined : normalTolerance(tolerance);
+  const errors: Record<string, string[]> = {};
+  if (normal === null) errors.invoice_underpayment_tolerance = [INVOICE_MESSAGES.toleranceInvalid];
+  if (lateWindow !== undefined && !isLateWindow(lateWindow)) {
+    errors.invoice_late_window_minutes = [INVOICE_MESSAGES.lateWindowInvalid];
+  }
+  if (Object.keys(errors).length > 0) throw new InvalidError(undefined, errors);
+  return {
+    ...(normal ? { invoice_underpayment_tolerance: normal } : {}),
+    ...(lateWindow === undefined ? {} : { invoice_late_window_minutes: lateWindow }),
+  };
+}
+
+/**
+ * Changes an app's fields, Ready switch and invoice settings; Ready needs a payment method in
+ * use. A changed whitelist is registered with the signer, which holds it by its own clock.
  */
 export async function updateApp(
   db: Db,
@@ -269,9 +293,16 @@ export async function updateApp(
   holdHours: number,
   sign: RequestSigner,
 ): Promise<{ app: App; whitelistHeldUntil: string | null }> {
-  const { app_id: appId, status, ...rest } = input;
+  const {
+    app_id: appId,
+    status,
+    invoice_underpayment_tolerance: toleranceText,
+    invoice_late_window_minutes: lateWindow,
+    ...rest
+  } = input;
   const app = await ownedApp(db, userId, appId);
   const fields = checkedAppFields(rest);
+  const invoiceSettings = checkedInvoiceSettings(toleranceText, lateWindow);
   const methods = await countAppMethods(db, app.id);
   if (status === 1 && methods === 0) throw fieldInvalid('status', APP_MSG.readyNeedsMethod);
   // The first whitelist is not held; a change of one already set is.
@@ -283,6 +314,7 @@ export async function updateApp(
       .updateTable('apps')
       .set({
         ...fields,
+        ...invoiceSettings,
         status,
         updated_at: nowIso,
         ...(heldUntil ? { whitelist_hold_until: heldUntil } : {}),

@@ -3,6 +3,7 @@ import type { Db } from '../../db/connection';
 import { lockForTransaction } from '../../db/locks';
 import type { Database, InvoicesTable } from '../../db/schema';
 import { refuseOverPlan } from '../apps/plan';
+import type { ChainAdapter } from '../chain/adapter';
 import { tronAddressFromEvm } from '../chain/addresses';
 import { deriveEvmAddress } from '../chain/hdWallet';
 import { afterCursor, pageOf } from '../cursor';
@@ -59,6 +60,15 @@ export interface NewInvoice {
   now: Date;
   /** Where a method's token is on its chain as this server reads it (USDT_CONTRACT on a test chain). */
   tokenOnChain: (chainId: number, listed: string) => string;
+}
+
+/**
+ * `NewInvoice.tokenOnChain` for a server whose deposit chain is `chain`: its adapter says where a
+ * listed token is on it; other chains' tokens are where the method lists them.
+ */
+export function tokenOnChainOf(chain: Pick<ChainAdapter, 'chainId' | 'tokenContract'>) {
+  return (chainId: number, listed: string): string =>
+    chainId === chain.chainId ? chain.tokenContract(listed) : listed;
 }
 
 /** The request's own faults, each under its field; all of them at once. */
@@ -316,16 +326,10 @@ export interface InvoiceFilter {
   to?: string;
 }
 
-/** A page of the app's invoices, newest first, by (created_at, id) cursor. */
-export async function listInvoices(
-  db: Db,
-  appId: string,
-  filter: InvoiceFilter,
-  page: { cursor: string | undefined; limit: number },
-) {
-  const rows = await db
+/** The app's invoices that pass `filter`, as a query to finish (order, page). */
+function filtered(db: Db, appId: string, filter: InvoiceFilter) {
+  return db
     .selectFrom('invoices')
-    .select(['id', 'created_at'])
     .where('app_id', '=', appId)
     .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status ?? 'new'))
     .$if(filter.orderId !== undefined, (q) => q.where('order_id', '=', filter.orderId ?? ''))
@@ -334,7 +338,18 @@ export async function listInvoices(
     )
     .$if(filter.to !== undefined, (q) =>
       q.where('created_at', '<', new Date(filter.to ?? 0).toISOString()),
-    )
+    );
+}
+
+/** A page of the app's invoices, newest first, by (created_at, id) cursor (the gateway's). */
+export async function listInvoices(
+  db: Db,
+  appId: string,
+  filter: InvoiceFilter,
+  page: { cursor: string | undefined; limit: number },
+) {
+  const rows = await filtered(db, appId, filter)
+    .select(['id', 'created_at'])
     .$if(page.cursor !== undefined, (q) => q.where(afterCursor('invoices', page.cursor ?? '')))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
@@ -347,6 +362,36 @@ export async function listInvoices(
     shown.map((r) => r.id),
   );
   return { invoices: records.map(invoiceView), nextCursor };
+}
+
+/**
+ * Page `page` (from 1) of the app's invoices, newest first, `perPage` a page, with how many pass
+ * `filter` (the portal's numbered pages).
+ */
+export async function invoicePage(
+  db: Db,
+  appId: string,
+  filter: InvoiceFilter,
+  page: { page: number; perPage: number },
+) {
+  const [rows, count] = await Promise.all([
+    filtered(db, appId, filter)
+      .select('id')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.perPage)
+      .offset((page.page - 1) * page.perPage)
+      .execute(),
+    filtered(db, appId, filter)
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  const records = await loadInvoices(
+    db,
+    appId,
+    rows.map((r) => r.id),
+  );
+  return { invoices: records.map(invoiceView), total: Number(count.n) };
 }
 
 /** The invoice as it is now, its events recorded (call inside the transaction that changed it). */

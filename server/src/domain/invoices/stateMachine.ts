@@ -9,6 +9,7 @@ import {
   type Decimal,
 } from '../decimal';
 import { ConflictError } from '../errors';
+import { MARKABLE_FROM } from '../../../../src/shared/invoices';
 
 // An invoice's status and exception flags, decided in one place from what it is and what was
 // paid: pure (no clock, no database), so every caller (the watcher, the expiry job, the
@@ -250,11 +251,8 @@ export function cancelState(
   };
 }
 
-/** Which statuses the merchant may mark each way from (a settled invoice is final). */
-export const MARKABLE: Readonly<Record<'settled' | 'invalid', readonly InvoiceStatus[]>> = {
-  settled: ['new', 'processing', 'expired', 'invalid'],
-  invalid: ['new', 'processing', 'expired'],
-};
+/** Which statuses the merchant may mark each way from (shared with the portal's buttons). */
+const MARKABLE: Readonly<Record<'settled' | 'invalid', readonly InvoiceStatus[]>> = MARKABLE_FROM;
 
 /** The merchant's decision: settled or invalid by hand, flagged marked, final from then on. */
 export function markState(

@@ -1,27 +1,13 @@
+import { FIAT_CURRENCIES, TOKEN_CURRENCIES } from '../../../../src/shared/invoices';
+
 // What an invoice may be priced in, and how precisely: ISO 4217 currencies with their minor
 // units, and the coins and tokens of the payment methods with the decimals a price in them may
 // have. A token's display precision is what an amount due in it is rounded up to: whole cents
 // for the stablecoins, six decimals for the coins.
 
-const FIAT: Readonly<Record<string, number>> = {
-  USD: 2,
-  EUR: 2,
-  GBP: 2,
-  INR: 2,
-  JPY: 0,
-  CAD: 2,
-  AUD: 2,
-  CHF: 2,
-};
-
-const TOKENS: Readonly<Record<string, { decimals: number; display: number }>> = {
-  USDT: { decimals: 6, display: 2 },
-  USDC: { decimals: 6, display: 2 },
-  BNB: { decimals: 18, display: 6 },
-  ETH: { decimals: 18, display: 6 },
-  POL: { decimals: 18, display: 6 },
-  TRX: { decimals: 6, display: 6 },
-};
+// The tables are shared with the portal's Create Invoice (src/shared/invoices.ts).
+const FIAT = FIAT_CURRENCIES;
+const TOKENS = TOKEN_CURRENCIES;
 
 /** The quote currency every rate source prices in; cross rates go through it. */
 export const USD = 'USD';

@@ -364,6 +364,53 @@ export async function deliveryPage(
   return { rows: rows.map(rowView), total };
 }
 
+export interface ResourceEvent {
+  id: string;
+  type: string;
+  createdAt: string;
+  /** The exact signed body; '' once pruned. */
+  body: string;
+  /** Its deliveries, oldest first (a Redeliver adds one). */
+  deliveries: DeliveryRow[];
+}
+
+/**
+ * The app's events about one resource (a deposit, an invoice), in their order, each with its
+ * deliveries (the caller owns the app).
+ */
+export async function eventsOfResource(
+  db: Db,
+  appId: string,
+  resourceId: string,
+): Promise<ResourceEvent[]> {
+  const events = await db
+    .selectFrom('webhook_events')
+    .select(['id', 'type', 'created_at', 'body'])
+    .where('app_id', '=', appId)
+    .where('resource_id', '=', resourceId)
+    .orderBy('resource_seq')
+    .execute();
+  if (events.length === 0) return [];
+  const deliveries = (
+    await deliveryRows(db)
+      .where(
+        'd.event_id',
+        'in',
+        events.map((e) => e.id),
+      )
+      .orderBy('d.created_at')
+      .orderBy('d.id')
+      .execute()
+  ).map(rowView);
+  return events.map((e) => ({
+    id: e.id,
+    type: e.type,
+    createdAt: e.created_at,
+    body: e.body,
+    deliveries: deliveries.filter((d) => d.eventId === e.id),
+  }));
+}
+
 export interface DeliveryAttempt {
   attempt: number;
   at: string;

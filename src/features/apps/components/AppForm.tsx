@@ -31,6 +31,8 @@ interface Props {
   onSubmit: (values: AppFormValues) => Promise<void>;
   /** Extra controls above the button (Merchant Setting's status switch). */
   children?: ReactNode;
+  /** Fields of another form under the app's (Merchant Setting's invoice settings). */
+  extraFields?: ReactNode;
   /** A note under the IP whitelist (Merchant Setting: until when a change holds withdrawals). */
   whitelistNote?: ReactNode;
 }
@@ -56,6 +58,7 @@ export function AppForm({
   onSubmit,
   children,
   whitelistNote,
+  extraFields,
 }: Props) {
   const form = useForm<AppFormValues>(initial, {
     maxLength: {
@@ -141,6 +144,7 @@ export function AppForm({
           )}
         </Col>
       </Row>
+      {extraFields}
       {children}
       <div className="mt-4">
         <BusyButton type="submit" busy={submitting}>

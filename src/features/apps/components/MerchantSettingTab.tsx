@@ -4,12 +4,17 @@ import Form from 'react-bootstrap/Form';
 import { useUpdateAppMutation, type App } from '../../../api/apps';
 import { DateTime } from '../../../components/DateTime';
 import { AppForm, type AppFormValues } from './AppForm';
+import { InvoiceSettingsFields, useInvoiceSettings } from './InvoiceSettingsFields';
 import { WebhookPanel } from './WebhookPanel';
 
-/** The app's settings, editable (same rules as Create App), plus its Ready switch. */
+/**
+ * The app's settings, editable (same rules as Create App), its invoice settings (the Invoices
+ * extension) and its Ready switch.
+ */
 export function MerchantSettingTab({ app }: { app: App }) {
   const [update, { isLoading }] = useUpdateAppMutation();
   const [ready, setReady] = useState(app.status === 1);
+  const invoiceSettings = useInvoiceSettings(app);
 
   const initial: AppFormValues = {
     app_name: app.app_name,
@@ -21,9 +26,16 @@ export function MerchantSettingTab({ app }: { app: App }) {
   };
 
   const submit = async (values: AppFormValues) => {
-    await update({
-      updateAppRequest: { ...values, app_id: app.id, status: ready ? 1 : 0 },
-    }).unwrap();
+    const settings = invoiceSettings.checked();
+    if (!settings) return;
+    try {
+      await update({
+        updateAppRequest: { ...values, ...settings, app_id: app.id, status: ready ? 1 : 0 },
+      }).unwrap();
+    } catch (error) {
+      invoiceSettings.form.applyServerErrors(error);
+      throw error;
+    }
   };
 
   return (
@@ -36,6 +48,7 @@ export function MerchantSettingTab({ app }: { app: App }) {
             submitLabel="Update"
             submitting={isLoading}
             onSubmit={submit}
+            extraFields={<InvoiceSettingsFields form={invoiceSettings.form} />}
             whitelistNote={
               // A change of a whitelist already set holds the app's withdrawals (the signer
               // refuses them) until this time; the server sends it only while it is ahead.

@@ -15,10 +15,10 @@ export function pageArg(appId: string, firstPageUrl: string, page: number): GetA
 
 /**
  * The app's lists change without the merchant doing anything (the gateway opens accounts, the
- * chain watcher moves deposits): fetched again when a list is shown, then every few seconds
- * while the tab is in view.
+ * chain watcher moves deposits and invoices): fetched again when a list is shown, then every few
+ * seconds while the tab is in view.
  */
-const LIVE = {
+export const LIVE = {
   refetchOnMountOrArgChange: true,
   pollingInterval: 5_000,
   skipPollingIfUnfocused: true,

@@ -1,0 +1,115 @@
+import { ownedApp } from '../domain/apps/apps';
+import { resolveWalletXpub } from '../domain/chain/walletKey';
+import {
+  cancelInvoice,
+  createInvoice,
+  getInvoice,
+  invoicePage,
+  markInvoice,
+  tokenOnChainOf,
+} from '../domain/invoices/invoices';
+import { invoiceTimeline } from '../domain/invoices/timeline';
+import { RateBook } from '../domain/rates/rates';
+import { ipnLogView } from '../domain/webhooks/portal';
+import { requireUser } from '../http/requestContext';
+import { pageEnvelope } from '../../../src/shared/paging';
+import { done } from './replies';
+import type { HandlerModule, Reply } from '../http/operationTypes';
+
+/** The Invoices tab's rows a page, as the app detail's lists. */
+const PER_PAGE = 10;
+
+/** A form's empty text field: not sent. */
+const given = (text: string | undefined) => (text === undefined || text === '' ? undefined : text);
+
+// Operations tagged Invoices in openapi.yaml, keyed by operationId. Each finds the app through the
+// signed-in user (another account's app is a 404), then calls the invoice functions the
+// gateway's /invoices calls: one creation, one state machine, one view.
+export const invoicesHandlers: HandlerModule = (ctx) => {
+  const xpub = resolveWalletXpub(ctx.config);
+  // This process's rates and their few seconds' cache (domain/rates/), as the gateway's.
+  const rates = new RateBook({ db: ctx.db, config: ctx.config });
+  const tokenOnChain = tokenOnChainOf(ctx.chain);
+  return {
+    async listAppInvoices(request) {
+      const user = requireUser(request);
+      const { id } = request.params;
+      const app = await ownedApp(ctx.db, user.id, id);
+      const { page = 1, status, order_id: orderId, from, to } = request.query;
+      const filter = { status, orderId, from, to };
+      const { invoices, total } = await invoicePage(ctx.db, app.id, filter, {
+        page,
+        perPage: PER_PAGE,
+      });
+      const query = new URLSearchParams();
+      for (const [key, value] of Object.entries({ status, order_id: orderId, from, to })) {
+        if (value !== undefined) query.set(key, value);
+      }
+      query.set('page', '1');
+      const url = `/api/cryptosafelock/app-invoices/${encodeURIComponent(app.id)}?${query}`;
+      return {
+        status: true,
+        data: pageEnvelope(invoices, total, page, PER_PAGE, url),
+      } satisfies Reply<'listAppInvoices'>;
+    },
+
+    async createAppInvoice(request) {
+      const user = requireUser(request);
+      const app = await ownedApp(ctx.db, user.id, request.params.id);
+      const { body } = request;
+      const invoice = await createInvoice(ctx.db, rates, xpub, {
+        appId: app.id,
+        amount: body.amount,
+        currency: body.currency,
+        orderId: given(body.order_id),
+        description: given(body.description),
+        expiresIn: body.expires_in,
+        // The checkout page is served from the portal's own origin, as the gateway's.
+        checkoutOrigin: `${request.protocol}://${request.host}`,
+        now: ctx.clock(),
+        tokenOnChain,
+      });
+      return done('Invoice created', { data: invoice }) satisfies Reply<'createAppInvoice'>;
+    },
+
+    async getAppInvoice(request) {
+      const user = requireUser(request);
+      const { id, invoiceId } = request.params;
+      const app = await ownedApp(ctx.db, user.id, id);
+      const invoice = await getInvoice(ctx.db, app.id, invoiceId);
+      const timeline = await invoiceTimeline(ctx.db, app.id, invoiceId);
+      return {
+        status: true,
+        data: {
+          invoice,
+          timeline: timeline.map((entry) => ({
+            event_id: entry.eventId,
+            event: entry.event,
+            at: entry.at,
+            status: entry.status,
+            exceptions: entry.exceptions,
+            deliveries: entry.deliveries.map(ipnLogView),
+          })),
+        },
+      } satisfies Reply<'getAppInvoice'>;
+    },
+
+    async markAppInvoice(request) {
+      const user = requireUser(request);
+      const { id, invoiceId } = request.params;
+      const app = await ownedApp(ctx.db, user.id, id);
+      const invoice = await markInvoice(ctx.db, app.id, invoiceId, request.body, ctx.clock());
+      const msg =
+        request.body.status === 'settled' ? 'Invoice marked settled' : 'Invoice marked invalid';
+      return done(msg, { data: invoice }) satisfies Reply<'markAppInvoice'>;
+    },
+
+    async cancelAppInvoice(request) {
+      const user = requireUser(request);
+      const { id, invoiceId } = request.params;
+      const app = await ownedApp(ctx.db, user.id, id);
+      const invoice = await cancelInvoice(ctx.db, app.id, invoiceId, ctx.clock());
+      return done('Invoice cancelled', { data: invoice }) satisfies Reply<'cancelAppInvoice'>;
+    },
+  };
+};

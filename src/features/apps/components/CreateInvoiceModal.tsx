@@ -1,0 +1,211 @@
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import Modal from 'react-bootstrap/Modal';
+import Row from 'react-bootstrap/Row';
+import type { ApiError } from '../../../api/errors';
+import { useCreateAppInvoiceMutation, type Invoice } from '../../../api/invoices';
+import { BusyButton } from '../../../components/BusyButton';
+import { CopyButton } from '../../../components/CopyButton';
+import { useForm } from '../../../components/form/useForm';
+import { validSubmit } from '../../../components/form/validSubmit';
+import { TitledModal } from '../../../components/TitledModal';
+import {
+  CURRENCIES,
+  EXPIRY_MINUTES,
+  newInvoiceErrors,
+  type NewInvoiceValues,
+} from '../invoiceRules';
+
+const EMPTY: NewInvoiceValues = {
+  amount: '',
+  currency: 'USD',
+  description: '',
+  order_id: '',
+  expires_in_minutes: String(EXPIRY_MINUTES.default),
+};
+
+interface Props {
+  appId: string;
+  show: boolean;
+  onHide: () => void;
+  /** Opens the new invoice's details. */
+  onView: (id: string) => void;
+}
+
+/** Create Invoice: the form, then the checkout link to hand the shopper, with a copy button. */
+export function CreateInvoiceModal({ appId, show, onHide, onView }: Props) {
+  const [created, setCreated] = useState<Invoice | null>(null);
+  const close = () => {
+    setCreated(null);
+    onHide();
+  };
+  return (
+    <TitledModal show={show} onHide={close} title="Create Invoice">
+      {created ? (
+        <CheckoutLink
+          invoice={created}
+          onView={() => {
+            close();
+            onView(created.id);
+          }}
+          onClose={close}
+        />
+      ) : (
+        <NewInvoiceForm appId={appId} onCreated={setCreated} onCancel={close} />
+      )}
+    </TitledModal>
+  );
+}
+
+function NewInvoiceForm({
+  appId,
+  onCreated,
+  onCancel,
+}: {
+  appId: string;
+  onCreated: (invoice: Invoice) => void;
+  onCancel: () => void;
+}) {
+  const [create, { isLoading }] = useCreateAppInvoiceMutation();
+  const form = useForm<NewInvoiceValues>(EMPTY, {
+    filters: {
+      amount: (raw) => raw.replace(/[^0-9.]/g, ''),
+      expires_in_minutes: (raw) => raw.replace(/[^0-9]/g, ''),
+    },
+    maxLength: { amount: 30, description: 500, order_id: 128, expires_in_minutes: 4 },
+  });
+  const { errors } = form;
+
+  const submit = validSubmit(form, newInvoiceErrors, async (typed) => {
+    try {
+      const answer = await create({
+        id: appId,
+        createInvoiceRequest: {
+          amount: typed.amount,
+          currency: typed.currency,
+          description: typed.description.trim(),
+          order_id: typed.order_id.trim(),
+          expires_in: Number(typed.expires_in_minutes) * 60,
+        },
+      }).unwrap();
+      onCreated(answer.data);
+    } catch (error) {
+      // The server names the expiry in seconds; the form asks for minutes.
+      const expiry = (error as Partial<ApiError> | undefined)?.fieldErrors?.expires_in?.[0];
+      if (expiry) form.setErrors((current) => ({ ...current, expires_in_minutes: expiry }));
+      throw error;
+    }
+  });
+
+  return (
+    <Form noValidate onSubmit={(event) => void submit(event)}>
+      <Modal.Body>
+        <Row className="g-3">
+          <Col xs={7}>
+            <Form.Group controlId="invoice-amount">
+              <Form.Label>Amount</Form.Label>
+              <Form.Control {...form.bind('amount')} inputMode="decimal" placeholder="49.90" />
+              <Form.Control.Feedback type="invalid">{errors.amount}</Form.Control.Feedback>
+            </Form.Group>
+          </Col>
+          <Col xs={5}>
+            <Form.Group controlId="invoice-currency">
+              <Form.Label>Currency</Form.Label>
+              <Form.Select {...form.bind('currency')}>
+                {CURRENCIES.map(({ code }) => (
+                  <option key={code} value={code}>
+                    {code}
+                  </option>
+                ))}
+              </Form.Select>
+              <Form.Control.Feedback type="invalid">{errors.currency}</Form.Control.Feedback>
+            </Form.Group>
+          </Col>
+          <Col xs={12}>
+            <Form.Group controlId="invoice-description">
+              <Form.Label>Description</Form.Label>
+              <Form.Control {...form.bind('description')} placeholder="Two mugs" />
+              <Form.Control.Feedback type="invalid">{errors.description}</Form.Control.Feedback>
+            </Form.Group>
+          </Col>
+          <Col sm={7}>
+            <Form.Group controlId="invoice-order-id">
+              <Form.Label>Order Id</Form.Label>
+              <Form.Control {...form.bind('order_id')} placeholder="order-1042" />
+              <Form.Control.Feedback type="invalid">{errors.order_id}</Form.Control.Feedback>
+            </Form.Group>
+          </Col>
+          <Col sm={5}>
+            <Form.Group controlId="invoice-expiry">
+              <Form.Label>Expires in (minutes)</Form.Label>
+              <Form.Control
+                {...form.bind('expires_in_minutes')}
+                inputMode="numeric"
+                aria-describedby="invoice-expiry-help"
+              />
+              <Form.Control.Feedback type="invalid">
+                {errors.expires_in_minutes}
+              </Form.Control.Feedback>
+              <Form.Text id="invoice-expiry-help" muted>
+                From {EXPIRY_MINUTES.min} to {EXPIRY_MINUTES.max}.
+              </Form.Text>
+            </Form.Group>
+          </Col>
+        </Row>
+        <p className="small text-body-secondary mt-3 mb-0">
+          Payable in every method with For Deposit on, at rates locked when it is created.
+        </p>
+      </Modal.Body>
+      <Modal.Footer>
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+        <BusyButton type="submit" busy={isLoading}>
+          Create Invoice
+        </BusyButton>
+      </Modal.Footer>
+    </Form>
+  );
+}
+
+function CheckoutLink({
+  invoice,
+  onView,
+  onClose,
+}: {
+  invoice: Invoice;
+  onView: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <>
+      <Modal.Body>
+        <p>
+          Invoice <code>{invoice.id}</code> for {invoice.amount} {invoice.currency} is created. Send
+          the shopper its checkout link:
+        </p>
+        <Form.Group controlId="invoice-checkout-url">
+          <Form.Label>Checkout link</Form.Label>
+          <div className="d-flex gap-2">
+            <Form.Control value={invoice.checkout_url} readOnly />
+            <CopyButton
+              value={invoice.checkout_url}
+              label="Copy checkout link"
+              successText="Checkout link copied"
+            >
+              Copy
+            </CopyButton>
+          </div>
+        </Form.Group>
+      </Modal.Body>
+      <Modal.Footer>
+        <Button variant="outline-primary" onClick={onView}>
+          View invoice
+        </Button>
+        <Button onClick={onClose}>Done</Button>
+      </Modal.Footer>
+    </>
+  );
+}

@@ -1,0 +1,358 @@
+import { useState, type ReactNode } from 'react';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import Modal from 'react-bootstrap/Modal';
+import Table from 'react-bootstrap/Table';
+import {
+  useGetAppInvoiceQuery,
+  useMarkAppInvoiceMutation,
+  type Invoice,
+  type InvoiceTimelineEntry,
+} from '../../../api/invoices';
+import { BusyButton } from '../../../components/BusyButton';
+import { CopyButton } from '../../../components/CopyButton';
+import {
+  DATA_TABLE_CLASS,
+  DataTableHead,
+  DataTableRow,
+  type Column,
+} from '../../../components/DataTable';
+import { DateTime } from '../../../components/DateTime';
+import { useForm } from '../../../components/form/useForm';
+import { validSubmit } from '../../../components/form/validSubmit';
+import { QueryState } from '../../../components/QueryState';
+import { TitledModal } from '../../../components/TitledModal';
+import { INVOICE_MESSAGES } from '../../../shared/invoices';
+import { canMark, TIMELINE_EVENT } from '../invoiceRules';
+import { InvoiceBadges } from './InvoiceBadges';
+import { TxHash } from './TxHash';
+import { LIVE } from './usePagedList';
+
+type Option = Invoice['payment_options'][number];
+type Payment = Invoice['payments'][number];
+type Target = 'settled' | 'invalid';
+
+const TARGET_TITLE: Record<Target, string> = {
+  settled: 'Mark Settled',
+  invalid: 'Mark Invalid',
+};
+
+/** One invoice: its figures, payment options, payments, timeline, and Mark settled / invalid. */
+export function InvoiceDetails({
+  appId,
+  invoiceId,
+  onBack,
+}: {
+  appId: string;
+  invoiceId: string;
+  onBack: () => void;
+}) {
+  // Polled as the lists are: payments and statuses arrive without a reload.
+  const query = useGetAppInvoiceQuery({ id: appId, invoiceId }, LIVE);
+  const [marking, setMarking] = useState<Target | null>(null);
+
+  return (
+    <>
+      <Button variant="link" className="px-0 mb-2" onClick={onBack}>
+        &larr; Back to Invoices
+      </Button>
+      <QueryState query={query} what="this invoice">
+        {({ data: { invoice, timeline } }) => {
+          const chainOf = (method: string) =>
+            invoice.payment_options.find((o) => o.method === method)?.chain_id ?? 0;
+          return (
+            <>
+              <Card className="mb-3">
+                <Card.Body>
+                  <h3 className="h6 text-break">
+                    Invoice <code>{invoice.id}</code>
+                  </h3>
+                  <dl className="row mb-0 details-list">
+                    <dt className="col-sm-4">Status</dt>
+                    <dd className="col-sm-8">
+                      <InvoiceBadges invoice={invoice} />
+                      {invoice.mark_reason && (
+                        <div className="small text-body-secondary mt-1">
+                          Reason: {invoice.mark_reason}
+                        </div>
+                      )}
+                    </dd>
+                    <dt className="col-sm-4">Amount</dt>
+                    <dd className="col-sm-8">
+                      {invoice.amount} {invoice.currency}
+                    </dd>
+                    <dt className="col-sm-4">Paid</dt>
+                    <dd className="col-sm-8">
+                      {invoice.paid} {invoice.currency} (due {invoice.due} {invoice.currency})
+                      {invoice.overpaid && (
+                        <div className="small">
+                          Overpaid {invoice.overpaid.value} {invoice.currency} (
+                          {invoice.overpaid.amount} {invoice.overpaid.method})
+                        </div>
+                      )}
+                    </dd>
+                    <dt className="col-sm-4">Order Id</dt>
+                    <dd className="col-sm-8 text-break">{invoice.order_id ?? '----'}</dd>
+                    <dt className="col-sm-4">Description</dt>
+                    <dd className="col-sm-8 text-break">{invoice.description ?? '----'}</dd>
+                    <dt className="col-sm-4">Created</dt>
+                    <dd className="col-sm-8">
+                      <DateTime value={invoice.created_at} />
+                    </dd>
+                    <dt className="col-sm-4">Expires</dt>
+                    <dd className="col-sm-8">
+                      <DateTime value={invoice.expires_at} />
+                    </dd>
+                    <dt className="col-sm-4">Checkout link</dt>
+                    <dd className="col-sm-8 d-flex gap-2 align-items-center">
+                      <span className="text-break small">{invoice.checkout_url}</span>
+                      <CopyButton
+                        value={invoice.checkout_url}
+                        label="Copy checkout link"
+                        successText="Checkout link copied"
+                      >
+                        Copy
+                      </CopyButton>
+                    </dd>
+                  </dl>
+                  {(canMark(invoice.status, 'settled') || canMark(invoice.status, 'invalid')) && (
+                    <div className="d-flex gap-2 mt-3">
+                      {canMark(invoice.status, 'settled') && (
+                        <Button variant="outline-success" onClick={() => setMarking('settled')}>
+                          {TARGET_TITLE.settled}
+                        </Button>
+                      )}
+                      {canMark(invoice.status, 'invalid') && (
+                        <Button variant="outline-danger" onClick={() => setMarking('invalid')}>
+                          {TARGET_TITLE.invalid}
+                        </Button>
+                      )}
+                    </div>
+                  )}
+                </Card.Body>
+              </Card>
+
+              <Section title="Payment options">
+                <SmallTable
+                  caption="Payment options"
+                  rows={invoice.payment_options}
+                  rowKey={(o) => o.method}
+                  columns={OPTION_COLUMNS}
+                />
+              </Section>
+              <Section title="Payments">
+                {invoice.payments.length === 0 ? (
+                  <p className="text-body-secondary mb-0">No payment seen yet.</p>
+                ) : (
+                  <SmallTable
+                    caption="Payments"
+                    rows={invoice.payments}
+                    rowKey={(p) => `${p.tx_hash}:${p.log_index ?? ''}`}
+                    columns={paymentColumns(chainOf, invoice.currency)}
+                  />
+                )}
+              </Section>
+              <Section title="Timeline">
+                <Timeline entries={timeline} />
+              </Section>
+
+              <MarkInvoiceModal
+                appId={appId}
+                invoiceId={invoice.id}
+                target={marking}
+                onHide={() => setMarking(null)}
+              />
+            </>
+          );
+        }}
+      </QueryState>
+    </>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card className="mb-3">
+      <Card.Body>
+        <h3 className="h6">{title}</h3>
+        {children}
+      </Card.Body>
+    </Card>
+  );
+}
+
+function SmallTable<Row>({
+  caption,
+  rows,
+  rowKey,
+  columns,
+}: {
+  caption: string;
+  rows: Row[];
+  rowKey: (row: Row) => string;
+  columns: readonly Column<Row>[];
+}) {
+  return (
+    <div className="table-responsive">
+      <Table size="sm" className={`${DATA_TABLE_CLASS} align-middle mb-0`}>
+        <caption className="visually-hidden">{caption}</caption>
+        <DataTableHead columns={columns} />
+        <tbody>
+          {rows.map((row) => (
+            <DataTableRow key={rowKey(row)} columns={columns} row={row} />
+          ))}
+        </tbody>
+      </Table>
+    </div>
+  );
+}
+
+const OPTION_COLUMNS: Column<Option>[] = [
+  { header: 'Method', className: 'text-nowrap', cell: (o) => o.method },
+  {
+    header: 'Address',
+    className: 'text-break',
+    cell: (o) => <code className="small">{o.address}</code>,
+  },
+  { header: 'Amount due', numeric: true, className: 'text-nowrap', cell: (o) => o.amount_due },
+  { header: 'Still due', numeric: true, className: 'text-nowrap', cell: (o) => o.due },
+  {
+    header: 'Rate',
+    cell: (o) => (
+      <>
+        <span className="text-nowrap">{o.rate}</span>
+        <div className="small text-body-secondary text-break">{o.rate_source}</div>
+      </>
+    ),
+  },
+];
+
+function paymentColumns(chainOf: (method: string) => number, currency: string): Column<Payment>[] {
+  return [
+    {
+      header: 'Tx Hash',
+      className: 'text-nowrap',
+      cell: (p) => <TxHash chainId={chainOf(p.method)} hash={p.tx_hash} />,
+    },
+    { header: 'Method', className: 'text-nowrap', cell: (p) => p.method },
+    { header: 'Amount', numeric: true, className: 'text-nowrap', cell: (p) => p.amount },
+    {
+      header: 'Value',
+      numeric: true,
+      className: 'text-nowrap',
+      cell: (p) => `${p.value} ${currency}`,
+    },
+    { header: 'Confirmations', numeric: true, cell: (p) => p.confirmations },
+    {
+      header: 'Status',
+      className: 'text-nowrap',
+      cell: (p) => `${p.status}${p.late ? ' (late)' : ''}`,
+    },
+    { header: 'Time', className: 'time-cell', cell: (p) => <DateTime value={p.created_at} /> },
+  ];
+}
+
+function Timeline({ entries }: { entries: InvoiceTimelineEntry[] }) {
+  return (
+    <ol className="list-unstyled mb-0 invoice-timeline" aria-label="Invoice timeline">
+      {entries.map((entry) => (
+        <li key={entry.event_id} className="mb-2">
+          <div className="d-flex flex-wrap gap-2 align-items-center">
+            <strong>{TIMELINE_EVENT[entry.event]}</strong>
+            {entry.exceptions.length > 0 && (
+              <span className="small text-body-secondary">({entry.exceptions.join(', ')})</span>
+            )}
+            <span className="small text-body-secondary">
+              <DateTime value={entry.at} />
+            </span>
+          </div>
+          <div className="small">
+            {entry.deliveries.length === 0
+              ? 'No webhook delivery'
+              : entry.deliveries.map((d) => (
+                  <span key={d.id} className="me-3">
+                    Webhook {d.status}
+                    {d.http_code !== null && ` (HTTP ${d.http_code})`}, {d.attempts} attempt
+                    {d.attempts === 1 ? '' : 's'}
+                  </span>
+                ))}
+          </div>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function MarkInvoiceModal({
+  appId,
+  invoiceId,
+  target,
+  onHide,
+}: {
+  appId: string;
+  invoiceId: string;
+  target: Target | null;
+  onHide: () => void;
+}) {
+  return (
+    <TitledModal show={target !== null} onHide={onHide} title={target ? TARGET_TITLE[target] : ''}>
+      {target && <MarkForm appId={appId} invoiceId={invoiceId} target={target} onDone={onHide} />}
+    </TitledModal>
+  );
+}
+
+function MarkForm({
+  appId,
+  invoiceId,
+  target,
+  onDone,
+}: {
+  appId: string;
+  invoiceId: string;
+  target: Target;
+  onDone: () => void;
+}) {
+  const [mark, { isLoading }] = useMarkAppInvoiceMutation();
+  const form = useForm({ reason: '' }, { maxLength: { reason: 500 } });
+  const submit = validSubmit(
+    form,
+    (values) => (values.reason.trim() === '' ? { reason: INVOICE_MESSAGES.reasonRequired } : {}),
+    async (values) => {
+      await mark({
+        id: appId,
+        invoiceId,
+        markInvoiceRequest: { status: target, reason: values.reason.trim() },
+      }).unwrap();
+      onDone();
+    },
+  );
+  return (
+    <Form noValidate onSubmit={(event) => void submit(event)}>
+      <Modal.Body>
+        <p>
+          {target === 'settled'
+            ? 'The invoice will be settled by your decision, flagged Marked. A settled invoice is final.'
+            : 'The invoice will be invalid by your decision, flagged Marked.'}
+        </p>
+        <Form.Group controlId="invoice-mark-reason">
+          <Form.Label>Reason</Form.Label>
+          <Form.Control {...form.bind('reason')} as="textarea" rows={3} />
+          <Form.Control.Feedback type="invalid">{form.errors.reason}</Form.Control.Feedback>
+        </Form.Group>
+      </Modal.Body>
+      <Modal.Footer>
+        <Button variant="secondary" onClick={onDone}>
+          Close
+        </Button>
+        <BusyButton
+          type="submit"
+          busy={isLoading}
+          variant={target === 'settled' ? 'success' : 'danger'}
+        >
+          Confirm
+        </BusyButton>
+      </Modal.Footer>
+    </Form>
+  );
+}

@@ -1,0 +1,196 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import Button from 'react-bootstrap/Button';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import Row from 'react-bootstrap/Row';
+import { useSearchParams } from 'react-router-dom';
+import {
+  enhancedInvoicesApi,
+  type Invoice,
+  type InvoiceStatus,
+  type ListAppInvoicesApiArg,
+} from '../../../api/invoices';
+import type { Column } from '../../../components/DataTable';
+import { DateTime } from '../../../components/DateTime';
+import { usePagedQuery } from '../../../components/usePagedQuery';
+import { INVOICE_STATUS } from '../invoiceRules';
+import { CreateInvoiceModal } from './CreateInvoiceModal';
+import { InvoiceBadges } from './InvoiceBadges';
+import { InvoiceDetails } from './InvoiceDetails';
+import { ListTable } from './ListTable';
+import { LIVE } from './usePagedList';
+
+const STATUSES = Object.keys(INVOICE_STATUS) as InvoiceStatus[];
+
+interface Filters {
+  status: InvoiceStatus | '';
+  orderId: string;
+  /** Dates (yyyy-mm-dd), in the browser's time zone; `to` is the last day included. */
+  from: string;
+  to: string;
+}
+
+const NO_FILTERS: Filters = { status: '', orderId: '', from: '', to: '' };
+
+/** A day's start in the browser's time zone, as the API's instant. */
+const dayStart = (date: string, plusDays = 0) => {
+  const day = new Date(`${date}T00:00:00`);
+  day.setDate(day.getDate() + plusDays);
+  return day.toISOString();
+};
+
+/** The list's arguments for `filters` (empty ones left out). */
+function listArg(appId: string, filters: Filters): ListAppInvoicesApiArg {
+  return {
+    id: appId,
+    ...(filters.status ? { status: filters.status } : {}),
+    ...(filters.orderId.trim() ? { orderId: filters.orderId.trim() } : {}),
+    ...(filters.from ? { from: dayStart(filters.from) } : {}),
+    ...(filters.to ? { to: dayStart(filters.to, 1) } : {}),
+  };
+}
+
+/**
+ * The Invoices tab (an extension of the spec's app detail): the app's invoices, or one invoice's
+ * details when the URL names it (?invoice=), and Create Invoice.
+ */
+export function InvoicesTab({ appId }: { appId: string }) {
+  const [params, setParams] = useSearchParams();
+  const shown = params.get('invoice');
+  const open = (id: string | null) => setParams(id ? { invoice: id } : {}, { replace: false });
+  if (shown) return <InvoiceDetails appId={appId} invoiceId={shown} onBack={() => open(null)} />;
+  return <InvoiceList appId={appId} onOpen={open} />;
+}
+
+function InvoiceList({ appId, onOpen }: { appId: string; onOpen: (id: string) => void }) {
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [creating, setCreating] = useState(false);
+  const first = useMemo(() => listArg(appId, filters), [appId, filters]);
+  const { data, ...list } = usePagedQuery(
+    enhancedInvoicesApi.endpoints.listAppInvoices,
+    first,
+    (_page, page) => ({ ...first, page }),
+    LIVE,
+  );
+
+  const columns: Column<Invoice>[] = [
+    {
+      header: 'Invoice',
+      className: 'text-nowrap',
+      cell: (invoice) => (
+        <Button
+          variant="link"
+          className="p-0 font-monospace text-start"
+          onClick={() => onOpen(invoice.id)}
+          aria-label={`Invoice ${invoice.id}`}
+          title={invoice.id}
+        >
+          {invoice.id.slice(0, 12)}…
+        </Button>
+      ),
+    },
+    { header: 'Order Id', className: 'text-break', cell: (invoice) => invoice.order_id ?? '----' },
+    {
+      header: 'Amount',
+      numeric: true,
+      className: 'text-nowrap',
+      cell: (invoice) => `${invoice.amount} ${invoice.currency}`,
+    },
+    {
+      header: 'Status',
+      className: 'status-cell',
+      cell: (invoice) => <InvoiceBadges invoice={invoice} />,
+    },
+    { header: 'Created', className: 'time-cell', cell: (i) => <DateTime value={i.created_at} /> },
+    { header: 'Expires', className: 'time-cell', cell: (i) => <DateTime value={i.expires_at} /> },
+  ];
+
+  return (
+    <>
+      <div className="d-flex justify-content-end mb-3">
+        <Button onClick={() => setCreating(true)}>Create Invoice</Button>
+      </div>
+      <InvoiceFilters onApply={setFilters} />
+      <ListTable
+        caption="Invoices"
+        columns={columns}
+        rowKey={(invoice) => invoice.id}
+        page={data?.data}
+        {...list}
+      />
+      <CreateInvoiceModal
+        appId={appId}
+        show={creating}
+        onHide={() => setCreating(false)}
+        onView={onOpen}
+      />
+    </>
+  );
+}
+
+function InvoiceFilters({ onApply }: { onApply: (filters: Filters) => void }) {
+  const [typed, setTyped] = useState<Filters>(NO_FILTERS);
+  const set = (key: keyof Filters) => (event: { target: { value: string } }) =>
+    setTyped((current) => ({ ...current, [key]: event.target.value }));
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    onApply(typed);
+  };
+  return (
+    <Form className="invoice-filters mb-3" onSubmit={apply} aria-label="Filter invoices">
+      <Row className="g-2 align-items-end">
+        <Col xs={6} md={3}>
+          <Form.Group controlId="invoice-filter-status">
+            <Form.Label className="small mb-1">Status</Form.Label>
+            <Form.Select size="sm" value={typed.status} onChange={set('status')}>
+              <option value="">All</option>
+              {STATUSES.map((status) => (
+                <option key={status} value={status}>
+                  {INVOICE_STATUS[status].label}
+                </option>
+              ))}
+            </Form.Select>
+          </Form.Group>
+        </Col>
+        <Col xs={6} md={3}>
+          <Form.Group controlId="invoice-filter-order">
+            <Form.Label className="small mb-1">Order Id</Form.Label>
+            <Form.Control
+              size="sm"
+              value={typed.orderId}
+              onChange={set('orderId')}
+              maxLength={128}
+            />
+          </Form.Group>
+        </Col>
+        <Col xs={6} md={2}>
+          <Form.Group controlId="invoice-filter-from">
+            <Form.Label className="small mb-1">Created from</Form.Label>
+            <Form.Control size="sm" type="date" value={typed.from} onChange={set('from')} />
+          </Form.Group>
+        </Col>
+        <Col xs={6} md={2}>
+          <Form.Group controlId="invoice-filter-to">
+            <Form.Label className="small mb-1">Created to</Form.Label>
+            <Form.Control size="sm" type="date" value={typed.to} onChange={set('to')} />
+          </Form.Group>
+        </Col>
+        <Col xs={12} md={2} className="d-flex gap-2">
+          <Button type="submit" size="sm" variant="outline-primary">
+            Filter
+          </Button>
+          <Button
+            size="sm"
+            variant="outline-secondary"
+            onClick={() => {
+              setTyped(NO_FILTERS);
+              onApply(NO_FILTERS);
+            }}
+          >
+            Reset
+          </Button>
+        </Col>
+      </Row>
+    </Form>
+  );
+}
