@@ -257,8 +257,9 @@ async function portalAccount(f, portal, uniqueId, address) {
 }
 
 /**
- * Polls `read` until `done` says the deposit is there; the last answer either way.
- * @param {() => Promise<Step<DepositPage | Deposit>>} read @param {(s: Step<DepositPage | Deposit>) => boolean} done
+ * Polls `read` until `done` says what is awaited is there; the last answer either way.
+ * @template T
+ * @param {() => Promise<Step<T>>} read @param {(s: Step<T>) => boolean} done
  */
 async function poll(read, done) {
   const deadline = performance.now() + WAIT_MS;
@@ -311,12 +312,10 @@ export const gatewayDeposit = {
     const txHash = sent.json?.data?.thash;
 
     const query = { query: { unique_id: uniqueId } };
-    /** @param {Step<DepositPage | Deposit>} s */
-    const listed = (s) => {
-      const page = /** @type {DepositPage | undefined} */ (s.json);
-      return (page?.data ?? []).find((d) => d?.tx_hash === txHash);
-    };
+    /** @param {Step<DepositPage>} s */
+    const listed = (s) => (s.json?.data ?? []).find((d) => d?.tx_hash === txHash);
     const sighting = await poll(
+      /** @returns {Promise<Step<DepositPage>>} */
       () => f.step('listDeposits', query, 200),
       (s) => Boolean(listed(s)),
     );
@@ -486,11 +485,12 @@ export const gatewayInvoice = {
         f.abort(`the --pay command failed: ${paid.output.split('\n')[0] ?? ''}`, after);
       }
     };
+    /** @returns {Promise<Step<Invoice>>} */
     const read = () => f.step('getInvoice', { path: { id: invoice.id } }, 200);
     /** @param {(i: Invoice) => boolean} done @param {string} what */
     const until = async (done, what) => {
-      const seen = await poll(read, (s) => done(/** @type {Invoice} */ (s.json)));
-      const now = /** @type {Invoice} */ (seen.step.json);
+      const seen = await poll(read, (s) => done(s.json));
+      const now = seen.step.json;
       if (!seen.done) {
         f.abort(
           `the invoice is not ${what} ${WAIT_MS / 1000} s later: ${JSON.stringify(now)}`,

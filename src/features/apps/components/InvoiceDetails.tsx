@@ -111,6 +111,7 @@ export function InvoiceDetails({
                         value={invoice.checkout_url}
                         label="Copy checkout link"
                         successText="Checkout link copied"
+                        className="flex-shrink-0"
                       >
                         Copy
                       </CopyButton>

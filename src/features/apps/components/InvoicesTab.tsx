@@ -82,10 +82,11 @@ function InvoiceList({ appId, onOpen }: { appId: string; onOpen: (id: string) =>
           variant="link"
           className="p-0 font-monospace text-start"
           onClick={() => onOpen(invoice.id)}
-          aria-label={`Invoice ${invoice.id}`}
           title={invoice.id}
         >
-          {invoice.id.slice(0, 12)}…
+          {/* Named by the whole id; the screen shows its start. */}
+          <span className="visually-hidden">Invoice {invoice.id}</span>
+          <span aria-hidden="true">{invoice.id.slice(0, 12)}…</span>
         </Button>
       ),
     },
