@@ -3,6 +3,7 @@ import type { InvoicePaymentsTable, InvoicesTable } from '../../db/schema';
 import type { components } from '../../generated/gateway.gen';
 import { NATIVE_LOG_INDEX } from '../chain/adapter';
 import {
+  add,
   divide,
   formatDecimal,
   formatFixed,
@@ -14,7 +15,7 @@ import {
 } from '../decimal';
 import { unitsToDecimal } from '../money';
 import { displayPlaces, valuePlaces } from '../rates/currencies';
-import { paidValue, type MachineInvoice, type MachinePayment } from './stateMachine';
+import type { MachineInvoice, MachinePayment } from './stateMachine';
 
 type Invoice = components['schemas']['Invoice'];
 
@@ -96,24 +97,43 @@ function paymentUri(option: OptionRecord, raw: bigint): string | null {
 }
 
 const EXCEPTIONS = ['paid_partial', 'paid_over', 'paid_late', 'marked'] as const;
+const ZERO: Decimal = { units: 0n, places: 0 };
 
 export function invoiceView({ invoice, options, payments }: InvoiceRecord): Invoice {
   const amount = parseDecimal(invoice.amount);
   const places = Math.max(valuePlaces(invoice.currency), amount.places);
-  const counted = payments.filter((p) => p.status !== 'removed');
-  const paid = paidValue(machinePayments(counted));
-  const left = subtractFloor(amount, paid);
   const inCurrency = (value: Decimal, rounding: 'down' | 'up') =>
     formatFixed(rescale(value, places, rounding));
 
+  // One pass over the payments that count (not removed by a reorg): their value in the
+  // currency, each method's token units, and the last one paid (the excess is in its coin).
+  let paid: Decimal = ZERO;
+  const paidByMethod = new Map<string, bigint>();
+  let last: PaymentRecord | undefined;
+  for (const p of payments) {
+    if (p.status === 'removed') continue;
+    paid = add(paid, parseDecimal(p.value));
+    const method = p.payment_method_id;
+    paidByMethod.set(method, (paidByMethod.get(method) ?? 0n) + BigInt(p.amount_raw));
+    if (last === undefined || p.created_at.localeCompare(last.created_at) >= 0) last = p;
+  }
+  const left = subtractFloor(amount, paid);
+
   const optionViews = options.map((option) => {
-    const rate = parseDecimal(option.rate);
-    const shown = displayPlaces(option.asset, option.decimals);
+    // What is left, in the coin at the locked rate: only while something is.
     const due =
-      left.units === 0n ? 0n : toUnits(divide(left, rate, shown, 'up'), option.decimals, 'up');
-    const paidHere = counted
-      .filter((p) => p.payment_method_id === option.payment_method_id)
-      .reduce((sum, p) => sum + BigInt(p.amount_raw), 0n);
+      left.units === 0n
+        ? 0n
+        : toUnits(
+            divide(
+              left,
+              parseDecimal(option.rate),
+              displayPlaces(option.asset, option.decimals),
+              'up',
+            ),
+            option.decimals,
+            'up',
+          );
     const amountDue = BigInt(option.amount_due_raw);
     return {
       method: option.method_code,
@@ -125,17 +145,19 @@ export function invoiceView({ invoice, options, payments }: InvoiceRecord): Invo
       rate_source: option.rate_source,
       rate_at: new Date(option.rate_at).toISOString(),
       payment_uri: paymentUri(option, amountDue),
-      paid: unitsToDecimal(paidHere, option.decimals),
+      paid: unitsToDecimal(paidByMethod.get(option.payment_method_id) ?? 0n, option.decimals),
       due: unitsToDecimal(due, option.decimals),
     };
   });
 
   // The excess, in the currency and in the coin of the payment that went over.
   let overpaid: Invoice['overpaid'] = null;
-  const over = subtractFloor(paid, amount);
-  const last = [...counted].sort((a, b) => a.created_at.localeCompare(b.created_at)).at(-1);
-  const lastOption = last && options.find((o) => o.payment_method_id === last.payment_method_id);
-  if (invoice.paid_over === 1 && last && lastOption) {
+  const lastOption =
+    invoice.paid_over === 1 && last
+      ? options.find((o) => o.payment_method_id === last.payment_method_id)
+      : undefined;
+  if (last && lastOption) {
+    const over = subtractFloor(paid, amount);
     const shown = displayPlaces(lastOption.asset, lastOption.decimals);
     const excess = divide(over, parseDecimal(lastOption.rate), shown, 'down');
     overpaid = {
