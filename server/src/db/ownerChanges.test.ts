@@ -364,6 +364,74 @@ test('every kept query reads only tables whose triggers name the changed rowsâ€™
   }
 });
 
+/** An invoice of `appId` with one payment option and one payment, its rows written directly. */
+async function insertInvoice(db: Db, appId: string): Promise<string> {
+  const id = 'inv_traced';
+  const at = '2026-01-02T03:04:05.000Z';
+  await db
+    .insertInto('invoices')
+    .values({
+      id,
+      app_id: appId,
+      order_id: null,
+      amount: '10',
+      currency: 'USD',
+      status: 'new',
+      invalid_reason: null,
+      mark_reason: null,
+      description: null,
+      buyer_email: null,
+      metadata: null,
+      redirect_url: null,
+      checkout_url: `https://pay.example.com/pay/${id}`,
+      underpayment_tolerance: '0',
+      late_window_minutes: 60,
+      derivation_index: 1_000_000,
+      created_at: at,
+      expires_at: at,
+      updated_at: at,
+      settled_at: null,
+    })
+    .execute();
+  const address = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+  await db
+    .insertInto('invoice_payment_options')
+    .values({
+      invoice_id: id,
+      payment_method_id: 'pm_usdt_bsc',
+      position: 0,
+      chain_id: 56,
+      address,
+      token_contract: null,
+      amount_due_raw: '10000000000000000000',
+      rate: '1',
+      rate_source: 'peg:USDT/USD',
+      rate_at: at,
+    })
+    .execute();
+  await db
+    .insertInto('invoice_payments')
+    .values({
+      id: 'ipay_traced',
+      invoice_id: id,
+      app_id: appId,
+      payment_method_id: 'pm_usdt_bsc',
+      chain_id: 56,
+      tx_hash: `0x${'cd'.repeat(32)}`,
+      log_index: 0,
+      block_number: 1,
+      amount_raw: '1000000000000000000',
+      value: '1',
+      confirmations: 0,
+      status: 'pending',
+      late: 0,
+      created_at: at,
+      seen_at: at,
+    })
+    .execute();
+  return id;
+}
+
 test('every kept answer reads only tables whose triggers name the changed rowsâ€™ user', async () => {
   // The operations whose whole answer is kept (http/keptAnswers.ts), answered with nothing kept
   // so that every read reaches the database, where it is traced.
@@ -382,8 +450,9 @@ test('every kept answer reads only tables whose triggers name the changed rowsâ€
   const key = await insertApiKey(first, {
     id: 'key_traced',
     app_id: 'app_demo_store',
-    abilities: ['deposits:read'],
+    abilities: ['deposits:read', 'invoices:read'],
   });
+  const invoiceId = await insertInvoice(first.db, 'app_demo_store');
   const app = await buildApp({ config: first.config, db: traced, clock: first.clock });
   try {
     const portal = await first.authHeader();
@@ -396,6 +465,11 @@ test('every kept answer reads only tables whose triggers name the changed rowsâ€
         answer: 'all_payment_methods',
       },
       { url: '/gateway/v1/deposits', headers: { 'x-api-key': key }, answer: 'next_cursor' },
+      {
+        url: `/gateway/v1/invoices/${invoiceId}`,
+        headers: { 'x-api-key': key },
+        answer: 'payment_options',
+      },
     ];
     for (const { url, headers, answer } of answers) {
       // An address of the demo app's IP whitelist.
@@ -414,7 +488,15 @@ test('every kept answer reads only tables whose triggers name the changed rowsâ€
         select table_name as t from information_schema.tables
         where table_schema = current_schema()`.execute(first.db);
   const read = all.rows.map((row) => row.t).filter((t) => reads.some((q) => q.includes(`"${t}"`)));
-  expect(read).toEqual(expect.arrayContaining(['ledger_entries', 'app_daily_usage']));
+  expect(read).toEqual(
+    expect.arrayContaining([
+      'ledger_entries',
+      'app_daily_usage',
+      'invoices',
+      'invoice_payment_options',
+      'invoice_payments',
+    ]),
+  );
   const covered = await triggeredTables(first.db);
   expect(read.filter((table) => !covered.has(table))).toEqual([]);
 });

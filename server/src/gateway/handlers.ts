@@ -279,13 +279,23 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
       } satisfies GatewayReply<'listInvoices'>;
     },
 
-    async getInvoice(request) {
+    // Not async: a kept invoice is answered without a promise.
+    getInvoice(request) {
       const key = requireKey(request);
-      return (await getInvoice(
-        ctx.db,
-        key.appId,
-        request.params.id,
-      )) satisfies GatewayReply<'getInvoice'>;
+      const { id } = request.params;
+      // Kept until one of the app's rows changes (http/keptAnswers.ts; the invoice tables' owner
+      // triggers: migration 0410): a checkout page or a merchant's server polls an invoice, and
+      // nothing in the answer depends on the time (the expiry job writes the status).
+      return keptAnswer(
+        ctx.changes,
+        {
+          key: `getInvoice:${key.appId}:${id}`,
+          owner: key.appId,
+          now: ctx.clock().getTime(),
+          until: () => Infinity,
+        },
+        async () => (await getInvoice(ctx.db, key.appId, id)) satisfies GatewayReply<'getInvoice'>,
+      );
     },
 
     async cancelInvoice(request) {

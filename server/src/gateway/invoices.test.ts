@@ -449,6 +449,67 @@ describe('gateway invoices', () => {
     expect((await send('GET', '/invoices/inv_nothing', key)).statusCode).toBe(404);
   });
 
+  it('answers a read kept until a row of the invoice changes, whoever writes it', async () => {
+    const { appId, key } = await merchant();
+    const created = (await send('POST', '/invoices', key, order)).json();
+    const read = async () => {
+      const res = await send('GET', `/invoices/${created.id}`, key);
+      expect(res.statusCode).toBe(200);
+      return res.json();
+    };
+    expect(await read()).toEqual(created);
+    // Kept now: the same answer again, byte for byte.
+    expect(await read()).toEqual(created);
+
+    // A payment the watcher records, written outside the gateway.
+    const option = created.payment_options[0];
+    await t.db
+      .insertInto('invoice_payments')
+      .values({
+        id: `ipay_${created.id}`,
+        invoice_id: created.id,
+        app_id: appId,
+        payment_method_id: 'pm_usdt_bsc',
+        chain_id: option.chain_id,
+        tx_hash: `0x${'ab'.repeat(32)}`,
+        log_index: 0,
+        block_number: 100,
+        amount_raw: '10000000000000000000',
+        value: '9.25',
+        confirmations: 1,
+        status: 'pending',
+        late: 0,
+        created_at: t.clock().toISOString(),
+        seen_at: t.clock().toISOString(),
+      })
+      .execute();
+    const paid = await read();
+    expect(paid.paid).toBe('9.25');
+    expect(paid.payments).toEqual([expect.objectContaining({ amount: '10', status: 'pending' })]);
+    expect(paid.payment_options[0].paid).toBe('10');
+
+    // Its confirmations, an option's row and the invoice's own row, each seen at once.
+    await t.db
+      .updateTable('invoice_payments')
+      .set({ confirmations: 5 })
+      .where('invoice_id', '=', created.id)
+      .execute();
+    expect((await read()).payments[0].confirmations).toBe(5);
+    await t.db
+      .updateTable('invoice_payment_options')
+      .set({ rate_source: 'table:EUR/USDT' })
+      .where('invoice_id', '=', created.id)
+      .where('position', '=', 0)
+      .execute();
+    expect((await read()).payment_options[0].rate_source).toBe('table:EUR/USDT');
+    await t.db
+      .updateTable('invoices')
+      .set({ status: 'expired', paid_partial: 1 })
+      .where('id', '=', created.id)
+      .execute();
+    expect(await read()).toMatchObject({ status: 'expired', exceptions: ['paid_partial'] });
+  });
+
   it("marks an invoice settled or invalid, the merchant's reason kept, and a settled one no more", async () => {
     const { key } = await merchant();
     const { id } = (await send('POST', '/invoices', key, order)).json();

@@ -29,6 +29,7 @@ import * as m0300 from './0300_signer_request_macs';
 import * as m0310 from './0310_withdrawal_waiting_reason';
 import * as m0400 from './0400_invoices';
 import * as m0410 from './0410_invoice_counts_once';
+import * as m0420 from './0420_invoice_owner_triggers';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '0310_withdrawal_waiting_reason': m0310,
   '0400_invoices': m0400,
   '0410_invoice_counts_once': m0410,
+  '0420_invoice_owner_triggers': m0420,
 };
