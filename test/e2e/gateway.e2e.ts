@@ -36,6 +36,14 @@ async function toast(page: Page, text: string) {
   await page.getByRole('alert').filter({ hasText: text }).waitFor();
 }
 
+/** Saves Merchant Setting and waits for the server's answer (a toast from the last save may still be up). */
+async function saveSettings(page: Page) {
+  const saved = page.waitForResponse((r) => r.url().endsWith('/cryptosafelock/update-app'));
+  await page.getByRole('button', { name: 'Update' }).click();
+  expect((await saved).ok()).toBe(true);
+  await toast(page, 'App updated successfully');
+}
+
 async function openTab(page: Page, tab: string) {
   await page.getByRole('navigation', { name: 'App menu' }).getByRole('link', { name: tab }).click();
   await page.getByRole('heading', { level: 2, name: tab }).waitFor();
@@ -152,14 +160,12 @@ test('a key opens an account, a payment to it is seen Pending then Hash Verified
   // A whitelist without the caller shuts it out, naming the address the gateway saw.
   await openTab(page, 'Merchant Setting');
   await page.getByLabel('IP Whitelist').fill('203.0.113.10');
-  await page.getByRole('button', { name: 'Update' }).click();
-  await toast(page, 'App updated successfully');
+  await saveSettings(page);
   const outside = await call('GET', '/deposits');
   expect(outside.status).toBe(403);
   expect(JSON.stringify(outside.body)).toContain('127.0.0.1');
   await page.getByLabel('IP Whitelist').fill('');
-  await page.getByRole('button', { name: 'Update' }).click();
-  await toast(page, 'App updated successfully');
+  await saveSettings(page);
   expect((await call('GET', '/deposits')).status).toBe(200);
 
   // A revoked key opens nothing.

@@ -108,6 +108,7 @@ export function makeSend(i: number, overrides: Partial<SendTransaction> = {}): S
     to_address: PAYOUT_ADDRESS,
     status: 1,
     created_at: '2026-11-01T12:00:00Z',
+    waiting_reason: null,
     ...overrides,
   };
 }

@@ -2061,6 +2061,8 @@ export interface components {
        * @description When the withdrawal was requested.
        */
       created_at: string;
+      /** @description Why a Processing Transfer withdrawal is not going out, in words, with who unblocks it (e.g. held for the operator's approval: it would take the app past its daily cap); null while nothing holds it up. */
+      waiting_reason: string | null;
     };
     /** @description Transaction counts of the app (the Usage cards). */
     TransactionTotals: {

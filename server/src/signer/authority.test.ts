@@ -30,6 +30,8 @@ import { provisionGasAddresses } from '../domain/payments/gasProvisioner';
 import { sendWithdrawals } from '../domain/payments/withdrawalSending';
 import { macWithdrawalsAtUpgrade, requestWithdrawal } from '../domain/payments/withdrawals';
 import { getWithdrawal } from '../domain/payments/withdrawalReads';
+import { appDetails } from '../domain/apps/appDetails';
+import { localChains } from '../domain/payments/testDeposits';
 import { withdrawalView } from '../domain/payments/views';
 import { requestSigner } from './client/requestMac';
 import { runSignerCommand } from './server/commands';
@@ -91,7 +93,7 @@ async function merchant(tokens = '500') {
   await mint(BSC_USDT, gas, usdt(tokens));
   await registerApp(t, signer, appId);
   const payee = privateKeyToAddress(`0x${(1200 + serial).toString(16).padStart(64, '0')}`);
-  return { appId, methodId, gas, payee, username, email: `${username}@example.com` };
+  return { appId, userId, methodId, gas, payee, username, email: `${username}@example.com` };
 }
 
 function mint(token: string | null, to: string, amount: bigint) {
@@ -578,7 +580,7 @@ describe('the daily cap the web process cannot lift', () => {
 
   it('beyond the cap a withdrawal waits held for approval; approved it goes out, rejected it ends Unsuccessful', async () => {
     // No plan registered: the smallest plan's cap, 10,000 USDT a day.
-    const { appId, gas, payee, email } = await merchant('30000');
+    const { appId, userId, gas, payee, email } = await merchant('30000');
     const first = await withdraw(appId, payee, '6000');
     const second = await withdraw(appId, payee, '5000');
     await sendPasses(1);
@@ -593,6 +595,15 @@ describe('the daily cap the web process cannot lift', () => {
     const message = `Beyond the app's daily cap of 10000 USDT-BEP20 (6000 USDT-BEP20 sent in the last 24 hours): this withdrawal of 5000 USDT-BEP20 waits for the gateway operator's approval (${approvalId}).`;
     // The merchant's server sees why (the gateway's withdrawal), and both are told, once.
     expect(await waitingOf(appId, second.id)).toEqual({ code: 'held_for_approval', message });
+    // The merchant's Send list says it under the status.
+    const portal = await appDetails(t.db, userId, appId, {}, localChains(t.config, t.db), {
+      nowIso: t.clock().toISOString(),
+      feeLeg: false,
+    });
+    expect(portal.send.data.map((s) => [s.id, s.waiting_reason])).toEqual([
+      [second.id, message],
+      [first.id, null],
+    ]);
     await sendPasses(2);
     expect((await withdrawal(second.id)).status).toBe(3);
     expect(

@@ -556,6 +556,8 @@ export type SendTransaction = {
   status: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
   /** When the withdrawal was requested. */
   created_at: string;
+  /** Why a Processing Transfer withdrawal is not going out, in words, with who unblocks it (e.g. held for the operator's approval: it would take the app past its daily cap); null while nothing holds it up. */
+  waiting_reason: string | null;
 };
 export type SendPage = {
   /** The rows of this page, newest first. */

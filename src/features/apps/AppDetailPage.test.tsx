@@ -693,6 +693,26 @@ describe('Transaction', () => {
     expect(screen.getByRole('cell', { name: 'Hash Verified (Awaiting Gas)' })).toBeInTheDocument();
   });
 
+  test('Send says under the status why a withdrawal is held, and who decides', async () => {
+    const reason =
+      "Held for the operator's approval: it would take 1,250.00 USDT out of USDT (BNB Smart Chain) in 24 hours, past the daily cap of 1,000.00 USDT (400.00 USDT went out).";
+    renderTab(
+      'transaction',
+      makeAppDetails({
+        send: makePage('send', [
+          makeSend(1, { status: 3, waiting_reason: reason }),
+          makeSend(2, { status: 3 }),
+        ]),
+      }),
+      '?view=send',
+    );
+    const held = await screen.findByRole('cell', { name: `Processing Transfer ${reason}` });
+    expect(within(held).getByText(reason)).toBeInTheDocument();
+    // The other withdrawal at 3 is held by nothing: its status stands alone.
+    expect(screen.getAllByText(/^Held for the operator/)).toHaveLength(1);
+    expect(screen.getByRole('cell', { name: 'Processing Transfer' })).toBeInTheDocument();
+  });
+
   test('Send shortens hashes with explorer links, names every status, acts only on 3 and 6', async () => {
     const rows = [0, 1, 2, 3, 4, 5, 6, 7].map((s) =>
       makeSend(s, { status: s as 0, thash: s === 0 ? null : undefined }),

@@ -43,7 +43,14 @@ export function SendList({ appId }: { appId: string }) {
     {
       header: 'Status',
       className: 'status-cell',
-      cell: (tx) => <StatusBadge status={tx.status} names={SEND_STATUS} />,
+      cell: (tx) => (
+        <>
+          <StatusBadge status={tx.status} names={SEND_STATUS} />
+          {tx.waiting_reason && (
+            <div className="small text-body-secondary mt-1 waiting-reason">{tx.waiting_reason}</div>
+          )}
+        </>
+      ),
     },
     {
       header: 'Time',
