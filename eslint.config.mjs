@@ -113,7 +113,11 @@ export default tseslint.config(
   // modules), never in a handler.
   { ignores: ['server/src/generated/**'] },
   {
-    files: ['server/src/portal/**/*.ts', 'server/src/http/**/*.ts'],
+    files: [
+      'server/src/portal/**/*.ts',
+      'server/src/http/**/*.ts',
+      'server/src/checkout/**/*.{ts,tsx}',
+    ],
     ignores: ['server/src/**/*.test.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -162,7 +166,7 @@ export default tseslint.config(
   // own transactions, no signer code beyond the client, and no seed data. Nothing outside the
   // signer's entry imports its server part (the seed-making code stays out of the web process).
   {
-    files: ['server/src/**/*.ts'],
+    files: ['server/src/**/*.{ts,tsx}'],
     ignores: ['server/src/**/*.test.ts'],
     rules: {
       'import-x/no-restricted-paths': [
@@ -176,6 +180,7 @@ export default tseslint.config(
                 './http',
                 './portal',
                 './gateway',
+                './checkout',
                 './signer/server',
                 './seed',
                 './admin',
@@ -205,19 +210,26 @@ export default tseslint.config(
             },
             {
               target: './http',
-              from: ['./portal', './gateway', './signer/server', './seed', './admin'],
+              from: ['./portal', './gateway', './checkout', './signer/server', './seed', './admin'],
               message:
                 'http/ is plumbing both APIs share: it imports neither API nor what runs them.',
             },
             {
               target: './portal',
-              from: ['./gateway', './signer/server', './admin'],
-              message: 'The portal API imports no gateway, signer server or operator code.',
+              from: ['./gateway', './checkout', './signer/server', './admin'],
+              message:
+                'The portal API imports no gateway, checkout, signer server or operator code.',
             },
             {
               target: './gateway',
-              from: ['./portal', './signer/server', './admin'],
-              message: 'The gateway API imports no portal, signer server or operator code.',
+              from: ['./portal', './checkout', './signer/server', './admin'],
+              message:
+                'The gateway API imports no portal, checkout, signer server or operator code.',
+            },
+            {
+              target: './checkout',
+              from: ['./portal', './gateway', './signer/server', './admin'],
+              message: 'The checkout page imports no API, signer server or operator code.',
             },
             {
               target: [

@@ -4,6 +4,12 @@ import rateLimit from '@fastify/rate-limit';
 import responseValidation from '@fastify/response-validation';
 import openapiGlue from 'fastify-openapi-glue';
 import type { ResolvedConfig } from './config';
+import {
+  CHECKOUT_ASSETS_PREFIX,
+  CHECKOUT_PREFIX,
+  CHECKOUT_RATE_LIMIT_GROUP,
+  registerCheckout,
+} from './checkout/plugin';
 import { createAppContext } from './context';
 import type { Db } from './db/connection';
 import type { Clock } from './domain/time';
@@ -74,6 +80,10 @@ export interface BuildAppOptions {
   webDir?: string;
   /** Directory of the built gateway reference page (main passes dist/gateway-docs). */
   gatewayDocsDir?: string;
+  /** Directory of the checkout page's built script and style sheet (main passes dist/checkout). */
+  checkoutDir?: string;
+  /** How often the checkout's status feed looks for changes (ms; tests make it short). */
+  checkoutFeedTickMs?: number;
   /** Test seam: handlers that replace the tag modules' ones for the given operationIds. */
   handlerOverrides?: HandlerMap;
 }
@@ -184,6 +194,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       };
       return;
     }
+    if (route.url.startsWith(`${CHECKOUT_PREFIX}/`)) {
+      // One budget per client address for the checkout's pages and status answers (its assets
+      // are files named by their content, cached for good).
+      route.config = {
+        ...route.config,
+        rateLimit: route.url.startsWith(CHECKOUT_ASSETS_PREFIX)
+          ? false
+          : {
+              max: config.rateLimit.checkoutMax,
+              timeWindow: config.rateLimit.windowMs,
+              groupId: CHECKOUT_RATE_LIMIT_GROUP,
+            },
+      };
+      return;
+    }
     if (!route.url.startsWith(API_PREFIX)) {
       route.config = { ...route.config, rateLimit: false };
       return;
@@ -256,6 +281,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await registerGateway(app, ctx, options.gatewayDocsDir);
+  await registerCheckout(app, ctx, {
+    assetsDir: options.checkoutDir,
+    feedTickMs: options.checkoutFeedTickMs,
+  });
 
   // Operator routes outside /api: after the onRoute hooks (no rate limit: load balancers and
   // Prometheus poll them) and after compression, which attaches itself as routes are added.

@@ -16,6 +16,8 @@ export interface RateLimitConfig {
   authMax: number;
   /** Requests per window for each API key on the gateway API (server/src/gateway). */
   gatewayMax: number;
+  /** Requests per window from one client address to the checkout page and its status (/pay). */
+  checkoutMax: number;
   /**
    * Failed API key checks (401) from one client address per `gatewayAuthFailureWindowMs` before
    * the gateway refuses that address (429), whatever key it sends, until the window ends.
@@ -527,6 +529,7 @@ export function loadConfig(env: Env): Config {
       windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1, 24 * 3_600_000),
       authMax: int(env, 'AUTH_RATE_LIMIT_MAX', 10, 1, 1_000_000),
       gatewayMax: int(env, 'GATEWAY_RATE_LIMIT_MAX', 600, 1, 1_000_000),
+      checkoutMax: int(env, 'CHECKOUT_RATE_LIMIT_MAX', 120, 1, 1_000_000),
       gatewayAuthFailureMax: int(env, 'GATEWAY_AUTH_FAILURE_MAX', 30, 1, 1_000_000),
       gatewayAuthFailureWindowMs: int(
         env,

@@ -5,7 +5,7 @@ import { runPrimary } from './cluster';
 import { loadConfig, type Config } from './config';
 import { refuseReadableSeed } from './domain/chain/walletKey';
 import { startWorker } from './jobs/worker';
-import { GATEWAY_DOCS_DIR, WEB_DIR } from './paths';
+import { CHECKOUT_DIR, GATEWAY_DOCS_DIR, WEB_DIR } from './paths';
 import { openRuntime } from './runtime';
 import { backgroundTasks } from './jobs';
 import { signerRefusals } from './http/signerMetrics';
@@ -31,6 +31,7 @@ async function serve(loaded: Config): Promise<void> {
     db: runtime.db,
     webDir: WEB_DIR,
     gatewayDocsDir: GATEWAY_DOCS_DIR,
+    checkoutDir: CHECKOUT_DIR,
   });
   const worker = await startWorker({
     db: runtime.db,

@@ -11,3 +11,5 @@ export const DIST_DIR = path.resolve(ROOT_DIR, process.env.DIST_DIR ?? 'dist');
 export const WEB_DIR = path.join(DIST_DIR, 'web');
 /** The gateway's reference page, built by scripts/build-gateway-docs.mjs. */
 export const GATEWAY_DOCS_DIR = path.join(DIST_DIR, 'gateway-docs');
+/** The checkout page's script and style sheet, built by scripts/build-checkout.mjs. */
+export const CHECKOUT_DIR = path.join(DIST_DIR, 'checkout');

@@ -89,7 +89,7 @@ export function machinePayments(
 }
 
 /** EIP-681: `ethereum:<token>@<chain>/transfer?address=…&uint256=…`, or the coin's form. */
-function paymentUri(option: OptionRecord, raw: bigint): string | null {
+export function paymentUri(option: OptionRecord, raw: bigint): string | null {
   if (option.chain_id === 0) return null;
   return option.token_contract
     ? `ethereum:${option.token_contract}@${option.chain_id}/transfer?address=${option.address}&uint256=${raw}`

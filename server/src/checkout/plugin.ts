@@ -1,0 +1,277 @@
+import { existsSync, readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import path from 'node:path';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import {
+  checkoutFingerprints,
+  checkoutInvoice,
+  type CheckoutInvoice,
+} from '../domain/invoices/checkout';
+import { keepBytes } from '../http/keptAnswers';
+import { StatusFeed } from './feed';
+import { ENGLISH, say, type Language } from './messages';
+import { renderFragment, renderMessagePage, renderPage, viewOf, type CheckoutAssets } from './page';
+import { statusOf } from './screens';
+
+// The hosted checkout page, public (no session: the invoice id, 128 random bits, is the key):
+// GET /pay/{id} (the page, `?method=CODE` once a method is chosen), /pay/{id}/fragment (the
+// state's screen alone, which the script swaps in), /pay/{id}/status (JSON) and
+// /pay/{id}/events (Server-Sent Events from the process's one feed), and the script and style
+// sheet under /pay/assets/. Every page and status answer is rate limited per client address
+// (app.ts, CHECKOUT_RATE_LIMIT_MAX), never indexed, sends no referrer and runs nothing but the
+// page's own script.
+
+export const CHECKOUT_PREFIX = '/pay';
+export const CHECKOUT_ASSETS_PREFIX = '/pay/assets/';
+/** The group whose routes (every page and status answer) share one budget per client address. */
+export const CHECKOUT_RATE_LIMIT_GROUP = 'checkout';
+
+/** Nothing but this server's own script and style sheet; no inline code, no other host. */
+export const CHECKOUT_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const PAGE_HEADERS = {
+  'content-security-policy': CHECKOUT_CSP,
+  'x-robots-tag': 'noindex, nofollow',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+/** An invoice id as the gateway makes them (ids.ts): anything else is not one, unasked. */
+const INVOICE_ID = /^inv_[0-9a-z]{10,40}$/;
+const METHOD_CODE = /^[A-Za-z0-9-]{1,40}$/;
+/** Built by scripts/build-checkout.mjs: content-hashed names. */
+const ASSET_FILE = /^checkout\.[0-9a-f]{8,}\.(js|css)$/;
+
+/** The built script and style sheet (dist/checkout), read once; none when not built. */
+function readAssets(dir: string | undefined) {
+  const files = new Map<string, Buffer>();
+  const urls: CheckoutAssets = {};
+  if (!dir || !existsSync(path.join(dir, 'manifest.json'))) return { files, urls };
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as {
+    js?: string;
+    css?: string;
+  };
+  for (const [kind, name] of [
+    ['js', manifest.js],
+    ['css', manifest.css],
+  ] as const) {
+    if (name === undefined || !ASSET_FILE.test(name)) continue;
+    const file = path.join(dir, name);
+    const twin = (suffix: string) =>
+      existsSync(`${file}${suffix}`) ? readFileSync(`${file}${suffix}`) : undefined;
+    files.set(name, keepBytes(readFileSync(file), { br: twin('.br'), gzip: twin('.gz') }));
+    if (kind === 'js') urls.script = `${CHECKOUT_ASSETS_PREFIX}${name}`;
+    else urls.style = `${CHECKOUT_ASSETS_PREFIX}${name}`;
+  }
+  return { files, urls };
+}
+
+interface Params {
+  id: string;
+}
+interface Query {
+  /** Repeated in a hand-made URL, it comes as a list: not a method. */
+  method?: string | string[];
+}
+
+export interface CheckoutOptions {
+  /** dist/checkout: the built script and style sheet. */
+  assetsDir?: string;
+  /** How often the status feed looks for changes (ms). */
+  feedTickMs?: number;
+}
+
+export async function registerCheckout(
+  app: FastifyInstance,
+  ctx: AppContext,
+  options: CheckoutOptions = {},
+): Promise<StatusFeed> {
+  const assets = readAssets(options.assetsDir);
+  const language: Language = ENGLISH;
+  const feed = new StatusFeed(
+    {
+      fingerprints: (ids) => checkoutFingerprints(ctx.db, ids),
+      status: async (id) => {
+        const checkout = await checkoutInvoice(ctx.db, id);
+        return checkout && statusOf(checkout);
+      },
+    },
+    {
+      tickMs: options.feedTickMs ?? 1000,
+      pingEvery: 25,
+      onError: (error) => app.log.warn({ err: error }, 'checkout status feed'),
+    },
+  );
+  const streams = new Set<ServerResponse>();
+  app.addHook('onClose', (_instance, done) => {
+    feed.close();
+    for (const stream of streams) stream.end();
+    done();
+  });
+
+  await app.register(
+    async (pay) => {
+      const messagePage = (
+        reply: FastifyReply,
+        status: number,
+        heading: Parameters<typeof renderMessagePage>[1],
+        text: Parameters<typeof renderMessagePage>[2],
+        params: Record<string, string> = {},
+        link?: { href: string; label: string },
+      ) =>
+        reply
+          .code(status)
+          .headers(PAGE_HEADERS)
+          .type('text/html; charset=utf-8')
+          .send(renderMessagePage(language, heading, text, params, assets.urls, link));
+
+      // Refusals on these routes (the rate limit's 429 among them) are pages, or JSON for the
+      // status answers the script reads.
+      pay.setErrorHandler((error: FastifyError, request, reply) => {
+        const status =
+          error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 500;
+        if (status >= 500) request.log.error({ err: error }, 'checkout');
+        if (request.url.includes('/status') || request.url.includes('/events')) {
+          return reply.code(status).headers(PAGE_HEADERS).send({ error: error.message });
+        }
+        return status === 429
+          ? messagePage(reply, 429, 'tooMany.heading', 'tooMany.status')
+          : messagePage(reply, status, 'error.heading', 'error.status');
+      });
+
+      /** The invoice of a request, or a 404 page (or JSON) sent and undefined. */
+      const invoiceOf = async (
+        request: FastifyRequest<{ Params: Params; Querystring: Query }>,
+        reply: FastifyReply,
+        json = false,
+      ) => {
+        const { id } = request.params;
+        const checkout = INVOICE_ID.test(id) ? await checkoutInvoice(ctx.db, id) : undefined;
+        if (checkout) return checkout;
+        if (json) {
+          void reply
+            .code(404)
+            .headers(PAGE_HEADERS)
+            .send({ error: say(language, 'notFound.heading') });
+        } else void messagePage(reply, 404, 'notFound.heading', 'notFound.status');
+        return undefined;
+      };
+
+      /** The chosen method when the invoice offers it; a 400 page sent otherwise. */
+      const methodOf = (
+        request: FastifyRequest<{ Params: Params; Querystring: Query }>,
+        reply: FastifyReply,
+        offered: readonly string[],
+      ): { ok: true; method: string | undefined } | { ok: false } => {
+        const { method } = request.query;
+        if (method === undefined || method === '') return { ok: true, method: undefined };
+        if (typeof method === 'string' && METHOD_CODE.test(method) && offered.includes(method)) {
+          return { ok: true, method };
+        }
+        void messagePage(
+          reply,
+          400,
+          'badMethod.heading',
+          'badMethod.status',
+          { method: String(method).slice(0, 40) },
+          {
+            href: `${CHECKOUT_PREFIX}/${request.params.id}`,
+            label: say(language, 'pick.change'),
+          },
+        );
+        return { ok: false };
+      };
+
+      const methodsOf = (checkout: CheckoutInvoice) =>
+        checkout.invoice.payment_options.map((o) => o.method);
+
+      pay.get<{ Params: Params; Querystring: Query }>('/:id', async (request, reply) => {
+        const checkout = await invoiceOf(request, reply);
+        if (!checkout) return reply;
+        const chosen = methodOf(request, reply, methodsOf(checkout));
+        if (!chosen.ok) return reply;
+        const view = viewOf(checkout, chosen.method, language);
+        return reply
+          .headers(PAGE_HEADERS)
+          .type('text/html; charset=utf-8')
+          .send(renderPage(view, assets.urls));
+      });
+
+      pay.get<{ Params: Params; Querystring: Query }>('/:id/fragment', async (request, reply) => {
+        const checkout = await invoiceOf(request, reply);
+        if (!checkout) return reply;
+        const chosen = methodOf(request, reply, methodsOf(checkout));
+        if (!chosen.ok) return reply;
+        return reply
+          .headers(PAGE_HEADERS)
+          .type('text/html; charset=utf-8')
+          .send(renderFragment(viewOf(checkout, chosen.method, language)));
+      });
+
+      pay.get<{ Params: Params; Querystring: Query }>('/:id/status', async (request, reply) => {
+        const checkout = await invoiceOf(request, reply, true);
+        if (!checkout) return reply;
+        return reply.headers(PAGE_HEADERS).send(statusOf(checkout));
+      });
+
+      // Callback style: the answer is the raw stream, written until the shopper leaves.
+      pay.get<{ Params: Params; Querystring: Query }>('/:id/events', async (request, reply) => {
+        const checkout = await invoiceOf(request, reply, true);
+        if (!checkout) return reply;
+        const { id } = request.params;
+        reply.hijack();
+        const raw = reply.raw;
+        const set = Object.entries(reply.getHeaders()).filter(
+          (entry): entry is [string, string | number | string[]] => entry[1] !== undefined,
+        );
+        raw.writeHead(200, {
+          ...Object.fromEntries(set),
+          ...PAGE_HEADERS,
+          'content-type': 'text/event-stream; charset=utf-8',
+          // No proxy may hold the events back to fill a buffer.
+          'x-accel-buffering': 'no',
+        });
+        const send = (status: ReturnType<typeof statusOf>) =>
+          raw.write(`event: status\ndata: ${JSON.stringify(status)}\n\n`);
+        raw.write('retry: 5000\n\n');
+        send(statusOf(checkout));
+        const unsubscribe = feed.subscribe(id, {
+          status: send,
+          ping: () => raw.write(': ping\n\n'),
+        });
+        streams.add(raw);
+        request.raw.on('close', () => {
+          unsubscribe();
+          streams.delete(raw);
+        });
+        return reply;
+      });
+
+      pay.get<{ Params: { file: string } }>('/assets/:file', (request, reply) => {
+        const file = assets.files.get(request.params.file);
+        if (!file) return reply.code(404).send({ error: 'No such file.' });
+        return reply
+          .header('cache-control', 'public, max-age=31536000, immutable')
+          .type(
+            request.params.file.endsWith('.js')
+              ? 'text/javascript; charset=utf-8'
+              : 'text/css; charset=utf-8',
+          )
+          .send(file);
+      });
+    },
+    { prefix: CHECKOUT_PREFIX },
+  );
+
+  return feed;
+}
