@@ -1,9 +1,11 @@
-// Bundles the API server (server/src) into dist/server/{main,admin,signer}.cjs with esbuild, and renders
-// the gateway's reference page into dist/gateway-docs (build-gateway-docs.mjs).
+// Bundles the API server (server/src) into dist/server/{main,admin,signer}.cjs with esbuild, renders
+// the gateway's reference page into dist/gateway-docs (build-gateway-docs.mjs) and builds the
+// checkout page's script and style sheet into dist/checkout (build-checkout.mjs).
 // Dependencies stay external (node_modules at run time); Node >= 20.19 require()s the ESM-only ones.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildCheckout, checkoutIsStale } from './build-checkout.mjs';
 import { buildGatewayDocs, gatewayDocsAreStale } from './build-gateway-docs.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,7 +31,7 @@ function newestMtime(dir) {
 
 /** True when a bundle is missing or older than any file under server/src, or the page is stale. */
 export function serverBuildIsStale() {
-  if (gatewayDocsAreStale()) return true;
+  if (gatewayDocsAreStale() || checkoutIsStale()) return true;
   const sources = newestMtime(srcDir);
   return Object.keys(entries).some((name) => {
     const out = path.join(outDir, `${name}.cjs`);
@@ -66,6 +68,7 @@ export async function buildServer() {
       .join(', ')}`,
   );
   buildGatewayDocs();
+  await buildCheckout();
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

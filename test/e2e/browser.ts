@@ -73,18 +73,21 @@ export const PHONE = { width: 375, height: 740 };
 
 /**
  * A new context (fresh storage) and page on this file's server (or `baseURL`'s); `userAgent`
- * makes it another device for the server (the bell names the system and browser it parses from it).
+ * makes it another device for the server (the bell names the system and browser it parses from
+ * it); `javaScriptEnabled: false` is a browser with scripts off.
  */
 export async function openPage(
   viewport = DESKTOP,
   userAgent?: string,
   baseURL = serverUrl(),
+  options: { javaScriptEnabled?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   if (!browser) throw new Error('no browser: call freshBrowser() at the top of the file');
   const context = await browser.newContext({
     viewport,
     baseURL,
     ...(userAgent ? { userAgent } : {}),
+    ...options,
   });
   await watchCsp(context);
   const page = await context.newPage();

@@ -17,7 +17,7 @@ export const en = {
   'pick.change': 'Choose another way to pay',
 
   'amount.heading': 'Amount to send',
-  'amount.token': 'Exactly',
+  'amount.token': 'Send exactly',
   'amount.fiat': 'Invoice total',
   'amount.rate': 'Rate',
   'amount.rateValue': '1 {asset} = {rate} {currency}',

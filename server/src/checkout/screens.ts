@@ -69,13 +69,16 @@ export function statusOf(checkout: CheckoutInvoice): CheckoutStatus {
   return { screen: screenOf(checkout.invoice, undefined), key: stateKey(checkout.invoice) };
 }
 
-/** The option the shopper chose (`?method=`), the only one, or undefined. */
+/** The option the shopper chose (`?method=`), the only one, the one paid with, or undefined. */
 export function chosenOption(
   invoice: Invoice,
   method: string | undefined,
 ): PaymentOption | undefined {
   if (method !== undefined) return invoice.payment_options.find((o) => o.method === method);
-  return invoice.payment_options.length === 1 ? invoice.payment_options[0] : undefined;
+  if (invoice.payment_options.length === 1) return invoice.payment_options[0];
+  // Once something is paid, the method it was paid with is the one to finish with.
+  const paid = invoice.payments.find((p) => p.status !== 'removed');
+  return paid && invoice.payment_options.find((o) => o.method === paid.method);
 }
 
 /** The token standard a method's code names (`USDT-BEP20` -> BEP20), for tokens only. */
@@ -122,8 +125,10 @@ export function formatters(language: Language) {
     token: (value: string) => exact(token, value),
     /** An amount in the invoice's currency: a fiat code as money, a token code as a number. */
     money(value: string, currency: string): string {
-      if (!isFiat(currency)) return `${exact(token, value)} ${currency}`;
-      const places = (value.split('.')[1] ?? '').length;
+      const minor = FIAT_CURRENCIES[currency];
+      if (minor === undefined) return `${exact(token, value)} ${currency}`;
+      // The currency's minor units ($25.00), or more where the amount has them.
+      const places = Math.max(minor, (value.split('.')[1] ?? '').length);
       return exact(money(currency, places), value);
     },
     /** A rate as given, its digits kept. */
@@ -134,7 +139,3 @@ export function formatters(language: Language) {
 }
 
 export type Formatters = ReturnType<typeof formatters>;
-
-function isFiat(currency: string): boolean {
-  return currency in FIAT_CURRENCIES;
-}
