@@ -165,3 +165,6 @@ function start(main: HTMLElement, live: HTMLElement, invoice: string): void {
   enhance();
   listen();
 }
+
+// A module, so its names stay its own (esbuild wraps it in a function for the page).
+export {};

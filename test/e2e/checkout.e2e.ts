@@ -168,9 +168,9 @@ test('an expired invoice says so, and shows no address to pay', async () => {
   const invoice = await createInvoice('30');
   // Its time runs out: the expiry job, not the test, makes it expired.
   const db = new Database(path.join(server.dataDir, 'portal.sqlite'));
-  // The owner triggers call a function each server connection registers (db/ownerChanges.ts);
-  // the server hears of this commit through data_version instead.
-  db.function('owner_changed', () => null);
+  // The owner triggers call a function of one argument that each server connection registers
+  // (db/ownerChanges.ts); the server hears of this commit through data_version instead.
+  db.function('owner_changed', (_owner: unknown) => null);
   try {
     db.prepare('UPDATE invoices SET expires_at = ? WHERE id = ?').run(
       new Date(Date.now() - 1000).toISOString(),

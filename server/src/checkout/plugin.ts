@@ -141,7 +141,8 @@ export async function registerCheckout(
         const status =
           error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 500;
         if (status >= 500) request.log.error({ err: error }, 'checkout');
-        if (request.url.includes('/status') || request.url.includes('/events')) {
+        const route = request.routeOptions.url ?? '';
+        if (route.endsWith('/status') || route.endsWith('/events')) {
           return reply.code(status).headers(PAGE_HEADERS).send({ error: error.message });
         }
         return status === 429
