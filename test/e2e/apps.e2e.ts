@@ -141,10 +141,11 @@ test('page through the seeded receives and open a details modal', async () => {
   const { context, page } = await openPage(DESKTOP);
   await signIn(page, { username: DEMO.username, password: DEMO.password, code: DEMO.pin });
   await page.goto('/app/my-app/app_demo_store/transaction?view=receive');
-  // Four days of payments the watcher credited on the local chain, and one below the minimum.
-  await page.getByText('Showing 1 to 10 of 16 results').waitFor();
+  // Four days of payments the watcher credited on the local chain, one below the minimum, and
+  // the credits of the five settled invoices.
+  await page.getByText('Showing 1 to 10 of 21 results').waitFor();
   await page.getByRole('button', { name: 'Page 2' }).click();
-  await page.getByText('Showing 11 to 16 of 16 results').waitFor();
+  await page.getByText('Showing 11 to 20 of 21 results').waitFor();
   await page
     .getByRole('button', { name: /^Details of / })
     .first()
@@ -193,7 +194,7 @@ test('the app detail on a phone', async () => {
   await snap(page, 'apps-operational-wallet-phone');
   await closeDialog(page, wallet);
   await page.goto('/app/my-app/app_demo_store/transaction?view=receive');
-  await page.getByText('Showing 1 to 10 of 16 results').waitFor();
+  await page.getByText('Showing 1 to 10 of 21 results').waitFor();
   await snap(page, 'apps-receive-phone');
   await page.goto('/app/my-app/app_demo_store/app-keys');
   await page.getByLabel('Example request').waitFor();

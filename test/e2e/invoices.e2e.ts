@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { DESKTOP, freshBrowser, openPage, PHONE, snap } from './browser';
-import { buyStarterPlan, registerMerchant, signIn } from './journeys';
+import { buyStarterPlan, createAppWithUsdt, registerMerchant, signIn } from './journeys';
 import { admin, freshServer } from './server';
 import { Receiver } from './webhookReceiver';
 
@@ -50,16 +50,11 @@ test('an invoice made in the portal, paid in two parts, settles on screen and at
   await signIn(page, { ...merchant, code: merchant.pin });
   await buyStarterPlan(page, server.dataDir, merchant.username);
 
-  await page.goto('/app/create-app');
-  await page.getByLabel('App Name').fill('Invoice Shop');
-  await page.getByLabel('Project URL').fill('https://invoice-shop.example.com');
-  await page.getByRole('button', { name: 'Create App' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Invoice Shop' }).waitFor();
-  await page.getByRole('switch', { name: 'Use USDT (BNB Smart Chain)' }).click();
-  const payout = page.getByRole('dialog', { name: 'Enter Payout Address' });
-  await payout.getByLabel('Payout Address').fill(PAYOUT);
-  await payout.getByRole('button', { name: 'Submit' }).click();
-  await page.getByRole('switch', { name: 'For Deposit' }).waitFor();
+  await createAppWithUsdt(page, {
+    name: 'Invoice Shop',
+    url: 'https://invoice-shop.example.com',
+    payout: PAYOUT,
+  });
 
   // The endpoint, and the secret it verifies with.
   await openTab('Merchant Setting');

@@ -69,3 +69,25 @@ export async function buyStarterPlan(page: Page, dataDir: string, username: stri
     .click();
   await page.getByText('Package purchased successfully').waitFor();
 }
+
+/**
+ * Creates an app through Create App and takes USDT (BNB Smart Chain) into use with `payout` as
+ * its payout address; answers the app's path.
+ */
+export async function createAppWithUsdt(
+  page: Page,
+  app: { name: string; url: string; payout: string },
+): Promise<string> {
+  await page.goto('/app/create-app');
+  await page.getByLabel('App Name').fill(app.name);
+  await page.getByLabel('Project URL').fill(app.url);
+  await page.getByRole('button', { name: 'Create App' }).click();
+  await page.getByRole('heading', { level: 1, name: app.name }).waitFor();
+  const appPath = new URL(page.url()).pathname;
+  await page.getByRole('switch', { name: 'Use USDT (BNB Smart Chain)' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Enter Payout Address' });
+  await dialog.getByLabel('Payout Address').fill(app.payout);
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await page.getByRole('switch', { name: 'For Deposit' }).waitFor();
+  return appPath;
+}

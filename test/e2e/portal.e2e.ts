@@ -151,7 +151,7 @@ test('the dashboard holds still while its figures load, at 1280 px and 375 px', 
     await page.goto('/app/dashboard');
     await page.getByRole('status', { name: 'Loading the dashboard' }).waitFor();
     await recentActivityShown(page);
-    await page.getByText('15/1000').waitFor();
+    await page.getByText('20/1000').waitFor();
     // Two frames, so the last change has been laid out and reported.
     await page.evaluate(
       () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),

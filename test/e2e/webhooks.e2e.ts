@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { DESKTOP, freshBrowser, openPage, snap } from './browser';
-import { buyStarterPlan, DEMO, registerMerchant, signIn } from './journeys';
+import { buyStarterPlan, createAppWithUsdt, DEMO, registerMerchant, signIn } from './journeys';
 import { admin, freshServer, killServer, otherServer, restartServer } from './server';
 import { latch, Receiver } from './webhookReceiver';
 
@@ -91,17 +91,11 @@ test('a test deposit reaches the endpoint as deposit.pending then deposit.confir
   await signIn(page, { ...merchant, code: merchant.pin });
   await buyStarterPlan(page, server.dataDir, merchant.username);
 
-  await page.goto('/app/create-app');
-  await page.getByLabel('App Name').fill('Hooked Shop');
-  await page.getByLabel('Project URL').fill('https://hooked-shop.example.com');
-  await page.getByRole('button', { name: 'Create App' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Hooked Shop' }).waitFor();
-  appPath = new URL(page.url()).pathname;
-  await page.getByRole('switch', { name: 'Use USDT (BNB Smart Chain)' }).click();
-  const payout = page.getByRole('dialog', { name: 'Enter Payout Address' });
-  await payout.getByLabel('Payout Address').fill(PAYOUT);
-  await payout.getByRole('button', { name: 'Submit' }).click();
-  await page.getByRole('switch', { name: 'For Deposit' }).waitFor();
+  appPath = await createAppWithUsdt(page, {
+    name: 'Hooked Shop',
+    url: 'https://hooked-shop.example.com',
+    payout: PAYOUT,
+  });
 
   // The endpoint and the secret it verifies with, shown this once.
   await openTab('Merchant Setting');

@@ -57,7 +57,8 @@ describe('migration 0400: invoices', () => {
   });
 
   it('keeps prices, amounts, rates and metadata exactly as written, on both engines', async () => {
-    await t.db.insertInto('invoices').values(invoice('inv_m1', 1)).execute();
+    // Address indices far above the demo store's invoices'.
+    await t.db.insertInto('invoices').values(invoice('inv_m1', 1_000_001)).execute();
     await t.db
       .insertInto('invoice_payment_options')
       .values({
@@ -116,12 +117,12 @@ describe('migration 0400: invoices', () => {
   const refused = { message: expect.stringMatching(/unique|duplicate/i) };
 
   it('records a transfer once, and gives each invoice an address index of its own', async () => {
-    await t.db.insertInto('invoices').values(invoice('inv_m2', 2)).execute();
+    await t.db.insertInto('invoices').values(invoice('inv_m2', 1_000_002)).execute();
     await expect(
       t.db.insertInto('invoice_payments').values(payment('ipay_m2', 'inv_m2')).execute(),
     ).rejects.toMatchObject(refused);
     await expect(
-      t.db.insertInto('invoices').values(invoice('inv_m3', 2)).execute(),
+      t.db.insertInto('invoices').values(invoice('inv_m3', 1_000_002)).execute(),
     ).rejects.toMatchObject(refused);
   });
 

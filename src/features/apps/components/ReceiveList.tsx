@@ -17,7 +17,7 @@ export function ReceiveList({ appId }: { appId: string }) {
   const [shown, setShown] = useState<ReceiveTransaction | null>(null);
   const [requeue, { isLoading, originalArgs }] = useRequeueDepositMutation();
   const columns: Column<ReceiveTransaction>[] = [
-    { header: 'Client Id', className: 'text-nowrap', cell: (tx) => tx.unique_id },
+    { header: 'Client Id', className: 'text-break', cell: (tx) => tx.unique_id },
     { header: 'Network', className: 'network-cell', cell: (tx) => tx.network_name },
     {
       header: 'Amount',
