@@ -10,7 +10,7 @@ const INVOICE = 'inv_0000000000000000000000000a';
 function page(expiresInMs: number) {
   const expires = new Date(Date.now() + expiresInMs).toISOString();
   document.body.innerHTML = `
-    <main id="checkout" tabindex="-1" data-invoice="${INVOICE}" data-method=""
+    <main id="checkout" tabindex="-1" data-invoice="${INVOICE}" data-fragment="/pay/${INVOICE}/fragment"
       data-copied="Copied" data-left="Time left" data-minutes="{minutes} minutes left to pay"
       data-minute="1 minute left to pay" data-seconds="{seconds} seconds left to pay"
       data-over="The time to pay is over">

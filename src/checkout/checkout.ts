@@ -25,8 +25,8 @@ if (root && announcer && root.dataset.invoice) start(root, announcer, root.datas
 
 function start(main: HTMLElement, live: HTMLElement, invoice: string): void {
   const text = main.dataset;
-  const method = text.method ?? '';
-  const query = method === '' ? '' : `?method=${encodeURIComponent(method)}`;
+  /** The state's screen alone, for the chosen method in the page's language. */
+  const fragment = text.fragment ?? `/pay/${invoice}/fragment`;
   /** Timers of the screen shown now, stopped when another replaces it. */
   let screenTimers: number[] = [];
   let stopListening: (() => void) | undefined;
@@ -101,7 +101,7 @@ function start(main: HTMLElement, live: HTMLElement, invoice: string): void {
     if (!shown || status.key === shown.dataset.key || swapping) return;
     swapping = true;
     try {
-      const res = await fetch(`/pay/${invoice}/fragment${query}`, {
+      const res = await fetch(fragment, {
         headers: { accept: 'text/html' },
       });
       if (!res.ok) return;

@@ -80,7 +80,8 @@ export async function openPage(
   viewport = DESKTOP,
   userAgent?: string,
   baseURL = serverUrl(),
-  options: { javaScriptEnabled?: boolean } = {},
+  /** `locale` is also the Accept-Language the browser sends. */
+  options: { javaScriptEnabled?: boolean; locale?: string } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   if (!browser) throw new Error('no browser: call freshBrowser() at the top of the file');
   const context = await browser.newContext({

@@ -48,6 +48,7 @@ async function createInvoice(amount: string, extra: Record<string, unknown> = {}
   const invoice = (await response.json()) as {
     id: string;
     checkout_url: string;
+    expires_at: string;
     payment_options: { address: string }[];
   };
   return { ...invoice, address: invoice.payment_options[0]?.address ?? '' };
@@ -162,6 +163,53 @@ test('with JavaScript off, the page has everything and follows by refreshing its
   await heading(page, 'Paid');
   await page.waitForURL('**/login?from=checkout', { timeout: WAIT_MS });
   await context.close();
+});
+
+test('in Arabic the page reads right to left; in Japanese amounts and dates are Japanese', async () => {
+  const invoice = await createInvoice('1234.5');
+  const path = new URL(invoice.checkout_url).pathname;
+
+  // Chosen from the page's own list of languages, a plain link.
+  const { context, page } = await openPage(PHONE);
+  await page.goto(path);
+  await heading(page, 'Pay 1,234.5 USDT');
+  await page.getByText('Language: English').click();
+  await page.getByRole('link', { name: 'العربية' }).click();
+  await page.waitForURL(`**${path}?lang=ar`);
+  expect(await page.evaluate(() => [document.documentElement.lang, document.dir])).toEqual([
+    'ar',
+    'rtl',
+  ]);
+  // The warning's bar stands on the right, where an Arabic reader starts.
+  const bar = await page
+    .locator('.warning')
+    .evaluate((e) => [getComputedStyle(e).borderRightWidth, getComputedStyle(e).borderLeftWidth]);
+  expect(bar).toEqual(['4px', '0px']);
+  // The address keeps its order of characters in the right-to-left page.
+  await page.getByText(invoice.address, { exact: true }).waitFor();
+  await page.getByText('1,234.5 USDT', { exact: true }).waitFor();
+  await snap(page, 'checkout-waiting-arabic-phone');
+  const desktop = await openPage(DESKTOP);
+  await desktop.page.goto(`${path}?lang=ar`);
+  await desktop.page.getByText(invoice.address, { exact: true }).waitFor();
+  await snap(desktop.page, 'checkout-waiting-arabic-desktop');
+  await desktop.context.close();
+  await context.close();
+
+  // Chosen by the browser's language.
+  const japan = await openPage(PHONE, undefined, undefined, { locale: 'ja-JP' });
+  await japan.page.goto(path);
+  expect(await japan.page.evaluate(() => document.documentElement.lang)).toBe('ja');
+  const amount = new Intl.NumberFormat('ja').format(1234.5);
+  await japan.page.getByText(`${amount} USDT`, { exact: true }).waitFor();
+  const expiry = new Intl.DateTimeFormat('ja', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  }).format(new Date(invoice.expires_at));
+  await japan.page.getByText(`${expiry} UTC`, { exact: true }).waitFor();
+  await snap(japan.page, 'checkout-waiting-japanese-phone');
+  await japan.context.close();
 });
 
 test('an expired invoice says so, and shows no address to pay', async () => {

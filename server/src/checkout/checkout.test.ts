@@ -231,6 +231,51 @@ describe('checkout page', () => {
     expect(twice.statusCode).toBe(400);
   });
 
+  it("speaks the browser's language, and the one the shopper picks, links and all", async () => {
+    const { id } = await newInvoice({ bnb: true });
+    const french = await page(`/pay/${id}`, { 'accept-language': 'fr-CA,fr;q=0.9,en;q=0.5' });
+    expect(french.headers.vary).toMatch(/Accept-Language/i);
+    expect(french.body).toMatch(/^<!doctype html><html lang="fr" dir="ltr">/);
+    // Picked by the browser: the page's links need not say it.
+    expect(french.body).toContain(`href="/pay/${id}?method=USDT-BEP20"`);
+
+    // Picked from the page's list, a plain link: every link of the page keeps it.
+    expect(french.body).toContain(`href="/pay/${id}?lang=ar"`);
+    const arabic = await page(`/pay/${id}?lang=ar`, { 'accept-language': 'fr' });
+    expect(arabic.body).toMatch(/<html lang="ar" dir="rtl">/);
+    expect(arabic.body).toContain(`href="/pay/${id}?method=USDT-BEP20&amp;lang=ar"`);
+    const chosen = await page(`/pay/${id}?method=USDT-BEP20&lang=ar`);
+    expect(chosen.body).toContain(
+      `data-fragment="/pay/${id}/fragment?method=USDT-BEP20&amp;lang=ar"`,
+    );
+    // Addresses and amounts read left to right inside the right-to-left page.
+    expect(chosen.body).toMatch(/<code class="address" dir="ltr">0x[0-9a-fA-F]{40}<\/code>/);
+    expect(chosen.body).toMatch(/<span class="amount" dir="ltr">53.9 USDT<\/span>/);
+
+    const japanese = await page(`/pay/${id}?method=USDT-BEP20&lang=ja`);
+    expect(japanese.body).toMatch(/<html lang="ja" dir="ltr">/);
+    expect(text(japanese.body)).toMatch(/\d{4}\/\d{1,2}\/\d{1,2} \d{1,2}:\d{2} UTC/);
+    const fragment = await page(`/pay/${id}/fragment?method=USDT-BEP20&lang=ja`);
+    expect(text(fragment.body)).toMatch(/\d{4}\/\d{1,2}\/\d{1,2} \d{1,2}:\d{2} UTC/);
+
+    // A language the page does not have is no choice: the browser's stands.
+    const unknown = await page(`/pay/${id}?lang=xx`, { 'accept-language': 'ru' });
+    expect(unknown.body).toMatch(/<html lang="ru" dir="ltr">/);
+    expect(unknown.body).toContain(`href="/pay/${id}?method=USDT-BEP20"`);
+  });
+
+  it("answers an unknown id in the shopper's language", async () => {
+    const english = await page('/pay/inv_0000000000000000000000000a');
+    const spanish = await page('/pay/inv_0000000000000000000000000a', {
+      'accept-language': 'es-MX',
+    });
+    expect(spanish.statusCode).toBe(404);
+    expect(spanish.body).toMatch(/<html lang="es" dir="ltr">/);
+    expect(text(spanish.body)).not.toContain('Payment page not found');
+    expect(text(english.body)).toContain('Payment page not found');
+    expect(spanish.body).toContain('href="/pay/inv_0000000000000000000000000a?lang=ar"');
+  });
+
   it('shows a partial payment as still due, at the same address', async () => {
     const invoice = await newInvoice();
     await pay(invoice, '20', 2);

@@ -1,110 +1,73 @@
-// Every sentence the checkout page (/pay/{id}) shows a shopper, in one catalogue keyed by id.
-// A catalogue is one language: every language has every id (the type makes a missing one a
-// compile error), and `{name}` marks a value the page fills in. Amounts and dates are formatted
-// by the page with Intl in the catalogue's locale, never written into a sentence here.
+import Negotiator from 'negotiator';
+import { ar } from './languages/ar';
+import { en } from './languages/en';
+import { es } from './languages/es';
+import { fr } from './languages/fr';
+import { it } from './languages/it';
+import { ja } from './languages/ja';
+import { ru } from './languages/ru';
+import { tr } from './languages/tr';
+import { vi } from './languages/vi';
 
-export const en = {
-  'page.title': 'Pay {app}',
-  'page.noscriptRefresh': 'This page refreshes itself every 15 seconds.',
-  'merchant.label': 'Payment to',
-  'invoice.number': 'Invoice {id}',
-  'invoice.description': 'For',
-
-  'pick.heading': 'Choose how to pay',
-  'pick.intro': 'Pick the coin and network your wallet will send from.',
-  'pick.option': '{asset} on {network}',
-  'pick.amount': '{amount} {asset}',
-  'pick.change': 'Choose another way to pay',
-
-  'amount.heading': 'Amount to send',
-  'amount.token': 'Send exactly',
-  'amount.fiat': 'Invoice total',
-  'amount.rate': 'Rate',
-  'amount.rateValue': '1 {asset} = {rate} {currency}',
-  'amount.paid': 'Received so far',
-
-  'network.heading': 'Network',
-  'network.value': '{network} (chain id {chainId})',
-  'network.token': 'Token contract',
-  'network.coin': 'Native coin, no token contract',
-  'network.warning': 'Send only {asset} on {network} ({standard}) to this address.',
-  'network.warningPlain': 'Send only {asset} on {network} to this address.',
-
-  'address.heading': 'Address',
-  'address.open': 'Open in wallet',
-  'address.scanOrCopy': 'Scan the code with your wallet, or copy the address and the amount.',
-  'address.qr': 'QR code of a payment request: {amount} {asset} on {network} to {address}',
-  'copy.address': 'Copy address',
-  'copy.amount': 'Copy amount',
-  'copy.done': 'Copied',
-
-  'expiry.label': 'Pay by',
-  'expiry.left': 'Time left',
-  'expiry.minutes': '{minutes} minutes left to pay',
-  'expiry.minute': '1 minute left to pay',
-  'expiry.seconds': '{seconds} seconds left to pay',
-  'expiry.over': 'The time to pay is over',
-
-  'waiting.heading': 'Pay {amount} {asset}',
-  'waiting.status': 'Waiting for your payment.',
-
-  'partial.heading': 'Still due: {due} {asset}',
-  'partial.status':
-    'We received {paid} {asset}. Send the remaining {due} {asset} to the same address.',
-
-  'seen.heading': 'Payment received, confirming',
-  'seen.status': '{paid} {asset} seen, {confirmations} of {required} confirmations.',
-  'seen.next': 'You can close this page: the payment completes by itself.',
-
-  'paid.heading': 'Paid',
-  'paid.status': 'Thank you. {app} has received your payment.',
-  'paid.redirect': 'Taking you back to {app} in a few seconds.',
-  'paid.return': 'Return to {app}',
-  'paid.close': 'You can close this page.',
-  'paid.late': 'Your payment arrived after the time to pay, but soon enough to count.',
-  'paid.over': 'You sent {amount} {asset} more than was due. {app} will refund the difference.',
-
-  'expired.heading': 'This invoice has expired',
-  'expired.nothing': 'No payment was received in time.',
-  'expired.again': 'Do not send anything to its address. To pay, go back to {app} and start again.',
-  'expired.partialHeading': 'This invoice expired, paid in part',
-  'expired.partial':
-    'We received {paid} {asset} of {amount} {asset} before it expired. That is not enough to complete the order.',
-  'expired.partialNext':
-    'Do not send more to its address. {app} will refund what you paid or contact you: quote the invoice number below.',
-  'expired.back': 'Back to {app}',
-
-  'late.heading': 'Your payment arrived too late',
-  'late.status':
-    'We received {paid} {asset} after this invoice had expired, so it cannot complete the order.',
-  'late.next': '{app} will refund it. Quote the invoice number below if you contact them.',
-
-  'invalid.heading': 'This invoice is no longer valid',
-  'invalid.status': 'It was cancelled or closed by {app}. Do not send a payment to it.',
-
-  'notFound.heading': 'Payment page not found',
-  'notFound.status':
-    'There is no invoice at this address. Check the link you were given, or go back to the shop.',
-  'badMethod.heading': 'This way to pay is not offered',
-  'badMethod.status': 'This invoice cannot be paid with {method}.',
-  'tooMany.heading': 'Too many requests',
-  'tooMany.status': 'Please wait a minute, then reload this page.',
-  'error.heading': 'Something went wrong',
-  'error.status': 'Please reload this page in a moment.',
-} as const;
+// Every sentence the checkout page (/pay/{id}) and a payment link's page (/l/{slug}) show a
+// shopper, one catalogue per language, keyed by id (languages/). Every language has every id
+// (the type makes a missing one a compile error, checkout.test.ts a missing `{name}`), and
+// `{name}` marks a value the page fills in. Amounts and dates are formatted by the page with
+// Intl in the language's locale, never written into a sentence.
 
 export type MessageId = keyof typeof en;
 export type Catalogue = Record<MessageId, string>;
 
 /** A catalogue with the locale its amounts and dates are formatted in. */
 export interface Language {
-  /** BCP 47 tag: the page's `lang` and Intl's locale. */
+  /** BCP 47 tag: the page's `lang`, the `?lang=` a picker link carries. */
+  code: string;
+  /** Its own name, as the picker shows it. */
+  name: string;
+  /** Intl's locale: Arabic keeps Latin digits, the digits every wallet shows. */
   locale: string;
   dir: 'ltr' | 'rtl';
   messages: Catalogue;
 }
 
-export const ENGLISH: Language = { locale: 'en', dir: 'ltr', messages: en };
+const language = (
+  code: string,
+  name: string,
+  messages: Catalogue,
+  extra: Partial<Pick<Language, 'locale' | 'dir'>> = {},
+): Language => ({ code, name, locale: code, dir: 'ltr', messages, ...extra });
+
+export const ENGLISH = language('en', 'English', en);
+
+/** The languages of the spec's pickers, and Arabic, right to left. */
+export const LANGUAGES: readonly Language[] = [
+  ENGLISH,
+  language('fr', 'Français', fr),
+  language('it', 'Italiano', it),
+  language('es', 'Español', es),
+  language('ru', 'Русский', ru),
+  language('ja', '日本語', ja),
+  language('vi', 'Tiếng Việt', vi),
+  language('tr', 'Türkçe', tr),
+  language('ar', 'العربية', ar, { locale: 'ar-u-nu-latn', dir: 'rtl' }),
+];
+
+const byCode = new Map(LANGUAGES.map((l) => [l.code, l]));
+const codes = LANGUAGES.map((l) => l.code);
+
+/**
+ * The language a page is drawn in: the one its `?lang=` names (the picker's links), else the
+ * best of the browser's Accept-Language, else English.
+ */
+export function languageFor(chosen: unknown, acceptLanguage: string | undefined): Language {
+  if (typeof chosen === 'string') {
+    const named = byCode.get(chosen);
+    if (named) return named;
+  }
+  if (acceptLanguage === undefined) return ENGLISH;
+  const best = new Negotiator({ headers: { 'accept-language': acceptLanguage } }).language(codes);
+  return (best !== undefined && byCode.get(best)) || ENGLISH;
+}
 
 export type Params = Record<string, string | number>;
 

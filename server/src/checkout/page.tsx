@@ -2,7 +2,7 @@ import { QRCodeSVG } from 'qrcode.react';
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { CheckoutInvoice } from '../domain/invoices/checkout';
-import { say, type Language, type MessageId, type Params } from './messages';
+import { LANGUAGES, say, type Language, type MessageId, type Params } from './messages';
 import {
   chosenOption,
   formatters,
@@ -32,8 +32,12 @@ interface View {
   option: PaymentOption | undefined;
   screen: Screen;
   language: Language;
+  /** Whether the shopper picked the language (`?lang=`): the page's links then carry it. */
+  picked: boolean;
   format: Formatters;
   t: (id: MessageId, params?: Params) => string;
+  /** A URL of this invoice's pages, with the picked language kept. */
+  href: (path: string, query?: Record<string, string>) => string;
 }
 
 /** Seconds a paid screen waits before it takes the shopper back to the merchant. */
@@ -43,6 +47,7 @@ export function viewOf(
   checkout: CheckoutInvoice,
   method: string | undefined,
   language: Language,
+  picked = false,
 ): View {
   const option = chosenOption(checkout.invoice, method);
   return {
@@ -50,9 +55,22 @@ export function viewOf(
     option,
     screen: screenOf(checkout.invoice, option),
     language,
+    picked,
     format: formatters(language),
     t: (id, params) => say(language, id, params),
+    href: (path, query = {}) =>
+      withQuery(`/pay/${checkout.invoice.id}${path}`, {
+        ...query,
+        ...(picked ? { lang: language.code } : {}),
+      }),
   };
+}
+
+/** `path` with `query` (empty values left out). */
+export function withQuery(path: string, query: Record<string, string>): string {
+  const search = new URLSearchParams(Object.entries(query).filter(([, value]) => value !== ''));
+  const text = search.toString();
+  return text === '' ? path : `${path}?${text}`;
 }
 
 const escapes: Record<string, string> = {
@@ -85,7 +103,7 @@ export function renderPage(view: View, assets: CheckoutAssets): string {
     assets.style ? `<link rel="stylesheet" href="${assets.style}">` : '',
     assets.script ? `<script src="${assets.script}" defer></script>` : '',
   ].join('');
-  return `<!doctype html><html lang="${view.language.locale}" dir="${view.language.dir}"><head>${head}</head><body>${renderToStaticMarkup(<Body view={view} />)}</body></html>`;
+  return `<!doctype html><html lang="${view.language.code}" dir="${view.language.dir}"><head>${head}</head><body>${renderToStaticMarkup(<Body view={view} />)}</body></html>`;
 }
 
 /** What the script swaps in on a change of state: the <main> element's content. */
@@ -98,10 +116,16 @@ export function renderMessagePage(
   language: Language,
   heading: MessageId,
   text: MessageId,
-  params: Params,
-  assets: CheckoutAssets,
-  link?: { href: string; label: string },
+  options: {
+    params?: Params;
+    assets: CheckoutAssets;
+    /** A way on: its label a message id. */
+    link?: { href: string; label: MessageId } | undefined;
+    /** The page's own path, for the language picker's links. */
+    path: string;
+  },
 ): string {
+  const { params = {}, assets, link, path } = options;
   const t = (id: MessageId) => say(language, id, params);
   const body = renderToStaticMarkup(
     <div className="shell">
@@ -111,15 +135,18 @@ export function renderMessagePage(
           <p>{t(text)}</p>
           {link ? (
             <p>
-              <a href={link.href}>{link.label}</a>
+              <a href={link.href}>{t(link.label)}</a>
             </p>
           ) : null}
         </section>
       </main>
+      <footer className="invoice-facts">
+        <LanguagePicker language={language} hrefOf={(code) => withQuery(path, { lang: code })} />
+      </footer>
     </div>,
   );
   return [
-    `<!doctype html><html lang="${language.locale}" dir="${language.dir}"><head>`,
+    `<!doctype html><html lang="${language.code}" dir="${language.dir}"><head>`,
     '<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="robots" content="noindex, nofollow"><meta name="referrer" content="no-referrer">',
     `<title>${escape(t(heading))}</title>`,
@@ -171,7 +198,7 @@ function Body({ view }: { view: View }) {
         id="checkout"
         tabIndex={-1}
         data-invoice={invoice.id}
-        data-method={view.option?.method ?? ''}
+        data-fragment={view.href('/fragment', { method: view.option?.method ?? '' })}
         data-copied={t('copy.done')}
         data-left={t('expiry.left')}
         data-minutes={t('expiry.minutes')}
@@ -189,8 +216,48 @@ function Body({ view }: { view: View }) {
           </p>
         ) : null}
         <p>{t('invoice.number', { id: invoice.id })}</p>
+        <LanguagePicker
+          language={view.language}
+          hrefOf={(code) =>
+            withQuery(`/pay/${invoice.id}`, { method: view.option?.method ?? '', lang: code })
+          }
+        />
       </footer>
     </div>
+  );
+}
+
+/**
+ * The languages as plain links (`?lang=`), so a shopper changes language without JavaScript;
+ * each name in its own language, and its own `lang` for screen readers.
+ */
+export function LanguagePicker({
+  language,
+  hrefOf,
+}: {
+  language: Language;
+  hrefOf: (code: string) => string;
+}) {
+  return (
+    <details className="languages">
+      <summary>
+        {say(language, 'language.label')}: {language.name}
+      </summary>
+      <ul>
+        {LANGUAGES.map((l) => (
+          <li key={l.code}>
+            <a
+              href={hrefOf(l.code)}
+              lang={l.code}
+              hrefLang={l.code}
+              {...(l.code === language.code ? { 'aria-current': 'true' } : {})}
+            >
+              {l.name}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
 
@@ -254,7 +321,7 @@ function Picker({ view }: { view: View }) {
           const asset = method?.asset ?? o.method;
           return (
             <li key={o.method}>
-              <a href={`/pay/${invoice.id}?method=${encodeURIComponent(o.method)}`}>
+              <a href={view.href('', { method: o.method })}>
                 <span className="method-name">
                   {t('pick.option', { asset, network: method?.network ?? '' })}
                 </span>
@@ -317,7 +384,7 @@ function PayPanel({ view, option }: { view: View; option: PaymentOption }) {
           <div>
             <dt>{t('amount.token')}</dt>
             <dd>
-              <span className="amount">
+              <span className="amount" dir="ltr">
                 {format.token(due)} {asset}
               </span>
               <button type="button" className="copy" data-copy={due} hidden>
@@ -328,7 +395,9 @@ function PayPanel({ view, option }: { view: View; option: PaymentOption }) {
           <div>
             <dt>{t('address.heading')}</dt>
             <dd>
-              <code className="address">{option.address}</code>
+              <code className="address" dir="ltr">
+                {option.address}
+              </code>
               <button type="button" className="copy" data-copy={option.address} hidden>
                 {t('copy.address')}
               </button>
@@ -342,7 +411,9 @@ function PayPanel({ view, option }: { view: View; option: PaymentOption }) {
             <dt>{t('network.token')}</dt>
             <dd>
               {option.token_contract !== null ? (
-                <code className="address">{option.token_contract}</code>
+                <code className="address" dir="ltr">
+                  {option.token_contract}
+                </code>
               ) : (
                 t('network.coin')
               )}
@@ -386,7 +457,7 @@ function PayPanel({ view, option }: { view: View; option: PaymentOption }) {
       ) : null}
       {invoice.payment_options.length > 1 && screen === 'waiting' ? (
         <p>
-          <a href={`/pay/${invoice.id}`}>{t('pick.change')}</a>
+          <a href={view.href('')}>{t('pick.change')}</a>
         </p>
       ) : null}
     </>

@@ -10,8 +10,15 @@ import {
 } from '../domain/invoices/checkout';
 import { keepBytes } from '../http/keptAnswers';
 import { StatusFeed } from './feed';
-import { ENGLISH, say, type Language } from './messages';
-import { renderFragment, renderMessagePage, renderPage, viewOf, type CheckoutAssets } from './page';
+import { languageFor, say, type Language, type MessageId } from './messages';
+import {
+  renderFragment,
+  renderMessagePage,
+  renderPage,
+  viewOf,
+  withQuery,
+  type CheckoutAssets,
+} from './page';
 import { statusOf } from './screens';
 
 // The hosted checkout page, public (no session: the invoice id, 128 random bits, is the key):
@@ -44,6 +51,8 @@ const PAGE_HEADERS = {
   'x-robots-tag': 'noindex, nofollow',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
+  // A page's language comes from Accept-Language unless the shopper picked one.
+  vary: 'Accept-Language',
 };
 
 /** An invoice id as the gateway makes them (ids.ts): anything else is not one, unasked. */
@@ -82,6 +91,15 @@ interface Params {
 interface Query {
   /** Repeated in a hand-made URL, it comes as a list: not a method. */
   method?: string | string[];
+  /** The picker's choice (a language code); anything else leaves Accept-Language to choose. */
+  lang?: string | string[];
+}
+
+/** The language of a request's page, and whether the shopper picked it. */
+export function requestLanguage(request: FastifyRequest): { language: Language; picked: boolean } {
+  const { lang } = (request.query ?? {}) as { lang?: unknown };
+  const language = languageFor(lang, request.headers['accept-language']);
+  return { language, picked: lang === language.code };
 }
 
 export interface CheckoutOptions {
@@ -97,7 +115,6 @@ export async function registerCheckout(
   options: CheckoutOptions = {},
 ): Promise<StatusFeed> {
   const assets = readAssets(options.assetsDir);
-  const language: Language = ENGLISH;
   const feed = new StatusFeed(
     {
       fingerprints: (ids) => checkoutFingerprints(ctx.db, ids),
@@ -122,18 +139,26 @@ export async function registerCheckout(
   await app.register(
     async (pay) => {
       const messagePage = (
+        request: FastifyRequest,
         reply: FastifyReply,
         status: number,
         heading: Parameters<typeof renderMessagePage>[1],
         text: Parameters<typeof renderMessagePage>[2],
         params: Record<string, string> = {},
-        link?: { href: string; label: string },
+        link?: { href: string; label: MessageId },
       ) =>
         reply
           .code(status)
           .headers(PAGE_HEADERS)
           .type('text/html; charset=utf-8')
-          .send(renderMessagePage(language, heading, text, params, assets.urls, link));
+          .send(
+            renderMessagePage(requestLanguage(request).language, heading, text, {
+              params,
+              assets: assets.urls,
+              link,
+              path: request.url.split('?')[0] ?? '',
+            }),
+          );
 
       // Refusals on these routes (the rate limit's 429 among them) are pages, or JSON for the
       // status answers the script reads.
@@ -146,8 +171,8 @@ export async function registerCheckout(
           return reply.code(status).headers(PAGE_HEADERS).send({ error: error.message });
         }
         return status === 429
-          ? messagePage(reply, 429, 'tooMany.heading', 'tooMany.status')
-          : messagePage(reply, status, 'error.heading', 'error.status');
+          ? messagePage(request, reply, 429, 'tooMany.heading', 'tooMany.status')
+          : messagePage(request, reply, status, 'error.heading', 'error.status');
       });
 
       /** The invoice of a request, or a 404 page (or JSON) sent and undefined. */
@@ -163,8 +188,8 @@ export async function registerCheckout(
           void reply
             .code(404)
             .headers(PAGE_HEADERS)
-            .send({ error: say(language, 'notFound.heading') });
-        } else void messagePage(reply, 404, 'notFound.heading', 'notFound.status');
+            .send({ error: say(requestLanguage(request).language, 'notFound.heading') });
+        } else void messagePage(request, reply, 404, 'notFound.heading', 'notFound.status');
         return undefined;
       };
 
@@ -179,15 +204,19 @@ export async function registerCheckout(
         if (typeof method === 'string' && METHOD_CODE.test(method) && offered.includes(method)) {
           return { ok: true, method };
         }
+        const { language, picked } = requestLanguage(request);
         void messagePage(
+          request,
           reply,
           400,
           'badMethod.heading',
           'badMethod.status',
           { method: String(method).slice(0, 40) },
           {
-            href: `${CHECKOUT_PREFIX}/${request.params.id}`,
-            label: say(language, 'pick.change'),
+            href: withQuery(`${CHECKOUT_PREFIX}/${request.params.id}`, {
+              lang: picked ? language.code : '',
+            }),
+            label: 'pick.change',
           },
         );
         return { ok: false };
@@ -201,7 +230,8 @@ export async function registerCheckout(
         if (!checkout) return reply;
         const chosen = methodOf(request, reply, methodsOf(checkout));
         if (!chosen.ok) return reply;
-        const view = viewOf(checkout, chosen.method, language);
+        const { language, picked } = requestLanguage(request);
+        const view = viewOf(checkout, chosen.method, language, picked);
         return reply
           .headers(PAGE_HEADERS)
           .type('text/html; charset=utf-8')
@@ -213,10 +243,11 @@ export async function registerCheckout(
         if (!checkout) return reply;
         const chosen = methodOf(request, reply, methodsOf(checkout));
         if (!chosen.ok) return reply;
+        const { language, picked } = requestLanguage(request);
         return reply
           .headers(PAGE_HEADERS)
           .type('text/html; charset=utf-8')
-          .send(renderFragment(viewOf(checkout, chosen.method, language)));
+          .send(renderFragment(viewOf(checkout, chosen.method, language, picked)));
       });
 
       pay.get<{ Params: Params; Querystring: Query }>('/:id/status', async (request, reply) => {

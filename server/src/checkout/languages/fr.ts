@@ -1,0 +1,124 @@
+import type { Catalogue } from '../messages';
+
+// The checkout's French catalogue: en.ts, sentence by sentence.
+export const fr: Catalogue = {
+  'page.title': 'Paiement à {app}',
+  'page.noscriptRefresh': 'Cette page s’actualise toutes les 15 secondes.',
+  'merchant.label': 'Paiement à',
+  'invoice.number': 'Facture {id}',
+  'invoice.description': 'Objet',
+
+  'pick.heading': 'Choisissez votre moyen de paiement',
+  'pick.intro':
+    'Sélectionnez la cryptomonnaie et le réseau que votre portefeuille utilisera pour l’envoi.',
+  'pick.option': '{asset} sur {network}',
+  'pick.amount': '{amount} {asset}',
+  'pick.change': 'Choisir un autre moyen de paiement',
+
+  'amount.heading': 'Montant à envoyer',
+  'amount.token': 'Envoyez exactement',
+  'amount.fiat': 'Total de la facture',
+  'amount.rate': 'Taux de change',
+  'amount.rateValue': '1 {asset} = {rate} {currency}',
+  'amount.paid': 'Déjà reçu',
+
+  'network.heading': 'Réseau',
+  'network.value': '{network} (identifiant de chaîne {chainId})',
+  'network.token': 'Contrat du jeton',
+  'network.coin': 'Monnaie native du réseau, sans contrat de jeton',
+  'network.warning':
+    'Envoyez uniquement des {asset} sur le réseau {network} ({standard}) à cette adresse.',
+  'network.warningPlain': 'Envoyez uniquement des {asset} sur le réseau {network} à cette adresse.',
+
+  'address.heading': 'Adresse',
+  'address.open': 'Ouvrir dans le portefeuille',
+  'address.scanOrCopy':
+    'Scannez le code avec votre portefeuille, ou copiez l’adresse et le montant.',
+  'address.qr':
+    'Code QR d’une demande de paiement : {amount} {asset} sur {network} à l’adresse {address}',
+  'copy.address': 'Copier l’adresse',
+  'copy.amount': 'Copier le montant',
+  'copy.done': 'Copié',
+
+  'expiry.label': 'Date limite de paiement',
+  'expiry.left': 'Temps restant',
+  'expiry.minutes': 'Il vous reste {minutes} minutes pour payer',
+  'expiry.minute': 'Il vous reste 1 minute pour payer',
+  'expiry.seconds': 'Il vous reste {seconds} secondes pour payer',
+  'expiry.over': 'Le délai de paiement est écoulé',
+
+  'waiting.heading': 'Payez {amount} {asset}',
+  'waiting.status': 'En attente de votre paiement.',
+
+  'partial.heading': 'Reste à payer : {due} {asset}',
+  'partial.status':
+    'Nous avons reçu {paid} {asset}. Envoyez le solde de {due} {asset} à la même adresse.',
+
+  'seen.heading': 'Paiement reçu, confirmation en cours',
+  'seen.status':
+    'Paiement de {paid} {asset} détecté, confirmations : {confirmations} sur {required}.',
+  'seen.next': 'Vous pouvez fermer cette page : le paiement se finalisera automatiquement.',
+
+  'paid.heading': 'Paiement effectué',
+  'paid.status': 'Merci. {app} a bien reçu votre paiement.',
+  'paid.redirect': 'Retour automatique à {app} dans quelques secondes.',
+  'paid.return': 'Revenir à {app}',
+  'paid.close': 'Vous pouvez fermer cette page.',
+  'paid.late':
+    'Votre paiement est arrivé après l’expiration du délai, mais assez tôt pour être pris en compte.',
+  'paid.over':
+    'Vous avez envoyé {amount} {asset} de plus que le montant dû. {app} vous remboursera la différence.',
+
+  'expired.heading': 'Cette facture a expiré',
+  'expired.nothing': 'Aucun paiement n’a été reçu dans le délai imparti.',
+  'expired.again':
+    'N’envoyez rien à l’adresse de cette facture. Pour payer, retournez sur {app} et recommencez.',
+  'expired.partialHeading': 'Facture expirée, partiellement payée',
+  'expired.partial':
+    'Nous avons reçu {paid} {asset} sur {amount} {asset} avant l’expiration. Ce n’est pas suffisant pour finaliser la commande.',
+  'expired.partialNext':
+    'N’envoyez plus rien à l’adresse de cette facture. {app} vous remboursera ce que vous avez payé ou vous contactera : indiquez le numéro de facture ci-dessous.',
+  'expired.back': 'Retour à {app}',
+
+  'late.heading': 'Votre paiement est arrivé trop tard',
+  'late.status':
+    'Nous avons reçu {paid} {asset} après l’expiration de cette facture : la commande ne peut donc pas être finalisée.',
+  'late.next':
+    '{app} vous remboursera ce montant. Si vous le contactez, indiquez le numéro de facture ci-dessous.',
+
+  'invalid.heading': 'Cette facture n’est plus valide',
+  'invalid.status':
+    'Elle a été annulée ou clôturée par {app}. N’envoyez aucun paiement pour cette facture.',
+
+  'notFound.heading': 'Page de paiement introuvable',
+  'notFound.status':
+    'Cette page ne correspond à aucune facture. Vérifiez le lien qui vous a été communiqué ou retournez sur la boutique.',
+  'badMethod.heading': 'Ce moyen de paiement n’est pas proposé',
+  'badMethod.status': 'Cette facture ne peut pas être payée en {method}.',
+  'tooMany.heading': 'Trop de requêtes',
+  'tooMany.status': 'Veuillez patienter une minute, puis recharger cette page.',
+  'error.heading': 'Une erreur s’est produite',
+  'error.status': 'Veuillez recharger cette page dans un instant.',
+
+  'language.label': 'Langue',
+
+  'link.amount': 'Montant',
+  'link.amountLabel': 'Montant à payer, en {currency}',
+  'link.range': 'De {min} à {max}',
+  'link.rangeMin': 'Minimum : {min}',
+  'link.rangeMax': 'Maximum : {max}',
+  'link.pay': 'Payer',
+  'link.next': 'Vous choisirez la cryptomonnaie et le réseau à l’étape suivante.',
+  'link.until': 'Disponible jusqu’au {date}',
+  'link.amountInvalid': 'Saisissez un montant en chiffres, par exemple 25.00.',
+  'link.amountTooLow': 'Le montant doit être d’au moins {min}.',
+  'link.amountTooHigh': 'Le montant ne doit pas dépasser {max}.',
+  'link.closedHeading': 'Ce lien de paiement n’est plus disponible',
+  'link.expired': 'Il a expiré le {date}. Demandez-en un nouveau à {app}.',
+  'link.usedUp':
+    'Il a déjà été utilisé autant de fois que {app} l’autorise. Demandez-en un nouveau à {app}.',
+  'link.off': '{app} l’a désactivé. Demandez-en un nouveau à {app}.',
+  'link.notFoundHeading': 'Lien de paiement introuvable',
+  'link.notFound':
+    'Cette page ne correspond à aucun lien de paiement. Vérifiez le lien qui vous a été communiqué.',
+};
