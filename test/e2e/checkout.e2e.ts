@@ -54,6 +54,25 @@ async function createInvoice(amount: string, extra: Record<string, unknown> = {}
   return { ...invoice, address: invoice.payment_options[0]?.address ?? '' };
 }
 
+/**
+ * Moves an invoice's expiry `msAgo` into the past, as the clock would: the expiry job, not the
+ * test, then makes it expired.
+ */
+function expire(id: string, msAgo: number) {
+  const db = new Database(path.join(server.dataDir, 'portal.sqlite'));
+  // The owner triggers call a function of one argument that each server connection registers
+  // (db/ownerChanges.ts); the server hears of this commit through data_version instead.
+  db.function('owner_changed', (_owner: unknown) => null);
+  try {
+    db.prepare('UPDATE invoices SET expires_at = ? WHERE id = ?').run(
+      new Date(Date.now() - msAgo).toISOString(),
+      id,
+    );
+  } finally {
+    db.close();
+  }
+}
+
 const heading = (page: Page, name: string) =>
   page.getByRole('heading', { level: 1, name, exact: true }).waitFor({ timeout: WAIT_MS });
 
@@ -175,7 +194,7 @@ test('in Arabic the page reads right to left; in Japanese amounts and dates are 
   await heading(page, 'Pay 1,234.5 USDT');
   await page.getByText('Language: English').click();
   await page.getByRole('link', { name: 'العربية' }).click();
-  await page.waitForURL(`**${path}?lang=ar`);
+  await page.waitForURL((url) => url.searchParams.get('lang') === 'ar');
   expect(await page.evaluate(() => [document.documentElement.lang, document.dir])).toEqual([
     'ar',
     'rtl',
@@ -214,19 +233,7 @@ test('in Arabic the page reads right to left; in Japanese amounts and dates are 
 
 test('an expired invoice says so, and shows no address to pay', async () => {
   const invoice = await createInvoice('30');
-  // Its time runs out: the expiry job, not the test, makes it expired.
-  const db = new Database(path.join(server.dataDir, 'portal.sqlite'));
-  // The owner triggers call a function of one argument that each server connection registers
-  // (db/ownerChanges.ts); the server hears of this commit through data_version instead.
-  db.function('owner_changed', (_owner: unknown) => null);
-  try {
-    db.prepare('UPDATE invoices SET expires_at = ? WHERE id = ?').run(
-      new Date(Date.now() - 1000).toISOString(),
-      invoice.id,
-    );
-  } finally {
-    db.close();
-  }
+  expire(invoice.id, 1000);
   const { context, page } = await openPage(PHONE);
   await page.goto(new URL(invoice.checkout_url).pathname);
   // Open before the job ran, the page follows by itself.
@@ -245,4 +252,60 @@ test('an expired invoice says so, and shows no address to pay', async () => {
   await heading(page, 'Payment page not found');
   await snap(page, 'checkout-not-found-phone');
   await context.close();
+});
+
+test('every screen at 375 and 1280 px fits and passes axe', async () => {
+  const pathOf = (invoice: { checkout_url: string }) => new URL(invoice.checkout_url).pathname;
+  /** The screen at `path` on a phone and a desktop, once its heading shows. */
+  const both = async (path: string, name: string, title: string) => {
+    for (const [viewport, width] of [
+      [PHONE, 'phone'],
+      [DESKTOP, 'desktop'],
+    ] as const) {
+      const { context, page } = await openPage(viewport);
+      await page.goto(path);
+      await heading(page, title);
+      await snap(page, `checkout-${name}-${width}`);
+      await context.close();
+    }
+  };
+
+  admin(server.dataDir, 'rate', 'set', 'TRX/USD', '0.25');
+  const two = await createInvoice('20', { methods: [METHOD, 'TRX-TRON'] });
+  await both(pathOf(two), 'pick', 'Choose how to pay');
+
+  const paying = await createInvoice('20');
+  admin(server.dataDir, 'chain', 'transfer', paying.address, '5', METHOD);
+  await both(pathOf(paying), 'partial', 'Still due: 15 USDT');
+  admin(server.dataDir, 'chain', 'transfer', paying.address, '15', METHOD);
+  await both(pathOf(paying), 'seen', 'Payment received, confirming');
+
+  const cancelled = await createInvoice('20');
+  const cancel = await fetch(`${server.baseUrl}/gateway/v1/invoices/${cancelled.id}/cancel`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+  });
+  expect(cancel.status).toBe(200);
+  await both(pathOf(cancelled), 'invalid', 'This invoice is no longer valid');
+
+  const halfPaid = await createInvoice('20');
+  admin(server.dataDir, 'chain', 'transfer', halfPaid.address, '5', METHOD);
+  const watching = await openPage(PHONE);
+  await watching.page.goto(pathOf(halfPaid));
+  await heading(watching.page, 'Still due: 15 USDT');
+  expire(halfPaid.id, 1000);
+  await heading(watching.page, 'This invoice expired, paid in part');
+  await watching.context.close();
+  await both(pathOf(halfPaid), 'expired-partial', 'This invoice expired, paid in part');
+
+  // Past the app's late window (an hour), a payment no longer counts.
+  const late = await createInvoice('20');
+  expire(late.id, 2 * 60 * 60 * 1000);
+  const waiting = await openPage(PHONE);
+  await waiting.page.goto(pathOf(late));
+  await heading(waiting.page, 'This invoice has expired');
+  admin(server.dataDir, 'chain', 'transfer', late.address, '20', METHOD);
+  await heading(waiting.page, 'Your payment arrived too late');
+  await waiting.context.close();
+  await both(pathOf(late), 'late', 'Your payment arrived too late');
 });

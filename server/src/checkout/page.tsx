@@ -432,11 +432,14 @@ function PayPanel({ view, option }: { view: View; option: PaymentOption }) {
           <div>
             <dt>{t('amount.rate')}</dt>
             <dd>
-              {t('amount.rateValue', {
-                asset,
-                rate: format.rate(option.rate),
-                currency: invoice.currency,
-              })}
+              {/* Isolated: a sentence of symbols and digits keeps its order in a right-to-left page. */}
+              <bdi>
+                {t('amount.rateValue', {
+                  asset,
+                  rate: format.rate(option.rate),
+                  currency: invoice.currency,
+                })}
+              </bdi>
             </dd>
           </div>
           <div>

@@ -40,9 +40,13 @@ export function screenOf(invoice: Invoice, chosen: PaymentOption | undefined): S
   }
 }
 
-/** Screens whose invoice can still change by itself: the page refreshes or listens on them. */
+/**
+ * Screens whose invoice can still change by itself: the page refreshes or listens on them. An
+ * expired invoice can too: a payment sent just before the expiry lands after it, and is taken
+ * on within the late window or shown as too late.
+ */
 export function isLive(screen: Screen): boolean {
-  return screen === 'pick' || screen === 'waiting' || screen === 'partial' || screen === 'seen';
+  return screen !== 'paid' && screen !== 'late' && screen !== 'invalid';
 }
 
 /**
