@@ -40,6 +40,36 @@ export function serverBuildIsStale() {
 }
 
 /**
+ * React's production build, bundled, wherever the server uses React (the checkout's pages drawn
+ * on the server, qrcode.react among them), whatever NODE_ENV says at run time: the development
+ * build checks every element, which made a page several times slower, and warns of nothing a
+ * shopper or an operator could act on. One copy for all of them, so the renderer and the
+ * components share React's internals.
+ * @type {import('esbuild').Plugin}
+ */
+const reactInProduction = {
+  name: 'react-in-production',
+  setup(build) {
+    /** @type {Record<string, string>} */
+    const files = {
+      react: 'react/cjs/react.production.js',
+      'react/jsx-runtime': 'react/cjs/react-jsx-runtime.production.js',
+      'react-dom': 'react-dom/cjs/react-dom.production.js',
+      'react-dom/server': 'react-dom/cjs/react-dom-server-legacy.node.production.js',
+      // Bundled too, so that its own `require('react')` comes here.
+      'qrcode.react': 'qrcode.react/lib/index.js',
+    };
+    build.onResolve(
+      { filter: /^(react(-dom)?(\/jsx-runtime|\/server)?|qrcode\.react)$/ },
+      (args) => {
+        const file = files[args.path];
+        return file === undefined ? undefined : { path: path.join(root, 'node_modules', file) };
+      },
+    );
+  },
+};
+
+/**
  * esbuild's options for the server's bundles, written to `outdir`.
  * @param {string} outdir
  */
@@ -54,6 +84,7 @@ export function serverBundleOptions(outdir) {
     target: 'node20',
     format: 'cjs',
     packages: 'external',
+    plugins: /** @type {import('esbuild').Plugin[]} */ ([reactInProduction]),
     sourcemap: true,
     logLevel: 'warning',
   });

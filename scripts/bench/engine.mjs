@@ -35,8 +35,8 @@ export async function benchEngine(engine, options) {
     const ours = await startOne();
     const api = `${ours.origin}/api`;
     const headers = await signIn(api);
-    const { appId, key, invoiceId } = await setUpGateway(api, headers);
-    const routes = benchRoutes(headers, appId, key, invoiceId);
+    const { appId, key, invoiceId, openInvoiceId } = await setUpGateway(api, headers);
+    const routes = benchRoutes(headers, appId, key, { invoiceId, openInvoiceId });
 
     const { answers, sizes } = await recordAnswers(ours.origin, routes);
     const bare = await startBare(answers, store.dataDir, options.processes);

@@ -13,20 +13,24 @@ const TARGET = { authenticated: 0.5, public: 0.7 };
 export const LARGE_TARGET = { p50: 5, p99: 20 };
 
 /**
- * @typedef {{ name: string, method: 'GET' | 'POST', path: string, public: boolean, headers: Record<string, string>, nextBody?: () => string, untargeted?: string }} Route
- *   `untargeted`: why the route is measured for information, with no target.
+ * @typedef {{ name: string, method: 'GET' | 'POST', path: string, public: boolean, headers: Record<string, string>, nextBody?: () => string, untargeted?: string, target?: number }} Route
+ *   `untargeted`: why the route is measured for information, with no target; `target`: the
+ *   route's own, in place of TARGET's.
  */
+
+/** The checkout page, drawn for each request (its state may change at any moment). */
+const CHECKOUT_TARGET = 0.5;
 
 /**
  * The measured routes: the portal's reads (signed in, and the public one), then the gateway's
  * deposits read, uncompressed and compressed, its account-opening write, and an invoice's read
- * and creation.
+ * and creation, and the checkout page of a waiting and of a paid invoice.
  * @param {import('./setup.mjs').SignedIn} headers @param {string} appId the demo's gateway app
  * @param {string} key a key of that app for accounts, deposits and invoices
- * @param {string} invoiceId a settled invoice of that app
+ * @param {{ invoiceId: string, openInvoiceId: string }} invoices a settled and a new invoice of that app
  * @returns {Route[]}
  */
-export function benchRoutes(headers, appId, key, invoiceId) {
+export function benchRoutes(headers, appId, key, { invoiceId, openInvoiceId }) {
   const gatewayHeaders = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   let account = 0;
   let order = 0;
@@ -107,6 +111,22 @@ export function benchRoutes(headers, appId, key, invoiceId) {
           order_id: `bench-${(order += 1)}`,
         }),
     },
+    {
+      name: 'GET /pay/{id} (waiting)',
+      method: 'GET',
+      path: `/pay/${openInvoiceId}`,
+      public: true,
+      target: CHECKOUT_TARGET,
+      headers: { accept: 'text/html' },
+    },
+    {
+      name: 'GET /pay/{id} (paid)',
+      method: 'GET',
+      path: `/pay/${invoiceId}`,
+      public: true,
+      target: CHECKOUT_TARGET,
+      headers: { accept: 'text/html' },
+    },
   );
   return routes;
 }
@@ -117,7 +137,8 @@ export function benchRoutes(headers, appId, key, invoiceId) {
  * @param {Route} route @returns {number | null}
  */
 export function targetOf(route) {
-  return route.untargeted ? null : route.public ? TARGET.public : TARGET.authenticated;
+  if (route.untargeted) return null;
+  return route.target ?? (route.public ? TARGET.public : TARGET.authenticated);
 }
 
 /**

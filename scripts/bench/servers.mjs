@@ -83,6 +83,7 @@ export function serverEnv(store) {
     RATE_LIMIT_WINDOW_MS: '1000',
     AUTH_RATE_LIMIT_MAX: '1000000',
     GATEWAY_RATE_LIMIT_MAX: '1000000',
+    CHECKOUT_RATE_LIMIT_MAX: '1000000',
     LOG_LEVEL: 'warn',
   };
 }

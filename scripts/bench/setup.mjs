@@ -44,9 +44,10 @@ export async function signIn(base) {
 }
 
 /**
- * The demo's gateway app as get-apps lists it, and a key for it (see gatewayKey).
+ * The demo's gateway app as get-apps lists it, a key for it (see gatewayKey), its settled
+ * invoice and a new one waiting for its payment (the checkout page's two most shown screens).
  * @param {string} api @param {SignedIn} headers
- * @returns {Promise<{ appId: string, key: string, invoiceId: string }>}
+ * @returns {Promise<{ appId: string, key: string, invoiceId: string, openInvoiceId: string }>}
  */
 export async function setUpGateway(api, headers) {
   const apps = await rawRequest(`${api}/cryptosafelock/get-apps`, headers.authenticated);
@@ -56,7 +57,28 @@ export async function setUpGateway(api, headers) {
   const appId = demoApp?.id;
   if (typeof appId !== 'string') throw new Error(`get-apps listed no app: ${apps.body}`);
   const key = await gatewayKey(api, headers, demoApp ?? {});
-  return { appId, key, invoiceId: await settledInvoice(api, key) };
+  return {
+    appId,
+    key,
+    invoiceId: await settledInvoice(api, key),
+    openInvoiceId: await openInvoice(api, key),
+  };
+}
+
+/**
+ * A new invoice of the demo app, open for a day: its checkout page is the waiting screen, with
+ * the QR code, the address and the wallet link.
+ * @param {string} api @param {string} key
+ */
+async function openInvoice(api, key) {
+  const gateway = `${api.slice(0, -'/api'.length)}/gateway/v1`;
+  const created = await postJson(`${gateway}/invoices`, {
+    body: { amount: '49.90', currency: 'USD', methods: ['USDT-BEP20'], expires_in: 86_400 },
+    token: key,
+    cookie: '',
+  });
+  if (typeof created.id !== 'string') throw new Error('POST /invoices gave no id');
+  return created.id;
 }
 
 /**

@@ -278,6 +278,12 @@ describe('checkout page', () => {
 
   it('shows a partial payment as still due, at the same address', async () => {
     const invoice = await newInvoice();
+    // Seen before the payment: the page drawn then is not shown after it.
+    for (const url of [`/pay/${invoice.id}`, `/pay/${invoice.id}/fragment`]) {
+      expect(text((await page(url)).body)).toContain('Pay 53.9 USDT');
+      expect(text((await page(url)).body)).toContain('Pay 53.9 USDT');
+    }
+    const before = (await page(`/pay/${invoice.id}/status`)).json() as { key: string };
     await pay(invoice, '20', 2);
     await setStatus(invoice.id, 'new', { paid_partial: 1 });
     const res = await page(`/pay/${invoice.id}`);
@@ -290,6 +296,10 @@ describe('checkout page', () => {
     // The wallet link asks for the rest.
     expect(res.body).toContain(`uint256=${339n * 10n ** 17n}`);
     expect(res.body).toContain('http-equiv="refresh" content="15"');
+    expect(text((await page(`/pay/${invoice.id}/fragment`)).body)).toContain('Still due');
+    const after = (await page(`/pay/${invoice.id}/status`)).json() as { key: string };
+    expect(after).toEqual({ screen: 'partial', key: expect.any(String) });
+    expect(after.key).not.toBe(before.key);
   });
 
   it('shows a covering payment with its confirmations while processing', async () => {

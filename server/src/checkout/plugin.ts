@@ -3,12 +3,8 @@ import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
-import {
-  checkoutFingerprints,
-  checkoutInvoice,
-  type CheckoutInvoice,
-} from '../domain/invoices/checkout';
-import { keepBytes } from '../http/keptAnswers';
+import { appOfInvoice, checkoutFingerprints, checkoutInvoice } from '../domain/invoices/checkout';
+import { keepBytes, keptAnswer, keptPage, type KeptPage } from '../http/keptAnswers';
 import { StatusFeed } from './feed';
 import { languageFor, say, type Language, type MessageId } from './messages';
 import {
@@ -138,27 +134,34 @@ export async function registerCheckout(
 
   await app.register(
     async (pay) => {
+      const sendPage = (reply: FastifyReply, page: KeptPage) =>
+        reply
+          .code(page.status)
+          .headers(PAGE_HEADERS)
+          .type('text/html; charset=utf-8')
+          .send(page.body);
+
+      /** A page with no invoice behind it, in the request's language. */
       const messagePage = (
         request: FastifyRequest,
-        reply: FastifyReply,
         status: number,
         heading: Parameters<typeof renderMessagePage>[1],
         text: Parameters<typeof renderMessagePage>[2],
         params: Record<string, string> = {},
         link?: { href: string; label: MessageId },
-      ) =>
-        reply
-          .code(status)
-          .headers(PAGE_HEADERS)
-          .type('text/html; charset=utf-8')
-          .send(
-            renderMessagePage(requestLanguage(request).language, heading, text, {
-              params,
-              assets: assets.urls,
-              link,
-              path: request.url.split('?')[0] ?? '',
-            }),
-          );
+      ): KeptPage => ({
+        status,
+        body: Buffer.from(
+          renderMessagePage(requestLanguage(request).language, heading, text, {
+            params,
+            assets: assets.urls,
+            link,
+            path: request.url.split('?')[0] ?? '',
+          }),
+        ),
+      });
+      const notFound = (request: FastifyRequest) =>
+        messagePage(request, 404, 'notFound.heading', 'notFound.status');
 
       // Refusals on these routes (the rate limit's 429 among them) are pages, or JSON for the
       // status answers the script reads.
@@ -170,44 +173,46 @@ export async function registerCheckout(
         if (route.endsWith('/status') || route.endsWith('/events')) {
           return reply.code(status).headers(PAGE_HEADERS).send({ error: error.message });
         }
-        return status === 429
-          ? messagePage(request, reply, 429, 'tooMany.heading', 'tooMany.status')
-          : messagePage(request, reply, status, 'error.heading', 'error.status');
+        return sendPage(
+          reply,
+          status === 429
+            ? messagePage(request, 429, 'tooMany.heading', 'tooMany.status')
+            : messagePage(request, status, 'error.heading', 'error.status'),
+        );
       });
 
-      /** The invoice of a request, or a 404 page (or JSON) sent and undefined. */
-      const invoiceOf = async (
-        request: FastifyRequest<{ Params: Params; Querystring: Query }>,
-        reply: FastifyReply,
-        json = false,
-      ) => {
-        const { id } = request.params;
-        const checkout = INVOICE_ID.test(id) ? await checkoutInvoice(ctx.db, id) : undefined;
-        if (checkout) return checkout;
-        if (json) {
-          void reply
-            .code(404)
-            .headers(PAGE_HEADERS)
-            .send({ error: say(requestLanguage(request).language, 'notFound.heading') });
-        } else void messagePage(request, reply, 404, 'notFound.heading', 'notFound.status');
-        return undefined;
+      // Each invoice's app, learnt once: an invoice never changes app.
+      const apps = new Map<string, string>();
+      const appOf = async (id: string) => {
+        const known = apps.get(id);
+        if (known !== undefined || !INVOICE_ID.test(id)) return known;
+        const app = await appOfInvoice(ctx.db, id);
+        if (app === undefined) return undefined;
+        if (apps.size >= 100_000) apps.clear();
+        apps.set(id, app);
+        return app;
       };
 
-      /** The chosen method when the invoice offers it; a 400 page sent otherwise. */
+      /** The 404 of a status answer or stream, in JSON. */
+      const statusNotFound = (request: FastifyRequest, reply: FastifyReply) =>
+        reply
+          .code(404)
+          .headers(PAGE_HEADERS)
+          .send({ error: say(requestLanguage(request).language, 'notFound.heading') });
+
+      /** The chosen method when the invoice offers it; the 400 page otherwise. */
       const methodOf = (
         request: FastifyRequest<{ Params: Params; Querystring: Query }>,
-        reply: FastifyReply,
         offered: readonly string[],
-      ): { ok: true; method: string | undefined } | { ok: false } => {
+      ): { method: string | undefined } | KeptPage => {
         const { method } = request.query;
-        if (method === undefined || method === '') return { ok: true, method: undefined };
+        if (method === undefined || method === '') return { method: undefined };
         if (typeof method === 'string' && METHOD_CODE.test(method) && offered.includes(method)) {
-          return { ok: true, method };
+          return { method };
         }
         const { language, picked } = requestLanguage(request);
-        void messagePage(
+        return messagePage(
           request,
-          reply,
           400,
           'badMethod.heading',
           'badMethod.status',
@@ -219,48 +224,87 @@ export async function registerCheckout(
             label: 'pick.change',
           },
         );
-        return { ok: false };
       };
 
-      const methodsOf = (checkout: CheckoutInvoice) =>
-        checkout.invoice.payment_options.map((o) => o.method);
-
-      pay.get<{ Params: Params; Querystring: Query }>('/:id', async (request, reply) => {
-        const checkout = await invoiceOf(request, reply);
-        if (!checkout) return reply;
-        const chosen = methodOf(request, reply, methodsOf(checkout));
-        if (!chosen.ok) return reply;
+      /**
+       * The page (or the fragment the script swaps in) of a request: drawn from the invoice,
+       * then kept until a row of its app changes (http/keptAnswers.ts), per method, language
+       * and whether the shopper picked it. Nothing on it depends on the time: the expiry job
+       * writes the status, and the countdown is the script's.
+       */
+      const drawn = async (
+        request: FastifyRequest<{ Params: Params; Querystring: Query }>,
+        part: 'page' | 'fragment',
+      ): Promise<KeptPage> => {
+        const { id } = request.params;
+        const app = await appOf(id);
+        if (app === undefined) return notFound(request);
         const { language, picked } = requestLanguage(request);
-        const view = viewOf(checkout, chosen.method, language, picked);
-        return reply
-          .headers(PAGE_HEADERS)
-          .type('text/html; charset=utf-8')
-          .send(renderPage(view, assets.urls));
-      });
+        const build = async (): Promise<KeptPage> => {
+          const checkout = await checkoutInvoice(ctx.db, id);
+          if (!checkout) return notFound(request);
+          const chosen = methodOf(
+            request,
+            checkout.invoice.payment_options.map((o) => o.method),
+          );
+          if ('status' in chosen) return chosen;
+          const view = viewOf(checkout, chosen.method, language, picked);
+          const html = part === 'page' ? renderPage(view, assets.urls) : renderFragment(view);
+          return { status: 200, body: Buffer.from(html) };
+        };
+        const { method = '' } = request.query;
+        // A method not even of a code's shape is refused each time, never kept.
+        if (typeof method !== 'string' || (method !== '' && !METHOD_CODE.test(method))) {
+          return build();
+        }
+        return keptPage(
+          ctx.changes,
+          {
+            key: `checkout:${part}:${id}:${method}:${language.code}:${picked ? 1 : 0}`,
+            owner: app,
+            now: ctx.clock().getTime(),
+            until: () => Infinity,
+          },
+          build,
+        );
+      };
 
-      pay.get<{ Params: Params; Querystring: Query }>('/:id/fragment', async (request, reply) => {
-        const checkout = await invoiceOf(request, reply);
-        if (!checkout) return reply;
-        const chosen = methodOf(request, reply, methodsOf(checkout));
-        if (!chosen.ok) return reply;
-        const { language, picked } = requestLanguage(request);
-        return reply
-          .headers(PAGE_HEADERS)
-          .type('text/html; charset=utf-8')
-          .send(renderFragment(viewOf(checkout, chosen.method, language, picked)));
-      });
+      pay.get<{ Params: Params; Querystring: Query }>('/:id', async (request, reply) =>
+        sendPage(reply, await drawn(request, 'page')),
+      );
+
+      pay.get<{ Params: Params; Querystring: Query }>('/:id/fragment', async (request, reply) =>
+        sendPage(reply, await drawn(request, 'fragment')),
+      );
 
       pay.get<{ Params: Params; Querystring: Query }>('/:id/status', async (request, reply) => {
-        const checkout = await invoiceOf(request, reply, true);
-        if (!checkout) return reply;
-        return reply.headers(PAGE_HEADERS).send(statusOf(checkout));
+        const { id } = request.params;
+        const app = await appOf(id);
+        if (app === undefined) return statusNotFound(request, reply);
+        // Polled every few seconds by a page whose stream failed: kept like the page. An invoice
+        // gone (its app deleted) is kept as null until the app's rows change again.
+        const status = await keptAnswer(
+          ctx.changes,
+          {
+            key: `checkout:status:${id}`,
+            owner: app,
+            now: ctx.clock().getTime(),
+            until: () => Infinity,
+          },
+          async () => {
+            const checkout = await checkoutInvoice(ctx.db, id);
+            return { status: checkout ? statusOf(checkout) : null };
+          },
+        );
+        if (status.status === null) return statusNotFound(request, reply);
+        return reply.headers(PAGE_HEADERS).send(status.status);
       });
 
       // Callback style: the answer is the raw stream, written until the shopper leaves.
       pay.get<{ Params: Params; Querystring: Query }>('/:id/events', async (request, reply) => {
-        const checkout = await invoiceOf(request, reply, true);
-        if (!checkout) return reply;
         const { id } = request.params;
+        const checkout = (await appOf(id)) ? await checkoutInvoice(ctx.db, id) : undefined;
+        if (!checkout) return statusNotFound(request, reply);
         reply.hijack();
         const raw = reply.raw;
         const set = Object.entries(reply.getHeaders()).filter(

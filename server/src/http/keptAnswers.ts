@@ -128,19 +128,44 @@ export function keptAnswer<T extends object>(
   const kept = changes.keptAnswer(keeping.key, keeping.now);
   // Only this function keeps under an answer key, always a T built for it.
   if (kept) return kept as T;
-  return buildAndKeep(changes, keeping, build);
+  return buildAndKeep(changes, keeping, build, keepSerialized);
+}
+
+/** A page drawn on the server: its status and its bytes. */
+export interface KeptPage {
+  status: number;
+  body: Buffer;
+}
+
+/**
+ * A page kept as keptAnswer keeps an API's answer (the same rules for `build`), its bytes sent
+ * as they are, each compression of them made once.
+ */
+export function keptPage(
+  changes: OwnerChanges | undefined,
+  keeping: AnswerKeeping<KeptPage>,
+  build: () => Promise<KeptPage>,
+): KeptPage | Promise<KeptPage> {
+  if (!changes) return build();
+  const kept = changes.keptAnswer(keeping.key, keeping.now);
+  // Only this function keeps under a page key, always a KeptPage.
+  if (kept) return kept as KeptPage;
+  return buildAndKeep(changes, keeping, build, (page) =>
+    Object.freeze({ status: page.status, body: keepBytes(page.body) }),
+  );
 }
 
 async function buildAndKeep<T extends object>(
   changes: OwnerChanges,
   { key, owner, now, until }: AnswerKeeping<T>,
   build: () => Promise<T>,
+  keep: (answer: T) => T,
 ): Promise<T> {
   const mark = changes.begin();
   const answer = await build();
   if (mark === null) return answer;
   const last = until(answer);
-  if (last > now) changes.keepAnswer(key, owner, mark, keepSerialized(answer), last);
+  if (last > now) changes.keepAnswer(key, owner, mark, keep(answer), last);
   return answer;
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connection';
+import { prepared } from '../../db/prepared';
 import { parseDecimal, toUnits } from '../decimal';
 import { loadInvoices } from './invoices';
 import { invoiceView, paymentUri } from './views';
@@ -28,6 +29,16 @@ export interface CheckoutInvoice {
    * for the whole amount; after a partial payment the wallet must ask for the rest).
    */
   dueUris: ReadonlyMap<string, string | null>;
+}
+
+const invoiceApp = prepared({ id: '' }, (db, p) =>
+  db.selectFrom('invoices').select('app_id').where('id', '=', p.id),
+);
+
+/** The app of invoice `id` (an invoice's app never changes), or undefined when there is none. */
+export async function appOfInvoice(db: Db, id: string): Promise<string | undefined> {
+  const [row] = await invoiceApp(db, { id });
+  return row?.app_id;
 }
 
 /** The invoice `id` with what its checkout shows, or undefined when there is none. */
