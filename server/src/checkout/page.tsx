@@ -40,6 +40,9 @@ interface View {
   href: (path: string, query?: Record<string, string>) => string;
 }
 
+/** The site's icon (the portal's), so a browser does not ask for a /favicon.ico there is not. */
+export const ICON = '<link rel="icon" href="/favicon.svg" type="image/svg+xml">';
+
 /** Seconds a paid screen waits before it takes the shopper back to the merchant. */
 export const REDIRECT_SECONDS = 5;
 
@@ -98,6 +101,7 @@ export function renderPage(view: View, assets: CheckoutAssets): string {
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="robots" content="noindex, nofollow">',
     '<meta name="referrer" content="no-referrer">',
+    ICON,
     noscript,
     `<title>${escape(`${headingOf(view)} · ${t('page.title', { app: checkout.appName })}`)}</title>`,
     assets.style ? `<link rel="stylesheet" href="${assets.style}">` : '',
@@ -149,6 +153,7 @@ export function renderMessagePage(
     `<!doctype html><html lang="${language.code}" dir="${language.dir}"><head>`,
     '<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="robots" content="noindex, nofollow"><meta name="referrer" content="no-referrer">',
+    ICON,
     `<title>${escape(t(heading))}</title>`,
     assets.style ? `<link rel="stylesheet" href="${assets.style}">` : '',
     `</head><body>${body}</body></html>`,
