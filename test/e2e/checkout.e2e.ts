@@ -274,6 +274,18 @@ test('every screen at 375 and 1280 px fits and passes axe', async () => {
   const two = await createInvoice('20', { methods: [METHOD, 'TRX-TRON'] });
   await both(pathOf(two), 'pick', 'Choose how to pay');
 
+  // The narrowest phones, and a desktop browser zoomed to 200 % (1280 px wide at 200 %: 640).
+  for (const [width, name] of [
+    [320, 'narrowest'],
+    [640, 'zoomed'],
+  ] as const) {
+    const { context, page } = await openPage({ width, height: 700 });
+    await page.goto(`${pathOf(two)}?method=${METHOD}`);
+    await heading(page, 'Pay 20 USDT');
+    await snap(page, `checkout-waiting-${name}`);
+    await context.close();
+  }
+
   const paying = await createInvoice('20');
   admin(server.dataDir, 'chain', 'transfer', paying.address, '5', METHOD);
   await both(pathOf(paying), 'partial', 'Still due: 15 USDT');
