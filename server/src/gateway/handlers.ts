@@ -270,7 +270,13 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
       const page = await listInvoices(
         ctx.db,
         key.appId,
-        { status: query.status, orderId: query.order_id, from: query.from, to: query.to },
+        {
+          status: query.status,
+          orderId: query.order_id,
+          paymentLinkId: query.payment_link,
+          from: query.from,
+          to: query.to,
+        },
         { cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
       );
       return {

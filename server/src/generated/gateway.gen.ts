@@ -1271,6 +1271,8 @@ export interface components {
       redirect_url: string | null;
       /** @description The invoice's checkout page, `<origin>/pay/<id>`. */
       checkout_url: string;
+      /** @description The payment link a shopper made it from (`plink_…`, see `GET /payment-links/{id}`); null for an invoice created by `POST /invoices` or in the portal. */
+      payment_link_id: string | null;
       /** @description The app's underpayment tolerance when it was created, in percent: payments short of the amount by at most this much count as full. */
       underpayment_tolerance: string;
       /** @description The app's late window when it was created: a payment completing the invoice this long after the expiry still settles it (`paid_late`). */
@@ -1935,6 +1937,8 @@ export interface operations {
         status?: components['schemas']['InvoiceStatus'];
         /** @description Only invoices of this order id (there may be several, e.g. one per try). */
         order_id?: string;
+        /** @description Only the invoices shoppers made from this payment link (its `id`, `plink_…`), as its totals count them. */
+        payment_link?: string;
         /** @description Only invoices created at or after this time. */
         from?: string;
         /** @description Only invoices created before this time. */

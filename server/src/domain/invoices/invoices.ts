@@ -61,6 +61,8 @@ export interface NewInvoice {
   now: Date;
   /** Where a method's token is on its chain as this server reads it (USDT_CONTRACT on a test chain). */
   tokenOnChain: (chainId: number, listed: string) => string;
+  /** The payment link a shopper makes it from (domain/paymentLinks/). */
+  paymentLinkId?: string;
 }
 
 /**
@@ -218,6 +220,7 @@ export async function createInvoice(
         expires_at: expiresAt,
         updated_at: at,
         settled_at: null,
+        payment_link_id: input.paymentLinkId ?? null,
       })
       .execute();
     await trx
@@ -363,6 +366,8 @@ export async function getInvoice(db: Db, appId: string, id: string) {
 export interface InvoiceFilter {
   status?: InvoicesTable['status'];
   orderId?: string;
+  /** Only the invoices made from this payment link. */
+  paymentLinkId?: string;
   from?: string;
   to?: string;
 }
@@ -374,6 +379,9 @@ function filtered(db: Db, appId: string, filter: InvoiceFilter) {
     .where('app_id', '=', appId)
     .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status ?? 'new'))
     .$if(filter.orderId !== undefined, (q) => q.where('order_id', '=', filter.orderId ?? ''))
+    .$if(filter.paymentLinkId !== undefined, (q) =>
+      q.where('payment_link_id', '=', filter.paymentLinkId ?? ''),
+    )
     .$if(filter.from !== undefined, (q) =>
       q.where('created_at', '>=', new Date(filter.from ?? 0).toISOString()),
     )
