@@ -513,6 +513,12 @@ export interface LinkPayment {
   checkoutOrigin: string;
   now: Date;
   tokenOnChain: NewInvoice['tokenOnChain'];
+  /**
+   * Called once the visit is new, the link open and the amount right, just before the invoice
+   * is made: the caller's last word on it (the page's budget of invoices per client address);
+   * what it throws is thrown.
+   */
+  beforeCreating?: () => Promise<void>;
 }
 
 /**
@@ -537,6 +543,7 @@ export async function payInvoice(
   const status = linkStatus(link, await usesOf(db, link), now);
   if (status !== 'active') throw new PaymentLinkClosedError(status);
   const amount = link.amount ?? shopperAmount(link, payment.amount ?? '');
+  await payment.beforeCreating?.();
   try {
     return await createInvoice(db, rates, xpub, {
       appId: link.app_id,
