@@ -19,7 +19,7 @@ import { RateBook, RateUnavailableError } from '../domain/rates/rates';
 import { renderLinkPage, type AmountRefusal } from './link';
 import { languageFor, type Language, type MessageId, type Params } from './messages';
 import { renderMessagePage, withQuery } from './page';
-import { CHECKOUT_CSP, CHECKOUT_PREFIX, readAssets } from './plugin';
+import { CHECKOUT_CSP, CHECKOUT_PREFIX, readAssets, requestLanguage } from './plugin';
 import { formatters } from './screens';
 
 // A payment link's public page (no session: the slug, 16 random characters, is the key):
@@ -73,11 +73,15 @@ function field(form: URLSearchParams | undefined, name: string): string | undefi
   return values.length === 1 ? values[0] : undefined;
 }
 
-/** The page's language: the form's or the link's `lang` (the picker), else Accept-Language. */
+/**
+ * The page's language: the form's `lang` (a page drawn in a picked language posts it), else the
+ * checkout's rule (the picker's `?lang=`, else Accept-Language).
+ */
 function pageLanguage(request: FastifyRequest): { language: Language; picked: boolean } {
-  const chosen = field(formOf(request), 'lang') ?? (request.query as { lang?: unknown }).lang;
-  const language = languageFor(chosen, request.headers['accept-language']);
-  return { language, picked: chosen === language.code };
+  const posted = field(formOf(request), 'lang');
+  if (posted === undefined) return requestLanguage(request);
+  const language = languageFor(posted, request.headers['accept-language']);
+  return { language, picked: posted === language.code };
 }
 
 export async function registerLinks(
