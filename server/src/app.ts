@@ -10,6 +10,7 @@ import {
   CHECKOUT_RATE_LIMIT_GROUP,
   registerCheckout,
 } from './checkout/plugin';
+import { LINK_PREFIX, registerLinks } from './checkout/links';
 import { createAppContext } from './context';
 import type { Db } from './db/connection';
 import type { Clock } from './domain/time';
@@ -194,9 +195,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       };
       return;
     }
-    if (route.url.startsWith(`${CHECKOUT_PREFIX}/`)) {
-      // One budget per client address for the checkout's pages and status answers (its assets
-      // are files named by their content, cached for good).
+    if (route.url.startsWith(`${CHECKOUT_PREFIX}/`) || route.url.startsWith(`${LINK_PREFIX}/`)) {
+      // One budget per client address for the checkout's pages and status answers, and payment
+      // links' pages (its assets are files named by their content, cached for good). The
+      // invoices a link's page makes have a budget of their own besides (checkout/links.ts).
       route.config = {
         ...route.config,
         rateLimit: route.url.startsWith(CHECKOUT_ASSETS_PREFIX)
@@ -285,6 +287,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     assetsDir: options.checkoutDir,
     feedTickMs: options.checkoutFeedTickMs,
   });
+  await registerLinks(app, ctx, { assetsDir: options.checkoutDir });
 
   // Operator routes outside /api: after the onRoute hooks (no rate limit: load balancers and
   // Prometheus poll them) and after compression, which attaches itself as routes are added.

@@ -18,6 +18,8 @@ export interface RateLimitConfig {
   gatewayMax: number;
   /** Requests per window from one client address to the checkout page and its status (/pay). */
   checkoutMax: number;
+  /** Invoices per window one client address may make from payment links' pages (/l). */
+  linkInvoiceMax: number;
   /**
    * Failed API key checks (401) from one client address per `gatewayAuthFailureWindowMs` before
    * the gateway refuses that address (429), whatever key it sends, until the window ends.
@@ -530,6 +532,7 @@ export function loadConfig(env: Env): Config {
       authMax: int(env, 'AUTH_RATE_LIMIT_MAX', 10, 1, 1_000_000),
       gatewayMax: int(env, 'GATEWAY_RATE_LIMIT_MAX', 600, 1, 1_000_000),
       checkoutMax: int(env, 'CHECKOUT_RATE_LIMIT_MAX', 120, 1, 1_000_000),
+      linkInvoiceMax: int(env, 'LINK_INVOICE_RATE_LIMIT_MAX', 10, 1, 1_000_000),
       gatewayAuthFailureMax: int(env, 'GATEWAY_AUTH_FAILURE_MAX', 30, 1, 1_000_000),
       gatewayAuthFailureWindowMs: int(
         env,

@@ -25,6 +25,7 @@ export function makeInvoice(overrides: Partial<Invoice> = {}): Invoice {
     metadata: null,
     redirect_url: null,
     checkout_url: 'https://portal.example.com/pay/inv_3jq8k2m4n6p8r0t2v4x6z8b0d2',
+    payment_link_id: null,
     underpayment_tolerance: '0',
     late_window_minutes: 60,
     created_at: '2026-11-01T09:00:00.000Z',

@@ -20,6 +20,11 @@ import { chainAdapterFor } from '../domain/chain';
 import { mineLocalBlocks, recordLocalChainTransfer } from '../domain/chain/localAdapter';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
 import { createInvoice, getInvoice } from '../domain/invoices/invoices';
+import {
+  createPaymentLink,
+  paymentLinkBySlug,
+  payInvoice,
+} from '../domain/paymentLinks/paymentLinks';
 import { watchDeposits } from '../domain/payments/deposits';
 import { RateBook } from '../domain/rates/rates';
 import { setTableRate } from '../domain/rates/table';
@@ -261,6 +266,8 @@ async function fillEveryTable(t: TestApp): Promise<void> {
   // A settled invoice paid in two methods (the demo store's invoices are seeded too), and the
   // operator's rate it was priced with (rate_table).
   await settledInvoiceInTwoMethods(t);
+  // A payment link and the invoice a visit of its page made (payment_links, payment_link_visits).
+  await linkPaidOnce(t);
   const empty: string[] = [];
   for (const table of await userTables(t.db)) {
     if ((await countRows(t.db, table)) === 0) empty.push(table);
@@ -331,6 +338,35 @@ async function settledInvoiceInTwoMethods(t: TestApp): Promise<void> {
     .where('unique_id', '=', invoice.id)
     .execute();
   expect(counted.map((r) => r.tnx_count).sort()).toEqual([0, 1]);
+}
+
+/** A payment link of the demo store, and the invoice one visit of its page made. */
+async function linkPaidOnce(t: TestApp): Promise<void> {
+  const link = await createPaymentLink(t.db, {
+    appId: 'app_demo_store',
+    title: 'Gift card',
+    amountMin: '5',
+    currency: 'USD',
+    methods: ['USDT-BEP20'],
+    origin: 'https://pay.example.com',
+    now: t.clock(),
+  });
+  const found = await paymentLinkBySlug(t.db, link.url.split('/').pop() ?? '', t.clock());
+  if (!found) throw new Error('the link has no page');
+  const chain = chainAdapterFor(t.config, t.db, 56);
+  await payInvoice(
+    t.db,
+    new RateBook({ db: t.db, config: t.config }),
+    resolveWalletXpub(t.config),
+    {
+      link: found.link,
+      amount: '12,50',
+      visit: 'v'.repeat(22),
+      checkoutOrigin: 'https://pay.example.com',
+      now: t.clock(),
+      tokenOnChain: (_chainId, listed) => chain.tokenContract(listed),
+    },
+  );
 }
 
 async function signIn(

@@ -58,7 +58,7 @@ const METHOD_CODE = /^[A-Za-z0-9-]{1,40}$/;
 const ASSET_FILE = /^checkout\.[0-9a-f]{8,}\.(js|css)$/;
 
 /** The built script and style sheet (dist/checkout), read once; none when not built. */
-function readAssets(dir: string | undefined) {
+export function readAssets(dir: string | undefined) {
   const files = new Map<string, Buffer>();
   const urls: CheckoutAssets = {};
   if (!dir || !existsSync(path.join(dir, 'manifest.json'))) return { files, urls };

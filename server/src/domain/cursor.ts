@@ -11,6 +11,7 @@ const LIST_OF = {
   receive_transactions: 'deposits',
   send_transactions: 'withdrawals',
   invoices: 'invoices',
+  payment_links: 'payment-links',
 } as const;
 
 type PagedTable = keyof typeof LIST_OF;

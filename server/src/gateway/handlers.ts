@@ -31,6 +31,12 @@ import {
   ratesFor,
   tokenOnChainOf,
 } from '../domain/invoices/invoices';
+import {
+  createPaymentLink,
+  deactivatePaymentLink,
+  getPaymentLink,
+  listPaymentLinks,
+} from '../domain/paymentLinks/paymentLinks';
 import { currencyDecimals, unknownCurrency } from '../domain/rates/currencies';
 import { RateBook } from '../domain/rates/rates';
 import { getWithdrawal, listWithdrawals } from '../domain/payments/withdrawalReads';
@@ -52,6 +58,11 @@ function accountView(account: GatewayAccount): GatewaySchemas['Account'] {
     address: account.address,
     created_at: account.createdAt,
   };
+}
+
+/** The origin a request reached: the checkout's and payment links' pages are served from it. */
+function originOf(request: { protocol: string; host: string }): string {
+  return `${request.protocol}://${request.host}`;
 }
 
 /** The gateway's operations, keyed by operationId of server/openapi/gateway.yaml. */
@@ -229,7 +240,7 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
           metadata: body.metadata,
           expiresIn: body.expires_in,
           redirectUrl: body.redirect_url,
-          checkoutOrigin: `${request.protocol}://${request.host}`,
+          checkoutOrigin: originOf(request),
           now,
           tokenOnChain,
         }),
@@ -270,7 +281,13 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
       const page = await listInvoices(
         ctx.db,
         key.appId,
-        { status: query.status, orderId: query.order_id, from: query.from, to: query.to },
+        {
+          status: query.status,
+          orderId: query.order_id,
+          paymentLinkId: query.payment_link,
+          from: query.from,
+          to: query.to,
+        },
         { cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
       );
       return {
@@ -317,6 +334,91 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
         request.body,
         ctx.clock(),
       )) satisfies GatewayReply<'markInvoice'>;
+    },
+
+    async createPaymentLink(request, reply) {
+      const key = requireKey(request);
+      const { body } = request;
+      const now = ctx.clock();
+      const create = async () => ({
+        status: 201,
+        body: await createPaymentLink(ctx.db, {
+          appId: key.appId,
+          title: body.title,
+          description: body.description,
+          amount: body.amount,
+          amountMin: body.amount_min,
+          amountMax: body.amount_max,
+          currency: body.currency,
+          methods: body.methods,
+          redirectUrl: body.redirect_url,
+          expiresAt: body.expires_at,
+          maxUses: body.max_uses,
+          // Its page is served from the gateway's own origin, as the checkout is.
+          origin: originOf(request),
+          now,
+        }),
+      });
+      const idempotencyKey = request.headers['idempotency-key'];
+      const answer =
+        typeof idempotencyKey === 'string'
+          ? await idempotent(
+              ctx.db,
+              {
+                scope: `payment_link:${key.appId}`,
+                key: idempotencyKey,
+                // In a fixed order: the same fields sent in another order are the same request.
+                request: [
+                  body.title,
+                  body.description ?? null,
+                  body.amount ?? null,
+                  body.amount_min ?? null,
+                  body.amount_max ?? null,
+                  body.currency,
+                  body.methods ?? null,
+                  body.redirect_url ?? null,
+                  body.expires_at ?? null,
+                  body.max_uses ?? null,
+                ],
+                now: now.getTime(),
+              },
+              create,
+            )
+          : { ...(await create()), replayed: false };
+      void reply.code(answer.status);
+      if (answer.replayed) void reply.header('idempotent-replayed', 'true');
+      return answer.body satisfies GatewayReply<'createPaymentLink'>;
+    },
+
+    async listPaymentLinks(request) {
+      const key = requireKey(request);
+      const { query } = request;
+      const page = await listPaymentLinks(
+        ctx.db,
+        key.appId,
+        { cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
+        { origin: originOf(request), now: ctx.clock() },
+      );
+      return {
+        data: page.links,
+        next_cursor: page.nextCursor,
+      } satisfies GatewayReply<'listPaymentLinks'>;
+    },
+
+    async getPaymentLink(request) {
+      const key = requireKey(request);
+      return (await getPaymentLink(ctx.db, key.appId, request.params.id, {
+        origin: originOf(request),
+        now: ctx.clock(),
+      })) satisfies GatewayReply<'getPaymentLink'>;
+    },
+
+    async deactivatePaymentLink(request) {
+      const key = requireKey(request);
+      return (await deactivatePaymentLink(ctx.db, key.appId, request.params.id, {
+        origin: originOf(request),
+        now: ctx.clock(),
+      })) satisfies GatewayReply<'deactivatePaymentLink'>;
     },
 
     async listRates(request) {

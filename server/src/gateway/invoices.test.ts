@@ -140,6 +140,7 @@ describe('gateway invoices', () => {
       metadata: { z: 1, a: [true, null], note: 'déjà vu' },
       redirect_url: 'https://shop.example.com/thanks',
       checkout_url: `http://${HOST}/pay/${invoice.id}`,
+      payment_link_id: null,
       underpayment_tolerance: '0',
       late_window_minutes: 60,
       created_at: now,

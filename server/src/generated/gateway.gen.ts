@@ -451,6 +451,87 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/payment-links': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List payment links
+     * @description The app's payment links with their totals, newest first, cursor-paged.
+     */
+    get: operations['listPaymentLinks'];
+    put?: never;
+    /**
+     * Create a payment link
+     * @description A reusable page at `url` (`<origin>/l/<slug>`, the slug 16 random characters) that a
+     *     merchant shares without writing code: it shows `title`, `description` and the price, and
+     *     each "Pay" on it creates an invoice (`POST /invoices`'s rules: the rates locked then, the
+     *     plan's room) described by the title, in `currency` and `methods`, back to `redirect_url`,
+     *     and sends the shopper to its checkout page. The price is either `amount` (fixed) or the
+     *     shopper's, within `amount_min` and `amount_max` when given. A visit of the page makes at
+     *     most one invoice, however often it is posted. The page makes no more invoices once
+     *     deactivated, past `expires_at`, or once `max_uses` of its invoices are paid (processing
+     *     or settled: invoices still open never use it up, and stay payable).
+     *
+     *     **Idempotency** works as for `POST /invoices`.
+     *
+     *     **Refusals**, all at once, each naming its field: 422 for an empty `title` or one over
+     *     120 characters, a `description` over 500, an `amount` (or `amount_min`, `amount_max`) of
+     *     zero, above 1,000,000,000 or with more decimals than the currency has, both `amount` and
+     *     a range, `amount_min` above `amount_max`, an unknown `currency`, a method not enabled or
+     *     with For Deposit off, a `redirect_url` that is not http(s), an `expires_at` not in the
+     *     future, a `max_uses` below 1.
+     */
+    post: operations['createPaymentLink'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payment-links/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a payment link
+     * @description One payment link of the app by its `id`, with its status and totals; 404 for an unknown id or another app's. Its invoices: `GET /invoices?payment_link=<id>`.
+     */
+    get: operations['getPaymentLink'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payment-links/{id}/deactivate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deactivate a payment link
+     * @description The link's page says it is no longer available and makes no more invoices (`status` deactivated); the invoices it made stay payable. Deactivating it again changes nothing. There is no way back: create a new link. No body is needed.
+     */
+    post: operations['deactivatePaymentLink'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   'deposit.pending': {
@@ -1271,6 +1352,8 @@ export interface components {
       redirect_url: string | null;
       /** @description The invoice's checkout page, `<origin>/pay/<id>`. */
       checkout_url: string;
+      /** @description The payment link a shopper made it from (`plink_…`, see `GET /payment-links/{id}`); null for an invoice created by `POST /invoices` or in the portal. */
+      payment_link_id: string | null;
       /** @description The app's underpayment tolerance when it was created, in percent: payments short of the amount by at most this much count as full. */
       underpayment_tolerance: string;
       /** @description The app's late window when it was created: a payment completing the invoice this long after the expiry still settles it (`paid_late`). */
@@ -1318,6 +1401,93 @@ export interface components {
       /** @description The app the invoice belongs to. */
       app_id: string;
       data: components['schemas']['Invoice'];
+    };
+    CreatePaymentLinkRequest: {
+      /** @description What the shopper pays for, the page's heading and the invoices' description. */
+      title: string;
+      /** @description More about it, shown under the title. */
+      description?: string;
+      /** @description A fixed price in `currency`, as an invoice's `amount`; leave it out to let the shopper choose (within `amount_min` and `amount_max`, if given). */
+      amount?: string;
+      /** @description The least a shopper may choose, without `amount`. */
+      amount_min?: string;
+      /** @description The most a shopper may choose, without `amount` (at most 1,000,000,000). */
+      amount_max?: string;
+      currency: components['schemas']['CurrencyCode'];
+      /** @description The methods its invoices may be paid with, as `GET /methods` names them; absent, every method of the app with For Deposit on when the shopper pays. */
+      methods?: components['schemas']['MethodCode'][];
+      /** @description Where the checkout page sends the shopper after paying; http or https only. */
+      redirect_url?: string;
+      /**
+       * Format: date-time
+       * @description When the page stops making invoices; absent, never.
+       */
+      expires_at?: string;
+      /** @description How many of its invoices may be paid (processing or settled) before the page stops making new ones; absent, no limit. */
+      max_uses?: number;
+    };
+    /**
+     * @description active (its page makes invoices), expired (`expires_at` passed), used_up (`max_uses` of its invoices are paid), deactivated (by the merchant). The first that applies, in the order deactivated, expired, used_up.
+     * @enum {string}
+     */
+    PaymentLinkStatus: 'active' | 'expired' | 'used_up' | 'deactivated';
+    /** @description A reusable payment page and what its invoices brought. Prices are decimal strings, exactly as created. */
+    PaymentLink: {
+      /** @description The link's id, `plink_` and 128 random bits in 26 base32 characters. */
+      id: string;
+      /** @description Its public page, `<origin>/l/<slug>`: share it. The slug is random and unguessable; anyone with the URL can pay. */
+      url: string;
+      /** @description As created. */
+      title: string;
+      /** @description As created. */
+      description: string | null;
+      /** @description The fixed price; null when the shopper chooses it. */
+      amount: string | null;
+      /** @description The least a shopper may choose; null without a lower bound (or with `amount`). */
+      amount_min: string | null;
+      /** @description The most a shopper may choose; null without an upper bound (or with `amount`). */
+      amount_max: string | null;
+      /** @description The currency of its prices and invoices. */
+      currency: string;
+      /** @description The methods its invoices offer; null, every method with For Deposit on. */
+      methods: components['schemas']['MethodCode'][] | null;
+      /** @description Where the checkout page sends the shopper afterwards, as created. */
+      redirect_url: string | null;
+      /**
+       * Format: date-time
+       * @description When the page stops making invoices; null, never.
+       */
+      expires_at: string | null;
+      /** @description How many paid invoices it takes; null, no limit. */
+      max_uses: number | null;
+      status: components['schemas']['PaymentLinkStatus'];
+      /**
+       * Format: date-time
+       * @description When it was created.
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description Its last change (its deactivation).
+       */
+      updated_at: string;
+      totals: components['schemas']['PaymentLinkTotals'];
+    };
+    /** @description What the link's invoices came to, now. */
+    PaymentLinkTotals: {
+      /** @description Invoices made from it, in every status. */
+      invoices: number;
+      /** @description Its settled invoices. */
+      paid_invoices: number;
+      /** @description The amounts of its settled invoices summed exactly, in its `currency`, to the currency's decimals (a token's display precision), or the amounts' own if more: `125.00`. */
+      amount_paid: string;
+      /** @description Its invoices processing or settled, what `max_uses` counts. */
+      uses: number;
+    };
+    PaymentLinkPage: {
+      data: components['schemas']['PaymentLink'][];
+      /** @description Pass as `cursor` for the next page; null on the last page. */
+      next_cursor: string | null;
     };
     Error: {
       error: {
@@ -1482,12 +1652,14 @@ export interface components {
      */
     IdempotencyKey: string;
     /**
-     * @description A key of your choice, unique per invoice you mean (your order's attempt id): a retry with the same key and body answers the first answer and creates nothing twice.
+     * @description A key of your choice, unique per invoice (or payment link) you mean, such as your order's attempt id: a retry with the same key and body answers the first answer and creates nothing twice.
      * @example order-1042-attempt-1
      */
     OptionalIdempotencyKey: string;
     /** @description The invoice's id, as createInvoice and listInvoices give it. */
     InvoiceId: string;
+    /** @description The payment link's id, as createPaymentLink and listPaymentLinks give it. */
+    PaymentLinkId: string;
     /**
      * @description The event id (`evt_…`), the same across retries and redeliveries.
      * @example evt_1
@@ -1935,6 +2107,8 @@ export interface operations {
         status?: components['schemas']['InvoiceStatus'];
         /** @description Only invoices of this order id (there may be several, e.g. one per try). */
         order_id?: string;
+        /** @description Only the invoices shoppers made from this payment link (its `id`, `plink_…`), as its totals count them. */
+        payment_link?: string;
         /** @description Only invoices created at or after this time. */
         from?: string;
         /** @description Only invoices created before this time. */
@@ -1970,7 +2144,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description A key of your choice, unique per invoice you mean (your order's attempt id): a retry with the same key and body answers the first answer and creates nothing twice.
+         * @description A key of your choice, unique per invoice (or payment link) you mean, such as your order's attempt id: a retry with the same key and body answers the first answer and creates nothing twice.
          * @example order-1042-attempt-1
          */
         'Idempotency-Key'?: components['parameters']['OptionalIdempotencyKey'];
@@ -2124,6 +2298,130 @@ export interface operations {
       422: components['responses']['InvalidRequest'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['RateUnavailable'];
+    };
+  };
+  listPaymentLinks: {
+    parameters: {
+      query?: {
+        /** @description The `next_cursor` of the previous page of the same list; absent for the first page. A cursor of another list is refused with 422. */
+        cursor?: components['parameters']['Cursor'];
+        /** @description Rows per page (default 50). */
+        limit?: components['parameters']['Limit'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of payment links. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PaymentLinkPage'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  createPaymentLink: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A key of your choice, unique per invoice (or payment link) you mean, such as your order's attempt id: a retry with the same key and body answers the first answer and creates nothing twice.
+         * @example order-1042-attempt-1
+         */
+        'Idempotency-Key'?: components['parameters']['OptionalIdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreatePaymentLinkRequest'];
+      };
+    };
+    responses: {
+      /** @description The link, active; a replay of the same key and body answers this first answer again, with `Idempotent-Replayed: true`. */
+      201: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PaymentLink'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['IdempotencyConflict'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  getPaymentLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The payment link's id, as createPaymentLink and listPaymentLinks give it. */
+        id: components['parameters']['PaymentLinkId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The payment link. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PaymentLink'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  deactivatePaymentLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The payment link's id, as createPaymentLink and listPaymentLinks give it. */
+        id: components['parameters']['PaymentLinkId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The payment link, deactivated. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PaymentLink'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   depositPendingEvent: {

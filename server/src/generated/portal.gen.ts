@@ -2913,6 +2913,8 @@ export interface components {
       redirect_url: string | null;
       /** @description The invoice's checkout page, `<origin>/pay/<id>` (the shopper's link). */
       checkout_url: string;
+      /** @description The payment link a shopper made it from (`plink_…`); null for any other invoice. */
+      payment_link_id: string | null;
       /** @description The app's underpayment tolerance (percent) when it was created. */
       underpayment_tolerance: components['schemas']['Decimal'];
       /** @description The app's late window (minutes) when it was created. */

@@ -181,6 +181,8 @@ export type Invoice = {
   redirect_url: string | null;
   /** The invoice's checkout page, `<origin>/pay/<id>` (the shopper's link). */
   checkout_url: string;
+  /** The payment link a shopper made it from (`plink_…`); null for any other invoice. */
+  payment_link_id: string | null;
   /** The app's underpayment tolerance (percent) when it was created. */
   underpayment_tolerance: Decimal;
   /** The app's late window (minutes) when it was created. */

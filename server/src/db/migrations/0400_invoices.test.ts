@@ -127,8 +127,15 @@ describe('migration 0400: invoices', () => {
   });
 
   it('gives the apps there are the default invoice settings: no tolerance, a 60-minute late window', async () => {
-    // As the database was before the migration: no invoice tables, no settings on apps.
-    for (const table of ['invoice_payments', 'invoice_payment_options', 'invoices', 'rate_table']) {
+    // As the database was before the migration: no invoice tables (nor a later table that refers
+    // to them), no settings on apps.
+    for (const table of [
+      'payment_link_visits',
+      'invoice_payments',
+      'invoice_payment_options',
+      'invoices',
+      'rate_table',
+    ]) {
       await t.db.schema.dropTable(table).execute();
     }
     for (const column of ['invoice_underpayment_tolerance', 'invoice_late_window_minutes']) {

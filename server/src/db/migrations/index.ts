@@ -30,6 +30,7 @@ import * as m0310 from './0310_withdrawal_waiting_reason';
 import * as m0400 from './0400_invoices';
 import * as m0410 from './0410_invoice_counts_once';
 import * as m0420 from './0420_invoice_owner_triggers';
+import * as m0430 from './0430_payment_links';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '0400_invoices': m0400,
   '0410_invoice_counts_once': m0410,
   '0420_invoice_owner_triggers': m0420,
+  '0430_payment_links': m0430,
 };

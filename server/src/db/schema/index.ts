@@ -54,6 +54,8 @@ import type {
   InvoicePaymentOptionsTable,
   InvoicePaymentsTable,
   RateTableTable,
+  PaymentLinksTable,
+  PaymentLinkVisitsTable,
 } from './invoices';
 import type { JobsTable, RateLimitsTable, RowCountsTable } from './system';
 
@@ -123,6 +125,7 @@ export type {
   InvoicePaymentOptionsTable,
   InvoicePaymentsTable,
   RateTableTable,
+  PaymentLinksTable,
 } from './invoices';
 export type { JobsTable, RateLimitsTable, CountedTable, RowCountsTable } from './system';
 
@@ -169,4 +172,6 @@ export interface Database {
   invoice_payment_options: InvoicePaymentOptionsTable;
   invoice_payments: InvoicePaymentsTable;
   rate_table: RateTableTable;
+  payment_links: PaymentLinksTable;
+  payment_link_visits: PaymentLinkVisitsTable;
 }

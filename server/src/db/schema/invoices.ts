@@ -43,6 +43,8 @@ export interface InvoicesTable {
   expires_at: string;
   updated_at: string;
   settled_at: string | null;
+  /** The payment link it was made from (migration 0430); null for any other invoice. */
+  payment_link_id: string | null;
 }
 
 export interface InvoicePaymentOptionsTable {
@@ -83,6 +85,42 @@ export interface InvoicePaymentsTable {
   /** The time of its block. */
   created_at: string;
   seen_at: string;
+}
+
+/** A merchant's reusable payment page, `/l/<slug>` (migration 0430; domain/paymentLinks/). */
+export interface PaymentLinksTable {
+  /** `plink_` + 128 random bits. */
+  id: string;
+  app_id: string;
+  /** 16 random characters of [a-z0-9]: the public URL's key. */
+  slug: string;
+  title: string;
+  description: string | null;
+  /** A fixed price, decimal text; null: the shopper chooses it. */
+  amount: string | null;
+  /** The shopper's range when `amount` is null, decimal text; null: no bound. */
+  amount_min: string | null;
+  amount_max: string | null;
+  currency: string;
+  /** A JSON text array of method codes; null: every method with For Deposit on when paying. */
+  methods: string | null;
+  redirect_url: string | null;
+  expires_at: string | null;
+  /** Paid invoices it takes (processing or settled); null: no limit. */
+  max_uses: number | null;
+  /** 0 once the merchant deactivated it. */
+  active: ColumnType<Flag, Flag | undefined, Flag>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The visit of a link's page that made an invoice: its token, once per link. */
+export interface PaymentLinkVisitsTable {
+  payment_link_id: string;
+  /** The page's hidden token, 128 random bits in base64url. */
+  visit: string;
+  invoice_id: string;
+  created_at: string;
 }
 
 /** The operator's rates: `BASE/QUOTE` -> the price of one BASE in QUOTE. */

@@ -61,6 +61,14 @@ export interface NewInvoice {
   now: Date;
   /** Where a method's token is on its chain as this server reads it (USDT_CONTRACT on a test chain). */
   tokenOnChain: (chainId: number, listed: string) => string;
+  /** The payment link a shopper makes it from (domain/paymentLinks/). */
+  paymentLinkId?: string;
+  /**
+   * Runs in the transaction that writes the invoice, once its rows are written and before its
+   * event: what must commit with it or not at all (a payment link's visit). A throw rolls the
+   * invoice back.
+   */
+  alsoInTransaction?: (trx: Transaction<Database>, invoiceId: string) => Promise<void>;
 }
 
 /**
@@ -96,15 +104,19 @@ function refusals(input: NewInvoice): FieldErrors {
       errors.metadata = [`metadata must be at most 4 KB of JSON (4096 bytes); this is ${bytes}.`];
     }
   }
-  if (input.redirectUrl !== undefined) {
-    const url = URL.canParse(input.redirectUrl) ? new URL(input.redirectUrl) : null;
-    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.hostname === '') {
-      errors.redirect_url = [
-        'redirect_url must name a host a browser can reach, like "https://shop.example.com/thanks".',
-      ];
-    }
-  }
+  const redirect =
+    input.redirectUrl === undefined ? undefined : redirectUrlFault(input.redirectUrl);
+  if (redirect !== undefined) errors.redirect_url = [redirect];
   return errors;
+}
+
+/** What is wrong with a `redirect_url` (an invoice's, a payment link's), or undefined. */
+export function redirectUrlFault(text: string): string | undefined {
+  const url = URL.canParse(text) ? new URL(text) : null;
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.hostname === '') {
+    return 'redirect_url must name a host a browser can reach, like "https://shop.example.com/thanks".';
+  }
+  return undefined;
 }
 
 /** The methods asked for (or every one with For Deposit on), each enabled with deposits on. */
@@ -125,18 +137,30 @@ async function chosenMethods(
     }
     return open;
   }
-  const messages: string[] = [];
+  const { chosen, faults } = methodsAsked(enabled, asked);
+  if (faults.length > 0) throw new InvalidError(undefined, { methods: faults });
+  return chosen;
+}
+
+/**
+ * Of the app's `enabled` methods, those `asked` for (in the app's order of methods, whatever
+ * order they were asked in), and a sentence for each asked for that is not enabled or has For
+ * Deposit off.
+ */
+export function methodsAsked(
+  enabled: readonly GatewayMethod[],
+  asked: readonly string[],
+): { chosen: GatewayMethod[]; faults: string[] } {
+  const faults: string[] = [];
   const chosen: GatewayMethod[] = [];
   for (const code of asked) {
     const method = enabled.find((m) => m.code === code);
-    if (!method) messages.push(`The app has not enabled ${code}.`);
+    if (!method) faults.push(`The app has not enabled ${code}.`);
     else if (!method.depositsEnabled) {
-      messages.push(`Deposits of ${code} are switched off for this app.`);
+      faults.push(`Deposits of ${code} are switched off for this app.`);
     } else chosen.push(method);
   }
-  if (messages.length > 0) throw new InvalidError(undefined, { methods: messages });
-  // In the app's order of methods, whatever order they were asked in.
-  return enabled.filter((m) => chosen.includes(m));
+  return { chosen: enabled.filter((m) => chosen.includes(m)), faults };
 }
 
 /** The rates a new invoice in `currency` would lock now, per method. */
@@ -218,6 +242,7 @@ export async function createInvoice(
         expires_at: expiresAt,
         updated_at: at,
         settled_at: null,
+        payment_link_id: input.paymentLinkId ?? null,
       })
       .execute();
     await trx
@@ -243,6 +268,7 @@ export async function createInvoice(
         }),
       )
       .execute();
+    await input.alsoInTransaction?.(trx, id);
     return changed(trx, input.appId, id, ['invoice.created'], input.now);
   });
 }
@@ -363,6 +389,8 @@ export async function getInvoice(db: Db, appId: string, id: string) {
 export interface InvoiceFilter {
   status?: InvoicesTable['status'];
   orderId?: string;
+  /** Only the invoices made from this payment link. */
+  paymentLinkId?: string;
   from?: string;
   to?: string;
 }
@@ -374,6 +402,9 @@ function filtered(db: Db, appId: string, filter: InvoiceFilter) {
     .where('app_id', '=', appId)
     .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status ?? 'new'))
     .$if(filter.orderId !== undefined, (q) => q.where('order_id', '=', filter.orderId ?? ''))
+    .$if(filter.paymentLinkId !== undefined, (q) =>
+      q.where('payment_link_id', '=', filter.paymentLinkId ?? ''),
+    )
     .$if(filter.from !== undefined, (q) =>
       q.where('created_at', '>=', new Date(filter.from ?? 0).toISOString()),
     )

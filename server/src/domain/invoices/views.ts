@@ -191,6 +191,7 @@ export function invoiceView({ invoice, options, payments }: InvoiceRecord): Invo
       invoice.metadata === null ? null : (JSON.parse(invoice.metadata) as Record<string, unknown>),
     redirect_url: invoice.redirect_url,
     checkout_url: invoice.checkout_url,
+    payment_link_id: invoice.payment_link_id,
     underpayment_tolerance: invoice.underpayment_tolerance,
     late_window_minutes: invoice.late_window_minutes,
     created_at: new Date(invoice.created_at).toISOString(),
