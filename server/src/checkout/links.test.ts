@@ -214,7 +214,7 @@ describe('payment link page', () => {
       ['abc"><b>', en('link.amountInvalid')],
       ['', en('link.amountInvalid')],
       ['1.000,00', en('link.amountInvalid')],
-      ['25.001', en('link.amountInvalid')],
+      ['25.001', en('link.amountPlaces', { currency: 'USD' })],
       ['4.99', en('link.amountTooLow', { min: '$5.00' })],
       ['500.01', en('link.amountTooHigh', { max: '$500.00' })],
     ] as const) {
@@ -326,14 +326,14 @@ describe('payment link page', () => {
     const res = await s.post(path, { visit: 'z'.repeat(22) });
     expect(res.statusCode).toBe(503);
     expect(res.headers['content-security-policy']).toBe(CHECKOUT_CSP);
-    expect(text(res.body)).toContain(en('error.heading'));
+    expect(text(res.body)).toContain(en('link.unavailableHeading'));
     expect(await s.invoicesOf(id)).toEqual([]);
     // The merchant's plan has no room.
     const unsubscribed = await s.merchant({ subscribed: false });
     const { path: planless } = await s.link(unsubscribed.key, { amount: '10' });
     const refused = await s.post(planless, { visit: 'z'.repeat(22) });
     expect(refused.statusCode).toBe(503);
-    expect(text(refused.body)).toContain(en('error.status'));
+    expect(text(refused.body)).toContain(en('link.unavailable', { app: 'Mug Shop' }));
   });
 
   it('draws the page again for a post that is not its form', async () => {

@@ -238,7 +238,9 @@ export async function registerLinks(
                 ? { id: 'link.amountTooLow', params: { min: money(err.bound ?? '0') } }
                 : err.reason === 'tooHigh'
                   ? { id: 'link.amountTooHigh', params: { max: money(err.bound ?? '0') } }
-                  : { id: 'link.amountInvalid' };
+                  : err.reason === 'places'
+                    ? { id: 'link.amountPlaces', params: { currency: found.link.currency } }
+                    : { id: 'link.amountInvalid' };
             return linkPage(request, reply, 400, found, { visit, typed, refusal });
           }
           if (err instanceof PaymentLinkClosedError) {
@@ -256,7 +258,9 @@ export async function registerLinks(
             err instanceof InvalidError
           ) {
             request.log.warn({ err, link: found.link.id }, 'payment link made no invoice');
-            return messagePage(request, reply, 503, 'error.heading', 'error.status');
+            return messagePage(request, reply, 503, 'link.unavailableHeading', 'link.unavailable', {
+              app: found.appName,
+            });
           }
           throw err;
         }

@@ -108,4 +108,7 @@ export const ar: Catalogue = {
   'link.off': 'عطّل {app} هذا الرابط. اطلب رابطًا جديدًا من {app}.',
   'link.notFoundHeading': 'رابط الدفع غير موجود',
   'link.notFound': 'لا يوجد رابط دفع مرتبط بهذه الصفحة. تحقّق من الرابط الذي تلقيته.',
+  'link.amountPlaces': 'يحتوي هذا المبلغ على منازل عشرية أكثر مما تسمح به عملة {currency}.',
+  'link.unavailableHeading': 'رابط الدفع هذا لا يمكنه قبول الدفعات حاليًا',
+  'link.unavailable': 'يُرجى المحاولة مرة أخرى بعد بضع دقائق، أو التواصل مع {app}.',
 };

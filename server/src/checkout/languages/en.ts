@@ -109,4 +109,7 @@ export const en = {
   'link.off': '{app} has turned it off. Ask {app} for a new one.',
   'link.notFoundHeading': 'Payment link not found',
   'link.notFound': 'There is no payment link at this address. Check the link you were given.',
+  'link.amountPlaces': 'This amount has more decimal places than {currency} allows.',
+  'link.unavailableHeading': 'This payment link cannot take payments right now',
+  'link.unavailable': 'Please try again in a few minutes, or contact {app}.',
 } as const;

@@ -114,4 +114,7 @@ export const es: Catalogue = {
   'link.notFoundHeading': 'Enlace de pago no encontrado',
   'link.notFound':
     'Esta página no corresponde a ningún enlace de pago. Compruebe el enlace que recibió.',
+  'link.amountPlaces': 'Este importe tiene más decimales de los que admite la moneda {currency}.',
+  'link.unavailableHeading': 'Este enlace de pago no puede aceptar pagos en este momento',
+  'link.unavailable': 'Vuelva a intentarlo dentro de unos minutos o póngase en contacto con {app}.',
 };

@@ -121,4 +121,8 @@ export const fr: Catalogue = {
   'link.notFoundHeading': 'Lien de paiement introuvable',
   'link.notFound':
     'Cette page ne correspond à aucun lien de paiement. Vérifiez le lien qui vous a été communiqué.',
+  'link.amountPlaces':
+    'Ce montant comporte plus de décimales que la devise {currency} n’en autorise.',
+  'link.unavailableHeading': 'Ce lien de paiement ne peut pas accepter de paiement pour le moment',
+  'link.unavailable': 'Veuillez réessayer dans quelques minutes ou contacter {app}.',
 };

@@ -115,4 +115,8 @@ export const it: Catalogue = {
   'link.notFoundHeading': 'Link di pagamento non trovato',
   'link.notFound':
     'Questa pagina non corrisponde a nessun link di pagamento. Controlli il link ricevuto.',
+  'link.amountPlaces':
+    'Questo importo ha più cifre decimali di quante ne consenta la valuta {currency}.',
+  'link.unavailableHeading': 'Al momento questo link di pagamento non può accettare pagamenti',
+  'link.unavailable': 'Riprovi tra qualche minuto o contatti {app}.',
 };

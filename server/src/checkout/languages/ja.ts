@@ -113,4 +113,7 @@ export const ja: Catalogue = {
   'link.off': 'このリンクは{app}により無効化されました。{app}に新しいリンクをご依頼ください。',
   'link.notFoundHeading': '支払いリンクが見つかりません',
   'link.notFound': 'このURLに該当する支払いリンクはありません。受け取ったリンクをご確認ください。',
+  'link.amountPlaces': 'この金額は、{currency}で使用できる小数点以下の桁数を超えています。',
+  'link.unavailableHeading': 'この支払いリンクでは現在お支払いいただけません',
+  'link.unavailable': '数分後にもう一度お試しいただくか、{app}にお問い合わせください。',
 };

@@ -117,4 +117,8 @@ export const tr: Catalogue = {
   'link.notFoundHeading': 'Ödeme bağlantısı bulunamadı',
   'link.notFound':
     'Bu sayfaya ait bir ödeme bağlantısı bulunamadı. Size verilen bağlantıyı kontrol edin.',
+  'link.amountPlaces':
+    'Bu tutar, {currency} için izin verilenden daha fazla ondalık basamak içeriyor.',
+  'link.unavailableHeading': 'Bu ödeme bağlantısı şu anda ödeme kabul edemiyor',
+  'link.unavailable': 'Lütfen birkaç dakika sonra yeniden deneyin veya {app} ile iletişime geçin.',
 };

@@ -114,4 +114,7 @@ export const vi: Catalogue = {
   'link.notFoundHeading': 'Không tìm thấy liên kết thanh toán',
   'link.notFound':
     'Không có liên kết thanh toán nào tại đường dẫn này. Hãy kiểm tra lại liên kết bạn nhận được.',
+  'link.amountPlaces': 'Số tiền này có nhiều chữ số thập phân hơn mức {currency} cho phép.',
+  'link.unavailableHeading': 'Liên kết thanh toán này hiện không thể nhận thanh toán',
+  'link.unavailable': 'Vui lòng thử lại sau vài phút, hoặc liên hệ với {app}.',
 };

@@ -443,20 +443,22 @@ export class PaymentLinkClosedError extends ConflictError {
 
 /**
  * The shopper's amount refused: not a number (`invalid`: a plain decimal, its separator a point
- * or a comma, at most the currency's decimals, above 0), below the link's minimum or above its
- * maximum (`bound` names it).
+ * or a comma, above 0), more decimals than the currency has (`places`), below the link's minimum
+ * or above its maximum (`bound` names it).
  */
 export class PaymentLinkAmountError extends InvalidError {
   constructor(
-    readonly reason: 'invalid' | 'tooLow' | 'tooHigh',
+    readonly reason: 'invalid' | 'places' | 'tooLow' | 'tooHigh',
     readonly bound?: string,
   ) {
     const message =
       reason === 'invalid'
         ? 'amount must be a decimal number above 0, like "25.00".'
-        : reason === 'tooLow'
-          ? `amount must be at least ${bound ?? ''}.`
-          : `amount must be at most ${bound ?? ''}.`;
+        : reason === 'places'
+          ? 'amount has more decimals than its currency.'
+          : reason === 'tooLow'
+            ? `amount must be at least ${bound ?? ''}.`
+            : `amount must be at most ${bound ?? ''}.`;
     super(undefined, { amount: [message] });
   }
 }
@@ -475,7 +477,7 @@ export function shopperAmount(
   const text = fraction === undefined ? whole : `${whole}.${fraction}`;
   const value = parseDecimal(text);
   const places = currencyDecimals(link.currency);
-  if (places !== undefined && value.places > places) throw new PaymentLinkAmountError('invalid');
+  if (places !== undefined && value.places > places) throw new PaymentLinkAmountError('places');
   if (link.amount_min !== null && compare(value, parseDecimal(link.amount_min)) < 0) {
     throw new PaymentLinkAmountError('tooLow', link.amount_min);
   }
