@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { PublicPaymentLink } from '../domain/paymentLinks/paymentLinks';
 import { say, type Language, type MessageId, type Params } from './messages';
-import { LanguagePicker, withQuery, type CheckoutAssets } from './page';
+import { escape, ICON, LanguagePicker, withQuery, type CheckoutAssets } from './page';
 import { formatters } from './screens';
 
 // A payment link's page, `/l/<slug>`, drawn on the server: the app's name, the link's title and
@@ -28,15 +28,6 @@ export interface LinkPageView {
   refusal?: AmountRefusal;
 }
 
-const escapes: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c] ?? c);
-
 /** The path of the link's page. */
 const linkPath = (slug: string) => `/l/${slug}`;
 
@@ -49,6 +40,7 @@ export function renderLinkPage(view: LinkPageView, assets: CheckoutAssets): stri
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="robots" content="noindex, nofollow">',
     '<meta name="referrer" content="no-referrer">',
+    ICON,
     `<title>${escape(`${found.link.title} · ${t('page.title', { app: found.appName })}`)}</title>`,
     assets.style ? `<link rel="stylesheet" href="${assets.style}">` : '',
   ].join('');

@@ -19,7 +19,7 @@ import { RateBook, RateUnavailableError } from '../domain/rates/rates';
 import { renderLinkPage, type AmountRefusal } from './link';
 import { languageFor, type Language, type MessageId, type Params } from './messages';
 import { renderMessagePage, withQuery } from './page';
-import { CHECKOUT_CSP, CHECKOUT_PREFIX, readAssets, requestLanguage } from './plugin';
+import { CHECKOUT_PREFIX, PAGE_HEADERS, readAssets, requestLanguage } from './plugin';
 import { formatters } from './screens';
 
 // A payment link's public page (no session: the slug, 16 random characters, is the key):
@@ -35,14 +35,6 @@ const LINK_INVOICE_RATE_LIMIT_GROUP = 'link-invoices';
 const FORM_BODY_LIMIT = 2048;
 /** A visit's token as the page draws it: 128 random bits in base64url. */
 const VISIT = /^[A-Za-z0-9_-]{22}$/;
-
-const PAGE_HEADERS = {
-  'content-security-policy': CHECKOUT_CSP,
-  'x-robots-tag': 'noindex, nofollow',
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-  vary: 'Accept-Language',
-};
 
 interface SlugParams {
   slug: string;

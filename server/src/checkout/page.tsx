@@ -83,7 +83,8 @@ const escapes: Record<string, string> = {
   '"': '&quot;',
   "'": '&#39;',
 };
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c] ?? c);
+/** `text` safe inside HTML text and attribute values. */
+export const escape = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c] ?? c);
 
 /** The whole page for `view`. */
 export function renderPage(view: View, assets: CheckoutAssets): string {

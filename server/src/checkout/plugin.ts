@@ -42,7 +42,8 @@ export const CHECKOUT_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const PAGE_HEADERS = {
+/** The headers of every page and status answer of the checkout and payment link pages. */
+export const PAGE_HEADERS = {
   'content-security-policy': CHECKOUT_CSP,
   'x-robots-tag': 'noindex, nofollow',
   'referrer-policy': 'no-referrer',
