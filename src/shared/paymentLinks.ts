@@ -16,3 +16,11 @@ export const PAYMENT_LINK_MESSAGES = {
   maxUsesInvalid: 'Maximum uses must be a whole number from 1 to 1000000',
   redirectInvalid: 'Enter an http(s) URL, like https://shop.example.com/thanks',
 } as const;
+
+/** The bounds the gateway's payment links hold to (server/src/domain/paymentLinks/). */
+export const PAYMENT_LINK_LIMITS = {
+  title: 120,
+  description: 500,
+  maxUses: 1_000_000,
+  amountMax: 1_000_000_000,
+} as const;
