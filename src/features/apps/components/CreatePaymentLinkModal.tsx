@@ -182,14 +182,14 @@ function NewLinkForm({
             <>
               <Col xs={6} sm={4}>
                 <Form.Group controlId="link-amount-min">
-                  <Form.Label>Minimum</Form.Label>
+                  <Form.Label>Minimum amount</Form.Label>
                   <Form.Control {...form.bind('amount_min')} inputMode="decimal" placeholder="5" />
                   <Form.Control.Feedback type="invalid">{errors.amount_min}</Form.Control.Feedback>
                 </Form.Group>
               </Col>
-              <Col xs={6} sm={3}>
+              <Col xs={6} sm={4}>
                 <Form.Group controlId="link-amount-max">
-                  <Form.Label>Maximum</Form.Label>
+                  <Form.Label>Maximum amount</Form.Label>
                   <Form.Control
                     {...form.bind('amount_max')}
                     inputMode="decimal"
@@ -200,7 +200,7 @@ function NewLinkForm({
               </Col>
             </>
           )}
-          <Col xs={fixed ? 5 : 12} sm={5}>
+          <Col xs={fixed ? 5 : 12} sm={fixed ? 5 : 4}>
             <Form.Group controlId="link-currency">
               <Form.Label>Currency</Form.Label>
               <Form.Select {...form.bind('currency')}>
@@ -246,14 +246,14 @@ function NewLinkForm({
               </Form.Text>
             </fieldset>
           </Col>
-          <Col sm={7}>
+          <Col sm={6}>
             <Form.Group controlId="link-expires">
               <Form.Label>Expires at (optional)</Form.Label>
               <Form.Control {...form.bind('expires_at')} type="datetime-local" />
               <Form.Control.Feedback type="invalid">{errors.expires_at}</Form.Control.Feedback>
             </Form.Group>
           </Col>
-          <Col sm={5}>
+          <Col sm={6}>
             <Form.Group controlId="link-max-uses">
               <Form.Label>Maximum uses (optional)</Form.Label>
               <Form.Control

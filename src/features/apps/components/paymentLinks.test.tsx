@@ -144,8 +144,8 @@ describe('Payment links: Create payment link', () => {
     // The shopper chooses: both bounds optional, the maximum at least the minimum.
     await user.click(within(dialog).getByLabelText('Shopper chooses'));
     expect(within(dialog).queryByLabelText('Price')).not.toBeInTheDocument();
-    await user.type(within(dialog).getByLabelText('Minimum'), '50');
-    await user.type(within(dialog).getByLabelText('Maximum'), '5');
+    await user.type(within(dialog).getByLabelText('Minimum amount'), '50');
+    await user.type(within(dialog).getByLabelText('Maximum amount'), '5');
     const expires = within(dialog).getByLabelText('Expires at (optional)');
     fireEvent.change(expires, { target: { value: localInput(-1) } });
     await user.type(within(dialog).getByLabelText('Maximum uses (optional)'), '0');
@@ -155,19 +155,19 @@ describe('Payment links: Create payment link', () => {
     expect(within(dialog).getByText(PAYMENT_LINK_MESSAGES.expiryInvalid)).toBeInTheDocument();
     expect(within(dialog).getByText(PAYMENT_LINK_MESSAGES.maxUsesInvalid)).toBeInTheDocument();
     expect(within(dialog).getByText(PAYMENT_LINK_MESSAGES.redirectInvalid)).toBeInTheDocument();
-    await user.clear(within(dialog).getByLabelText('Minimum'));
-    await user.type(within(dialog).getByLabelText('Minimum'), 'x');
+    await user.clear(within(dialog).getByLabelText('Minimum amount'));
+    await user.type(within(dialog).getByLabelText('Minimum amount'), 'x');
     await create();
     // Letters never get in: the minimum is empty, so only the range's other faults remain.
-    expect(within(dialog).getByLabelText('Minimum')).toHaveValue('');
+    expect(within(dialog).getByLabelText('Minimum amount')).toHaveValue('');
     expect(within(dialog).queryByText(PAYMENT_LINK_MESSAGES.rangeInvalid)).not.toBeInTheDocument();
     expect(calls).toHaveLength(0);
 
     await user.type(within(dialog).getByLabelText('Title'), 'Donation');
     await user.type(within(dialog).getByLabelText('Description'), 'Thank you');
-    await user.type(within(dialog).getByLabelText('Minimum'), '5');
-    await user.clear(within(dialog).getByLabelText('Maximum'));
-    await user.type(within(dialog).getByLabelText('Maximum'), '500');
+    await user.type(within(dialog).getByLabelText('Minimum amount'), '5');
+    await user.clear(within(dialog).getByLabelText('Maximum amount'));
+    await user.type(within(dialog).getByLabelText('Maximum amount'), '500');
     await user.selectOptions(within(dialog).getByLabelText('Currency'), 'USD');
     const methods = within(dialog).getByRole('group', { name: 'Methods' });
     expect(within(methods).getAllByRole('checkbox')).toHaveLength(1);
@@ -241,14 +241,14 @@ describe('Payment links: Create payment link', () => {
     const dialog = await openCreate(user);
     await user.type(within(dialog).getByLabelText('Title'), 'Tip');
     await user.click(within(dialog).getByLabelText('Shopper chooses'));
-    await user.type(within(dialog).getByLabelText('Maximum'), '900');
+    await user.type(within(dialog).getByLabelText('Maximum amount'), '900');
     await user.click(within(dialog).getByLabelText('USDT (BNB Smart Chain)'));
     await user.click(within(dialog).getByRole('button', { name: 'Create payment link' }));
     const methods = within(dialog).getByRole('group', { name: 'Methods' });
     expect(await within(methods).findByText(methodsOff)).toBeInTheDocument();
     expect(within(methods).getByLabelText('USDT (BNB Smart Chain)')).toHaveClass('is-invalid');
     expect(within(dialog).getByText(tooHigh)).toBeInTheDocument();
-    expect(within(dialog).getByLabelText('Maximum')).toHaveClass('is-invalid');
+    expect(within(dialog).getByLabelText('Maximum amount')).toHaveClass('is-invalid');
     expect(within(dialog).getByLabelText('Title')).toHaveClass('is-invalid');
     expect(within(dialog).getByText(PAYMENT_LINK_MESSAGES.titleTooLong)).toBeInTheDocument();
 
