@@ -180,27 +180,40 @@ function NewLinkForm({
             </Col>
           ) : (
             <>
-              <Col xs={6} sm={4}>
+              <Col xs={6}>
                 <Form.Group controlId="link-amount-min">
                   <Form.Label>Minimum amount</Form.Label>
-                  <Form.Control {...form.bind('amount_min')} inputMode="decimal" placeholder="5" />
+                  <Form.Control
+                    {...form.bind('amount_min')}
+                    inputMode="decimal"
+                    placeholder="5"
+                    aria-describedby="link-range-help"
+                  />
                   <Form.Control.Feedback type="invalid">{errors.amount_min}</Form.Control.Feedback>
                 </Form.Group>
               </Col>
-              <Col xs={6} sm={4}>
+              <Col xs={6}>
                 <Form.Group controlId="link-amount-max">
                   <Form.Label>Maximum amount</Form.Label>
                   <Form.Control
                     {...form.bind('amount_max')}
                     inputMode="decimal"
                     placeholder="500"
+                    aria-describedby="link-range-help"
                   />
                   <Form.Control.Feedback type="invalid">{errors.amount_max}</Form.Control.Feedback>
                 </Form.Group>
               </Col>
             </>
           )}
-          <Col xs={fixed ? 5 : 12} sm={fixed ? 5 : 4}>
+          {!fixed && (
+            <Col xs={12} className="mt-1">
+              <Form.Text id="link-range-help" muted>
+                Both optional: without them, the shopper may pay any amount.
+              </Form.Text>
+            </Col>
+          )}
+          <Col xs={fixed ? 5 : 12} sm={fixed ? 5 : 6}>
             <Form.Group controlId="link-currency">
               <Form.Label>Currency</Form.Label>
               <Form.Select {...form.bind('currency')}>
@@ -213,13 +226,6 @@ function NewLinkForm({
               <Form.Control.Feedback type="invalid">{errors.currency}</Form.Control.Feedback>
             </Form.Group>
           </Col>
-          {!fixed && (
-            <Col xs={12} className="mt-1">
-              <Form.Text muted>
-                Both optional: without them, the shopper may pay any amount.
-              </Form.Text>
-            </Col>
-          )}
           <Col xs={12}>
             <fieldset aria-describedby="link-methods-help">
               <legend className="form-label fs-6 mb-1">Methods</legend>
