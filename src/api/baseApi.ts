@@ -20,6 +20,7 @@ export const baseApi = createApi({
     'Invoice',
     'Notifications',
     'Packages',
+    'PaymentLink',
     'Profile',
     'Subscription',
     'Wallet',

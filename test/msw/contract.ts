@@ -5,6 +5,7 @@ import type { dashboardApi } from '../../src/api/generated/dashboard.gen';
 import type { invoicesApi } from '../../src/api/generated/invoices.gen';
 import type { kycApi } from '../../src/api/generated/kyc.gen';
 import type { notificationsApi } from '../../src/api/generated/notifications.gen';
+import type { paymentLinksApi } from '../../src/api/generated/paymentLinks.gen';
 import type { profileApi } from '../../src/api/generated/profile.gen';
 import type { recoveryApi } from '../../src/api/generated/recovery.gen';
 import type { securityApi } from '../../src/api/generated/security.gen';
@@ -20,6 +21,7 @@ type Endpoints = typeof authApi.endpoints &
   typeof invoicesApi.endpoints &
   typeof kycApi.endpoints &
   typeof notificationsApi.endpoints &
+  typeof paymentLinksApi.endpoints &
   typeof profileApi.endpoints &
   typeof recoveryApi.endpoints &
   typeof securityApi.endpoints &

@@ -1334,6 +1334,88 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/cryptosafelock/app-payment-links/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an app's payment links
+     * @description The Invoices tab's Payment links (an extension of the spec's app detail, see
+     *     `docs/decisions.md`): app `id`'s payment links, newest first, 10 a page, each with its
+     *     totals as the gateway's `GET /payment-links` gives them. Paged like the app detail's
+     *     lists: `first_page_url` is this path with `page=1`; clients replace the page number. An
+     *     unknown `id`, or another account's app, is a 404.
+     */
+    get: operations['listAppPaymentLinks'];
+    put?: never;
+    /**
+     * Create a payment link for an app
+     * @description The portal's Create payment link: the same creation as the gateway's
+     *     `POST /payment-links`, its page served from the portal's own origin
+     *     (`<origin>/l/<slug>`). A fixed `amount`, or none and the shopper chooses (within
+     *     `amount_min` and `amount_max`, each optional). `methods` are ids of the app's payment
+     *     methods (`PaymentMethod.id`); absent or empty, every method with For Deposit on when the
+     *     shopper pays. Every fault is answered at once, 422 with each field named: a title empty
+     *     or too long, an amount of 0, too large or with more decimals than the currency has, a
+     *     fixed amount with a range, a maximum below the minimum, an unknown currency, a method
+     *     the app has not enabled or whose deposits are off, an expiry in the past, a maximum of
+     *     uses out of range, a redirect URL that is not http(s). Nothing is created on a refusal.
+     */
+    post: operations['createAppPaymentLink'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cryptosafelock/app-payment-links/{id}/{linkId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One payment link of an app, with its totals and invoices
+     * @description A payment link's details: the link with its totals (as the gateway's
+     *     `GET /payment-links/{id}`) and page `page` of the invoices shoppers made from it, newest
+     *     first, 10 a page, each as the Invoices tab lists it. An unknown link, or one of another
+     *     app or account, is a 404.
+     */
+    get: operations['getAppPaymentLink'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cryptosafelock/app-payment-links/{id}/{linkId}/deactivate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deactivate a payment link
+     * @description As the gateway's `POST /payment-links/{id}/deactivate`: the link's page says it is
+     *     deactivated and makes no more invoices; the invoices it made stay payable. Deactivating
+     *     a deactivated link changes nothing and answers the same. It takes no body.
+     */
+    post: operations['deactivateAppPaymentLink'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3034,6 +3116,134 @@ export interface components {
       msg: string;
       data: components['schemas']['Invoice'];
     };
+    /**
+     * @description active (its page makes invoices), expired (`expires_at` passed), used_up (`max_uses` of its invoices are paid), deactivated (by the merchant). The first that applies, in the order deactivated, expired, used_up.
+     * @enum {string}
+     */
+    PaymentLinkStatus: 'active' | 'expired' | 'used_up' | 'deactivated';
+    /** @description What the link's invoices came to, now. */
+    PaymentLinkTotals: {
+      /** @description Invoices made from it, in every status. */
+      invoices: number;
+      /** @description Its settled invoices. */
+      paid_invoices: number;
+      /** @description The amounts of its settled invoices summed exactly, in its `currency`, to the currency's decimals (a token's display precision), or the amounts' own if more. */
+      amount_paid: components['schemas']['Decimal'];
+      /** @description Its invoices processing or settled, what `max_uses` counts. */
+      uses: number;
+    };
+    /** @description A payment link exactly as the gateway's `GET /payment-links/{id}` answers it: a reusable page where a shopper makes an invoice, and what its invoices brought. Prices are decimal strings, exactly as created. */
+    PaymentLink: {
+      /** @description The link's id, `plink_…`. */
+      id: string;
+      /** @description Its public page, `<origin>/l/<slug>`, to share. The slug is random and unguessable; anyone with the URL can pay. */
+      url: string;
+      /** @description What the shopper pays for, the page's heading and its invoices' description. */
+      title: string;
+      /** @description More about it, shown under the title. */
+      description: string | null;
+      /** @description The fixed price; null when the shopper chooses it. */
+      amount: components['schemas']['Decimal'] | null;
+      /** @description The least a shopper may choose; null without a lower bound (or with `amount`). */
+      amount_min: components['schemas']['Decimal'] | null;
+      /** @description The most a shopper may choose; null without an upper bound (or with `amount`). */
+      amount_max: components['schemas']['Decimal'] | null;
+      /** @description The currency of its prices and invoices. */
+      currency: string;
+      /** @description The codes of the methods its invoices offer (e.g. `USDT-BEP20`); null, every method with For Deposit on when the shopper pays. */
+      methods: string[] | null;
+      /** @description Where the checkout page sends the shopper afterwards. */
+      redirect_url: string | null;
+      /**
+       * Format: date-time
+       * @description When the page stops making invoices; null, never.
+       */
+      expires_at: string | null;
+      /** @description How many paid invoices it takes; null, no limit. */
+      max_uses: number | null;
+      status: components['schemas']['PaymentLinkStatus'];
+      /**
+       * Format: date-time
+       * @description When it was created.
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description Its last change (its deactivation).
+       */
+      updated_at: string;
+      totals: components['schemas']['PaymentLinkTotals'];
+    };
+    /** @description One page of an app's payment links (`listAppPaymentLinks`). */
+    PaymentLinkPage: {
+      /** @description The rows of this page, newest first. */
+      data: components['schemas']['PaymentLink'][];
+      /** @description The number of this page. */
+      current_page: number;
+      /** @description The number of the last page (1 when the list is empty). */
+      last_page: number;
+      /** @description The number of rows per page. */
+      per_page: number;
+      /** @description Position of this page's first row; null when empty. */
+      from: number | null;
+      /** @description Position of this page's last row; null when empty. */
+      to: number | null;
+      /** @description The number of the app's payment links. */
+      total: number;
+      /** @description Page 1 of the list, e.g. `/api/cryptosafelock/app-payment-links/app_1?page=1`. */
+      first_page_url: string;
+    };
+    /** @description A payment link and a page of the invoices shoppers made from it. */
+    PaymentLinkDetails: {
+      link: components['schemas']['PaymentLink'];
+      invoices: components['schemas']['InvoicePage'];
+    };
+    /** @description A new payment link (the gateway's fields; `methods` by the portal's payment method ids). Empty `description` means none. */
+    CreatePaymentLinkRequest: {
+      /** @description What the shopper pays for ('Title is required'). */
+      title: string;
+      /** @description More about it, shown under the title; empty means none. */
+      description?: string;
+      /** @description A fixed price, a decimal above 0 and at most 1,000,000,000 with at most the currency's decimals; leave it out to let the shopper choose. */
+      amount?: string;
+      /** @description The least a shopper may choose, without `amount`. */
+      amount_min?: string;
+      /** @description The most a shopper may choose, without `amount` (at most 1,000,000,000). */
+      amount_max?: string;
+      /** @description An ISO 4217 code (USD, EUR, GBP, INR, …) or a token code (USDT). */
+      currency: string;
+      /** @description Ids of the app's payment methods (`PaymentMethod.id`) its invoices offer, each with For Deposit on; absent or empty, every method with For Deposit on when the shopper pays. */
+      methods?: components['schemas']['Id'][];
+      /**
+       * Format: date-time
+       * @description When the page stops making invoices, in the future; absent, never.
+       */
+      expires_at?: string;
+      /** @description How many of its invoices may be paid (processing or settled) before the page stops making new ones, from 1 to 1,000,000; absent, no limit. */
+      max_uses?: number;
+      /** @description Where the checkout page sends the shopper after paying; http or https only. */
+      redirect_url?: string;
+    };
+    /** @description A page of an app's payment links. */
+    PaymentLinkListResponse: {
+      /** @description Success flag (true). */
+      status: components['schemas']['Status'];
+      data: components['schemas']['PaymentLinkPage'];
+    };
+    /** @description A payment link with a page of its invoices. */
+    PaymentLinkDetailsResponse: {
+      /** @description Success flag (true). */
+      status: components['schemas']['Status'];
+      data: components['schemas']['PaymentLinkDetails'];
+    };
+    /** @description A payment link just created or changed, with a message to show. */
+    PaymentLinkResponse: {
+      /** @description Success flag (true). */
+      status: components['schemas']['Status'];
+      /** @description The message to show (as a toast). */
+      msg: string;
+      data: components['schemas']['PaymentLink'];
+    };
   };
   responses: {
     /** @description The request is malformed: a body that cannot be parsed (invalid JSON, broken multipart) or a request the server cannot read at all. */
@@ -3268,6 +3478,11 @@ export interface components {
      * @example inv_3jq8k2m4n6p8r0t2v4x6z8b0d2
      */
     InvoiceIdPath: components['schemas']['Id'];
+    /**
+     * @description The payment link (`PaymentLink.id`) of app `id`.
+     * @example plink_3jq8k2m4n6p8r0t2v4x6z8b0d2
+     */
+    PaymentLinkIdPath: components['schemas']['Id'];
   };
   requestBodies: never;
   headers: never;
@@ -5067,6 +5282,157 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       409: components['responses']['InvoiceStateConflict'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  listAppPaymentLinks: {
+    parameters: {
+      query?: {
+        /**
+         * @description The page to return, at most 1000000; 1 when absent. A page past the last one has no rows.
+         * @example 1
+         */
+        page?: components['parameters']['PageQuery'];
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The requested page. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PaymentLinkListResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  createAppPaymentLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreatePaymentLinkRequest'];
+      };
+    };
+    responses: {
+      /** @description The payment link is created. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PaymentLinkResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  getAppPaymentLink: {
+    parameters: {
+      query?: {
+        /**
+         * @description The page to return, at most 1000000; 1 when absent. A page past the last one has no rows.
+         * @example 1
+         */
+        page?: components['parameters']['PageQuery'];
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+        /**
+         * @description The payment link (`PaymentLink.id`) of app `id`.
+         * @example plink_3jq8k2m4n6p8r0t2v4x6z8b0d2
+         */
+        linkId: components['parameters']['PaymentLinkIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The link and a page of its invoices. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PaymentLinkDetailsResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  deactivateAppPaymentLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+        /**
+         * @description The payment link (`PaymentLink.id`) of app `id`.
+         * @example plink_3jq8k2m4n6p8r0t2v4x6z8b0d2
+         */
+        linkId: components['parameters']['PaymentLinkIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The link, now deactivated. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PaymentLinkResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
     };

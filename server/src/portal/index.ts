@@ -6,6 +6,7 @@ import { dashboardHandlers } from './dashboard';
 import { invoicesHandlers } from './invoices';
 import { kycHandlers } from './kyc';
 import { notificationsHandlers } from './notifications';
+import { paymentLinksHandlers } from './paymentLinks';
 import { profileHandlers } from './profile';
 import { recoveryHandlers } from './recovery';
 import { securityHandlers } from './security';
@@ -28,6 +29,7 @@ export const HANDLER_MODULES: Record<string, HandlerModule> = {
   Notifications: notificationsHandlers,
   Webhooks: webhooksHandlers,
   Invoices: invoicesHandlers,
+  PaymentLinks: paymentLinksHandlers,
 };
 
 /**

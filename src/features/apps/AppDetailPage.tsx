@@ -38,7 +38,7 @@ function TabContent({ tab, details }: { tab: TabSlug; details: AppDetails }) {
     case 'daily-logs':
       return <DailyLogsTab appId={appId} />;
     case 'invoices':
-      return <InvoicesTab appId={appId} />;
+      return <InvoicesTab details={details} />;
   }
 }
 

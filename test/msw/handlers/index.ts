@@ -5,6 +5,7 @@ import { fixtures as dashboard } from '../../factories/dashboard';
 import { fixtures as invoices } from '../../factories/invoices';
 import { fixtures as kyc } from '../../factories/kyc';
 import { fixtures as notifications } from '../../factories/notifications';
+import { fixtures as paymentLinks } from '../../factories/paymentLinks';
 import { fixtures as profile, PNG_BYTES } from '../../factories/profile';
 import { fixtures as recovery } from '../../factories/recovery';
 import { change2faSetUp, fixtures as security } from '../../factories/security';
@@ -34,6 +35,7 @@ export const handlers: HttpHandler[] = [
     invoices,
     kyc,
     notifications,
+    paymentLinks,
     profile,
     recovery,
     security,

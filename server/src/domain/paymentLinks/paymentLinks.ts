@@ -378,6 +378,35 @@ export async function listPaymentLinks(
 }
 
 /**
+ * Page `page` (from 1) of the app's links with their totals, newest first, `perPage` a page,
+ * with how many the app has (the portal's numbered pages).
+ */
+export async function paymentLinkPage(
+  db: Db,
+  appId: string,
+  page: { page: number; perPage: number },
+  context: LinkContext,
+): Promise<{ links: PaymentLinkView[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('payment_links')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.perPage)
+      .offset((page.page - 1) * page.perPage)
+      .execute(),
+    db
+      .selectFrom('payment_links')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('app_id', '=', appId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { links: await views(db, appId, rows, context), total: Number(count.n) };
+}
+
+/**
  * The merchant turns the link off: its page says so and makes no more invoices; invoices it
  * made stay payable. Turning off a link that is off changes nothing.
  */

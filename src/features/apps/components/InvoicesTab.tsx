@@ -2,22 +2,23 @@ import { useMemo, useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
+import Nav from 'react-bootstrap/Nav';
 import Row from 'react-bootstrap/Row';
-import { useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
+import type { AppDetails } from '../../../api/apps';
 import {
   enhancedInvoicesApi,
-  type Invoice,
   type InvoiceStatus,
   type ListAppInvoicesApiArg,
 } from '../../../api/invoices';
-import type { Column } from '../../../components/DataTable';
-import { DateTime } from '../../../components/DateTime';
 import { usePagedQuery } from '../../../components/usePagedQuery';
 import { INVOICE_STATUS } from '../invoiceRules';
 import { CreateInvoiceModal } from './CreateInvoiceModal';
-import { InvoiceBadges } from './InvoiceBadges';
+import { invoiceColumns } from './InvoiceColumns';
 import { InvoiceDetails } from './InvoiceDetails';
 import { ListTable } from './ListTable';
+import { PaymentLinkDetails } from './PaymentLinkDetails';
+import { PaymentLinksList } from './PaymentLinksList';
 import { LIVE } from './usePagedList';
 
 const STATUSES = Object.keys(INVOICE_STATUS) as InvoiceStatus[];
@@ -51,15 +52,64 @@ function listArg(appId: string, filters: Filters): ListAppInvoicesApiArg {
 }
 
 /**
- * The Invoices tab (an extension of the spec's app detail): the app's invoices, or one invoice's
- * details when the URL names it (?invoice=), and Create Invoice.
+ * The Invoices tab (an extension of the spec's app detail): the app's invoices and its payment
+ * links, one at a time under a small nav, or one invoice's or link's details when the URL names
+ * it (?invoice=, ?link=), with Create Invoice and Create payment link.
  */
-export function InvoicesTab({ appId }: { appId: string }) {
+export function InvoicesTab({ details }: { details: AppDetails }) {
+  const appId = details.app_data.id;
   const [params, setParams] = useSearchParams();
-  const shown = params.get('invoice');
-  const open = (id: string | null) => setParams(id ? { invoice: id } : {}, { replace: false });
-  if (shown) return <InvoiceDetails appId={appId} invoiceId={shown} onBack={() => open(null)} />;
-  return <InvoiceList appId={appId} onOpen={open} />;
+  const invoice = params.get('invoice');
+  const link = params.get('link');
+  const links = params.get('view') === 'links';
+  const openInvoice = (id: string | null) =>
+    setParams(id ? { invoice: id } : {}, { replace: false });
+  const openLink = (id: string | null) =>
+    setParams(id ? { view: 'links', link: id } : { view: 'links' }, { replace: false });
+  if (invoice) {
+    return <InvoiceDetails appId={appId} invoiceId={invoice} onBack={() => openInvoice(null)} />;
+  }
+  if (link) {
+    return (
+      <PaymentLinkDetails
+        appId={appId}
+        linkId={link}
+        onBack={() => openLink(null)}
+        onOpenInvoice={openInvoice}
+      />
+    );
+  }
+  return (
+    <>
+      <Nav
+        as="nav"
+        variant="underline"
+        className="invoices-nav mb-3"
+        aria-label="Invoices and payment links"
+      >
+        <Nav.Item>
+          <Nav.Link as={Link} to="?" active={!links} aria-current={links ? undefined : 'page'}>
+            Invoices
+          </Nav.Link>
+        </Nav.Item>
+        <Nav.Item>
+          <Nav.Link
+            as={Link}
+            to="?view=links"
+            active={links}
+            aria-current={links ? 'page' : undefined}
+          >
+            Payment links
+          </Nav.Link>
+        </Nav.Item>
+      </Nav>
+      {links ? (
+        <PaymentLinksList details={details} onOpen={openLink} />
+      ) : (
+        <InvoiceList appId={appId} onOpen={openInvoice} />
+      )}
+    </>
+  );
 }
 
 function InvoiceList({ appId, onOpen }: { appId: string; onOpen: (id: string) => void }) {
@@ -73,38 +123,7 @@ function InvoiceList({ appId, onOpen }: { appId: string; onOpen: (id: string) =>
     LIVE,
   );
 
-  const columns: Column<Invoice>[] = [
-    {
-      header: 'Invoice',
-      className: 'text-nowrap',
-      cell: (invoice) => (
-        <Button
-          variant="link"
-          className="p-0 font-monospace text-start"
-          onClick={() => onOpen(invoice.id)}
-          title={invoice.id}
-        >
-          {/* Named by the whole id; the screen shows its start. */}
-          <span className="visually-hidden">Invoice {invoice.id}</span>
-          <span aria-hidden="true">{invoice.id.slice(0, 12)}…</span>
-        </Button>
-      ),
-    },
-    { header: 'Order Id', className: 'text-break', cell: (invoice) => invoice.order_id ?? '----' },
-    {
-      header: 'Amount',
-      numeric: true,
-      className: 'text-nowrap',
-      cell: (invoice) => `${invoice.amount} ${invoice.currency}`,
-    },
-    {
-      header: 'Status',
-      className: 'status-cell',
-      cell: (invoice) => <InvoiceBadges invoice={invoice} />,
-    },
-    { header: 'Created', className: 'time-cell', cell: (i) => <DateTime value={i.created_at} /> },
-    { header: 'Expires', className: 'time-cell', cell: (i) => <DateTime value={i.expires_at} /> },
-  ];
+  const columns = invoiceColumns(onOpen);
 
   return (
     <>

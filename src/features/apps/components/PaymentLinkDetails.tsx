@@ -1,0 +1,184 @@
+import { useMemo, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Modal from 'react-bootstrap/Modal';
+import {
+  enhancedPaymentLinksApi,
+  useDeactivateAppPaymentLinkMutation,
+} from '../../../api/paymentLinks';
+import { BusyButton } from '../../../components/BusyButton';
+import { DateTime } from '../../../components/DateTime';
+import { QueryState } from '../../../components/QueryState';
+import { TitledModal } from '../../../components/TitledModal';
+import { usePagedQuery } from '../../../components/usePagedQuery';
+import { linkAmount, linkUses } from '../paymentLinkRules';
+import { invoiceColumns } from './InvoiceColumns';
+import { ListTable } from './ListTable';
+import { CopyLinkButton, PaymentLinkBadge } from './PaymentLinkParts';
+import { LIVE } from './usePagedList';
+
+/** One payment link: its page's URL, its settings, its totals, Deactivate, and its invoices. */
+export function PaymentLinkDetails({
+  appId,
+  linkId,
+  onBack,
+  onOpenInvoice,
+}: {
+  appId: string;
+  linkId: string;
+  onBack: () => void;
+  onOpenInvoice: (id: string) => void;
+}) {
+  const first = useMemo(() => ({ id: appId, linkId }), [appId, linkId]);
+  // Polled as the lists are: shoppers' invoices and payments arrive without a reload.
+  const { data, ...query } = usePagedQuery(
+    enhancedPaymentLinksApi.endpoints.getAppPaymentLink,
+    first,
+    (_page, page) => ({ ...first, page }),
+    LIVE,
+  );
+  const [confirming, setConfirming] = useState(false);
+
+  return (
+    <>
+      <Button variant="link" className="px-0 mb-2" onClick={onBack}>
+        &larr; Back to Payment links
+      </Button>
+      <QueryState query={{ ...query, data }} what="this payment link">
+        {({ data: { link, invoices } }) => (
+          <>
+            <Card className="mb-3">
+              <Card.Body>
+                <h3 className="h6 text-break">{link.title}</h3>
+                <dl className="row mb-0 details-list">
+                  <dt className="col-sm-4">Status</dt>
+                  <dd className="col-sm-8">
+                    <PaymentLinkBadge link={link} />
+                  </dd>
+                  <dt className="col-sm-4">Link</dt>
+                  <dd className="col-sm-8">
+                    <span className="text-break small d-block mb-1">{link.url}</span>
+                    <span className="d-flex gap-2">
+                      <CopyLinkButton url={link.url} />
+                      <a
+                        className="btn btn-outline-secondary btn-sm"
+                        href={link.url}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                      >
+                        Open
+                      </a>
+                    </span>
+                  </dd>
+                  <dt className="col-sm-4">Amount</dt>
+                  <dd className="col-sm-8">{linkAmount(link)}</dd>
+                  <dt className="col-sm-4">Description</dt>
+                  <dd className="col-sm-8 text-break">{link.description ?? '----'}</dd>
+                  <dt className="col-sm-4">Methods</dt>
+                  <dd className="col-sm-8">
+                    {link.methods === null
+                      ? 'Every method with For Deposit on'
+                      : link.methods.join(', ')}
+                  </dd>
+                  <dt className="col-sm-4">Expires</dt>
+                  <dd className="col-sm-8">
+                    {link.expires_at === null ? 'Never' : <DateTime value={link.expires_at} />}
+                  </dd>
+                  <dt className="col-sm-4">Maximum uses</dt>
+                  <dd className="col-sm-8">{link.max_uses ?? 'No limit'}</dd>
+                  <dt className="col-sm-4">Redirect URL</dt>
+                  <dd className="col-sm-8 text-break">{link.redirect_url ?? '----'}</dd>
+                  <dt className="col-sm-4">Created</dt>
+                  <dd className="col-sm-8">
+                    <DateTime value={link.created_at} />
+                  </dd>
+                </dl>
+                {link.status !== 'deactivated' && (
+                  <div className="mt-3">
+                    <Button variant="outline-danger" onClick={() => setConfirming(true)}>
+                      Deactivate
+                    </Button>
+                  </div>
+                )}
+              </Card.Body>
+            </Card>
+
+            <Card className="mb-3">
+              <Card.Body>
+                <h3 className="h6">Totals</h3>
+                <dl className="row mb-0 details-list" aria-label="Totals">
+                  <dt className="col-sm-4">Invoices</dt>
+                  <dd className="col-sm-8">{link.totals.invoices}</dd>
+                  <dt className="col-sm-4">Paid invoices</dt>
+                  <dd className="col-sm-8">{link.totals.paid_invoices}</dd>
+                  <dt className="col-sm-4">Amount paid</dt>
+                  <dd className="col-sm-8">
+                    {link.totals.amount_paid} {link.currency}
+                  </dd>
+                  <dt className="col-sm-4">Uses</dt>
+                  <dd className="col-sm-8">{linkUses(link)}</dd>
+                </dl>
+              </Card.Body>
+            </Card>
+
+            <h3 className="h6">Invoices</h3>
+            <ListTable
+              caption="Payment link invoices"
+              columns={invoiceColumns(onOpenInvoice)}
+              rowKey={(invoice) => invoice.id}
+              page={invoices}
+              {...query}
+            />
+
+            <DeactivateModal
+              appId={appId}
+              linkId={link.id}
+              show={confirming}
+              onHide={() => setConfirming(false)}
+            />
+          </>
+        )}
+      </QueryState>
+    </>
+  );
+}
+
+function DeactivateModal({
+  appId,
+  linkId,
+  show,
+  onHide,
+}: {
+  appId: string;
+  linkId: string;
+  show: boolean;
+  onHide: () => void;
+}) {
+  const [deactivate, { isLoading }] = useDeactivateAppPaymentLinkMutation();
+  const confirm = async () => {
+    try {
+      await deactivate({ id: appId, linkId }).unwrap();
+      onHide();
+    } catch {
+      // The refusal is a toast (the API's feedback); the dialog stays open to try again.
+    }
+  };
+  return (
+    <TitledModal show={show} onHide={onHide} title="Deactivate payment link">
+      <Modal.Body>
+        <p className="mb-0">
+          Its page will stop making invoices. Invoices it already made stay payable. This cannot be
+          undone.
+        </p>
+      </Modal.Body>
+      <Modal.Footer>
+        <Button variant="secondary" onClick={onHide}>
+          Cancel
+        </Button>
+        <BusyButton variant="danger" busy={isLoading} onClick={() => void confirm()}>
+          Deactivate
+        </BusyButton>
+      </Modal.Footer>
+    </TitledModal>
+  );
+}

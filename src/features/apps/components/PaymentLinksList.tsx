@@ -1,0 +1,90 @@
+import { useMemo, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import type { AppDetails } from '../../../api/apps';
+import { enhancedPaymentLinksApi, type PaymentLink } from '../../../api/paymentLinks';
+import type { Column } from '../../../components/DataTable';
+import { DateTime } from '../../../components/DateTime';
+import { usePagedQuery } from '../../../components/usePagedQuery';
+import { linkAmount, linkUses } from '../paymentLinkRules';
+import { CreatePaymentLinkModal } from './CreatePaymentLinkModal';
+import { ListTable } from './ListTable';
+import { CopyLinkButton, PaymentLinkBadge } from './PaymentLinkParts';
+import { LIVE } from './usePagedList';
+
+/** The app's payment links with their totals, newest first, and Create payment link. */
+export function PaymentLinksList({
+  details,
+  onOpen,
+}: {
+  details: AppDetails;
+  onOpen: (id: string) => void;
+}) {
+  const appId = details.app_data.id;
+  const [creating, setCreating] = useState(false);
+  const first = useMemo(() => ({ id: appId }), [appId]);
+  const { data, ...list } = usePagedQuery(
+    enhancedPaymentLinksApi.endpoints.listAppPaymentLinks,
+    first,
+    (_page, page) => ({ ...first, page }),
+    LIVE,
+  );
+
+  const columns: Column<PaymentLink>[] = [
+    {
+      header: 'Title',
+      className: 'text-break',
+      cell: (link) => (
+        <Button variant="link" className="p-0 text-start" onClick={() => onOpen(link.id)}>
+          {link.title}
+        </Button>
+      ),
+    },
+    { header: 'Amount', cell: (link) => linkAmount(link) },
+    {
+      header: 'Status',
+      className: 'status-cell',
+      cell: (link) => <PaymentLinkBadge link={link} />,
+    },
+    { header: 'Uses', numeric: true, className: 'text-nowrap', cell: (link) => linkUses(link) },
+    {
+      header: 'Paid',
+      numeric: true,
+      className: 'text-nowrap',
+      cell: (link) => `${link.totals.amount_paid} ${link.currency}`,
+    },
+    { header: 'Created', className: 'time-cell', cell: (l) => <DateTime value={l.created_at} /> },
+    {
+      header: 'Link',
+      cell: (link) => (
+        <span className="d-flex gap-2 align-items-center">
+          <span className="small text-break">{link.url}</span>
+          <CopyLinkButton url={link.url} className="flex-shrink-0" />
+        </span>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <div className="d-flex flex-wrap gap-2 justify-content-between align-items-center mb-3">
+        <p className="small text-body-secondary mb-0">
+          A page to share: each shopper who pays on it makes an invoice.
+        </p>
+        <Button onClick={() => setCreating(true)}>Create payment link</Button>
+      </div>
+      <ListTable
+        caption="Payment links"
+        columns={columns}
+        rowKey={(link) => link.id}
+        page={data?.data}
+        {...list}
+      />
+      <CreatePaymentLinkModal
+        details={details}
+        show={creating}
+        onHide={() => setCreating(false)}
+        onView={onOpen}
+      />
+    </>
+  );
+}
