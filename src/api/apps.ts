@@ -16,6 +16,13 @@ export const enhancedAppsApi = appsApi.enhanceEndpoints({
         if (await succeeded(queryFulfilled)) dispatch(refetchApps());
       },
     },
+    // The logo is part of the app: its detail and the list answer it.
+    uploadAppLogo: {
+      invalidatesTags: (_result, _error, arg) => ['AppList', { type: 'App', id: arg.id }],
+    },
+    removeAppLogo: {
+      invalidatesTags: (_result, _error, arg) => ['AppList', { type: 'App', id: arg.id }],
+    },
     generateApiKey: {
       invalidatesTags: (_result, _error, arg) => [
         { type: 'AppKeys', id: arg.generateApiKeyRequest.app_id },
@@ -82,6 +89,7 @@ export {
   useGetAppsQuery,
   useListTokenPermissionsQuery,
   useListTokensQuery,
+  useRemoveAppLogoMutation,
   useRequeueDepositMutation,
   useRequeueWithdrawMutation,
   useRevokeTokenMutation,
@@ -89,6 +97,7 @@ export {
   useUpdateAppMutation,
   useUpdatePaymentMethodMutation,
   useUpdatePermissionsMutation,
+  useUploadAppLogoMutation,
   useUsePaymentMethodMutation,
 } from './generated/apps.gen';
 

@@ -26,6 +26,7 @@ export function makeApp(overrides: Partial<App> = {}): App {
     status: 0,
     invoice_underpayment_tolerance: '0',
     invoice_late_window_minutes: 60,
+    logo: null,
     ...overrides,
   };
 }

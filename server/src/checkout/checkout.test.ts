@@ -2,6 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { addUser } from '../../test/accounts';
 import { insertApiKey, insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
+import { PNG } from '../../test/images';
+import { multipart } from '../../test/multipart';
 import { testAppPerBlock } from '../../test/withTestApp';
 import { setTableRate } from '../domain/rates/table';
 import { CHECKOUT_CSP } from './plugin';
@@ -48,7 +50,7 @@ describe('checkout page', () => {
       app_id: appId,
       abilities: ['invoices:write'],
     });
-    return { appId, key };
+    return { appId, key, username: `merchant_${tag}` };
   }
 
   async function newInvoice(
@@ -168,6 +170,54 @@ describe('checkout page', () => {
     expect(html).not.toContain('secret-order-7');
     expect(html).not.toContain('buyer@example.com');
     expect(html).not.toContain('merchant_');
+  });
+
+  it('shows the app’s initial without a logo, and its logo, sized, once one is uploaded', async () => {
+    const { key, appId, username } = await merchant('Mug Shop');
+    const res = await t.inject({
+      method: 'POST',
+      url: '/gateway/v1/invoices',
+      headers: { host: HOST, authorization: `Bearer ${key}` },
+      payload: { amount: '10', currency: 'EUR' },
+    });
+    const { id } = res.json() as { id: string };
+    // Read before the upload (and kept: a second read is the same page).
+    const before = (await page(`/pay/${id}`)).body;
+    expect(before).toContain('<span class="logo" aria-hidden="true">M</span>');
+    expect(before).not.toContain('<img');
+    expect((await page(`/pay/${id}`)).body).toBe(before);
+
+    const body = multipart([{ name: 'logo', value: PNG, filename: 'mug.png' }]);
+    const uploaded = await t.call('uploadAppLogo', {
+      params: { id: appId },
+      headers: { ...(await t.authHeader(username)), ...body.headers },
+      body: body.payload,
+    });
+    expect(uploaded.statusCode).toBe(200);
+    const logo = uploaded.json<{ data: { logo: string } }>().data.logo;
+
+    // The change of the app's row voids the kept page: the logo shows at once.
+    const after = (await page(`/pay/${id}`)).body;
+    expect(after).toContain(
+      `<img class="logo logo-image" src="/api/images/${logo}" alt="" width="40" height="40"/>`,
+    );
+    expect(after).not.toContain('<span class="logo"');
+    expect(text(after)).toContain('Mug Shop');
+    // Served by the portal's image route on the page's own origin, which img-src 'self' allows.
+    expect(CHECKOUT_CSP).toContain("img-src 'self'");
+    const image = await page(`/api/images/${logo}`, { accept: 'image/*' });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/png');
+
+    // Removed: the initial again.
+    const removed = await t.call('removeAppLogo', {
+      params: { id: appId },
+      headers: await t.authHeader(username),
+    });
+    expect(removed.statusCode).toBe(200);
+    expect((await page(`/pay/${id}`)).body).toContain(
+      '<span class="logo" aria-hidden="true">M</span>',
+    );
   });
 
   it('sends a strict CSP, noindex and no referrer', async () => {

@@ -1,12 +1,19 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { PublicPaymentLink } from '../domain/paymentLinks/paymentLinks';
 import { say, type Language, type MessageId, type Params } from './messages';
-import { escape, ICON, LanguagePicker, withQuery, type CheckoutAssets } from './page';
+import {
+  escape,
+  ICON,
+  LanguagePicker,
+  MerchantHeader,
+  withQuery,
+  type CheckoutAssets,
+} from './page';
 import { formatters } from './screens';
 
-// A payment link's page, `/l/<slug>`, drawn on the server: the app's name, the link's title and
-// description, its price or a field for the shopper's amount, and one "Pay" button in a plain
-// form, so it works without JavaScript and runs none (the checkout's CSP, no script at all).
+// A payment link's page, `/l/<slug>`, drawn on the server: the app's name and logo, the link's
+// title and description, its price or a field for the shopper's amount, and one "Pay" button in a
+// plain form, so it works without JavaScript and runs none (the checkout's CSP, no script at all).
 // The form carries the visit's token, which makes one invoice of however many posts of it, and
 // the language when the shopper picked one.
 
@@ -54,15 +61,7 @@ function LinkBody({ view }: { view: LinkPageView }) {
   const format = formatters(language);
   return (
     <div className="shell">
-      <header className="merchant">
-        <span className="logo" aria-hidden="true">
-          {(Array.from(found.appName.trim())[0] ?? '?').toUpperCase()}
-        </span>
-        <p>
-          <span className="merchant-label">{t('merchant.label')}</span>{' '}
-          <span className="merchant-name">{found.appName}</span>
-        </p>
-      </header>
+      <MerchantHeader label={t('merchant.label')} name={found.appName} logo={found.appLogo} />
       <main id="checkout" tabIndex={-1}>
         <section className="screen screen-link">
           <h1>{link.title}</h1>

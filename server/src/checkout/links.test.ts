@@ -1,5 +1,7 @@
 import { addUser } from '../../test/accounts';
 import { insertApiKey, insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
+import { PNG } from '../../test/images';
+import { multipart } from '../../test/multipart';
 import { testAppPerBlock } from '../../test/withTestApp';
 import type { TestApp } from '../../test/testApp';
 import { languageFor, say, type MessageId } from './messages';
@@ -50,7 +52,7 @@ function shop(t: TestApp) {
         app_id: appId,
         abilities: ['invoices:write'],
       });
-      return { appId, key };
+      return { appId, key, username: `merchant_${tag}` };
     },
     /** A link made through the gateway; its id and page's path. */
     async link(key: string, fields: Record<string, unknown>) {
@@ -105,6 +107,30 @@ describe('payment link page', () => {
     env: { GATEWAY_RATE_LIMIT_MAX: '100000', CHECKOUT_RATE_LIMIT_MAX: '10000' },
   });
   const s = shop(t);
+
+  it('shows the app’s initial without a logo, and its logo, sized, with one', async () => {
+    const { key, appId, username } = await s.merchant();
+    const { path } = await s.link(key, { amount: '12.50' });
+    const before = (await s.page(path)).body;
+    expect(before).toContain('<span class="logo" aria-hidden="true">M</span>');
+    expect(before).not.toContain('<img');
+
+    const body = multipart([{ name: 'logo', value: PNG, filename: 'mug.png' }]);
+    const uploaded = await t.call('uploadAppLogo', {
+      params: { id: appId },
+      headers: { ...(await t.authHeader(username)), ...body.headers },
+      body: body.payload,
+    });
+    expect(uploaded.statusCode).toBe(200);
+    const logo = uploaded.json<{ data: { logo: string } }>().data.logo;
+
+    const after = (await s.page(path)).body;
+    expect(after).toContain(
+      `<img class="logo logo-image" src="/api/images/${logo}" alt="" width="40" height="40"/>`,
+    );
+    expect(after).not.toContain('<span class="logo"');
+    expect(text(after)).toContain('Mug Shop');
+  });
 
   it('shows the link with a plain form and no script, under the checkout’s headers', async () => {
     const { key } = await s.merchant();

@@ -191,15 +191,7 @@ function Body({ view }: { view: View }) {
   const { invoice } = checkout;
   return (
     <div className="shell">
-      <header className="merchant">
-        <span className="logo" aria-hidden="true">
-          {monogram(checkout.appName)}
-        </span>
-        <p>
-          <span className="merchant-label">{t('merchant.label')}</span>{' '}
-          <span className="merchant-name">{checkout.appName}</span>
-        </p>
-      </header>
+      <MerchantHeader label={t('merchant.label')} name={checkout.appName} logo={checkout.appLogo} />
       <main
         id="checkout"
         tabIndex={-1}
@@ -267,7 +259,50 @@ export function LanguagePicker({
   );
 }
 
-/** The app's initial: the app has no logo of its own, so a letter stands for it. */
+/** The side, in CSS pixels, the header draws a logo at (checkout.css `.logo`). */
+export const LOGO_SIZE = 40;
+
+/** Where the portal's image route serves a stored picture (getImage, public for a logo). */
+const imagePath = (file: string) => `/api/images/${encodeURIComponent(file)}`;
+
+/**
+ * The merchant: the app's logo, or its initial when it has none, beside its name. The logo is
+ * decorative (the name says who it is), and its width and height are set so the header keeps its
+ * place while it loads.
+ */
+export function MerchantHeader({
+  label,
+  name,
+  logo,
+}: {
+  label: string;
+  name: string;
+  logo: string | null;
+}) {
+  return (
+    <header className="merchant">
+      {logo !== null ? (
+        <img
+          className="logo logo-image"
+          src={imagePath(logo)}
+          alt=""
+          width={LOGO_SIZE}
+          height={LOGO_SIZE}
+        />
+      ) : (
+        <span className="logo" aria-hidden="true">
+          {monogram(name)}
+        </span>
+      )}
+      <p>
+        <span className="merchant-label">{label}</span>{' '}
+        <span className="merchant-name">{name}</span>
+      </p>
+    </header>
+  );
+}
+
+/** The app's initial: it stands for the app when the app has no logo. */
 function monogram(name: string): string {
   return (Array.from(name.trim())[0] ?? '?').toUpperCase();
 }

@@ -353,7 +353,7 @@ export interface paths {
     /**
      * Download an uploaded image
      * @description Serves a stored image by file name: avatars (`Profile.avatar`), KYC scans (`Upload.front`,
-     *     `Upload.back`) and payment method logos (`PaymentMethod.logo`).
+     *     `Upload.back`), apps' logos (`App.logo`) and payment method logos (`PaymentMethod.logo`).
      *
      *     Access: avatars and logos are public by name, so the session is optional
      *     (`security: [{}, {bearerAuth: []}]`). KYC scans are served only to their owner's session:
@@ -804,6 +804,55 @@ export interface paths {
      *     show what the answer carries: it is the updated app.
      */
     post: operations['updateApp'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cryptosafelock/app-logo/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Upload an app's logo
+     * @description Replaces the logo of app `id` with the uploaded picture (multipart field `logo`), shown on
+     *     the app's checkout and payment link pages. The spec has no logo: this is an extension.
+     *     Only JPEG and PNG are accepted, judged by the file's content (not its name or declared
+     *     type): anything else is a 422 ('The logo must be a file of type: jpg, png, jpeg.'), as is
+     *     a picture over 50 megapixels. Files over 2 MB (2097152 bytes) are refused with 413. The
+     *     picture is decoded and written afresh without its metadata, scaled down to fit 256 x 256
+     *     pixels; the previous logo's file is removed. An unknown `id`, or one of another account,
+     *     is a 404. Answers the updated app, whose `logo` is the new file name served by `getImage`.
+     */
+    post: operations['uploadAppLogo'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cryptosafelock/app-logo/{id}/remove': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Remove an app's logo
+     * @description Removes the logo of app `id` and its file: the checkout and payment link pages show the
+     *     app's initial again. Removing when there is no logo is no error. An unknown `id`, or one
+     *     of another account, is a 404. Answers the updated app (`logo` null).
+     */
+    post: operations['removeAppLogo'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1554,6 +1603,8 @@ export interface components {
       invoice_underpayment_tolerance: components['schemas']['Decimal'];
       /** @description Invoices: a payment that completes an invoice within this many minutes after its expiry still settles it, flagged paid_late (0 to 1440; default 60). Copied into each new invoice. */
       invoice_late_window_minutes: number;
+      /** @description The app's logo, shown on its checkout and payment link pages: a stored image's file name, served by `getImage` (public by name); null when the app has none (`uploadAppLogo`, `removeAppLogo`). */
+      logo: string | null;
     };
     /** @description A subscription package. */
     Package: {
@@ -2410,6 +2461,14 @@ export interface components {
        * @description One JPEG or PNG image (judged by content), at most 2 MB (2097152 bytes).
        */
       photo: Buffer;
+    };
+    /** @description The app's new logo. */
+    UploadAppLogoRequest: {
+      /**
+       * Format: binary
+       * @description One JPEG or PNG image (judged by content), at most 2 MB (2097152 bytes).
+       */
+      logo: Buffer;
     };
     /** @description One KYC document. */
     UploadKycRequest: {
@@ -4436,6 +4495,74 @@ export interface operations {
       404: components['responses']['NotFound'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  uploadAppLogo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': components['schemas']['UploadAppLogoRequest'];
+      };
+    };
+    responses: {
+      /** @description The logo is replaced. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UpdateAppResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  removeAppLogo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The logo is removed. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UpdateAppResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
     };
   };

@@ -7,6 +7,7 @@ import {
 } from '../domain/apps/apiKeys';
 import { appDetails, LIST_NAMES } from '../domain/apps/appDetails';
 import { createApp, listApps, ownedApp, updateApp } from '../domain/apps/apps';
+import { changeAppLogo, removeAppLogo } from '../domain/apps/logo';
 import {
   gasWalletBalances,
   updatePaymentMethod,
@@ -89,6 +90,31 @@ export const appsHandlers: HandlerModule = (ctx) => {
         await sendAlert(ctx.config, mail, request.log, ctx.clock);
       }
       return done('App updated successfully', { data: app }) satisfies Reply<'updateApp'>;
+    },
+
+    async uploadAppLogo(request) {
+      const user = requireUser(request);
+      const app = await changeAppLogo(
+        ctx.db,
+        ctx.files,
+        user.id,
+        request.params.id,
+        request.body.logo,
+        isoNow(ctx.clock),
+      );
+      return done('Logo updated successfully', { data: app }) satisfies Reply<'uploadAppLogo'>;
+    },
+
+    async removeAppLogo(request) {
+      const user = requireUser(request);
+      const app = await removeAppLogo(
+        ctx.db,
+        ctx.files,
+        user.id,
+        request.params.id,
+        isoNow(ctx.clock),
+      );
+      return done('Logo removed successfully', { data: app }) satisfies Reply<'removeAppLogo'>;
     },
 
     async getAppDetails(request) {

@@ -13,9 +13,11 @@ export const PROFILE_MSG = {
   scanOwnerOnly: 'This document is only shown to its owner.',
 } as const;
 
-// Names are random and never reused: an avatar can be cached for good, a scan never.
+// Names are random and never reused: an avatar or an app's logo can be cached for good, a scan
+// never.
 const CACHE_CONTROL: Record<Extract<StoredImage, { found: true }>['kind'], string> = {
   avatar: 'public, max-age=31536000, immutable',
+  app_logo: 'public, max-age=31536000, immutable',
   kyc: 'private, no-store',
   logo: 'public, max-age=86400',
 };

@@ -1,7 +1,7 @@
-// Where uploaded images (avatars, KYC scans) live, by the names the server gave them. Every
-// process that serves the same database must see the same files: a directory shared by all hosts
-// (directoryStore.ts, e.g. on NFS/EFS) today; an object store (S3 and the like) can replace it by
-// implementing this interface, and nothing else in the server touches the files.
+// Where uploaded images (avatars, KYC scans, apps' logos) live, by the names the server gave
+// them. Every process that serves the same database must see the same files: a directory shared
+// by all hosts (directoryStore.ts, e.g. on NFS/EFS) today; an object store (S3 and the like) can
+// replace it by implementing this interface, and nothing else in the server touches the files.
 
 /** A stored name: letters, digits, `_` and `-`, then .png/.jpg/.jpeg; never a path. */
 const STORED_NAME = /^[A-Za-z0-9_-]{1,120}\.(png|jpg|jpeg)$/;

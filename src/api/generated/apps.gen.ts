@@ -18,6 +18,19 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.updateAppRequest,
       }),
     }),
+    uploadAppLogo: build.mutation<UploadAppLogoApiResponse, UploadAppLogoApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/app-logo/${encodeURIComponent(String(queryArg.id))}`,
+        method: 'POST',
+        body: queryArg.uploadAppLogoRequest,
+      }),
+    }),
+    removeAppLogo: build.mutation<RemoveAppLogoApiResponse, RemoveAppLogoApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/app-logo/${encodeURIComponent(String(queryArg.id))}/remove`,
+        method: 'POST',
+      }),
+    }),
     getAppDetails: build.query<GetAppDetailsApiResponse, GetAppDetailsApiArg>({
       query: (queryArg) => ({
         url: `/cryptosafelock/app-details/${encodeURIComponent(String(queryArg.id))}`,
@@ -116,6 +129,17 @@ export type CreateAppApiArg = {
 export type UpdateAppApiResponse = /** status 200 The app is updated. */ UpdateAppResponse;
 export type UpdateAppApiArg = {
   updateAppRequest: UpdateAppRequest;
+};
+export type UploadAppLogoApiResponse = /** status 200 The logo is replaced. */ UpdateAppResponse;
+export type UploadAppLogoApiArg = {
+  /** The app (`App.id`). */
+  id: Id;
+  uploadAppLogoRequest: UploadAppLogoRequest;
+};
+export type RemoveAppLogoApiResponse = /** status 200 The logo is removed. */ UpdateAppResponse;
+export type RemoveAppLogoApiArg = {
+  /** The app (`App.id`). */
+  id: Id;
 };
 export type GetAppDetailsApiResponse = /** status 200 The app detail. */ AppDetailsResponse;
 export type GetAppDetailsApiArg = {
@@ -227,6 +251,8 @@ export type App = {
   invoice_underpayment_tolerance: Decimal;
   /** Invoices: a payment that completes an invoice within this many minutes after its expiry still settles it, flagged paid_late (0 to 1440; default 60). Copied into each new invoice. */
   invoice_late_window_minutes: number;
+  /** The app's logo, shown on its checkout and payment link pages: a stored image's file name, served by `getImage` (public by name); null when the app has none (`uploadAppLogo`, `removeAppLogo`). */
+  logo: string | null;
 };
 export type AppListResponse = {
   /** Success flag (true). */
@@ -300,6 +326,11 @@ export type UpdateAppRequest = {
   invoice_underpayment_tolerance?: string;
   /** The late window in minutes, a whole number from 0 to 1440 (not in the spec: the Invoices extension). Absent keeps the app's; out of range is a 422 naming the field. */
   invoice_late_window_minutes?: number;
+};
+export type Id = string;
+export type UploadAppLogoRequest = {
+  /** One JPEG or PNG image (judged by content), at most 2 MB (2097152 bytes). */
+  logo: Blob;
 };
 export type ChainId = 56 | 137 | 1 | 42161 | 250 | 10 | 0;
 export type PaymentMethod = {
@@ -380,7 +411,6 @@ export type ApiLogPage = {
   /** The URL of page 1 of this same list (with the /api prefix), e.g. `/api/cryptosafelock/app-details/app_1?api_logs=1`; clients replace the page number to fetch another page. */
   first_page_url: string;
 };
-export type Id = string;
 export type WebhookDeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed';
 export type IpnLog = {
   /** The delivery's id (`getWebhookDelivery`, `redeliverWebhook`). */
@@ -719,6 +749,8 @@ export const {
   useLazyGetAppsQuery,
   useCreateAppMutation,
   useUpdateAppMutation,
+  useUploadAppLogoMutation,
+  useRemoveAppLogoMutation,
   useGetAppDetailsQuery,
   useLazyGetAppDetailsQuery,
   useListTokensQuery,

@@ -31,6 +31,7 @@ import * as m0400 from './0400_invoices';
 import * as m0410 from './0410_invoice_counts_once';
 import * as m0420 from './0420_invoice_owner_triggers';
 import * as m0430 from './0430_payment_links';
+import * as m0440 from './0440_app_logos';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   '0410_invoice_counts_once': m0410,
   '0420_invoice_owner_triggers': m0420,
   '0430_payment_links': m0430,
+  '0440_app_logos': m0440,
 };

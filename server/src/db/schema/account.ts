@@ -99,7 +99,7 @@ export interface OtpCodesTable {
   created_at: string;
 }
 
-export type FileKind = 'avatar' | 'kyc';
+export type FileKind = 'avatar' | 'kyc' | 'app_logo';
 
 export interface FilesTable {
   /** Random 128-bit hex name plus extension; the only name on disk. */

@@ -22,6 +22,8 @@ export interface AppsTable {
   invoice_underpayment_tolerance: ColumnType<string, string | undefined, string>;
   /** Invoices: a payment completing one this long after its expiry still settles it. */
   invoice_late_window_minutes: ColumnType<number, number | undefined, number>;
+  /** The logo's stored file name (a `files` row of kind app_logo); null without one. */
+  logo: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AppPaymentMethodsTable {

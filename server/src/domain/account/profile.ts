@@ -8,7 +8,7 @@ import { InvalidError } from '../errors';
 import { checkImages, readImage, recordImage, removeImages, writeImage } from './uploads';
 
 // The account's own pictures: its avatar, and the images getImage serves (avatars, KYC scans,
-// payment method logos).
+// apps' logos, payment method logos).
 
 /**
  * Replaces the user's avatar with `photo` (checked by its bytes) and returns its stored name.

@@ -8,6 +8,11 @@ import type { ImageKind } from './fileType';
  */
 export const MAX_IMAGE_PIXELS = 50_000_000;
 
+export interface ReencodeOptions {
+  /** Scale a larger picture down (never up, aspect kept) to fit a square of this many pixels. */
+  maxSide?: number;
+}
+
 type Reencoded =
   { ok: true; bytes: Buffer } | { ok: false; reason: 'undecodable' | 'tooManyPixels' };
 
@@ -17,9 +22,14 @@ const SHARP_FORMAT: Record<ImageKind['ext'], 'png' | 'jpeg'> = { png: 'png', jpg
  * Decodes the picture and encodes its pixels afresh in the same format: whatever rode along in
  * the file (text chunks, bytes after the end marker, HTML behind a valid header, EXIF with GPS)
  * is gone, and what does not decode completely is refused. EXIF orientation is applied first,
- * so a phone photo stays upright once its metadata is stripped.
+ * so a phone photo stays upright once its metadata is stripped. With `maxSide` the picture is
+ * also scaled down to fit (a logo is shown small: its file stays small).
  */
-export async function reencodeImage(bytes: Buffer, kind: ImageKind): Promise<Reencoded> {
+export async function reencodeImage(
+  bytes: Buffer,
+  kind: ImageKind,
+  { maxSide }: ReencodeOptions = {},
+): Promise<Reencoded> {
   const format = SHARP_FORMAT[kind.ext];
   // failOn 'warning' (the default, spelled out): a truncated or damaged image is an error.
   const options = {
@@ -33,7 +43,15 @@ export async function reencodeImage(bytes: Buffer, kind: ImageKind): Promise<Ree
     if (header.format !== format) return { ok: false, reason: 'undecodable' };
     if (header.width * header.height > MAX_IMAGE_PIXELS)
       return { ok: false, reason: 'tooManyPixels' };
-    const image = sharp(bytes, options);
+    let image = sharp(bytes, options);
+    if (maxSide !== undefined) {
+      image = image.resize({
+        width: maxSide,
+        height: maxSide,
+        fit: 'inside',
+        withoutEnlargement: true,
+      });
+    }
     // sharp writes no metadata unless asked (no keepExif / withMetadata here).
     const output = format === 'png' ? image.png() : image.jpeg({ quality: 90 });
     return { ok: true, bytes: await output.toBuffer() };

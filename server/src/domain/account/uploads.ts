@@ -6,7 +6,7 @@ import { ROOT_DIR } from '../../paths';
 import { directoryFileStore } from '../../storage/directoryStore';
 import { isStoredName, type FileStore } from '../../storage/fileStore';
 import { detectImage, type ImageKind } from './fileType';
-import { MAX_IMAGE_PIXELS, reencodeImage } from './reencode';
+import { MAX_IMAGE_PIXELS, reencodeImage, type ReencodeOptions } from './reencode';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -29,10 +29,14 @@ export interface CheckedImage {
 }
 
 /** One file: its re-encoded picture, or the message that refuses it. */
-async function checkImage(field: string, bytes: Buffer): Promise<CheckedImage | string> {
+async function checkImage(
+  field: string,
+  bytes: Buffer,
+  options: ReencodeOptions,
+): Promise<CheckedImage | string> {
   const image = bytes.length > 0 ? await detectImage(bytes) : null;
   if (!image) return notAnImageMessage(field);
-  const reencoded = await reencodeImage(bytes, image);
+  const reencoded = await reencodeImage(bytes, image, options);
   if (reencoded.ok) return { bytes: reencoded.bytes, image };
   return reencoded.reason === 'tooManyPixels'
     ? tooManyPixelsMessage(field)
@@ -46,12 +50,13 @@ async function checkImage(field: string, bytes: Buffer): Promise<CheckedImage | 
  */
 export async function checkImages(
   files: Record<string, Buffer | undefined>,
+  options: ReencodeOptions = {},
 ): Promise<{ images: Record<string, CheckedImage>; errors: Record<string, string[]> }> {
   const images: Record<string, CheckedImage> = {};
   const errors: Record<string, string[]> = {};
   for (const [field, bytes] of Object.entries(files)) {
     if (bytes === undefined) continue;
-    const checked = await checkImage(field, bytes);
+    const checked = await checkImage(field, bytes, options);
     if (typeof checked === 'string') errors[field] = [checked];
     else images[field] = checked;
   }

@@ -98,7 +98,17 @@ export function toAppView(row: Selectable<AppsTable>, methodCount: number, nowIs
     status: methodCount > 0 && row.status === 1 ? 1 : 0,
     invoice_underpayment_tolerance: row.invoice_underpayment_tolerance,
     invoice_late_window_minutes: row.invoice_late_window_minutes,
+    logo: row.logo,
   };
+}
+
+/** The app of `row` as the API shows it, its methods counted. */
+export async function appViewOf(
+  db: Executor,
+  row: Selectable<AppsTable>,
+  nowIso: string,
+): Promise<App> {
+  return toAppView(row, await countAppMethods(db, row.id), nowIso);
 }
 
 /** The user's apps, oldest first (the sidebar list); on every get-apps, so prepared and kept. */

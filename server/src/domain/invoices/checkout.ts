@@ -5,9 +5,9 @@ import { loadInvoices } from './invoices';
 import { invoiceView, paymentUri } from './views';
 
 // What the public checkout page (/pay/{id}) may read of an invoice: the invoice as the gateway
-// shows it, the app's name and each method's names and confirmations. No session: an invoice id
-// (128 random bits) is the only key, so nothing of the merchant's account beyond the app's name
-// leaves here, and the page itself picks what it shows.
+// shows it, the app's name and logo and each method's names and confirmations. No session: an
+// invoice id (128 random bits) is the only key, so nothing of the merchant's account beyond the
+// app's name and logo leaves here, and the page itself picks what it shows.
 
 /** A method of the invoice as a shopper needs to know it. */
 export interface CheckoutMethod {
@@ -23,6 +23,8 @@ export interface CheckoutMethod {
 export interface CheckoutInvoice {
   invoice: ReturnType<typeof invoiceView>;
   appName: string;
+  /** The app's logo, a stored image's file name (public by name), or null. */
+  appLogo: string | null;
   methods: ReadonlyMap<string, CheckoutMethod>;
   /**
    * Per method code, the EIP-681 request for what is still due (the option's `payment_uri` asks
@@ -46,7 +48,7 @@ export async function checkoutInvoice(db: Db, id: string): Promise<CheckoutInvoi
   const owner = await db
     .selectFrom('invoices as i')
     .innerJoin('apps as a', 'a.id', 'i.app_id')
-    .select(['i.app_id', 'a.app_name'])
+    .select(['i.app_id', 'a.app_name', 'a.logo'])
     .where('i.id', '=', id)
     .executeTakeFirst();
   if (!owner) return undefined;
@@ -82,7 +84,7 @@ export async function checkoutInvoice(db: Db, id: string): Promise<CheckoutInvoi
       ] as const;
     }),
   );
-  return { invoice, appName: owner.app_name, methods, dueUris };
+  return { invoice, appName: owner.app_name, appLogo: owner.logo, methods, dueUris };
 }
 
 /**

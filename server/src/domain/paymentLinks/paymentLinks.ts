@@ -438,10 +438,12 @@ async function usesOf(db: Executor, link: Pick<LinkRow, 'id' | 'app_id'>): Promi
   return Number(row.n);
 }
 
-/** What a link's public page shows: the link, its app's name and where it stands. */
+/** What a link's public page shows: the link, its app's name and logo and where it stands. */
 export interface PublicPaymentLink {
   link: LinkRow;
   appName: string;
+  /** The app's logo, a stored image's file name (public by name), or null. */
+  appLogo: string | null;
   status: PaymentLinkStatus;
 }
 
@@ -455,12 +457,12 @@ export async function paymentLinkBySlug(
     .selectFrom('payment_links as l')
     .innerJoin('apps as a', 'a.id', 'l.app_id')
     .selectAll('l')
-    .select('a.app_name')
+    .select(['a.app_name', 'a.logo as app_logo'])
     .where('l.slug', '=', slug)
     .executeTakeFirst();
   if (!found) return undefined;
-  const { app_name: appName, ...link } = found;
-  return { link, appName, status: linkStatus(link, await usesOf(db, link), now) };
+  const { app_name: appName, app_logo: appLogo, ...link } = found;
+  return { link, appName, appLogo, status: linkStatus(link, await usesOf(db, link), now) };
 }
 
 /** A pay refused because the link no longer makes invoices: `status` says why. */

@@ -4,12 +4,13 @@ import Form from 'react-bootstrap/Form';
 import { useUpdateAppMutation, type App } from '../../../api/apps';
 import { DateTime } from '../../../components/DateTime';
 import { AppForm, type AppFormValues } from './AppForm';
+import { AppLogoField } from './AppLogoField';
 import { InvoiceSettingsFields, useInvoiceSettings } from './InvoiceSettingsFields';
 import { WebhookPanel } from './WebhookPanel';
 
 /**
  * The app's settings, editable (same rules as Create App), its invoice settings (the Invoices
- * extension) and its Ready switch.
+ * extension) and its Ready switch; below them its logo (an extension too).
  */
 export function MerchantSettingTab({ app }: { app: App }) {
   const [update, { isLoading }] = useUpdateAppMutation();
@@ -72,6 +73,7 @@ export function MerchantSettingTab({ app }: { app: App }) {
           </AppForm>
         </Card.Body>
       </Card>
+      <AppLogoField app={app} />
       <WebhookPanel appId={app.id} hasUrl={Boolean(app.callback_url)} />
     </>
   );
