@@ -62,6 +62,32 @@ test('the countdown is silent until five minutes are left, then speaks at thresh
   expect(announcer()).toBe('2 minutes left to pay');
 });
 
+test('a countdown the browser held back says the threshold it passed, not "1 minutes"', async () => {
+  page(3 * 60_000);
+  await start();
+  expect(announcer()).toBe('');
+  // A background tab: no tick for a while, then one at 85 s left.
+  jest.setSystemTime(Date.now() + 95_000);
+  jest.advanceTimersByTime(1_200);
+  expect(announcer()).toBe('2 minutes left to pay');
+  jest.setSystemTime(Date.now() + 40_000);
+  jest.advanceTimersByTime(1_200);
+  expect(announcer()).toBe('1 minute left to pay');
+  jest.setSystemTime(Date.now() + 20_000);
+  jest.advanceTimersByTime(1_200);
+  expect(announcer()).toBe('22 seconds left to pay');
+});
+
+test('a countdown held back to its last seconds says only the end', async () => {
+  page(40_000);
+  await start();
+  jest.setSystemTime(Date.now() + 38_500);
+  jest.advanceTimersByTime(1_200);
+  expect(announcer()).toBe('');
+  jest.advanceTimersByTime(1_000);
+  expect(announcer()).toBe('The time to pay is over');
+});
+
 test('copy buttons show only where the clipboard works', async () => {
   page(900_000);
   Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true });

@@ -86,10 +86,13 @@ function start(main: HTMLElement, live: HTMLElement, invoice: string): void {
       const next = THRESHOLDS[spoken];
       if (next !== undefined && left <= next) {
         spoken = THRESHOLDS.filter((s) => left <= s).length;
+        // Whole minutes rounded up, so a timer the browser held back (a background tab) says
+        // "2 minutes" at 85 s, never "1 minutes"; seconds only while there are more than ten,
+        // the end itself being said at 0.
         if (left === 0) say(text.over ?? '');
-        else if (left > 60) say(fill(text.minutes, 'minutes', Math.round(left / 60)));
+        else if (left > 60) say(fill(text.minutes, 'minutes', Math.ceil(left / 60)));
         else if (left > 30) say(text.minute ?? '');
-        else say(fill(text.seconds, 'seconds', left));
+        else if (left > 10) say(fill(text.seconds, 'seconds', left));
       }
     };
     tick();

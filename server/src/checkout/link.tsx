@@ -69,7 +69,9 @@ function LinkBody({ view }: { view: LinkPageView }) {
           <form method="post" action={linkPath(link.slug)}>
             {link.amount !== null ? (
               <p className="total">
-                {t('link.amount')}: <strong>{format.money(link.amount, link.currency)}</strong>
+                {t('link.amount')}
+                {t('punctuation.colon')}
+                <strong>{format.money(link.amount, link.currency)}</strong>
               </p>
             ) : (
               <AmountField view={view} />

@@ -321,7 +321,10 @@ describe('payment link page', () => {
     const { path } = await s.link(key, { amount: '1234.5', currency: 'USDT' });
     const french = await s.page(path, { 'accept-language': 'fr-FR,fr;q=0.9' });
     expect(french.body).toContain('<html lang="fr" dir="ltr">');
-    expect(text(french.body)).toContain(text(`${say(FRENCH, 'link.amount')}: 1\u202f234,5 USDT`));
+    // French typography: a no-break space before the colon.
+    expect(text(french.body)).toContain(
+      text(`${say(FRENCH, 'link.amount')}\u00a0: 1\u202f234,5 USDT`),
+    );
     expect(text(french.body)).toContain(say(FRENCH, 'link.pay'));
     expect(french.body).not.toContain('name="lang"');
 

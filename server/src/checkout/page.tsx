@@ -210,7 +210,9 @@ function Body({ view }: { view: View }) {
       <footer className="invoice-facts">
         {invoice.description !== null ? (
           <p>
-            {t('invoice.description')}: {invoice.description}
+            {t('invoice.description')}
+            {t('punctuation.colon')}
+            {invoice.description}
           </p>
         ) : null}
         <p>{t('invoice.number', { id: invoice.id })}</p>
@@ -239,7 +241,9 @@ export function LanguagePicker({
   return (
     <details className="languages">
       <summary>
-        {say(language, 'language.label')}: {language.name}
+        {say(language, 'language.label')}
+        {say(language, 'punctuation.colon')}
+        {language.name}
       </summary>
       <ul>
         {LANGUAGES.map((l) => (
@@ -354,7 +358,9 @@ function Picker({ view }: { view: View }) {
     <>
       <p>{t('pick.intro')}</p>
       <p className="total">
-        {t('amount.fiat')}: <strong>{format.money(invoice.amount, invoice.currency)}</strong>
+        {t('amount.fiat')}
+        {t('punctuation.colon')}
+        <strong>{format.money(invoice.amount, invoice.currency)}</strong>
       </p>
       <ul className="methods">
         {invoice.payment_options.map((o) => {

@@ -90,6 +90,7 @@ export const ar: Catalogue = {
   'error.status': 'يُرجى إعادة تحميل هذه الصفحة بعد قليل.',
 
   'language.label': 'اللغة',
+  'punctuation.colon': ': ',
 
   'link.amount': 'المبلغ',
   'link.amountLabel': 'المبلغ المراد دفعه ({currency})',

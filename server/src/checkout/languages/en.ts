@@ -91,6 +91,8 @@ export const en = {
   'error.status': 'Please reload this page in a moment.',
 
   'language.label': 'Language',
+  // Between a label and its value ("Language: English").
+  'punctuation.colon': ': ',
 
   'link.amount': 'Amount',
   'link.amountLabel': 'Amount to pay, in {currency}',

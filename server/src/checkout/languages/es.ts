@@ -94,6 +94,7 @@ export const es: Catalogue = {
   'error.status': 'Vuelva a cargar esta página en unos instantes.',
 
   'language.label': 'Idioma',
+  'punctuation.colon': ': ',
 
   'link.amount': 'Importe',
   'link.amountLabel': 'Importe a pagar, en {currency}',
@@ -103,7 +104,7 @@ export const es: Catalogue = {
   'link.pay': 'Pagar',
   'link.next': 'Elegirá la criptomoneda y la red en la página siguiente.',
   'link.until': 'Disponible hasta el {date}',
-  'link.amountInvalid': 'Indique el importe en cifras, por ejemplo 25.00.',
+  'link.amountInvalid': 'Indique el importe en cifras, por ejemplo 25,00.',
   'link.amountTooLow': 'El importe debe ser de al menos {min}.',
   'link.amountTooHigh': 'El importe no puede superar {max}.',
   'link.closedHeading': 'Este enlace de pago ya no está disponible',

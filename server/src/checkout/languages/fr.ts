@@ -101,6 +101,7 @@ export const fr: Catalogue = {
   'error.status': 'Veuillez recharger cette page dans un instant.',
 
   'language.label': 'Langue',
+  'punctuation.colon': '\u00a0: ',
 
   'link.amount': 'Montant',
   'link.amountLabel': 'Montant à payer, en {currency}',
@@ -110,7 +111,7 @@ export const fr: Catalogue = {
   'link.pay': 'Payer',
   'link.next': 'Vous choisirez la cryptomonnaie et le réseau à l’étape suivante.',
   'link.until': 'Disponible jusqu’au {date}',
-  'link.amountInvalid': 'Saisissez un montant en chiffres, par exemple 25.00.',
+  'link.amountInvalid': 'Saisissez un montant en chiffres, par exemple 25,00.',
   'link.amountTooLow': 'Le montant doit être d’au moins {min}.',
   'link.amountTooHigh': 'Le montant ne doit pas dépasser {max}.',
   'link.closedHeading': 'Ce lien de paiement n’est plus disponible',

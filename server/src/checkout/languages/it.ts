@@ -95,6 +95,7 @@ export const it: Catalogue = {
   'error.status': 'Ricarichi la pagina tra qualche istante.',
 
   'language.label': 'Lingua',
+  'punctuation.colon': ': ',
 
   'link.amount': 'Importo',
   'link.amountLabel': 'Importo da pagare, in {currency}',
@@ -104,7 +105,7 @@ export const it: Catalogue = {
   'link.pay': 'Paga',
   'link.next': 'Potrà scegliere la criptovaluta e la rete nella pagina successiva.',
   'link.until': 'Disponibile fino al {date}',
-  'link.amountInvalid': 'Inserisca l’importo in cifre, ad esempio 25.00.',
+  'link.amountInvalid': 'Inserisca l’importo in cifre, ad esempio 25,00.',
   'link.amountTooLow': 'L’importo deve essere di almeno {min}.',
   'link.amountTooHigh': 'L’importo non può superare {max}.',
   'link.closedHeading': 'Questo link di pagamento non è più disponibile',

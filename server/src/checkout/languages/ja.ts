@@ -94,6 +94,7 @@ export const ja: Catalogue = {
   'error.status': 'しばらくしてから、このページを再読み込みしてください。',
 
   'language.label': '言語',
+  'punctuation.colon': '：',
 
   'link.amount': '金額',
   'link.amountLabel': 'お支払い金額（{currency}）',

@@ -92,6 +92,7 @@ export const ru: Catalogue = {
   'error.status': 'Попробуйте обновить страницу чуть позже.',
 
   'language.label': 'Язык',
+  'punctuation.colon': ': ',
 
   'link.amount': 'Сумма',
   'link.amountLabel': 'Сумма к оплате, {currency}',
@@ -101,7 +102,7 @@ export const ru: Catalogue = {
   'link.pay': 'Оплатить',
   'link.next': 'Монету и сеть вы выберете на следующей странице.',
   'link.until': 'Действует до {date}',
-  'link.amountInvalid': 'Введите сумму числом, например 25.00.',
+  'link.amountInvalid': 'Введите сумму числом, например 25,00.',
   'link.amountTooLow': 'Сумма должна быть не меньше {min}.',
   'link.amountTooHigh': 'Сумма должна быть не больше {max}.',
   'link.closedHeading': 'Эта платёжная ссылка больше недоступна',

@@ -95,6 +95,7 @@ export const tr: Catalogue = {
   'error.status': 'Lütfen biraz sonra bu sayfayı yeniden yükleyin.',
 
   'language.label': 'Dil',
+  'punctuation.colon': ': ',
 
   'link.amount': 'Tutar',
   'link.amountLabel': 'Ödenecek tutar ({currency})',
@@ -104,7 +105,7 @@ export const tr: Catalogue = {
   'link.pay': 'Öde',
   'link.next': 'Kripto parayı ve ağı bir sonraki sayfada seçeceksiniz.',
   'link.until': '{date} tarihine kadar geçerli',
-  'link.amountInvalid': 'Tutarı sayı olarak girin, örneğin 25.00.',
+  'link.amountInvalid': 'Tutarı sayı olarak girin, örneğin 25,00.',
   'link.amountTooLow': 'Tutar en az {min} olmalıdır.',
   'link.amountTooHigh': 'Tutar en fazla {max} olabilir.',
   'link.closedHeading': 'Bu ödeme bağlantısı artık kullanılamıyor',

@@ -67,12 +67,12 @@ export const vi: Catalogue = {
   'expired.heading': 'Hóa đơn này đã hết hạn',
   'expired.nothing': 'Không nhận được khoản thanh toán nào trong thời hạn.',
   'expired.again':
-    'Không gửi bất kỳ khoản nào đến địa chỉ của hóa đơn này. Để thanh toán, hãy quay lại {app} và bắt đầu lại từ đầu.',
+    'Vui lòng không gửi bất kỳ khoản nào đến địa chỉ của hóa đơn này. Để thanh toán, hãy quay lại {app} và bắt đầu lại từ đầu.',
   'expired.partialHeading': 'Hóa đơn đã hết hạn, mới thanh toán một phần',
   'expired.partial':
     'Trước khi hết hạn, chúng tôi đã nhận được {paid} {asset} trên tổng số {amount} {asset}. Số tiền này chưa đủ để hoàn tất đơn hàng.',
   'expired.partialNext':
-    'Không gửi thêm tiền đến địa chỉ của hóa đơn này. {app} sẽ hoàn lại số tiền bạn đã trả hoặc liên hệ với bạn: hãy cung cấp số hóa đơn bên dưới.',
+    'Vui lòng không gửi thêm tiền đến địa chỉ của hóa đơn này. {app} sẽ hoàn lại số tiền bạn đã trả hoặc liên hệ với bạn: hãy cung cấp số hóa đơn bên dưới.',
   'expired.back': 'Quay lại {app}',
 
   'late.heading': 'Khoản thanh toán của bạn đến quá muộn',
@@ -94,6 +94,7 @@ export const vi: Catalogue = {
   'error.status': 'Vui lòng tải lại trang sau giây lát.',
 
   'language.label': 'Ngôn ngữ',
+  'punctuation.colon': ': ',
 
   'link.amount': 'Số tiền',
   'link.amountLabel': 'Số tiền cần thanh toán ({currency})',
@@ -103,7 +104,7 @@ export const vi: Catalogue = {
   'link.pay': 'Thanh toán',
   'link.next': 'Bạn sẽ chọn loại tiền và mạng ở trang tiếp theo.',
   'link.until': 'Có hiệu lực đến {date}',
-  'link.amountInvalid': 'Vui lòng nhập số tiền bằng chữ số, ví dụ 25.00.',
+  'link.amountInvalid': 'Vui lòng nhập số tiền bằng chữ số, ví dụ 25,00.',
   'link.amountTooLow': 'Số tiền phải từ {min} trở lên.',
   'link.amountTooHigh': 'Số tiền không được vượt quá {max}.',
   'link.closedHeading': 'Liên kết thanh toán này không còn khả dụng',
