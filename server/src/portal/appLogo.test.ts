@@ -177,7 +177,13 @@ test('Remove drops the logo and its file; removing again is no error', async () 
   expect(await logoColumn()).toBeNull();
   expect(await detailsLogo()).toBeNull();
   expect(await listedLogo()).toBeNull();
+  // Again: nothing to remove, so the app is not written (its kept answers stay).
+  const written = () =>
+    t.db.selectFrom('apps').select('updated_at').where('id', '=', APP).executeTakeFirstOrThrow();
+  const before = await written();
+  t.clock.advance(60_000);
   expect((await remove()).statusCode).toBe(200);
+  expect(await written()).toEqual(before);
   expect(
     await t.db.selectFrom('files').select('name').where('kind', '=', 'app_logo').execute(),
   ).toEqual([]);

@@ -94,6 +94,15 @@ async function setLogo(
   nowIso: string,
 ) {
   const previous = await ownedAppLogo(trx, userId, appId);
+  if (previous === name) {
+    // Nothing to change (a removal with no logo): no write, so nothing kept of the app is voided.
+    const row = await trx
+      .selectFrom('apps')
+      .selectAll()
+      .where('id', '=', appId)
+      .executeTakeFirstOrThrow();
+    return { row, previous: null };
+  }
   const row = await trx
     .updateTable('apps')
     .set({ logo: name, updated_at: nowIso })
@@ -101,7 +110,7 @@ async function setLogo(
     .where('user_id', '=', userId)
     .returningAll()
     .executeTakeFirstOrThrow();
-  if (previous !== null && previous !== name) {
+  if (previous !== null) {
     await trx
       .deleteFrom('files')
       .where('name', '=', previous)
@@ -109,5 +118,5 @@ async function setLogo(
       .where('kind', '=', 'app_logo')
       .execute();
   }
-  return { row, previous: previous === name ? null : previous };
+  return { row, previous };
 }
