@@ -206,6 +206,8 @@ export const fixtures = {
       { title: 'Read operational wallets', value: 'wallets:read' },
       { title: 'Read invoices', value: 'invoices:read' },
       { title: 'Create invoices', value: 'invoices:write' },
+      { title: 'Read refunds', value: 'refunds:read' },
+      { title: 'Create refunds', value: 'refunds:write' },
     ],
   },
   generateApiKey: {

@@ -12,6 +12,7 @@ const LIST_OF = {
   send_transactions: 'withdrawals',
   invoices: 'invoices',
   payment_links: 'payment-links',
+  refunds: 'refunds',
 } as const;
 
 type PagedTable = keyof typeof LIST_OF;

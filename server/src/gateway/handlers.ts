@@ -39,6 +39,9 @@ import {
 } from '../domain/paymentLinks/paymentLinks';
 import { currencyDecimals, unknownCurrency } from '../domain/rates/currencies';
 import { RateBook } from '../domain/rates/rates';
+import { mailClaimLink } from '../domain/refunds/claimMail';
+import { cancelRefund, requestRefund } from '../domain/refunds/refunds';
+import { listRefunds, refundRow, refundView } from '../domain/refunds/views';
 import { getWithdrawal, listWithdrawals } from '../domain/payments/withdrawalReads';
 import { operationalWallets } from '../domain/payments/operationalWallets';
 import { requestWithdrawal } from '../domain/payments/withdrawals';
@@ -334,6 +337,93 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
         request.body,
         ctx.clock(),
       )) satisfies GatewayReply<'markInvoice'>;
+    },
+
+    async createRefund(request, reply) {
+      const key = requireKey(request);
+      const idempotencyKey = request.headers['idempotency-key'];
+      if (typeof idempotencyKey !== 'string') {
+        throw fieldInvalid('Idempotency-Key', 'Send an Idempotency-Key header.');
+      }
+      const { body } = request;
+      const { id } = request.params;
+      const answer = await idempotent(
+        ctx.db,
+        {
+          scope: `refund:${key.appId}`,
+          key: idempotencyKey,
+          // In a fixed order: the same fields sent in another order are the same request.
+          request: [
+            id,
+            body.amount_kind,
+            body.amount ?? null,
+            body.currency ?? null,
+            body.rate ?? null,
+            body.method ?? null,
+            body.address ?? null,
+            body.reason,
+          ],
+          now: ctx.clock().getTime(),
+        },
+        async () => {
+          const made = await requestRefund(ctx.db, {
+            appId: key.appId,
+            invoiceId: id,
+            amountKind: body.amount_kind,
+            amount: body.amount,
+            currency: body.currency,
+            rate: body.rate,
+            method: body.method,
+            address: body.address,
+            reason: body.reason,
+            now: ctx.clock(),
+            origin: originOf(request),
+            serverKey: ctx.config.secretKey,
+            rates,
+            sign: ctx.sign,
+            tokenOnChain,
+            readerFor: (db) => gasBalanceReader(ctx.config, ctx.chain, db),
+          });
+          await mailClaimLink(ctx, made, request.log);
+          return { status: 201, body: made.refund };
+        },
+      );
+      void reply.code(answer.status);
+      if (answer.replayed) void reply.header('idempotent-replayed', 'true');
+      return answer.body satisfies GatewayReply<'createRefund'>;
+    },
+
+    async listRefunds(request) {
+      const key = requireKey(request);
+      const { invoice, status, cursor, limit = 50 } = request.query;
+      const page = await listRefunds(
+        ctx.db,
+        key.appId,
+        { invoiceId: invoice, status },
+        { cursor, limit },
+      );
+      const urls = { serverKey: ctx.config.secretKey };
+      return {
+        data: page.rows.map((row) => refundView(row, urls)),
+        next_cursor: page.nextCursor,
+      } satisfies GatewayReply<'listRefunds'>;
+    },
+
+    async getRefund(request) {
+      const key = requireKey(request);
+      return refundView(await refundRow(ctx.db, key.appId, request.params.id), {
+        serverKey: ctx.config.secretKey,
+      }) satisfies GatewayReply<'getRefund'>;
+    },
+
+    async cancelRefund(request) {
+      const key = requireKey(request);
+      return (await cancelRefund(
+        ctx.db,
+        key.appId,
+        request.params.id,
+        ctx.clock(),
+      )) satisfies GatewayReply<'cancelRefund'>;
     },
 
     async createPaymentLink(request, reply) {

@@ -50,6 +50,12 @@ type WebhookOperationId = Extract<
   | 'invoiceSettledEvent'
   | 'invoiceExpiredEvent'
   | 'invoiceInvalidEvent'
+  | 'refundCreatedEvent'
+  | 'refundClaimedEvent'
+  | 'refundCompletedEvent'
+  | 'refundFailedEvent'
+  | 'refundCancelledEvent'
+  | 'refundExpiredEvent'
   | 'testPingEvent'
 >;
 

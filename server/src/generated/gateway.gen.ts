@@ -427,6 +427,122 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/invoices/{id}/refunds': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Refund an invoice
+     * @description Gives money paid on the invoice back, in one method it was paid with, from the app's
+     *     operational wallet of that method (the network fee from the wallet's coin). Follow it
+     *     with `GET /refunds/{id}` or the `refund.*` webhooks.
+     *
+     *     **What can be refunded.** A `settled` invoice, fully or in part; the excess of one
+     *     flagged `paid_over`; what was paid on an `expired` or `invalid` one. Only confirmed
+     *     payments count. The total refunded on an invoice, per method, never exceeds what was paid
+     *     on it in that method (refunds `cancelled` or `expired` give their amount back); the
+     *     signer checks it again against what the chain shows was paid to the invoice's address
+     *     before it signs.
+     *
+     *     **How much.** `amount_kind` full (what is left to refund), overpaid (the excess of a
+     *     `paid_over` invoice, less what was already refunded) or custom (`amount` in `currency`:
+     *     the invoice's currency, converted at the invoice's locked rate with `rate` original or at
+     *     today's with `rate` current, rounded down to the token's units; or the token itself,
+     *     which is the default).
+     *
+     *     **Where it goes.** Without `address` the refund answers a `claim_url` to send the shopper
+     *     (it is e-mailed to the invoice's `buyer_email` when there is one): the shopper opens it,
+     *     enters their own address and confirms; the link expires after 30 days (`expired`; issue a
+     *     new refund then). With `address`, it is paid there. It is never sent automatically to
+     *     the address the payment came from: that is often an exchange's wallet, which does not
+     *     credit a transfer it does not expect.
+     *
+     *     **Funds.** Once it has a destination, the amount and a fee reserve are reserved in the
+     *     operational wallet and it is `queued` for the signer; when the wallet lacks the token or
+     *     the coin for the fee, it waits in `awaiting_funds` (`waiting_message` says what to send
+     *     where) and goes on by itself once the wallet holds it.
+     *
+     *     **Idempotency.** `Idempotency-Key` is required, as for withdrawals.
+     *
+     *     **Refusals:** 422 `invalid_request` naming the field (an amount over what is refundable
+     *     or zero, too many decimals, an unknown or unusable currency, a method the invoice was not
+     *     paid in, a bad address or one of another network, nothing paid on the invoice); 409
+     *     `invoice_state` while the invoice is `new` or `processing`; 409 `wallet_not_ready`; 402
+     *     `no_package`, `tnx_limit`, `daily_tnx_limit` (a refund is a withdrawal of the package);
+     *     503 `rate_unavailable` for `rate` current without a fresh rate.
+     */
+    post: operations['createRefund'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/refunds': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List refunds
+     * @description The app's refunds, newest first, cursor-paged, optionally of one invoice or status.
+     */
+    get: operations['listRefunds'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/refunds/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a refund
+     * @description One refund of the app by its `id`; 404 for an unknown id or another app's.
+     */
+    get: operations['getRefund'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/refunds/{id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a refund
+     * @description A refund `pending_claim`, `awaiting_funds` or `queued` (nothing signed yet) becomes `cancelled` (`refund.cancelled` is sent), its claim link stops working and its amount is refundable again. Once the signer has signed it: 409 `conflict`. No body is needed.
+     */
+    post: operations['cancelRefund'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/rates': {
     parameters: {
       query?: never;
@@ -894,6 +1010,126 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'refund.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A refund is created
+     * @description Asked through the API or the portal: with a claim link (`pending_claim`) or an address (then `queued`, or `awaiting_funds` while the operational wallet lacks the token or the fee).
+     */
+    post: operations['refundCreatedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'refund.claimed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A refund is claimed
+     * @description The shopper entered their address on the claim page: it is reserved in the operational wallet and queued for the signer (or `awaiting_funds`).
+     */
+    post: operations['refundClaimedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'refund.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A refund is completed
+     * @description Its transaction has the method's confirmations: the money is back with the shopper.
+     */
+    post: operations['refundCompletedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'refund.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A refund failed
+     * @description The signer refused it or its transaction failed on chain (`failure_reason`); the portal can re-initiate it, and it is never paid twice.
+     */
+    post: operations['refundFailedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'refund.cancelled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A refund is cancelled
+     * @description Cancelled before anything was signed: its amount is refundable again.
+     */
+    post: operations['refundCancelledEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'refund.expired': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A refund's claim link expired
+     * @description Nobody claimed it in time: its amount is refundable again; issue a new refund to send a new link.
+     */
+    post: operations['refundExpiredEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -1037,6 +1273,7 @@ export interface components {
       | components['schemas']['DepositEvent']
       | components['schemas']['WithdrawalEvent']
       | components['schemas']['InvoiceEvent']
+      | components['schemas']['RefundEvent']
       | components['schemas']['TestPingEvent'];
     EventPage: {
       /** @description The events after `after`, oldest first. */
@@ -1489,9 +1726,141 @@ export interface components {
       /** @description Pass as `cursor` for the next page; null on the last page. */
       next_cursor: string | null;
     };
+    /**
+     * @description pending_claim: waiting for the shopper to claim it at `claim_url`; awaiting_funds: the operational wallet lacks the token or the fee (`waiting_message`); queued: reserved in the wallet, waiting for the signer; processing: being signed, sent and confirmed (`tx_hash` once broadcast); completed: confirmed on chain; failed: `failure_reason` says why (the portal can re-initiate it, and it is never paid twice); cancelled; expired: the claim link expired unclaimed.
+     * @enum {string}
+     */
+    RefundStatus:
+      | 'pending_claim'
+      | 'awaiting_funds'
+      | 'queued'
+      | 'processing'
+      | 'completed'
+      | 'failed'
+      | 'cancelled'
+      | 'expired';
+    CreateRefundRequest: {
+      /**
+       * @description full: all that is left to refund in the method; overpaid: the excess of a `paid_over` invoice; custom: `amount` in `currency`.
+       * @enum {string}
+       */
+      amount_kind: 'full' | 'overpaid' | 'custom';
+      /** @description With `custom` only, a decimal above 0, like "10.00". */
+      amount?: string;
+      /** @description With `custom` only: the invoice's currency, or the token (`USDT`, the default) to give `amount` in the token itself. */
+      currency?: string;
+      /**
+       * @description How an amount in the invoice's currency becomes token: at the invoice's locked rate (original) or at today's (current).
+       * @default original
+       * @enum {string}
+       */
+      rate?: 'original' | 'current';
+      method?: components['schemas']['MethodCode'];
+      /** @description Where to pay it, on the method's network. Without it, the refund answers a `claim_url` for the shopper. */
+      address?: string;
+      /** @description Why, for your records and the shopper's claim page. */
+      reason: string;
+    };
+    /** @description Money given back on an invoice, in one method, from the app's operational wallet. */
+    Refund: {
+      /** @description The refund's id, `rf_` and 128 random bits. */
+      id: string;
+      /** @description The invoice it gives money back on. */
+      invoice_id: string;
+      status: components['schemas']['RefundStatus'];
+      method: components['schemas']['MethodCode'];
+      /** @description The chain it is paid on. */
+      chain_id: number;
+      /** @description What it pays, exactly, in the method's coin or token. */
+      amount: string;
+      /**
+       * @description How the amount was asked.
+       * @enum {string}
+       */
+      amount_kind: 'full' | 'overpaid' | 'custom';
+      /** @description A custom amount as sent; null otherwise. */
+      requested_amount: string | null;
+      /** @description The currency of `requested_amount`; null otherwise. */
+      requested_currency: string | null;
+      /**
+       * @description Which rate converted an amount in the invoice's currency.
+       * @enum {string}
+       */
+      rate_kind: 'original' | 'current';
+      /** @description The rate it was converted at (one unit of the token in `requested_currency`); null when the amount was given in the token. */
+      rate: string | null;
+      /** @description As sent. */
+      reason: string;
+      /** @description The operational wallet that pays it. */
+      from_address: string;
+      /** @description Where it is paid; null until the shopper claims it. */
+      address: string | null;
+      /**
+       * @description Who gave `address`.
+       * @enum {string|null}
+       */
+      address_source: 'merchant' | 'shopper' | null;
+      /** @description The page where the shopper enters their address, `<origin>/refund/<token>`, while the refund waits for it (`pending_claim`); null otherwise. */
+      claim_url: string | null;
+      /**
+       * Format: date-time
+       * @description When an unclaimed claim link expires; null with a merchant's address.
+       */
+      claim_expires_at: string | null;
+      /**
+       * Format: date-time
+       * @description When the shopper claimed it.
+       */
+      claimed_at: string | null;
+      /** @description Its transaction, once signed. */
+      tx_hash: string | null;
+      /** @description While `awaiting_funds`, what the operational wallet lacks and where to send it. */
+      waiting_message: string | null;
+      /** @description Why it failed. */
+      failure_reason: string | null;
+      /**
+       * Format: date-time
+       * @description When it was asked.
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description Its last change.
+       */
+      updated_at: string;
+    };
+    RefundPage: {
+      data: components['schemas']['Refund'][];
+      /** @description Pass as `cursor` for the next page; null on the last page. */
+      next_cursor: string | null;
+    };
+    /** @description The envelope of a refund event. */
+    RefundEvent: {
+      /** @description The event id, also sent as `webhook-id`. */
+      id: string;
+      /**
+       * @description What happened.
+       * @enum {string}
+       */
+      type:
+        | 'refund.created'
+        | 'refund.claimed'
+        | 'refund.completed'
+        | 'refund.failed'
+        | 'refund.cancelled'
+        | 'refund.expired';
+      /**
+       * Format: date-time
+       * @description When it happened.
+       */
+      created_at: string;
+      /** @description The app the refund belongs to. */
+      app_id: string;
+      data: components['schemas']['Refund'];
+    };
     Error: {
       error: {
-        /** @description Stable, for programs: unauthenticated, ability_missing, ip_not_allowed, invalid_request, not_found, method_not_allowed, conflict, rate_limited, bad_request, unsupported_media_type, unavailable, internal; the plan's no_package, tnx_limit, daily_tnx_limit; webhook_not_configured, webhook_switched_off; the withdrawals' whitelist_required, settings_hold, insufficient_balance, insufficient_gas, wallet_not_ready; and the invoices' invoice_state and rate_unavailable. */
+        /** @description Stable, for programs: unauthenticated, ability_missing, ip_not_allowed, invalid_request, not_found, method_not_allowed, conflict, rate_limited, bad_request, unsupported_media_type, unavailable, internal; the plan's no_package, tnx_limit, daily_tnx_limit; webhook_not_configured, webhook_switched_off; the withdrawals' whitelist_required, settings_hold, insufficient_balance, insufficient_gas, wallet_not_ready; and the invoices' (and refunds') invoice_state and rate_unavailable. */
         code: string;
         /** @description For people. */
         message: string;
@@ -1594,6 +1963,15 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
+    /** @description The invoice's status does not allow a refund yet (`invoice_state`, with `invoice_status`), the operational wallet is still being created (`wallet_not_ready`), or the refund can no longer be cancelled (`conflict`). */
+    RefundConflict: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
     /** @description No source has a fresh rate for a pair the invoice needs (`rate_unavailable`, with `pair`); nothing was created. */
     RateUnavailable: {
       headers: {
@@ -1658,6 +2036,8 @@ export interface components {
     OptionalIdempotencyKey: string;
     /** @description The invoice's id, as createInvoice and listInvoices give it. */
     InvoiceId: string;
+    /** @description The refund's id, as createRefund and listRefunds give it. */
+    RefundId: string;
     /** @description The payment link's id, as createPaymentLink and listPaymentLinks give it. */
     PaymentLinkId: string;
     /**
@@ -2267,6 +2647,141 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['InvoiceStateConflict'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  createRefund: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description A key of your choice, unique per withdrawal you mean (a UUID, or your payout's id): a retry with the same key and body answers the first answer and sends nothing twice.
+         * @example payout-1-attempt
+         */
+        'Idempotency-Key': components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description The invoice's id, as createInvoice and listInvoices give it. */
+        id: components['parameters']['InvoiceId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateRefundRequest'];
+      };
+    };
+    responses: {
+      /** @description The refund; a replay of the same key and body answers this first answer again, with `Idempotent-Replayed: true`. */
+      201: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Refund'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthenticated'];
+      402: components['responses']['PlanLimit'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['RefundConflict'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['RateUnavailable'];
+    };
+  };
+  listRefunds: {
+    parameters: {
+      query?: {
+        /** @description Only the refunds of this invoice. */
+        invoice?: string;
+        /** @description Only refunds in this status. */
+        status?: components['schemas']['RefundStatus'];
+        /** @description The `next_cursor` of the previous page of the same list; absent for the first page. A cursor of another list is refused with 422. */
+        cursor?: components['parameters']['Cursor'];
+        /** @description Rows per page (default 50). */
+        limit?: components['parameters']['Limit'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of refunds. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RefundPage'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  getRefund: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The refund's id, as createRefund and listRefunds give it. */
+        id: components['parameters']['RefundId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The refund. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Refund'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  cancelRefund: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The refund's id, as createRefund and listRefunds give it. */
+        id: components['parameters']['RefundId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The refund, cancelled. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Refund'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['RefundConflict'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['InvalidRequest'];
       429: components['responses']['TooManyRequests'];
@@ -3334,6 +3849,318 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['InvoiceEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  refundCreatedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RefundEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  refundClaimedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RefundEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  refundCompletedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RefundEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  refundFailedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RefundEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  refundCancelledEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RefundEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  refundExpiredEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RefundEvent'];
       };
     };
     responses: {

@@ -1,6 +1,6 @@
 import type { JobsConfig, ResolvedConfig } from '../config';
 import type { Db } from '../db/connection';
-import { specChainAdapters } from '../domain/chain';
+import { chainAdapterFor, specChainAdapters } from '../domain/chain';
 import type { ChainAdapter } from '../domain/chain/adapter';
 import { mineLocalBlocks } from '../domain/chain/localAdapter';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
@@ -11,6 +11,8 @@ import {
   type RegistrationPayload,
 } from '../domain/apps/signerRegistration';
 import { expireInvoices } from '../domain/invoices/expiry';
+import { advanceRefunds } from '../domain/refunds/funding';
+import { gasBalanceReader } from '../domain/chain/balances';
 import { completeDeposits } from '../domain/payments/depositCompletion';
 import { watchDeposits } from '../domain/payments/deposits';
 import { provisionGasAddresses } from '../domain/payments/gasProvisioner';
@@ -91,6 +93,22 @@ export function invoiceExpiryTask(db: Db, clock: () => Date): Task {
     lane: MONEY_LANE,
     async run() {
       await expireInvoices(db, clock());
+    },
+  };
+}
+
+/**
+ * Refunds move on by themselves (domain/refunds/funding.ts): unclaimed links past their expiry
+ * expire, and refunds awaiting funds are queued once their operational wallet covers them.
+ */
+export function refundsTask(config: ResolvedConfig, db: Db, clock: () => Date): Task {
+  const chain = chainAdapterFor(config, db);
+  return {
+    kind: 'refunds.advance',
+    everyMs: 5_000,
+    lane: MONEY_LANE,
+    async run() {
+      await advanceRefunds(db, (trx) => gasBalanceReader(config, chain, trx), clock());
     },
   };
 }
@@ -199,6 +217,7 @@ export function backgroundTasks(
     webhookDeliveryTask(webhookDeps(config, db, systemClock), config.jobs),
     retentionTask(config, db, systemClock),
     invoiceExpiryTask(db, systemClock),
+    refundsTask(config, db, systemClock),
   ];
   // Money out goes through the signer process (server/src/signer), on its socket.
   const endpoint = signerEndpoint(config);

@@ -359,6 +359,8 @@ describe('API keys', () => {
         { title: 'Read operational wallets', value: 'wallets:read' },
         { title: 'Read invoices', value: 'invoices:read' },
         { title: 'Create invoices', value: 'invoices:write' },
+        { title: 'Read refunds', value: 'refunds:read' },
+        { title: 'Create refunds', value: 'refunds:write' },
       ],
     });
   });

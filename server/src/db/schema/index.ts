@@ -56,6 +56,7 @@ import type {
   RateTableTable,
   PaymentLinksTable,
   PaymentLinkVisitsTable,
+  RefundsTable,
 } from './invoices';
 import type { JobsTable, RateLimitsTable, RowCountsTable } from './system';
 
@@ -126,6 +127,10 @@ export type {
   InvoicePaymentsTable,
   RateTableTable,
   PaymentLinksTable,
+  RefundsTable,
+  RefundStatus,
+  RefundAmountKind,
+  RefundRateKind,
 } from './invoices';
 export type { JobsTable, RateLimitsTable, CountedTable, RowCountsTable } from './system';
 
@@ -174,4 +179,5 @@ export interface Database {
   rate_table: RateTableTable;
   payment_links: PaymentLinksTable;
   payment_link_visits: PaymentLinkVisitsTable;
+  refunds: RefundsTable;
 }

@@ -131,3 +131,56 @@ export interface RateTableTable {
   /** How long after set_at the rate may price an invoice. */
   max_age_seconds: number;
 }
+
+export type RefundStatus =
+  | 'pending_claim'
+  | 'awaiting_funds'
+  | 'queued'
+  | 'processing'
+  | 'completed'
+  | 'failed'
+  | 'cancelled'
+  | 'expired';
+export type RefundAmountKind = 'full' | 'overpaid' | 'custom';
+export type RefundRateKind = 'original' | 'current';
+
+/** Money an app gives back on one of its invoices (migration 0450; the rules: domain/refunds/). */
+export interface RefundsTable {
+  /** `rf_` + 128 random bits. */
+  id: string;
+  app_id: string;
+  invoice_id: string;
+  payment_method_id: string;
+  status: RefundStatus;
+  /** The exact token amount it pays, base units (decimal text). */
+  amount_raw: string;
+  amount_kind: RefundAmountKind;
+  /** A custom amount exactly as sent, and its currency (an invoice's currency or the token's). */
+  requested_amount: string | null;
+  requested_currency: string | null;
+  rate_kind: RefundRateKind;
+  /** The rate a currency amount was converted at (token in the currency); null in the token. */
+  rate: string | null;
+  reason: string;
+  /** The invoice's address whose payments it gives back. */
+  paid_to: string;
+  /** The app's operational wallet that pays it. */
+  from_address: string;
+  /** Where it goes: the merchant's address, or the shopper's claim; null until claimed. */
+  address: string | null;
+  address_source: 'merchant' | 'shopper' | null;
+  /** SHA-256 (hex) of the claim link's token; the token sealed for the merchant's eyes. */
+  claim_token_hash: string | null;
+  claim_token_sealed: string | null;
+  claim_expires_at: string | null;
+  claimed_at: string | null;
+  /** The web process's MAC of what the signer may pay (signer/client/requestMac.ts). */
+  request_mac: string | null;
+  /** The send_transactions row that pays it. */
+  send_id: string | null;
+  /** While awaiting_funds: what the operational wallet lacks, and where to send it. */
+  waiting_message: string | null;
+  failure_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}

@@ -88,6 +88,8 @@ export interface SendTransactionsTable {
   /** Why it waits in 3 (`held_for_approval`), null otherwise; waiting_message: the signer's words. */
   waiting_reason: Later<string>;
   waiting_message: Later<string>;
+  /** The refund it pays (refunds.id); null for a withdrawal. */
+  refund_id: Later<string>;
 }
 
 /** The first answer to an Idempotency-Key (domain/payments/idempotency.ts). */

@@ -30,6 +30,8 @@ export const TOKEN_PERMISSIONS = [
   { title: 'Read operational wallets', value: 'wallets:read' },
   { title: 'Read invoices', value: 'invoices:read' },
   { title: 'Create invoices', value: 'invoices:write' },
+  { title: 'Read refunds', value: 'refunds:read' },
+  { title: 'Create refunds', value: 'refunds:write' },
 ] as const;
 
 const KEY_MSG = {

@@ -48,7 +48,9 @@ export function withdrawalRows(db: Db, appId: string) {
       'payment_methods.decimals',
     ])
     .where('send_transactions.app_id', '=', appId)
-    .where('send_transactions.amount_raw', 'is not', null);
+    .where('send_transactions.amount_raw', 'is not', null)
+    // A refund's send is the refund's (domain/refunds/): listed and reported as the refund.
+    .where('send_transactions.refund_id', 'is', null);
 }
 
 type WithdrawalRow = Awaited<ReturnType<ReturnType<typeof withdrawalRows>['execute']>>[number];

@@ -20,6 +20,7 @@ import { newId } from '../ids';
 import { chainAmountToMicro, microToChainAmount, storedMicro, unitsToDecimal } from '../money';
 import { emitWithdrawalEvent } from '../webhooks/events';
 import { getWithdrawal, withdrawalOf, withdrawalRows, type Withdrawal } from './withdrawalReads';
+import { followSend } from '../refunds/sendStatus';
 
 // Withdrawals (send_transactions): the gateway reserves and queues them; the signer, a process
 // apart that holds the keys, signs, broadcasts and follows them. The statuses, as the spec
@@ -99,6 +100,11 @@ export const WITHDRAWAL_MSG = {
     'This withdrawal was broadcast and may still be mined: it cannot be re-initiated until it fails on chain.',
 } as const;
 
+/** The fee reserve of a payment out on `chainId`; undefined where the gateway sends none. */
+export function gasReserve(chainId: number): bigint | undefined {
+  return GAS_RESERVE[chainId];
+}
+
 /** The whitelist a payout needs is missing (the gateway answers 403 `whitelist_required`). */
 export class WhitelistRequiredError extends ForbiddenError {
   readonly code = 'whitelist_required';
@@ -143,7 +149,7 @@ function nativeOf(chainId: number): { name: string; decimals: number } {
   return { name: native?.name ?? 'native coin', decimals: native?.decimals ?? 18 };
 }
 
-interface WalletNeed {
+export interface WalletNeed {
   method: GatewayMethod & { isToken: boolean };
   fromAddress: string;
   amountRaw: bigint;
@@ -187,7 +193,7 @@ async function walletBalances(
  * Refuses (WalletRefusedError) unless the wallet covers `need` after the withdrawals it has
  * reserved. Call inside the transaction that then writes the reservation, under the lock.
  */
-async function refuseUnlessCovered(
+export async function refuseUnlessCovered(
   trx: Db,
   reader: GasBalanceReader,
   need: WalletNeed,
@@ -247,7 +253,7 @@ async function refuseUnlessCovered(
 }
 
 /** A lock per merchant: their withdrawals' reservations and plan counts, one at a time. */
-async function lockMerchant(trx: Transaction<Database>, appId: string): Promise<void> {
+export async function lockMerchant(trx: Transaction<Database>, appId: string): Promise<void> {
   const app = await trx
     .selectFrom('apps')
     .select('user_id')
@@ -276,19 +282,20 @@ interface WithdrawalRequest {
  * not taken for a deposit, so it would sit there, neither credited nor swept). `to` is in its
  * stored form (EIP-55 for EVM), as addresses are stored.
  */
-async function refuseLostDestination(
+export async function refuseLostDestination(
   db: Db,
-  input: WithdrawalRequest,
+  input: Pick<WithdrawalRequest, 'appId' | 'tokenOnChain'>,
   method: GatewayMethod,
   to: string,
+  field = 'to_address',
 ): Promise<void> {
   const listed = method.tokenContract;
   const contracts = listed ? [listed, input.tokenOnChain?.(method.chainId, listed)] : [];
   const lost = lostDestination(to, contracts);
-  if (lost === 'zero_address') throw fieldInvalid('to_address', WITHDRAWAL_MSG.zeroAddress);
-  if (lost === 'token_contract') {
-    throw fieldInvalid('to_address', WITHDRAWAL_MSG.tokenContract(method.code));
-  }
+  // The messages name the field as the withdrawal's request does; another request, its own.
+  const refuse = (message: string) => fieldInvalid(field, message.replace(/^to_address/, field));
+  if (lost === 'zero_address') throw refuse(WITHDRAWAL_MSG.zeroAddress);
+  if (lost === 'token_contract') throw refuse(WITHDRAWAL_MSG.tokenContract(method.code));
   // EVM addresses are stored EIP-55; a row written in lower case matches too.
   const forms = to.startsWith('0x') ? [to, to.toLowerCase()] : [to];
   const wallet = await db
@@ -297,14 +304,14 @@ async function refuseLostDestination(
     .where('app_id', '=', input.appId)
     .where('gas_address', 'in', forms)
     .executeTakeFirst();
-  if (wallet) throw fieldInvalid('to_address', WITHDRAWAL_MSG.ownWallet);
+  if (wallet) throw refuse(WITHDRAWAL_MSG.ownWallet);
   const account = await db
     .selectFrom('app_accounts')
     .select('id')
     .where('app_id', '=', input.appId)
     .where('address', 'in', forms)
     .executeTakeFirst();
-  if (account) throw fieldInvalid('to_address', WITHDRAWAL_MSG.ownAccount);
+  if (account) throw refuse(WITHDRAWAL_MSG.ownAccount);
 }
 
 /**
@@ -478,11 +485,15 @@ export async function moveWithdrawal(
   if (change.where) update = change.where(update);
   const result = await update.executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) return false;
-  const { app_id: appId } = await trx
+  const { app_id: appId, refund_id: refundId } = await trx
     .selectFrom('send_transactions')
-    .select('app_id')
+    .select(['app_id', 'refund_id'])
     .where('id', '=', change.id)
     .executeTakeFirstOrThrow();
+  if (refundId !== null) {
+    await followSend(trx, refundId, change.to, change.now);
+    return true;
+  }
   // Rows from before the gateway's withdrawals have no API form, hence no event.
   const row = await withdrawalRows(trx, appId)
     .where('send_transactions.id', '=', change.id)
@@ -546,6 +557,28 @@ export async function cancelWithdrawal(
   throw new ConflictError(
     ACTIONABLE.includes(current.status) ? WITHDRAWAL_MSG.signed : WITHDRAWAL_MSG.notCancellable,
   );
+}
+
+/**
+ * Cancels send `id` while nothing of it is signed, or what was signed failed on chain (a
+ * compare-and-set on exactly that, from Queued, Processing Transfer or Unsuccessful): a refund's
+ * cancel. Answers whether it moved.
+ */
+export function cancelSendBeforeSigning(
+  trx: Transaction<Database>,
+  id: string,
+  now: Date,
+): Promise<boolean> {
+  return moveWithdrawal(trx, {
+    id,
+    from: [WITHDRAWAL_STATUS.queued, ...ACTIONABLE],
+    to: WITHDRAWAL_STATUS.cancelled,
+    where: (update) =>
+      update.where((eb) =>
+        eb.or([eb('signed_tx', 'is', null), eb('failure_reason', '=', FAILED_ON_CHAIN)]),
+      ),
+    now,
+  });
 }
 
 /**

@@ -36,6 +36,9 @@ type WithdrawalEventType =
 /** An invoice's events: its creation, each payment seen, each status it reaches. */
 export type InvoiceEventType = components['schemas']['InvoiceEvent']['type'];
 
+/** A refund's events: its creation, its claim, and each end it reaches. */
+export type RefundEventType = components['schemas']['RefundEvent']['type'];
+
 type WebhookEventType =
   | 'deposit.pending'
   | 'deposit.confirmed'
@@ -43,6 +46,7 @@ type WebhookEventType =
   | 'deposit.failed'
   | WithdrawalEventType
   | InvoiceEventType
+  | RefundEventType
   | 'test.ping';
 
 export const DELIVER_KIND = 'webhooks.deliver';
@@ -167,6 +171,27 @@ export async function emitInvoiceEvents(
       now,
     })),
   );
+}
+
+/**
+ * Records a refund's event with `data` as GET /gateway/v1/refunds/{id} answers now; call it
+ * inside the transaction that changed it, last (it takes the app's event lock).
+ */
+export async function emitRefundEvent(
+  trx: Transaction<Database>,
+  appId: string,
+  refund: components['schemas']['Refund'],
+  type: RefundEventType,
+  now: Date,
+): Promise<void> {
+  await recordEvent(trx, {
+    appId,
+    type,
+    resourceId: refund.id,
+    uniqueId: null,
+    data: refund,
+    now,
+  });
 }
 
 /** Writes an event and, when the app takes webhooks, its first delivery and that one's job. */

@@ -113,8 +113,15 @@ describe('the request MAC', () => {
     expect(verifyRequestMac(key, withdrawal, 'zz')).toBe(false);
   });
 
-  it('encodes a refund with its invoice, versioned', () => {
-    expect(encodeRequest({ ...withdrawal, kind: 'refund', invoiceId: 'inv_9' })).toBe(
+  it('encodes a refund with its invoice and the address it was paid to, versioned', () => {
+    expect(
+      encodeRequest({
+        ...withdrawal,
+        kind: 'refund',
+        invoiceId: 'inv_9',
+        paidTo: '0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF',
+      }),
+    ).toBe(
       JSON.stringify([
         'money-out/v1',
         'refund',
@@ -126,6 +133,7 @@ describe('the request MAC', () => {
         '2000000000000000000',
         'payout-1',
         'inv_9',
+        '0x2b5ad5c4795c026514f8317c7a215e218dccd6cf',
       ]),
     );
   });

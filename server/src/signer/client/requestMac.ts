@@ -7,7 +7,10 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 // from what it is about to act on and signs nothing that does not match. A row edited in the
 // database, or one inserted there, has no MAC the key made.
 
-/** A payment out of an app's wallet: a withdrawal now; a refund names its invoice. */
+/**
+ * A payment out of an app's wallet: a withdrawal, or a refund, which names its invoice and the
+ * invoice's address whose payments it gives back (the signer's cap counts per that address).
+ */
 export interface MoneyOut {
   kind: 'withdrawal' | 'refund';
   id: string;
@@ -21,6 +24,7 @@ export interface MoneyOut {
   /** The merchant's own reference of the payment (a withdrawal's unique_id). */
   purpose: string | null;
   invoiceId?: string | null;
+  paidTo?: string | null;
 }
 
 /** An app's payout address for a method, as the merchant set it. */
@@ -76,6 +80,31 @@ export function withdrawalRequest(row: {
   };
 }
 
+/** A refund as the MAC covers it (the refund's row, with its paying wallet): both sides build it. */
+export function refundRequest(row: {
+  id: string;
+  app_id: string;
+  payment_method_id: string;
+  from_address: string;
+  address: string;
+  amount_raw: string;
+  invoice_id: string;
+  paid_to: string;
+}): MoneyOut {
+  return {
+    kind: 'refund',
+    id: row.id,
+    appId: row.app_id,
+    paymentMethodId: row.payment_method_id,
+    source: row.from_address,
+    destination: row.address,
+    amountRaw: row.amount_raw,
+    purpose: null,
+    invoiceId: row.invoice_id,
+    paidTo: row.paid_to,
+  };
+}
+
 /** Computes a request's MAC (the web process's side). */
 export type RequestSigner = (request: MacedRequest) => string;
 
@@ -100,6 +129,9 @@ export function encodeRequest(request: MacedRequest): string {
         request.amountRaw,
         request.purpose,
         request.invoiceId ?? null,
+        ...(request.kind === 'refund'
+          ? [request.paidTo ? addressForm(request.paidTo) : null]
+          : []),
       ]);
     case 'payout':
       return JSON.stringify([
