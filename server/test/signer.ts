@@ -91,6 +91,7 @@ export async function startTestSigner(
     store,
     account,
     senderFor,
+    transfersFor: (chainId) => chainAdapterFor(t.config, t.db, chainId as SpecChainId),
     tokenContract: (chainId, contract) =>
       chainAdapterFor(t.config, t.db, chainId as SpecChainId).tokenContract(contract),
     settings: {

@@ -2,6 +2,7 @@ import type { HDKey } from '@scure/bip32';
 import type { SignerConfig } from '../../config';
 import type { Db } from '../../db/connection';
 import type { ChainTxPurpose, ChainTxsTable } from '../../db/schema';
+import type { ChainAdapter } from '../../domain/chain/adapter';
 import type { ChainSender } from '../../domain/chain/sender';
 import type { MailMessage } from '../../domain/mailer';
 import type { Clock } from '../../domain/time';
@@ -23,6 +24,8 @@ export interface SignerDeps {
   /** The account key (m/44'/60'/0'). */
   account: HDKey;
   senderFor(chainId: number): ChainSender;
+  /** Reads a transfer as the chain holds it now (a refund's cap is checked against the chain). */
+  transfersFor(chainId: number): Pick<ChainAdapter, 'transferNow'>;
   /** Where a method's token is on the served chain (the watcher's mapping, chain/index.ts). */
   tokenContract(chainId: number, methodContract: string): string;
   settings: SignerSettings;

@@ -85,6 +85,7 @@ async function main(): Promise<void> {
       }
       return sender;
     },
+    transfersFor: (chainId) => chainAdapterFor(config, db, chainId as SpecChainId),
     tokenContract: (chainId, contract) =>
       chainAdapterFor(config, db, chainId as SpecChainId).tokenContract(contract),
     settings: config.signer,

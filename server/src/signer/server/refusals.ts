@@ -10,8 +10,8 @@ import type { SignerDeps } from './deps';
 // reason). The web process counts a signer_refused answer (signer_refusals_total).
 
 export interface Distrust {
-  /** What was asked: a withdrawal, a sweep, or a registration of an app's settings. */
-  request: 'withdrawal' | 'sweep' | 'registration';
+  /** What was asked: a withdrawal, a refund, a sweep, or a registration of an app's settings. */
+  request: 'withdrawal' | 'refund' | 'sweep' | 'registration';
   /** The row it named. */
   refId: string;
   appId: string | null;

@@ -16,6 +16,7 @@ import {
 import { addressForm } from '../client/requestMac';
 import { refuse, type SignerDeps, type Transfer } from './deps';
 import { TxPipeline } from './pipeline';
+import { RefundCap } from './refund';
 import { DailyCaps } from './limits';
 import { Refusals } from './refusals';
 import { Registrations } from './registrations';
@@ -112,6 +113,7 @@ export class SignerService {
       this.pipeline,
       this.refusals,
       new DailyCaps(deps, this.refusals),
+      new RefundCap(deps, this.refusals),
     );
     this.registrations = new Registrations(deps, this.refusals);
   }

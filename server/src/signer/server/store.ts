@@ -20,6 +20,8 @@ import { addressForm, whitelistHash } from '../client/requestMac';
 // - plans: each app's plan as registered (a raise of its caps takes effect after the hold, a cut
 //   at once); operator_caps: an app's cap set by the operator's command, which prevails.
 // - approvals: money out beyond the daily cap, pending until the operator approves or rejects.
+// - refund_sources: per refund's send, the invoice address whose payments it gives back: the
+//   refunds signed against one address never total more than the chain shows was paid to it.
 // Timestamps are milliseconds since the epoch. One process uses it, one request at a time, so the
 // synchronous driver is all it needs.
 
@@ -112,6 +114,12 @@ const MIGRATIONS: readonly string[] = [
      decided_at integer
    );
    create index approvals_state on approvals (state, created_at);`,
+  `create table refund_sources (
+     ref_id text primary key,
+     chain_id integer not null,
+     paid_to text not null
+   );
+   create index refund_sources_paid_to on refund_sources (chain_id, paid_to);`,
 ];
 
 const EMPTY_WHITELIST = whitelistHash(null);
@@ -531,6 +539,31 @@ export class SignerStore {
   /** A signature that was never stored nor broadcast (the row moved on): not on record. */
   forgetSigned(txHash: string): void {
     this.sqlite.prepare('delete from signed where tx_hash = ?').run(txHash);
+  }
+
+  /** Notes that send `refId` refunds payments to `paidTo` (before it is first signed). */
+  recordRefundSource(refId: string, chainId: number, paidTo: string): void {
+    this.sqlite
+      .prepare(
+        'insert into refund_sources (ref_id, chain_id, paid_to) values (?, ?, ?) on conflict (ref_id) do nothing',
+      )
+      .run(refId, chainId, addressForm(paidTo));
+  }
+
+  /**
+   * What the signer signed in refunds of payments to `paidTo` on `chainId`, but for `exceptRef`:
+   * each transaction once (a replacement at the same nonce is the same money).
+   */
+  refundedFrom(chainId: number, paidTo: string, exceptRef: string): bigint {
+    const rows = this.sqlite
+      .prepare(
+        `select max(s.amount_raw) as amount_raw from signed s
+           join refund_sources r on r.ref_id = s.ref_id
+         where r.chain_id = ? and r.paid_to = ? and s.ref_id != ?
+         group by s.ref_id, s.chain_id, s.from_address, s.nonce`,
+      )
+      .all(chainId, addressForm(paidTo), exceptRef) as { amount_raw: string }[];
+    return rows.reduce((sum, row) => sum + BigInt(row.amount_raw), 0n);
   }
 
   /** Every transaction hash the signer signed for `refId` with `kind`, oldest first. */

@@ -3,10 +3,11 @@ import { NATIVE_TRANSFER_GAS, TOKEN_TRANSFER_GAS } from '../../domain/chain/send
 import { addressKey } from '../../domain/chain/specChains';
 import { GAS_BRANCH } from '../../domain/payments/gasProvisioner';
 import type { SignerAnswer } from '../client/protocol';
-import { verifyRequestMac, withdrawalRequest } from '../client/requestMac';
+import { refundRequest, verifyRequestMac, withdrawalRequest } from '../client/requestMac';
 import { refuse, type SignerDeps } from './deps';
 import type { TxPipeline } from './pipeline';
 import type { DailyCaps } from './limits';
+import type { RefundCap } from './refund';
 import type { Refusals } from './refusals';
 
 // Withdrawals: the row's MAC is checked first (the web process made it when it accepted the
@@ -22,6 +23,7 @@ export class WithdrawalSigner {
     private readonly pipeline: TxPipeline,
     private readonly refusals: Refusals,
     private readonly caps: DailyCaps,
+    private readonly refundCap: RefundCap,
   ) {}
 
   async send(withdrawalId: string): Promise<SignerAnswer> {
@@ -30,6 +32,7 @@ export class WithdrawalSigner {
       .selectFrom('send_transactions')
       .innerJoin('payment_methods', 'payment_methods.id', 'send_transactions.payment_method_id')
       .innerJoin('apps', 'apps.id', 'send_transactions.app_id')
+      .leftJoin('refunds', 'refunds.id', 'send_transactions.refund_id')
       .innerJoin('app_payment_methods', (join) =>
         join
           .onRef('app_payment_methods.app_id', '=', 'send_transactions.app_id')
@@ -51,6 +54,9 @@ export class WithdrawalSigner {
         'send_transactions.from_address',
         'send_transactions.signed_tx',
         'send_transactions.nonce',
+        'send_transactions.refund_id',
+        'refunds.invoice_id',
+        'refunds.paid_to',
         'payment_methods.network_type',
         'payment_methods.chain_id',
         'payment_methods.is_token',
@@ -64,15 +70,33 @@ export class WithdrawalSigner {
       .where('send_transactions.id', '=', withdrawalId)
       .executeTakeFirst();
     if (!w) return refuse(`No withdrawal ${withdrawalId}.`);
-    if (!verifyRequestMac(this.deps.requestKey, withdrawalRequest(w), w.request_mac)) {
+    // A refund's send is MACed as the refund (its invoice and the address it was paid to too).
+    const refund =
+      w.refund_id === null
+        ? null
+        : { id: w.refund_id, invoiceId: w.invoice_id ?? '', paidTo: w.paid_to ?? '' };
+    const what = refund === null ? 'Withdrawal' : 'Refund';
+    const request = refund
+      ? refundRequest({
+          id: refund.id,
+          app_id: w.app_id,
+          payment_method_id: w.payment_method_id,
+          from_address: w.from_address ?? '',
+          address: w.to_address,
+          amount_raw: w.amount_raw ?? '',
+          invoice_id: refund.invoiceId,
+          paid_to: refund.paidTo,
+        })
+      : withdrawalRequest(w);
+    if (!verifyRequestMac(this.deps.requestKey, request, w.request_mac)) {
       return this.refusals.refuse({
-        request: 'withdrawal',
+        request: refund ? 'refund' : 'withdrawal',
         refId: w.id,
         appId: w.app_id,
         reason:
           w.request_mac === null
-            ? `Withdrawal ${w.id} carries no MAC: the gateway never accepted it.`
-            : `Withdrawal ${w.id} does not match its MAC: its destination, amount or owner was changed after the gateway accepted it.`,
+            ? `${what} ${w.id} carries no MAC: the gateway never accepted it.`
+            : `${what} ${w.id} does not match its MAC: its destination, amount, invoice or owner was changed after the gateway accepted it.`,
       });
     }
     if (w.network_type !== 'EVM')
@@ -107,7 +131,12 @@ export class WithdrawalSigner {
     if (w.status !== 3) return refuse(`Withdrawal ${w.id} is in status ${w.status}, not 3.`);
     if (w.amount_raw === null) return refuse(`Withdrawal ${w.id} has no exact amount.`);
     if (w.withdraw_status !== 1) return refuse('Withdrawals of this method are switched off.');
-    const app = this.deps.store.withdrawalHold(w.app_id, this.deps.clock().getTime());
+    // A refund goes where the shopper or the merchant said, within what was paid (refund.ts):
+    // the whitelist and its hold guard the merchant's own payouts, not it.
+    const app =
+      refund === null
+        ? this.deps.store.withdrawalHold(w.app_id, this.deps.clock().getTime())
+        : { registered: true, empty: false, until: null };
     if (!app.registered) {
       return {
         state: 'waiting',
@@ -145,6 +174,20 @@ export class WithdrawalSigner {
       return refuse(
         `The operational wallet ${w.gas_address} lacks the network fee: it holds ${native} wei of the native coin, the transfer costs up to ${cost} wei. Fund it, then Re-initiate.`,
       );
+    }
+    if (refund) {
+      const over = await this.refundCap.check({
+        sendId: w.id,
+        refundId: refund.id,
+        appId: w.app_id,
+        invoiceId: refund.invoiceId,
+        paymentMethodId: w.payment_method_id,
+        chainId,
+        paidTo: refund.paidTo,
+        token,
+        amount,
+      });
+      if (over) return over;
     }
     const capped = await this.caps.check({
       kind: 'withdrawal',
