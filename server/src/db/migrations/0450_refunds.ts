@@ -29,9 +29,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('invoice_id', 'text', (c) =>
       c.notNull().references('invoices.id').onDelete('cascade'),
     )
-    .addColumn('payment_method_id', 'text', (c) =>
-      c.notNull().references('payment_methods.id'),
-    )
+    .addColumn('payment_method_id', 'text', (c) => c.notNull().references('payment_methods.id'))
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('amount_raw', 'text', (c) => c.notNull())
     .addColumn('amount_kind', 'text', (c) => c.notNull())

@@ -27,30 +27,32 @@ export interface Withdrawal {
 
 /** The gateway's withdrawal rows of an app (rows from before the gateway have no chain). */
 export function withdrawalRows(db: Db, appId: string) {
-  return db
-    .selectFrom('send_transactions')
-    .innerJoin('payment_methods', 'payment_methods.id', 'send_transactions.payment_method_id')
-    .select([
-      'send_transactions.id',
-      'send_transactions.unique_id',
-      'send_transactions.chain_id',
-      'send_transactions.from_address',
-      'send_transactions.to_address',
-      'send_transactions.amount_raw',
-      'send_transactions.status',
-      'send_transactions.tx_hash',
-      'send_transactions.failure_reason',
-      'send_transactions.waiting_reason',
-      'send_transactions.waiting_message',
-      'send_transactions.created_at',
-      'send_transactions.updated_at',
-      'payment_methods.code',
-      'payment_methods.decimals',
-    ])
-    .where('send_transactions.app_id', '=', appId)
-    .where('send_transactions.amount_raw', 'is not', null)
-    // A refund's send is the refund's (domain/refunds/): listed and reported as the refund.
-    .where('send_transactions.refund_id', 'is', null);
+  return (
+    db
+      .selectFrom('send_transactions')
+      .innerJoin('payment_methods', 'payment_methods.id', 'send_transactions.payment_method_id')
+      .select([
+        'send_transactions.id',
+        'send_transactions.unique_id',
+        'send_transactions.chain_id',
+        'send_transactions.from_address',
+        'send_transactions.to_address',
+        'send_transactions.amount_raw',
+        'send_transactions.status',
+        'send_transactions.tx_hash',
+        'send_transactions.failure_reason',
+        'send_transactions.waiting_reason',
+        'send_transactions.waiting_message',
+        'send_transactions.created_at',
+        'send_transactions.updated_at',
+        'payment_methods.code',
+        'payment_methods.decimals',
+      ])
+      .where('send_transactions.app_id', '=', appId)
+      .where('send_transactions.amount_raw', 'is not', null)
+      // A refund's send is the refund's (domain/refunds/): listed and reported as the refund.
+      .where('send_transactions.refund_id', 'is', null)
+  );
 }
 
 type WithdrawalRow = Awaited<ReturnType<ReturnType<typeof withdrawalRows>['execute']>>[number];

@@ -114,7 +114,9 @@ export interface Refunded {
 }
 
 /** Base units per method of the confirmed payments. */
-function confirmedByMethod(payments: readonly { payment_method_id: string; amount_raw: string; status: string }[]) {
+function confirmedByMethod(
+  payments: readonly { payment_method_id: string; amount_raw: string; status: string }[],
+) {
   const paid = new Map<string, bigint>();
   for (const p of payments) {
     if (p.status !== 'confirmed') continue;
@@ -314,7 +316,9 @@ export async function requestRefund(db: Db, ask: RefundAsk): Promise<Refunded> {
         claim_token_hash: token === null ? null : claimTokenHash(token),
         claim_token_sealed: claimUrl === null ? null : sealClaimUrl(ask.serverKey, id, claimUrl),
         claim_expires_at:
-          token === null ? null : new Date(ask.now.getTime() + CLAIM_DAYS * 86_400_000).toISOString(),
+          token === null
+            ? null
+            : new Date(ask.now.getTime() + CLAIM_DAYS * 86_400_000).toISOString(),
         request_mac: address === null ? null : ask.sign(refundRequest({ ...row, address })),
         created_at: at,
         updated_at: at,

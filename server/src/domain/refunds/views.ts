@@ -94,8 +94,12 @@ export async function listRefunds(
 ): Promise<{ rows: RefundRow[]; nextCursor: string | null }> {
   const rows = await refundRows(db)
     .where('refunds.app_id', '=', appId)
-    .$if(filter.invoiceId !== undefined, (q) => q.where('refunds.invoice_id', '=', filter.invoiceId ?? ''))
-    .$if(filter.status !== undefined, (q) => q.where('refunds.status', '=', filter.status ?? 'queued'))
+    .$if(filter.invoiceId !== undefined, (q) =>
+      q.where('refunds.invoice_id', '=', filter.invoiceId ?? ''),
+    )
+    .$if(filter.status !== undefined, (q) =>
+      q.where('refunds.status', '=', filter.status ?? 'queued'),
+    )
     .$if(page.cursor !== undefined, (q) => q.where(afterCursor('refunds', page.cursor ?? '')))
     .orderBy('refunds.created_at', 'desc')
     .orderBy('refunds.id', 'desc')
