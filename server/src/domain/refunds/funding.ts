@@ -80,7 +80,14 @@ export async function fundRefund(
       gasRaw,
     });
   } catch (error) {
-    if (error instanceof WalletRefusedError) return waiting(error.message);
+    if (error instanceof WalletRefusedError) {
+      // What to send where: the gas message names both already.
+      return waiting(
+        error.code === 'insufficient_balance'
+          ? `${error.message} Send ${method.code} to ${refund.from_address}: the refund goes on by itself once it arrives.`
+          : error.message,
+      );
+    }
     throw error;
   }
   const sendId = newId('wd');

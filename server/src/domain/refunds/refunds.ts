@@ -20,7 +20,7 @@ import {
   WalletRefusedError,
   WITHDRAWAL_MSG,
 } from '../payments/withdrawals';
-import { currencyDecimals } from '../rates/currencies';
+import { currencyDecimals, displayPlaces } from '../rates/currencies';
 import type { RateBook } from '../rates/rates';
 import { emitRefundEvent } from '../webhooks/events';
 import { fundRefund } from './funding';
@@ -198,8 +198,10 @@ async function priceOf(
     (ask.rate ?? 'original') === 'original'
       ? option.rate
       : (await ask.rates.rateOf(option.asset, invoice.currency, ask.now)).rate;
-  // Rounded down to the token's units: a refund never pays more than the amount asked is worth.
-  const tokens = divide(amount, parseDecimal(rate), option.decimals, 'down');
+  // To the token's display precision (2 decimals for a stablecoin), as its prices are: 10.00 EUR
+  // at a rate of 0.925925925925925926 is 10.80 USDT, not 10.799999999999999999.
+  const shown = displayPlaces(option.asset, option.decimals);
+  const tokens = divide(amount, parseDecimal(rate), shown, 'half-up');
   return {
     amountRaw: toUnits(tokens, option.decimals, 'down'),
     requestedAmount: ask.amount,
