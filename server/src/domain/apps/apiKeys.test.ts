@@ -26,6 +26,8 @@ describe('API keys', () => {
       'wallets:read',
       'invoices:read',
       'invoices:write',
+      'refunds:read',
+      'refunds:write',
     ]);
     expect(checkAbilities(['balances:read', 'accounts:write'])).toEqual({
       ok: true,
