@@ -44,9 +44,11 @@ export function makeInvoice(overrides: Partial<Invoice> = {}): Invoice {
         payment_uri: null,
         paid: '0',
         due: '53.9',
+        refunded: '0',
       },
     ],
     payments: [],
+    refunds: [],
     ...overrides,
   };
 }

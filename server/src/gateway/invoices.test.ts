@@ -160,6 +160,7 @@ describe('gateway invoices', () => {
           payment_uri: `ethereum:${USDT_BSC}@56/transfer?address=${evm}&uint256=53900000000000000000`,
           paid: '0',
           due: '53.9',
+          refunded: '0',
         },
         {
           method: 'BNB-BSC',
@@ -173,6 +174,7 @@ describe('gateway invoices', () => {
           payment_uri: `ethereum:${evm}@56?value=89820000000000000`,
           paid: '0',
           due: '0.08982',
+          refunded: '0',
         },
         {
           method: 'USDT-TRC20',
@@ -186,9 +188,11 @@ describe('gateway invoices', () => {
           payment_uri: null,
           paid: '0',
           due: '53.9',
+          refunded: '0',
         },
       ],
       payments: [],
+      refunds: [],
     });
     // What GET answers, and what the invoice.created webhook carries, is the same object.
     expect((await send('GET', `/invoices/${invoice.id}`, key)).json()).toEqual(invoice);

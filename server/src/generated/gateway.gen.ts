@@ -1485,10 +1485,25 @@ export interface components {
      */
     InvoiceStatus: 'new' | 'processing' | 'settled' | 'expired' | 'invalid';
     /**
-     * @description paid_partial (payments arrived but fall short of the amount, beyond the tolerance), paid_over (more than the amount arrived; `overpaid` says how much), paid_late (a payment arrived after the expiry), marked (the merchant set the status by hand).
+     * @description paid_partial (payments arrived but fall short of the amount, beyond the tolerance), paid_over (more than the amount arrived; `overpaid` says how much), paid_late (a payment arrived after the expiry), marked (the merchant set the status by hand), partially_refunded (some of what was paid went back to the shopper: a refund completed), refunded (everything confirmed as paid went back).
      * @enum {string}
      */
-    InvoiceException: 'paid_partial' | 'paid_over' | 'paid_late' | 'marked';
+    InvoiceException:
+      'paid_partial' | 'paid_over' | 'paid_late' | 'marked' | 'partially_refunded' | 'refunded';
+    /** @description One of the invoice's refunds, in short (`GET /refunds/{id}` has the whole). */
+    InvoiceRefund: {
+      /** @description The refund's id. */
+      id: string;
+      status: components['schemas']['RefundStatus'];
+      method: components['schemas']['MethodCode'];
+      /** @description What it pays, exactly, in the method's coin or token. */
+      amount: string;
+      /**
+       * Format: date-time
+       * @description When it was asked.
+       */
+      created_at: string;
+    };
     /** @description One way to pay the invoice, per payment method, priced at a rate locked at creation. */
     InvoicePaymentOption: {
       method: components['schemas']['MethodCode'];
@@ -1515,6 +1530,8 @@ export interface components {
       paid: string;
       /** @description What is still to pay in this method's coin or token, counting every method's payments, rounded up as `amount_due` is; `0` once the payments cover the amount. */
       due: string;
+      /** @description What went back to the shopper in this method's coin or token: its completed refunds. */
+      refunded: string;
     };
     /** @description A payment to the invoice's address, as the gateway's watcher saw it. */
     InvoicePayment: {
@@ -1614,6 +1631,8 @@ export interface components {
       payment_options: components['schemas']['InvoicePaymentOption'][];
       /** @description The payments seen, in the order they were seen. */
       payments: components['schemas']['InvoicePayment'][];
+      /** @description Its refunds, oldest first, in short. */
+      refunds: components['schemas']['InvoiceRefund'][];
     };
     /** @description The envelope of an invoice event. */
     InvoiceEvent: {

@@ -2945,10 +2945,11 @@ export interface components {
      */
     InvoiceStatus: 'new' | 'processing' | 'settled' | 'expired' | 'invalid';
     /**
-     * @description paid_partial (payments arrived but fall short of the amount, beyond the tolerance), paid_over (more than the amount arrived; `overpaid` says how much), paid_late (a payment arrived after the expiry), marked (the merchant set the status by hand).
+     * @description paid_partial (payments arrived but fall short of the amount, beyond the tolerance), paid_over (more than the amount arrived; `overpaid` says how much), paid_late (a payment arrived after the expiry), marked (the merchant set the status by hand), partially_refunded (a refund completed, not all of what was paid), refunded (all that was paid went back).
      * @enum {string}
      */
-    InvoiceException: 'paid_partial' | 'paid_over' | 'paid_late' | 'marked';
+    InvoiceException:
+      'paid_partial' | 'paid_over' | 'paid_late' | 'marked' | 'partially_refunded' | 'refunded';
     /** @description An exact decimal number written as text (invoices' amounts are never floats). */
     Decimal: string;
     /** @description One way to pay the invoice, per payment method, priced at a rate locked at creation. */
@@ -2978,6 +2979,8 @@ export interface components {
       paid: components['schemas']['Decimal'];
       /** @description What is still to pay in this method's coin or token; 0 once covered. */
       due: components['schemas']['Decimal'];
+      /** @description What went back to the shopper in this method's coin or token (completed refunds). */
+      refunded: components['schemas']['Decimal'];
     };
     /** @description A payment to the invoice's address, as the gateway's watcher saw it. */
     InvoicePayment: {
@@ -3079,6 +3082,35 @@ export interface components {
       payment_options: components['schemas']['InvoicePaymentOption'][];
       /** @description The payments seen, in the order they were seen. */
       payments: components['schemas']['InvoicePayment'][];
+      /** @description Its refunds, oldest first, in short. */
+      refunds: components['schemas']['InvoiceRefund'][];
+    };
+    /** @description One of the invoice's refunds, in short. */
+    InvoiceRefund: {
+      /** @description The refund's id, `rf_…`. */
+      id: string;
+      /**
+       * @description Where the refund stands.
+       * @enum {string}
+       */
+      status:
+        | 'pending_claim'
+        | 'awaiting_funds'
+        | 'queued'
+        | 'processing'
+        | 'completed'
+        | 'failed'
+        | 'cancelled'
+        | 'expired';
+      /** @description The method it is paid in, e.g. `USDT-BEP20`. */
+      method: string;
+      /** @description What it pays, exactly, in the method's coin or token. */
+      amount: components['schemas']['Decimal'];
+      /**
+       * Format: date-time
+       * @description When it was asked.
+       */
+      created_at: string;
     };
     /** @description One `invoice.*` event of the invoice (from the app's event outbox, written with each change): what happened, the status it moved to, the flags, and its webhook deliveries. */
     InvoiceTimelineEntry: {

@@ -171,6 +171,19 @@ describe('refunds through the signer', () => {
     expect(await localBalance(t.db, 56, BSC_USDT, shopper)).toBe(usdt('5'));
     expect(await localBalance(t.db, 56, BSC_USDT, gas)).toBe(usdt('95'));
     expect(await eventTypesOf(t, made.id)).toEqual(['refund.created', 'refund.completed']);
+    // The invoice shows it: the refund, what went back in the method, and the flag.
+    const shown = await getInvoice(t.db, appId, invoice.id);
+    expect(shown.exceptions).toEqual(['paid_over', 'partially_refunded']);
+    expect(shown.payment_options[0]).toMatchObject({ paid: '15', refunded: '5' });
+    expect(shown.refunds).toEqual([
+      {
+        id: made.id,
+        status: 'completed',
+        method: 'USDT-BEP20',
+        amount: '5',
+        created_at: made.created_at,
+      },
+    ]);
   });
 
   it('refuses a refund whose amount was edited in the database: nothing is signed', async () => {
@@ -259,6 +272,7 @@ describe('refunds through the signer', () => {
     await mineLocalBlocks(t.db, 15, 56);
     await sendPasses(1);
     expect(await refundRow(t.db, appId, made.id)).toMatchObject({ status: 'completed' });
+    expect((await getInvoice(t.db, appId, invoice.id)).exceptions).toEqual(['refunded']);
     expect(await eventTypesOf(t, made.id)).toEqual([
       'refund.created',
       'refund.failed',

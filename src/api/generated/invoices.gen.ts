@@ -90,7 +90,8 @@ export type CancelAppInvoiceApiArg = {
 };
 export type Status = boolean | (0 | 1) | 'success';
 export type InvoiceStatus = 'new' | 'processing' | 'settled' | 'expired' | 'invalid';
-export type InvoiceException = 'paid_partial' | 'paid_over' | 'paid_late' | 'marked';
+export type InvoiceException =
+  'paid_partial' | 'paid_over' | 'paid_late' | 'marked' | 'partially_refunded' | 'refunded';
 export type Decimal = string;
 export type InvoiceOverpaid = {
   /** The excess in the invoice's currency. */
@@ -123,6 +124,8 @@ export type InvoicePaymentOption = {
   paid: Decimal;
   /** What is still to pay in this method's coin or token; 0 once covered. */
   due: Decimal;
+  /** What went back to the shopper in this method's coin or token (completed refunds). */
+  refunded: Decimal;
 };
 export type InvoicePayment = {
   /** The payment method's code. */
@@ -144,6 +147,26 @@ export type InvoicePayment = {
   /** True for a payment seen after the invoice's expiry. */
   late: boolean;
   /** The time of its block. */
+  created_at: string;
+};
+export type InvoiceRefund = {
+  /** The refund's id, `rf_…`. */
+  id: string;
+  /** Where the refund stands. */
+  status:
+    | 'pending_claim'
+    | 'awaiting_funds'
+    | 'queued'
+    | 'processing'
+    | 'completed'
+    | 'failed'
+    | 'cancelled'
+    | 'expired';
+  /** The method it is paid in, e.g. `USDT-BEP20`. */
+  method: string;
+  /** What it pays, exactly, in the method's coin or token. */
+  amount: Decimal;
+  /** When it was asked. */
   created_at: string;
 };
 export type Invoice = {
@@ -197,6 +220,8 @@ export type Invoice = {
   payment_options: InvoicePaymentOption[];
   /** The payments seen, in the order they were seen. */
   payments: InvoicePayment[];
+  /** Its refunds, oldest first, in short. */
+  refunds: InvoiceRefund[];
 };
 export type InvoicePage = {
   /** The rows of this page, newest first. */

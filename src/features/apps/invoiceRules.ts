@@ -22,6 +22,8 @@ export const INVOICE_EXCEPTION: Readonly<Record<InvoiceException, string>> = {
   paid_over: 'Paid over',
   paid_late: 'Paid late',
   marked: 'Marked',
+  partially_refunded: 'Partially refunded',
+  refunded: 'Refunded',
 };
 
 export const TIMELINE_EVENT: Readonly<Record<InvoiceTimelineEntry['event'], string>> = {

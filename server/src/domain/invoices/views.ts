@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { InvoicePaymentsTable, InvoicesTable } from '../../db/schema';
+import type { InvoicePaymentsTable, InvoicesTable, RefundStatus } from '../../db/schema';
 import type { components } from '../../generated/gateway.gen';
 import { NATIVE_LOG_INDEX } from '../chain/adapter';
 import {
@@ -55,10 +55,22 @@ export type PaymentRecord = Pick<
   | 'created_at'
 > & { method_code: string; decimals: number };
 
+/** A refund of the invoice, in short, with its method. */
+export interface RefundRecord {
+  id: string;
+  status: RefundStatus;
+  payment_method_id: string;
+  method_code: string;
+  decimals: number;
+  amount_raw: string;
+  created_at: string;
+}
+
 export interface InvoiceRecord {
   invoice: Selectable<InvoicesTable>;
   options: OptionRecord[];
   payments: PaymentRecord[];
+  refunds: RefundRecord[];
 }
 
 /** What the state machine reads of the stored invoice. */
@@ -99,7 +111,28 @@ export function paymentUri(option: OptionRecord, raw: bigint): string | null {
 const EXCEPTIONS = ['paid_partial', 'paid_over', 'paid_late', 'marked'] as const;
 const ZERO: Decimal = { units: 0n, places: 0 };
 
-export function invoiceView({ invoice, options, payments }: InvoiceRecord): Invoice {
+/**
+ * The refund flags: what went back (completed refunds) against what was confirmed as paid, per
+ * method: all of it in every method paid in is `refunded`, any of it `partially_refunded`.
+ */
+function refundFlags(
+  payments: readonly PaymentRecord[],
+  refunded: ReadonlyMap<string, bigint>,
+): ('partially_refunded' | 'refunded')[] {
+  if (refunded.size === 0) return [];
+  const confirmed = new Map<string, bigint>();
+  for (const p of payments) {
+    if (p.status !== 'confirmed') continue;
+    confirmed.set(
+      p.payment_method_id,
+      (confirmed.get(p.payment_method_id) ?? 0n) + BigInt(p.amount_raw),
+    );
+  }
+  const all = [...confirmed].every(([method, paid]) => (refunded.get(method) ?? 0n) >= paid);
+  return [all ? 'refunded' : 'partially_refunded'];
+}
+
+export function invoiceView({ invoice, options, payments, refunds }: InvoiceRecord): Invoice {
   const amount = parseDecimal(invoice.amount);
   const places = Math.max(valuePlaces(invoice.currency), amount.places);
   const inCurrency = (value: Decimal, rounding: 'down' | 'up') =>
@@ -118,6 +151,12 @@ export function invoiceView({ invoice, options, payments }: InvoiceRecord): Invo
     if (last === undefined || p.created_at.localeCompare(last.created_at) >= 0) last = p;
   }
   const left = subtractFloor(amount, paid);
+  const refundedByMethod = new Map<string, bigint>();
+  for (const r of refunds) {
+    if (r.status !== 'completed') continue;
+    const method = r.payment_method_id;
+    refundedByMethod.set(method, (refundedByMethod.get(method) ?? 0n) + BigInt(r.amount_raw));
+  }
 
   const optionViews = options.map((option) => {
     // What is left, in the coin at the locked rate: only while something is.
@@ -147,6 +186,10 @@ export function invoiceView({ invoice, options, payments }: InvoiceRecord): Invo
       payment_uri: paymentUri(option, amountDue),
       paid: unitsToDecimal(paidByMethod.get(option.payment_method_id) ?? 0n, option.decimals),
       due: unitsToDecimal(due, option.decimals),
+      refunded: unitsToDecimal(
+        refundedByMethod.get(option.payment_method_id) ?? 0n,
+        option.decimals,
+      ),
     };
   });
 
@@ -176,7 +219,10 @@ export function invoiceView({ invoice, options, payments }: InvoiceRecord): Invo
   return {
     id: invoice.id,
     status: invoice.status,
-    exceptions: EXCEPTIONS.filter((flag) => flags[flag] === 1),
+    exceptions: [
+      ...EXCEPTIONS.filter((flag) => flags[flag] === 1),
+      ...refundFlags(payments, refundedByMethod),
+    ],
     invalid_reason: invoice.invalid_reason,
     mark_reason: invoice.mark_reason,
     amount: invoice.amount,
@@ -209,6 +255,13 @@ export function invoiceView({ invoice, options, payments }: InvoiceRecord): Invo
       status: p.status,
       late: p.late === 1,
       created_at: new Date(p.created_at).toISOString(),
+    })),
+    refunds: refunds.map((r) => ({
+      id: r.id,
+      status: r.status,
+      method: r.method_code,
+      amount: unitsToDecimal(BigInt(r.amount_raw), r.decimals),
+      created_at: new Date(r.created_at).toISOString(),
     })),
   };
 }
