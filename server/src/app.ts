@@ -11,6 +11,7 @@ import {
   registerCheckout,
 } from './checkout/plugin';
 import { LINK_PREFIX, registerLinks } from './checkout/links';
+import { REFUND_CLAIM_RATE_LIMIT_GROUP, REFUND_PREFIX, registerClaims } from './checkout/claims';
 import { createAppContext } from './context';
 import type { Db } from './db/connection';
 import type { Clock } from './domain/time';
@@ -211,6 +212,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       };
       return;
     }
+    if (route.url.startsWith(`${REFUND_PREFIX}/`)) {
+      // A refund's claim page and its form: a budget per client address of their own.
+      route.config = {
+        ...route.config,
+        rateLimit: {
+          max: config.rateLimit.refundClaimMax,
+          timeWindow: config.rateLimit.windowMs,
+          groupId: REFUND_CLAIM_RATE_LIMIT_GROUP,
+        },
+      };
+      return;
+    }
     if (!route.url.startsWith(API_PREFIX)) {
       route.config = { ...route.config, rateLimit: false };
       return;
@@ -288,6 +301,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     feedTickMs: options.checkoutFeedTickMs,
   });
   await registerLinks(app, ctx, { assetsDir: options.checkoutDir });
+  await registerClaims(app, ctx, { assetsDir: options.checkoutDir });
 
   // Operator routes outside /api: after the onRoute hooks (no rate limit: load balancers and
   // Prometheus poll them) and after compression, which attaches itself as routes are added.

@@ -20,6 +20,8 @@ export interface RateLimitConfig {
   checkoutMax: number;
   /** Invoices per window one client address may make from payment links' pages (/l). */
   linkInvoiceMax: number;
+  /** Requests per window from one client address to refunds' claim pages and forms (/refund). */
+  refundClaimMax: number;
   /**
    * Failed API key checks (401) from one client address per `gatewayAuthFailureWindowMs` before
    * the gateway refuses that address (429), whatever key it sends, until the window ends.
@@ -533,6 +535,7 @@ export function loadConfig(env: Env): Config {
       gatewayMax: int(env, 'GATEWAY_RATE_LIMIT_MAX', 600, 1, 1_000_000),
       checkoutMax: int(env, 'CHECKOUT_RATE_LIMIT_MAX', 120, 1, 1_000_000),
       linkInvoiceMax: int(env, 'LINK_INVOICE_RATE_LIMIT_MAX', 10, 1, 1_000_000),
+      refundClaimMax: int(env, 'REFUND_CLAIM_RATE_LIMIT_MAX', 60, 1, 1_000_000),
       gatewayAuthFailureMax: int(env, 'GATEWAY_AUTH_FAILURE_MAX', 30, 1, 1_000_000),
       gatewayAuthFailureWindowMs: int(
         env,

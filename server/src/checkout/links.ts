@@ -54,13 +54,27 @@ const CLOSED: Record<Exclude<PaymentLinkStatus, 'active'>, MessageId> = {
   deactivated: 'link.off',
 };
 
-/** The form's fields, parsed by this plugin's parser; anything else sent is no form. */
-function formOf(request: FastifyRequest): URLSearchParams | undefined {
+/**
+ * Plain form posts, read by `pages` only (the rest of the server takes no forms): their fields as
+ * URLSearchParams.
+ */
+export function acceptForms(pages: FastifyInstance): void {
+  pages.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
+    (_request, body, done) => {
+      done(null, new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8')));
+    },
+  );
+}
+
+/** The form's fields, parsed by acceptForms' parser; anything else sent is no form. */
+export function formOf(request: FastifyRequest): URLSearchParams | undefined {
   return request.body instanceof URLSearchParams ? request.body : undefined;
 }
 
 /** The one value of a form field; none when absent or given twice. */
-function field(form: URLSearchParams | undefined, name: string): string | undefined {
+export function field(form: URLSearchParams | undefined, name: string): string | undefined {
   const values = form?.getAll(name) ?? [];
   return values.length === 1 ? values[0] : undefined;
 }
@@ -69,7 +83,7 @@ function field(form: URLSearchParams | undefined, name: string): string | undefi
  * The page's language: the form's `lang` (a page drawn in a picked language posts it), else the
  * checkout's rule (the picker's `?lang=`, else Accept-Language).
  */
-function pageLanguage(request: FastifyRequest): { language: Language; picked: boolean } {
+export function pageLanguage(request: FastifyRequest): { language: Language; picked: boolean } {
   const posted = field(formOf(request), 'lang');
   if (posted === undefined) return requestLanguage(request);
   const language = languageFor(posted, request.headers['accept-language']);
@@ -97,14 +111,7 @@ export async function registerLinks(
 
   await app.register(
     async (links) => {
-      // Plain form posts, read here only (the rest of the server takes no forms).
-      links.addContentTypeParser(
-        'application/x-www-form-urlencoded',
-        { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
-        (_request, body, done) => {
-          done(null, new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8')));
-        },
-      );
+      acceptForms(links);
 
       const messagePage = (
         request: FastifyRequest,

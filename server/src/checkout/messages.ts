@@ -9,11 +9,12 @@ import { ru } from './languages/ru';
 import { tr } from './languages/tr';
 import { vi } from './languages/vi';
 
-// Every sentence the checkout page (/pay/{id}) and a payment link's page (/l/{slug}) show a
-// shopper, one catalogue per language, keyed by id (languages/). Every language has every id
-// (the type makes a missing one a compile error, checkout.test.ts a missing `{name}`), and
-// `{name}` marks a value the page fills in. Amounts and dates are formatted by the page with
-// Intl in the language's locale, never written into a sentence.
+// Every sentence the checkout page (/pay/{id}), a payment link's page (/l/{slug}) and a refund's
+// claim page (/refund/{token}) show a shopper, one catalogue per language, keyed by id
+// (languages/). Every language has every id (the type makes a missing one a compile error,
+// checkout.test.ts a missing `{name}`), and `{name}` marks a value the page fills in. Amounts and
+// dates are formatted by the page with Intl in the language's locale, never written into a
+// sentence.
 
 export type MessageId = keyof typeof en;
 export type Catalogue = Record<MessageId, string>;

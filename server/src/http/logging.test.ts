@@ -28,6 +28,7 @@ describe('the request log', () => {
         url: '/api/countries?token=token-secret-2&Password=pw-secret-3&signature=sig-secret-4',
         headers: { authorization: 'Bearer bearer-secret-5' },
       });
+      await t.inject({ method: 'GET', url: '/refund/claimTokenSecret7xxxxxxxxxxxxxxxxx?lang=fr' });
       // A line that logs a request's headers.
       t.app.log.warn(
         { headers: { authorization: 'Bearer bearer-secret-6', 'x-api-key': inHeader } },
@@ -41,6 +42,7 @@ describe('the request log', () => {
       '/api/countries?token=[redacted]&Password=[redacted]&signature=[redacted]',
     );
     expect(log).toContain('"headers":{"authorization":"[redacted]","x-api-key":"[redacted]"}');
+    expect(log).toContain('/refund/[redacted]?lang=fr');
     for (const secret of [
       inQuery,
       inOtherParam,
@@ -51,6 +53,7 @@ describe('the request log', () => {
       'sig-secret-4',
       'bearer-secret-5',
       'bearer-secret-6',
+      'claimTokenSecret7',
     ]) {
       expect([secret, log.includes(secret)]).toEqual([secret, false]);
     }

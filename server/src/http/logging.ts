@@ -13,6 +13,9 @@ const SECRET_PARAMETER =
 /** An API key or a webhook secret, whatever carries it. */
 const SECRET_TEXT = /(?:csl_live_|whsec_)[^&#/?\s]*/gi;
 
+/** A refund's claim link: whoever holds the token in its path chooses where the money goes. */
+const CLAIM_LINK = /^\/refund\/[^/?#]+/;
+
 /** The headers that carry credentials, wherever a log line holds a request's headers. */
 const SECRET_HEADERS = ['authorization', 'x-api-key', 'cookie', 'set-cookie'];
 
@@ -25,7 +28,10 @@ function parameterName(part: string): string {
   }
 }
 
-/** `url` with the values of its secret query parameters, and any key text, `[redacted]`. */
+/**
+ * `url` with the values of its secret query parameters, any key text and a claim link's token
+ * `[redacted]`.
+ */
 export function redactUrl(url: string): string {
   const start = url.indexOf('?');
   let redacted = url;
@@ -41,7 +47,7 @@ export function redactUrl(url: string): string {
       .join('&');
     redacted = `${url.slice(0, start)}?${query}`;
   }
-  return redacted.replace(SECRET_TEXT, REDACTED);
+  return redacted.replace(SECRET_TEXT, REDACTED).replace(CLAIM_LINK, `/refund/${REDACTED}`);
 }
 
 /**

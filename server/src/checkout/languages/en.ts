@@ -1,5 +1,6 @@
-// The English catalogue of the checkout (/pay/{id}) and payment link (/l/{slug}) pages: the
-// source every other language translates, key by key. `{name}` marks a value the page fills in.
+// The English catalogue of the checkout (/pay/{id}), payment link (/l/{slug}) and refund claim
+// (/refund/{token}) pages: the source every other language translates, key by key. `{name}`
+// marks a value the page fills in.
 
 export const en = {
   'page.title': 'Pay {app}',
@@ -114,4 +115,44 @@ export const en = {
   'link.amountPlaces': 'This amount has more decimal places than {currency} allows.',
   'link.unavailableHeading': 'This payment link cannot take payments right now',
   'link.unavailable': 'Please try again in a few minutes, or contact {app}.',
+  'refund.title': 'Refund from {app}',
+  'refund.merchantLabel': 'Refund from',
+  'refund.heading': 'Claim your refund',
+  'refund.intro':
+    '{app} is sending you a refund. Enter the address of the wallet that will receive it.',
+  'refund.amount': 'Amount',
+  'refund.token': 'Currency',
+  'refund.reason': 'Reason',
+  'refund.until': 'Claim by',
+  'refund.addressLabel': 'Your {asset} address on {network}',
+  'refund.warning':
+    'If you enter an exchange deposit address, make sure the exchange accepts {asset} on {network}. A refund sent on the wrong network, or to an address that does not accept this token, is lost.',
+  'refund.confirm': 'I have checked this address: it can receive {asset} on {network}.',
+  'refund.final': 'Once the refund is claimed, the address cannot be changed.',
+  'refund.submit': 'Claim the refund',
+  'refund.addressInvalid': 'This is not a valid {network} address. Check it and try again.',
+  'refund.addressLost':
+    'Anything sent to this address is lost. Enter the address of your own wallet.',
+  'refund.addressMerchant':
+    'This address belongs to {app}, not to you. Enter the address of your own wallet.',
+  'refund.confirmMissing': 'Tick this box once you have checked the address.',
+  'refund.claimedHeading': 'Refund claimed',
+  'refund.sentHeading': 'Refund sent',
+  'refund.alreadyClaimed': 'This refund was already claimed. Its address cannot be changed.',
+  'refund.status': 'Status',
+  'refund.statusQueued': 'Waiting to be sent: {app} will send it soon.',
+  'refund.statusSending': 'Being sent on the network.',
+  'refund.statusSent': 'Sent.',
+  'refund.statusFailed':
+    'The transfer did not go through. {app} will send it again; you have nothing to do.',
+  'refund.txHash': 'Transaction hash',
+  'refund.close': 'You can close this page, and open the link again to follow the refund.',
+  'refund.expiredHeading': 'This refund link has expired',
+  'refund.expired':
+    'It was not claimed in time, so nothing will be sent through it. {app} can issue a new refund link: contact them.',
+  'refund.cancelledHeading': 'This refund was cancelled',
+  'refund.cancelled':
+    '{app} cancelled this refund, so nothing will be sent through this link. Contact them: they can issue a new refund link.',
+  'refund.notFoundHeading': 'Refund link not found',
+  'refund.notFound': 'There is no refund at this address. Check the link you were given.',
 } as const;

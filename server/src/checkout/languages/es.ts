@@ -118,4 +118,47 @@ export const es: Catalogue = {
   'link.amountPlaces': 'Este importe tiene más decimales de los que admite la moneda {currency}.',
   'link.unavailableHeading': 'Este enlace de pago no puede aceptar pagos en este momento',
   'link.unavailable': 'Vuelva a intentarlo dentro de unos minutos o póngase en contacto con {app}.',
+
+  'refund.title': 'Reembolso de {app}',
+  'refund.merchantLabel': 'Reembolso de',
+  'refund.heading': 'Reclame su reembolso',
+  'refund.intro':
+    '{app} le envía un reembolso. Introduzca la dirección del monedero que lo recibirá.',
+  'refund.amount': 'Importe',
+  'refund.token': 'Moneda',
+  'refund.reason': 'Motivo',
+  'refund.until': 'Fecha límite',
+  'refund.addressLabel': 'Su dirección de {asset} en la red {network}',
+  'refund.warning':
+    'Si introduce la dirección de depósito de un exchange, asegúrese de que el exchange acepta {asset} en la red {network}. Un reembolso enviado por la red equivocada, o a una dirección que no acepta este token, se pierde.',
+  'refund.confirm': 'He comprobado esta dirección: puede recibir {asset} en la red {network}.',
+  'refund.final': 'Una vez reclamado el reembolso, la dirección ya no se puede cambiar.',
+  'refund.submit': 'Reclamar el reembolso',
+  'refund.addressInvalid':
+    'Esta no es una dirección de {network} válida. Compruébela e inténtelo de nuevo.',
+  'refund.addressLost':
+    'Todo lo que se envía a esta dirección se pierde. Introduzca la dirección de su propio monedero.',
+  'refund.addressMerchant':
+    'Esta dirección pertenece a {app}, no a usted. Introduzca la dirección de su propio monedero.',
+  'refund.confirmMissing': 'Marque esta casilla después de comprobar la dirección.',
+  'refund.claimedHeading': 'Reembolso reclamado',
+  'refund.sentHeading': 'Reembolso enviado',
+  'refund.alreadyClaimed':
+    'Este reembolso ya se ha reclamado. Su dirección ya no se puede cambiar.',
+  'refund.status': 'Estado',
+  'refund.statusQueued': 'Pendiente de envío: {app} lo enviará en breve.',
+  'refund.statusSending': 'Enviándose por la red.',
+  'refund.statusSent': 'Enviado.',
+  'refund.statusFailed':
+    'La transferencia no se completó. {app} la enviará de nuevo; usted no tiene que hacer nada.',
+  'refund.txHash': 'Hash de la transacción',
+  'refund.close': 'Puede cerrar esta página y volver a abrir el enlace para seguir el reembolso.',
+  'refund.expiredHeading': 'Este enlace de reembolso ha caducado',
+  'refund.expired':
+    'No se reclamó a tiempo, así que no se enviará nada a través de él. Póngase en contacto con {app}, que puede emitir un nuevo enlace de reembolso.',
+  'refund.cancelledHeading': 'Este reembolso se ha cancelado',
+  'refund.cancelled':
+    '{app} ha cancelado este reembolso, así que no se enviará nada a través de este enlace. Puede pedirle un nuevo enlace de reembolso.',
+  'refund.notFoundHeading': 'Enlace de reembolso no encontrado',
+  'refund.notFound': 'No hay ningún reembolso en esta dirección. Compruebe el enlace que recibió.',
 };

@@ -126,4 +126,47 @@ export const fr: Catalogue = {
     'Ce montant comporte plus de décimales que la devise {currency} n’en autorise.',
   'link.unavailableHeading': 'Ce lien de paiement ne peut pas accepter de paiement pour le moment',
   'link.unavailable': 'Veuillez réessayer dans quelques minutes ou contacter {app}.',
+
+  'refund.title': 'Remboursement de {app}',
+  'refund.merchantLabel': 'Remboursement de',
+  'refund.heading': 'Recevez votre remboursement',
+  'refund.intro':
+    '{app} vous envoie un remboursement. Saisissez l’adresse du portefeuille qui le recevra.',
+  'refund.amount': 'Montant',
+  'refund.token': 'Devise',
+  'refund.reason': 'Motif',
+  'refund.until': 'Date limite',
+  'refund.addressLabel': 'Votre adresse {asset} sur le réseau {network}',
+  'refund.warning':
+    'Si vous saisissez l’adresse de dépôt d’une plateforme d’échange, vérifiez qu’elle accepte les {asset} sur le réseau {network}. Un remboursement envoyé sur le mauvais réseau, ou à une adresse qui n’accepte pas ce jeton, est perdu.',
+  'refund.confirm':
+    'J’ai vérifié cette adresse. Elle peut recevoir des {asset} sur le réseau {network}.',
+  'refund.final': 'Une fois le remboursement réclamé, l’adresse ne peut plus être modifiée.',
+  'refund.submit': 'Réclamer le remboursement',
+  'refund.addressInvalid': 'Cette adresse {network} n’est pas valide. Vérifiez-la et réessayez.',
+  'refund.addressLost':
+    'Tout ce qui est envoyé à cette adresse est perdu. Saisissez l’adresse de votre propre portefeuille.',
+  'refund.addressMerchant':
+    'Cette adresse appartient à {app}, pas à vous. Saisissez l’adresse de votre propre portefeuille.',
+  'refund.confirmMissing': 'Cochez cette case après avoir vérifié l’adresse.',
+  'refund.claimedHeading': 'Remboursement réclamé',
+  'refund.sentHeading': 'Remboursement envoyé',
+  'refund.alreadyClaimed':
+    'Ce remboursement a déjà été réclamé. Son adresse ne peut plus être modifiée.',
+  'refund.status': 'Statut',
+  'refund.statusQueued': 'En attente d’envoi. {app} va l’envoyer sous peu.',
+  'refund.statusSending': 'En cours d’envoi sur le réseau.',
+  'refund.statusSent': 'Envoyé.',
+  'refund.statusFailed': 'L’envoi n’a pas abouti. {app} va le renvoyer, vous n’avez rien à faire.',
+  'refund.txHash': 'Hash de la transaction',
+  'refund.close': 'Vous pouvez fermer cette page et rouvrir le lien pour suivre le remboursement.',
+  'refund.expiredHeading': 'Ce lien de remboursement a expiré',
+  'refund.expired':
+    'Il n’a pas été réclamé à temps, rien ne sera donc envoyé par ce lien. Contactez {app}, qui peut émettre un nouveau lien de remboursement.',
+  'refund.cancelledHeading': 'Ce remboursement a été annulé',
+  'refund.cancelled':
+    '{app} a annulé ce remboursement, rien ne sera donc envoyé par ce lien. Vous pouvez lui demander un nouveau lien de remboursement.',
+  'refund.notFoundHeading': 'Lien de remboursement introuvable',
+  'refund.notFound':
+    'Aucun remboursement ne correspond à cette adresse. Vérifiez le lien que vous avez reçu.',
 };

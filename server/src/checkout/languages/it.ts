@@ -120,4 +120,47 @@ export const it: Catalogue = {
     'Questo importo ha più cifre decimali di quante ne consenta la valuta {currency}.',
   'link.unavailableHeading': 'Al momento questo link di pagamento non può accettare pagamenti',
   'link.unavailable': 'Riprovi tra qualche minuto o contatti {app}.',
+
+  'refund.title': 'Rimborso da {app}',
+  'refund.merchantLabel': 'Rimborso da',
+  'refund.heading': 'Richieda il Suo rimborso',
+  'refund.intro':
+    '{app} Le sta inviando un rimborso. Inserisca l’indirizzo del wallet che lo riceverà.',
+  'refund.amount': 'Importo',
+  'refund.token': 'Valuta',
+  'refund.reason': 'Motivo',
+  'refund.until': 'Da richiedere entro',
+  'refund.addressLabel': 'Il Suo indirizzo {asset} sulla rete {network}',
+  'refund.warning':
+    'Se inserisce l’indirizzo di deposito di un exchange, si assicuri che l’exchange accetti {asset} sulla rete {network}. Un rimborso inviato sulla rete sbagliata, o a un indirizzo che non accetta questo token, va perso.',
+  'refund.confirm': 'Ho controllato questo indirizzo: può ricevere {asset} sulla rete {network}.',
+  'refund.final': 'Una volta richiesto il rimborso, l’indirizzo non può più essere modificato.',
+  'refund.submit': 'Richiedi il rimborso',
+  'refund.addressInvalid': 'Questo non è un indirizzo {network} valido. Lo controlli e riprovi.',
+  'refund.addressLost':
+    'Tutto ciò che viene inviato a questo indirizzo va perso. Inserisca l’indirizzo del Suo wallet.',
+  'refund.addressMerchant':
+    'Questo indirizzo appartiene a {app}, non a Lei. Inserisca l’indirizzo del Suo wallet.',
+  'refund.confirmMissing': 'Spunti questa casella dopo aver controllato l’indirizzo.',
+  'refund.claimedHeading': 'Rimborso richiesto',
+  'refund.sentHeading': 'Rimborso inviato',
+  'refund.alreadyClaimed':
+    'Questo rimborso è già stato richiesto. Il suo indirizzo non può più essere modificato.',
+  'refund.status': 'Stato',
+  'refund.statusQueued': 'In attesa di invio: {app} lo invierà a breve.',
+  'refund.statusSending': 'Invio in corso sulla rete.',
+  'refund.statusSent': 'Inviato.',
+  'refund.statusFailed':
+    'Il trasferimento non è andato a buon fine. {app} lo invierà di nuovo: Lei non deve fare nulla.',
+  'refund.txHash': 'Hash della transazione',
+  'refund.close': 'Può chiudere questa pagina e riaprire il link per seguire il rimborso.',
+  'refund.expiredHeading': 'Questo link di rimborso è scaduto',
+  'refund.expired':
+    'Non è stato richiesto in tempo, quindi tramite questo link non verrà inviato nulla. Contatti {app}, che può emettere un nuovo link di rimborso.',
+  'refund.cancelledHeading': 'Questo rimborso è stato annullato',
+  'refund.cancelled':
+    '{app} ha annullato questo rimborso, quindi tramite questo link non verrà inviato nulla. Può contattarlo per ricevere un nuovo link di rimborso.',
+  'refund.notFoundHeading': 'Link di rimborso non trovato',
+  'refund.notFound':
+    'A questo indirizzo non corrisponde alcun rimborso. Controlli il link ricevuto.',
 };

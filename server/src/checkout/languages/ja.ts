@@ -117,4 +117,46 @@ export const ja: Catalogue = {
   'link.amountPlaces': 'この金額は、{currency}で使用できる小数点以下の桁数を超えています。',
   'link.unavailableHeading': 'この支払いリンクでは現在お支払いいただけません',
   'link.unavailable': '数分後にもう一度お試しいただくか、{app}にお問い合わせください。',
+
+  'refund.title': '{app}からの返金',
+  'refund.merchantLabel': '返金元',
+  'refund.heading': '返金を受け取る',
+  'refund.intro': '{app}から返金があります。返金を受け取るウォレットのアドレスを入力してください。',
+  'refund.amount': '金額',
+  'refund.token': '通貨',
+  'refund.reason': '理由',
+  'refund.until': '受け取り期限',
+  'refund.addressLabel': '受け取り用の{asset}アドレス（{network}）',
+  'refund.warning':
+    '取引所の入金アドレスを入力する場合は、その取引所が{network}上の{asset}に対応していることを必ずご確認ください。異なるネットワークで送られた返金や、このトークンに対応していないアドレスへの返金は失われます。',
+  'refund.confirm': 'このアドレスを確認しました。{network}上の{asset}を受け取れるアドレスです。',
+  'refund.final': '受け取りを確定すると、アドレスは変更できなくなります。',
+  'refund.submit': '受け取りを確定する',
+  'refund.addressInvalid':
+    '有効な{network}のアドレスではありません。ご確認のうえ、もう一度お試しください。',
+  'refund.addressLost':
+    'このアドレスに送られたものは失われます。ご自身のウォレットのアドレスを入力してください。',
+  'refund.addressMerchant':
+    'このアドレスはお客様のものではなく、{app}のものです。ご自身のウォレットのアドレスを入力してください。',
+  'refund.confirmMissing': 'アドレスを確認したら、このチェックボックスをオンにしてください。',
+  'refund.claimedHeading': '返金の受け取りを確定しました',
+  'refund.sentHeading': '返金を送金しました',
+  'refund.alreadyClaimed': 'この返金はすでに受け取りが確定しています。アドレスは変更できません。',
+  'refund.status': '状況',
+  'refund.statusQueued': '送金待ちです。まもなく{app}から送金されます。',
+  'refund.statusSending': 'ネットワーク上で送金中です。',
+  'refund.statusSent': '送金済みです。',
+  'refund.statusFailed':
+    '送金が完了しませんでした。{app}が再度送金しますので、お客様の操作は不要です。',
+  'refund.txHash': 'トランザクションハッシュ',
+  'refund.close':
+    'このページは閉じてもかまいません。返金の状況は、もう一度リンクを開くと確認できます。',
+  'refund.expiredHeading': 'この返金リンクは有効期限が切れています',
+  'refund.expired':
+    '期限内に受け取りが確定されなかったため、このリンクからは何も送金されません。新しい返金リンクの発行については{app}にお問い合わせください。',
+  'refund.cancelledHeading': 'この返金はキャンセルされました',
+  'refund.cancelled':
+    '{app}がこの返金をキャンセルしたため、このリンクからは何も送金されません。新しい返金リンクの発行をご依頼いただけます。',
+  'refund.notFoundHeading': '返金リンクが見つかりません',
+  'refund.notFound': 'このURLに該当する返金はありません。受け取ったリンクをご確認ください。',
 };

@@ -122,4 +122,44 @@ export const tr: Catalogue = {
     'Bu tutar, {currency} için izin verilenden daha fazla ondalık basamak içeriyor.',
   'link.unavailableHeading': 'Bu ödeme bağlantısı şu anda ödeme kabul edemiyor',
   'link.unavailable': 'Lütfen birkaç dakika sonra yeniden deneyin veya {app} ile iletişime geçin.',
+
+  'refund.title': 'İade: {app}',
+  'refund.merchantLabel': 'İadeyi yapan',
+  'refund.heading': 'İadenizi alın',
+  'refund.intro': '{app} size bir iade gönderiyor. İadeyi alacak cüzdanın adresini girin.',
+  'refund.amount': 'Tutar',
+  'refund.token': 'Para birimi',
+  'refund.reason': 'Neden',
+  'refund.until': 'Son talep tarihi',
+  'refund.addressLabel': '{network} ağındaki {asset} adresiniz',
+  'refund.warning':
+    'Bir kripto para borsasının yatırma adresini girerseniz, borsanın {network} ağında {asset} kabul ettiğinden emin olun. Yanlış ağdan ya da bu tokeni kabul etmeyen bir adrese gönderilen iade kaybolur.',
+  'refund.confirm': 'Bu adresi kontrol ettim: {network} ağında {asset} alabilir.',
+  'refund.final': 'İade talep edildikten sonra adres değiştirilemez.',
+  'refund.submit': 'İadeyi talep et',
+  'refund.addressInvalid': 'Bu geçerli bir {network} adresi değil. Kontrol edip yeniden deneyin.',
+  'refund.addressLost': 'Bu adrese gönderilen her şey kaybolur. Kendi cüzdanınızın adresini girin.',
+  'refund.addressMerchant':
+    'Bu adres size değil, satıcıya ({app}) ait. Kendi cüzdanınızın adresini girin.',
+  'refund.confirmMissing': 'Adresi kontrol ettikten sonra bu kutuyu işaretleyin.',
+  'refund.claimedHeading': 'İade talep edildi',
+  'refund.sentHeading': 'İade gönderildi',
+  'refund.alreadyClaimed': 'Bu iade zaten talep edildi. Adresi değiştirilemez.',
+  'refund.status': 'Durum',
+  'refund.statusQueued': 'Gönderilmeyi bekliyor: {app} kısa süre içinde gönderecek.',
+  'refund.statusSending': 'Ağ üzerinden gönderiliyor.',
+  'refund.statusSent': 'Gönderildi.',
+  'refund.statusFailed':
+    'Transfer gerçekleşmedi. {app} yeniden gönderecek; sizin bir şey yapmanız gerekmiyor.',
+  'refund.txHash': 'İşlem hash değeri',
+  'refund.close':
+    'Bu sayfayı kapatabilir, iadeyi takip etmek için bağlantıyı yeniden açabilirsiniz.',
+  'refund.expiredHeading': 'Bu iade bağlantısının süresi doldu',
+  'refund.expired':
+    'İade zamanında talep edilmediği için bu bağlantı üzerinden bir şey gönderilmeyecek. Yeni bir iade bağlantısı için {app} ile iletişime geçin.',
+  'refund.cancelledHeading': 'Bu iade iptal edildi',
+  'refund.cancelled':
+    '{app} bu iadeyi iptal etti; bu bağlantı üzerinden bir şey gönderilmeyecek. Satıcıdan yeni bir iade bağlantısı isteyebilirsiniz.',
+  'refund.notFoundHeading': 'İade bağlantısı bulunamadı',
+  'refund.notFound': 'Bu adreste bir iade yok. Size verilen bağlantıyı kontrol edin.',
 };

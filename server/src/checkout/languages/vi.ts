@@ -118,4 +118,47 @@ export const vi: Catalogue = {
   'link.amountPlaces': 'Số tiền này có nhiều chữ số thập phân hơn mức {currency} cho phép.',
   'link.unavailableHeading': 'Liên kết thanh toán này hiện không thể nhận thanh toán',
   'link.unavailable': 'Vui lòng thử lại sau vài phút, hoặc liên hệ với {app}.',
+
+  'refund.title': 'Hoàn tiền từ {app}',
+  'refund.merchantLabel': 'Hoàn tiền từ',
+  'refund.heading': 'Nhận khoản hoàn tiền của bạn',
+  'refund.intro': '{app} đang hoàn tiền cho bạn. Hãy nhập địa chỉ ví sẽ nhận khoản tiền này.',
+  'refund.amount': 'Số tiền',
+  'refund.token': 'Loại tiền',
+  'refund.reason': 'Lý do',
+  'refund.until': 'Hạn nhận',
+  'refund.addressLabel': 'Địa chỉ {asset} của bạn trên mạng {network}',
+  'refund.warning':
+    'Nếu bạn nhập địa chỉ nạp tiền của một sàn giao dịch, hãy chắc chắn rằng sàn đó hỗ trợ {asset} trên mạng {network}. Khoản hoàn tiền gửi sai mạng, hoặc gửi đến địa chỉ không nhận token này, sẽ bị mất.',
+  'refund.confirm': 'Tôi đã kiểm tra địa chỉ này: địa chỉ có thể nhận {asset} trên mạng {network}.',
+  'refund.final': 'Sau khi xác nhận nhận tiền, bạn không thể thay đổi địa chỉ.',
+  'refund.submit': 'Nhận hoàn tiền',
+  'refund.addressInvalid':
+    'Đây không phải là địa chỉ {network} hợp lệ. Hãy kiểm tra lại và thử lần nữa.',
+  'refund.addressLost':
+    'Mọi khoản gửi đến địa chỉ này đều sẽ bị mất. Hãy nhập địa chỉ ví của chính bạn.',
+  'refund.addressMerchant':
+    'Địa chỉ này thuộc về {app}, không phải của bạn. Hãy nhập địa chỉ ví của chính bạn.',
+  'refund.confirmMissing': 'Hãy đánh dấu ô này sau khi bạn đã kiểm tra địa chỉ.',
+  'refund.claimedHeading': 'Đã xác nhận nhận hoàn tiền',
+  'refund.sentHeading': 'Đã gửi hoàn tiền',
+  'refund.alreadyClaimed':
+    'Khoản hoàn tiền này đã được xác nhận nhận trước đó. Không thể thay đổi địa chỉ nhận.',
+  'refund.status': 'Trạng thái',
+  'refund.statusQueued': 'Đang chờ gửi: {app} sẽ sớm gửi khoản tiền này.',
+  'refund.statusSending': 'Đang được gửi trên mạng.',
+  'refund.statusSent': 'Đã gửi.',
+  'refund.statusFailed':
+    'Giao dịch chuyển tiền không thành công. {app} sẽ gửi lại; bạn không cần làm gì thêm.',
+  'refund.txHash': 'Mã băm giao dịch',
+  'refund.close': 'Bạn có thể đóng trang này và mở lại liên kết để theo dõi khoản hoàn tiền.',
+  'refund.expiredHeading': 'Liên kết hoàn tiền này đã hết hạn',
+  'refund.expired':
+    'Khoản hoàn tiền không được nhận trong thời hạn, nên sẽ không có gì được gửi qua liên kết này. Hãy liên hệ {app} để được cấp liên kết hoàn tiền mới.',
+  'refund.cancelledHeading': 'Khoản hoàn tiền này đã bị hủy',
+  'refund.cancelled':
+    '{app} đã hủy khoản hoàn tiền này, nên sẽ không có gì được gửi qua liên kết này. Bạn có thể yêu cầu họ cấp liên kết hoàn tiền mới.',
+  'refund.notFoundHeading': 'Không tìm thấy liên kết hoàn tiền',
+  'refund.notFound':
+    'Không có khoản hoàn tiền nào tại địa chỉ này. Hãy kiểm tra lại liên kết bạn đã nhận.',
 };
