@@ -237,6 +237,7 @@ describe('portal refunds', () => {
       first_page_url: `/api/cryptosafelock/app-refunds/${appId}?invoice=${invoice.id}&page=1`,
     });
     expect(one.data[0].id).toBe(refund.id);
+    expect((await list(auth, appId, { invoice: 'not an id' })).statusCode).toBe(422);
     expect((await list(auth, appId, { page: 2 })).json().data).toMatchObject({
       data: [],
       total: 2,
