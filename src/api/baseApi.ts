@@ -22,6 +22,7 @@ export const baseApi = createApi({
     'Packages',
     'PaymentLink',
     'Profile',
+    'Refund',
     'Subscription',
     'Wallet',
     'Webhook',

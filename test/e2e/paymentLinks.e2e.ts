@@ -31,7 +31,7 @@ test('a link made in the portal, paid by a shopper on a phone, counted in its to
   await signIn(page, { username: DEMO.username, password: DEMO.password, code: DEMO.pin });
   await page.goto('/app/my-app/app_demo_store/invoices');
   await page
-    .getByRole('navigation', { name: 'Invoices and payment links' })
+    .getByRole('navigation', { name: 'Invoices, payment links and refunds' })
     .getByRole('link', { name: 'Payment links' })
     .click();
   await page.getByRole('button', { name: 'Create payment link' }).click();

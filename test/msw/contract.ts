@@ -8,6 +8,7 @@ import type { notificationsApi } from '../../src/api/generated/notifications.gen
 import type { paymentLinksApi } from '../../src/api/generated/paymentLinks.gen';
 import type { profileApi } from '../../src/api/generated/profile.gen';
 import type { recoveryApi } from '../../src/api/generated/recovery.gen';
+import type { refundsApi } from '../../src/api/generated/refunds.gen';
 import type { securityApi } from '../../src/api/generated/security.gen';
 import type { subscriptionsApi } from '../../src/api/generated/subscriptions.gen';
 import type { walletApi } from '../../src/api/generated/wallet.gen';
@@ -24,6 +25,7 @@ type Endpoints = typeof authApi.endpoints &
   typeof paymentLinksApi.endpoints &
   typeof profileApi.endpoints &
   typeof recoveryApi.endpoints &
+  typeof refundsApi.endpoints &
   typeof securityApi.endpoints &
   typeof subscriptionsApi.endpoints &
   typeof walletApi.endpoints &

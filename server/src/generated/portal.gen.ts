@@ -1465,6 +1465,111 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/cryptosafelock/app-invoices/{id}/{invoiceId}/refunds': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Refund an invoice
+     * @description The invoice details' Refund: the same request as the gateway's
+     *     `POST /invoices/{id}/refunds`, from the app's operational wallet of the method refunded.
+     *     A `settled` invoice fully or in part, the excess of one flagged `paid_over`, what was
+     *     paid on an `expired` or `invalid` one; the total refunded per method never exceeds its
+     *     confirmed payments. Without `address` the refund carries a `claim_url` for the shopper
+     *     (mailed to the invoice's `buyer_email` when it has one); with one it is paid there, or
+     *     waits in `awaiting_funds` until the wallet holds the token and the fee. Refusals are
+     *     the gateway's, in the envelope and the portal's words: 422 with the field named (an
+     *     amount over what is refundable or zero, too many decimals, a currency that is neither
+     *     the invoice's nor the token, a method the invoice was not paid in, a bad address or one
+     *     of another network, nothing paid); 409 with `code` `invoice_state` while the invoice is
+     *     `new` or `processing`, or without `code` while the operational wallet is being created;
+     *     402 when the plan has no room; 503 `rate_unavailable` for `rate` current without a
+     *     fresh rate. Nothing is written on a refusal.
+     */
+    post: operations['createAppRefund'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cryptosafelock/app-invoices/{id}/{invoiceId}/refunds/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Preview a refund of an invoice
+     * @description What `createAppRefund` with the same body would pay, before the merchant confirms: the
+     *     token amount, the method, the rate an amount in the invoice's currency is converted at,
+     *     and what is left to refund in the method. The same checks and refusals as the refund
+     *     itself; nothing is written. A refund asked in between can still make the request
+     *     refuse what the preview showed.
+     */
+    post: operations['previewAppRefund'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cryptosafelock/app-refunds/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an app's refunds
+     * @description The Invoices tab's Refunds, and an invoice's refunds on its details: app `id`'s
+     *     refunds, newest first, 10 a page, each as the gateway's `GET /refunds/{id}` answers it
+     *     (with its `claim_url` while it waits for its claim), optionally of one `invoice`. Paged
+     *     like the app detail's lists: `first_page_url` is this path with the same filter and
+     *     `page=1`; clients replace the page number. An unknown `id`, or another account's app,
+     *     is a 404.
+     */
+    get: operations['listAppRefunds'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cryptosafelock/app-refunds/{id}/{refundId}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a refund
+     * @description As the gateway's `POST /refunds/{id}/cancel`: a refund `pending_claim`, `awaiting_funds`
+     *     or `queued` with nothing signed becomes `cancelled`, its claim link stops working and
+     *     its amount is refundable again. Once its transaction is signed, or in any other status,
+     *     a 409; nothing changes. It takes no body.
+     */
+    post: operations['cancelAppRefund'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3335,6 +3440,170 @@ export interface components {
       msg: string;
       data: components['schemas']['PaymentLink'];
     };
+    /**
+     * @description pending_claim (waiting for the shopper to enter an address at `claim_url`), awaiting_funds (the operational wallet lacks the token or the fee: `waiting_message`), queued (reserved in the wallet, waiting for the signer), processing (being signed, sent and confirmed; `tx_hash` once broadcast), completed (confirmed on chain), failed (`failure_reason`), cancelled, expired (the claim link expired unclaimed).
+     * @enum {string}
+     */
+    RefundStatus:
+      | 'pending_claim'
+      | 'awaiting_funds'
+      | 'queued'
+      | 'processing'
+      | 'completed'
+      | 'failed'
+      | 'cancelled'
+      | 'expired';
+    /** @description A refund exactly as the gateway's `GET /refunds/{id}` answers it (the same view in `server/src/domain/refunds/views.ts`): money given back on an invoice, in one method, from the app's operational wallet. */
+    Refund: {
+      /** @description The refund's id, `rf_…`. */
+      id: string;
+      /** @description The invoice it gives money back on. */
+      invoice_id: string;
+      status: components['schemas']['RefundStatus'];
+      /** @description The payment method's code it is paid in, e.g. "USDT-BEP20". */
+      method: string;
+      /** @description The chain it is paid on (explorer links follow it). */
+      chain_id: number;
+      /** @description What it pays, exactly, in the method's coin or token. */
+      amount: components['schemas']['Decimal'];
+      /**
+       * @description How the amount was asked.
+       * @enum {string}
+       */
+      amount_kind: 'full' | 'overpaid' | 'custom';
+      /** @description A custom amount as asked; null otherwise. */
+      requested_amount: string | null;
+      /** @description The currency of `requested_amount`; null otherwise. */
+      requested_currency: string | null;
+      /**
+       * @description Which rate converted an amount in the invoice's currency (then, or now).
+       * @enum {string}
+       */
+      rate_kind: 'original' | 'current';
+      /** @description The rate it was converted at (one unit of the token in `requested_currency`); null when the amount was given in the token. */
+      rate: string | null;
+      /** @description The merchant's reason. */
+      reason: string;
+      /** @description The operational wallet that pays it. */
+      from_address: string;
+      /** @description Where it is paid; null until the shopper claims it. */
+      address: string | null;
+      /**
+       * @description Who gave `address`.
+       * @enum {string|null}
+       */
+      address_source: 'merchant' | 'shopper' | null;
+      /** @description The page where the shopper enters their address, `<origin>/refund/<token>`, while the refund waits for it (`pending_claim`); null otherwise. */
+      claim_url: string | null;
+      /**
+       * Format: date-time
+       * @description When an unclaimed claim link expires; null with the merchant's address.
+       */
+      claim_expires_at: string | null;
+      /**
+       * Format: date-time
+       * @description When the shopper claimed it.
+       */
+      claimed_at: string | null;
+      /** @description Its transaction, once signed (linked to the chain's explorer). */
+      tx_hash: string | null;
+      /** @description While `awaiting_funds`, what the operational wallet lacks and where to send it. */
+      waiting_message: string | null;
+      /** @description Why it failed. */
+      failure_reason: string | null;
+      /**
+       * Format: date-time
+       * @description When it was asked.
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description Its last change.
+       */
+      updated_at: string;
+    };
+    /** @description One page of an app's refunds (`listAppRefunds`). */
+    RefundPage: {
+      /** @description The rows of this page, newest first. */
+      data: components['schemas']['Refund'][];
+      /** @description The number of this page. */
+      current_page: number;
+      /** @description The number of the last page (1 when the list is empty). */
+      last_page: number;
+      /** @description The number of rows per page. */
+      per_page: number;
+      /** @description Position of this page's first row; null when empty. */
+      from: number | null;
+      /** @description Position of this page's last row; null when empty. */
+      to: number | null;
+      /** @description The number of refunds matching the filter. */
+      total: number;
+      /** @description Page 1 of the same filtered list, e.g. `/api/cryptosafelock/app-refunds/app_1?invoice=inv_1&page=1`. */
+      first_page_url: string;
+    };
+    /** @description A refund (the gateway's fields): how much, in which method, where to (an address, or a claim link without one), and why. */
+    CreateRefundRequest: {
+      /**
+       * @description full (all that is left to refund in the method), overpaid (the excess of a `paid_over` invoice), custom (`amount` in `currency`).
+       * @enum {string}
+       */
+      amount_kind: 'full' | 'overpaid' | 'custom';
+      /** @description With `custom` only, a decimal above 0. */
+      amount?: string;
+      /** @description With `custom` only: the invoice's currency, or the token (its code, e.g. `USDT`, or the method's, e.g. `USDT-BEP20`; the default) to give `amount` in the token itself. */
+      currency?: string;
+      /**
+       * @description How an amount in the invoice's currency becomes token: at the invoice's locked rate (original, the default) or at today's (current).
+       * @enum {string}
+       */
+      rate?: 'original' | 'current';
+      /** @description The code of the method to refund in, one the invoice was paid in (e.g. `USDT-BEP20`); needed when it was paid in more than one. */
+      method?: string;
+      /** @description Where to pay it, on the method's network; absent, a claim link for the shopper. */
+      address?: string;
+      /** @description Why, for the merchant's records and the shopper's claim page ('Reason is required'). */
+      reason: string;
+    };
+    /** @description What a refund with the same body would pay, now. */
+    RefundPreview: {
+      /** @description The method it would be paid in, e.g. "USDT-BEP20". */
+      method: string;
+      /** @description The chain it would be paid on. */
+      chain_id: number;
+      /** @description The coin or token it pays, e.g. "USDT". */
+      asset: string;
+      /** @description What it would pay, exactly, in `asset` (rounded down to its units). */
+      amount: components['schemas']['Decimal'];
+      /** @description The rate an amount in the invoice's currency is converted at (one unit of `asset`), then or now as `rate_kind` says; null when the amount is in the token. */
+      rate: string | null;
+      /**
+       * @description Which rate `rate` is.
+       * @enum {string}
+       */
+      rate_kind: 'original' | 'current';
+      /** @description What is left to refund in the method: its confirmed payments less what its refunds hold (all but cancelled and expired ones). */
+      refundable: components['schemas']['Decimal'];
+    };
+    /** @description A page of an app's refunds. */
+    RefundListResponse: {
+      /** @description Success flag (true). */
+      status: components['schemas']['Status'];
+      data: components['schemas']['RefundPage'];
+    };
+    /** @description A refund's preview. */
+    RefundPreviewResponse: {
+      /** @description Success flag (true). */
+      status: components['schemas']['Status'];
+      data: components['schemas']['RefundPreview'];
+    };
+    /** @description A refund just asked or cancelled, with a message to show. */
+    RefundResponse: {
+      /** @description Success flag (true). */
+      status: components['schemas']['Status'];
+      /** @description The message to show (as a toast). */
+      msg: string;
+      data: components['schemas']['Refund'];
+    };
   };
   responses: {
     /** @description The request is malformed: a body that cannot be parsed (invalid JSON, broken multipart) or a request the server cannot read at all. */
@@ -3574,6 +3843,11 @@ export interface components {
      * @example plink_3jq8k2m4n6p8r0t2v4x6z8b0d2
      */
     PaymentLinkIdPath: components['schemas']['Id'];
+    /**
+     * @description The refund (`Refund.id`) of app `id`.
+     * @example rf_3jq8k2m4n6p8r0t2v4x6z8b0d2
+     */
+    RefundIdPath: components['schemas']['Id'];
   };
   requestBodies: never;
   headers: never;
@@ -5592,6 +5866,170 @@ export interface operations {
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  createAppRefund: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+        /**
+         * @description The invoice (`Invoice.id`) of app `id`.
+         * @example inv_3jq8k2m4n6p8r0t2v4x6z8b0d2
+         */
+        invoiceId: components['parameters']['InvoiceIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateRefundRequest'];
+      };
+    };
+    responses: {
+      /** @description The refund is asked. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RefundResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      402: components['responses']['PlanLimit'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['InvoiceStateConflict'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['RateUnavailable'];
+    };
+  };
+  previewAppRefund: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+        /**
+         * @description The invoice (`Invoice.id`) of app `id`.
+         * @example inv_3jq8k2m4n6p8r0t2v4x6z8b0d2
+         */
+        invoiceId: components['parameters']['InvoiceIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateRefundRequest'];
+      };
+    };
+    responses: {
+      /** @description What the refund would pay. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RefundPreviewResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      402: components['responses']['PlanLimit'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['InvoiceStateConflict'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['RateUnavailable'];
+    };
+  };
+  listAppRefunds: {
+    parameters: {
+      query?: {
+        /**
+         * @description The page to return, at most 1000000; 1 when absent. A page past the last one has no rows.
+         * @example 1
+         */
+        page?: components['parameters']['PageQuery'];
+        /** @description Only the refunds of this invoice (`Invoice.id`). */
+        invoice?: components['schemas']['Id'];
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The requested page. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RefundListResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  cancelAppRefund: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+        /**
+         * @description The refund (`Refund.id`) of app `id`.
+         * @example rf_3jq8k2m4n6p8r0t2v4x6z8b0d2
+         */
+        refundId: components['parameters']['RefundIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The refund, now cancelled. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RefundResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
     };

@@ -9,6 +9,7 @@ import { notificationsHandlers } from './notifications';
 import { paymentLinksHandlers } from './paymentLinks';
 import { profileHandlers } from './profile';
 import { recoveryHandlers } from './recovery';
+import { refundsHandlers } from './refunds';
 import { securityHandlers } from './security';
 import { subscriptionsHandlers } from './subscriptions';
 import type { AppContext, HandlerMap, HandlerModule } from '../http/operationTypes';
@@ -30,6 +31,7 @@ export const HANDLER_MODULES: Record<string, HandlerModule> = {
   Webhooks: webhooksHandlers,
   Invoices: invoicesHandlers,
   PaymentLinks: paymentLinksHandlers,
+  Refunds: refundsHandlers,
 };
 
 /**

@@ -8,6 +8,7 @@ import { fixtures as notifications } from '../../factories/notifications';
 import { fixtures as paymentLinks } from '../../factories/paymentLinks';
 import { fixtures as profile, PNG_BYTES } from '../../factories/profile';
 import { fixtures as recovery } from '../../factories/recovery';
+import { fixtures as refunds } from '../../factories/refunds';
 import { change2faSetUp, fixtures as security } from '../../factories/security';
 import { fixtures as subscriptions, makeQuote, PACKAGES } from '../../factories/subscriptions';
 import type { Fixtures } from '../../factories/types';
@@ -38,6 +39,7 @@ export const handlers: HttpHandler[] = [
     paymentLinks,
     profile,
     recovery,
+    refunds,
     security,
     subscriptions,
     wallet,

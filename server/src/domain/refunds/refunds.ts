@@ -81,7 +81,8 @@ export const REFUND_MSG = {
   signed: 'The refund’s transaction is signed and may be mined: it can no longer be cancelled.',
 } as const;
 
-export interface RefundAsk {
+/** What a refund asks, enough to check and price it (its preview takes no more). */
+export interface RefundQuoteAsk {
   appId: string;
   invoiceId: string;
   amountKind: RefundAmountKind;
@@ -92,15 +93,18 @@ export interface RefundAsk {
   address?: string;
   reason: string;
   now: Date;
+  rates: Pick<RateBook, 'rateOf'>;
+  /** Where a method's token is on the chain this server reads, when not at its listed contract. */
+  tokenOnChain?: (chainId: number, listedContract: string) => string;
+}
+
+export interface RefundAsk extends RefundQuoteAsk {
   /** The server's public origin: the claim link is `<origin>/refund/<token>`. */
   origin: string;
   /** Seals the claim link for the merchant's later reads (SECRET_KEY). */
   serverKey: string;
-  rates: Pick<RateBook, 'rateOf'>;
   /** MACs the refund for the signer once its destination is known. */
   sign: RequestSigner;
-  /** Where a method's token is on the chain this server reads, when not at its listed contract. */
-  tokenOnChain?: (chainId: number, listedContract: string) => string;
   /** Reads the operational wallet's balances, on the transaction given. */
   readerFor: (db: Db) => GasBalanceReader;
 }
@@ -158,7 +162,7 @@ interface Priced {
 
 /** The token amount asked, before the cap (the caller checks it under the invoice's lock). */
 async function priceOf(
-  ask: RefundAsk,
+  ask: RefundQuoteAsk,
   option: OptionRecord,
   invoice: { currency: string },
   overpaidRaw: bigint | null,
@@ -210,13 +214,27 @@ async function priceOf(
   };
 }
 
+/** A refund checked and priced, before the cap: what its request and its preview share. */
+interface Planned {
+  invoice: { id: string; buyer_email: string | null };
+  option: OptionRecord;
+  /** The merchant's address, checked; null for a claim link. */
+  address: string | null;
+  fromAddress: string;
+  /** The overpaid part in the token, when the refund is in the method that went over. */
+  overpaidRaw: bigint | null;
+  /** The method's confirmed payments, in base units. */
+  paidRaw: bigint;
+  /** What the invoice's refunds of the method held when it was planned (read without the lock). */
+  before: bigint;
+  priced: Priced;
+}
+
 /**
- * Asks for a refund (POST /invoices/{id}/refunds, the portal's Refund): checks the invoice, the
- * method, the amount and the address, then under the invoice's lock the cap and the plan, and
- * writes it with its refund.created event: with a claim link (pending_claim), or with the
- * merchant's address, funded at once when the wallet covers it.
+ * Checks the invoice, the method, the address and the wallet, and prices the amount asked,
+ * reading what the invoice's refunds hold now (the cap itself is the caller's).
  */
-export async function requestRefund(db: Db, ask: RefundAsk): Promise<Refunded> {
+async function planRefund(db: Db, ask: RefundQuoteAsk): Promise<Planned> {
   const [record] = await loadInvoices(db, ask.appId, [ask.invoiceId]);
   if (!record) throw new NotFoundError(`No invoice ${ask.invoiceId}.`);
   const { invoice, options, payments } = record;
@@ -257,7 +275,6 @@ export async function requestRefund(db: Db, ask: RefundAsk): Promise<Refunded> {
   if (!wallet?.gas_address) {
     throw new WalletRefusedError('wallet_not_ready', WITHDRAWAL_MSG.walletNotReady(method.code));
   }
-  const fromAddress = wallet.gas_address;
 
   // The overpaid part, exact in the token, as the invoice shows it (rounded down).
   const overpaidRaw =
@@ -276,6 +293,79 @@ export async function requestRefund(db: Db, ask: RefundAsk): Promise<Refunded> {
     overpaidRaw === null ? null : overpaidRaw - before,
     paidRaw - before,
   );
+  return {
+    invoice,
+    option: chosen,
+    address,
+    fromAddress: wallet.gas_address,
+    overpaidRaw,
+    paidRaw,
+    before,
+    priced,
+  };
+}
+
+/**
+ * The amount a planned refund pays given what the invoice's refunds of its method hold
+ * (`held`), and what is left to refund: refused when zero or over the cap.
+ */
+function underCap(ask: RefundQuoteAsk, plan: Planned, held: bigint) {
+  const left = plan.paidRaw - held;
+  const amountRaw =
+    ask.amountKind === 'full'
+      ? left
+      : ask.amountKind === 'overpaid'
+        ? (plan.overpaidRaw ?? 0n) - held
+        : plan.priced.amountRaw;
+  refuseOverCap(ask, plan.option, amountRaw, left);
+  return { amountRaw, left };
+}
+
+/** What a refund would pay, as its preview shows it before the merchant confirms. */
+export interface RefundPreview {
+  method: string;
+  chainId: number;
+  /** The coin or token paid (USDT, BNB, ...). */
+  asset: string;
+  /** What it would pay, exactly, in the token. */
+  amount: string;
+  /** The rate an amount in the invoice's currency is converted at; null for one in the token. */
+  rate: string | null;
+  rateKind: RefundRateKind;
+  /** What is left to refund in the method now, the cap less what its refunds hold. */
+  refundable: string;
+}
+
+/**
+ * Previews a refund (the portal's Refund, before its confirmation): the same checks, price and
+ * cap as requestRefund, read without the invoice's lock, and nothing written. The request
+ * checks the cap again under the lock, so a refund asked in between can still refuse it.
+ */
+export async function previewRefund(db: Db, ask: RefundQuoteAsk): Promise<RefundPreview> {
+  const plan = await planRefund(db, ask);
+  const { amountRaw, left } = underCap(ask, plan, plan.before);
+  await refuseOverPlan(db, ask.appId, ask.now, 'withdrawal');
+  const { decimals } = plan.option;
+  return {
+    method: plan.option.method_code,
+    chainId: plan.option.chain_id,
+    asset: plan.option.asset,
+    amount: unitsToDecimal(amountRaw, decimals),
+    rate: plan.priced.rate,
+    rateKind: ask.rate ?? 'original',
+    refundable: unitsToDecimal(left, decimals),
+  };
+}
+
+/**
+ * Asks for a refund (POST /invoices/{id}/refunds, the portal's Refund): checks the invoice, the
+ * method, the amount and the address, then under the invoice's lock the cap and the plan, and
+ * writes it with its refund.created event: with a claim link (pending_claim), or with the
+ * merchant's address, funded at once when the wallet covers it.
+ */
+export async function requestRefund(db: Db, ask: RefundAsk): Promise<Refunded> {
+  const plan = await planRefund(db, ask);
+  const { invoice, option: chosen, address, priced } = plan;
 
   const id = newId('rf');
   const at = ask.now.toISOString();
@@ -284,14 +374,7 @@ export async function requestRefund(db: Db, ask: RefundAsk): Promise<Refunded> {
   const refund = await db.transaction().execute(async (trx) => {
     await lockInvoice(trx, invoice.id);
     const held = (await refundedByMethod(trx, invoice.id)).get(chosen.payment_method_id) ?? 0n;
-    const left = paidRaw - held;
-    const amountRaw =
-      ask.amountKind === 'full'
-        ? left
-        : ask.amountKind === 'overpaid'
-          ? (overpaidRaw ?? 0n) - held
-          : priced.amountRaw;
-    refuseOverCap(ask, chosen, amountRaw, left);
+    const { amountRaw } = underCap(ask, plan, held);
     await refuseOverPlan(trx, ask.appId, ask.now, 'withdrawal');
     const row = {
       id,
@@ -300,7 +383,7 @@ export async function requestRefund(db: Db, ask: RefundAsk): Promise<Refunded> {
       payment_method_id: chosen.payment_method_id,
       amount_raw: amountRaw.toString(),
       paid_to: chosen.address,
-      from_address: fromAddress,
+      from_address: plan.fromAddress,
     };
     await trx
       .insertInto('refunds')
@@ -335,7 +418,7 @@ export async function requestRefund(db: Db, ask: RefundAsk): Promise<Refunded> {
 }
 
 /** Refuses an amount of zero or over what is left to refund (a 422 naming the field asked). */
-function refuseOverCap(ask: RefundAsk, option: OptionRecord, amountRaw: bigint, left: bigint) {
+function refuseOverCap(ask: RefundQuoteAsk, option: OptionRecord, amountRaw: bigint, left: bigint) {
   const field = ask.amountKind === 'custom' ? 'amount' : 'amount_kind';
   if (ask.amountKind === 'full' && left <= 0n) {
     throw fieldInvalid(field, REFUND_MSG.allRefunded(option.method_code));
@@ -360,7 +443,7 @@ function refuseOverCap(ask: RefundAsk, option: OptionRecord, amountRaw: bigint, 
 /** A merchant's or shopper's address for the refund, checked as a withdrawal's destination is. */
 export async function destination(
   db: Db,
-  ask: Pick<RefundAsk, 'appId' | 'tokenOnChain' | 'address'>,
+  ask: Pick<RefundQuoteAsk, 'appId' | 'tokenOnChain' | 'address'>,
   method: GatewayMethod,
   option: Pick<OptionRecord, 'address'>,
 ): Promise<string> {

@@ -107,3 +107,30 @@ export async function listRefunds(
     .execute();
   return pageOf('refunds', rows, page.limit);
 }
+
+/** Page `page` of the app's refunds (the portal's numbered pages), newest first, with the total. */
+export async function refundPage(
+  db: Db,
+  appId: string,
+  filter: Pick<RefundFilter, 'invoiceId'>,
+  page: { page: number; perPage: number },
+): Promise<{ rows: RefundRow[]; total: number }> {
+  const invoiceId = filter.invoiceId;
+  const [rows, count] = await Promise.all([
+    refundRows(db)
+      .where('refunds.app_id', '=', appId)
+      .$if(invoiceId !== undefined, (q) => q.where('refunds.invoice_id', '=', invoiceId ?? ''))
+      .orderBy('refunds.created_at', 'desc')
+      .orderBy('refunds.id', 'desc')
+      .limit(page.perPage)
+      .offset((page.page - 1) * page.perPage)
+      .execute(),
+    db
+      .selectFrom('refunds')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('app_id', '=', appId)
+      .$if(invoiceId !== undefined, (q) => q.where('invoice_id', '=', invoiceId ?? ''))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}

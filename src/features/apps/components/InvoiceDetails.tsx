@@ -25,7 +25,10 @@ import { QueryState } from '../../../components/QueryState';
 import { TitledModal } from '../../../components/TitledModal';
 import { INVOICE_MESSAGES } from '../../../shared/invoices';
 import { canMark, TIMELINE_EVENT } from '../invoiceRules';
+import { canRefund } from '../refundRules';
 import { InvoiceBadges } from './InvoiceBadges';
+import { RefundModal } from './RefundModal';
+import { RefundsList } from './RefundsList';
 import { TxHash } from './TxHash';
 import { LIVE } from './usePagedList';
 
@@ -51,6 +54,7 @@ export function InvoiceDetails({
   // Polled as the lists are: payments and statuses arrive without a reload.
   const query = useGetAppInvoiceQuery({ id: appId, invoiceId }, LIVE);
   const [marking, setMarking] = useState<Target | null>(null);
+  const [refunding, setRefunding] = useState(false);
 
   return (
     <>
@@ -117,7 +121,9 @@ export function InvoiceDetails({
                       </CopyButton>
                     </dd>
                   </dl>
-                  {(canMark(invoice.status, 'settled') || canMark(invoice.status, 'invalid')) && (
+                  {(canMark(invoice.status, 'settled') ||
+                    canMark(invoice.status, 'invalid') ||
+                    canRefund(invoice)) && (
                     <div className="d-flex gap-2 mt-3">
                       {canMark(invoice.status, 'settled') && (
                         <Button variant="outline-success" onClick={() => setMarking('settled')}>
@@ -127,6 +133,11 @@ export function InvoiceDetails({
                       {canMark(invoice.status, 'invalid') && (
                         <Button variant="outline-danger" onClick={() => setMarking('invalid')}>
                           {TARGET_TITLE.invalid}
+                        </Button>
+                      )}
+                      {canRefund(invoice) && (
+                        <Button variant="outline-primary" onClick={() => setRefunding(true)}>
+                          Refund
                         </Button>
                       )}
                     </div>
@@ -154,6 +165,13 @@ export function InvoiceDetails({
                   />
                 )}
               </Section>
+              {/* The list brings its own card and pages. */}
+              <section className="mb-3" aria-labelledby="invoice-refunds">
+                <h3 className="h6" id="invoice-refunds">
+                  Refunds
+                </h3>
+                <RefundsList appId={appId} invoiceId={invoice.id} />
+              </section>
               <Section title="Timeline">
                 <Timeline entries={timeline} />
               </Section>
@@ -163,6 +181,12 @@ export function InvoiceDetails({
                 invoiceId={invoice.id}
                 target={marking}
                 onHide={() => setMarking(null)}
+              />
+              <RefundModal
+                appId={appId}
+                invoice={invoice}
+                show={refunding}
+                onHide={() => setRefunding(false)}
               />
             </>
           );

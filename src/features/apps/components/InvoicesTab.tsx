@@ -19,6 +19,7 @@ import { InvoiceDetails } from './InvoiceDetails';
 import { ListTable } from './ListTable';
 import { PaymentLinkDetails } from './PaymentLinkDetails';
 import { PaymentLinksList } from './PaymentLinksList';
+import { RefundsList } from './RefundsList';
 import { LIVE } from './usePagedList';
 
 const STATUSES = Object.keys(INVOICE_STATUS) as InvoiceStatus[];
@@ -52,16 +53,22 @@ function listArg(appId: string, filters: Filters): ListAppInvoicesApiArg {
 }
 
 /**
- * The Invoices tab (an extension of the spec's app detail): the app's invoices and its payment
- * links, one at a time under a small nav, or one invoice's or link's details when the URL names
- * it (?invoice=, ?link=), with Create Invoice and Create payment link.
+ * The Invoices tab (an extension of the spec's app detail): the app's invoices, its payment
+ * links and its refunds, one at a time under a small nav, or one invoice's or link's details
+ * when the URL names it (?invoice=, ?link=), with Create Invoice and Create payment link.
  */
 export function InvoicesTab({ details }: { details: AppDetails }) {
   const appId = details.app_data.id;
   const [params, setParams] = useSearchParams();
   const invoice = params.get('invoice');
   const link = params.get('link');
-  const links = params.get('view') === 'links';
+  const view = params.get('view');
+  const links = view === 'links';
+  const refunds = view === 'refunds';
+  const here = (on: boolean) => ({
+    active: on,
+    'aria-current': on ? ('page' as const) : undefined,
+  });
   const openInvoice = (id: string | null) =>
     setParams(id ? { invoice: id } : {}, { replace: false });
   const openLink = (id: string | null) =>
@@ -85,29 +92,27 @@ export function InvoicesTab({ details }: { details: AppDetails }) {
         as="nav"
         variant="underline"
         className="invoices-nav mb-3"
-        aria-label="Invoices and payment links"
+        aria-label="Invoices, payment links and refunds"
       >
         <Nav.Item>
-          <Nav.Link as={Link} to="?" active={!links} aria-current={links ? undefined : 'page'}>
+          <Nav.Link as={Link} to="?" {...here(!links && !refunds)}>
             Invoices
           </Nav.Link>
         </Nav.Item>
         <Nav.Item>
-          <Nav.Link
-            as={Link}
-            to="?view=links"
-            active={links}
-            aria-current={links ? 'page' : undefined}
-          >
+          <Nav.Link as={Link} to="?view=links" {...here(links)}>
             Payment links
           </Nav.Link>
         </Nav.Item>
+        <Nav.Item>
+          <Nav.Link as={Link} to="?view=refunds" {...here(refunds)}>
+            Refunds
+          </Nav.Link>
+        </Nav.Item>
       </Nav>
-      {links ? (
-        <PaymentLinksList details={details} onOpen={openLink} />
-      ) : (
-        <InvoiceList appId={appId} onOpen={openInvoice} />
-      )}
+      {links && <PaymentLinksList details={details} onOpen={openLink} />}
+      {refunds && <RefundsList appId={appId} onOpenInvoice={openInvoice} />}
+      {!links && !refunds && <InvoiceList appId={appId} onOpen={openInvoice} />}
     </>
   );
 }

@@ -56,7 +56,9 @@ async function openCreate(user: ReturnType<typeof renderAt>['user']) {
 describe('Payment links: the list', () => {
   test('sits beside the invoices and lists title, amount, status, uses, paid, created and the link', async () => {
     const { user, location } = renderAt('/app/my-app/app_1/invoices');
-    const nav = await screen.findByRole('navigation', { name: 'Invoices and payment links' });
+    const nav = await screen.findByRole('navigation', {
+      name: 'Invoices, payment links and refunds',
+    });
     await screen.findByRole('table', { name: 'Invoices' });
     await user.click(within(nav).getByRole('link', { name: 'Payment links' }));
     expect(location.current).toBe('/app/my-app/app_1/invoices?view=links');
