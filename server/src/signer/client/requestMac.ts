@@ -129,9 +129,7 @@ export function encodeRequest(request: MacedRequest): string {
         request.amountRaw,
         request.purpose,
         request.invoiceId ?? null,
-        ...(request.kind === 'refund'
-          ? [request.paidTo ? addressForm(request.paidTo) : null]
-          : []),
+        ...(request.kind === 'refund' ? [request.paidTo ? addressForm(request.paidTo) : null] : []),
       ]);
     case 'payout':
       return JSON.stringify([
