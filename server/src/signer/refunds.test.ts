@@ -243,27 +243,34 @@ describe('refunds through the signer', () => {
   });
 
   it('pays a failed refund once it is re-initiated, and once only', async () => {
-    const { appId, userId, methodId, shopper } = await merchant();
+    const { appId, userId, shopper } = await merchant();
     const invoice = await settledInvoice(appId, '10', '10');
     const { refund: made } = await refund(appId, invoice.id, {
       amountKind: 'full',
       address: shopper,
     });
-    // The merchant switched withdrawals off meanwhile: the signer refuses, nothing is signed.
+    // The payment's row points at another transaction (a bad restore): the chain shows nothing
+    // paid to the invoice, and the signer refuses; nothing is signed.
+    const payment = await t.db
+      .selectFrom('invoice_payments')
+      .select(['id', 'tx_hash'])
+      .where('invoice_id', '=', invoice.id)
+      .executeTakeFirstOrThrow();
     await t.db
-      .updateTable('app_payment_methods')
-      .set({ withdraw_status: 0 })
-      .where('id', '=', methodId)
+      .updateTable('invoice_payments')
+      .set({ tx_hash: `0x${'ab'.repeat(32)}` })
+      .where('id', '=', payment.id)
       .execute();
     await sendPasses(1);
     expect(await refundRow(t.db, appId, made.id)).toMatchObject({
       status: 'failed',
-      failure_reason: 'Withdrawals of this method are switched off.',
+      failure_reason: 'signer_refused',
     });
+    // Put right, the merchant re-initiates it from the Send list.
     await t.db
-      .updateTable('app_payment_methods')
-      .set({ withdraw_status: 1 })
-      .where('id', '=', methodId)
+      .updateTable('invoice_payments')
+      .set({ tx_hash: payment.tx_hash })
+      .where('id', '=', payment.id)
       .execute();
     const send = await sendOf(made.id);
     await reinitiateWithdrawal(t.db, reader, userId, send.id, t.clock());

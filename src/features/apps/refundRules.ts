@@ -9,7 +9,7 @@ import { CURRENCIES } from './invoiceRules';
 // address, the rate.
 
 export const REFUND_STATUS: StatusNames<RefundStatus> = {
-  pending_claim: { label: 'Waiting for claim', bg: 'info', text: 'dark' },
+  pending_claim: { label: 'Waiting for claim', bg: 'info' },
   awaiting_funds: { label: 'Awaiting funds', bg: 'warning', text: 'dark' },
   queued: { label: 'Queued', bg: 'secondary' },
   processing: { label: 'Processing', bg: 'primary' },

@@ -130,7 +130,10 @@ export class WithdrawalSigner {
     // signed (never broadcast), so a new one replaces it on the row.
     if (w.status !== 3) return refuse(`Withdrawal ${w.id} is in status ${w.status}, not 3.`);
     if (w.amount_raw === null) return refuse(`Withdrawal ${w.id} has no exact amount.`);
-    if (w.withdraw_status !== 1) return refuse('Withdrawals of this method are switched off.');
+    // The For Withdraw switch is the withdrawals API's; a refund answers to refunds:write.
+    if (refund === null && w.withdraw_status !== 1) {
+      return refuse('Withdrawals of this method are switched off.');
+    }
     // A refund goes where the shopper or the merchant said, within what was paid (refund.ts):
     // the whitelist and its hold guard the merchant's own payouts, not it.
     const app =
