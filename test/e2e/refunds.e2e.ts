@@ -178,6 +178,16 @@ test('the overpaid part goes back: refunded in the portal, claimed by the shoppe
   await status.getByText('Partially refunded', { exact: true }).waitFor({ timeout: WAIT_MS });
   expect(await page.evaluate(() => Reflect.get(window, 'sameDocument') === true)).toBe(true);
   await refunds.getByText(SHOPPER).waitFor();
+  // What went back, in the method's row, and the refund's story on the invoice's timeline.
+  await page
+    .getByRole('table', { name: 'Payment options' })
+    .locator('td[data-label="Refunded"]')
+    .filter({ hasText: /^5$/ })
+    .waitFor();
+  await page
+    .getByRole('list', { name: 'Invoice timeline' })
+    .getByText('Refunded', { exact: true })
+    .waitFor();
   await snap(page, 'refunds-completed-desktop');
 
   // The shopper's link now says it was sent, with its transaction.

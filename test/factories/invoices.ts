@@ -88,6 +88,7 @@ export function makeInvoiceDetails(invoice: Invoice = makeInvoice()): InvoiceDet
         event: 'invoice.created',
         at: invoice.created_at,
         status: 'new',
+        detail: null,
         exceptions: [],
         deliveries: [
           {

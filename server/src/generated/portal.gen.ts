@@ -3217,7 +3217,7 @@ export interface components {
        */
       created_at: string;
     };
-    /** @description One `invoice.*` event of the invoice (from the app's event outbox, written with each change): what happened, the status it moved to, the flags, and its webhook deliveries. */
+    /** @description One `invoice.*` event of the invoice, or `refund.*` event of one of its refunds (from the app's event outbox, written with each change): what happened, the status it moved the invoice to, the flags, a refund's amount, and its webhook deliveries. */
     InvoiceTimelineEntry: {
       /** @description The event's id (`webhook-id` of its deliveries). */
       event_id: string;
@@ -3231,16 +3231,24 @@ export interface components {
         | 'invoice.processing'
         | 'invoice.settled'
         | 'invoice.expired'
-        | 'invoice.invalid';
+        | 'invoice.invalid'
+        | 'refund.created'
+        | 'refund.claimed'
+        | 'refund.completed'
+        | 'refund.failed'
+        | 'refund.cancelled'
+        | 'refund.expired';
       /**
        * Format: date-time
        * @description When it happened.
        */
       at: string;
-      /** @description The status the event moved the invoice to (`new` for `invoice.created`); null for `invoice.payment_received`, which records a payment, not a status. */
+      /** @description The status the event moved the invoice to (`new` for `invoice.created`); null for `invoice.payment_received`, which records a payment, and for a refund's events. */
       status: components['schemas']['InvoiceStatus'] | null;
       /** @description The invoice's flags as the event reported them (after the change it records); empty once retention pruned its body. */
       exceptions: components['schemas']['InvoiceException'][];
+      /** @description A refund's amount and method (`5 USDT-BEP20`); null for the invoice's own events. */
+      detail: string | null;
       /** @description Its deliveries to the Webhook URl, oldest first (a Redeliver adds one); empty when the app had no Webhook URl or it was switched off. */
       deliveries: components['schemas']['IpnLog'][];
     };

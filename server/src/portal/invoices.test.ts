@@ -391,6 +391,7 @@ describe('portal invoices', () => {
           at: expect.any(String),
           status: 'new',
           exceptions: [],
+          detail: null,
           deliveries: [
             expect.objectContaining({ event: 'invoice.created', status: 'pending', attempts: 0 }),
           ],
@@ -401,6 +402,7 @@ describe('portal invoices', () => {
           at: expect.any(String),
           status: 'invalid',
           exceptions: ['marked'],
+          detail: null,
           deliveries: [expect.objectContaining({ event: 'invoice.invalid', status: 'pending' })],
         },
       ]);

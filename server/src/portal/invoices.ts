@@ -88,6 +88,7 @@ export const invoicesHandlers: HandlerModule = (ctx) => {
             at: entry.at,
             status: entry.status,
             exceptions: entry.exceptions,
+            detail: entry.detail,
             deliveries: entry.deliveries.map(ipnLogView),
           })),
         },

@@ -364,6 +364,22 @@ describe('portal refunds', () => {
       (await preview(auth, appId, invoice.id, { amount_kind: 'full', reason: 'x' })).json().data
         .refundable,
     ).toBe('60');
+    // The invoice's timeline tells the refund's story after its own, with the amount.
+    const details = (
+      await t.call('getAppInvoice', {
+        headers: headers(auth),
+        params: { id: appId, invoiceId: invoice.id },
+      })
+    ).json().data;
+    const told = details.timeline.map((e: { event: string; detail: string | null }) => [
+      e.event,
+      e.detail,
+    ]);
+    expect(told.slice(-2)).toEqual([
+      ['refund.created', '60 USDT-BEP20'],
+      ['refund.cancelled', '60 USDT-BEP20'],
+    ]);
+    expect(told[0]).toEqual(['invoice.created', null]);
   });
 
   it("answers 404 for another account's app, invoice or refund, and changes nothing", async () => {

@@ -314,13 +314,21 @@ export type InvoiceTimelineEntry = {
     | 'invoice.processing'
     | 'invoice.settled'
     | 'invoice.expired'
-    | 'invoice.invalid';
+    | 'invoice.invalid'
+    | 'refund.created'
+    | 'refund.claimed'
+    | 'refund.completed'
+    | 'refund.failed'
+    | 'refund.cancelled'
+    | 'refund.expired';
   /** When it happened. */
   at: string;
-  /** The status the event moved the invoice to (`new` for `invoice.created`); null for `invoice.payment_received`, which records a payment, not a status. */
+  /** The status the event moved the invoice to (`new` for `invoice.created`); null for `invoice.payment_received`, which records a payment, and for a refund's events. */
   status: InvoiceStatus | null;
   /** The invoice's flags as the event reported them (after the change it records); empty once retention pruned its body. */
   exceptions: InvoiceException[];
+  /** A refund's amount and method (`5 USDT-BEP20`); null for the invoice's own events. */
+  detail: string | null;
   /** Its deliveries to the Webhook URl, oldest first (a Redeliver adds one); empty when the app had no Webhook URl or it was switched off. */
   deliveries: IpnLog[];
 };

@@ -33,6 +33,12 @@ export const TIMELINE_EVENT: Readonly<Record<InvoiceTimelineEntry['event'], stri
   'invoice.settled': 'Settled',
   'invoice.expired': 'Expired',
   'invoice.invalid': 'Invalid',
+  'refund.created': 'Refund asked',
+  'refund.claimed': 'Refund claimed',
+  'refund.completed': 'Refunded',
+  'refund.failed': 'Refund failed',
+  'refund.cancelled': 'Refund cancelled',
+  'refund.expired': 'Refund link expired',
 };
 
 /** What an invoice may be priced in, fiat first; the decimals a price in it may have. */

@@ -375,20 +375,22 @@ export interface ResourceEvent {
 }
 
 /**
- * The app's events about one resource (a deposit, an invoice), in their order, each with its
- * deliveries (the caller owns the app).
+ * The app's events about some resources (an invoice and its refunds), in the order they were
+ * committed, each with its deliveries (the caller owns the app).
  */
-export async function eventsOfResource(
+export async function eventsOfResources(
   db: Db,
   appId: string,
-  resourceId: string,
+  resourceIds: readonly string[],
 ): Promise<ResourceEvent[]> {
+  if (resourceIds.length === 0) return [];
+  // The app's seq orders events of several resources as they were committed.
   const events = await db
     .selectFrom('webhook_events')
     .select(['id', 'type', 'created_at', 'body'])
     .where('app_id', '=', appId)
-    .where('resource_id', '=', resourceId)
-    .orderBy('resource_seq')
+    .where('resource_id', 'in', resourceIds)
+    .orderBy('seq')
     .execute();
   if (events.length === 0) return [];
   const deliveries = (

@@ -242,6 +242,7 @@ const OPTION_COLUMNS: Column<Option>[] = [
   },
   { header: 'Amount due', numeric: true, className: 'text-nowrap', cell: (o) => o.amount_due },
   { header: 'Still due', numeric: true, className: 'text-nowrap', cell: (o) => o.due },
+  { header: 'Refunded', numeric: true, className: 'text-nowrap', cell: (o) => o.refunded },
   {
     header: 'Rate',
     cell: (o) => (
@@ -285,6 +286,7 @@ function Timeline({ entries }: { entries: InvoiceTimelineEntry[] }) {
         <li key={entry.event_id} className="mb-2">
           <div className="d-flex flex-wrap gap-2 align-items-center">
             <strong>{TIMELINE_EVENT[entry.event]}</strong>
+            {entry.detail !== null && <span>{entry.detail}</span>}
             {entry.exceptions.length > 0 && (
               <span className="small text-body-secondary">({entry.exceptions.join(', ')})</span>
             )}
