@@ -190,9 +190,19 @@ test('the overpaid part goes back: refunded in the portal, claimed by the shoppe
     .waitFor();
   await snap(page, 'refunds-completed-desktop');
 
-  // The shopper's link now says it was sent, with its transaction.
+  // The shopper's link now says it was sent, with its transaction; in Arabic, right to left.
   await phone.page.reload();
   await phone.page.getByRole('heading', { level: 1, name: 'Refund sent' }).waitFor();
+  await snap(phone.page, 'refunds-sent-phone');
+  await phone.page.goto(`${new URL(claimUrl).pathname}?lang=ar`);
+  expect(await phone.page.locator('html').getAttribute('dir')).toBe('rtl');
+  await phone.page.getByText(SHOPPER).waitFor();
+  await snap(phone.page, 'refunds-sent-phone-ar');
+  const wide = await openPage(DESKTOP);
+  await wide.page.goto(new URL(claimUrl).pathname);
+  await wide.page.getByRole('heading', { level: 1, name: 'Refund sent' }).waitFor();
+  await snap(wide.page, 'refunds-sent-desktop');
+  await wide.context.close();
 
   // The endpoint got the refund's story, each event verified.
   const completed = await receiver.next('refund.completed', 0);

@@ -158,7 +158,10 @@ function Facts({ view }: { view: ClaimPageView }) {
       </div>
       <div>
         <dt>{t('refund.reason')}</dt>
-        <dd>{claim.reason}</dd>
+        {/* The merchant's words, in their own language and direction. */}
+        <dd>
+          <bdi>{claim.reason}</bdi>
+        </dd>
       </div>
       {claim.state.kind === 'open' || claim.state.kind === 'expired' ? (
         claim.expiresAt !== null ? (
