@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { gasBalanceReader } from '../domain/chain/balances';
 import { tokenOnChainOf } from '../domain/invoices/invoices';
@@ -11,9 +11,9 @@ import {
   type RefundClaim,
 } from '../domain/refunds/claims';
 import { claimPath, renderClaimPage, type ClaimPageView, type ClaimRefusal } from './claim';
-import { acceptForms, field, formOf, pageLanguage } from './links';
+import { acceptForms, field, formOf, messagePages, pageLanguage } from './links';
 import type { MessageId } from './messages';
-import { renderMessagePage, withQuery } from './page';
+import { withQuery } from './page';
 import { PAGE_HEADERS, readAssets } from './plugin';
 
 // A refund's claim page (no session: the token, 192 random bits, is the key): GET /refund/{token}
@@ -53,33 +53,9 @@ export async function registerClaims(
     async (claims) => {
       acceptForms(claims);
 
-      const messagePage = (
-        request: FastifyRequest,
-        reply: FastifyReply,
-        status: number,
-        heading: MessageId,
-        text: MessageId,
-      ) =>
-        reply
-          .code(status)
-          .headers(PAGE_HEADERS)
-          .type('text/html; charset=utf-8')
-          .send(
-            renderMessagePage(pageLanguage(request).language, heading, text, {
-              assets,
-              path: request.url.split('?')[0] ?? '',
-            }),
-          );
-
       // Refusals (the budget's 429 among them, a body too large) are pages too.
-      claims.setErrorHandler((error: FastifyError, request, reply) => {
-        const status =
-          error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 500;
-        if (status >= 500) request.log.error({ err: error }, 'refund claim');
-        return status === 429
-          ? messagePage(request, reply, 429, 'tooMany.heading', 'tooMany.status')
-          : messagePage(request, reply, status, 'error.heading', 'error.status');
-      });
+      const { messagePage, onError } = messagePages(assets, 'refund claim');
+      claims.setErrorHandler(onError);
 
       /** The refund of a request's link, or its 404 page sent and null. */
       const claimFor = async (

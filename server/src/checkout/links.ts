@@ -18,7 +18,7 @@ import {
 import { RateBook, RateUnavailableError } from '../domain/rates/rates';
 import { renderLinkPage, type AmountRefusal } from './link';
 import { languageFor, type Language, type MessageId, type Params } from './messages';
-import { renderMessagePage, withQuery } from './page';
+import { renderMessagePage, withQuery, type CheckoutAssets } from './page';
 import { CHECKOUT_PREFIX, PAGE_HEADERS, readAssets, requestLanguage } from './plugin';
 import { formatters } from './screens';
 
@@ -90,6 +90,42 @@ export function pageLanguage(request: FastifyRequest): { language: Language; pic
   return { language, picked: posted === language.code };
 }
 
+/**
+ * A public form page's message pages (404, 400, 429 and the like, in the shopper's language) and
+ * the error handler that answers every refusal with one: the budget's 429, a body too large, a
+ * fault (`what` names it in the log).
+ */
+export function messagePages(assets: CheckoutAssets, what: string) {
+  const messagePage = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    heading: MessageId,
+    text: MessageId,
+    params: Params = {},
+  ) =>
+    reply
+      .code(status)
+      .headers(PAGE_HEADERS)
+      .type('text/html; charset=utf-8')
+      .send(
+        renderMessagePage(pageLanguage(request).language, heading, text, {
+          params,
+          assets,
+          path: request.url.split('?')[0] ?? '',
+        }),
+      );
+  const onError = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const status =
+      error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, what);
+    return status === 429
+      ? messagePage(request, reply, 429, 'tooMany.heading', 'tooMany.status')
+      : messagePage(request, reply, status, 'error.heading', 'error.status');
+  };
+  return { messagePage, onError };
+}
+
 export async function registerLinks(
   app: FastifyInstance,
   ctx: AppContext,
@@ -113,35 +149,9 @@ export async function registerLinks(
     async (links) => {
       acceptForms(links);
 
-      const messagePage = (
-        request: FastifyRequest,
-        reply: FastifyReply,
-        status: number,
-        heading: MessageId,
-        text: MessageId,
-        params: Params = {},
-      ) =>
-        reply
-          .code(status)
-          .headers(PAGE_HEADERS)
-          .type('text/html; charset=utf-8')
-          .send(
-            renderMessagePage(pageLanguage(request).language, heading, text, {
-              params,
-              assets,
-              path: request.url.split('?')[0] ?? '',
-            }),
-          );
-
       // Refusals (the page's budget's 429 among them, a body too large) are pages too.
-      links.setErrorHandler((error: FastifyError, request, reply) => {
-        const status =
-          error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 500;
-        if (status >= 500) request.log.error({ err: error }, 'payment link');
-        return status === 429
-          ? messagePage(request, reply, 429, 'tooMany.heading', 'tooMany.status')
-          : messagePage(request, reply, status, 'error.heading', 'error.status');
-      });
+      const { messagePage, onError } = messagePages(assets, 'payment link');
+      links.setErrorHandler(onError);
 
       /** The link of a request, or its 404 page sent and undefined. */
       const linkOf = async (
