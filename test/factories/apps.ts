@@ -110,6 +110,7 @@ export function makeSend(i: number, overrides: Partial<SendTransaction> = {}): S
     status: 1,
     created_at: '2026-11-01T12:00:00Z',
     waiting_reason: null,
+    refund_id: null,
     ...overrides,
   };
 }

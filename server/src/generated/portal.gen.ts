@@ -2273,7 +2273,7 @@ export interface components {
       /** @description Why a Hash Verified deposit is not moving on, in words, with what unblocks it (e.g. the operational wallet lacks the gas to top up the deposit address: how much to send to which address); null while nothing holds it up. */
       waiting_reason: string | null;
     };
-    /** @description A withdrawal sent by the app. */
+    /** @description A withdrawal sent by the app, or a refund of one of its invoices. */
     SendTransaction: {
       /** @description The withdrawal's id (what `cancelWithdraw` and `requeueWithdraw` take). */
       id: string;
@@ -2301,6 +2301,8 @@ export interface components {
       created_at: string;
       /** @description Why a Processing Transfer withdrawal is not going out, in words, with who unblocks it (e.g. held for the operator's approval: it would take the app past its daily cap); null while nothing holds it up. */
       waiting_reason: string | null;
+      /** @description The refund it pays (`rf_…`, see the Invoices tab's refunds); null for a withdrawal. */
+      refund_id: string | null;
     };
     /** @description Transaction counts of the app (the Usage cards). */
     TransactionTotals: {

@@ -588,6 +588,8 @@ export type SendTransaction = {
   created_at: string;
   /** Why a Processing Transfer withdrawal is not going out, in words, with who unblocks it (e.g. held for the operator's approval: it would take the app past its daily cap); null while nothing holds it up. */
   waiting_reason: string | null;
+  /** The refund it pays (`rf_…`, see the Invoices tab's refunds); null for a withdrawal. */
+  refund_id: string | null;
 };
 export type SendPage = {
   /** The rows of this page, newest first. */

@@ -713,6 +713,22 @@ describe('Transaction', () => {
     expect(screen.getByRole('cell', { name: 'Processing Transfer' })).toBeInTheDocument();
   });
 
+  test('Send marks a refund of an invoice as a refund, and a withdrawal not', async () => {
+    renderTab(
+      'transaction',
+      makeAppDetails({
+        send: makePage('send', [
+          makeSend(1, { status: 1, refund_id: 'rf_2m4p6r8t0v2x4z6b8d0f2h4j6k' }),
+          makeSend(2, { status: 1 }),
+        ]),
+      }),
+      '?view=send',
+    );
+    expect(await screen.findByRole('cell', { name: 'Completed Refund' })).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: 'Completed' })).toBeInTheDocument();
+    expect(screen.getByText('Refund')).toHaveAttribute('title', 'rf_2m4p6r8t0v2x4z6b8d0f2h4j6k');
+  });
+
   test('Send shortens hashes with explorer links, names every status, acts only on 3 and 6', async () => {
     const rows = [0, 1, 2, 3, 4, 5, 6, 7].map((s) =>
       makeSend(s, { status: s as 0, thash: s === 0 ? null : undefined }),

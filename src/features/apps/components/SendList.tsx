@@ -46,6 +46,11 @@ export function SendList({ appId }: { appId: string }) {
       cell: (tx) => (
         <>
           <StatusBadge status={tx.status} names={SEND_STATUS} />
+          {tx.refund_id && (
+            <div className="small text-body-secondary mt-1" title={tx.refund_id}>
+              Refund
+            </div>
+          )}
           {tx.waiting_reason && (
             <div className="small text-body-secondary mt-1 waiting-reason">{tx.waiting_reason}</div>
           )}
