@@ -2,7 +2,7 @@ import { refundsApi } from './generated/refunds.gen';
 
 // An app's refunds (the Invoices tab's Refunds, and an invoice's on its details). Every list of
 // the app's, whatever its invoice filter, shares one tag: a refund asked or cancelled refreshes
-// them all. The shopper's claim and the signer move refunds without the merchant: the screens
+// them all, and so does one re-initiated. The shopper's claim and the signer move refunds without the merchant: the screens
 // poll (LIVE) as the invoices' do.
 export const enhancedRefundsApi = refundsApi.enhanceEndpoints({
   endpoints: {
@@ -15,6 +15,9 @@ export const enhancedRefundsApi = refundsApi.enhanceEndpoints({
     cancelAppRefund: {
       invalidatesTags: (_result, _error, arg) => [{ type: 'Refund', id: `list:${arg.id}` }],
     },
+    reinitiateAppRefund: {
+      invalidatesTags: (_result, _error, arg) => [{ type: 'Refund', id: `list:${arg.id}` }],
+    },
   },
 });
 
@@ -22,6 +25,7 @@ export {
   useCancelAppRefundMutation,
   useCreateAppRefundMutation,
   usePreviewAppRefundMutation,
+  useReinitiateAppRefundMutation,
 } from './generated/refunds.gen';
 
 export type {

@@ -118,4 +118,9 @@ export const fixtures: Fixtures = {
     msg: 'Refund cancelled',
     data: makeRefund({ status: 'cancelled', claim_url: null }),
   },
+  reinitiateAppRefund: {
+    status: true,
+    msg: 'Refund re-initiated',
+    data: makeRefund({ status: 'queued', claim_url: null }),
+  },
 };

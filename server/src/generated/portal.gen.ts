@@ -1570,6 +1570,29 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/cryptosafelock/app-refunds/{id}/{refundId}/reinitiate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Re-initiate a failed refund
+     * @description A `failed` refund goes back to `queued`, as the Send list's Re-initiate does for its
+     *     transaction: only if nothing was broadcast, or what was broadcast failed on chain, so it
+     *     is never paid twice; its amount and fee are reserved in the operational wallet again. In
+     *     any other status, a 409; nothing changes. It takes no body.
+     */
+    post: operations['reinitiateAppRefund'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6029,6 +6052,43 @@ export interface operations {
     requestBody?: never;
     responses: {
       /** @description The refund, now cancelled. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RefundResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  reinitiateAppRefund: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+        /**
+         * @description The refund (`Refund.id`) of app `id`.
+         * @example rf_3jq8k2m4n6p8r0t2v4x6z8b0d2
+         */
+        refundId: components['parameters']['RefundIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The refund, queued again. */
       200: {
         headers: {
           [name: string]: unknown;

@@ -353,6 +353,17 @@ describe('portal refunds', () => {
       msg: 'Refund cancelled',
       data: { id: refund.id, status: 'cancelled', claim_url: null },
     });
+    // Only a failed refund can be re-initiated.
+    const reinitiated = await t.call('reinitiateAppRefund', {
+      headers: headers(auth),
+      params: { id: appId, refundId: refund.id },
+    });
+    expect(reinitiated.statusCode).toBe(409);
+    expect(reinitiated.json()).toEqual({
+      status: false,
+      msg: REFUND_MSG.notFailed('cancelled'),
+      errors: {},
+    });
     const again = await cancel(auth, appId, refund.id);
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({

@@ -7,6 +7,7 @@ import { mailClaimLink } from '../domain/refunds/claimMail';
 import {
   cancelRefund,
   previewRefund,
+  reinitiateRefund,
   REFUND_MSG,
   requestRefund,
   type RefundQuoteAsk,
@@ -152,6 +153,20 @@ export const refundsHandlers: HandlerModule = (ctx) => {
       const app = await ownedApp(ctx.db, user.id, id);
       const refund = await cancelRefund(ctx.db, app.id, refundId, ctx.clock());
       return done('Refund cancelled', { data: refund }) satisfies Reply<'cancelAppRefund'>;
+    },
+
+    async reinitiateAppRefund(request) {
+      const user = requireUser(request);
+      const { id, refundId } = request.params;
+      const app = await ownedApp(ctx.db, user.id, id);
+      const refund = await reinitiateRefund(
+        ctx.db,
+        (db) => gasBalanceReader(ctx.config, ctx.chain, db),
+        { userId: user.id, appId: app.id },
+        refundId,
+        ctx.clock(),
+      );
+      return done('Refund re-initiated', { data: refund }) satisfies Reply<'reinitiateAppRefund'>;
     },
   };
 };

@@ -17,9 +17,8 @@ import { createInvoice, getInvoice } from '../domain/invoices/invoices';
 import { watchDeposits } from '../domain/payments/deposits';
 import { provisionGasAddresses } from '../domain/payments/gasProvisioner';
 import { sendWithdrawals } from '../domain/payments/withdrawalSending';
-import { reinitiateWithdrawal } from '../domain/payments/withdrawals';
 import { RateBook } from '../domain/rates/rates';
-import { requestRefund } from '../domain/refunds/refunds';
+import { reinitiateRefund, requestRefund } from '../domain/refunds/refunds';
 import { refundRow } from '../domain/refunds/views';
 import { requestSigner } from './client/requestMac';
 
@@ -266,14 +265,14 @@ describe('refunds through the signer', () => {
       status: 'failed',
       failure_reason: 'signer_refused',
     });
-    // Put right, the merchant re-initiates it from the Send list.
+    // Put right, the merchant re-initiates it.
     await t.db
       .updateTable('invoice_payments')
       .set({ tx_hash: payment.tx_hash })
       .where('id', '=', payment.id)
       .execute();
     const send = await sendOf(made.id);
-    await reinitiateWithdrawal(t.db, reader, userId, send.id, t.clock());
+    await reinitiateRefund(t.db, reader, { userId, appId }, made.id, t.clock());
     expect(await refundRow(t.db, appId, made.id)).toMatchObject({ status: 'queued' });
     await sendPasses(1);
     await mineLocalBlocks(t.db, 15, 56);

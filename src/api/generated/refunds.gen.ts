@@ -30,6 +30,12 @@ const injectedRtkApi = api.injectEndpoints({
         method: 'POST',
       }),
     }),
+    reinitiateAppRefund: build.mutation<ReinitiateAppRefundApiResponse, ReinitiateAppRefundApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/app-refunds/${encodeURIComponent(String(queryArg.id))}/${encodeURIComponent(String(queryArg.refundId))}/reinitiate`,
+        method: 'POST',
+      }),
+    }),
   }),
   overrideExisting: false,
 });
@@ -63,6 +69,14 @@ export type ListAppRefundsApiArg = {
 export type CancelAppRefundApiResponse =
   /** status 200 The refund, now cancelled. */ RefundResponse;
 export type CancelAppRefundApiArg = {
+  /** The app (`App.id`). */
+  id: Id;
+  /** The refund (`Refund.id`) of app `id`. */
+  refundId: Id;
+};
+export type ReinitiateAppRefundApiResponse =
+  /** status 200 The refund, queued again. */ RefundResponse;
+export type ReinitiateAppRefundApiArg = {
   /** The app (`App.id`). */
   id: Id;
   /** The refund (`Refund.id`) of app `id`. */
@@ -217,4 +231,5 @@ export const {
   useListAppRefundsQuery,
   useLazyListAppRefundsQuery,
   useCancelAppRefundMutation,
+  useReinitiateAppRefundMutation,
 } = injectedRtkApi;

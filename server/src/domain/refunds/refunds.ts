@@ -17,6 +17,7 @@ import {
   cancelSendBeforeSigning,
   gasReserve,
   refuseLostDestination,
+  reinitiateWithdrawal,
   WalletRefusedError,
   WITHDRAWAL_MSG,
 } from '../payments/withdrawals';
@@ -79,6 +80,8 @@ export const REFUND_MSG = {
   notCancellable: (status: string) =>
     `The refund is ${status}: only a refund pending its claim, awaiting funds, queued or failed can be cancelled.`,
   signed: 'The refund’s transaction is signed and may be mined: it can no longer be cancelled.',
+  notFailed: (status: string) =>
+    `The refund is ${status}: only a failed refund can be re-initiated.`,
 } as const;
 
 /** What a refund asks, enough to check and price it (its preview takes no more). */
@@ -493,4 +496,24 @@ export async function cancelRefund(db: Db, appId: string, id: string, now: Date)
     );
   }
   return refundView(after, null);
+}
+
+/**
+ * Re-initiates a failed refund (the portal's Re-initiate): its send goes back to Queued through
+ * the withdrawals' own re-initiate (nothing broadcast, or what was broadcast failed on chain: it
+ * is never paid twice; the wallet's reservation taken again), which moves the refund with it.
+ */
+export async function reinitiateRefund(
+  db: Db,
+  readerFor: (db: Db) => GasBalanceReader,
+  user: { userId: string; appId: string },
+  id: string,
+  now: Date,
+): Promise<Refund> {
+  const current = await refundRow(db, user.appId, id);
+  if (current.status !== 'failed' || current.send_id === null) {
+    throw new ConflictError(REFUND_MSG.notFailed(current.status));
+  }
+  await reinitiateWithdrawal(db, readerFor, user.userId, current.send_id, now);
+  return refundView(await refundRow(db, user.appId, id), null);
 }

@@ -1,6 +1,11 @@
 import { useMemo } from 'react';
 import Button from 'react-bootstrap/Button';
-import { enhancedRefundsApi, useCancelAppRefundMutation, type Refund } from '../../../api/refunds';
+import {
+  enhancedRefundsApi,
+  useCancelAppRefundMutation,
+  useReinitiateAppRefundMutation,
+  type Refund,
+} from '../../../api/refunds';
 import type { Column } from '../../../components/DataTable';
 import { DateTime } from '../../../components/DateTime';
 import { usePagedQuery } from '../../../components/usePagedQuery';
@@ -37,7 +42,10 @@ export function RefundsList({
     LIVE,
   );
   const [cancel, cancelState] = useCancelAppRefundMutation();
-  const busy = (id: string) => cancelState.isLoading && cancelState.originalArgs?.refundId === id;
+  const [reinitiate, reinitiateState] = useReinitiateAppRefundMutation();
+  const busy = (id: string) =>
+    (cancelState.isLoading && cancelState.originalArgs?.refundId === id) ||
+    (reinitiateState.isLoading && reinitiateState.originalArgs?.refundId === id);
 
   const columns: Column<Refund>[] = [
     { header: 'Created', className: 'time-cell', cell: (r) => <DateTime value={r.created_at} /> },
@@ -116,6 +124,16 @@ export function RefundsList({
             onClick={() => void cancel({ id: appId, refundId: r.id })}
           >
             Cancel
+          </Button>
+        ) : r.status === 'failed' ? (
+          <Button
+            size="sm"
+            variant="outline-primary"
+            disabled={busy(r.id)}
+            aria-label={`Re-initiate refund ${r.id}`}
+            onClick={() => void reinitiate({ id: appId, refundId: r.id })}
+          >
+            Re-initiate
           </Button>
         ) : (
           <span className="text-muted">----</span>

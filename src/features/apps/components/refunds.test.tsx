@@ -200,6 +200,36 @@ describe('Refunds: the list', () => {
     await user.click(within(table).getByRole('button', { name: `Cancel refund ${REFUND_ID}` }));
     expect(await screen.findByText(signed)).toBeInTheDocument();
   });
+
+  test('re-initiates a failed refund and refreshes the list, or shows why it cannot', async () => {
+    const failed = makeRefund({
+      id: 'rf_failed',
+      status: 'failed',
+      claim_url: null,
+      address: SHOPPER_ADDRESS,
+      address_source: 'shopper',
+      failure_reason: 'signer_refused',
+    });
+    server.use(reply('listAppRefunds', refundPage(failed)));
+    const calls = capture('reinitiateAppRefund', () =>
+      ok('reinitiateAppRefund', fixtures.reinitiateAppRefund!),
+    );
+    const { user } = renderAt('/app/my-app/app_1/invoices?view=refunds');
+    const table = await screen.findByRole('table', { name: 'Refunds' });
+    expect(
+      within(table).queryByRole('button', { name: 'Cancel refund rf_failed' }),
+    ).not.toBeInTheDocument();
+    await user.click(
+      await within(table).findByRole('button', { name: 'Re-initiate refund rf_failed' }),
+    );
+    expect(await screen.findByText('Refund re-initiated')).toBeInTheDocument();
+    expect(calls).toHaveLength(1);
+
+    const refused = 'The refund is completed: only a failed refund can be re-initiated.';
+    server.use(on('reinitiateAppRefund', () => fail('reinitiateAppRefund', 409, refused)));
+    await user.click(within(table).getByRole('button', { name: 'Re-initiate refund rf_failed' }));
+    expect(await screen.findByText(refused)).toBeInTheDocument();
+  });
 });
 
 describe('Refunds: an invoice', () => {
