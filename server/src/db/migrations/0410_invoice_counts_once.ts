@@ -9,7 +9,7 @@ import {
 } from './0230_maintained_counts';
 
 /**
- * A settled invoice counts once against the plan, whatever the methods it was paid in (issue 43).
+ * A settled invoice counts once against the plan, whatever the methods it was paid in.
  * Its settlement credits one deposit per method paid (domain/invoices/settlement.ts), each swept
  * on its own, and the daily totals counted each as a transaction: an invoice paid part in USDT and
  * part in BNB took two of tnx_limit and daily_tnx_limit, and showed as two on the dashboard.

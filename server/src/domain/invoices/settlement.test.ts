@@ -19,7 +19,7 @@ import { RateBook } from '../rates/rates';
 import { setTableRate } from '../rates/table';
 import { createInvoice, getInvoice } from './invoices';
 
-// Issue 43: a settled invoice counts once against the plan (tnx_limit, daily_tnx_limit), on the
+// A settled invoice counts once against the plan (tnx_limit, daily_tnx_limit), on the
 // dashboard and in Usage, whatever the methods it was paid in; each method's deposit keeps its
 // own amount, fee and net for its sweep. Deposits to accounts still count one each.
 
