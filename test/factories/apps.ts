@@ -44,6 +44,7 @@ export const USDT_BSC: PaymentMethod = {
   total_withdraw_amount: 300.123456,
   total_gateway_fee: 12.505,
   total_payout_amount: 1237.995,
+  total_refund_amount: 20.5,
 };
 
 export const TRX: PaymentMethod = {
@@ -59,6 +60,7 @@ export const TRX: PaymentMethod = {
   total_withdraw_amount: 0,
   total_gateway_fee: 0,
   total_payout_amount: 0,
+  total_refund_amount: 0,
 };
 
 export const GAS_ADDRESS = '0x71C7656EC7ab88b098defB751B7401B5f6d8976F';
@@ -157,6 +159,8 @@ export const DAILY_LOG: DailyLog = {
   withdraw_volume: 10,
   gateway_fee_volume: 1.205678,
   payout_volume: 119.362211,
+  refund_count: 1,
+  refund_volume: 4.5,
 };
 
 export function makeAppDetails(overrides: Partial<AppDetails> = {}): AppDetails {
@@ -165,7 +169,7 @@ export function makeAppDetails(overrides: Partial<AppDetails> = {}): AppDetails 
     all_payment_methods: [USDT_BSC, TRX],
     user_payment_methods: [makeUsedMethod()],
     generated_deposit_address: 12,
-    total_transaction: { incoming: 27, outgoing: 18 },
+    total_transaction: { incoming: 27, outgoing: 18, refunds: 2 },
     api_logs: makePage('api_logs', [API_LOG]),
     callback_data: makePage('callback_data', [IPN_LOG]),
     daily_logs: makePage('daily_logs', [DAILY_LOG]),

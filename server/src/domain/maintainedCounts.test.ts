@@ -186,6 +186,8 @@ describe('counts and daily totals kept by the writing transactions', () => {
             amount_micro: 1 + random(50_000_000),
             to_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
             status: random(8) as SendStatus,
+            // Some pay a refund: counted apart among the withdrawals.
+            refund_id: random(3) === 0 ? `rf_walk_${step}` : null,
             created_at: day(),
           });
           sends.push(id);

@@ -2035,6 +2035,8 @@ export interface components {
       total_gateway_fee: number;
       /** @description The rest of those deposits, for the app's payout address (their amounts less `total_gateway_fee`). Summed exactly in base units, then truncated to 6 decimals. */
       total_payout_amount: number;
+      /** @description The part of `total_withdraw_amount` that paid refunds of the app's invoices, in the coin. */
+      total_refund_amount: number;
     };
     /** @description A payment method as used by one app (its wallets and switches). */
     UserPaymentMethod: {
@@ -2241,6 +2243,10 @@ export interface components {
       gateway_fee_volume: number;
       /** @description The rest of that day's deposits, for the app's payout address (`deposit_volume` less `gateway_fee_volume`, exact in base units, truncated to 6 decimals). */
       payout_volume: number;
+      /** @description The sends of `withdraw_count` that paid refunds of the app's invoices. */
+      refund_count: number;
+      /** @description Their amount, part of `withdraw_volume`. */
+      refund_volume: number;
     };
     /** @description A deposit address generated for one of the merchant's clients. */
     Account: {
@@ -2331,8 +2337,10 @@ export interface components {
     TransactionTotals: {
       /** @description Number of received transactions (deposits). */
       incoming: number;
-      /** @description Number of sent transactions (withdrawals). */
+      /** @description Number of sent transactions (withdrawals), refunds among them. */
       outgoing: number;
+      /** @description How many of the sent transactions paid refunds of the app's invoices. */
+      refunds: number;
     };
     /** @description Everything the app detail screen shows. */
     AppDetails: {

@@ -819,7 +819,7 @@ describe('updateApp and getAppDetails', () => {
     });
     // Usage counts credited deposits and completed withdrawals: a Failed one and an
     // Unsuccessful one are listed, never counted.
-    expect(data.total_transaction).toEqual({ incoming: 0, outgoing: 0 });
+    expect(data.total_transaction).toEqual({ incoming: 0, outgoing: 0, refunds: 0 });
     expect(data.all_payment_methods.map((m: { id: string }) => m.id)).toContain('pm_trx');
   });
   it('refuses a page number past 1000000 for every list (422), never a 500', async () => {
@@ -905,7 +905,11 @@ describe('demo data', () => {
       expect(data.daily_logs.total).toBeGreaterThanOrEqual(3);
       const creditedMicro = creditedRows.reduce((sum, r) => sum + r.amount_micro, 0);
       const micro = (amount: number) => Math.round(amount * 1e6);
-      expect(data.total_transaction).toEqual({ incoming: creditedRows.length, outgoing: 0 });
+      expect(data.total_transaction).toEqual({
+        incoming: creditedRows.length,
+        outgoing: 0,
+        refunds: 0,
+      });
       expect(days.reduce((sum, d) => sum + d.deposit_count, 0)).toBe(creditedRows.length);
       expect(days.reduce((sum, d) => sum + micro(d.deposit_volume), 0)).toBe(creditedMicro);
       expect(days.every((d) => d.withdraw_count === 0)).toBe(true);

@@ -5,6 +5,7 @@ import { eventTypesOf, insertApp, insertAppMethod, insertSubscription } from '..
 import { registerApp, startTestSigner, type TestSigner } from '../../test/signer';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import type { Db } from '../db/connection';
+import { dailyLogs } from '../domain/apps/usage';
 import { chainAdapterFor } from '../domain/chain';
 import { gasBalanceReader } from '../domain/chain/balances';
 import {
@@ -183,6 +184,14 @@ describe('refunds through the signer', () => {
         created_at: made.created_at,
       },
     ]);
+    // Usage and the Daily Logs count its send among the app's sends, marked as a refund.
+    const [day] = (await dailyLogs(t.db, appId, { limit: 10, offset: 0 }, { feeLeg: true })).rows;
+    expect(day).toMatchObject({
+      withdraw_count: 1,
+      withdraw_micro: 5_000_000n,
+      refund_count: 1,
+      refund_micro: 5_000_000n,
+    });
   });
 
   it('refuses a refund whose amount was edited in the database: nothing is signed', async () => {

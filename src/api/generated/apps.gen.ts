@@ -358,6 +358,8 @@ export type PaymentMethod = {
   total_gateway_fee: number;
   /** The rest of those deposits, for the app's payout address (their amounts less `total_gateway_fee`). Summed exactly in base units, then truncated to 6 decimals. */
   total_payout_amount: number;
+  /** The part of `total_withdraw_amount` that paid refunds of the app's invoices, in the coin. */
+  total_refund_amount: number;
 };
 export type UserPaymentMethod = {
   /** The id of this use (what `updatePaymentMethod` takes as `id`). */
@@ -378,8 +380,10 @@ export type UserPaymentMethod = {
 export type TransactionTotals = {
   /** Number of received transactions (deposits). */
   incoming: number;
-  /** Number of sent transactions (withdrawals). */
+  /** Number of sent transactions (withdrawals), refunds among them. */
   outgoing: number;
+  /** How many of the sent transactions paid refunds of the app's invoices. */
+  refunds: number;
 };
 export type ApiLog = {
   /** The log entry's id. */
@@ -472,6 +476,10 @@ export type DailyLog = {
   gateway_fee_volume: number;
   /** The rest of that day's deposits, for the app's payout address (`deposit_volume` less `gateway_fee_volume`, exact in base units, truncated to 6 decimals). */
   payout_volume: number;
+  /** The sends of `withdraw_count` that paid refunds of the app's invoices. */
+  refund_count: number;
+  /** Their amount, part of `withdraw_volume`. */
+  refund_volume: number;
 };
 export type DailyLogPage = {
   /** The rows of this page, newest first. */

@@ -543,6 +543,26 @@ describe('Merchant Setting and Usage', () => {
     expect(screen.getByText(/the gateway fee \(your package's percent/)).toBeInTheDocument();
   });
 
+  test('marks the refunds among the sent transactions and totals', async () => {
+    renderTab('usage');
+    const sent = (await screen.findByText('Sent Transactions')).parentElement as HTMLElement;
+    expect(sent).toHaveTextContent('Sent Transactions182 of them refunds');
+    const card = screen.getByRole('heading', { level: 3, name: 'USDT (BNB Smart Chain)' })
+      .parentElement as HTMLElement;
+    expect(within(card).getByText('Sent as Refunds').nextElementSibling).toHaveTextContent(
+      '20.500000',
+    );
+  });
+
+  test('says nothing of refunds on the sent count when there are none', async () => {
+    renderTab(
+      'usage',
+      makeAppDetails({ total_transaction: { incoming: 27, outgoing: 18, refunds: 0 } }),
+    );
+    const sent = (await screen.findByText('Sent Transactions')).parentElement as HTMLElement;
+    expect(sent).toHaveTextContent(/^Sent Transactions18$/);
+  });
+
   test('shows the methods in use first and the unused ones behind a toggle', async () => {
     const SOL = { ...TRX, id: 'pm_sol', name: 'SOL', network_name: 'Solana' };
     const STOPPED = {
@@ -850,6 +870,15 @@ describe('Logs', () => {
     );
     expect(screen.getByRole('columnheader', { name: 'Gateway Fee' })).toBeInTheDocument();
     expect(screen.getByRole('columnheader', { name: 'To Payout Address' })).toBeInTheDocument();
+  });
+
+  test('Daily Logs mark the refunds among the sends', async () => {
+    renderTab('daily-logs');
+    expect(await screen.findByRole('cell', { name: '4.5000 USDT' })).toHaveAttribute(
+      'data-label',
+      'Refund Amount',
+    );
+    expect(screen.getByRole('columnheader', { name: 'Refund Count' })).toBeInTheDocument();
   });
 
   test("empty lists say 'No record Found' and show no pagination", async () => {

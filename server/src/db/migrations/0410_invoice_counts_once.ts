@@ -25,7 +25,7 @@ import {
  * an emptied day by its figures. Invoices already settled in several methods are counted once
  * from here on, as the new triggers see their rows' tnx_count set.
  */
-const USAGE_0410: DailyUsageRules = {
+export const USAGE_0410: DailyUsageRules = {
   figures: [...USAGE_0230.figures, 'deposit_rows'],
   present: ['deposit_rows', 'withdraw_count', 'plan_withdraw_count'],
   rules: USAGE_0230.rules.map((rule) =>

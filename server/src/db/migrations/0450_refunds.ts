@@ -1,6 +1,32 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { columnTypes } from '../columns';
+import { engineOf } from '../connection';
+import { dropUsageTriggers, usageTriggers, type DailyUsageRules } from './0230_maintained_counts';
 import { addOwnerTriggers, appOwner, ownColumn } from './0240_owner_changes';
+import { USAGE_0410 } from './0410_invoice_counts_once';
+
+/**
+ * The completed sends that pay a refund, counted apart in each day and method
+ * (app_daily_usage.refund_count and refund_micro), so Usage and the Daily Logs mark them: they
+ * stay among the withdrawals too (withdraw_count and withdraw_micro, and the plan's count).
+ */
+const USAGE_0450: DailyUsageRules = {
+  figures: [...USAGE_0410.figures, 'refund_count', 'refund_micro'],
+  present: USAGE_0410.present,
+  rules: USAGE_0410.rules.map((rule) =>
+    rule.table === 'send_transactions'
+      ? {
+          ...rule,
+          columns: [...rule.columns, 'refund_id'],
+          values: (engine, r) => [
+            ...rule.values(engine, r),
+            `CASE WHEN ${r}.status = 1 AND ${r}.refund_id IS NOT NULL THEN 1 ELSE 0 END`,
+            `CASE WHEN ${r}.status = 1 AND ${r}.refund_id IS NOT NULL THEN ${r}.amount_micro ELSE 0 END`,
+          ],
+        }
+      : { ...rule, values: (engine, r) => [...rule.values(engine, r), '0', '0'] },
+  ),
+};
 
 /**
  * Refunds (domain/refunds/): money an app gives back on one of its invoices, in one method, from
@@ -16,6 +42,8 @@ import { addOwnerTriggers, appOwner, ownColumn } from './0240_owner_changes';
  *   the destination is known. `send_id` is the send_transactions row that pays it once the wallet
  *   covers it; `waiting_message` says what the wallet lacks while it cannot.
  * - send_transactions.refund_id: the refund a send pays (null for a withdrawal), unique.
+ * - app_daily_usage.refund_count and refund_micro: the completed refunds among the day's sends
+ *   (USAGE_0450). No send paid a refund before this migration: they start at 0.
  * (app_id, created_at, id) serves the cursor-paged list, (invoice_id) an invoice's refunds and
  * its cap, (status) the refunds job. Owner triggers (0240) void an app's kept reads (the invoice
  * answer and checkout page show refunds) whenever one of its refunds is written.
@@ -68,6 +96,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .unique()
     .execute();
   await addOwnerTriggers(db, [['refunds', [appOwner, ownColumn('app_id')]]]);
+  await db.schema
+    .alterTable('app_daily_usage')
+    .addColumn('refund_count', type.bigint, (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('app_daily_usage')
+    .addColumn('refund_micro', type.micro, (c) => c.notNull().defaultTo(0))
+    .execute();
+  const engine = engineOf(db);
+  for (const statement of [
+    ...dropUsageTriggers(engine, USAGE_0410),
+    ...usageTriggers(engine, USAGE_0450),
+  ]) {
+    await sql.raw(statement).execute(db);
+  }
 }
 
 export async function down(): Promise<void> {

@@ -101,4 +101,7 @@ export interface AppDailyUsageTable {
   net_micro: number;
   /** The credited deposit rows, counted or not (a day and method is kept while it has any). */
   deposit_rows: number;
+  /** The completed sends that paid refunds, among withdraw_count (domain/apps/usage.ts). */
+  refund_count: number;
+  refund_micro: number;
 }

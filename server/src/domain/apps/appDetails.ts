@@ -204,9 +204,9 @@ export async function appDetails(
   ]);
   const totalOf = (
     id: string,
-    side: 'deposit_micro' | 'withdraw_micro' | 'fee_micro' | 'payout_micro',
+    side: 'deposit_micro' | 'withdraw_micro' | 'fee_micro' | 'payout_micro' | 'refund_micro',
   ) => microToDecimal(totals.get(id)?.[side] ?? 0n);
-  const countOf = (side: 'deposit_count' | 'withdraw_count') =>
+  const countOf = (side: 'deposit_count' | 'withdraw_count' | 'refund_count') =>
     [...totals.values()].reduce((sum, t) => sum + t[side], 0);
   const receiveTotal = counts.receive_transactions;
   const sendTotal = counts.send_transactions;
@@ -242,6 +242,7 @@ export async function appDetails(
       total_withdraw_amount: totalOf(m.id, 'withdraw_micro'),
       total_gateway_fee: totalOf(m.id, 'fee_micro'),
       total_payout_amount: totalOf(m.id, 'payout_micro'),
+      total_refund_amount: totalOf(m.id, 'refund_micro'),
     })),
     user_payment_methods: used.map((u): Schemas['UserPaymentMethod'] => ({
       id: u.id,
@@ -254,7 +255,11 @@ export async function appDetails(
     })),
     generated_deposit_address: accountTotal,
     // Credited deposits and completed withdrawals, as Usage shows them (the lists hold all rows).
-    total_transaction: { incoming: countOf('deposit_count'), outgoing: countOf('withdraw_count') },
+    total_transaction: {
+      incoming: countOf('deposit_count'),
+      outgoing: countOf('withdraw_count'),
+      refunds: countOf('refund_count'),
+    },
     receive: pageOf(
       appId,
       'receive',
@@ -342,6 +347,8 @@ export async function appDetails(
         withdraw_volume: microToDecimal(d.withdraw_micro),
         gateway_fee_volume: microToDecimal(d.fee_micro),
         payout_volume: microToDecimal(d.payout_micro),
+        refund_count: d.refund_count,
+        refund_volume: microToDecimal(d.refund_micro),
       })),
       daily.total,
       at('daily_logs'),

@@ -44,7 +44,7 @@ describe('app usage from the rows', () => {
     const sends: [string, 0 | 1 | 6, number, string][] = [
       ['a', 1, 3_000_000, '2026-11-20T10:00:00.000Z'],
       ['b', 6, 5_000_000, '2026-11-20T11:00:00.000Z'], // unsuccessful
-      ['c', 1, 1_500_000, '2026-11-22T10:00:00.000Z'],
+      ['c', 1, 1_500_000, '2026-11-22T10:00:00.000Z'], // pays a refund
     ];
     for (const [id, status, micro, createdAt] of sends) {
       await insertSend(t, {
@@ -53,6 +53,7 @@ describe('app usage from the rows', () => {
         amount_micro: micro,
         to_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
         status,
+        refund_id: id === 'c' ? 'rf_usage_c' : null,
         created_at: createdAt,
       });
     }
@@ -69,13 +70,16 @@ describe('app usage from the rows', () => {
         r.deposit_micro,
         r.withdraw_count,
         r.withdraw_micro,
+        r.refund_count,
+        r.refund_micro,
       ]),
     ).toEqual([
-      ['2026-11-22', 'pm_usdt_bsc', 0, 0n, 1, 1_500_000n],
-      ['2026-11-21', 'pm_usdt_bsc', 2, 2n ** 54n, 0, 0n],
-      ['2026-11-21', 'pm_trx', 1, 7_000_000n, 0, 0n],
-      ['2026-11-20', 'pm_usdt_bsc', 2, 26_500_000n, 1, 3_000_000n],
-      ['2026-11-19', 'pm_usdt_bsc', 1, 4_000_000n, 0, 0n],
+      // A refund's send is among the withdrawals, and counted apart as a refund too.
+      ['2026-11-22', 'pm_usdt_bsc', 0, 0n, 1, 1_500_000n, 1, 1_500_000n],
+      ['2026-11-21', 'pm_usdt_bsc', 2, 2n ** 54n, 0, 0n, 0, 0n],
+      ['2026-11-21', 'pm_trx', 1, 7_000_000n, 0, 0n, 0, 0n],
+      ['2026-11-20', 'pm_usdt_bsc', 2, 26_500_000n, 1, 3_000_000n, 0, 0n],
+      ['2026-11-19', 'pm_usdt_bsc', 1, 4_000_000n, 0, 0n, 0, 0n],
     ]);
     const second = await dailyLogs(t.db, APP, { limit: 2, offset: 2 }, FEE_LEG);
     expect(second.total).toBe(5);
@@ -101,10 +105,13 @@ describe('app usage from the rows', () => {
         // Rows from before the watcher (amount_micro only) carry no fee: all to the payout.
         fee_micro: 0n,
         payout_micro: days.reduce((n, d) => n + d.deposit_micro, 0n),
+        refund_count: days.reduce((n, d) => n + d.refund_count, 0),
+        refund_micro: days.reduce((n, d) => n + d.refund_micro, 0n),
       });
     }
     expect(totals.get('pm_usdt_bsc')?.deposit_count).toBe(5);
     expect(totals.get('pm_usdt_bsc')?.deposit_micro).toBe(2n ** 54n + 30_500_000n);
+    expect(totals.get('pm_usdt_bsc')?.refund_micro).toBe(1_500_000n);
   });
 });
 

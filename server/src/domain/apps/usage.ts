@@ -23,7 +23,9 @@ import { microOfRaw, sumMicro } from '../../db/sums';
 //     several methods is one deposit per method and one transaction, counted under its first
 //     method's, the others 0 (migration 0410). Each is a credited row all the same (deposit_rows,
 //     which keeps its day and method in the Daily Logs) with its own amount, fee and net.
-//   - A withdrawal counts once Completed (1), on the day it was created.
+//   - A withdrawal counts once Completed (1), on the day it was created. A send that pays a
+//     refund (refund_id) is a withdrawal like the others, and counted apart as well
+//     (refund_count, refund_micro) so Usage and the Daily Logs mark the refunds among them.
 //   - The plan (tnx_limit, daily_tnx_limit, the dashboard's "used") counts the credited deposits
 //     and every withdrawal accepted until it is cancelled (PLAN_SEND_STATUSES), also by the day
 //     it was created: app_daily_usage keeps those as plan_withdraw_count.
@@ -81,6 +83,8 @@ function activityRows(db: Executor, appId: string) {
           .end()
           .as('net_micro'),
         sql<number>`1`.as('deposit_rows'),
+        sql<number>`0`.as('refund_count'),
+        sql<number>`0`.as('refund_micro'),
       ];
     })
     .where('r.app_id', '=', appId)
@@ -90,6 +94,13 @@ function activityRows(db: Executor, appId: string) {
     .select((eb) => {
       const completed = (then: Expression<number>) =>
         eb.case().when('status', '=', SEND_COMPLETED).then(then).else(0).end();
+      const refunded = (then: Expression<number>) =>
+        eb
+          .case()
+          .when(eb.and([eb('status', '=', SEND_COMPLETED), eb('refund_id', 'is not', null)]))
+          .then(then)
+          .else(0)
+          .end();
       return [
         utcDay(db, eb.ref('created_at')).as('day'),
         'payment_method_id',
@@ -101,6 +112,8 @@ function activityRows(db: Executor, appId: string) {
         sql<number>`0`.as('fee_micro'),
         sql<number>`0`.as('net_micro'),
         sql<number>`0`.as('deposit_rows'),
+        refunded(sql<number>`1`).as('refund_count'),
+        refunded(eb.ref('amount_micro')).as('refund_micro'),
       ];
     })
     .where('app_id', '=', appId)
@@ -124,6 +137,8 @@ interface SummedRow {
   withdraw_micro: string;
   fee_micro: string;
   net_micro: string;
+  refund_count: string | number | null;
+  refund_micro: string;
 }
 
 interface KeptTotals {
@@ -136,6 +151,9 @@ interface KeptTotals {
   fee_micro: bigint;
   /** Their amounts less those fees, likewise (the payout leg, with a fee leg). */
   net_micro: bigint;
+  /** The completed sends that paid refunds (among withdraw_count and withdraw_micro). */
+  refund_count: number;
+  refund_micro: bigint;
 }
 
 function keptTotalsOf(row: SummedRow): KeptTotals {
@@ -146,6 +164,8 @@ function keptTotalsOf(row: SummedRow): KeptTotals {
     withdraw_micro: BigInt(row.withdraw_micro),
     fee_micro: BigInt(row.fee_micro),
     net_micro: BigInt(row.net_micro),
+    refund_count: Number(row.refund_count ?? 0),
+    refund_micro: BigInt(row.refund_micro),
   };
 }
 
@@ -159,6 +179,9 @@ export interface ActivityTotals {
   fee_micro: bigint;
   /** What the sweeps pay the payout address: the deposits less that fee. */
   payout_micro: bigint;
+  /** The completed sends that paid refunds (among withdraw_count and withdraw_micro). */
+  refund_count: number;
+  refund_micro: bigint;
 }
 
 function totalsOf(row: SummedRow, { feeLeg }: FeeLeg): ActivityTotals {
@@ -216,6 +239,8 @@ export async function derivedDailyUsage(db: Executor, appId: string): Promise<Da
       sumMicro(eb.ref('t.fee_micro')).as('fee_micro'),
       sumMicro(eb.ref('t.net_micro')).as('net_micro'),
       eb.fn.sum<number>('t.deposit_rows').as('deposit_rows'),
+      eb.fn.sum<number>('t.refund_count').as('refund_count'),
+      sumMicro(eb.ref('t.refund_micro')).as('refund_micro'),
     ])
     .groupBy(['t.day', 't.payment_method_id'])
     .execute();
@@ -237,6 +262,8 @@ export async function storedDailyUsage(db: Executor, appId: string): Promise<Dai
       sql<string>`cast(${eb.ref('fee_micro')} as text)`.as('fee_micro'),
       sql<string>`cast(${eb.ref('net_micro')} as text)`.as('net_micro'),
       'deposit_rows',
+      'refund_count',
+      sql<string>`cast(${eb.ref('refund_micro')} as text)`.as('refund_micro'),
     ])
     .where('app_id', '=', appId)
     .execute();
@@ -267,6 +294,8 @@ const dailyLogRows = prepared(
         sql<string>`cast(${eb.ref('u.withdraw_micro')} as text)`.as('withdraw_micro'),
         sql<string>`cast(${eb.ref('u.fee_micro')} as text)`.as('fee_micro'),
         sql<string>`cast(${eb.ref('u.net_micro')} as text)`.as('net_micro'),
+        'u.refund_count',
+        sql<string>`cast(${eb.ref('u.refund_micro')} as text)`.as('refund_micro'),
       ])
       .where('u.app_id', '=', p.appId)
       .where(shownInLogs)
@@ -327,6 +356,8 @@ const totalsByMethod = prepared(
         sumMicro(eb.ref('withdraw_micro')).as('withdraw_micro'),
         sumMicro(eb.ref('fee_micro')).as('fee_micro'),
         sumMicro(eb.ref('net_micro')).as('net_micro'),
+        eb.fn.sum<number>('refund_count').as('refund_count'),
+        sumMicro(eb.ref('refund_micro')).as('refund_micro'),
       ])
       .where('app_id', '=', p.appId)
       .groupBy('payment_method_id'),

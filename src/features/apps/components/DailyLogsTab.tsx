@@ -34,6 +34,14 @@ const COLUMNS: Column<DailyLog>[] = [
     className: 'text-nowrap',
     cell: (log) => formatCoin(log.withdraw_volume, log.name),
   },
+  // The sends among those that paid refunds of the app's invoices.
+  { header: 'Refund Count', numeric: true, cell: (log) => log.refund_count },
+  {
+    header: 'Refund Amount',
+    numeric: true,
+    className: 'text-nowrap',
+    cell: (log) => formatCoin(log.refund_volume, log.name),
+  },
 ];
 
 export function DailyLogsTab({ appId }: { appId: string }) {

@@ -6,12 +6,13 @@ import Row from 'react-bootstrap/Row';
 import type { AppDetails, PaymentMethod } from '../../../api/apps';
 import { formatCoinTotal } from '../../../lib/format';
 
-function Figure({ label, value }: { label: string; value: string | number }) {
+function Figure({ label, value, note }: { label: string; value: string | number; note?: string }) {
   return (
     <Card className="h-100 usage-card">
       <Card.Body>
         <div className="small text-muted">{label}</div>
         <div className="fs-4 fw-semibold text-break">{value}</div>
+        {note && <div className="small text-muted">{note}</div>}
       </Card.Body>
     </Card>
   );
@@ -41,6 +42,12 @@ function MethodCards({ methods }: { methods: PaymentMethod[] }) {
                   <dt className="small fw-normal text-muted">Total Sent</dt>
                   <dd className="mb-0 fw-semibold">
                     {formatCoinTotal(method.total_withdraw_amount)}
+                  </dd>
+                </div>
+                <div>
+                  <dt className="small fw-normal text-muted">Sent as Refunds</dt>
+                  <dd className="mb-0 fw-semibold">
+                    {formatCoinTotal(method.total_refund_amount)}
                   </dd>
                 </div>
                 <div>
@@ -79,6 +86,12 @@ function splitByUse(details: AppDetails): {
   };
 }
 
+/** The refunds among the sent transactions, when there are any. */
+function refundNote(refunds: number): string | undefined {
+  if (refunds === 0) return undefined;
+  return refunds === 1 ? '1 of them a refund' : `${refunds} of them refunds`;
+}
+
 /** Counts, then the methods in use with their totals; the others behind a toggle. */
 export function UsageTab({ details }: { details: AppDetails }) {
   const { used, others } = splitByUse(details);
@@ -93,7 +106,11 @@ export function UsageTab({ details }: { details: AppDetails }) {
           <Figure label="Received Transactions" value={details.total_transaction.incoming} />
         </Col>
         <Col>
-          <Figure label="Sent Transactions" value={details.total_transaction.outgoing} />
+          <Figure
+            label="Sent Transactions"
+            value={details.total_transaction.outgoing}
+            note={refundNote(details.total_transaction.refunds)}
+          />
         </Col>
       </Row>
       <MethodCards methods={used} />
