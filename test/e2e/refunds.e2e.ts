@@ -219,4 +219,20 @@ test('the overpaid part goes back: refunded in the portal, claimed by the shoppe
   expect(types).toEqual(['refund.created', 'refund.claimed', 'refund.completed']);
   expect(receiver.problems).toEqual([]);
   await phone.context.close();
+
+  // Usage and the Daily Logs count its send among the app's sends, marked as a refund.
+  await openTab(page, 'Usage');
+  await page.getByText('1 of them a refund').waitFor({ timeout: WAIT_MS });
+  await snap(page, 'refunds-usage-desktop');
+  await openTab(page, 'Daily Logs');
+  await page
+    .locator('td[data-label="Send Amount"]')
+    .filter({ hasText: '5.0000 USDT including 1 refund (5.0000 USDT)' })
+    .waitFor({ timeout: WAIT_MS });
+  await snap(page, 'refunds-daily-logs-desktop');
+  await page.setViewportSize(PHONE);
+  await snap(page, 'refunds-daily-logs-phone');
+  await page.goto(new URL('usage', page.url()).pathname);
+  await page.getByText('1 of them a refund').waitFor();
+  await snap(page, 'refunds-usage-phone');
 });

@@ -554,6 +554,23 @@ describe('Merchant Setting and Usage', () => {
     );
   });
 
+  test('reads the figures again when Usage is opened: what moved meanwhile shows', async () => {
+    const { user } = renderTab(
+      'api-logs',
+      makeAppDetails({ total_transaction: { incoming: 27, outgoing: 17, refunds: 0 } }),
+    );
+    await screen.findByRole('heading', { level: 2, name: 'API Logs' });
+    // A refund completes while the merchant is on another tab.
+    server.use(reply('getAppDetails', { status: true, data: makeAppDetails() }));
+    await user.click(
+      within(screen.getByRole('navigation', { name: 'App menu' })).getByRole('link', {
+        name: 'Usage',
+      }),
+    );
+    expect(await screen.findByText('2 of them refunds')).toBeInTheDocument();
+    expect(screen.getByText('18')).toBeInTheDocument();
+  });
+
   test('says nothing of refunds on the sent count when there are none', async () => {
     renderTab(
       'usage',
@@ -874,11 +891,9 @@ describe('Logs', () => {
 
   test('Daily Logs mark the refunds among the sends', async () => {
     renderTab('daily-logs');
-    expect(await screen.findByRole('cell', { name: '4.5000 USDT' })).toHaveAttribute(
-      'data-label',
-      'Refund Amount',
-    );
-    expect(screen.getByRole('columnheader', { name: 'Refund Count' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('cell', { name: '10.0000 USDT including 1 refund (4.5000 USDT)' }),
+    ).toHaveAttribute('data-label', 'Send Amount');
   });
 
   test("empty lists say 'No record Found' and show no pagination", async () => {

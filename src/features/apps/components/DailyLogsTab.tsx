@@ -28,19 +28,26 @@ const COLUMNS: Column<DailyLog>[] = [
     cell: (log) => formatCoin(log.payout_volume, log.name),
   },
   { header: 'Send Count', numeric: true, cell: (log) => log.withdraw_count },
+  // With the refunds among those sends under it (in the cell: a column more would not fit
+  // beside the menu at 1280 px).
   {
     header: 'Send Amount',
     numeric: true,
-    className: 'text-nowrap',
-    cell: (log) => formatCoin(log.withdraw_volume, log.name),
-  },
-  // The sends among those that paid refunds of the app's invoices.
-  { header: 'Refund Count', numeric: true, cell: (log) => log.refund_count },
-  {
-    header: 'Refund Amount',
-    numeric: true,
-    className: 'text-nowrap',
-    cell: (log) => formatCoin(log.refund_volume, log.name),
+    // One element: a phone's stacked row lays the cell's children side by side.
+    cell: (log) => (
+      <span className="d-inline-block">
+        <span className="text-nowrap">{formatCoin(log.withdraw_volume, log.name)}</span>
+        {log.refund_count > 0 && (
+          <>
+            {' '}
+            <span className="d-block small text-muted">
+              {`including ${log.refund_count === 1 ? '1 refund' : `${log.refund_count} refunds`}`}{' '}
+              <span className="text-nowrap">({formatCoin(log.refund_volume, log.name)})</span>
+            </span>
+          </>
+        )}
+      </span>
+    ),
   },
 ];
 

@@ -3,8 +3,9 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
-import type { AppDetails, PaymentMethod } from '../../../api/apps';
+import { useGetAppDetailsQuery, type AppDetails, type PaymentMethod } from '../../../api/apps';
 import { formatCoinTotal } from '../../../lib/format';
+import { LIVE } from './usePagedList';
 
 function Figure({ label, value, note }: { label: string; value: string | number; note?: string }) {
   return (
@@ -19,8 +20,9 @@ function Figure({ label, value, note }: { label: string; value: string | number;
 }
 
 /**
- * One card per payment method: the totals received and sent, and how the received total splits
- * at the sweep between the gateway's fee and the payout address (6 decimals).
+ * One card per payment method: the totals received and sent, how the received total splits at
+ * the sweep between the gateway's fee and the payout address, and how much of the sent total
+ * paid refunds (6 decimals). In two columns: what came in on the left, what went out on the right.
  */
 function MethodCards({ methods }: { methods: PaymentMethod[] }) {
   if (methods.length === 0) return null;
@@ -45,14 +47,14 @@ function MethodCards({ methods }: { methods: PaymentMethod[] }) {
                   </dd>
                 </div>
                 <div>
+                  <dt className="small fw-normal text-muted">Gateway Fee</dt>
+                  <dd className="mb-0 fw-semibold">{formatCoinTotal(method.total_gateway_fee)}</dd>
+                </div>
+                <div>
                   <dt className="small fw-normal text-muted">Sent as Refunds</dt>
                   <dd className="mb-0 fw-semibold">
                     {formatCoinTotal(method.total_refund_amount)}
                   </dd>
-                </div>
-                <div>
-                  <dt className="small fw-normal text-muted">Gateway Fee</dt>
-                  <dd className="mb-0 fw-semibold">{formatCoinTotal(method.total_gateway_fee)}</dd>
                 </div>
                 <div>
                   <dt className="small fw-normal text-muted">To Payout Address</dt>
@@ -92,8 +94,14 @@ function refundNote(refunds: number): string | undefined {
   return refunds === 1 ? '1 of them a refund' : `${refunds} of them refunds`;
 }
 
-/** Counts, then the methods in use with their totals; the others behind a toggle. */
-export function UsageTab({ details }: { details: AppDetails }) {
+/**
+ * Counts, then the methods in use with their totals; the others behind a toggle. The figures move
+ * without the merchant doing anything (deposits credited, sends and refunds completed): read
+ * again when the tab is shown, then every few seconds as the lists are.
+ */
+export function UsageTab({ details: shown }: { details: AppDetails }) {
+  const live = useGetAppDetailsQuery({ id: shown.app_data.id }, LIVE);
+  const details = live.data?.data ?? shown;
   const { used, others } = splitByUse(details);
   const [showOthers, setShowOthers] = useState(false);
   return (
