@@ -142,6 +142,17 @@ test('the overpaid part goes back: refunded in the portal, claimed by the shoppe
   await phone.page.getByRole('heading', { level: 1, name: 'Claim your refund' }).waitFor();
   await phone.page.getByText('5 USDT', { exact: true }).waitFor();
   await snap(phone.page, 'refunds-claim-phone');
+  // The narrowest phones, and a desktop browser zoomed to 200 % (1280 px wide at 200 %: 640).
+  for (const [width, name] of [
+    [320, 'narrowest'],
+    [640, 'zoomed'],
+  ] as const) {
+    const other = await openPage({ width, height: 700 });
+    await other.page.goto(new URL(claimUrl).pathname);
+    await other.page.getByRole('heading', { level: 1, name: 'Claim your refund' }).waitFor();
+    await snap(other.page, `refunds-claim-${name}`);
+    await other.context.close();
+  }
   // An address of another network: said at the field, in the shopper's words; nothing claimed.
   await phone.page.getByLabel(/^Your USDT address on/).fill('TJRabPrwbZy45sbavfcjinPJC18kjpRTv8');
   await phone.page.getByLabel(/^I have checked this address/).check();
