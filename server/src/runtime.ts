@@ -71,6 +71,7 @@ function demoGatewayOf(config: ResolvedConfig): DemoGateway | undefined {
       localChain: !config.chainRpcUrl && !config.usdtContract,
       origin: `http://localhost:${config.port}`,
       rates: config,
+      serverKey: config.secretKey,
     };
   } catch (error) {
     if (error instanceof WalletKeyError) return undefined;

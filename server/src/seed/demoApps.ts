@@ -78,6 +78,8 @@ export interface DemoGateway {
   origin: string;
   /** The rate sources the demo invoices are priced with. */
   rates: RateDeps['config'];
+  /** Seals the demo refund's claim link for the merchant's reads (SECRET_KEY). */
+  serverKey: string;
 }
 
 export async function seedDemoApps(
@@ -191,7 +193,7 @@ export async function seedDemoApps(
       .execute();
   });
 
-  if (gateway) await seedDemoGatewayHistory(db, gateway, appId, now);
+  if (gateway) await seedDemoGatewayHistory(db, gateway, appId, now, sign);
   // The Webhook URl comes after the history: the deposits' events are in the outbox, but no
   // delivery was queued to an address that has never answered (store.example.com is a
   // placeholder), so IPN Logs starts empty instead of with days of retries.
@@ -212,6 +214,7 @@ async function seedDemoGatewayHistory(
   gateway: DemoGateway,
   appId: string,
   now: number,
+  sign: RequestSigner,
 ): Promise<void> {
   const usdt: GatewayAccount[] = [];
   for (let i = 0; i < USDT_ACCOUNTS + TRX_ACCOUNTS; i += 1) {
@@ -254,5 +257,5 @@ async function seedDemoGatewayHistory(
   }
   await pay(decimalToMicro('0.5'), now - 3 * HOUR);
   await watchDeposits(db, chain, new Date(now));
-  await seedDemoInvoices(db, gateway, appId, now);
+  await seedDemoInvoices(db, gateway, appId, now, sign);
 }

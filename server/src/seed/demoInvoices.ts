@@ -7,8 +7,12 @@ import {
 import { expireInvoices } from '../domain/invoices/expiry';
 import { cancelInvoice, createInvoice, markInvoice } from '../domain/invoices/invoices';
 import { decimalToMicro } from '../domain/money';
+import { gasBalanceReader } from '../domain/chain/balances';
 import { watchDeposits } from '../domain/payments/deposits';
+import { provisionGasAddresses } from '../domain/payments/gasProvisioner';
 import { RateBook } from '../domain/rates/rates';
+import { requestRefund } from '../domain/refunds/refunds';
+import type { RequestSigner } from '../signer/client/requestMac';
 import type { DemoGateway } from './demoApps';
 
 // The demo store's invoices, one or more in each status the Invoices tab shows, made as a
@@ -17,12 +21,15 @@ import type { DemoGateway } from './demoApps';
 // the watcher and the expiry job run at the moments they would have run. Nothing is left half
 // done for the running server but the newest partial payment's confirmations (no status changes
 // with them), so the demo's figures are the same at every start. A processing invoice lasts
-// seconds on the local chain: the demo has none.
+// seconds on the local chain: the demo has none. The overpaid invoice's excess is being given
+// back: a refund asked through the domain, its claim link waiting for the shopper.
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const METHOD = 'USDT-BEP20';
+/** The demo invoice paid more than its price, whose excess is refunded. */
+const OVERPAID = 'ORD-5003';
 
 interface DemoInvoice {
   orderId: string;
@@ -138,6 +145,7 @@ export async function seedDemoInvoices(
   gateway: DemoGateway,
   appId: string,
   now: number,
+  sign: RequestSigner,
 ): Promise<void> {
   const chain = new LocalChainAdapter(db);
   const rates = new RateBook({ db, config: gateway.rates });
@@ -146,6 +154,7 @@ export async function seedDemoInvoices(
     .select('confirmations')
     .where('code', '=', METHOD)
     .executeTakeFirstOrThrow();
+  const made = new Map<string, string>();
   for (const demo of DEMO_INVOICES) {
     const created = now - demo.ago;
     const invoice = await createInvoice(db, rates, gateway.xpub, {
@@ -160,6 +169,7 @@ export async function seedDemoInvoices(
       now: new Date(created),
       tokenOnChain: (_chainId, listed) => chain.tokenContract(listed),
     });
+    made.set(demo.orderId, invoice.id);
     const address = invoice.payment_options[0]?.address;
     if (!address) throw new Error(`The demo invoice ${demo.orderId} has no address`);
     const expiry = created + demo.expiresIn * 1000;
@@ -195,4 +205,27 @@ export async function seedDemoInvoices(
     if (expiry < now) await expireInvoices(db, new Date(expiry + MINUTE));
     if (!actsFirst) await act();
   }
+  const overpaid = made.get(OVERPAID);
+  if (!overpaid) throw new Error(`The demo has no invoice ${OVERPAID}`);
+  // A refund is paid from the app's operational wallet: the job that makes it has run by then.
+  await provisionGasAddresses(db, gateway.xpub);
+  await requestRefund(db, {
+    appId,
+    invoiceId: overpaid,
+    amountKind: 'overpaid',
+    reason: 'You paid 0.5 USDT more than the price: here it is back.',
+    now: new Date(now - 2 * HOUR),
+    rates,
+    tokenOnChain: (_chainId, listed) => chain.tokenContract(listed),
+    origin: gateway.origin,
+    serverKey: gateway.serverKey,
+    sign,
+    // The demo's chain is the local one: no RPC to read balances over.
+    readerFor: (trx) =>
+      gasBalanceReader(
+        { chainRpcUrl: undefined, usdtContract: undefined, chainRpcUrls: new Map() },
+        chain,
+        trx,
+      ),
+  });
 }

@@ -140,7 +140,7 @@ describe('the seed', () => {
     }
   });
 
-  it('gives the demo store invoices in every status, as the watcher and the expiry job left them', async () => {
+  it('gives the demo store invoices in every status, as the watcher and the expiry job left them, and a refund', async () => {
     const runtime = await start({ NODE_ENV: 'development' });
     try {
       const invoices = await runtime.db
@@ -186,6 +186,21 @@ describe('the seed', () => {
         sql`app_id = 'app_demo_store' and type = 'invoice.settled'`,
       );
       expect(settledEvents).toBe(5);
+      // The overpaid one's excess is being given back: its claim link waits for the shopper.
+      const refunds = await runtime.db
+        .selectFrom('refunds')
+        .select(['invoice_id', 'status', 'amount_kind', 'amount_raw'])
+        .where('app_id', '=', 'app_demo_store')
+        .execute();
+      const overpaid = invoices.find((i) => i.order_id === 'ORD-5003')?.id;
+      expect(refunds).toEqual([
+        {
+          invoice_id: overpaid,
+          status: 'pending_claim',
+          amount_kind: 'overpaid',
+          amount_raw: (5n * 10n ** 17n).toString(),
+        },
+      ]);
     } finally {
       await runtime.close();
     }

@@ -130,6 +130,7 @@ describe('migration 0400: invoices', () => {
     // As the database was before the migration: no invoice tables (nor a later table that refers
     // to them), no settings on apps.
     for (const table of [
+      'refunds',
       'payment_link_visits',
       'invoice_payments',
       'invoice_payment_options',
