@@ -238,16 +238,25 @@ function bool(env: Env, key: string, fallback: boolean): boolean {
   throw new ConfigError(`${key} must be true or false, got '${raw}'`);
 }
 
-/** `id=url` pairs separated by commas; every id a chain id, every url http(s). */
+/** One chain's providers: one http(s) URL, or several separated by `|` (domain/chain/rpc.ts). */
+function isProviderList(setting: string): boolean {
+  const urls = setting.split('|');
+  return urls.every((url) => /^https?:\/\/[^|\s]+$/i.test(url) && URL.canParse(url));
+}
+
+/**
+ * `id=urls` pairs separated by commas; every id a chain id, its urls http(s), several separated
+ * by `|` (the chain's providers, in the order tried first).
+ */
 function rpcUrls(env: Env, key: string): ReadonlyMap<number, string> {
   const urls = new Map<number, string>();
   for (const pair of (str(env, key) ?? '').split(',')) {
     if (pair.trim() === '') continue;
     const match = /^\s*(\d+)\s*=\s*(\S+)\s*$/.exec(pair);
     const url = match?.[2] ?? '';
-    if (!match || !/^https?:\/\//i.test(url) || !URL.canParse(url)) {
+    if (!match || !isProviderList(url)) {
       throw new ConfigError(
-        `${key} takes chainId=http(s)-url pairs separated by commas, got '${pair}'`,
+        `${key} takes chainId=http(s)-url pairs separated by commas (several URLs of one chain separated by |), got '${pair}'`,
       );
     }
     const chainId = Number(match[1]);

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { buildApp } from './app';
 import { runPrimary } from './cluster';
 import { loadConfig, type Config } from './config';
+import { verifyProviders } from './domain/chain';
 import { refuseReadableSeed } from './domain/chain/walletKey';
 import { startWorker } from './jobs/worker';
 import { CHECKOUT_DIR, GATEWAY_DOCS_DIR, WEB_DIR } from './paths';
@@ -26,6 +27,8 @@ async function main(): Promise<void> {
 async function serve(loaded: Config): Promise<void> {
   const runtime = await openRuntime(loaded);
   const { config } = runtime;
+  // A provider answering for another chain stops the start, named (domain/chain/rpc.ts).
+  await verifyProviders(config);
   const app = await buildApp({
     config,
     db: runtime.db,

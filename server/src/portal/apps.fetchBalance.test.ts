@@ -1,6 +1,7 @@
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { parseEther, parseUnits, type Address } from 'viem';
+import { startFaultProxy } from '../../test/chain/faultProxy';
 import { startLocalNode, type LocalNode } from '../../test/chain/localNode';
 import { addMerchant } from '../../test/moneyFixtures';
 import { createTestApp, type TestApp } from '../../test/testApp';
@@ -177,12 +178,15 @@ describe('fetchBalance on an EVM chain', () => {
   });
 
   it('reads another EVM chain over BALANCE_RPC_URLS, its token at the method own contract', async () => {
-    // The node stands in for Ethereum (chain 1); its USDT has 6 decimals, like mainnet's.
+    // The node stands in for Ethereum (chain 1) through a proxy answering that chain's id (the
+    // gateway checks every provider's); its USDT has 6 decimals, like mainnet's.
     const usdt6 = await node.deployToken(6, parseUnits('1000000', 6));
+    const ethereum = await startFaultProxy(node.url);
+    ethereum.set({ chainId: 1 });
     const env = {
       CHAIN_RPC_URL: node.url,
       USDT_CONTRACT: token,
-      BALANCE_RPC_URLS: `1=${node.url}`,
+      BALANCE_RPC_URLS: `1=${ethereum.url}`,
     };
     await withTestApp({ env }, async (multi) => {
       await multi.db
@@ -199,6 +203,7 @@ describe('fetchBalance on an EVM chain', () => {
       // Tron is not EVM: no RPC of ours can read it.
       await expectNoTronRpc(app);
     });
+    await ethereum.close();
   });
 
   it('answers 503 when the RPC cannot be reached', async () => {

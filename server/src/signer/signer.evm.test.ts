@@ -33,13 +33,15 @@ const FEE_ADDRESS = privateKeyToAddress(`0x${'78'.repeat(32)}`);
 const usdt = (amount: string, decimals = 18) => parseUnits(amount, decimals);
 
 let node: LocalNode;
+/** Ethereum's stand-in (chain 1), a node of its own: transactions are signed for its chain id. */
+let eth: LocalNode;
 let t: TestApp;
 let signer: TestSigner;
 beforeAll(async () => {
-  node = await startLocalNode();
+  [node, eth] = await Promise.all([startLocalNode(), startLocalNode(1)]);
   const token = await node.deployToken(18, usdt('1000000'));
   t = await createTestApp({
-    env: { CHAIN_RPC_URL: node.url, USDT_CONTRACT: token, CHAIN_RPC_URLS: `1=${node.url}` },
+    env: { CHAIN_RPC_URL: node.url, USDT_CONTRACT: token, CHAIN_RPC_URLS: `1=${eth.url}` },
   });
   signer = await startTestSigner(t, { feeAddress: FEE_ADDRESS, replaceAfterMs: 60_000 });
 });
@@ -48,10 +50,11 @@ afterAll(async () => {
   await signer?.close();
   await t?.close();
   await node?.stop();
+  await eth?.stop();
 });
 
-const tokenBalance = (token: string, owner: string) =>
-  node.publicClient.readContract({
+const tokenBalance = (token: string, owner: string, on: LocalNode = node) =>
+  on.publicClient.readContract({
     address: token as Address,
     abi: BALANCE_OF,
     functionName: 'balanceOf',
@@ -60,7 +63,7 @@ const tokenBalance = (token: string, owner: string) =>
 
 let serial = 0;
 /** An app using `methodId` (chain `chainId`), its operational wallet funded with 1 ETH. */
-async function merchant(methodId: string, code: string) {
+async function merchant(methodId: string, code: string, on: LocalNode = node) {
   serial += 1;
   const appId = `app_evm_signer_${serial}`;
   const payout = privateKeyToAddress(`0x${(900 + serial).toString(16).padStart(64, '0')}`);
@@ -89,7 +92,7 @@ async function merchant(methodId: string, code: string) {
     .where('id', '=', `apm_evm_signer_${serial}`)
     .executeTakeFirstOrThrow();
   if (!gas) throw new Error('no gas address');
-  await node.sendNative(gas as Address, parseEther('1'));
+  await on.sendNative(gas as Address, parseEther('1'));
   const { account } = await openAccount(t.db, xpub, {
     appId,
     uniqueId: `order-${serial}`,
@@ -109,7 +112,7 @@ async function merchant(methodId: string, code: string) {
 async function credit(chainId: SpecChainId, address: string, confirmations: number) {
   const chain = chainAdapterFor(t.config, t.db, chainId);
   await watchDeposits(t.db, chain, t.clock());
-  await node.mine(confirmations - 1);
+  await (chainId === 1 ? eth : node).mine(confirmations - 1);
   await watchDeposits(t.db, chain, t.clock());
   const row = await t.db
     .selectFrom('receive_transactions')
@@ -135,7 +138,7 @@ const statusOf = async (id: string) =>
 
 /** A USDT whose transfer returns no bool (as on Ethereum), made USDT-ERC20's contract. */
 async function noBoolUsdtOnEthereum(): Promise<Address> {
-  const noBool = await node.deployToken(6, usdt('1000000', 6), { noBool: true });
+  const noBool = await eth.deployToken(6, usdt('1000000', 6), { noBool: true });
   await t.db
     .updateTable('payment_methods')
     .set({ token_contract_address: noBool })
@@ -169,19 +172,19 @@ describe('deposits complete on an EVM chain (Hardhat)', () => {
       const sent = await node.publicClient.getTransaction({ hash: x.tx_hash as Address });
       expect(sent.from.toLowerCase()).toBe(x.from_address.toLowerCase());
       // EIP-155: v = chainId * 2 + 35 or 36.
-      expect([31337n * 2n + 35n, 31337n * 2n + 36n]).toContain(sent.v);
+      expect([56n * 2n + 35n, 56n * 2n + 36n]).toContain(sent.v);
     }
   });
 
   it('sweeps a token whose transfer returns no bool (USDT on Ethereum)', async () => {
     const noBool = await noBoolUsdtOnEthereum();
-    const { payout, depositAddress } = await merchant('pm_usdt_eth', 'USDT-ERC20');
-    await node.transfer(noBool, depositAddress, usdt('20', 6));
+    const { payout, depositAddress } = await merchant('pm_usdt_eth', 'USDT-ERC20', eth);
+    await eth.transfer(noBool, depositAddress, usdt('20', 6));
     const id = await credit(1, depositAddress, 12);
     await passes(5);
     expect(await statusOf(id)).toBe(1);
-    expect(await tokenBalance(noBool, payout)).toBe(usdt('19.8', 6));
-    expect(await tokenBalance(noBool, FEE_ADDRESS)).toBe(usdt('0.2', 6));
+    expect(await tokenBalance(noBool, payout, eth)).toBe(usdt('19.8', 6));
+    expect(await tokenBalance(noBool, FEE_ADDRESS, eth)).toBe(usdt('0.2', 6));
   });
 
   it('replaces a top-up left unmined (automine off) at its nonce with a higher price', async () => {
@@ -229,15 +232,21 @@ describe('deposits complete on an EVM chain (Hardhat)', () => {
 
 describe('withdrawals go out on an EVM chain (Hardhat)', () => {
   /** The app's whitelist set and its operational wallet funded with `tokens` of `token`. */
-  async function payoutReady(methodId: string, code: string, token: string, tokens: bigint) {
-    const { appId, userId, gas, gasIndex } = await merchant(methodId, code);
+  async function payoutReady(
+    methodId: string,
+    code: string,
+    token: string,
+    tokens: bigint,
+    on: LocalNode = node,
+  ) {
+    const { appId, userId, gas, gasIndex } = await merchant(methodId, code, on);
     await t.db
       .updateTable('apps')
       .set({ whitelist_ip: '203.0.113.7' })
       .where('id', '=', appId)
       .execute();
     await registerApp(t, signer, appId); // its first whitelist: not held
-    await node.transfer(token as Address, gas as Address, tokens);
+    await on.transfer(token as Address, gas as Address, tokens);
     const to = privateKeyToAddress(`0x${(700 + serial).toString(16).padStart(64, '0')}`);
     return { appId, userId, gas, gasIndex, to };
   }
@@ -278,7 +287,7 @@ describe('withdrawals go out on an EVM chain (Hardhat)', () => {
     expect(sent).toMatchObject({ status: 5, tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     const tx = await node.publicClient.getTransaction({ hash: sent.tx_hash as Address });
     expect(tx.from.toLowerCase()).toBe(gas.toLowerCase());
-    expect([31337n * 2n + 35n, 31337n * 2n + 36n]).toContain(tx.v);
+    expect([56n * 2n + 35n, 56n * 2n + 36n]).toContain(tx.v);
     await sendPasses(1); // mined, short of its confirmations
     expect((await withdrawal(id)).status).toBe(5);
     await node.mine(15);
@@ -316,13 +325,19 @@ describe('withdrawals go out on an EVM chain (Hardhat)', () => {
 
   it('sends a token whose transfer returns no bool (USDT on Ethereum)', async () => {
     const noBool = await noBoolUsdtOnEthereum();
-    const { appId, to } = await payoutReady('pm_usdt_eth', 'USDT-ERC20', noBool, usdt('50', 6));
+    const { appId, to } = await payoutReady(
+      'pm_usdt_eth',
+      'USDT-ERC20',
+      noBool,
+      usdt('50', 6),
+      eth,
+    );
     const { id } = await withdraw(appId, 'USDT-ERC20', to, '20.25');
     await sendPasses(2);
-    await node.mine(12);
+    await eth.mine(12);
     await sendPasses(1);
     expect((await withdrawal(id)).status).toBe(1);
-    expect(await tokenBalance(noBool, to)).toBe(usdt('20.25', 6));
+    expect(await tokenBalance(noBool, to, eth)).toBe(usdt('20.25', 6));
   });
 
   it('gas drained after it was accepted: Unsuccessful; funded, re-initiated: Completed', async () => {
@@ -341,7 +356,7 @@ describe('withdrawals go out on an EVM chain (Hardhat)', () => {
     await node.sendRaw(
       await owner.signTransaction({
         type: 'legacy',
-        chainId: 31337,
+        chainId: node.chainId,
         nonce: await node.publicClient.getTransactionCount({ address: gas as Address }),
         gasPrice: price,
         gas: 21_000n,

@@ -27,14 +27,20 @@ import { freePort } from '../../../scripts/net.mjs';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const HARDHAT_CLI = path.join(ROOT, 'node_modules', 'hardhat', 'internal', 'cli', 'cli.js');
-// viem/chains' own `hardhat`, defined here: importing viem/chains evaluates its ~800 chain
-// modules, about 8 s per test file under Jest on this machine, for one definition.
-const hardhat = defineChain({
-  id: 31_337,
-  name: 'Hardhat',
-  nativeCurrency: { decimals: 18, name: 'Ether', symbol: 'ETH' },
-  rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
-});
+/**
+ * A Hardhat node standing in for a chain of the spec (BNB Smart Chain, 56, unless said): it
+ * answers that chain id, as the gateway checks every provider's (domain/chain/rpc.ts). Defined
+ * here, not taken from viem/chains: importing that evaluates its ~800 chain modules, about 8 s
+ * per test file under Jest on this machine, for one definition.
+ */
+function standIn(chainId: number) {
+  return defineChain({
+    id: chainId,
+    name: 'Hardhat',
+    nativeCurrency: { decimals: 18, name: 'Ether', symbol: 'ETH' },
+    rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
+  });
+}
 /** Hardhat's first default account (publicly known test key, funded on the local node only). */
 const DEPLOYER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 
@@ -60,6 +66,8 @@ export function compileTestToken(
 
 export interface LocalNode {
   url: string;
+  /** The chain id it answers (56 unless started for another chain). */
+  chainId: number;
   publicClient: ReturnType<typeof createLocalPublicClient>;
   /** Our ERC-20 (noBool: one whose transfer returns nothing, like USDT on Ethereum). */
   deployToken(decimals: number, supply: bigint, options?: { noBool?: boolean }): Promise<Address>;
@@ -88,8 +96,8 @@ export interface LocalNode {
   stop(): Promise<void>;
 }
 
-function createLocalPublicClient(url: string) {
-  return createPublicClient({ chain: hardhat, transport: http(url), cacheTime: 0 });
+function createLocalPublicClient(url: string, chain: ReturnType<typeof standIn>) {
+  return createPublicClient({ chain, transport: http(url), cacheTime: 0 });
 }
 
 async function waitForRpc(url: string, child: ChildProcess): Promise<void> {
@@ -111,14 +119,18 @@ async function waitForRpc(url: string, child: ChildProcess): Promise<void> {
   throw new Error(`hardhat node did not answer at ${url} within 60 s`);
 }
 
-/** Starts `hardhat node` (automining, chain id 31337) and returns helpers to use it. */
-export async function startLocalNode(): Promise<LocalNode> {
+/** Starts `hardhat node` (automining, answering `chainId`) and returns helpers to use it. */
+export async function startLocalNode(chainId = 56): Promise<LocalNode> {
+  const hardhat = standIn(chainId);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // An empty project of its own, so the node compiles nothing and writes no cache here.
   const dir = mkdtempSync(path.join(tmpdir(), 'portal-hardhat-'));
   const config = path.join(dir, 'hardhat.config.js');
-  writeFileSync(config, "module.exports = { solidity: '0.8.20' };\n");
+  writeFileSync(
+    config,
+    `module.exports = { solidity: '0.8.20', networks: { hardhat: { chainId: ${chainId} } } };\n`,
+  );
   const child = spawn(
     process.execPath,
     [HARDHAT_CLI, 'node', '--hostname', '127.0.0.1', '--port', String(port), '--config', config],
@@ -140,7 +152,7 @@ export async function startLocalNode(): Promise<LocalNode> {
   let noBool: CompiledToken | undefined;
   let aggregator: CompiledToken | undefined;
   const account = privateKeyToAccount(DEPLOYER_KEY);
-  const publicClient = createLocalPublicClient(url);
+  const publicClient = createLocalPublicClient(url, hardhat);
   const wallet = createWalletClient({ account, chain: hardhat, transport: http(url) });
   const testClient = createTestClient({ mode: 'hardhat', chain: hardhat, transport: http(url) });
   const mined = async (hash: Hex) => {
@@ -150,6 +162,7 @@ export async function startLocalNode(): Promise<LocalNode> {
   };
 
   return {
+    chainId,
     url,
     publicClient,
     async deployToken(decimals, supply, options = {}) {

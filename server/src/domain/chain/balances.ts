@@ -1,10 +1,11 @@
-import { createPublicClient, erc20Abi, getAddress, http } from 'viem';
+import { erc20Abi, getAddress } from 'viem';
 import type { ResolvedConfig } from '../../config';
 import type { Db } from '../../db/connection';
 import type { NetworkType } from '../../db/schema';
 import { chainAmountToMicro } from '../money';
 import { ChainUnavailableError, type ChainAdapter } from './adapter';
 import { localBalance } from './localAdapter';
+import { providerPool } from './rpc';
 import { specNativeDecimals, type SpecChainId } from './specChains';
 
 // Balances of a gas wallet (the Operational Wallet modal): chain I/O, so it lives in chain/ while
@@ -71,12 +72,9 @@ async function localRead(db: Db, method: GasWalletMethod, address: string): Prom
   return balancesOf(native, { raw: token, decimals: method.decimals });
 }
 
-/** Native and token balances of `address` over one chain's JSON-RPC. */
-function rpcBalances(rpcUrl: string) {
-  const client = createPublicClient({
-    cacheTime: 0,
-    transport: http(rpcUrl, { timeout: 10_000, retryCount: 1 }),
-  });
+/** Native and token balances of `address` over one chain's providers (rpc.ts). */
+function rpcBalances(chainId: number, rpcUrl: string) {
+  const { client } = providerPool(chainId, rpcUrl);
   return async (
     address: string,
     token: { contract: string; decimals: () => Promise<number> } | null,
@@ -110,10 +108,13 @@ export function gasBalanceReader(
 ): GasBalanceReader {
   const depositChain =
     chain.kind === 'evm' && config.chainRpcUrl && config.usdtContract
-      ? { read: rpcBalances(config.chainRpcUrl), contract: config.usdtContract }
+      ? {
+          read: rpcBalances(ADAPTER_CHAIN_ID, config.chainRpcUrl),
+          contract: config.usdtContract,
+        }
       : null;
   const otherChains = new Map(
-    [...config.chainRpcUrls].map(([chainId, url]) => [chainId, rpcBalances(url)] as const),
+    [...config.chainRpcUrls].map(([chainId, url]) => [chainId, rpcBalances(chainId, url)] as const),
   );
   return {
     async read(method, address) {

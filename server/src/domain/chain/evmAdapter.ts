@@ -1,13 +1,4 @@
-import {
-  createPublicClient,
-  decodeEventLog,
-  getAddress,
-  http,
-  parseAbi,
-  parseAbiItem,
-  type Address,
-  type Hash,
-} from 'viem';
+import { decodeEventLog, getAddress, parseAbi, parseAbiItem, type Address, type Hash } from 'viem';
 import {
   ChainUnavailableError,
   NATIVE_LOG_INDEX,
@@ -16,6 +7,7 @@ import {
   type TokenTransfer,
   type TransferRef,
 } from './adapter';
+import { providerPool, RPC_BATCH_SIZE } from './rpc';
 import { specUsdt, type SpecChainId } from './specChains';
 
 const TRANSFER = parseAbiItem(
@@ -33,10 +25,11 @@ export const MAX_LOG_RANGE = 5_000;
  */
 export const MAX_LOG_ADDRESSES = 500;
 /** Block bodies read at once (one JSON-RPC batch) when looking for native transfers. */
-const BLOCK_BATCH = 20;
+const BLOCK_BATCH = RPC_BATCH_SIZE;
 const BLOCK_TIMES_KEPT = 4_096;
 
 export interface EvmAdapterOptions {
+  /** The chain's providers: one URL, or several separated by `|` (rpc.ts). */
   rpcUrl: string;
   /** The chain's USDT (the users' wallet deposits read it; the gateway names its tokens). */
   tokenAddress: string;
@@ -52,7 +45,7 @@ export interface EvmAdapterOptions {
 export class EvmChainAdapter implements ChainAdapter {
   readonly kind = 'evm';
   readonly chainId: SpecChainId;
-  /** Where it reads: the signer's sender for this chain talks to the same node. */
+  /** Where it reads: the signer's sender for this chain talks to the same providers. */
   readonly rpcUrl: string;
   readonly confirmations: number;
   private readonly token: Address;
@@ -70,16 +63,10 @@ export class EvmChainAdapter implements ChainAdapter {
     this.confirmations = options.confirmations ?? BSC_CONFIRMATIONS;
     this.maxBlockRange = options.maxBlockRange ?? MAX_LOG_RANGE;
     this.maxAddresses = options.maxAddressesPerCall ?? MAX_LOG_ADDRESSES;
-    // cacheTime 0: a balance-sync must see the newest block, not one cached a few seconds ago.
-    // batch: the block bodies of a range go as one JSON-RPC batch instead of one request each.
-    this.client = createPublicClient({
-      cacheTime: 0,
-      transport: http(options.rpcUrl, {
-        timeout: options.timeoutMs ?? 10_000,
-        retryCount: 1,
-        batch: { batchSize: BLOCK_BATCH },
-      }),
-    });
+    // The chain's providers, with failover, ranges halved when refused and lagging ones skipped.
+    this.client = providerPool(this.chainId, options.rpcUrl, {
+      timeoutMs: options.timeoutMs,
+    }).client;
   }
 
   async latestBlock(): Promise<number> {

@@ -1,5 +1,6 @@
-import { createPublicClient, getAddress, http, keccak256, parseAbi, type Hex } from 'viem';
+import { getAddress, keccak256, parseAbi, type Hex } from 'viem';
 import { ChainUnavailableError } from './adapter';
+import { providerPool } from './rpc';
 import { TransactionRejectedError, type ChainSender, type SentReceipt } from './sender';
 import type { SpecChainId } from './specChains';
 
@@ -15,10 +16,9 @@ export class EvmChainSender implements ChainSender {
     rpcUrl: string,
     readonly chainId: SpecChainId,
   ) {
-    this.client = createPublicClient({
-      cacheTime: 0,
-      transport: http(rpcUrl, { timeout: 10_000, retryCount: 1 }),
-    });
+    // The chain's providers (rpc.ts): a signed transaction sent again to another one after a
+    // failure is the same bytes, so the same transaction.
+    this.client = providerPool(chainId, rpcUrl).client;
   }
 
   async signingChainId(): Promise<number> {

@@ -6,6 +6,7 @@ import { EvmChainAdapter } from './evmAdapter';
 import { EvmChainSender } from './evmSender';
 import { LocalChainAdapter } from './localAdapter';
 import { LocalChainSender } from './localSender';
+import { providerPool, providerUrls } from './rpc';
 import type { ChainSender } from './sender';
 import { isEvmChain, SPEC_CHAIN_IDS, specUsdt, type SpecChainId } from './specChains';
 
@@ -40,8 +41,11 @@ export function chainAdapterFor(
       'CHAIN_RPC_URL and USDT_CONTRACT go together: set both, or neither for the local chain',
     );
   }
-  if (!/^https?:\/\//i.test(chainRpcUrl) || !URL.canParse(chainRpcUrl)) {
-    throw new ChainConfigError(`CHAIN_RPC_URL must be an http(s) URL, got '${chainRpcUrl}'`);
+  const urls = providerUrls(chainRpcUrl);
+  if (urls.length === 0 || !urls.every((url) => /^https?:\/\//i.test(url) && URL.canParse(url))) {
+    throw new ChainConfigError(
+      `CHAIN_RPC_URL must be an http(s) URL, or several separated by |, got '${chainRpcUrl}'`,
+    );
   }
   if (!isAddress(usdtContract, { strict: false })) {
     throw new ChainConfigError(`USDT_CONTRACT must be a contract address, got '${usdtContract}'`);
@@ -64,4 +68,41 @@ export function chainSenderFor(
   return adapter instanceof EvmChainAdapter
     ? new EvmChainSender(adapter.rpcUrl, chainId)
     : new LocalChainSender(db, chainId);
+}
+
+/**
+ * Every configured provider's chain id, read at start: one serving another chain stops the start
+ * with the setting and the provider named. One that cannot be reached within `waitMs` is checked
+ * before its first use instead, and skipped if it then serves another chain.
+ */
+export async function verifyProviders(
+  config: Pick<ChainConfig, 'chainRpcUrl' | 'chainRpcUrls'>,
+  waitMs = 5_000,
+): Promise<void> {
+  const settings: [number, string, string][] = [
+    ...(config.chainRpcUrl
+      ? [[56, config.chainRpcUrl, 'CHAIN_RPC_URL'] as [number, string, string]]
+      : []),
+    ...[...config.chainRpcUrls].map(
+      ([chainId, setting]) => [chainId, setting, 'CHAIN_RPC_URLS'] as [number, string, string],
+    ),
+  ];
+  await Promise.all(
+    settings.map(async ([chainId, setting, key]) => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, waitMs);
+      });
+      try {
+        await Promise.race([providerPool(chainId, setting).verify(), late]);
+      } catch (error) {
+        if (error instanceof ChainConfigError) {
+          throw new ChainConfigError(`${key}: ${error.message}`);
+        }
+        throw error;
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
 }

@@ -1,5 +1,6 @@
-import { createPublicClient, getAddress, http, parseAbi } from 'viem';
+import { getAddress, parseAbi } from 'viem';
 import { ChainUnavailableError } from './adapter';
+import { providerPool } from './rpc';
 
 // Chainlink price feeds read on chain: an aggregator's latestRoundData() and decimals() over the
 // chain's configured JSON-RPC (eth_call: nothing is signed or sent). Judging the round (its age
@@ -21,30 +22,24 @@ export interface FeedRound {
   answeredInRound: bigint;
 }
 
-/** Reads a feed's latest round through `rpcUrl`; ChainUnavailableError when the node fails. */
-export type FeedReader = (rpcUrl: string, aggregator: string) => Promise<FeedRound>;
-
-const clients = new Map<string, ReturnType<typeof feedClient>>();
-
-function feedClient(rpcUrl: string) {
-  return createPublicClient({
-    cacheTime: 0,
-    transport: http(rpcUrl, { timeout: 5_000, retryCount: 1 }),
-  });
-}
+/**
+ * Reads a feed's latest round on `chainId` through its providers (`rpcUrl`: one URL, or several
+ * separated by `|`, rpc.ts); ChainUnavailableError when they fail.
+ */
+export type FeedReader = (
+  chainId: number,
+  rpcUrl: string,
+  aggregator: string,
+) => Promise<FeedRound>;
 
 /** Decimals of a feed never change: read once per aggregator and process. */
 const decimalsOf = new Map<string, number>();
 
-export const readChainlinkFeed: FeedReader = async (rpcUrl, aggregator) => {
-  let client = clients.get(rpcUrl);
-  if (!client) {
-    client = feedClient(rpcUrl);
-    clients.set(rpcUrl, client);
-  }
+export const readChainlinkFeed: FeedReader = async (chainId, rpcUrl, aggregator) => {
+  const { client } = providerPool(chainId, rpcUrl);
   const address = getAddress(aggregator);
   try {
-    const key = `${rpcUrl}|${address}`;
+    const key = `${chainId}|${rpcUrl}|${address}`;
     let decimals = decimalsOf.get(key);
     if (decimals === undefined) {
       decimals = await client.readContract({ address, abi: AGGREGATOR, functionName: 'decimals' });

@@ -91,6 +91,15 @@ describe('chainAdapterFor', () => {
       ),
     ).toThrow('CHAIN_RPC_URL must be an http(s) URL');
     expect(() =>
+      chainAdapterFor(
+        {
+          chainRpcUrl: 'http://127.0.0.1:8545|ftp://x',
+          usdtContract: '0x55d398326f99059fF775485246999027B3197955',
+        },
+        db,
+      ),
+    ).toThrow('CHAIN_RPC_URL must be an http(s) URL, or several separated by |');
+    expect(() =>
       chainAdapterFor({ chainRpcUrl: 'http://127.0.0.1:8545', usdtContract: '0x1234' }, db),
     ).toThrow('USDT_CONTRACT must be a contract address');
   });

@@ -2,6 +2,7 @@ import { parseEther, parseUnits, type Address } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { addUser } from '../../../test/accounts';
 import { insertApp, insertAppMethod, insertSubscription } from '../../../test/appRows';
+import { startFaultProxy, type FaultProxy } from '../../../test/chain/faultProxy';
 import { startLocalNode, type LocalNode } from '../../../test/chain/localNode';
 import { createTestApp, type TestApp } from '../../../test/testApp';
 import { chainAdapterFor } from '../chain';
@@ -25,16 +26,21 @@ const someAddress = (n: number): Address =>
 let node: LocalNode;
 let token: Address;
 let t: TestApp;
+let ethereum: FaultProxy;
 beforeAll(async () => {
   node = await startLocalNode();
   token = await node.deployToken(18, usdt('1000000'));
-  // The same node also stands in for Ethereum (chain 1) over CHAIN_RPC_URLS.
+  // The same node also stands in for Ethereum (chain 1) over CHAIN_RPC_URLS, through a proxy
+  // that answers Ethereum's chain id (the gateway checks every provider's).
+  ethereum = await startFaultProxy(node.url);
+  ethereum.set({ chainId: 1 });
   t = await createTestApp({
-    env: { CHAIN_RPC_URL: node.url, USDT_CONTRACT: token, CHAIN_RPC_URLS: `1=${node.url}` },
+    env: { CHAIN_RPC_URL: node.url, USDT_CONTRACT: token, CHAIN_RPC_URLS: `1=${ethereum.url}` },
   });
 });
 afterAll(async () => {
   await t?.close();
+  await ethereum?.close();
   await node?.stop();
 });
 

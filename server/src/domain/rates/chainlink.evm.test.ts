@@ -12,7 +12,8 @@ jest.setTimeout(180_000);
 let node: LocalNode;
 let aggregator: `0x${string}`;
 beforeAll(async () => {
-  node = await startLocalNode();
+  // Ethereum's stand-in: the ETH/USD feed is read on chain 1.
+  node = await startLocalNode(1);
   aggregator = await node.deployAggregator(8);
 });
 afterAll(async () => {
@@ -29,12 +30,12 @@ describe('the Chainlink rate source on a Hardhat chain', () => {
         rates: {
           pegs: new Map(),
           chainlinkFeeds: new Map([
-            ['ETH/USD', { chainId: 1, address: aggregator, heartbeatSeconds: 3600 }],
+            ['ETH/USD', { chainId: node.chainId, address: aggregator, heartbeatSeconds: 3600 }],
           ]),
           cacheMs: 0,
         },
         chainRpcUrl: undefined,
-        chainRpcUrls: new Map([[1, node.url]]),
+        chainRpcUrls: new Map([[node.chainId, node.url]]),
       },
     });
 
@@ -42,7 +43,7 @@ describe('the Chainlink rate source on a Hardhat chain', () => {
     const now = new Date();
     const updatedAt = Math.floor(now.getTime() / 1000) - 600;
     await node.setRound(aggregator, 312_345_678_901n, updatedAt);
-    expect(await readChainlinkFeed(node.url, aggregator)).toEqual({
+    expect(await readChainlinkFeed(node.chainId, node.url, aggregator)).toEqual({
       roundId: 1n,
       answer: 312_345_678_901n,
       decimals: 8,

@@ -21,8 +21,8 @@ const BNB_FEED: ChainlinkFeedConfig = {
 /** A feed reader answering `round` (or failing like an unreachable node), counting its reads. */
 function feedOf(round: () => Partial<FeedRound> | 'down') {
   const reads: string[] = [];
-  const read = async (rpcUrl: string, aggregator: string): Promise<FeedRound> => {
-    reads.push(`${rpcUrl} ${aggregator}`);
+  const read = async (chainId: number, rpcUrl: string, aggregator: string): Promise<FeedRound> => {
+    reads.push(`${chainId} ${rpcUrl} ${aggregator}`);
     const answer = round();
     if (answer === 'down') throw new ChainUnavailableError('connection refused');
     return {
@@ -93,7 +93,7 @@ describe('invoice rates', () => {
       source: 'chainlink:BNB/USD',
       at: new Date(seconds(ago(30_000)) * 1000),
     });
-    expect(feed.reads).toEqual([`http://bsc.rpc.test ${BNB_FEED.address}`]);
+    expect(feed.reads).toEqual([`56 http://bsc.rpc.test ${BNB_FEED.address}`]);
 
     const stale = book(
       {},

@@ -160,7 +160,7 @@ export class RateBook {
     if (!rpcUrl) return { why: `no RPC is configured for chain ${feed.chainId}` };
     let round;
     try {
-      round = await (this.deps.readFeed ?? readChainlinkFeed)(rpcUrl, feed.address);
+      round = await (this.deps.readFeed ?? readChainlinkFeed)(feed.chainId, rpcUrl, feed.address);
     } catch (error) {
       if (error instanceof ChainUnavailableError) return { why: 'the node did not answer' };
       throw error;
