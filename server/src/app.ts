@@ -26,7 +26,7 @@ import { clientErrorHandler, errorHandler } from './http/errorHandler';
 import { registerHealth } from './http/health';
 import { registerJobGauges } from './http/jobMetrics';
 import { loggerOptions } from './http/logging';
-import { registerWatcherGauges } from './http/watcherMetrics';
+import { registerProviderCounters, registerWatcherGauges } from './http/watcherMetrics';
 import { registerMetrics } from './http/metrics';
 import { registerMultipart, takesUploads } from './http/multipart';
 import { GATEWAY_RATE_LIMIT_GROUP, databaseRateLimitStore } from './http/rateLimitStore';
@@ -311,6 +311,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerMetrics(app, { token: config.metricsToken });
   registerJobGauges(app.metrics, db, ctx.clock);
   registerWatcherGauges(app.metrics, db, config);
+  const stopProviderCounters = registerProviderCounters(app.metrics);
+  app.addHook('onClose', async () => {
+    stopProviderCounters();
+  });
 
   const webDir = options.webDir && webAvailable(options.webDir) ? options.webDir : undefined;
   const spaShell = webDir ? await registerWeb(app, webDir) : undefined;

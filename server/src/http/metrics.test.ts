@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { addJob, claimJob, failJob } from '../jobs/queue';
 import { envelope, MSG } from './errors';
+import { ProviderPool } from '../domain/chain/rpc';
 import { UNMATCHED_ROUTE } from './metrics';
 import { signerRefusals } from './signerMetrics';
 import type { TestApp } from '../../test/testApp';
@@ -133,6 +134,28 @@ describe('GET /metrics', () => {
     const text = await scrape(t);
     expect(valuesOf(text, 'signer_refusals_total', { request: 'withdrawal' })).toEqual([2]);
     expect(valuesOf(text, 'signer_refusals_total', { request: 'sweep' })).toEqual([1]);
+  });
+
+  it("counts each RPC provider's errors and failovers, named by its place and host only", async () => {
+    // Two providers of chain 137 that refuse every connection (nothing listens on port 9).
+    const pool = new ProviderPool(
+      137,
+      ['http://127.0.0.1:9/v3/secret-key', 'http://localhost:9/v2/other-key'],
+      { timeoutMs: 1_000, rankIntervalMs: 100 },
+    );
+    try {
+      await expect(pool.client.getBlockNumber()).rejects.toThrow();
+    } finally {
+      pool.close();
+    }
+    const text = await scrape(t);
+    const first = { chain_id: '137', provider: '1:127.0.0.1:9' };
+    expect(valuesOf(text, 'portal_rpc_errors_total', first)[0]).toBeGreaterThan(0);
+    expect(valuesOf(text, 'portal_rpc_failovers_total', first)[0]).toBeGreaterThan(0);
+    expect(
+      valuesOf(text, 'portal_rpc_errors_total', { chain_id: '137', provider: '2:localhost:9' })[0],
+    ).toBeGreaterThan(0);
+    expect(text).not.toContain('secret-key');
   });
 
   it('reports the job queue: backlog, oldest wait and failed jobs by kind', async () => {

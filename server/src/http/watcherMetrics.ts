@@ -1,5 +1,6 @@
 import type { Db } from '../db/connection';
 import { specChainAdapters, type ChainConfig } from '../domain/chain';
+import { onProviderEvent, type ProviderEvent } from '../domain/chain/rpc';
 import { watcherLag } from '../domain/payments/depositScan';
 import type { Metrics } from './metrics';
 
@@ -22,4 +23,39 @@ export function registerWatcherGauges(metrics: Metrics, db: Db, config: ChainCon
       }
     },
   });
+}
+
+/**
+ * Per chain and provider (named by its place and host, never its URL's path: API keys), as this
+ * process saw them (summed over the processes of a cluster):
+ * - portal_rpc_errors_total: calls that failed on a provider;
+ * - portal_rpc_failovers_total: requests a provider could not answer while another could be
+ *   asked (failing, set aside, lagging or of another chain);
+ * - portal_rpc_range_refusals_total: log ranges a provider refused as too wide or too large
+ *   (each asked again in halves).
+ * Answers how to stop counting (the app's close).
+ */
+export function registerProviderCounters(metrics: Metrics): () => void {
+  const labelNames = ['chain_id', 'provider'] as const;
+  const counters: Record<ProviderEvent, (labels: Record<'chain_id' | 'provider', string>) => void> =
+    {
+      error: metrics.counter({
+        name: 'portal_rpc_errors_total',
+        help: 'JSON-RPC calls that failed on a provider, by chain id and provider.',
+        labelNames,
+      }),
+      failover: metrics.counter({
+        name: 'portal_rpc_failovers_total',
+        help: 'Requests a provider could not answer while the chain had another provider to ask.',
+        labelNames,
+      }),
+      range_refused: metrics.counter({
+        name: 'portal_rpc_range_refusals_total',
+        help: 'eth_getLogs ranges a provider refused as too wide or too large (asked again in halves).',
+        labelNames,
+      }),
+    };
+  return onProviderEvent((event, chainId, provider) =>
+    counters[event]({ chain_id: String(chainId), provider }),
+  );
 }

@@ -56,6 +56,20 @@ const HEAD_REFRESH_MS = 1_000;
 const RANGE_REFUSAL =
   /block range|range (is )?too (large|wide|big)|too (large|wide) (a )?range|more than \d[\d,]* (results|logs)|response size|too many (results|logs|blocks)|is limited to|limit(ed)? (of|to) \d|result (set )?(is )?too large|query timeout|exceed(s|ed)? (the )?max/i;
 
+/**
+ * What a provider did that /metrics counts: a call that failed on it, a request it could not
+ * answer while the pool has another provider to ask (a failover), a log range it refused.
+ */
+export type ProviderEvent = 'error' | 'failover' | 'range_refused';
+type ProviderListener = (event: ProviderEvent, chainId: number, provider: string) => void;
+const listeners = new Set<ProviderListener>();
+
+/** Calls `listener` on every provider event of the process; answers how to stop. */
+export function onProviderEvent(listener: ProviderListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 export class ProviderSetAsideError extends Error {
   constructor(provider: string, why: string) {
     super(`RPC provider ${provider} is set aside: ${why}`);
@@ -223,13 +237,22 @@ class Provider {
   }
 
   async request(method: string, params: unknown): Promise<unknown> {
-    const aside = this.setAside(Date.now());
-    if (aside) throw new ProviderSetAsideError(this.label, aside);
-    return this.counted(async () => {
-      await this.verifyChain();
-      if (this.wrongChain) throw new ProviderSetAsideError(this.label, this.wrongChain);
-      return this.ask(method, params);
-    });
+    try {
+      const aside = this.setAside(Date.now());
+      if (aside) throw new ProviderSetAsideError(this.label, aside);
+      return await this.counted(async () => {
+        await this.verifyChain();
+        if (this.wrongChain) throw new ProviderSetAsideError(this.label, this.wrongChain);
+        return this.ask(method, params);
+      });
+    } catch (error) {
+      if (this.pool.size > 1) this.emit('failover');
+      throw error;
+    }
+  }
+
+  private emit(event: ProviderEvent): void {
+    for (const listener of listeners) listener(event, this.pool.chainId, this.label);
   }
 
   /** A ranking sample: its chain, then its head read now; set aside, it fails. */
@@ -249,7 +272,10 @@ class Provider {
       this.failures = 0;
       return answer;
     } catch (error) {
-      if (!(error instanceof ProviderSetAsideError)) this.errors += 1;
+      if (!(error instanceof ProviderSetAsideError)) {
+        this.errors += 1;
+        this.emit('error');
+      }
       if (isOutage(error)) {
         const backoff = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** this.failures);
         this.failures += 1;
@@ -304,6 +330,7 @@ class Provider {
       } catch (error) {
         if (span === 1 || !isRangeRefusal(error)) throw error;
         this.rangeRefusals += 1;
+        this.emit('range_refused');
         this.learnedLogRange = Math.max(1, Math.floor(span / 2));
       }
     }
@@ -367,6 +394,10 @@ export class ProviderPool {
           });
     // cacheTime 0: a read must see the newest block, never one cached a few seconds ago.
     this.client = createPublicClient({ cacheTime: 0, transport });
+  }
+
+  get size(): number {
+    return this.providers.length;
   }
 
   /** A ranking sample: the provider's head read now; set aside, it counts as a failure. */
