@@ -479,11 +479,6 @@ export function providerPool(
   return pool;
 }
 
-/** Every pool the process made (what /metrics reports). */
-export function providerPools(): ProviderPool[] {
-  return [...pools.values()];
-}
-
 /** Stops every pool's ranking and forgets them (a process closing, a test file ending). */
 export function closeProviderPools(): void {
   for (const pool of pools.values()) pool.close();
