@@ -42,6 +42,11 @@ export interface Faults {
   head?: { frozenAt: number } | { behind: number };
   /** eth_chainId and net_version answer this chain instead of the upstream's. */
   chainId?: number;
+  /**
+   * These methods answer "not found" (a null result), as a node that has not seen a transaction
+   * yet, or has pruned it, answers eth_getTransactionReceipt.
+   */
+  notFound?: readonly string[];
 }
 
 /**
@@ -384,7 +389,8 @@ export async function startFaultProxy(upstreamUrl: string): Promise<FaultProxy> 
 
   async function answer(call: RpcCall): Promise<Answer> {
     try {
-      const { chainId, head } = faults;
+      const { chainId, head, notFound } = faults;
+      if (notFound?.includes(call.method)) return made(call, null);
       if (chainId !== undefined && call.method === 'eth_chainId') return made(call, hex(chainId));
       if (chainId !== undefined && call.method === 'net_version') return made(call, `${chainId}`);
       if (head && call.method === 'eth_blockNumber') return made(call, hex(await servedHead(head)));

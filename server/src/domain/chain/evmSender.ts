@@ -1,6 +1,6 @@
 import { getAddress, keccak256, parseAbi, type Hex } from 'viem';
 import { ChainUnavailableError } from './adapter';
-import { providerPool } from './rpc';
+import { providerPool, type ProviderPool } from './rpc';
 import { TransactionRejectedError, type ChainSender, type SentReceipt } from './sender';
 import type { SpecChainId } from './specChains';
 
@@ -9,6 +9,7 @@ const ERC20 = parseAbi(['function balanceOf(address owner) view returns (uint256
 /** An EVM chain's sending side over JSON-RPC. */
 export class EvmChainSender implements ChainSender {
   readonly kind = 'evm';
+  private readonly pool: ProviderPool;
   private readonly client;
   private chain: number | undefined;
 
@@ -18,7 +19,8 @@ export class EvmChainSender implements ChainSender {
   ) {
     // The chain's providers (rpc.ts): a signed transaction sent again to another one after a
     // failure is the same bytes, so the same transaction.
-    this.client = providerPool(chainId, rpcUrl).client;
+    this.pool = providerPool(chainId, rpcUrl);
+    this.client = this.pool.client;
   }
 
   async signingChainId(): Promise<number> {
@@ -50,22 +52,18 @@ export class EvmChainSender implements ChainSender {
     );
   }
 
+  /**
+   * Sent to every provider of the chain at once (rpc.ts `broadcast`): sent when one accepted it
+   * or had it already; refused only when every one of them answered refusing it. When one did
+   * not answer it may hold the transaction: unavailable, so its nonce is never freed.
+   */
   async sendRaw(raw: Hex): Promise<Hex> {
-    try {
-      return await this.client.sendRawTransaction({ serializedTransaction: raw });
-    } catch (error) {
-      const text = String(error);
-      // Sent again while still in the mempool (a rebroadcast): the node already has it.
-      if (/already known|known transaction|already imported/i.test(text)) {
-        return keccak256(raw);
-      }
-      if (/fetch failed|timed? ?out|ECONNREFUSED|HTTP request failed/i.test(text)) {
-        throw new ChainUnavailableError('JSON-RPC eth_sendRawTransaction failed', { cause: error });
-      }
-      throw new TransactionRejectedError(`The node refused the transaction: ${firstLine(text)}`, {
-        cause: error,
-      });
+    const outcome = await this.pool.broadcast(raw);
+    if (outcome.sent) return keccak256(raw);
+    if (!outcome.refused) {
+      throw new ChainUnavailableError(`JSON-RPC eth_sendRawTransaction failed: ${outcome.why}`);
     }
+    throw new TransactionRejectedError(`The node refused the transaction: ${outcome.why}`);
   }
 
   async receipt(hash: Hex): Promise<SentReceipt | null> {
@@ -89,10 +87,6 @@ export class EvmChainSender implements ChainSender {
       throw new ChainUnavailableError('JSON-RPC eth_getTransactionByHash failed', { cause: error });
     }
   }
-}
-
-function firstLine(text: string): string {
-  return text.split('\n')[0] ?? text;
 }
 
 async function rpc<T>(what: string, call: () => Promise<T>): Promise<T> {

@@ -78,6 +78,7 @@ async function sampled(p: ProviderPool): Promise<void> {
   for (let i = 0; i < 100 && p.status().some((s) => s.head === null); i += 1) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  if (p.status().some((s) => s.head === null)) throw new Error('The ranking sampled no head');
 }
 
 describe('a log range a provider refuses as too wide', () => {
@@ -163,6 +164,41 @@ describe('two providers, one failing', () => {
     ).resolves.toBeUndefined();
   });
 
+  it('believes "not found" only when every provider says it', async () => {
+    const hash = await node.transfer(token, recipient, usdt('1'));
+    const [blind, seeing] = [await proxy(), await proxy()];
+    blind.set({ notFound: ['eth_getTransactionReceipt'] });
+    const p = pool([blind.url, seeing.url]);
+    const receipt = await p.client.getTransactionReceipt({ hash });
+    expect(receipt.transactionHash).toBe(hash);
+    expect(blind.calls('eth_getTransactionReceipt')).toBe(1);
+    // Both say so: it is not there.
+    seeing.set({ notFound: ['eth_getTransactionReceipt'] });
+    await expect(p.client.getTransactionReceipt({ hash })).rejects.toMatchObject({
+      name: 'TransactionReceiptNotFoundError',
+    });
+    // One cannot be asked: the absence is not confirmed, and the read fails.
+    await seeing.vanish();
+    await expect(p.client.getTransactionReceipt({ hash })).rejects.not.toMatchObject({
+      name: 'TransactionReceiptNotFoundError',
+    });
+  });
+
+  it('sends a transaction to every provider; refused only when every one answered refusing it', async () => {
+    const [gone, up] = [await proxy(), await proxy()];
+    const p = pool([gone.url, up.url]);
+    await gone.vanish();
+    // One gone: the other takes it, and it is mined.
+    const signed = await node.signTransfer(token, recipient, usdt('2'));
+    expect(await p.broadcast(signed)).toEqual({ sent: true });
+    // Bytes no node can take: the one answering refuses, but the gone one might have taken
+    // them: not a refusal, so a nonce is never freed on it.
+    expect(await p.broadcast('0x1234')).toMatchObject({ sent: false, refused: false });
+    await gone.reappear();
+    const both = pool([(await proxy()).url, (await proxy()).url]);
+    expect(await both.broadcast('0x1234')).toMatchObject({ sent: false, refused: true });
+  });
+
   it('never lets a lagging provider answer for blocks it has not reached', async () => {
     const [behind, ahead] = [await proxy(), await proxy()];
     // Three blocks behind: within the lag allowed, so it stays first for what it has.
@@ -177,12 +213,13 @@ describe('two providers, one failing', () => {
 
   it('sets aside a provider whose head stopped while the chain moved on', async () => {
     const [stuck, live] = [await proxy(), await proxy()];
-    stuck.set({ head: { frozenAt: Number(last) } });
+    const stopped = Number(await node.publicClient.getBlockNumber());
+    stuck.set({ head: { frozenAt: stopped } });
     await node.mine(12);
     const p = pool([stuck.url, live.url]);
     await sampled(p);
     expect(p.status()[0]?.setAside).toBe('12 blocks behind');
-    expect(Number(await p.client.getBlockNumber())).toBe(Number(last) + 12);
+    expect(Number(await p.client.getBlockNumber())).toBe(stopped + 12);
     expect(stuck.calls('eth_blockNumber')).toBe(1); // the ranking's sample only
   });
 });

@@ -114,6 +114,9 @@ function hostOf(url: string): string {
   }
 }
 
+/** The question's own fault, whatever the HTTP status: the provider is fine. */
+const QUESTION_FAULT = /revert|nonce|insufficient funds|underpriced|intrinsic gas|gas limit/i;
+
 /** A rate limit in a JSON-RPC error's own words (some providers answer one with HTTP 200). */
 const RATE_LIMITED = /rate limit|request limit|rate exceeded|capacity|too many requests/i;
 
@@ -122,8 +125,8 @@ const RATE_LIMITED = /rate limit|request limit|rate exceeded|capacity|too many r
  * timeout, a refused or broken connection, an answer that is not JSON-RPC.
  */
 function isOutage(error: unknown): boolean {
+  if (error instanceof ProviderSetAsideError) return false;
   if (!(error instanceof BaseError)) return error instanceof Error;
-  if (isRangeRefusal(error)) return false;
   const found = error.walk(
     (e) =>
       e instanceof HttpRequestError || e instanceof RpcRequestError || e instanceof TimeoutError,
@@ -131,14 +134,51 @@ function isOutage(error: unknown): boolean {
   if (found instanceof TimeoutError) return true;
   if (found instanceof HttpRequestError) return found.status === undefined || found.status >= 429;
   if (found instanceof RpcRequestError) {
+    // Some providers answer a question's own fault (a revert, a nonce) with HTTP 500.
+    if (QUESTION_FAULT.test(found.details)) return false;
     if (found.status !== undefined && found.status >= 429) return true;
     return found.code === 429 || RATE_LIMITED.test(found.details);
   }
   return false;
 }
 
+/** Lookups whose "not found" (null) another provider may contradict. */
+const LOOKUPS = new Set([
+  'eth_getTransactionReceipt',
+  'eth_getTransactionByHash',
+  'eth_getBlockByHash',
+]);
+
+/** A node that already has a transaction sent to it again (a rebroadcast). */
+const ALREADY_KNOWN = /already known|known transaction|already imported/i;
+
+/** What one provider made of a signed transaction. */
+export type SendOutcome =
+  | { kind: 'accepted'; hash: string }
+  | { kind: 'known' }
+  /** It answered, refusing the transaction (a JSON-RPC error: nonce, funds, gas...). */
+  | { kind: 'refused'; why: string }
+  /** It did not answer, or not in a way that says it refused: it may have the transaction. */
+  | { kind: 'unavailable'; why: string };
+
+/** A JSON-RPC error the node answered (not a transport failure): the question's fault. */
+function isJsonRpcRefusal(error: BaseError): boolean {
+  return error.walk((e) => e instanceof RpcRequestError) !== null;
+}
+
+function firstLine(text: string): string {
+  return text.trim().split('\n')[0] ?? text;
+}
+
+/** A node that will not read past its head: it lags, the range is not too wide. */
+const BEYOND_HEAD =
+  /beyond (the )?(current )?head|not (yet )?(reached|available)|header not found/i;
+
 function isRangeRefusal(error: unknown): boolean {
-  if (!(error instanceof BaseError)) return false;
+  if (!(error instanceof BaseError) || isOutage(error)) return false;
+  if (error.walk((e) => BEYOND_HEAD.test(`${(e as BaseError).details ?? ''}`)) !== null) {
+    return false;
+  }
   return (
     error.walk((e) => {
       const text = `${(e as BaseError).details ?? ''} ${(e as Error).message}`;
@@ -177,9 +217,9 @@ class Provider {
     this.raw = transport.request as unknown as RawRequest;
   }
 
-  /** Whether it answers for the right chain and is not failing: its head counts for the others. */
-  answering(): boolean {
-    return this.wrongChain === null && Date.now() >= this.coolUntil;
+  /** Whether it serves the right chain: its head then counts for the others, failing or not. */
+  ofThisChain(): boolean {
+    return this.wrongChain === null;
   }
 
   /** Why calls skip it now; null when they do not. */
@@ -199,6 +239,8 @@ class Provider {
   verifyChain(): Promise<void> {
     this.chainChecked ??= (async () => {
       const answer = blockOf(await this.raw({ method: 'eth_chainId' }));
+      // An answer that is no chain id says nothing of the chain: asked again next time.
+      if (answer === null) throw new Error(`${this.label} answered eth_chainId with no chain id`);
       if (answer !== this.pool.chainId) {
         this.wrongChain = `it serves chain ${String(answer)}, not ${this.pool.chainId}`;
       }
@@ -276,7 +318,9 @@ class Provider {
         this.errors += 1;
         this.emit('error');
       }
-      if (isOutage(error)) {
+      // One failure in a row per backoff: the calls of one batch, or made together, fail
+      // together, and count once. A lone provider is never set aside: there is no one else to ask.
+      if (isOutage(error) && this.pool.size > 1 && Date.now() >= this.coolUntil) {
         const backoff = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** this.failures);
         this.failures += 1;
         // Jitter: half to all of the backoff, so processes sharing a provider do not return at once.
@@ -309,7 +353,47 @@ class Provider {
         return this.logs(filter, from, to);
       }
     }
-    return this.raw({ method, params });
+    const answer = await this.raw({ method, params });
+    // "Not found" from one provider may only mean it has not seen it yet (or pruned it): the
+    // watcher would take it for a reorg. The others are asked before it is believed.
+    if (answer === null && LOOKUPS.has(method))
+      return this.pool.lookElsewhere(this, method, params);
+    return answer;
+  }
+
+  /** `method` asked of it directly (no one else asked on "not found"), its failure counted. */
+  lookup(method: string, params: unknown): Promise<unknown> {
+    const aside = this.setAside(Date.now());
+    if (aside) return Promise.reject(new ProviderSetAsideError(this.label, aside));
+    return this.counted(async () => {
+      await this.verifyChain();
+      if (this.wrongChain) throw new ProviderSetAsideError(this.label, this.wrongChain);
+      return this.raw({ method, params });
+    });
+  }
+
+  /**
+   * A signed transaction sent to it: accepted, known already, refused (it answered a JSON-RPC
+   * error), or unavailable (no answer that says it refused). Set aside for failing, it is asked
+   * all the same: sending the same bytes twice is harmless, and one that failed a read may take
+   * it. One of another chain is not asked.
+   */
+  async send(raw: string): Promise<SendOutcome> {
+    try {
+      await this.verifyChain();
+      if (this.wrongChain) return { kind: 'unavailable', why: this.wrongChain };
+      const hash = await this.counted(() =>
+        this.raw({ method: 'eth_sendRawTransaction', params: [raw] }),
+      );
+      return { kind: 'accepted', hash: String(hash) };
+    } catch (error) {
+      const text = error instanceof BaseError ? `${error.details} ${error.message}` : String(error);
+      if (ALREADY_KNOWN.test(text)) return { kind: 'known' };
+      if (isOutage(error) || !(error instanceof BaseError) || !isJsonRpcRefusal(error)) {
+        return { kind: 'unavailable', why: firstLine(text) };
+      }
+      return { kind: 'refused', why: firstLine(text) };
+    }
   }
 
   /** from..to in ranges it accepts, halving a refused one; the width that passed is kept. */
@@ -410,16 +494,52 @@ export class ProviderPool {
   }
 
   /**
-   * The highest head the other providers answered last: what `provider` is behind when it has
+   * The highest head the other providers of this chain answered last (failing or not: a head
+   * one gave before a 429 is still a block that exists): what `provider` is behind when it has
    * not reached it. Its own earlier heads do not count: a chain's head steps back in a reorg.
    */
   bestHead(provider: Provider): number | null {
     let best: number | null = null;
     for (const other of this.providers) {
-      if (other === provider || other.head === null || !other.answering()) continue;
+      if (other === provider || other.head === null || !other.ofThisChain()) continue;
       if (best === null || other.head > best) best = other.head;
     }
     return best;
+  }
+
+  /**
+   * `method` asked of the other providers after `asked` answered "not found": the first answer
+   * found, or null when every one of them says "not found" too. One that cannot be asked (set
+   * aside, failing) leaves the absence unconfirmed: the call fails, and is made again later.
+   */
+  async lookElsewhere(asked: Provider, method: string, params: unknown): Promise<unknown> {
+    for (const other of this.providers) {
+      if (other === asked || !other.ofThisChain()) continue;
+      const answer = await other.lookup(method, params);
+      if (answer !== null) return answer;
+    }
+    return null;
+  }
+
+  /**
+   * A signed transaction sent to every provider at once. Whatever one of them accepted (or
+   * already had) is sent; it is refused only when every provider answered refusing it. When one
+   * did not answer, no one can say it was not sent: `unsure`, and the caller must not free its
+   * nonce.
+   */
+  async broadcast(
+    raw: string,
+  ): Promise<
+    | { sent: true }
+    | { sent: false; refused: true; why: string }
+    | { sent: false; refused: false; why: string }
+  > {
+    const outcomes = await Promise.all(this.providers.map((p) => p.send(raw)));
+    if (outcomes.some((o) => o.kind === 'accepted' || o.kind === 'known')) return { sent: true };
+    const unavailable = outcomes.find((o) => o.kind === 'unavailable');
+    if (unavailable) return { sent: false, refused: false, why: unavailable.why };
+    const refusal = outcomes.find((o) => o.kind === 'refused');
+    return { sent: false, refused: true, why: refusal?.why ?? 'refused' };
   }
 
   /**
@@ -470,7 +590,7 @@ export function providerPool(
   setting: string,
   options?: PoolOptions,
 ): ProviderPool {
-  const key = `${chainId}|${setting}`;
+  const key = `${chainId}|${providerUrls(setting).join('|')}`;
   let pool = pools.get(key);
   if (!pool) {
     pool = new ProviderPool(chainId, providerUrls(setting), options);
