@@ -19,6 +19,7 @@ import { watchDeposits } from '../domain/payments/deposits';
 import { provisionGasAddresses } from '../domain/payments/gasProvisioner';
 import { sendWithdrawals } from '../domain/payments/withdrawalSending';
 import { RateBook } from '../domain/rates/rates';
+import { advanceRefunds } from '../domain/refunds/funding';
 import { reinitiateRefund, requestRefund } from '../domain/refunds/refunds';
 import { refundRow } from '../domain/refunds/views';
 import { requestSigner } from './client/requestMac';
@@ -192,6 +193,35 @@ describe('refunds through the signer', () => {
       refund_count: 1,
       refund_micro: 5_000_000n,
     });
+  });
+
+  it('waits for funds, is queued once the wallet holds them, and completes', async () => {
+    const { appId, gas, shopper } = await merchant('0');
+    const invoice = await settledInvoice(appId, '10', '10');
+    const { refund: made } = await refund(appId, invoice.id, {
+      amountKind: 'full',
+      address: shopper,
+    });
+    expect(made).toMatchObject({ status: 'awaiting_funds', amount: '10' });
+    expect(made.waiting_message).toContain(gas);
+    // The refunds job finds the wallet still empty: nothing moves.
+    await advanceRefunds(t.db, reader, t.clock());
+    expect(await refundRow(t.db, appId, made.id)).toMatchObject({ status: 'awaiting_funds' });
+    await sendPasses(1);
+    expect(await localBalance(t.db, 56, BSC_USDT, shopper)).toBe(0n);
+    // The merchant funds the wallet; the job queues it, the signer sends it, it is mined.
+    await mint(BSC_USDT, gas, usdt('10'));
+    await advanceRefunds(t.db, reader, t.clock());
+    expect(await refundRow(t.db, appId, made.id)).toMatchObject({
+      status: 'queued',
+      waiting_message: null,
+    });
+    await sendPasses(1);
+    await mineLocalBlocks(t.db, 15, 56);
+    await sendPasses(1);
+    expect(await refundRow(t.db, appId, made.id)).toMatchObject({ status: 'completed' });
+    expect(await localBalance(t.db, 56, BSC_USDT, shopper)).toBe(usdt('10'));
+    expect(await eventTypesOf(t, made.id)).toEqual(['refund.created', 'refund.completed']);
   });
 
   it('refuses a refund whose amount was edited in the database: nothing is signed', async () => {
