@@ -106,6 +106,11 @@ export interface Config {
   /** The local chain mines an empty block this often (ms); 0 mines only on demand. */
   localBlockMs: number;
   /**
+   * How long past its expiry an invoice waits for a chain its watcher has not read that far
+   * (domain/invoices/expiry.ts); then it expires on the server's clock.
+   */
+  invoiceExpiryMaxWaitMinutes: number;
+  /**
    * JSON-RPC endpoints of further EVM chains, by chain id (CHAIN_RPC_URLS=`1=https://…,137=…`;
    * BALANCE_RPC_URLS is its older name): the gateway's watcher reads that chain's deposits there,
    * the Operational Wallet its balances. A chain without one runs on the local chain. BNB Smart
@@ -569,6 +574,7 @@ export function loadConfig(env: Env): Config {
     mailFrom: str(env, 'MAIL_FROM') ?? 'CryptoSafeLock <no-reply@cryptosafelock.local>',
     chainRpcUrl: str(env, 'CHAIN_RPC_URL'),
     localBlockMs: int(env, 'LOCAL_BLOCK_MS', 3_000, 0, 3_600_000),
+    invoiceExpiryMaxWaitMinutes: int(env, 'INVOICE_EXPIRY_MAX_WAIT_MINUTES', 1_440, 1, 43_200),
     chainRpcUrls: chainRpcUrls(env),
     usdtContract: str(env, 'USDT_CONTRACT'),
     walletXpub: str(env, 'WALLET_XPUB'),

@@ -372,6 +372,7 @@ describe('gateway refunds', () => {
     }
     // Expired with nothing paid: nothing to give back.
     t.clock.set(new Date(t.clock().getTime() + DAY));
+    await watchDeposits(t.db, chain(), t.clock());
     await expireInvoices(t.db, t.clock());
     const nothing = await refund(key, open.id, { amount_kind: 'full' });
     expect(nothing.statusCode).toBe(422);

@@ -342,7 +342,9 @@ export interface paths {
      *
      *     **Statuses** (`status`): new, then processing once payments cover the amount (within the
      *     app's underpayment tolerance), settled once they have their method's confirmations; expired
-     *     when the expiry passes short (`paid_partial` if something came), invalid when cancelled,
+     *     when the expiry passes short (`paid_partial` if something came), by the chain's clock: once
+     *     every chain the invoice can be paid on is read past it, so a chain behind keeps it new a
+     *     little longer (by default a day at most), invalid when cancelled,
      *     marked invalid or when a covering payment vanished after the expiry. A payment completing
      *     the amount within the app's late window after the expiry still settles it (`paid_late`).
      *     The `invoice.*` webhooks report each step.

@@ -85,14 +85,17 @@ export function webhookDeliveryTask(deps: DeliveryDeps, slots: JobsConfig): Task
   };
 }
 
-/** New invoices past their expiry move on (domain/invoices/expiry.ts), once across processes. */
-export function invoiceExpiryTask(db: Db, clock: () => Date): Task {
+/**
+ * New invoices past their expiry on the chain's clock move on (domain/invoices/expiry.ts), once
+ * across processes.
+ */
+export function invoiceExpiryTask(db: Db, clock: () => Date, maxWaitMinutes: number): Task {
   return {
     kind: 'invoices.expire',
     everyMs: 2_000,
     lane: MONEY_LANE,
     async run() {
-      await expireInvoices(db, clock());
+      await expireInvoices(db, clock(), { maxWaitMinutes });
     },
   };
 }
@@ -216,7 +219,7 @@ export function backgroundTasks(
     gasProvisioningTask(db, resolveWalletXpub(config)),
     webhookDeliveryTask(webhookDeps(config, db, systemClock), config.jobs),
     retentionTask(config, db, systemClock),
-    invoiceExpiryTask(db, systemClock),
+    invoiceExpiryTask(db, systemClock, config.invoiceExpiryMaxWaitMinutes),
     refundsTask(config, db, systemClock),
   ];
   // Money out goes through the signer process (server/src/signer), on its socket.

@@ -155,6 +155,11 @@ export async function seedDemoInvoices(
     .where('code', '=', METHOD)
     .executeTakeFirstOrThrow();
   const made = new Map<string, string>();
+  // Invoices expire once the chain has been read past their expiry: the watcher's pass first.
+  const expireOn = async (at: Date) => {
+    await watchDeposits(db, chain, at);
+    await expireInvoices(db, at);
+  };
   for (const demo of DEMO_INVOICES) {
     const created = now - demo.ago;
     const invoice = await createInvoice(db, rates, gateway.xpub, {
@@ -175,8 +180,8 @@ export async function seedDemoInvoices(
     const expiry = created + demo.expiresIn * 1000;
     for (const [i, payment] of demo.payments.entries()) {
       const at = created + payment.after * MINUTE;
-      // The expiry job's pass that would have run before this payment.
-      if (at > expiry) await expireInvoices(db, new Date(expiry + MINUTE));
+      // The watcher's and the expiry job's passes that would have run before this payment.
+      if (at > expiry) await expireOn(new Date(expiry + MINUTE));
       await recordLocalTransfer(db, {
         to: address,
         amountMicro: decimalToMicro(payment.usdt),
@@ -202,7 +207,7 @@ export async function seedDemoInvoices(
     const actsFirst =
       then === 'cancel' || (then !== undefined && created + then.after * MINUTE < expiry);
     if (actsFirst) await act();
-    if (expiry < now) await expireInvoices(db, new Date(expiry + MINUTE));
+    if (expiry < now) await expireOn(new Date(expiry + MINUTE));
     if (!actsFirst) await act();
   }
   const overpaid = made.get(OVERPAID);

@@ -53,6 +53,8 @@ export interface WatchCursorsTable {
   scanned_hash: ColumnType<string | null, string | null | undefined, string | null>;
   /** The chain's head at the last pass (the watcher-lag metric). */
   head_block: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The time of block scanned_block: how far the chain's clock has been read (invoice expiry). */
+  scanned_time: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The local chain's head when empty blocks were mined past its last transfer. */

@@ -25,6 +25,13 @@ export interface ChainTransfer extends TokenTransfer {
 /** The log_index of a native transfer: one (chain, tx hash, log index) key for both kinds. */
 export const NATIVE_LOG_INDEX = -1;
 
+/** A block as the watcher's cursor keeps it. */
+export interface BlockStamp {
+  hash: string;
+  /** ISO-8601 UTC. */
+  time: string;
+}
+
 /** Which transfer to read again: its transaction, its log (or NATIVE_LOG_INDEX) and asset. */
 export interface TransferRef {
   txHash: string;
@@ -57,6 +64,11 @@ export interface ChainAdapter {
   tokenContract(methodContract: string): string;
   /** The hash of a block; null past the head (after a reorg to a shorter chain). */
   blockHash(blockNumber: number): Promise<string | null>;
+  /**
+   * A block's hash and its time (ISO-8601 UTC), as a read at `now` shows them: how far the
+   * chain's clock has come by that block. Null past the head.
+   */
+  blockStamp(blockNumber: number, now: Date): Promise<BlockStamp | null>;
   /** `token`'s Transfer logs to any of `addresses` in fromBlock..toBlock, in chain order. */
   tokenTransfers(
     token: string,

@@ -2,6 +2,7 @@ import { decodeEventLog, getAddress, parseAbi, parseAbiItem, type Address, type 
 import {
   ChainUnavailableError,
   NATIVE_LOG_INDEX,
+  type BlockStamp,
   type ChainAdapter,
   type ChainTransfer,
   type TokenTransfer,
@@ -98,6 +99,18 @@ export class EvmChainAdapter implements ChainAdapter {
     try {
       const block = await this.client.getBlock({ blockNumber: BigInt(blockNumber) });
       return block.hash;
+    } catch (error) {
+      if (isMissingBlock(error)) return null;
+      throw new ChainUnavailableError('JSON-RPC eth_getBlockByNumber failed', { cause: error });
+    }
+  }
+
+  async blockStamp(blockNumber: number): Promise<BlockStamp | null> {
+    try {
+      const block = await this.client.getBlock({ blockNumber: BigInt(blockNumber) });
+      const time = new Date(Number(block.timestamp) * 1000).toISOString();
+      this.remember(block.hash, time);
+      return { hash: block.hash, time };
     } catch (error) {
       if (isMissingBlock(error)) return null;
       throw new ChainUnavailableError('JSON-RPC eth_getBlockByNumber failed', { cause: error });

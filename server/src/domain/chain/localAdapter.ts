@@ -9,6 +9,7 @@ import { creditsMicro } from '../billing/ledger';
 import { chainAmountToMicro, MAX_TOTAL_MICRO, microToChainAmount, microToString } from '../money';
 import {
   NATIVE_LOG_INDEX,
+  type BlockStamp,
   type ChainAdapter,
   type ChainTransfer,
   type TokenTransfer,
@@ -71,6 +72,26 @@ export class LocalChainAdapter implements ChainAdapter {
   async blockHash(blockNumber: number): Promise<string | null> {
     if (blockNumber > (await this.latestBlock())) return null;
     return keccak256(stringToHex(`local:${this.chainId}:${blockNumber}`));
+  }
+
+  /**
+   * A local block's time is the latest its transfers carry, up to it (empty blocks carry none).
+   * The head is the present: the local chain is the database, never out of reach, and a read of
+   * its head at `now` has seen every block it held then.
+   */
+  async blockStamp(blockNumber: number, now: Date): Promise<BlockStamp | null> {
+    const head = await this.latestBlock();
+    const hash = await this.blockHash(blockNumber);
+    if (hash === null) return null;
+    const row = await this.db
+      .selectFrom('chain_transfers')
+      .select((eb) => eb.fn.max('created_at').as('latest'))
+      .where('chain_id', '=', this.chainId)
+      .where('block_number', '<=', blockNumber)
+      .executeTakeFirst();
+    const latest = row?.latest ? new Date(row.latest).getTime() : 0;
+    const time = blockNumber >= head ? Math.max(latest, now.getTime()) : latest;
+    return { hash, time: new Date(time).toISOString() };
   }
 
   async tokenTransfers(

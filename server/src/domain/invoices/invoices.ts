@@ -15,6 +15,7 @@ import { gatewayMethods, type GatewayMethod } from '../payments/accounts';
 import { currencyDecimals, displayPlaces, unknownCurrency } from '../rates/currencies';
 import type { LockedRate, RateBook } from '../rates/rates';
 import { emitInvoiceEvents, type InvoiceEventType } from '../webhooks/events';
+import { invoiceClock } from './chainClock';
 import { creditSettledInvoice } from './settlement';
 import {
   cancelState,
@@ -553,8 +554,9 @@ async function writeState(
 
 /**
  * Where the invoice's payments and the time take it now (stateMachine.ts nextState), written with
- * its events; `seen` are payment events to record first (invoice.payment_received). Call inside a
- * transaction that holds the invoice's lock (`lockInvoice`).
+ * its events; `seen` are payment events to record first (invoice.payment_received). The expiry is
+ * judged at `clock`, by default how far the invoice's chains have been read (chainClock.ts). Call
+ * inside a transaction that holds the invoice's lock (`lockInvoice`).
  */
 export async function advanceInvoice(
   trx: Transaction<Database>,
@@ -562,10 +564,12 @@ export async function advanceInvoice(
   id: string,
   now: Date,
   seen: readonly InvoiceEventType[] = [],
+  clock?: Date,
 ): Promise<void> {
   const [record] = await loadInvoices(trx, appId, [id]);
   if (!record) return;
-  const moved = nextState(machineInvoice(record.invoice), machinePayments(record.payments), now);
+  const at = clock ?? (await invoiceClock(trx, id, now));
+  const moved = nextState(machineInvoice(record.invoice), machinePayments(record.payments), at);
   await writeState(trx, record, moved, now, { seen });
 }
 

@@ -208,8 +208,10 @@ describe('payments to invoices', () => {
     await watch();
     // Nothing is due yet.
     expect(await expireInvoices(t.db, t.clock())).toBe(0);
-    // The server was down when it expired: an hour later, two processes run the job at once.
+    // The server was down when it expired: an hour later, its watcher reads the chain on, and
+    // two processes run the job at once.
     const later = new Date(t.clock().getTime() + 60 * MINUTE);
+    await watchDeposits(t.db, chain(), later);
     const other: Db = openDb({ dataDir: t.dataDir, databaseUrl: t.storeEnv.DATABASE_URL });
     try {
       await Promise.all([expireInvoices(t.db, later), expireInvoices(other, later)]);

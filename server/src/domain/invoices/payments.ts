@@ -4,6 +4,7 @@ import { addressKey } from '../chain/specChains';
 import { formatDecimal, fromUnits, multiply, parseDecimal } from '../decimal';
 import { newId } from '../ids';
 import type { FoundInvoiceTransfer, WatchedMethod } from '../payments/depositScan';
+import { invoiceClock } from './chainClock';
 import { advanceInvoice, lockInvoice } from './invoices';
 
 // Payments to invoices, as the deposit watcher finds them on each chain (depositScan.ts): each
@@ -39,6 +40,14 @@ export async function recordInvoiceTransfers(
         .where('o.payment_method_id', '=', method.id)
         .executeTakeFirstOrThrow();
       const late = new Date(transfer.timestamp) > new Date(terms.expires_at) ? 1 : 0;
+      // The chain has come to this block: a block past the expiry finds the invoice expired
+      // before it counts this payment (when nothing earlier covered it), as a watcher on time
+      // would have.
+      const clock = await invoiceClock(trx, invoice.id, now, {
+        chainId: method.chainId,
+        time: transfer.timestamp,
+      });
+      if (late === 1) await advanceInvoice(trx, invoice.appId, invoice.id, now, [], clock);
       const confirmations = confirmationsAt(head, transfer.blockNumber, method.confirmations);
       const inserted = await trx
         .insertInto('invoice_payments')
@@ -66,7 +75,14 @@ export async function recordInvoiceTransfers(
         .returning('id')
         .execute();
       if (inserted.length > 0) {
-        await advanceInvoice(trx, invoice.appId, invoice.id, now, ['invoice.payment_received']);
+        await advanceInvoice(
+          trx,
+          invoice.appId,
+          invoice.id,
+          now,
+          ['invoice.payment_received'],
+          clock,
+        );
         return 1;
       }
       // Seen again in another block (a reorg re-mined it), or back after a reorg removed it: it
@@ -89,7 +105,7 @@ export async function recordInvoiceTransfers(
         )
         .executeTakeFirst();
       if (Number(moved.numUpdatedRows) > 0)
-        await advanceInvoice(trx, invoice.appId, invoice.id, now);
+        await advanceInvoice(trx, invoice.appId, invoice.id, now, [], clock);
       return 0;
     });
   }

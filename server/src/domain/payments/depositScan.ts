@@ -7,7 +7,8 @@ import { decimalToMicro, microToChainAmount } from '../money';
 // transfers to the apps' deposit accounts its new blocks hold. gatewayDeposits.ts records them
 // and moves their rows through the statuses.
 //
-// One cursor per chain (watch_cursors): the last block read and its hash. Each pass reads on
+// One cursor per chain (watch_cursors): the last block read, its hash and its time (how far the
+// chain's clock has been read: invoices expire by it, domain/invoices/chainClock.ts). Each pass reads on
 // from there, at most MAX_BLOCKS_PER_PASS blocks (a first run starts FIRST_SCAN_LOOKBACK blocks
 // back). When the block at the cursor has another hash than when it was read, a reorg replaced
 // it: the pass reads again from a window of the chain's deepest confirmations below it, so a
@@ -103,12 +104,13 @@ export async function scanChain(
   db: Db,
   adapter: ChainAdapter,
   methods: readonly WatchedMethod[],
+  now: Date,
 ): Promise<ChainScan> {
   const chainId = adapter.chainId;
   const head = await adapter.latestBlock();
   const cursor = await db
     .selectFrom('watch_cursors')
-    .select(['scanned_block', 'scanned_hash'])
+    .select(['scanned_block', 'scanned_hash', 'scanned_time'])
     .where('chain_id', '=', chainId)
     .executeTakeFirst();
   let from = cursor ? cursor.scanned_block + 1 : Math.max(0, head - FIRST_SCAN_LOOKBACK);
@@ -122,7 +124,19 @@ export async function scanChain(
   const to = Math.min(head, from + MAX_BLOCKS_PER_PASS - 1);
   // Without a hash to compare later, the cursor stays where it was (on a first run, before `from`).
   const saveHead = () => saveCursor(db, chainId, null, head, from - 1);
-  if (from > to) return { head, found: [], invoiceTransfers: [], advance: saveHead };
+  if (from > to) {
+    // Nothing new to read. A real chain's clock moves with its blocks only; the local chain's
+    // head is the present (LocalChainAdapter.blockStamp), so its time is read again.
+    const again =
+      cursor && (adapter.kind === 'local' || cursor.scanned_time === null)
+        ? await adapter.blockStamp(cursor.scanned_block, now)
+        : null;
+    const advance =
+      cursor && again
+        ? () => saveCursor(db, chainId, { block: cursor.scanned_block, ...again }, head, from - 1)
+        : saveHead;
+    return { head, found: [], invoiceTransfers: [], advance };
+  }
 
   const accounts = await db
     .selectFrom('app_accounts')
@@ -177,13 +191,13 @@ export async function scanChain(
     }
   }
   // The hash is read after the blocks: a reorg during the pass shows as a mismatch next time.
-  const hash = await adapter.blockHash(to);
+  const stamp = await adapter.blockStamp(to, now);
   return {
     head,
     found,
     invoiceTransfers,
     advance: () =>
-      hash === null ? saveHead() : saveCursor(db, chainId, { block: to, hash }, head, to),
+      stamp === null ? saveHead() : saveCursor(db, chainId, { block: to, ...stamp }, head, to),
   };
 }
 
@@ -191,12 +205,17 @@ export async function scanChain(
 async function saveCursor(
   db: Db,
   chainId: number,
-  scanned: { block: number; hash: string } | null,
+  scanned: { block: number; hash: string; time: string } | null,
   head: number,
   initial: number,
 ): Promise<void> {
   const update = scanned
-    ? { scanned_block: scanned.block, scanned_hash: scanned.hash, head_block: head }
+    ? {
+        scanned_block: scanned.block,
+        scanned_hash: scanned.hash,
+        scanned_time: scanned.time,
+        head_block: head,
+      }
     : { head_block: head };
   await db
     .insertInto('watch_cursors')

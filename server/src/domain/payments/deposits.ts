@@ -61,7 +61,7 @@ export async function watchDeposits(
     };
   }
   const chainId = adapter.chainId;
-  const scan = await scanChain(db, adapter, methods);
+  const scan = await scanChain(db, adapter, methods, now);
   const head = scan.head;
   const seen = await recordTransfers(db, scan.found, now);
   const invoicePayments = await recordInvoiceTransfers(db, scan.invoiceTransfers, head, now);
