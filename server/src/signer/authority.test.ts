@@ -754,7 +754,7 @@ describe('the daily cap the web process cannot lift', () => {
     const migrated = {
       results: [
         {
-          migrationName: '0460_signer_plan_ends',
+          migrationName: '0470_signer_plan_ends',
           direction: 'Up' as const,
           status: 'Success' as const,
         },

@@ -427,7 +427,7 @@ export async function subscriptionDueMicro(
 }
 
 /** The migration from which plans registered with the signer carry their end. */
-const PLAN_ENDS_MIGRATION = '0460_signer_plan_ends';
+const PLAN_ENDS_MIGRATION = '0470_signer_plan_ends';
 
 /**
  * The start that applies PLAN_ENDS_MIGRATION (the web process's or the signer's, whichever
