@@ -178,6 +178,11 @@ export interface SignerConfig {
    * IP whitelist (SETTINGS_HOLD_HOURS is what the portal shows until the signer's time is known).
    */
   signerHoldHours: number;
+  /**
+   * SIGNER_APPROVAL_HOURS: how long money out held beyond a daily cap waits for the operator's
+   * decision; unanswered, the signer refuses it.
+   */
+  signerApprovalHours: number;
 }
 
 export interface WebhookConfig {
@@ -461,6 +466,7 @@ function signerConfig(env: Env): SignerConfig {
     operatorEmail: email(env, 'OPERATOR_EMAIL'),
     storeDir: str(env, 'SIGNER_STORE_DIR'),
     signerHoldHours: int(env, 'SIGNER_HOLD_HOURS', 24, 0, 24 * 90),
+    signerApprovalHours: int(env, 'SIGNER_APPROVAL_HOURS', 72, 1, 24 * 30),
   };
 }
 

@@ -5,6 +5,7 @@ import type { Config, ResolvedConfig } from './config';
 import { DB_FILE, openDb, type Db } from './db/connection';
 import { hasMigrated, migrateToLatest } from './db/migrate';
 import { resolveWalletXpub, WalletKeyError } from './domain/chain/walletKey';
+import { registerPlansAtUpgrade } from './domain/billing/subscriptions';
 import { macWithdrawalsAtUpgrade } from './domain/payments/withdrawals';
 import { ownerOnlyDir } from './ownerOnly';
 import { loadRequestKey } from './signer/client/requestKey';
@@ -109,6 +110,7 @@ export async function openRuntime(config: Config, opts: OpenOptions = {}): Promi
     const migrated = await migrateToLatest(db);
     const sign = requestSigner(resolved.signerRequestKey);
     await macWithdrawalsAtUpgrade(db, migrated, sign);
+    await registerPlansAtUpgrade(db, migrated, sign, new Date());
     if (opts.seed !== false) {
       const demo = resolved.seedDemo && !opts.existing;
       await seed(db, {

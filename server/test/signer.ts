@@ -101,6 +101,7 @@ export async function startTestSigner(
       replaceAfterMs: 120_000,
       operatorEmail: OPERATOR_EMAIL,
       signerHoldHours: 24,
+      signerApprovalHours: 72,
       ...settings,
     },
     requestKey: t.config.signerRequestKey,

@@ -165,6 +165,7 @@ export async function seedDemoApps(
     await queuePlanRegistration(trx, sign, {
       appId,
       packageId: plan?.package_id ?? NO_PLAN,
+      until: plan?.end_date ?? null,
       at: registered,
     });
     for (const method of methods) {

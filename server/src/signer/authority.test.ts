@@ -5,6 +5,7 @@ import { parseEther, parseUnits } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { addUser } from '../../test/accounts';
 import { insertApp, insertAppMethod, insertSend, insertSubscription } from '../../test/appRows';
+import { credit } from '../../test/moneyFixtures';
 import {
   OPERATOR_EMAIL,
   registerApp,
@@ -31,6 +32,7 @@ import { sendWithdrawals } from '../domain/payments/withdrawalSending';
 import { macWithdrawalsAtUpgrade, requestWithdrawal } from '../domain/payments/withdrawals';
 import { getWithdrawal } from '../domain/payments/withdrawalReads';
 import { appDetails } from '../domain/apps/appDetails';
+import { purchasePackage, registerPlansAtUpgrade } from '../domain/billing/subscriptions';
 import { localChains } from '../domain/payments/testDeposits';
 import { withdrawalView } from '../domain/payments/views';
 import { requestSigner } from './client/requestMac';
@@ -575,6 +577,12 @@ describe('the daily cap the web process cannot lift', () => {
     const code = runSignerCommand(args, signerStoreDir(t.config), (l) => lines.push(l), t.clock());
     return { code, lines };
   };
+  /** Who got mails of that subject. */
+  const mailsTitled = (subject: string) =>
+    readOutbox(t.dataDir)
+      .filter((m) => m.subject === subject)
+      .map((m) => m.to)
+      .sort();
   const waitingOf = async (appId: string, id: string) =>
     withdrawalView(await getWithdrawal(t.db, appId, id)).waiting_reason;
 
@@ -621,10 +629,14 @@ describe('the daily cap the web process cannot lift', () => {
       code: 0,
       lines: [`Approved ${approvalId}: it goes out at the withdrawal job's next pass.`],
     });
-    await sendPasses(1);
+    await sendPasses(2);
     expect((await withdrawal(second.id)).status).toBe(5);
     expect(await waitingOf(appId, second.id)).toBeNull();
     expect(await localBalance(t.db, 56, BSC_USDT, payee)).toBe(usdt('11000'));
+    // The signer tells both of the decision, once.
+    expect(mailsTitled(`Approved: withdrawal ${second.id} goes out`)).toEqual(
+      [OPERATOR_EMAIL, email].sort(),
+    );
     // Another one beyond it, rejected: Unsuccessful, nothing signed, its reservation released.
     const third = await withdraw(appId, payee, '4000');
     await sendPasses(1);
@@ -645,18 +657,141 @@ describe('the daily cap the web process cannot lift', () => {
     expect(await localBalance(t.db, 56, BSC_USDT, payee)).toBe(usdt('11000'));
     expect(await localBalance(t.db, 56, BSC_USDT, gas)).toBe(usdt('19000'));
     expect(command('list').lines).toEqual(['(none)']);
+    expect(mailsTitled(`Rejected: withdrawal ${third.id} was not sent`)).toEqual(
+      [OPERATOR_EMAIL, email].sort(),
+    );
+  });
+
+  it('a request left undecided expires: refused, nothing sent, both told; the operator can no longer approve it', async () => {
+    const { appId, payee, gas, email } = await merchant('30000');
+    const big = await withdraw(appId, payee, '12000');
+    await sendPasses(1);
+    const listed = command('list').lines.find((l) => l.includes(big.id)) ?? '';
+    const approvalId = /^(apr_\S+)/.exec(listed)?.[1] ?? '';
+    const expiresAt = new Date(t.clock().getTime() + 72 * 3_600_000).toISOString();
+    expect(listed).toContain(`, refused unless decided by ${expiresAt}`);
+    expect(
+      readOutbox(t.dataDir).find(
+        (m) => m.subject === `Approval needed: withdrawal ${big.id} is beyond the daily cap`,
+      )?.text,
+    ).toContain(`Unanswered by ${expiresAt}, the signer refuses it.`);
+    // A moment before its time it still waits; at its time it is refused.
+    t.clock.advance(72 * 3_600_000 - 1);
+    await sendPasses(1);
+    expect((await withdrawal(big.id)).status).toBe(3);
+    t.clock.advance(1);
+    expect(command('approve', approvalId)).toEqual({
+      code: 1,
+      lines: [
+        `Approval ${approvalId} expired at ${expiresAt}, undecided: the signer refuses the withdrawal. The merchant can ask for it again.`,
+      ],
+    });
+    await sendPasses(2);
+    expect(await withdrawal(big.id)).toMatchObject({
+      status: 6,
+      signed_tx: null,
+      failure_reason: `The withdrawal ${big.id}, held beyond the app's daily cap, was not approved by ${expiresAt} (${approvalId}): the signer refuses it.`,
+    });
+    expect(await localBalance(t.db, 56, BSC_USDT, gas)).toBe(usdt('30000'));
+    expect(await localBalance(t.db, 56, BSC_USDT, payee)).toBe(0n);
+    expect(mailsTitled(`Expired: withdrawal ${big.id} was not sent`)).toEqual(
+      [OPERATOR_EMAIL, email].sort(),
+    );
+    expect(command('list').lines).toEqual(['(none)']);
+  });
+
+  it("a plan ends by the signer's clock: past it the smallest plan's cap, whatever the database says", async () => {
+    const { appId, userId, payee } = await merchant('100000');
+    // The merchant moves up to Business through the portal's own path; its end goes to the signer.
+    await credit(t, userId, '100');
+    const bought = await purchasePackage(t.db, {
+      userId,
+      packageId: 'pkg_business',
+      now: t.clock(),
+      sign: requestSigner(t.config.signerRequestKey),
+    });
+    expect(bought).toMatchObject({ ok: true, kind: 'upgrade' });
+    await runRegistrations(t, signer);
+    const { end_date: end } = await t.db
+      .selectFrom('subscriptions')
+      .select('end_date')
+      .where('id', '=', bought.ok ? bought.subscriptionId : '')
+      .executeTakeFirstOrThrow();
+    // A raise: in effect after the signer's hold. Then Business's 50,000 a day.
+    t.clock.advance(HOLD + 1);
+    const within = await withdraw(appId, payee, '40000');
+    await sendPasses(1);
+    expect((await withdrawal(within.id)).status).toBe(5);
+    // Whoever writes the database lengthens the plan; the signer keeps the end it was told.
+    await t.db
+      .updateTable('subscriptions')
+      .set({ end_date: '2999-01-01T00:00:00.000Z' })
+      .where('user_id', '=', userId)
+      .execute();
+    t.clock.set(new Date(Date.parse(end) + 1));
+    const after = await withdraw(appId, payee, '20000');
+    await sendPasses(1);
+    expect(await withdrawal(after.id)).toMatchObject({ status: 3, signed_tx: null });
+    expect((await waitingOf(appId, after.id))?.message).toMatch(
+      /^Beyond the app's daily cap of 10000 USDT-BEP20 \(0 USDT-BEP20 sent in the last 24 hours\)/,
+    );
+    expect(await localBalance(t.db, 56, BSC_USDT, payee)).toBe(usdt('40000'));
+  });
+
+  it('the upgrade that brings plan ends registers every app’s plan again, with its end', async () => {
+    const { appId, userId, payee } = await merchant('100000');
+    // A plan the signer was told of before plans carried an end (none here: registered as v1).
+    await t.db
+      .updateTable('subscriptions')
+      .set({ package_id: 'pkg_business' })
+      .where('user_id', '=', userId)
+      .execute();
+    const { end_date: end } = await t.db
+      .selectFrom('subscriptions')
+      .select('end_date')
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    const migrated = {
+      results: [
+        {
+          migrationName: '0470_signer_plan_ends',
+          direction: 'Up' as const,
+          status: 'Success' as const,
+        },
+      ],
+    };
+    const sign = requestSigner(t.config.signerRequestKey);
+    expect(await registerPlansAtUpgrade(t.db, migrated, sign, t.clock())).toBeGreaterThan(0);
+    expect(await registerPlansAtUpgrade(t.db, { results: [] }, sign, t.clock())).toBe(0);
+    await runRegistrations(t, signer);
+    t.clock.advance(HOLD + 1);
+    const within = await withdraw(appId, payee, '40000');
+    await sendPasses(1);
+    expect((await withdrawal(within.id)).status).toBe(5);
+    // Past the end it was registered with, though the database says the plan runs on.
+    await t.db
+      .updateTable('subscriptions')
+      .set({ end_date: '2999-01-01T00:00:00.000Z' })
+      .where('user_id', '=', userId)
+      .execute();
+    t.clock.set(new Date(Date.parse(end) + 1));
+    const after = await withdraw(appId, payee, '20000');
+    await sendPasses(1);
+    expect((await waitingOf(appId, after.id))?.code).toBe('held_for_approval');
   });
 
   it('a web process with the key registers a bigger plan: the cap stays until the signer’s hold is over; the operator’s cap prevails', async () => {
     const { appId, payee } = await merchant('60000');
     const sign = requestSigner(t.config.signerRequestKey);
     const at = t.clock().toISOString();
-    const plan = { kind: 'plan' as const, appId, packageId: 'pkg_enterprise', at };
+    const until = new Date(t.clock().getTime() + 30 * 86_400_000).toISOString();
+    const plan = { kind: 'plan' as const, appId, packageId: 'pkg_enterprise', until, at };
     expect(
       await signer.client.request({
         op: 'registerPlan',
         appId,
         packageId: 'pkg_enterprise',
+        until,
         at,
         mac: sign(plan),
       }),

@@ -218,6 +218,7 @@ export async function createApp(
     await queuePlanRegistration(trx, sign, {
       appId: id,
       packageId: plan?.package_id ?? NO_PLAN,
+      until: plan?.end_date ?? null,
       at: new Date(nowIso),
     });
   });

@@ -119,16 +119,20 @@ export async function queueWhitelistRegistration(
   );
 }
 
-/** Queues the registration of an app's plan (its package id, or NO_PLAN), in `trx`. */
+/**
+ * Queues the registration of an app's plan (its package id, or NO_PLAN) and its end (the
+ * subscription's end_date; null with no plan), in `trx`.
+ */
 export async function queuePlanRegistration(
   trx: Db,
   sign: RequestSigner,
-  change: { appId: string; packageId: string; at: Date },
+  change: { appId: string; packageId: string; until: string | null; at: Date },
 ): Promise<void> {
   const registration: PlanRegistration = {
     kind: 'plan',
     appId: change.appId,
     packageId: change.packageId,
+    until: change.until,
     at: change.at.toISOString(),
   };
   const payload: RegistrationPayload = {
@@ -136,6 +140,7 @@ export async function queuePlanRegistration(
       op: 'registerPlan',
       appId: registration.appId,
       packageId: registration.packageId,
+      ...(registration.until === null ? {} : { until: registration.until }),
       at: registration.at,
       mac: sign(registration),
     },

@@ -1,6 +1,6 @@
-import type { RequestSigner } from '../../signer/client/requestMac';
+import { NO_PLAN, type RequestSigner } from '../../signer/client/requestMac';
 import { queuePlanRegistration } from '../apps/signerRegistration';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, MigrationResultSet, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { prepared } from '../../db/prepared';
 import { newId } from '../ids';
@@ -289,6 +289,7 @@ export async function purchasePackage(
         .execute();
     }
     const subscriptionId = newId('sub');
+    const endDate = new Date(input.now.getTime() + pkg.duration_days * DAY_MS).toISOString();
     await trx
       .insertInto('subscriptions')
       .values({
@@ -303,13 +304,14 @@ export async function purchasePackage(
         invoice_id: invoiceId,
         remarks,
         start_date: nowIso,
-        end_date: new Date(input.now.getTime() + pkg.duration_days * DAY_MS).toISOString(),
+        end_date: endDate,
         canceled_at: null,
         replaced_at: null,
         created_at: nowIso,
       })
       .execute();
-    // The signer's daily caps follow the plan: a raise once its hold is over, a cut at once.
+    // The signer's daily caps follow the plan until its end: a raise (or a longer plan) once its
+    // hold is over, a cut at once. A cancelled plan runs to its end, so cancelling tells it nothing.
     const apps = await trx
       .selectFrom('apps')
       .select('id')
@@ -319,6 +321,7 @@ export async function purchasePackage(
       await queuePlanRegistration(trx, input.sign, {
         appId: app.id,
         packageId: pkg.id,
+        until: endDate,
         at: input.now,
       });
     }
@@ -421,4 +424,37 @@ export async function subscriptionDueMicro(
     .executeTakeFirst();
   const due = BigInt(pkg?.price_micro ?? current.price_micro) - balance;
   return due > 0n ? due : 0n;
+}
+
+/** The migration from which plans registered with the signer carry their end. */
+const PLAN_ENDS_MIGRATION = '0470_signer_plan_ends';
+
+/**
+ * The start that applies PLAN_ENDS_MIGRATION (the web process's or the signer's, whichever
+ * migrates first) registers every app's plan again, with its end: plans registered before had
+ * none, so the signer would keep their caps past it. Answers how many apps it queued.
+ */
+export async function registerPlansAtUpgrade(
+  db: Kysely<Database>,
+  migrated: MigrationResultSet,
+  sign: RequestSigner,
+  now: Date,
+): Promise<number> {
+  const applied = migrated.results?.some(
+    (r) => r.migrationName === PLAN_ENDS_MIGRATION && r.status === 'Success',
+  );
+  if (!applied) return 0;
+  const apps = await db.selectFrom('apps').select(['id', 'user_id']).execute();
+  await db.transaction().execute(async (trx) => {
+    for (const app of apps) {
+      const plan = await currentSubscription(trx, app.user_id, now.toISOString());
+      await queuePlanRegistration(trx, sign, {
+        appId: app.id,
+        packageId: plan?.package_id ?? NO_PLAN,
+        until: plan?.end_date ?? null,
+        at: now,
+      });
+    }
+  });
+  return apps.length;
 }

@@ -22,8 +22,18 @@ export type SignerRequest =
     }
   /** The app's IP whitelist (the hash of its normalised entries), as changed at `at`. */
   | { op: 'registerWhitelist'; appId: string; whitelistHash: string; at: string; mac: string }
-  /** The app's plan (its package id, or `none`), as changed at `at`: its default daily caps. */
-  | { op: 'registerPlan'; appId: string; packageId: string; at: string; mac: string };
+  /**
+   * The app's plan (its package id, or `none`) and its end (absent: none), as changed at `at`:
+   * its default daily caps.
+   */
+  | {
+      op: 'registerPlan';
+      appId: string;
+      packageId: string;
+      until?: string;
+      at: string;
+      mac: string;
+    };
 
 /** A wait the merchant ends: the operational wallet lacks the coin to top up a deposit's gas. */
 export const OPERATIONAL_WALLET_NEEDS_GAS = 'operational_wallet_needs_gas';
@@ -105,8 +115,10 @@ export function parseRequest(line: string): SignerRequest | null {
   }
   if (r.op === 'registerPlan') {
     const packageId = text('packageId');
+    const until = text('until');
+    if (r.until !== undefined && until === null) return null;
     return appId && at && mac && packageId
-      ? { op: 'registerPlan', appId, packageId, at, mac }
+      ? { op: 'registerPlan', appId, packageId, ...(until === null ? {} : { until }), at, mac }
       : null;
   }
   const depositId = text('depositId');

@@ -137,4 +137,23 @@ describe('the request MAC', () => {
       ]),
     );
   });
+
+  it("covers a plan's end; a plan registered before ends were carried keeps its MAC", () => {
+    const plan = {
+      kind: 'plan' as const,
+      appId: 'app_1',
+      packageId: 'pkg_business',
+      until: '2026-12-29T00:00:00.000Z',
+      at: '2026-11-29T00:00:00.000Z',
+    };
+    const planMac = requestSigner(key)(plan);
+    expect(verifyRequestMac(key, plan, planMac)).toBe(true);
+    expect(verifyRequestMac(key, { ...plan, until: '2027-12-29T00:00:00.000Z' }, planMac)).toBe(
+      false,
+    );
+    expect(verifyRequestMac(key, { ...plan, until: null }, planMac)).toBe(false);
+    expect(encodeRequest({ ...plan, until: null })).toBe(
+      JSON.stringify(['plan/v1', 'app_1', 'pkg_business', '2026-11-29T00:00:00.000Z']),
+    );
+  });
 });

@@ -48,11 +48,15 @@ export interface WhitelistRegistration {
 /** What a plan registration names when the merchant has no plan. */
 export const NO_PLAN = 'none';
 
-/** An app's plan (its package id, or `none`): the signer's default daily caps follow it. */
+/**
+ * An app's plan (its package id, or `none`) and when it ends (null: it does not): the signer's
+ * default daily caps follow it, and fall to the smallest plan's at its end by the signer's clock.
+ */
 export interface PlanRegistration {
   kind: 'plan';
   appId: string;
   packageId: string;
+  until: string | null;
   at: string;
 }
 
@@ -142,7 +146,10 @@ export function encodeRequest(request: MacedRequest): string {
     case 'whitelist':
       return JSON.stringify(['whitelist/v1', request.appId, request.whitelistHash, request.at]);
     case 'plan':
-      return JSON.stringify(['plan/v1', request.appId, request.packageId, request.at]);
+      // v1, before plans carried their end, is still what a registration queued then was MACed as.
+      return request.until === null
+        ? JSON.stringify(['plan/v1', request.appId, request.packageId, request.at])
+        : JSON.stringify(['plan/v2', request.appId, request.packageId, request.until, request.at]);
   }
 }
 

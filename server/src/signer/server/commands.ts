@@ -10,6 +10,7 @@ import { STORE_FILE, SignerStore } from './store';
 // <command>`), never over HTTP: the web process has no say in them.
 //   list                          money out held beyond a daily cap, waiting for a decision
 //   approve <id> / reject <id>    lets that one request through the cap / makes the signer refuse it
+//                                 (one undecided for SIGNER_APPROVAL_HOURS is refused anyway)
 //   cap <app> <method> <amount>   sets the app's daily cap of a method (its units), at once
 
 const SIGNER_COMMANDS = ['list', 'approve', 'reject', 'cap'] as const;
@@ -69,11 +70,11 @@ function run(
   now: Date,
 ): number {
   if (command === 'list') {
-    const pending = store.pendingApprovals();
+    const pending = store.pendingApprovals(now.getTime());
     if (pending.length === 0) out('(none)');
     for (const a of pending) {
       out(
-        `${a.id}  ${a.kind} ${a.refId}  app ${a.appId}  ${amountOf(a.paymentMethodId, a.amountRaw)} to ${a.destination}  held since ${new Date(a.createdAt).toISOString()}`,
+        `${a.id}  ${a.kind} ${a.refId}  app ${a.appId}  ${amountOf(a.paymentMethodId, a.amountRaw)} to ${a.destination}  held since ${new Date(a.createdAt).toISOString()}, refused unless decided by ${new Date(a.expiresAt).toISOString()}`,
       );
     }
     return 0;
@@ -85,7 +86,15 @@ function run(
       return 2;
     }
     if (!store.decide(id, command === 'approve' ? 'approved' : 'rejected', now.getTime())) {
-      out(`No pending approval ${id} (npm run signer -- list shows them).`);
+      const approval = store.approvalById(id);
+      const expired =
+        approval?.state === 'expired' ||
+        (approval?.state === 'pending' && approval.expiresAt <= now.getTime());
+      out(
+        expired
+          ? `Approval ${id} expired at ${new Date(approval.expiresAt).toISOString()}, undecided: the signer refuses the ${approval.kind}. The merchant can ask for it again.`
+          : `No pending approval ${id} (npm run signer -- list shows them).`,
+      );
       return 1;
     }
     out(

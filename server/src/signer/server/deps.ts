@@ -14,7 +14,13 @@ import type { SignerStore } from './store';
 
 export type SignerSettings = Pick<
   SignerConfig,
-  'feeAddress' | 'sweepMin' | 'gasTopUpCap' | 'replaceAfterMs' | 'operatorEmail' | 'signerHoldHours'
+  | 'feeAddress'
+  | 'sweepMin'
+  | 'gasTopUpCap'
+  | 'replaceAfterMs'
+  | 'operatorEmail'
+  | 'signerHoldHours'
+  | 'signerApprovalHours'
 >;
 
 export interface SignerDeps {

@@ -6,6 +6,7 @@ import { chainAdapterFor, chainSenderFor } from '../../domain/chain';
 import type { ChainSender } from '../../domain/chain/sender';
 import type { SpecChainId } from '../../domain/chain/specChains';
 import { sendMail } from '../../domain/mailer';
+import { registerPlansAtUpgrade } from '../../domain/billing/subscriptions';
 import { macWithdrawalsAtUpgrade } from '../../domain/payments/withdrawals';
 import { systemClock } from '../../domain/time';
 import { resolveConfig } from '../../runtime';
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
   const migrated = await migrateToLatest(db);
   // The start that brings request MACs vouches, once, for the withdrawals then in flight.
   await macWithdrawalsAtUpgrade(db, migrated, requestSigner(config.signerRequestKey));
+  await registerPlansAtUpgrade(db, migrated, requestSigner(config.signerRequestKey), systemClock());
   const store = SignerStore.open(signerStoreDir(config));
   const imported = await importSharedSettings(store, db, systemClock());
   if (imported) {

@@ -18,7 +18,13 @@ function registered(r: Registration): Registered {
   if (r.op === 'registerWhitelist') {
     return { kind: 'whitelist', appId: r.appId, whitelistHash: r.whitelistHash, at: r.at };
   }
-  return { kind: 'plan', appId: r.appId, packageId: r.packageId, at: r.at };
+  return {
+    kind: 'plan',
+    appId: r.appId,
+    packageId: r.packageId,
+    until: r.until ?? null,
+    at: r.at,
+  };
 }
 
 // An app's settings that steer money reach the signer's store only through its socket, each with
@@ -44,6 +50,16 @@ export class Registrations {
 
   async register(r: Registration): Promise<SignerAnswer> {
     const request = registered(r);
+    if (
+      request.kind === 'plan' &&
+      request.until !== null &&
+      Number.isNaN(Date.parse(request.until))
+    ) {
+      return {
+        state: 'refused',
+        reason: `A plan registration's end is not a time: ${request.until}`,
+      };
+    }
     if (!verifyRequestMac(this.deps.requestKey, request, r.mac)) {
       return this.refusals.refuse({
         request: 'registration',
@@ -62,7 +78,7 @@ export class Registrations {
         request.kind === 'payout'
           ? `payout address for ${request.paymentMethodId} changes to ${request.address}`
           : request.kind === 'plan'
-            ? `plan changes to ${request.packageId}, which raises its daily caps on money out`
+            ? `plan changes to ${request.packageId}${request.until === null ? '' : ` until ${request.until}`}, which raises or prolongs its daily caps on money out`
             : 'IP whitelist changed';
       await this.refusals.mail(
         request.appId,
@@ -88,7 +104,12 @@ export class Registrations {
     const holdMs = this.deps.settings.signerHoldHours * 3_600_000;
     if (request.kind === 'plan') {
       const { effectiveAt, changed } = this.deps.store.registerPlan(
-        { appId: request.appId, packageId: request.packageId, webAt: request.at },
+        {
+          appId: request.appId,
+          packageId: request.packageId,
+          endsAt: request.until === null ? null : Date.parse(request.until),
+          webAt: request.at,
+        },
         now,
         holdMs,
         planRank,

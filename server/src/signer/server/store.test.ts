@@ -129,4 +129,80 @@ describe("the signer's store", () => {
     expect(store.withdrawalHold('app_1', 2 * HOUR).until).toBe(HOUR + HOLD);
     expect(store.withdrawalHold('app_1', HOUR + HOLD).until).toBeNull();
   });
+
+  it("a plan ends by the signer's clock; a higher or longer one waits out the hold, a cut or shorter one is at once", () => {
+    const rank = (id: string) => ({ pkg_business: 5n, pkg_enterprise: 25n })[id] ?? 1n;
+    const plan = (packageId: string, endsAt: number | null, now: number) =>
+      store.registerPlan(
+        { appId: 'app_1', packageId, endsAt, webAt: new Date(1_000 + (web += 1)).toISOString() },
+        now,
+        HOLD,
+        rank,
+      );
+    const t0 = 10 * HOLD;
+    // A higher plan than none: held.
+    expect(plan('pkg_business', t0 + 30 * HOLD, t0)).toEqual({
+      effectiveAt: t0 + HOLD,
+      changed: false,
+    });
+    expect(store.plan('app_1', t0 + HOLD - 1)).toBeNull();
+    expect(store.plan('app_1', t0 + HOLD)).toBe('pkg_business');
+    // The same plan registered again, unchanged.
+    expect(plan('pkg_business', t0 + 30 * HOLD, t0 + 2 * HOLD)).toEqual({
+      effectiveAt: t0 + HOLD,
+      changed: false,
+    });
+    // The same plan for longer (a renewal): held, the plan in effect runs on meanwhile.
+    const renewed = t0 + 29 * HOLD + HOLD / 2;
+    expect(plan('pkg_business', t0 + 60 * HOLD, renewed)).toEqual({
+      effectiveAt: renewed + HOLD,
+      changed: true,
+    });
+    expect(store.plan('app_1', renewed)).toBe('pkg_business');
+    // Its old end passes inside the hold: the smallest caps until the renewal takes effect.
+    expect(store.plan('app_1', t0 + 30 * HOLD)).toBeNull();
+    expect(store.plan('app_1', renewed + HOLD)).toBe('pkg_business');
+    // At its end, nothing more is registered: no plan.
+    expect(store.plan('app_1', t0 + 60 * HOLD - 1)).toBe('pkg_business');
+    expect(store.plan('app_1', t0 + 60 * HOLD)).toBeNull();
+    // A cut (a lower plan, or the same one ending sooner) is at once.
+    const later = t0 + 40 * HOLD;
+    expect(plan('pkg_business', t0 + 45 * HOLD, later).effectiveAt).toBe(later);
+    expect(store.plan('app_1', t0 + 45 * HOLD)).toBeNull();
+    expect(plan('pkg_starter', t0 + 90 * HOLD, later + 1).effectiveAt).toBe(later + 1);
+    expect(store.plan('app_1', later + 1)).toBe('pkg_starter');
+  });
+
+  it('an approval expires undecided at its time; decided or expired, it is told once', () => {
+    const held = (refId: string, now: number) =>
+      store.requestApproval(
+        {
+          id: `apr_${refId}`,
+          kind: 'withdrawal',
+          refId,
+          appId: 'app_1',
+          paymentMethodId: 'pm_usdt_bsc',
+          amountRaw: '5',
+          destination: A,
+        },
+        now,
+        now + 72 * HOUR,
+      ).approval;
+    held('wd_1', 0);
+    held('wd_2', HOUR);
+    expect(store.pendingApprovals(72 * HOUR - 1).map((a) => a.id)).toEqual([
+      'apr_wd_1',
+      'apr_wd_2',
+    ]);
+    expect(store.pendingApprovals(72 * HOUR).map((a) => a.id)).toEqual(['apr_wd_2']);
+    // Past its time the operator can no longer decide it.
+    expect(store.decide('apr_wd_1', 'approved', 72 * HOUR)).toBe(false);
+    expect(store.decide('apr_wd_2', 'approved', 72 * HOUR)).toBe(true);
+    expect(store.expireApproval('apr_wd_2', 80 * HOUR)).toBe(false);
+    expect(store.expireApproval('apr_wd_1', 72 * HOUR)).toBe(true);
+    expect(store.approvalOf('wd_1')).toMatchObject({ state: 'expired', notifiedAt: null });
+    expect(store.markNotified('apr_wd_1', 73 * HOUR)).toBe(true);
+    expect(store.markNotified('apr_wd_1', 74 * HOUR)).toBe(false);
+    expect(store.approvalOf('wd_1')?.notifiedAt).toBe(73 * HOUR);
+  });
 });

@@ -17,9 +17,11 @@ import { addressForm, whitelistHash } from '../client/requestMac';
 //   a change is held. The first non-empty whitelist is not held; any later change is.
 // - signed: every transaction the signer signed (the daily caps count them).
 // - refusals: every request it refused as untrusted (and the alerts it sent once).
-// - plans: each app's plan as registered (a raise of its caps takes effect after the hold, a cut
-//   at once); operator_caps: an app's cap set by the operator's command, which prevails.
-// - approvals: money out beyond the daily cap, pending until the operator approves or rejects.
+// - plans: each app's plan as registered, and when it ends (a raise or prolonging of its caps
+//   takes effect after the hold, a cut at once; past its end the smallest plan's caps apply);
+//   operator_caps: an app's cap set by the operator's command, which prevails.
+// - approvals: money out beyond the daily cap, pending until the operator approves or rejects it
+//   or it expires (SIGNER_APPROVAL_HOURS), and whether the merchant was told of the outcome.
 // - refund_sources: per refund's send, the invoice address whose payments it gives back: the
 //   refunds signed against one address never total more than the chain shows was paid to it.
 // Timestamps are milliseconds since the epoch. One process uses it, one request at a time, so the
@@ -120,6 +122,13 @@ const MIGRATIONS: readonly string[] = [
      paid_to text not null
    );
    create index refund_sources_paid_to on refund_sources (chain_id, paid_to);`,
+  // Plans end; approvals expire, and their decision is told to the merchant once. Approvals held
+  // before expire 72 hours after they were held; decisions made before were told then.
+  `alter table plans add column ends_at integer;
+   alter table approvals add column expires_at integer not null default 0;
+   alter table approvals add column notified_at integer;
+   update approvals set expires_at = created_at + 259200000;
+   update approvals set notified_at = decided_at where decided_at is not null;`,
 ];
 
 const EMPTY_WHITELIST = whitelistHash(null);
@@ -169,8 +178,12 @@ export interface Approval {
   paymentMethodId: string;
   amountRaw: string;
   destination: string;
-  state: 'pending' | 'approved' | 'rejected';
+  state: 'pending' | 'approved' | 'rejected' | 'expired';
   createdAt: number;
+  /** Unanswered by then, it expires: the signer refuses the request. */
+  expiresAt: number;
+  /** When the merchant and the operator were told of the outcome; null: not yet. */
+  notifiedAt: number | null;
 }
 
 interface ApprovalRow {
@@ -183,6 +196,8 @@ interface ApprovalRow {
   destination: string;
   state: Approval['state'];
   created_at: number;
+  expires_at: number;
+  notified_at: number | null;
 }
 
 const approvalOf = (row: ApprovalRow): Approval => ({
@@ -195,6 +210,8 @@ const approvalOf = (row: ApprovalRow): Approval => ({
   destination: row.destination,
   state: row.state,
   createdAt: row.created_at,
+  expiresAt: row.expires_at,
+  notifiedAt: row.notified_at,
 });
 
 export class SignerStore {
@@ -430,11 +447,12 @@ export class SignerStore {
   }
 
   /**
-   * Registers the app's plan; a stale registration changes nothing. A plan of higher caps (by
-   * `rank`) takes effect after the hold, any other at once.
+   * Registers the app's plan and its end (null: none); a stale registration changes nothing. One
+   * that allows more than the plan in effect at some moment (a plan of higher caps by `rank`, or
+   * the same plan lasting longer) takes effect after the hold, any other at once.
    */
   registerPlan(
-    r: { appId: string; packageId: string; webAt: string },
+    r: { appId: string; packageId: string; endsAt: number | null; webAt: string },
     now: number,
     holdMs: number,
     rank: (packageId: string) => bigint,
@@ -442,14 +460,23 @@ export class SignerStore {
     return this.transaction(() => {
       const latest = this.sqlite
         .prepare(
-          'select package_id, web_at, effective_at from plans where app_id = ? order by seq desc limit 1',
+          'select package_id, ends_at, web_at, effective_at from plans where app_id = ? order by seq desc limit 1',
         )
-        .get(r.appId) as { package_id: string; web_at: string; effective_at: number } | undefined;
-      if (latest && (r.webAt < latest.web_at || latest.package_id === r.packageId)) {
+        .get(r.appId) as
+        | { package_id: string; ends_at: number | null; web_at: string; effective_at: number }
+        | undefined;
+      const same = latest?.package_id === r.packageId && latest.ends_at === r.endsAt;
+      if (latest && (r.webAt < latest.web_at || same)) {
         return { effectiveAt: latest.effective_at, changed: false };
       }
-      const current = this.plan(r.appId, now);
-      const raise = rank(r.packageId) > rank(current ?? '');
+      const current = this.planRow(r.appId, now);
+      const currentRank = rank(current?.packageId ?? '');
+      const longer =
+        current !== null &&
+        current.endsAt !== null &&
+        (r.endsAt === null || r.endsAt > current.endsAt);
+      const raise =
+        rank(r.packageId) > currentRank || (rank(r.packageId) === currentRank && longer);
       const effectiveAt = raise && holdMs > 0 ? now + holdMs : now;
       this.sqlite
         .prepare(
@@ -459,24 +486,29 @@ export class SignerStore {
         .run(now, r.appId, now);
       this.sqlite
         .prepare(
-          `insert into plans (app_id, package_id, web_at, registered_at, effective_at)
-           values (?, ?, ?, ?, ?)`,
+          `insert into plans (app_id, package_id, ends_at, web_at, registered_at, effective_at)
+           values (?, ?, ?, ?, ?, ?)`,
         )
-        .run(r.appId, r.packageId, r.webAt, now, effectiveAt);
+        .run(r.appId, r.packageId, r.endsAt, r.webAt, now, effectiveAt);
       return { effectiveAt, changed: latest !== undefined };
     });
   }
 
-  /** The app's plan in effect at `now`; null when none was registered. */
+  /** The app's plan in effect at `now`; null when none was registered or it has ended. */
   plan(appId: string, now: number): string | null {
+    return this.planRow(appId, now)?.packageId ?? null;
+  }
+
+  private planRow(appId: string, now: number): { packageId: string; endsAt: number | null } | null {
     const row = this.sqlite
       .prepare(
-        `select package_id from plans
+        `select package_id, ends_at from plans
          where app_id = ? and superseded_at is null and effective_at <= ?
          order by seq desc limit 1`,
       )
-      .get(appId, now) as { package_id: string } | undefined;
-    return row?.package_id ?? null;
+      .get(appId, now) as { package_id: string; ends_at: number | null } | undefined;
+    if (!row || (row.ends_at !== null && row.ends_at <= now)) return null;
+    return { packageId: row.package_id, endsAt: row.ends_at };
   }
 
   /** The operator's cap of (app, method), in base units; null when none is set. */
@@ -504,35 +536,87 @@ export class SignerStore {
     return row ? approvalOf(row) : null;
   }
 
-  /** Holds a request for the operator (once per request); answers its approval and whether new. */
+  /** An approval by its id. */
+  approvalById(id: string): Approval | null {
+    const row = this.sqlite.prepare('select * from approvals where id = ?').get(id) as
+      ApprovalRow | undefined;
+    return row ? approvalOf(row) : null;
+  }
+
+  /**
+   * Holds a request for the operator until `expiresAt` (once per request); answers its approval
+   * and whether it is new.
+   */
   requestApproval(
-    r: Omit<Approval, 'state' | 'createdAt'>,
+    r: Omit<Approval, 'state' | 'createdAt' | 'expiresAt' | 'notifiedAt'>,
     now: number,
+    expiresAt: number,
   ): { approval: Approval; created: boolean } {
     const known = this.approvalOf(r.refId);
     if (known) return { approval: known, created: false };
     this.sqlite
       .prepare(
         `insert into approvals (id, kind, ref_id, app_id, payment_method_id, amount_raw, destination,
-           state, created_at)
-         values (?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+           state, created_at, expires_at)
+         values (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
       )
-      .run(r.id, r.kind, r.refId, r.appId, r.paymentMethodId, r.amountRaw, r.destination, now);
-    return { approval: { ...r, state: 'pending', createdAt: now }, created: true };
+      .run(
+        r.id,
+        r.kind,
+        r.refId,
+        r.appId,
+        r.paymentMethodId,
+        r.amountRaw,
+        r.destination,
+        now,
+        expiresAt,
+      );
+    return {
+      approval: { ...r, state: 'pending', createdAt: now, expiresAt, notifiedAt: null },
+      created: true,
+    };
   }
 
-  pendingApprovals(): Approval[] {
+  /** The approvals still waiting for a decision at `now`, oldest first. */
+  pendingApprovals(now: number): Approval[] {
     const rows = this.sqlite
-      .prepare("select * from approvals where state = 'pending' order by created_at")
-      .all() as ApprovalRow[];
+      .prepare(
+        "select * from approvals where state = 'pending' and expires_at > ? order by created_at",
+      )
+      .all(now) as ApprovalRow[];
     return rows.map(approvalOf);
   }
 
-  /** The operator's decision on a pending approval; false when there is no such pending one. */
+  /**
+   * The operator's decision on an approval still pending at `now`; false when there is no such
+   * one (decided, expired or unknown).
+   */
   decide(id: string, state: 'approved' | 'rejected', now: number): boolean {
     const result = this.sqlite
-      .prepare("update approvals set state = ?, decided_at = ? where id = ? and state = 'pending'")
-      .run(state, now, id);
+      .prepare(
+        `update approvals set state = ?, decided_at = ?
+         where id = ? and state = 'pending' and expires_at > ?`,
+      )
+      .run(state, now, id, now);
+    return Number(result.changes) > 0;
+  }
+
+  /** A pending approval past its time expires; answers whether this call expired it. */
+  expireApproval(id: string, now: number): boolean {
+    const result = this.sqlite
+      .prepare(
+        `update approvals set state = 'expired', decided_at = ?
+         where id = ? and state = 'pending' and expires_at <= ?`,
+      )
+      .run(now, id, now);
+    return Number(result.changes) > 0;
+  }
+
+  /** Notes that the outcome was told; answers false when it had been already. */
+  markNotified(id: string, now: number): boolean {
+    const result = this.sqlite
+      .prepare('update approvals set notified_at = ? where id = ? and notified_at is null')
+      .run(now, id);
     return Number(result.changes) > 0;
   }
 
