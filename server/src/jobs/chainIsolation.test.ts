@@ -17,7 +17,7 @@ import { webhookDeps } from '../domain/webhooks/delivery';
 import { rotateWebhookSecret } from '../domain/webhooks/secrets';
 import { signerEndpoint } from '../signer/client/client';
 import { systemClock } from '../domain/time';
-import { depositCompletionTask, depositWatcherTask, webhookDeliveryTask } from '.';
+import { backgroundTasks, depositCompletionTask, depositWatcherTask, webhookDeliveryTask } from '.';
 import { startWorker, type Worker } from './worker';
 
 // One chain's outage holds up no other chain. Chain 56's providers stop answering while a
@@ -188,4 +188,19 @@ it("chain 56's providers hang: a deposit on chain 1 is credited, announced and s
     await signer.close();
     await worker?.stop();
   }
+});
+
+it('every EVM chain has its own watcher, deposit completion and withdrawal jobs', () => {
+  const kinds = backgroundTasks(t.config, t.db).map((task) => task.kind);
+  for (const chainId of [56, 1, 137]) {
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        `deposits.watch:${chainId}`,
+        `deposits.complete:${chainId}`,
+        `withdrawals.send:${chainId}`,
+      ]),
+    );
+  }
+  expect(kinds).not.toContain('deposits.complete');
+  expect(kinds).not.toContain('withdrawals.send');
 });
