@@ -54,16 +54,34 @@ export function seedAccount(t: TestApp, keyPath: string): PrivateKeyAccount {
 /**
  * A signer over the test app's DATA_DIR seed and database, on a socket in its DATA_DIR.
  * `failBroadcasts`: its first broadcasts fail as an unreachable node's do (the transaction stored,
- * not sent), as when the signer dies between the two.
+ * not sent), as when the signer dies between the two. `hangs`: chains whose providers never
+ * answer: every call of their sender waits until the signer is closed, then fails as an
+ * unreachable node's.
  */
 export async function startTestSigner(
   t: TestApp,
   settings: Partial<SignerSettings> = {},
-  options: { failBroadcasts?: number; socketFile?: string; clock?: Clock } = {},
+  options: {
+    failBroadcasts?: number;
+    socketFile?: string;
+    clock?: Clock;
+    hangs?: ReadonlySet<number>;
+  } = {},
 ): Promise<TestSigner> {
   let failing = options.failBroadcasts ?? 0;
+  let release: (error: Error) => void = () => {};
+  const hung = new Promise<never>((_, reject) => {
+    release = reject;
+  });
+  hung.catch(() => {});
   const senderFor = (chainId: number): ChainSender => {
     const sender = chainSenderFor(t.config, t.db, chainId as SpecChainId);
+    if (options.hangs?.has(chainId)) {
+      return new Proxy(sender, {
+        get: (target, key) =>
+          typeof Reflect.get(target, key) === 'function' ? () => hung : Reflect.get(target, key),
+      });
+    }
     if (failing === 0) return sender;
     return Object.assign(Object.create(sender) as ChainSender, {
       async sendRaw(raw: Hex): Promise<Hex> {
@@ -124,6 +142,7 @@ export async function startTestSigner(
     logged,
     store,
     close: async () => {
+      release(new ChainUnavailableError('the test node was stopped'));
       await server.close();
       store.close();
     },

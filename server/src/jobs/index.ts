@@ -3,6 +3,7 @@ import type { Db } from '../db/connection';
 import { chainAdapterFor, specChainAdapters } from '../domain/chain';
 import type { ChainAdapter } from '../domain/chain/adapter';
 import { mineLocalBlocks } from '../domain/chain/localAdapter';
+import { isEvmChain, type SpecChainId } from '../domain/chain/specChains';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
 import {
   REGISTER_KIND,
@@ -133,40 +134,46 @@ export function retentionTask(config: ResolvedConfig, db: Db, clock: Clock): Tas
 }
 
 /**
- * Credited deposits move on: gas top-up, then the sweep. Without a signer listening (a web
- * process run alone: tests, harness scripts) it does nothing.
+ * A chain's credited deposits move on: gas top-up, then the sweep. One job per chain, so a chain
+ * whose providers hang holds up only its own deposits. Without a signer listening (a web process
+ * run alone: tests, harness scripts) it does nothing.
  */
 export function depositCompletionTask(
   db: Db,
   signer: SignerClient,
   endpoint: SignerEndpoint,
   clock: () => Date,
+  chainId: SpecChainId,
   counters: JobCounters = {},
 ): Task {
   return {
-    kind: 'deposits.complete',
+    kind: `deposits.complete:${chainId}`,
     everyMs: 2_000,
     lane: MONEY_LANE,
     async run() {
       if (!signerPresent(endpoint)) return;
-      await completeDeposits(db, signer, clock(), counters.signerRefused);
+      await completeDeposits(db, signer, clock(), counters.signerRefused, chainId);
     },
   };
 }
 
-/** Queued withdrawals go to the signer, oldest first. Idle without a signer, as above. */
+/**
+ * A chain's queued withdrawals (and refunds) go to the signer, oldest first; one job per chain,
+ * as above. Idle without a signer.
+ */
 export function withdrawalSendingTask(
   deps: SendingDeps,
   endpoint: SignerEndpoint,
   clock: () => Date,
+  chainId: SpecChainId,
 ): Task {
   return {
-    kind: 'withdrawals.send',
+    kind: `withdrawals.send:${chainId}`,
     everyMs: 2_000,
     lane: MONEY_LANE,
     async run() {
       if (!signerPresent(endpoint)) return;
-      await sendWithdrawals(deps, clock());
+      await sendWithdrawals(deps, clock(), chainId);
     },
   };
 }
@@ -227,25 +234,22 @@ export function backgroundTasks(
   const signer = signerClient(endpoint);
   const chains = specChainAdapters(config, db);
   tasks.push(signerRegistrationTask(db, signer, endpoint));
-  tasks.push(depositCompletionTask(db, signer, endpoint, systemClock, counters));
-  tasks.push(
-    withdrawalSendingTask(
-      {
-        db,
-        signer,
-        head: async (chainId) => {
-          const chain = chains.find((c) => c.chainId === chainId);
-          if (!chain) throw new Error(`No chain ${chainId} is served`);
-          return chain.latestBlock();
-        },
-        signerRefused: counters.signerRefused,
-      },
-      endpoint,
-      systemClock,
-    ),
-  );
+  const sending: SendingDeps = {
+    db,
+    signer,
+    head: async (chainId) => {
+      const chain = chains.find((c) => c.chainId === chainId);
+      if (!chain) throw new Error(`No chain ${chainId} is served`);
+      return chain.latestBlock();
+    },
+    signerRefused: counters.signerRefused,
+  };
   for (const chain of chains) {
     tasks.push(depositWatcherTask(db, chain, systemClock));
+    if (isEvmChain(chain.chainId)) {
+      tasks.push(depositCompletionTask(db, signer, endpoint, systemClock, chain.chainId, counters));
+      tasks.push(withdrawalSendingTask(sending, endpoint, systemClock, chain.chainId));
+    }
     // The local chain moves on by itself, so its deposits gain confirmations as a real one's do.
     if (chain.kind === 'local' && config.localBlockMs > 0) {
       tasks.push({

@@ -41,6 +41,8 @@ export async function completeDeposits(
   now: Date,
   /** Counts a signer_refused answer (the signer_refusals_total metric). */
   signerRefused?: (request: 'sweep') => void,
+  /** Only this chain's deposits (each chain's job its own: a hanging chain holds up no other). */
+  chainId?: number,
 ): Promise<CompletionResult> {
   const result: CompletionResult = { gasTransferred: 0, completed: 0, failed: 0 };
   const candidates = depositsWithMethod(db)
@@ -64,6 +66,9 @@ export async function completeDeposits(
     .where('receive_transactions.deposit_status', 'in', [3, 4])
     .where('receive_transactions.tx_hash', 'is not', null)
     .where('payment_methods.network_type', '=', 'EVM')
+    .$call((q) =>
+      chainId === undefined ? q : q.where('receive_transactions.chain_id', '=', chainId),
+    )
     // Not taken while they cannot move: a change of payout address the signer has not
     // registered yet (no top-up either: the sweep could not follow), and a topped-up deposit
     // whose payout address is held.

@@ -1,3 +1,4 @@
+import type { SpecChainId } from '../chain/specChains';
 import type { Db } from '../../db/connection';
 import type { SendStatus } from '../../db/schema';
 import { HELD_FOR_APPROVAL, SIGNER_REFUSED, type SignerAnswer } from '../../signer/client/protocol';
@@ -38,8 +39,15 @@ export interface SendingResult {
   failed: number;
 }
 
-/** One pass over the gateway's withdrawals in 2, 3 and 5 on EVM chains. */
-export async function sendWithdrawals(deps: SendingDeps, now: Date): Promise<SendingResult> {
+/**
+ * One pass over the gateway's withdrawals in 2, 3 and 5 on EVM chains; with `chainId`, that
+ * chain's only (each chain's job its own: a hanging chain holds up no other).
+ */
+export async function sendWithdrawals(
+  deps: SendingDeps,
+  now: Date,
+  chainId?: SpecChainId,
+): Promise<SendingResult> {
   const { db } = deps;
   const result: SendingResult = { sent: 0, completed: 0, failed: 0 };
   const rows = await db
@@ -60,6 +68,7 @@ export async function sendWithdrawals(deps: SendingDeps, now: Date): Promise<Sen
     ])
     .where('send_transactions.amount_raw', 'is not', null)
     .where('payment_methods.network_type', '=', 'EVM')
+    .$call((q) => (chainId === undefined ? q : q.where('payment_methods.chain_id', '=', chainId)))
     .orderBy('send_transactions.created_at', 'asc')
     .limit(BATCH)
     .execute();

@@ -6,7 +6,8 @@ import type { SignerConfig } from '../../config';
 import type { SignerAnswer, SignerRequest } from './protocol';
 
 // The channel between the web process and the signer, one JSON line per request and per
-// answer. Requests are answered one at a time, in order, whichever connection they come on.
+// answer, one request per connection. The signer answers one request at a time per chain (its
+// lanes: signer/server/service.ts), whichever connection it comes on.
 // - On one machine: a unix socket (mode 0600, in the owner-only DATA_DIR).
 // - Across hosts (the signer on its own machine, PostgreSQL shared): TCP with mutual TLS 1.3.
 //   Both sides hold a certificate of the deployment's private CA; the signer refuses a client

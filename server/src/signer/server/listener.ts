@@ -23,7 +23,6 @@ export async function listenSigner(
     }
     rmSync(endpoint.path, { force: true });
   }
-  let queue: Promise<unknown> = Promise.resolve();
   const serve = (socket: net.Socket) => {
     let buffer = '';
     socket.setEncoding('utf8');
@@ -40,10 +39,7 @@ export async function listenSigner(
         buffer = buffer.slice(newline + 1);
         const request = parseRequest(line);
         const answer: Promise<SignerAnswer> = request
-          ? ((queue = queue.then(
-              () => handle(request),
-              () => handle(request),
-            )) as Promise<SignerAnswer>)
+          ? handle(request)
           : Promise.resolve({ state: 'refused', reason: 'Not a request the signer knows.' });
         answer.then(
           (a) => socket.write(`${JSON.stringify(a)}\n`),

@@ -34,7 +34,8 @@ const HOLD_GRACE_MS = 10 * 60_000;
 // signed: the web process names only a row (and, for a sweep, where it wants the money to go),
 // the signer reads the rest itself, and takes where money may go, and when, from its own store,
 // never from the shared database. What is signed goes through the pipeline (pipeline.ts).
-// Requests run one at a time in this process (listener.ts), and one signer runs per deployment.
+// Requests run one at a time per chain (and the registrations one at a time of their own), so a
+// chain whose providers hang holds up only its own requests; one signer runs per deployment.
 
 export type { SignerDeps, SignerSettings } from './deps';
 
@@ -104,6 +105,8 @@ export class SignerService {
   private readonly withdrawals: WithdrawalSigner;
   private readonly refusals: Refusals;
   private readonly registrations: Registrations;
+  /** Each lane's last request, which the lane's next one waits for. */
+  private readonly lanes = new Map<string, Promise<SignerAnswer>>();
 
   constructor(private readonly deps: SignerDeps) {
     this.pipeline = new TxPipeline(deps);
@@ -118,8 +121,53 @@ export class SignerService {
     this.registrations = new Registrations(deps, this.refusals);
   }
 
-  /** Answers one request; never throws for a refusal (only for a bug or an outage). */
+  /**
+   * Answers one request, after the requests of its lane before it (laneOf); never throws for a
+   * refusal (only for a bug or an outage).
+   */
   async handle(request: SignerRequest): Promise<SignerAnswer> {
+    const lane = await this.laneOf(request);
+    const before = this.lanes.get(lane) ?? Promise.resolve();
+    const turn = before.then(
+      () => this.answer(request),
+      () => this.answer(request),
+    );
+    this.lanes.set(lane, turn);
+    try {
+      return await turn;
+    } finally {
+      if (this.lanes.get(lane) === turn) this.lanes.delete(lane);
+    }
+  }
+
+  /**
+   * A request's lane: the chain its transaction is on (the chain the handler will read too: a
+   * deposit's, a withdrawal's method's), or the registrations'. A sender's transactions are one
+   * at a time within a chain (pipeline.ts); chains share nothing the signer holds in memory.
+   */
+  private async laneOf(request: SignerRequest): Promise<string> {
+    const { db } = this.deps;
+    if (request.op === 'topUpGas' || request.op === 'sweep') {
+      const row = await db
+        .selectFrom('receive_transactions')
+        .select('chain_id')
+        .where('id', '=', request.depositId)
+        .executeTakeFirst();
+      return `chain:${row?.chain_id ?? 0}`;
+    }
+    if (request.op === 'sendWithdrawal') {
+      const row = await db
+        .selectFrom('send_transactions')
+        .innerJoin('payment_methods', 'payment_methods.id', 'send_transactions.payment_method_id')
+        .select('payment_methods.chain_id')
+        .where('send_transactions.id', '=', request.withdrawalId)
+        .executeTakeFirst();
+      return `chain:${row?.chain_id ?? 0}`;
+    }
+    return 'registrations';
+  }
+
+  private async answer(request: SignerRequest): Promise<SignerAnswer> {
     try {
       if (request.op === 'topUpGas') return await this.topUpGas(request.depositId);
       if (request.op === 'sweep') return await this.sweep(request.depositId, request.to);
