@@ -307,10 +307,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Prometheus poll them) and after compression, which attaches itself as routes are added.
   // The metrics hook still counts every route (Fastify binds root hooks when it gets ready);
   // `app.metrics` lets the code that builds the app register gauges.
-  registerHealth(app, db);
+  registerHealth(app, db, { lagDegradedSeconds: config.chainLagDegradedSeconds, clock: ctx.clock });
   registerMetrics(app, { token: config.metricsToken });
   registerJobGauges(app.metrics, db, ctx.clock);
-  registerWatcherGauges(app.metrics, db, config);
+  registerWatcherGauges(app.metrics, db, config, ctx.clock);
   const stopProviderCounters = registerProviderCounters(app.metrics);
   app.addHook('onClose', async () => {
     stopProviderCounters();

@@ -111,6 +111,11 @@ export interface Config {
    */
   invoiceExpiryMaxWaitMinutes: number;
   /**
+   * CHAIN_LAG_DEGRADED_SECONDS: a chain whose watcher has read nothing newer than this (by the
+   * last read block's time) is named degraded by /healthz.
+   */
+  chainLagDegradedSeconds: number;
+  /**
    * JSON-RPC endpoints of further EVM chains, by chain id (CHAIN_RPC_URLS=`1=https://…,137=…`;
    * BALANCE_RPC_URLS is its older name): the gateway's watcher reads that chain's deposits there,
    * the Operational Wallet its balances. A chain without one runs on the local chain. BNB Smart
@@ -581,6 +586,7 @@ export function loadConfig(env: Env): Config {
     chainRpcUrl: str(env, 'CHAIN_RPC_URL'),
     localBlockMs: int(env, 'LOCAL_BLOCK_MS', 3_000, 0, 3_600_000),
     invoiceExpiryMaxWaitMinutes: int(env, 'INVOICE_EXPIRY_MAX_WAIT_MINUTES', 1_440, 1, 43_200),
+    chainLagDegradedSeconds: int(env, 'CHAIN_LAG_DEGRADED_SECONDS', 300, 10, 86_400),
     chainRpcUrls: chainRpcUrls(env),
     usdtContract: str(env, 'USDT_CONTRACT'),
     walletXpub: str(env, 'WALLET_XPUB'),

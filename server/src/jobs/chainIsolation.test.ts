@@ -188,6 +188,20 @@ it("chain 56's providers hang: a deposit on chain 1 is credited, announced and s
     await signer.close();
     await worker?.stop();
   }
+  // Minutes on, chain 56 still unread while chain 1 is read: /healthz names chain 56 degraded.
+  t.clock.advance((t.config.chainLagDegradedSeconds + 1) * 1000);
+  await watchDeposits(t.db, chainAdapterFor(t.config, t.db, 1), t.clock());
+  const health = await t.inject({ method: 'GET', url: '/healthz' });
+  expect(health.statusCode).toBe(200);
+  const { status, chains } = health.json<{ status: string; chains: { chain_id: number }[] }>();
+  expect(status).toBe('degraded');
+  expect(chains).toContainEqual({
+    chain_id: 56,
+    name: 'BNB Smart Chain',
+    lag_seconds: t.config.chainLagDegradedSeconds + 1,
+    lag_blocks: 0,
+  });
+  expect(chains.map((chain) => chain.chain_id)).not.toContain(1);
 });
 
 it('every EVM chain has its own watcher, deposit completion and withdrawal jobs', () => {

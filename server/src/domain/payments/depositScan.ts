@@ -225,6 +225,31 @@ async function saveCursor(
 }
 
 /**
+ * Per chain whose watcher has run, from its cursor alone (no chain is asked: /healthz reads it):
+ * how long ago the last block it read was mined (null before its time was kept), and blocks
+ * between the head it saw last and that block. A chain whose providers all hang stops moving its
+ * cursor, so its seconds grow.
+ */
+export async function chainLags(
+  db: Db,
+  now: Date,
+): Promise<{ chainId: number; seconds: number | null; blocks: number }[]> {
+  const cursors = await db
+    .selectFrom('watch_cursors')
+    .select(['chain_id', 'scanned_block', 'head_block', 'scanned_time'])
+    .orderBy('chain_id')
+    .execute();
+  return cursors.map((c) => ({
+    chainId: c.chain_id,
+    seconds:
+      c.scanned_time === null
+        ? null
+        : Math.max(0, Math.floor((now.getTime() - Date.parse(c.scanned_time)) / 1000)),
+    blocks: Math.max(0, (c.head_block ?? c.scanned_block) - c.scanned_block),
+  }));
+}
+
+/**
  * Per chain whose watcher has run: blocks between its head and the cursor. The local chain's
  * head is read live; an RPC chain's is the one its watcher saw last (a scrape calls no RPC).
  */
