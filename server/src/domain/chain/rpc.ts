@@ -114,6 +114,40 @@ function hostOf(url: string): string {
   }
 }
 
+/** The texts of an error (and of its causes) that may quote the URL it called. */
+const QUOTING = ['message', 'shortMessage', 'details', 'url'] as const;
+
+/**
+ * `error` (and its causes) with `url` replaced by `label` wherever it is quoted: a provider's URL
+ * carries its API key (Infura's /v3/<key>, Alchemy's /v2/<key>, a ?key=), and viem's errors quote
+ * it whole, so every log line of a failed call would hold it.
+ */
+function withoutUrl(error: unknown, url: string, label: string): unknown {
+  const forms = new Set([url]);
+  try {
+    forms.add(new URL(url).href);
+  } catch {
+    // Not a URL: quoted as given, if at all.
+  }
+  const scrub = (text: string) => [...forms].reduce((t, form) => t.split(form).join(label), text);
+  for (
+    let e: unknown = error, depth = 0;
+    e instanceof Error && depth < 8;
+    e = e.cause, depth += 1
+  ) {
+    const fields = e as unknown as Record<string, unknown>;
+    for (const key of QUOTING) {
+      const value = fields[key];
+      if (typeof value === 'string') fields[key] = scrub(value);
+    }
+    const meta = fields.metaMessages;
+    if (Array.isArray(meta)) {
+      fields.metaMessages = meta.map((m: unknown) => (typeof m === 'string' ? scrub(m) : m));
+    }
+  }
+  return error;
+}
+
 /** The question's own fault, whatever the HTTP status: the provider is fine. */
 const QUESTION_FAULT = /revert|nonce|insufficient funds|underpriced|intrinsic gas|gas limit/i;
 
@@ -214,7 +248,12 @@ class Provider {
     })({
       retryCount: 0,
     });
-    this.raw = transport.request as unknown as RawRequest;
+    const request = transport.request as unknown as RawRequest;
+    const label = `[RPC ${this.label}]`;
+    this.raw = (args) =>
+      request(args).catch((error: unknown) => {
+        throw withoutUrl(error, url, label);
+      });
   }
 
   /** Whether it serves the right chain: its head then counts for the others, failing or not. */
