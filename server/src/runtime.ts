@@ -5,6 +5,7 @@ import type { Config, ResolvedConfig } from './config';
 import { DB_FILE, openDb, type Db } from './db/connection';
 import { hasMigrated, migrateToLatest } from './db/migrate';
 import { resolveWalletXpub, WalletKeyError } from './domain/chain/walletKey';
+import { closeProviderPools } from './domain/chain/rpc';
 import { registerPlansAtUpgrade } from './domain/billing/subscriptions';
 import { macWithdrawalsAtUpgrade } from './domain/payments/withdrawals';
 import { ownerOnlyDir } from './ownerOnly';
@@ -120,7 +121,15 @@ export async function openRuntime(config: Config, opts: OpenOptions = {}): Promi
         sign,
       });
     }
-    return { config: resolved, db, close: () => db.destroy() };
+    return {
+      config: resolved,
+      db,
+      close: async () => {
+        // The RPC pools' rankings run on timers of their own: stopped with the runtime.
+        closeProviderPools();
+        await db.destroy();
+      },
+    };
   } catch (err) {
     await db.destroy();
     throw err;

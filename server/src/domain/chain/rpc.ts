@@ -261,13 +261,20 @@ class Provider {
     return this.wrongChain === null;
   }
 
+  /** Whether it is set aside at `now` for failing (backing off). */
+  coolingAt(now: number): boolean {
+    return now < this.coolUntil;
+  }
+
   /** Why calls skip it now; null when they do not. */
   setAside(now: number): string | null {
     if (this.wrongChain) return this.wrongChain;
     if (now < this.coolUntil) {
       return `failing, tried again in ${Math.ceil(this.coolUntil - now)} ms`;
     }
-    const best = this.pool.bestHead(this);
+    // Behind a provider that can be asked now: one failing with a higher head it gave earlier (a
+    // head a reorg took back, say) leaves the chain to this one rather than to no one.
+    const best = this.pool.bestHead(this, now);
     if (this.head !== null && best !== null && best - this.head > MAX_LAG_BLOCKS) {
       return `${best - this.head} blocks behind`;
     }
@@ -536,11 +543,13 @@ export class ProviderPool {
    * The highest head the other providers of this chain answered last (failing or not: a head
    * one gave before a 429 is still a block that exists): what `provider` is behind when it has
    * not reached it. Its own earlier heads do not count: a chain's head steps back in a reorg.
+   * With `usableAt`, only those of providers not backing off then.
    */
-  bestHead(provider: Provider): number | null {
+  bestHead(provider: Provider, usableAt?: number): number | null {
     let best: number | null = null;
     for (const other of this.providers) {
       if (other === provider || other.head === null || !other.ofThisChain()) continue;
+      if (usableAt !== undefined && other.coolingAt(usableAt)) continue;
       if (best === null || other.head > best) best = other.head;
     }
     return best;

@@ -5,8 +5,9 @@ import { insertApp, insertAppMethod, insertSubscription } from '../../../test/ap
 import { startFaultProxy, type FaultProxy } from '../../../test/chain/faultProxy';
 import { startLocalNode, type LocalNode } from '../../../test/chain/localNode';
 import { createTestApp, type TestApp } from '../../../test/testApp';
+import { pause } from '../../../test/until';
 import { chainAdapterFor } from '../chain';
-import { NATIVE_LOG_INDEX } from '../chain/adapter';
+import { ChainUnavailableError, NATIVE_LOG_INDEX } from '../chain/adapter';
 import { EvmChainAdapter } from '../chain/evmAdapter';
 import { resolveWalletXpub } from '../chain/walletKey';
 import { openAccount } from './accounts';
@@ -15,7 +16,9 @@ import { watchDeposits } from './deposits';
 // The gateway's watcher against a real EVM chain: a Hardhat node standing in for BNB Smart Chain
 // (CHAIN_RPC_URL, with our ERC-20 at USDT_CONTRACT). Deposits wait for the method's 15
 // confirmations; a reorg (evm_snapshot / evm_revert, then another history) before that depth
-// fails the deposit or moves it to its new block, and nothing is ever credited twice.
+// fails the deposit or moves it to its new block, and nothing is ever credited twice. BNB Smart
+// Chain is read through two providers, one of them faulty as real ones are (FAULTY below): every
+// payment is still credited once, none missed, none before its confirmations.
 
 jest.setTimeout(180_000);
 
@@ -27,19 +30,38 @@ let node: LocalNode;
 let token: Address;
 let t: TestApp;
 let ethereum: FaultProxy;
+let faulty: FaultProxy;
+/**
+ * The faulty provider: one answer in four a 429, log ranges over 3 blocks refused, its head 2
+ * blocks behind the other's, and receipts it has "not seen yet".
+ */
+const FAULTY = {
+  dialect: 'alchemy',
+  status429: { fraction: 0.25, seed: 7 },
+  maxLogRange: 3,
+  head: { behind: 2 },
+  notFound: ['eth_getTransactionReceipt'],
+} as const;
 beforeAll(async () => {
   node = await startLocalNode();
   token = await node.deployToken(18, usdt('1000000'));
+  faulty = await startFaultProxy(node.url);
+  faulty.set(FAULTY);
   // The same node also stands in for Ethereum (chain 1) over CHAIN_RPC_URLS, through a proxy
   // that answers Ethereum's chain id (the gateway checks every provider's).
   ethereum = await startFaultProxy(node.url);
   ethereum.set({ chainId: 1 });
   t = await createTestApp({
-    env: { CHAIN_RPC_URL: node.url, USDT_CONTRACT: token, CHAIN_RPC_URLS: `1=${ethereum.url}` },
+    env: {
+      CHAIN_RPC_URL: `${faulty.url}|${node.url}`,
+      USDT_CONTRACT: token,
+      CHAIN_RPC_URLS: `1=${ethereum.url}`,
+    },
   });
 });
 afterAll(async () => {
   await t?.close();
+  await faulty?.close();
   await ethereum?.close();
   await node?.stop();
 });
@@ -61,7 +83,21 @@ async function account(uniqueId: string): Promise<{ appId: string; address: Addr
   return { appId, address: opened.address as Address };
 }
 
-const watch = () => watchDeposits(t.db, chainAdapterFor(t.config, t.db, 56), t.clock());
+/**
+ * One watcher pass that completes, as the job's passes every 2 s come to: a pass the providers
+ * fail (the faulty one backing off while the other's "not found" needs its word) moves nothing,
+ * and the next one reads on from the same cursor.
+ */
+async function watch(): ReturnType<typeof watchDeposits> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await watchDeposits(t.db, chainAdapterFor(t.config, t.db, 56), t.clock());
+    } catch (error) {
+      if (!(error instanceof ChainUnavailableError) || attempt >= 300) throw error;
+      await pause(200);
+    }
+  }
+}
 const rowsOf = (appId: string) =>
   t.db
     .selectFrom('receive_transactions')
@@ -237,5 +273,15 @@ describe('EvmChainAdapter for the watcher', () => {
       recipients.map((to, i) => [to, usdt(`${i + 1}`)]),
     );
     expect(await narrow.blockHash(head + 100)).toBeNull();
+  });
+});
+
+describe('the faulty provider', () => {
+  // First in the setting, it was asked first, failed, and the ranking put the other ahead: the
+  // watcher read around it rather than through its faults.
+  it('was asked, failed, and was routed around', () => {
+    const outcomes = faulty.outcomes();
+    expect(faulty.calls()).toBeGreaterThan(0);
+    expect(outcomes.status429 ?? 0).toBeGreaterThan(0);
   });
 });
