@@ -1,4 +1,5 @@
 /** @jest-config-loader esbuild-register */
+import { availableParallelism } from 'node:os';
 import type { Config } from 'jest';
 
 // ESM-only packages that Jest's CommonJS runtime must have compiled.
@@ -37,6 +38,10 @@ const config: Config = {
   // beforeAll can pass Jest's 5 s default without anything being wrong. Root level: jest-circus
   // reads the timeout of tests and hooks from the global config only, never a project's.
   testTimeout: 20_000,
+  // Jest's default is one worker less than the cores: on 2 cores, one process running every file
+  // in turn, idle while a test waits on PostgreSQL, a Hardhat node or a child process. Two at
+  // least (each file still runs alone in its worker, on its own stores and ports).
+  maxWorkers: Math.max(2, availableParallelism() - 1),
   projects: [
     {
       displayName: 'web',
