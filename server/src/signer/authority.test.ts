@@ -590,6 +590,8 @@ describe('the daily cap the web process cannot lift', () => {
     // No plan registered: the smallest plan's cap, 10,000 USDT a day.
     const { appId, userId, gas, payee, email } = await merchant('30000');
     const first = await withdraw(appId, payee, '6000');
+    // Asked for after it: sent after it, so it is the one beyond the cap.
+    t.clock.advance(1);
     const second = await withdraw(appId, payee, '5000');
     await sendPasses(1);
     expect((await withdrawal(first.id)).status).toBe(5);
@@ -608,7 +610,6 @@ describe('the daily cap the web process cannot lift', () => {
       nowIso: t.clock().toISOString(),
       feeLeg: false,
     });
-    // (Both were requested at the same instant: the list's order between them is the ids'.)
     expect(Object.fromEntries(portal.send.data.map((s) => [s.id, s.waiting_reason]))).toEqual({
       [second.id]: message,
       [first.id]: null,

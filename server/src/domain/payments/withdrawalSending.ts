@@ -70,6 +70,8 @@ export async function sendWithdrawals(
     .where('payment_methods.network_type', '=', 'EVM')
     .$call((q) => (chainId === undefined ? q : q.where('payment_methods.chain_id', '=', chainId)))
     .orderBy('send_transactions.created_at', 'asc')
+    // Requested at the same instant: one order every pass, whatever plan the engine picks.
+    .orderBy('send_transactions.id', 'asc')
     .limit(BATCH)
     .execute();
   for (const row of rows) {
