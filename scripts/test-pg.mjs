@@ -73,6 +73,9 @@ const jest = spawn(
     JEST,
     '--filter',
     path.join(root, 'scripts/pg-test-filter.cjs'),
+    // One file at a time on the one cluster: a migration's introspection lists every schema's
+    // tables, and fails on one another file's teardown is dropping at that moment.
+    '--maxWorkers=1',
     ...process.argv.slice(2),
     // Last: --selectProjects takes every word after it as a project name.
     '--selectProjects',
