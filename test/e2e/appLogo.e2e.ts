@@ -82,6 +82,8 @@ test('the merchant uploads a logo in Merchant Setting and the checkout shows it'
   await page.getByRole('button', { name: 'Remove' }).waitFor();
   await snap(page, 'app-logo-merchant-setting-desktop');
   await page.setViewportSize(PHONE);
+  // The app's menu becomes a select once the page has seen the narrower screen.
+  await page.getByRole('combobox', { name: 'App section' }).waitFor();
   await page.getByRole('button', { name: 'Remove' }).waitFor();
   await snap(page, 'app-logo-merchant-setting-phone');
   await context.close();

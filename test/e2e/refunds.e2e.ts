@@ -242,6 +242,8 @@ test('the overpaid part goes back: refunded in the portal, claimed by the shoppe
     .waitFor({ timeout: WAIT_MS });
   await snap(page, 'refunds-daily-logs-desktop');
   await page.setViewportSize(PHONE);
+  // The app's menu becomes a select once the page has seen the narrower screen.
+  await page.getByRole('combobox', { name: 'App section' }).waitFor();
   await snap(page, 'refunds-daily-logs-phone');
   await page.goto(new URL('usage', page.url()).pathname);
   await page.getByText('1 of them a refund').waitFor();
