@@ -103,6 +103,28 @@ export async function freshSchema(adminUrl) {
 }
 
 /**
+ * The database at `adminUrl`'s server that one test worker keeps its schemas in (made on first
+ * use), so that workers running side by side never share one: a migration's introspection lists
+ * every schema of its database, and fails on a table another worker's teardown drops meanwhile.
+ * @param {string} adminUrl
+ * @param {string} worker
+ * @returns {Promise<string>}
+ */
+export async function workerDatabase(adminUrl, worker) {
+  const name = `portal_test_worker_${worker.replace(/\W/g, '')}`;
+  try {
+    await onAdmin(adminUrl, `CREATE DATABASE ${name}`);
+  } catch (error) {
+    // 42P04: made by an earlier file of this worker; 23505: by this file a moment ago.
+    const code = /** @type {{ code?: string }} */ (error).code;
+    if (code !== '42P04' && code !== '23505') throw error;
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
  * A new database in the server at `adminUrl`, empty or a copy of the database `template` (which
  * nobody may be connected to), and its URL. Copying a migrated and seeded template is a file
  * copy inside PostgreSQL: much cheaper than migrating and seeding again (test stores).

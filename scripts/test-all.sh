@@ -31,8 +31,31 @@ step() {
   current=''
 }
 
-step typecheck npm run -s typecheck
-step lint npm run -s lint
+# Runs "name|command" pairs side by side (each its own output file, printed in order when all have
+# ended) and fails when any of them did: checks that wait on I/O or leave a core idle share the time.
+together() {
+  local dir
+  dir=$(mktemp -d)
+  local pids=() names=() i=0 rc=0
+  for pair in "$@"; do
+    names+=("${pair%%|*}")
+    bash -c "${pair#*|}" >"$dir/$i.log" 2>&1 &
+    pids+=($!)
+    i=$((i + 1))
+  done
+  for i in "${!pids[@]}"; do
+    if ! wait "${pids[$i]}"; then
+      rc=1
+      printf -- '-- %s failed\n' "${names[$i]}"
+    fi
+    printf -- '-- %s\n' "${names[$i]}"
+    cat "$dir/$i.log"
+  done
+  rm -rf "$dir"
+  return $rc
+}
+
+step typecheck+lint together 'typecheck|npm run -s typecheck' 'lint|npm run -s lint'
 step lint:openapi npm run -s lint:openapi
 step codegen:check npm run -s codegen:check
 step unit npm run -s test:unit
@@ -40,7 +63,7 @@ step unit:pg npm run -s test:pg
 step build npm run -s build
 step size npm run -s size
 step e2e npm run -s test:e2e
-step contract node scripts/contract-ci.mjs
-step contract:pg node scripts/contract-ci.mjs --postgres
+step contracts together 'contract|node scripts/contract-ci.mjs' \
+  'contract:pg|node scripts/contract-ci.mjs --postgres'
 step two-processes npm run -s test:two-processes
 

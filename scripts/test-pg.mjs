@@ -73,9 +73,9 @@ const jest = spawn(
     JEST,
     '--filter',
     path.join(root, 'scripts/pg-test-filter.cjs'),
-    // One file at a time on the one cluster: a migration's introspection lists every schema's
-    // tables, and fails on one another file's teardown is dropping at that moment.
-    '--maxWorkers=1',
+    // Two files at a time: each worker keeps its schemas in a database of its own
+    // (server/test/testStore.ts), so no worker's teardown drops tables another one lists.
+    '--maxWorkers=2',
     ...process.argv.slice(2),
     // Last: --selectProjects takes every word after it as a project name.
     '--selectProjects',

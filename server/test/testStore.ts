@@ -1,13 +1,13 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freshDatabase, freshSchema } from '../../scripts/pg-cluster.mjs';
+import { freshDatabase, freshSchema, workerDatabase } from '../../scripts/pg-cluster.mjs';
 
 /**
  * Where a test keeps its data. Always a fresh DATA_DIR (secret key, uploads, outbox); the
  * database is SQLite in it unless TEST_DATABASE_URL is set (by scripts/test-pg.mjs, or by a
  * developer pointing at their own server): then it is a fresh schema of that PostgreSQL
- * database, dropped again on close. Tests pass `env` to loadConfig and to admin commands, so the
+ * server's database for this Jest worker, dropped again on close. Tests pass `env` to loadConfig and to admin commands, so the
  * same suite runs on both engines.
  */
 export interface TestStore {
@@ -24,7 +24,8 @@ export async function freshTestStore(prefix = 'portal-test-'): Promise<TestStore
   let databaseUrl: string | undefined;
   let dropSchema = async () => {};
   if (adminUrl) {
-    const schema = await freshSchema(adminUrl);
+    const home = await workerDatabase(adminUrl, process.env.JEST_WORKER_ID ?? '1');
+    const schema = await freshSchema(home);
     databaseUrl = schema.url;
     dropSchema = schema.drop;
   }
