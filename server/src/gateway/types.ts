@@ -42,6 +42,7 @@ type WebhookOperationId = Extract<
   | 'withdrawalEnergyTransferredEvent'
   | 'withdrawalBroadcastEvent'
   | 'withdrawalCompletedEvent'
+  | 'withdrawalReorgedEvent'
   | 'withdrawalFailedEvent'
   | 'withdrawalCancelledEvent'
   | 'invoiceCreatedEvent'

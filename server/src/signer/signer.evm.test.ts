@@ -417,4 +417,92 @@ describe('withdrawals go out on an EVM chain (Hardhat)', () => {
     expect((await withdrawal(id)).status).toBe(1);
     expect(await tokenBalance(token, to)).toBe(usdt('40'));
   });
+
+  it('a completed withdrawal whose block a reorg takes away: reorged, the same bytes again, completed, paid once', async () => {
+    const token = t.config.usdtContract ?? '';
+    const { appId, gas, to } = await payoutReady('pm_usdt_bsc', 'USDT-BEP20', token, usdt('50'));
+    const { id } = await withdraw(appId, 'USDT-BEP20', to, '7');
+    // The history from here on is the one a reorg replaces.
+    const snapshot = await node.snapshot();
+    await sendPasses(1);
+    const sent = await withdrawal(id);
+    expect(sent.status).toBe(5);
+    await node.mine(15);
+    await sendPasses(1);
+    expect(await withdrawal(id)).toMatchObject({ status: 1, tx_hash: sent.tx_hash });
+    expect(await tokenBalance(token, to)).toBe(usdt('7'));
+    const final = async () =>
+      (
+        await t.db
+          .selectFrom('send_transactions')
+          .select('final_at')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).final_at;
+    expect(await final()).toBeNull();
+    // Another history from before its broadcast, longer than the old one: its block is gone.
+    await node.revert(snapshot);
+    await node.sendNative(FEE_ADDRESS, 1n);
+    await node.mine(20);
+    expect(
+      await node.publicClient
+        .getTransactionReceipt({ hash: sent.tx_hash as Address })
+        .catch(() => null),
+    ).toBeNull();
+    expect(await tokenBalance(token, to)).toBe(0n);
+    await sendPasses(1);
+    // Back to 5, the same signed transaction broadcast again (mined at once: Hardhat automines).
+    expect(await withdrawal(id)).toMatchObject({
+      status: 5,
+      tx_hash: sent.tx_hash,
+      nonce: sent.nonce,
+    });
+    const again = await node.publicClient.getTransactionReceipt({
+      hash: sent.tx_hash as Address,
+    });
+    expect(again.status).toBe('success');
+    await sendPasses(1); // mined again, short of its confirmations
+    expect((await withdrawal(id)).status).toBe(5);
+    await node.mine(15);
+    await sendPasses(1);
+    expect(await withdrawal(id)).toMatchObject({ status: 1, tx_hash: sent.tx_hash });
+    expect(await final()).toBeNull();
+    // Paid once: one transaction was ever signed for it.
+    expect(await tokenBalance(token, to)).toBe(usdt('7'));
+    expect(await tokenBalance(token, gas)).toBe(usdt('43'));
+    const txs = await t.db
+      .selectFrom('chain_txs')
+      .select(['tx_hash', 'status', 'block_number'])
+      .where('ref_id', '=', id)
+      .execute();
+    expect(txs).toEqual([
+      { tx_hash: sent.tx_hash, status: 'mined', block_number: Number(again.blockNumber) },
+    ]);
+    // The webhook says so: reorged between the two completions, each of the same payout.
+    const events = await t.db
+      .selectFrom('webhook_events')
+      .select(['type', 'body'])
+      .where('resource_id', '=', id)
+      .orderBy('resource_seq', 'asc')
+      .execute();
+    expect(events.map((e) => e.type)).toEqual([
+      'withdrawal.queued',
+      'withdrawal.processing',
+      'withdrawal.broadcast',
+      'withdrawal.completed',
+      'withdrawal.reorged',
+      'withdrawal.completed',
+    ]);
+    const bodies = events.slice(3).map((e) => JSON.parse(e.body) as { data: object });
+    expect(bodies.map((b) => b.data)).toEqual([
+      expect.objectContaining({ id, status: 1, tx_hash: sent.tx_hash }),
+      expect.objectContaining({ id, status: 5, tx_hash: sent.tx_hash }),
+      expect.objectContaining({ id, status: 1, tx_hash: sent.tx_hash }),
+    ]);
+    // Followed until final: the method's confirmations again on top of those.
+    await node.mine(15);
+    await sendPasses(1);
+    expect(await final()).not.toBeNull();
+    expect((await withdrawal(id)).status).toBe(1);
+  });
 });

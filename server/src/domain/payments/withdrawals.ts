@@ -468,6 +468,8 @@ export async function moveWithdrawal(
     set?: Omit<Updateable<SendTransactionsTable>, 'status' | 'updated_at'>;
     where?: (update: WithdrawalUpdate) => WithdrawalUpdate;
     now: Date;
+    /** Reported as this event instead of its status's (a reorg's move from 1 back to 5). */
+    event?: 'withdrawal.reorged';
   },
 ): Promise<boolean> {
   let update = trx
@@ -498,7 +500,7 @@ export async function moveWithdrawal(
   const row = await withdrawalRows(trx, appId)
     .where('send_transactions.id', '=', change.id)
     .executeTakeFirst();
-  if (row) await emitWithdrawalEvent(trx, appId, withdrawalOf(row), change.now);
+  if (row) await emitWithdrawalEvent(trx, appId, withdrawalOf(row), change.now, change.event);
   return true;
 }
 

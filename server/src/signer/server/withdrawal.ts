@@ -106,6 +106,8 @@ export class WithdrawalSigner {
     }
     const chainId = w.chain_id;
     const sender = this.deps.senderFor(chainId);
+    // A completed one is asked about until it is final: a reorg may have taken its block.
+    await this.pipeline.recheckMined(sender, w.id, ['withdrawal']);
     // Only once: a transaction signed for its current attempt is followed, never signed anew.
     // A revert is the current attempt's while the row still holds that attempt's nonce (a
     // Re-initiate after a revert clears it).
