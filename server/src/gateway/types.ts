@@ -54,6 +54,7 @@ type WebhookOperationId = Extract<
   | 'refundCreatedEvent'
   | 'refundClaimedEvent'
   | 'refundCompletedEvent'
+  | 'refundReorgedEvent'
   | 'refundFailedEvent'
   | 'refundCancelledEvent'
   | 'refundExpiredEvent'

@@ -493,7 +493,7 @@ export async function moveWithdrawal(
     .where('id', '=', change.id)
     .executeTakeFirstOrThrow();
   if (refundId !== null) {
-    await followSend(trx, refundId, change.to, change.now);
+    await followSend(trx, refundId, change.to, change.now, change.event === 'withdrawal.reorged');
     return true;
   }
   // Rows from before the gateway's withdrawals have no API form, hence no event.
