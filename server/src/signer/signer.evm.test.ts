@@ -228,6 +228,41 @@ describe('deposits complete on an EVM chain (Hardhat)', () => {
     expect(await statusOf(id)).toBe(1);
     expect(await tokenBalance(token, payout)).toBe(usdt('9.9'));
   });
+
+  it('a reorg takes the gas top-up and the fee leg away before the sweep: sent again, swept once', async () => {
+    const token = t.config.usdtContract ?? '';
+    const { payout, depositAddress, gas } = await merchant('pm_usdt_bsc', 'USDT-BEP20');
+    await node.transfer(token as Address, depositAddress, usdt('10'));
+    const id = await credit(56, depositAddress, 15);
+    const snapshot = await node.snapshot();
+    await passes(2);
+    expect(await statusOf(id)).toBe(4);
+    const topUp = await t.db
+      .selectFrom('chain_txs')
+      .select(['tx_hash', 'amount_raw'])
+      .where('ref_id', '=', id)
+      .where('purpose', '=', 'gas')
+      .executeTakeFirstOrThrow();
+    const gasBefore = await node.publicClient.getBalance({ address: gas as Address });
+    await node.revert(snapshot);
+    await node.mine(20);
+    expect(await node.publicClient.getBalance({ address: depositAddress })).toBe(0n);
+    await passes(10);
+    expect(await statusOf(id)).toBe(1);
+    expect(await tokenBalance(token, payout)).toBe(usdt('9.9'));
+    expect(await tokenBalance(token, FEE_ADDRESS)).toBe(usdt('0.1'));
+    expect(await tokenBalance(token, depositAddress)).toBe(0n);
+    // The top-up was sent again as it was: one top-up, its bytes, mined in the new history.
+    const tops = await t.db
+      .selectFrom('chain_txs')
+      .select(['tx_hash', 'status'])
+      .where('ref_id', '=', id)
+      .where('purpose', '=', 'gas')
+      .execute();
+    expect(tops).toEqual([{ tx_hash: topUp.tx_hash, status: 'mined' }]);
+    const gasAfter = await node.publicClient.getBalance({ address: gas as Address });
+    expect(gasAfter).toBe(gasBefore);
+  });
 });
 
 describe('withdrawals go out on an EVM chain (Hardhat)', () => {
