@@ -6,6 +6,7 @@ import { startLocalNode, type LocalNode } from '../../test/chain/localNode';
 import { registerApp, seedAccount, startTestSigner, type TestSigner } from '../../test/signer';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import { chainAdapterFor } from '../domain/chain';
+import { EvmChainAdapter } from '../domain/chain/evmAdapter';
 import type { SpecChainId } from '../domain/chain/specChains';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
 import type { Db } from '../db/connection';
@@ -303,6 +304,10 @@ describe('withdrawals go out on an EVM chain (Hardhat)', () => {
       signer: signer.client,
       head: (chainId: number) =>
         chainAdapterFor(t.config, t.db, chainId as SpecChainId).latestBlock(),
+      finalized: async (chainId: number) => {
+        const chain = chainAdapterFor(t.config, t.db, chainId as SpecChainId);
+        return chain instanceof EvmChainAdapter ? chain.finalizedBlock() : null;
+      },
     };
     for (let i = 0; i < n; i += 1) await sendWithdrawals(deps, t.clock());
   };
@@ -373,6 +378,13 @@ describe('withdrawals go out on an EVM chain (Hardhat)', () => {
     await sendPasses(1);
     expect((await withdrawal(id)).status).toBe(1);
     expect(await tokenBalance(noBool, to, eth)).toBe(usdt('20.25', 6));
+    // Ethereum has a `finalized` block tag (Hardhat's is its head): final as soon as that is past it.
+    const { final_at: finalAt } = await t.db
+      .selectFrom('send_transactions')
+      .select('final_at')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(finalAt).not.toBeNull();
   });
 
   it('gas drained after it was accepted: Unsuccessful; funded, re-initiated: Completed', async () => {
