@@ -141,7 +141,9 @@ async function followCompleted(
     if (answer.state === 'waiting' || answer.state === 'refused') continue;
     if (answer.state === 'done' && answer.txHash === row.tx_hash) {
       const block = await minedBlock(db, answer.txHash);
-      if (block !== null && (await deep(deps, row, block))) {
+      // No block recorded (its chain_txs row gone): nothing says it moved; asked again.
+      if (block === null) continue;
+      if (await deep(deps, row, block)) {
         if (await final(deps, row, block)) {
           await db
             .updateTable('send_transactions')
