@@ -843,9 +843,29 @@ export interface webhooks {
     put?: never;
     /**
      * A withdrawal is completed
-     * @description Confirmed on chain (status 1): the recipient holds the amount.
+     * @description Confirmed on chain (status 1): the method's confirmations are on top of its block, and the recipient holds the amount. The gateway still follows it until its block is final (on Ethereum the chain's `finalized` block; elsewhere the method's confirmations again on top of those, e.g. 30 blocks on BNB Smart Chain): should a reorg take its block away before then, `withdrawal.reorged` follows, then this event again once it is confirmed anew. It is the same payout: the same `id`, and, as the same signed transaction is sent again, the same `tx_hash` (its nonce can be mined only once, so it is never paid twice). Count a withdrawal's payout once per `id`, not once per event.
      */
     post: operations['withdrawalCompletedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'withdrawal.reorged': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A completed withdrawal's block was reorged away
+     * @description A reorg took the block of a completed withdrawal away before it was final: it is back at 5 (Awaiting Blockchain Confirmation), `tx_hash` as before. The signer sends the same signed transaction again (at the same nonce: it can be mined only once, never paid twice); once its confirmations are met again, `withdrawal.completed` comes again for the same `id`. Should the new history mine another transaction of that nonce instead (a replacement the signer signed at a higher price), that one's `tx_hash` comes with the next `withdrawal.completed`; should it fail on chain there, `withdrawal.failed` follows.
+     */
+    post: operations['withdrawalReorgedEvent'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1063,9 +1083,29 @@ export interface webhooks {
     put?: never;
     /**
      * A refund is completed
-     * @description Its transaction has the method's confirmations: the money is back with the shopper.
+     * @description Its transaction has the method's confirmations: the money is back with the shopper. It is still followed until its block is final (as a withdrawal is): should a reorg take its block away before then, `refund.reorged` follows, then this event again for the same refund `id` once it is confirmed anew. Count a refund once per `id`.
      */
     post: operations['refundCompletedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'refund.reorged': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A completed refund's block was reorged away
+     * @description A reorg took the block of a completed refund's transaction away before it was final: the refund is back in `processing`, `tx_hash` as before. The same signed transaction is sent again (its nonce can be mined only once: the shopper is never paid twice), and `refund.completed` comes again for the same `id` once it is confirmed anew (or `refund.failed`, should the new history revert it).
+     */
+    post: operations['refundReorgedEvent'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1381,6 +1421,7 @@ export interface components {
         | 'withdrawal.energy_transferred'
         | 'withdrawal.broadcast'
         | 'withdrawal.completed'
+        | 'withdrawal.reorged'
         | 'withdrawal.failed'
         | 'withdrawal.cancelled';
       /**
@@ -1867,6 +1908,7 @@ export interface components {
         | 'refund.created'
         | 'refund.claimed'
         | 'refund.completed'
+        | 'refund.reorged'
         | 'refund.failed'
         | 'refund.cancelled'
         | 'refund.expired';
@@ -3480,6 +3522,58 @@ export interface operations {
       };
     };
   };
+  withdrawalReorgedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WithdrawalEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   withdrawalFailedEvent: {
     parameters: {
       query?: never;
@@ -4001,6 +4095,58 @@ export interface operations {
     };
   };
   refundCompletedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RefundEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  refundReorgedEvent: {
     parameters: {
       query?: never;
       header: {

@@ -3268,6 +3268,7 @@ export interface components {
         | 'refund.created'
         | 'refund.claimed'
         | 'refund.completed'
+        | 'refund.reorged'
         | 'refund.failed'
         | 'refund.cancelled'
         | 'refund.expired';

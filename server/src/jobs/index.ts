@@ -3,6 +3,7 @@ import type { Db } from '../db/connection';
 import { chainAdapterFor, specChainAdapters } from '../domain/chain';
 import type { ChainAdapter } from '../domain/chain/adapter';
 import { mineLocalBlocks } from '../domain/chain/localAdapter';
+import { EvmChainAdapter } from '../domain/chain/evmAdapter';
 import { isEvmChain, type SpecChainId } from '../domain/chain/specChains';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
 import {
@@ -241,6 +242,10 @@ export function backgroundTasks(
       const chain = chains.find((c) => c.chainId === chainId);
       if (!chain) throw new Error(`No chain ${chainId} is served`);
       return chain.latestBlock();
+    },
+    finalized: async (chainId) => {
+      const chain = chains.find((c) => c.chainId === chainId);
+      return chain instanceof EvmChainAdapter ? chain.finalizedBlock() : null;
     },
     signerRefused: counters.signerRefused,
   };

@@ -244,4 +244,41 @@ describe('refunds on an EVM chain', () => {
     expect(await refundRow(t.db, appId, inflated.refund.id)).toMatchObject({ status: 'failed' });
     expect(await balanceOf(shopper)).toBe(0n);
   });
+
+  it('a completed refund whose block a reorg takes away: refund.reorged, sent again, completed, paid once', async () => {
+    const { appId, shopper } = await merchant();
+    const invoiceId = await settledInvoice(appId, '10', 'USD', '10');
+    const made = await refund(appId, invoiceId, {
+      amountKind: 'custom',
+      amount: '3',
+      address: shopper,
+    });
+    const snapshot = await node.snapshot();
+    await send(2);
+    expect(await refundRow(t.db, appId, made.refund.id)).toMatchObject({ status: 'completed' });
+    expect(await balanceOf(shopper)).toBe(usdt('3'));
+    // Another history from before its broadcast, longer than the old one.
+    await node.revert(snapshot);
+    await node.mine(40);
+    expect(await balanceOf(shopper)).toBe(0n);
+    await send(2);
+    expect(await refundRow(t.db, appId, made.refund.id)).toMatchObject({ status: 'completed' });
+    expect(await balanceOf(shopper)).toBe(usdt('3'));
+    const events = await t.db
+      .selectFrom('webhook_events')
+      .select('type')
+      .where('resource_id', '=', made.refund.id)
+      .orderBy('resource_seq', 'asc')
+      .execute();
+    expect(events.map((e) => e.type)).toEqual([
+      'refund.created',
+      'refund.completed',
+      'refund.reorged',
+      'refund.completed',
+    ]);
+    const { id } = await sendOf(made.refund.id);
+    expect(
+      await t.db.selectFrom('chain_txs').select('status').where('ref_id', '=', id).execute(),
+    ).toEqual([{ status: 'mined' }]);
+  });
 });

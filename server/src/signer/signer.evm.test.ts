@@ -6,6 +6,7 @@ import { startLocalNode, type LocalNode } from '../../test/chain/localNode';
 import { registerApp, seedAccount, startTestSigner, type TestSigner } from '../../test/signer';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import { chainAdapterFor } from '../domain/chain';
+import { EvmChainAdapter } from '../domain/chain/evmAdapter';
 import type { SpecChainId } from '../domain/chain/specChains';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
 import type { Db } from '../db/connection';
@@ -228,6 +229,42 @@ describe('deposits complete on an EVM chain (Hardhat)', () => {
     expect(await statusOf(id)).toBe(1);
     expect(await tokenBalance(token, payout)).toBe(usdt('9.9'));
   });
+
+  it('a reorg takes the gas top-up and the fee leg away before the sweep: sent again, swept once', async () => {
+    const token = t.config.usdtContract ?? '';
+    const { payout, depositAddress, gas } = await merchant('pm_usdt_bsc', 'USDT-BEP20');
+    await node.transfer(token as Address, depositAddress, usdt('10'));
+    const id = await credit(56, depositAddress, 15);
+    const feesBefore = await tokenBalance(token, FEE_ADDRESS);
+    const snapshot = await node.snapshot();
+    await passes(2);
+    expect(await statusOf(id)).toBe(4);
+    const topUp = await t.db
+      .selectFrom('chain_txs')
+      .select(['tx_hash', 'amount_raw'])
+      .where('ref_id', '=', id)
+      .where('purpose', '=', 'gas')
+      .executeTakeFirstOrThrow();
+    const gasBefore = await node.publicClient.getBalance({ address: gas as Address });
+    await node.revert(snapshot);
+    await node.mine(20);
+    expect(await node.publicClient.getBalance({ address: depositAddress })).toBe(0n);
+    await passes(10);
+    expect(await statusOf(id)).toBe(1);
+    expect(await tokenBalance(token, payout)).toBe(usdt('9.9'));
+    expect(await tokenBalance(token, FEE_ADDRESS)).toBe(feesBefore + usdt('0.1'));
+    expect(await tokenBalance(token, depositAddress)).toBe(0n);
+    // The top-up was sent again as it was: one top-up, its bytes, mined in the new history.
+    const tops = await t.db
+      .selectFrom('chain_txs')
+      .select(['tx_hash', 'status'])
+      .where('ref_id', '=', id)
+      .where('purpose', '=', 'gas')
+      .execute();
+    expect(tops).toEqual([{ tx_hash: topUp.tx_hash, status: 'mined' }]);
+    const gasAfter = await node.publicClient.getBalance({ address: gas as Address });
+    expect(gasAfter).toBe(gasBefore);
+  });
 });
 
 describe('withdrawals go out on an EVM chain (Hardhat)', () => {
@@ -268,6 +305,10 @@ describe('withdrawals go out on an EVM chain (Hardhat)', () => {
       signer: signer.client,
       head: (chainId: number) =>
         chainAdapterFor(t.config, t.db, chainId as SpecChainId).latestBlock(),
+      finalized: async (chainId: number) => {
+        const chain = chainAdapterFor(t.config, t.db, chainId as SpecChainId);
+        return chain instanceof EvmChainAdapter ? chain.finalizedBlock() : null;
+      },
     };
     for (let i = 0; i < n; i += 1) await sendWithdrawals(deps, t.clock());
   };
@@ -338,6 +379,13 @@ describe('withdrawals go out on an EVM chain (Hardhat)', () => {
     await sendPasses(1);
     expect((await withdrawal(id)).status).toBe(1);
     expect(await tokenBalance(noBool, to, eth)).toBe(usdt('20.25', 6));
+    // Ethereum has a `finalized` block tag (Hardhat's is its head): final as soon as that is past it.
+    const { final_at: finalAt } = await t.db
+      .selectFrom('send_transactions')
+      .select('final_at')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(finalAt).not.toBeNull();
   });
 
   it('gas drained after it was accepted: Unsuccessful; funded, re-initiated: Completed', async () => {
@@ -416,5 +464,93 @@ describe('withdrawals go out on an EVM chain (Hardhat)', () => {
     await sendPasses(1);
     expect((await withdrawal(id)).status).toBe(1);
     expect(await tokenBalance(token, to)).toBe(usdt('40'));
+  });
+
+  it('a completed withdrawal whose block a reorg takes away: reorged, the same bytes again, completed, paid once', async () => {
+    const token = t.config.usdtContract ?? '';
+    const { appId, gas, to } = await payoutReady('pm_usdt_bsc', 'USDT-BEP20', token, usdt('50'));
+    const { id } = await withdraw(appId, 'USDT-BEP20', to, '7');
+    // The history from here on is the one a reorg replaces.
+    const snapshot = await node.snapshot();
+    await sendPasses(1);
+    const sent = await withdrawal(id);
+    expect(sent.status).toBe(5);
+    await node.mine(15);
+    await sendPasses(1);
+    expect(await withdrawal(id)).toMatchObject({ status: 1, tx_hash: sent.tx_hash });
+    expect(await tokenBalance(token, to)).toBe(usdt('7'));
+    const final = async () =>
+      (
+        await t.db
+          .selectFrom('send_transactions')
+          .select('final_at')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).final_at;
+    expect(await final()).toBeNull();
+    // Another history from before its broadcast, longer than the old one: its block is gone.
+    await node.revert(snapshot);
+    await node.sendNative(FEE_ADDRESS, 1n);
+    await node.mine(20);
+    expect(
+      await node.publicClient
+        .getTransactionReceipt({ hash: sent.tx_hash as Address })
+        .catch(() => null),
+    ).toBeNull();
+    expect(await tokenBalance(token, to)).toBe(0n);
+    await sendPasses(1);
+    // Back to 5, the same signed transaction broadcast again (mined at once: Hardhat automines).
+    expect(await withdrawal(id)).toMatchObject({
+      status: 5,
+      tx_hash: sent.tx_hash,
+      nonce: sent.nonce,
+    });
+    const again = await node.publicClient.getTransactionReceipt({
+      hash: sent.tx_hash as Address,
+    });
+    expect(again.status).toBe('success');
+    await sendPasses(1); // mined again, short of its confirmations
+    expect((await withdrawal(id)).status).toBe(5);
+    await node.mine(15);
+    await sendPasses(1);
+    expect(await withdrawal(id)).toMatchObject({ status: 1, tx_hash: sent.tx_hash });
+    expect(await final()).toBeNull();
+    // Paid once: one transaction was ever signed for it.
+    expect(await tokenBalance(token, to)).toBe(usdt('7'));
+    expect(await tokenBalance(token, gas)).toBe(usdt('43'));
+    const txs = await t.db
+      .selectFrom('chain_txs')
+      .select(['tx_hash', 'status', 'block_number'])
+      .where('ref_id', '=', id)
+      .execute();
+    expect(txs).toEqual([
+      { tx_hash: sent.tx_hash, status: 'mined', block_number: Number(again.blockNumber) },
+    ]);
+    // The webhook says so: reorged between the two completions, each of the same payout.
+    const events = await t.db
+      .selectFrom('webhook_events')
+      .select(['type', 'body'])
+      .where('resource_id', '=', id)
+      .orderBy('resource_seq', 'asc')
+      .execute();
+    expect(events.map((e) => e.type)).toEqual([
+      'withdrawal.queued',
+      'withdrawal.processing',
+      'withdrawal.broadcast',
+      'withdrawal.completed',
+      'withdrawal.reorged',
+      'withdrawal.completed',
+    ]);
+    const bodies = events.slice(3).map((e) => JSON.parse(e.body) as { data: object });
+    expect(bodies.map((b) => b.data)).toEqual([
+      expect.objectContaining({ id, status: 1, tx_hash: sent.tx_hash }),
+      expect.objectContaining({ id, status: 5, tx_hash: sent.tx_hash }),
+      expect.objectContaining({ id, status: 1, tx_hash: sent.tx_hash }),
+    ]);
+    // Followed until final: the method's confirmations again on top of those.
+    await node.mine(15);
+    await sendPasses(1);
+    expect(await final()).not.toBeNull();
+    expect((await withdrawal(id)).status).toBe(1);
   });
 });

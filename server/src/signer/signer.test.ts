@@ -484,7 +484,7 @@ describe('withdrawals go out through the signer (local chain)', () => {
     await mint(BSC_USDT, gas, usdt('500'));
     await whitelist();
     const { id } = await withdraw('10');
-    expect(await sendPasses(1)).toEqual({ sent: 1, completed: 0, failed: 0 });
+    expect(await sendPasses(1)).toEqual({ sent: 1, completed: 0, failed: 0, reorged: 0 });
     const [signed] = await t.db
       .selectFrom('chain_txs')
       .select(['tx_hash', 'raw_tx', 'nonce', 'created_at'])

@@ -318,6 +318,7 @@ export type InvoiceTimelineEntry = {
     | 'refund.created'
     | 'refund.claimed'
     | 'refund.completed'
+    | 'refund.reorged'
     | 'refund.failed'
     | 'refund.cancelled'
     | 'refund.expired';

@@ -36,6 +36,7 @@ export const TIMELINE_EVENT: Readonly<Record<InvoiceTimelineEntry['event'], stri
   'refund.created': 'Refund asked',
   'refund.claimed': 'Refund claimed',
   'refund.completed': 'Refunded',
+  'refund.reorged': 'Refund reorged away (sent again)',
   'refund.failed': 'Refund failed',
   'refund.cancelled': 'Refund cancelled',
   'refund.expired': 'Refund link expired',

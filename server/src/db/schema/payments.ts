@@ -90,6 +90,11 @@ export interface SendTransactionsTable {
   waiting_message: Later<string>;
   /** The refund it pays (refunds.id); null for a withdrawal. */
   refund_id: Later<string>;
+  /**
+   * When its block was found final (Completed and past the reorgs the gateway follows); null
+   * while it is still followed, or not completed.
+   */
+  final_at: Later<string>;
 }
 
 /** The first answer to an Idempotency-Key (domain/payments/idempotency.ts). */

@@ -26,6 +26,13 @@ export const MAX_LOG_RANGE = 5_000;
  */
 export const MAX_LOG_ADDRESSES = 500;
 /** Block bodies read at once (one JSON-RPC batch) when looking for native transfers. */
+/**
+ * Chains whose nodes answer the `finalized` block tag with a block that no reorg can take away
+ * (Ethereum's beacon-chain finality). BNB Smart Chain's and Polygon's tags are newer and lean on
+ * their validators' fast finality; the gateway does not rely on them (domain/payments/withdrawalSending.ts).
+ */
+const FINALIZED_TAG_CHAINS: ReadonlySet<number> = new Set([1]);
+
 const BLOCK_BATCH = RPC_BATCH_SIZE;
 const BLOCK_TIMES_KEPT = 4_096;
 
@@ -72,6 +79,15 @@ export class EvmChainAdapter implements ChainAdapter {
 
   async latestBlock(): Promise<number> {
     return Number(await rpc('eth_blockNumber', () => this.client.getBlockNumber({ cacheTime: 0 })));
+  }
+
+  /** The chain's `finalized` block; null where the gateway does not take that tag (see above). */
+  async finalizedBlock(): Promise<number | null> {
+    if (!FINALIZED_TAG_CHAINS.has(this.chainId)) return null;
+    const block = await rpc('eth_getBlockByNumber(finalized)', () =>
+      this.client.getBlock({ blockTag: 'finalized' }),
+    );
+    return Number(block.number);
   }
 
   async tokenDecimals(): Promise<number> {

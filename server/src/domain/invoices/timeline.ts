@@ -45,6 +45,7 @@ const REFUND_EVENTS: readonly string[] = [
   'refund.created',
   'refund.claimed',
   'refund.completed',
+  'refund.reorged',
   'refund.failed',
   'refund.cancelled',
   'refund.expired',

@@ -468,6 +468,8 @@ export async function moveWithdrawal(
     set?: Omit<Updateable<SendTransactionsTable>, 'status' | 'updated_at'>;
     where?: (update: WithdrawalUpdate) => WithdrawalUpdate;
     now: Date;
+    /** Reported as this event instead of its status's (a reorg's move from 1 back to 5). */
+    event?: 'withdrawal.reorged';
   },
 ): Promise<boolean> {
   let update = trx
@@ -491,14 +493,14 @@ export async function moveWithdrawal(
     .where('id', '=', change.id)
     .executeTakeFirstOrThrow();
   if (refundId !== null) {
-    await followSend(trx, refundId, change.to, change.now);
+    await followSend(trx, refundId, change.to, change.now, change.event === 'withdrawal.reorged');
     return true;
   }
   // Rows from before the gateway's withdrawals have no API form, hence no event.
   const row = await withdrawalRows(trx, appId)
     .where('send_transactions.id', '=', change.id)
     .executeTakeFirst();
-  if (row) await emitWithdrawalEvent(trx, appId, withdrawalOf(row), change.now);
+  if (row) await emitWithdrawalEvent(trx, appId, withdrawalOf(row), change.now, change.event);
   return true;
 }
 

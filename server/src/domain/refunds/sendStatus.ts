@@ -27,12 +27,16 @@ const EVENT_OF: Partial<Record<RefundStatus, RefundEventType>> = {
   cancelled: 'refund.cancelled',
 };
 
-/** Moves refund `refundId` to where its send just went (`to`), with its event. */
+/**
+ * Moves refund `refundId` to where its send just went (`to`), with its event; `reorged`: the send
+ * went back from 1 to 5 (a reorg took its block), reported as `refund.reorged`.
+ */
 export async function followSend(
   trx: Transaction<Database>,
   refundId: string,
   to: SendStatus,
   now: Date,
+  reorged = false,
 ): Promise<void> {
   const status = OF_SEND[to];
   const send = await trx
@@ -50,7 +54,7 @@ export async function followSend(
     .where('id', '=', refundId)
     .where('status', '!=', status)
     .executeTakeFirst();
-  const type = EVENT_OF[status];
+  const type = reorged ? 'refund.reorged' : EVENT_OF[status];
   if (Number(result.numUpdatedRows) === 0 || !type) return;
   const row = await refundRows(trx).where('refunds.id', '=', refundId).executeTakeFirstOrThrow();
   await emitRefundEvent(trx, row.app_id, refundView(row, null), type, now);

@@ -30,6 +30,7 @@ type WithdrawalEventType =
   | 'withdrawal.energy_transferred'
   | 'withdrawal.broadcast'
   | 'withdrawal.completed'
+  | 'withdrawal.reorged'
   | 'withdrawal.failed'
   | 'withdrawal.cancelled';
 
@@ -136,8 +137,10 @@ export async function emitWithdrawalEvent(
   appId: string,
   withdrawal: Withdrawal,
   now: Date,
+  /** The event when it is not its status's (a reorg's move back to 5). */
+  event?: 'withdrawal.reorged',
 ): Promise<void> {
-  const type = WITHDRAWAL_EVENTS[withdrawal.status];
+  const type = event ?? WITHDRAWAL_EVENTS[withdrawal.status];
   if (!type) return;
   await recordEvent(trx, {
     appId,

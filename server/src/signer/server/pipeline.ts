@@ -42,6 +42,90 @@ export class TxPipeline {
   }
 
   /**
+   * Reads again the receipts of the request's mined transactions (until the gateway finds them
+   * final, it asks on each pass). One whose block a reorg took away is back in flight: another
+   * transaction at its nonce that the new history mined is recorded as mined instead (only one
+   * transaction of a nonce is ever mined: nothing is paid twice); otherwise it is pending again,
+   * and follow() broadcasts the same signed bytes (this signer's own record must hold their hash).
+   * One mined again in another block has that block recorded; one the new history reverted is
+   * failed on chain.
+   */
+  async recheckMined(sender: ChainSender, refId: string, purposes: readonly ChainTxPurpose[]) {
+    const db = this.deps.db;
+    const own = (await this.rows(refId, null)).filter((r) => purposes.includes(r.purpose));
+    for (const row of own.filter((r) => r.status === 'mined')) {
+      const receipt = await sender.receipt(row.tx_hash as Hex);
+      if (receipt) {
+        if (receipt.blockNumber === row.block_number && receipt.success) continue;
+        await db
+          .updateTable('chain_txs')
+          .set({
+            status: receipt.success ? 'mined' : 'failed',
+            block_number: receipt.blockNumber,
+            error: receipt.success ? null : 'reverted on chain',
+          })
+          .where('id', '=', row.id)
+          .execute();
+        continue;
+      }
+      const siblings = own.filter((r) => r.nonce === row.nonce && r.id !== row.id);
+      let sibling: { id: string; blockNumber: number; success: boolean } | null = null;
+      for (const other of siblings) {
+        const found = await sender.receipt(other.tx_hash as Hex);
+        if (found) sibling = { id: other.id, ...found };
+      }
+      const now = this.deps.clock();
+      const instead = sibling;
+      if (instead) {
+        await db.transaction().execute(async (trx) => {
+          await trx
+            .updateTable('chain_txs')
+            .set({
+              status: 'failed',
+              block_number: null,
+              error: 'another transaction took its nonce',
+            })
+            .where('id', '=', row.id)
+            .execute();
+          await trx
+            .updateTable('chain_txs')
+            .set({
+              status: instead.success ? 'mined' : 'failed',
+              block_number: instead.blockNumber,
+              error: instead.success ? null : 'reverted on chain',
+            })
+            .where('id', '=', instead.id)
+            .execute();
+        });
+      } else {
+        const signed = this.deps.store.signedHashes(refId, row.purpose);
+        if (keccak256(row.raw_tx as Hex) !== row.tx_hash || !signed.includes(row.tx_hash)) {
+          // Bytes this signer has no record of signing are never broadcast.
+          this.deps.log({ msg: 'reorged, not signed here', ref: refId, txHash: row.tx_hash });
+          continue;
+        }
+        // sent_at now: the same bytes go out again before any replacement is considered.
+        await db
+          .updateTable('chain_txs')
+          .set({ status: 'pending', block_number: null, sent_at: now.getTime() })
+          .where('id', '=', row.id)
+          .where('status', '=', 'mined')
+          .execute();
+      }
+      this.deps.log({
+        msg: 'reorged',
+        purpose: row.purpose,
+        ref: refId,
+        chain: row.chain_id,
+        nonce: row.nonce,
+        txHash: row.tx_hash,
+        block: row.block_number,
+        minedInstead: instead?.id ?? null,
+      });
+    }
+  }
+
+  /**
    * Settles the sender's transactions in flight with their receipts, then answers for the
    * request's own: pending (broadcast again if dropped, replaced if too slow) or failed on chain.
    * null: nothing of this request in flight and nothing failed; waiting: another transaction of
@@ -103,6 +187,9 @@ export class TxPipeline {
       .where('chain_id', '=', chainId)
       .where('from_address', '=', addressKey(from))
       .where('status', '=', 'pending')
+      // Its lowest nonce first: after a reorg several may be pending again, and a later nonce
+      // can be mined only after it.
+      .orderBy('nonce', 'asc')
       .orderBy('sent_at', 'desc')
       .executeTakeFirst();
     if (pending) {

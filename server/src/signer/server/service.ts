@@ -195,6 +195,8 @@ export class SignerService {
     }
     const chainId = deposit.chain_id ?? 0;
     const sender = this.deps.senderFor(chainId);
+    // A top-up a reorg took away is sent again (the same bytes), never topped up twice.
+    await this.pipeline.recheckMined(sender, depositId, ['gas']);
     const followed = await this.pipeline.follow(
       sender,
       chainId,
@@ -273,6 +275,8 @@ export class SignerService {
     const chainId = deposit.chain_id ?? 0;
     const sender = this.deps.senderFor(chainId);
     const from = deposit.address;
+    // A sweep (or its fee leg) a reorg took away is sent again: not `done` while it is not mined.
+    await this.pipeline.recheckMined(sender, depositId, ['sweep_fee', 'sweep']);
     const followed = await this.pipeline.follow(
       sender,
       chainId,

@@ -106,6 +106,15 @@ export class WithdrawalSigner {
     }
     const chainId = w.chain_id;
     const sender = this.deps.senderFor(chainId);
+    // A completed one is asked about until it is final: a reorg may have taken its block.
+    await this.pipeline.recheckMined(sender, w.id, ['withdrawal']);
+    // Mined and still there: done, whatever else the wallet has in flight (which would otherwise
+    // answer `waiting`, and keep a busy wallet's completed withdrawals from being found final).
+    const own = await this.pipeline.rows(w.id, 'withdrawal');
+    const minedNow = own.find((r) => r.status === 'mined');
+    if (minedNow && !own.some((r) => r.status === 'pending')) {
+      return { state: 'done', txHash: minedNow.tx_hash };
+    }
     // Only once: a transaction signed for its current attempt is followed, never signed anew.
     // A revert is the current attempt's while the row still holds that attempt's nonce (a
     // Re-initiate after a revert clears it).
