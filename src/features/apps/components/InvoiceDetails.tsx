@@ -254,16 +254,21 @@ const OPTION_COLUMNS: Column<Option>[] = [
 
 /** A flagged payment: what it was, and whether it counts. */
 const STRAY: Record<NonNullable<Payment['flag']>, string> = {
-  wrong_network: 'wrong network',
-  wrong_asset: 'wrong token',
+  wrong_network: 'Wrong network',
+  wrong_asset: 'Wrong token',
 };
 
-function paymentStatus(p: Payment): string {
-  const notes = [
-    ...(p.late ? ['late'] : []),
-    ...(p.flag ? [`${STRAY[p.flag]}, ${p.accepted ? 'accepted' : 'not counted'}`] : []),
-  ];
-  return notes.length === 0 ? p.status : `${p.status} (${notes.join('; ')})`;
+function PaymentStatus({ payment: p }: { payment: Payment }) {
+  return (
+    <>
+      <span className="text-nowrap">{`${p.status}${p.late ? ' (late)' : ''}`}</span>
+      {p.flag && (
+        <div className="small text-body-secondary">
+          {`${STRAY[p.flag]}, ${p.accepted ? 'accepted' : 'not counted'}`}
+        </div>
+      )}
+    </>
+  );
 }
 
 function paymentColumns(currency: string): Column<Payment>[] {
@@ -282,11 +287,7 @@ function paymentColumns(currency: string): Column<Payment>[] {
       cell: (p) => `${p.value} ${currency}`,
     },
     { header: 'Confirmations', numeric: true, cell: (p) => p.confirmations },
-    {
-      header: 'Status',
-      className: 'text-nowrap',
-      cell: paymentStatus,
-    },
+    { header: 'Status', cell: (p) => <PaymentStatus payment={p} /> },
     { header: 'Time', className: 'time-cell', cell: (p) => <DateTime value={p.created_at} /> },
   ];
 }
