@@ -65,6 +65,7 @@ export function makePartInvoice(): Invoice {
     payments: [
       {
         method: 'USDT-BEP20',
+        chain_id: 56,
         tx_hash: PAYMENT_HASH,
         log_index: 0,
         block_number: 1042,
@@ -73,6 +74,8 @@ export function makePartInvoice(): Invoice {
         confirmations: 3,
         status: 'pending',
         late: false,
+        flag: null,
+        accepted: false,
         created_at: '2026-11-01T09:03:00.000Z',
       },
     ],

@@ -24,6 +24,7 @@ export function makeOverpaidInvoice(overrides: Partial<Invoice> = {}): Invoice {
     payments: [
       {
         method: 'USDT-BEP20',
+        chain_id: 56,
         tx_hash: PAYMENT_HASH,
         log_index: 0,
         block_number: 1042,
@@ -32,6 +33,8 @@ export function makeOverpaidInvoice(overrides: Partial<Invoice> = {}): Invoice {
         confirmations: 15,
         status: 'confirmed',
         late: false,
+        flag: null,
+        accepted: false,
         created_at: '2026-11-01T09:03:00.000Z',
       },
     ],

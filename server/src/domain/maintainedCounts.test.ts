@@ -301,6 +301,7 @@ describe('counts and daily totals kept by the writing transactions', () => {
     const method: WatchedMethod = {
       id: 'pm_usdt_bsc',
       chainId: 56,
+      asset: 'USDT',
       contract: '0x55d398326f99059fF775485246999027B3197955',
       decimals: 18,
       confirmations: 3,

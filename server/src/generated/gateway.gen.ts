@@ -1579,6 +1579,8 @@ export interface components {
     /** @description A payment to the invoice's address, as the gateway's watcher saw it. */
     InvoicePayment: {
       method: components['schemas']['MethodCode'];
+      /** @description The EVM chain id it was sent on, 0 for Tron (a flagged payment's may be a chain the invoice does not offer). */
+      chain_id: number;
       /** @description Its transaction's hash. */
       tx_hash: string;
       /** @description The position of the token's Transfer log in its transaction; null for a native coin transfer. */
@@ -1598,6 +1600,13 @@ export interface components {
       status: 'pending' | 'confirmed' | 'removed';
       /** @description True for a payment seen after the invoice's expiry. */
       late: boolean;
+      /**
+       * @description Null for a payment in one of the invoice's payment options. Otherwise the invoice did not ask for it, and it counts toward the invoice only once the merchant accepts it: `wrong_network`, its token is one the invoice offers, sent on another EVM chain (an EVM address is the same on every chain); `wrong_asset`, another token or coin. Its `value` is zero until it is accepted. The gateway holds the keys to the address on every chain, so the funds are never lost: the merchant accepts or refunds them.
+       * @enum {string|null}
+       */
+      flag: 'wrong_network' | 'wrong_asset' | null;
+      /** @description True for a flagged payment the merchant accepted toward the invoice. */
+      accepted: boolean;
       /**
        * Format: date-time
        * @description The time of its block.

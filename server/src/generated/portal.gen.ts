@@ -3124,6 +3124,8 @@ export interface components {
     InvoicePayment: {
       /** @description The payment method's code. */
       method: string;
+      /** @description The chain it was sent on (0 stands for Tron); a flagged payment's may be one the invoice does not offer. Explorer links follow it. */
+      chain_id: number;
       /** @description Its transaction's hash (linked to the chain's explorer). */
       tx_hash: string;
       /** @description The token Transfer log's position in its transaction; null for a coin. */
@@ -3143,6 +3145,13 @@ export interface components {
       status: 'pending' | 'confirmed' | 'removed';
       /** @description True for a payment seen after the invoice's expiry. */
       late: boolean;
+      /**
+       * @description Null for a payment in one of the invoice's options. `wrong_network`: the invoice's token sent on another EVM chain; `wrong_asset`: another token or coin. A flagged payment counts toward the invoice only once the merchant accepts it; its value is zero until then.
+       * @enum {string|null}
+       */
+      flag: 'wrong_network' | 'wrong_asset' | null;
+      /** @description True for a flagged payment the merchant accepted toward the invoice. */
+      accepted: boolean;
       /**
        * Format: date-time
        * @description The time of its block.

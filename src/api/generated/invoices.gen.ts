@@ -130,6 +130,8 @@ export type InvoicePaymentOption = {
 export type InvoicePayment = {
   /** The payment method's code. */
   method: string;
+  /** The chain it was sent on (0 stands for Tron); a flagged payment's may be one the invoice does not offer. Explorer links follow it. */
+  chain_id: number;
   /** Its transaction's hash (linked to the chain's explorer). */
   tx_hash: string;
   /** The token Transfer log's position in its transaction; null for a coin. */
@@ -146,6 +148,10 @@ export type InvoicePayment = {
   status: 'pending' | 'confirmed' | 'removed';
   /** True for a payment seen after the invoice's expiry. */
   late: boolean;
+  /** Null for a payment in one of the invoice's options. `wrong_network`: the invoice's token sent on another EVM chain; `wrong_asset`: another token or coin. A flagged payment counts toward the invoice only once the merchant accepts it; its value is zero until then. */
+  flag: ('wrong_network' | 'wrong_asset' | null) | ('wrong_network' | 'wrong_asset' | null);
+  /** True for a flagged payment the merchant accepted toward the invoice. */
+  accepted: boolean;
   /** The time of its block. */
   created_at: string;
 };

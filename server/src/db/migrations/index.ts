@@ -36,6 +36,7 @@ import * as m0450 from './0450_refunds';
 import * as m0460 from './0460_watch_cursor_time';
 import * as m0470 from './0470_signer_plan_ends';
 import * as m0490 from './0490_withdrawal_finality';
+import * as m0500 from './0500_stray_payments';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -77,4 +78,5 @@ export const migrations: Record<string, Migration> = {
   '0460_watch_cursor_time': m0460,
   '0470_signer_plan_ends': m0470,
   '0490_withdrawal_finality': m0490,
+  '0500_stray_payments': m0500,
 };

@@ -131,6 +131,7 @@ export type {
   RefundStatus,
   RefundAmountKind,
   RefundRateKind,
+  StrayFlag,
 } from './invoices';
 export type { JobsTable, RateLimitsTable, CountedTable, RowCountsTable } from './system';
 

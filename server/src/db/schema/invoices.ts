@@ -85,7 +85,16 @@ export interface InvoicePaymentsTable {
   /** The time of its block. */
   created_at: string;
   seen_at: string;
+  /** Null for a method the invoice offers; else how it strayed (counted once accepted). */
+  flag: StrayFlag | null;
+  /** When the merchant accepted a flagged payment toward the invoice. */
+  accepted_at: string | null;
+  /** The address a flagged payment was sent to (an offered one's is its option's). */
+  paid_to: string | null;
 }
+
+/** A transfer to an invoice's address the invoice did not offer (migration 0500). */
+export type StrayFlag = 'wrong_network' | 'wrong_asset';
 
 /** A merchant's reusable payment page, `/l/<slug>` (migration 0430; domain/paymentLinks/). */
 export interface PaymentLinksTable {

@@ -325,6 +325,7 @@ function paymentRows(db: Executor) {
     .select([
       'p.invoice_id',
       'p.payment_method_id',
+      'p.chain_id',
       'p.tx_hash',
       'p.log_index',
       'p.block_number',
@@ -334,6 +335,8 @@ function paymentRows(db: Executor) {
       'p.status',
       'p.late',
       'p.created_at',
+      'p.flag',
+      'p.accepted_at',
       'pm.decimals',
       (eb) => eb.fn.coalesce('pm.code', eb.val('')).as('method_code'),
     ])

@@ -79,6 +79,70 @@ describe('payments to invoices', () => {
       .where('unique_id', '=', invoiceId)
       .execute();
 
+  it('finds USDT sent on another chain, and BNB sent instead: flagged, not counted, announced', async () => {
+    const { appId, id, address } = await newInvoice();
+    // The invoice offers USDT (BEP20) only; the shopper sends USDT on Ethereum to its address.
+    const ethereum = chainAdapterFor(t.config, t.db, 1);
+    await recordLocalChainTransfer(t.db, {
+      chainId: 1,
+      token: ethereum.tokenContract(specUsdt(1)?.contract ?? ''),
+      to: address,
+      amount: parseUnits('53.9', 6),
+      createdAt: t.clock().toISOString(),
+    });
+    expect(await watchDeposits(t.db, ethereum, t.clock())).toMatchObject({ invoicePayments: 1 });
+    // Then BNB on BNB Smart Chain, the invoice's chain but not its token.
+    await recordLocalChainTransfer(t.db, {
+      chainId: 56,
+      token: null,
+      to: address,
+      amount: parseUnits('0.1', 18),
+      createdAt: t.clock().toISOString(),
+    });
+    expect(await watch()).toMatchObject({ invoicePayments: 1 });
+    const stray = {
+      status: 'new',
+      exceptions: [],
+      paid: '0.00',
+      due: '49.90',
+      payments: [
+        expect.objectContaining({
+          method: 'USDT-ERC20',
+          amount: '53.9',
+          value: '0.00',
+          status: 'pending',
+          flag: 'wrong_network',
+          accepted: false,
+        }),
+        expect.objectContaining({
+          method: 'BNB-BSC',
+          amount: '0.1',
+          value: '0.00',
+          flag: 'wrong_asset',
+          accepted: false,
+        }),
+      ],
+    };
+    expect(await getInvoice(t.db, appId, id)).toMatchObject(stray);
+    expect(await eventTypesOf(t, id)).toEqual([
+      'invoice.created',
+      'invoice.payment_received',
+      'invoice.payment_received',
+    ]);
+    // Followed to its confirmations like any payment; seen again, recorded once.
+    await mineLocalBlocks(t.db, 15, 1);
+    await mineLocalBlocks(t.db, 15);
+    await watchDeposits(t.db, ethereum, t.clock());
+    await watch();
+    const later = await getInvoice(t.db, appId, id);
+    expect(later.payments.map((p) => [p.flag, p.status, p.confirmations])).toEqual([
+      ['wrong_network', 'confirmed', 12],
+      ['wrong_asset', 'confirmed', 15],
+    ]);
+    expect(later).toMatchObject({ status: 'new', paid: '0.00' });
+    expect(await credits(id)).toEqual([]);
+  });
+
   it('adds partial payments up while new, then processing, then settled at depth, credited once', async () => {
     const { appId, id, address } = await newInvoice();
     await pay(address, '21.6'); // 20.00 EUR
@@ -184,6 +248,7 @@ describe('payments to invoices', () => {
           })(),
         invoice: { id, appId, address },
         transfer,
+        flag: null,
       }));
       const head = await chain().latestBlock();
       const counts = await Promise.all([

@@ -3,6 +3,7 @@ import type { ChainAdapter } from '../chain/adapter';
 import { addressKey } from '../chain/specChains';
 import { formatDecimal, fromUnits, multiply, parseDecimal } from '../decimal';
 import { newId } from '../ids';
+import type { StrayFlag } from '../../db/schema';
 import type { FoundInvoiceTransfer, WatchedMethod } from '../payments/depositScan';
 import { invoiceClock } from './chainClock';
 import { advanceInvoice, lockInvoice } from './invoices';
@@ -29,7 +30,11 @@ export async function recordInvoiceTransfers(
   now: Date,
 ): Promise<number> {
   let recorded = 0;
-  for (const { method, invoice, transfer } of found) {
+  for (const { method, invoice, transfer, flag } of found) {
+    if (flag !== null) {
+      recorded += await recordStray(db, { method, invoice, transfer, flag }, head, now);
+      continue;
+    }
     recorded += await db.transaction().execute(async (trx) => {
       await lockInvoice(trx, invoice.id);
       const terms = await trx
@@ -113,6 +118,75 @@ export async function recordInvoiceTransfers(
 }
 
 /**
+ * A transfer to an invoice's address that it did not offer (another chain's, another token's):
+ * recorded once, flagged, worth nothing toward the invoice until the merchant accepts it, and
+ * told in an invoice.payment_received event (its payments list carries the flag). Its
+ * confirmations are followed like any payment's.
+ */
+async function recordStray(
+  db: Db,
+  { method, invoice, transfer, flag }: FoundInvoiceTransfer & { flag: StrayFlag },
+  head: number,
+  now: Date,
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await lockInvoice(trx, invoice.id);
+    const terms = await trx
+      .selectFrom('invoices')
+      .select('expires_at')
+      .where('id', '=', invoice.id)
+      .executeTakeFirstOrThrow();
+    const inserted = await trx
+      .insertInto('invoice_payments')
+      .values({
+        id: newId('ipay'),
+        invoice_id: invoice.id,
+        app_id: invoice.appId,
+        payment_method_id: method.id,
+        chain_id: method.chainId,
+        tx_hash: transfer.txHash,
+        log_index: transfer.logIndex,
+        block_number: transfer.blockNumber,
+        amount_raw: transfer.amount.toString(),
+        value: '0',
+        confirmations: confirmationsAt(head, transfer.blockNumber, method.confirmations),
+        status: 'pending',
+        late: new Date(transfer.timestamp) > new Date(terms.expires_at) ? 1 : 0,
+        created_at: transfer.timestamp,
+        seen_at: now.toISOString(),
+        flag,
+        accepted_at: null,
+        paid_to: transfer.to,
+      })
+      .onConflict((oc) => oc.columns(['chain_id', 'tx_hash', 'log_index']).doNothing())
+      .returning('id')
+      .execute();
+    if (inserted.length === 0) {
+      // Seen again in another block (a reorg re-mined it), or back after a reorg removed it.
+      await trx
+        .updateTable('invoice_payments')
+        .set({
+          block_number: transfer.blockNumber,
+          created_at: transfer.timestamp,
+          confirmations: confirmationsAt(head, transfer.blockNumber, method.confirmations),
+          status: 'pending',
+        })
+        .where('chain_id', '=', method.chainId)
+        .where('tx_hash', '=', transfer.txHash)
+        .where('log_index', '=', transfer.logIndex)
+        .where('status', '!=', 'confirmed')
+        .where((eb) =>
+          eb.or([eb('block_number', '!=', transfer.blockNumber), eb('status', '=', 'removed')]),
+        )
+        .execute();
+      return 0;
+    }
+    await advanceInvoice(trx, invoice.appId, invoice.id, now, ['invoice.payment_received']);
+    return 1;
+  });
+}
+
+/**
  * The chain's pending invoice payments gain confirmations; at depth each is read again and is
  * confirmed, or removed when the chain no longer holds it as recorded.
  */
@@ -126,7 +200,8 @@ export async function advanceInvoicePayments(
   const byId = new Map(methods.map((m) => [m.id, m]));
   const pending = await db
     .selectFrom('invoice_payments as p')
-    .innerJoin('invoice_payment_options as o', (join) =>
+    // A flagged payment has no option of its own: it keeps the address it was sent to.
+    .leftJoin('invoice_payment_options as o', (join) =>
       join
         .onRef('o.invoice_id', '=', 'p.invoice_id')
         .onRef('o.payment_method_id', '=', 'p.payment_method_id'),
@@ -141,7 +216,7 @@ export async function advanceInvoicePayments(
       'p.block_number',
       'p.amount_raw',
       'p.confirmations',
-      'o.address',
+      (eb) => eb.fn.coalesce('p.paid_to', 'o.address').as('address'),
     ])
     .where('p.chain_id', '=', adapter.chainId)
     .where('p.status', '=', 'pending')
@@ -163,6 +238,7 @@ export async function advanceInvoicePayments(
       });
       still =
         onChain !== null &&
+        row.address !== null &&
         addressKey(onChain.to) === addressKey(row.address) &&
         onChain.amount === BigInt(row.amount_raw);
       if (still && onChain && onChain.blockNumber !== block) {

@@ -5,7 +5,7 @@ import { newId } from '../ids';
 import { chainAmountToMicro, storedMicro } from '../money';
 import { depositsOf } from '../payments/depositReads';
 import { emitDepositEvents } from '../webhooks/events';
-import type { InvoiceRecord } from './views';
+import { counts, type InvoiceRecord } from './views';
 
 // A settled invoice's money joins the deposits' road. Its confirmed payments of each method
 // become one credited deposit (status 3) at the invoice's address, `unique_id` the invoice's id,
@@ -22,7 +22,7 @@ export async function creditSettledInvoice(
   { invoice, options, payments }: InvoiceRecord,
   now: Date,
 ): Promise<void> {
-  const confirmed = payments.filter((p) => p.status === 'confirmed');
+  const confirmed = payments.filter((p) => p.status === 'confirmed' && counts(p));
   if (confirmed.length === 0) return;
   const terms = await creditTermsOf(trx, invoice.app_id, now);
   const at = now.toISOString();

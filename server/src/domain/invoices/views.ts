@@ -44,6 +44,7 @@ export interface OptionRecord {
 export type PaymentRecord = Pick<
   Selectable<InvoicePaymentsTable>,
   | 'payment_method_id'
+  | 'chain_id'
   | 'tx_hash'
   | 'log_index'
   | 'block_number'
@@ -53,7 +54,18 @@ export type PaymentRecord = Pick<
   | 'status'
   | 'late'
   | 'created_at'
+  | 'flag'
+  | 'accepted_at'
 > & { method_code: string; decimals: number };
+
+/**
+ * Whether a payment counts toward its invoice: one in a method the invoice offers does; one it
+ * did not ask for (another network's or another token's, flagged) only once the merchant accepts
+ * it. Neither counts once a reorg removed it.
+ */
+export function counts(p: Pick<PaymentRecord, 'status' | 'flag' | 'accepted_at'>): boolean {
+  return p.status !== 'removed' && (p.flag === null || p.accepted_at !== null);
+}
 
 /** A refund of the invoice, in short, with its method. */
 export interface RefundRecord {
@@ -91,13 +103,19 @@ export function machineInvoice(invoice: Selectable<InvoicesTable>): MachineInvoi
 }
 
 export function machinePayments(
-  payments: readonly Pick<PaymentRecord, 'value' | 'status' | 'created_at'>[],
+  payments: readonly Pick<
+    PaymentRecord,
+    'value' | 'status' | 'created_at' | 'flag' | 'accepted_at'
+  >[],
 ): MachinePayment[] {
-  return payments.map((p) => ({
-    value: p.value,
-    status: p.status,
-    paidAt: new Date(p.created_at),
-  }));
+  // A removed payment is the machine's to see (an invoice it took to processing is invalid).
+  return payments
+    .filter((p) => p.flag === null || p.accepted_at !== null)
+    .map((p) => ({
+      value: p.value,
+      status: p.status,
+      paidAt: new Date(p.created_at),
+    }));
 }
 
 /** EIP-681: `ethereum:<token>@<chain>/transfer?address=…&uint256=…`, or the coin's form. */
@@ -122,7 +140,7 @@ function refundFlags(
   if (refunded.size === 0) return [];
   const confirmed = new Map<string, bigint>();
   for (const p of payments) {
-    if (p.status !== 'confirmed') continue;
+    if (p.status !== 'confirmed' || !counts(p)) continue;
     confirmed.set(
       p.payment_method_id,
       (confirmed.get(p.payment_method_id) ?? 0n) + BigInt(p.amount_raw),
@@ -144,7 +162,7 @@ export function invoiceView({ invoice, options, payments, refunds }: InvoiceReco
   const paidByMethod = new Map<string, bigint>();
   let last: PaymentRecord | undefined;
   for (const p of payments) {
-    if (p.status === 'removed') continue;
+    if (!counts(p)) continue;
     paid = add(paid, parseDecimal(p.value));
     const method = p.payment_method_id;
     paidByMethod.set(method, (paidByMethod.get(method) ?? 0n) + BigInt(p.amount_raw));
@@ -246,6 +264,7 @@ export function invoiceView({ invoice, options, payments, refunds }: InvoiceReco
     payment_options: optionViews,
     payments: payments.map((p) => ({
       method: p.method_code,
+      chain_id: p.chain_id,
       tx_hash: p.tx_hash,
       log_index: p.log_index === NATIVE_LOG_INDEX ? null : p.log_index,
       block_number: p.block_number,
@@ -254,6 +273,8 @@ export function invoiceView({ invoice, options, payments, refunds }: InvoiceReco
       confirmations: p.confirmations,
       status: p.status,
       late: p.late === 1,
+      flag: p.flag,
+      accepted: p.flag !== null && p.accepted_at !== null,
       created_at: new Date(p.created_at).toISOString(),
     })),
     refunds: refunds.map((r) => ({

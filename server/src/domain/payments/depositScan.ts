@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connection';
+import type { StrayFlag } from '../../db/schema';
 import type { ChainAdapter, ChainTransfer } from '../chain/adapter';
 import { addressKey } from '../chain/specChains';
 import { decimalToMicro, microToChainAmount } from '../money';
@@ -24,6 +25,8 @@ export const MAX_BLOCKS_PER_PASS = 1_000;
 export interface WatchedMethod {
   id: string;
   chainId: number;
+  /** The coin or token (USDT, BNB, ...), the same name on every chain. */
+  asset: string;
   /** Where its token is on the served chain; null for the native coin. */
   contract: string | null;
   decimals: number;
@@ -44,11 +47,15 @@ export interface FoundTransfer {
   transfer: ChainTransfer;
 }
 
-/** A transfer to an invoice's address, in a method the invoice offers. */
+/**
+ * A transfer to an invoice's address: in a method the invoice offers (`flag` null), or not
+ * (another EVM chain's or another token's: flagged, counted only once the merchant accepts it).
+ */
 export interface FoundInvoiceTransfer {
   method: WatchedMethod;
   invoice: { id: string; appId: string; address: string };
   transfer: ChainTransfer;
+  flag: StrayFlag | null;
 }
 
 export interface ChainScan {
@@ -69,6 +76,7 @@ export async function watchedMethods(db: Db, adapter: ChainAdapter): Promise<Wat
     .select([
       'id',
       'chain_id',
+      'name',
       'is_token',
       'token_contract_address',
       'decimals',
@@ -86,6 +94,7 @@ export async function watchedMethods(db: Db, adapter: ChainAdapter): Promise<Wat
       {
         id: row.id,
         chainId: row.chain_id,
+        asset: row.name,
         contract: row.is_token === 1 && contract ? adapter.tokenContract(contract) : null,
         decimals: row.decimals,
         confirmations: row.confirmations,
@@ -97,8 +106,9 @@ export async function watchedMethods(db: Db, adapter: ChainAdapter): Promise<Wat
 
 /**
  * Reads the chain's next blocks (see above) for transfers to any deposit account or invoice
- * address on it. An invoice's address takes only the methods the invoice offers: another coin
- * sent there has no locked rate to be valued at, and is left where it is.
+ * address. On an EVM chain that is every invoice's EVM address, whichever chains it offers: a
+ * transfer in a method it did not offer (another chain's, another token's) is found and flagged
+ * (invoicePaid), for the merchant to accept or refund.
  */
 export async function scanChain(
   db: Db,
@@ -144,19 +154,25 @@ export async function scanChain(
     .where('chain_id', '=', chainId)
     .where('payment_method_id', 'is not', null)
     .execute();
+  // An EVM address is the same on every EVM chain: an invoice's address on any of them is
+  // watched here too, in every method of this chain (a transfer it did not offer is flagged).
   const options = await db
     .selectFrom('invoice_payment_options as o')
     .innerJoin('invoices as i', 'i.id', 'o.invoice_id')
-    .select(['o.invoice_id', 'o.payment_method_id', 'o.address', 'i.app_id'])
-    .where('o.chain_id', '=', chainId)
+    .innerJoin('payment_methods as pm', 'pm.id', 'o.payment_method_id')
+    .select(['o.invoice_id', 'o.payment_method_id', 'o.address', 'i.app_id', 'pm.name as asset'])
+    .$if(chainId === TRON, (q) => q.where('o.chain_id', '=', chainId))
+    .$if(chainId !== TRON, (q) => q.where('o.chain_id', '!=', TRON))
     .execute();
   const addresses = [
     ...new Set([...accounts.map((a) => a.address), ...options.map((o) => o.address)]),
   ];
   const byAddress = new Map(accounts.map((a) => [addressKey(a.address), a]));
-  const invoiceOptions = new Map(
-    options.map((o) => [`${addressKey(o.address)}|${o.payment_method_id}`, o]),
-  );
+  const invoiceOptions = new Map<string, InvoiceOption[]>();
+  for (const o of options) {
+    const key = addressKey(o.address);
+    invoiceOptions.set(key, [...(invoiceOptions.get(key) ?? []), o]);
+  }
   // Gas top-ups come from the apps' operational wallets: not deposits.
   const gasWallets = new Set(
     (
@@ -180,12 +196,14 @@ export async function scanChain(
       if (gasWallets.has(addressKey(transfer.from))) continue;
       const account = byAddress.get(addressKey(transfer.to));
       if (account) found.push({ method, account, transfer });
-      const option = invoiceOptions.get(`${addressKey(transfer.to)}|${method.id}`);
-      if (option) {
+      const paid = invoicePaid(invoiceOptions.get(addressKey(transfer.to)) ?? [], method);
+      if (paid) {
+        const { option, flag } = paid;
         invoiceTransfers.push({
           method,
           invoice: { id: option.invoice_id, appId: option.app_id, address: option.address },
           transfer,
+          flag,
         });
       }
     }
@@ -199,6 +217,35 @@ export async function scanChain(
     advance: () =>
       stamp === null ? saveHead() : saveCursor(db, chainId, { block: to, ...stamp }, head, to),
   };
+}
+
+/** Tron's chain id: not an EVM address space (its addresses are its own). */
+const TRON = 0;
+
+interface InvoiceOption {
+  invoice_id: string;
+  payment_method_id: string;
+  address: string;
+  app_id: string;
+  asset: string;
+}
+
+/**
+ * Which invoice a transfer in `method` to one address pays, and whether the invoice offered it
+ * there: `options` are the invoice options at that address (one invoice's, an address being
+ * one invoice's). Not offered: `wrong_network` when the invoice takes the same coin or token on
+ * another chain, `wrong_asset` otherwise.
+ */
+export function invoicePaid(
+  options: readonly InvoiceOption[],
+  method: Pick<WatchedMethod, 'id' | 'asset'>,
+): { option: InvoiceOption; flag: StrayFlag | null } | undefined {
+  const offered = options.find((o) => o.payment_method_id === method.id);
+  if (offered) return { option: offered, flag: null };
+  const first = options[0];
+  if (!first) return undefined;
+  const sameAsset = options.some((o) => o.asset === method.asset);
+  return { option: first, flag: sameAsset ? 'wrong_network' : 'wrong_asset' };
 }
 
 /** The cursor's new position (null: unchanged) and the head seen; `initial` for a new cursor. */

@@ -63,8 +63,6 @@ export function InvoiceDetails({
       </Button>
       <QueryState query={query} what="this invoice">
         {({ data: { invoice, timeline } }) => {
-          const chainOf = (method: string) =>
-            invoice.payment_options.find((o) => o.method === method)?.chain_id ?? 0;
           return (
             <>
               <Card className="mb-3">
@@ -161,7 +159,7 @@ export function InvoiceDetails({
                     caption="Payments"
                     rows={invoice.payments}
                     rowKey={(p) => `${p.tx_hash}:${p.log_index ?? ''}`}
-                    columns={paymentColumns(chainOf, invoice.currency)}
+                    columns={paymentColumns(invoice.currency)}
                   />
                 )}
               </Section>
@@ -254,12 +252,31 @@ const OPTION_COLUMNS: Column<Option>[] = [
   },
 ];
 
-function paymentColumns(chainOf: (method: string) => number, currency: string): Column<Payment>[] {
+/** A flagged payment: what it was, and whether it counts. */
+const STRAY: Record<NonNullable<Payment['flag']>, string> = {
+  wrong_network: 'Wrong network',
+  wrong_asset: 'Wrong token',
+};
+
+function PaymentStatus({ payment: p }: { payment: Payment }) {
+  return (
+    <>
+      <span className="text-nowrap">{`${p.status}${p.late ? ' (late)' : ''}`}</span>
+      {p.flag && (
+        <div className="small text-body-secondary">
+          {`${STRAY[p.flag]}, ${p.accepted ? 'accepted' : 'not counted'}`}
+        </div>
+      )}
+    </>
+  );
+}
+
+function paymentColumns(currency: string): Column<Payment>[] {
   return [
     {
       header: 'Tx Hash',
       className: 'text-nowrap',
-      cell: (p) => <TxHash chainId={chainOf(p.method)} hash={p.tx_hash} />,
+      cell: (p) => <TxHash chainId={p.chain_id} hash={p.tx_hash} />,
     },
     { header: 'Method', className: 'text-nowrap', cell: (p) => p.method },
     { header: 'Amount', numeric: true, className: 'text-nowrap', cell: (p) => p.amount },
@@ -270,11 +287,7 @@ function paymentColumns(chainOf: (method: string) => number, currency: string): 
       cell: (p) => `${p.value} ${currency}`,
     },
     { header: 'Confirmations', numeric: true, cell: (p) => p.confirmations },
-    {
-      header: 'Status',
-      className: 'text-nowrap',
-      cell: (p) => `${p.status}${p.late ? ' (late)' : ''}`,
-    },
+    { header: 'Status', cell: (p) => <PaymentStatus payment={p} /> },
     { header: 'Time', className: 'time-cell', cell: (p) => <DateTime value={p.created_at} /> },
   ];
 }

@@ -216,6 +216,35 @@ describe('Invoices tab: the details', () => {
     expect(location.current).toBe('/app/my-app/app_1/invoices');
   });
 
+  test('shows a payment on another network or in another token as flagged and not counted', async () => {
+    const invoice = makeInvoice();
+    const strayHash = `0x${'ab'.repeat(32)}`;
+    const stray = {
+      ...makePartInvoice().payments[0]!,
+      method: 'USDT-ERC20',
+      chain_id: 1,
+      tx_hash: strayHash,
+      amount: '53.9',
+      value: '0.00',
+      flag: 'wrong_network' as const,
+    };
+    server.use(
+      reply('getAppInvoice', {
+        status: true,
+        data: makeInvoiceDetails({ ...invoice, payments: [stray] }),
+      }),
+    );
+    renderAt(`/app/my-app/app_1/invoices?invoice=${INVOICE_ID}`);
+    const payments = await screen.findByRole('table', { name: 'Payments' });
+    const row = within(payments).getAllByRole('row')[1] as HTMLElement;
+    expect(row).toHaveTextContent('USDT-ERC20');
+    expect(row).toHaveTextContent('pendingWrong network, not counted');
+    expect(within(row).getByRole('link', { name: /0xabab/ })).toHaveAttribute(
+      'href',
+      `https://etherscan.io/tx/${strayHash}`,
+    );
+  });
+
   test('marks settled with a reason after a confirm dialog', async () => {
     const calls = capture('markAppInvoice', () => ok('markAppInvoice', fixtures.markAppInvoice!));
     const { user } = renderAt(`/app/my-app/app_1/invoices?invoice=${INVOICE_ID}`);
