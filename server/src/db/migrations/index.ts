@@ -35,6 +35,7 @@ import * as m0440 from './0440_app_logos';
 import * as m0450 from './0450_refunds';
 import * as m0460 from './0460_watch_cursor_time';
 import * as m0470 from './0470_signer_plan_ends';
+import * as m0480 from './0480_account_address_lookup';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   '0450_refunds': m0450,
   '0460_watch_cursor_time': m0460,
   '0470_signer_plan_ends': m0470,
+  '0480_account_address_lookup': m0480,
 };

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connection';
-import type { ChainAdapter, ChainTransfer } from '../chain/adapter';
+import type { ChainAdapter, ChainTransfer, Recipients } from '../chain/adapter';
 import { addressKey } from '../chain/specChains';
 import { decimalToMicro, microToChainAmount } from '../money';
 
@@ -19,6 +19,14 @@ import { decimalToMicro, microToChainAmount } from '../money';
 const FIRST_SCAN_LOOKBACK = 5_000;
 /** Blocks read per pass: native transfers cost one block body each over JSON-RPC. */
 export const MAX_BLOCKS_PER_PASS = 1_000;
+/**
+ * Up to this many addresses watched on a chain, the chain is asked for transfers to them by name
+ * (one eth_getLogs filter takes MAX_LOG_ADDRESSES of them); beyond, it is read whole per block
+ * range and the recipients are looked up (watchedAddresses below).
+ */
+export const FEW_ADDRESSES = 500;
+/** Recipients looked up per query: well inside both engines' parameter limits. */
+const ADDRESSES_PER_QUERY = 500;
 
 /** A payment method the watcher follows on its chain. */
 export interface WatchedMethod {
@@ -138,25 +146,7 @@ export async function scanChain(
     return { head, found: [], invoiceTransfers: [], advance };
   }
 
-  const accounts = await db
-    .selectFrom('app_accounts')
-    .select(['app_id', 'unique_id', 'address'])
-    .where('chain_id', '=', chainId)
-    .where('payment_method_id', 'is not', null)
-    .execute();
-  const options = await db
-    .selectFrom('invoice_payment_options as o')
-    .innerJoin('invoices as i', 'i.id', 'o.invoice_id')
-    .select(['o.invoice_id', 'o.payment_method_id', 'o.address', 'i.app_id'])
-    .where('o.chain_id', '=', chainId)
-    .execute();
-  const addresses = [
-    ...new Set([...accounts.map((a) => a.address), ...options.map((o) => o.address)]),
-  ];
-  const byAddress = new Map(accounts.map((a) => [addressKey(a.address), a]));
-  const invoiceOptions = new Map(
-    options.map((o) => [`${addressKey(o.address)}|${o.payment_method_id}`, o]),
-  );
+  const watched = await watchedAddresses(db, chainId);
   // Gas top-ups come from the apps' operational wallets: not deposits.
   const gasWallets = new Set(
     (
@@ -174,13 +164,13 @@ export async function scanChain(
   for (const method of methods) {
     const transfers =
       method.contract === null
-        ? await adapter.nativeTransfers(addresses, from, to)
-        : await adapter.tokenTransfers(method.contract, addresses, from, to);
+        ? await adapter.nativeTransfers(watched.recipients, from, to)
+        : await adapter.tokenTransfers(method.contract, watched.recipients, from, to);
     for (const transfer of transfers) {
       if (gasWallets.has(addressKey(transfer.from))) continue;
-      const account = byAddress.get(addressKey(transfer.to));
+      const account = watched.accounts.get(addressKey(transfer.to));
       if (account) found.push({ method, account, transfer });
-      const option = invoiceOptions.get(`${addressKey(transfer.to)}|${method.id}`);
+      const option = watched.options.get(`${addressKey(transfer.to)}|${method.id}`);
       if (option) {
         invoiceTransfers.push({
           method,
@@ -199,6 +189,93 @@ export async function scanChain(
     advance: () =>
       stamp === null ? saveHead() : saveCursor(db, chainId, { block: to, ...stamp }, head, to),
   };
+}
+
+interface WatchedOption {
+  invoice_id: string;
+  payment_method_id: string;
+  address: string;
+  app_id: string;
+}
+
+/**
+ * The deposit accounts and invoice addresses of a chain a pass matches transfers against, by
+ * stored address (addressKey: EIP-55 for EVM). Up to FEW_ADDRESSES of them, all are loaded and
+ * named to the chain (`recipients` is their list). Beyond, none is loaded: `recipients` looks up
+ * the recipients of the blocks read, in indexed queries, and keeps the rows found. Either way a
+ * pass costs the database and the chain in proportion to the blocks' traffic, never to the
+ * number of addresses: deciding which way takes a query of at most FEW_ADDRESSES + 1 rows.
+ */
+interface WatchedAddresses {
+  recipients: Recipients;
+  accounts: Map<string, DepositAccount>;
+  /** By `${address}|${payment_method_id}`: an invoice's address takes the methods it offers. */
+  options: Map<string, WatchedOption>;
+}
+
+async function watchedAddresses(db: Db, chainId: number): Promise<WatchedAddresses> {
+  const accountRows = () =>
+    db
+      .selectFrom('app_accounts')
+      .select(['app_id', 'unique_id', 'address'])
+      .where('chain_id', '=', chainId)
+      .where('payment_method_id', 'is not', null);
+  const optionRows = () =>
+    db
+      .selectFrom('invoice_payment_options as o')
+      .innerJoin('invoices as i', 'i.id', 'o.invoice_id')
+      .select(['o.invoice_id', 'o.payment_method_id', 'o.address', 'i.app_id'])
+      .where('o.chain_id', '=', chainId);
+  const accounts = new Map<string, DepositAccount>();
+  const options = new Map<string, WatchedOption>();
+  /** Addresses with an account or an option, of those loaded. */
+  const known = new Set<string>();
+  const keep = (found: { accounts: DepositAccount[]; options: WatchedOption[] }) => {
+    for (const a of found.accounts) {
+      accounts.set(addressKey(a.address), a);
+      known.add(addressKey(a.address));
+    }
+    for (const o of found.options) {
+      options.set(`${addressKey(o.address)}|${o.payment_method_id}`, o);
+      known.add(addressKey(o.address));
+    }
+  };
+
+  const few = {
+    accounts: await accountRows()
+      .limit(FEW_ADDRESSES + 1)
+      .execute(),
+    options: await optionRows()
+      .limit(FEW_ADDRESSES + 1)
+      .execute(),
+  };
+  keep(few);
+  if (
+    few.accounts.length <= FEW_ADDRESSES &&
+    few.options.length <= FEW_ADDRESSES &&
+    known.size <= FEW_ADDRESSES
+  ) {
+    return { recipients: [...known], accounts, options };
+  }
+  accounts.clear();
+  options.clear();
+  known.clear();
+  // Each recipient is looked up once a pass, whichever of the chain's methods it was found in.
+  const looked = new Set<string>();
+  const recipients = async (found: readonly string[]): Promise<ReadonlySet<string>> => {
+    const keys = found.map(addressKey);
+    const fresh = [...new Set(keys.filter((key) => !looked.has(key)))];
+    for (let i = 0; i < fresh.length; i += ADDRESSES_PER_QUERY) {
+      const slice = fresh.slice(i, i + ADDRESSES_PER_QUERY);
+      keep({
+        accounts: await accountRows().where('address', 'in', slice).execute(),
+        options: await optionRows().where('o.address', 'in', slice).execute(),
+      });
+      for (const key of slice) looked.add(key);
+    }
+    return new Set(keys.filter((key) => known.has(key)));
+  };
+  return { recipients, accounts, options };
 }
 
 /** The cursor's new position (null: unchanged) and the head seen; `initial` for a new cursor. */
