@@ -265,6 +265,9 @@ export async function startLogReplay(options: LogReplayOptions): Promise<LogRepl
       res.end(JSON.stringify(out));
     });
   });
+  // Idle connections stay open longer than a busy client takes between calls: a connection the
+  // server closes as the client reuses it fails that call ("other side closed").
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
