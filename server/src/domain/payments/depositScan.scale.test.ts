@@ -2,7 +2,10 @@ import { addUser } from '../../../test/accounts';
 import { insertApp } from '../../../test/appRows';
 import { startLogReplay, type LogReplay } from '../../../test/chain/logReplay';
 import { testAppPerBlock } from '../../../test/withTestApp';
+import { chainAdapterFor } from '../chain';
 import { EvmChainAdapter } from '../chain/evmAdapter';
+import { recordLocalChainTransfer } from '../chain/localAdapter';
+import { specUsdt } from '../chain/specChains';
 import { closeProviderPools } from '../chain/rpc';
 import { FEW_ADDRESSES, scanChain, watchedMethods } from './depositScan';
 
@@ -41,15 +44,15 @@ describe('the deposit watcher with many addresses', () => {
     await chain.close();
   });
 
-  async function addAccounts(count: number) {
+  async function addAccounts(count: number, chainId: 56 | 137 = 56) {
     const rows = Array.from({ length: count }, (_, i) => {
       const n = accounts + i + 1;
       return {
         id: `acc_many_${n}`,
         app_id: appId,
-        payment_method_id: 'pm_usdt_bsc',
+        payment_method_id: chainId === 56 ? 'pm_usdt_bsc' : 'pm_usdt_polygon',
         unique_id: `customer-${n}`,
-        chain_id: 56,
+        chain_id: chainId,
         derivation_index: 900_000 + n,
         address: addressOf(n),
         created_at: t.clock().toISOString(),
@@ -101,5 +104,35 @@ describe('the deposit watcher with many addresses', () => {
       });
     expect(paid(few.scan.found)).toEqual(expected(101, [7, FEW_ADDRESSES + 50]));
     expect(paid(many.scan.found)).toEqual(expected(201, [accounts - 3]));
+  });
+
+  it('matches the recipients of a local chain against many addresses too', async () => {
+    const first = accounts + 1;
+    await addAccounts(FEW_ADDRESSES + 1, 137);
+    const last = accounts;
+    const adapter = chainAdapterFor(t.config, t.db, 137);
+    const usdt = specUsdt(137)?.contract ?? '';
+    const send = (token: string | null, to: string) =>
+      recordLocalChainTransfer(t.db, {
+        chainId: 137,
+        token,
+        to,
+        amount: 7n,
+        createdAt: t.clock().toISOString(),
+      });
+    await scanChain(t.db, adapter, await watchedMethods(t.db, adapter), t.clock()).then((s) =>
+      s.advance(),
+    );
+    const paid = [await send(usdt, addressOf(last)), await send(null, addressOf(first))];
+    await send(usdt, addressOf(last + 1)); // not watched
+    const scan = await scanChain(t.db, adapter, await watchedMethods(t.db, adapter), t.clock());
+    expect(
+      scan.found
+        .map((f) => [f.transfer.txHash, f.method.id, f.account.unique_id])
+        .sort((a, b) => String(a[2]).localeCompare(String(b[2]))),
+    ).toEqual([
+      [paid[1]?.txHash, 'pm_pol', `customer-${first}`],
+      [paid[0]?.txHash, 'pm_usdt_polygon', `customer-${last}`],
+    ]);
   });
 });

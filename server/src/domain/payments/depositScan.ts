@@ -204,7 +204,7 @@ interface WatchedOption {
  * named to the chain (`recipients` is their list). Beyond, none is loaded: `recipients` looks up
  * the recipients of the blocks read, in indexed queries, and keeps the rows found. Either way a
  * pass costs the database and the chain in proportion to the blocks' traffic, never to the
- * number of addresses: deciding which way takes a query of at most FEW_ADDRESSES + 1 rows.
+ * number of addresses: deciding which way reads at most FEW_ADDRESSES + 1 rows of each table.
  */
 interface WatchedAddresses {
   recipients: Recipients;
