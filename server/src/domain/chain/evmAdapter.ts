@@ -140,7 +140,7 @@ export class EvmChainAdapter implements ChainAdapter {
     const out: ChainTransfer[] = [];
     for (let start = fromBlock; start <= toBlock; start += this.maxBlockRange) {
       const end = Math.min(toBlock, start + this.maxBlockRange - 1);
-      const read: (ChainTransfer & { blockHash: Hash })[] = [];
+      const read: (Omit<ChainTransfer, 'timestamp'> & { blockHash: Hash })[] = [];
       for (const to of filters) {
         const logs = await rpc('eth_getLogs', () =>
           this.client.getLogs({
@@ -162,7 +162,6 @@ export class EvmChainAdapter implements ChainAdapter {
             to: getAddress(log.args.to),
             amount: log.args.value,
             blockNumber: Number(log.blockNumber),
-            timestamp: '',
             token: contract,
             blockHash: log.blockHash,
           });
