@@ -35,6 +35,7 @@ import * as m0440 from './0440_app_logos';
 import * as m0450 from './0450_refunds';
 import * as m0460 from './0460_watch_cursor_time';
 import * as m0470 from './0470_signer_plan_ends';
+import * as m0480 from './0480_account_address_lookup';
 import * as m0490 from './0490_withdrawal_finality';
 import * as m0500 from './0500_stray_payments';
 
@@ -77,6 +78,7 @@ export const migrations: Record<string, Migration> = {
   '0450_refunds': m0450,
   '0460_watch_cursor_time': m0460,
   '0470_signer_plan_ends': m0470,
+  '0480_account_address_lookup': m0480,
   '0490_withdrawal_finality': m0490,
   '0500_stray_payments': m0500,
 };

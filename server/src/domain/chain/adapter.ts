@@ -39,6 +39,19 @@ export interface TransferRef {
   token: string | null;
 }
 
+/**
+ * Of the recipients a read of transfers found (each in its stored form, addressKey), the ones
+ * watched: asked once per block range read, with every distinct recipient of that range.
+ */
+export type WatchedRecipients = (found: readonly string[]) => Promise<ReadonlySet<string>>;
+
+/**
+ * Whom a read of transfers is for: listed addresses (the chain is asked for transfers to them by
+ * name, a cost that grows with the list), or whoever `WatchedRecipients` picks out of everything
+ * the range holds (the chain read whole, a cost that grows with its traffic alone).
+ */
+export type Recipients = readonly string[] | WatchedRecipients;
+
 /** Where deposits are read from: a real EVM chain over JSON-RPC, or the local stand-in. */
 export interface ChainAdapter {
   readonly kind: 'evm' | 'local';
@@ -69,19 +82,20 @@ export interface ChainAdapter {
    * chain's clock has come by that block. Null past the head.
    */
   blockStamp(blockNumber: number, now: Date): Promise<BlockStamp | null>;
-  /** `token`'s Transfer logs to any of `addresses` in fromBlock..toBlock, in chain order. */
+  /** `token`'s Transfer logs to any of `recipients` in fromBlock..toBlock, in chain order. */
   tokenTransfers(
     token: string,
-    addresses: readonly string[],
+    recipients: Recipients,
     fromBlock: number,
     toBlock: number,
   ): Promise<ChainTransfer[]>;
   /**
-   * Top-level native transfers (successful transactions whose `to` is one of `addresses`, with
-   * a value) in fromBlock..toBlock. Value moved by contract calls needs trace APIs: not seen.
+   * Top-level native transfers (successful transactions whose `to` is one of `recipients`, with
+   * a value) in fromBlock..toBlock, in chain order. Value moved by contract calls needs trace
+   * APIs: not seen.
    */
   nativeTransfers(
-    addresses: readonly string[],
+    recipients: Recipients,
     fromBlock: number,
     toBlock: number,
   ): Promise<ChainTransfer[]>;

@@ -5,8 +5,10 @@ import {
   type BlockStamp,
   type ChainAdapter,
   type ChainTransfer,
+  type Recipients,
   type TokenTransfer,
   type TransferRef,
+  type WatchedRecipients,
 } from './adapter';
 import { providerPool, RPC_BATCH_SIZE } from './rpc';
 import { specUsdt, type SpecChainId } from './specChains';
@@ -135,24 +137,32 @@ export class EvmChainAdapter implements ChainAdapter {
 
   async tokenTransfers(
     token: string,
-    addresses: readonly string[],
+    recipients: Recipients,
     fromBlock: number,
     toBlock: number,
   ): Promise<ChainTransfer[]> {
-    if (addresses.length === 0) return [];
+    if (typeof recipients !== 'function' && recipients.length === 0) return [];
     const contract = getAddress(token);
-    const recipients = addresses.map((a) => getAddress(a));
+    // Named recipients go in the filter, at most maxAddresses per call (eth_getLogs takes a list
+    // of values for an indexed topic); otherwise one call per range takes every Transfer log of
+    // the token, and the pool halves a range its provider refuses as too large (rpc.ts).
+    const filters =
+      typeof recipients === 'function'
+        ? [undefined]
+        : chunks(
+            recipients.map((a) => getAddress(a)),
+            this.maxAddresses,
+          );
     const out: ChainTransfer[] = [];
-    // Bounded both ways: block ranges of at most maxBlockRange, recipients of at most
-    // maxAddresses per call (eth_getLogs takes a list of values for an indexed topic).
     for (let start = fromBlock; start <= toBlock; start += this.maxBlockRange) {
       const end = Math.min(toBlock, start + this.maxBlockRange - 1);
-      for (let i = 0; i < recipients.length; i += this.maxAddresses) {
+      const read: (Omit<ChainTransfer, 'timestamp'> & { blockHash: Hash })[] = [];
+      for (const to of filters) {
         const logs = await rpc('eth_getLogs', () =>
           this.client.getLogs({
             address: contract,
             event: TRANSFER,
-            args: { to: recipients.slice(i, i + this.maxAddresses) },
+            args: to ? { to } : undefined,
             fromBlock: BigInt(start),
             toBlock: BigInt(end),
             strict: true,
@@ -161,17 +171,22 @@ export class EvmChainAdapter implements ChainAdapter {
         for (const log of logs) {
           if (log.removed || log.blockNumber === null || log.transactionHash === null) continue;
           if (log.blockHash === null || log.logIndex === null) continue;
-          out.push({
+          read.push({
             txHash: log.transactionHash,
             logIndex: log.logIndex,
             from: getAddress(log.args.from),
             to: getAddress(log.args.to),
             amount: log.args.value,
             blockNumber: Number(log.blockNumber),
-            timestamp: await this.blockTime(log.blockHash),
             token: contract,
+            blockHash: log.blockHash,
           });
         }
+      }
+      const kept = typeof recipients === 'function' ? await keepWatched(read, recipients) : read;
+      // Block times are read for the transfers kept only.
+      for (const { blockHash, ...transfer } of kept) {
+        out.push({ ...transfer, timestamp: await this.blockTime(blockHash) });
       }
     }
     // Address chunks each come in chain order; together they must be put back in it.
@@ -179,12 +194,13 @@ export class EvmChainAdapter implements ChainAdapter {
   }
 
   async nativeTransfers(
-    addresses: readonly string[],
+    recipients: Recipients,
     fromBlock: number,
     toBlock: number,
   ): Promise<ChainTransfer[]> {
-    if (addresses.length === 0) return [];
-    const wanted = new Set(addresses.map((a) => getAddress(a)));
+    if (typeof recipients !== 'function' && recipients.length === 0) return [];
+    const watched: WatchedRecipients =
+      typeof recipients === 'function' ? recipients : named(recipients);
     const out: ChainTransfer[] = [];
     for (let start = fromBlock; start <= toBlock; start += BLOCK_BATCH) {
       const numbers: bigint[] = [];
@@ -198,19 +214,23 @@ export class EvmChainAdapter implements ChainAdapter {
           ),
         ),
       );
+      const candidates: { hash: Hash; to: string }[] = [];
       for (const block of blocks) {
         if (block.hash === null || block.number === null) continue;
         this.remember(block.hash, new Date(Number(block.timestamp) * 1000).toISOString());
         for (const tx of block.transactions) {
-          if (tx.to === null || tx.value === 0n || !wanted.has(getAddress(tx.to))) continue;
-          // A reverted transaction moves no value: only a successful receipt counts.
-          const found = await this.transferNow({
-            txHash: tx.hash,
-            logIndex: NATIVE_LOG_INDEX,
-            token: null,
-          });
-          if (found) out.push(found);
+          if (tx.to === null || tx.value === 0n) continue;
+          candidates.push({ hash: tx.hash, to: getAddress(tx.to) });
         }
+      }
+      for (const candidate of await keepWatched(candidates, watched)) {
+        // A reverted transaction moves no value: only a successful receipt counts.
+        const found = await this.transferNow({
+          txHash: candidate.hash,
+          logIndex: NATIVE_LOG_INDEX,
+          token: null,
+        });
+        if (found) out.push(found);
       }
     }
     return out;
@@ -282,6 +302,29 @@ export class EvmChainAdapter implements ChainAdapter {
     }
     this.blockTimes.set(blockHash, time);
   }
+}
+
+/** `list` in slices of at most `size`. */
+function chunks<T>(list: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+/** Listed recipients as a WatchedRecipients (EIP-55, as transfers name them). */
+function named(addresses: readonly string[]): WatchedRecipients {
+  const listed = new Set(addresses.map((a) => getAddress(a)));
+  return async () => listed;
+}
+
+/** The transfers whose recipient `watched` picks out of the distinct recipients of `read`. */
+async function keepWatched<T extends { to: string }>(
+  read: readonly T[],
+  watched: WatchedRecipients,
+): Promise<T[]> {
+  if (read.length === 0) return [];
+  const picked = await watched([...new Set(read.map((t) => t.to))]);
+  return read.filter((t) => picked.has(t.to));
 }
 
 /** viem's "not found" answers: the receipt or transaction is not in the canonical chain. */

@@ -12,6 +12,7 @@ import {
   type BlockStamp,
   type ChainAdapter,
   type ChainTransfer,
+  type Recipients,
   type TokenTransfer,
   type TransferRef,
 } from './adapter';
@@ -96,19 +97,19 @@ export class LocalChainAdapter implements ChainAdapter {
 
   async tokenTransfers(
     token: string,
-    addresses: readonly string[],
+    recipients: Recipients,
     fromBlock: number,
     toBlock: number,
   ): Promise<ChainTransfer[]> {
-    return this.transfers(addressKey(token), addresses, fromBlock, toBlock);
+    return this.transfers(addressKey(token), recipients, fromBlock, toBlock);
   }
 
   async nativeTransfers(
-    addresses: readonly string[],
+    recipients: Recipients,
     fromBlock: number,
     toBlock: number,
   ): Promise<ChainTransfer[]> {
-    return this.transfers(null, addresses, fromBlock, toBlock);
+    return this.transfers(null, recipients, fromBlock, toBlock);
   }
 
   async transferNow(ref: TransferRef): Promise<ChainTransfer | null> {
@@ -129,10 +130,23 @@ export class LocalChainAdapter implements ChainAdapter {
 
   private async transfers(
     token: string | null,
-    addresses: readonly string[],
+    addresses: Recipients,
     fromBlock: number,
     toBlock: number,
   ): Promise<ChainTransfer[]> {
+    if (typeof addresses === 'function') {
+      // The range read whole, its recipients matched after.
+      const all = (
+        await this.rows(token)
+          .where('block_number', '>=', fromBlock)
+          .where('block_number', '<=', toBlock)
+          .execute()
+      ).map(transferOf);
+      const watched = await addresses([...new Set(all.map((t) => t.to))]);
+      return all
+        .filter((t) => watched.has(t.to))
+        .sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
+    }
     const out: ChainTransfer[] = [];
     // In lists of bounded size: the engines cap the parameters of one statement.
     for (let i = 0; i < addresses.length; i += ADDRESSES_PER_QUERY) {

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connection';
 import type { StrayFlag } from '../../db/schema';
-import type { ChainAdapter, ChainTransfer } from '../chain/adapter';
+import type { ChainAdapter, ChainTransfer, Recipients } from '../chain/adapter';
 import { addressKey } from '../chain/specChains';
 import { decimalToMicro, microToChainAmount } from '../money';
 
@@ -20,6 +20,14 @@ import { decimalToMicro, microToChainAmount } from '../money';
 const FIRST_SCAN_LOOKBACK = 5_000;
 /** Blocks read per pass: native transfers cost one block body each over JSON-RPC. */
 export const MAX_BLOCKS_PER_PASS = 1_000;
+/**
+ * Up to this many addresses watched on a chain, the chain is asked for transfers to them by name
+ * (one eth_getLogs filter takes MAX_LOG_ADDRESSES of them); beyond, it is read whole per block
+ * range and the recipients are looked up (watchedAddresses below).
+ */
+export const FEW_ADDRESSES = 500;
+/** Recipients looked up per query: well inside both engines' parameter limits. */
+const ADDRESSES_PER_QUERY = 500;
 
 /** A payment method the watcher follows on its chain. */
 export interface WatchedMethod {
@@ -148,31 +156,7 @@ export async function scanChain(
     return { head, found: [], invoiceTransfers: [], advance };
   }
 
-  const accounts = await db
-    .selectFrom('app_accounts')
-    .select(['app_id', 'unique_id', 'address'])
-    .where('chain_id', '=', chainId)
-    .where('payment_method_id', 'is not', null)
-    .execute();
-  // An EVM address is the same on every EVM chain: an invoice's address on any of them is
-  // watched here too, in every method of this chain (a transfer it did not offer is flagged).
-  const options = await db
-    .selectFrom('invoice_payment_options as o')
-    .innerJoin('invoices as i', 'i.id', 'o.invoice_id')
-    .innerJoin('payment_methods as pm', 'pm.id', 'o.payment_method_id')
-    .select(['o.invoice_id', 'o.payment_method_id', 'o.address', 'i.app_id', 'pm.name as asset'])
-    .$if(chainId === TRON, (q) => q.where('o.chain_id', '=', chainId))
-    .$if(chainId !== TRON, (q) => q.where('o.chain_id', '!=', TRON))
-    .execute();
-  const addresses = [
-    ...new Set([...accounts.map((a) => a.address), ...options.map((o) => o.address)]),
-  ];
-  const byAddress = new Map(accounts.map((a) => [addressKey(a.address), a]));
-  const invoiceOptions = new Map<string, InvoiceOption[]>();
-  for (const o of options) {
-    const key = addressKey(o.address);
-    invoiceOptions.set(key, [...(invoiceOptions.get(key) ?? []), o]);
-  }
+  const watched = await watchedAddresses(db, chainId);
   // Gas top-ups come from the apps' operational wallets: not deposits.
   const gasWallets = new Set(
     (
@@ -190,13 +174,13 @@ export async function scanChain(
   for (const method of methods) {
     const transfers =
       method.contract === null
-        ? await adapter.nativeTransfers(addresses, from, to)
-        : await adapter.tokenTransfers(method.contract, addresses, from, to);
+        ? await adapter.nativeTransfers(watched.recipients, from, to)
+        : await adapter.tokenTransfers(method.contract, watched.recipients, from, to);
     for (const transfer of transfers) {
       if (gasWallets.has(addressKey(transfer.from))) continue;
-      const account = byAddress.get(addressKey(transfer.to));
+      const account = watched.accounts.get(addressKey(transfer.to));
       if (account) found.push({ method, account, transfer });
-      const paid = invoicePaid(invoiceOptions.get(addressKey(transfer.to)) ?? [], method);
+      const paid = invoicePaid(watched.options.get(addressKey(transfer.to)) ?? [], method);
       if (paid) {
         const { option, flag } = paid;
         invoiceTransfers.push({
@@ -222,11 +206,12 @@ export async function scanChain(
 /** Tron's chain id: not an EVM address space (its addresses are its own). */
 const TRON = 0;
 
-interface InvoiceOption {
+interface WatchedOption {
   invoice_id: string;
   payment_method_id: string;
   address: string;
   app_id: string;
+  /** The option's coin or token (USDT, BNB, ...). */
   asset: string;
 }
 
@@ -237,15 +222,110 @@ interface InvoiceOption {
  * another chain, `wrong_asset` otherwise.
  */
 export function invoicePaid(
-  options: readonly InvoiceOption[],
+  options: readonly WatchedOption[],
   method: Pick<WatchedMethod, 'id' | 'asset'>,
-): { option: InvoiceOption; flag: StrayFlag | null } | undefined {
+): { option: WatchedOption; flag: StrayFlag | null } | undefined {
   const offered = options.find((o) => o.payment_method_id === method.id);
   if (offered) return { option: offered, flag: null };
   const first = options[0];
   if (!first) return undefined;
   const sameAsset = options.some((o) => o.asset === method.asset);
   return { option: first, flag: sameAsset ? 'wrong_network' : 'wrong_asset' };
+}
+
+/**
+ * The deposit accounts and invoice addresses of a chain a pass matches transfers against, by
+ * stored address (addressKey: EIP-55 for EVM). Up to FEW_ADDRESSES of them, all are loaded and
+ * named to the chain (`recipients` is their list). Beyond, none is loaded: `recipients` looks up
+ * the recipients of the blocks read, in indexed queries, and keeps the rows found. Either way a
+ * pass costs the database and the chain in proportion to the blocks' traffic, never to the
+ * number of addresses: deciding which way reads at most FEW_ADDRESSES + 1 rows of each table.
+ */
+interface WatchedAddresses {
+  recipients: Recipients;
+  accounts: Map<string, DepositAccount>;
+  /** By address: the invoice options there (on an EVM chain, those of every EVM chain). */
+  options: Map<string, WatchedOption[]>;
+}
+
+async function watchedAddresses(db: Db, chainId: number): Promise<WatchedAddresses> {
+  // An EVM address is the same on every EVM chain: on one, the invoices' addresses on all of them
+  // are watched, in every method of the chain (a transfer an invoice did not offer is flagged).
+  const chains =
+    chainId === TRON
+      ? [TRON]
+      : (
+          await db
+            .selectFrom('payment_methods')
+            .select('chain_id')
+            .distinct()
+            .where('network_type', '=', 'EVM')
+            .execute()
+        ).map((r) => r.chain_id);
+  const accountRows = () =>
+    db
+      .selectFrom('app_accounts')
+      .select(['app_id', 'unique_id', 'address'])
+      .where('chain_id', '=', chainId)
+      .where('payment_method_id', 'is not', null);
+  const optionRows = () =>
+    db
+      .selectFrom('invoice_payment_options as o')
+      .innerJoin('invoices as i', 'i.id', 'o.invoice_id')
+      .innerJoin('payment_methods as pm', 'pm.id', 'o.payment_method_id')
+      .select(['o.invoice_id', 'o.payment_method_id', 'o.address', 'i.app_id', 'pm.name as asset'])
+      .where('o.chain_id', 'in', chains.length > 0 ? chains : [chainId]);
+  const accounts = new Map<string, DepositAccount>();
+  const options = new Map<string, WatchedOption[]>();
+  /** Addresses with an account or an option, of those loaded. */
+  const known = new Set<string>();
+  const keep = (found: { accounts: DepositAccount[]; options: WatchedOption[] }) => {
+    for (const a of found.accounts) {
+      accounts.set(addressKey(a.address), a);
+      known.add(addressKey(a.address));
+    }
+    for (const o of found.options) {
+      const key = addressKey(o.address);
+      options.set(key, [...(options.get(key) ?? []), o]);
+      known.add(key);
+    }
+  };
+
+  const few = {
+    accounts: await accountRows()
+      .limit(FEW_ADDRESSES + 1)
+      .execute(),
+    options: await optionRows()
+      .limit(FEW_ADDRESSES + 1)
+      .execute(),
+  };
+  keep(few);
+  if (
+    few.accounts.length <= FEW_ADDRESSES &&
+    few.options.length <= FEW_ADDRESSES &&
+    known.size <= FEW_ADDRESSES
+  ) {
+    return { recipients: [...known], accounts, options };
+  }
+  accounts.clear();
+  options.clear();
+  known.clear();
+  // Each recipient is looked up once a pass, whichever of the chain's methods it was found in.
+  const looked = new Set<string>();
+  const recipients = async (found: readonly string[]): Promise<ReadonlySet<string>> => {
+    const keys = found.map(addressKey);
+    const fresh = [...new Set(keys.filter((key) => !looked.has(key)))];
+    for (let i = 0; i < fresh.length; i += ADDRESSES_PER_QUERY) {
+      const slice = fresh.slice(i, i + ADDRESSES_PER_QUERY);
+      keep({
+        accounts: await accountRows().where('address', 'in', slice).execute(),
+        options: await optionRows().where('o.address', 'in', slice).execute(),
+      });
+      for (const key of slice) looked.add(key);
+    }
+    return new Set(keys.filter((key) => known.has(key)));
+  };
+  return { recipients, accounts, options };
 }
 
 /** The cursor's new position (null: unchanged) and the head seen; `initial` for a new cursor. */
