@@ -3,7 +3,6 @@ import type { ChainAdapter } from '../chain/adapter';
 import { addressKey } from '../chain/specChains';
 import { formatDecimal, fromUnits, multiply, parseDecimal } from '../decimal';
 import { newId } from '../ids';
-import type { StrayFlag } from '../../db/schema';
 import type { FoundInvoiceTransfer, WatchedMethod } from '../payments/depositScan';
 import { invoiceClock } from './chainClock';
 import { advanceInvoice, lockInvoice } from './invoices';
@@ -22,7 +21,12 @@ function confirmationsAt(head: number, block: number, required: number): number 
   return Math.max(0, Math.min(required, head - block + 1));
 }
 
-/** Records the transfers to invoices a pass found; answers how many were new. */
+/**
+ * Records the transfers to invoices a pass found; answers how many were new. One the invoice did
+ * not offer (another chain's, another token's) is recorded flagged, worth nothing toward the
+ * invoice until the merchant accepts it, and told in invoice.payment_received all the same (the
+ * payments list carries the flag); its confirmations are followed like any payment's.
+ */
 export async function recordInvoiceTransfers(
   db: Db,
   found: readonly FoundInvoiceTransfer[],
@@ -31,19 +35,25 @@ export async function recordInvoiceTransfers(
 ): Promise<number> {
   let recorded = 0;
   for (const { method, invoice, transfer, flag } of found) {
-    if (flag !== null) {
-      recorded += await recordStray(db, { method, invoice, transfer, flag }, head, now);
-      continue;
-    }
     recorded += await db.transaction().execute(async (trx) => {
       await lockInvoice(trx, invoice.id);
-      const terms = await trx
-        .selectFrom('invoice_payment_options as o')
-        .innerJoin('invoices as i', 'i.id', 'o.invoice_id')
-        .select(['o.rate', 'i.expires_at'])
-        .where('o.invoice_id', '=', invoice.id)
-        .where('o.payment_method_id', '=', method.id)
-        .executeTakeFirstOrThrow();
+      const terms =
+        flag === null
+          ? await trx
+              .selectFrom('invoice_payment_options as o')
+              .innerJoin('invoices as i', 'i.id', 'o.invoice_id')
+              .select(['o.rate', 'i.expires_at'])
+              .where('o.invoice_id', '=', invoice.id)
+              .where('o.payment_method_id', '=', method.id)
+              .executeTakeFirstOrThrow()
+          : {
+              rate: null,
+              ...(await trx
+                .selectFrom('invoices')
+                .select('expires_at')
+                .where('id', '=', invoice.id)
+                .executeTakeFirstOrThrow()),
+            };
       const late = new Date(transfer.timestamp) > new Date(terms.expires_at) ? 1 : 0;
       // The chain has come to this block: a block past the expiry finds the invoice expired
       // before it counts this payment (when nothing earlier covered it), as a watcher on time
@@ -66,14 +76,21 @@ export async function recordInvoiceTransfers(
           log_index: transfer.logIndex,
           block_number: transfer.blockNumber,
           amount_raw: transfer.amount.toString(),
-          value: formatDecimal(
-            multiply(fromUnits(transfer.amount, method.decimals), parseDecimal(terms.rate)),
-          ),
+          value:
+            terms.rate === null
+              ? '0'
+              : formatDecimal(
+                  multiply(fromUnits(transfer.amount, method.decimals), parseDecimal(terms.rate)),
+                ),
           confirmations,
           status: 'pending',
           late,
           created_at: transfer.timestamp,
           seen_at: now.toISOString(),
+          flag,
+          accepted_at: null,
+          // A flagged payment has no option on its chain to name the address.
+          paid_to: flag === null ? null : transfer.to,
         })
         // Recorded before (or by a concurrent run): this one inserts nothing for it.
         .onConflict((oc) => oc.columns(['chain_id', 'tx_hash', 'log_index']).doNothing())
@@ -115,75 +132,6 @@ export async function recordInvoiceTransfers(
     });
   }
   return recorded;
-}
-
-/**
- * A transfer to an invoice's address that it did not offer (another chain's, another token's):
- * recorded once, flagged, worth nothing toward the invoice until the merchant accepts it, and
- * told in an invoice.payment_received event (its payments list carries the flag). Its
- * confirmations are followed like any payment's.
- */
-async function recordStray(
-  db: Db,
-  { method, invoice, transfer, flag }: FoundInvoiceTransfer & { flag: StrayFlag },
-  head: number,
-  now: Date,
-): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    await lockInvoice(trx, invoice.id);
-    const terms = await trx
-      .selectFrom('invoices')
-      .select('expires_at')
-      .where('id', '=', invoice.id)
-      .executeTakeFirstOrThrow();
-    const inserted = await trx
-      .insertInto('invoice_payments')
-      .values({
-        id: newId('ipay'),
-        invoice_id: invoice.id,
-        app_id: invoice.appId,
-        payment_method_id: method.id,
-        chain_id: method.chainId,
-        tx_hash: transfer.txHash,
-        log_index: transfer.logIndex,
-        block_number: transfer.blockNumber,
-        amount_raw: transfer.amount.toString(),
-        value: '0',
-        confirmations: confirmationsAt(head, transfer.blockNumber, method.confirmations),
-        status: 'pending',
-        late: new Date(transfer.timestamp) > new Date(terms.expires_at) ? 1 : 0,
-        created_at: transfer.timestamp,
-        seen_at: now.toISOString(),
-        flag,
-        accepted_at: null,
-        paid_to: transfer.to,
-      })
-      .onConflict((oc) => oc.columns(['chain_id', 'tx_hash', 'log_index']).doNothing())
-      .returning('id')
-      .execute();
-    if (inserted.length === 0) {
-      // Seen again in another block (a reorg re-mined it), or back after a reorg removed it.
-      await trx
-        .updateTable('invoice_payments')
-        .set({
-          block_number: transfer.blockNumber,
-          created_at: transfer.timestamp,
-          confirmations: confirmationsAt(head, transfer.blockNumber, method.confirmations),
-          status: 'pending',
-        })
-        .where('chain_id', '=', method.chainId)
-        .where('tx_hash', '=', transfer.txHash)
-        .where('log_index', '=', transfer.logIndex)
-        .where('status', '!=', 'confirmed')
-        .where((eb) =>
-          eb.or([eb('block_number', '!=', transfer.blockNumber), eb('status', '=', 'removed')]),
-        )
-        .execute();
-      return 0;
-    }
-    await advanceInvoice(trx, invoice.appId, invoice.id, now, ['invoice.payment_received']);
-    return 1;
-  });
 }
 
 /**
