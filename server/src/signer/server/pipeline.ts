@@ -22,6 +22,15 @@ const ERC20 = parseAbi(['function transfer(address to, uint256 value) returns (b
 /** A replacement pays at least this much more (nodes want 10 %+ to take it). */
 const REPLACE_BUMP_PERCENT = 125n;
 
+/** What a receipt says of a transaction: mined in its block, or failed there (reverted). */
+function minedAs(receipt: { blockNumber: number; success: boolean }) {
+  return {
+    status: receipt.success ? ('mined' as const) : ('failed' as const),
+    block_number: receipt.blockNumber,
+    error: receipt.success ? null : 'reverted on chain',
+  };
+}
+
 export class TxPipeline {
   constructor(private readonly deps: SignerDeps) {}
 
@@ -57,15 +66,7 @@ export class TxPipeline {
       const receipt = await sender.receipt(row.tx_hash as Hex);
       if (receipt) {
         if (receipt.blockNumber === row.block_number && receipt.success) continue;
-        await db
-          .updateTable('chain_txs')
-          .set({
-            status: receipt.success ? 'mined' : 'failed',
-            block_number: receipt.blockNumber,
-            error: receipt.success ? null : 'reverted on chain',
-          })
-          .where('id', '=', row.id)
-          .execute();
+        await db.updateTable('chain_txs').set(minedAs(receipt)).where('id', '=', row.id).execute();
         continue;
       }
       const siblings = own.filter((r) => r.nonce === row.nonce && r.id !== row.id);
@@ -89,11 +90,7 @@ export class TxPipeline {
             .execute();
           await trx
             .updateTable('chain_txs')
-            .set({
-              status: instead.success ? 'mined' : 'failed',
-              block_number: instead.blockNumber,
-              error: instead.success ? null : 'reverted on chain',
-            })
+            .set(minedAs(instead))
             .where('id', '=', instead.id)
             .execute();
         });
@@ -152,15 +149,7 @@ export class TxPipeline {
     for (const row of inFlight) {
       const receipt = await sender.receipt(row.tx_hash as Hex);
       if (!receipt) continue;
-      await db
-        .updateTable('chain_txs')
-        .set({
-          status: receipt.success ? 'mined' : 'failed',
-          block_number: receipt.blockNumber,
-          error: receipt.success ? null : 'reverted on chain',
-        })
-        .where('id', '=', row.id)
-        .execute();
+      await db.updateTable('chain_txs').set(minedAs(receipt)).where('id', '=', row.id).execute();
       // The others at its nonce can never be mined now.
       await db
         .updateTable('chain_txs')
