@@ -1,5 +1,5 @@
 import { addUser } from '../../../test/accounts';
-import { insertApp } from '../../../test/appRows';
+import { insertApp, insertAppMethod, insertSubscription } from '../../../test/appRows';
 import { startLogReplay, type LogReplay } from '../../../test/chain/logReplay';
 import { testAppPerBlock } from '../../../test/withTestApp';
 import { chainAdapterFor } from '../chain';
@@ -7,6 +7,9 @@ import { EvmChainAdapter } from '../chain/evmAdapter';
 import { recordLocalChainTransfer } from '../chain/localAdapter';
 import { specUsdt } from '../chain/specChains';
 import { closeProviderPools } from '../chain/rpc';
+import { resolveWalletXpub } from '../chain/walletKey';
+import { createInvoice } from '../invoices/invoices';
+import { RateBook } from '../rates/rates';
 import { FEW_ADDRESSES, scanChain, watchedMethods } from './depositScan';
 
 // Many deposit addresses on a busy chain: the watcher reads each token's Transfer logs whole per
@@ -134,5 +137,49 @@ describe('the deposit watcher with many addresses', () => {
       [paid[1]?.txHash, 'pm_pol', `customer-${first}`],
       [paid[0]?.txHash, 'pm_usdt_polygon', `customer-${last}`],
     ]);
+  });
+  it("flags an invoice's token sent on another chain, found among many addresses", async () => {
+    await addAccounts(FEW_ADDRESSES + 1, 137);
+    const userId = await addUser(t, 'many_invoiced');
+    await insertSubscription(t, userId);
+    await insertApp(t, {
+      id: 'app_many_invoiced',
+      user_id: userId,
+      created_at: t.clock().toISOString(),
+    });
+    await insertAppMethod(t, { id: 'apm_many_invoiced', app_id: 'app_many_invoiced' });
+    const local = chainAdapterFor(t.config, t.db, 56);
+    const invoice = await createInvoice(
+      t.db,
+      new RateBook({ db: t.db, config: t.config }),
+      resolveWalletXpub(t.config),
+      {
+        appId: 'app_many_invoiced',
+        amount: '10',
+        currency: 'USD',
+        expiresIn: 900,
+        checkoutOrigin: 'https://pay.example.com',
+        now: t.clock(),
+        tokenOnChain: (_chainId, listed) => local.tokenContract(listed),
+      },
+    );
+    // The invoice offers USDT on BNB Smart Chain; the shopper sends it on Polygon.
+    expect(invoice.payment_options.map((o) => o.chain_id)).toEqual([56]);
+    const address = invoice.payment_options[0]?.address ?? '';
+    const polygon = chainAdapterFor(t.config, t.db, 137);
+    await scanChain(t.db, polygon, await watchedMethods(t.db, polygon), t.clock()).then((s) =>
+      s.advance(),
+    );
+    const sent = await recordLocalChainTransfer(t.db, {
+      chainId: 137,
+      token: specUsdt(137)?.contract ?? '',
+      to: address,
+      amount: 10_000_000n,
+      createdAt: t.clock().toISOString(),
+    });
+    const scan = await scanChain(t.db, polygon, await watchedMethods(t.db, polygon), t.clock());
+    expect(
+      scan.invoiceTransfers.map((f) => [f.transfer.txHash, f.method.id, f.invoice.id, f.flag]),
+    ).toEqual([[sent.txHash, 'pm_usdt_polygon', invoice.id, 'wrong_network']]);
   });
 });
