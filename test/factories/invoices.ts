@@ -64,6 +64,7 @@ export function makePartInvoice(): Invoice {
     payment_options: invoice.payment_options.map((o) => ({ ...o, paid: '21.6', due: '32.3' })),
     payments: [
       {
+        id: 'ipay_7c1e3g5i7k9m1o3q5s7u9w1y3a',
         method: 'USDT-BEP20',
         chain_id: 56,
         tx_hash: PAYMENT_HASH,

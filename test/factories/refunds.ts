@@ -23,6 +23,7 @@ export function makeOverpaidInvoice(overrides: Partial<Invoice> = {}): Invoice {
     payment_options: invoice.payment_options.map((o) => ({ ...o, paid: '60', due: '0' })),
     payments: [
       {
+        id: 'ipay_7c1e3g5i7k9m1o3q5s7u9w1y3a',
         method: 'USDT-BEP20',
         chain_id: 56,
         tx_hash: PAYMENT_HASH,

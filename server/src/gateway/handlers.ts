@@ -39,6 +39,7 @@ import {
 } from '../domain/paymentLinks/paymentLinks';
 import { currencyDecimals, unknownCurrency } from '../domain/rates/currencies';
 import { RateBook } from '../domain/rates/rates';
+import { acceptPayment } from '../domain/invoices/strays';
 import { mailClaimLink } from '../domain/refunds/claimMail';
 import { cancelRefund, requestRefund } from '../domain/refunds/refunds';
 import { listRefunds, refundRow, refundView } from '../domain/refunds/views';
@@ -337,6 +338,19 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
         request.body,
         ctx.clock(),
       )) satisfies GatewayReply<'markInvoice'>;
+    },
+
+    async acceptInvoicePayment(request) {
+      const key = requireKey(request);
+      const { id, payment_id: paymentId } = request.params;
+      return (await acceptPayment(
+        ctx.db,
+        rates,
+        key.appId,
+        id,
+        paymentId,
+        ctx.clock(),
+      )) satisfies GatewayReply<'acceptInvoicePayment'>;
     },
 
     async createRefund(request, reply) {

@@ -429,6 +429,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/invoices/{id}/payments/{payment_id}/accept': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Accept a payment on the wrong network or in the wrong token
+     * @description A payment flagged `wrong_network` or `wrong_asset` counts for nothing until the merchant accepts it. Accepted, it is valued at the rate the invoice locked for the same token on another chain (`wrong_network`), else at the rate now (`wrong_asset`), and counts toward the invoice like any payment: the invoice may move to processing or settle, with its usual events. Settled, it is swept on its own chain to the app's payout address of its method, so the app must have that method (422 otherwise). A payment that already counts, or that a reorg removed, is a 409 `conflict`; a settled or invalid invoice takes no more payments (409 `invoice_state`): refund the payment instead. No body is needed.
+     */
+    post: operations['acceptInvoicePayment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/invoices/{id}/refunds': {
     parameters: {
       query?: never;
@@ -1578,6 +1598,8 @@ export interface components {
     };
     /** @description A payment to the invoice's address, as the gateway's watcher saw it. */
     InvoicePayment: {
+      /** @description The payment's id (what `POST /invoices/{id}/payments/{payment_id}/accept` names). */
+      id: string;
       method: components['schemas']['MethodCode'];
       /** @description The EVM chain id it was sent on, 0 for Tron (a flagged payment's may be a chain the invoice does not offer). */
       chain_id: number;
@@ -2028,6 +2050,15 @@ export interface components {
     };
     /** @description The invoice's status does not allow it (`invoice_state`); `invoice_status` names its status now. */
     InvoiceStateConflict: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The payment already counts, or a reorg removed it (`conflict`); or the invoice is settled or invalid and takes no more payments (`invoice_state`, with `invoice_status`): refund the payment instead. Nothing changed. */
+    PaymentAcceptConflict: {
       headers: {
         [name: string]: unknown;
       };
@@ -2722,6 +2753,39 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['InvalidRequest'];
       429: components['responses']['TooManyRequests'];
+    };
+  };
+  acceptInvoicePayment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The invoice's id, as createInvoice and listInvoices give it. */
+        id: components['parameters']['InvoiceId'];
+        /** @description The payment's `id`, as the invoice's `payments` list it. */
+        payment_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The invoice, with the payment accepted. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Invoice'];
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['PaymentAcceptConflict'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['RateUnavailable'];
     };
   };
   createRefund: {

@@ -1383,6 +1383,31 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/cryptosafelock/app-invoices/{id}/{invoiceId}/payments/{paymentId}/accept': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Accept a payment on the wrong network or in the wrong token
+     * @description As the gateway's `POST /invoices/{id}/payments/{payment_id}/accept`: a payment flagged
+     *     `wrong_network` or `wrong_asset` counts toward the invoice from now on, valued at the
+     *     rate the invoice locked for the same token on another chain, else at the rate now. It is
+     *     swept on its own chain to the app's payout address of its method: an app without that
+     *     method is a 422 naming it. A payment that already counts or that a reorg removed is a 409;
+     *     a settled or invalid invoice (409 `invoice_state`) takes no more payments. It takes no body.
+     */
+    post: operations['acceptAppInvoicePayment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/cryptosafelock/app-payment-links/{id}': {
     parameters: {
       query?: never;
@@ -3122,6 +3147,8 @@ export interface components {
     };
     /** @description A payment to the invoice's address, as the gateway's watcher saw it. */
     InvoicePayment: {
+      /** @description The payment's id (what the accept call names). */
+      id: string;
       /** @description The payment method's code. */
       method: string;
       /** @description The chain it was sent on (0 stands for Tron); a flagged payment's may be one the invoice does not offer. Explorer links follow it. */
@@ -5769,6 +5796,49 @@ export interface operations {
       409: components['responses']['InvoiceStateConflict'];
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
+    };
+  };
+  acceptAppInvoicePayment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+        /**
+         * @description The invoice (`Invoice.id`) of app `id`.
+         * @example inv_3jq8k2m4n6p8r0t2v4x6z8b0d2
+         */
+        invoiceId: components['parameters']['InvoiceIdPath'];
+        /**
+         * @description The payment (`InvoicePayment.id`) of invoice `invoiceId`.
+         * @example ipay_4k6m8p0r2t4v6x8z0b2d4f6h8j
+         */
+        paymentId: components['schemas']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The invoice, with the payment counted. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvoiceResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['InvoiceStateConflict'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['RateUnavailable'];
     };
   };
   listAppPaymentLinks: {

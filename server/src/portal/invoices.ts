@@ -8,6 +8,7 @@ import {
   markInvoice,
   tokenOnChainOf,
 } from '../domain/invoices/invoices';
+import { acceptPayment } from '../domain/invoices/strays';
 import { invoiceTimeline } from '../domain/invoices/timeline';
 import { RateBook } from '../domain/rates/rates';
 import { ipnLogView } from '../domain/webhooks/portal';
@@ -103,6 +104,14 @@ export const invoicesHandlers: HandlerModule = (ctx) => {
       const msg =
         request.body.status === 'settled' ? 'Invoice marked settled' : 'Invoice marked invalid';
       return done(msg, { data: invoice }) satisfies Reply<'markAppInvoice'>;
+    },
+
+    async acceptAppInvoicePayment(request) {
+      const user = requireUser(request);
+      const { id, invoiceId, paymentId } = request.params;
+      const app = await ownedApp(ctx.db, user.id, id);
+      const invoice = await acceptPayment(ctx.db, rates, app.id, invoiceId, paymentId, ctx.clock());
+      return done('Payment accepted', { data: invoice }) satisfies Reply<'acceptAppInvoicePayment'>;
     },
 
     async cancelAppInvoice(request) {

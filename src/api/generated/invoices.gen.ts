@@ -38,6 +38,15 @@ const injectedRtkApi = api.injectEndpoints({
         method: 'POST',
       }),
     }),
+    acceptAppInvoicePayment: build.mutation<
+      AcceptAppInvoicePaymentApiResponse,
+      AcceptAppInvoicePaymentApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/app-invoices/${encodeURIComponent(String(queryArg.id))}/${encodeURIComponent(String(queryArg.invoiceId))}/payments/${encodeURIComponent(String(queryArg.paymentId))}/accept`,
+        method: 'POST',
+      }),
+    }),
   }),
   overrideExisting: false,
 });
@@ -88,6 +97,16 @@ export type CancelAppInvoiceApiArg = {
   /** The invoice (`Invoice.id`) of app `id`. */
   invoiceId: Id;
 };
+export type AcceptAppInvoicePaymentApiResponse =
+  /** status 200 The invoice, with the payment counted. */ InvoiceResponse;
+export type AcceptAppInvoicePaymentApiArg = {
+  /** The app (`App.id`). */
+  id: Id;
+  /** The invoice (`Invoice.id`) of app `id`. */
+  invoiceId: Id;
+  /** The payment (`InvoicePayment.id`) of invoice `invoiceId`. */
+  paymentId: Id;
+};
 export type Status = boolean | (0 | 1) | 'success';
 export type InvoiceStatus = 'new' | 'processing' | 'settled' | 'expired' | 'invalid';
 export type InvoiceException =
@@ -128,6 +147,8 @@ export type InvoicePaymentOption = {
   refunded: Decimal;
 };
 export type InvoicePayment = {
+  /** The payment's id (what the accept call names). */
+  id: string;
   /** The payment method's code. */
   method: string;
   /** The chain it was sent on (0 stands for Tron); a flagged payment's may be one the invoice does not offer. Explorer links follow it. */
@@ -363,4 +384,5 @@ export const {
   useLazyGetAppInvoiceQuery,
   useMarkAppInvoiceMutation,
   useCancelAppInvoiceMutation,
+  useAcceptAppInvoicePaymentMutation,
 } = injectedRtkApi;

@@ -225,6 +225,8 @@ export type InvoicePaymentOption = {
   refunded: Decimal;
 };
 export type InvoicePayment = {
+  /** The payment's id (what the accept call names). */
+  id: string;
   /** The payment method's code. */
   method: string;
   /** The chain it was sent on (0 stands for Tron); a flagged payment's may be one the invoice does not offer. Explorer links follow it. */

@@ -324,6 +324,7 @@ function paymentRows(db: Executor) {
     .innerJoin('payment_methods as pm', 'pm.id', 'p.payment_method_id')
     .select([
       'p.invoice_id',
+      'p.id',
       'p.payment_method_id',
       'p.chain_id',
       'p.tx_hash',
@@ -337,6 +338,7 @@ function paymentRows(db: Executor) {
       'p.created_at',
       'p.flag',
       'p.accepted_at',
+      'p.paid_to',
       'pm.decimals',
       (eb) => eb.fn.coalesce('pm.code', eb.val('')).as('method_code'),
     ])

@@ -19,6 +19,9 @@ import { setTableRate } from '../rates/table';
 import { expireInvoices } from './expiry';
 import { cancelInvoice, createInvoice, getInvoice, markInvoice } from './invoices';
 import { recordInvoiceTransfers } from './payments';
+import { InvoiceStateRefusal } from './stateMachine';
+import { acceptPayment } from './strays';
+import { ConflictError, InvalidError } from '../errors';
 
 // Payments to invoices on the local chain, through the deposit watcher: partial payments adding
 // up, confirmations, the credit of a settled invoice (once), the expiry job, the late window,
@@ -141,6 +144,87 @@ describe('payments to invoices', () => {
     ]);
     expect(later).toMatchObject({ status: 'new', paid: '0.00' });
     expect(await credits(id)).toEqual([]);
+  });
+
+  it('counts a flagged payment once the merchant accepts it: at the locked rate, settled on its own chain and credited there', async () => {
+    const { appId, id, address } = await newInvoice();
+    const ethereum = chainAdapterFor(t.config, t.db, 1);
+    await recordLocalChainTransfer(t.db, {
+      chainId: 1,
+      token: ethereum.tokenContract(specUsdt(1)?.contract ?? ''),
+      to: address,
+      amount: parseUnits('53.9', 6),
+      createdAt: t.clock().toISOString(),
+    });
+    await watchDeposits(t.db, ethereum, t.clock());
+    const [stray] = (await getInvoice(t.db, appId, id)).payments;
+    const paymentId = stray?.id ?? '';
+    expect(paymentId).toMatch(/^ipay_/);
+    const rates = new RateBook({ db: t.db, config: t.config });
+    const accept = () => acceptPayment(t.db, rates, appId, id, paymentId, t.clock());
+    // Its sweep needs a payout address on Ethereum: the app has none yet.
+    await expect(accept()).rejects.toThrow(
+      new InvalidError(
+        "Add USDT-ERC20 to the app's payment methods first: its payout address receives this payment.",
+      ),
+    );
+    expect(await getInvoice(t.db, appId, id)).toMatchObject({ status: 'new', paid: '0.00' });
+    await insertAppMethod(t, {
+      id: `apm_invpay_eth_${serial}`,
+      app_id: appId,
+      payment_method_id: 'pm_usdt_eth',
+    });
+    // USDT at the rate the invoice locked for USDT on BNB Smart Chain: 53.9 USDT is 49.90 EUR.
+    expect(await accept()).toMatchObject({
+      status: 'processing',
+      paid: '49.90',
+      due: '0.00',
+      payments: [expect.objectContaining({ id: paymentId, value: '49.90', accepted: true })],
+    });
+    await expect(accept()).rejects.toThrow(
+      new ConflictError('This payment already counts toward the invoice.'),
+    );
+    await mineLocalBlocks(t.db, 15, 1);
+    await watchDeposits(t.db, ethereum, t.clock());
+    expect(await getInvoice(t.db, appId, id)).toMatchObject({ status: 'settled', exceptions: [] });
+    expect(await eventTypesOf(t, id)).toEqual([
+      'invoice.created',
+      'invoice.payment_received',
+      'invoice.processing',
+      'invoice.settled',
+    ]);
+    // Credited on Ethereum, in its own method, at the address it was sent to.
+    expect(
+      await t.db
+        .selectFrom('receive_transactions')
+        .select(['chain_id', 'payment_method_id', 'amount_raw', 'address', 'tnx_count'])
+        .where('unique_id', '=', id)
+        .execute(),
+    ).toEqual([
+      {
+        chain_id: 1,
+        payment_method_id: 'pm_usdt_eth',
+        amount_raw: parseUnits('53.9', 6).toString(),
+        address,
+        tnx_count: 1,
+      },
+    ]);
+    // A settled invoice takes no more: BNB sent now is for a refund.
+    await recordLocalChainTransfer(t.db, {
+      chainId: 56,
+      token: null,
+      to: address,
+      amount: parseUnits('0.1', 18),
+      createdAt: t.clock().toISOString(),
+    });
+    await watch();
+    const bnb = (await getInvoice(t.db, appId, id)).payments[1]?.id ?? '';
+    await expect(acceptPayment(t.db, rates, appId, id, bnb, t.clock())).rejects.toThrow(
+      new InvoiceStateRefusal(
+        'settled',
+        'The invoice is settled: it takes no more payments. Refund this one instead.',
+      ),
+    );
   });
 
   it('adds partial payments up while new, then processing, then settled at depth, credited once', async () => {

@@ -5,7 +5,7 @@ import { newId } from '../ids';
 import { chainAmountToMicro, storedMicro } from '../money';
 import { depositsOf } from '../payments/depositReads';
 import { emitDepositEvents } from '../webhooks/events';
-import { counts, type InvoiceRecord } from './views';
+import { counts, type InvoiceRecord, type OptionRecord, type PaymentRecord } from './views';
 
 // A settled invoice's money joins the deposits' road. Its confirmed payments of each method
 // become one credited deposit (status 3) at the invoice's address, `unique_id` the invoice's id,
@@ -15,6 +15,30 @@ import { counts, type InvoiceRecord } from './views';
 // with its own amount, fee and net; but it is one transaction: the first method's deposit (in the
 // order of the invoice's payment options) has tnx_count 1 and the others 0 (migration 0410), so
 // the plan's limits, the dashboard and Usage count the invoice once, not once per method or payment.
+
+/**
+ * The methods the confirmed payments were made in, each once: the offered ones in the order of
+ * the options, then the accepted ones the invoice did not offer (strays.ts), each at the address
+ * it was sent to, on its own chain.
+ */
+function creditedMethods(options: readonly OptionRecord[], confirmed: readonly PaymentRecord[]) {
+  const methods = options.map((o) => ({
+    methodId: o.payment_method_id,
+    chainId: o.chain_id,
+    address: o.address,
+    decimals: o.decimals,
+  }));
+  for (const p of confirmed) {
+    if (p.paid_to === null || methods.some((m) => m.methodId === p.payment_method_id)) continue;
+    methods.push({
+      methodId: p.payment_method_id,
+      chainId: p.chain_id,
+      address: p.paid_to,
+      decimals: p.decimals,
+    });
+  }
+  return methods;
+}
 
 /** Credits a just settled invoice's confirmed payments, one deposit per method, with events. */
 export async function creditSettledInvoice(
@@ -30,14 +54,14 @@ export async function creditSettledInvoice(
   // Which deposit is the invoice's transaction does not depend on what an insert found already
   // there: the same one whichever time this runs.
   let counted = false;
-  for (const option of options) {
+  for (const { methodId, chainId, address, decimals } of creditedMethods(options, confirmed)) {
     const paid = confirmed
-      .filter((p) => p.payment_method_id === option.payment_method_id)
+      .filter((p) => p.payment_method_id === methodId)
       .sort((a, b) => a.created_at.localeCompare(b.created_at));
     const last = paid.at(-1);
     if (!last) continue;
     const amount = paid.reduce((sum, p) => sum + BigInt(p.amount_raw), 0n);
-    const micro = chainAmountToMicro(amount, option.decimals);
+    const micro = chainAmountToMicro(amount, decimals);
     const id = newId('rcv');
     const tnxCount = counted ? 0 : 1;
     counted = true;
@@ -46,7 +70,7 @@ export async function creditSettledInvoice(
       .values({
         id,
         app_id: invoice.app_id,
-        payment_method_id: option.payment_method_id,
+        payment_method_id: methodId,
         unique_id: invoice.id,
         amount_micro: micro <= 0n ? 0 : storedMicro(micro),
         deposit_status: 3,
@@ -57,12 +81,12 @@ export async function creditSettledInvoice(
         collect_txid: null,
         process_datetime: at,
         created_at: new Date(last.created_at).toISOString(),
-        chain_id: option.chain_id,
+        chain_id: chainId,
         tx_hash: last.tx_hash,
         log_index: last.log_index,
         block_number: last.block_number,
         amount_raw: amount.toString(),
-        address: option.address,
+        address,
         credited_at: at,
         tnx_count: tnxCount,
         ...terms(amount),

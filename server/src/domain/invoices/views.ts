@@ -43,6 +43,7 @@ export interface OptionRecord {
 /** A payment with its method. */
 export type PaymentRecord = Pick<
   Selectable<InvoicePaymentsTable>,
+  | 'id'
   | 'payment_method_id'
   | 'chain_id'
   | 'tx_hash'
@@ -56,6 +57,7 @@ export type PaymentRecord = Pick<
   | 'created_at'
   | 'flag'
   | 'accepted_at'
+  | 'paid_to'
 > & { method_code: string; decimals: number };
 
 /**
@@ -263,6 +265,7 @@ export function invoiceView({ invoice, options, payments, refunds }: InvoiceReco
     updated_at: new Date(invoice.updated_at).toISOString(),
     payment_options: optionViews,
     payments: payments.map((p) => ({
+      id: p.id,
       method: p.method_code,
       chain_id: p.chain_id,
       tx_hash: p.tx_hash,

@@ -52,19 +52,12 @@ async function depositContext(db: Db, id: string) {
         .onRef('app_accounts.unique_id', '=', 'receive_transactions.unique_id')
         .onRef('app_accounts.chain_id', '=', 'receive_transactions.chain_id'),
     )
-    .leftJoin('invoice_payment_options', (join) =>
-      join
-        .onRef('invoice_payment_options.invoice_id', '=', 'receive_transactions.unique_id')
-        .onRef(
-          'invoice_payment_options.payment_method_id',
-          '=',
-          'receive_transactions.payment_method_id',
-        )
-        .onRef('invoice_payment_options.address', '=', 'receive_transactions.address'),
-    )
+    // A settled invoice's credit, at its address on whichever chain it was paid (an accepted
+    // payment on a chain the invoice did not offer too: domain/invoices/strays.ts); the key
+    // derived from its index must be the address's, or the pipeline refuses to sign.
     .leftJoin('invoices', (join) =>
       join
-        .onRef('invoices.id', '=', 'invoice_payment_options.invoice_id')
+        .onRef('invoices.id', '=', 'receive_transactions.unique_id')
         .onRef('invoices.app_id', '=', 'receive_transactions.app_id'),
     )
     .select([
