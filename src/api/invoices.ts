@@ -21,6 +21,15 @@ export const enhancedInvoicesApi = invoicesApi.enhanceEndpoints({
         'Dashboard',
       ],
     },
+    // An accepted payment may settle the invoice, which credits it.
+    acceptAppInvoicePayment: {
+      invalidatesTags: (_result, _error, arg) => [
+        { type: 'Invoice', id: `list:${arg.id}` },
+        { type: 'Invoice', id: arg.invoiceId },
+        { type: 'App', id: arg.id },
+        'Dashboard',
+      ],
+    },
     cancelAppInvoice: {
       invalidatesTags: (_result, _error, arg) => [
         { type: 'Invoice', id: `list:${arg.id}` },
@@ -31,6 +40,7 @@ export const enhancedInvoicesApi = invoicesApi.enhanceEndpoints({
 });
 
 export {
+  useAcceptAppInvoicePaymentMutation,
   useCreateAppInvoiceMutation,
   useGetAppInvoiceQuery,
   useMarkAppInvoiceMutation,

@@ -51,6 +51,12 @@ export const MARKABLE_FROM = {
   invalid: ['new', 'processing', 'expired'],
 } as const satisfies Record<'settled' | 'invalid', readonly string[]>;
 
+/**
+ * Which statuses an invoice still takes a payment it did not offer in, once the merchant accepts
+ * it (server/src/domain/invoices/strays.ts); a settled or invalid one's is refunded instead.
+ */
+export const ACCEPTS_PAYMENTS_IN = ['new', 'processing', 'expired'] as const;
+
 const TOLERANCE = /^([0-9]{1,2})(?:\.([0-9]{1,2}))?$/;
 
 /**

@@ -138,6 +138,11 @@ export const fixtures: Fixtures = {
     msg: 'Invoice marked settled',
     data: makeInvoice({ status: 'settled', exceptions: ['marked'], mark_reason: 'Paid by card' }),
   },
+  acceptAppInvoicePayment: {
+    status: true,
+    msg: 'Payment accepted',
+    data: makeInvoice({ status: 'processing', paid: '49.90', due: '0.00' }),
+  },
   cancelAppInvoice: {
     status: true,
     msg: 'Invoice cancelled',

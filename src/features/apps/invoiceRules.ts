@@ -1,6 +1,12 @@
-import type { InvoiceException, InvoiceStatus, InvoiceTimelineEntry } from '../../api/invoices';
+import type {
+  Invoice,
+  InvoiceException,
+  InvoiceStatus,
+  InvoiceTimelineEntry,
+} from '../../api/invoices';
 import type { StatusNames } from '../../components/StatusBadge';
 import {
+  ACCEPTS_PAYMENTS_IN,
   FIAT_CURRENCIES,
   INVOICE_MESSAGES,
   MARKABLE_FROM,
@@ -51,6 +57,19 @@ export const CURRENCIES: readonly { code: string; decimals: number }[] = [
 /** Whether the merchant may mark an invoice in `status` settled or invalid. */
 export function canMark(status: InvoiceStatus, target: 'settled' | 'invalid'): boolean {
   return (MARKABLE_FROM[target] as readonly InvoiceStatus[]).includes(status);
+}
+
+/**
+ * Whether the merchant may accept a payment the invoice did not offer (another network's or
+ * token's) toward it: one still on the chain, not yet counted, while the invoice takes payments.
+ */
+export function canAccept(status: InvoiceStatus, payment: Invoice['payments'][number]): boolean {
+  return (
+    payment.flag !== null &&
+    !payment.accepted &&
+    payment.status !== 'removed' &&
+    (ACCEPTS_PAYMENTS_IN as readonly InvoiceStatus[]).includes(status)
+  );
 }
 
 export const EXPIRY_MINUTES = { min: 5, max: 1440, default: 15 } as const;

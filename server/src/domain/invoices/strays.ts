@@ -3,6 +3,7 @@ import type { Executor } from '../../db/prepared';
 import { ConflictError, InvalidError, NotFoundError } from '../errors';
 import { formatDecimal, fromUnits, multiply, parseDecimal } from '../decimal';
 import type { RateBook } from '../rates/rates';
+import { ACCEPTS_PAYMENTS_IN } from '../../../../src/shared/invoices';
 import { InvoiceStateRefusal } from './stateMachine';
 import { advanceInvoice, getInvoice, lockInvoice } from './invoices';
 
@@ -15,9 +16,6 @@ import { advanceInvoice, getInvoice, lockInvoice } from './invoices';
 // app's payout address of its method (settlement.ts). An app with no payout address for that
 // method has nowhere to sweep it: it must add the method first. A settled or invalid invoice
 // takes no more payments: such a payment is refunded instead.
-
-/** Statuses in which an invoice can still take an accepted payment. */
-const ACCEPTING = ['new', 'processing', 'expired'] as const;
 
 /** The payment and what its acceptance depends on, as it is now. */
 async function acceptance(db: Executor, appId: string, invoiceId: string, paymentId: string) {
@@ -53,7 +51,7 @@ async function acceptance(db: Executor, appId: string, invoiceId: string, paymen
   if (row.status === 'removed') {
     throw new ConflictError('A reorg took this payment off the chain: there is nothing to accept.');
   }
-  if (!(ACCEPTING as readonly string[]).includes(row.invoice_status)) {
+  if (!(ACCEPTS_PAYMENTS_IN as readonly string[]).includes(row.invoice_status)) {
     throw new InvoiceStateRefusal(
       row.invoice_status,
       `The invoice is ${row.invoice_status}: it takes no more payments. Refund this one instead.`,

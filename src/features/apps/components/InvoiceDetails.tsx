@@ -5,6 +5,7 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Table from 'react-bootstrap/Table';
 import {
+  useAcceptAppInvoicePaymentMutation,
   useGetAppInvoiceQuery,
   useMarkAppInvoiceMutation,
   type Invoice,
@@ -24,7 +25,7 @@ import { validSubmit } from '../../../components/form/validSubmit';
 import { QueryState } from '../../../components/QueryState';
 import { TitledModal } from '../../../components/TitledModal';
 import { INVOICE_MESSAGES } from '../../../shared/invoices';
-import { canMark, TIMELINE_EVENT } from '../invoiceRules';
+import { canAccept, canMark, TIMELINE_EVENT } from '../invoiceRules';
 import { canRefund } from '../refundRules';
 import { InvoiceBadges } from './InvoiceBadges';
 import { RefundModal } from './RefundModal';
@@ -55,6 +56,7 @@ export function InvoiceDetails({
   const query = useGetAppInvoiceQuery({ id: appId, invoiceId }, LIVE);
   const [marking, setMarking] = useState<Target | null>(null);
   const [refunding, setRefunding] = useState(false);
+  const [accepting, setAccepting] = useState<Payment | null>(null);
 
   return (
     <>
@@ -159,7 +161,9 @@ export function InvoiceDetails({
                     caption="Payments"
                     rows={invoice.payments}
                     rowKey={(p) => `${p.tx_hash}:${p.log_index ?? ''}`}
-                    columns={paymentColumns(invoice.currency)}
+                    columns={paymentColumns(invoice.currency, (p) =>
+                      canAccept(invoice.status, p) ? () => setAccepting(p) : undefined,
+                    )}
                   />
                 )}
               </Section>
@@ -179,6 +183,12 @@ export function InvoiceDetails({
                 invoiceId={invoice.id}
                 target={marking}
                 onHide={() => setMarking(null)}
+              />
+              <AcceptPaymentModal
+                appId={appId}
+                invoiceId={invoice.id}
+                payment={accepting}
+                onHide={() => setAccepting(null)}
               />
               <RefundModal
                 appId={appId}
@@ -258,7 +268,7 @@ const STRAY: Record<NonNullable<Payment['flag']>, string> = {
   wrong_asset: 'Wrong token',
 };
 
-function PaymentStatus({ payment: p }: { payment: Payment }) {
+function PaymentStatus({ payment: p, onAccept }: { payment: Payment; onAccept?: () => void }) {
   return (
     <>
       <span className="text-nowrap">{`${p.status}${p.late ? ' (late)' : ''}`}</span>
@@ -267,11 +277,20 @@ function PaymentStatus({ payment: p }: { payment: Payment }) {
           {`${STRAY[p.flag]}, ${p.accepted ? 'accepted' : 'not counted'}`}
         </div>
       )}
+      {onAccept && (
+        <Button size="sm" variant="outline-primary" className="mt-1" onClick={onAccept}>
+          Accept
+        </Button>
+      )}
     </>
   );
 }
 
-function paymentColumns(currency: string): Column<Payment>[] {
+/** The payments' columns; `acceptOf` gives a payment the merchant may accept its Accept action. */
+function paymentColumns(
+  currency: string,
+  acceptOf: (p: Payment) => (() => void) | undefined,
+): Column<Payment>[] {
   return [
     {
       header: 'Tx Hash',
@@ -287,7 +306,7 @@ function paymentColumns(currency: string): Column<Payment>[] {
       cell: (p) => `${p.value} ${currency}`,
     },
     { header: 'Confirmations', numeric: true, cell: (p) => p.confirmations },
-    { header: 'Status', cell: (p) => <PaymentStatus payment={p} /> },
+    { header: 'Status', cell: (p) => <PaymentStatus payment={p} onAccept={acceptOf(p)} /> },
     { header: 'Time', className: 'time-cell', cell: (p) => <DateTime value={p.created_at} /> },
   ];
 }
@@ -321,6 +340,58 @@ function Timeline({ entries }: { entries: InvoiceTimelineEntry[] }) {
         </li>
       ))}
     </ol>
+  );
+}
+
+/** Accepts a payment the invoice did not offer toward it, once the merchant confirms. */
+function AcceptPaymentModal({
+  appId,
+  invoiceId,
+  payment,
+  onHide,
+}: {
+  appId: string;
+  invoiceId: string;
+  payment: Payment | null;
+  onHide: () => void;
+}) {
+  const [accept, { isLoading }] = useAcceptAppInvoicePaymentMutation();
+  const confirm = async () => {
+    if (!payment) return;
+    // A refusal is told by its toast; the modal stays for another try or Close.
+    const result = await accept({ id: appId, invoiceId, paymentId: payment.id });
+    if (!('error' in result)) onHide();
+  };
+  return (
+    <TitledModal show={payment !== null} onHide={onHide} title="Accept payment">
+      {payment && (
+        <>
+          <Modal.Body>
+            <p>
+              {payment.amount} {payment.method}{' '}
+              {payment.flag === 'wrong_network'
+                ? 'was sent on a network the invoice did not offer.'
+                : 'was sent in a token the invoice did not ask for.'}
+            </p>
+            <p className="mb-0">
+              {`Accepted, it counts toward the invoice at ${
+                payment.flag === 'wrong_network'
+                  ? "the invoice's rate for the same token"
+                  : 'the rate now'
+              }, and once it has its confirmations it is swept to the app's ${payment.method} payout address. This cannot be undone; to give it back instead, refund it.`}
+            </p>
+          </Modal.Body>
+          <Modal.Footer>
+            <Button variant="secondary" onClick={onHide}>
+              Close
+            </Button>
+            <BusyButton busy={isLoading} variant="primary" onClick={() => void confirm()}>
+              Accept
+            </BusyButton>
+          </Modal.Footer>
+        </>
+      )}
+    </TitledModal>
   );
 }
 

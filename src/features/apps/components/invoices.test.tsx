@@ -216,24 +216,28 @@ describe('Invoices tab: the details', () => {
     expect(location.current).toBe('/app/my-app/app_1/invoices');
   });
 
-  test('shows a payment on another network or in another token as flagged and not counted', async () => {
+  const strayHash = `0x${'ab'.repeat(32)}`;
+  /** The invoice with USDT sent on Ethereum to its address: flagged, not counted (or accepted). */
+  const withStray = (accepted = false) => {
     const invoice = makeInvoice();
-    const strayHash = `0x${'ab'.repeat(32)}`;
     const stray = {
       ...makePartInvoice().payments[0]!,
+      id: 'ipay_stray0000000000000000000',
       method: 'USDT-ERC20',
       chain_id: 1,
       tx_hash: strayHash,
       amount: '53.9',
-      value: '0.00',
+      value: accepted ? '49.90' : '0.00',
       flag: 'wrong_network' as const,
+      accepted,
     };
-    server.use(
-      reply('getAppInvoice', {
-        status: true,
-        data: makeInvoiceDetails({ ...invoice, payments: [stray] }),
-      }),
-    );
+    return accepted
+      ? { ...invoice, status: 'processing' as const, paid: '49.90', due: '0.00', payments: [stray] }
+      : { ...invoice, payments: [stray] };
+  };
+
+  test('shows a payment on another network or in another token as flagged and not counted', async () => {
+    server.use(reply('getAppInvoice', { status: true, data: makeInvoiceDetails(withStray()) }));
     renderAt(`/app/my-app/app_1/invoices?invoice=${INVOICE_ID}`);
     const payments = await screen.findByRole('table', { name: 'Payments' });
     const row = within(payments).getAllByRole('row')[1] as HTMLElement;
@@ -243,6 +247,86 @@ describe('Invoices tab: the details', () => {
       'href',
       `https://etherscan.io/tx/${strayHash}`,
     );
+  });
+
+  test('accepts a flagged payment after a confirm dialog, which then counts', async () => {
+    let accepted = false;
+    const paths: string[] = [];
+    server.use(
+      on('getAppInvoice', () =>
+        ok('getAppInvoice', { status: true, data: makeInvoiceDetails(withStray(accepted)) }),
+      ),
+      on('acceptAppInvoicePayment', ({ request }) => {
+        paths.push(new URL(request.url).pathname);
+        accepted = true;
+        return ok('acceptAppInvoicePayment', {
+          status: true,
+          msg: 'Payment accepted',
+          data: withStray(true),
+        });
+      }),
+    );
+    const { user } = renderAt(`/app/my-app/app_1/invoices?invoice=${INVOICE_ID}`);
+    const payments = await screen.findByRole('table', { name: 'Payments' });
+    await user.click(within(payments).getByRole('button', { name: 'Accept' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Accept payment' });
+    expect(dialog).toHaveTextContent(
+      '53.9 USDT-ERC20 was sent on a network the invoice did not offer.',
+    );
+    expect(dialog).toHaveTextContent(
+      "Accepted, it counts toward the invoice at the invoice's rate for the same token, and once it has its confirmations it is swept to the app's USDT-ERC20 payout address.",
+    );
+    // Close (the footer's, beside the title's ×) asks nothing.
+    await user.click(within(dialog).getAllByRole('button', { name: 'Close' }).at(-1)!);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(paths).toEqual([]);
+    await user.click(within(payments).getByRole('button', { name: 'Accept' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Accept payment' })).getByRole('button', {
+        name: 'Accept',
+      }),
+    );
+    expect(await screen.findByText('Payment accepted')).toBeInTheDocument();
+    expect(paths).toEqual([
+      `/api/cryptosafelock/app-invoices/app_1/${INVOICE_ID}/payments/ipay_stray0000000000000000000/accept`,
+    ]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const row = await waitFor(() => {
+      const now = within(screen.getByRole('table', { name: 'Payments' })).getAllByRole('row')[1];
+      expect(now).toHaveTextContent('Wrong network, accepted');
+      return now as HTMLElement;
+    });
+    expect(row).toHaveTextContent('49.90 EUR');
+    expect(within(row).queryByRole('button', { name: 'Accept' })).not.toBeInTheDocument();
+  });
+
+  test('a refused accept says why and keeps the dialog', async () => {
+    const message =
+      "Add USDT-ERC20 to the app's payment methods first: its payout address receives this payment.";
+    server.use(
+      reply('getAppInvoice', { status: true, data: makeInvoiceDetails(withStray()) }),
+      on('acceptAppInvoicePayment', () => fail('acceptAppInvoicePayment', 422, message)),
+    );
+    const { user } = renderAt(`/app/my-app/app_1/invoices?invoice=${INVOICE_ID}`);
+    const payments = await screen.findByRole('table', { name: 'Payments' });
+    await user.click(within(payments).getByRole('button', { name: 'Accept' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Accept payment' });
+    await user.click(within(dialog).getByRole('button', { name: 'Accept' }));
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Accept payment' })).toBeInTheDocument();
+  });
+
+  test('offers no Accept on a settled invoice: its stray payment is for a refund', async () => {
+    server.use(
+      reply('getAppInvoice', {
+        status: true,
+        data: makeInvoiceDetails({ ...withStray(), status: 'settled' }),
+      }),
+    );
+    renderAt(`/app/my-app/app_1/invoices?invoice=${INVOICE_ID}`);
+    const payments = await screen.findByRole('table', { name: 'Payments' });
+    expect(within(payments).getAllByRole('row')[1]).toHaveTextContent('Wrong network, not counted');
+    expect(within(payments).queryByRole('button', { name: 'Accept' })).not.toBeInTheDocument();
   });
 
   test('marks settled with a reason after a confirm dialog', async () => {
