@@ -18,6 +18,8 @@ import { watchDeposits } from '../domain/payments/deposits';
 import { sendWithdrawals } from '../domain/payments/withdrawalSending';
 import { requestSigner } from './client/requestMac';
 import { reinitiateWithdrawal, requestWithdrawal } from '../domain/payments/withdrawals';
+import { createInvoice, getInvoice } from '../domain/invoices/invoices';
+import { RateBook } from '../domain/rates/rates';
 
 // Deposits complete on a real EVM chain (Hardhat standing in for BNB Smart Chain, and for
 // Ethereum with a USDT whose transfer returns no bool): deposit -> confirmations -> gas top-up
@@ -25,7 +27,9 @@ import { reinitiateWithdrawal, requestWithdrawal } from '../domain/payments/with
 // With automine off, a top-up left unmined past the timeout is replaced at its nonce at a higher
 // price, and only one of the two is ever mined. Withdrawals go out from the operational wallet
 // through the job and the signer, to Completed after their confirmations; one whose wallet lost
-// its gas before it was sent fails, and goes through once funded and re-initiated.
+// its gas before it was sent fails, and goes through once funded and re-initiated. USDT sent on
+// Ethereum to a BNB Smart Chain invoice's address is found, accepted through the portal, and
+// swept on Ethereum.
 
 jest.setTimeout(300_000);
 
@@ -552,5 +556,129 @@ describe('withdrawals go out on an EVM chain (Hardhat)', () => {
     await sendPasses(1);
     expect(await final()).not.toBeNull();
     expect((await withdrawal(id)).status).toBe(1);
+  });
+});
+
+describe('a payment on the wrong network, found and accepted (Hardhat, two chains)', () => {
+  it('USDT sent on Ethereum to a BNB Smart Chain invoice: flagged, accepted in the portal, counted, swept on Ethereum', async () => {
+    const noBool = await noBoolUsdtOnEthereum();
+    const { appId, userId } = await merchant('pm_usdt_bsc', 'USDT-BEP20');
+    const username = (
+      await t.db
+        .selectFrom('users')
+        .select('username')
+        .where('id', '=', userId)
+        .executeTakeFirstOrThrow()
+    ).username;
+    const auth = await t.authHeader(username);
+    const bsc = chainAdapterFor(t.config, t.db, 56);
+    const invoice = await createInvoice(
+      t.db,
+      new RateBook({ db: t.db, config: t.config }),
+      resolveWalletXpub(t.config),
+      {
+        appId,
+        amount: '50.00',
+        currency: 'USD',
+        checkoutOrigin: 'https://pay.example.com',
+        now: t.clock(),
+        tokenOnChain: (_chainId, listed) => bsc.tokenContract(listed),
+      },
+    );
+    expect(invoice.payment_options.map((o) => o.method)).toEqual(['USDT-BEP20']);
+    const address = (invoice.payment_options[0]?.address ?? '') as Address;
+    // The shopper pays on Ethereum, where the invoice's address is the same.
+    await eth.transfer(noBool, address, usdt('50', 6));
+    const ethereum = chainAdapterFor(t.config, t.db, 1);
+    await watchDeposits(t.db, ethereum, t.clock());
+    const details = async () =>
+      (
+        JSON.parse(
+          (
+            await t.call('getAppInvoice', {
+              headers: auth,
+              params: { id: appId, invoiceId: invoice.id },
+            })
+          ).body,
+        ) as { data: { invoice: Awaited<ReturnType<typeof getInvoice>> } }
+      ).data.invoice;
+    const found = await details();
+    expect(found).toMatchObject({
+      status: 'new',
+      paid: '0.00',
+      payments: [
+        expect.objectContaining({
+          method: 'USDT-ERC20',
+          chain_id: 1,
+          amount: '50',
+          flag: 'wrong_network',
+          accepted: false,
+        }),
+      ],
+    });
+    const accept = () =>
+      t.call('acceptAppInvoicePayment', {
+        headers: auth,
+        params: { id: appId, invoiceId: invoice.id, paymentId: found.payments[0]?.id ?? '' },
+      });
+    // Nowhere to sweep it on Ethereum yet: the merchant adds USDT-ERC20 first.
+    const refused = await accept();
+    expect(refused.statusCode).toBe(422);
+    expect(JSON.parse(refused.body)).toMatchObject({
+      status: false,
+      msg: "Add USDT-ERC20 to the app's payment methods first: its payout address receives this payment.",
+    });
+    const payout = privateKeyToAddress(`0x${'91'.repeat(32)}`);
+    await t.db
+      .insertInto('app_payment_methods')
+      .values({
+        id: `apm_evm_stray_${serial}`,
+        app_id: appId,
+        payment_method_id: 'pm_usdt_eth',
+        collect_address: payout,
+        gas_address: null,
+        gas_index: null,
+        deposit_status: 1,
+        withdraw_status: 1,
+        created_at: t.clock().toISOString(),
+      })
+      .execute();
+    await provisionGasAddresses(t.db, resolveWalletXpub(t.config));
+    const { gas_address: gas } = await t.db
+      .selectFrom('app_payment_methods')
+      .select('gas_address')
+      .where('id', '=', `apm_evm_stray_${serial}`)
+      .executeTakeFirstOrThrow();
+    await eth.sendNative(gas as Address, parseEther('1'));
+    await registerApp(t, signer, appId);
+    const accepted = await accept();
+    expect(accepted.statusCode).toBe(200);
+    expect(JSON.parse(accepted.body)).toMatchObject({
+      msg: 'Payment accepted',
+      data: { status: 'processing', paid: '50.00', due: '0.00' },
+    });
+    // Ethereum's 12 confirmations: settled, credited on Ethereum at the invoice's address.
+    await eth.mine(11);
+    await watchDeposits(t.db, ethereum, t.clock());
+    expect(await details()).toMatchObject({ status: 'settled', exceptions: [] });
+    const credit = await t.db
+      .selectFrom('receive_transactions')
+      .select(['id', 'chain_id', 'payment_method_id', 'address', 'deposit_status'])
+      .where('unique_id', '=', invoice.id)
+      .executeTakeFirstOrThrow();
+    expect(credit).toMatchObject({
+      chain_id: 1,
+      payment_method_id: 'pm_usdt_eth',
+      deposit_status: 3,
+    });
+    expect(credit.address?.toLowerCase()).toBe(address.toLowerCase());
+    // Swept on Ethereum: gas from the method's operational wallet, the fee, the rest to the payout.
+    for (let i = 0; i < 6 && (await statusOf(credit.id)) !== 1; i += 1) {
+      await completeDeposits(t.db, signer.client, t.clock(), undefined, 1);
+    }
+    expect(await statusOf(credit.id)).toBe(1);
+    expect(await tokenBalance(noBool, payout, eth)).toBe(usdt('49.5', 6));
+    expect(await tokenBalance(noBool, FEE_ADDRESS, eth)).toBe(usdt('0.5', 6));
+    expect(await tokenBalance(noBool, address, eth)).toBe(0n);
   });
 });
