@@ -13,6 +13,11 @@ import { tronAddressFromEvm } from '../domain/chain/addresses';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
 import { IDEMPOTENCY_KEY_REUSED } from '../domain/payments/idempotency';
 import { setTableRate } from '../domain/rates/table';
+import { parseUnits } from 'viem';
+import { chainAdapterFor } from '../domain/chain';
+import { recordLocalChainTransfer } from '../domain/chain/localAdapter';
+import { specUsdt } from '../domain/chain/specChains';
+import { watchDeposits } from '../domain/payments/deposits';
 
 // Invoices through the gateway over HTTP, as a merchant's server sees them: what a new invoice
 // holds (its own address, each method's locked rate, amount due and EIP-681 URI), the list and
@@ -553,6 +558,74 @@ describe('gateway invoices', () => {
       status: ['status must be settled or invalid, like "settled".'],
       reason: ['Reason is required'],
     });
+  });
+
+  it('accepts a payment in a token the invoice did not ask for at the rate now, once; one on a network the app lacks is a 422', async () => {
+    const { key } = await merchant();
+    const { id, payment_options: options } = (
+      await send('POST', '/invoices', key, { ...order, methods: ['USDT-BEP20'] })
+    ).json();
+    const address = options[0].address as string;
+    // 0.05 BNB instead of USDT (BNB at 600 USD, the euro at 1.08 USD), then USDT on Ethereum.
+    for (const [chainId, token, amount] of [
+      [56, null, parseUnits('0.05', 18)],
+      [1, specUsdt(1)?.contract ?? '', parseUnits('5', 6)],
+    ] as const) {
+      const chain = chainAdapterFor(t.config, t.db, chainId);
+      await recordLocalChainTransfer(t.db, {
+        chainId,
+        token: token === null ? null : chain.tokenContract(token),
+        to: address,
+        amount,
+        createdAt: t.clock().toISOString(),
+      });
+      await watchDeposits(t.db, chain, t.clock());
+    }
+    const found = (await send('GET', `/invoices/${id}`, key)).json();
+    // Seen in the same instant: in the order of their blocks.
+    expect(found.payments).toEqual([
+      expect.objectContaining({ method: 'USDT-ERC20', flag: 'wrong_network', value: '0.00' }),
+      expect.objectContaining({ method: 'BNB-BSC', flag: 'wrong_asset', value: '0.00' }),
+    ]);
+    const [usdt, bnb] = found.payments as { id: string }[];
+    const accept = (payment: { id: string } | undefined) =>
+      send('POST', `/invoices/${id}/payments/${payment?.id ?? ''}/accept`, key);
+    const accepted = await accept(bnb);
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json()).toMatchObject({
+      status: 'new',
+      exceptions: ['paid_partial'],
+      paid: '27.77',
+      due: '22.13',
+      payments: [
+        expect.objectContaining({ value: '0.00', accepted: false }),
+        expect.objectContaining({ value: '27.77', accepted: true }),
+      ],
+    });
+    const again = await accept(bnb);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toMatchObject({
+      code: 'conflict',
+      message: 'This payment already counts toward the invoice.',
+    });
+    const lacking = await accept(usdt);
+    expect(lacking.statusCode).toBe(422);
+    expect(lacking.json().error).toMatchObject({
+      code: 'invalid_request',
+      message:
+        "Add USDT-ERC20 to the app's payment methods first: its payout address receives this payment.",
+    });
+    const unknown = await send('POST', `/invoices/${id}/payments/ipay_nosuchpayment/accept`, key);
+    expect(unknown.statusCode).toBe(404);
+    // Reading is not enough.
+    const { key: reader } = await merchant({ abilities: ['invoices:read'] });
+    expect(
+      (
+        await accept(bnb).then(() =>
+          send('POST', `/invoices/${id}/payments/${usdt?.id ?? ''}/accept`, reader),
+        )
+      ).statusCode,
+    ).toBe(403);
   });
 
   it('shows the rates a new invoice would lock, and refuses a currency it does not take', async () => {
