@@ -1,5 +1,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ChainUnavailableError } from '../../src/domain/chain/adapter';
 
 // A JSON-RPC provider that misbehaves on demand, for the chain watcher's tests: an HTTP server on
 // loopback in front of an upstream node (a Hardhat node from localNode.ts) that forwards single
@@ -540,4 +541,32 @@ export async function startFaultProxy(upstreamUrl: string): Promise<FaultProxy> 
       if (server.listening) await stop();
     },
   };
+}
+
+/**
+ * A provider as faulty as real ones are: one answer in four a 429, log ranges over 3 blocks
+ * refused, its head 2 blocks behind the other's, and receipts it has "not seen yet".
+ */
+export const FAULTY: Faults = {
+  dialect: 'alchemy',
+  status429: { fraction: 0.25, seed: 7 },
+  maxLogRange: 3,
+  head: { behind: 2 },
+  notFound: ['eth_getTransactionReceipt'],
+};
+
+/**
+ * One pass (a watcher's) that completes, as a job's passes every few seconds come to: a pass the
+ * providers fail (the faulty one backing off while the other's "not found" needs its word) moves
+ * nothing, and the next one reads on from the same cursor.
+ */
+export async function passThrough<T>(pass: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await pass();
+    } catch (error) {
+      if (!(error instanceof ChainUnavailableError) || attempt >= 300) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
 }

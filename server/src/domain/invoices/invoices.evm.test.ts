@@ -7,6 +7,12 @@ import {
   insertAppMethod,
   insertSubscription,
 } from '../../../test/appRows';
+import {
+  FAULTY,
+  passThrough,
+  startFaultProxy,
+  type FaultProxy,
+} from '../../../test/chain/faultProxy';
 import { startLocalNode, type LocalNode } from '../../../test/chain/localNode';
 import { createTestApp, type TestApp } from '../../../test/testApp';
 import { chainAdapterFor } from '../chain';
@@ -22,7 +28,8 @@ import { createInvoice, getInvoice } from './invoices';
 // payments add up to processing and settle at the method's 15 confirmations; an overpayment is
 // flagged with its excess; a payment within the late window settles, one after it does not; a
 // reorg (evm_snapshot / evm_revert) of the covering payment before its depth sends the invoice
-// back to new.
+// back to new. BNB Smart Chain is read through two providers, one of them faulty as real ones are
+// (FAULTY): every payment still counts once, none missed, none before its confirmations.
 
 jest.setTimeout(180_000);
 
@@ -34,19 +41,25 @@ const MINUTE = 60_000;
 let node: LocalNode;
 let token: Address;
 let t: TestApp;
+let faulty: FaultProxy;
 beforeAll(async () => {
   node = await startLocalNode();
   token = await node.deployToken(18, usdt('1000000'));
-  t = await createTestApp({ env: { CHAIN_RPC_URL: node.url, USDT_CONTRACT: token } });
+  faulty = await startFaultProxy(node.url);
+  faulty.set(FAULTY);
+  t = await createTestApp({
+    env: { CHAIN_RPC_URL: `${faulty.url}|${node.url}`, USDT_CONTRACT: token },
+  });
   await setTableRate(t.db, { pair: 'EUR/USD', rate: '1.08', maxAgeHours: 24, now: t.clock() });
 });
 afterAll(async () => {
   await t?.close();
+  await faulty?.close();
   await node?.stop();
 });
 
 const chain = () => chainAdapterFor(t.config, t.db, 56);
-const watch = () => watchDeposits(t.db, chain(), t.clock());
+const watch = () => passThrough(() => watchDeposits(t.db, chain(), t.clock()));
 
 let serial = 0;
 /** A new invoice of 49.90 EUR (53.9 USDT), created `minutesAgo` minutes ago, and its address. */
@@ -182,5 +195,14 @@ describe('invoices on an EVM chain (Hardhat)', () => {
     await watch();
     await watch();
     expect(await invoice(appId, id)).toMatchObject({ status: 'settled', exceptions: [] });
+  });
+});
+
+describe('the faulty provider', () => {
+  // First in the setting, it was asked first, failed, and the ranking put the other ahead: the
+  // invoices were followed around its faults, not through them.
+  it('was asked, failed, and was routed around', () => {
+    expect(faulty.calls()).toBeGreaterThan(0);
+    expect(faulty.outcomes().status429 ?? 0).toBeGreaterThan(0);
   });
 });

@@ -2,12 +2,16 @@ import { parseEther, parseUnits, type Address } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { addUser } from '../../../test/accounts';
 import { insertApp, insertAppMethod, insertSubscription } from '../../../test/appRows';
-import { startFaultProxy, type FaultProxy } from '../../../test/chain/faultProxy';
+import {
+  FAULTY,
+  passThrough,
+  startFaultProxy,
+  type FaultProxy,
+} from '../../../test/chain/faultProxy';
 import { startLocalNode, type LocalNode } from '../../../test/chain/localNode';
 import { createTestApp, type TestApp } from '../../../test/testApp';
-import { pause } from '../../../test/until';
 import { chainAdapterFor } from '../chain';
-import { ChainUnavailableError, NATIVE_LOG_INDEX } from '../chain/adapter';
+import { NATIVE_LOG_INDEX } from '../chain/adapter';
 import { EvmChainAdapter } from '../chain/evmAdapter';
 import { resolveWalletXpub } from '../chain/walletKey';
 import { openAccount } from './accounts';
@@ -17,7 +21,7 @@ import { watchDeposits } from './deposits';
 // (CHAIN_RPC_URL, with our ERC-20 at USDT_CONTRACT). Deposits wait for the method's 15
 // confirmations; a reorg (evm_snapshot / evm_revert, then another history) before that depth
 // fails the deposit or moves it to its new block, and nothing is ever credited twice. BNB Smart
-// Chain is read through two providers, one of them faulty as real ones are (FAULTY below): every
+// Chain is read through two providers, one of them faulty as real ones are (FAULTY): every
 // payment is still credited once, none missed, none before its confirmations.
 
 jest.setTimeout(180_000);
@@ -31,17 +35,6 @@ let token: Address;
 let t: TestApp;
 let ethereum: FaultProxy;
 let faulty: FaultProxy;
-/**
- * The faulty provider: one answer in four a 429, log ranges over 3 blocks refused, its head 2
- * blocks behind the other's, and receipts it has "not seen yet".
- */
-const FAULTY = {
-  dialect: 'alchemy',
-  status429: { fraction: 0.25, seed: 7 },
-  maxLogRange: 3,
-  head: { behind: 2 },
-  notFound: ['eth_getTransactionReceipt'],
-} as const;
 beforeAll(async () => {
   node = await startLocalNode();
   token = await node.deployToken(18, usdt('1000000'));
@@ -83,21 +76,8 @@ async function account(uniqueId: string): Promise<{ appId: string; address: Addr
   return { appId, address: opened.address as Address };
 }
 
-/**
- * One watcher pass that completes, as the job's passes every 2 s come to: a pass the providers
- * fail (the faulty one backing off while the other's "not found" needs its word) moves nothing,
- * and the next one reads on from the same cursor.
- */
-async function watch(): ReturnType<typeof watchDeposits> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await watchDeposits(t.db, chainAdapterFor(t.config, t.db, 56), t.clock());
-    } catch (error) {
-      if (!(error instanceof ChainUnavailableError) || attempt >= 300) throw error;
-      await pause(200);
-    }
-  }
-}
+const watch = () =>
+  passThrough(() => watchDeposits(t.db, chainAdapterFor(t.config, t.db, 56), t.clock()));
 const rowsOf = (appId: string) =>
   t.db
     .selectFrom('receive_transactions')
