@@ -392,4 +392,125 @@ describe('gateway refunds', () => {
     expect((await refund(key, invoice.id, { amount_kind: 'full' })).statusCode).toBe(403);
     expect((await send('GET', '/refunds', key)).statusCode).toBe(403);
   });
+
+  const creditsOf = (invoiceId: string) =>
+    t.db
+      .selectFrom('receive_transactions')
+      .select(['chain_id', 'payment_method_id', 'deposit_status', 'amount_raw', 'address'])
+      .select(['tnx_count', 'fee_percent'])
+      .where('unique_id', '=', invoiceId)
+      .execute();
+
+  /** Past the invoice's expiry, both chains read past it: expired. */
+  async function expire() {
+    t.clock.set(new Date(t.clock().getTime() + DAY));
+    await watchDeposits(t.db, chain(), t.clock());
+    await watchDeposits(t.db, chainAdapterFor(t.config, t.db, 1), t.clock());
+    await expireInvoices(t.db, t.clock());
+  }
+
+  it('takes in what an expired invoice was paid when it is refunded, once, to be swept to the payout address', async () => {
+    const { key } = await merchant();
+    const invoice = await paidInvoice(key, '50', 'USD', '20');
+    await expire();
+    expect((await send('GET', `/invoices/${invoice.id}`, key)).json()).toMatchObject({
+      status: 'expired',
+      exceptions: ['paid_partial'],
+    });
+    // Nothing settled: the 20 USDT are still at the invoice's address, nobody's credit.
+    expect(await creditsOf(invoice.id)).toEqual([]);
+    const part = await refund(key, invoice.id, { amount_kind: 'custom', amount: '5' });
+    expect(part.statusCode).toBe(201);
+    const credit = {
+      chain_id: 56,
+      payment_method_id: 'pm_usdt_bsc',
+      deposit_status: 3,
+      amount_raw: parseUnits('20', 18).toString(),
+      address: invoice.address,
+      // A deposit like any other, its fee included; not a transaction of its own.
+      tnx_count: 0,
+      fee_percent: expect.any(String),
+    };
+    expect(await creditsOf(invoice.id)).toEqual([credit]);
+    const rest = await refund(key, invoice.id, { amount_kind: 'full' });
+    expect(rest.json()).toMatchObject({ amount: '15' });
+    expect(await creditsOf(invoice.id)).toEqual([credit]);
+  });
+
+  it('refunds a payment sent on another network in its own method, at the rate locked for the same token', async () => {
+    const { appId, key } = await merchant();
+    const invoice = await paidInvoice(key, '50', 'EUR', null);
+    for (const method of ['pm_usdt_eth', 'pm_bnb']) {
+      await insertAppMethod(t, {
+        id: `apm_${appId}_${method}`,
+        app_id: appId,
+        payment_method_id: method,
+      });
+      await t.db
+        .updateTable('app_payment_methods')
+        .set({
+          gas_address: `0x${(0xb000 + serial).toString(16).padStart(40, '0')}`,
+          gas_index: 3000 + serial,
+        })
+        .where('id', '=', `apm_${appId}_${method}`)
+        .execute();
+    }
+    // 10.8 USDT on Ethereum, and 0.05 BNB: neither offered by the invoice.
+    const ethereum = chainAdapterFor(t.config, t.db, 1);
+    await recordLocalChainTransfer(t.db, {
+      chainId: 1,
+      token: ethereum.tokenContract('0xdAC17F958D2ee523a2206206994597C13D831ec7'),
+      to: invoice.address,
+      amount: parseUnits('10.8', 6),
+      createdAt: t.clock().toISOString(),
+    });
+    await transfer(invoice.address, null, '0.05');
+    await watchDeposits(t.db, ethereum, t.clock());
+    await watchDeposits(t.db, chain(), t.clock());
+    await mineLocalBlocks(t.db, 20, 1);
+    await mineLocalBlocks(t.db, 20);
+    await expire();
+    const paid = (await send('GET', `/invoices/${invoice.id}`, key)).json();
+    expect(paid).toMatchObject({ status: 'expired', paid: '0.00' });
+    expect(paid.payments).toEqual([
+      expect.objectContaining({ method: 'USDT-ERC20', status: 'confirmed', flag: 'wrong_network' }),
+      expect.objectContaining({ method: 'BNB-BSC', status: 'confirmed', flag: 'wrong_asset' }),
+    ]);
+    // 5.00 EUR at the 1.08 USD the invoice locked for USDT: 5.4 USDT, on Ethereum.
+    const back = await refund(key, invoice.id, {
+      amount_kind: 'custom',
+      amount: '5.00',
+      currency: 'EUR',
+      method: 'USDT-ERC20',
+    });
+    expect(back.statusCode).toBe(201);
+    expect(back.json()).toMatchObject({ method: 'USDT-ERC20', chain_id: 1, amount: '5.4' });
+    expect(await creditsOf(invoice.id)).toEqual([
+      expect.objectContaining({
+        chain_id: 1,
+        payment_method_id: 'pm_usdt_eth',
+        amount_raw: parseUnits('10.8', 6).toString(),
+        address: invoice.address,
+      }),
+    ]);
+    // No rate was locked for BNB: in BNB, or at the rate now.
+    const bnb = await refund(key, invoice.id, {
+      amount_kind: 'custom',
+      amount: '5.00',
+      currency: 'EUR',
+      method: 'BNB-BSC',
+    });
+    expect(bnb.statusCode).toBe(422);
+    expect(bnb.json()).toMatchObject({
+      error: {
+        fields: {
+          rate: [
+            'The invoice locked no rate for BNB: refund an amount in BNB, or in EUR at the current rate (rate current).',
+          ],
+        },
+      },
+    });
+    const whole = await refund(key, invoice.id, { amount_kind: 'full', method: 'BNB-BSC' });
+    expect(whole.json()).toMatchObject({ method: 'BNB-BSC', chain_id: 56, amount: '0.05' });
+  });
 });

@@ -25,12 +25,16 @@ const REFUNDABLE: readonly InvoiceStatus[] = ['settled', 'expired', 'invalid'];
 /** Refund statuses with nothing signed yet, which Cancel may end. */
 const CANCELLABLE: readonly RefundStatus[] = ['pending_claim', 'awaiting_funds', 'queued'];
 
-/** The methods with a confirmed payment on the invoice, in the order of its options. */
+/**
+ * The methods with a confirmed payment on the invoice: its options' in their order, then those
+ * it did not offer (a payment on another network or in another token), as they were seen.
+ */
 export function paidMethods(invoice: Pick<Invoice, 'payments' | 'payment_options'>): string[] {
   const paid = new Set(
     invoice.payments.filter((p) => p.status === 'confirmed').map((p) => p.method),
   );
-  return invoice.payment_options.map((o) => o.method).filter((method) => paid.has(method));
+  const offered = invoice.payment_options.map((o) => o.method);
+  return [...new Set([...offered, ...paid])].filter((method) => paid.has(method));
 }
 
 /** Whether the invoice may be refunded: settled, expired or invalid, with something paid. */

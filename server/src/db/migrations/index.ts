@@ -38,6 +38,7 @@ import * as m0470 from './0470_signer_plan_ends';
 import * as m0480 from './0480_account_address_lookup';
 import * as m0490 from './0490_withdrawal_finality';
 import * as m0500 from './0500_stray_payments';
+import * as m0510 from './0510_invoice_payment_credit';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -81,4 +82,5 @@ export const migrations: Record<string, Migration> = {
   '0480_account_address_lookup': m0480,
   '0490_withdrawal_finality': m0490,
   '0500_stray_payments': m0500,
+  '0510_invoice_payment_credit': m0510,
 };

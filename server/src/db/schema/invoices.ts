@@ -91,6 +91,8 @@ export interface InvoicePaymentsTable {
   accepted_at: string | null;
   /** The address a flagged payment was sent to (an offered one's is its option's). */
   paid_to: string | null;
+  /** The credited deposit that took it in (receive_transactions.id; migration 0510), once. */
+  credit_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A transfer to an invoice's address the invoice did not offer (migration 0500). */

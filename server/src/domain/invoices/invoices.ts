@@ -339,7 +339,9 @@ function paymentRows(db: Executor) {
       'p.flag',
       'p.accepted_at',
       'p.paid_to',
+      'p.credit_id',
       'pm.decimals',
+      'pm.name as asset',
       (eb) => eb.fn.coalesce('pm.code', eb.val('')).as('method_code'),
     ])
     .orderBy('p.seen_at')

@@ -58,7 +58,8 @@ export type PaymentRecord = Pick<
   | 'flag'
   | 'accepted_at'
   | 'paid_to'
-> & { method_code: string; decimals: number };
+  | 'credit_id'
+> & { method_code: string; decimals: number; asset: string };
 
 /**
  * Whether a payment counts toward its invoice: one in a method the invoice offers does; one it

@@ -10,7 +10,8 @@ import { newId } from '../ids';
 import { refuseOverPlan } from '../apps/plan';
 import { loadInvoices, lockInvoice } from '../invoices/invoices';
 import { InvoiceStateRefusal } from '../invoices/stateMachine';
-import { invoiceView, type OptionRecord } from '../invoices/views';
+import { invoiceView, type OptionRecord, type PaymentRecord } from '../invoices/views';
+import { creditRefundedPayments } from '../invoices/settlement';
 import { unitsToDecimal } from '../money';
 import { gatewayMethods, type GatewayMethod } from '../payments/accounts';
 import {
@@ -66,6 +67,8 @@ export const REFUND_MSG = {
   overpaidIn: (code: string) => `The invoice was overpaid in ${code}: refund in that method.`,
   overpaidDone: 'The overpaid part was refunded already.',
   allRefunded: (code: string) => `Everything paid in ${code} was refunded already.`,
+  noLockedRate: (asset: string, currency: string) =>
+    `The invoice locked no rate for ${asset}: refund an amount in ${asset}, or in ${currency} at the current rate (rate current).`,
   amountRequired: 'amount is required with amount_kind custom, like "10.00".',
   amountOnlyCustom: 'amount and currency are taken with amount_kind custom only.',
   currency: (invoiceCurrency: string, asset: string) =>
@@ -120,6 +123,47 @@ export interface Refunded {
   buyerEmail: string | null;
 }
 
+/**
+ * What a refund may be paid in: each method the invoice offered, and each one it was paid in
+ * without offering it (a flagged payment, accepted or not: its money is at the invoice's address
+ * all the same), with the address paid and the rate an amount in the invoice's currency converts
+ * at (the one locked for the same coin or token; null when none was).
+ */
+type Source = Pick<
+  OptionRecord,
+  'payment_method_id' | 'method_code' | 'asset' | 'decimals' | 'chain_id' | 'address'
+> & { rate: string | null };
+
+function refundSources(
+  options: readonly OptionRecord[],
+  payments: readonly PaymentRecord[],
+): Source[] {
+  const sources: Source[] = options.map((o) => ({
+    payment_method_id: o.payment_method_id,
+    method_code: o.method_code,
+    asset: o.asset,
+    decimals: o.decimals,
+    chain_id: o.chain_id,
+    address: o.address,
+    rate: o.rate,
+  }));
+  for (const p of payments) {
+    if (p.paid_to === null || sources.some((s) => s.payment_method_id === p.payment_method_id)) {
+      continue;
+    }
+    sources.push({
+      payment_method_id: p.payment_method_id,
+      method_code: p.method_code,
+      asset: p.asset,
+      decimals: p.decimals,
+      chain_id: p.chain_id,
+      address: p.paid_to,
+      rate: options.find((o) => o.asset === p.asset)?.rate ?? null,
+    });
+  }
+  return sources;
+}
+
 /** Base units per method of the confirmed payments. */
 function confirmedByMethod(
   payments: readonly { payment_method_id: string; amount_raw: string; status: string }[],
@@ -166,7 +210,7 @@ interface Priced {
 /** The token amount asked, before the cap (the caller checks it under the invoice's lock). */
 async function priceOf(
   ask: RefundQuoteAsk,
-  option: OptionRecord,
+  option: Source,
   invoice: { currency: string },
   overpaidRaw: bigint | null,
   left: bigint,
@@ -201,8 +245,11 @@ async function priceOf(
   if (amount.places > places) {
     throw fieldInvalid('amount', REFUND_MSG.decimals(invoice.currency, places));
   }
+  if ((ask.rate ?? 'original') === 'original' && option.rate === null) {
+    throw fieldInvalid('rate', REFUND_MSG.noLockedRate(option.asset, invoice.currency));
+  }
   const rate =
-    (ask.rate ?? 'original') === 'original'
+    (ask.rate ?? 'original') === 'original' && option.rate !== null
       ? option.rate
       : (await ask.rates.rateOf(option.asset, invoice.currency, ask.now)).rate;
   // To the token's display precision (2 decimals for a stablecoin), as its prices are: 10.00 EUR
@@ -220,7 +267,7 @@ async function priceOf(
 /** A refund checked and priced, before the cap: what its request and its preview share. */
 interface Planned {
   invoice: { id: string; buyer_email: string | null };
-  option: OptionRecord;
+  option: Source;
   /** The merchant's address, checked; null for a claim link. */
   address: string | null;
   fromAddress: string;
@@ -245,11 +292,13 @@ async function planRefund(db: Db, ask: RefundQuoteAsk): Promise<Planned> {
     throw new InvoiceStateRefusal(invoice.status, REFUND_MSG.invoiceState(invoice.status));
   }
   const paid = confirmedByMethod(payments);
-  const paidOptions = options.filter((o) => (paid.get(o.payment_method_id) ?? 0n) > 0n);
+  const paidOptions = refundSources(options, payments).filter(
+    (o) => (paid.get(o.payment_method_id) ?? 0n) > 0n,
+  );
   if (paidOptions.length === 0) throw fieldInvalid('amount_kind', REFUND_MSG.nothingPaid);
   const paidIn = paidOptions.map((o) => o.method_code).join(' and ');
   const view = invoiceView(record);
-  let option: OptionRecord | undefined;
+  let option: Source | undefined;
   if (ask.method !== undefined) {
     option = paidOptions.find((o) => o.method_code === ask.method);
     if (!option) throw fieldInvalid('method', REFUND_MSG.notPaidIn(ask.method, paidIn));
@@ -379,6 +428,10 @@ export async function requestRefund(db: Db, ask: RefundAsk): Promise<Refunded> {
     const held = (await refundedByMethod(trx, invoice.id)).get(chosen.payment_method_id) ?? 0n;
     const { amountRaw } = underCap(ask, plan, held);
     await refuseOverPlan(trx, ask.appId, ask.now, 'withdrawal');
+    // The money refunded is the shopper's, at the invoice's address: taken in once, if no
+    // settlement did, so the merchant does not pay it back out of pocket and leave it there.
+    const [record] = await loadInvoices(trx, ask.appId, [invoice.id]);
+    if (record) await creditRefundedPayments(trx, record, chosen.payment_method_id, ask.now);
     const row = {
       id,
       app_id: ask.appId,
@@ -421,7 +474,7 @@ export async function requestRefund(db: Db, ask: RefundAsk): Promise<Refunded> {
 }
 
 /** Refuses an amount of zero or over what is left to refund (a 422 naming the field asked). */
-function refuseOverCap(ask: RefundQuoteAsk, option: OptionRecord, amountRaw: bigint, left: bigint) {
+function refuseOverCap(ask: RefundQuoteAsk, option: Source, amountRaw: bigint, left: bigint) {
   const field = ask.amountKind === 'custom' ? 'amount' : 'amount_kind';
   if (ask.amountKind === 'full' && left <= 0n) {
     throw fieldInvalid(field, REFUND_MSG.allRefunded(option.method_code));

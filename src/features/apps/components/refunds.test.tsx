@@ -514,4 +514,37 @@ describe('Refunds: an invoice', () => {
       expect(previews[1]).toEqual({ amount_kind: 'full', method: 'USDT-BEP20', reason: 'Over' }),
     );
   });
+
+  test('offers a payment on another network for refund in its own method, on an expired invoice', async () => {
+    const base = makeInvoice();
+    const invoice = makeInvoice({
+      status: 'expired',
+      payments: [
+        {
+          ...makeOverpaidInvoice().payments[0]!,
+          id: 'ipay_stray0000000000000000000',
+          method: 'USDT-ERC20',
+          chain_id: 1,
+          amount: '10.8',
+          value: '0.00',
+          flag: 'wrong_network',
+        },
+      ],
+    });
+    expect(base.payment_options.map((o) => o.method)).toEqual(['USDT-BEP20']);
+    const previews = capture('previewAppRefund', () =>
+      ok('previewAppRefund', fixtures.previewAppRefund!),
+    );
+    const { user } = showInvoice(invoice);
+    const dialog = await openRefund(user);
+    // The only method paid in: nothing to choose.
+    expect(within(dialog).queryByLabelText('Method')).not.toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText('Reason'), 'Sent on Ethereum');
+    await user.click(within(dialog).getByRole('button', { name: 'Preview refund' }));
+    await waitFor(() =>
+      expect(previews).toEqual([
+        { amount_kind: 'full', method: 'USDT-ERC20', reason: 'Sent on Ethereum' },
+      ]),
+    );
+  });
 });
