@@ -269,8 +269,9 @@ const STRAY: Record<NonNullable<Payment['flag']>, string> = {
 };
 
 function PaymentStatus({ payment: p, onAccept }: { payment: Payment; onAccept?: () => void }) {
+  // One block: on a phone the cell's parts stack under its label rather than squeeze beside it.
   return (
-    <>
+    <div>
       <span className="text-nowrap">{`${p.status}${p.late ? ' (late)' : ''}`}</span>
       {p.flag && (
         <div className="small text-body-secondary">
@@ -282,7 +283,7 @@ function PaymentStatus({ payment: p, onAccept }: { payment: Payment; onAccept?: 
           Accept
         </Button>
       )}
-    </>
+    </div>
   );
 }
 
