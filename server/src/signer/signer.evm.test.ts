@@ -559,6 +559,51 @@ describe('withdrawals go out on an EVM chain (Hardhat)', () => {
   });
 });
 
+describe('a deposit account paid on another EVM chain (Hardhat, two chains)', () => {
+  it('USDT sent on Ethereum to a BNB Smart Chain account: a USDT-ERC20 deposit of that account, credited and swept on Ethereum', async () => {
+    const noBool = await noBoolUsdtOnEthereum();
+    const { appId, depositAddress } = await merchant('pm_usdt_bsc', 'USDT-BEP20');
+    const payout = privateKeyToAddress(`0x${'93'.repeat(32)}`);
+    await t.db
+      .insertInto('app_payment_methods')
+      .values({
+        id: `apm_evm_account_eth_${serial}`,
+        app_id: appId,
+        payment_method_id: 'pm_usdt_eth',
+        collect_address: payout,
+        gas_address: null,
+        gas_index: null,
+        deposit_status: 1,
+        withdraw_status: 1,
+        created_at: t.clock().toISOString(),
+      })
+      .execute();
+    await provisionGasAddresses(t.db, resolveWalletXpub(t.config));
+    const { gas_address: gas } = await t.db
+      .selectFrom('app_payment_methods')
+      .select('gas_address')
+      .where('id', '=', `apm_evm_account_eth_${serial}`)
+      .executeTakeFirstOrThrow();
+    await eth.sendNative(gas as Address, parseEther('1'));
+    await registerApp(t, signer, appId);
+    await eth.transfer(noBool, depositAddress, usdt('20', 6));
+    const id = await credit(1, depositAddress, 12);
+    expect(
+      await t.db
+        .selectFrom('receive_transactions')
+        .select(['chain_id', 'payment_method_id', 'unique_id'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ chain_id: 1, payment_method_id: 'pm_usdt_eth', unique_id: `order-${serial}` });
+    for (let i = 0; i < 6 && (await statusOf(id)) !== 1; i += 1) {
+      await completeDeposits(t.db, signer.client, t.clock(), undefined, 1);
+    }
+    expect(await statusOf(id)).toBe(1);
+    expect(await tokenBalance(noBool, payout, eth)).toBe(usdt('19.8', 6));
+    expect(await tokenBalance(noBool, depositAddress, eth)).toBe(0n);
+  });
+});
+
 describe('a payment on the wrong network, found and accepted (Hardhat, two chains)', () => {
   it('USDT sent on Ethereum to a BNB Smart Chain invoice: flagged, accepted in the portal, counted, swept on Ethereum', async () => {
     const noBool = await noBoolUsdtOnEthereum();

@@ -249,8 +249,9 @@ interface WatchedAddresses {
 }
 
 async function watchedAddresses(db: Db, chainId: number): Promise<WatchedAddresses> {
-  // An EVM address is the same on every EVM chain: on one, the invoices' addresses on all of them
-  // are watched, in every method of the chain (a transfer an invoice did not offer is flagged).
+  // An EVM address is the same on every EVM chain: on one, the invoices' and the deposit
+  // accounts' addresses on all of them are watched, in every method of the chain (a transfer an
+  // invoice did not offer is flagged; one to an account is a deposit in the method it came in).
   const chains =
     chainId === TRON
       ? [TRON]
@@ -266,7 +267,7 @@ async function watchedAddresses(db: Db, chainId: number): Promise<WatchedAddress
     db
       .selectFrom('app_accounts')
       .select(['app_id', 'unique_id', 'address'])
-      .where('chain_id', '=', chainId)
+      .where('chain_id', 'in', chains.length > 0 ? chains : [chainId])
       .where('payment_method_id', 'is not', null);
   const optionRows = () =>
     db

@@ -46,11 +46,13 @@ export type { SignerDeps, SignerSettings } from './deps';
  */
 async function depositContext(db: Db, id: string) {
   const row = await depositsWithMethod(db)
+    // The account whose address it was paid to, on whichever EVM chain it was paid (an account
+    // opened on one is watched on all: domain/payments/depositScan.ts).
     .leftJoin('app_accounts', (join) =>
       join
         .onRef('app_accounts.app_id', '=', 'receive_transactions.app_id')
         .onRef('app_accounts.unique_id', '=', 'receive_transactions.unique_id')
-        .onRef('app_accounts.chain_id', '=', 'receive_transactions.chain_id'),
+        .onRef('app_accounts.address', '=', 'receive_transactions.address'),
     )
     // A settled invoice's credit, at its address on whichever chain it was paid (an accepted
     // payment on a chain the invoice did not offer too: domain/invoices/strays.ts); the key
