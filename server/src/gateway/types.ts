@@ -36,6 +36,7 @@ type WebhookOperationId = Extract<
   | 'depositPendingEvent'
   | 'depositConfirmedEvent'
   | 'depositCompletedEvent'
+  | 'depositReorgedEvent'
   | 'depositFailedEvent'
   | 'withdrawalQueuedEvent'
   | 'withdrawalProcessingEvent'

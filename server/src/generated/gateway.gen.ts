@@ -723,9 +723,29 @@ export interface webhooks {
     put?: never;
     /**
      * A deposit is completed
-     * @description The deposit's balance was swept (status 1): the gateway's fee to its fee address, the rest to the app's payout address. Its credit came before, with `deposit.confirmed`.
+     * @description The deposit's balance was swept (status 1): the gateway's fee to its fee address, the rest to the app's payout address. Its credit came before, with `deposit.confirmed`. The gateway follows the sweep until its block is final (on Ethereum the chain's `finalized` block; elsewhere the method's confirmations twice over): should a reorg take it away before then, `deposit.reorged` follows, then this event again once the same sweep is mined anew. The customer's credit is not affected: it was final at `deposit.confirmed`.
      */
     post: operations['depositCompletedEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'deposit.reorged': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A completed deposit's sweep was reorged away
+     * @description A reorg took the block of a completed deposit's sweep away before it was final: the deposit is back at 4 (Gas Transferred; 3 for a coin, which pays its own gas), and the money is at its address again. The signer sends the same signed sweep again (at the same nonce: it can be mined only once, never swept twice); once it is mined anew, `deposit.completed` comes again for the same `id`. The customer's credit stands: only the sweep into the app's payout address moved. Deposits the same sweep took along stay completed and are final with it.
+     */
+    post: operations['depositReorgedEvent'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1298,7 +1318,12 @@ export interface components {
        * @description What happened.
        * @enum {string}
        */
-      type: 'deposit.pending' | 'deposit.confirmed' | 'deposit.completed' | 'deposit.failed';
+      type:
+        | 'deposit.pending'
+        | 'deposit.confirmed'
+        | 'deposit.completed'
+        | 'deposit.reorged'
+        | 'deposit.failed';
       /**
        * Format: date-time
        * @description When it happened.
@@ -3180,6 +3205,58 @@ export interface operations {
     };
   };
   depositCompletedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event id (`evt_…`), the same across retries and redeliveries.
+         * @example evt_1
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was signed, in Unix seconds.
+         * @example 1793523645
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`; two, space-separated, for 24 h after the secret was rotated.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DepositEvent'];
+      };
+    };
+    responses: {
+      /** @description Gone: the app's webhook is switched off until it is switched on in the portal. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Received; any 2xx within 10 s counts, and this event is not sent again. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s) is a failure, retried on the schedule. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  depositReorgedEvent: {
     parameters: {
       query?: never;
       header: {

@@ -155,8 +155,22 @@ it("chain 56's providers hang: a deposit on chain 1 is credited, announced and s
       tasks: [
         depositWatcherTask(t.db, stalled.adapter, systemClock),
         depositWatcherTask(t.db, chainAdapterFor(t.config, t.db, 1), systemClock),
-        depositCompletionTask(t.db, signer.client, endpoint, systemClock, 56),
-        depositCompletionTask(t.db, signer.client, endpoint, systemClock, 1),
+        depositCompletionTask(
+          { db: t.db, signer: signer.client, head: () => stalled.adapter.latestBlock() },
+          endpoint,
+          systemClock,
+          56,
+        ),
+        depositCompletionTask(
+          {
+            db: t.db,
+            signer: signer.client,
+            head: () => chainAdapterFor(t.config, t.db, 1).latestBlock(),
+          },
+          endpoint,
+          systemClock,
+          1,
+        ),
         webhookDeliveryTask(webhookDeps(t.config, t.db, systemClock), t.config.jobs),
       ],
       log,

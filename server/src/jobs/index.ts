@@ -15,7 +15,7 @@ import {
 import { expireInvoices } from '../domain/invoices/expiry';
 import { advanceRefunds } from '../domain/refunds/funding';
 import { gasBalanceReader } from '../domain/chain/balances';
-import { completeDeposits } from '../domain/payments/depositCompletion';
+import { completeDeposits, followCompletedSweeps } from '../domain/payments/depositCompletion';
 import { watchDeposits } from '../domain/payments/deposits';
 import { provisionGasAddresses } from '../domain/payments/gasProvisioner';
 import { sendWithdrawals, type SendingDeps } from '../domain/payments/withdrawalSending';
@@ -140,12 +140,10 @@ export function retentionTask(config: ResolvedConfig, db: Db, clock: Clock): Tas
  * run alone: tests, harness scripts) it does nothing.
  */
 export function depositCompletionTask(
-  db: Db,
-  signer: SignerClient,
+  deps: SendingDeps,
   endpoint: SignerEndpoint,
   clock: () => Date,
   chainId: SpecChainId,
-  counters: JobCounters = {},
 ): Task {
   return {
     kind: `deposits.complete:${chainId}`,
@@ -153,7 +151,8 @@ export function depositCompletionTask(
     lane: MONEY_LANE,
     async run() {
       if (!signerPresent(endpoint)) return;
-      await completeDeposits(db, signer, clock(), counters.signerRefused, chainId);
+      await completeDeposits(deps.db, deps.signer, clock(), deps.signerRefused, chainId);
+      await followCompletedSweeps(deps, clock(), chainId);
     },
   };
 }
@@ -252,7 +251,7 @@ export function backgroundTasks(
   for (const chain of chains) {
     tasks.push(depositWatcherTask(db, chain, systemClock));
     if (isEvmChain(chain.chainId)) {
-      tasks.push(depositCompletionTask(db, signer, endpoint, systemClock, chain.chainId, counters));
+      tasks.push(depositCompletionTask(sending, endpoint, systemClock, chain.chainId));
       tasks.push(withdrawalSendingTask(sending, endpoint, systemClock, chain.chainId));
     }
     // The local chain moves on by itself, so its deposits gain confirmations as a real one's do.

@@ -11,7 +11,7 @@ import type { SpecChainId } from '../domain/chain/specChains';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
 import type { Db } from '../db/connection';
 import { gasBalanceReader } from '../domain/chain/balances';
-import { completeDeposits } from '../domain/payments/depositCompletion';
+import { completeDeposits, followCompletedSweeps } from '../domain/payments/depositCompletion';
 import { GAS_BRANCH, provisionGasAddresses } from '../domain/payments/gasProvisioner';
 import { openAccount } from '../domain/payments/accounts';
 import { watchDeposits } from '../domain/payments/deposits';
@@ -268,6 +268,89 @@ describe('deposits complete on an EVM chain (Hardhat)', () => {
     expect(tops).toEqual([{ tx_hash: topUp.tx_hash, status: 'mined' }]);
     const gasAfter = await node.publicClient.getBalance({ address: gas as Address });
     expect(gasAfter).toBe(gasBefore);
+  });
+});
+
+describe('a completed deposit is followed until its sweep is final (Hardhat)', () => {
+  it('a reorg takes the sweep away after completion: deposit.reorged, the same bytes again, completed again, swept once, then final', async () => {
+    const token = t.config.usdtContract ?? '';
+    const { payout, depositAddress } = await merchant('pm_usdt_bsc', 'USDT-BEP20');
+    await node.transfer(token as Address, depositAddress, usdt('10'));
+    const id = await credit(56, depositAddress, 15);
+    const feesBefore = await tokenBalance(token, FEE_ADDRESS);
+    await passes(1); // the gas top-up, signed and (automine) mined
+    expect(await statusOf(id)).toBe(3);
+    // The chain as it is before the sweep: its top-up only.
+    const afterTopUp = await node.snapshot();
+    for (let i = 0; i < 6 && (await statusOf(id)) !== 1; i += 1) await passes(1);
+    expect(await statusOf(id)).toBe(1);
+    const sweepRows = () =>
+      t.db
+        .selectFrom('chain_txs')
+        .select(['purpose', 'tx_hash', 'status'])
+        .where('ref_id', '=', id)
+        .where('purpose', 'in', ['sweep', 'sweep_fee'])
+        .orderBy('nonce')
+        .execute();
+    const swept = await sweepRows();
+    expect(swept.map((r) => [r.purpose, r.status])).toEqual([
+      ['sweep_fee', 'mined'],
+      ['sweep', 'mined'],
+    ]);
+    const follow = () =>
+      followCompletedSweeps(
+        {
+          db: t.db,
+          signer: signer.client,
+          head: (chainId) => chainAdapterFor(t.config, t.db, chainId as SpecChainId).latestBlock(),
+        },
+        t.clock(),
+        56,
+      );
+    const finalAt = async () =>
+      (
+        await t.db
+          .selectFrom('receive_transactions')
+          .select('swept_final_at')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).swept_final_at;
+    // Not deep enough to be final yet: followed, nothing moves.
+    await follow();
+    expect(await statusOf(id)).toBe(1);
+    expect(await finalAt()).toBeNull();
+    await node.revert(afterTopUp);
+    await node.mine(5);
+    expect(await tokenBalance(token, depositAddress)).toBe(usdt('10'));
+    expect((await follow()).reorged).toBe(1);
+    expect(await statusOf(id)).toBe(4);
+    for (let i = 0; i < 6 && (await statusOf(id)) !== 1; i += 1) await passes(1);
+    expect(await statusOf(id)).toBe(1);
+    // The same signed bytes, mined in the new history: swept once.
+    expect((await sweepRows()).map((r) => [r.purpose, r.tx_hash, r.status])).toEqual(
+      swept.map((r) => [r.purpose, r.tx_hash, 'mined']),
+    );
+    expect(await tokenBalance(token, payout)).toBe(usdt('9.9'));
+    expect(await tokenBalance(token, FEE_ADDRESS)).toBe(feesBefore + usdt('0.1'));
+    expect(await tokenBalance(token, depositAddress)).toBe(0n);
+    const events = await t.db
+      .selectFrom('webhook_events')
+      .select('type')
+      .where('resource_id', '=', id)
+      .orderBy('resource_seq', 'asc')
+      .execute();
+    expect(events.map((e) => e.type)).toEqual([
+      'deposit.pending',
+      'deposit.confirmed',
+      'deposit.completed',
+      'deposit.reorged',
+      'deposit.completed',
+    ]);
+    // Final at twice the method's confirmations: followed no more.
+    await node.mine(30);
+    await follow();
+    expect(await finalAt()).not.toBeNull();
+    expect(await statusOf(id)).toBe(1);
   });
 });
 

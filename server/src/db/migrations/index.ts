@@ -39,6 +39,7 @@ import * as m0480 from './0480_account_address_lookup';
 import * as m0490 from './0490_withdrawal_finality';
 import * as m0500 from './0500_stray_payments';
 import * as m0510 from './0510_invoice_payment_credit';
+import * as m0520 from './0520_sweep_finality';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -83,4 +84,5 @@ export const migrations: Record<string, Migration> = {
   '0490_withdrawal_finality': m0490,
   '0500_stray_payments': m0500,
   '0510_invoice_payment_credit': m0510,
+  '0520_sweep_finality': m0520,
 };

@@ -50,6 +50,8 @@ export interface ReceiveTransactionsTable {
   waiting_reason: ColumnType<string | null, string | null | undefined, string | null>;
   /** The signer's words for that wait: what to send where. */
   waiting_message: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When its sweep's block was found final (migration 0520); null while it is followed. */
+  swept_final_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A column rows from before the gateway's withdrawals lack (null), optional on insert. */

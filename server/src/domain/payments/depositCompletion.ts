@@ -7,6 +7,8 @@ import { payoutRegistrationPending, payoutRegistrationQueued } from '../apps/sig
 import { getDeposit } from './depositReads';
 import { depositsWithMethod } from './deposits';
 import { emitDepositEvents } from '../webhooks/events';
+import { deep, final, minedBlock, type SendingDeps } from './withdrawalSending';
+import type { SpecChainId } from '../chain/specChains';
 
 // Deposits complete: after status 3 (credited), the signer tops up the deposit address's gas
 // from the app's operational wallet (4 Gas Transferred), then sweeps the address's whole balance
@@ -20,6 +22,9 @@ import { emitDepositEvents } from '../webhooks/events';
 // A wait the merchant can end (the operational wallet lacks the gas for a top-up) is recorded on
 // the row with the signer's words (waiting_reason, waiting_message), which the gateway and the
 // portal show, and cleared as soon as the signer answers otherwise or the deposit moves.
+// A completed deposit's sweep is followed until its block is final (followCompletedSweeps): a
+// reorg that takes it away sets the deposit back to 4 (3 for a coin) with deposit.reorged, the
+// signer sends the same signed sweep again, and the deposit completes again.
 
 const BATCH = 20;
 /** The most deposits of one app's method a pass takes. */
@@ -166,7 +171,8 @@ async function move(
   to: DepositStatus,
   now: Date,
   set: { gas_transfer_txid?: string | null; collect_txid?: string | null; failure_reason?: string },
-  announce = true,
+  /** Its status's event, none, or deposit.reorged (a completed deposit set back). */
+  announce: boolean | 'deposit.reorged' = true,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const changed = await trx
@@ -183,9 +189,14 @@ async function move(
       .where('deposit_status', '=', from)
       .executeTakeFirst();
     if (Number(changed.numUpdatedRows) === 0) return false;
-    if (announce) {
+    if (announce !== false) {
       const deposit = await getDeposit(trx, row.app_id, row.id);
-      await emitDepositEvents(trx, [{ appId: row.app_id, deposit }], now);
+      await emitDepositEvents(
+        trx,
+        [{ appId: row.app_id, deposit }],
+        now,
+        announce === true ? undefined : announce,
+      );
     }
     return true;
   });
@@ -252,4 +263,72 @@ async function completeAt(
     if (moved) completed += 1;
   }
   return completed;
+}
+
+/**
+ * Completed deposits whose sweep is not final yet, each followed through the deposit whose own
+ * request signed it (a sweep that took others along is followed once): asked about again, and
+ * found final (with the deposits it took along), or set back to 4 (3 for a coin, which pays its
+ * own gas) with deposit.reorged when a reorg took it away; the pass above then follows the same
+ * signed sweep to its mining anew. Deposits it took along stay completed meanwhile.
+ */
+export async function followCompletedSweeps(
+  deps: Pick<SendingDeps, 'db' | 'signer' | 'head' | 'finalized'>,
+  now: Date,
+  chainId?: SpecChainId,
+): Promise<{ final: number; reorged: number }> {
+  const { db } = deps;
+  const result = { final: 0, reorged: 0 };
+  const rows = await depositsWithMethod(db)
+    .innerJoin('chain_txs', (join) =>
+      join
+        .onRef('chain_txs.tx_hash', '=', 'receive_transactions.collect_txid')
+        .onRef('chain_txs.ref_id', '=', 'receive_transactions.id'),
+    )
+    .select([
+      'receive_transactions.id',
+      'receive_transactions.app_id',
+      'receive_transactions.collect_txid',
+      'app_payment_methods.collect_address',
+      'payment_methods.is_token',
+      'payment_methods.chain_id',
+      'payment_methods.confirmations',
+    ])
+    .where('receive_transactions.deposit_status', '=', 1)
+    .where('receive_transactions.swept_final_at', 'is', null)
+    .where('payment_methods.network_type', '=', 'EVM')
+    .$call((q) => (chainId === undefined ? q : q.where('payment_methods.chain_id', '=', chainId)))
+    .orderBy('receive_transactions.process_datetime', 'asc')
+    .orderBy('receive_transactions.id', 'asc')
+    .limit(BATCH)
+    .execute();
+  for (const row of rows) {
+    const answer = await deps.signer.request({
+      op: 'sweep',
+      depositId: row.id,
+      to: row.collect_address,
+    });
+    // Chain unreachable, nothing of its own to follow: asked again next pass.
+    if (answer.state === 'waiting' || answer.state === 'refused') continue;
+    if (answer.state === 'done' && answer.txHash === row.collect_txid) {
+      const block = await minedBlock(db, answer.txHash);
+      if (block === null || !(await deep(deps, row, block))) continue;
+      if (await final(deps, row, block)) {
+        const marked = await db
+          .updateTable('receive_transactions')
+          .set({ swept_final_at: now.toISOString() })
+          .where('collect_txid', '=', answer.txHash)
+          .where('deposit_status', '=', 1)
+          .where('swept_final_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(marked.numUpdatedRows) > 0) result.final += 1;
+      }
+      continue;
+    }
+    // Its block is gone (the same bytes are on their way again), or another sweep of its nonce
+    // was mined instead: not completed any more, until the pass above finds it mined.
+    const back = row.is_token === 1 ? 4 : 3;
+    if (await move(db, row, 1, back, now, {}, 'deposit.reorged')) result.reorged += 1;
+  }
+  return result;
 }

@@ -180,7 +180,7 @@ async function followCompleted(
 }
 
 /** The block chain_txs has for a mined transaction (the signer records it from the receipt). */
-async function minedBlock(db: Db, txHash: string | null): Promise<number | null> {
+export async function minedBlock(db: Db, txHash: string | null): Promise<number | null> {
   if (!txHash) return null;
   const mined = await db
     .selectFrom('chain_txs')
@@ -191,8 +191,8 @@ async function minedBlock(db: Db, txHash: string | null): Promise<number | null>
 }
 
 /** Whether the method's confirmations are on top of `block` (its own included). */
-async function deep(
-  deps: SendingDeps,
+export async function deep(
+  deps: Pick<SendingDeps, 'head'>,
   row: { chain_id: number; confirmations: number },
   block: number,
 ): Promise<boolean> {
@@ -200,8 +200,8 @@ async function deep(
 }
 
 /** Whether `block` is final: the chain's `finalized` block, or FINAL_DEPTH confirmations deep. */
-async function final(
-  deps: SendingDeps,
+export async function final(
+  deps: Pick<SendingDeps, 'head' | 'finalized'>,
   row: { chain_id: number; confirmations: number },
   block: number,
 ): Promise<boolean> {

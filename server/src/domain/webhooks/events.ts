@@ -44,6 +44,7 @@ type WebhookEventType =
   | 'deposit.pending'
   | 'deposit.confirmed'
   | 'deposit.completed'
+  | 'deposit.reorged'
   | 'deposit.failed'
   | WithdrawalEventType
   | InvoiceEventType
@@ -101,10 +102,12 @@ export async function emitDepositEvents(
   trx: Transaction<Database>,
   deposits: { appId: string; deposit: GatewayDeposit }[],
   now: Date,
+  /** An event other than its status's: a completed deposit's sweep reorged away. */
+  event?: 'deposit.reorged',
 ): Promise<void> {
   const events: NewEvent[] = [];
   for (const { appId, deposit } of deposits) {
-    const type = DEPOSIT_EVENTS[deposit.status];
+    const type = event ?? DEPOSIT_EVENTS[deposit.status];
     if (!type) continue;
     events.push({
       appId,

@@ -256,6 +256,7 @@ export class SignerService {
     const refusal = this.depositRefusal(d);
     if (refusal) return refusal;
     const deposit = d as Deposit;
+    if (deposit.deposit_status === 1) return this.followSweep(deposit);
     const ready = deposit.is_token === 1 ? [4] : [3];
     if (!ready.includes(deposit.deposit_status)) {
       return refuse(
@@ -332,6 +333,31 @@ export class SignerService {
           ? `gateway fee of deposit ${depositId}`
           : `sweep of deposit ${depositId} to the payout address`,
     });
+  }
+
+  /**
+   * A completed deposit's sweep, followed until the gateway finds it final: read again from the
+   * chain (a reorg that took it away makes it pending, its same signed bytes sent again), never
+   * signed anew. Its answer is the mined sweep, or where it stands.
+   */
+  private async followSweep(deposit: Deposit): Promise<SignerAnswer> {
+    const chainId = deposit.chain_id ?? 0;
+    const sender = this.deps.senderFor(chainId);
+    await this.pipeline.recheckMined(sender, deposit.id, ['sweep_fee', 'sweep']);
+    const followed = await this.pipeline.follow(
+      sender,
+      chainId,
+      deposit.address ?? '',
+      ['sweep_fee', 'sweep'],
+      deposit.id,
+      (row) => row.created_at >= (deposit.process_datetime ?? ''),
+    );
+    if (followed) return followed;
+    const swept = (await this.pipeline.rows(deposit.id, null)).find(
+      (r) => r.purpose === 'sweep' && r.status === 'mined',
+    );
+    if (swept) return { state: 'done', txHash: swept.tx_hash };
+    return { state: 'waiting', reason: `Deposit ${deposit.id} has no sweep of its own to follow.` };
   }
 
   /**
