@@ -96,6 +96,7 @@ export function makeReceive(
     collect_txid: null,
     process_datetime: null,
     waiting_reason: null,
+    flag: null,
     ...overrides,
   };
 }

@@ -130,6 +130,7 @@ const largeData: AdminCommand = {
         found.push({
           method,
           account,
+          flag: null,
           transfer: {
             txHash: hash(),
             logIndex: 0,

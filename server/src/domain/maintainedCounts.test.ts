@@ -311,6 +311,7 @@ describe('counts and daily totals kept by the writing transactions', () => {
     const found: FoundTransfer[] = Array.from({ length: 2_100 }, (_, i) => ({
       method,
       account,
+      flag: null,
       transfer: {
         txHash: `0x${i.toString(16).padStart(64, '0')}`,
         logIndex: 0,

@@ -1309,6 +1309,11 @@ export interface components {
         /** @description For people, e.g. how much of which coin to send to which address. */
         message: string;
       } | null;
+      /**
+       * @description Null for a deposit in the account's own method. An account's address is watched on every EVM chain, in every token the gateway knows there: `wrong_network` is the account's coin or token sent on another EVM chain, `wrong_asset` another coin or token. Such a deposit is credited and swept in the method it came in (`method`, `chain_id`), as the app has it; credit the customer as your business decides. (Absent only from events recorded before this field existed.)
+       * @enum {string|null}
+       */
+      flag?: 'wrong_network' | 'wrong_asset' | null;
     };
     /** @description The envelope of a deposit event. */
     DepositEvent: {

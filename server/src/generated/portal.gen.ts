@@ -2326,6 +2326,11 @@ export interface components {
       process_datetime: string | null;
       /** @description Why a Hash Verified deposit is not moving on, in words, with what unblocks it (e.g. the operational wallet lacks the gas to top up the deposit address: how much to send to which address); null while nothing holds it up. */
       waiting_reason: string | null;
+      /**
+       * @description Null for a deposit in its account's own method; `wrong_network`: the account's coin or token sent on another EVM chain; `wrong_asset`: another coin or token. It is credited in the method it came in.
+       * @enum {string|null}
+       */
+      flag: 'wrong_network' | 'wrong_asset' | null;
     };
     /** @description A withdrawal sent by the app, or a refund of one of its invoices. */
     SendTransaction: {

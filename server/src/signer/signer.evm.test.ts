@@ -674,10 +674,15 @@ describe('a deposit account paid on another EVM chain (Hardhat, two chains)', ()
     expect(
       await t.db
         .selectFrom('receive_transactions')
-        .select(['chain_id', 'payment_method_id', 'unique_id'])
+        .select(['chain_id', 'payment_method_id', 'unique_id', 'flag'])
         .where('id', '=', id)
         .executeTakeFirstOrThrow(),
-    ).toEqual({ chain_id: 1, payment_method_id: 'pm_usdt_eth', unique_id: `order-${serial}` });
+    ).toEqual({
+      chain_id: 1,
+      payment_method_id: 'pm_usdt_eth',
+      unique_id: `order-${serial}`,
+      flag: 'wrong_network',
+    });
     for (let i = 0; i < 6 && (await statusOf(id)) !== 1; i += 1) {
       await completeDeposits(t.db, signer.client, t.clock(), undefined, 1);
     }

@@ -556,6 +556,8 @@ export type ReceiveTransaction = {
   process_datetime: string | null;
   /** Why a Hash Verified deposit is not moving on, in words, with what unblocks it (e.g. the operational wallet lacks the gas to top up the deposit address: how much to send to which address); null while nothing holds it up. */
   waiting_reason: string | null;
+  /** Null for a deposit in its account's own method; `wrong_network`: the account's coin or token sent on another EVM chain; `wrong_asset`: another coin or token. It is credited in the method it came in. */
+  flag: ('wrong_network' | 'wrong_asset' | null) | ('wrong_network' | 'wrong_asset' | null);
 };
 export type ReceivePage = {
   /** The rows of this page, newest first. */

@@ -730,6 +730,31 @@ describe('Transaction', () => {
     expect(screen.getByRole('cell', { name: 'Hash Verified (Awaiting Gas)' })).toBeInTheDocument();
   });
 
+  test("Receive says under the status when a deposit came in another method than its account's", async () => {
+    renderTab(
+      'transaction',
+      makeAppDetails({
+        receive: makePage('receive', [
+          makeReceive(1, {
+            network_name: 'Ethereum',
+            chain_id: 1,
+            flag: 'wrong_network',
+          }),
+          makeReceive(2, { name: 'BNB', flag: 'wrong_asset' }),
+          makeReceive(3),
+        ]),
+      }),
+      '?view=receive',
+    );
+    expect(
+      await screen.findByRole('cell', { name: 'Completed Wrong network: USDT on Ethereum' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('cell', { name: 'Completed Wrong token: BNB on BNB Smart Chain' }),
+    ).toBeInTheDocument();
+    expect(screen.getAllByRole('cell', { name: 'Completed' })).toHaveLength(1);
+  });
+
   test('Send says under the status why a withdrawal is held, and who decides', async () => {
     const reason =
       "Held for the operator's approval: it would take 1,250.00 USDT out of USDT (BNB Smart Chain) in 24 hours, past the daily cap of 1,000.00 USDT (400.00 USDT went out).";

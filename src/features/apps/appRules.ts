@@ -55,6 +55,15 @@ const QUEUE_STATUS = {
   2: { label: 'Queued for Verification', bg: 'info' },
 } as const;
 
+/**
+ * A payment or deposit in another method than the one asked for: the same coin or token on
+ * another EVM chain, or another coin or token.
+ */
+export const STRAY_FLAG: Readonly<Record<'wrong_network' | 'wrong_asset', string>> = {
+  wrong_network: 'Wrong network',
+  wrong_asset: 'Wrong token',
+};
+
 export const DEPOSIT_STATUS: StatusNames<ReceiveTransaction['deposit_status']> = {
   ...QUEUE_STATUS,
   3: { label: 'Hash Verified (Awaiting Gas)', bg: 'info' },

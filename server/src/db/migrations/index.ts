@@ -40,6 +40,7 @@ import * as m0490 from './0490_withdrawal_finality';
 import * as m0500 from './0500_stray_payments';
 import * as m0510 from './0510_invoice_payment_credit';
 import * as m0520 from './0520_sweep_finality';
+import * as m0530 from './0530_deposit_flag';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -85,4 +86,5 @@ export const migrations: Record<string, Migration> = {
   '0500_stray_payments': m0500,
   '0510_invoice_payment_credit': m0510,
   '0520_sweep_finality': m0520,
+  '0530_deposit_flag': m0530,
 };

@@ -1,6 +1,7 @@
 // The gateway's payments: deposits received, withdrawals sent, idempotent first answers.
 
 import type { ColumnType } from 'kysely';
+import type { StrayFlag } from './invoices';
 
 /** 0 Pending, 1 Completed, 2 Queued for Verification, 3 Hash Verified, 4 Gas Transferred, 5 Failed. */
 export type DepositStatus = 0 | 1 | 2 | 3 | 4 | 5;
@@ -52,6 +53,8 @@ export interface ReceiveTransactionsTable {
   waiting_message: ColumnType<string | null, string | null | undefined, string | null>;
   /** When its sweep's block was found final (migration 0520); null while it is followed. */
   swept_final_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Paid in another method than its account's (migration 0530); null in the account's own. */
+  flag: ColumnType<StrayFlag | null, StrayFlag | null | undefined, StrayFlag | null>;
 }
 
 /** A column rows from before the gateway's withdrawals lack (null), optional on insert. */

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connection';
 import type { Executor } from '../../db/prepared';
-import type { DepositStatus } from '../../db/schema';
+import type { DepositStatus, StrayFlag } from '../../db/schema';
 import { OPERATIONAL_WALLET_NEEDS_GAS } from '../../signer/client/protocol';
 import { NATIVE_LOG_INDEX } from '../chain/adapter';
 import { NotFoundError } from '../errors';
@@ -31,6 +31,8 @@ export interface GatewayDeposit {
   creditedAt: string | null;
   /** Why a credited deposit waits, while it waits for something the merchant can end. */
   waiting: { code: typeof OPERATIONAL_WALLET_NEEDS_GAS; message: string } | null;
+  /** Paid in another method than its account's: on another chain, or in another token. */
+  flag: StrayFlag | null;
 }
 
 /** The watcher's rows of an app (rows from before the gateway carry no chain position). */
@@ -53,6 +55,7 @@ export function depositRows(db: Executor, appId: string) {
       'receive_transactions.credited_at',
       'receive_transactions.waiting_reason',
       'receive_transactions.waiting_message',
+      'receive_transactions.flag',
       'payment_methods.code',
       'payment_methods.decimals',
     ])
@@ -81,6 +84,7 @@ export function depositView(row: DepositRow): GatewayDeposit {
       row.waiting_reason === OPERATIONAL_WALLET_NEEDS_GAS && row.waiting_message !== null
         ? { code: OPERATIONAL_WALLET_NEEDS_GAS, message: row.waiting_message }
         : null,
+    flag: row.flag,
   };
 }
 

@@ -120,6 +120,8 @@ describe('the deposit watcher on every local chain', () => {
         log_index: null,
         amount: '0.25',
         status: 3,
+        // Not the account's own method (USDT-BEP20): said so.
+        flag: 'wrong_asset',
       }),
     ]);
   });

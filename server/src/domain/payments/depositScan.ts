@@ -47,12 +47,29 @@ export interface DepositAccount {
   app_id: string;
   unique_id: string;
   address: string;
+  /** The account's own method and its coin or token (USDT, BNB, ...). */
+  method_id: string | null;
+  asset: string | null;
 }
 
 export interface FoundTransfer {
   method: WatchedMethod;
-  account: DepositAccount;
+  account: Pick<DepositAccount, 'app_id' | 'unique_id' | 'address'>;
   transfer: ChainTransfer;
+  /** Null in the account's own method; else how it strayed (strayFlag). */
+  flag: StrayFlag | null;
+}
+
+/**
+ * How a deposit to an account strayed from the account's method: on another EVM chain in the
+ * same coin or token, or in another one; null in the account's own.
+ */
+function strayFlag(
+  account: Pick<DepositAccount, 'method_id' | 'asset'>,
+  method: Pick<WatchedMethod, 'id' | 'asset'>,
+): StrayFlag | null {
+  if (account.method_id === null || account.method_id === method.id) return null;
+  return account.asset === method.asset ? 'wrong_network' : 'wrong_asset';
 }
 
 /**
@@ -179,7 +196,7 @@ export async function scanChain(
     for (const transfer of transfers) {
       if (gasWallets.has(addressKey(transfer.from))) continue;
       const account = watched.accounts.get(addressKey(transfer.to));
-      if (account) found.push({ method, account, transfer });
+      if (account) found.push({ method, account, transfer, flag: strayFlag(account, method) });
       const paid = invoicePaid(watched.options.get(addressKey(transfer.to)) ?? [], method);
       if (paid) {
         const { option, flag } = paid;
@@ -265,10 +282,12 @@ async function watchedAddresses(db: Db, chainId: number): Promise<WatchedAddress
         ).map((r) => r.chain_id);
   const accountRows = () =>
     db
-      .selectFrom('app_accounts')
-      .select(['app_id', 'unique_id', 'address'])
-      .where('chain_id', 'in', chains.length > 0 ? chains : [chainId])
-      .where('payment_method_id', 'is not', null);
+      .selectFrom('app_accounts as a')
+      .leftJoin('payment_methods as am', 'am.id', 'a.payment_method_id')
+      .select(['a.app_id', 'a.unique_id', 'a.address', 'a.payment_method_id as method_id'])
+      .select('am.name as asset')
+      .where('a.chain_id', 'in', chains.length > 0 ? chains : [chainId])
+      .where('a.payment_method_id', 'is not', null);
   const optionRows = () =>
     db
       .selectFrom('invoice_payment_options as o')
@@ -319,7 +338,7 @@ async function watchedAddresses(db: Db, chainId: number): Promise<WatchedAddress
     for (let i = 0; i < fresh.length; i += ADDRESSES_PER_QUERY) {
       const slice = fresh.slice(i, i + ADDRESSES_PER_QUERY);
       keep({
-        accounts: await accountRows().where('address', 'in', slice).execute(),
+        accounts: await accountRows().where('a.address', 'in', slice).execute(),
         options: await optionRows().where('o.address', 'in', slice).execute(),
       });
       for (const key of slice) looked.add(key);

@@ -235,7 +235,7 @@ export async function recordTransfers(db: Db, found: FoundTransfer[], now: Date)
   let recorded = 0;
   for (const batch of batches(found)) {
     recorded += await db.transaction().execute(async (trx) => {
-      const rows = batch.map(({ method, account, transfer }) => {
+      const rows = batch.map(({ method, account, transfer, flag }) => {
         const below = transfer.amount < method.minimum;
         return {
           id: newId('rcv'),
@@ -257,6 +257,7 @@ export async function recordTransfers(db: Db, found: FoundTransfer[], now: Date)
           amount_raw: transfer.amount.toString(),
           address: account.address,
           credited_at: null,
+          flag,
         };
       });
       const inserted = new Set(

@@ -19,6 +19,7 @@ const failed: GatewayDeposit = {
   createdAt: '2026-11-29T05:00:00Z',
   creditedAt: null,
   waiting: null,
+  flag: null,
 };
 
 describe('depositView', () => {

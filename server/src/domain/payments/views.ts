@@ -26,6 +26,7 @@ export function depositView(deposit: GatewayDeposit): GatewaySchemas['Deposit'] 
     created_at: deposit.createdAt,
     credited_at: deposit.creditedAt,
     waiting_reason: deposit.waiting,
+    flag: deposit.flag,
   };
 }
 

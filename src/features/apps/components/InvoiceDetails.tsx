@@ -25,6 +25,7 @@ import { validSubmit } from '../../../components/form/validSubmit';
 import { QueryState } from '../../../components/QueryState';
 import { TitledModal } from '../../../components/TitledModal';
 import { INVOICE_MESSAGES } from '../../../shared/invoices';
+import { STRAY_FLAG } from '../appRules';
 import { canAccept, canMark, TIMELINE_EVENT } from '../invoiceRules';
 import { canRefund } from '../refundRules';
 import { InvoiceBadges } from './InvoiceBadges';
@@ -262,12 +263,6 @@ const OPTION_COLUMNS: Column<Option>[] = [
   },
 ];
 
-/** A flagged payment: what it was, and whether it counts. */
-const STRAY: Record<NonNullable<Payment['flag']>, string> = {
-  wrong_network: 'Wrong network',
-  wrong_asset: 'Wrong token',
-};
-
 function PaymentStatus({ payment: p, onAccept }: { payment: Payment; onAccept?: () => void }) {
   // One block: on a phone the cell's parts stack under its label rather than squeeze beside it.
   return (
@@ -275,7 +270,7 @@ function PaymentStatus({ payment: p, onAccept }: { payment: Payment; onAccept?: 
       <span className="text-nowrap">{`${p.status}${p.late ? ' (late)' : ''}`}</span>
       {p.flag && (
         <div className="small text-body-secondary">
-          {`${STRAY[p.flag]}, ${p.accepted ? 'accepted' : 'not counted'}`}
+          {`${STRAY_FLAG[p.flag]}, ${p.accepted ? 'accepted' : 'not counted'}`}
         </div>
       )}
       {onAccept && (

@@ -3,7 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { useRequeueDepositMutation, type ReceiveTransaction } from '../../../api/apps';
 import { formatCoin, formatDateTime } from '../../../lib/format';
-import { canRequeueDeposit, DEPOSIT_STATUS } from '../appRules';
+import { canRequeueDeposit, DEPOSIT_STATUS, STRAY_FLAG } from '../appRules';
 import type { Column } from '../../../components/DataTable';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { ListTable } from './ListTable';
@@ -31,6 +31,11 @@ export function ReceiveList({ appId }: { appId: string }) {
       cell: (tx) => (
         <>
           <StatusBadge status={tx.deposit_status} names={DEPOSIT_STATUS} />
+          {tx.flag && (
+            <div className="small text-body-secondary mt-1">{`${STRAY_FLAG[tx.flag]}: ${
+              tx.name
+            } on ${tx.network_name}`}</div>
+          )}
           {tx.waiting_reason && (
             <div className="small text-body-secondary mt-1 waiting-reason">{tx.waiting_reason}</div>
           )}
