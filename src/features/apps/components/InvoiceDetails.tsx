@@ -295,12 +295,9 @@ function paymentColumns(
     },
     { header: 'Method', className: 'text-nowrap', cell: (p) => p.method },
     { header: 'Amount', numeric: true, className: 'text-nowrap', cell: (p) => p.amount },
-    {
-      header: 'Value',
-      numeric: true,
-      className: 'text-nowrap',
-      cell: (p) => `${p.value} ${currency}`,
-    },
+    // May wrap between the figure and the currency: with a flagged payment's status beside it,
+    // the table is tight at 1280 px.
+    { header: 'Value', numeric: true, cell: (p) => `${p.value} ${currency}` },
     { header: 'Confirmations', numeric: true, cell: (p) => p.confirmations },
     { header: 'Status', cell: (p) => <PaymentStatus payment={p} onAccept={acceptOf(p)} /> },
     { header: 'Time', className: 'time-cell', cell: (p) => <DateTime value={p.created_at} /> },
