@@ -67,18 +67,17 @@ const tokenBalance = (token: string, owner: string, on: LocalNode = node) =>
   });
 
 let serial = 0;
-/** An app using `methodId` (chain `chainId`), its operational wallet funded with 1 ETH. */
-async function merchant(methodId: string, code: string, on: LocalNode = node) {
-  serial += 1;
-  const appId = `app_evm_signer_${serial}`;
-  const payout = privateKeyToAddress(`0x${(900 + serial).toString(16).padStart(64, '0')}`);
-  const userId = await addUser(t, `evm_signer_${serial}`);
-  await insertApp(t, { id: appId, user_id: userId, created_at: t.clock().toISOString() });
-  await insertSubscription(t, userId); // Starter: 1 % fee
+
+/**
+ * Gives app `appId` method `methodId` with payout address `payout`, and its operational wallet,
+ * funded with 1 ETH on `on`.
+ */
+async function useMethod(appId: string, methodId: string, payout: string, on: LocalNode) {
+  const id = `apm_${appId}_${methodId}`;
   await t.db
     .insertInto('app_payment_methods')
     .values({
-      id: `apm_evm_signer_${serial}`,
+      id,
       app_id: appId,
       payment_method_id: methodId,
       collect_address: payout,
@@ -89,26 +88,32 @@ async function merchant(methodId: string, code: string, on: LocalNode = node) {
       created_at: t.clock().toISOString(),
     })
     .execute();
-  const xpub = resolveWalletXpub(t.config);
-  await provisionGasAddresses(t.db, xpub);
-  const { gas_address: gas } = await t.db
+  await provisionGasAddresses(t.db, resolveWalletXpub(t.config));
+  const { gas_address: gas, gas_index: gasIndex } = await t.db
     .selectFrom('app_payment_methods')
-    .select('gas_address')
-    .where('id', '=', `apm_evm_signer_${serial}`)
+    .select(['gas_address', 'gas_index'])
+    .where('id', '=', id)
     .executeTakeFirstOrThrow();
   if (!gas) throw new Error('no gas address');
   await on.sendNative(gas as Address, parseEther('1'));
-  const { account } = await openAccount(t.db, xpub, {
+  return { gas, gasIndex };
+}
+
+/** An app using `methodId` (chain `chainId`), its operational wallet funded with 1 ETH. */
+async function merchant(methodId: string, code: string, on: LocalNode = node) {
+  serial += 1;
+  const appId = `app_evm_signer_${serial}`;
+  const payout = privateKeyToAddress(`0x${(900 + serial).toString(16).padStart(64, '0')}`);
+  const userId = await addUser(t, `evm_signer_${serial}`);
+  await insertApp(t, { id: appId, user_id: userId, created_at: t.clock().toISOString() });
+  await insertSubscription(t, userId); // Starter: 1 % fee
+  const { gas, gasIndex } = await useMethod(appId, methodId, payout, on);
+  const { account } = await openAccount(t.db, resolveWalletXpub(t.config), {
     appId,
     uniqueId: `order-${serial}`,
     code,
     now: t.clock(),
   });
-  const { gas_index: gasIndex } = await t.db
-    .selectFrom('app_payment_methods')
-    .select('gas_index')
-    .where('id', '=', `apm_evm_signer_${serial}`)
-    .executeTakeFirstOrThrow();
   await registerApp(t, signer, appId);
   return { payout, depositAddress: account.address as Address, appId, userId, gas, gasIndex };
 }
@@ -647,27 +652,7 @@ describe('a deposit account paid on another EVM chain (Hardhat, two chains)', ()
     const noBool = await noBoolUsdtOnEthereum();
     const { appId, depositAddress } = await merchant('pm_usdt_bsc', 'USDT-BEP20');
     const payout = privateKeyToAddress(`0x${'93'.repeat(32)}`);
-    await t.db
-      .insertInto('app_payment_methods')
-      .values({
-        id: `apm_evm_account_eth_${serial}`,
-        app_id: appId,
-        payment_method_id: 'pm_usdt_eth',
-        collect_address: payout,
-        gas_address: null,
-        gas_index: null,
-        deposit_status: 1,
-        withdraw_status: 1,
-        created_at: t.clock().toISOString(),
-      })
-      .execute();
-    await provisionGasAddresses(t.db, resolveWalletXpub(t.config));
-    const { gas_address: gas } = await t.db
-      .selectFrom('app_payment_methods')
-      .select('gas_address')
-      .where('id', '=', `apm_evm_account_eth_${serial}`)
-      .executeTakeFirstOrThrow();
-    await eth.sendNative(gas as Address, parseEther('1'));
+    await useMethod(appId, 'pm_usdt_eth', payout, eth);
     await registerApp(t, signer, appId);
     await eth.transfer(noBool, depositAddress, usdt('20', 6));
     const id = await credit(1, depositAddress, 12);
@@ -762,27 +747,7 @@ describe('a payment on the wrong network, found and accepted (Hardhat, two chain
       msg: "Add USDT-ERC20 to the app's payment methods first: its payout address receives this payment.",
     });
     const payout = privateKeyToAddress(`0x${'91'.repeat(32)}`);
-    await t.db
-      .insertInto('app_payment_methods')
-      .values({
-        id: `apm_evm_stray_${serial}`,
-        app_id: appId,
-        payment_method_id: 'pm_usdt_eth',
-        collect_address: payout,
-        gas_address: null,
-        gas_index: null,
-        deposit_status: 1,
-        withdraw_status: 1,
-        created_at: t.clock().toISOString(),
-      })
-      .execute();
-    await provisionGasAddresses(t.db, resolveWalletXpub(t.config));
-    const { gas_address: gas } = await t.db
-      .selectFrom('app_payment_methods')
-      .select('gas_address')
-      .where('id', '=', `apm_evm_stray_${serial}`)
-      .executeTakeFirstOrThrow();
-    await eth.sendNative(gas as Address, parseEther('1'));
+    await useMethod(appId, 'pm_usdt_eth', payout, eth);
     await registerApp(t, signer, appId);
     const accepted = await accept();
     expect(accepted.statusCode).toBe(200);

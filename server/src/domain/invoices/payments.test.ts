@@ -48,6 +48,29 @@ describe('payments to invoices', () => {
       amount: parseUnits(usdt, 18),
       createdAt: at.toISOString(),
     });
+  const ethereum = () => chainAdapterFor(t.config, t.db, 1);
+  /** 53.9 USDT on Ethereum, which the invoices here do not offer; then Ethereum is watched. */
+  const payOnEthereum = async (to: string) => {
+    await recordLocalChainTransfer(t.db, {
+      chainId: 1,
+      token: ethereum().tokenContract(specUsdt(1)?.contract ?? ''),
+      to,
+      amount: parseUnits('53.9', 6),
+      createdAt: t.clock().toISOString(),
+    });
+    return watchDeposits(t.db, ethereum(), t.clock());
+  };
+  /** 0.1 BNB on BNB Smart Chain, the invoices' chain but not their token; then watched. */
+  const payBnb = async (to: string) => {
+    await recordLocalChainTransfer(t.db, {
+      chainId: 56,
+      token: null,
+      to,
+      amount: parseUnits('0.1', 18),
+      createdAt: t.clock().toISOString(),
+    });
+    return watch();
+  };
 
   /** A merchant with a package and USDT (BEP20), and a new invoice of 49.90 EUR (53.9 USDT). */
   async function newInvoice(expiresIn = 900) {
@@ -85,24 +108,9 @@ describe('payments to invoices', () => {
   it('finds USDT sent on another chain, and BNB sent instead: flagged, not counted, announced', async () => {
     const { appId, id, address } = await newInvoice();
     // The invoice offers USDT (BEP20) only; the shopper sends USDT on Ethereum to its address.
-    const ethereum = chainAdapterFor(t.config, t.db, 1);
-    await recordLocalChainTransfer(t.db, {
-      chainId: 1,
-      token: ethereum.tokenContract(specUsdt(1)?.contract ?? ''),
-      to: address,
-      amount: parseUnits('53.9', 6),
-      createdAt: t.clock().toISOString(),
-    });
-    expect(await watchDeposits(t.db, ethereum, t.clock())).toMatchObject({ invoicePayments: 1 });
+    expect(await payOnEthereum(address)).toMatchObject({ invoicePayments: 1 });
     // Then BNB on BNB Smart Chain, the invoice's chain but not its token.
-    await recordLocalChainTransfer(t.db, {
-      chainId: 56,
-      token: null,
-      to: address,
-      amount: parseUnits('0.1', 18),
-      createdAt: t.clock().toISOString(),
-    });
-    expect(await watch()).toMatchObject({ invoicePayments: 1 });
+    expect(await payBnb(address)).toMatchObject({ invoicePayments: 1 });
     const stray = {
       status: 'new',
       exceptions: [],
@@ -135,7 +143,7 @@ describe('payments to invoices', () => {
     // Followed to its confirmations like any payment; seen again, recorded once.
     await mineLocalBlocks(t.db, 15, 1);
     await mineLocalBlocks(t.db, 15);
-    await watchDeposits(t.db, ethereum, t.clock());
+    await watchDeposits(t.db, ethereum(), t.clock());
     await watch();
     const later = await getInvoice(t.db, appId, id);
     expect(later.payments.map((p) => [p.flag, p.status, p.confirmations])).toEqual([
@@ -148,15 +156,7 @@ describe('payments to invoices', () => {
 
   it('counts a flagged payment once the merchant accepts it: at the locked rate, settled on its own chain and credited there', async () => {
     const { appId, id, address } = await newInvoice();
-    const ethereum = chainAdapterFor(t.config, t.db, 1);
-    await recordLocalChainTransfer(t.db, {
-      chainId: 1,
-      token: ethereum.tokenContract(specUsdt(1)?.contract ?? ''),
-      to: address,
-      amount: parseUnits('53.9', 6),
-      createdAt: t.clock().toISOString(),
-    });
-    await watchDeposits(t.db, ethereum, t.clock());
+    await payOnEthereum(address);
     const [stray] = (await getInvoice(t.db, appId, id)).payments;
     const paymentId = stray?.id ?? '';
     expect(paymentId).toMatch(/^ipay_/);
@@ -185,7 +185,7 @@ describe('payments to invoices', () => {
       new ConflictError('This payment already counts toward the invoice.'),
     );
     await mineLocalBlocks(t.db, 15, 1);
-    await watchDeposits(t.db, ethereum, t.clock());
+    await watchDeposits(t.db, ethereum(), t.clock());
     expect(await getInvoice(t.db, appId, id)).toMatchObject({ status: 'settled', exceptions: [] });
     expect(await eventTypesOf(t, id)).toEqual([
       'invoice.created',
@@ -210,14 +210,7 @@ describe('payments to invoices', () => {
       },
     ]);
     // A settled invoice takes no more: BNB sent now is for a refund.
-    await recordLocalChainTransfer(t.db, {
-      chainId: 56,
-      token: null,
-      to: address,
-      amount: parseUnits('0.1', 18),
-      createdAt: t.clock().toISOString(),
-    });
-    await watch();
+    await payBnb(address);
     const bnb = (await getInvoice(t.db, appId, id)).payments[1]?.id ?? '';
     await expect(acceptPayment(t.db, rates, appId, id, bnb, t.clock())).rejects.toThrow(
       new InvoiceStateRefusal(
