@@ -279,7 +279,7 @@ function rpcUrls(env: Env, key: string): ReadonlyMap<number, string> {
     if (chainId === 56) {
       throw new ConfigError(`${key}: BNB Smart Chain (56) is read over CHAIN_RPC_URL`);
     }
-    if (chainId === 0) throw new ConfigError(`${key}: Tron (0) is not an EVM chain`);
+    if (chainId <= 0) throw new ConfigError(`${key}: Tron (${chainId}) is not an EVM chain`);
     urls.set(chainId, url);
   }
   return urls;

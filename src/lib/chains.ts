@@ -43,6 +43,30 @@ export const CHAINS: Readonly<Record<number, ChainInfo>> = {
     txUrl: 'https://optimistic.etherscan.io/tx/',
     addressUrl: 'https://optimistic.etherscan.io/address/',
   },
+  97: {
+    name: 'BNB Smart Chain Testnet',
+    nativeCoin: 'BNB',
+    txUrl: 'https://testnet.bscscan.com/tx/',
+    addressUrl: 'https://testnet.bscscan.com/address/',
+  },
+  11155111: {
+    name: 'Sepolia',
+    nativeCoin: 'ETH',
+    txUrl: 'https://sepolia.etherscan.io/tx/',
+    addressUrl: 'https://sepolia.etherscan.io/address/',
+  },
+  80002: {
+    name: 'Polygon Amoy',
+    nativeCoin: 'POL',
+    txUrl: 'https://amoy.polygonscan.com/tx/',
+    addressUrl: 'https://amoy.polygonscan.com/address/',
+  },
+  [-1]: {
+    name: 'Tron Nile',
+    nativeCoin: 'TRX',
+    txUrl: 'https://nile.tronscan.org/#/transaction/',
+    addressUrl: 'https://nile.tronscan.org/#/address/',
+  },
   0: {
     name: 'Tron',
     nativeCoin: 'TRX',

@@ -27,6 +27,7 @@ export function makeApp(overrides: Partial<App> = {}): App {
     invoice_underpayment_tolerance: '0',
     invoice_late_window_minutes: 60,
     logo: null,
+    livemode: true,
     ...overrides,
   };
 }

@@ -101,7 +101,7 @@ describe('database foundation', () => {
       // getImage serves `^[A-Za-z0-9_-]+\.(png|jpg|jpeg)$` names from the logos folder.
       expect(m.logo).toMatch(/^[A-Za-z0-9_-]+\.(png|jpg|jpeg)$/);
       expect(existsSync(path.join(LOGOS_DIR, m.logo))).toBe(true);
-      expect([56, 137, 1, 42161, 250, 10, 0]).toContain(m.chain_id);
+      expect([56, 137, 1, 42161, 250, 10, 0, 97, 11155111, 80002, -1]).toContain(m.chain_id);
       expect(m.token_contract_address === null).toBe(m.is_token === 0);
     }
 

@@ -201,6 +201,7 @@ describe('gateway API', () => {
     expect(created.statusCode).toBe(201);
     const account = created.json();
     expect(account).toEqual({
+      livemode: true,
       unique_id: 'order-1',
       method: 'USDT-BEP20',
       chain_id: 56,

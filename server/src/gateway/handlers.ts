@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../context';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
 import {
@@ -13,7 +14,7 @@ import { gasBalanceReader } from '../domain/chain/balances';
 import { fieldInvalid } from '../domain/errors';
 import { idempotent } from '../domain/payments/idempotency';
 import { webhookDeps } from '../domain/webhooks/delivery';
-import { eventPage } from '../domain/webhooks/feed';
+import { eventPage, storedEvent } from '../domain/webhooks/feed';
 import {
   TEST_EVENTS,
   NoWebhookUrlError,
@@ -47,6 +48,10 @@ import { getWithdrawal, listWithdrawals } from '../domain/payments/withdrawalRea
 import { operationalWallets } from '../domain/payments/operationalWallets';
 import { requestWithdrawal } from '../domain/payments/withdrawals';
 import { keptAnswer } from '../http/keptAnswers';
+import { withMode } from '../domain/livemode';
+import { claimRequests } from '../domain/rateLimits';
+import { localChains } from '../domain/payments/testDeposits';
+import { confirmPayment, SIMULATION_MSG, simulatePayment } from '../domain/testMode/simulations';
 import { requireKey } from './auth';
 import { GatewayError } from './errors';
 import { depositView, withdrawalView } from '../domain/payments/views';
@@ -54,13 +59,17 @@ import type { GatewayHandlers, GatewayReply, GatewaySchemas } from './types';
 
 const DEFAULT_PAGE = 50;
 
-function accountView(account: GatewayAccount): GatewaySchemas['Account'] {
+/** Test helper calls a minute per key. */
+const TEST_HELPER_LIMIT = 30;
+
+function accountView(account: GatewayAccount, livemode: boolean): GatewaySchemas['Account'] {
   return {
     unique_id: account.uniqueId,
     method: account.methodCode,
     chain_id: account.chainId,
     address: account.address,
     created_at: account.createdAt,
+    livemode,
   };
 }
 
@@ -96,6 +105,27 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
   // The process's rates and their few seconds' cache (domain/rates/).
   const rates = new RateBook({ db: ctx.db, config: ctx.config });
   const tokenOnChain = tokenOnChainOf(ctx.chain);
+  const local = localChains(ctx.config, ctx.db);
+
+  /**
+   * The test helpers: a test key's only, and at most TEST_HELPER_LIMIT calls a minute per key
+   * (each makes blocks on a chain every test app shares).
+   */
+  async function testHelperAllowed(key: { id: string; livemode: boolean }, reply: FastifyReply) {
+    if (key.livemode) throw new GatewayError(403, 'test_mode_only', SIMULATION_MSG.liveApp);
+    const now = ctx.clock().getTime();
+    const window = await claimRequests(ctx.db, `test-helpers:${key.id}`, 60_000, now, 1);
+    if (window.count > TEST_HELPER_LIMIT) {
+      const seconds = Math.max(1, Math.ceil((window.resetAt - now) / 1000));
+      void reply.header('retry-after', String(seconds));
+      throw new GatewayError(
+        429,
+        'rate_limited',
+        `At most ${TEST_HELPER_LIMIT} test payments or confirmations a minute per key: try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+      );
+    }
+  }
+
   return {
     async listMethods(request) {
       const key = requireKey(request);
@@ -125,7 +155,7 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
         now: ctx.clock(),
       });
       void reply.code(created ? 201 : 200);
-      return accountView(account) satisfies GatewayReply<'createAccount'>;
+      return accountView(account, key.livemode) satisfies GatewayReply<'createAccount'>;
     },
 
     async listAccounts(request) {
@@ -135,7 +165,7 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
         limit: request.query.limit ?? DEFAULT_PAGE,
       });
       return {
-        data: page.accounts.map(accountView),
+        data: page.accounts.map((account) => accountView(account, key.livemode)),
         next_cursor: page.nextCursor,
       } satisfies GatewayReply<'listAccounts'>;
     },
@@ -143,7 +173,9 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
     async getCustomerAccounts(request) {
       const key = requireKey(request);
       const accounts = await customerAccounts(ctx.db, key.appId, request.params.unique_id);
-      return { data: accounts.map(accountView) } satisfies GatewayReply<'getCustomerAccounts'>;
+      return {
+        data: accounts.map((account) => accountView(account, key.livemode)),
+      } satisfies GatewayReply<'getCustomerAccounts'>;
     },
 
     // Not async: the polled page, kept, is answered without a promise.
@@ -161,7 +193,7 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
       const answer = async () => {
         const found = await listDeposits(ctx.db, key.appId, filter, page);
         return {
-          data: found.deposits.map(depositView),
+          data: found.deposits.map((deposit) => withMode(depositView(deposit), key.livemode)),
           next_cursor: found.nextCursor,
         } satisfies GatewayReply<'listDeposits'>;
       };
@@ -182,8 +214,9 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
 
     async getDeposit(request) {
       const key = requireKey(request);
-      return depositView(
-        await getDeposit(ctx.db, key.appId, request.params.id),
+      return withMode(
+        depositView(await getDeposit(ctx.db, key.appId, request.params.id)),
+        key.livemode,
       ) satisfies GatewayReply<'getDeposit'>;
     },
 
@@ -224,7 +257,7 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
       void reply.code(answer.status);
       // Stripe's header: this is the first request's answer, nothing was done again.
       if (answer.replayed) void reply.header('idempotent-replayed', 'true');
-      return answer.body satisfies GatewayReply<'createWithdrawal'>;
+      return withMode(answer.body, key.livemode) satisfies GatewayReply<'createWithdrawal'>;
     },
 
     async createInvoice(request, reply) {
@@ -276,7 +309,7 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
           : { ...(await create()), replayed: false };
       void reply.code(answer.status);
       if (answer.replayed) void reply.header('idempotent-replayed', 'true');
-      return answer.body satisfies GatewayReply<'createInvoice'>;
+      return withMode(answer.body, key.livemode) satisfies GatewayReply<'createInvoice'>;
     },
 
     async listInvoices(request) {
@@ -295,7 +328,7 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
         { cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
       );
       return {
-        data: page.invoices,
+        data: page.invoices.map((invoice) => withMode(invoice, key.livemode)),
         next_cursor: page.nextCursor,
       } satisfies GatewayReply<'listInvoices'>;
     },
@@ -315,42 +348,37 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
           now: ctx.clock().getTime(),
           until: () => Infinity,
         },
-        async () => (await getInvoice(ctx.db, key.appId, id)) satisfies GatewayReply<'getInvoice'>,
+        async () =>
+          withMode(
+            await getInvoice(ctx.db, key.appId, id),
+            key.livemode,
+          ) satisfies GatewayReply<'getInvoice'>,
       );
     },
 
     async cancelInvoice(request) {
       const key = requireKey(request);
-      return (await cancelInvoice(
-        ctx.db,
-        key.appId,
-        request.params.id,
-        ctx.clock(),
-      )) satisfies GatewayReply<'cancelInvoice'>;
+      return withMode(
+        await cancelInvoice(ctx.db, key.appId, request.params.id, ctx.clock()),
+        key.livemode,
+      ) satisfies GatewayReply<'cancelInvoice'>;
     },
 
     async markInvoice(request) {
       const key = requireKey(request);
-      return (await markInvoice(
-        ctx.db,
-        key.appId,
-        request.params.id,
-        request.body,
-        ctx.clock(),
-      )) satisfies GatewayReply<'markInvoice'>;
+      return withMode(
+        await markInvoice(ctx.db, key.appId, request.params.id, request.body, ctx.clock()),
+        key.livemode,
+      ) satisfies GatewayReply<'markInvoice'>;
     },
 
     async acceptInvoicePayment(request) {
       const key = requireKey(request);
       const { id, payment_id: paymentId } = request.params;
-      return (await acceptPayment(
-        ctx.db,
-        rates,
-        key.appId,
-        id,
-        paymentId,
-        ctx.clock(),
-      )) satisfies GatewayReply<'acceptInvoicePayment'>;
+      return withMode(
+        await acceptPayment(ctx.db, rates, key.appId, id, paymentId, ctx.clock()),
+        key.livemode,
+      ) satisfies GatewayReply<'acceptInvoicePayment'>;
     },
 
     async createRefund(request, reply) {
@@ -404,7 +432,7 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
       );
       void reply.code(answer.status);
       if (answer.replayed) void reply.header('idempotent-replayed', 'true');
-      return answer.body satisfies GatewayReply<'createRefund'>;
+      return withMode(answer.body, key.livemode) satisfies GatewayReply<'createRefund'>;
     },
 
     async listRefunds(request) {
@@ -418,26 +446,26 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
       );
       const urls = { serverKey: ctx.config.secretKey };
       return {
-        data: page.rows.map((row) => refundView(row, urls)),
+        data: page.rows.map((row) => withMode(refundView(row, urls), key.livemode)),
         next_cursor: page.nextCursor,
       } satisfies GatewayReply<'listRefunds'>;
     },
 
     async getRefund(request) {
       const key = requireKey(request);
-      return refundView(await refundRow(ctx.db, key.appId, request.params.id), {
-        serverKey: ctx.config.secretKey,
-      }) satisfies GatewayReply<'getRefund'>;
+      const row = await refundRow(ctx.db, key.appId, request.params.id);
+      return withMode(
+        refundView(row, { serverKey: ctx.config.secretKey }),
+        key.livemode,
+      ) satisfies GatewayReply<'getRefund'>;
     },
 
     async cancelRefund(request) {
       const key = requireKey(request);
-      return (await cancelRefund(
-        ctx.db,
-        key.appId,
-        request.params.id,
-        ctx.clock(),
-      )) satisfies GatewayReply<'cancelRefund'>;
+      return withMode(
+        await cancelRefund(ctx.db, key.appId, request.params.id, ctx.clock()),
+        key.livemode,
+      ) satisfies GatewayReply<'cancelRefund'>;
     },
 
     async createPaymentLink(request, reply) {
@@ -491,7 +519,7 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
           : { ...(await create()), replayed: false };
       void reply.code(answer.status);
       if (answer.replayed) void reply.header('idempotent-replayed', 'true');
-      return answer.body satisfies GatewayReply<'createPaymentLink'>;
+      return withMode(answer.body, key.livemode) satisfies GatewayReply<'createPaymentLink'>;
     },
 
     async listPaymentLinks(request) {
@@ -504,25 +532,27 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
         { origin: originOf(request), now: ctx.clock() },
       );
       return {
-        data: page.links,
+        data: page.links.map((link) => withMode(link, key.livemode)),
         next_cursor: page.nextCursor,
       } satisfies GatewayReply<'listPaymentLinks'>;
     },
 
     async getPaymentLink(request) {
       const key = requireKey(request);
-      return (await getPaymentLink(ctx.db, key.appId, request.params.id, {
+      const link = await getPaymentLink(ctx.db, key.appId, request.params.id, {
         origin: originOf(request),
         now: ctx.clock(),
-      })) satisfies GatewayReply<'getPaymentLink'>;
+      });
+      return withMode(link, key.livemode) satisfies GatewayReply<'getPaymentLink'>;
     },
 
     async deactivatePaymentLink(request) {
       const key = requireKey(request);
-      return (await deactivatePaymentLink(ctx.db, key.appId, request.params.id, {
+      const link = await deactivatePaymentLink(ctx.db, key.appId, request.params.id, {
         origin: originOf(request),
         now: ctx.clock(),
-      })) satisfies GatewayReply<'deactivatePaymentLink'>;
+      });
+      return withMode(link, key.livemode) satisfies GatewayReply<'deactivatePaymentLink'>;
     },
 
     async listRates(request) {
@@ -554,15 +584,16 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
         { cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
       );
       return {
-        data: page.withdrawals.map(withdrawalView),
+        data: page.withdrawals.map((w) => withMode(withdrawalView(w), key.livemode)),
         next_cursor: page.nextCursor,
       } satisfies GatewayReply<'listWithdrawals'>;
     },
 
     async getWithdrawal(request) {
       const key = requireKey(request);
-      return withdrawalView(
-        await getWithdrawal(ctx.db, key.appId, request.params.id),
+      return withMode(
+        withdrawalView(await getWithdrawal(ctx.db, key.appId, request.params.id)),
+        key.livemode,
       ) satisfies GatewayReply<'getWithdrawal'>;
     },
 
@@ -605,11 +636,53 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
         limit: request.query.limit ?? DEFAULT_PAGE,
       });
       return {
-        // The stored envelopes are what gateway.yaml's Event describes: they were made from it.
-        data: page.bodies.map((body) => JSON.parse(body) as GatewaySchemas['Event']),
+        data: page.bodies.map((body) => storedEvent(body, key.livemode)),
         next: String(page.next),
         has_more: page.hasMore,
       } satisfies GatewayReply<'listEvents'>;
+    },
+
+    async simulatePayment(request, reply) {
+      const key = requireKey(request);
+      await testHelperAllowed(key, reply);
+      const { body } = request;
+      const paid = await simulatePayment(ctx.db, local, {
+        appId: key.appId,
+        invoiceId: body.invoice_id,
+        address: body.address,
+        method: body.method,
+        amount: body.amount,
+        scenario: body.scenario,
+        now: ctx.clock(),
+      });
+      void reply.code(201);
+      return {
+        scenario: paid.scenario,
+        invoice_id: paid.invoiceId,
+        address: paid.address,
+        method: paid.method,
+        chain_id: paid.chainId,
+        amount: paid.amount,
+        tx_hash: paid.txHash,
+        block_number: paid.blockNumber,
+        confirmations: paid.confirmations,
+        livemode: false,
+      } satisfies GatewayReply<'simulatePayment'>;
+    },
+
+    async confirmTestPayment(request, reply) {
+      const key = requireKey(request);
+      await testHelperAllowed(key, reply);
+      const mined = await confirmPayment(ctx.db, local, {
+        appId: key.appId,
+        txHash: request.body.payment,
+      });
+      return {
+        chain_id: mined.chainId,
+        head: mined.head,
+        mined: mined.mined,
+        livemode: false,
+      } satisfies GatewayReply<'confirmTestPayment'>;
     },
 
     async sendTestEvent(request, reply) {

@@ -129,6 +129,7 @@ describe('gateway invoices', () => {
     ]);
     const now = t.clock().toISOString();
     expect(invoice).toEqual({
+      livemode: true,
       id: expect.stringMatching(/^inv_[0-9a-z]{26}$/),
       status: 'new',
       exceptions: [],

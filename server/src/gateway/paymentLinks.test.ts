@@ -80,6 +80,7 @@ describe('gateway payment links', () => {
     const link = res.json();
     const now = t.clock().toISOString();
     expect(link).toEqual({
+      livemode: true,
       id: expect.stringMatching(/^plink_[0-9a-z]{26}$/),
       url: expect.stringMatching(new RegExp(`^http://${HOST}/l/[a-z0-9]{16}$`)),
       title: 'Blue mug',

@@ -147,6 +147,7 @@ describe('gateway withdrawals', () => {
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body).toEqual({
+      livemode: true,
       id: expect.stringMatching(/^wd_/),
       unique_id: 'payout-1',
       method: 'USDT-BEP20',

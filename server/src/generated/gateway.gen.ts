@@ -670,6 +670,61 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/test/payments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Simulate a shopper's payment (test mode)
+     * @description Pays a test invoice, or a test deposit account, as a shopper would: a real transfer on the
+     *     local chain of the method's test network, found by the watcher like any payment. Follow it
+     *     with the invoice, its webhooks, or `POST /test/confirm` to give it its confirmations now.
+     *
+     *     Scenarios (an invoice's amounts come from what it still asks in the method):
+     *     - `full`: all of it; `partial`: half of it; `over`: a tenth more;
+     *     - `late`: the invoice's expiry is moved to now, as a test clock would, then it is paid in
+     *       full: within the app's late window it settles flagged `paid_late`, else it expires
+     *       with the payment recorded late;
+     *     - `wrong_network`: the amount in the same coin or token on another EVM test network, to
+     *       the same address: flagged `wrong_network`, for the merchant to accept or refund.
+     *
+     *     A deposit account has no price: send `amount` with `full` or `wrong_network`. `amount`,
+     *     when given, replaces the scenario's amount. Live keys get 403 `test_mode_only`; a method on
+     *     a public test network the operator configured takes real testnet transfers instead (409).
+     *     At most 30 calls a minute per key (429).
+     */
+    post: operations['simulatePayment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/test/confirm': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Confirm a simulated payment now (test mode)
+     * @description Mines the blocks a simulated payment still needs (its method's confirmations) on the local chain of its test network, so the watcher confirms it on its next pass and the invoice or deposit moves on with its webhooks. `payment` is the `tx_hash` of `POST /test/payments`. Live keys get 403 `test_mode_only`.
+     */
+    post: operations['confirmTestPayment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   'deposit.pending': {
@@ -1256,12 +1311,14 @@ export interface components {
     Account: {
       unique_id: components['schemas']['UniqueId'];
       method: components['schemas']['MethodCode'];
-      /** @description The chain the address lives on (0 stands for Tron). */
+      /** @description The chain the address lives on (0 stands for Tron; in test mode, -1 for its test network, Nile). */
       chain_id: number;
       /** @description Where the customer pays; in the chain's own form (0x… or T…). */
       address: string;
       /** Format: date-time */
       created_at: string;
+      /** @description false for a test mode object (made with a `csl_test_…` key, on a test network): it never moves real money and never counts in live figures. */
+      livemode: boolean;
     };
     AccountList: {
       data: components['schemas']['Account'][];
@@ -1314,6 +1371,8 @@ export interface components {
        * @enum {string|null}
        */
       flag?: 'wrong_network' | 'wrong_asset' | null;
+      /** @description false for a test mode object (made with a `csl_test_…` key, on a test network): it never moves real money and never counts in live figures. */
+      livemode: boolean;
     };
     /** @description The envelope of a deposit event. */
     DepositEvent: {
@@ -1337,6 +1396,8 @@ export interface components {
       /** @description The app the deposit belongs to. */
       app_id: string;
       data: components['schemas']['Deposit'];
+      /** @description false for a test mode event (of a test app, sent to its test mode Webhook URl with its own secret). */
+      livemode: boolean;
     };
     /** @description The envelope of a test event. */
     TestPingEvent: {
@@ -1359,6 +1420,8 @@ export interface components {
         /** @description A fixed text. */
         message: string;
       };
+      /** @description false for a test mode event (of a test app, sent to its test mode Webhook URl with its own secret). */
+      livemode: boolean;
     };
     /** @description An event envelope, as POSTed to the Webhook URl. */
     Event:
@@ -1451,6 +1514,8 @@ export interface components {
        * @description Its last status change.
        */
       updated_at: string;
+      /** @description false for a test mode object (made with a `csl_test_…` key, on a test network): it never moves real money and never counts in live figures. */
+      livemode: boolean;
     };
     WithdrawalPage: {
       data: components['schemas']['Withdrawal'][];
@@ -1482,6 +1547,8 @@ export interface components {
       /** @description The app the withdrawal belongs to. */
       app_id: string;
       data: components['schemas']['Withdrawal'];
+      /** @description false for a test mode event (of a test app, sent to its test mode Webhook URl with its own secret). */
+      livemode: boolean;
     };
     Balance: {
       method: components['schemas']['MethodCode'];
@@ -1737,6 +1804,8 @@ export interface components {
       payments: components['schemas']['InvoicePayment'][];
       /** @description Its refunds, oldest first, in short. */
       refunds: components['schemas']['InvoiceRefund'][];
+      /** @description false for a test mode object (made with a `csl_test_…` key, on a test network): it never moves real money and never counts in live figures. */
+      livemode: boolean;
     };
     /** @description The envelope of an invoice event. */
     InvoiceEvent: {
@@ -1761,6 +1830,8 @@ export interface components {
       /** @description The app the invoice belongs to. */
       app_id: string;
       data: components['schemas']['Invoice'];
+      /** @description false for a test mode event (of a test app, sent to its test mode Webhook URl with its own secret). */
+      livemode: boolean;
     };
     CreatePaymentLinkRequest: {
       /** @description What the shopper pays for, the page's heading and the invoices' description. */
@@ -1832,6 +1903,8 @@ export interface components {
        */
       updated_at: string;
       totals: components['schemas']['PaymentLinkTotals'];
+      /** @description false for a test mode object (made with a `csl_test_…` key, on a test network): it never moves real money and never counts in live figures. */
+      livemode: boolean;
     };
     /** @description What the link's invoices came to, now. */
     PaymentLinkTotals: {
@@ -1951,6 +2024,8 @@ export interface components {
        * @description Its last change.
        */
       updated_at: string;
+      /** @description false for a test mode object (made with a `csl_test_…` key, on a test network): it never moves real money and never counts in live figures. */
+      livemode: boolean;
     };
     RefundPage: {
       data: components['schemas']['Refund'][];
@@ -1981,6 +2056,62 @@ export interface components {
       /** @description The app the refund belongs to. */
       app_id: string;
       data: components['schemas']['Refund'];
+      /** @description false for a test mode event (of a test app, sent to its test mode Webhook URl with its own secret). */
+      livemode: boolean;
+    };
+    SimulatePaymentRequest: {
+      /** @description The test invoice to pay; or send `address`. */
+      invoice_id?: string;
+      /** @description A test deposit account's address to pay; or send `invoice_id`. */
+      address?: string;
+      /** @description The method to pay in: one the invoice offers (default its first), or one of the app's on the account's network (default the first). */
+      method?: components['schemas']['MethodCode'];
+      /** @description What to send, in the method's units (decimal text); replaces the scenario's amount. Required for an account. */
+      amount?: string;
+      /**
+       * @description The payment to make (see the operation).
+       * @enum {string}
+       */
+      scenario: 'full' | 'partial' | 'over' | 'late' | 'wrong_network';
+    };
+    SimulatedPayment: {
+      /**
+       * @description The scenario run.
+       * @enum {string}
+       */
+      scenario: 'full' | 'partial' | 'over' | 'late' | 'wrong_network';
+      /** @description The invoice paid; null for an account. */
+      invoice_id: string | null;
+      /** @description Where the transfer went. */
+      address: string;
+      /** @description The method sent in (for `wrong_network`, the other network's). */
+      method: components['schemas']['MethodCode'];
+      /** @description The test network's chain id. */
+      chain_id: number;
+      /** @description What was sent, in the method's units. */
+      amount: string;
+      /** @description The transfer's hash; `payment` of `POST /test/confirm`. */
+      tx_hash: string;
+      /** @description The block that carries it. */
+      block_number: number;
+      /** @description The blocks on top it needs before it counts as confirmed. */
+      confirmations: number;
+      /** @description Always false. */
+      livemode: boolean;
+    };
+    ConfirmTestPaymentRequest: {
+      /** @description The simulated payment's `tx_hash`. */
+      payment: string;
+    };
+    TestConfirmation: {
+      /** @description The test network's chain id. */
+      chain_id: number;
+      /** @description The network's latest block after mining. */
+      head: number;
+      /** @description The blocks mined now (0 when it had its confirmations already). */
+      mined: number;
+      /** @description Always false. */
+      livemode: boolean;
     };
     Error: {
       error: {
@@ -2033,7 +2164,16 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description The key lacks the operation's ability, or the caller is outside the app's IP whitelist; for a withdrawal, also an app without a whitelist. */
+    /** @description The simulation cannot run now: the invoice is not new or processing, or is paid in full already; the method runs on a public test network; no other EVM test network has the asset. */
+    SimulationConflict: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The key lacks the operation's ability, or the caller is outside the app's IP whitelist; for a withdrawal, also an app without a whitelist; for a test helper, a live key. */
     Forbidden: {
       headers: {
         [name: string]: unknown;
@@ -3100,6 +3240,70 @@ export interface operations {
       401: components['responses']['Unauthenticated'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  simulatePayment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SimulatePaymentRequest'];
+      };
+    };
+    responses: {
+      /** @description The transfer made, not yet confirmed. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SimulatedPayment'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['SimulationConflict'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  confirmTestPayment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ConfirmTestPaymentRequest'];
+      };
+    };
+    responses: {
+      /** @description The blocks mined. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TestConfirmation'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['SimulationConflict'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['InvalidRequest'];
       429: components['responses']['TooManyRequests'];

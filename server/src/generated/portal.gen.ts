@@ -859,6 +859,34 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/cryptosafelock/app-test-mode/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Open an app's test mode
+     * @description The app's test mode, as its test app: made on the first call (with the app's payment
+     *     methods on their test networks, paying out to the same addresses), the same app on every
+     *     call after. The test app is an app of its own (`livemode` false): its keys are test keys
+     *     (`csl_test_…`), its webhook URL and signing secret are its own, its payments run on the
+     *     built-in local chain (or the public test networks the operator configured), and nothing
+     *     of it counts in live figures (the dashboard, Usage, Daily Logs, the plan's limits). It is
+     *     not in `getApps`; the portal shows its tabs through the same calls with its id. Called
+     *     with a test app's id, it answers that app. An unknown app, or one of another account, is a
+     *     404.
+     */
+    post: operations['openTestMode'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/cryptosafelock/app-details/{id}': {
     parameters: {
       query?: never;
@@ -1632,10 +1660,10 @@ export interface components {
      */
     AuthType: 'mpin' | 'authenticator' | 'otp';
     /**
-     * @description The chain a payment method runs on, as used for block-explorer links and native coins: 56 BNB Smart Chain (BNB), 137 Polygon (POL), 1 Ethereum (ETH), 42161 Arbitrum (ETH), 250 Fantom (FTM), 10 Optimism (ETH), 0 Tron (TRX).
+     * @description The chain a payment method runs on, as used for block-explorer links and native coins: 56 BNB Smart Chain (BNB), 137 Polygon (POL), 1 Ethereum (ETH), 42161 Arbitrum (ETH), 250 Fantom (FTM), 10 Optimism (ETH), 0 Tron (TRX). Test mode's methods run on the test networks: 97 BNB Smart Chain Testnet, 11155111 Sepolia, 80002 Polygon Amoy, -1 Tron Nile.
      * @enum {integer}
      */
-    ChainId: 56 | 137 | 1 | 42161 | 250 | 10 | 0;
+    ChainId: 56 | 137 | 1 | 42161 | 250 | 10 | 0 | 97 | 11155111 | 80002 | -1;
     /** @description The body of every failure (HTTP 4xx, and the invoice calls' 503). Clients show the first message of the first entry of `errors`, or `msg` when `errors` is empty. */
     ErrorEnvelope: {
       /** @description Failure flag; the reference server always sends false. */
@@ -1758,6 +1786,12 @@ export interface components {
       invoice_late_window_minutes: number;
       /** @description The app's logo, shown on its checkout and payment link pages: a stored image's file name, served by `getImage` (public by name); null when the app has none (`uploadAppLogo`, `removeAppLogo`). */
       logo: string | null;
+      /** @description false for an app's test mode (`openTestMode`): a test app of its own, with its own keys (`csl_test_…`), webhook URL and secret, payment methods on the test networks, and objects that never count in live figures. true for every app the account lists. */
+      livemode: boolean;
+      /** @description The app whose test mode this is; present on test apps only. */
+      live_app_id?: string;
+      /** @description The app's test app, once its test mode has been opened (`openTestMode`); absent until then, and on test apps. */
+      test_app_id?: string;
     };
     /** @description A subscription package. */
     Package: {
@@ -3038,6 +3072,15 @@ export interface components {
       auth_type: components['schemas']['AuthType'];
       /** @description The refreshed profile (its `auth_type` is the new one); the reference server sends it so the client's stored profile follows. */
       profile?: components['schemas']['Profile'];
+    };
+    /** @description An app's test app. */
+    OpenTestModeResponse: {
+      /** @description Success flag (true). */
+      status: components['schemas']['Status'];
+      /** @description A message to show. */
+      msg: string;
+      /** @description The test app (`livemode` false). */
+      app: components['schemas']['App'];
     };
     /** @description The account's apps (sidebar list). */
     AppListResponse: {
@@ -4953,6 +4996,35 @@ export interface operations {
       404: components['responses']['NotFound'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  openTestMode: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The test app. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OpenTestModeResponse'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
     };
   };

@@ -11,7 +11,7 @@ const SECRET_PARAMETER =
   /key|token|secret|passw|pwd|signature|^sig$|auth|session|cookie|credential/i;
 
 /** An API key or a webhook secret, whatever carries it. */
-const SECRET_TEXT = /(?:csl_live_|whsec_)[^&#/?\s]*/gi;
+const SECRET_TEXT = /(?:csl_live_|csl_test_|whsec_)[^&#/?\s]*/gi;
 
 /** A refund's claim link: whoever holds the token in its path chooses where the money goes. */
 const CLAIM_LINK = /^\/refund\/[^/?#]+/;

@@ -8,6 +8,7 @@ import {
 import { appDetails, LIST_NAMES } from '../domain/apps/appDetails';
 import { createApp, listApps, ownedApp, updateApp } from '../domain/apps/apps';
 import { changeAppLogo, removeAppLogo } from '../domain/apps/logo';
+import { openTestMode } from '../domain/testMode/testApps';
 import {
   gasWalletBalances,
   updatePaymentMethod,
@@ -67,6 +68,18 @@ export const appsHandlers: HandlerModule = (ctx) => {
         clientOf(request),
       );
       return done('App created successfully', { data: apps, app }) satisfies Reply<'createApp'>;
+    },
+
+    async openTestMode(request) {
+      const user = requireUser(request);
+      const app = await openTestMode(
+        ctx.db,
+        user.id,
+        request.params.id,
+        isoNow(ctx.clock),
+        ctx.sign,
+      );
+      return done('Test mode', { app }) satisfies Reply<'openTestMode'>;
     },
 
     async updateApp(request) {

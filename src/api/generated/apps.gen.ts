@@ -31,6 +31,12 @@ const injectedRtkApi = api.injectEndpoints({
         method: 'POST',
       }),
     }),
+    openTestMode: build.mutation<OpenTestModeApiResponse, OpenTestModeApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/app-test-mode/${encodeURIComponent(String(queryArg.id))}`,
+        method: 'POST',
+      }),
+    }),
     getAppDetails: build.query<GetAppDetailsApiResponse, GetAppDetailsApiArg>({
       query: (queryArg) => ({
         url: `/cryptosafelock/app-details/${encodeURIComponent(String(queryArg.id))}`,
@@ -138,6 +144,11 @@ export type UploadAppLogoApiArg = {
 };
 export type RemoveAppLogoApiResponse = /** status 200 The logo is removed. */ UpdateAppResponse;
 export type RemoveAppLogoApiArg = {
+  /** The app (`App.id`). */
+  id: Id;
+};
+export type OpenTestModeApiResponse = /** status 200 The test app. */ OpenTestModeResponse;
+export type OpenTestModeApiArg = {
   /** The app (`App.id`). */
   id: Id;
 };
@@ -253,6 +264,12 @@ export type App = {
   invoice_late_window_minutes: number;
   /** The app's logo, shown on its checkout and payment link pages: a stored image's file name, served by `getImage` (public by name); null when the app has none (`uploadAppLogo`, `removeAppLogo`). */
   logo: string | null;
+  /** false for an app's test mode (`openTestMode`): a test app of its own, with its own keys (`csl_test_…`), webhook URL and secret, payment methods on the test networks, and objects that never count in live figures. true for every app the account lists. */
+  livemode: boolean;
+  /** The app whose test mode this is; present on test apps only. */
+  live_app_id?: string;
+  /** The app's test app, once its test mode has been opened (`openTestMode`); absent until then, and on test apps. */
+  test_app_id?: string;
 };
 export type AppListResponse = {
   /** Success flag (true). */
@@ -332,7 +349,15 @@ export type UploadAppLogoRequest = {
   /** One JPEG or PNG image (judged by content), at most 2 MB (2097152 bytes). */
   logo: Blob;
 };
-export type ChainId = 56 | 137 | 1 | 42161 | 250 | 10 | 0;
+export type OpenTestModeResponse = {
+  /** Success flag (true). */
+  status: Status;
+  /** A message to show. */
+  msg: string;
+  /** The test app (`livemode` false). */
+  app: App;
+};
+export type ChainId = 56 | 137 | 1 | 42161 | 250 | 10 | 0 | 97 | 11155111 | 80002 | -1;
 export type PaymentMethod = {
   /** The payment method's id. */
   id: string;
@@ -763,6 +788,7 @@ export const {
   useUpdateAppMutation,
   useUploadAppLogoMutation,
   useRemoveAppLogoMutation,
+  useOpenTestModeMutation,
   useGetAppDetailsQuery,
   useLazyGetAppDetailsQuery,
   useListTokensQuery,

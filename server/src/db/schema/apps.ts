@@ -24,6 +24,10 @@ export interface AppsTable {
   invoice_late_window_minutes: ColumnType<number, number | undefined, number>;
   /** The logo's stored file name (a `files` row of kind app_logo); null without one. */
   logo: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1 for an app; 0 for the test app that holds an app's test objects. */
+  livemode: ColumnType<Flag, Flag | undefined, Flag>;
+  /** The test app's live app (one test app each); null for a live app. */
+  live_app_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AppPaymentMethodsTable {

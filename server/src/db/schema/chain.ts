@@ -27,6 +27,8 @@ export interface PaymentMethodsTable {
   confirmations: ColumnType<number, number | undefined, number>;
   /** Smallest deposit credited, in the token's units (decimal string); smaller ones fail. */
   min_deposit: ColumnType<string, string | undefined, string>;
+  /** 1 for a live method; 0 for a test mode's (the same code on its test network). */
+  livemode: ColumnType<Flag, Flag | undefined, Flag>;
 }
 
 export interface ChainTransfersTable {

@@ -29,7 +29,16 @@ const transactionCounts = prepared(
   (db, p) =>
     db
       .selectFrom('app_daily_usage')
-      .where('app_id', 'in', db.selectFrom('apps').select('id').where('user_id', '=', p.userId))
+      .where(
+        'app_id',
+        'in',
+        db
+          .selectFrom('apps')
+          .select('id')
+          .where('user_id', '=', p.userId)
+          // Test apps' transactions are not the merchant's business figures.
+          .where('livemode', '=', 1),
+      )
       .select((eb) => {
         const both = eb(eb.ref('deposit_count'), '+', eb.ref('withdraw_count'));
         const countSince = (day: string) =>

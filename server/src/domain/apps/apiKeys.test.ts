@@ -5,7 +5,8 @@ describe('API keys', () => {
     const a = newApiKey();
     const b = newApiKey();
     expect(a.key).toMatch(/^csl_live_[0-9a-z]{32}$/);
-    expect(a.key.startsWith(KEY_PREFIX)).toBe(true);
+    expect(a.key.startsWith(KEY_PREFIX.live)).toBe(true);
+    expect(newApiKey(false).key).toMatch(/^csl_test_[0-9a-z]{32}$/);
     expect(a.key).not.toBe(b.key);
     expect(a.hash).toBe(hashApiKey(a.key));
     expect(a.hash).toMatch(/^[0-9a-f]{64}$/);

@@ -40,9 +40,12 @@ const KEY_MSG = {
   unknownPermission: (value: string) => `'${value}' is not an available permission.`,
 } as const;
 
-/** Recognisable in logs and by secret scanners, like `sk_live_` keys elsewhere. */
-export const KEY_PREFIX = 'csl_live_';
-const PREFIX_SHOWN = KEY_PREFIX.length + 6;
+/**
+ * Recognisable in logs and by secret scanners, like `sk_live_` and `sk_test_` keys elsewhere: a
+ * live app's keys, and a test app's (test mode).
+ */
+export const KEY_PREFIX = { live: 'csl_live_', test: 'csl_test_' } as const;
+const PREFIX_SHOWN = KEY_PREFIX.live.length + 6;
 
 // One-shot, as sessions.ts's hashToken: every gateway request hashes its key.
 export function hashApiKey(key: string): string {
@@ -50,8 +53,8 @@ export function hashApiKey(key: string): string {
 }
 
 /** A new key: 160 random bits after the prefix. */
-export function newApiKey(): { key: string; hash: string; prefix: string } {
-  const key = `${KEY_PREFIX}${base32(randomBytes(20))}`;
+export function newApiKey(livemode = true): { key: string; hash: string; prefix: string } {
+  const key = `${livemode ? KEY_PREFIX.live : KEY_PREFIX.test}${base32(randomBytes(20))}`;
   return { key, hash: hashApiKey(key), prefix: key.slice(0, PREFIX_SHOWN) };
 }
 
@@ -114,7 +117,7 @@ export async function generateApiKey(
   if (name === '') errors.token_name = [KEY_MSG.nameRequired];
   if (!abilities.ok) errors.abilities = [abilities.message];
   if (!abilities.ok || name === '') throw new InvalidError(undefined, errors);
-  const { key, hash, prefix } = newApiKey();
+  const { key, hash, prefix } = newApiKey(app.livemode === 1);
   const row = {
     id: newId('key'),
     app_id: app.id,

@@ -155,13 +155,15 @@ const apiLogPage = pagePrepared((db, p, direction) =>
 );
 
 // App details, the most read app screen, runs these on every read: prepared and kept.
+/** The active methods of one mode: a test app offers the test networks' only. */
 const activeMethods = prepared(
-  {},
-  (db) =>
+  { livemode: 1 as 0 | 1 },
+  (db, { livemode }) =>
     db
       .selectFrom('payment_methods')
       .selectAll()
       .where('is_active', '=', 1)
+      .where('livemode', '=', livemode)
       .orderBy('sort_order', 'asc'),
   { ownerOf: () => EVERY_OWNER },
 );
@@ -196,7 +198,7 @@ export async function appDetails(
   // each is a pooled connection's; SQLite runs them one after another anyway).
   const [testMethods, methods, totals, used, counts, daily] = await Promise.all([
     testMethodsByChain(db, appId, local),
-    activeMethods(db, {}),
+    activeMethods(db, { livemode: app.livemode }),
     // Usage: the Daily Logs summed per method (appUsage.ts), so the two tabs always agree.
     methodTotals(db, appId, view),
     methodsOfApp(db, { appId }),

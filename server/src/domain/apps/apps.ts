@@ -83,7 +83,12 @@ export function checkAppFields(
  * An app as the API shows it. Ready (1) needs a payment method in use; the stored status is
  * the merchant's own switch (Merchant Setting), so an app with methods can still be set Not Ready.
  */
-export function toAppView(row: Selectable<AppsTable>, methodCount: number, nowIso: string): App {
+export function toAppView(
+  row: Selectable<AppsTable>,
+  methodCount: number,
+  nowIso: string,
+  testAppId: string | null = null,
+): App {
   return {
     id: row.id,
     app_name: row.app_name,
@@ -99,6 +104,9 @@ export function toAppView(row: Selectable<AppsTable>, methodCount: number, nowIs
     invoice_underpayment_tolerance: row.invoice_underpayment_tolerance,
     invoice_late_window_minutes: row.invoice_late_window_minutes,
     logo: row.logo,
+    livemode: row.livemode === 1,
+    ...(row.live_app_id === null ? {} : { live_app_id: row.live_app_id }),
+    ...(testAppId === null ? {} : { test_app_id: testAppId }),
   };
 }
 
@@ -125,7 +133,16 @@ const appsOf = prepared(
           .whereRef('app_payment_methods.app_id', '=', 'apps.id')
           .as('method_count'),
       )
+      .select((eb) =>
+        eb
+          .selectFrom('apps as test')
+          .select('test.id')
+          .whereRef('test.live_app_id', '=', 'apps.id')
+          .as('test_app_id'),
+      )
       .where('apps.user_id', '=', userId)
+      // Test apps show through their live app (openTestMode), never as apps of their own.
+      .where('apps.livemode', '=', 1)
       .orderBy('apps.created_at', 'asc')
       .orderBy('apps.id', 'asc'),
   { ownerOf: (p) => p.userId },
@@ -133,7 +150,9 @@ const appsOf = prepared(
 
 export async function listApps(db: Executor, userId: string, nowIso: string): Promise<App[]> {
   const rows = await appsOf(db, { userId });
-  return rows.map(({ method_count, ...row }) => toAppView(row, Number(method_count ?? 0), nowIso));
+  return rows.map(({ method_count, test_app_id, ...row }) =>
+    toAppView(row, Number(method_count ?? 0), nowIso, test_app_id ?? null),
+  );
 }
 
 /**
@@ -175,6 +194,7 @@ async function refuseOverAppLimit(db: Executor, userId: string, nowIso: string):
     .selectFrom('apps')
     .select((e) => e.fn.countAll<number>().as('n'))
     .where('user_id', '=', userId)
+    .where('livemode', '=', 1)
     .executeTakeFirstOrThrow();
   if (Number(n) >= limit) throw new InvalidError(APP_MSG.appLimit(limit, sub !== undefined));
 }

@@ -12,6 +12,8 @@ export interface GatewayKey {
   readonly abilities: readonly string[];
   /** The app's whitelist, one canonical address or CIDR per line; null allows any address. */
   readonly whitelist: string | null;
+  /** false for a test app's key (csl_test_…): it sees and makes test objects only. */
+  readonly livemode: boolean;
 }
 
 // Every gateway request asks: prepared.
@@ -21,7 +23,13 @@ const liveKey = prepared(
     db
       .selectFrom('api_keys')
       .innerJoin('apps', 'apps.id', 'api_keys.app_id')
-      .select(['api_keys.id', 'api_keys.app_id', 'api_keys.abilities', 'apps.whitelist_ip'])
+      .select([
+        'api_keys.id',
+        'api_keys.app_id',
+        'api_keys.abilities',
+        'apps.whitelist_ip',
+        'apps.livemode',
+      ])
       .where('api_keys.token_hash', '=', p.tokenHash)
       .where('api_keys.revoked_at', 'is', null),
   // Kept under the key's app (db/ownerChanges.ts): revoking the key or changing the app's
@@ -55,6 +63,7 @@ function keyOf(row: LiveKeyRow): GatewayKey {
       appId: row.app_id,
       abilities: Array.isArray(parsed) ? parsed.filter((a) => typeof a === 'string') : [],
       whitelist: row.whitelist_ip,
+      livemode: row.livemode === 1,
     };
     keyOfRow.set(row, key);
   }

@@ -58,6 +58,8 @@ export async function usePaymentMethod(
     .select(['id', 'network_type', 'code', 'token_contract_address'])
     .where('id', '=', input.payment_method_id)
     .where('is_active', '=', 1)
+    // A test app takes test networks' methods only, a live app live ones.
+    .where('livemode', '=', app.livemode)
     .executeTakeFirst();
   if (!method) throw new NotFoundError();
   const address = checkedPayout(method, input.collect_address);

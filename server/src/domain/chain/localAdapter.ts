@@ -17,7 +17,7 @@ import {
   type TransferRef,
 } from './adapter';
 import { lockForTransaction } from '../../db/locks';
-import { addressKey, specUsdt, type SpecChainId } from './specChains';
+import { addressKey, isTronChain, specUsdt, type SpecChainId } from './specChains';
 
 /** BEP20 USDT has 18 decimals; the local chain mimics it. */
 export const LOCAL_TOKEN_DECIMALS = 18;
@@ -215,9 +215,9 @@ async function appendTransfer(
   const hash = randomBytes(32).toString('hex');
   const recorded: ChainTransfer = {
     // Tron transaction ids are bare hex; EVM hashes carry 0x.
-    txHash: transfer.chainId === 0 ? hash : `0x${hash}`,
+    txHash: isTronChain(transfer.chainId) ? hash : `0x${hash}`,
     logIndex: transfer.token === null ? NATIVE_LOG_INDEX : 0,
-    from: transfer.chainId === 0 ? TRON_ZERO_ADDRESS : zeroAddress,
+    from: isTronChain(transfer.chainId) ? TRON_ZERO_ADDRESS : zeroAddress,
     to: addressKey(transfer.to),
     amount: transfer.amount,
     blockNumber,

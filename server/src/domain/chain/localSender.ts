@@ -19,7 +19,7 @@ import {
   type ChainSender,
   type SentReceipt,
 } from './sender';
-import { addressKey, type SpecChainId } from './specChains';
+import { addressKey, isTronChain, type SpecChainId } from './specChains';
 
 // The local chain takes signed transactions as a real one does: the raw EIP-155 transaction is
 // decoded, its sender recovered from the signature, and it is accepted only when that sender's
@@ -49,7 +49,7 @@ async function nonceOf(db: Db, chainId: number, address: string): Promise<number
 
 /** Checks and mines a signed transaction on local chain `chainId`; its hash. */
 export async function acceptLocalTransaction(db: Db, chainId: SpecChainId, raw: Hex): Promise<Hex> {
-  if (chainId === 0) {
+  if (isTronChain(chainId)) {
     throw new TransactionRejectedError('Sending is not supported on this network yet.');
   }
   let tx;

@@ -8,7 +8,7 @@ import type { PaymentMethodsTable } from '../../db/schema';
 // follow openapi.yaml's examples (pm_usdt_bsc, 'BNB Smart Chain'). Codes, confirmations and
 // minimum deposits are the gateway's (server/openapi/gateway.yaml); confirmations follow common
 // exchange practice per chain (BSC 15, Tron 19, Ethereum 12, Polygon 128).
-export const PAYMENT_METHODS: readonly Insertable<PaymentMethodsTable>[] = [
+const LIVE_METHODS: readonly Insertable<PaymentMethodsTable>[] = [
   {
     id: 'pm_usdt_bsc',
     code: 'USDT-BEP20',
@@ -137,4 +137,51 @@ export const PAYMENT_METHODS: readonly Insertable<PaymentMethodsTable>[] = [
     sort_order: 8,
     is_active: 1,
   },
+];
+
+/**
+ * Test mode's network for each live chain id: the public test network an operator may point it
+ * at (CHAIN_RPC_URLS), else the local chain under that id, apart from the live chain's blocks.
+ * Tron has no EVM chain id (its mainnet is 0 here), so its test network is -1.
+ */
+export const TEST_CHAIN_OF: ReadonlyMap<number, number> = new Map([
+  [56, 97], // BNB Smart Chain Testnet
+  [1, 11155111], // Sepolia
+  [137, 80002], // Polygon Amoy
+  [0, -1], // Tron Nile
+]);
+
+const TEST_NETWORK_NAMES: ReadonlyMap<number, string> = new Map([
+  [97, 'BNB Smart Chain Testnet'],
+  [11155111, 'Sepolia'],
+  [80002, 'Polygon Amoy'],
+  [-1, 'Tron Nile'],
+]);
+
+/** The test method of a live method's id: every method exists in test mode, same code and rules. */
+export function testMethodId(liveMethodId: string): string {
+  return `${liveMethodId}_test`;
+}
+
+/**
+ * Each live method's test twin: same code, decimals, confirmations and minimum, on the test
+ * network of its chain. Its token contract is the live one's, which names the token on the local
+ * chain.
+ */
+const TEST_METHODS: readonly Insertable<PaymentMethodsTable>[] = LIVE_METHODS.map((m) => {
+  const chainId = TEST_CHAIN_OF.get(m.chain_id);
+  if (chainId === undefined) throw new Error(`No test network for chain ${m.chain_id}`);
+  return {
+    ...m,
+    id: testMethodId(m.id),
+    chain_id: chainId as PaymentMethodsTable['chain_id'],
+    network_name: TEST_NETWORK_NAMES.get(chainId) ?? `${m.network_name} (test)`,
+    sort_order: m.sort_order + 100,
+    livemode: 0,
+  };
+});
+
+export const PAYMENT_METHODS: readonly Insertable<PaymentMethodsTable>[] = [
+  ...LIVE_METHODS,
+  ...TEST_METHODS,
 ];

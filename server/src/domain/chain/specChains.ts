@@ -18,6 +18,11 @@ export function isEvmChain(chainId: number): boolean {
   return PAYMENT_METHODS.some((m) => m.chain_id === chainId && m.network_type === 'EVM');
 }
 
+/** Tron (0) and its test network (-1): no EVM chain ids, their own address and hash forms. */
+export function isTronChain(chainId: number): boolean {
+  return PAYMENT_METHODS.some((m) => m.chain_id === chainId && m.network_type === 'TRON');
+}
+
 /** The chain's USDT method (the users' wallet deposits on BNB Smart Chain read it). */
 export function specUsdt(chainId: number): { contract: string; decimals: number } | undefined {
   const method = PAYMENT_METHODS.find(

@@ -1,9 +1,10 @@
 import type { Db } from '../../db/connection';
 import type { components } from '../../generated/gateway.gen';
+import type { Unmoded } from '../livemode';
 import { eventsOfResources, type DeliveryRow } from '../webhooks/portal';
 import type { InvoiceEventType, RefundEventType } from '../webhooks/events';
 
-type Invoice = components['schemas']['Invoice'];
+type Invoice = Unmoded<components['schemas']['Invoice']>;
 type InvoiceEvent = components['schemas']['InvoiceEvent'];
 type RefundEvent = components['schemas']['RefundEvent'];
 

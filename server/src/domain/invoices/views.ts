@@ -16,8 +16,10 @@ import {
 import { unitsToDecimal } from '../money';
 import { displayPlaces, valuePlaces } from '../rates/currencies';
 import type { MachineInvoice, MachinePayment } from './stateMachine';
+import type { Unmoded } from '../livemode';
+import { isTronChain } from '../chain/specChains';
 
-type Invoice = components['schemas']['Invoice'];
+type Invoice = Unmoded<components['schemas']['Invoice']>;
 
 // An invoice as the gateway shows it, shared by its handlers and by the invoice webhooks, whose
 // `data` must be exactly what GET /invoices/{id} answers. Values in the invoice's currency are
@@ -123,7 +125,7 @@ export function machinePayments(
 
 /** EIP-681: `ethereum:<token>@<chain>/transfer?address=…&uint256=…`, or the coin's form. */
 export function paymentUri(option: OptionRecord, raw: bigint): string | null {
-  if (option.chain_id === 0) return null;
+  if (isTronChain(option.chain_id)) return null;
   return option.token_contract
     ? `ethereum:${option.token_contract}@${option.chain_id}/transfer?address=${option.address}&uint256=${raw}`
     : `ethereum:${option.address}@${option.chain_id}?value=${raw}`;

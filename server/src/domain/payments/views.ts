@@ -1,6 +1,7 @@
 import type { GatewayDeposit } from './depositReads';
 import type { Withdrawal } from './withdrawalReads';
 import type { components } from '../../generated/gateway.gen';
+import type { Unmoded } from '../livemode';
 
 type GatewaySchemas = components['schemas'];
 
@@ -10,7 +11,7 @@ type GatewaySchemas = components['schemas'];
 /** Why a deposit failed: before the credit (below_minimum, reorged) or after it (gas, sweep). */
 const DEPOSIT_FAILURES = ['below_minimum', 'reorged', 'gas_failed', 'sweep_failed'] as const;
 
-export function depositView(deposit: GatewayDeposit): GatewaySchemas['Deposit'] {
+export function depositView(deposit: GatewayDeposit): Unmoded<GatewaySchemas['Deposit']> {
   return {
     id: deposit.id,
     unique_id: deposit.uniqueId,
@@ -30,7 +31,7 @@ export function depositView(deposit: GatewayDeposit): GatewaySchemas['Deposit'] 
   };
 }
 
-export function withdrawalView(withdrawal: Withdrawal): GatewaySchemas['Withdrawal'] {
+export function withdrawalView(withdrawal: Withdrawal): Unmoded<GatewaySchemas['Withdrawal']> {
   return {
     id: withdrawal.id,
     unique_id: withdrawal.uniqueId,

@@ -3,10 +3,11 @@ import type { RefundStatus } from '../../db/schema';
 import type { components } from '../../generated/gateway.gen';
 import { afterCursor, pageOf } from '../cursor';
 import { NotFoundError } from '../errors';
+import type { Unmoded } from '../livemode';
 import { unitsToDecimal } from '../money';
 import { openSecret, sealSecret, type SealScope } from '../sealing';
 
-export type Refund = components['schemas']['Refund'];
+export type Refund = Unmoded<components['schemas']['Refund']>;
 
 // A refund as the gateway shows it, shared by its handlers and the refund.* webhooks, whose
 // `data` is what GET /refunds/{id} answers at that moment. The claim link is a bearer secret

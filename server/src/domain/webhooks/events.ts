@@ -9,6 +9,7 @@ import type { Withdrawal } from '../payments/withdrawalReads';
 import { newId } from '../ids';
 import { addJob } from '../../jobs/queue';
 import type { components } from '../../generated/gateway.gen';
+import { withMode, type Unmoded } from '../livemode';
 
 // The outbox. An event is written in the same transaction as the change it reports, so a
 // deposit never changes without its event and no event reports a change that was rolled back;
@@ -127,7 +128,8 @@ interface NewEvent {
   /** The resource whose events keep their order; a test.ping is its own resource. */
   resourceId?: string;
   uniqueId: string | null;
-  data: unknown;
+  /** The object as the gateway answers it, but for its mode (the app's, added here). */
+  data: object;
   now: Date;
 }
 
@@ -162,7 +164,7 @@ export async function emitWithdrawalEvent(
 export async function emitInvoiceEvents(
   trx: Transaction<Database>,
   appId: string,
-  invoice: components['schemas']['Invoice'],
+  invoice: Unmoded<components['schemas']['Invoice']>,
   types: readonly InvoiceEventType[],
   now: Date,
 ): Promise<void> {
@@ -186,7 +188,7 @@ export async function emitInvoiceEvents(
 export async function emitRefundEvent(
   trx: Transaction<Database>,
   appId: string,
-  refund: components['schemas']['Refund'],
+  refund: Unmoded<components['schemas']['Refund']>,
   type: RefundEventType,
   now: Date,
 ): Promise<void> {
@@ -258,6 +260,20 @@ async function recordEvents(
       }
     }
   }
+  // Each app's mode (its events' and their objects' livemode) and whether it takes webhooks.
+  const apps = new Map<string, { livemode: boolean; takesWebhooks: boolean }>();
+  for (const appId of appIds) {
+    const target = await trx
+      .selectFrom('apps')
+      .leftJoin('app_webhooks', 'app_webhooks.app_id', 'apps.id')
+      .select(['apps.callback_url', 'apps.livemode', 'app_webhooks.disabled_at'])
+      .where('apps.id', '=', appId)
+      .executeTakeFirst();
+    apps.set(appId, {
+      livemode: target?.livemode !== 0,
+      takesWebhooks: Boolean(target?.callback_url && !target.disabled_at),
+    });
+  }
   const appSeqs = new Map<string, number>();
   for (const appId of appIds) {
     await lockForTransaction(trx, `webhook_events:${appId}`);
@@ -275,12 +291,15 @@ async function recordEvents(
     const seq = (appSeqs.get(event.appId) ?? 0) + 1;
     appSeqs.set(event.appId, seq);
     const createdAt = event.now.toISOString();
+    const livemode = apps.get(event.appId)?.livemode ?? true;
     const body = JSON.stringify({
       id,
       type: event.type,
       created_at: createdAt,
       app_id: event.appId,
-      data: event.data,
+      // A test ping's data is a greeting, not an object of the app.
+      data: event.type === 'test.ping' ? event.data : withMode(event.data, livemode),
+      livemode,
     });
     return {
       id,
@@ -298,20 +317,10 @@ async function recordEvents(
   for (const part of chunks(values)) {
     await trx.insertInto('webhook_events').values(part).execute();
   }
-  const takesWebhooks = new Map<string, boolean>();
-  for (const appId of appIds) {
-    const target = await trx
-      .selectFrom('apps')
-      .leftJoin('app_webhooks', 'app_webhooks.app_id', 'apps.id')
-      .select(['apps.callback_url', 'app_webhooks.disabled_at'])
-      .where('apps.id', '=', appId)
-      .executeTakeFirst();
-    takesWebhooks.set(appId, Boolean(target?.callback_url && !target.disabled_at));
-  }
   const recorded: RecordedEvent[] = [];
   for (const [i, value] of values.entries()) {
     const event = rows[i]?.event;
-    if (!event || !takesWebhooks.get(value.app_id)) {
+    if (!event || !apps.get(value.app_id)?.takesWebhooks) {
       recorded.push({ eventId: value.id, deliveryId: null });
       continue;
     }

@@ -1,5 +1,7 @@
 import type { Db } from '../../db/connection';
+import type { components } from '../../generated/gateway.gen';
 import { fieldInvalid } from '../errors';
+import { withMode } from '../livemode';
 
 // The events API (GET /gateway/v1/events): an app's events in `seq` order, which is commit
 // order (events.ts says how), so a merchant whose endpoint was down catches up by paging with
@@ -63,4 +65,16 @@ async function assertPositionHeld(db: Db, appId: string, after: number): Promise
         'page, or 0 to read from the first event.',
     );
   }
+}
+
+/**
+ * A stored envelope as the gateway answers it. Events recorded before test mode carry no
+ * livemode: every one of them was live, and so was its object.
+ */
+export function storedEvent(body: string, livemode: boolean): components['schemas']['Event'] {
+  const event = JSON.parse(body) as { type: string; data: object; livemode?: boolean };
+  // The stored envelopes are what gateway.yaml's Event describes: they were made from it.
+  if (event.livemode !== undefined) return event as components['schemas']['Event'];
+  const data = event.type === 'test.ping' ? event.data : withMode(event.data, livemode);
+  return { ...event, data, livemode } as components['schemas']['Event'];
 }

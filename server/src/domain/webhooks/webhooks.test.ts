@@ -128,6 +128,7 @@ describe('webhook deliveries', () => {
       created_at: t.clock().toISOString(),
       app_id: appId,
       data: fromApi.json(),
+      livemode: true,
     });
 
     await mineLocalBlocks(t.db, 14);
