@@ -23,6 +23,8 @@ export const enhancedAppsApi = appsApi.enhanceEndpoints({
     removeAppLogo: {
       invalidatesTags: (_result, _error, arg) => ['AppList', { type: 'App', id: arg.id }],
     },
+    // The list names each app's test app once its test mode is open.
+    openTestMode: { invalidatesTags: ['AppList'] },
     generateApiKey: {
       invalidatesTags: (_result, _error, arg) => [
         { type: 'AppKeys', id: arg.generateApiKeyRequest.app_id },
@@ -89,6 +91,7 @@ export {
   useGetAppsQuery,
   useListTokenPermissionsQuery,
   useListTokensQuery,
+  useOpenTestModeMutation,
   useRemoveAppLogoMutation,
   useRequeueDepositMutation,
   useRequeueWithdrawMutation,

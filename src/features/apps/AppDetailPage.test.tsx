@@ -52,6 +52,45 @@ const OTHER_PAYOUT = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
 
 const message = (msg: string) => () => ok('updatePaymentMethod', { status: true, msg });
 
+describe('App detail: test mode', () => {
+  test('the switch opens the app’s test mode on the same tab, under the test mode banner', async () => {
+    const live = makeAppDetails();
+    const testApp = makeApp({ id: 'app_1t', livemode: false, live_app_id: 'app_1' });
+    server.use(
+      on('getAppDetails', ({ params }) =>
+        ok('getAppDetails', {
+          status: true,
+          data: params.id === 'app_1t' ? { ...live, app_data: testApp } : live,
+        }),
+      ),
+    );
+    const opened: unknown[] = [];
+    server.use(
+      on('openTestMode', ({ params }) => {
+        opened.push(params);
+        return ok('openTestMode', { status: true, msg: 'Test mode', app: testApp });
+      }),
+    );
+    const { user, location } = renderAt('/app/my-app/app_1/app-keys');
+    const toggle = await screen.findByRole('switch', { name: 'Test mode' });
+    expect(toggle).not.toBeChecked();
+    expect(screen.queryByText('TEST MODE')).not.toBeInTheDocument();
+    await user.click(toggle);
+    await waitFor(() => expect(location.current).toBe('/app/my-app/app_1t/app-keys'));
+    expect(opened).toEqual([{ id: 'app_1' }]);
+    expect(await screen.findByText('TEST MODE')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'TEST MODE: test keys, test networks and test data. No real money moves',
+    );
+    expect(screen.getByRole('switch', { name: 'Test mode' })).toBeChecked();
+    // Off again: the live app, without the banner, and nothing more opened.
+    await user.click(screen.getByRole('switch', { name: 'Test mode' }));
+    await waitFor(() => expect(location.current).toBe('/app/my-app/app_1/app-keys'));
+    await waitFor(() => expect(screen.queryByText('TEST MODE')).not.toBeInTheDocument());
+    expect(opened).toHaveLength(1);
+  });
+});
+
 describe('App detail: header, menu and tabs', () => {
   test('shows the name, description, back link and the left menu; the tab is in the URL', async () => {
     const { user, location } = renderTab('');

@@ -17,6 +17,7 @@ import { UsageTab } from './components/UsageTab';
 import { useMediaQuery } from '../../components/useMediaQuery';
 import './apps.scss';
 import { PageTitle } from '../../components/PageTitle';
+import { TestModeBanner, TestModeSwitch } from './components/TestModeSwitch';
 
 function TabContent({ tab, details }: { tab: TabSlug; details: AppDetails }) {
   const appId = details.app_data.id;
@@ -97,7 +98,11 @@ export default function AppDetailPage() {
       <QueryState query={app} what="this app">
         {({ data: details }) => (
           <>
-            <PageTitle lead={details.app_data.info || undefined}>
+            {!details.app_data.livemode && <TestModeBanner />}
+            <PageTitle
+              lead={details.app_data.info || undefined}
+              actions={<TestModeSwitch app={details.app_data} tab={tab} />}
+            >
               {details.app_data.app_name}
             </PageTitle>
             <div className="app-detail__layout">
