@@ -47,6 +47,9 @@ import { getWithdrawal, listWithdrawals } from '../domain/payments/withdrawalRea
 import { operationalWallets } from '../domain/payments/operationalWallets';
 import { requestWithdrawal } from '../domain/payments/withdrawals';
 import { keptAnswer } from '../http/keptAnswers';
+import { csvAnswer } from '../http/csvDownload';
+import { keyMay } from '../domain/apps/gatewayKeys';
+import { exportCsv, planExport } from '../domain/exports/stream';
 import { requireKey } from './auth';
 import { GatewayError } from './errors';
 import { depositView, withdrawalView } from '../domain/payments/views';
@@ -144,6 +147,32 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
       const key = requireKey(request);
       const accounts = await customerAccounts(ctx.db, key.appId, request.params.unique_id);
       return { data: accounts.map(accountView) } satisfies GatewayReply<'getCustomerAccounts'>;
+    },
+
+    exportRecords(request, reply) {
+      const key = requireKey(request);
+      const { query } = request;
+      const plan = planExport({
+        kind: request.params.kind,
+        version: query.version,
+        from: query.from,
+        to: query.to,
+      });
+      // The ability of the kind's records, rather than one of the operation's.
+      const missing = plan.kind.abilities.find((ability) => !keyMay(key, ability));
+      if (missing) {
+        throw new GatewayError(
+          403,
+          'ability_missing',
+          `This API key lacks the ${missing} ability.`,
+        );
+      }
+      const text = exportCsv(
+        { db: ctx.db, ownerId: key.appId, feeLeg: ctx.config.signer.feeAddress !== undefined },
+        plan,
+        { bom: query.bom ?? false },
+      );
+      return csvAnswer(reply, plan, text) satisfies GatewayReply<'exportRecords'>;
     },
 
     // Not async: the polled page, kept, is answered without a promise.

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import yaml from 'js-yaml';
+import { GATEWAY_OPENAPI_PATH } from '../../paths';
 import released from './releasedColumns.json';
 import { EXPORT_KINDS } from './kinds';
 
@@ -26,5 +29,18 @@ describe('export columns', () => {
   it('has every kind and version released in the fixture', () => {
     // A new kind or version is frozen in the fixture with the change that adds it.
     expect(current).toEqual(released);
+  });
+
+  it("are the columns the gateway's contract documents for the app's kinds", () => {
+    const contract = yaml.load(fs.readFileSync(GATEWAY_OPENAPI_PATH, 'utf8')) as {
+      paths: Record<string, { get: { 'x-export-columns': unknown } }>;
+    };
+    const documented = contract.paths['/exports/{kind}']?.get['x-export-columns'];
+    const appKinds = Object.fromEntries(
+      Object.entries(current).filter(
+        ([name]) => EXPORT_KINDS[name as keyof typeof EXPORT_KINDS].owner === 'app',
+      ),
+    );
+    expect(documented).toEqual(appKinds);
   });
 });
