@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import yaml from 'js-yaml';
-import { GATEWAY_OPENAPI_PATH } from '../../paths';
+import { GATEWAY_OPENAPI_PATH, OPENAPI_PATH } from '../../paths';
 import released from './releasedColumns.json';
 import { EXPORT_KINDS } from './kinds';
 
@@ -42,5 +42,19 @@ describe('export columns', () => {
       ),
     );
     expect(documented).toEqual(appKinds);
+  });
+
+  it("are the columns the portal's contract documents for the account's kinds", () => {
+    const contract = yaml.load(fs.readFileSync(OPENAPI_PATH, 'utf8')) as {
+      paths: Record<string, { post: { 'x-export-columns': unknown } }>;
+    };
+    const documented =
+      contract.paths['/cryptosafelock/exports/{kind}/link']?.post['x-export-columns'];
+    const accountKinds = Object.fromEntries(
+      Object.entries(current).filter(
+        ([name]) => EXPORT_KINDS[name as keyof typeof EXPORT_KINDS].owner === 'user',
+      ),
+    );
+    expect(documented).toEqual(accountKinds);
   });
 });

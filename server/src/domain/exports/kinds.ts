@@ -1,6 +1,8 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/connection';
+import type { InvoicesTable } from '../../db/schema';
 import { dailyLogs } from '../apps/usage';
+import { filtered as filteredInvoices } from '../invoices/invoices';
 import { microToString, unitsToDecimal } from '../money';
 import type { Cell } from './csv';
 
@@ -18,11 +20,18 @@ export interface Range {
   to?: string;
 }
 
+/** The Invoices tab's other filters, which only the invoices kind takes. */
+export interface InvoiceListFilter {
+  status?: InvoicesTable['status'];
+  orderId?: string;
+}
+
 export interface ReadQuery {
   db: Db;
   /** The app's id, or the user's (by the kind's owner). */
   ownerId: string;
   range: Range;
+  invoiceFilter?: InvoiceListFilter;
   /** Whether sweeps pay the gateway's fee apart (the Daily Logs' payout figure). */
   feeLeg: boolean;
 }
@@ -453,31 +462,29 @@ const invoices = kind({
   owner: 'app',
   abilities: ['invoices:read'],
   read: (q, last, _done, limit) =>
-    q.db
-      .selectFrom('invoices as i')
+    // The list's own filter (domain/invoices), so the file holds exactly the rows it selects.
+    filteredInvoices(q.db, q.ownerId, { ...q.invoiceFilter, ...q.range })
       .select([
-        'i.id',
-        'i.created_at',
-        'i.order_id',
-        'i.amount',
-        'i.currency',
-        'i.status',
-        'i.invalid_reason',
-        'i.paid_partial',
-        'i.paid_over',
-        'i.paid_late',
-        'i.marked',
-        'i.description',
-        'i.buyer_email',
-        'i.payment_link_id',
-        'i.expires_at',
-        'i.settled_at',
+        'id',
+        'created_at',
+        'order_id',
+        'amount',
+        'currency',
+        'status',
+        'invalid_reason',
+        'paid_partial',
+        'paid_over',
+        'paid_late',
+        'marked',
+        'description',
+        'buyer_email',
+        'payment_link_id',
+        'expires_at',
+        'settled_at',
       ])
-      .where('i.app_id', '=', q.ownerId)
-      .where(within('i.created_at', q.range))
-      .where(before('i.created_at', 'i.id', last))
-      .orderBy('i.created_at', CHUNK_ORDER)
-      .orderBy('i.id', CHUNK_ORDER)
+      .where(before('created_at', 'id', last))
+      .orderBy('created_at', CHUNK_ORDER)
+      .orderBy('id', CHUNK_ORDER)
       .limit(limit)
       .execute(),
   columns: {

@@ -5,6 +5,7 @@ import {
   isExportKind,
   type ExportKind,
   type ExportKindName,
+  type InvoiceListFilter,
   type Range,
   type ReadQuery,
 } from './kinds';
@@ -22,7 +23,13 @@ export interface ExportPlan {
   kind: ExportKind;
   version: number;
   range: Range;
+  /** The Invoices tab's status and order id, for the invoices kind. */
+  invoiceFilter: InvoiceListFilter;
 }
+
+const INVOICE_STATUSES: readonly string[] = ['new', 'processing', 'settled', 'expired', 'invalid'];
+const isInvoiceStatus = (value: string): value is NonNullable<InvoiceListFilter['status']> =>
+  INVOICE_STATUSES.includes(value);
 
 /** The newest version of a kind's columns: the default. */
 export const latestVersion = (kind: ExportKind): number => kind.versions.length;
@@ -36,6 +43,8 @@ export function planExport(input: {
   version?: number;
   from?: string;
   to?: string;
+  status?: string;
+  orderId?: string;
 }): ExportPlan {
   if (!isExportKind(input.kind)) {
     throw fieldInvalid(
@@ -64,7 +73,20 @@ export function planExport(input: {
   if (range.from !== undefined && range.to !== undefined && range.from > range.to) {
     throw fieldInvalid('to', 'to must not be before from.');
   }
-  return { name: input.kind, kind, version, range };
+  const invoiceFilter: InvoiceListFilter = {};
+  if (input.status !== undefined || input.orderId !== undefined) {
+    if (input.kind !== 'invoices') {
+      throw fieldInvalid('status', 'Only the invoices list is filtered by status and order id.');
+    }
+    if (input.status !== undefined) {
+      if (!isInvoiceStatus(input.status)) {
+        throw fieldInvalid('status', `status must be one of ${INVOICE_STATUSES.join(', ')}.`);
+      }
+      invoiceFilter.status = input.status;
+    }
+    if (input.orderId !== undefined) invoiceFilter.orderId = input.orderId;
+  }
+  return { name: input.kind, kind, version, range, invoiceFilter };
 }
 
 /** The CSV text of an export: the header line (after a BOM when asked), then each chunk's rows. */
@@ -75,7 +97,7 @@ export async function* exportCsv(
 ): AsyncGenerator<string> {
   const names = plan.kind.versions[plan.version - 1] ?? [];
   yield `${options.bom ? BOM : ''}${csvRecords([[...names]])}`;
-  const q: ReadQuery = { ...source, range: plan.range };
+  const q: ReadQuery = { ...source, range: plan.range, invoiceFilter: plan.invoiceFilter };
   for await (const records of plan.kind.chunks(
     q,
     plan.version,
