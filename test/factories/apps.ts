@@ -215,6 +215,7 @@ export const fixtures = {
       { title: 'Create invoices', value: 'invoices:write' },
       { title: 'Read refunds', value: 'refunds:read' },
       { title: 'Create refunds', value: 'refunds:write' },
+      { title: 'Read logs', value: 'logs:read' },
     ],
   },
   generateApiKey: {

@@ -2,6 +2,7 @@ import { http, HttpResponse, type HttpResponseResolver } from 'msw';
 import type { appsApi } from '../../src/api/generated/apps.gen';
 import type { authApi } from '../../src/api/generated/auth.gen';
 import type { dashboardApi } from '../../src/api/generated/dashboard.gen';
+import type { exportsApi } from '../../src/api/generated/exports.gen';
 import type { invoicesApi } from '../../src/api/generated/invoices.gen';
 import type { kycApi } from '../../src/api/generated/kyc.gen';
 import type { notificationsApi } from '../../src/api/generated/notifications.gen';
@@ -19,6 +20,7 @@ import { assertMatchesContract, operationOf } from '../contract/openapi';
 type Endpoints = typeof authApi.endpoints &
   typeof appsApi.endpoints &
   typeof dashboardApi.endpoints &
+  typeof exportsApi.endpoints &
   typeof invoicesApi.endpoints &
   typeof kycApi.endpoints &
   typeof notificationsApi.endpoints &

@@ -52,6 +52,9 @@ import { withMode } from '../domain/livemode';
 import { claimRequests } from '../domain/rateLimits';
 import { localChains } from '../domain/payments/testDeposits';
 import { confirmPayment, SIMULATION_MSG, simulatePayment } from '../domain/testMode/simulations';
+import { csvAnswer } from '../http/csvDownload';
+import { keyMay } from '../domain/apps/gatewayKeys';
+import { exportCsv, planExport } from '../domain/exports/stream';
 import { requireKey } from './auth';
 import { GatewayError } from './errors';
 import { depositView, withdrawalView } from '../domain/payments/views';
@@ -176,6 +179,32 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
       return {
         data: accounts.map((account) => accountView(account, key.livemode)),
       } satisfies GatewayReply<'getCustomerAccounts'>;
+    },
+
+    exportRecords(request, reply) {
+      const key = requireKey(request);
+      const { query } = request;
+      const plan = planExport({
+        kind: request.params.kind,
+        version: query.version,
+        from: query.from,
+        to: query.to,
+      });
+      // The ability of the kind's records, rather than one of the operation's.
+      const missing = plan.kind.abilities.find((ability) => !keyMay(key, ability));
+      if (missing) {
+        throw new GatewayError(
+          403,
+          'ability_missing',
+          `This API key lacks the ${missing} ability.`,
+        );
+      }
+      const text = exportCsv(
+        { db: ctx.db, ownerId: key.appId, feeLeg: ctx.config.signer.feeAddress !== undefined },
+        plan,
+        { bom: query.bom ?? false },
+      );
+      return csvAnswer(reply, plan, text) satisfies GatewayReply<'exportRecords'>;
     },
 
     // Not async: the polled page, kept, is answered without a promise.

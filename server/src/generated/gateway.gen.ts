@@ -725,6 +725,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/exports/{kind}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the app's records as CSV
+     * @description Every row of one kind of the app's records whose time (`created_at`; the day, for
+     *     `daily_logs`) is within `from` (included) and `to` (left out), newest first, as CSV:
+     *     RFC 4180 (fields quoted when they hold a comma, a quote or a line break; every record ends
+     *     with CRLF), UTF-8, with a byte-order mark first when `bom=true` (Excel then reads it as
+     *     UTF-8). The first record names the columns. The answer is streamed: it starts at once and
+     *     holds any number of rows.
+     *
+     *     - **Abilities.** Each kind needs the ability of its records: `deposits` `deposits:read`,
+     *       `withdrawals` `withdrawals:read`, `accounts` `accounts:read`, `invoices`, `payments` and
+     *       `payment_links` `invoices:read`, `refunds` `refunds:read`, `api_logs`, `ipn_logs` and
+     *       `daily_logs` `logs:read`. Without it: 403 `ability_missing` naming it.
+     *     - **Columns are versioned.** `x-export-columns` below lists each kind's columns per
+     *       version. A released version's columns never change; new columns come as a new
+     *       version. Without `version` the newest is sent, so pin the version your spreadsheet
+     *       reads. The answer's `Export-Version` header says which was sent.
+     *     - **Cells.** Amounts are exact decimal strings (`12.5`, never `1.25e1`), their token or
+     *       currency in a column of their own (`asset` and `method`, or `currency`). Times are UTC
+     *       ISO 8601 (`2026-11-01T09:00:00.000Z`); an empty cell is no value. A cell that would
+     *       begin with `=`, `+`, `-`, `@`, a tab or a carriage return begins with an apostrophe
+     *       (`'=1+2`) so no spreadsheet runs it as a formula; exact numbers such as `-12.5` are left
+     *       as they are.
+     *     - **Statuses** are words: deposits `pending`, `queued_for_verification`, `credited`,
+     *       `gas_transferred`, `completed`, `failed`; withdrawals `queued`, `processing`,
+     *       `energy_transferred`, `awaiting_confirmation`, `completed`, `unsuccessful`,
+     *       `cancelled`; the others as the rest of this API names them.
+     */
+    get: operations['exportRecords'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   'deposit.pending': {
@@ -1270,6 +1314,21 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
+    /**
+     * @description A kind of the app's records: its deposits, withdrawals (and the sends that pay refunds), deposit accounts, API Logs, IPN Logs (webhook deliveries), Daily Logs, invoices, the payments found for them, refunds and payment links.
+     * @enum {string}
+     */
+    ExportKind:
+      | 'deposits'
+      | 'withdrawals'
+      | 'accounts'
+      | 'api_logs'
+      | 'ipn_logs'
+      | 'daily_logs'
+      | 'invoices'
+      | 'payments'
+      | 'refunds'
+      | 'payment_links';
     /**
      * @description The merchant's own id of a customer or an order (printable ASCII, no spaces).
      * @example order-1
@@ -3305,6 +3364,48 @@ export interface operations {
       404: components['responses']['NotFound'];
       409: components['responses']['SimulationConflict'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['InvalidRequest'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  exportRecords: {
+    parameters: {
+      query?: {
+        /** @description Only records at or after this time. */
+        from?: string;
+        /** @description Only records before this time. */
+        to?: string;
+        /** @description The file's format; CSV, the only one, by default. */
+        format?: 'csv';
+        /** @description The version of the kind's columns (`x-export-columns`); the newest by default. */
+        version?: number;
+        /** @description Begin the file with a UTF-8 byte-order mark, for Excel. */
+        bom?: boolean;
+      };
+      header?: never;
+      path: {
+        /** @description Which records. */
+        kind: components['schemas']['ExportKind'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The records as CSV, streamed. */
+      200: {
+        headers: {
+          /** @description The version of the columns sent. */
+          'Export-Version': number;
+          /** @description An attachment named after the kind and version, e.g. `deposits-v1.csv`. */
+          'Content-Disposition': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': NodeJS.ReadableStream;
+        };
+      };
+      401: components['responses']['Unauthenticated'];
+      403: components['responses']['Forbidden'];
       422: components['responses']['InvalidRequest'];
       429: components['responses']['TooManyRequests'];
     };

@@ -1646,10 +1646,124 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/cryptosafelock/exports/{kind}/link': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A short-lived link that downloads a list as CSV
+     * @description Every list's Download CSV. The session is a bearer token, which a browser's download (a
+     *     link it follows) cannot carry, so the download is two steps: this call, with the session,
+     *     checks what is asked (the kind, the app it belongs to, the range) and answers a signed
+     *     link valid for 60 seconds; the browser then follows the link (`downloadExport`) with no
+     *     session, and the file is streamed.
+     *
+     *     App kinds (`deposits` for Receive, `withdrawals` for Send, `accounts`, `api_logs`,
+     *     `ipn_logs`, `daily_logs`, `invoices`, `payments`, `refunds`, `payment_links`) need
+     *     `app_id`, an app of the account; the account's own kinds (`ledger`, `top_ups`,
+     *     `subscriptions`) take none. The rows are those the list shows, newest first, within
+     *     `from` and `to` when given. The columns, per version, are the gateway's
+     *     (`GET /gateway/v1/exports/{kind}`) for the app kinds, and `x-export-columns` below for the
+     *     account's.
+     */
+    post: operations['createExportLink'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cryptosafelock/exports/download': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download a list as CSV through its signed link
+     * @description The file a link from `createExportLink` names, streamed as its rows are read: RFC 4180,
+     *     UTF-8 (a byte-order mark first when the link asked for one), amounts as exact decimal
+     *     strings with their token or currency in a column of their own, times in UTC ISO 8601,
+     *     and every cell that would begin a formula (`=`, `+`, `-`, `@`, tab, carriage return)
+     *     begun with an apostrophe. No session: the link's signature is the authority, for 60
+     *     seconds, and the app is checked to still be the account's. An expired or altered link
+     *     is a 403.
+     */
+    get: operations['downloadExport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    /**
+     * @description A list that downloads: an app's deposits (Receive), withdrawals (Send), deposit accounts, API Logs, IPN Logs, Daily Logs, invoices, their payments, refunds and payment links; the account's wallet ledger, top-ups and subscription history.
+     * @enum {string}
+     */
+    ExportKind:
+      | 'deposits'
+      | 'withdrawals'
+      | 'accounts'
+      | 'api_logs'
+      | 'ipn_logs'
+      | 'daily_logs'
+      | 'invoices'
+      | 'payments'
+      | 'refunds'
+      | 'payment_links'
+      | 'ledger'
+      | 'top_ups'
+      | 'subscriptions';
+    /** @description What the download holds. */
+    CreateExportLinkRequest: {
+      /** @description The app whose list it is; required for the app's lists, refused for the account's. */
+      app_id?: components['schemas']['Id'];
+      /**
+       * Format: date-time
+       * @description Only rows at or after this time.
+       */
+      from?: string;
+      /**
+       * Format: date-time
+       * @description Only rows before this time.
+       */
+      to?: string;
+      /** @description The version of the columns; the newest when absent. */
+      version?: number;
+      /** @description Begin the file with a UTF-8 byte-order mark, for Excel. */
+      bom?: boolean;
+      /** @description The invoices list only, as its Status filter. */
+      status?: components['schemas']['InvoiceStatus'];
+      /** @description The invoices list only, as its Order Id filter (exact). */
+      order_id?: string;
+    };
+    /** @description A signed link to the file. */
+    ExportLinkResponse: {
+      /** @description Success flag (true). */
+      status: components['schemas']['Status'];
+      /** @description The link. */
+      data: {
+        /** @description The path to follow (same origin), with its signed token. */
+        url: string;
+        /**
+         * Format: date-time
+         * @description When the link stops working.
+         */
+        expires_at: string;
+      };
+    };
     /** @description Outcome flag of an answer. 1, true or 'success' mean ok; 0 or false mean failure. The reference server sends `true` on success (HTTP 200) and `false` in the ErrorEnvelope of 4xx answers; clients accept every form. */
     Status: boolean | (0 | 1) | 'success';
     /** @description An opaque identifier (letters, digits, `_` and `-`; at most 64 characters). */
@@ -6266,6 +6380,70 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  createExportLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Which list. */
+        kind: components['schemas']['ExportKind'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateExportLinkRequest'];
+      };
+    };
+    responses: {
+      /** @description The link, valid for 60 seconds. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ExportLinkResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  downloadExport: {
+    parameters: {
+      query: {
+        /** @description The link's signed token. */
+        token: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The list as CSV, streamed. */
+      200: {
+        headers: {
+          /** @description An attachment named after the kind and version, e.g. `deposits-v1.csv`. */
+          'Content-Disposition': string;
+          /** @description The version of the columns sent. */
+          'Export-Version': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': NodeJS.ReadableStream;
+        };
+      };
+      400: components['responses']['BadRequest'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
     };

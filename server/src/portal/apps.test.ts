@@ -361,6 +361,7 @@ describe('API keys', () => {
         { title: 'Create invoices', value: 'invoices:write' },
         { title: 'Read refunds', value: 'refunds:read' },
         { title: 'Create refunds', value: 'refunds:write' },
+        { title: 'Read logs', value: 'logs:read' },
       ],
     });
   });

@@ -3,6 +3,7 @@ import type { OperationInfo } from '../openapi/spec';
 import { appsHandlers } from './apps';
 import { authHandlers } from './auth';
 import { dashboardHandlers } from './dashboard';
+import { exportsHandlers } from './exports';
 import { invoicesHandlers } from './invoices';
 import { kycHandlers } from './kyc';
 import { notificationsHandlers } from './notifications';
@@ -32,6 +33,7 @@ export const HANDLER_MODULES: Record<string, HandlerModule> = {
   Invoices: invoicesHandlers,
   PaymentLinks: paymentLinksHandlers,
   Refunds: refundsHandlers,
+  Exports: exportsHandlers,
 };
 
 /**

@@ -8,6 +8,7 @@ import {
 } from '../../api/subscriptions';
 import { useAppSelector } from '../../app/hooks';
 import { DataTable, type Column } from '../../components/DataTable';
+import { DownloadCsvButton } from '../../components/DownloadCsvButton';
 import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
 import { usePagedQuery } from '../../components/usePagedQuery';
@@ -105,6 +106,7 @@ export default function HistoryPage() {
           <QueryState query={purchases} what="the purchases">
             {({ data: page }) => (
               <>
+                <DownloadCsvButton kind="subscriptions" />
                 <DataTable
                   hover
                   className="stack-table history-table align-middle mb-0"

@@ -29,6 +29,7 @@ describe('API keys', () => {
       'invoices:write',
       'refunds:read',
       'refunds:write',
+      'logs:read',
     ]);
     expect(checkAbilities(['balances:read', 'accounts:write'])).toEqual({
       ok: true,

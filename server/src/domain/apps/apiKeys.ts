@@ -32,6 +32,7 @@ export const TOKEN_PERMISSIONS = [
   { title: 'Create invoices', value: 'invoices:write' },
   { title: 'Read refunds', value: 'refunds:read' },
   { title: 'Create refunds', value: 'refunds:write' },
+  { title: 'Read logs', value: 'logs:read' },
 ] as const;
 
 const KEY_MSG = {

@@ -431,8 +431,8 @@ export interface InvoiceFilter {
   to?: string;
 }
 
-/** The app's invoices that pass `filter`, as a query to finish (order, page). */
-function filtered(db: Db, appId: string, filter: InvoiceFilter) {
+/** The app's invoices that pass `filter`, as a query to finish (order, page); exports read it too. */
+export function filtered(db: Db, appId: string, filter: InvoiceFilter) {
   return db
     .selectFrom('invoices')
     .where('app_id', '=', appId)

@@ -6,6 +6,7 @@ import { formatDate } from '../../../lib/format';
 import { ListTable } from './ListTable';
 import { TestDepositModal } from './TestDepositModal';
 import { usePagedList } from './usePagedList';
+import { DownloadCsvButton } from '../../../components/DownloadCsvButton';
 
 const COLUMNS: Column<Account>[] = [
   { header: 'Client Id', className: 'text-nowrap', cell: (account) => account.unique_id },
@@ -43,6 +44,7 @@ export function AccountsList({ appId }: { appId: string }) {
   };
   return (
     <>
+      <DownloadCsvButton kind="accounts" appId={appId} />
       <ListTable
         caption="Generated accounts"
         columns={testable ? [...COLUMNS, test] : COLUMNS}

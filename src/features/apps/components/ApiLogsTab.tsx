@@ -4,6 +4,7 @@ import type { Column } from '../../../components/DataTable';
 import { ListTable } from './ListTable';
 import { DateTime } from '../../../components/DateTime';
 import { usePagedList } from './usePagedList';
+import { DownloadCsvButton } from '../../../components/DownloadCsvButton';
 
 const COLUMNS: Column<ApiLog>[] = [
   {
@@ -21,5 +22,10 @@ const COLUMNS: Column<ApiLog>[] = [
 
 export function ApiLogsTab({ appId }: { appId: string }) {
   const list = usePagedList(appId, 'api_logs');
-  return <ListTable caption="API logs" columns={COLUMNS} rowKey={(log) => log.id} {...list} />;
+  return (
+    <>
+      <DownloadCsvButton kind="api_logs" appId={appId} />
+      <ListTable caption="API logs" columns={COLUMNS} rowKey={(log) => log.id} {...list} />
+    </>
+  );
 }

@@ -3,6 +3,7 @@ import type { Column } from '../../../components/DataTable';
 import { formatCoin, formatDate } from '../../../lib/format';
 import { ListTable } from './ListTable';
 import { usePagedList } from './usePagedList';
+import { DownloadCsvButton } from '../../../components/DownloadCsvButton';
 
 const COLUMNS: Column<DailyLog>[] = [
   { header: 'Date', className: 'text-nowrap', cell: (log) => formatDate(log.date) },
@@ -54,6 +55,15 @@ const COLUMNS: Column<DailyLog>[] = [
 export function DailyLogsTab({ appId }: { appId: string }) {
   const list = usePagedList(appId, 'daily_logs');
   return (
-    <ListTable caption="Daily logs" columns={COLUMNS} rowKey={(log) => log.id} compact {...list} />
+    <>
+      <DownloadCsvButton kind="daily_logs" appId={appId} />
+      <ListTable
+        caption="Daily logs"
+        columns={COLUMNS}
+        rowKey={(log) => log.id}
+        compact
+        {...list}
+      />
+    </>
   );
 }

@@ -21,6 +21,7 @@ import { PaymentLinkDetails } from './PaymentLinkDetails';
 import { PaymentLinksList } from './PaymentLinksList';
 import { RefundsList } from './RefundsList';
 import { LIVE } from './usePagedList';
+import { DownloadCsvButton } from '../../../components/DownloadCsvButton';
 
 const STATUSES = Object.keys(INVOICE_STATUS) as InvoiceStatus[];
 
@@ -136,6 +137,7 @@ function InvoiceList({ appId, onOpen }: { appId: string; onOpen: (id: string) =>
         <Button onClick={() => setCreating(true)}>Create Invoice</Button>
       </div>
       <InvoiceFilters onApply={setFilters} />
+      <DownloadCsvButton kind="invoices" appId={appId} filters={first} />
       <ListTable
         caption="Invoices"
         columns={columns}

@@ -19,6 +19,7 @@ import { ListTable } from './ListTable';
 import { DateTime } from '../../../components/DateTime';
 import { usePagedList } from './usePagedList';
 import { TitledModal } from '../../../components/TitledModal';
+import { DownloadCsvButton } from '../../../components/DownloadCsvButton';
 
 const STATUS: Record<WebhookDeliveryStatus, { label: string; bg: string }> = {
   pending: { label: 'Pending', bg: 'secondary' },
@@ -75,6 +76,7 @@ export function IpnLogsTab({ appId }: { appId: string }) {
   ];
   return (
     <>
+      <DownloadCsvButton kind="ipn_logs" appId={appId} />
       <ListTable caption="IPN logs" columns={columns} rowKey={(log) => log.id} {...list} />
       <TitledModal
         show={shown !== null}

@@ -10,6 +10,7 @@ import { CreatePaymentLinkModal } from './CreatePaymentLinkModal';
 import { ListTable } from './ListTable';
 import { CopyLinkButton, PaymentLinkBadge } from './PaymentLinkParts';
 import { LIVE } from './usePagedList';
+import { DownloadCsvButton } from '../../../components/DownloadCsvButton';
 
 /** The app's payment links with their totals, newest first, and Create payment link. */
 export function PaymentLinksList({
@@ -72,6 +73,7 @@ export function PaymentLinksList({
         </p>
         <Button onClick={() => setCreating(true)}>Create payment link</Button>
       </div>
+      <DownloadCsvButton kind="payment_links" appId={appId} />
       <ListTable
         caption="Payment links"
         columns={columns}

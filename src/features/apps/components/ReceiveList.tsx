@@ -11,6 +11,7 @@ import { DateTime } from '../../../components/DateTime';
 import { TxHash } from './TxHash';
 import { usePagedList } from './usePagedList';
 import { TitledModal } from '../../../components/TitledModal';
+import { DownloadCsvButton } from '../../../components/DownloadCsvButton';
 
 export function ReceiveList({ appId }: { appId: string }) {
   const list = usePagedList(appId, 'receive');
@@ -78,6 +79,7 @@ export function ReceiveList({ appId }: { appId: string }) {
 
   return (
     <>
+      <DownloadCsvButton kind="deposits" appId={appId} />
       <ListTable
         caption="Received transactions"
         columns={columns}

@@ -14,6 +14,7 @@ import { ListTable } from './ListTable';
 import { CopyClaimLinkButton, RefundBadge } from './RefundParts';
 import { TxHash } from './TxHash';
 import { LIVE } from './usePagedList';
+import { DownloadCsvButton } from '../../../components/DownloadCsvButton';
 
 /**
  * The app's refunds, newest first, or one invoice's (`invoiceId`): amount and token, status,
@@ -142,13 +143,16 @@ export function RefundsList({
   ];
 
   return (
-    <ListTable
-      caption={invoiceId === undefined ? 'Refunds' : 'Refunds of this invoice'}
-      columns={columns}
-      rowKey={(r) => r.id}
-      page={data?.data}
-      {...list}
-      stickyActions
-    />
+    <>
+      {invoiceId === undefined && <DownloadCsvButton kind="refunds" appId={appId} />}
+      <ListTable
+        caption={invoiceId === undefined ? 'Refunds' : 'Refunds of this invoice'}
+        columns={columns}
+        rowKey={(r) => r.id}
+        page={data?.data}
+        {...list}
+        stickyActions
+      />
+    </>
   );
 }

@@ -13,6 +13,7 @@ import { ListTable } from './ListTable';
 import { DateTime } from '../../../components/DateTime';
 import { TxHash } from './TxHash';
 import { usePagedList } from './usePagedList';
+import { DownloadCsvButton } from '../../../components/DownloadCsvButton';
 
 export function SendList({ appId }: { appId: string }) {
   const list = usePagedList(appId, 'send');
@@ -92,13 +93,16 @@ export function SendList({ appId }: { appId: string }) {
   ];
 
   return (
-    <ListTable
-      caption="Sent transactions"
-      columns={columns}
-      rowKey={(tx) => tx.id}
-      {...list}
-      stickyActions
-      compact
-    />
+    <>
+      <DownloadCsvButton kind="withdrawals" appId={appId} />
+      <ListTable
+        caption="Sent transactions"
+        columns={columns}
+        rowKey={(tx) => tx.id}
+        {...list}
+        stickyActions
+        compact
+      />
+    </>
   );
 }

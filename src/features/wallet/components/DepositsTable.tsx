@@ -6,6 +6,7 @@ import { explorerTxUrl } from '../../../lib/chains';
 import { formatCoin, formatDateTime } from '../../../lib/format';
 import { shorten } from '../../../lib/mask';
 import { COIN } from './DepositCard';
+import { DownloadCsvButton } from '../../../components/DownloadCsvButton';
 
 /** BNB Smart Chain: the only network wallet deposits use. */
 export const DEPOSIT_CHAIN_ID = 56;
@@ -41,6 +42,7 @@ export function DepositsTable({ rows }: { rows: WalletTransaction[] }) {
     <Card className="wallet-card">
       <Card.Body>
         <h2 className="wallet-card__title">Recent {COIN} Transactions</h2>
+        <DownloadCsvButton kind="top_ups" />
         <DataTable
           hover
           className="stack-table wallet-table align-middle mb-0"

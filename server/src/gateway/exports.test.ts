@@ -1,0 +1,95 @@
+import { parse } from 'csv-parse/sync';
+import { insertMerchantApp, insertReceive } from '../../test/appRows';
+import { testAppPerBlock } from '../../test/withTestApp';
+
+// GET /gateway/v1/exports/{kind}: the app's records as CSV, each kind behind its records' ability.
+
+const BASE = '/gateway/v1';
+
+describe('gateway exports', () => {
+  const t = testAppPerBlock({ env: { GATEWAY_RATE_LIMIT_MAX: '1000' } });
+
+  const get = (key: string, url: string) =>
+    t.inject({
+      method: 'GET',
+      url: `${BASE}${url}`,
+      headers: { authorization: `Bearer ${key}` },
+      remoteAddress: '127.0.0.1',
+    });
+
+  it('streams the deposits of a period as CSV, newest first, with the version sent', async () => {
+    const { appId, key } = await insertMerchantApp(t, 'gwx1', ['deposits:read']);
+    for (const [id, at] of [
+      ['rcv_old', '2026-10-31T23:59:59.999Z'],
+      ['rcv_a', '2026-11-01T00:00:00.000Z'],
+      ['rcv_b', '2026-11-15T08:00:00.000Z'],
+      ['rcv_late', '2026-12-01T00:00:00.000Z'],
+    ] as const) {
+      await insertReceive(t, {
+        id,
+        app_id: appId,
+        unique_id: 'c',
+        amount_micro: 2_500_000,
+        deposit_status: 1,
+        created_at: at,
+      });
+    }
+    const res = await get(
+      key,
+      '/exports/deposits?from=2026-11-01T00:00:00Z&to=2026-12-01T00:00:00Z&format=csv',
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="deposits-v1.csv"');
+    expect(res.headers['export-version']).toBe('1');
+    const records = parse(res.body) as string[][];
+    expect(records.map((r) => [r[0], r[7], r[8]])).toEqual([
+      ['id', 'amount', 'status'],
+      ['rcv_b', '2.5', 'completed'],
+      ['rcv_a', '2.5', 'completed'],
+    ]);
+  });
+
+  it('begins with a byte-order mark when asked', async () => {
+    const { key } = await insertMerchantApp(t, 'gwx2', ['deposits:read']);
+    const res = await get(key, '/exports/deposits?bom=true');
+    expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    expect(res.body.slice(1).split('\r\n')[0]).toMatch(/^id,created_at,/);
+  });
+
+  it('needs the ability of the kind', async () => {
+    const { key } = await insertMerchantApp(t, 'gwx3', ['deposits:read']);
+    const refused = await get(key, '/exports/api_logs');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({
+      error: { code: 'ability_missing', message: 'This API key lacks the logs:read ability.' },
+    });
+    const { key: writer } = await insertMerchantApp(t, 'gwx4', ['withdrawals:write']);
+    expect((await get(writer, '/exports/withdrawals')).statusCode).toBe(200);
+    expect((await get(writer, '/exports/deposits')).statusCode).toBe(403);
+  });
+
+  it('refuses an unknown kind, version or format with a message naming the field', async () => {
+    const { key } = await insertMerchantApp(t, 'gwx5', ['deposits:read']);
+    const version = await get(key, '/exports/deposits?version=2');
+    expect(version.statusCode).toBe(422);
+    expect(version.json()).toMatchObject({
+      error: {
+        code: 'invalid_request',
+        fields: { version: ['The deposits export has versions 1 to 1, not 2.'] },
+      },
+    });
+    const kind = await get(key, '/exports/secrets');
+    expect(kind.statusCode).toBe(422);
+    expect(kind.json().error.message).toMatch(/kind must be one of deposits/);
+    const format = await get(key, '/exports/deposits?format=xlsx');
+    expect(format.statusCode).toBe(422);
+    expect(format.json().error.message).toBe('format must be csv.');
+    const range = await get(
+      key,
+      '/exports/deposits?from=2026-12-01T00:00:00Z&to=2026-11-01T00:00:00Z',
+    );
+    expect(range.statusCode).toBe(422);
+    expect(range.json().error.fields).toEqual({ to: ['to must not be before from.'] });
+  });
+});
