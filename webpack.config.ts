@@ -8,6 +8,7 @@ import CssMinimizerPlugin from 'css-minimizer-webpack-plugin';
 import TerserPlugin from 'terser-webpack-plugin';
 import fs from 'node:fs';
 import Beasties from 'beasties';
+import { compileMessage } from '@lingui/message-utils/compileMessage';
 import { BROTLI, COMPRESS_FROM_BYTES, GZIP, writeCompressedTwins } from './scripts/precompress.mjs';
 import type { Compiler, Configuration } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
@@ -136,6 +137,24 @@ const swcRule = (production: boolean) => ({
   },
 });
 
+/**
+ * The portal's catalogues (src/i18n/catalogues/) compiled as they are bundled: each ICU message
+ * becomes the parsed form Lingui's runtime fills in, so no message parser ships to the browser.
+ */
+const catalogueRule = {
+  test: /[\\/]src[\\/]i18n[\\/]catalogues[\\/].+\.json$/,
+  type: 'json',
+  parser: {
+    parse: (source: string) =>
+      Object.fromEntries(
+        Object.entries(JSON.parse(source) as Record<string, string>).map(([key, message]) => [
+          key,
+          compileMessage(message),
+        ]),
+      ),
+  },
+};
+
 const defineApiBase = () =>
   new webpack.DefinePlugin({ __API_BASE__: JSON.stringify(process.env.API_BASE ?? '/api') });
 
@@ -161,6 +180,7 @@ const prerenderConfig = (): Configuration => ({
   module: {
     rules: [
       swcRule(true),
+      catalogueRule,
       // A style import becomes its unused source text: the web build compiles the styles.
       { test: /\.s?css$/, type: 'asset/source' },
       { test: /\.(png|jpe?g|svg|ico)$/, type: 'asset/resource', generator: { emit: false } },
@@ -216,6 +236,7 @@ function webConfig(production: boolean): Configuration & { devServer?: DevServer
     module: {
       rules: [
         swcRule(production),
+        catalogueRule,
         {
           test: /\.s?css$/,
           use: [
@@ -236,7 +257,8 @@ function webConfig(production: boolean): Configuration & { devServer?: DevServer
         filename: production ? 'assets/[name].[contenthash:10].css' : 'assets/[name].css',
         chunkFilename: production ? 'assets/[name].[contenthash:10].css' : 'assets/[name].css',
       }),
-      // moment's locales add ~350 KiB; the portal formats dates in English only.
+      // moment's locales add ~350 KiB: moment's own require of all of them is left out, and
+      // src/i18n/momentLocale.ts loads the one of the chosen language.
       new webpack.IgnorePlugin({ resourceRegExp: /^\.\/locale$/, contextRegExp: /moment$/ }),
       new ChunkGroupsPlugin(),
       defineApiBase(),

@@ -3,6 +3,7 @@ import { configure } from '@testing-library/react';
 import { File as NodeFile } from 'node:buffer';
 import { server } from './msw/server';
 import { loadToastify } from '../src/components/toast';
+import { changeLanguage, loadPortalCatalogue } from '../src/i18n/language';
 
 // jsdom's File is not a Blob of the fetch/FormData realm jest-fixed-jsdom installs: use Node's,
 // as a browser has one realm for all three.
@@ -15,8 +16,12 @@ beforeAll(async () => {
   server.listen({ onUnhandledRequest: 'error' });
   // Toasts then show synchronously, as in the browser after the first one (src/components/toast).
   await loadToastify();
+  // The signed-in screens' catalogue, as their layout loads it: a test may draw one part alone.
+  await loadPortalCatalogue();
 });
-afterEach(() => {
+afterEach(async () => {
+  // Every test starts in English, whatever the one before chose.
+  await changeLanguage('en');
   server.resetHandlers();
   localStorage.clear();
   document.cookie.split('; ').forEach((cookie) => {

@@ -7,6 +7,8 @@ import { preloadScreen } from './router';
 import { makePersistor, makeStore } from './store';
 import { prefetchToastify } from '../components/toast';
 import { selectIsSignedIn } from './session/sessionSlice';
+import { storedLanguage } from '../i18n/i18n';
+import { changeLanguage } from '../i18n/language';
 
 /** Builds the store and renders the app into #root (src/main.tsx calls it once). */
 export function boot(): void {
@@ -17,15 +19,19 @@ export function boot(): void {
   if (!container) throw new Error('The page has no #root element.');
 
   const app = <App store={store} navigation={navigation} Router={BrowserRouter} />;
+  // The language chosen in this browser before: its catalogue loads while the session is read.
+  const language = storedLanguage();
+  const languageReady = language === 'en' ? Promise.resolve() : changeLanguage(language);
 
   // Nothing renders before the stored session is read (what PersistGate did), so the first render
   // knows who is signed in.
-  makePersistor(store, () => {
+  const render = () => {
     // The build prerendered this public screen as a signed-out visitor sees it without a query
     // (src/prerender.tsx): hydrate it. A stored session redirects from there, and a query can fill
     // the form (/register?u=sponsor), so those screens are drawn afresh.
     const signedIn = selectIsSignedIn(store.getState());
-    const asPrerendered = window.location.search === '' && !signedIn;
+    // The prerendered markup is in English: another language draws the screen afresh.
+    const asPrerendered = window.location.search === '' && !signedIn && language === 'en';
     if (container.hasChildNodes() && asPrerendered) {
       // As a transition, hydration yields to the browser every few milliseconds instead of holding
       // the main thread for the whole tree (what Lighthouse counts as blocking time); the markup is
@@ -46,5 +52,7 @@ export function boot(): void {
       createRoot(container).render(app);
     }
     prefetchToastify();
-  });
+  };
+  // A catalogue that cannot load leaves the portal in English (the picker can try again).
+  makePersistor(store, () => void languageReady.catch(() => undefined).then(render));
 }

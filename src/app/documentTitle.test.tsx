@@ -26,7 +26,7 @@ describe('document title', () => {
       '/app/create-app',
       '/app/my-app/app_1/usage',
       '/nowhere',
-    ].map(documentTitle);
+    ].map((path) => documentTitle(path));
     expect(new Set(titles).size).toBe(titles.length);
     expect(documentTitle('/app/dashboard')).toBe('Home | CryptoSafeLock Merchant Portal');
     expect(documentTitle('/')).toBe('CryptoSafeLock Merchant Portal');

@@ -1,43 +1,48 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { paths } from './paths';
+import { t, useT, type MessageKey, type Translate } from '../i18n/i18n';
 
-const PORTAL = 'CryptoSafeLock Merchant Portal';
-
-/** Each screen's name, as the sidebar or the page's heading calls it. */
-const PAGES: Record<string, string> = {
-  [paths.login]: 'Sign In',
-  [paths.register]: 'Sign Up',
-  [paths.reset]: 'Reset Password',
-  [paths.dashboard]: 'Home',
-  [paths.allApps]: 'All Apps',
-  [paths.kyc]: 'Identity Verification',
-  [paths.profile]: 'Profile',
-  [paths.history]: 'Purchase History',
-  [paths.subscriptions]: 'Packages',
-  [paths.wallet]: 'Wallet',
-  [paths.authentication]: 'Authentication',
-  [paths.usages]: 'Usages',
-  [paths.support]: 'Support',
-  [paths.createApp]: 'Create New App',
-  [paths.changePassword]: 'Change Password',
+/**
+ * Each screen's name, as the sidebar or the page's heading calls it. The signed-in screens' names
+ * are in their own catalogue, which their layout loads.
+ */
+const PAGES: Record<string, MessageKey> = {
+  [paths.login]: 'title.login',
+  [paths.register]: 'title.register',
+  [paths.reset]: 'title.reset',
+  [paths.dashboard]: 'title.dashboard',
+  [paths.allApps]: 'title.allApps',
+  [paths.kyc]: 'title.kyc',
+  [paths.profile]: 'title.profile',
+  [paths.history]: 'title.history',
+  [paths.subscriptions]: 'title.subscriptions',
+  [paths.wallet]: 'title.wallet',
+  [paths.authentication]: 'title.authentication',
+  [paths.usages]: 'title.usages',
+  [paths.support]: 'title.support',
+  [paths.createApp]: 'title.createApp',
+  [paths.changePassword]: 'title.changePassword',
 };
 
 /**
  * The tab's title for a path, so a screen reader (and the browser's history) tells the screens
  * apart. Paths match case-insensitively, as the routes do.
  */
-export function documentTitle(pathname: string): string {
+export function documentTitle(pathname: string, translate: Translate = t): string {
   const path = pathname.toLowerCase().replace(/(.)\/+$/, '$1');
-  if (path === paths.root) return PORTAL;
-  const page = PAGES[path] ?? (path.startsWith('/app/my-app/') ? 'App Details' : 'Page Not Found');
-  return `${page} | ${PORTAL}`;
+  const portal = translate('title.portal');
+  if (path === paths.root) return portal;
+  const page =
+    PAGES[path] ?? (path.startsWith('/app/my-app/') ? 'title.appDetails' : 'title.notFound');
+  return `${translate(page)} | ${portal}`;
 }
 
 /** Keeps document.title in step with the route (called once, by the router). */
 export function useDocumentTitle(): void {
   const { pathname } = useLocation();
+  const translate = useT();
   useEffect(() => {
-    document.title = documentTitle(pathname);
-  }, [pathname]);
+    document.title = documentTitle(pathname, translate);
+  }, [pathname, translate]);
 }

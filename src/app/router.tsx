@@ -8,6 +8,7 @@ import { RequireSession } from './session/RequireSession';
 import { PublicOnly } from './session/PublicOnly';
 import { useDocumentTitle } from './documentTitle';
 import { paths } from './paths';
+import { loadPortalCatalogue } from '../i18n/language';
 import type { AppStore } from './store';
 
 type PageModule = { default: ComponentType };
@@ -89,9 +90,12 @@ export const routes: RouteObject[] = [
             ...apiReady,
             children: [
               {
-                ...page(
-                  'layout',
-                  () => import(/* webpackChunkName: "layout" */ '../features/layout/AppLayout'),
+                // The signed-in screens' catalogue (and moment's locale) arrive with their layout.
+                ...page('layout', () =>
+                  Promise.all([
+                    import(/* webpackChunkName: "layout" */ '../features/layout/AppLayout'),
+                    loadPortalCatalogue(),
+                  ]).then(([layout]) => layout),
                 ),
                 children: [
                   { index: true, element: <Navigate to={paths.dashboard} replace /> },

@@ -6,6 +6,7 @@ import { baseApi } from '../api/baseApi';
 import { useAppDispatch } from '../app/hooks';
 import { paths } from '../app/paths';
 import { loggedOut } from '../app/session/sessionSlice';
+import { useT } from '../i18n/i18n';
 
 export interface LogoutButtonProps {
   className?: string;
@@ -20,6 +21,7 @@ export function LogoutButton({ className, variant = 'outline-secondary' }: Logou
   const [logout, { isLoading }] = useLogoutMutation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
+  const t = useT();
 
   const onClick = async () => {
     try {
@@ -44,7 +46,7 @@ export function LogoutButton({ className, variant = 'outline-secondary' }: Logou
       {isLoading && (
         <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />
       )}
-      Logout
+      {t('layout.logout')}
     </Button>
   );
 }

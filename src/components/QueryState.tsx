@@ -23,8 +23,8 @@ interface Props<T> {
 }
 
 /** The one loading indicator: 'Loading the wallet' to assistive technology. */
-export function Loading({ what, small }: { what: string; small?: boolean }) {
-  return <Spinner size={small ? 'sm' : undefined} role="status" aria-label={`Loading ${what}`} />;
+export function Loading({ label, small }: { label: string; small?: boolean }) {
+  return <Spinner size={small ? 'sm' : undefined} role="status" aria-label={label} />;
 }
 
 /**
@@ -48,7 +48,7 @@ export function QueryState<T>({ query, what, isEmpty, colSpan, children }: Props
       </div>
     );
 
-  if (isLoading) return block(<Loading what={what} small={colSpan !== undefined} />);
+  if (isLoading) return block(<Loading label={`Loading ${what}`} small={colSpan !== undefined} />);
   if (data !== undefined) {
     if (!isEmpty?.(data)) return children(data);
     return colSpan ? (

@@ -1,6 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import type { ToastContainerProps } from 'react-toastify';
 import { containerMounted, loadedToastify, onToastifyLoaded } from './toast';
+import { useT } from '../i18n/i18n';
 
 // A prerendered screen has no container: hydration starts from none, loaded or not.
 const noContainer = () => null;
@@ -8,6 +9,7 @@ const noContainer = () => null;
 /** The toast container, rendered once react-toastify has loaded (on the first toast, ./toast). */
 export function Toasts(props: ToastContainerProps) {
   const library = useSyncExternalStore(onToastifyLoaded, loadedToastify, noContainer);
+  const t = useT();
 
   useEffect(() => {
     if (!library) return;
@@ -25,5 +27,5 @@ export function Toasts(props: ToastContainerProps) {
 
   if (!library) return null;
   const { ToastContainer, TOAST_OPTIONS } = library;
-  return <ToastContainer {...TOAST_OPTIONS} {...props} />;
+  return <ToastContainer {...TOAST_OPTIONS} aria-label={t('toasts.region')} {...props} />;
 }

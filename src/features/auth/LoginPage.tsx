@@ -1,6 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { FACTOR_REQUIRED } from '../../shared/auth';
 import { isApiError } from '../../api/errors';
 import type {
   AuthType,
@@ -19,41 +18,21 @@ import { useHydrated } from '../../components/form/useHydrated';
 import { ArrowLeftIcon } from '../../components/publicIcons';
 import { signedIn } from '../../app/session/sessionSlice';
 import { selectSignIn, signInReset, stepOnePassed } from '../../app/session/signInSlice';
+import { useT } from '../../i18n/i18n';
 
-/** Step two's field for each auth type: its label, message when empty, length and hint. */
-export const SECOND_FACTOR: Record<
-  AuthType,
-  { label: string; required: string; maxLength: number; hint: string }
-> = {
-  mpin: {
-    label: '4 Digit Pin',
-    required: FACTOR_REQUIRED.mpin,
-    maxLength: 4,
-    hint: 'Enter the 4 digit pin you chose when you signed up.',
-  },
-  authenticator: {
-    label: 'Two-Factor Authentication Code',
-    required: FACTOR_REQUIRED.authenticator,
-    maxLength: 6,
-    hint: 'Open your authenticator app and enter the code it shows now.',
-  },
-  otp: {
-    label: 'OTP',
-    required: FACTOR_REQUIRED.otp,
-    maxLength: 4,
-    hint: 'We have e-mailed you a 4 digit code. It is valid for 10 minutes.',
-  },
-};
+/** Step two's field for each auth type: its length (its words are login.<type>.* in the catalogue). */
+const CODE_LENGTH: Record<AuthType, number> = { mpin: 4, authenticator: 6, otp: 4 };
 
 export const CODE_MIN_LENGTH = 4;
 
 type LoginForm = { username: string; password: string; code: string };
 
-const isAuthType = (value: string): value is AuthType => value in SECOND_FACTOR;
+const isAuthType = (value: string): value is AuthType => value in CODE_LENGTH;
 
 type AuthEndpoints = (typeof import('../../api/auth'))['authApi']['endpoints'];
 
 export default function LoginPage() {
+  const t = useT();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const step = useAppSelector(selectSignIn);
@@ -63,7 +42,10 @@ export default function LoginPage() {
   const inStepTwo = step.stepToken !== '';
   // An unknown type (a newer server) is asked for like the e-mailed code, the generic one.
   const authType: AuthType = isAuthType(step.authType) ? step.authType : 'otp';
-  const factor = SECOND_FACTOR[authType];
+  const factor = {
+    label: t(`login.${authType}.label`),
+    maxLength: CODE_LENGTH[authType],
+  };
   const form = useForm<LoginForm>(
     { username: '', password: '', code: '' },
     { filters: { code: filters.digitsPlus }, maxLength: { code: factor.maxLength } },
@@ -111,8 +93,8 @@ export default function LoginPage() {
 
   const submitStepOne = async () => {
     const errors: FieldErrors<LoginForm> = {};
-    if (!values.username.trim()) errors.username = 'Username is required';
-    if (!values.password) errors.password = 'Password is required';
+    if (!values.username.trim()) errors.username = t('login.usernameRequired');
+    if (!values.password) errors.password = t('login.passwordRequired');
     if (Object.keys(errors).length) return form.setErrors(errors);
     try {
       const answer = await preLogin({
@@ -132,10 +114,10 @@ export default function LoginPage() {
   };
 
   const submitStepTwo = async () => {
-    if (!values.code) return form.setErrors({ code: factor.required });
+    if (!values.code) return form.setErrors({ code: t(`login.${authType}.required`) });
     if (values.code.length < CODE_MIN_LENGTH) {
       return form.setErrors({
-        code: `${factor.label} must be at least ${CODE_MIN_LENGTH} characters`,
+        code: t('login.codeTooShort', { label: factor.label, min: CODE_MIN_LENGTH }),
       });
     }
     try {
@@ -179,15 +161,9 @@ export default function LoginPage() {
 
   return (
     <PublicLayout>
-      <h1 className="page-title mb-1">Sign In</h1>
+      <h1 className="page-title mb-1">{t('login.title')}</h1>
       <p className="text-body-secondary mb-4">
-        {inStepTwo ? (
-          <>
-            Signing in as <strong>{step.username}</strong>
-          </>
-        ) : (
-          'Welcome back. Sign in to your merchant account.'
-        )}
+        {inStepTwo ? t('login.signingInAs', { username: step.username }) : t('login.welcome')}
       </p>
       {/* Bootstrap's classes on plain elements: see components/form/TextInput. */}
       <form noValidate onSubmit={onSubmit}>
@@ -199,7 +175,7 @@ export default function LoginPage() {
             {authType === 'mpin' ? (
               <SecretInput
                 id="login-code"
-                what="pin"
+                what={t('secret.pin')}
                 {...field('code')}
                 placeholder={factor.label}
                 inputMode="numeric"
@@ -220,19 +196,19 @@ export default function LoginPage() {
             )}
             {form.errors.code && <div className="invalid-feedback d-block">{form.errors.code}</div>}
             <small className="form-text" id="login-code-hint">
-              {factor.hint}
+              {t(`login.${authType}.hint`)}
             </small>
           </div>
         ) : (
           <>
             <div className="mb-3">
               <label className="form-label" htmlFor="login-username">
-                Username or Email
+                {t('login.username')}
               </label>
               <TextInput
                 id="login-username"
                 {...field('username')}
-                placeholder="Username or Email"
+                placeholder={t('login.username')}
                 autoComplete="username"
                 autoCapitalize="none"
                 spellCheck={false}
@@ -242,17 +218,17 @@ export default function LoginPage() {
             <div className="mb-4">
               <div className="d-flex justify-content-between align-items-baseline">
                 <label className="form-label" htmlFor="login-password">
-                  Password
+                  {t('login.password')}
                 </label>
                 <Link to={paths.reset} className="small">
-                  Forgot password?
+                  {t('login.forgot')}
                 </Link>
               </div>
               <SecretInput
                 id="login-password"
-                what="password"
+                what={t('secret.password')}
                 {...field('password')}
-                placeholder="Password"
+                placeholder={t('login.password')}
                 autoComplete="current-password"
               />
               {form.errors.password && (
@@ -268,7 +244,7 @@ export default function LoginPage() {
           aria-busy={busy}
         >
           {busy && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
-          Sign In
+          {t('login.submit')}
         </button>
         {inStepTwo && (
           <button
@@ -277,12 +253,12 @@ export default function LoginPage() {
             onClick={back}
           >
             <ArrowLeftIcon className="me-1" />
-            Back
+            {t('login.back')}
           </button>
         )}
       </form>
       <p className="text-center text-body-secondary mt-4 mb-0">
-        Don&apos;t have an account? <Link to={paths.register}>Sign Up</Link>
+        {t('login.noAccount')} <Link to={paths.register}>{t('login.signUp')}</Link>
       </p>
     </PublicLayout>
   );

@@ -85,6 +85,8 @@ describe('header', () => {
       'Spanish (International)',
       'Vietnamese',
       'Turkish',
+      'French',
+      'Italian',
     ]);
     expect(within(list).getByRole('button', { name: 'English' })).toHaveAttribute(
       'aria-current',
@@ -92,6 +94,16 @@ describe('header', () => {
     );
     await user.click(within(list).getByRole('button', { name: 'Japanese' }));
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Language' })).toBeNull());
+    // The whole shell changes at once, without a reload, and the choice is kept.
+    expect(await screen.findByRole('navigation', { name: 'メインメニュー' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '購入履歴' })).toBeInTheDocument();
+    expect(document.documentElement.lang).toBe('ja');
+    expect(localStorage.getItem('portal.language')).toBe('ja');
+    await user.click(screen.getByRole('button', { name: '設定' }));
+    await user.click(screen.getByRole('button', { name: /^言語/ }));
+    expect(
+      within(screen.getByRole('region', { name: '言語' })).getByRole('button', { name: '日本語' }),
+    ).toHaveAttribute('aria-current', 'true');
   });
 
   test('notifications: a new account has none, and no badge', async () => {

@@ -8,6 +8,7 @@ import { useDrawer } from './useDrawer';
 import { useMediaQuery } from '../../components/useMediaQuery';
 import '../../styles/portal.scss';
 import './layout.scss';
+import { useT } from '../../i18n/i18n';
 
 /** The signed-in theme's small breakpoint: below it the sidebar is a temporary drawer. */
 export const DRAWER_BREAKPOINT = '(min-width: 600px)';
@@ -16,11 +17,12 @@ export const DRAWER_BREAKPOINT = '(min-width: 600px)';
 export default function AppLayout() {
   const wide = useMediaQuery(DRAWER_BREAKPOINT);
   const drawer = useDrawer();
+  const t = useT();
 
   return (
     <div className="portal">
       <a className="portal__skip" href="#main">
-        Skip to main content
+        {t('layout.skip')}
       </a>
       <Header onMenu={wide ? undefined : drawer.toggle} menuOpen={drawer.open} />
       <div className="portal__body">
@@ -35,10 +37,10 @@ export default function AppLayout() {
             onExited={drawer.closed}
             placement="start"
             className="portal__drawer"
-            aria-label="Menu"
+            aria-label={t('layout.menu')}
             id="portal-menu"
           >
-            <Offcanvas.Header closeButton closeVariant="white" closeLabel="Close menu" />
+            <Offcanvas.Header closeButton closeVariant="white" closeLabel={t('layout.closeMenu')} />
             <Offcanvas.Body className="p-0">
               <Sidebar onNavigate={drawer.close} />
             </Offcanvas.Body>
@@ -50,7 +52,7 @@ export default function AppLayout() {
           <Suspense
             fallback={
               <div className="text-center py-5">
-                <Loading what="the page" />
+                <Loading label={t('layout.loadingPage')} />
               </div>
             }
           >

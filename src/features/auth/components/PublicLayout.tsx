@@ -1,14 +1,13 @@
 import type { ReactNode } from 'react';
 import { PublicHeader } from './PublicHeader';
 import { BoltIcon, ShieldIcon, UsersIcon } from '../../../components/publicIcons';
+import { useT, type MessageKey } from '../../../i18n/i18n';
 import '../auth.scss';
 
-export const PROMISE = 'Unleash Your DeFi Potential: Automate, Delegate and Secure.';
-
-const PILLARS = [
-  { label: 'Automate', Icon: BoltIcon },
-  { label: 'Delegate', Icon: UsersIcon },
-  { label: 'Secure', Icon: ShieldIcon },
+const PILLARS: { label: MessageKey; Icon: typeof BoltIcon }[] = [
+  { label: 'public.automate', Icon: BoltIcon },
+  { label: 'public.delegate', Icon: UsersIcon },
+  { label: 'public.secure', Icon: ShieldIcon },
 ];
 
 interface PublicLayoutProps {
@@ -22,14 +21,15 @@ interface PublicLayoutProps {
  * a band on top on small ones) beside a card holding the form.
  */
 export function PublicLayout({ wide = false, children }: PublicLayoutProps) {
+  const t = useT();
   return (
     <div className="auth-shell position-relative">
       <PublicHeader />
       {/* A landmark (complementary), so all of the page's text sits in one (axe "region"). */}
-      <aside className="auth-hero text-white" aria-label="About CryptoSafeLock">
+      <aside className="auth-hero text-white" aria-label={t('public.about')}>
         <div className="auth-hero-inner d-lg-flex flex-column justify-content-between">
           <div className="my-lg-auto">
-            <p className="auth-promise fw-bold lh-sm mb-0">{PROMISE}</p>
+            <p className="auth-promise fw-bold lh-sm mb-0">{t('public.promise')}</p>
             <ul
               className="list-unstyled d-flex flex-wrap gap-2 mt-3 mt-lg-4 mb-0"
               aria-hidden="true"
@@ -40,7 +40,7 @@ export function PublicLayout({ wide = false, children }: PublicLayoutProps) {
                   className="d-inline-flex align-items-center gap-2 px-3 py-1 small rounded-pill border border-light border-opacity-25 bg-white bg-opacity-10"
                 >
                   <Icon className="text-warning" />
-                  {label}
+                  {t(label)}
                 </li>
               ))}
             </ul>

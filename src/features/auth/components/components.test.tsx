@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { fixtures } from '../../../../test/factories/auth';
@@ -99,13 +99,30 @@ describe('CountrySelect', () => {
 });
 
 describe('LanguagePicker', () => {
-  test('offers English, French and Italian and marks the choice', async () => {
-    render(<LanguagePicker />);
+  const renderPicker = () =>
+    render(
+      <>
+        <LanguagePicker />
+        <p>outside</p>
+      </>,
+    );
+
+  test("offers the eight languages, the spec's three first, and switches to the choice at once", async () => {
+    renderPicker();
     const toggle = screen.getByRole('button', { name: 'Language: English' });
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
     await userEvent.click(toggle);
     const items = await screen.findAllByRole('menuitemradio');
-    expect(items.map((item) => item.textContent)).toEqual(['English', 'French', 'Italian']);
+    expect(items.map((item) => item.textContent)).toEqual([
+      'English',
+      'French',
+      'Italian',
+      'Russian',
+      'Japanese',
+      'Spanish (International)',
+      'Vietnamese',
+      'Turkish',
+    ]);
     expect(screen.getByRole('menuitemradio', { name: 'English' })).toHaveAttribute(
       'aria-checked',
       'true',
@@ -113,19 +130,22 @@ describe('LanguagePicker', () => {
     expect(screen.getByRole('menuitemradio', { name: 'English' })).toHaveFocus();
     await userEvent.keyboard('{ArrowDown}{Enter}');
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Language: French' })).toHaveFocus();
-    await userEvent.click(screen.getByRole('button', { name: 'Language: French' }));
+    // Every language is named in its own words outside English.
+    const french = await screen.findByRole('button', { name: 'Langue : Français' });
+    expect(document.documentElement.lang).toBe('fr');
+    expect(localStorage.getItem('portal.language')).toBe('fr');
+    await userEvent.click(french);
+    expect(screen.getByRole('menuitemradio', { name: 'Français' })).toHaveAttribute(
+      'aria-checked',
+      'true',
+    );
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+    await waitFor(() => expect(french).toHaveFocus());
   });
 
   test('closes on a click outside', async () => {
-    render(
-      <>
-        <LanguagePicker />
-        <p>outside</p>
-      </>,
-    );
+    renderPicker();
     await userEvent.click(screen.getByRole('button', { name: 'Language: English' }));
     expect(await screen.findByRole('menu')).toBeInTheDocument();
     await userEvent.click(screen.getByText('outside'));

@@ -7,26 +7,28 @@ import { EyeIcon, EyeOffIcon, WalletIcon } from '../../../components/icons';
 import { formatMoney } from '../../../lib/format';
 import { MASKED_BALANCE } from '../../../lib/mask';
 import { selectCurrencySymbol } from '../../../app/session/sessionSlice';
+import { useT } from '../../../i18n/i18n';
 
 /** The sidebar's wallet balance: 2 decimals with the currency prefix, shown until masked. */
 export function BalanceCard({ onNavigate }: { onNavigate?: () => void }) {
+  const t = useT();
   const [shown, setShown] = useState(true);
   const symbol = useAppSelector(selectCurrencySymbol);
   const { data, isLoading } = useGetBalanceQuery();
   const amount = data ? formatMoney(data.data.payInBalance, symbol) : isLoading ? '…' : '----';
 
   return (
-    <section className="balance-card" aria-label="Wallet balance">
+    <section className="balance-card" aria-label={t('balance.region')}>
       <div className="balance-card__top">
         <span className="balance-card__label">
           <WalletIcon width={16} height={16} className="me-1" />
-          Balance
+          {t('balance.label')}
         </span>
         <button
           type="button"
           className="balance-card__eye"
           onClick={() => setShown((s) => !s)}
-          aria-label={shown ? 'Hide balance' : 'Show balance'}
+          aria-label={t(shown ? 'balance.hide' : 'balance.show')}
           aria-pressed={!shown}
         >
           {shown ? <EyeIcon width={18} height={18} /> : <EyeOffIcon width={18} height={18} />}
@@ -36,7 +38,7 @@ export function BalanceCard({ onNavigate }: { onNavigate?: () => void }) {
         {shown ? amount : MASKED_BALANCE}
       </p>
       <Link to={paths.wallet} className="balance-card__link" onClick={onNavigate}>
-        USDT (BEP20) wallet
+        {t('balance.wallet')}
       </Link>
     </section>
   );

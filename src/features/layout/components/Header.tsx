@@ -3,6 +3,7 @@ import { paths } from '../../../app/paths';
 import { BrandMark, MenuIcon } from '../../../components/icons';
 import { NotificationsPanel } from './NotificationsPanel';
 import { SettingsPanel } from './SettingsPanel';
+import { useT } from '../../../i18n/i18n';
 
 interface Props {
   /** Small screens: the button that opens the sidebar drawer. */
@@ -12,6 +13,7 @@ interface Props {
 }
 
 export function Header({ onMenu, menuOpen = false }: Props) {
+  const t = useT();
   return (
     <header className="portal-header">
       {onMenu ? (
@@ -19,14 +21,14 @@ export function Header({ onMenu, menuOpen = false }: Props) {
           type="button"
           className="header-icon-button me-1"
           onClick={onMenu}
-          aria-label="Open menu"
+          aria-label={t('layout.openMenu')}
           aria-expanded={menuOpen}
           aria-controls={menuOpen ? 'portal-menu' : undefined}
         >
           <MenuIcon />
         </button>
       ) : null}
-      <Link to={paths.dashboard} className="portal-logo" aria-label="CryptoSafeLock home">
+      <Link to={paths.dashboard} className="portal-logo" aria-label={t('public.home')}>
         <BrandMark size={34} />
         <span className="portal-logo__name">CryptoSafeLock</span>
       </Link>

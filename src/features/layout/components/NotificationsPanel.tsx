@@ -9,6 +9,7 @@ import {
 } from '../../../api/notifications';
 import { BellIcon } from '../../../components/icons';
 import { Loading } from '../../../components/QueryState';
+import { useT } from '../../../i18n/i18n';
 import { formatDateTime, formatTime } from '../../../lib/format';
 
 // On a phone the panel is nearly as wide as the screen: keep it off the screen's edges.
@@ -16,16 +17,19 @@ const KEEP_OFF_EDGES = {
   modifiers: [{ name: 'preventOverflow', options: { padding: 8 } }],
 };
 
-type Group = { title: 'Today' | 'Yesterday' | 'Earlier'; entries: AccountEvent[] };
+type Group = {
+  title: 'notifications.today' | 'notifications.yesterday' | 'notifications.earlier';
+  entries: AccountEvent[];
+};
 
 /** The events under Today, Yesterday and Earlier (local days), newest first, empty groups left out. */
 function groupByDay(events: readonly AccountEvent[], now = moment()): Group[] {
   const today = now.clone().startOf('day');
   const yesterday = today.clone().subtract(1, 'day');
   const groups: Group[] = [
-    { title: 'Today', entries: [] },
-    { title: 'Yesterday', entries: [] },
-    { title: 'Earlier', entries: [] },
+    { title: 'notifications.today', entries: [] },
+    { title: 'notifications.yesterday', entries: [] },
+    { title: 'notifications.earlier', entries: [] },
   ];
   for (const event of events) {
     const at = moment(event.created_at);
@@ -42,6 +46,7 @@ function groupByDay(events: readonly AccountEvent[], now = moment()): Group[] {
  */
 export function NotificationsPanel() {
   const navigate = useNavigate();
+  const t = useT();
   const [open, setOpen] = useState(false);
   const list = useListNotificationsQuery({}, { refetchOnFocus: true });
   const [markRead, marking] = useMarkNotificationsReadMutation();
@@ -70,7 +75,7 @@ export function NotificationsPanel() {
       {/* Named by hidden text, not aria-label: axe and Lighthouse want an aria-label to contain
           the visible badge, which a screen reader would then read twice. */}
       <Dropdown.Toggle variant="link" className="header-icon-button">
-        <span className="visually-hidden">{`Notifications (${unread} unread)`}</span>
+        <span className="visually-hidden">{t('notifications.toggle', { count: unread })}</span>
         <BellIcon />
         {unread > 0 ? (
           <span className="header-icon-button__badge" aria-hidden="true">
@@ -82,21 +87,21 @@ export function NotificationsPanel() {
         className="header-panel__menu notifications-panel"
         popperConfig={KEEP_OFF_EDGES}
       >
-        <div className="header-panel__title">Notifications</div>
+        <div className="header-panel__title">{t('notifications.title')}</div>
         {list.isLoading ? (
           <div className="text-center py-3">
-            <Loading what="the notifications" small />
+            <Loading label={t('notifications.loading')} small />
           </div>
         ) : null}
         {list.isError && events.length === 0 ? (
-          <p className="notifications-panel__empty">The notifications could not be loaded.</p>
+          <p className="notifications-panel__empty">{t('notifications.failed')}</p>
         ) : null}
         {list.isSuccess && events.length === 0 ? (
-          <p className="notifications-panel__empty">No notifications yet.</p>
+          <p className="notifications-panel__empty">{t('notifications.empty')}</p>
         ) : null}
         {groupByDay(events).map((group) => (
-          <section key={group.title} aria-label={group.title}>
-            <div className="notifications-panel__group">{group.title}</div>
+          <section key={group.title} aria-label={t(group.title)}>
+            <div className="notifications-panel__group">{t(group.title)}</div>
             <ul className="list-unstyled mb-0">
               {group.entries.map((entry) => (
                 <li
@@ -105,11 +110,13 @@ export function NotificationsPanel() {
                 >
                   <div className="d-flex justify-content-between gap-2">
                     <strong>
-                      {entry.read ? null : <span className="visually-hidden">Unread: </span>}
+                      {entry.read ? null : (
+                        <span className="visually-hidden">{`${t('notifications.unread')} `}</span>
+                      )}
                       {entry.title}
                     </strong>
                     <small className="text-muted text-nowrap">
-                      {group.title === 'Earlier'
+                      {group.title === 'notifications.earlier'
                         ? formatDateTime(entry.created_at)
                         : formatTime(entry.created_at)}
                     </small>
@@ -127,7 +134,7 @@ export function NotificationsPanel() {
             disabled={marking.isLoading}
             onClick={() => void readAll()}
           >
-            Read All
+            {t('notifications.readAll')}
           </button>
         </div>
       </Dropdown.Menu>

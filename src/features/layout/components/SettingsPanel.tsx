@@ -10,27 +10,28 @@ import {
   GlobeIcon,
 } from '../../../components/icons';
 import { selectSession } from '../../../app/session/sessionSlice';
-
-export const LANGUAGES = [
-  'English',
-  'Russian',
-  'Japanese',
-  'Spanish (International)',
-  'Vietnamese',
-  'Turkish',
-] as const;
+import { currentLanguage, useT } from '../../../i18n/i18n';
+import { changeLanguage } from '../../../i18n/language';
+import { SETTINGS_PICKER, type LanguageCode } from '../../../i18n/languages';
 
 /**
  * The avatar opens the settings panel (Download, Language, Currency USD($)); Language opens the
- * language list. Choosing a language only closes the list: the spec shows no other effect.
+ * language list. Choosing a language switches every screen at once and closes the list.
  */
 export function SettingsPanel() {
+  const t = useT();
+  const current = currentLanguage();
   const session = useAppSelector(selectSession);
   const [open, setOpen] = useState(false);
   const [view, setView] = useState<'settings' | 'language'>('settings');
   const toggle = (next: boolean) => {
     setOpen(next);
     if (!next) setView('settings');
+  };
+  const choose = (language: LanguageCode) => {
+    toggle(false);
+    // A catalogue that cannot load leaves the language as it was; choosing again tries again.
+    void changeLanguage(language).catch(() => undefined);
   };
 
   return (
@@ -44,7 +45,7 @@ export function SettingsPanel() {
       {/* Named by hidden text, the avatar decorative: an aria-label "Settings" would not contain
           the visible initials (label-content-name-mismatch). */}
       <Dropdown.Toggle variant="link" className="header-avatar">
-        <span className="visually-hidden">Settings</span>
+        <span className="visually-hidden">{t('settings.open')}</span>
         <Avatar name={session.name} file={session.avatar} size={38} decorative />
       </Dropdown.Toggle>
       <Dropdown.Menu className="header-panel__menu settings-panel">
@@ -57,10 +58,10 @@ export function SettingsPanel() {
                 <div className="small text-muted text-truncate">{session.email}</div>
               </div>
             </div>
-            <div className="header-panel__title">Settings</div>
+            <div className="header-panel__title">{t('settings.title')}</div>
             <div className="settings-panel__row">
               <DownloadIcon className="settings-panel__icon" />
-              <span>Download</span>
+              <span>{t('settings.download')}</span>
             </div>
             <button
               type="button"
@@ -68,40 +69,42 @@ export function SettingsPanel() {
               onClick={() => setView('language')}
             >
               <GlobeIcon className="settings-panel__icon" width={20} height={20} />
-              <span>Language</span>
-              <span className="ms-auto small text-muted">English</span>
+              <span>{t('language.label')}</span>
+              <span className="ms-auto small text-muted" lang={current}>
+                {t(`language.${current}`)}
+              </span>
               <ChevronIcon className="settings-panel__next" width={16} height={16} />
             </button>
             <div className="settings-panel__row">
               <DollarIcon className="settings-panel__icon" />
-              <span>Currency</span>
+              <span>{t('settings.currency')}</span>
               <span className="ms-auto small fw-semibold">USD($)</span>
             </div>
           </>
         ) : (
-          <section aria-label="Language">
+          <section aria-label={t('language.label')}>
             <div className="header-panel__title d-flex align-items-center gap-2">
               <button
                 type="button"
                 className="btn btn-link btn-sm p-0 settings-panel__back"
                 onClick={() => setView('settings')}
-                aria-label="Back to settings"
+                aria-label={t('settings.back')}
               >
                 <ChevronIcon width={16} height={16} />
               </button>
-              Language
+              {t('language.label')}
             </div>
             <ul className="list-unstyled mb-0">
-              {LANGUAGES.map((language) => (
+              {SETTINGS_PICKER.map((language) => (
                 <li key={language}>
                   <button
                     type="button"
-                    className={`settings-panel__row settings-panel__row--button${language === 'English' ? ' active' : ''}`}
-                    aria-current={language === 'English' ? 'true' : undefined}
-                    onClick={() => toggle(false)}
+                    className={`settings-panel__row settings-panel__row--button${language === current ? ' active' : ''}`}
+                    aria-current={language === current ? 'true' : undefined}
+                    onClick={() => choose(language)}
                   >
-                    <span>{language}</span>
-                    {language === 'English' ? (
+                    <span lang={language}>{t(`language.${language}`)}</span>
+                    {language === current ? (
                       <CheckIcon className="ms-auto" width={16} height={16} />
                     ) : null}
                   </button>

@@ -18,6 +18,7 @@ import {
 import { LogoutButton } from '../../../components/LogoutButton';
 import { selectApps, selectSession } from '../../../app/session/sessionSlice';
 import { BalanceCard } from './BalanceCard';
+import { useT, type MessageKey } from '../../../i18n/i18n';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
@@ -51,12 +52,12 @@ function SideLink({ to, icon: IconComponent, children, onNavigate, partial = fal
 }
 
 /** The account's screens, first in the menu. */
-const ACCOUNT_LINKS: { to: string; icon: Icon; label: string }[] = [
-  { to: paths.dashboard, icon: HomeIcon, label: 'Home' },
-  { to: paths.kyc, icon: ShieldIcon, label: 'Identity Verification' },
-  { to: paths.profile, icon: UserIcon, label: 'Profile' },
-  { to: paths.authentication, icon: KeyIcon, label: 'Authentication' },
-  { to: paths.changePassword, icon: LockIcon, label: 'Change Password' },
+const ACCOUNT_LINKS: { to: string; icon: Icon; label: MessageKey }[] = [
+  { to: paths.dashboard, icon: HomeIcon, label: 'layout.home' },
+  { to: paths.kyc, icon: ShieldIcon, label: 'layout.kyc' },
+  { to: paths.profile, icon: UserIcon, label: 'layout.profile' },
+  { to: paths.authentication, icon: KeyIcon, label: 'layout.authentication' },
+  { to: paths.changePassword, icon: LockIcon, label: 'layout.changePassword' },
 ];
 
 function Group({
@@ -96,6 +97,7 @@ function Group({
 export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const session = useAppSelector(selectSession);
   const apps = useAppSelector(selectApps);
+  const t = useT();
   return (
     <div className="sidebar">
       {/* Scrolls on its own when taller than the window; Logout stays in view below. */}
@@ -108,32 +110,32 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
           </div>
         </div>
         <BalanceCard onNavigate={onNavigate} />
-        <nav aria-label="Main menu">
+        <nav aria-label={t('layout.mainMenu')}>
           <ul className="sidebar__list">
             {ACCOUNT_LINKS.map(({ to, icon, label }) => (
               <SideLink key={to} to={to} icon={icon} onNavigate={onNavigate}>
-                {label}
+                {t(label)}
               </SideLink>
             ))}
-            <Group title="Subscriptions" icon={LayersIcon}>
+            <Group title={t('layout.subscriptions')} icon={LayersIcon}>
               <SideLink to={paths.subscriptions} onNavigate={onNavigate}>
-                Packages
+                {t('layout.packages')}
               </SideLink>
               <SideLink to={paths.history} onNavigate={onNavigate}>
-                Purchase History
+                {t('layout.history')}
               </SideLink>
               <SideLink to={paths.wallet} onNavigate={onNavigate}>
-                Wallet
+                {t('layout.wallet')}
               </SideLink>
             </Group>
-            <Group title="Apps" icon={GridIcon}>
+            <Group title={t('layout.apps')} icon={GridIcon}>
               {apps.map((app) => (
                 <SideLink key={app.id} to={paths.myApp(app.id)} onNavigate={onNavigate} partial>
                   {app.app_name}
                 </SideLink>
               ))}
               <SideLink to={paths.createApp} icon={PlusIcon} onNavigate={onNavigate}>
-                Create New App
+                {t('layout.createApp')}
               </SideLink>
             </Group>
           </ul>

@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { compileMessage } from '@lingui/message-utils/compileMessage';
+import { LANGUAGES } from './languages';
+
+// Every catalogue has every key of the English one and no other, fills in the same values
+// ({amount}), parses as ICU, and is translated: a message reads the same as the English one only
+// where it holds no word (values, symbols) or where this list says the language uses that word.
+
+const root = path.join(__dirname, 'catalogues');
+const namespaces = fs.readdirSync(root);
+type Catalogue = Record<string, string>;
+const read = (namespace: string, language: string): Catalogue =>
+  JSON.parse(fs.readFileSync(path.join(root, namespace, `${language}.json`), 'utf8')) as Catalogue;
+
+/** Messages a language writes as English does: its own word for it, or a name. */
+const SAME_AS_ENGLISH: Record<string, string[]> = {
+  'language.en': ['fr', 'it', 'ru', 'ja', 'es', 'vi', 'tr'],
+  'login.password': ['it'],
+  'layout.menu': ['fr', 'it'],
+  'settings.download': ['it'],
+  'notifications.title': ['fr'],
+  'toasts.region': ['fr'],
+};
+
+/** The values a message fills in, with their ICU type (plural, number...) if any. */
+const placeholders = (message: string) =>
+  [...message.matchAll(/\{\s*(\w+)\s*(?:,\s*(\w+))?/g)].map((m) => `${m[1]}:${m[2] ?? ''}`).sort();
+/** Rich-text tags (<0>…</0>) a message wraps words in. */
+const tags = (message: string) => [...message.matchAll(/<\/?(\d+)>/g)].map((m) => m[0]).sort();
+
+test('there is a catalogue per namespace and language, and nothing else', () => {
+  expect(namespaces.sort()).toEqual(['portal', 'public']);
+  for (const namespace of namespaces) {
+    expect(fs.readdirSync(path.join(root, namespace)).sort()).toEqual(
+      LANGUAGES.map((language) => `${language}.json`).sort(),
+    );
+  }
+});
+
+describe.each(namespaces)('the %s namespace', (namespace) => {
+  const english = read(namespace, 'en');
+  const keys = Object.keys(english);
+
+  test('English messages parse as ICU messages', () => {
+    for (const key of keys) expect(() => compileMessage(english[key] ?? '')).not.toThrow();
+  });
+
+  describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (language) => {
+    const catalogue = read(namespace, language);
+
+    test('has every key of the English catalogue, and no other', () => {
+      expect(Object.keys(catalogue).sort()).toEqual([...keys].sort());
+    });
+
+    test('fills in the same values and tags as English, and parses', () => {
+      const wrong = keys.filter((key) => {
+        const message = catalogue[key] ?? '';
+        const source = english[key] ?? '';
+        try {
+          compileMessage(message);
+        } catch {
+          return true;
+        }
+        return (
+          message.trim() === '' ||
+          placeholders(message).join() !== placeholders(source).join() ||
+          tags(message).join() !== tags(source).join()
+        );
+      });
+      expect(wrong).toEqual([]);
+    });
+
+    test('is translated, not English', () => {
+      const words = (message: string) => message.replace(/\{[^}]*\}|<\/?\d+>/g, '');
+      const untranslated = keys.filter(
+        (key) =>
+          catalogue[key] === english[key] &&
+          /[A-Za-z]{3}/.test(words(english[key] ?? '')) &&
+          !SAME_AS_ENGLISH[key]?.includes(language),
+      );
+      expect(untranslated).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,126 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { makeApp } from '../../test/factories/apps';
+import { makeProfile } from '../../test/factories/auth';
+import { reply } from '../../test/msw/contract';
+import { server } from '../../test/msw/server';
+import { renderRoute, SIGNED_IN } from '../../test/renderWithProviders';
+import { renderPublic } from '../features/auth/testing/renderPublic';
+import portalEn from './catalogues/portal/en.json';
+import publicEn from './catalogues/public/en.json';
+import { t } from './i18n';
+import { changeLanguage } from './language';
+import { LANGUAGES, type LanguageCode } from './languages';
+import type { MessageKey } from './i18n';
+
+// Each converted screen, drawn in every other language, shows no English: no text or accessible
+// name is an English message that the language translates, and in the languages written in
+// another script no Latin word is left but the spec's proper names and codes and the account's
+// own data.
+
+jest.setTimeout(30_000);
+
+const ENGLISH = { ...publicEn, ...portalEn } as Record<MessageKey, string>;
+const KEYS = Object.keys(ENGLISH) as MessageKey[];
+
+/** Proper names, codes and the test account's data, the same in every language. */
+const NAMES = new Set(['CryptoSafeLock', 'DeFi', 'USDT', 'BEP', 'USD', 'PIN', 'OTP', 'Alt']);
+const ACCOUNT = new Set([
+  'Demo',
+  'Merchant',
+  'demo',
+  'example',
+  'com',
+  'Shop',
+  'Checkout',
+  'Game',
+  'Payouts',
+]);
+
+/**
+ * What a reader meets in `root`: its texts and the names and hints its elements carry, but for
+ * what is marked as written in another language (the pickers name each language in its own) and
+ * the test's own probe of the URL.
+ */
+function shown(root: Element, language: LanguageCode): string[] {
+  const inPage = (element: Element | null) =>
+    !element?.closest(`[lang]:not([lang="${language}"]), [data-testid="location"]`);
+  const texts: string[] = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent?.trim();
+    if (text && inPage(node.parentElement)) texts.push(text);
+  }
+  for (const element of root.querySelectorAll('[aria-label], [placeholder], [title], [alt]')) {
+    for (const name of ['aria-label', 'placeholder', 'title', 'alt']) {
+      const value = element.getAttribute(name)?.trim();
+      if (value && inPage(element)) texts.push(value);
+    }
+  }
+  return texts;
+}
+
+function expectNoEnglish(root: Element, language: LanguageCode) {
+  // The English messages this language writes otherwise (those without values to fill in).
+  const english = new Set(
+    KEYS.filter((key) => !ENGLISH[key].includes('{') && t(key) !== ENGLISH[key]).map(
+      (key) => ENGLISH[key],
+    ),
+  );
+  const texts = shown(root, language);
+  expect(texts.filter((text) => english.has(text))).toEqual([]);
+  if (language === 'ja' || language === 'ru') {
+    const words = texts.flatMap((text) => text.match(/[A-Za-z]{3,}/g) ?? []);
+    expect(words.filter((word) => !NAMES.has(word) && !ACCOUNT.has(word))).toEqual([]);
+  }
+}
+
+describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (language) => {
+  beforeEach(async () => {
+    await changeLanguage(language);
+  });
+
+  test('the sign-in screen, both steps', async () => {
+    server.use(reply('preLogin', { status: true, auth_type: 'mpin', token: 'step', msg: '' }));
+    renderPublic('/login');
+    const form = screen.getByRole('button', { name: t('login.submit') }).closest('form');
+    if (!form) throw new Error('The sign-in screen has no form.');
+    expectNoEnglish(document.body, language);
+    // Submitted empty, it says what is missing in the language too.
+    await userEvent.click(within(form).getByRole('button', { name: t('login.submit') }));
+    expect(await screen.findByText(t('login.usernameRequired'))).toBeInTheDocument();
+    expectNoEnglish(document.body, language);
+    await userEvent.type(screen.getByLabelText(t('login.username')), 'demo');
+    await userEvent.type(screen.getByLabelText(t('login.password'), { exact: true }), 'Demo@12345');
+    await userEvent.click(within(form).getByRole('button', { name: t('login.submit') }));
+    expect(await screen.findByText(t('login.mpin.hint'))).toBeInTheDocument();
+    expectNoEnglish(document.body, language);
+  });
+
+  test("the signed-in shell: header, sidebar and the header's two panels", async () => {
+    const user = userEvent.setup();
+    renderRoute('/app/usages', {
+      session: {
+        ...SIGNED_IN,
+        profile: makeProfile(),
+        apps: [makeApp({ id: 'app_1', app_name: 'Shop Checkout' })],
+      },
+    });
+    const header = await screen.findByRole('banner', {}, { timeout: 10_000 });
+    await waitFor(() => expect(document.title).toBe(`${t('title.usages')} | ${t('title.portal')}`));
+    const shell = () =>
+      [header, document.querySelector('.portal__sidebar'), document.querySelector('.portal__skip')]
+        .filter((part): part is Element => part !== null)
+        .forEach((part) => expectNoEnglish(part, language));
+    shell();
+    await user.click(within(header).getByRole('button', { name: t('settings.open') }));
+    shell();
+    await user.click(within(header).getByRole('button', { name: new RegExp(t('language.label')) }));
+    shell();
+    await user.click(
+      within(header).getByRole('button', { name: new RegExp(`^${t('notifications.title')}`) }),
+    );
+    expect(await within(header).findByText(t('notifications.empty'))).toBeInTheDocument();
+    shell();
+  });
+});

@@ -1,0 +1,4 @@
+// The signed-in screens in this language: their catalogue and moment's locale, in one chunk.
+import 'moment/locale/tr';
+
+export { default } from '../catalogues/portal/tr.json';
