@@ -15,8 +15,16 @@ const spec = loadSpecification();
 const ops = spec.operations;
 
 /** Every path parameter of `op` set to a value no row has. */
+/** Path parameters whose schema is an enum take one of its values; the others any id. */
+const ENUM_PATH_VALUES: Record<string, string> = { kind: 'deposits' };
+
 function placeholders(op: OperationInfo): Record<string, string> {
-  return Object.fromEntries([...op.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => [name, 'x1']));
+  return Object.fromEntries(
+    [...op.path.matchAll(/\{([^}]+)\}/g)].map(([, name = '']) => [
+      name,
+      ENUM_PATH_VALUES[name] ?? 'x1',
+    ]),
+  );
 }
 
 describe('openapi.yaml wiring', () => {
