@@ -19,18 +19,24 @@ import { parseAmount } from './money';
 const notLocal = (chainId: number) =>
   `Chain ${chainId} is served over JSON-RPC: that chain is real, and this command only drives the local one.`;
 
-/** A payment method by its code, and `address` checked for its network. */
+/**
+ * A payment method by its code (the live method), or by its id (a test network's too, e.g.
+ * pm_usdt_bsc_test), and `address` checked for its network.
+ */
 async function methodFor(db: Db, code: string, address: string) {
   const method = await db
     .selectFrom('payment_methods')
     .select(['chain_id', 'network_type', 'is_token', 'token_contract_address', 'decimals'])
-    .where('code', '=', code)
+    .where((eb) =>
+      eb.or([eb.and([eb('code', '=', code), eb('livemode', '=', 1)]), eb('id', '=', code)]),
+    )
     .executeTakeFirst();
   if (!method) {
     const codes = await db
       .selectFrom('payment_methods')
       .select('code')
       .where('code', 'is not', null)
+      .where('livemode', '=', 1)
       .orderBy('sort_order')
       .execute();
     throw new UsageError(
