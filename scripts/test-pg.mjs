@@ -52,9 +52,10 @@ function listTests(files) {
 }
 
 // Jest follows imports only inside the project's roots: a module elsewhere between a test and
-// the database would hide it. None is (web code and its harness never store anything).
+// the database would hide it. None is (web code and its harness never store anything); an import
+// path, not a word such as a variable's name, is what gives one away.
 const elsewhere = ['src', 'test'].flatMap((dir) =>
-  readersIn(path.join(root, dir), /TEST_DATABASE_URL|testStore|testApp|pg-cluster/),
+  readersIn(path.join(root, dir), /TEST_DATABASE_URL|\/(testStore|testApp|pg-cluster)\b/),
 );
 if (elsewhere.length > 0) {
   throw new Error(`test:pg: move these under server/ or scripts/: ${elsewhere.join(', ')}`);
