@@ -48,6 +48,9 @@ const jest = spawnSync(
     '--selectProjects',
     'e2e',
     '--maxWorkers=2',
+    // The longest journeys first, even without the times of an earlier run (e2e-sequencer.cjs).
+    '--testSequencer',
+    path.join(root, 'scripts/e2e-sequencer.cjs'),
     // testTimeout is a global option: the e2e project's own setting does not apply.
     '--testTimeout=60000',
     ...process.argv.slice(2),

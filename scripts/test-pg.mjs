@@ -8,7 +8,9 @@
 // the run keeps every test file that mentions TEST_DATABASE_URL or imports, directly or through
 // any other module, a file that does (Jest's own --findRelatedTests); the others (pure functions,
 // the Hardhat chain, the lint and bundle checks) run exactly as in `npm run test:unit`, and run
-// there only. It prints the files it leaves out.
+// there only. So do the files that reach it only to build an app for what no engine changes (a
+// page's headers, a built bundle served, the contract's wiring) and say so on a line of their own
+// (SQLITE_ONLY below, with the reason). It prints the files it leaves out.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -60,11 +62,29 @@ const elsewhere = ['src', 'test'].flatMap((dir) =>
 if (elsewhere.length > 0) {
   throw new Error(`test:pg: move these under server/ or scripts/: ${elsewhere.join(', ')}`);
 }
-const reach = listTests(ROOTS.flatMap((dir) => readersIn(path.join(root, dir))));
-const left = listTests([]).filter((file) => !reach.includes(file));
+const reached = listTests(ROOTS.flatMap((dir) => readersIn(path.join(root, dir))));
+const left = listTests([]).filter((file) => !reached.includes(file));
+
+/**
+ * A test file's own word that what it checks is the same on both engines, and why: no money, no
+ * query of its own, nothing a dialect could change. One line of its comments, e.g.
+ * `// test:pg leaves this file to SQLite: HSTS is a header, whatever stores the sessions.`
+ */
+const SQLITE_ONLY = /^\/\/ test:pg leaves this file to SQLite: (\S.*)$/m;
+/** @type {Map<string, string>} */
+const sqliteOnly = new Map();
+for (const file of reached) {
+  const reason = SQLITE_ONLY.exec(fs.readFileSync(file, 'utf8'))?.[1];
+  if (reason === undefined) continue;
+  if (file.endsWith('.pg.test.ts')) throw new Error(`test:pg: ${file} needs PostgreSQL itself`);
+  sqliteOnly.set(file, reason);
+}
+const reach = reached.filter((file) => !sqliteOnly.has(file));
 console.log(
   `test:pg: ${reach.length} test files reach the database; ${left.length} never do and run on ` +
-    `SQLite only (npm run test:unit):\n${left.map((file) => `  ${path.relative(root, file)}`).join('\n')}`,
+    `SQLite only (npm run test:unit):\n${left.map((file) => `  ${path.relative(root, file)}`).join('\n')}\n` +
+    `and ${sqliteOnly.size} reach it but test nothing of the engine's, by their own word:\n` +
+    [...sqliteOnly].map(([file, reason]) => `  ${path.relative(root, file)}: ${reason}`).join('\n'),
 );
 
 const cluster = await startPgCluster();

@@ -299,6 +299,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerCheckout(app, ctx, {
     assetsDir: options.checkoutDir,
     feedTickMs: options.checkoutFeedTickMs,
+    refreshSeconds: config.checkoutRefreshSeconds,
   });
   await registerLinks(app, ctx, { assetsDir: options.checkoutDir });
   await registerClaims(app, ctx, { assetsDir: options.checkoutDir });

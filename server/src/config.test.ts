@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       walletXpub: undefined,
       secretKey: undefined,
       metricsToken: undefined,
+      checkoutRefreshSeconds: 15,
     });
   });
 
@@ -46,6 +47,7 @@ describe('loadConfig', () => {
       SECRET_KEY: 'k'.repeat(40),
       TRUST_PROXY: '2',
       METRICS_TOKEN: 'scrape-token-0123456789',
+      CHECKOUT_REFRESH_SECONDS: '2',
     });
     expect(c).toMatchObject({
       port: 9000,
@@ -66,6 +68,7 @@ describe('loadConfig', () => {
       secretKey: 'k'.repeat(40),
       trustProxy: 2,
       metricsToken: 'scrape-token-0123456789',
+      checkoutRefreshSeconds: 2,
     });
   });
 
@@ -194,6 +197,7 @@ describe('loadConfig', () => {
       /CHAINLINK_FEEDS takes ASSET\/USD=chainId/,
     ],
     [{ RATE_CACHE_MS: '60001' }, /RATE_CACHE_MS must be between 0 and 60000/],
+    [{ CHECKOUT_REFRESH_SECONDS: '0' }, /CHECKOUT_REFRESH_SECONDS must be between 1 and 3600/],
   ])('rejects %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

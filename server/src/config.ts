@@ -105,6 +105,8 @@ export interface Config {
   chainRpcUrl: string | undefined;
   /** The local chain mines an empty block this often (ms); 0 mines only on demand. */
   localBlockMs: number;
+  /** A checkout page open without JavaScript reloads itself this often (s) while it can change. */
+  checkoutRefreshSeconds: number;
   /**
    * How long past its expiry an invoice waits for a chain its watcher has not read that far
    * (domain/invoices/expiry.ts); then it expires on the server's clock.
@@ -585,6 +587,7 @@ export function loadConfig(env: Env): Config {
     mailFrom: str(env, 'MAIL_FROM') ?? 'CryptoSafeLock <no-reply@cryptosafelock.local>',
     chainRpcUrl: str(env, 'CHAIN_RPC_URL'),
     localBlockMs: int(env, 'LOCAL_BLOCK_MS', 3_000, 0, 3_600_000),
+    checkoutRefreshSeconds: int(env, 'CHECKOUT_REFRESH_SECONDS', 15, 1, 3_600),
     invoiceExpiryMaxWaitMinutes: int(env, 'INVOICE_EXPIRY_MAX_WAIT_MINUTES', 1_440, 1, 43_200),
     chainLagDegradedSeconds: int(env, 'CHAIN_LAG_DEGRADED_SECONDS', 300, 10, 86_400),
     chainRpcUrls: chainRpcUrls(env),

@@ -10,6 +10,7 @@ import { expectRefusal } from '../test/expectations';
 
 // The server against the real openapi.yaml: rules that hold for every operation, whether or not
 // its feature is implemented yet.
+// test:pg leaves this file to SQLite: the contract's wiring (routes, validators, refusals).
 
 const spec = loadSpecification();
 const ops = spec.operations;

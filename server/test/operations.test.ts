@@ -3,6 +3,7 @@ import { FIXTURE_SPEC } from './testApp';
 
 // The helper refuses what the contract does not describe, so a typo fails where it is made
 // instead of reaching the router as a 404 that a test might expect anyway.
+// test:pg leaves this file to SQLite: the harness's URLs; it builds no app.
 
 describe('urlOf', () => {
   it('prefixes the path with the contract server and encodes path parameters', () => {

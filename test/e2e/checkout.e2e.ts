@@ -14,7 +14,9 @@ import { admin, freshServer } from './server';
 
 jest.setTimeout(240_000);
 
-const server = freshServer();
+// Without JavaScript the page reloads itself every 2 s instead of 15: the journey with scripts
+// off follows it through three states and would otherwise wait most of a minute for reloads.
+const server = freshServer({ CHECKOUT_REFRESH_SECONDS: '2' });
 freshBrowser();
 
 /** Longest wait for something the server does by itself (a poll of the chain, the feed). */

@@ -86,14 +86,21 @@ const escapes: Record<string, string> = {
 /** `text` safe inside HTML text and attribute values. */
 export const escape = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c] ?? c);
 
+/** Seconds between a live page's reloads without JavaScript (CHECKOUT_REFRESH_SECONDS). */
+const REFRESH_SECONDS = 15;
+
 /** The whole page for `view`. */
-export function renderPage(view: View, assets: CheckoutAssets): string {
+export function renderPage(
+  view: View,
+  assets: CheckoutAssets,
+  refreshSeconds = REFRESH_SECONDS,
+): string {
   const { t, checkout, screen } = view;
   const redirect = checkout.invoice.redirect_url;
   // Without JavaScript the page reloads itself while its state can still change, and a paid
   // page takes the shopper back; the script does both itself, so they sit in <noscript>.
   const noscript = isLive(screen)
-    ? '<noscript><meta http-equiv="refresh" content="15"></noscript>'
+    ? `<noscript><meta http-equiv="refresh" content="${refreshSeconds}"></noscript>`
     : screen === 'paid' && redirect !== null
       ? `<noscript><meta http-equiv="refresh" content="${REDIRECT_SECONDS};url=${escape(redirect)}"></noscript>`
       : '';

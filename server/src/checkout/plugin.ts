@@ -104,6 +104,8 @@ export interface CheckoutOptions {
   assetsDir?: string;
   /** How often the status feed looks for changes (ms). */
   feedTickMs?: number;
+  /** How often a page open without JavaScript reloads itself while it can change (s). */
+  refreshSeconds?: number;
 }
 
 export async function registerCheckout(
@@ -250,7 +252,10 @@ export async function registerCheckout(
           );
           if ('status' in chosen) return chosen;
           const view = viewOf(checkout, chosen.method, language, picked);
-          const html = part === 'page' ? renderPage(view, assets.urls) : renderFragment(view);
+          const html =
+            part === 'page'
+              ? renderPage(view, assets.urls, options.refreshSeconds)
+              : renderFragment(view);
           return { status: 200, body: Buffer.from(html) };
         };
         const { method = '' } = request.query;

@@ -15,6 +15,7 @@ const docUrl = (code: string) => `http://localhost:80/gateway/v1/docs#section/${
 
 // The gateway's reference page as the build renders it (scripts/build-gateway-docs.mjs, run here
 // into a temp DIST_DIR) and the server sends it: its own CSP, and nothing loaded from another host.
+// test:pg leaves this file to SQLite: a built page and bundle served, and error links; no rows.
 
 const DOCS = '/gateway/v1/docs';
 

@@ -2,6 +2,7 @@ import { newApiKey } from '../domain/apps/apiKeys';
 import { withTestApp } from '../../test/withTestApp';
 
 // What the request log shows of a request: never a secret it carries, in its URL or headers.
+// test:pg leaves this file to SQLite: the log's redaction of a request, whatever stores the rows.
 
 /** The app's log, as the text it writes. */
 function capturedLog() {

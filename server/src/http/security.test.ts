@@ -3,6 +3,7 @@ import { withTestApp } from '../../test/withTestApp';
 
 // Strict-Transport-Security: sent on answers to requests that arrived over https, directly or
 // through a proxy the server trusts (TRUST_PROXY), never on plain http.
+// test:pg leaves this file to SQLite: a header of every answer, decided before any query.
 
 // Each test builds an app of its own (migrations and seed), slow on a busy PostgreSQL.
 jest.setTimeout(60_000);

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { createTestApp, FIXTURE_SPEC, type TestApp } from '../../test/testApp';
 import { cacheControlFor, isApiUrl, SPA_CSP } from './web';
 
+// test:pg leaves this file to SQLite: the built SPA's files and headers, served from disk.
+
 describe('SPA serving', () => {
   let webDir: string;
   let t: TestApp;
