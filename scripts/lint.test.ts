@@ -145,9 +145,10 @@ function run(command: string, args: string[], cwd: string) {
 function lintAll() {
   const script = (
     JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-      scripts: Record<string, string>;
+      scripts: Record<string, string | undefined>;
     }
   ).scripts.lint;
+  if (!script) throw new Error('package.json has no lint script');
   let left = Object.keys(TREES) as Tree[];
   const outputs = new Map<Tree, string[]>(left.map((tree) => [tree, []]));
   for (const step of script.split(' && ')) {

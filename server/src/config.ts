@@ -105,6 +105,11 @@ export interface Config {
   chainRpcUrl: string | undefined;
   /** The local chain mines an empty block this often (ms); 0 mines only on demand. */
   localBlockMs: number;
+  /**
+   * Each server process reads every chain's head this often (ms) and runs the chain's watcher at
+   * once on a new block (jobs/heads.ts); 0 leaves the watcher to its own interval.
+   */
+  headPollMs: number;
   /** A checkout page open without JavaScript reloads itself this often (s) while it can change. */
   checkoutRefreshSeconds: number;
   /**
@@ -587,6 +592,7 @@ export function loadConfig(env: Env): Config {
     mailFrom: str(env, 'MAIL_FROM') ?? 'CryptoSafeLock <no-reply@cryptosafelock.local>',
     chainRpcUrl: str(env, 'CHAIN_RPC_URL'),
     localBlockMs: int(env, 'LOCAL_BLOCK_MS', 3_000, 0, 3_600_000),
+    headPollMs: int(env, 'CHAIN_HEAD_POLL_MS', 200, 0, 60_000),
     checkoutRefreshSeconds: int(env, 'CHECKOUT_REFRESH_SECONDS', 15, 1, 3_600),
     invoiceExpiryMaxWaitMinutes: int(env, 'INVOICE_EXPIRY_MAX_WAIT_MINUTES', 1_440, 1, 43_200),
     chainLagDegradedSeconds: int(env, 'CHAIN_LAG_DEGRADED_SECONDS', 300, 10, 86_400),

@@ -3,9 +3,11 @@ import { availableParallelism } from 'node:os';
 import { buildApp } from './app';
 import { runPrimary } from './cluster';
 import { loadConfig, type Config } from './config';
-import { verifyProviders } from './domain/chain';
 import { refuseReadableSeed } from './domain/chain/walletKey';
+import { followHeads } from './jobs/heads';
 import { startWorker } from './jobs/worker';
+import { specChainAdapters, verifyProviders } from './domain/chain';
+import { systemClock } from './domain/time';
 import { CHECKOUT_DIR, GATEWAY_DOCS_DIR, WEB_DIR } from './paths';
 import { openRuntime } from './runtime';
 import { backgroundTasks } from './jobs';
@@ -43,6 +45,11 @@ async function serve(loaded: Config): Promise<void> {
     }),
     log: app.log,
     pollMs: 1_000,
+    listenUrl: config.databaseUrl,
+  });
+  const heads = followHeads(runtime.db, specChainAdapters(config, runtime.db), {
+    pollMs: config.headPollMs,
+    clock: systemClock,
   });
 
   let closing = false;
@@ -55,7 +62,7 @@ async function serve(loaded: Config): Promise<void> {
     force.unref();
     app
       .close()
-      .then(() => worker.stop())
+      .then(() => Promise.all([heads.stop(), worker.stop()]))
       .then(() => runtime.close())
       .then(
         () => process.exit(0),

@@ -16,7 +16,7 @@ import { expireInvoices } from '../domain/invoices/expiry';
 import { advanceRefunds } from '../domain/refunds/funding';
 import { gasBalanceReader } from '../domain/chain/balances';
 import { completeDeposits, followCompletedSweeps } from '../domain/payments/depositCompletion';
-import { watchDeposits } from '../domain/payments/deposits';
+import { watchDeposits, watcherKind } from '../domain/payments/deposits';
 import { provisionGasAddresses } from '../domain/payments/gasProvisioner';
 import { sendWithdrawals, type SendingDeps } from '../domain/payments/withdrawalSending';
 import { applyRetention } from '../domain/retention';
@@ -30,6 +30,7 @@ import {
   type SignerClient,
   type SignerEndpoint,
 } from '../signer/client/client';
+import { runNow } from './queue';
 import type { Lane, Task } from './worker';
 
 // Every background job the server runs, in one list: its kind, how often, and the domain call it
@@ -201,7 +202,7 @@ export function signerRegistrationTask(
 /** The chain watcher: one job per chain, so a slow or unreachable RPC holds up only its chain. */
 export function depositWatcherTask(db: Db, adapter: ChainAdapter, clock: () => Date): Task {
   return {
-    kind: `deposits.watch:${adapter.chainId}`,
+    kind: watcherKind(adapter.chainId),
     everyMs: 2_000,
     lane: CHAIN_LANE,
     async run() {
@@ -262,6 +263,8 @@ export function backgroundTasks(
         lane: CHAIN_LANE,
         async run() {
           await mineLocalBlocks(db, 1, chain.chainId);
+          // The new block is looked at now, not at the watcher's next turn.
+          await runNow(db, watcherKind(chain.chainId), Date.now());
         },
       });
     }

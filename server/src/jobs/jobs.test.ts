@@ -3,7 +3,16 @@ import { openDb, type Db } from '../db/connection';
 import { migrateToLatest } from '../db/migrate';
 import { freshTestStore, type TestStore } from '../../test/testStore';
 import { testClock } from '../../test/testApp';
-import { addJob, claimJob, completeJob, failJob, queueStats, retryJob, type Job } from './queue';
+import {
+  addJob,
+  claimJob,
+  completeJob,
+  failJob,
+  queueStats,
+  retryJob,
+  runNow,
+  type Job,
+} from './queue';
 import { startWorker, type Lane, type Task } from './worker';
 import { pause, until } from '../../test/until';
 
@@ -375,4 +384,75 @@ describe('lanes', () => {
     expect(ranFor.filter((app) => app === 'app_slow')).toHaveLength(8);
     expect(mostInFlight).toBe(2);
   }, 60_000);
+});
+
+describe('wake-ups', () => {
+  /** Longer than any test may wait: a run that came through the poll would fail `until`. */
+  const NEVER_POLLS = 3_600_000;
+
+  it('claims a job as soon as the transaction that added it commits, not at the next poll', async () => {
+    const ran: string[] = [];
+    const worker = await startWorker({
+      db: one,
+      tasks: [{ kind: 'test.woken', run: async (job) => void ran.push(job.id) }],
+      log: quietLog(),
+      pollMs: NEVER_POLLS,
+      listenUrl: store.databaseUrl,
+    });
+    try {
+      // The worker has looked at the empty queue and sleeps until its next poll.
+      await pause(50);
+      await one.transaction().execute(async (trx) => {
+        await addJob(trx, { kind: 'test.woken', key: 'first' }, Date.now());
+        await addJob(trx, { kind: 'test.woken', key: 'second' }, Date.now());
+      });
+      await until(async () => ran.length === 2, 'both jobs run without a poll');
+      // A job added for later waits for its time: nothing wakes the worker for it.
+      await addJob(
+        one,
+        { kind: 'test.woken', key: 'later', runAt: Date.now() + 60_000 },
+        Date.now(),
+      );
+      await pause(100);
+      expect(ran).toHaveLength(2);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('runs a recurring job at once when asked, and again right after a run it interrupted', async () => {
+    const started: number[] = [];
+    const gate = { open: () => {} };
+    const task: Task = {
+      kind: 'test.watch',
+      everyMs: NEVER_POLLS,
+      async run() {
+        started.push(started.length);
+        // The first run waits until the test has asked for another one meanwhile.
+        if (started.length === 1) await new Promise<void>((resolve) => (gate.open = resolve));
+      },
+    };
+    const worker = await startWorker({
+      db: one,
+      tasks: [task],
+      log: quietLog(),
+      pollMs: NEVER_POLLS,
+      listenUrl: store.databaseUrl,
+    });
+    try {
+      await until(async () => started.length === 1, 'the first turn of a new recurring job');
+      expect(await runNow(one, 'test.watch', Date.now())).toBe(true);
+      gate.open();
+      await until(async () => started.length === 2, 'a second run once the first ended');
+      // Idle now, its next turn an hour away: asked again, it runs again.
+      await pause(50);
+      await runNow(one, 'test.watch', Date.now());
+      await until(async () => started.length === 3, 'a run on request');
+      await pause(100);
+      expect(started).toHaveLength(3);
+    } finally {
+      gate.open();
+      await worker.stop();
+    }
+  });
 });

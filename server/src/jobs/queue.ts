@@ -3,6 +3,7 @@ import { engineOf, type Db } from '../db/connection';
 import { lockForTransaction } from '../db/locks';
 import type { Database, JobsTable } from '../db/schema';
 import { newId } from '../domain/ids';
+import { jobDue } from './wakeups';
 
 // The job queue, modelled on graphile-worker and pg-boss: jobs are rows; a worker claims a due row
 // by writing a lease (locked_by, locked_until) in one statement, runs it, then deletes it (or, for
@@ -61,7 +62,33 @@ export async function addJob(db: Db, job: NewJob, now: number): Promise<boolean>
     })
     .onConflict((oc) => oc.columns(['kind', 'key']).doNothing())
     .executeTakeFirst();
-  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+  const added = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+  if (added && (job.runAt ?? now) <= now) jobDue(job.kind);
+  return added;
+}
+
+/**
+ * The recurring job `kind` runs now rather than at its next turn (a watcher, for a block just
+ * mined): due at once if it waits, or, while it runs, again as soon as the run ends (the run may
+ * have read the chain before the block). Answers whether the job exists.
+ */
+export async function runNow(db: Db, kind: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({
+      // A run in progress keeps the run_at it was claimed with; any other value asks completeJob
+      // for another run at once.
+      run_at: sql<number>`case
+        when locked_until > ${now} then (case when run_at < ${now} then ${now} else run_at + 1 end)
+        when run_at > ${now} then ${now}
+        else run_at end`,
+    })
+    .where('kind', '=', kind)
+    .where('key', '=', kind)
+    .where('state', '=', 'queued')
+    .executeTakeFirst();
+  jobDue(kind);
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /**
@@ -208,13 +235,16 @@ export async function extendLease(
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** A finished run: the job goes, or a recurring one waits for its next turn. */
+/**
+ * A finished run: the job goes, or a recurring one waits for its next turn, unless it was asked
+ * to run now while it ran (`runNow` moved its run_at): then it is due at once.
+ */
 export async function completeJob(db: Db, job: Job, worker: string, now: number): Promise<void> {
   if (job.every_ms !== null) {
     await db
       .updateTable('jobs')
       .set({
-        run_at: now + job.every_ms,
+        run_at: sql<number>`case when run_at = ${job.run_at} then ${now + job.every_ms} else run_at end`,
         attempts: 0,
         locked_by: null,
         locked_until: null,

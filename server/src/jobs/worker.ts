@@ -11,6 +11,7 @@ import {
   type GroupCap,
   type Job,
 } from './queue';
+import { EVERY_KIND, hearJobsDue, listenForJobsDue, type JobsDueListener } from './wakeups';
 
 /**
  * Slots of their own for some kinds of job: a lane's jobs run only in its slots and never wait
@@ -57,6 +58,11 @@ export interface WorkerOptions {
   concurrency?: number;
   /** A lease is renewed every third of this while the job runs. */
   leaseMs?: number;
+  /**
+   * PostgreSQL's URL: the worker then also hears the jobs other processes make due
+   * (wakeups.ts); jobs this process makes due wake it on either engine.
+   */
+  listenUrl?: string;
 }
 
 export interface Worker {
@@ -90,6 +96,8 @@ interface LaneState {
   /** The runs in its slots. */
   running: Set<Promise<void>>;
   sleepers: Set<() => void>;
+  /** Woken since its loop last looked at the queue: it looks again instead of sleeping. */
+  woken: boolean;
 }
 
 /** The tasks' lanes, each with its kinds; a lane named twice must be the same lane. */
@@ -123,6 +131,7 @@ function lanesOf(tasks: readonly Task[], defaultConcurrency: number): LaneState[
       perGroup: lane.perGroup,
       running: new Set<Promise<void>>(),
       sleepers: new Set<() => void>(),
+      woken: false,
     };
   });
 }
@@ -201,7 +210,17 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     });
 
   const wakeLane = (lane: LaneState) => {
+    lane.woken = true;
     for (const wake of lane.sleepers) wake();
+  };
+  const laneOf = new Map(lanes.flatMap((lane) => lane.kinds.map((kind) => [kind, lane])));
+  /** A job of `kind` may be due now (wakeups.ts). */
+  const jobDue = (kind: string) => {
+    if (kind === EVERY_KIND) lanes.forEach(wakeLane);
+    else {
+      const lane = laneOf.get(kind);
+      if (lane) wakeLane(lane);
+    }
   };
 
   /** Starts a claimed job in one of the lane's slots; its end frees the slot and wakes the lane. */
@@ -228,17 +247,23 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
         continue;
       }
       let job: Job | null = null;
+      lane.woken = false;
       try {
         job = await claim(lane);
       } catch (err) {
         log.error({ err, lane: lane.name }, 'Job queue unavailable');
       }
       if (job) start(lane, job);
-      else if (!stopped) await sleep(options.pollMs, lane);
+      else if (!stopped && !lane.woken) await sleep(options.pollMs, lane);
     }
   }
 
   const loops = options.pollMs > 0 ? lanes.map((lane) => loop(lane)) : [];
+  const unhear = options.pollMs > 0 ? hearJobsDue(jobDue) : () => {};
+  const listener: JobsDueListener | undefined =
+    options.pollMs > 0 && options.listenUrl
+      ? listenForJobsDue(options.listenUrl, jobDue)
+      : undefined;
 
   return {
     async drain() {
@@ -250,9 +275,11 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
         count += ran;
       }
     },
-    nudge: wakeAll,
+    nudge: () => lanes.forEach(wakeLane),
     async stop() {
       stopped = true;
+      unhear();
+      await listener?.close();
       wakeAll();
       await Promise.all(loops);
       await Promise.all(lanes.flatMap((lane) => [...lane.running]));

@@ -42,6 +42,7 @@ import * as m0510 from './0510_invoice_payment_credit';
 import * as m0520 from './0520_sweep_finality';
 import * as m0530 from './0530_deposit_flag';
 import * as m0540 from './0540_test_mode';
+import * as m0550 from './0550_job_wakeups';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -89,4 +90,5 @@ export const migrations: Record<string, Migration> = {
   '0520_sweep_finality': m0520,
   '0530_deposit_flag': m0530,
   '0540_test_mode': m0540,
+  '0550_job_wakeups': m0550,
 };

@@ -6,7 +6,7 @@ import { prepared, type Executor } from '../../db/prepared';
 import { creditTermsOf } from '../apps/plan';
 import { afterCursor, pageOf } from '../cursor';
 import type { ChainAdapter } from '../chain/adapter';
-import { addressKey } from '../chain/specChains';
+import { addressKey, type SpecChainId } from '../chain/specChains';
 import { depositRows, depositsOf, depositView, type GatewayDeposit } from './depositReads';
 import { scanChain, watchedMethods, type FoundTransfer, type WatchedMethod } from './depositScan';
 import { advanceInvoicePayments, recordInvoiceTransfers } from '../invoices/payments';
@@ -27,6 +27,9 @@ import { emitDepositEvents } from '../webhooks/events';
 // so an overlapping run (after a lost lease) changes nothing twice. The watcher runs as one
 // recurring job per chain id of the spec, once across processes, on the local chain or over
 // the chain's RPC.
+
+/** The recurring job that runs `watchDeposits` on one chain (jobs/index.ts). */
+export const watcherKind = (chainId: SpecChainId): string => `deposits.watch:${chainId}`;
 
 export interface WatchResult {
   head: number;

@@ -8,6 +8,8 @@ import { unitsToDecimal } from '../money';
 import { gatewayMethods, type GatewayMethod } from '../payments/accounts';
 import type { LocalChains } from '../payments/testDeposits';
 import { loadInvoices } from '../invoices/invoices';
+import { watcherKind } from '../payments/deposits';
+import { runNow } from '../../jobs/queue';
 
 // Test mode's payer: one call makes a scenario's transfers on the local chain of a test network,
 // and the watcher, the invoice state machine and the webhooks take them from there exactly as
@@ -285,6 +287,8 @@ export async function simulatePayment(
     amount: units,
     createdAt: input.now.toISOString(),
   });
+  // The watcher sees the new block now, as it would a real chain's next head.
+  await runNow(db, watcherKind(chain.chainId), Date.now());
   return {
     scenario: input.scenario,
     invoiceId: target.invoiceId,
@@ -332,6 +336,7 @@ export async function confirmPayment(
   const head = await chain.latestBlock();
   const missing = Math.max(0, transfer.block_number + needed - head);
   const after = missing > 0 ? await mineLocalBlocks(db, missing, chain.chainId) : head;
+  if (missing > 0) await runNow(db, watcherKind(chain.chainId), Date.now());
   return { chainId: transfer.chain_id, head: after, mined: missing };
 }
 
