@@ -1,0 +1,294 @@
+// `npm run bench:payments`: how long a payment takes from the chain to the merchant's webhook
+// receiver, per stage, on the built server with two processes, on SQLite and on PostgreSQL. A
+// benchmark, not a test: it prints figures, and fails only when a payment's webhook never comes
+// (or comes before its block), never because a target is missed.
+//
+// The server runs as `npm start` runs it in production (scripts/bench/servers.mjs), with the
+// local chain mining only on demand (LOCAL_BLOCK_MS=0): this process is the chain. It opens the
+// same database and, for each payment, records a USDT (BEP20) transfer to a deposit address the
+// gateway gave out, mines the blocks short of the method's confirmations, waits a moment (the
+// watcher sees the payment pending, as it would on a real chain), then mines the block that gives
+// the last required confirmation and notes the time its commit returned: t0. A receiver on
+// 127.0.0.1 notes when the `deposit.confirmed` webhook for that transfer arrives. Per payment:
+//   detect    t0 → the watcher pass that saw the block began (the event's created_at);
+//   record    → the webhook's delivery began: the pass's reads and writes, its commit (status
+//             change and event in one transaction), the wake and claim of the delivery job;
+//   deliver   → the receiver has it (the signed POST on loopback);
+//   total     t0 → the receiver has it.
+// Invoices the same way: `invoice.payment_received` from the block carrying the payment, and
+// `invoice.settled` from the block that gives it its last confirmation.
+//
+//   npm run bench:payments -- [--payments <n>] [--engine sqlite|postgres|both] [--processes <n>]
+import http from 'node:http';
+import { parseArgs } from 'node:util';
+import { parseUnits } from 'viem';
+import { buildServer, serverBuildIsStale } from './build-server.mjs';
+import { postJson, rawRequest } from './bench/http.mjs';
+import { cleanUpOnExit } from './bench/processes.mjs';
+import {
+  closeStore,
+  engineLabel,
+  keepLogs,
+  openStore,
+  serverEnv,
+  startOurs,
+} from './bench/servers.mjs';
+import { signIn } from './bench/setup.mjs';
+import { openDb } from '../server/src/db/connection.ts';
+import {
+  LocalChainAdapter,
+  mineLocalBlocks,
+  recordLocalChainTransfer,
+} from '../server/src/domain/chain/localAdapter.ts';
+import { PAYMENT_METHODS } from '../server/src/domain/chain/paymentMethods.ts';
+
+const { values } = parseArgs({
+  options: {
+    payments: { type: 'string', default: '200' },
+    engine: { type: 'string', default: 'both' },
+    processes: { type: 'string', default: '2' },
+  },
+});
+const PAYMENTS = Number(values.payments);
+const PROCESSES = Number(values.processes);
+const ENGINES = values.engine === 'both' ? ['sqlite', 'postgres'] : [values.engine];
+const METHOD = PAYMENT_METHODS.find((m) => m.id === 'pm_usdt_bsc');
+if (!METHOD?.token_contract_address) throw new Error('No live USDT-BEP20 method');
+/** The webhook of a payment that has not come by then is a failure. */
+const WAIT_MS = 20_000;
+/** Between the blocks short of the last and the last: the watcher sees the payment pending. */
+const SETTLE_MS = 300;
+
+const now = () => performance.timeOrigin + performance.now();
+const pause = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A webhook receiver on 127.0.0.1 that answers 204 at once and keeps, per event, when it came.
+ * @returns {Promise<{ url: string, came: (match: (event: any) => boolean) => Promise<{ at: number, event: any }>, close: () => void }>}
+ */
+async function startReceiver() {
+  /** @type {{ at: number, event: any }[]} */
+  const received = [];
+  /** @type {Set<() => void>} */
+  const waiting = new Set();
+  const server = http.createServer((req, res) => {
+    const chunks = /** @type {Buffer[]} */ ([]);
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', () => {
+      const at = now();
+      res.writeHead(204).end();
+      received.push({ at, event: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+      for (const wake of waiting) wake();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+  const address = server.address();
+  if (typeof address !== 'object' || !address) throw new Error('receiver has no port');
+  return {
+    url: `http://127.0.0.1:${address.port}/hooks`,
+    async came(match) {
+      const deadline = Date.now() + WAIT_MS;
+      for (;;) {
+        const found = received.find((r) => match(r.event));
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error('a webhook did not come within 20 s');
+        await new Promise((resolve) => {
+          const wake = () => {
+            waiting.delete(wake);
+            resolve(undefined);
+          };
+          waiting.add(wake);
+          setTimeout(wake, 100);
+        });
+      }
+    },
+    close: () => server.close(),
+  };
+}
+
+/**
+ * The demo's app with the receiver as its Webhook URl and loopback whitelisted, and a key.
+ * @param {string} origin @param {string} hookUrl
+ */
+async function setUp(origin, hookUrl) {
+  const api = `${origin}/api`;
+  const headers = await signIn(api);
+  const token = headers.authenticated.authorization?.slice('Bearer '.length) ?? '';
+  const cookie = headers.authenticated.cookie ?? '';
+  const call = (/** @type {string} */ route, /** @type {unknown} */ body) =>
+    postJson(`${api}${route}`, { body, token, cookie });
+  const apps = await rawRequest(`${api}/cryptosafelock/get-apps`, headers.authenticated);
+  const app = JSON.parse(apps.body.toString('utf8')).data?.[0];
+  if (typeof app?.id !== 'string') throw new Error('get-apps listed no app');
+  await call('/cryptosafelock/update-app', {
+    app_id: app.id,
+    app_name: app.app_name,
+    project_url: app.project_url,
+    whitelist_ip: `${app.whitelist_ip ?? ''}\n127.0.0.1`.trim(),
+    callback_url: hookUrl,
+    status: app.status,
+  });
+  const generated = await call('/cryptosafelock/generate-apikey', {
+    token_name: 'Bench payments',
+    app_id: app.id,
+    abilities: ['accounts:write', 'invoices:write'],
+  });
+  if (typeof generated.token !== 'string') throw new Error('generate-apikey gave no key');
+  return { gateway: `${origin}/gateway/v1`, key: generated.token };
+}
+
+/** @param {number[]} xs @param {number} q */
+function quantile(xs, q) {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
+}
+
+/**
+ * One payment's stages, from its event as received and the attempt the server recorded.
+ * @param {import('../server/src/db/connection.ts').Db} db
+ * @param {number} t0 @param {{ at: number, event: any }} got
+ */
+async function stagesOf(db, t0, got) {
+  const recorded = () =>
+    db
+      .selectFrom('webhook_attempts as a')
+      .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+      .select(['a.created_at', 'a.duration_ms'])
+      .where('d.event_id', '=', got.event.id)
+      .orderBy('a.attempt')
+      .executeTakeFirst();
+  // The server records the attempt once the receiver has answered.
+  let attempt = await recorded();
+  for (let tries = 0; !attempt && tries < 100; tries += 1) {
+    await pause(20);
+    attempt = await recorded();
+  }
+  if (!attempt) throw new Error(`no attempt recorded for ${got.event.id}`);
+  const sent = Date.parse(attempt.created_at) - attempt.duration_ms;
+  const passBegan = Date.parse(got.event.created_at);
+  return {
+    detect: passBegan - t0,
+    record: sent - passBegan,
+    deliver: got.at - sent,
+    total: got.at - t0,
+  };
+}
+
+/**
+ * One engine: the server with PROCESSES processes, PAYMENTS deposits and PAYMENTS / 2 invoices.
+ * @param {'sqlite' | 'postgres'} engine
+ */
+async function benchEngine(engine) {
+  const store = await openStore(engine);
+  const receiver = await startReceiver();
+  let ok = false;
+  try {
+    const env = { ...serverEnv(store), LOCAL_BLOCK_MS: '0', WEBHOOK_ALLOW_PRIVATE: 'true' };
+    const ours = await startOurs(store, env, { processes: PROCESSES, cpuProf: undefined });
+    const { gateway, key } = await setUp(ours.origin, receiver.url);
+    const db = openDb({ dataDir: store.dataDir, databaseUrl: store.schema?.url });
+    const chain = new LocalChainAdapter(db, 56);
+    const token = chain.tokenContract(METHOD.token_contract_address);
+    const confirmations = METHOD.confirmations ?? 1;
+    const pay = async (/** @type {string} */ to, /** @type {string} */ amount) => {
+      const transfer = await recordLocalChainTransfer(db, {
+        chainId: 56,
+        token,
+        to,
+        amount: parseUnits(amount, METHOD.decimals ?? 18),
+        createdAt: new Date().toISOString(),
+      });
+      return { transfer, t0: now() };
+    };
+    /** Mines to one block short of the last confirmation, then that block: its time. */
+    const confirm = async (/** @type {number} */ block) => {
+      const head = await chain.latestBlock();
+      const short = block + confirmations - 2 - head;
+      if (short > 0) await mineLocalBlocks(db, short, 56);
+      await pause(SETTLE_MS);
+      await mineLocalBlocks(db, 1, 56);
+      return now();
+    };
+    /** @type {Record<string, Record<string, number>[]>} */
+    const series = {
+      'deposit.confirmed': [],
+      'invoice.payment_received': [],
+      'invoice.settled': [],
+    };
+    for (let i = 0; i < PAYMENTS; i += 1) {
+      const account = await postJson(`${gateway}/accounts`, {
+        body: { unique_id: `bench-${i}`, method: METHOD.code },
+        token: key,
+        cookie: '',
+      });
+      if (typeof account.address !== 'string') throw new Error('POST /accounts gave no address');
+      const { transfer } = await pay(account.address, '25');
+      const t0 = await confirm(transfer.blockNumber);
+      const got = await receiver.came(
+        (e) => e.type === 'deposit.confirmed' && e.data?.tx_hash === transfer.txHash,
+      );
+      series['deposit.confirmed']?.push(await stagesOf(db, t0, got));
+    }
+    for (let i = 0; i < PAYMENTS / 2; i += 1) {
+      const invoice = await postJson(`${gateway}/invoices`, {
+        body: { amount: '25.00', currency: 'USD', methods: [METHOD.code], expires_in: 3_600 },
+        token: key,
+        cookie: '',
+      });
+      const option = invoice.payment_options?.[0];
+      if (typeof option?.address !== 'string') throw new Error('POST /invoices gave no address');
+      const { transfer, t0: carried } = await pay(option.address, String(option.amount_due));
+      const received = await receiver.came(
+        (e) => e.type === 'invoice.payment_received' && e.data?.id === invoice.id,
+      );
+      series['invoice.payment_received']?.push(await stagesOf(db, carried, received));
+      const t0 = await confirm(transfer.blockNumber);
+      const settled = await receiver.came(
+        (e) => e.type === 'invoice.settled' && e.data?.id === invoice.id,
+      );
+      series['invoice.settled']?.push(await stagesOf(db, t0, settled));
+    }
+    await db.destroy();
+    ours.server.kill('SIGTERM');
+    ok = true;
+    return { engine, series };
+  } finally {
+    receiver.close();
+    if (!ok) keepLogs(store);
+    await closeStore(store);
+  }
+}
+
+/** @param {string} engine @param {Record<string, Record<string, number>[]>} series */
+function print(engine, series) {
+  console.log(`\n${engineLabel(/** @type {'sqlite' | 'postgres'} */ (engine), PROCESSES)}`);
+  console.log('webhook                    n    stage     p50 ms   p99 ms   max ms');
+  for (const [type, rows] of Object.entries(series)) {
+    for (const stage of ['detect', 'record', 'deliver', 'total']) {
+      const xs = rows.map((r) => r[stage] ?? NaN);
+      if (xs.some((x) => Number.isNaN(x) || (stage === 'total' && x < 0))) {
+        throw new Error(`${type}: a webhook came before its block`);
+      }
+      const fmt = (/** @type {number} */ x) => x.toFixed(0).padStart(8);
+      console.log(
+        `${type.padEnd(26)} ${String(rows.length).padStart(4)} ${stage.padEnd(8)} ${fmt(quantile(xs, 0.5))} ${fmt(quantile(xs, 0.99))} ${fmt(Math.max(...xs))}`,
+      );
+    }
+  }
+}
+
+cleanUpOnExit();
+if (serverBuildIsStale()) await buildServer();
+let failed = false;
+for (const engine of ENGINES) {
+  try {
+    const { series } = await benchEngine(/** @type {'sqlite' | 'postgres'} */ (engine));
+    print(engine, series);
+  } catch (error) {
+    failed = true;
+    console.error(
+      `bench:payments: ${engine}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+process.exit(failed ? 1 : 0);
