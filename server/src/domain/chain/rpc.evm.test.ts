@@ -131,8 +131,11 @@ describe('two providers, one failing', () => {
       bad.set(fault);
       const p = pool([bad.url, good.url], 500);
       expect(await amounts(p)).toEqual(EVERY);
-      expect(p.status()[0]?.setAside).toMatch(/^failing/);
+      // Its failures were counted and passed on. (Whether it is still set aside depends on how
+      // long the reads took: its back-off may have run out on a loaded machine.)
+      expect(p.status()[0]?.errors).toBeGreaterThan(0);
       expect(p.status()[1]?.setAside).toBeNull();
+      expect(p.status()[1]?.errors).toBe(0);
     }
   });
 
