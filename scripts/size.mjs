@@ -11,10 +11,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'dist/web');
 const groupsFile = path.join(root, 'dist/chunk-groups.json');
 // The first screen's (/login's) budget: 105.2 KiB of JS before the portal had languages, plus the
-// 3 KiB they may add (docs/decisions.md: Languages); 17.4 KiB + 1 KiB of CSS. RTK Query loads
-// after it; the rest of the fixed stack (react-dom, the router, RTK's core, redux-persist) is
-// ~93 KiB (docs/decisions.md: Size budget).
-const BUDGET = { js: 108.2 * 1024, css: 18.4 * 1024 };
+// 3 KiB they may add (docs/decisions.md: Languages), plus 0.3 KiB for the runtime's map of the
+// lazy chunks, which names every chunk with its hash (test mode and the exports added chunks);
+// 17.4 KiB + 1 KiB of CSS. RTK Query loads after it; the rest of the fixed stack (react-dom, the
+// router, RTK's core, redux-persist) is ~93 KiB (docs/decisions.md: Size budget).
+const BUDGET = { js: 108.5 * 1024, css: 18.4 * 1024 };
 // The checkout's own (docs/decisions.md: The checkout page): it loads nothing of the portal.
 const CHECKOUT_BUDGET = { js: 15 * 1024, css: 10 * 1024 };
 const checkoutManifest = path.join(root, process.env.DIST_DIR ?? 'dist', 'checkout/manifest.json');
