@@ -67,6 +67,24 @@ export async function addJob(db: Db, job: NewJob, now: number): Promise<boolean>
   return added;
 }
 
+/** The queued jobs of `kind` with these keys are due now (a held delivery let go). */
+export async function runJobsNow(
+  db: Db,
+  kind: string,
+  keys: readonly string[],
+  now: number,
+): Promise<void> {
+  if (keys.length === 0) return;
+  await db
+    .updateTable('jobs')
+    .set({ run_at: now })
+    .where('kind', '=', kind)
+    .where('state', '=', 'queued')
+    .where('key', 'in', keys)
+    .execute();
+  jobDue(kind);
+}
+
 /**
  * The recurring job `kind` runs now rather than at its next turn (a watcher, for a block just
  * mined): due at once if it waits, or, while it runs, again as soon as the run ends (the run may

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { WebhookDeliveryStatus } from '../../db/schema';
 import { newId } from '../ids';
-import { addJob } from '../../jobs/queue';
+import { addJob, runJobsNow } from '../../jobs/queue';
 import type { Clock } from '../time';
 import { DELIVER_KIND, deliverJobKey, type DeliverPayload } from './events';
 import { signingSecrets } from './secrets';
@@ -146,17 +146,12 @@ async function releaseHeld(trx: Db, d: { app_id: string; resource_id: string }, 
     .where('attempts', '=', 0)
     .execute();
   if (held.length === 0) return;
-  await trx
-    .updateTable('jobs')
-    .set({ run_at: now })
-    .where('kind', '=', DELIVER_KIND)
-    .where('state', '=', 'queued')
-    .where(
-      'key',
-      'in',
-      held.map((h) => deliverJobKey(h.id, h.wake_seq)),
-    )
-    .execute();
+  await runJobsNow(
+    trx,
+    DELIVER_KIND,
+    held.map((h) => deliverJobKey(h.id, h.wake_seq)),
+    now,
+  );
 }
 
 /** Ends a delivery without a POST (no URl, switched off) or after its last one. */
