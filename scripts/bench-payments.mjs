@@ -38,6 +38,7 @@ import { openDb } from '../server/src/db/connection.ts';
 import {
   LocalChainAdapter,
   mineLocalBlocks,
+  recordLocalChainBlock,
   recordLocalChainTransfer,
 } from '../server/src/domain/chain/localAdapter.ts';
 import { PAYMENT_METHODS } from '../server/src/domain/chain/paymentMethods.ts';
@@ -63,20 +64,32 @@ const now = () => performance.timeOrigin + performance.now();
 const pause = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * A webhook receiver on 127.0.0.1 that answers 204 at once and keeps, per event, when it came.
- * @returns {Promise<{ url: string, came: (match: (event: any) => boolean) => Promise<{ at: number, event: any }>, close: () => void }>}
+ * What a receiver path does: answers 204 at once, never answers (the server's timeout ends the
+ * request), or answers 500 at once.
+ * @typedef {'ok' | 'hang' | 'error'} Behaviour
+ */
+
+/**
+ * Webhook receivers on 127.0.0.1, one per path (/hooks/<name>), that keep, per event, when it
+ * came; a path answers as `behaviour` says (204 unless set).
+ * @returns {Promise<{ url: (name: string) => string, behave: Map<string, Behaviour>, came: (match: (event: any) => boolean) => Promise<{ at: number, event: any }>, close: () => void }>}
  */
 async function startReceiver() {
   /** @type {{ at: number, event: any }[]} */
   const received = [];
   /** @type {Set<() => void>} */
   const waiting = new Set();
+  /** @type {Map<string, Behaviour>} */
+  const behave = new Map();
   const server = http.createServer((req, res) => {
     const chunks = /** @type {Buffer[]} */ ([]);
     req.on('data', (chunk) => chunks.push(chunk));
     req.on('end', () => {
       const at = now();
-      res.writeHead(204).end();
+      const behaviour = behave.get(req.url?.slice('/hooks/'.length) ?? '') ?? 'ok';
+      if (behaviour === 'hang') return;
+      res.writeHead(behaviour === 'error' ? 500 : 204).end();
+      if (behaviour === 'error') return;
       received.push({ at, event: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
       for (const wake of waiting) wake();
     });
@@ -85,7 +98,8 @@ async function startReceiver() {
   const address = server.address();
   if (typeof address !== 'object' || !address) throw new Error('receiver has no port');
   return {
-    url: `http://127.0.0.1:${address.port}/hooks`,
+    url: (name) => `http://127.0.0.1:${address.port}/hooks/${name}`,
+    behave,
     async came(match) {
       const deadline = Date.now() + WAIT_MS;
       for (;;) {
@@ -102,7 +116,10 @@ async function startReceiver() {
         });
       }
     },
-    close: () => server.close(),
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
   };
 }
 
@@ -174,6 +191,103 @@ async function stagesOf(db, t0, got) {
   };
 }
 
+/** Apps of the isolation step, and rounds of one payment to each. */
+const ISOLATION_APPS = 50;
+const ISOLATION_ROUNDS = 5;
+
+/**
+ * The isolation step: ISOLATION_APPS apps of the demo merchant, each with a receiver of its own
+ * and a deposit address, are paid once each per round, all in one block, and confirmed by one
+ * block. First with every receiver healthy, then with app 0's receiver never answering and app
+ * 1's answering 500: the other apps' block-to-webhook figures side by side, and what the hanging
+ * app's deliveries did meanwhile.
+ * @param {import('../server/src/db/connection.ts').Db} db
+ * @param {Awaited<ReturnType<typeof startReceiver>>} receiver
+ * @param {{ token: string, confirm: (block: number) => Promise<number> }} chain
+ */
+async function isolation(db, receiver, chain) {
+  const user = await db
+    .selectFrom('users')
+    .select('id')
+    .where('username', '=', 'demo')
+    .executeTakeFirstOrThrow();
+  const at = new Date().toISOString();
+  const apps = Array.from({ length: ISOLATION_APPS }, (_, n) => ({
+    id: `app_bench_iso_${n}`,
+    address: `0x${String(9_000_000 + n).padStart(40, '0')}`,
+  }));
+  // Set up as data, as `npm run admin -- bench large-data` does: the merchant's plan allows one
+  // app, and what is measured is the chain-to-webhook path, not app creation.
+  await db
+    .insertInto('apps')
+    .values(
+      apps.map((app, n) => ({
+        id: app.id,
+        user_id: user.id,
+        app_name: `Isolation ${n}`,
+        info: null,
+        project_url: 'https://shop.example.com',
+        whitelist_ip: null,
+        callback_url: receiver.url(String(n)),
+        status: 1,
+        created_at: at,
+        updated_at: at,
+      })),
+    )
+    .execute();
+  await db
+    .insertInto('app_accounts')
+    .values(
+      apps.map((app, n) => ({
+        id: `acc_bench_iso_${n}`,
+        app_id: app.id,
+        payment_method_id: 'pm_usdt_bsc',
+        unique_id: 'customer',
+        address: app.address,
+        created_at: at,
+        chain_id: 56,
+        derivation_index: 9_000_000 + n,
+      })),
+    )
+    .execute();
+  /** @type {Record<string, number[]>} */
+  const totals = { healthy: [], faulty: [] };
+  for (const phase of /** @type {const} */ (['healthy', 'faulty'])) {
+    if (phase === 'faulty') {
+      receiver.behave.set('0', 'hang');
+      receiver.behave.set('1', 'error');
+    }
+    for (let round = 0; round < ISOLATION_ROUNDS; round += 1) {
+      const transfers = await recordLocalChainBlock(
+        db,
+        56,
+        apps.map((app) => ({
+          token: chain.token,
+          to: app.address,
+          amount: parseUnits('5', 18),
+          createdAt: new Date().toISOString(),
+        })),
+      );
+      const t0 = await chain.confirm(transfers[0]?.blockNumber ?? 0);
+      for (const [n, transfer] of transfers.entries()) {
+        if (phase === 'faulty' && n < 2) continue;
+        const got = await receiver.came(
+          (e) => e.type === 'deposit.confirmed' && e.data?.tx_hash === transfer.txHash,
+        );
+        totals[phase]?.push(got.at - t0);
+      }
+    }
+  }
+  const hung = await db
+    .selectFrom('webhook_attempts as a')
+    .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+    .select(['a.outcome', 'a.created_at', 'a.duration_ms'])
+    .where('d.app_id', '=', apps[0]?.id ?? '')
+    .orderBy('a.created_at')
+    .execute();
+  return { totals, hung };
+}
+
 /**
  * One engine: the server with PROCESSES processes, PAYMENTS deposits and PAYMENTS / 2 invoices.
  * @param {'sqlite' | 'postgres'} engine
@@ -185,11 +299,19 @@ async function benchEngine(engine) {
   try {
     const env = { ...serverEnv(store), LOCAL_BLOCK_MS: '0', WEBHOOK_ALLOW_PRIVATE: 'true' };
     const ours = await startOurs(store, env, { processes: PROCESSES, cpuProf: undefined });
-    const { gateway, key } = await setUp(ours.origin, receiver.url);
+    const { gateway, key } = await setUp(ours.origin, receiver.url('demo'));
     const db = openDb({ dataDir: store.dataDir, databaseUrl: store.schema?.url });
     const chain = new LocalChainAdapter(db, 56);
     const token = chain.tokenContract(METHOD.token_contract_address);
     const confirmations = METHOD.confirmations ?? 1;
+    const confirm = async (/** @type {number} */ block) => {
+      const head = await chain.latestBlock();
+      const short = block + confirmations - 2 - head;
+      if (short > 0) await mineLocalBlocks(db, short, 56);
+      await pause(SETTLE_MS);
+      await mineLocalBlocks(db, 1, 56);
+      return now();
+    };
     const pay = async (/** @type {string} */ to, /** @type {string} */ amount) => {
       const transfer = await recordLocalChainTransfer(db, {
         chainId: 56,
@@ -199,15 +321,6 @@ async function benchEngine(engine) {
         createdAt: new Date().toISOString(),
       });
       return { transfer, t0: now() };
-    };
-    /** Mines to one block short of the last confirmation, then that block: its time. */
-    const confirm = async (/** @type {number} */ block) => {
-      const head = await chain.latestBlock();
-      const short = block + confirmations - 2 - head;
-      if (short > 0) await mineLocalBlocks(db, short, 56);
-      await pause(SETTLE_MS);
-      await mineLocalBlocks(db, 1, 56);
-      return now();
     };
     /** @type {Record<string, Record<string, number>[]>} */
     const series = {
@@ -248,10 +361,11 @@ async function benchEngine(engine) {
       );
       series['invoice.settled']?.push(await stagesOf(db, t0, settled));
     }
+    const isolated = await isolation(db, receiver, { token, confirm });
     await db.destroy();
     ours.server.kill('SIGTERM');
     ok = true;
-    return { engine, series };
+    return { engine, series, isolated };
   } finally {
     receiver.close();
     if (!ok) keepLogs(store);
@@ -277,13 +391,34 @@ function print(engine, series) {
   }
 }
 
+/** @param {Awaited<ReturnType<typeof isolation>>} isolated */
+function printIsolation({ totals, hung }) {
+  const healthy = totals.healthy ?? [];
+  const faulty = totals.faulty ?? [];
+  const p99 = (/** @type {number[]} */ xs) => quantile(xs, 0.99);
+  console.log(
+    `isolation: ${ISOLATION_APPS} apps, ${ISOLATION_ROUNDS} rounds; deposit.confirmed of apps 2–${ISOLATION_APPS - 1}, block to receiver:`,
+  );
+  console.log(
+    `  all receivers healthy          n ${healthy.length}  p50 ${quantile(healthy, 0.5).toFixed(0)} ms  p99 ${p99(healthy).toFixed(0)} ms`,
+  );
+  console.log(
+    `  app 0 hangs, app 1 answers 500 n ${faulty.length}  p50 ${quantile(faulty, 0.5).toFixed(0)} ms  p99 ${p99(faulty).toFixed(0)} ms  (p99 ${(p99(faulty) / p99(healthy)).toFixed(2)}× healthy)`,
+  );
+  const timeouts = hung.filter((a) => a.outcome === 'timeout');
+  console.log(
+    `  app 0's attempts while it hung: ${timeouts.length} timed out, each after ${timeouts.map((a) => `${(a.duration_ms / 1000).toFixed(1)} s`).join(', ') || '–'}`,
+  );
+}
+
 cleanUpOnExit();
 if (serverBuildIsStale()) await buildServer();
 let failed = false;
 for (const engine of ENGINES) {
   try {
-    const { series } = await benchEngine(/** @type {'sqlite' | 'postgres'} */ (engine));
+    const { series, isolated } = await benchEngine(/** @type {'sqlite' | 'postgres'} */ (engine));
     print(engine, series);
+    printIsolation(isolated);
   } catch (error) {
     failed = true;
     console.error(

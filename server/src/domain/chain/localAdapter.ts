@@ -201,17 +201,41 @@ export async function recordLocalChainTransfer(
   db: Db,
   transfer: LocalTransfer,
 ): Promise<ChainTransfer> {
-  return db.transaction().execute((trx) => appendTransfer(trx, transfer));
+  const [recorded] = await recordLocalChainBlock(db, transfer.chainId, [transfer]);
+  if (!recorded) throw new Error('No transfer recorded');
+  return recorded;
+}
+
+/** Several payers' transfers in one new block of `chainId`, as a busy chain's block holds. */
+export async function recordLocalChainBlock(
+  db: Db,
+  chainId: SpecChainId,
+  transfers: readonly Omit<LocalTransfer, 'chainId'>[],
+): Promise<ChainTransfer[]> {
+  return db.transaction().execute(async (trx) => {
+    // One block at a time on a chain, whichever process records it.
+    await lockForTransaction(trx, `local_chain:${chainId}`);
+    const blockNumber = await newBlock(trx, chainId);
+    const recorded: ChainTransfer[] = [];
+    for (const transfer of transfers) {
+      recorded.push(await appendTransfer(trx, { ...transfer, chainId }, blockNumber));
+    }
+    return recorded;
+  });
+}
+
+/** The chain's next block, now its head; the caller holds the chain's lock. */
+async function newBlock(trx: Transaction<Database>, chainId: SpecChainId): Promise<number> {
+  const blockNumber = (await localHead(trx, chainId)) + 1;
+  await setLocalHead(trx, chainId, blockNumber);
+  return blockNumber;
 }
 
 async function appendTransfer(
   trx: Transaction<Database>,
   transfer: LocalTransfer,
+  blockNumber: number,
 ): Promise<ChainTransfer> {
-  // One block at a time on a chain, whichever process records it.
-  await lockForTransaction(trx, `local_chain:${transfer.chainId}`);
-  const blockNumber = (await localHead(trx, transfer.chainId)) + 1;
-  await setLocalHead(trx, transfer.chainId, blockNumber);
   const hash = randomBytes(32).toString('hex');
   const recorded: ChainTransfer = {
     // Tron transaction ids are bare hex; EVM hashes carry 0x.
@@ -273,13 +297,17 @@ export async function recordLocalTransfer(
         );
       }
     }
-    return appendTransfer(trx, {
-      chainId: WALLET_CHAIN_ID,
-      token: usdt.contract,
-      to: transfer.to,
-      amount: microToChainAmount(transfer.amountMicro, usdt.decimals),
-      createdAt: transfer.createdAt,
-    });
+    return appendTransfer(
+      trx,
+      {
+        chainId: WALLET_CHAIN_ID,
+        token: usdt.contract,
+        to: transfer.to,
+        amount: microToChainAmount(transfer.amountMicro, usdt.decimals),
+        createdAt: transfer.createdAt,
+      },
+      await newBlock(trx, WALLET_CHAIN_ID),
+    );
   });
 }
 
