@@ -2,10 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { checkoutInvoice } from '../domain/invoices/checkout';
 import { localChains } from '../domain/payments/testDeposits';
-import { claimRequests } from '../domain/rateLimits';
 import {
-  INVOICE_SIMULATION_LIMIT,
-  invoiceSimulationKey,
+  claimInvoiceSimulation,
   SIMULATION_MSG,
   simulatePayment,
   simulationRefusal,
@@ -103,13 +101,9 @@ export async function registerSimulations(
         );
         if (refusal !== null) return refused(...REFUSALS[refusal]);
 
-        const now = ctx.clock().getTime();
-        const window = await claimRequests(ctx.db, invoiceSimulationKey(id), 60_000, now, 1);
-        if (window.count > INVOICE_SIMULATION_LIMIT) {
-          void reply.header(
-            'retry-after',
-            String(Math.max(1, Math.ceil((window.resetAt - now) / 1000))),
-          );
+        const wait = await claimInvoiceSimulation(ctx.db, id, ctx.clock().getTime());
+        if (wait > 0) {
+          void reply.header('retry-after', String(wait));
           return refused(429, 'test.tooMany');
         }
         try {

@@ -38,6 +38,25 @@ const injectedRtkApi = api.injectEndpoints({
         method: 'POST',
       }),
     }),
+    simulateAppInvoicePayment: build.mutation<
+      SimulateAppInvoicePaymentApiResponse,
+      SimulateAppInvoicePaymentApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/app-invoices/${encodeURIComponent(String(queryArg.id))}/${encodeURIComponent(String(queryArg.invoiceId))}/simulate`,
+        method: 'POST',
+        body: queryArg.simulateInvoicePaymentRequest,
+      }),
+    }),
+    confirmAppInvoicePayments: build.mutation<
+      ConfirmAppInvoicePaymentsApiResponse,
+      ConfirmAppInvoicePaymentsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/app-invoices/${encodeURIComponent(String(queryArg.id))}/${encodeURIComponent(String(queryArg.invoiceId))}/confirm`,
+        method: 'POST',
+      }),
+    }),
     acceptAppInvoicePayment: build.mutation<
       AcceptAppInvoicePaymentApiResponse,
       AcceptAppInvoicePaymentApiArg
@@ -92,6 +111,23 @@ export type MarkAppInvoiceApiArg = {
 export type CancelAppInvoiceApiResponse =
   /** status 200 The invoice, now invalid. */ InvoiceResponse;
 export type CancelAppInvoiceApiArg = {
+  /** The app (`App.id`). */
+  id: Id;
+  /** The invoice (`Invoice.id`) of app `id`. */
+  invoiceId: Id;
+};
+export type SimulateAppInvoicePaymentApiResponse =
+  /** status 200 The transfer is on the test network's local chain. */ SimulateInvoicePaymentResponse;
+export type SimulateAppInvoicePaymentApiArg = {
+  /** The app (`App.id`). */
+  id: Id;
+  /** The invoice (`Invoice.id`) of app `id`. */
+  invoiceId: Id;
+  simulateInvoicePaymentRequest: SimulateInvoicePaymentRequest;
+};
+export type ConfirmAppInvoicePaymentsApiResponse =
+  /** status 200 The blocks are mined. */ ConfirmInvoicePaymentsResponse;
+export type ConfirmAppInvoicePaymentsApiArg = {
   /** The app (`App.id`). */
   id: Id;
   /** The invoice (`Invoice.id`) of app `id`. */
@@ -376,6 +412,44 @@ export type MarkInvoiceRequest = {
   /** Why, shown with the invoice ('Reason is required'). */
   reason: string;
 };
+export type SimulateInvoicePaymentResponse = {
+  /** Success flag (true). */
+  status: Status;
+  /** The message to show to the user (as a toast). */
+  msg: string;
+  /** The transfer. */
+  data: {
+    /** The scenario simulated. */
+    scenario: 'full' | 'partial' | 'over';
+    /** The method's code it was paid in (`USDT-BEP20`). */
+    method: string;
+    /** The test network's chain id (97, 11155111, 80002, or -1 for Tron Nile). */
+    chain_id: number;
+    /** The amount sent, in the method's coin, as a decimal string. */
+    amount: string;
+    /** The transfer's transaction hash (what `confirmAppInvoicePayments` confirms). */
+    tx_hash: string;
+    /** The confirmations the method needs before the payment counts as final. */
+    confirmations: number;
+  };
+};
+export type SimulateInvoicePaymentRequest = {
+  /** `full` pays what is still due, `partial` half of it, `over` a tenth more than it. */
+  scenario: 'full' | 'partial' | 'over';
+};
+export type ConfirmInvoicePaymentsResponse = {
+  /** Success flag (true). */
+  status: Status;
+  /** The message to show to the user (as a toast). */
+  msg: string;
+  /** What was confirmed. */
+  data: {
+    /** The simulated payments to the invoice's addresses now final. */
+    payments: number;
+    /** The blocks mined for them (0 when they were already deep enough). */
+    mined: number;
+  };
+};
 export const {
   useListAppInvoicesQuery,
   useLazyListAppInvoicesQuery,
@@ -384,5 +458,7 @@ export const {
   useLazyGetAppInvoiceQuery,
   useMarkAppInvoiceMutation,
   useCancelAppInvoiceMutation,
+  useSimulateAppInvoicePaymentMutation,
+  useConfirmAppInvoicePaymentsMutation,
   useAcceptAppInvoicePaymentMutation,
 } = injectedRtkApi;

@@ -8,6 +8,7 @@ import { unitsToDecimal } from '../money';
 import { gatewayMethods, type GatewayMethod } from '../payments/accounts';
 import type { LocalChains } from '../payments/testDeposits';
 import { loadInvoices } from '../invoices/invoices';
+import { claimRequests } from '../rateLimits';
 
 // Test mode's payer: one call makes a scenario's transfers on the local chain of a test network,
 // and the watcher, the invoice state machine and the webhooks take them from there exactly as
@@ -40,6 +41,9 @@ export const SIMULATION_MSG = {
   publicTestnet: (network: string) =>
     `${network} runs on a public test network here: send a real testnet transfer instead.`,
   unknownPayment: 'No simulated payment has this transaction hash in this test mode.',
+  liveInvoice: 'This invoice is live: payments are simulated on test mode’s invoices only.',
+  invoiceLimit: (seconds: number) =>
+    `At most ${INVOICE_SIMULATION_LIMIT} simulated payments or confirmations a minute per invoice: try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
   nothingToConfirm:
     'No payment to this invoice is on a test network’s local chain: simulate one first.',
 } as const;
@@ -359,8 +363,19 @@ async function ownsAddress(db: Db, appId: string, address: string): Promise<bool
 /** Simulated payments (or confirmations) one invoice takes a minute from its checkout or the portal. */
 export const INVOICE_SIMULATION_LIMIT = 30;
 
-/** The rate-limit key of an invoice's simulations, shared by its checkout page and the portal. */
-export const invoiceSimulationKey = (invoiceId: string) => `test-helpers:invoice:${invoiceId}`;
+/**
+ * Counts one simulation (or confirmation) of invoice `invoiceId` in its minute, its checkout
+ * page's and the portal's together: 0 when it may go ahead, else the seconds until it may.
+ */
+export async function claimInvoiceSimulation(
+  db: Db,
+  invoiceId: string,
+  now: number,
+): Promise<number> {
+  const window = await claimRequests(db, `test-helpers:invoice:${invoiceId}`, 60_000, now, 1);
+  if (window.count <= INVOICE_SIMULATION_LIMIT) return 0;
+  return Math.max(1, Math.ceil((window.resetAt - now) / 1000));
+}
 
 /** Why an invoice's own pages offer no simulated payment: a live app's, no longer payable, on a public testnet. */
 export type SimulationRefusal = 'live' | 'final' | 'testnet';
