@@ -3378,7 +3378,7 @@ export interface components {
     InvoicePaymentOption: {
       /** @description The payment method's code, e.g. "USDT-BEP20". */
       method: string;
-      /** @description The chain to pay on (0 stands for Tron); explorer links follow it. */
+      /** @description The chain to pay on (0 stands for Tron, -1 for Tron Nile in test mode); explorer links follow it. */
       chain_id: number;
       /** @description The token's contract address; null for the chain's own coin. */
       token_contract: string | null;
@@ -3410,7 +3410,7 @@ export interface components {
       id: string;
       /** @description The payment method's code. */
       method: string;
-      /** @description The chain it was sent on (0 stands for Tron); a flagged payment's may be one the invoice does not offer. Explorer links follow it. */
+      /** @description The chain it was sent on (0 stands for Tron, -1 for Tron Nile in test mode); a flagged payment's may be one the invoice does not offer. Explorer links follow it. */
       chain_id: number;
       /** @description Its transaction's hash (linked to the chain's explorer). */
       tx_hash: string;

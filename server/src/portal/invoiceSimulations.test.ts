@@ -3,6 +3,7 @@ import { insertSubscription } from '../../test/appRows';
 import { testAppPerBlock } from '../../test/withTestApp';
 import { chainAdapterFor } from '../domain/chain';
 import { watchDeposits } from '../domain/payments/deposits';
+import { setTableRate } from '../domain/rates/table';
 import { INVOICE_SIMULATION_LIMIT, SIMULATION_MSG } from '../domain/testMode/simulations';
 
 // A test invoice's details in the portal pay and confirm it: simulateAppInvoicePayment makes the
@@ -12,13 +13,17 @@ import { INVOICE_SIMULATION_LIMIT, SIMULATION_MSG } from '../domain/testMode/sim
 
 const HOST = 'portal.shop.test';
 const PAYOUT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+const TRON_PAYOUT = 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8';
 
 describe('simulated payments from the portal', () => {
   const t = testAppPerBlock();
   let serial = 0;
 
-  /** A merchant with a live app taking USDT (BEP20) and its test mode opened, and their session. */
-  async function merchant() {
+  /**
+   * A merchant with a live app taking USDT (BEP20), and TRX when `tron`, and its test mode
+   * opened, and their session.
+   */
+  async function merchant({ tron = false } = {}) {
     serial += 1;
     const username = `simulator${serial}`;
     const userId = await addUser(t, username);
@@ -33,6 +38,12 @@ describe('simulated payments from the portal', () => {
       headers: auth,
       body: { payment_method_id: 'pm_usdt_bsc', collect_address: PAYOUT, user_app_id: liveId },
     });
+    if (tron) {
+      await t.call('usePaymentMethod', {
+        headers: auth,
+        body: { payment_method_id: 'pm_trx', collect_address: TRON_PAYOUT, user_app_id: liveId },
+      });
+    }
     const opened = await t.call('openTestMode', { headers: auth, params: { id: liveId } });
     return { auth, liveId, testId: opened.json().app.id as string };
   }
@@ -99,6 +110,21 @@ describe('simulated payments from the portal', () => {
     expect(late.statusCode).toBe(409);
     expect(late.json().msg).toBe(SIMULATION_MSG.invoiceState('settled'));
     expect((await confirm(auth, testId, id)).json().data.mined).toBe(0);
+  });
+
+  it('makes a test invoice payable on Tron Nile (chain id -1) and pays it', async () => {
+    await setTableRate(t.db, { pair: 'TRX/USD', rate: '0.25', maxAgeHours: 24, now: t.clock() });
+    const { auth, testId } = await merchant({ tron: true });
+    const id = await invoice(auth, testId);
+    const details = await t.call('getAppInvoice', {
+      headers: auth,
+      params: { id: testId, invoiceId: id },
+    });
+    expect(details.statusCode).toBe(200);
+    expect(
+      details.json().data.invoice.payment_options.map((o: { chain_id: number }) => o.chain_id),
+    ).toEqual([97, -1]);
+    expect((await simulate(auth, testId, id, 'full')).json().data.chain_id).toBe(97);
   });
 
   it('refuses a live invoice, another account’s, a bad scenario, and confirming nothing', async () => {
