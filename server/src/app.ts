@@ -12,6 +12,7 @@ import {
 } from './checkout/plugin';
 import { LINK_PREFIX, registerLinks } from './checkout/links';
 import { REFUND_CLAIM_RATE_LIMIT_GROUP, REFUND_PREFIX, registerClaims } from './checkout/claims';
+import { registerSimulations } from './checkout/simulate';
 import { createAppContext } from './context';
 import type { Db } from './db/connection';
 import type { Clock } from './domain/time';
@@ -302,6 +303,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     refreshSeconds: config.checkoutRefreshSeconds,
   });
   await registerLinks(app, ctx, { assetsDir: options.checkoutDir });
+  await registerSimulations(app, ctx, { assetsDir: options.checkoutDir });
   await registerClaims(app, ctx, { assetsDir: options.checkoutDir });
 
   // Operator routes outside /api: after the onRoute hooks (no rate limit: load balancers and

@@ -30,6 +30,20 @@ export const enhancedInvoicesApi = invoicesApi.enhanceEndpoints({
         'Dashboard',
       ],
     },
+    // A simulated payment reaches the invoice through the watcher: the details poll it in, and
+    // asking again at once shows the invoice as the answer left it.
+    simulateAppInvoicePayment: {
+      invalidatesTags: (_result, _error, arg) => [
+        { type: 'Invoice', id: `list:${arg.id}` },
+        { type: 'Invoice', id: arg.invoiceId },
+      ],
+    },
+    confirmAppInvoicePayments: {
+      invalidatesTags: (_result, _error, arg) => [
+        { type: 'Invoice', id: `list:${arg.id}` },
+        { type: 'Invoice', id: arg.invoiceId },
+      ],
+    },
     cancelAppInvoice: {
       invalidatesTags: (_result, _error, arg) => [
         { type: 'Invoice', id: `list:${arg.id}` },
@@ -41,9 +55,11 @@ export const enhancedInvoicesApi = invoicesApi.enhanceEndpoints({
 
 export {
   useAcceptAppInvoicePaymentMutation,
+  useConfirmAppInvoicePaymentsMutation,
   useCreateAppInvoiceMutation,
   useGetAppInvoiceQuery,
   useMarkAppInvoiceMutation,
+  useSimulateAppInvoicePaymentMutation,
 } from './generated/invoices.gen';
 
 export type {

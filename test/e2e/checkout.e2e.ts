@@ -323,3 +323,31 @@ test('every screen at 375 and 1280 px fits and passes axe', async () => {
   await waiting.context.close();
   await both(pathOf(late), 'late', 'Your payment arrived too late');
 });
+
+test('a test invoice says no real money moves, and pays itself from its own buttons', async () => {
+  admin(server.dataDir, 'rate', 'set', 'TRX/USD', '0.25');
+  // The merchant opens test mode and makes an invoice there, as in the Invoices tab.
+  const desktop = await openPage(DESKTOP);
+  await signIn(desktop.page, { username: DEMO.username, password: DEMO.password, code: DEMO.pin });
+  await desktop.page.goto('/app/my-app/app_demo_store/invoices');
+  await desktop.page.getByRole('switch', { name: 'Test mode' }).click();
+  await desktop.page.waitForURL(/\/app\/my-app\/app_(?!demo_store)\w+\/invoices/);
+  await desktop.page.getByRole('button', { name: 'Create Invoice' }).click();
+  const dialog = desktop.page.getByRole('dialog', { name: 'Create Invoice' });
+  await dialog.getByLabel('Amount').fill('10');
+  await dialog.getByRole('button', { name: 'Create Invoice' }).click();
+  const checkoutUrl = await dialog.getByRole('textbox', { name: 'Checkout link' }).inputValue();
+  await desktop.context.close();
+
+  const { context, page } = await openPage(PHONE);
+  await page.goto(`${new URL(checkoutUrl).pathname}?method=${METHOD}`);
+  await heading(page, 'Pay 10 USDT');
+  await page.getByRole('status').filter({ hasText: 'TEST MODE: no real money' }).waitFor();
+  await snap(page, 'checkout-test-mode-phone');
+  await page.getByRole('button', { name: 'Simulate partial payment' }).click();
+  await heading(page, 'Still due: 5 USDT');
+  await page.getByRole('button', { name: 'Simulate full payment' }).click();
+  await heading(page, 'Payment received, confirming');
+  await page.getByRole('status').filter({ hasText: 'TEST MODE: no real money' }).waitFor();
+  await context.close();
+});

@@ -6,6 +6,7 @@ import { PNG } from '../../test/images';
 import { multipart } from '../../test/multipart';
 import { testAppPerBlock } from '../../test/withTestApp';
 import { setTableRate } from '../domain/rates/table';
+import { LANGUAGES, say } from './messages';
 import { CHECKOUT_CSP } from './plugin';
 
 // The hosted checkout page over HTTP, as a shopper's browser meets it: each state's screen from
@@ -170,6 +171,26 @@ describe('checkout page', () => {
     expect(html).not.toContain('secret-order-7');
     expect(html).not.toContain('buyer@example.com');
     expect(html).not.toContain('merchant_');
+  });
+
+  it('says on a test app’s invoice, in every language, that no real money moves, and never on a live one', async () => {
+    const live = await newInvoice();
+    const test = await newInvoice();
+    await t.db.updateTable('apps').set({ livemode: 0 }).where('id', '=', test.appId).execute();
+    const banner = /<p class="test-mode" role="status">([^<]*)<\/p>/;
+    const livePage = (await page(`/pay/${live.id}`)).body;
+    expect(livePage).not.toMatch(banner);
+    expect(text(livePage)).not.toContain('TEST MODE');
+    for (const language of LANGUAGES) {
+      const html = (await page(`/pay/${test.id}?lang=${language.code}`)).body;
+      expect(html.match(banner)?.[1]).toBe(escapeHtml(say(language, 'test.banner')));
+      // Before the merchant's header: the first thing the page says.
+      expect(html.indexOf('class="test-mode"')).toBeLessThan(html.indexOf('class="merchant"'));
+      expect(html).toContain(`dir="${language.dir}"`);
+    }
+    // The app's test invoice on another screen (paid) keeps it.
+    await setStatus(test.id, 'settled');
+    expect((await page(`/pay/${test.id}`)).body).toMatch(banner);
   });
 
   it('shows the app’s initial without a logo, and its logo, sized, once one is uploaded', async () => {
@@ -514,6 +535,11 @@ describe('checkout page', () => {
     expect(limited.headers['ratelimit-limit']).toBe('1000');
   });
 });
+
+/** `text` as the page's markup writes it. */
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/'/g, '&#x27;');
+}
 
 async function until(check: () => boolean, ms = 5000): Promise<void> {
   const end = Date.now() + ms;

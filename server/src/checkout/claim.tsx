@@ -7,6 +7,7 @@ import {
   ICON,
   LanguagePicker,
   MerchantHeader,
+  TestModeBanner,
   withQuery,
   type CheckoutAssets,
 } from './page';
@@ -89,6 +90,7 @@ function ClaimBody({ view }: { view: ClaimPageView }) {
   const { state } = claim;
   return (
     <div className="shell">
+      {claim.livemode ? null : <TestModeBanner language={language} />}
       <MerchantHeader label={t('refund.merchantLabel')} name={claim.appName} logo={claim.appLogo} />
       <main id="checkout" tabIndex={-1}>
         <section className={`screen screen-refund-${state.kind}`}>

@@ -145,6 +145,18 @@ describe('refund claim page', () => {
     }
   });
 
+  it('says on a test app’s refund, in the shopper’s language, that no real money moves', async () => {
+    const { appId, path } = await s.link();
+    expect((await s.page(path)).body).not.toContain('class="test-mode"');
+    await t.db.updateTable('apps').set({ livemode: 0 }).where('id', '=', appId).execute();
+    expect((await s.page(path)).body).toContain(
+      `<p class="test-mode" role="status">${en('test.banner')}</p>`,
+    );
+    expect((await s.page(`${path}?lang=ar`)).body).toContain(
+      `<p class="test-mode" role="status">${say(ARABIC, 'test.banner')}</p>`,
+    );
+  });
+
   it('claims with a 303 back to the page, which shows the claim and no form', async () => {
     const { id, path } = await s.link();
     const res = await s.post(path, { address: ` ${SHOPPER.toLowerCase()} `, confirm: 'yes' });

@@ -6,6 +6,7 @@ import {
   ICON,
   LanguagePicker,
   MerchantHeader,
+  TestModeBanner,
   withQuery,
   type CheckoutAssets,
 } from './page';
@@ -61,6 +62,7 @@ function LinkBody({ view }: { view: LinkPageView }) {
   const format = formatters(language);
   return (
     <div className="shell">
+      {found.livemode ? null : <TestModeBanner language={language} />}
       <MerchantHeader label={t('merchant.label')} name={found.appName} logo={found.appLogo} />
       <main id="checkout" tabIndex={-1}>
         <section className="screen screen-link">

@@ -132,6 +132,21 @@ describe('payment link page', () => {
     expect(text(after)).toContain('Mug Shop');
   });
 
+  it('says on a test app’s link, right to left too, that no real money moves', async () => {
+    const { key, appId } = await s.merchant();
+    const { path } = await s.link(key, { amount: '12.50' });
+    expect((await s.page(path)).body).not.toContain('class="test-mode"');
+    await t.db.updateTable('apps').set({ livemode: 0 }).where('id', '=', appId).execute();
+    expect((await s.page(path)).body).toContain(
+      `<p class="test-mode" role="status">${en('test.banner')}</p>`,
+    );
+    const arabic = (await s.page(`${path}?lang=ar`)).body;
+    expect(arabic).toContain('<html lang="ar" dir="rtl">');
+    expect(arabic).toContain(
+      `<p class="test-mode" role="status">${say(languageFor('ar', undefined), 'test.banner')}</p>`,
+    );
+  });
+
   it('shows the link with a plain form and no script, under the checkout’s headers', async () => {
     const { key } = await s.merchant();
     const expires = new Date(t.clock().getTime() + 7 * 86_400_000);

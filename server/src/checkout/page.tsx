@@ -38,6 +38,8 @@ interface View {
   t: (id: MessageId, params?: Params) => string;
   /** A URL of this invoice's pages, with the picked language kept. */
   href: (path: string, query?: Record<string, string>) => string;
+  /** A test invoice this server can pay on a local chain: its screens offer simulated payments. */
+  simulate: boolean;
 }
 
 /** The site's icon (the portal's), so a browser does not ask for a /favicon.ico there is not. */
@@ -51,6 +53,7 @@ export function viewOf(
   method: string | undefined,
   language: Language,
   picked = false,
+  simulate = false,
 ): View {
   const option = chosenOption(checkout.invoice, method);
   return {
@@ -66,6 +69,7 @@ export function viewOf(
         ...query,
         ...(picked ? { lang: language.code } : {}),
       }),
+    simulate,
   };
 }
 
@@ -198,6 +202,7 @@ function Body({ view }: { view: View }) {
   const { invoice } = checkout;
   return (
     <div className="shell">
+      {checkout.livemode ? null : <TestModeBanner language={view.language} />}
       <MerchantHeader label={t('merchant.label')} name={checkout.appName} logo={checkout.appLogo} />
       <main
         id="checkout"
@@ -270,6 +275,19 @@ export function LanguagePicker({
   );
 }
 
+/**
+ * A test app's page says, before anything else and on every screen, that no real money moves:
+ * a stripe that stays at the top as the page scrolls. A status (not an alert): it is there from
+ * the start, read in its place, never announced over what the page says next.
+ */
+export function TestModeBanner({ language }: { language: Language }) {
+  return (
+    <p className="test-mode" role="status">
+      {say(language, 'test.banner')}
+    </p>
+  );
+}
+
 /** The side, in CSS pixels, the header draws a logo at (checkout.css `.logo`). */
 export const LOGO_SIZE = 40;
 
@@ -332,6 +350,7 @@ function ScreenSection({ view }: { view: View }) {
     >
       <h1 tabIndex={-1}>{headingOf(view)}</h1>
       <ScreenBody view={view} />
+      <SimulateForm view={view} />
     </section>
   );
 }
@@ -356,6 +375,39 @@ function ScreenBody({ view }: { view: View }): ReactNode {
     case 'invalid':
       return <Invalid view={view} />;
   }
+}
+
+/** The scenarios a screen offers: what is due in full, half of it, more than it; once paid, more. */
+const SIMULATIONS: Partial<Record<Screen, readonly ('full' | 'partial' | 'over')[]>> = {
+  waiting: ['full', 'partial', 'over'],
+  partial: ['full', 'partial', 'over'],
+  seen: ['over'],
+};
+
+/**
+ * A test invoice's buttons that pay it with a simulated transfer (POST /pay/{id}/simulate, a
+ * plain form, so no script is needed): in the chosen method, on the screens that can take one.
+ */
+function SimulateForm({ view }: { view: View }) {
+  const { t, option, screen } = view;
+  const scenarios = SIMULATIONS[screen];
+  if (!view.simulate || !option || !scenarios) return null;
+  return (
+    <form className="simulate" method="post" action={view.href('/simulate')}>
+      <fieldset>
+        <legend>{t('test.heading')}</legend>
+        <p>{t('test.note')}</p>
+        <input type="hidden" name="method" value={option.method} />
+        <p className="simulate-buttons">
+          {scenarios.map((scenario) => (
+            <button key={scenario} type="submit" name="scenario" value={scenario}>
+              {t(`test.${scenario}`)}
+            </button>
+          ))}
+        </p>
+      </fieldset>
+    </form>
+  );
 }
 
 function Picker({ view }: { view: View }) {

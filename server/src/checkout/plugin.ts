@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { appOfInvoice, checkoutFingerprints, checkoutInvoice } from '../domain/invoices/checkout';
+import { localChains } from '../domain/payments/testDeposits';
+import { simulationRefusal } from '../domain/testMode/simulations';
 import { keepBytes, keptAnswer, keptPage, type KeptPage } from '../http/keptAnswers';
 import { StatusFeed } from './feed';
 import { languageFor, say, type Language, type MessageId } from './messages';
@@ -15,7 +17,7 @@ import {
   withQuery,
   type CheckoutAssets,
 } from './page';
-import { statusOf } from './screens';
+import { chosenOption, statusOf } from './screens';
 
 // The hosted checkout page, public (no session: the invoice id, 128 random bits, is the key):
 // GET /pay/{id} (the page, `?method=CODE` once a method is chosen), /pay/{id}/fragment (the
@@ -114,6 +116,8 @@ export async function registerCheckout(
   options: CheckoutOptions = {},
 ): Promise<StatusFeed> {
   const assets = readAssets(options.assetsDir);
+  // A test invoice's page offers simulated payments where this server runs its chain.
+  const local = localChains(ctx.config, ctx.db);
   const feed = new StatusFeed(
     {
       fingerprints: (ids) => checkoutFingerprints(ctx.db, ids),
@@ -251,7 +255,16 @@ export async function registerCheckout(
             checkout.invoice.payment_options.map((o) => o.method),
           );
           if ('status' in chosen) return chosen;
-          const view = viewOf(checkout, chosen.method, language, picked);
+          const simulate =
+            simulationRefusal(
+              {
+                livemode: checkout.livemode,
+                status: checkout.invoice.status,
+                chainId: chosenOption(checkout.invoice, chosen.method)?.chain_id,
+              },
+              local,
+            ) === null;
+          const view = viewOf(checkout, chosen.method, language, picked, simulate);
           const html =
             part === 'page'
               ? renderPage(view, assets.urls, options.refreshSeconds)

@@ -3,6 +3,7 @@ import { insertSubscription } from '../../test/appRows';
 import { testAppPerBlock } from '../../test/withTestApp';
 import { chainAdapterFor } from '../domain/chain';
 import { watchDeposits } from '../domain/payments/deposits';
+import { setTableRate } from '../domain/rates/table';
 import type { SpecChainId } from '../domain/chain/specChains';
 
 // Test mode as a merchant meets it: the portal opens an app's test mode (a test app of its own,
@@ -12,13 +13,17 @@ import type { SpecChainId } from '../domain/chain/specChains';
 
 const BASE = '/gateway/v1';
 const PAYOUT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+const TRON_PAYOUT = 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8';
 
 describe('test mode', () => {
   const t = testAppPerBlock({ env: { GATEWAY_RATE_LIMIT_MAX: '100000' } });
   let serial = 0;
 
-  /** A merchant signed in, with an app taking USDT (BEP20), and its test mode opened. */
-  async function merchant({ subscribed = true } = {}) {
+  /**
+   * A merchant signed in, with an app taking USDT (BEP20), and TRX when `tron`, and its test
+   * mode opened.
+   */
+  async function merchant({ subscribed = true, tron = false } = {}) {
     serial += 1;
     const username = `tester${serial}`;
     const userId = await addUser(t, username);
@@ -34,6 +39,13 @@ describe('test mode', () => {
       body: { payment_method_id: 'pm_usdt_bsc', collect_address: PAYOUT, user_app_id: liveId },
     });
     expect(used.statusCode).toBe(200);
+    if (tron) {
+      const trx = await t.call('usePaymentMethod', {
+        headers,
+        body: { payment_method_id: 'pm_trx', collect_address: TRON_PAYOUT, user_app_id: liveId },
+      });
+      expect(trx.statusCode).toBe(200);
+    }
     const opened = await t.call('openTestMode', { headers, params: { id: liveId } });
     expect(opened.statusCode).toBe(200);
     const testId = opened.json().app.id as string;
@@ -201,6 +213,21 @@ describe('test mode', () => {
     // Nothing of it in the live figures.
     const dashboard = (await t.call('getDashboard', { headers })).json().data;
     expect(dashboard).toMatchObject({ total_transaction: 0, daily_transaction: 0 });
+  });
+
+  it('answers Tron Nile as chain id -1 in methods, accounts and invoices', async () => {
+    await setTableRate(t.db, { pair: 'TRX/USD', rate: '0.25', maxAgeHours: 24, now: t.clock() });
+    const { testKey } = await merchant({ tron: true });
+    const methods = await send('GET', '/methods', testKey);
+    expect(methods.statusCode).toBe(200);
+    expect(methods.json().data).toEqual(
+      expect.arrayContaining([expect.objectContaining({ code: 'TRX-TRON', chain_id: -1 })]),
+    );
+    const invoice = await send('POST', '/invoices', testKey, { amount: '10', currency: 'USD' });
+    expect(invoice.statusCode).toBe(201);
+    expect(invoice.json().payment_options.map((o: { chain_id: number }) => o.chain_id)).toEqual([
+      97, -1,
+    ]);
   });
 
   it('refuses the test helpers to live keys, bad targets with their reasons, and more than 30 a minute', async () => {

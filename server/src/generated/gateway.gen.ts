@@ -1345,7 +1345,7 @@ export interface components {
       name: string;
       /** @description The chain's name, e.g. BNB Smart Chain. */
       network: string;
-      /** @description The EVM chain id; 0 stands for Tron. */
+      /** @description The EVM chain id; 0 stands for Tron, -1 for Tron Nile in test mode. */
       chain_id: number;
       /** @description The token's contract address; null for the chain's own coin. */
       token_contract: string | null;
@@ -1543,7 +1543,7 @@ export interface components {
       id: string;
       unique_id: components['schemas']['UniqueId'];
       method: components['schemas']['MethodCode'];
-      /** @description The chain it is sent on (0 stands for Tron). */
+      /** @description The chain it is sent on (0 stands for Tron, -1 for Tron Nile in test mode). */
       chain_id: number;
       /** @description The app's operational wallet of the method, which pays it. */
       from_address: string;
@@ -1621,7 +1621,7 @@ export interface components {
     };
     OperationalWallet: {
       method: components['schemas']['MethodCode'];
-      /** @description The chain the wallet lives on (0 stands for Tron). */
+      /** @description The chain the wallet lives on (0 stands for Tron, -1 for Tron Nile in test mode). */
       chain_id: number;
       /** @description The wallet's address; null while it is being created. */
       address: string | null;
@@ -1726,7 +1726,7 @@ export interface components {
     /** @description One way to pay the invoice, per payment method, priced at a rate locked at creation. */
     InvoicePaymentOption: {
       method: components['schemas']['MethodCode'];
-      /** @description The chain to pay on (0 stands for Tron). */
+      /** @description The chain to pay on (0 stands for Tron, -1 for Tron Nile in test mode). */
       chain_id: number;
       /** @description The token's contract address; null for the chain's own coin. */
       token_contract: string | null;
@@ -1757,7 +1757,7 @@ export interface components {
       /** @description The payment's id (what `POST /invoices/{id}/payments/{payment_id}/accept` names). */
       id: string;
       method: components['schemas']['MethodCode'];
-      /** @description The EVM chain id it was sent on, 0 for Tron (a flagged payment's may be a chain the invoice does not offer). */
+      /** @description The EVM chain id it was sent on, 0 for Tron, -1 for Tron Nile in test mode (a flagged payment's may be a chain the invoice does not offer). */
       chain_id: number;
       /** @description Its transaction's hash. */
       tx_hash: string;

@@ -1411,6 +1411,56 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/cryptosafelock/app-invoices/{id}/{invoiceId}/simulate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Simulate a payment of a test invoice
+     * @description Test mode only, as the gateway's `POST /test/payments` for an invoice: a payer's transfer
+     *     on the local chain of the invoice's test network, which the watcher, the invoice's state
+     *     machine and the webhooks then take as any payment. `full` pays what is still due, `partial`
+     *     half of it, `over` a tenth more; in the invoice's first method. An invoice of a live app is
+     *     a 403; one that is not `new` or `processing`, already paid in full (but for `over`), or on a
+     *     test network the operator pointed at a public testnet is a 409. An invoice takes at most 30
+     *     simulations a minute (its checkout page's included): a 429 past that.
+     */
+    post: operations['simulateAppInvoicePayment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cryptosafelock/app-invoices/{id}/{invoiceId}/confirm': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Confirm a test invoice's simulated payments now
+     * @description Test mode only, as the gateway's `POST /test/confirm` for every payment to the invoice's
+     *     addresses on a test network's local chain: mines the blocks they still need to be final,
+     *     so the invoice settles on the watcher's next pass. An invoice of a live app is a 403; one
+     *     with no such payment yet, or on a public testnet, a 409. It shares the invoice's 30 a
+     *     minute with the simulations. It takes no body.
+     */
+    post: operations['confirmAppInvoicePayments'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/cryptosafelock/app-invoices/{id}/{invoiceId}/payments/{paymentId}/accept': {
     parameters: {
       query?: never;
@@ -2978,6 +3028,14 @@ export interface components {
       /** @description The amount in the method's coin, as a decimal string with at most 6 decimals, more than 0 and at most 1000000. */
       amount: string;
     };
+    /** @description The payment to simulate on a test invoice. */
+    SimulateInvoicePaymentRequest: {
+      /**
+       * @description `full` pays what is still due, `partial` half of it, `over` a tenth more than it.
+       * @enum {string}
+       */
+      scenario: 'full' | 'partial' | 'over';
+    };
     /** @description The test transfer as the local chain recorded it. */
     TestDepositResponse: {
       /** @description Success flag (true). */
@@ -2990,6 +3048,45 @@ export interface components {
         thash: string;
         /** @description The block that holds it. */
         block_number: number;
+      };
+    };
+    /** @description The simulated transfer as the local chain recorded it. */
+    SimulateInvoicePaymentResponse: {
+      /** @description Success flag (true). */
+      status: components['schemas']['Status'];
+      /** @description The message to show to the user (as a toast). */
+      msg: string;
+      /** @description The transfer. */
+      data: {
+        /**
+         * @description The scenario simulated.
+         * @enum {string}
+         */
+        scenario: 'full' | 'partial' | 'over';
+        /** @description The method's code it was paid in (`USDT-BEP20`). */
+        method: string;
+        /** @description The test network's chain id (97, 11155111, 80002, or -1 for Tron Nile). */
+        chain_id: number;
+        /** @description The amount sent, in the method's coin, as a decimal string. */
+        amount: string;
+        /** @description The transfer's transaction hash (what `confirmAppInvoicePayments` confirms). */
+        tx_hash: string;
+        /** @description The confirmations the method needs before the payment counts as final. */
+        confirmations: number;
+      };
+    };
+    /** @description The blocks mined for a test invoice's simulated payments. */
+    ConfirmInvoicePaymentsResponse: {
+      /** @description Success flag (true). */
+      status: components['schemas']['Status'];
+      /** @description The message to show to the user (as a toast). */
+      msg: string;
+      /** @description What was confirmed. */
+      data: {
+        /** @description The simulated payments to the invoice's addresses now final. */
+        payments: number;
+        /** @description The blocks mined for them (0 when they were already deep enough). */
+        mined: number;
       };
     };
     /** @description Step one passed; continue with the second factor. */
@@ -3281,7 +3378,7 @@ export interface components {
     InvoicePaymentOption: {
       /** @description The payment method's code, e.g. "USDT-BEP20". */
       method: string;
-      /** @description The chain to pay on (0 stands for Tron); explorer links follow it. */
+      /** @description The chain to pay on (0 stands for Tron, -1 for Tron Nile in test mode); explorer links follow it. */
       chain_id: number;
       /** @description The token's contract address; null for the chain's own coin. */
       token_contract: string | null;
@@ -3313,7 +3410,7 @@ export interface components {
       id: string;
       /** @description The payment method's code. */
       method: string;
-      /** @description The chain it was sent on (0 stands for Tron); a flagged payment's may be one the invoice does not offer. Explorer links follow it. */
+      /** @description The chain it was sent on (0 stands for Tron, -1 for Tron Nile in test mode); a flagged payment's may be one the invoice does not offer. Explorer links follow it. */
       chain_id: number;
       /** @description Its transaction's hash (linked to the chain's explorer). */
       tx_hash: string;
@@ -5986,6 +6083,87 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       409: components['responses']['InvoiceStateConflict'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  simulateAppInvoicePayment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+        /**
+         * @description The invoice (`Invoice.id`) of app `id`.
+         * @example inv_3jq8k2m4n6p8r0t2v4x6z8b0d2
+         */
+        invoiceId: components['parameters']['InvoiceIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SimulateInvoicePaymentRequest'];
+      };
+    };
+    responses: {
+      /** @description The transfer is on the test network's local chain. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SimulateInvoicePaymentResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  confirmAppInvoicePayments: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+        /**
+         * @description The invoice (`Invoice.id`) of app `id`.
+         * @example inv_3jq8k2m4n6p8r0t2v4x6z8b0d2
+         */
+        invoiceId: components['parameters']['InvoiceIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The blocks are mined. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConfirmInvoicePaymentsResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
     };

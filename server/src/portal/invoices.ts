@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { ownedApp } from '../domain/apps/apps';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
 import {
@@ -9,6 +10,14 @@ import {
   tokenOnChainOf,
 } from '../domain/invoices/invoices';
 import { acceptPayment } from '../domain/invoices/strays';
+import { localChains } from '../domain/payments/testDeposits';
+import {
+  claimInvoiceSimulation,
+  confirmInvoicePayments,
+  SIMULATION_MSG,
+  simulatePayment,
+} from '../domain/testMode/simulations';
+import { forbidden, HttpError } from '../http/errors';
 import { invoiceTimeline } from '../domain/invoices/timeline';
 import { RateBook } from '../domain/rates/rates';
 import { ipnLogView } from '../domain/webhooks/portal';
@@ -31,6 +40,26 @@ export const invoicesHandlers: HandlerModule = (ctx) => {
   // This process's rates and their few seconds' cache (domain/rates/), as the gateway's.
   const rates = new RateBook({ db: ctx.db, config: ctx.config });
   const tokenOnChain = tokenOnChainOf(ctx.chain);
+  const local = localChains(ctx.config, ctx.db);
+
+  /**
+   * A test app's invoice may take a simulation now: the app is a test app (403 otherwise) and the
+   * invoice has simulations left this minute (429, with Retry-After, otherwise).
+   */
+  async function simulationAllowed(
+    app: { id: string; livemode: number },
+    invoiceId: string,
+    reply: FastifyReply,
+  ): Promise<void> {
+    if (app.livemode !== 0) throw forbidden(SIMULATION_MSG.liveInvoice);
+    await getInvoice(ctx.db, app.id, invoiceId);
+    const wait = await claimInvoiceSimulation(ctx.db, invoiceId, ctx.clock().getTime());
+    if (wait > 0) {
+      void reply.header('retry-after', String(wait));
+      throw new HttpError(429, SIMULATION_MSG.invoiceLimit(wait));
+    }
+  }
+
   return {
     async listAppInvoices(request) {
       const user = requireUser(request);
@@ -112,6 +141,40 @@ export const invoicesHandlers: HandlerModule = (ctx) => {
       const app = await ownedApp(ctx.db, user.id, id);
       const invoice = await acceptPayment(ctx.db, rates, app.id, invoiceId, paymentId, ctx.clock());
       return done('Payment accepted', { data: invoice }) satisfies Reply<'acceptAppInvoicePayment'>;
+    },
+
+    async simulateAppInvoicePayment(request, reply) {
+      const user = requireUser(request);
+      const { id, invoiceId } = request.params;
+      const app = await ownedApp(ctx.db, user.id, id);
+      await simulationAllowed(app, invoiceId, reply);
+      const paid = await simulatePayment(ctx.db, local, {
+        appId: app.id,
+        invoiceId,
+        scenario: request.body.scenario,
+        now: ctx.clock(),
+      });
+      return done('Simulated payment sent', {
+        data: {
+          scenario: request.body.scenario,
+          method: paid.method,
+          chain_id: paid.chainId,
+          amount: paid.amount,
+          tx_hash: paid.txHash,
+          confirmations: paid.confirmations,
+        },
+      }) satisfies Reply<'simulateAppInvoicePayment'>;
+    },
+
+    async confirmAppInvoicePayments(request, reply) {
+      const user = requireUser(request);
+      const { id, invoiceId } = request.params;
+      const app = await ownedApp(ctx.db, user.id, id);
+      await simulationAllowed(app, invoiceId, reply);
+      const confirmed = await confirmInvoicePayments(ctx.db, local, { appId: app.id, invoiceId });
+      return done('Payments confirmed', {
+        data: confirmed,
+      }) satisfies Reply<'confirmAppInvoicePayments'>;
     },
 
     async cancelAppInvoice(request) {

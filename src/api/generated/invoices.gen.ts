@@ -38,6 +38,25 @@ const injectedRtkApi = api.injectEndpoints({
         method: 'POST',
       }),
     }),
+    simulateAppInvoicePayment: build.mutation<
+      SimulateAppInvoicePaymentApiResponse,
+      SimulateAppInvoicePaymentApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/app-invoices/${encodeURIComponent(String(queryArg.id))}/${encodeURIComponent(String(queryArg.invoiceId))}/simulate`,
+        method: 'POST',
+        body: queryArg.simulateInvoicePaymentRequest,
+      }),
+    }),
+    confirmAppInvoicePayments: build.mutation<
+      ConfirmAppInvoicePaymentsApiResponse,
+      ConfirmAppInvoicePaymentsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/app-invoices/${encodeURIComponent(String(queryArg.id))}/${encodeURIComponent(String(queryArg.invoiceId))}/confirm`,
+        method: 'POST',
+      }),
+    }),
     acceptAppInvoicePayment: build.mutation<
       AcceptAppInvoicePaymentApiResponse,
       AcceptAppInvoicePaymentApiArg
@@ -97,6 +116,23 @@ export type CancelAppInvoiceApiArg = {
   /** The invoice (`Invoice.id`) of app `id`. */
   invoiceId: Id;
 };
+export type SimulateAppInvoicePaymentApiResponse =
+  /** status 200 The transfer is on the test network's local chain. */ SimulateInvoicePaymentResponse;
+export type SimulateAppInvoicePaymentApiArg = {
+  /** The app (`App.id`). */
+  id: Id;
+  /** The invoice (`Invoice.id`) of app `id`. */
+  invoiceId: Id;
+  simulateInvoicePaymentRequest: SimulateInvoicePaymentRequest;
+};
+export type ConfirmAppInvoicePaymentsApiResponse =
+  /** status 200 The blocks are mined. */ ConfirmInvoicePaymentsResponse;
+export type ConfirmAppInvoicePaymentsApiArg = {
+  /** The app (`App.id`). */
+  id: Id;
+  /** The invoice (`Invoice.id`) of app `id`. */
+  invoiceId: Id;
+};
 export type AcceptAppInvoicePaymentApiResponse =
   /** status 200 The invoice, with the payment counted. */ InvoiceResponse;
 export type AcceptAppInvoicePaymentApiArg = {
@@ -123,7 +159,7 @@ export type InvoiceOverpaid = {
 export type InvoicePaymentOption = {
   /** The payment method's code, e.g. "USDT-BEP20". */
   method: string;
-  /** The chain to pay on (0 stands for Tron); explorer links follow it. */
+  /** The chain to pay on (0 stands for Tron, -1 for Tron Nile in test mode); explorer links follow it. */
   chain_id: number;
   /** The token's contract address; null for the chain's own coin. */
   token_contract: string | null;
@@ -151,7 +187,7 @@ export type InvoicePayment = {
   id: string;
   /** The payment method's code. */
   method: string;
-  /** The chain it was sent on (0 stands for Tron); a flagged payment's may be one the invoice does not offer. Explorer links follow it. */
+  /** The chain it was sent on (0 stands for Tron, -1 for Tron Nile in test mode); a flagged payment's may be one the invoice does not offer. Explorer links follow it. */
   chain_id: number;
   /** Its transaction's hash (linked to the chain's explorer). */
   tx_hash: string;
@@ -376,6 +412,44 @@ export type MarkInvoiceRequest = {
   /** Why, shown with the invoice ('Reason is required'). */
   reason: string;
 };
+export type SimulateInvoicePaymentResponse = {
+  /** Success flag (true). */
+  status: Status;
+  /** The message to show to the user (as a toast). */
+  msg: string;
+  /** The transfer. */
+  data: {
+    /** The scenario simulated. */
+    scenario: 'full' | 'partial' | 'over';
+    /** The method's code it was paid in (`USDT-BEP20`). */
+    method: string;
+    /** The test network's chain id (97, 11155111, 80002, or -1 for Tron Nile). */
+    chain_id: number;
+    /** The amount sent, in the method's coin, as a decimal string. */
+    amount: string;
+    /** The transfer's transaction hash (what `confirmAppInvoicePayments` confirms). */
+    tx_hash: string;
+    /** The confirmations the method needs before the payment counts as final. */
+    confirmations: number;
+  };
+};
+export type SimulateInvoicePaymentRequest = {
+  /** `full` pays what is still due, `partial` half of it, `over` a tenth more than it. */
+  scenario: 'full' | 'partial' | 'over';
+};
+export type ConfirmInvoicePaymentsResponse = {
+  /** Success flag (true). */
+  status: Status;
+  /** The message to show to the user (as a toast). */
+  msg: string;
+  /** What was confirmed. */
+  data: {
+    /** The simulated payments to the invoice's addresses now final. */
+    payments: number;
+    /** The blocks mined for them (0 when they were already deep enough). */
+    mined: number;
+  };
+};
 export const {
   useListAppInvoicesQuery,
   useLazyListAppInvoicesQuery,
@@ -384,5 +458,7 @@ export const {
   useLazyGetAppInvoiceQuery,
   useMarkAppInvoiceMutation,
   useCancelAppInvoiceMutation,
+  useSimulateAppInvoicePaymentMutation,
+  useConfirmAppInvoicePaymentsMutation,
   useAcceptAppInvoicePaymentMutation,
 } = injectedRtkApi;

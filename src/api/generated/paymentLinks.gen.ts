@@ -201,7 +201,7 @@ export type InvoiceOverpaid = {
 export type InvoicePaymentOption = {
   /** The payment method's code, e.g. "USDT-BEP20". */
   method: string;
-  /** The chain to pay on (0 stands for Tron); explorer links follow it. */
+  /** The chain to pay on (0 stands for Tron, -1 for Tron Nile in test mode); explorer links follow it. */
   chain_id: number;
   /** The token's contract address; null for the chain's own coin. */
   token_contract: string | null;
@@ -229,7 +229,7 @@ export type InvoicePayment = {
   id: string;
   /** The payment method's code. */
   method: string;
-  /** The chain it was sent on (0 stands for Tron); a flagged payment's may be one the invoice does not offer. Explorer links follow it. */
+  /** The chain it was sent on (0 stands for Tron, -1 for Tron Nile in test mode); a flagged payment's may be one the invoice does not offer. Explorer links follow it. */
   chain_id: number;
   /** Its transaction's hash (linked to the chain's explorer). */
   tx_hash: string;

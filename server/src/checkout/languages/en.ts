@@ -155,4 +155,20 @@ export const en = {
     '{app} cancelled this refund, so nothing will be sent through this link. Contact them: they can issue a new refund link.',
   'refund.notFoundHeading': 'Refund link not found',
   'refund.notFound': 'There is no refund at this address. Check the link you were given.',
+
+  'test.banner': 'TEST MODE: no real money',
+  'test.heading': 'Simulate a payment',
+  'test.note':
+    'Sends a test transfer on the test network; this page follows it as it would a real payment.',
+  'test.full': 'Simulate full payment',
+  'test.partial': 'Simulate partial payment',
+  'test.over': 'Simulate overpayment',
+  'test.refused': 'Payment not simulated',
+  'test.live': 'This invoice is live: payments are simulated in test mode only.',
+  'test.final': 'This invoice no longer takes payments.',
+  'test.paidInFull': 'This invoice is already paid in full: simulate an overpayment to pay more.',
+  'test.testnet':
+    'This test network is a public testnet here: send a real testnet transfer instead.',
+  'test.tooMany': 'Too many simulated payments on this invoice: try again in a minute.',
+  'test.back': 'Back to the invoice',
 } as const;

@@ -161,4 +161,21 @@ export const es: Catalogue = {
     '{app} ha cancelado este reembolso, así que no se enviará nada a través de este enlace. Puede pedirle un nuevo enlace de reembolso.',
   'refund.notFoundHeading': 'Enlace de reembolso no encontrado',
   'refund.notFound': 'No hay ningún reembolso en esta dirección. Compruebe el enlace que recibió.',
+
+  'test.banner': 'MODO DE PRUEBA: sin dinero real',
+  'test.heading': 'Simular un pago',
+  'test.note':
+    'Envía una transferencia de prueba en la red de prueba; esta página la sigue como a un pago real.',
+  'test.full': 'Simular pago completo',
+  'test.partial': 'Simular pago parcial',
+  'test.over': 'Simular pago en exceso',
+  'test.refused': 'Pago no simulado',
+  'test.live': 'Esta factura es real: los pagos solo se simulan en modo de prueba.',
+  'test.final': 'Esta factura ya no admite pagos.',
+  'test.paidInFull':
+    'Esta factura ya está pagada por completo: simule un pago en exceso para pagar más.',
+  'test.testnet':
+    'Aquí esta red de prueba es una testnet pública: envíe en su lugar una transferencia real en la testnet.',
+  'test.tooMany': 'Demasiados pagos simulados en esta factura: inténtelo de nuevo en un minuto.',
+  'test.back': 'Volver a la factura',
 };

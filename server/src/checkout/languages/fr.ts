@@ -169,4 +169,21 @@ export const fr: Catalogue = {
   'refund.notFoundHeading': 'Lien de remboursement introuvable',
   'refund.notFound':
     'Aucun remboursement ne correspond à cette adresse. Vérifiez le lien que vous avez reçu.',
+
+  'test.banner': 'MODE TEST\u00a0: aucun argent réel',
+  'test.heading': 'Simuler un paiement',
+  'test.note':
+    'Envoie un transfert de test sur le réseau de test\u00a0; cette page le suit comme un vrai paiement.',
+  'test.full': 'Simuler le paiement complet',
+  'test.partial': 'Simuler un paiement partiel',
+  'test.over': 'Simuler un paiement excédentaire',
+  'test.refused': 'Paiement non simulé',
+  'test.live': 'Cette facture est réelle\u00a0: les paiements ne sont simulés qu’en mode test.',
+  'test.final': 'Cette facture n’accepte plus de paiements.',
+  'test.paidInFull':
+    'Cette facture est déjà entièrement payée\u00a0: simulez un paiement excédentaire pour payer davantage.',
+  'test.testnet':
+    'Ce réseau de test est ici un testnet public\u00a0: envoyez plutôt un vrai transfert sur le testnet.',
+  'test.tooMany': 'Trop de paiements simulés sur cette facture\u00a0: réessayez dans une minute.',
+  'test.back': 'Retour à la facture',
 };

@@ -163,4 +163,21 @@ export const it: Catalogue = {
   'refund.notFoundHeading': 'Link di rimborso non trovato',
   'refund.notFound':
     'A questo indirizzo non corrisponde alcun rimborso. Controlli il link ricevuto.',
+
+  'test.banner': 'MODALITÀ TEST: nessun denaro reale',
+  'test.heading': 'Simula un pagamento',
+  'test.note':
+    'Invia un trasferimento di prova sulla rete di test; questa pagina lo segue come un pagamento reale.',
+  'test.full': 'Simula pagamento completo',
+  'test.partial': 'Simula pagamento parziale',
+  'test.over': 'Simula pagamento in eccesso',
+  'test.refused': 'Pagamento non simulato',
+  'test.live': 'Questa fattura è reale: i pagamenti si simulano solo in modalità test.',
+  'test.final': 'Questa fattura non accetta più pagamenti.',
+  'test.paidInFull':
+    'Questa fattura è già pagata per intero: simula un pagamento in eccesso per pagare di più.',
+  'test.testnet':
+    'Qui questa rete di test è una testnet pubblica: invia invece un vero trasferimento sulla testnet.',
+  'test.tooMany': 'Troppi pagamenti simulati su questa fattura: riprova tra un minuto.',
+  'test.back': 'Torna alla fattura',
 };

@@ -162,4 +162,20 @@ export const tr: Catalogue = {
     '{app} bu iadeyi iptal etti; bu bağlantı üzerinden bir şey gönderilmeyecek. Satıcıdan yeni bir iade bağlantısı isteyebilirsiniz.',
   'refund.notFoundHeading': 'İade bağlantısı bulunamadı',
   'refund.notFound': 'Bu adreste bir iade yok. Size verilen bağlantıyı kontrol edin.',
+
+  'test.banner': 'TEST MODU: gerçek para yok',
+  'test.heading': 'Ödeme simüle et',
+  'test.note': 'Test ağında bir test transferi gönderir; bu sayfa onu gerçek bir ödeme gibi izler.',
+  'test.full': 'Tam ödemeyi simüle et',
+  'test.partial': 'Kısmi ödemeyi simüle et',
+  'test.over': 'Fazla ödemeyi simüle et',
+  'test.refused': 'Ödeme simüle edilmedi',
+  'test.live': 'Bu fatura gerçek: ödemeler yalnızca test modunda simüle edilir.',
+  'test.final': 'Bu fatura artık ödeme kabul etmiyor.',
+  'test.paidInFull':
+    'Bu fatura zaten tamamen ödendi: daha fazla ödemek için fazla ödemeyi simüle edin.',
+  'test.testnet':
+    'Bu test ağı burada herkese açık bir testnet: bunun yerine gerçek bir testnet transferi gönderin.',
+  'test.tooMany': 'Bu faturada çok fazla simüle ödeme var: bir dakika sonra yeniden deneyin.',
+  'test.back': 'Faturaya dön',
 };

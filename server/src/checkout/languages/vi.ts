@@ -161,4 +161,20 @@ export const vi: Catalogue = {
   'refund.notFoundHeading': 'Không tìm thấy liên kết hoàn tiền',
   'refund.notFound':
     'Không có khoản hoàn tiền nào tại địa chỉ này. Hãy kiểm tra lại liên kết bạn đã nhận.',
+
+  'test.banner': 'CHẾ ĐỘ THỬ NGHIỆM: không dùng tiền thật',
+  'test.heading': 'Mô phỏng thanh toán',
+  'test.note':
+    'Gửi một giao dịch thử trên mạng thử nghiệm; trang này theo dõi nó như một khoản thanh toán thật.',
+  'test.full': 'Mô phỏng thanh toán đủ',
+  'test.partial': 'Mô phỏng thanh toán một phần',
+  'test.over': 'Mô phỏng thanh toán thừa',
+  'test.refused': 'Chưa mô phỏng được thanh toán',
+  'test.live': 'Hóa đơn này là thật: chỉ có thể mô phỏng thanh toán ở chế độ thử nghiệm.',
+  'test.final': 'Hóa đơn này không còn nhận thanh toán.',
+  'test.paidInFull': 'Hóa đơn này đã được thanh toán đủ: hãy mô phỏng thanh toán thừa để trả thêm.',
+  'test.testnet':
+    'Tại đây mạng thử nghiệm này là testnet công khai: hãy gửi một giao dịch testnet thật.',
+  'test.tooMany': 'Quá nhiều lần mô phỏng thanh toán cho hóa đơn này: hãy thử lại sau một phút.',
+  'test.back': 'Quay lại hóa đơn',
 };

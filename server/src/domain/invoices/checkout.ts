@@ -22,9 +22,13 @@ export interface CheckoutMethod {
 
 export interface CheckoutInvoice {
   invoice: ReturnType<typeof invoiceView>;
+  /** The invoice's app: the checkout's test helpers pay as that app. */
+  appId: string;
   appName: string;
   /** The app's logo, a stored image's file name (public by name), or null. */
   appLogo: string | null;
+  /** False for a test app's invoice: its page says no real money moves. */
+  livemode: boolean;
   methods: ReadonlyMap<string, CheckoutMethod>;
   /**
    * Per method code, the EIP-681 request for what is still due (the option's `payment_uri` asks
@@ -48,7 +52,7 @@ export async function checkoutInvoice(db: Db, id: string): Promise<CheckoutInvoi
   const owner = await db
     .selectFrom('invoices as i')
     .innerJoin('apps as a', 'a.id', 'i.app_id')
-    .select(['i.app_id', 'a.app_name', 'a.logo'])
+    .select(['i.app_id', 'a.app_name', 'a.logo', 'a.livemode'])
     .where('i.id', '=', id)
     .executeTakeFirst();
   if (!owner) return undefined;
@@ -84,7 +88,15 @@ export async function checkoutInvoice(db: Db, id: string): Promise<CheckoutInvoi
       ] as const;
     }),
   );
-  return { invoice, appName: owner.app_name, appLogo: owner.logo, methods, dueUris };
+  return {
+    invoice,
+    appId: owner.app_id,
+    appName: owner.app_name,
+    appLogo: owner.logo,
+    livemode: owner.livemode !== 0,
+    methods,
+    dueUris,
+  };
 }
 
 /**

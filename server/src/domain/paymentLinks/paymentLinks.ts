@@ -444,6 +444,8 @@ export interface PublicPaymentLink {
   appName: string;
   /** The app's logo, a stored image's file name (public by name), or null. */
   appLogo: string | null;
+  /** False for a test app's link: its page says no real money moves. */
+  livemode: boolean;
   status: PaymentLinkStatus;
 }
 
@@ -457,12 +459,18 @@ export async function paymentLinkBySlug(
     .selectFrom('payment_links as l')
     .innerJoin('apps as a', 'a.id', 'l.app_id')
     .selectAll('l')
-    .select(['a.app_name', 'a.logo as app_logo'])
+    .select(['a.app_name', 'a.logo as app_logo', 'a.livemode as app_livemode'])
     .where('l.slug', '=', slug)
     .executeTakeFirst();
   if (!found) return undefined;
-  const { app_name: appName, app_logo: appLogo, ...link } = found;
-  return { link, appName, appLogo, status: linkStatus(link, await usesOf(db, link), now) };
+  const { app_name: appName, app_logo: appLogo, app_livemode: appLivemode, ...link } = found;
+  return {
+    link,
+    appName,
+    appLogo,
+    livemode: appLivemode !== 0,
+    status: linkStatus(link, await usesOf(db, link), now),
+  };
 }
 
 /** A pay refused because the link no longer makes invoices: `status` says why. */

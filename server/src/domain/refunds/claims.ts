@@ -41,6 +41,8 @@ export interface RefundClaim {
   appName: string;
   /** The app's logo, a stored image's file name (public by name), or null. */
   appLogo: string | null;
+  /** False for a test app's refund: its page says no real money moves. */
+  livemode: boolean;
   /** The exact token amount, in the token's decimals. */
   amount: string;
   /** The coin or token (USDT) and the method's code (USDT-BEP20). */
@@ -97,6 +99,7 @@ function claimRows(db: Db, token: string) {
     .select([
       'a.app_name',
       'a.logo as app_logo',
+      'a.livemode as app_livemode',
       'pm.name as asset',
       'pm.network_name',
       'pm.network_type',
@@ -108,6 +111,7 @@ function claimRows(db: Db, token: string) {
 type ClaimRow = RefundRow & {
   app_name: string;
   app_logo: string | null;
+  app_livemode: number;
   asset: string;
   network_name: string;
   network_type: string;
@@ -146,6 +150,7 @@ export async function claimOf(db: Db, token: string, now: Date): Promise<RefundC
   return {
     appName: row.app_name,
     appLogo: row.app_logo,
+    livemode: row.app_livemode !== 0,
     amount: unitsToDecimal(BigInt(row.amount_raw), row.decimals),
     asset: row.asset,
     method: row.method_code ?? row.payment_method_id,

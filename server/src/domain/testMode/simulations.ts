@@ -10,6 +10,7 @@ import type { LocalChains } from '../payments/testDeposits';
 import { loadInvoices } from '../invoices/invoices';
 import { watcherKind } from '../payments/deposits';
 import { runNow } from '../../jobs/queue';
+import { claimRequests } from '../rateLimits';
 
 // Test mode's payer: one call makes a scenario's transfers on the local chain of a test network,
 // and the watcher, the invoice state machine and the webhooks take them from there exactly as
@@ -42,6 +43,11 @@ export const SIMULATION_MSG = {
   publicTestnet: (network: string) =>
     `${network} runs on a public test network here: send a real testnet transfer instead.`,
   unknownPayment: 'No simulated payment has this transaction hash in this test mode.',
+  liveInvoice: 'This invoice is live: payments are simulated on test mode’s invoices only.',
+  invoiceLimit: (seconds: number) =>
+    `At most ${INVOICE_SIMULATION_LIMIT} simulated payments or confirmations a minute per invoice: try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+  nothingToConfirm:
+    'No payment to this invoice is on a test network’s local chain: simulate one first.',
 } as const;
 
 export interface SimulatedPayment {
@@ -357,4 +363,72 @@ async function ownsAddress(db: Db, appId: string, address: string): Promise<bool
       .executeTakeFirst(),
   ]);
   return account !== undefined || option !== undefined;
+}
+
+/** Simulated payments (or confirmations) one invoice takes a minute from its checkout or the portal. */
+export const INVOICE_SIMULATION_LIMIT = 30;
+
+/**
+ * Counts one simulation (or confirmation) of invoice `invoiceId` in its minute, its checkout
+ * page's and the portal's together: 0 when it may go ahead, else the seconds until it may.
+ */
+export async function claimInvoiceSimulation(
+  db: Db,
+  invoiceId: string,
+  now: number,
+): Promise<number> {
+  const window = await claimRequests(db, `test-helpers:invoice:${invoiceId}`, 60_000, now, 1);
+  if (window.count <= INVOICE_SIMULATION_LIMIT) return 0;
+  return Math.max(1, Math.ceil((window.resetAt - now) / 1000));
+}
+
+/** Why an invoice's own pages offer no simulated payment: a live app's, no longer payable, on a public testnet. */
+export type SimulationRefusal = 'live' | 'final' | 'testnet';
+
+/**
+ * Whether an invoice (its app's mode, its status, the chain of the option to pay) can take a
+ * simulated payment on this server, or why not: what simulatePayment would refuse before paying,
+ * so a page can leave out the buttons it would refuse.
+ */
+export function simulationRefusal(
+  invoice: { livemode: boolean; status: string; chainId: number | undefined },
+  local: LocalChains,
+): SimulationRefusal | null {
+  if (invoice.livemode) return 'live';
+  if (invoice.status !== 'new' && invoice.status !== 'processing') return 'final';
+  if (invoice.chainId === undefined || !local.has(invoice.chainId)) return 'testnet';
+  return null;
+}
+
+/**
+ * Mines the blocks every simulated payment to test invoice `invoiceId`'s addresses still needs
+ * (confirmPayment for each transfer on a local chain to them); answers how many blocks it mined.
+ */
+export async function confirmInvoicePayments(
+  db: Db,
+  local: LocalChains,
+  input: { appId: string; invoiceId: string },
+): Promise<{ payments: number; mined: number }> {
+  await testAppOnly(db, input.appId);
+  const [record] = await loadInvoices(db, input.appId, [input.invoiceId]);
+  if (!record) throw new NotFoundError();
+  const addresses = [...new Set(record.options.map((o) => addressKey(o.address)))];
+  const chains = [...local.keys()];
+  const transfers =
+    addresses.length === 0 || chains.length === 0
+      ? []
+      : await db
+          .selectFrom('chain_transfers')
+          .select('tx_hash')
+          .where('to_address', 'in', addresses)
+          .where('chain_id', 'in', chains)
+          .orderBy('block_number')
+          .execute();
+  if (transfers.length === 0) throw new ConflictError(SIMULATION_MSG.nothingToConfirm);
+  const hashes = new Set(transfers.map((row) => row.tx_hash));
+  let mined = 0;
+  for (const txHash of hashes) {
+    mined += (await confirmPayment(db, local, { appId: input.appId, txHash })).mined;
+  }
+  return { payments: hashes.size, mined };
 }

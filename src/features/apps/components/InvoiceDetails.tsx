@@ -6,8 +6,10 @@ import Modal from 'react-bootstrap/Modal';
 import Table from 'react-bootstrap/Table';
 import {
   useAcceptAppInvoicePaymentMutation,
+  useConfirmAppInvoicePaymentsMutation,
   useGetAppInvoiceQuery,
   useMarkAppInvoiceMutation,
+  useSimulateAppInvoicePaymentMutation,
   type Invoice,
   type InvoiceTimelineEntry,
 } from '../../../api/invoices';
@@ -43,14 +45,20 @@ const TARGET_TITLE: Record<Target, string> = {
   invalid: 'Mark Invalid',
 };
 
-/** One invoice: its figures, payment options, payments, timeline, and Mark settled / invalid. */
+/**
+ * One invoice: its figures, payment options, payments, timeline, and Mark settled / invalid; a
+ * test app's invoice also its simulated payments.
+ */
 export function InvoiceDetails({
   appId,
   invoiceId,
+  testMode = false,
   onBack,
 }: {
   appId: string;
   invoiceId: string;
+  /** The invoice is a test app's: it can be paid with simulated payments. */
+  testMode?: boolean;
   onBack: () => void;
 }) {
   // Polled as the lists are: payments and statuses arrive without a reload.
@@ -146,6 +154,9 @@ export function InvoiceDetails({
                 </Card.Body>
               </Card>
 
+              {testMode && (
+                <SimulatePayments appId={appId} invoiceId={invoice.id} status={invoice.status} />
+              )}
               <Section title="Payment options">
                 <SmallTable
                   caption="Payment options"
@@ -202,6 +213,79 @@ export function InvoiceDetails({
         }}
       </QueryState>
     </>
+  );
+}
+
+type Scenario = 'full' | 'partial' | 'over';
+
+const SCENARIO_LABEL: Record<Scenario, string> = {
+  full: 'Simulate full payment',
+  partial: 'Simulate partial payment',
+  over: 'Simulate overpayment',
+};
+
+/** What a test invoice can be paid with: what is due, half, more; once paid in full, more. */
+const SCENARIOS: Partial<Record<Invoice['status'], readonly Scenario[]>> = {
+  new: ['full', 'partial', 'over'],
+  processing: ['over'],
+};
+
+/**
+ * A test invoice's simulated payments (test networks' local chains, no real money): each button
+ * sends one transfer, which the watcher finds as it finds any; Confirm now mines the blocks the
+ * payments still need. Each answer is its toast; the details poll the invoice as it moves.
+ */
+function SimulatePayments({
+  appId,
+  invoiceId,
+  status,
+}: {
+  appId: string;
+  invoiceId: string;
+  status: Invoice['status'];
+}) {
+  const [simulate, simulating] = useSimulateAppInvoicePaymentMutation();
+  const [confirm, confirming] = useConfirmAppInvoicePaymentsMutation();
+  const [sent, setSent] = useState<Scenario | null>(null);
+  const scenarios = SCENARIOS[status];
+  if (!scenarios) return null;
+  const busy = simulating.isLoading || confirming.isLoading;
+  const run = (scenario: Scenario) => {
+    setSent(scenario);
+    void simulate({
+      id: appId,
+      invoiceId,
+      simulateInvoicePaymentRequest: { scenario },
+    });
+  };
+  return (
+    <Section title="Test mode: simulate a payment">
+      <p className="small text-body-secondary">
+        A transfer on the test network, no real money: the invoice, its webhooks and its checkout
+        page follow it as they follow a real payment.
+      </p>
+      <div className="d-flex flex-wrap gap-2">
+        {scenarios.map((scenario) => (
+          <BusyButton
+            key={scenario}
+            variant="outline-primary"
+            busy={simulating.isLoading && sent === scenario}
+            disabled={busy}
+            onClick={() => run(scenario)}
+          >
+            {SCENARIO_LABEL[scenario]}
+          </BusyButton>
+        ))}
+        <BusyButton
+          variant="outline-success"
+          busy={confirming.isLoading}
+          disabled={busy}
+          onClick={() => void confirm({ id: appId, invoiceId })}
+        >
+          Confirm now
+        </BusyButton>
+      </div>
+    </Section>
   );
 }
 

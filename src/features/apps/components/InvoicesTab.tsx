@@ -75,7 +75,14 @@ export function InvoicesTab({ details }: { details: AppDetails }) {
   const openLink = (id: string | null) =>
     setParams(id ? { view: 'links', link: id } : { view: 'links' }, { replace: false });
   if (invoice) {
-    return <InvoiceDetails appId={appId} invoiceId={invoice} onBack={() => openInvoice(null)} />;
+    return (
+      <InvoiceDetails
+        appId={appId}
+        invoiceId={invoice}
+        testMode={!details.app_data.livemode}
+        onBack={() => openInvoice(null)}
+      />
+    );
   }
   if (link) {
     return (

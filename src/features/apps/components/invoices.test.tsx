@@ -378,6 +378,101 @@ describe('Invoices tab: the details', () => {
   });
 });
 
+describe('Invoices tab: a test invoice', () => {
+  const TEST_APP = makeApp({ id: 'app_1t', livemode: false, live_app_id: 'app_1' });
+  const HASH = `0x${'cd'.repeat(32)}`;
+
+  /** The test app's details, its invoice in `status`. */
+  function testApp(status: 'new' | 'processing' | 'settled') {
+    server.use(
+      reply('getAppDetails', { status: true, data: makeAppDetails({ app_data: TEST_APP }) }),
+      reply('getAppInvoice', {
+        status: true,
+        data: makeInvoiceDetails({ ...makeInvoice(), status }),
+      }),
+    );
+  }
+
+  test('simulates full, partial and over and confirms now, each answer a toast', async () => {
+    testApp('new');
+    const calls: { path: string; body: unknown }[] = [];
+    server.use(
+      on('simulateAppInvoicePayment', async ({ request }) => {
+        const body = (await request.json()) as { scenario: 'full' | 'partial' | 'over' };
+        calls.push({ path: new URL(request.url).pathname, body });
+        return ok('simulateAppInvoicePayment', {
+          status: true,
+          msg: 'Simulated payment sent',
+          data: {
+            scenario: body.scenario,
+            method: 'USDT-BEP20',
+            chain_id: 97,
+            amount: '26.95',
+            tx_hash: HASH,
+            confirmations: 15,
+          },
+        });
+      }),
+      on('confirmAppInvoicePayments', ({ request }) => {
+        calls.push({ path: new URL(request.url).pathname, body: null });
+        return ok('confirmAppInvoicePayments', {
+          status: true,
+          msg: 'Payments confirmed',
+          data: { payments: 1, mined: 15 },
+        });
+      }),
+    );
+    const { user } = renderAt(`/app/my-app/app_1t/invoices?invoice=${INVOICE_ID}`);
+    const section = (
+      await screen.findByRole('heading', { name: 'Test mode: simulate a payment' })
+    ).closest('.card') as HTMLElement;
+    expect(within(section).getByText(/no real money/)).toBeInTheDocument();
+    await user.click(within(section).getByRole('button', { name: 'Simulate partial payment' }));
+    expect(await screen.findByText('Simulated payment sent')).toBeInTheDocument();
+    await user.click(within(section).getByRole('button', { name: 'Simulate full payment' }));
+    await user.click(within(section).getByRole('button', { name: 'Simulate overpayment' }));
+    await user.click(within(section).getByRole('button', { name: 'Confirm now' }));
+    expect(await screen.findByText('Payments confirmed')).toBeInTheDocument();
+    const base = `/api/cryptosafelock/app-invoices/app_1t/${INVOICE_ID}`;
+    expect(calls).toEqual([
+      { path: `${base}/simulate`, body: { scenario: 'partial' } },
+      { path: `${base}/simulate`, body: { scenario: 'full' } },
+      { path: `${base}/simulate`, body: { scenario: 'over' } },
+      { path: `${base}/confirm`, body: null },
+    ]);
+  });
+
+  test('says a refusal in a toast', async () => {
+    testApp('new');
+    const busy =
+      'At most 30 simulated payments or confirmations a minute per invoice: try again in 42 seconds.';
+    server.use(on('simulateAppInvoicePayment', () => fail('simulateAppInvoicePayment', 429, busy)));
+    const { user } = renderAt(`/app/my-app/app_1t/invoices?invoice=${INVOICE_ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Simulate full payment' }));
+    expect(await screen.findByText(busy)).toBeInTheDocument();
+  });
+
+  test('offers only more once paid in full, nothing once settled, and nothing on a live invoice', async () => {
+    testApp('processing');
+    const { unmount } = renderAt(`/app/my-app/app_1t/invoices?invoice=${INVOICE_ID}`);
+    expect(await screen.findByRole('button', { name: 'Simulate overpayment' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Confirm now' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Simulate full payment' })).not.toBeInTheDocument();
+    unmount();
+
+    testApp('settled');
+    const settled = renderAt(`/app/my-app/app_1t/invoices?invoice=${INVOICE_ID}`);
+    expect(await screen.findByText('Settled')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Simulate|Confirm now/ })).not.toBeInTheDocument();
+    settled.unmount();
+
+    server.use(reply('getAppDetails', { status: true, data: makeAppDetails() }));
+    renderAt(`/app/my-app/app_1/invoices?invoice=${INVOICE_ID}`);
+    expect(await screen.findByRole('table', { name: 'Payment options' })).toBeInTheDocument();
+    expect(screen.queryByText('Test mode: simulate a payment')).not.toBeInTheDocument();
+  });
+});
+
 describe('Merchant Setting: the invoice settings', () => {
   test('shows them, checks them, and sends them with Update', async () => {
     const calls = capture('updateApp', () =>
