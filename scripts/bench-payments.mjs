@@ -16,7 +16,9 @@
 //   deliver   → the receiver has it (the signed POST on loopback);
 //   total     t0 → the receiver has it.
 // Invoices the same way: `invoice.payment_received` from the block carrying the payment, and
-// `invoice.settled` from the block that gives it its last confirmation.
+// `invoice.settled` from the block that gives it its last confirmation; and `checkout`, t0 → the
+// invoice's checkout page, followed as a browser does (its Server-Sent Events), shows the new
+// screen. Then the isolation step (see `isolation`).
 //
 //   npm run bench:payments -- [--payments <n>] [--engine sqlite|postgres|both] [--processes <n>]
 import http from 'node:http';
@@ -154,6 +156,47 @@ async function setUp(origin, hookUrl) {
   return { gateway: `${origin}/gateway/v1`, key: generated.token };
 }
 
+/**
+ * Follows an invoice's checkout page as a shopper's browser does (its Server-Sent Events), and
+ * answers when each new screen came.
+ * @param {string} origin @param {string} invoiceId
+ */
+async function followCheckout(origin, invoiceId) {
+  /** @type {{ at: number, screen: string }[]} */
+  const screens = [];
+  const request = http.get(`${origin}/pay/${invoiceId}/events`);
+  const response = await new Promise((resolve, reject) => {
+    request.once('response', resolve);
+    request.once('error', reject);
+  });
+  let buffer = '';
+  /** @type {import('node:http').IncomingMessage} */ (response).on('data', (chunk) => {
+    const at = now();
+    buffer += chunk.toString('utf8');
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const message = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = message.split('\n').find((line) => line.startsWith('data: '));
+      if (data) screens.push({ at, screen: JSON.parse(data.slice(6)).screen });
+    }
+  });
+  return {
+    /** When a screen other than those in `before` came, waiting for it. */
+    async changed(/** @type {string[]} */ before) {
+      const deadline = Date.now() + WAIT_MS;
+      for (;;) {
+        const found = screens.find((s) => !before.includes(s.screen));
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error('the checkout page did not change in 20 s');
+        await pause(10);
+      }
+    },
+    first: () => screens[0]?.screen,
+    close: () => request.destroy(),
+  };
+}
+
 /** @param {number[]} xs @param {number} q */
 function quantile(xs, q) {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -250,7 +293,7 @@ async function isolation(db, receiver, chain) {
       })),
     )
     .execute();
-  /** @type {Record<string, number[]>} */
+  /** @type {Record<string, Record<string, number>[]>} */
   const totals = { healthy: [], faulty: [] };
   for (const phase of /** @type {const} */ (['healthy', 'faulty'])) {
     if (phase === 'faulty') {
@@ -274,7 +317,7 @@ async function isolation(db, receiver, chain) {
         const got = await receiver.came(
           (e) => e.type === 'deposit.confirmed' && e.data?.tx_hash === transfer.txHash,
         );
-        totals[phase]?.push(got.at - t0);
+        totals[phase]?.push(await stagesOf(db, t0, got));
       }
     }
   }
@@ -350,16 +393,28 @@ async function benchEngine(engine) {
       });
       const option = invoice.payment_options?.[0];
       if (typeof option?.address !== 'string') throw new Error('POST /invoices gave no address');
+      const page = await followCheckout(ours.origin, invoice.id);
+      await page.changed([]);
+      const waiting = [page.first() ?? ''];
       const { transfer, t0: carried } = await pay(option.address, String(option.amount_due));
       const received = await receiver.came(
         (e) => e.type === 'invoice.payment_received' && e.data?.id === invoice.id,
       );
-      series['invoice.payment_received']?.push(await stagesOf(db, carried, received));
+      const seen = await page.changed(waiting);
+      series['invoice.payment_received']?.push({
+        ...(await stagesOf(db, carried, received)),
+        checkout: seen.at - carried,
+      });
       const t0 = await confirm(transfer.blockNumber);
       const settled = await receiver.came(
         (e) => e.type === 'invoice.settled' && e.data?.id === invoice.id,
       );
-      series['invoice.settled']?.push(await stagesOf(db, t0, settled));
+      const paid = await page.changed([...waiting, seen.screen]);
+      series['invoice.settled']?.push({
+        ...(await stagesOf(db, t0, settled)),
+        checkout: paid.at - t0,
+      });
+      page.close();
     }
     const isolated = await isolation(db, receiver, { token, confirm });
     await db.destroy();
@@ -378,7 +433,8 @@ function print(engine, series) {
   console.log(`\n${engineLabel(/** @type {'sqlite' | 'postgres'} */ (engine), PROCESSES)}`);
   console.log('webhook                    n    stage     p50 ms   p99 ms   max ms');
   for (const [type, rows] of Object.entries(series)) {
-    for (const stage of ['detect', 'record', 'deliver', 'total']) {
+    for (const stage of ['detect', 'record', 'deliver', 'total', 'checkout']) {
+      if (rows[0]?.[stage] === undefined) continue;
       const xs = rows.map((r) => r[stage] ?? NaN);
       if (xs.some((x) => Number.isNaN(x) || (stage === 'total' && x < 0))) {
         throw new Error(`${type}: a webhook came before its block`);
@@ -393,17 +449,29 @@ function print(engine, series) {
 
 /** @param {Awaited<ReturnType<typeof isolation>>} isolated */
 function printIsolation({ totals, hung }) {
-  const healthy = totals.healthy ?? [];
-  const faulty = totals.faulty ?? [];
   const p99 = (/** @type {number[]} */ xs) => quantile(xs, 0.99);
   console.log(
-    `isolation: ${ISOLATION_APPS} apps, ${ISOLATION_ROUNDS} rounds; deposit.confirmed of apps 2–${ISOLATION_APPS - 1}, block to receiver:`,
+    `\nisolation: ${ISOLATION_APPS} apps, ${ISOLATION_ROUNDS} rounds; deposit.confirmed of apps 2–${ISOLATION_APPS - 1}`,
   );
+  console.log('receivers                        n    stage     p50 ms   p99 ms');
+  /** @type {Record<string, number>} */
+  const worst = {};
+  for (const [phase, label] of [
+    ['healthy', 'all healthy'],
+    ['faulty', 'app 0 hangs, app 1 answers 500'],
+  ]) {
+    const rows = totals[phase] ?? [];
+    for (const stage of ['detect', 'record', 'deliver', 'total']) {
+      const xs = rows.map((r) => r[stage] ?? NaN);
+      if (stage === 'total') worst[phase] = p99(xs);
+      const fmt = (/** @type {number} */ x) => x.toFixed(0).padStart(8);
+      console.log(
+        `${label.padEnd(31)} ${String(rows.length).padStart(4)} ${stage.padEnd(8)} ${fmt(quantile(xs, 0.5))} ${fmt(p99(xs))}`,
+      );
+    }
+  }
   console.log(
-    `  all receivers healthy          n ${healthy.length}  p50 ${quantile(healthy, 0.5).toFixed(0)} ms  p99 ${p99(healthy).toFixed(0)} ms`,
-  );
-  console.log(
-    `  app 0 hangs, app 1 answers 500 n ${faulty.length}  p50 ${quantile(faulty, 0.5).toFixed(0)} ms  p99 ${p99(faulty).toFixed(0)} ms  (p99 ${(p99(faulty) / p99(healthy)).toFixed(2)}× healthy)`,
+    `  p99 with the faulty receivers: ${((worst.faulty ?? NaN) / (worst.healthy ?? NaN)).toFixed(2)}× the healthy one`,
   );
   const timeouts = hung.filter((a) => a.outcome === 'timeout');
   console.log(
