@@ -87,42 +87,49 @@ export async function watchDeposits(
     .where('chain_id', '=', chainId)
     .where('deposit_status', '=', 2)
     .execute();
-  let credited = 0;
-  let failed = 0;
-  for (const row of queued) {
-    const method = byId.get(row.payment_method_id);
-    if (!method || row.tx_hash === null || row.log_index === null) continue;
-    const amount = BigInt(row.amount_raw ?? '0');
-    // The receipt, read again: the transfer must still be in the canonical chain, as recorded.
-    const onChain = await adapter.transferNow({
-      txHash: row.tx_hash,
-      logIndex: row.log_index,
-      token: method.contract,
-    });
-    const still =
-      onChain !== null &&
-      row.address !== null &&
-      addressKey(onChain.to) === addressKey(row.address) &&
-      onChain.amount === amount;
-    if (still && onChain.blockNumber !== row.block_number) {
-      // Re-mined in another block: it waits there for its confirmations, still queued.
-      await db
-        .updateTable('receive_transactions')
-        .set({ block_number: onChain.blockNumber })
-        .where('id', '=', row.id)
-        .where('deposit_status', '=', 2)
-        .execute();
-      if (onChain.blockNumber > head - method.confirmations + 1) continue;
-    }
-    const reason = !still ? 'reorged' : amount < method.minimum ? 'below_minimum' : null;
-    const settled = await settleDeposits(
-      db,
-      [{ id: row.id, appId: row.app_id, amountRaw: amount, reason }],
-      now,
+  // The receipts are read a few at a time, and every verdict is settled in one transaction: a
+  // block that confirms fifty payments sends their fifty webhooks at once, not one by one.
+  const verdicts: (Settlement | null)[] = [];
+  for (let from = 0; from < queued.length; from += RECEIPT_READS) {
+    verdicts.push(
+      ...(await Promise.all(
+        queued.slice(from, from + RECEIPT_READS).map(async (row): Promise<Settlement | null> => {
+          const method = byId.get(row.payment_method_id);
+          if (!method || row.tx_hash === null || row.log_index === null) return null;
+          const amount = BigInt(row.amount_raw ?? '0');
+          // The receipt, read again: the transfer must still be in the canonical chain, as
+          // recorded.
+          const onChain = await adapter.transferNow({
+            txHash: row.tx_hash,
+            logIndex: row.log_index,
+            token: method.contract,
+          });
+          const still =
+            onChain !== null &&
+            row.address !== null &&
+            addressKey(onChain.to) === addressKey(row.address) &&
+            onChain.amount === amount;
+          if (still && onChain.blockNumber !== row.block_number) {
+            // Re-mined in another block: it waits there for its confirmations, still queued.
+            await db
+              .updateTable('receive_transactions')
+              .set({ block_number: onChain.blockNumber })
+              .where('id', '=', row.id)
+              .where('deposit_status', '=', 2)
+              .execute();
+            if (onChain.blockNumber > head - method.confirmations + 1) return null;
+          }
+          const reason = !still ? 'reorged' : amount < method.minimum ? 'below_minimum' : null;
+          return { id: row.id, appId: row.app_id, amountRaw: amount, reason };
+        }),
+      )),
     );
-    credited += settled.credited;
-    failed += settled.failed;
   }
+  const { credited, failed } = await settleDeposits(
+    db,
+    verdicts.filter((v): v is Settlement => v !== null),
+    now,
+  );
   return { head, seen, credited, failed, invoicePayments };
 }
 
@@ -148,6 +155,9 @@ export async function queueDeepDeposits(
   }
 }
 
+/** Receipts the watcher reads at once when it verifies queued deposits. */
+const RECEIPT_READS = 8;
+
 /** Rows written (or settled) per transaction by the bulk paths below. */
 const BATCH = 1_000;
 
@@ -168,8 +178,8 @@ export interface Settlement {
 /**
  * Moves queued deposits (2) to Hash Verified (3, credited: time, the package's fee) or Failed (5,
  * with the reason), each with its event, a batch per transaction; a deposit no longer queued
- * (an overlapping run settled it) changes nothing. The watcher settles one at a time; a bulk
- * load (`npm run admin -- bench large-data`) many.
+ * (an overlapping run settled it) changes nothing. The watcher settles a pass's deposits
+ * together, and so does a bulk load (`npm run admin -- bench large-data`).
  */
 export async function settleDeposits(
   db: Db,
