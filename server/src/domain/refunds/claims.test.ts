@@ -81,6 +81,8 @@ describe('claiming a refund link', () => {
       expiresAt: new Date(t.clock().getTime() + CLAIM_DAYS * DAY).toISOString(),
       reason: 'The mug arrived broken',
       state: { kind: 'open' },
+      // A live app's link: its page carries no test mode banner.
+      livemode: true,
     });
   });
 
