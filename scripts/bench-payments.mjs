@@ -3,13 +3,16 @@
 // benchmark, not a test: it prints figures, and fails only when a payment's webhook never comes
 // (or comes before its block), never because a target is missed.
 //
-// The server runs as `npm start` runs it in production (scripts/bench/servers.mjs), with the
-// local chain mining only on demand (LOCAL_BLOCK_MS=0): this process is the chain. It opens the
-// same database and, for each payment, records a USDT (BEP20) transfer to a deposit address the
-// gateway gave out, mines the blocks short of the method's confirmations, waits a moment (the
-// watcher sees the payment pending, as it would on a real chain), then mines the block that gives
-// the last required confirmation and notes the time its commit returned: t0. A receiver on
-// 127.0.0.1 notes when the `deposit.confirmed` webhook for that transfer arrives. Per payment:
+// The server runs as `npm start` runs it in production (scripts/bench/servers.mjs), on one of two
+// chains, and this process is the chain's network: the built-in local chain mining only on demand
+// (LOCAL_BLOCK_MS=0), whose blocks this process writes into the server's database; or a Hardhat
+// node standing in for BNB Smart Chain, which the server reads through its EVM adapter
+// (CHAIN_RPC_URL, our ERC-20 as USDT). For each payment it makes a USDT (BEP20) transfer to a
+// deposit address the gateway gave out, mines the blocks short of the method's confirmations,
+// waits a moment (the watcher sees the payment pending, as it would on a real chain), then mines
+// the block that gives the last required confirmation and notes the time it was there: t0. A
+// receiver on 127.0.0.1 notes when the `deposit.confirmed` webhook for that transfer arrives. Per
+// payment:
 //   detect    t0 → the watcher pass that saw the block began (the event's created_at);
 //   record    → the webhook's delivery began: the pass's reads and writes, its commit (status
 //             change and event in one transaction), the wake and claim of the delivery job;
@@ -20,7 +23,8 @@
 // invoice's checkout page, followed as a browser does (its Server-Sent Events), shows the new
 // screen. Then the isolation step (see `isolation`).
 //
-//   npm run bench:payments -- [--payments <n>] [--engine sqlite|postgres|both] [--processes <n>]
+//   npm run bench:payments -- [--payments <n>] [--engine sqlite|postgres|both]
+//     [--chain local|hardhat|both] [--processes <n>]
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { parseUnits } from 'viem';
@@ -41,20 +45,22 @@ import {
   LocalChainAdapter,
   mineLocalBlocks,
   recordLocalChainBlock,
-  recordLocalChainTransfer,
 } from '../server/src/domain/chain/localAdapter.ts';
+import { startLocalNode } from '../server/test/chain/localNode.ts';
 import { PAYMENT_METHODS } from '../server/src/domain/chain/paymentMethods.ts';
 
 const { values } = parseArgs({
   options: {
     payments: { type: 'string', default: '200' },
     engine: { type: 'string', default: 'both' },
+    chain: { type: 'string', default: 'both' },
     processes: { type: 'string', default: '2' },
   },
 });
 const PAYMENTS = Number(values.payments);
 const PROCESSES = Number(values.processes);
 const ENGINES = values.engine === 'both' ? ['sqlite', 'postgres'] : [values.engine];
+const CHAINS = values.chain === 'both' ? ['local', 'hardhat'] : [values.chain];
 const METHOD = PAYMENT_METHODS.find((m) => m.id === 'pm_usdt_bsc');
 if (!METHOD?.token_contract_address) throw new Error('No live USDT-BEP20 method');
 /** The webhook of a payment that has not come by then is a failure. */
@@ -234,6 +240,103 @@ async function stagesOf(db, t0, got) {
   };
 }
 
+/**
+ * The chain the bench pays on, as a shopper's wallet and the network would: `pay` puts transfers
+ * in one new block, `mine` mines empty blocks; both answer once the block is there.
+ * @typedef {{
+ *   env: Record<string, string>,
+ *   token: () => string,
+ *   pay: (transfers: { to: string, units: bigint }[]) => Promise<{ txHash: string, blockNumber: number }[]>,
+ *   mine: (blocks: number) => Promise<void>,
+ *   head: () => Promise<number>,
+ *   minedAt: (asked: number, answered: number) => number,
+ *   close: () => Promise<void>,
+ * }} BenchChain
+ *   `minedAt`: t0 for a block asked for at `asked` whose call answered at `answered`.
+ */
+
+/**
+ * The built-in local chain: blocks are rows of the server's database, written from here.
+ * @param {() => import('../server/src/db/connection.ts').Db} db the database, once migrated
+ * @returns {BenchChain}
+ */
+function localChain(db) {
+  const adapter = () => new LocalChainAdapter(db(), 56);
+  const token = () => adapter().tokenContract(METHOD.token_contract_address ?? '');
+  return {
+    env: { LOCAL_BLOCK_MS: '0' },
+    token,
+    pay: (transfers) =>
+      recordLocalChainBlock(
+        db(),
+        56,
+        transfers.map((t) => ({
+          token: token(),
+          to: t.to,
+          amount: t.units,
+          createdAt: new Date().toISOString(),
+        })),
+      ),
+    mine: async (blocks) => void (await mineLocalBlocks(db(), blocks, 56)),
+    head: () => adapter().latestBlock(),
+    // The block is there when its transaction commits, just before the call answers.
+    minedAt: (_asked, answered) => answered,
+    close: async () => {},
+  };
+}
+
+/**
+ * A Hardhat node standing in for BNB Smart Chain, read by the server through its EVM adapter
+ * (CHAIN_RPC_URL), with our ERC-20 as its USDT.
+ * @returns {Promise<BenchChain>}
+ */
+async function hardhatChain() {
+  const node = await startLocalNode(56);
+  const token = await node.deployToken(18, parseUnits('1000000000', 18));
+  const blockOf = async (/** @type {`0x${string}`} */ hash) =>
+    Number((await node.publicClient.getTransactionReceipt({ hash })).blockNumber);
+  return {
+    env: { CHAIN_RPC_URL: node.url, USDT_CONTRACT: token, LOCAL_BLOCK_MS: '0' },
+    token: () => token,
+    async pay(transfers) {
+      if (transfers.length === 1 && transfers[0]) {
+        const hash = await node.transfer(
+          token,
+          /** @type {`0x${string}`} */ (transfers[0].to),
+          transfers[0].units,
+        );
+        return [{ txHash: hash, blockNumber: await blockOf(hash) }];
+      }
+      // Many in one block: they wait in the mempool, then one block takes them all.
+      await node.setAutomine(false);
+      const hashes = [];
+      for (const t of transfers) {
+        const signed = await node.signTransfer(token, /** @type {`0x${string}`} */ (t.to), t.units);
+        // Sent, not awaited: it is mined with the others below.
+        hashes.push(
+          /** @type {`0x${string}`} */ (
+            await node.publicClient.request({
+              method: 'eth_sendRawTransaction',
+              params: [signed],
+            })
+          ),
+        );
+      }
+      await node.mine(1);
+      await node.setAutomine(true);
+      return Promise.all(
+        hashes.map(async (hash) => ({ txHash: hash, blockNumber: await blockOf(hash) })),
+      );
+    },
+    mine: (blocks) => node.mine(blocks),
+    head: async () => Number(await node.publicClient.getBlockNumber()),
+    // The node mines somewhere within the call, and the server may read the block before the
+    // answer (and the receipt polling) come back here: counted from the asking, an upper bound.
+    minedAt: (asked) => asked,
+    close: () => node.stop(),
+  };
+}
+
 /** Apps of the isolation step, and rounds of one payment to each. */
 const ISOLATION_APPS = 50;
 const ISOLATION_ROUNDS = 5;
@@ -246,9 +349,9 @@ const ISOLATION_ROUNDS = 5;
  * app's deliveries did meanwhile.
  * @param {import('../server/src/db/connection.ts').Db} db
  * @param {Awaited<ReturnType<typeof startReceiver>>} receiver
- * @param {{ token: string, confirm: (block: number) => Promise<number> }} chain
+ * @param {BenchChain} chain @param {(block: number) => Promise<number>} confirm
  */
-async function isolation(db, receiver, chain) {
+async function isolation(db, receiver, chain, confirm) {
   const user = await db
     .selectFrom('users')
     .select('id')
@@ -300,24 +403,18 @@ async function isolation(db, receiver, chain) {
       receiver.behave.set('0', 'hang');
       receiver.behave.set('1', 'error');
     }
-    for (let round = 0; round < ISOLATION_ROUNDS; round += 1) {
-      const transfers = await recordLocalChainBlock(
-        db,
-        56,
-        apps.map((app) => ({
-          token: chain.token,
-          to: app.address,
-          amount: parseUnits('5', 18),
-          createdAt: new Date().toISOString(),
-        })),
+    // A first round unmeasured: the watcher meets the fifty new addresses.
+    for (let round = phase === 'healthy' ? -1 : 0; round < ISOLATION_ROUNDS; round += 1) {
+      const transfers = await chain.pay(
+        apps.map((app) => ({ to: app.address, units: parseUnits('5', 18) })),
       );
-      const t0 = await chain.confirm(transfers[0]?.blockNumber ?? 0);
+      const t0 = await confirm(transfers[0]?.blockNumber ?? 0);
       for (const [n, transfer] of transfers.entries()) {
         if (phase === 'faulty' && n < 2) continue;
         const got = await receiver.came(
           (e) => e.type === 'deposit.confirmed' && e.data?.tx_hash === transfer.txHash,
         );
-        totals[phase]?.push(await stagesOf(db, t0, got));
+        if (round >= 0) totals[phase]?.push(await stagesOf(db, t0, got));
       }
     }
   }
@@ -332,38 +429,39 @@ async function isolation(db, receiver, chain) {
 }
 
 /**
- * One engine: the server with PROCESSES processes, PAYMENTS deposits and PAYMENTS / 2 invoices.
- * @param {'sqlite' | 'postgres'} engine
+ * One engine on one chain: the server with PROCESSES processes, PAYMENTS deposits, PAYMENTS / 2
+ * invoices, then the isolation step.
+ * @param {'sqlite' | 'postgres'} engine @param {'local' | 'hardhat'} kind
  */
-async function benchEngine(engine) {
+async function benchEngine(engine, kind) {
   const store = await openStore(engine);
   const receiver = await startReceiver();
+  /** @type {import('../server/src/db/connection.ts').Db | undefined} */
+  let opened;
+  const db = () => (opened ??= openDb({ dataDir: store.dataDir, databaseUrl: store.schema?.url }));
+  const chain = kind === 'hardhat' ? await hardhatChain() : localChain(db);
   let ok = false;
   try {
-    const env = { ...serverEnv(store), LOCAL_BLOCK_MS: '0', WEBHOOK_ALLOW_PRIVATE: 'true' };
+    const env = { ...serverEnv(store), ...chain.env, WEBHOOK_ALLOW_PRIVATE: 'true' };
     const ours = await startOurs(store, env, { processes: PROCESSES, cpuProf: undefined });
     const { gateway, key } = await setUp(ours.origin, receiver.url('demo'));
-    const db = openDb({ dataDir: store.dataDir, databaseUrl: store.schema?.url });
-    const chain = new LocalChainAdapter(db, 56);
-    const token = chain.tokenContract(METHOD.token_contract_address);
     const confirmations = METHOD.confirmations ?? 1;
+    /** Mines to one block short of the last confirmation, then that block: its time. */
     const confirm = async (/** @type {number} */ block) => {
-      const head = await chain.latestBlock();
-      const short = block + confirmations - 2 - head;
-      if (short > 0) await mineLocalBlocks(db, short, 56);
+      const short = block + confirmations - 2 - (await chain.head());
+      if (short > 0) await chain.mine(short);
       await pause(SETTLE_MS);
-      await mineLocalBlocks(db, 1, 56);
-      return now();
+      const asked = now();
+      await chain.mine(1);
+      return chain.minedAt(asked, now());
     };
     const pay = async (/** @type {string} */ to, /** @type {string} */ amount) => {
-      const transfer = await recordLocalChainTransfer(db, {
-        chainId: 56,
-        token,
-        to,
-        amount: parseUnits(amount, METHOD.decimals ?? 18),
-        createdAt: new Date().toISOString(),
-      });
-      return { transfer, t0: now() };
+      const asked = now();
+      const [transfer] = await chain.pay([
+        { to, units: parseUnits(amount, METHOD.decimals ?? 18) },
+      ]);
+      if (!transfer) throw new Error('no transfer made');
+      return { transfer, t0: chain.minedAt(asked, now()) };
     };
     /** @type {Record<string, Record<string, number>[]>} */
     const series = {
@@ -383,7 +481,7 @@ async function benchEngine(engine) {
       const got = await receiver.came(
         (e) => e.type === 'deposit.confirmed' && e.data?.tx_hash === transfer.txHash,
       );
-      series['deposit.confirmed']?.push(await stagesOf(db, t0, got));
+      series['deposit.confirmed']?.push(await stagesOf(db(), t0, got));
     }
     for (let i = 0; i < PAYMENTS / 2; i += 1) {
       const invoice = await postJson(`${gateway}/invoices`, {
@@ -402,7 +500,7 @@ async function benchEngine(engine) {
       );
       const seen = await page.changed(waiting);
       series['invoice.payment_received']?.push({
-        ...(await stagesOf(db, carried, received)),
+        ...(await stagesOf(db(), carried, received)),
         checkout: seen.at - carried,
       });
       const t0 = await confirm(transfer.blockNumber);
@@ -411,26 +509,32 @@ async function benchEngine(engine) {
       );
       const paid = await page.changed([...waiting, seen.screen]);
       series['invoice.settled']?.push({
-        ...(await stagesOf(db, t0, settled)),
+        ...(await stagesOf(db(), t0, settled)),
         checkout: paid.at - t0,
       });
       page.close();
     }
-    const isolated = await isolation(db, receiver, { token, confirm });
-    await db.destroy();
+    const isolated = await isolation(db(), receiver, chain, confirm);
     ours.server.kill('SIGTERM');
     ok = true;
     return { engine, series, isolated };
   } finally {
+    await opened?.destroy();
+    await chain.close();
     receiver.close();
     if (!ok) keepLogs(store);
     await closeStore(store);
   }
 }
 
-/** @param {string} engine @param {Record<string, Record<string, number>[]>} series */
-function print(engine, series) {
-  console.log(`\n${engineLabel(/** @type {'sqlite' | 'postgres'} */ (engine), PROCESSES)}`);
+/**
+ * @param {string} chain @param {string} engine
+ * @param {Record<string, Record<string, number>[]>} series
+ */
+function print(chain, engine, series) {
+  console.log(
+    `\n${chain}, ${engineLabel(/** @type {'sqlite' | 'postgres'} */ (engine), PROCESSES)}`,
+  );
   console.log('webhook                    n    stage     p50 ms   p99 ms   max ms');
   for (const [type, rows] of Object.entries(series)) {
     for (const stage of ['detect', 'record', 'deliver', 'total', 'checkout']) {
@@ -482,16 +586,21 @@ function printIsolation({ totals, hung }) {
 cleanUpOnExit();
 if (serverBuildIsStale()) await buildServer();
 let failed = false;
-for (const engine of ENGINES) {
-  try {
-    const { series, isolated } = await benchEngine(/** @type {'sqlite' | 'postgres'} */ (engine));
-    print(engine, series);
-    printIsolation(isolated);
-  } catch (error) {
-    failed = true;
-    console.error(
-      `bench:payments: ${engine}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+for (const kind of CHAINS) {
+  for (const engine of ENGINES) {
+    try {
+      const { series, isolated } = await benchEngine(
+        /** @type {'sqlite' | 'postgres'} */ (engine),
+        /** @type {'local' | 'hardhat'} */ (kind),
+      );
+      print(`${kind === 'hardhat' ? 'Hardhat (EVM adapter)' : 'local chain'}`, engine, series);
+      printIsolation(isolated);
+    } catch (error) {
+      failed = true;
+      console.error(
+        `bench:payments: ${kind}, ${engine}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
   }
 }
 process.exit(failed ? 1 : 0);

@@ -25,7 +25,9 @@ import { freePort } from '../../../scripts/net.mjs';
 // port, our own minimal ERC-20 (TestUsdt.sol) and a Chainlink aggregator stand-in
 // (MockAggregator.sol), compiled with the npm solc package.
 
-const ROOT = path.resolve(__dirname, '..', '..', '..');
+// From __filename: tsx (scripts that start a node, e.g. bench:payments) defines no __dirname.
+const HERE = path.dirname(__filename);
+const ROOT = path.resolve(HERE, '..', '..', '..');
 const HARDHAT_CLI = path.join(ROOT, 'node_modules', 'hardhat', 'internal', 'cli', 'cli.js');
 /**
  * A Hardhat node standing in for a chain of the spec (BNB Smart Chain, 56, unless said): it
@@ -56,7 +58,7 @@ export interface CompiledToken {
 export function compileTestToken(
   name: 'TestUsdt' | 'NoBoolUsdt' | 'MockAggregator' = 'TestUsdt',
 ): CompiledToken {
-  const result = spawnSync(process.execPath, [path.join(__dirname, 'compile.cjs'), name], {
+  const result = spawnSync(process.execPath, [path.join(HERE, 'compile.cjs'), name], {
     encoding: 'utf8',
     maxBuffer: 16 * 1024 * 1024,
   });
