@@ -6,6 +6,7 @@ import { reply } from '../../test/msw/contract';
 import { server } from '../../test/msw/server';
 import { renderRoute, SIGNED_IN } from '../../test/renderWithProviders';
 import { renderPublic } from '../features/auth/testing/renderPublic';
+import authEn from './catalogues/auth/en.json';
 import portalEn from './catalogues/portal/en.json';
 import publicEn from './catalogues/public/en.json';
 import { t } from './i18n';
@@ -20,7 +21,7 @@ import type { MessageKey } from './i18n';
 
 jest.setTimeout(30_000);
 
-const ENGLISH = { ...publicEn, ...portalEn } as Record<MessageKey, string>;
+const ENGLISH = { ...publicEn, ...authEn, ...portalEn } as Record<MessageKey, string>;
 const KEYS = Object.keys(ENGLISH) as MessageKey[];
 
 /** Proper names, codes and the test account's data, the same in every language. */
@@ -94,6 +95,39 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (langu
     await userEvent.type(screen.getByLabelText(t('login.password'), { exact: true }), 'Demo@12345');
     await userEvent.click(within(form).getByRole('button', { name: t('login.submit') }));
     expect(await screen.findByText(t('login.mpin.hint'))).toBeInTheDocument();
+    expectNoEnglish(document.body, language);
+  });
+
+  test('sign-up, with every message of an empty submit and the country list', async () => {
+    const user = userEvent.setup();
+    renderPublic('/register');
+    await user.click(screen.getByRole('button', { name: t('login.signUp') }));
+    expect(await screen.findByText(t('register.termsRequired'))).toBeInTheDocument();
+    expectNoEnglish(document.body, language);
+    // The password rules it names are in the language too, as the checklist's.
+    await user.type(screen.getByLabelText(t('login.password'), { exact: true }), 'a');
+    await user.click(screen.getByRole('button', { name: t('login.signUp') }));
+    expect(
+      await screen.findByText(new RegExp(t('password.uppercase'), 'i'), { selector: 'div' }),
+    ).toBeInTheDocument();
+    expectNoEnglish(document.body, language);
+    await user.click(screen.getByRole('button', { name: t('country.show') }));
+    expect(await screen.findByRole('listbox', { name: t('country.list') })).toBeInTheDocument();
+    expectNoEnglish(document.body, language);
+  });
+
+  test('password reset, both steps', async () => {
+    const user = userEvent.setup();
+    server.use(reply('requestPasswordReset', { status: true, msg: '' }));
+    renderPublic('/reset');
+    await user.click(screen.getByRole('button', { name: t('reset.submit') }));
+    expect(await screen.findByText(t('reset.nameRequired'))).toBeInTheDocument();
+    expectNoEnglish(document.body, language);
+    await user.type(screen.getByLabelText(t('register.email')), 'demo');
+    await user.click(screen.getByRole('button', { name: t('reset.submit') }));
+    const step = await screen.findByRole('form', { name: t('reset.setNew') });
+    await user.click(within(step).getByRole('button', { name: t('reset.submitNew') }));
+    expect(await screen.findByText(t('reset.codeRequired'))).toBeInTheDocument();
     expectNoEnglish(document.body, language);
   });
 
