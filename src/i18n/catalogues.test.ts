@@ -22,6 +22,9 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   'notifications.title': ['fr'],
   'toasts.region': ['fr'],
   'register.email': ['vi'],
+  'dashboard.type': ['fr'],
+  'dashboard.total': ['fr', 'es'],
+  'dashboard.transactions': ['fr'],
 };
 
 /** The values a message fills in, with their ICU type (plural, number...) if any. */

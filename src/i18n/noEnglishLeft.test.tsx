@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { makeApp } from '../../test/factories/apps';
 import { makeProfile } from '../../test/factories/auth';
+import { makeDashboard, makeTransaction } from '../../test/factories/dashboard';
 import { reply } from '../../test/msw/contract';
 import { server } from '../../test/msw/server';
 import { renderRoute, SIGNED_IN } from '../../test/renderWithProviders';
@@ -23,6 +24,22 @@ jest.setTimeout(30_000);
 
 const ENGLISH = { ...publicEn, ...authEn, ...portalEn } as Record<MessageKey, string>;
 const KEYS = Object.keys(ENGLISH) as MessageKey[];
+
+/** The test account's app, with nothing but names in its own words. */
+const APP = makeApp({
+  id: 'app_1',
+  app_name: 'Shop Checkout',
+  info: '',
+  project_url: 'example.com',
+  status: 1,
+});
+
+/** The screen at `route` for the signed-in test account, its shell and all. */
+function renderSignedIn(route: string) {
+  return renderRoute(route, {
+    session: { ...SIGNED_IN, profile: makeProfile(), apps: [APP] },
+  });
+}
 
 /** Proper names, codes and the test account's data, the same in every language. */
 const NAMES = new Set(['CryptoSafeLock', 'DeFi', 'USDT', 'BEP', 'USD', 'PIN', 'OTP', 'Alt']);
@@ -156,5 +173,27 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (langu
     );
     expect(await within(header).findByText(t('notifications.empty'))).toBeInTheDocument();
     shell();
+  });
+
+  test('the dashboard', async () => {
+    server.use(
+      reply('getApps', { status: true, data: [APP] }),
+      reply('getDashboard', {
+        status: true,
+        data: makeDashboard({
+          last_login_device: null,
+          latest_transacctions: [
+            makeTransaction({ note: null }),
+            makeTransaction({ type: 'debit', source: 'subscription', note: null }),
+          ],
+        }),
+      }),
+    );
+    renderSignedIn('/app/dashboard');
+    expect(
+      await screen.findByRole('table', { name: t('dashboard.activity') }, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: t('dashboard.myApps') })).toBeInTheDocument();
+    expectNoEnglish(document.body, language);
   });
 });
