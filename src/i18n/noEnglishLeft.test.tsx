@@ -42,7 +42,23 @@ function renderSignedIn(route: string) {
 }
 
 /** Proper names, codes and the test account's data, the same in every language. */
-const NAMES = new Set(['CryptoSafeLock', 'DeFi', 'USDT', 'BEP', 'USD', 'PIN', 'OTP', 'Alt']);
+const NAMES = new Set([
+  'CryptoSafeLock',
+  'DeFi',
+  'USDT',
+  'BEP',
+  'USD',
+  'PIN',
+  'OTP',
+  'Alt',
+  // The spec's name of the wallet's network, the networks it warns of, and the export's format.
+  'Binance',
+  'smart',
+  'chain',
+  'ERC',
+  'TRC',
+  'CSV',
+]);
 const ACCOUNT = new Set([
   'Demo',
   'Merchant',
@@ -88,7 +104,11 @@ function expectNoEnglish(root: Element, language: LanguageCode) {
   const texts = shown(root, language);
   expect(texts.filter((text) => english.has(text))).toEqual([]);
   if (language === 'ja' || language === 'ru') {
-    const words = texts.flatMap((text) => text.match(/[A-Za-z]{3,}/g) ?? []);
+    // Addresses and hashes (hexadecimal with a digit) are data, not words.
+    const words = texts
+      .flatMap((text) => text.match(/[A-Za-z0-9]+/g) ?? [])
+      .filter((token) => !/^(0x)?[0-9a-f]*[0-9][0-9a-f]*$/i.test(token))
+      .flatMap((token) => token.match(/[A-Za-z]{3,}/g) ?? []);
     expect(words.filter((word) => !NAMES.has(word) && !ACCOUNT.has(word))).toEqual([]);
   }
 }
@@ -194,6 +214,23 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (langu
       await screen.findByRole('table', { name: t('dashboard.activity') }, { timeout: 10_000 }),
     ).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: t('dashboard.myApps') })).toBeInTheDocument();
+    expectNoEnglish(document.body, language);
+  });
+
+  test('the wallet, with its two notes open', async () => {
+    const user = userEvent.setup();
+    renderSignedIn('/app/wallet');
+    expect(
+      await screen.findByRole('heading', { name: t('wallet.how') }, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+    expectNoEnglish(document.body, language);
+    await user.click(screen.getByRole('button', { name: t('wallet.note') }));
+    expect(await screen.findByText(t('wallet.noteText'))).toBeInTheDocument();
+    expectNoEnglish(document.body, language);
+    await user.click(screen.getByRole('button', { name: t('wallet.disclaimer') }));
+    expect(
+      await screen.findByRole('heading', { name: t('wallet.disclaimer') }),
+    ).toBeInTheDocument();
     expectNoEnglish(document.body, language);
   });
 });
