@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { makeApp } from '../../test/factories/apps';
 import { makeProfile } from '../../test/factories/auth';
 import { makeDashboard, makeTransaction } from '../../test/factories/dashboard';
+import { makeCurrent, PACKAGES, STARTER } from '../../test/factories/subscriptions';
 import { reply } from '../../test/msw/contract';
 import { server } from '../../test/msw/server';
 import { renderRoute, SIGNED_IN } from '../../test/renderWithProviders';
@@ -58,6 +59,11 @@ const NAMES = new Set([
   'ERC',
   'TRC',
   'CSV',
+  // The IP whitelist's address kinds, and the parts of the example URLs the fields show.
+  'IPv',
+  'CIDR',
+  'https',
+  'webhook',
 ]);
 const ACCOUNT = new Set([
   'Demo',
@@ -69,6 +75,8 @@ const ACCOUNT = new Set([
   'Checkout',
   'Game',
   'Payouts',
+  // A package's name, as the operator named it.
+  'Starter',
 ]);
 
 /**
@@ -231,6 +239,42 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (langu
     expect(
       await screen.findByRole('heading', { name: t('wallet.disclaimer') }),
     ).toBeInTheDocument();
+    expectNoEnglish(document.body, language);
+  });
+
+  test('all apps', async () => {
+    server.use(reply('getApps', { status: true, data: [APP] }));
+    renderSignedIn('/app/all-app');
+    expect(
+      await screen.findByRole('link', { name: t('appCard.viewDetailsOf', { name: APP.app_name }) }),
+    ).toBeInTheDocument();
+    expectNoEnglish(document.body, language);
+  });
+
+  test('create app: the plan notice, the required fields and the URL warning', async () => {
+    const user = userEvent.setup();
+    server.use(reply('listPackages', { status: true, data: PACKAGES, current_subscription: null }));
+    renderSignedIn('/app/create-app');
+    expect(await screen.findByRole('alert', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expectNoEnglish(document.body, language);
+    await user.click(screen.getByRole('button', { name: t('apps.create') }));
+    expect(await screen.findByText(t('apps.nameRequired'))).toBeInTheDocument();
+    await user.type(screen.getByLabelText(t('apps.webhookUrl')), 'not a url');
+    expect(await screen.findByText(t('apps.invalidUrl'))).toBeInTheDocument();
+    expectNoEnglish(document.body, language);
+  });
+
+  test("create app when the plan's apps are all made", async () => {
+    server.use(
+      reply('listPackages', {
+        status: true,
+        data: PACKAGES,
+        current_subscription: makeCurrent({ package_id: STARTER.id, price: STARTER.price }),
+      }),
+    );
+    renderSignedIn('/app/create-app');
+    const notice = await screen.findByRole('alert', {}, { timeout: 10_000 });
+    expect(notice).toHaveTextContent(STARTER.name);
     expectNoEnglish(document.body, language);
   });
 });
