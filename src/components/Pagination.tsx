@@ -1,5 +1,6 @@
 import BsPagination from 'react-bootstrap/Pagination';
 import { pageWindow } from '../lib/pagination';
+import { useT } from '../i18n/i18n';
 
 export interface PageMeta {
   current_page: number;
@@ -17,6 +18,7 @@ interface Props {
 
 /** 'Showing x to y of z results', first/last, up to 3 page links either side of the current page. */
 export function Pagination({ meta, onPageChange, disabled }: Props) {
+  const t = useT();
   const { current_page: current, last_page: last, total } = meta;
   if (total === 0) return null;
   const go = (page: number) => {
@@ -25,25 +27,35 @@ export function Pagination({ meta, onPageChange, disabled }: Props) {
   return (
     <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mt-3">
       <small className="text-muted">
-        Showing {meta.from ?? 0} to {meta.to ?? 0} of {total} results
+        {t('page.showing', { from: meta.from ?? 0, to: meta.to ?? 0, total })}
       </small>
-      <BsPagination size="sm" className="mb-0" aria-label="Pagination">
-        <BsPagination.First aria-label="First page" disabled={current <= 1} onClick={() => go(1)} />
+      <BsPagination size="sm" className="mb-0" aria-label={t('page.nav')}>
+        {/* Items rather than react-bootstrap's First and Last, whose hidden words are English. */}
+        <BsPagination.Item
+          aria-label={t('page.first')}
+          disabled={current <= 1}
+          onClick={() => go(1)}
+        >
+          <span aria-hidden="true">«</span>
+        </BsPagination.Item>
         {pageWindow(current, last).map((page) => (
           <BsPagination.Item
             key={page}
             active={page === current}
-            aria-label={`Page ${page}`}
+            activeLabel={t('page.current')}
+            aria-label={t('page.number', { page })}
             onClick={() => go(page)}
           >
             {page}
           </BsPagination.Item>
         ))}
-        <BsPagination.Last
-          aria-label="Last page"
+        <BsPagination.Item
+          aria-label={t('page.last')}
           disabled={current >= last}
           onClick={() => go(last)}
-        />
+        >
+          <span aria-hidden="true">»</span>
+        </BsPagination.Item>
       </BsPagination>
     </div>
   );

@@ -25,6 +25,10 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   'dashboard.type': ['fr'],
   'dashboard.total': ['fr', 'es'],
   'dashboard.transactions': ['fr'],
+  'page.nav': ['fr'],
+  'page.number': ['fr'],
+  'history.date': ['fr'],
+  'history.action': ['fr'],
 };
 
 /** The values a message fills in, with their ICU type (plural, number...) if any. */

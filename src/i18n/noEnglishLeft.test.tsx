@@ -3,7 +3,14 @@ import userEvent from '@testing-library/user-event';
 import { makeApp } from '../../test/factories/apps';
 import { makeProfile } from '../../test/factories/auth';
 import { makeDashboard, makeTransaction } from '../../test/factories/dashboard';
-import { makeCurrent, PACKAGES, STARTER } from '../../test/factories/subscriptions';
+import {
+  BUSINESS,
+  ENTERPRISE,
+  makeCurrent,
+  makeQuote,
+  PACKAGES,
+  STARTER,
+} from '../../test/factories/subscriptions';
 import { reply } from '../../test/msw/contract';
 import { server } from '../../test/msw/server';
 import { renderRoute, SIGNED_IN } from '../../test/renderWithProviders';
@@ -75,8 +82,11 @@ const ACCOUNT = new Set([
   'Checkout',
   'Game',
   'Payouts',
-  // A package's name, as the operator named it.
+  // The packages' names, as the operator named them, and an invoice's number.
   'Starter',
+  'Business',
+  'Enterprise',
+  'INV',
 ]);
 
 /**
@@ -275,6 +285,63 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (langu
     renderSignedIn('/app/create-app');
     const notice = await screen.findByRole('alert', {}, { timeout: 10_000 });
     expect(notice).toHaveTextContent(STARTER.name);
+    expectNoEnglish(document.body, language);
+  });
+
+  test('the packages, with the upgrade, downgrade and cancel dialogs', async () => {
+    const user = userEvent.setup();
+    server.use(
+      reply('getPurchaseQuote', {
+        status: true,
+        data: makeQuote(ENTERPRISE, {
+          kind: 'upgrade',
+          credit: 32.66,
+          unused_days: 20,
+          replaced_package: BUSINESS.name,
+          amount_due: 116.34,
+          refund: 1,
+          balance: 10,
+          payable: false,
+        }),
+      }),
+    );
+    renderSignedIn('/app/subscriptions');
+    const card = (plan: string) =>
+      screen.findByRole('article', { name: t('plans.cardLabel', { plan }) }, { timeout: 10_000 });
+    within(await card(ENTERPRISE.name)).getByRole('button', { name: t('plans.upgrade') });
+    expectNoEnglish(document.body, language);
+    await user.click(
+      within(await card(ENTERPRISE.name)).getByRole('button', { name: t('plans.upgrade') }),
+    );
+    const upgrade = await screen.findByRole('dialog', { name: t('plans.upgrade') });
+    expect(await within(upgrade).findByText(t('plans.quoteDue'))).toBeInTheDocument();
+    expectNoEnglish(document.body, language);
+    await user.click(within(upgrade).getAllByRole('button', { name: t('common.close') })[0]!);
+    await user.click(
+      within(await card(STARTER.name)).getByRole('button', { name: t('plans.downgrade') }),
+    );
+    const downgrade = await screen.findByRole('dialog', { name: t('plans.downgrade') });
+    await within(downgrade).findByLabelText(t('plans.reason'));
+    expectNoEnglish(document.body, language);
+    await user.click(within(downgrade).getAllByRole('button', { name: t('common.close') })[0]!);
+    await user.click(
+      within(await card(BUSINESS.name)).getByRole('button', { name: t('plans.cancel') }),
+    );
+    expect(await screen.findByRole('button', { name: t('plans.cancelYes') })).toBeInTheDocument();
+    expectNoEnglish(document.body, language);
+  });
+
+  test('the purchase history and an invoice', async () => {
+    const user = userEvent.setup();
+    renderSignedIn('/app/history');
+    await user.click(
+      await screen.findByRole(
+        'button',
+        { name: t('history.invoiceOf', { id: 'INV-2026-000001' }) },
+        { timeout: 10_000 },
+      ),
+    );
+    expect(await screen.findByRole('dialog', { name: t('history.invoice') })).toBeInTheDocument();
     expectNoEnglish(document.body, language);
   });
 });

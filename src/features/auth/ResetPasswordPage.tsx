@@ -12,12 +12,11 @@ import { PasswordChecklist } from '../../components/PasswordChecklist';
 import { PublicLayout } from './components/PublicLayout';
 import { t as translate, useT } from '../../i18n/i18n';
 import '../../i18n/auth';
+import { withNodes } from '../../i18n/withNodes';
 
 // Bootstrap's classes on plain elements, as /login does (components/form/TextInput).
 
 const CODE_LENGTH = 8;
-/** Stands for the name in reset.sent, where the screen sets it in bold. */
-const NAME_MARK = '\u2063';
 
 const REQUEST = { username: '' };
 const RESET = { code: '', password: '', password_confirmation: '', mpin: '' };
@@ -93,9 +92,6 @@ export default function ResetPasswordPage() {
     navigate(paths.login, { replace: true });
   });
 
-  // The name is set in bold inside the sentence: the message is split where it goes.
-  const [sentBefore, sentAfter] = t('reset.sent', { name: NAME_MARK }).split(NAME_MARK);
-
   const secret = (name: keyof ResetValues) => ({
     ...reset.bind(name),
     error: reset.errors[name],
@@ -118,9 +114,7 @@ export default function ResetPasswordPage() {
             id="reset-sent"
             role="status"
           >
-            {sentBefore}
-            <strong>{sentFor}</strong>
-            {sentAfter}
+            {withNodes(t, 'reset.sent', {}, { name: <strong>{sentFor}</strong> })}
           </p>
           <div className="mb-3">
             <label className="form-label" htmlFor="reset-code">

@@ -5,10 +5,8 @@ import { useAppSelector } from '../../../app/hooks';
 import { paths } from '../../../app/paths';
 import { APPS_WITHOUT_SUBSCRIPTION } from '../../../shared/apps';
 import { selectApps } from '../../../app/session/sessionSlice';
-import { useT } from '../../../i18n/i18n';
-
-/** Stands for the link to Packages in a message, where the notice puts the link. */
-const LINK_MARK = '\u2063';
+import { useT, type MessageKey } from '../../../i18n/i18n';
+import { withNodes } from '../../../i18n/withNodes';
 
 /**
  * Create App's word on the plan, which sets how many apps a merchant may have (and without which
@@ -22,28 +20,20 @@ export function PlanNotice() {
   const current = data.current_subscription;
   const plan = current && data.data.find((p) => p.id === current.package_id);
   /** The message with the link to Packages where it names them. */
-  const withLink = (message: string) => {
-    const [before, after] = message.split(LINK_MARK);
-    return (
-      <Alert variant="warning">
-        {before}
-        <Link to={paths.subscriptions}>{t('title.subscriptions')}</Link>
-        {after}
-      </Alert>
-    );
-  };
+  const notice = (key: MessageKey, values: Record<string, string | number>) => (
+    <Alert variant="warning">
+      {withNodes(t, key, values, {
+        packages: <Link to={paths.subscriptions}>{t('title.subscriptions')}</Link>,
+      })}
+    </Alert>
+  );
 
   if (!plan) {
-    return withLink(
-      t(owned >= APPS_WITHOUT_SUBSCRIPTION ? 'apps.plan.noneOwned' : 'apps.plan.none', {
-        count: APPS_WITHOUT_SUBSCRIPTION,
-        owned,
-        packages: LINK_MARK,
-      }),
-    );
+    return notice(owned >= APPS_WITHOUT_SUBSCRIPTION ? 'apps.plan.noneOwned' : 'apps.plan.none', {
+      count: APPS_WITHOUT_SUBSCRIPTION,
+      owned,
+    });
   }
   if (owned < plan.app_count) return null;
-  return withLink(
-    t('apps.plan.full', { plan: plan.name, count: plan.app_count, owned, packages: LINK_MARK }),
-  );
+  return notice('apps.plan.full', { plan: plan.name, count: plan.app_count, owned });
 }
