@@ -29,6 +29,9 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   'page.number': ['fr'],
   'history.date': ['fr'],
   'history.action': ['fr'],
+  'person.email': ['vi'],
+  'support.conversations': ['fr'],
+  'support.message': ['fr'],
 };
 
 /** The values a message fills in, with their ICU type (plural, number...) if any. */

@@ -66,6 +66,15 @@ const NAMES = new Set([
   'ERC',
   'TRC',
   'CSV',
+  // The gateway's terms, the support sample's network, the picture formats.
+  'API',
+  'IPN',
+  'BNB',
+  'Smart',
+  'Chain',
+  'JPG',
+  'JPEG',
+  'PNG',
   // The IP whitelist's address kinds, and the parts of the example URLs the fields show.
   'IPv',
   'CIDR',
@@ -342,6 +351,29 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (langu
       ),
     );
     expect(await screen.findByRole('dialog', { name: t('history.invoice') })).toBeInTheDocument();
+    expectNoEnglish(document.body, language);
+  });
+
+  test('the profile', async () => {
+    renderSignedIn('/app/profile');
+    expect(
+      await screen.findByRole('button', { name: t('profile.changePicture') }, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+    expect(await screen.findByText(t('person.pincode'))).toBeInTheDocument();
+    expectNoEnglish(document.body, language);
+  });
+
+  test('support', async () => {
+    renderSignedIn('/app/support');
+    expect(
+      await screen.findByRole('button', { name: t('support.send') }, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+    expectNoEnglish(document.body, language);
+  });
+
+  test('usages', async () => {
+    renderSignedIn('/app/usages');
+    expect(await screen.findByText(t('usages.empty'), {}, { timeout: 10_000 })).toBeInTheDocument();
     expectNoEnglish(document.body, language);
   });
 });

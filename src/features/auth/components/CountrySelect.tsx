@@ -3,29 +3,11 @@ import type { Country } from '../../../api/generated/auth.gen';
 import { ChevronIcon } from '../../../components/publicIcons';
 import { currentLanguage, useT } from '../../../i18n/i18n';
 import '../../../i18n/auth';
+import { countryName } from '../../../i18n/countryName';
 import type { LanguageCode } from '../../../i18n/languages';
 
 /** PageUp / PageDown move this many options: the five the list shows at once. */
 export const COUNTRY_PAGE_SIZE = 5;
-
-const regionNames = new Map<LanguageCode, Intl.DisplayNames>();
-
-/** The country's name in the language in use (the browser's own names), in English the server's. */
-function countryName(country: Country): string {
-  const language = currentLanguage();
-  if (language === 'en') return country.name;
-  try {
-    let names = regionNames.get(language);
-    if (!names) {
-      names = new Intl.DisplayNames([language], { type: 'region', fallback: 'none' });
-      regionNames.set(language, names);
-    }
-    return names.of(country.id) ?? country.name;
-  } catch {
-    // Not an ISO code Intl knows: the server's name.
-    return country.name;
-  }
-}
 
 export const countryLabel = (country: Country) =>
   `${countryName(country)} (${country.calling_code})`;
