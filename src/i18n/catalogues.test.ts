@@ -32,6 +32,9 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   'person.email': ['vi'],
   'support.conversations': ['fr'],
   'support.message': ['fr'],
+  'kyc.document': ['fr'],
+  'kyc.photo': ['fr'],
+  'kyc.images': ['fr'],
 };
 
 /** The values a message fills in, with their ICU type (plural, number...) if any. */

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { makeApp } from '../../test/factories/apps';
 import { makeProfile } from '../../test/factories/auth';
 import { makeDashboard, makeTransaction } from '../../test/factories/dashboard';
+import { makeDocTypes, makeUpload } from '../../test/factories/kyc';
 import {
   BUSINESS,
   ENTERPRISE,
@@ -98,6 +99,16 @@ const ACCOUNT = new Set([
   'Business',
   'Enterprise',
   'INV',
+  // The operator's document types and names.
+  'Identity',
+  'Proof',
+  'Aadhar',
+  'Card',
+  'Passport',
+  'Driving',
+  'License',
+  'Voter',
+  'PAN',
 ]);
 
 /**
@@ -416,5 +427,39 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (langu
     await user.click(within(form).getByRole('button', { name: t('security.updatePassword') }));
     expect(await screen.findByText(t('security.currentRequired'))).toBeInTheDocument();
     expectNoEnglish(document.body, language);
+  });
+
+  test('identity verification: both forms submitted empty, a rejected upload and its history', async () => {
+    const user = userEvent.setup();
+    server.use(
+      reply('listDocTypes', {
+        status: true,
+        data: makeDocTypes({ dt_identity: [makeUpload({ status: 2, remarks: null })] }),
+      }),
+    );
+    renderSignedIn('/app/kyc');
+    const personal = await screen.findByRole(
+      'form',
+      { name: t('kyc.personal') },
+      { timeout: 10_000 },
+    );
+    await user.click(within(personal).getByRole('button', { name: t('kyc.submit') }));
+    expect(await within(personal).findByText(t('kyc.genderRequired'))).toBeInTheDocument();
+    const identity = screen.getByRole('form', {
+      name: t('kyc.uploadForm', { type: 'Identity Proof' }),
+    });
+    await user.click(within(identity).getByRole('button', { name: t('kyc.submit') }));
+    expect(await within(identity).findByText(t('kyc.frontRequired'))).toBeInTheDocument();
+    // The operator's section titles ('Photo') are data: the page is read but for them.
+    const header = document.querySelector('.page-header');
+    for (const part of [header, personal, identity]) if (part) expectNoEnglish(part, language);
+    await user.click(
+      screen.getByRole('button', { name: t('kyc.viewHistoryOf', { type: 'Identity Proof' }) }),
+    );
+    const history = await screen.findByRole('dialog', {
+      name: t('kyc.historyTitle', { type: 'Identity Proof' }),
+    });
+    expect(within(history).getByRole('table')).toBeInTheDocument();
+    expectNoEnglish(history, language);
   });
 });
