@@ -1,4 +1,4 @@
-import BsPagination from 'react-bootstrap/Pagination';
+import type { ReactNode } from 'react';
 import { pageWindow } from '../lib/pagination';
 import { useT } from '../i18n/i18n';
 
@@ -29,34 +29,56 @@ export function Pagination({ meta, onPageChange, disabled }: Props) {
       <small className="text-muted">
         {t('page.showing', { from: meta.from ?? 0, to: meta.to ?? 0, total })}
       </small>
-      <BsPagination size="sm" className="mb-0" aria-label={t('page.nav')}>
-        {/* Items rather than react-bootstrap's First and Last, whose hidden words are English. */}
-        <BsPagination.Item
-          aria-label={t('page.first')}
-          disabled={current <= 1}
-          onClick={() => go(1)}
-        >
+      {/* Bootstrap's classes on plain elements: react-bootstrap's First and Last name themselves
+          to screen readers in English, and its items are links acting as buttons. */}
+      <ul className="pagination pagination-sm mb-0" aria-label={t('page.nav')}>
+        <PageItem label={t('page.first')} disabled={current <= 1} onClick={() => go(1)}>
           <span aria-hidden="true">«</span>
-        </BsPagination.Item>
+        </PageItem>
         {pageWindow(current, last).map((page) => (
-          <BsPagination.Item
+          <PageItem
             key={page}
+            label={t('page.number', { page })}
             active={page === current}
-            activeLabel={t('page.current')}
-            aria-label={t('page.number', { page })}
             onClick={() => go(page)}
           >
             {page}
-          </BsPagination.Item>
+            {page === current && <span className="visually-hidden">{t('page.current')}</span>}
+          </PageItem>
         ))}
-        <BsPagination.Item
-          aria-label={t('page.last')}
-          disabled={current >= last}
-          onClick={() => go(last)}
-        >
+        <PageItem label={t('page.last')} disabled={current >= last} onClick={() => go(last)}>
           <span aria-hidden="true">»</span>
-        </BsPagination.Item>
-      </BsPagination>
+        </PageItem>
+      </ul>
     </div>
+  );
+}
+
+/** One item: a button, or, for the current page and an end already reached, its text alone. */
+function PageItem({
+  label,
+  active = false,
+  disabled = false,
+  onClick,
+  children,
+}: {
+  label: string;
+  active?: boolean;
+  disabled?: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <li className={`page-item${active ? ' active' : ''}${disabled ? ' disabled' : ''}`}>
+      {active || disabled ? (
+        <span className="page-link" aria-label={label}>
+          {children}
+        </span>
+      ) : (
+        <button type="button" className="page-link" aria-label={label} onClick={onClick}>
+          {children}
+        </button>
+      )}
+    </li>
   );
 }
