@@ -462,4 +462,18 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (langu
     expect(within(history).getByRole('table')).toBeInTheDocument();
     expectNoEnglish(history, language);
   });
+
+  test('the not-found screen, public and signed in', async () => {
+    const { unmount } = renderRoute('/nowhere');
+    expect(
+      await screen.findByText(t('notFound.message'), {}, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+    expectNoEnglish(document.body, language);
+    unmount();
+    renderSignedIn('/app/nowhere');
+    expect(
+      await screen.findByText(t('notFound.message'), {}, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+    expectNoEnglish(document.body, language);
+  });
 });
