@@ -35,6 +35,8 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   'kyc.document': ['fr'],
   'kyc.photo': ['fr'],
   'kyc.images': ['fr'],
+  'logo.label': ['fr', 'it', 'vi', 'tr'],
+  'webhook.title': ['fr', 'it', 'es', 'vi', 'tr'],
 };
 
 /** The values a message fills in, with their ICU type (plural, number...) if any. */

@@ -78,11 +78,17 @@ const NAMES = new Set([
   'PNG',
   'Google',
   'Authenticator',
+  // The webhooks' protocol: its method, its standard's name and its headers.
+  'POST',
+  'Standard',
+  'Webhooks',
+  'webhook',
+  'timestamp',
+  'signature',
   // The IP whitelist's address kinds, and the parts of the example URLs the fields show.
   'IPv',
   'CIDR',
   'https',
-  'webhook',
 ]);
 const ACCOUNT = new Set([
   'Demo',
@@ -475,5 +481,31 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (langu
       await screen.findByText(t('notFound.message'), {}, { timeout: 10_000 }),
     ).toBeInTheDocument();
     expectNoEnglish(document.body, language);
+  });
+
+  test("an app's menu and its Merchant Setting, with the invoice settings' messages", async () => {
+    const user = userEvent.setup();
+    renderSignedIn('/app/my-app/app_1/merchant-setting');
+    const tab = await screen.findByRole(
+      'heading',
+      { name: t('tab.merchantSetting'), level: 2 },
+      { timeout: 10_000 },
+    );
+    expect(await screen.findByRole('heading', { name: t('webhook.title') })).toBeInTheDocument();
+    // The description is the account's own words: emptied, the form is read without them.
+    await user.clear(screen.getByLabelText(t('apps.description')));
+    const tolerance = screen.getByLabelText(t('invoiceSettings.tolerance'));
+    await user.clear(tolerance);
+    await user.type(tolerance, '11');
+    await user.click(screen.getByRole('button', { name: t('merchant.update') }));
+    expect(await screen.findByText(t('invoiceSettings.toleranceInvalid'))).toBeInTheDocument();
+    // The app's own name and description head the page: its menu and tab are read.
+    const layout = tab.closest('.app-detail__layout');
+    if (!layout) throw new Error('The app detail has no layout.');
+    expectNoEnglish(layout, language);
+    expectNoEnglish(
+      screen.getByRole('switch', { name: t('testMode.switch') }).parentElement!,
+      language,
+    );
   });
 });
