@@ -37,6 +37,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   'kyc.images': ['fr'],
   'logo.label': ['fr', 'it', 'vi', 'tr'],
   'webhook.title': ['fr', 'it', 'es', 'vi', 'tr'],
+  'logs.route': ['fr'],
 };
 
 /** The values a message fills in, with their ICU type (plural, number...) if any. */

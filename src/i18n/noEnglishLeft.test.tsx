@@ -105,6 +105,9 @@ const ACCOUNT = new Set([
   'Business',
   'Enterprise',
   'INV',
+  // An API log's route.
+  'gateway',
+  'addresses',
   // The operator's document types and names.
   'Identity',
   'Proof',
@@ -507,5 +510,19 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (langu
       screen.getByRole('switch', { name: t('testMode.switch') }).parentElement!,
       language,
     );
+  });
+
+  test("an app's API logs", async () => {
+    renderSignedIn('/app/my-app/app_1/api-logs');
+    const api = await screen.findByRole('table', { name: t('logs.api') }, { timeout: 10_000 });
+    await within(api).findAllByRole('row');
+    expectNoEnglish(api.closest('.app-detail__layout') ?? api, language);
+  });
+
+  test("an app's daily logs", async () => {
+    renderSignedIn('/app/my-app/app_1/daily-logs');
+    const daily = await screen.findByRole('table', { name: t('logs.daily') }, { timeout: 10_000 });
+    await within(daily).findAllByRole('row');
+    expectNoEnglish(daily.closest('.app-detail__layout') ?? daily, language);
   });
 });
