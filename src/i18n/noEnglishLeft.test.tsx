@@ -525,4 +525,13 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (langu
     await within(daily).findAllByRole('row');
     expectNoEnglish(daily.closest('.app-detail__layout') ?? daily, language);
   });
+
+  test("an app's Usage: its figures, each method's totals and the note", async () => {
+    renderSignedIn('/app/my-app/app_1/usage');
+    await screen.findByText(t('usage.accounts'), {}, { timeout: 10_000 });
+    // The methods' and networks' names head their cards: the figures and totals are read.
+    const parts = document.querySelectorAll('.usage-card, .usage-totals, .app-detail__content > p');
+    expect(parts.length).toBeGreaterThan(3);
+    parts.forEach((part) => expectNoEnglish(part, language));
+  });
 });
