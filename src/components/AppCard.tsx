@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import type { App } from '../api/generated/apps.gen';
 import { paths } from '../app/paths';
 import { formatDate } from '../lib/format';
+import { useT } from '../i18n/i18n';
 import './appCard.scss';
 
 /** Only http(s) addresses become links; anything else is shown as text. */
@@ -12,6 +13,7 @@ const isWebUrl = (url: string) => /^https?:\/\//i.test(url);
 /** One app as the dashboard's 'My Apps' and /app/all-app show it. */
 /** `level`: the name's heading level, one below the heading the cards sit under. */
 export function AppCard({ app, level = 3 }: { app: App; level?: 2 | 3 }) {
+  const t = useT();
   const Heading = level === 2 ? 'h2' : 'h3';
   const ready = app.status === 1;
   return (
@@ -27,12 +29,12 @@ export function AppCard({ app, level = 3 }: { app: App; level?: 2 | 3 }) {
             </Heading>
           </div>
           <Badge bg={ready ? 'success' : 'secondary'} className="app-card__status">
-            {ready ? 'Ready' : 'Not Ready'}
+            {ready ? t('appCard.ready') : t('appCard.notReady')}
           </Badge>
         </div>
         <p className="app-card__info text-muted small mb-3">{app.info || '----'}</p>
         <dl className="app-card__facts small mb-3">
-          <dt>Project URL</dt>
+          <dt>{t('appCard.projectUrl')}</dt>
           <dd className="text-truncate">
             {isWebUrl(app.project_url) ? (
               <a href={app.project_url} target="_blank" rel="noopener noreferrer">
@@ -42,15 +44,15 @@ export function AppCard({ app, level = 3 }: { app: App; level?: 2 | 3 }) {
               app.project_url
             )}
           </dd>
-          <dt>Created</dt>
+          <dt>{t('appCard.created')}</dt>
           <dd>{formatDate(app.created_at)}</dd>
         </dl>
         <Link
           to={paths.myApp(app.id)}
           className="btn btn-outline-primary btn-sm mt-auto align-self-start"
-          aria-label={`View Details of ${app.app_name}`}
+          aria-label={t('appCard.viewDetailsOf', { name: app.app_name })}
         >
-          View Details
+          {t('appCard.viewDetails')}
         </Link>
       </Card.Body>
     </Card>

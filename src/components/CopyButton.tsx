@@ -1,16 +1,15 @@
 import Button, { type ButtonProps } from 'react-bootstrap/Button';
 import { toast } from './toast';
-
-export const DEFAULT_COPIED_TEXT = 'Copied Successfully';
+import { t, useT } from '../i18n/i18n';
 
 interface Props extends Omit<ButtonProps, 'onClick'> {
   value: string;
-  /** Toast shown after copying; the spec uses several spellings per screen. */
+  /** Toast shown after copying (copy.done by default); the spec uses several spellings per screen. */
   successText?: string;
   label?: string;
 }
 
-export async function copyText(value: string, successText = DEFAULT_COPIED_TEXT) {
+export async function copyText(value: string, successText = t('copy.done')) {
   try {
     await navigator.clipboard.writeText(value);
     toast.success(successText);
@@ -19,17 +18,19 @@ export async function copyText(value: string, successText = DEFAULT_COPIED_TEXT)
   }
 }
 
-export function CopyButton({ value, successText, label = 'Copy', children, ...rest }: Props) {
+export function CopyButton({ value, successText, label, children, ...rest }: Props) {
+  const translate = useT();
+  const name = label ?? translate('copy.label');
   return (
     <Button
       variant="outline-secondary"
       size="sm"
-      aria-label={label}
-      title={label}
+      aria-label={name}
+      title={name}
       {...rest}
       onClick={() => void copyText(value, successText)}
     >
-      {children ?? label}
+      {children ?? name}
     </Button>
   );
 }

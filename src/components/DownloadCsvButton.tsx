@@ -4,6 +4,7 @@ import {
   type ExportKind,
 } from '../api/exports';
 import { BusyButton } from './BusyButton';
+import { useT } from '../i18n/i18n';
 
 interface Props {
   /** The list: an app's (with `appId`) or the account's own. */
@@ -19,6 +20,7 @@ interface Props {
  * none needed for a minute; docs/decisions.md, Exports).
  */
 export function DownloadCsvButton({ kind, appId, filters }: Props) {
+  const t = useT();
   const [createLink, { isLoading }] = useCreateExportLinkMutation();
 
   async function download() {
@@ -47,7 +49,7 @@ export function DownloadCsvButton({ kind, appId, filters }: Props) {
         // A refusal is already toasted (app/middleware/apiFeedback.ts).
         onClick={() => void download().catch(() => undefined)}
       >
-        Download CSV
+        {t('csv.download')}
       </BusyButton>
     </div>
   );

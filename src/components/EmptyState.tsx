@@ -1,15 +1,16 @@
-/** The one empty-list text of the spec. */
-export const EMPTY_TEXT = 'No record Found';
+import { useT } from '../i18n/i18n';
 
+/** The spec's one empty-list text, 'No record Found' (common.noRecord). */
 export function EmptyState({ colSpan }: { colSpan?: number }) {
+  const t = useT();
   if (colSpan) {
     return (
       <tr>
         <td colSpan={colSpan} className="text-center text-muted py-4">
-          {EMPTY_TEXT}
+          {t('common.noRecord')}
         </td>
       </tr>
     );
   }
-  return <p className="text-center text-muted py-4 mb-0">{EMPTY_TEXT}</p>;
+  return <p className="text-center text-muted py-4 mb-0">{t('common.noRecord')}</p>;
 }

@@ -5,6 +5,8 @@ import { useDropzone, type FileRejection } from 'react-dropzone';
 import { toast } from './toast';
 import { CloseIcon, UploadIcon } from './icons';
 import './imagePicker.scss';
+import { useT } from '../i18n/i18n';
+import { withNodes } from '../i18n/withNodes';
 
 /** A picture is one file, jpg/png/jpeg, of at most 2097152 bytes (2 MiB). */
 export const IMAGE_MAX_BYTES = 2_097_152;
@@ -98,6 +100,7 @@ interface Props {
 
 /** A labelled drop zone with a preview of the picked picture and a way to remove it. */
 export function ImagePicker({ id, label, file, onChange, error, disabled = false }: Props) {
+  const t = useT();
   // Preview as a data URL read from the picked file: nothing to revoke afterwards.
   const [preview, setPreview] = useState<{ file: File; url: string } | null>(null);
   const pick = (picked: File) => {
@@ -124,7 +127,7 @@ export function ImagePicker({ id, label, file, onChange, error, disabled = false
         <input {...getInputProps({ id })} aria-label={label} aria-invalid={Boolean(error)} />
         {file ? (
           <div className="image-picker__picked">
-            {shown ? <img src={shown} alt={`${label} preview`} /> : null}
+            {shown ? <img src={shown} alt={t('picker.preview', { label })} /> : null}
             <span className="image-picker__name text-truncate" title={file.name}>
               {file.name}
             </span>
@@ -133,9 +136,14 @@ export function ImagePicker({ id, label, file, onChange, error, disabled = false
           <div className="image-picker__hint">
             <UploadIcon width={28} height={28} />
             <span>
-              Drop a picture here or <span className="text-primary">browse</span>
+              {withNodes(
+                t,
+                'picker.drop',
+                {},
+                { browse: <span className="text-primary">{t('picker.browse')}</span> },
+              )}
             </span>
-            <small className="text-muted">JPG, JPEG or PNG, up to 2 MB</small>
+            <small className="text-muted">{t('profile.pictureHint')}</small>
           </div>
         )}
       </div>
@@ -145,10 +153,10 @@ export function ImagePicker({ id, label, file, onChange, error, disabled = false
           size="sm"
           className="image-picker__remove px-0"
           onClick={() => onChange(null)}
-          aria-label={`Remove ${label}`}
+          aria-label={t('picker.removeLabel', { label })}
         >
           <CloseIcon width={14} height={14} className="me-1" />
-          Remove
+          {t('picker.remove')}
         </Button>
       ) : null}
       {error ? <div className="invalid-feedback d-block">{error}</div> : null}

@@ -1,5 +1,7 @@
 import { useLayoutEffect, useRef } from 'react';
 import { PASSWORD_RULES } from '../shared/account';
+import { t as translate, useT, type MessageKey } from '../i18n/i18n';
+import '../i18n/auth';
 import './passwordChecklist.scss';
 
 export interface PasswordChecklistProps {
@@ -7,6 +9,21 @@ export interface PasswordChecklistProps {
   /** For the password input's aria-describedby. */
   id?: string;
   className?: string;
+}
+
+/** Each rule of the shared list (its English label) to its message in the auth catalogue. */
+const RULE_KEYS: Record<string, MessageKey> = {
+  'One lowercase letter': 'password.lowercase',
+  'One uppercase letter': 'password.uppercase',
+  'One number': 'password.number',
+  'One special character': 'password.special',
+  '8 characters or more': 'password.length',
+};
+
+/** A password rule's label in the language in use (the auth catalogue must be loaded). */
+export function passwordRuleLabel(label: string): string {
+  const key = RULE_KEYS[label];
+  return key ? translate(key) : label;
 }
 
 function Mark({ met }: { met: boolean }) {
@@ -29,6 +46,7 @@ function Mark({ met }: { met: boolean }) {
  * hear each rule's state. Sign-up also names the unmet rules when it is submitted.
  */
 export function PasswordChecklist({ password, id, className = '' }: PasswordChecklistProps) {
+  const t = useT();
   const met = PASSWORD_RULES.filter((rule) => rule.test(password)).length;
   const fill = useRef<HTMLDivElement>(null);
   // Set through the CSSOM, not a style attribute: sign-up is prerendered, and the strict CSP
@@ -39,7 +57,7 @@ export function PasswordChecklist({ password, id, className = '' }: PasswordChec
   return (
     <div id={id} className={`small ${className}`}>
       <div className="d-flex justify-content-between align-items-center mb-1">
-        <span className="fw-semibold text-body-secondary">Password must contain</span>
+        <span className="fw-semibold text-body-secondary">{t('password.mustContain')}</span>
         <span className="text-body-secondary" aria-hidden="true">
           {met}/{PASSWORD_RULES.length}
         </span>
@@ -47,7 +65,7 @@ export function PasswordChecklist({ password, id, className = '' }: PasswordChec
       <div
         className="password-meter mb-2 rounded-pill bg-body-secondary overflow-hidden"
         role="progressbar"
-        aria-label="Password strength"
+        aria-label={t('password.strength')}
         aria-valuenow={met}
         aria-valuemin={0}
         aria-valuemax={PASSWORD_RULES.length}
@@ -66,8 +84,11 @@ export function PasswordChecklist({ password, id, className = '' }: PasswordChec
               className={`col d-flex align-items-center ${ok ? 'text-success' : 'text-body-secondary'}`}
             >
               <Mark met={ok} />
-              {rule.label}
-              <span className="visually-hidden">{ok ? ' (done)' : ' (missing)'}</span>
+              {passwordRuleLabel(rule.label)}
+              <span className="visually-hidden">
+                {' '}
+                {t(ok ? 'password.done' : 'password.missing')}
+              </span>
             </li>
           );
         })}

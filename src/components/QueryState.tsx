@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { EmptyState } from './EmptyState';
+import { useT } from '../i18n/i18n';
 
 /** What QueryState reads of an RTK Query hook's result. */
 interface QueryResult<T> {
@@ -13,7 +14,10 @@ interface QueryResult<T> {
 
 interface Props<T> {
   query: QueryResult<T>;
-  /** What is read, as it follows 'Loading': 'the wallet' also gives 'The wallet could not be loaded.' */
+  /**
+   * What is read, translated, as it fills in query.loading ('Loading the wallet') and
+   * query.failed ('The wallet could not be loaded.').
+   */
   what: string;
   /** True when the answer has nothing to list: 'No record Found' shows instead of the children. */
   isEmpty?: (data: T) => boolean;
@@ -21,6 +25,9 @@ interface Props<T> {
   colSpan?: number;
   children: (data: T) => ReactNode;
 }
+
+/** A message that starts with the value it fills in ('the wallet could…') starts a sentence. */
+const capitalized = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
 /** The one loading indicator: 'Loading the wallet' to assistive technology. */
 export function Loading({ label, small }: { label: string; small?: boolean }) {
@@ -32,6 +39,7 @@ export function Loading({ label, small }: { label: string; small?: boolean }) {
  * the children render the answer once it is there. A refetch keeps the answer on screen.
  */
 export function QueryState<T>({ query, what, isEmpty, colSpan, children }: Props<T>) {
+  const t = useT();
   const { data, isLoading, isError, refetch } = query;
   // Keyed: without a key React reuses the block's element for the answer's first one, so the
   // browser sees the loading block's box move and counts a layout shift (the dashboard's 0.014).
@@ -48,7 +56,8 @@ export function QueryState<T>({ query, what, isEmpty, colSpan, children }: Props
       </div>
     );
 
-  if (isLoading) return block(<Loading label={`Loading ${what}`} small={colSpan !== undefined} />);
+  if (isLoading)
+    return block(<Loading label={t('query.loading', { what })} small={colSpan !== undefined} />);
   if (data !== undefined) {
     if (!isEmpty?.(data)) return children(data);
     return colSpan ? (
@@ -62,13 +71,13 @@ export function QueryState<T>({ query, what, isEmpty, colSpan, children }: Props
   if (!isError) return null;
   return block(
     <>
-      <p className="text-muted">{`${what.charAt(0).toUpperCase()}${what.slice(1)} could not be loaded.`}</p>
+      <p className="text-muted">{capitalized(t('query.failed', { what }))}</p>
       <Button
         variant="outline-primary"
         size={colSpan ? 'sm' : undefined}
         onClick={() => void refetch()}
       >
-        Try again
+        {t('query.retry')}
       </Button>
     </>,
   );

@@ -1,6 +1,7 @@
 import { setupI18n, type Messages } from '@lingui/core';
 import { useSyncExternalStore } from 'react';
 import publicEn from './catalogues/public/en.json';
+import type authEn from './catalogues/auth/en.json';
 import type portalEn from './catalogues/portal/en.json';
 import { isLanguage, type LanguageCode } from './languages';
 
@@ -8,9 +9,11 @@ import { isLanguage, type LanguageCode } from './languages';
 // key to ICU message ({name} marks a value). The production build compiles each message
 // (webpack.config.ts), so the runtime only fills values in. The public namespace (public screens,
 // pickers, titles) is in the first load in English; everything that loads another catalogue is
-// in a chunk of its own (loader.ts, through language.ts).
+// in a chunk of its own (loader.ts, through language.ts). The auth namespace (sign-up, password
+// reset, the password checklist) comes in English with its screens (auth.ts), in another language
+// with the public catalogue (public/).
 
-export type MessageKey = keyof typeof publicEn | keyof typeof portalEn;
+export type MessageKey = keyof typeof publicEn | keyof typeof authEn | keyof typeof portalEn;
 type MessageValues = Record<string, string | number>;
 export type Translate = (key: MessageKey, values?: MessageValues) => string;
 

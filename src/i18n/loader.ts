@@ -8,7 +8,8 @@ type Namespace = 'public' | 'portal';
 
 const catalogue = (namespace: Namespace, language: LanguageCode): Promise<Messages> =>
   (namespace === 'public'
-    ? import(`./catalogues/public/${language}.json`)
+    ? // English is in the first load (i18n.ts): ./public/ has the other languages only.
+      import(`./public/${language}`)
     : import(`./portal/${language}`)
   ).then((module: { default: Messages }) => module.default);
 

@@ -5,9 +5,11 @@ import { AppCard } from '../../components/AppCard';
 import { PlusIcon } from '../../components/icons';
 import { QueryState } from '../../components/QueryState';
 import { PageTitle } from '../../components/PageTitle';
+import { useT } from '../../i18n/i18n';
 
 /** Every saved app as the same card as the dashboard's. */
 export default function AllAppsPage() {
+  const t = useT();
   const apps = useGetAppsQuery();
   return (
     <div>
@@ -15,13 +17,13 @@ export default function AllAppsPage() {
         actions={
           <Link to={paths.createApp} className="btn btn-primary btn-sm">
             <PlusIcon width={16} height={16} className="me-1" />
-            Create New App
+            {t('layout.createApp')}
           </Link>
         }
       >
-        All Apps
+        {t('title.allApps')}
       </PageTitle>
-      <QueryState query={apps} what="the apps" isEmpty={(list) => list.data.length === 0}>
+      <QueryState query={apps} what={t('apps.what')} isEmpty={(list) => list.data.length === 0}>
         {(list) => (
           <div className="row g-3">
             {list.data.map((app) => (

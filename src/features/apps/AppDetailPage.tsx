@@ -18,6 +18,7 @@ import { useMediaQuery } from '../../components/useMediaQuery';
 import './apps.scss';
 import { PageTitle } from '../../components/PageTitle';
 import { TestModeBanner, TestModeSwitch } from './components/TestModeSwitch';
+import { useT } from '../../i18n/i18n';
 
 function TabContent({ tab, details }: { tab: TabSlug; details: AppDetails }) {
   const appId = details.app_data.id;
@@ -48,19 +49,20 @@ const PHONE = '(max-width: 575.98px)';
 
 /** The app's sections, each a URL: a select on phones, pills elsewhere. */
 function AppMenu({ appId, tab }: { appId: string; tab: TabSlug }) {
+  const t = useT();
   const phone = useMediaQuery(PHONE, false);
   const navigate = useNavigate();
   if (phone) {
     return (
       <Form.Group controlId="app-section" className="app-detail__select">
-        <Form.Label className="small text-muted mb-1">App section</Form.Label>
+        <Form.Label className="small text-muted mb-1">{t('appDetail.section')}</Form.Label>
         <Form.Select
           value={tab}
           onChange={(event) => navigate(paths.myApp(appId, event.target.value))}
         >
           {TABS.map((item) => (
             <option key={item.slug} value={item.slug}>
-              {item.title}
+              {t(item.title)}
             </option>
           ))}
         </Form.Select>
@@ -68,11 +70,11 @@ function AppMenu({ appId, tab }: { appId: string; tab: TabSlug }) {
     );
   }
   return (
-    <Nav as="nav" variant="pills" className="app-detail__menu" aria-label="App menu">
+    <Nav as="nav" variant="pills" className="app-detail__menu" aria-label={t('appDetail.menu')}>
       {TABS.map((item) => (
         <Nav.Item key={item.slug}>
           <Nav.Link as={NavLink} to={paths.myApp(appId, item.slug)} active={item.slug === tab}>
-            {item.title}
+            {t(item.title)}
           </Nav.Link>
         </Nav.Item>
       ))}
@@ -82,20 +84,21 @@ function AppMenu({ appId, tab }: { appId: string; tab: TabSlug }) {
 
 /** /app/my-app/:id/:tab?: the app's header, the left menu and the selected tab (in the URL). */
 export default function AppDetailPage() {
+  const t = useT();
   const { id = '', tab: tabParam } = useParams();
   const tab = tabOf(tabParam);
   const app = useGetAppDetailsQuery({ id }, { skip: !tab });
 
   if (!tab) return <Navigate to={paths.myApp(id)} replace />;
 
-  const current = TABS.find((t) => t.slug === tab);
+  const current = TABS.find((item) => item.slug === tab);
 
   return (
     <section className="apps-page app-detail">
       <Link to={paths.allApps} className="small text-decoration-none d-inline-block mb-2">
-        &larr; Back to All Apps
+        &larr; {t('appDetail.back')}
       </Link>
-      <QueryState query={app} what="this app">
+      <QueryState query={app} what={t('appDetail.what')}>
         {({ data: details }) => (
           <>
             {!details.app_data.livemode && <TestModeBanner />}
@@ -108,7 +111,7 @@ export default function AppDetailPage() {
             <div className="app-detail__layout">
               <AppMenu appId={id} tab={tab} />
               <div className="app-detail__content">
-                <h2 className="h5 mb-3">{current?.title}</h2>
+                <h2 className="h5 mb-3">{current && t(current.title)}</h2>
                 <TabContent tab={tab} details={details} />
               </div>
             </div>

@@ -6,9 +6,11 @@ import { AppForm, EMPTY_APP_FORM, type AppFormValues } from './components/AppFor
 import { PlanNotice } from './components/PlanNotice';
 import './apps.scss';
 import { PageTitle } from '../../components/PageTitle';
+import { useT } from '../../i18n/i18n';
 
 /** /app/create-app: a new app lands in the sidebar (session) at once and opens its page. */
 export default function CreateAppPage() {
+  const t = useT();
   const [createApp, { isLoading }] = useCreateAppMutation();
   const navigate = useNavigate();
 
@@ -22,18 +24,18 @@ export default function CreateAppPage() {
       <PageTitle
         actions={
           <Link to={paths.allApps} className="btn btn-outline-secondary btn-sm">
-            All Apps
+            {t('title.allApps')}
           </Link>
         }
       >
-        Create App
+        {t('apps.create')}
       </PageTitle>
       <PlanNotice />
       <Card>
         <Card.Body>
           <AppForm
             initial={EMPTY_APP_FORM}
-            submitLabel="Create App"
+            submitLabel={t('apps.create')}
             submitting={isLoading}
             onSubmit={submit}
           />

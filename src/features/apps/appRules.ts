@@ -1,6 +1,7 @@
 import type { GetAppDetailsApiArg, ReceiveTransaction, SendTransaction } from '../../api/apps';
 import type { StatusNames } from '../../components/StatusBadge';
 import { APP_MESSAGES } from '../../shared/apps';
+import type { MessageKey } from '../../i18n/i18n';
 
 // Client-side rules and names of the apps screens: the app form, its keys, payout addresses and
 // the app detail's lists and tabs.
@@ -86,17 +87,17 @@ export const canActOnSend = (status: number) => status === 3 || status === 6;
 
 /** The left menu of the app detail screen; the slug is the URL's :tab. */
 export const TABS = [
-  { slug: 'payment-setting', title: 'Payment Setting' },
-  { slug: 'app-keys', title: 'App Keys' },
-  { slug: 'merchant-setting', title: 'Merchant Setting' },
-  { slug: 'usage', title: 'Usage' },
-  { slug: 'transaction', title: 'Transaction' },
-  { slug: 'api-logs', title: 'API Logs' },
-  { slug: 'ipn-logs', title: 'IPN Logs' },
-  { slug: 'daily-logs', title: 'Daily Logs' },
+  { slug: 'payment-setting', title: 'tab.paymentSetting' },
+  { slug: 'app-keys', title: 'tab.appKeys' },
+  { slug: 'merchant-setting', title: 'tab.merchantSetting' },
+  { slug: 'usage', title: 'tab.usage' },
+  { slug: 'transaction', title: 'tab.transaction' },
+  { slug: 'api-logs', title: 'tab.apiLogs' },
+  { slug: 'ipn-logs', title: 'tab.ipnLogs' },
+  { slug: 'daily-logs', title: 'tab.dailyLogs' },
   // Not in the spec's eight: the Invoices extension (docs/decisions.md).
-  { slug: 'invoices', title: 'Invoices' },
-] as const;
+  { slug: 'invoices', title: 'tab.invoices' },
+] as const satisfies readonly { slug: string; title: MessageKey }[];
 export type TabSlug = (typeof TABS)[number]['slug'];
 
 export function tabOf(slug: string | undefined): TabSlug | undefined {

@@ -1,4 +1,3 @@
-import { NAME_REQUIRED, PASSWORD_RULES } from '../../shared/account';
 import { useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
@@ -20,8 +19,10 @@ import { CountrySelect } from './components/CountrySelect';
 import { PublicLayout } from './components/PublicLayout';
 import { SecretInput } from '../../components/form/SecretInput';
 import { useHydrated } from '../../components/form/useHydrated';
-
-export const TAGLINE = "and unlock your asset's value!";
+import { currentLanguage, t, useT } from '../../i18n/i18n';
+import '../../i18n/auth';
+import { PASSWORD_RULES } from '../../shared/account';
+import { passwordRuleLabel } from '../../components/PasswordChecklist';
 
 type RegisterForm = {
   name: string;
@@ -47,25 +48,27 @@ export const PIN_LENGTH = 4;
  */
 export function validateRegistration(v: RegisterForm): FieldErrors<RegisterForm> {
   const errors: FieldErrors<RegisterForm> = {};
-  if (!v.name.trim()) errors.name = NAME_REQUIRED;
-  if (!v.username.trim()) errors.username = 'Username is required';
-  if (!v.email) errors.email = 'Email is required';
-  else if (!EMAIL.test(v.email)) errors.email = 'Please Enter Valid email';
-  if (!v.phone) errors.phone = 'Phone is required';
+  if (!v.name.trim()) errors.name = t('register.nameRequired');
+  if (!v.username.trim()) errors.username = t('login.usernameRequired');
+  if (!v.email) errors.email = t('register.emailRequired');
+  else if (!EMAIL.test(v.email)) errors.email = t('register.emailInvalid');
+  if (!v.phone) errors.phone = t('register.phoneRequired');
   else if (v.phone.length < PHONE_MIN || v.phone.length > PHONE_MAX) {
-    errors.phone = `Phone must be ${PHONE_MIN} to ${PHONE_MAX} digits.`;
+    errors.phone = t('register.phoneLength', { min: PHONE_MIN, max: PHONE_MAX });
   }
-  if (!v.spassword) errors.spassword = '4 digit Pin is required';
+  if (!v.spassword) errors.spassword = t('register.pinRequired');
   else if (!/^\d{4}$/.test(v.spassword)) {
-    errors.spassword = 'The 4 digit Pin must be exactly 4 digits.';
+    errors.spassword = t('register.pinDigits');
   }
   const unmet = PASSWORD_RULES.filter((rule) => !rule.test(v.password));
-  if (!v.password) errors.password = 'Password is required';
+  if (!v.password) errors.password = t('login.passwordRequired');
   else if (unmet.length) {
-    errors.password = `Password must contain: ${unmet.map((rule) => rule.label.toLowerCase()).join(', ')}.`;
+    const language = currentLanguage();
+    const rules = unmet.map((rule) => passwordRuleLabel(rule.label).toLocaleLowerCase(language));
+    errors.password = t('register.passwordUnmet', { rules: rules.join(', ') });
   }
-  if (!v.country) errors.country = 'Country is required';
-  if (v.is_checked !== '1') errors.is_checked = 'Please Accept Terms & Condition';
+  if (!v.country) errors.country = t('register.countryRequired');
+  if (v.is_checked !== '1') errors.is_checked = t('register.termsRequired');
   return errors;
 }
 
@@ -89,6 +92,7 @@ const FIELD_ORDER: (keyof RegisterForm)[] = [
 ];
 
 export default function RegisterPage() {
+  const t = useT();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const hydrated = useHydrated();
@@ -190,16 +194,19 @@ export default function RegisterPage() {
 
   return (
     <PublicLayout wide>
-      <h1 className="page-title mb-1">Sign Up</h1>
-      <p className="text-body-secondary fw-medium mb-4">{TAGLINE}</p>
+      <h1 className="page-title mb-1">{t('title.register')}</h1>
+      <p className="text-body-secondary fw-medium mb-4">{t('register.tagline')}</p>
       <Form noValidate onSubmit={(event) => void onSubmit(event)}>
         <Row className="g-3">
-          {textField('name', 'Name', { placeholder: 'Name', autoComplete: 'name' })}
+          {textField('name', t('register.name'), {
+            placeholder: t('register.name'),
+            autoComplete: 'name',
+          })}
           <Form.Group as={Col} md={6} controlId="register-username">
-            <Form.Label>Username</Form.Label>
+            <Form.Label>{t('register.username')}</Form.Label>
             <Form.Control
               {...field('username')}
-              placeholder="Username"
+              placeholder={t('register.username')}
               autoComplete="username"
               autoCapitalize="none"
               spellCheck={false}
@@ -215,20 +222,20 @@ export default function RegisterPage() {
               </Form.Control.Feedback>
             )}
           </Form.Group>
-          {textField('email', 'Email', {
+          {textField('email', t('register.email'), {
             type: 'email',
-            placeholder: 'Email',
+            placeholder: t('register.email'),
             autoComplete: 'email',
             autoCapitalize: 'none',
           })}
-          {textField('phone', 'Phone', {
+          {textField('phone', t('register.phone'), {
             type: 'tel',
             inputMode: 'tel',
-            placeholder: 'Phone',
+            placeholder: t('register.phone'),
             autoComplete: 'tel',
           })}
           <Form.Group as={Col} md={6} controlId="register-country">
-            <Form.Label>Country</Form.Label>
+            <Form.Label>{t('register.country')}</Form.Label>
             <CountrySelect
               id="register-country"
               countries={countries.data?.data ?? []}
@@ -245,12 +252,12 @@ export default function RegisterPage() {
             )}
           </Form.Group>
           <Form.Group as={Col} md={6} controlId="register-spassword">
-            <Form.Label>4 Digit Pin</Form.Label>
+            <Form.Label>{t('login.mpin.label')}</Form.Label>
             <SecretInput
               id="register-spassword"
-              what="pin"
+              what={t('secret.pin')}
               {...field('spassword')}
-              placeholder="4 Digit Pin"
+              placeholder={t('login.mpin.label')}
               inputMode="numeric"
               autoComplete="new-password"
             />
@@ -261,12 +268,12 @@ export default function RegisterPage() {
             )}
           </Form.Group>
           <Form.Group as={Col} xs={12} controlId="register-password">
-            <Form.Label>Password</Form.Label>
+            <Form.Label>{t('login.password')}</Form.Label>
             <SecretInput
               id="register-password"
-              what="password"
+              what={t('secret.password')}
               {...field('password')}
-              placeholder="Password"
+              placeholder={t('login.password')}
               autoComplete="new-password"
               aria-describedby="register-password-checklist"
             />
@@ -283,12 +290,12 @@ export default function RegisterPage() {
           </Form.Group>
           <Form.Group as={Col} xs={12} controlId="register-sponsor_id">
             <div className="d-flex justify-content-between align-items-baseline">
-              <Form.Label>Sponsor</Form.Label>
-              <span className="small text-body-secondary">Optional</span>
+              <Form.Label>{t('register.sponsor')}</Form.Label>
+              <span className="small text-body-secondary">{t('register.optional')}</span>
             </div>
             <Form.Control
               {...field('sponsor_id')}
-              placeholder="Sponsor username"
+              placeholder={t('register.sponsorPlaceholder')}
               autoCapitalize="none"
               spellCheck={false}
             />
@@ -298,7 +305,7 @@ export default function RegisterPage() {
             <Form.Check
               type="checkbox"
               {...form.check('is_checked')}
-              label="I accept Terms & Conditions"
+              label={t('register.terms')}
               feedback={errors.is_checked}
               feedbackType="invalid"
             />
@@ -313,11 +320,11 @@ export default function RegisterPage() {
           {isLoading && (
             <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />
           )}
-          Sign Up
+          {t('login.signUp')}
         </Button>
       </Form>
       <p className="text-center text-body-secondary mt-4 mb-0">
-        Have an account? <Link to={paths.login}>Sign In</Link>
+        {t('register.haveAccount')} <Link to={paths.login}>{t('login.submit')}</Link>
       </p>
     </PublicLayout>
   );

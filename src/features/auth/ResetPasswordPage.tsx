@@ -8,13 +8,14 @@ import { useHydrated } from '../../components/form/useHydrated';
 import { filters, useForm, type FieldErrors } from '../../components/form/useForm';
 import { validSubmit } from '../../components/form/validSubmit';
 import { ArrowLeftIcon } from '../../components/publicIcons';
-import { SECURITY_MESSAGES } from '../../shared/security';
 import { PasswordChecklist } from '../../components/PasswordChecklist';
 import { PublicLayout } from './components/PublicLayout';
+import { t as translate, useT } from '../../i18n/i18n';
+import '../../i18n/auth';
+import { withNodes } from '../../i18n/withNodes';
 
 // Bootstrap's classes on plain elements, as /login does (components/form/TextInput).
 
-const NAME_REQUIRED = 'Username or Email is required';
 const CODE_LENGTH = 8;
 
 const REQUEST = { username: '' };
@@ -23,17 +24,18 @@ type ResetValues = typeof RESET;
 
 function validateReset(values: ResetValues): FieldErrors<ResetValues> {
   const errors: FieldErrors<ResetValues> = {};
-  if (!values.code) errors.code = 'Reset Code is required';
+  if (!values.code) errors.code = translate('reset.codeRequired');
   else if (values.code.length !== CODE_LENGTH) {
-    errors.code = `The reset code has ${CODE_LENGTH} digits.`;
+    errors.code = translate('reset.codeLength', { length: CODE_LENGTH });
   }
-  if (!values.password) errors.password = 'New password is required';
+  if (!values.password) errors.password = translate('reset.newPasswordRequired');
   if (!values.password_confirmation) {
-    errors.password_confirmation = 'Confirm Password is required';
+    errors.password_confirmation = translate('reset.confirmRequired');
   } else if (values.password && values.password !== values.password_confirmation) {
-    errors.password_confirmation = SECURITY_MESSAGES.passwordMismatch;
+    // SECURITY_MESSAGES.passwordMismatch, as the server says it.
+    errors.password_confirmation = translate('reset.mismatch');
   }
-  if (!values.mpin) errors.mpin = '4 Digit Pin is required';
+  if (!values.mpin) errors.mpin = translate('reset.pinRequired');
   return errors;
 }
 
@@ -58,6 +60,7 @@ function SubmitButton({ busy, children }: { busy: boolean; children: ReactNode }
  * sets the new password with that code and the 4 Digit Pin, then the user signs in.
  */
 export default function ResetPasswordPage() {
+  const t = useT();
   const navigate = useNavigate();
   const [requestReset, requestState] = useRequestPasswordResetMutation();
   const [resetPassword, resetState] = useResetPasswordMutation();
@@ -75,7 +78,7 @@ export default function ResetPasswordPage() {
 
   const sendCode = validSubmit(
     request,
-    (values) => (values.username.trim() ? {} : { username: NAME_REQUIRED }),
+    (values) => (values.username.trim() ? {} : { username: t('reset.nameRequired') }),
     async (values) => {
       const username = values.username.trim();
       await requestReset({ requestPasswordResetRequest: { username } }).unwrap();
@@ -97,12 +100,12 @@ export default function ResetPasswordPage() {
 
   return (
     <PublicLayout>
-      <h1 className="page-title mb-1">Reset Password</h1>
-      <p className="text-body-secondary mb-4">Enter Username for changing account password.</p>
+      <h1 className="page-title mb-1">{t('title.reset')}</h1>
+      <p className="text-body-secondary mb-4">{t('reset.intro')}</p>
       {sentFor ? (
         <form
           noValidate
-          aria-label="Set a new password"
+          aria-label={t('reset.setNew')}
           aria-describedby="reset-sent"
           onSubmit={(event) => void setPassword(event)}
         >
@@ -111,18 +114,17 @@ export default function ResetPasswordPage() {
             id="reset-sent"
             role="status"
           >
-            If <strong>{sentFor}</strong> is a username or e-mail address of an account, its e-mail
-            now holds a reset code. Enter it with your 4 Digit Pin and a new password.
+            {withNodes(t, 'reset.sent', {}, { name: <strong>{sentFor}</strong> })}
           </p>
           <div className="mb-3">
             <label className="form-label" htmlFor="reset-code">
-              Reset Code
+              {t('reset.code')}
             </label>
             <TextInput
               id="reset-code"
               {...reset.bind('code')}
               aria-invalid={reset.errors.code ? true : undefined}
-              placeholder="Reset Code"
+              placeholder={t('reset.code')}
               inputMode="numeric"
               autoComplete="one-time-code"
             />
@@ -130,7 +132,7 @@ export default function ResetPasswordPage() {
           </div>
           <SecretField
             id="reset-password"
-            label="New Password"
+            label={t('reset.newPassword')}
             autoComplete="new-password"
             aria-describedby="reset-password-rules"
             {...secret('password')}
@@ -142,57 +144,57 @@ export default function ResetPasswordPage() {
           />
           <SecretField
             id="reset-confirm"
-            label="Confirm Password"
+            label={t('reset.confirm')}
             autoComplete="new-password"
             {...secret('password_confirmation')}
           />
           <SecretField
             id="reset-pin"
-            label="4 Digit Pin"
+            label={t('login.mpin.label')}
             autoComplete="off"
             inputMode="numeric"
             {...secret('mpin')}
           />
-          <SubmitButton busy={resetState.isLoading}>Set New Password</SubmitButton>
+          <SubmitButton busy={resetState.isLoading}>{t('reset.submitNew')}</SubmitButton>
           <button
             type="button"
             className="btn btn-link w-100 mt-2 text-body-secondary text-decoration-none"
             onClick={() => setSentFor('')}
           >
             <ArrowLeftIcon className="me-1" />
-            Send a new code
+            {t('reset.sendNew')}
           </button>
         </form>
       ) : (
-        <form noValidate aria-label="Reset Password" onSubmit={(event) => void sendCode(event)}>
+        <form noValidate aria-label={t('title.reset')} onSubmit={(event) => void sendCode(event)}>
           <div className="mb-4">
             <label className="form-label" htmlFor="reset-email">
-              Email
+              {t('register.email')}
             </label>
             <TextInput
               id="reset-email"
               {...request.bind('username')}
               aria-invalid={request.errors.username ? true : undefined}
               aria-describedby="reset-email-hint"
-              placeholder="Username or Email"
+              placeholder={t('login.username')}
               autoComplete="username"
               autoCapitalize="none"
               spellCheck={false}
             />
             <div className="invalid-feedback">{request.errors.username}</div>
             <small className="form-text" id="reset-email-hint">
-              Your username or your account&apos;s e-mail address. We e-mail you a code.
+              {t('reset.hint')}
             </small>
           </div>
-          <SubmitButton busy={requestState.isLoading}>Reset</SubmitButton>
+          <SubmitButton busy={requestState.isLoading}>{t('reset.submit')}</SubmitButton>
         </form>
       )}
       <p className="text-center text-body-secondary mt-4 mb-0">
-        <Link to={paths.login}>Sign In</Link>
+        <Link to={paths.login}>{t('login.submit')}</Link>
         <span className="mx-2 text-body-secondary" aria-hidden="true">
           ·
         </span>
-        <Link to={paths.register}>Sign Up</Link>
+        <Link to={paths.register}>{t('login.signUp')}</Link>
       </p>
     </PublicLayout>
   );

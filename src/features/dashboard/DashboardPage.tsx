@@ -15,6 +15,7 @@ import { LicenseCard } from './components/LicenseCard';
 import { MyApps } from './components/MyApps';
 import { RecentActivity } from './components/RecentActivity';
 import { TransactionCounts } from './components/TransactionCounts';
+import { t as translate, useT } from '../../i18n/i18n';
 import './dashboard.scss';
 
 /**
@@ -26,10 +27,12 @@ function lastLogin(data: DashboardData): string {
   const ip = data.last_login_ip;
   const device = data.last_login_device;
   const where = ip && device ? `${ip} (${device})` : (ip ?? device);
-  return `${formatDateTime(data.last_login_at)}${where ? ` from ${where}` : ''}`;
+  const when = formatDateTime(data.last_login_at);
+  return where ? translate('dashboard.loginFrom', { when, where }) : when;
 }
 
 export default function DashboardPage() {
+  const t = useT();
   const session = useAppSelector(selectSession);
   const profile = useProfile();
   const symbol = useAppSelector(selectCurrencySymbol);
@@ -47,15 +50,17 @@ export default function DashboardPage() {
         <div className="col-12 col-lg-8">
           <Card className="dash-card welcome-card h-100">
             <Card.Body>
-              <h1 className="page-title welcome-card__greeting">Hello, {session.name}</h1>
+              <h1 className="page-title welcome-card__greeting">
+                {t('dashboard.hello', { name: session.name })}
+              </h1>
               <p className="welcome-card__login text-muted mb-3">
-                Last login: {dashboard ? lastLogin(dashboard) : '…'}
+                {t('dashboard.lastLogin', { when: dashboard ? lastLogin(dashboard) : '…' })}
               </p>
               <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
                 <span className="welcome-card__email text-truncate">{session.email}</span>
                 <CopyButton
                   value={session.email}
-                  label="Copy email"
+                  label={t('dashboard.copyEmail')}
                   variant="light"
                   className="welcome-card__copy"
                 >
@@ -66,11 +71,11 @@ export default function DashboardPage() {
               <div className="d-flex flex-wrap gap-2">
                 <Link to={paths.wallet} className="btn btn-primary">
                   <WalletIcon width={18} height={18} className="me-2" />
-                  Deposit fund
+                  {t('dashboard.deposit')}
                 </Link>
                 <Link to={paths.subscriptions} className="btn btn-outline-primary">
                   <LayersIcon width={18} height={18} className="me-2" />
-                  Subscription
+                  {t('dashboard.subscription')}
                 </Link>
               </div>
             </Card.Body>
@@ -81,7 +86,7 @@ export default function DashboardPage() {
         </div>
       </div>
 
-      <QueryState query={sections} what="the dashboard">
+      <QueryState query={sections} what={t('dashboard.what')}>
         {({ data }) => (
           <>
             <div className="mb-4">

@@ -6,17 +6,17 @@ import { DocumentSection } from './components/DocumentSection';
 import { PersonalInfoSection } from './components/PersonalInfoSection';
 import './kyc.scss';
 import { PageTitle } from '../../components/PageTitle';
+import { useT } from '../../i18n/i18n';
 
 /** Identity Verification: the personal section and one upload section per document type. */
 export default function KycPage() {
+  const t = useT();
   const profile = useProfile();
   const docTypes = useListDocTypesQuery();
 
   return (
     <div className="kyc-page">
-      <PageTitle lead="Fill in your personal information and upload a proof for each document type. Each section is reviewed separately.">
-        Identity Verification
-      </PageTitle>
+      <PageTitle lead={t('kyc.lead')}>{t('title.kyc')}</PageTitle>
       <Accordion defaultActiveKey={['personal']} alwaysOpen className="kyc-accordion">
         {profile ? (
           <PersonalInfoSection
@@ -26,7 +26,7 @@ export default function KycPage() {
             eventKey="personal"
           />
         ) : null}
-        <QueryState query={docTypes} what="the document types">
+        <QueryState query={docTypes} what={t('kyc.docTypesWhat')}>
           {(types) =>
             types.data.map((type) => (
               <DocumentSection key={type.id} type={type} eventKey={type.id} />

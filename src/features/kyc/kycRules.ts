@@ -1,15 +1,70 @@
 // The client side of the identity verification rules. The server checks the same rules again
 // (shared/kyc); these give the messages before a call is made.
-import { AADHAR_DIGITS_MAX, INDIA, KYC_MESSAGES } from '../../shared/kyc';
+import { AADHAR_DIGITS_MAX, INDIA } from '../../shared/kyc';
 import type { Upload } from '../../api/generated/kyc.gen';
 import type { StatusNames } from '../../components/StatusBadge';
+import { t, type Translate } from '../../i18n/i18n';
 
-/** The shared messages, and those of the fields only the client checks (the schema checks them on the server). */
+/**
+ * The shared messages (KYC_MESSAGES, which the server says too), and those of the fields only
+ * the client checks (the schema checks them on the server), in the language in use.
+ */
 export const MSG = {
-  ...KYC_MESSAGES,
-  gender: 'Gender is required',
-  dob: 'Date of Birth is required',
-} as const;
+  get name() {
+    return t('kyc.nameRequired');
+  },
+  get gender() {
+    return t('kyc.genderRequired');
+  },
+  get dob() {
+    return t('kyc.dobRequired');
+  },
+  get dobPast() {
+    return t('kyc.dobPast');
+  },
+  get line1() {
+    return t('kyc.line1Required');
+  },
+  get line2() {
+    return t('kyc.line2Required');
+  },
+  get city() {
+    return t('kyc.cityRequired');
+  },
+  get state() {
+    return t('kyc.stateRequired');
+  },
+  get pincode() {
+    return t('kyc.pincodeRequired');
+  },
+  get pincodeIndia() {
+    return t('kyc.pincodeIndia');
+  },
+  get pincodeOther() {
+    return t('kyc.pincodeOther');
+  },
+  get documentName() {
+    return t('kyc.documentNameRequired');
+  },
+  get documentNumber() {
+    return t('kyc.documentNumberRequired');
+  },
+  get aadharDigits() {
+    return t('kyc.aadharDigits', { max: AADHAR_DIGITS_MAX });
+  },
+  get front() {
+    return t('kyc.frontRequired');
+  },
+  get photo() {
+    return t('kyc.photoRequired');
+  },
+  get back() {
+    return t('kyc.backRequired');
+  },
+  get alreadyUploaded() {
+    return t('kyc.alreadyUploaded');
+  },
+};
 
 export interface PersonalValues extends Record<string, string> {
   name: string;
@@ -99,8 +154,8 @@ export function acceptsUpload(uploads: readonly { status: 0 | 1 | 2 }[]): boolea
   return !latest || latest.status === 2;
 }
 
-export const UPLOAD_STATUS: StatusNames<Upload['status']> = {
-  0: { label: 'Pending', bg: 'warning', text: 'dark' },
-  1: { label: 'Approved', bg: 'success' },
-  2: { label: 'Rejected', bg: 'danger' },
-};
+export const uploadStatus = (translate: Translate): StatusNames<Upload['status']> => ({
+  0: { label: translate('wallet.pending'), bg: 'warning', text: 'dark' },
+  1: { label: translate('kycStatus.approved'), bg: 'success' },
+  2: { label: translate('kycStatus.rejected'), bg: 'danger' },
+});

@@ -11,12 +11,19 @@ import { selectSession } from '../../app/session/sessionSlice';
 import { useProfile } from '../../app/session/useProfile';
 import './profile.scss';
 import { PageTitle } from '../../components/PageTitle';
+import { countryName } from '../../i18n/countryName';
+import { useT, type MessageKey } from '../../i18n/i18n';
 
 const EMPTY = '----';
-const GENDER = { male: 'Male', female: 'Female', others: 'Others' } as const;
+const GENDER: Record<'male' | 'female' | 'others', MessageKey> = {
+  male: 'person.male',
+  female: 'person.female',
+  others: 'person.others',
+};
 
 /** The read-only profile card; the pencil uploads a new avatar. */
 export default function ProfilePage() {
+  const t = useT();
   const session = useAppSelector(selectSession);
   const profile = useProfile();
   const { data: countries } = useListCountriesQuery();
@@ -35,24 +42,23 @@ export default function ProfilePage() {
     noClick: true,
   });
 
-  const countryName =
-    countries?.data.find((country) => country.id === profile?.country)?.name ?? profile?.country;
+  const country = countries?.data.find((each) => each.id === profile?.country);
   const rows: [string, string | null | undefined][] = [
-    ['Name', profile?.name ?? session.name],
-    ['Email', profile?.email ?? session.email],
-    ['Gender', profile?.gender ? GENDER[profile.gender] : null],
-    ['Date of Birth', profile?.dob ? formatDate(profile.dob) : null],
-    ['Mobile Number', profile?.phone],
-    ['Landmark', profile?.landmark],
-    ['City', profile?.city],
-    ['State', profile?.state],
-    ['Country', countryName],
-    ['Pincode', profile?.pincode],
+    [t('history.name'), profile?.name ?? session.name],
+    [t('person.email'), profile?.email ?? session.email],
+    [t('person.gender'), profile?.gender ? t(GENDER[profile.gender]) : null],
+    [t('person.dob'), profile?.dob ? formatDate(profile.dob) : null],
+    [t('person.mobile'), profile?.phone],
+    [t('person.landmark'), profile?.landmark],
+    [t('person.city'), profile?.city],
+    [t('person.state'), profile?.state],
+    [t('person.country'), country ? countryName(country) : profile?.country],
+    [t('person.pincode'), profile?.pincode],
   ];
 
   return (
     <div className="profile-page">
-      <PageTitle>Profile</PageTitle>
+      <PageTitle>{t('title.profile')}</PageTitle>
       <Card className="profile-card">
         <Card.Body>
           <div className="profile-card__head">
@@ -61,15 +67,15 @@ export default function ProfilePage() {
                 className: `profile-card__avatar${picker.isDragActive ? ' is-active' : ''}`,
               })}
             >
-              <input {...picker.getInputProps()} aria-label="Profile picture file" />
+              <input {...picker.getInputProps()} aria-label={t('profile.pictureFile')} />
               <Avatar name={session.name} file={session.avatar} size={112} />
               <button
                 type="button"
                 className="profile-card__pencil"
                 onClick={picker.open}
                 disabled={uploading}
-                aria-label="Change profile picture"
-                title="Change profile picture"
+                aria-label={t('profile.changePicture')}
+                title={t('profile.changePicture')}
               >
                 {uploading ? (
                   <Spinner animation="border" size="sm" aria-hidden="true" />
@@ -81,7 +87,7 @@ export default function ProfilePage() {
             <div className="min-w-0">
               <h2 className="h5 mb-1 text-truncate">{session.name}</h2>
               <div className="text-muted small">@{session.username}</div>
-              <div className="text-muted small mt-1">JPG, JPEG or PNG, up to 2 MB</div>
+              <div className="text-muted small mt-1">{t('profile.pictureHint')}</div>
             </div>
           </div>
           <dl className="profile-card__fields">

@@ -2,7 +2,6 @@ import { useState, type ReactNode } from 'react';
 import Accordion from 'react-bootstrap/Accordion';
 import Form from 'react-bootstrap/Form';
 import { QueryState } from '../../components/QueryState';
-import { SECURITY_MESSAGES } from '../../shared/security';
 import { toast } from '../../components/toast';
 import type { AuthenticationResponse, AuthType } from '../../api/generated/security.gen';
 import { useGetAuthenticationQuery } from '../../api/security';
@@ -11,6 +10,7 @@ import { ChangePinForm } from './components/ChangePinForm';
 import { SecurityCodeModal, type SwitchTarget } from './components/SecurityCodeModal';
 import './security.scss';
 import { PageTitle } from '../../components/PageTitle';
+import { t as translate, useT } from '../../i18n/i18n';
 
 interface MethodProps {
   method: SwitchTarget;
@@ -21,19 +21,20 @@ interface MethodProps {
 }
 
 function MethodItem({ method, title, active, onActivate, children }: MethodProps) {
+  const t = useT();
   return (
     <Accordion.Item eventKey={method} className="security-method">
       <div className="security-method__head">
         <Accordion.Header as="h2" className="flex-grow-1">
           <span className="security-method__title">{title}</span>
-          {active && <span className="security-ribbon">Active</span>}
+          {active && <span className="security-ribbon">{t('security.active')}</span>}
         </Accordion.Header>
         <Form.Check
           type="switch"
           role="switch"
           id={`use-${method}`}
           className="security-method__switch"
-          aria-label={`Use ${title}`}
+          aria-label={t('security.use', { method: title })}
           checked={active}
           // The active method is changed by switching the other one on.
           disabled={active}
@@ -49,9 +50,10 @@ function MethodItem({ method, title, active, onActivate, children }: MethodProps
 
 /** /app/authentication: the active second factor, the pin and the authenticator setup. */
 export default function AuthenticationPage() {
+  const t = useT();
   const authentication = useGetAuthenticationQuery();
   return (
-    <QueryState query={authentication} what="your security settings">
+    <QueryState query={authentication} what={t('security.what')}>
       {(data) => <Methods data={data} />}
     </QueryState>
   );
@@ -59,12 +61,15 @@ export default function AuthenticationPage() {
 
 /** The two methods once the settings are in; the switch asks for a code first. */
 function Methods({ data }: { data: AuthenticationResponse }) {
+  const t = useT();
   const [target, setTarget] = useState<SwitchTarget | null>(null);
   const current: AuthType = data.auth_type;
   const authenticatorReady = data.more_details.authenticator === 1;
   const activate = (method: SwitchTarget) => {
     if (method === 'authenticator' && !authenticatorReady) {
-      toast.error(SECURITY_MESSAGES.setup2faFirst, { toastId: SECURITY_MESSAGES.setup2faFirst });
+      // SECURITY_MESSAGES.setup2faFirst (shared/security), in the language in use.
+      const message = translate('security.setup2faFirst');
+      toast.error(message, { toastId: message });
       return;
     }
     setTarget(method);
@@ -75,18 +80,17 @@ function Methods({ data }: { data: AuthenticationResponse }) {
       <PageTitle
         lead={
           <>
-            Choose how you confirm your sign-in: your 4 digit pin or a code from an authenticator
-            app.
-            {current === 'otp' && ' You sign in with a one-time code sent to your e-mail for now.'}
+            {t('security.lead')}
+            {current === 'otp' && ` ${t('security.leadOtp')}`}
           </>
         }
       >
-        Authentication
+        {t('title.authentication')}
       </PageTitle>
       <Accordion defaultActiveKey={current === 'authenticator' ? 'authenticator' : 'mpin'}>
         <MethodItem
           method="mpin"
-          title="4 Digit Pin"
+          title={t('login.mpin.label')}
           active={current === 'mpin'}
           onActivate={activate}
         >
@@ -94,7 +98,7 @@ function Methods({ data }: { data: AuthenticationResponse }) {
         </MethodItem>
         <MethodItem
           method="authenticator"
-          title="Google Authentication"
+          title={t('security.google')}
           active={current === 'authenticator'}
           onActivate={activate}
         >

@@ -1,4 +1,3 @@
-import { SECURITY_MESSAGES } from '../../shared/security';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { useChangePasswordMutation } from '../../api/security';
@@ -9,20 +8,24 @@ import { validSubmit } from '../../components/form/validSubmit';
 import { BusyButton } from '../../components/BusyButton';
 import './security.scss';
 import { PageTitle } from '../../components/PageTitle';
+import { t as translate, useT } from '../../i18n/i18n';
+// The new-password messages are password reset's, in the auth catalogue (as the checklist's).
+import '../../i18n/auth';
 
 const EMPTY = { currentpassword: '', newpassword: '', newpassword_confirmation: '', mpin: '' };
 type Values = typeof EMPTY;
 
 export function validateChangePassword(values: Values): FieldErrors<Values> {
   const errors: FieldErrors<Values> = {};
-  if (!values.currentpassword) errors.currentpassword = 'Current Password is required';
-  if (!values.newpassword) errors.newpassword = 'New password is required';
+  if (!values.currentpassword) errors.currentpassword = translate('security.currentRequired');
+  if (!values.newpassword) errors.newpassword = translate('reset.newPasswordRequired');
   if (!values.newpassword_confirmation) {
-    errors.newpassword_confirmation = 'Confirm Password is required';
+    errors.newpassword_confirmation = translate('reset.confirmRequired');
   } else if (values.newpassword && values.newpassword !== values.newpassword_confirmation) {
-    errors.newpassword_confirmation = SECURITY_MESSAGES.passwordMismatch;
+    // SECURITY_MESSAGES.passwordMismatch, as the server says it.
+    errors.newpassword_confirmation = translate('reset.mismatch');
   }
-  if (!values.mpin) errors.mpin = '4 Digit Pin is required';
+  if (!values.mpin) errors.mpin = translate('reset.pinRequired');
   return errors;
 }
 
@@ -30,6 +33,7 @@ const RULES = { filters: { mpin: filters.digits }, maxLength: { mpin: 4 } };
 
 /** /app/changepassword: a new password, authorised by the current one and the pin. */
 export default function ChangePasswordPage() {
+  const t = useT();
   const form = useForm(EMPTY, RULES);
   const [changePassword, { isLoading }] = useChangePasswordMutation();
 
@@ -42,20 +46,22 @@ export default function ChangePasswordPage() {
 
   return (
     <section className="change-password">
-      <PageTitle lead="Your other signed-in devices are signed out when the password changes.">
-        Change Password
-      </PageTitle>
+      <PageTitle lead={t('security.changeLead')}>{t('title.changePassword')}</PageTitle>
       <Card body>
-        <Form noValidate onSubmit={(event) => void submit(event)} aria-label="Change Password">
+        <Form
+          noValidate
+          onSubmit={(event) => void submit(event)}
+          aria-label={t('title.changePassword')}
+        >
           <SecretField
             id="current-password"
-            label="Current Password"
+            label={t('security.current')}
             autoComplete="current-password"
             {...field('currentpassword')}
           />
           <SecretField
             id="new-password"
-            label="New Password"
+            label={t('reset.newPassword')}
             autoComplete="new-password"
             aria-describedby="new-password-rules"
             {...field('newpassword')}
@@ -67,19 +73,19 @@ export default function ChangePasswordPage() {
           />
           <SecretField
             id="confirm-password"
-            label="Confirm Password"
+            label={t('reset.confirm')}
             autoComplete="new-password"
             {...field('newpassword_confirmation')}
           />
           <SecretField
             id="password-pin"
-            label="4 Digit Pin"
+            label={t('login.mpin.label')}
             autoComplete="off"
             inputMode="numeric"
             {...field('mpin')}
           />
           <BusyButton type="submit" busy={isLoading}>
-            Update Password
+            {t('security.updatePassword')}
           </BusyButton>
         </Form>
       </Card>

@@ -17,9 +17,10 @@ import { pageQueryFromUrl } from '../../lib/pagination';
 import { selectCurrencySymbol } from '../../app/session/sessionSlice';
 import { InvoiceModal } from './components/InvoiceModal';
 import { StatusBadge } from '../../components/StatusBadge';
-import { SUBSCRIPTION_STATUS } from './planAction';
+import { subscriptionStatus } from './planAction';
 import './subscriptions.scss';
 import { PageTitle } from '../../components/PageTitle';
+import { useT, type MessageKey, type Translate } from '../../i18n/i18n';
 
 /** Hook arguments of page `page`: the list's first_page_url with the page number replaced. */
 export function historyPageArg(firstPageUrl: string, page: number): ListSubscriptionsApiArg {
@@ -28,58 +29,64 @@ export function historyPageArg(firstPageUrl: string, page: number): ListSubscrip
 }
 
 /** How a plan that shows Expired before its end date ended. */
-const REPLACED_BY: Record<NonNullable<SubscriptionRow['replaced_by']>, string> = {
-  upgrade: 'Replaced by an upgrade',
-  downgrade: 'Replaced by a downgrade',
-  switch: 'Replaced by another plan',
+const REPLACED_BY: Record<NonNullable<SubscriptionRow['replaced_by']>, MessageKey> = {
+  upgrade: 'history.byUpgrade',
+  downgrade: 'history.byDowngrade',
+  switch: 'history.bySwitch',
 };
 
 /** The purchases' columns; Action opens the row's invoice. */
 function columns(
+  t: Translate,
   symbol: string,
   showInvoice: (row: SubscriptionRow) => void,
 ): Column<SubscriptionRow>[] {
   return [
-    { header: 'Package', className: 'fw-semibold', cell: (row) => row.package },
+    { header: t('history.package'), className: 'fw-semibold', cell: (row) => row.package },
     {
-      header: 'Price',
+      header: t('history.price'),
       numeric: true,
       cell: (row) => (
         <div>
           {formatMoney(row.price, symbol)}
           {row.paid !== row.price && (
-            <div className="history__note">paid {formatMoney(row.paid, symbol)}</div>
-          )}
-        </div>
-      ),
-    },
-    { header: 'Invoice Id', className: 'font-monospace', cell: (row) => row.invoice_id },
-    {
-      header: 'Status',
-      cell: (row) => (
-        <div>
-          <StatusBadge status={row.status} names={SUBSCRIPTION_STATUS} />
-          {row.replaced_by && (
             <div className="history__note">
-              {REPLACED_BY[row.replaced_by]}, {formatMoney(row.credit, symbol)} credited
+              {t('history.paid', { amount: formatMoney(row.paid, symbol) })}
             </div>
           )}
         </div>
       ),
     },
-    { header: 'Date', cell: (row) => formatDate(row.created_at) },
-    { header: 'Name', cell: (row) => row.name },
-    { header: 'Username', cell: (row) => row.username },
+    { header: t('history.invoiceId'), className: 'font-monospace', cell: (row) => row.invoice_id },
     {
-      header: 'Action',
+      header: t('wallet.status'),
+      cell: (row) => (
+        <div>
+          <StatusBadge status={row.status} names={subscriptionStatus(t)} />
+          {row.replaced_by && (
+            <div className="history__note">
+              {t('history.credited', {
+                reason: t(REPLACED_BY[row.replaced_by]),
+                amount: formatMoney(row.credit, symbol),
+              })}
+            </div>
+          )}
+        </div>
+      ),
+    },
+    { header: t('history.date'), cell: (row) => formatDate(row.created_at) },
+    { header: t('history.name'), cell: (row) => row.name },
+    { header: t('history.username'), cell: (row) => row.username },
+    {
+      header: t('history.action'),
       cell: (row) => (
         <Button
           size="sm"
           variant="outline-primary"
           onClick={() => showInvoice(row)}
-          aria-label={`Invoice ${row.invoice_id}`}
+          aria-label={t('history.invoiceOf', { id: row.invoice_id })}
         >
-          Invoice
+          {t('history.invoice')}
         </Button>
       ),
     },
@@ -90,6 +97,7 @@ const FIRST_PAGE: ListSubscriptionsApiArg = { page: 1 };
 
 /** /app/history: the purchases with their invoices, paged. */
 export default function HistoryPage() {
+  const t = useT();
   const symbol = useAppSelector(selectCurrencySymbol);
   const purchases = usePagedQuery(
     enhancedSubscriptionsApi.endpoints.listSubscriptions,
@@ -100,10 +108,10 @@ export default function HistoryPage() {
 
   return (
     <div className="history">
-      <PageTitle>Purchase History</PageTitle>
+      <PageTitle>{t('title.history')}</PageTitle>
       <Card className="plans-card">
         <Card.Body>
-          <QueryState query={purchases} what="the purchases">
+          <QueryState query={purchases} what={t('history.what')}>
             {({ data: page }) => (
               <>
                 <DownloadCsvButton kind="subscriptions" />
@@ -111,7 +119,7 @@ export default function HistoryPage() {
                   hover
                   className="stack-table history-table align-middle mb-0"
                   busy={purchases.isFetching}
-                  columns={columns(symbol, setInvoice)}
+                  columns={columns(t, symbol, setInvoice)}
                   rows={page.data}
                   rowKey={(row) => row.id}
                 />

@@ -15,12 +15,14 @@ import { formatDate } from '../../lib/format';
 import { selectCurrencySymbol } from '../../app/session/sessionSlice';
 import { PlanActionModal, type PendingAction } from './components/PlanActionModal';
 import { PlanCard } from './components/PlanCard';
-import { isCurrentPlan, NO_PLAN_SELECTED, planAction, type PlanAction } from './planAction';
+import { isCurrentPlan, planAction, type PlanAction } from './planAction';
 import './subscriptions.scss';
 import { PageTitle } from '../../components/PageTitle';
+import { useT } from '../../i18n/i18n';
 
 /** /app/subscriptions: the plan cards with buy, upgrade, downgrade and cancel. */
 export default function PackagesPage() {
+  const t = useT();
   const symbol = useAppSelector(selectCurrencySymbol);
   const packages = useListPackagesQuery();
   const [purchase, purchaseState] = usePurchasePackageMutation();
@@ -38,12 +40,12 @@ export default function PackagesPage() {
   // the cards, the history, the wallet and the sidebar balance.
   const confirm = async (remarks: string, amountDue?: number) => {
     if (!pending) {
-      toast.error(NO_PLAN_SELECTED);
+      toast.error(t('plans.noneSelected'));
       return;
     }
     if (pending.action === 'cancel') {
       if (!current) {
-        toast.error(NO_PLAN_SELECTED);
+        toast.error(t('plans.noneSelected'));
         return;
       }
       await cancel({ id: current.id }).unwrap();
@@ -65,27 +67,27 @@ export default function PackagesPage() {
       <PageTitle
         lead={
           <>
-            Plans are paid from your USDT wallet balance.{' '}
-            <Link to={paths.wallet}>Deposit fund</Link>
+            {t('plans.lead')} <Link to={paths.wallet}>{t('dashboard.deposit')}</Link>
           </>
         }
         actions={
           <Link to={paths.history} className="btn btn-outline-primary">
-            Purchase History
+            {t('title.history')}
           </Link>
         }
       >
-        My Subscriptions
+        {t('plans.title')}
       </PageTitle>
 
-      <QueryState query={packages} what="the plans">
+      <QueryState query={packages} what={t('plans.what')}>
         {(data) => (
           <>
             {current && (
               <Alert variant={current.status === 2 ? 'warning' : 'info'} className="plans__status">
-                {current.status === 2
-                  ? `Your ${currentName ?? ''} subscription is canceled: access continues until ${formatDate(current.end_date)}.`
-                  : `Your ${currentName ?? ''} plan is active until ${formatDate(current.end_date)}.`}
+                {t(current.status === 2 ? 'plans.canceled' : 'plans.active', {
+                  plan: currentName ?? '',
+                  date: formatDate(current.end_date),
+                })}
               </Alert>
             )}
             <div className="row row-cols-1 row-cols-md-2 row-cols-xl-3 g-3">

@@ -1,4 +1,5 @@
 import { BUSINESS, ENTERPRISE, makeCurrent, STARTER } from '../../../test/factories/subscriptions';
+import { t } from '../../i18n/i18n';
 import { isCurrentPlan, PLAN_ACTION_LABEL, planAction } from './planAction';
 
 describe('the plan button rule', () => {
@@ -16,7 +17,7 @@ describe('the plan button rule', () => {
     ['active, higher price', ENTERPRISE.price, active, 'Upgrade Plan'],
     ['active, lower price', STARTER.price, active, 'Downgrade Plan'],
   ])('%s: %s', (_case, price, current, label) => {
-    expect(PLAN_ACTION_LABEL[planAction(price, current)]).toBe(label);
+    expect(t(PLAN_ACTION_LABEL[planAction(price, current)])).toBe(label);
   });
 
   test('another package at the active price also offers Cancel Subscription', () => {

@@ -1,24 +1,24 @@
 import type { CurrentSubscription, Package, SubscriptionRow } from '../../api/subscriptions';
 import type { StatusNames } from '../../components/StatusBadge';
+import type { MessageKey, Translate } from '../../i18n/i18n';
 
 /** A purchase's status: 0 Expired, 1 Active, 2 Canceled. */
-export const SUBSCRIPTION_STATUS: StatusNames<SubscriptionRow['status']> = {
-  0: { label: 'Expired', bg: 'secondary' },
-  1: { label: 'Active', bg: 'success' },
-  2: { label: 'Canceled', bg: 'danger' },
-};
+export const subscriptionStatus = (t: Translate): StatusNames<SubscriptionRow['status']> => ({
+  0: { label: t('subStatus.expired'), bg: 'secondary' },
+  1: { label: t('subStatus.active'), bg: 'success' },
+  2: { label: t('subStatus.canceled'), bg: 'danger' },
+});
 
 /** What a plan card's button does, relative to the subscription in force. */
 export type PlanAction = 'choose' | 'upgrade' | 'downgrade' | 'cancel';
 
-export const PLAN_ACTION_LABEL: Record<PlanAction, string> = {
-  choose: 'Choose Plan',
-  upgrade: 'Upgrade Plan',
-  downgrade: 'Downgrade Plan',
-  cancel: 'Cancel Subscription',
+/** 'Choose Plan', 'Upgrade Plan', 'Downgrade Plan', 'Cancel Subscription'. */
+export const PLAN_ACTION_LABEL: Record<PlanAction, MessageKey> = {
+  choose: 'plans.choose',
+  upgrade: 'plans.upgrade',
+  downgrade: 'plans.downgrade',
+  cancel: 'plans.cancel',
 };
-
-export const NO_PLAN_SELECTED = 'Please select your plan first';
 
 /**
  * The plan button: with no subscription or a canceled one, every plan is 'Choose Plan';

@@ -5,15 +5,17 @@ import { DepositCard } from './components/DepositCard';
 import { DepositsTable } from './components/DepositsTable';
 import './wallet.scss';
 import { PageTitle } from '../../components/PageTitle';
+import { useT } from '../../i18n/i18n';
 
 /** /app/wallet: the USDT (BEP20) deposit wallet: balance, address, summary, recent deposits. */
 export default function WalletPage() {
+  const t = useT();
   const deposit = useGetCryptoDepositQuery();
 
   return (
     <div className="wallet">
-      <PageTitle>Wallet</PageTitle>
-      <QueryState query={deposit} what="the wallet">
+      <PageTitle>{t('title.wallet')}</PageTitle>
+      <QueryState query={deposit} what={t('wallet.what')}>
         {(data) => (
           <>
             <div className="row g-3 mb-3">

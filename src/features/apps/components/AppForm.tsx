@@ -4,8 +4,9 @@ import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { useForm, type FieldErrors } from '../../../components/form/useForm';
 import { validSubmit } from '../../../components/form/validSubmit';
-import { isLooseUrl, MSG } from '../appRules';
+import { isLooseUrl } from '../appRules';
 import { BusyButton } from '../../../components/BusyButton';
+import { t as translate, useT } from '../../../i18n/i18n';
 
 export interface AppFormValues extends Record<string, string> {
   app_name: string;
@@ -37,16 +38,18 @@ interface Props {
   whitelistNote?: ReactNode;
 }
 
+// The messages are APP_MESSAGES' (shared/apps, which the server says too), in the language in use.
+
 /** Warning under a URL field while the text does not look like a URL; it never blocks submit. */
 function urlWarning(value: string): string | undefined {
-  return value.trim() !== '' && !isLooseUrl(value) ? MSG.invalidUrl : undefined;
+  return value.trim() !== '' && !isLooseUrl(value) ? translate('apps.invalidUrl') : undefined;
 }
 
 /** App Name and Project URL are required; the rest may stay empty. */
 function requiredFields(values: AppFormValues): FieldErrors<AppFormValues> {
   const errors: FieldErrors<AppFormValues> = {};
-  if (values.app_name.trim() === '') errors.app_name = MSG.appNameRequired;
-  if (values.project_url.trim() === '') errors.project_url = MSG.projectUrlRequired;
+  if (values.app_name.trim() === '') errors.app_name = translate('apps.nameRequired');
+  if (values.project_url.trim() === '') errors.project_url = translate('apps.projectUrlRequired');
   return errors;
 }
 
@@ -60,6 +63,7 @@ export function AppForm({
   whitelistNote,
   extraFields,
 }: Props) {
+  const t = useT();
   const form = useForm<AppFormValues>(initial, {
     maxLength: {
       app_name: 100,
@@ -96,24 +100,29 @@ export function AppForm({
       <Row className="g-3">
         <Col md={6}>
           <Form.Group controlId="app-name">
-            <Form.Label>App Name</Form.Label>
-            <Form.Control {...form.bind('app_name')} placeholder="My Store" />
+            <Form.Label>{t('apps.name')}</Form.Label>
+            <Form.Control {...form.bind('app_name')} placeholder={t('apps.namePlaceholder')} />
             <Form.Control.Feedback type="invalid">{errors.app_name}</Form.Control.Feedback>
           </Form.Group>
         </Col>
         <Col md={6}>
-          {urlField('project_url', 'app-project-url', 'Project URL', 'https://example.com')}
+          {urlField(
+            'project_url',
+            'app-project-url',
+            t('appCard.projectUrl'),
+            'https://example.com',
+          )}
         </Col>
         <Col xs={12}>
           <Form.Group controlId="app-info">
-            <Form.Label>Discription</Form.Label>
+            <Form.Label>{t('apps.description')}</Form.Label>
             <Form.Control {...form.bind('info')} as="textarea" rows={3} />
             <Form.Control.Feedback type="invalid">{errors.info}</Form.Control.Feedback>
           </Form.Group>
         </Col>
         <Col md={6}>
           <Form.Group controlId="app-whitelist">
-            <Form.Label>IP Whitelist</Form.Label>
+            <Form.Label>{t('apps.whitelist')}</Form.Label>
             <Form.Control
               {...form.bind('whitelist_ip')}
               as="textarea"
@@ -125,8 +134,7 @@ export function AppForm({
             />
             <Form.Control.Feedback type="invalid">{errors.whitelist_ip}</Form.Control.Feedback>
             <Form.Text id="app-whitelist-help" muted>
-              IPv4/IPv6 addresses or CIDR ranges, separated by commas or new lines. Empty allows any
-              address.
+              {t('apps.whitelistHelp')}
             </Form.Text>
             {whitelistNote && (
               <Form.Text id="app-whitelist-note" className="d-block text-warning-emphasis">
@@ -139,7 +147,7 @@ export function AppForm({
           {urlField(
             'callback_url',
             'app-callback-url',
-            'Webhook URl',
+            t('apps.webhookUrl'),
             'https://example.com/webhook',
           )}
         </Col>

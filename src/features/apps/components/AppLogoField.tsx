@@ -8,6 +8,8 @@ import { isApiError } from '../../../api/errors';
 import { publicImageUrl } from '../../../api/profile';
 import { useImagePicker } from '../../../components/ImagePicker';
 import { CloseIcon, UploadIcon } from '../../../components/icons';
+import { useT } from '../../../i18n/i18n';
+import { withNodes } from '../../../i18n/withNodes';
 
 /** What the refused upload says under the field: the server's message for `logo`, else its msg. */
 function refusalOf(error: unknown): string | null {
@@ -21,6 +23,7 @@ function refusalOf(error: unknown): string | null {
  * the server would (type, size) before sending anything.
  */
 export function AppLogoField({ app }: { app: App }) {
+  const t = useT();
   const [upload, { isLoading: uploading }] = useUploadAppLogoMutation();
   const [remove, { isLoading: removing }] = useRemoveAppLogoMutation();
   const [refusal, setRefusal] = useState<string | null>(null);
@@ -51,7 +54,7 @@ export function AppLogoField({ app }: { app: App }) {
     <Card className="mt-3">
       <Card.Body>
         <Form.Group className="image-picker app-logo">
-          <Form.Label htmlFor="app-logo">Logo</Form.Label>
+          <Form.Label htmlFor="app-logo">{t('logo.label')}</Form.Label>
           <div
             {...getRootProps({
               className: [
@@ -64,7 +67,7 @@ export function AppLogoField({ app }: { app: App }) {
           >
             <input
               {...getInputProps({ id: 'app-logo' })}
-              aria-label="Logo"
+              aria-label={t('logo.label')}
               aria-invalid={Boolean(refusal)}
               aria-describedby="app-logo-help"
             />
@@ -72,7 +75,7 @@ export function AppLogoField({ app }: { app: App }) {
               <div className="image-picker__picked">
                 <img
                   src={publicImageUrl(app.logo)}
-                  alt={`${app.app_name} logo`}
+                  alt={t('logo.alt', { name: app.app_name })}
                   width={96}
                   height={96}
                 />
@@ -85,13 +88,18 @@ export function AppLogoField({ app }: { app: App }) {
                   <UploadIcon width={28} height={28} />
                 )}
                 <span>
-                  Drop a picture here or <span className="text-primary">browse</span>
+                  {withNodes(
+                    t,
+                    'picker.drop',
+                    {},
+                    { browse: <span className="text-primary">{t('picker.browse')}</span> },
+                  )}
                 </span>
               </div>
             )}
           </div>
           <Form.Text id="app-logo-help" className="d-block">
-            JPG, JPEG or PNG, up to 2 MB. Shown on the app&apos;s checkout and payment link pages.
+            {t('logo.help')}
           </Form.Text>
           {refusal ? <div className="invalid-feedback d-block">{refusal}</div> : null}
           {app.logo ? (
@@ -103,7 +111,7 @@ export function AppLogoField({ app }: { app: App }) {
               disabled={busy}
             >
               <CloseIcon width={14} height={14} className="me-1" />
-              Remove
+              {t('picker.remove')}
             </Button>
           ) : null}
         </Form.Group>

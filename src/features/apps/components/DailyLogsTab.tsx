@@ -4,35 +4,36 @@ import { formatCoin, formatDate } from '../../../lib/format';
 import { ListTable } from './ListTable';
 import { usePagedList } from './usePagedList';
 import { DownloadCsvButton } from '../../../components/DownloadCsvButton';
+import { useT, type Translate } from '../../../i18n/i18n';
 
-const COLUMNS: Column<DailyLog>[] = [
-  { header: 'Date', className: 'text-nowrap', cell: (log) => formatDate(log.date) },
-  { header: 'Network', cell: (log) => log.network_name },
-  { header: 'Receive Count', numeric: true, cell: (log) => log.deposit_count },
+const columns = (t: Translate): Column<DailyLog>[] => [
+  { header: t('history.date'), className: 'text-nowrap', cell: (log) => formatDate(log.date) },
+  { header: t('wallet.network'), cell: (log) => log.network_name },
+  { header: t('logs.receiveCount'), numeric: true, cell: (log) => log.deposit_count },
   {
-    header: 'Receive Amount',
+    header: t('logs.receiveAmount'),
     numeric: true,
     className: 'text-nowrap',
     cell: (log) => formatCoin(log.deposit_volume, log.name),
   },
   // How that day's deposits split at the sweep (the Usage cards' split, per day).
   {
-    header: 'Gateway Fee',
+    header: t('logs.gatewayFee'),
     numeric: true,
     className: 'text-nowrap',
     cell: (log) => formatCoin(log.gateway_fee_volume, log.name),
   },
   {
-    header: 'To Payout Address',
+    header: t('logs.toPayout'),
     numeric: true,
     className: 'text-nowrap',
     cell: (log) => formatCoin(log.payout_volume, log.name),
   },
-  { header: 'Send Count', numeric: true, cell: (log) => log.withdraw_count },
+  { header: t('logs.sendCount'), numeric: true, cell: (log) => log.withdraw_count },
   // With the refunds among those sends under it (in the cell: a column more would not fit
   // beside the menu at 1280 px).
   {
-    header: 'Send Amount',
+    header: t('logs.sendAmount'),
     numeric: true,
     // One element: a phone's stacked row lays the cell's children side by side.
     cell: (log) => (
@@ -42,7 +43,7 @@ const COLUMNS: Column<DailyLog>[] = [
           <>
             {' '}
             <span className="d-block small text-muted">
-              {`including ${log.refund_count === 1 ? '1 refund' : `${log.refund_count} refunds`}`}{' '}
+              {t('logs.refunds', { count: log.refund_count })}{' '}
               <span className="text-nowrap">({formatCoin(log.refund_volume, log.name)})</span>
             </span>
           </>
@@ -53,13 +54,14 @@ const COLUMNS: Column<DailyLog>[] = [
 ];
 
 export function DailyLogsTab({ appId }: { appId: string }) {
+  const t = useT();
   const list = usePagedList(appId, 'daily_logs');
   return (
     <>
       <DownloadCsvButton kind="daily_logs" appId={appId} />
       <ListTable
-        caption="Daily logs"
-        columns={COLUMNS}
+        caption={t('logs.daily')}
+        columns={columns(t)}
         rowKey={(log) => log.id}
         compact
         {...list}

@@ -3,22 +3,23 @@ import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import type { App } from '../../../api/apps';
 import { filters, useForm, type FieldErrors } from '../../../components/form/useForm';
-import { INVOICE_MESSAGES, isLateWindow, normalTolerance } from '../../../shared/invoices';
+import { isLateWindow, normalTolerance } from '../../../shared/invoices';
+import { t as translate, useT } from '../../../i18n/i18n';
 
 interface InvoiceSettingsValues extends Record<string, string> {
   invoice_underpayment_tolerance: string;
   invoice_late_window_minutes: string;
 }
 
-/** What the server checks too (src/shared/invoices.ts), each with its message. */
+/** What the server checks too (src/shared/invoices.ts), each with its INVOICE_MESSAGES one. */
 function settingsErrors(values: InvoiceSettingsValues): FieldErrors<InvoiceSettingsValues> {
   const errors: FieldErrors<InvoiceSettingsValues> = {};
   if (normalTolerance(values.invoice_underpayment_tolerance) === null) {
-    errors.invoice_underpayment_tolerance = INVOICE_MESSAGES.toleranceInvalid;
+    errors.invoice_underpayment_tolerance = translate('invoiceSettings.toleranceInvalid');
   }
   const late = values.invoice_late_window_minutes;
   if (late === '' || !isLateWindow(Number(late))) {
-    errors.invoice_late_window_minutes = INVOICE_MESSAGES.lateWindowInvalid;
+    errors.invoice_late_window_minutes = translate('invoiceSettings.lateInvalid');
   }
   return errors;
 }
@@ -59,14 +60,15 @@ export function InvoiceSettingsFields({
 }: {
   form: ReturnType<typeof useInvoiceSettings>['form'];
 }) {
+  const t = useT();
   const { errors } = form;
   return (
     <fieldset className="mt-4">
-      <legend className="h6">Invoices</legend>
+      <legend className="h6">{t('invoiceSettings.legend')}</legend>
       <Row className="g-3">
         <Col md={6}>
           <Form.Group controlId="app-invoice-tolerance">
-            <Form.Label>Underpayment tolerance (%)</Form.Label>
+            <Form.Label>{t('invoiceSettings.tolerance')}</Form.Label>
             <Form.Control
               {...form.bind('invoice_underpayment_tolerance')}
               inputMode="decimal"
@@ -76,13 +78,13 @@ export function InvoiceSettingsFields({
               {errors.invoice_underpayment_tolerance}
             </Form.Control.Feedback>
             <Form.Text id="app-invoice-tolerance-help" muted>
-              A payment short of an invoice by at most this share counts as full (0 to 10).
+              {t('invoiceSettings.toleranceHelp')}
             </Form.Text>
           </Form.Group>
         </Col>
         <Col md={6}>
           <Form.Group controlId="app-invoice-late-window">
-            <Form.Label>Late window (minutes)</Form.Label>
+            <Form.Label>{t('invoiceSettings.late')}</Form.Label>
             <Form.Control
               {...form.bind('invoice_late_window_minutes')}
               inputMode="numeric"
@@ -92,8 +94,7 @@ export function InvoiceSettingsFields({
               {errors.invoice_late_window_minutes}
             </Form.Control.Feedback>
             <Form.Text id="app-invoice-late-window-help" muted>
-              A payment completing an invoice this long after it expired still settles it, flagged
-              late (0 to 1440).
+              {t('invoiceSettings.lateHelp')}
             </Form.Text>
           </Form.Group>
         </Col>

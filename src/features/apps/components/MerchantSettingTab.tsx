@@ -7,12 +7,15 @@ import { AppForm, type AppFormValues } from './AppForm';
 import { AppLogoField } from './AppLogoField';
 import { InvoiceSettingsFields, useInvoiceSettings } from './InvoiceSettingsFields';
 import { WebhookPanel } from './WebhookPanel';
+import { useT } from '../../../i18n/i18n';
+import { withNodes } from '../../../i18n/withNodes';
 
 /**
  * The app's settings, editable (same rules as Create App), its invoice settings (the Invoices
  * extension) and its Ready switch; below them its logo (an extension too).
  */
 export function MerchantSettingTab({ app }: { app: App }) {
+  const t = useT();
   const [update, { isLoading }] = useUpdateAppMutation();
   const [ready, setReady] = useState(app.status === 1);
   const invoiceSettings = useInvoiceSettings(app);
@@ -46,18 +49,19 @@ export function MerchantSettingTab({ app }: { app: App }) {
           <AppForm
             key={app.id}
             initial={initial}
-            submitLabel="Update"
+            submitLabel={t('merchant.update')}
             submitting={isLoading}
             onSubmit={submit}
             extraFields={<InvoiceSettingsFields form={invoiceSettings.form} />}
             whitelistNote={
               // A change of a whitelist already set holds the app's withdrawals (the signer
               // refuses them) until this time; the server sends it only while it is ahead.
-              app.whitelist_hold_until && (
-                <>
-                  The IP whitelist was changed: withdrawals are held until{' '}
-                  <DateTime value={app.whitelist_hold_until} />.
-                </>
+              app.whitelist_hold_until &&
+              withNodes(
+                t,
+                'merchant.whitelistHeld',
+                {},
+                { when: <DateTime value={app.whitelist_hold_until} /> },
               )
             }
           >
@@ -66,7 +70,7 @@ export function MerchantSettingTab({ app }: { app: App }) {
               role="switch"
               id="app-ready"
               className="mt-3"
-              label="App is Ready (accepts payments)"
+              label={t('merchant.ready')}
               checked={ready}
               onChange={(event) => setReady(event.target.checked)}
             />

@@ -5,35 +5,35 @@ import { useAppSelector } from '../../../app/hooks';
 import { paths } from '../../../app/paths';
 import { APPS_WITHOUT_SUBSCRIPTION } from '../../../shared/apps';
 import { selectApps } from '../../../app/session/sessionSlice';
-
-const apps = (n: number) => `${n} app${n === 1 ? '' : 's'}`;
+import { useT, type MessageKey } from '../../../i18n/i18n';
+import { withNodes } from '../../../i18n/withNodes';
 
 /**
  * Create App's word on the plan, which sets how many apps a merchant may have (and without which
  * the gateway opens no deposit accounts): said before the form is filled, not after a refusal.
  */
 export function PlanNotice() {
+  const t = useT();
   const { data } = useListPackagesQuery();
   const owned = useAppSelector(selectApps).length;
   if (!data) return null;
   const current = data.current_subscription;
   const plan = current && data.data.find((p) => p.id === current.package_id);
-  const packages = <Link to={paths.subscriptions}>Packages</Link>;
-
-  if (!plan) {
-    return (
-      <Alert variant="warning">
-        You have no active plan. Without one you can create {apps(APPS_WITHOUT_SUBSCRIPTION)}
-        {owned >= APPS_WITHOUT_SUBSCRIPTION ? ` and you have ${owned}` : ''}, and the gateway opens
-        no deposit accounts for it. Choose a plan in {packages}.
-      </Alert>
-    );
-  }
-  if (owned < plan.app_count) return null;
-  return (
+  /** The message with the link to Packages where it names them. */
+  const notice = (key: MessageKey, values: Record<string, string | number>) => (
     <Alert variant="warning">
-      Your {plan.name} plan allows {apps(plan.app_count)} and you have {owned}. Upgrade in{' '}
-      {packages} to create more.
+      {withNodes(t, key, values, {
+        packages: <Link to={paths.subscriptions}>{t('title.subscriptions')}</Link>,
+      })}
     </Alert>
   );
+
+  if (!plan) {
+    return notice(owned >= APPS_WITHOUT_SUBSCRIPTION ? 'apps.plan.noneOwned' : 'apps.plan.none', {
+      count: APPS_WITHOUT_SUBSCRIPTION,
+      owned,
+    });
+  }
+  if (owned < plan.app_count) return null;
+  return notice('apps.plan.full', { plan: plan.name, count: plan.app_count, owned });
 }

@@ -3,6 +3,8 @@ import { useNavigate } from 'react-router-dom';
 import { useOpenTestModeMutation, type App } from '../../../api/apps';
 import { paths } from '../../../app/paths';
 import type { TabSlug } from '../appRules';
+import { useT } from '../../../i18n/i18n';
+import { withNodes } from '../../../i18n/withNodes';
 
 /**
  * The app header's Test mode switch. On, it opens the app's test mode (its test app, made on
@@ -10,6 +12,7 @@ import type { TabSlug } from '../appRules';
  * app shown, so a reload or a shared link keeps the mode.
  */
 export function TestModeSwitch({ app, tab }: { app: App; tab: TabSlug }) {
+  const t = useT();
   const navigate = useNavigate();
   const [openTestMode, { isLoading }] = useOpenTestModeMutation();
   const test = !app.livemode;
@@ -31,7 +34,7 @@ export function TestModeSwitch({ app, tab }: { app: App; tab: TabSlug }) {
       role="switch"
       id="test-mode-switch"
       className="app-detail__mode"
-      label="Test mode"
+      label={t('testMode.switch')}
       checked={test}
       disabled={isLoading}
       onChange={() => void toggle()}
@@ -41,10 +44,10 @@ export function TestModeSwitch({ app, tab }: { app: App; tab: TabSlug }) {
 
 /** Above every tab of a test app: what the merchant looks at is not live money. */
 export function TestModeBanner() {
+  const t = useT();
   return (
     <div className="app-detail__test-banner" role="status">
-      <strong>TEST MODE</strong>: test keys, test networks and test data. No real money moves, and
-      nothing here counts in your live figures.
+      {withNodes(t, 'testMode.banner', {}, { mode: <strong>{t('testMode.label')}</strong> })}
     </div>
   );
 }

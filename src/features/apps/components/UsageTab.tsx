@@ -6,6 +6,7 @@ import Row from 'react-bootstrap/Row';
 import { useGetAppDetailsQuery, type AppDetails, type PaymentMethod } from '../../../api/apps';
 import { formatCoinTotal } from '../../../lib/format';
 import { LIVE } from './usePagedList';
+import { useT, type Translate } from '../../../i18n/i18n';
 
 function Figure({ label, value, note }: { label: string; value: string | number; note?: string }) {
   return (
@@ -25,6 +26,7 @@ function Figure({ label, value, note }: { label: string; value: string | number;
  * paid refunds (6 decimals). In two columns: what came in on the left, what went out on the right.
  */
 function MethodCards({ methods }: { methods: PaymentMethod[] }) {
+  const t = useT();
   if (methods.length === 0) return null;
   return (
     <Row xs={1} md={2} xxl={3} className="g-3">
@@ -37,27 +39,27 @@ function MethodCards({ methods }: { methods: PaymentMethod[] }) {
               </h3>
               <dl className="mb-0 usage-totals">
                 <div>
-                  <dt className="small fw-normal text-muted">Total Received</dt>
+                  <dt className="small fw-normal text-muted">{t('usage.totalReceived')}</dt>
                   <dd className="mb-0 fw-semibold">{formatCoinTotal(method.total_amount)}</dd>
                 </div>
                 <div>
-                  <dt className="small fw-normal text-muted">Total Sent</dt>
+                  <dt className="small fw-normal text-muted">{t('usage.totalSent')}</dt>
                   <dd className="mb-0 fw-semibold">
                     {formatCoinTotal(method.total_withdraw_amount)}
                   </dd>
                 </div>
                 <div>
-                  <dt className="small fw-normal text-muted">Gateway Fee</dt>
+                  <dt className="small fw-normal text-muted">{t('logs.gatewayFee')}</dt>
                   <dd className="mb-0 fw-semibold">{formatCoinTotal(method.total_gateway_fee)}</dd>
                 </div>
                 <div>
-                  <dt className="small fw-normal text-muted">Sent as Refunds</dt>
+                  <dt className="small fw-normal text-muted">{t('usage.refunds')}</dt>
                   <dd className="mb-0 fw-semibold">
                     {formatCoinTotal(method.total_refund_amount)}
                   </dd>
                 </div>
                 <div>
-                  <dt className="small fw-normal text-muted">To Payout Address</dt>
+                  <dt className="small fw-normal text-muted">{t('logs.toPayout')}</dt>
                   <dd className="mb-0 fw-semibold">
                     {formatCoinTotal(method.total_payout_amount)}
                   </dd>
@@ -89,9 +91,8 @@ function splitByUse(details: AppDetails): {
 }
 
 /** The refunds among the sent transactions, when there are any. */
-function refundNote(refunds: number): string | undefined {
-  if (refunds === 0) return undefined;
-  return refunds === 1 ? '1 of them a refund' : `${refunds} of them refunds`;
+function refundNote(t: Translate, refunds: number): string | undefined {
+  return refunds === 0 ? undefined : t('usage.refundNote', { count: refunds });
 }
 
 /**
@@ -100,6 +101,7 @@ function refundNote(refunds: number): string | undefined {
  * again when the tab is shown, then every few seconds as the lists are.
  */
 export function UsageTab({ details: shown }: { details: AppDetails }) {
+  const t = useT();
   const live = useGetAppDetailsQuery({ id: shown.app_data.id }, LIVE);
   const details = live.data?.data ?? shown;
   const { used, others } = splitByUse(details);
@@ -108,27 +110,22 @@ export function UsageTab({ details: shown }: { details: AppDetails }) {
     <>
       <Row xs={1} sm={3} className="g-3 mb-4">
         <Col>
-          <Figure label="Generated Accounts" value={details.generated_deposit_address} />
+          <Figure label={t('usage.accounts')} value={details.generated_deposit_address} />
         </Col>
         <Col>
-          <Figure label="Received Transactions" value={details.total_transaction.incoming} />
+          <Figure label={t('usage.received')} value={details.total_transaction.incoming} />
         </Col>
         <Col>
           <Figure
-            label="Sent Transactions"
+            label={t('usage.sent')}
             value={details.total_transaction.outgoing}
-            note={refundNote(details.total_transaction.refunds)}
+            note={refundNote(t, details.total_transaction.refunds)}
           />
         </Col>
       </Row>
       <MethodCards methods={used} />
-      {used.length === 0 && <p className="text-muted">This app uses no payment method yet.</p>}
-      {used.length > 0 && (
-        <p className="small text-muted mt-3 mb-0">
-          Each credited deposit is swept in two parts: the gateway fee (your package&apos;s percent,
-          fixed when the deposit was credited) to the gateway, the rest to your payout address.
-        </p>
-      )}
+      {used.length === 0 && <p className="text-muted">{t('usage.none')}</p>}
+      {used.length > 0 && <p className="small text-muted mt-3 mb-0">{t('usage.sweep')}</p>}
       {others.length > 0 && (
         <>
           <Button
@@ -138,9 +135,7 @@ export function UsageTab({ details: shown }: { details: AppDetails }) {
             aria-controls="usage-other-methods"
             onClick={() => setShowOthers((shown) => !shown)}
           >
-            {showOthers
-              ? 'Hide other methods'
-              : `Show ${others.length} other ${others.length === 1 ? 'method' : 'methods'}`}
+            {showOthers ? t('usage.hideOthers') : t('usage.showOthers', { count: others.length })}
           </Button>
           <div id="usage-other-methods" hidden={!showOthers}>
             {showOthers && <MethodCards methods={others} />}

@@ -14,12 +14,14 @@ import {
 } from '../../../api/webhooks';
 import { formatDateTime } from '../../../lib/format';
 import { DeliveryOutcome } from './DeliveryOutcome';
+import { useT } from '../../../i18n/i18n';
 
 /**
  * Merchant Setting's webhook part: the signing secret (shown once when made, afterwards only
  * rotated), the switch a 410 Gone turns off, and Send test event with its outcome.
  */
 export function WebhookPanel({ appId, hasUrl }: { appId: string; hasUrl: boolean }) {
+  const t = useT();
   const settings = useGetWebhookSettingsQuery({ id: appId });
   const [rotate, rotating] = useRotateWebhookSecretMutation();
   const [sendTest, testing] = useSendTestWebhookMutation();
@@ -42,16 +44,16 @@ export function WebhookPanel({ appId, hasUrl }: { appId: string; hasUrl: boolean
     <Card className="mt-3">
       <Card.Body>
         <Card.Title as="h3" className="h5">
-          Webhook
+          {t('webhook.title')}
         </Card.Title>
-        <p className="small text-muted">
-          Events are POSTed to the Webhook URl, signed the Standard Webhooks way (headers
-          webhook-id, webhook-timestamp, webhook-signature). Verify them with the signing secret.
-        </p>
+        <p className="small text-muted">{t('webhook.intro')}</p>
         {data?.disabled_at && (
           <Alert variant="danger">
             <p className="mb-2">
-              Webhook switched off on {formatDateTime(data.disabled_at)}: {data.disabled_reason}
+              {t('webhook.off', {
+                when: formatDateTime(data.disabled_at),
+                reason: data.disabled_reason ?? '',
+              })}
             </p>
             <BusyButton
               size="sm"
@@ -59,18 +61,18 @@ export function WebhookPanel({ appId, hasUrl }: { appId: string; hasUrl: boolean
               busy={switching.isLoading}
               onClick={() => void switchOn({ id: appId })}
             >
-              Switch webhook on
+              {t('webhook.switchOn')}
             </BusyButton>
           </Alert>
         )}
-        <h4 className="h6">Signing secret</h4>
+        <h4 className="h6">{t('webhook.secret')}</h4>
         {secret ? (
           <div>
             <Alert variant="warning" className="small">
-              Copy this secret now. It is shown only once; afterwards it can only be rotated.
+              {t('webhook.copyNow')}
             </Alert>
             <Form.Group controlId="webhook-secret">
-              <Form.Label visuallyHidden>Signing secret</Form.Label>
+              <Form.Label visuallyHidden>{t('webhook.secret')}</Form.Label>
               <InputGroup>
                 <Form.Control
                   value={secret}
@@ -78,17 +80,17 @@ export function WebhookPanel({ appId, hasUrl }: { appId: string; hasUrl: boolean
                   className="font-monospace"
                   onFocus={(e) => e.target.select()}
                 />
-                <CopyButton value={secret} label="Copy secret" size={undefined} />
+                <CopyButton value={secret} label={t('webhook.copySecret')} size={undefined} />
               </InputGroup>
             </Form.Group>
           </div>
         ) : (
           <p className="small mb-2">
             {data?.has_secret && data.secret_created_at
-              ? `Created ${formatDateTime(data.secret_created_at)}.`
-              : 'No signing secret yet.'}
+              ? t('webhook.created', { when: formatDateTime(data.secret_created_at) })
+              : t('webhook.noSecret')}
             {data?.previous_valid_until &&
-              ` The previous secret also signs until ${formatDateTime(data.previous_valid_until)}.`}
+              ` ${t('webhook.previous', { when: formatDateTime(data.previous_valid_until) })}`}
           </p>
         )}
         <div className="d-flex flex-wrap gap-2 mt-2">
@@ -98,7 +100,7 @@ export function WebhookPanel({ appId, hasUrl }: { appId: string; hasUrl: boolean
             disabled={settings.isLoading || rotating.isLoading}
             onClick={() => void makeSecret()}
           >
-            {data?.has_secret ? 'Rotate secret' : 'Create secret'}
+            {data?.has_secret ? t('webhook.rotate') : t('webhook.create')}
           </BusyButton>
           <BusyButton
             variant="outline-secondary"
@@ -106,10 +108,10 @@ export function WebhookPanel({ appId, hasUrl }: { appId: string; hasUrl: boolean
             disabled={!hasUrl || testing.isLoading}
             onClick={() => void test()}
           >
-            Send test event
+            {t('webhook.test')}
           </BusyButton>
         </div>
-        {!hasUrl && <p className="small text-muted mt-2">Save a Webhook URl to send events.</p>}
+        {!hasUrl && <p className="small text-muted mt-2">{t('webhook.needUrl')}</p>}
         <DeliveryOutcome answer={outcome} className="mt-3 mb-0" />
       </Card.Body>
     </Card>

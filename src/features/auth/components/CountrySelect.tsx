@@ -1,15 +1,34 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { Country } from '../../../api/generated/auth.gen';
 import { ChevronIcon } from '../../../components/publicIcons';
+import { currentLanguage, useT } from '../../../i18n/i18n';
+import '../../../i18n/auth';
+import { countryName } from '../../../i18n/countryName';
+import type { LanguageCode } from '../../../i18n/languages';
 
 /** PageUp / PageDown move this many options: the five the list shows at once. */
 export const COUNTRY_PAGE_SIZE = 5;
 
-export const countryLabel = (country: Country) => `${country.name} (${country.calling_code})`;
+export const countryLabel = (country: Country) =>
+  `${countryName(country)} (${country.calling_code})`;
 
-/** The label 'Name (+code)' contains what was typed, ignoring case. */
+/** The label 'Name (+code)', or the English name, contains what was typed, ignoring case. */
 export function matchesCountry(country: Country, query: string): boolean {
-  return countryLabel(country).toLowerCase().includes(query.trim().toLowerCase());
+  const typed = query.trim().toLowerCase();
+  return (
+    countryLabel(country).toLowerCase().includes(typed) ||
+    country.name.toLowerCase().includes(typed)
+  );
+}
+
+/** The server's list (by English name) in the order of the names in the language in use. */
+function inLanguageOrder(
+  countries: readonly Country[],
+  language: LanguageCode,
+): readonly Country[] {
+  if (language === 'en') return countries;
+  const collator = new Intl.Collator(language);
+  return [...countries].sort((a, b) => collator.compare(countryName(a), countryName(b)));
 }
 
 interface CountrySelectProps {
@@ -37,6 +56,7 @@ export function CountrySelect({
   loading = false,
   describedBy,
 }: CountrySelectProps) {
+  const t = useT();
   const listId = `${id}-list`;
   const selected = countries.find((country) => country.id === value);
   const [open, setOpen] = useState(false);
@@ -45,9 +65,14 @@ export function CountrySelect({
   const input = useRef<HTMLInputElement>(null);
   const list = useRef<HTMLUListElement>(null);
 
+  // The language in use: this draws again when it changes (useT), with its names and order.
+  const language = currentLanguage();
   const options = useMemo(
-    () => countries.filter((country) => matchesCountry(country, query ?? '')),
-    [countries, query],
+    () =>
+      inLanguageOrder(countries, language).filter((country) =>
+        matchesCountry(country, query ?? ''),
+      ),
+    [countries, query, language],
   );
 
   useEffect(() => {
@@ -120,7 +145,7 @@ export function CountrySelect({
         type="text"
         role="combobox"
         className={`form-control${isInvalid ? ' is-invalid' : ''}`}
-        placeholder={loading ? 'Loading countries…' : 'Search country'}
+        placeholder={loading ? t('country.loading') : t('country.search')}
         autoComplete="off"
         aria-expanded={open}
         aria-controls={listId}
@@ -143,7 +168,7 @@ export function CountrySelect({
         type="button"
         className="position-absolute top-50 end-0 translate-middle-y me-2 p-1 lh-1 border-0 bg-transparent text-body-secondary"
         tabIndex={-1}
-        aria-label="Show countries"
+        aria-label={t('country.show')}
         // Keep the focus in the input (its blur would close the menu again).
         onMouseDown={(event) => event.preventDefault()}
         onClick={() => {
@@ -159,7 +184,7 @@ export function CountrySelect({
           ref={list}
           id={listId}
           role="listbox"
-          aria-label="Countries"
+          aria-label={t('country.list')}
           className="pop-menu combo-menu position-absolute start-0 end-0 mt-1 p-1 list-unstyled overflow-auto bg-white border rounded-3 shadow"
         >
           {options.map((country, index) => (
@@ -179,7 +204,7 @@ export function CountrySelect({
           ))}
           {options.length === 0 && (
             <li className="px-3 py-2 text-body-secondary" role="presentation">
-              {loading ? 'Loading countries…' : 'No country matches'}
+              {loading ? t('country.loading') : t('country.none')}
             </li>
           )}
         </ul>

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import type { DashboardSubscription } from '../../../api/generated/dashboard.gen';
 import { paths } from '../../../app/paths';
 import { formatDate } from '../../../lib/format';
+import { useT } from '../../../i18n/i18n';
 
 /**
  * The subscription in force: when it ends, and transactions used of the package's limit. While
@@ -21,19 +22,20 @@ export function LicenseCard({
 }: {
   subscription: DashboardSubscription | null | undefined;
 }) {
+  const t = useT();
   const limit = Math.max(subscription?.transaction_limit ?? 0, 1);
   const used = subscription?.transaction_used ?? 0;
   const full = subscription != null && used >= subscription.transaction_limit;
   return (
     <Card className="dash-card license-card h-100" aria-busy={subscription === undefined}>
       <Card.Body>
-        <h2 className="dash-card__title">License</h2>
+        <h2 className="dash-card__title">{t('dashboard.license')}</h2>
         {subscription !== null ? (
           <>
             <dl className="license-card__facts">
-              <dt>Expiry</dt>
+              <dt>{t('dashboard.expiry')}</dt>
               <dd>{subscription ? formatDate(subscription.expiry) : pending}</dd>
-              <dt>Service usage</dt>
+              <dt>{t('dashboard.usage')}</dt>
               <dd>{subscription ? `${used}/${subscription.transaction_limit}` : pending}</dd>
             </dl>
             {/* react-bootstrap's ProgressBar puts aria-label on its wrapper (prohibited there) and
@@ -42,7 +44,7 @@ export function LicenseCard({
               {subscription && (
                 <div
                   role="progressbar"
-                  aria-label="Service usage"
+                  aria-label={t('dashboard.usage')}
                   aria-valuemin={0}
                   aria-valuemax={limit}
                   aria-valuenow={used}
@@ -54,9 +56,9 @@ export function LicenseCard({
           </>
         ) : (
           <>
-            <p className="text-muted mb-2">No active subscription.</p>
+            <p className="text-muted mb-2">{t('dashboard.noSubscription')}</p>
             <Link to={paths.subscriptions} className="small">
-              See the packages
+              {t('dashboard.seePackages')}
             </Link>
           </>
         )}

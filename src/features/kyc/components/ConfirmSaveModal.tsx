@@ -1,6 +1,7 @@
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
+import { useT } from '../../../i18n/i18n';
 
 interface Props {
   show: boolean;
@@ -13,25 +14,24 @@ interface Props {
 
 /** Asks before a save that the reviewers will see (and that may lock the section). */
 export function ConfirmSaveModal({ show, subject, busy, onCancel, onConfirm }: Props) {
+  const t = useT();
   return (
     <Modal show={show} onHide={busy ? undefined : onCancel} centered aria-labelledby="confirm-save">
-      <Modal.Header closeButton={!busy}>
+      <Modal.Header closeButton={!busy} closeLabel={t('common.close')}>
         <Modal.Title id="confirm-save" as="h2" className="h5">
-          Confirm Save
+          {t('kyc.confirmTitle')}
         </Modal.Title>
       </Modal.Header>
-      <Modal.Body>
-        Are you sure you want to save {subject}? It will be sent for verification.
-      </Modal.Body>
+      <Modal.Body>{t('kyc.confirmBody', { subject })}</Modal.Body>
       <Modal.Footer>
         <Button variant="outline-secondary" onClick={onCancel} disabled={busy}>
-          Cancel
+          {t('kyc.cancel')}
         </Button>
         <Button variant="primary" onClick={onConfirm} disabled={busy} aria-busy={busy}>
           {busy ? (
             <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />
           ) : null}
-          Yes, Save
+          {t('kyc.yesSave')}
         </Button>
       </Modal.Footer>
     </Modal>

@@ -16,16 +16,18 @@ import {
   isAadhar,
   isPhotoType,
   type DocumentFiles,
-  UPLOAD_STATUS,
+  uploadStatus,
 } from '../kycRules';
 import { ConfirmSaveModal } from './ConfirmSaveModal';
 import { HistoryModal } from './HistoryModal';
 import { StatusBadge } from '../../../components/StatusBadge';
+import { useT } from '../../../i18n/i18n';
 
 type FileErrors = Partial<Record<'front' | 'back', string>>;
 
 /** One document type: its upload form, or 'Already uploaded' while the latest one stands. */
 export function DocumentSection({ type, eventKey }: { type: DocumentType; eventKey: string }) {
+  const t = useT();
   const latest = type.uploads.data[0];
   const open = acceptsUpload(type.uploads.data);
   const photo = isPhotoType(type.document_type);
@@ -39,15 +41,15 @@ export function DocumentSection({ type, eventKey }: { type: DocumentType; eventK
           <span className="kyc-section__hint">{latest.remarks}</span>
         ) : null}
         {latest ? (
-          <StatusBadge status={latest.status} names={UPLOAD_STATUS} />
+          <StatusBadge status={latest.status} names={uploadStatus(t)} />
         ) : (
-          <span className="kyc-section__hint">Not uploaded yet</span>
+          <span className="kyc-section__hint">{t('kyc.notUploaded')}</span>
         )}
       </Accordion.Header>
       <Accordion.Body>
         {latest?.status === 2 ? (
           <Alert variant="danger" className="py-2">
-            <strong>Rejected</strong>
+            <strong>{t('kycStatus.rejected')}</strong>
             {latest.remarks ? `: ${latest.remarks}` : null}
           </Alert>
         ) : null}
@@ -57,19 +59,19 @@ export function DocumentSection({ type, eventKey }: { type: DocumentType; eventK
           <div className="kyc-uploaded">
             <p className="kyc-uploaded__title">{MSG.alreadyUploaded}</p>
             <dl className="kyc-uploaded__facts">
-              <dt>Document</dt>
+              <dt>{t('kyc.document')}</dt>
               <dd>{latest.document_name}</dd>
               {latest.document_number ? (
                 <>
-                  <dt>Number</dt>
+                  <dt>{t('kyc.number')}</dt>
                   <dd className="font-monospace">{latest.document_number}</dd>
                 </>
               ) : null}
-              <dt>Uploaded</dt>
+              <dt>{t('kyc.uploaded')}</dt>
               <dd>{formatDateTime(latest.created_at)}</dd>
-              <dt>Status</dt>
+              <dt>{t('wallet.status')}</dt>
               <dd>
-                <StatusBadge status={latest.status} names={UPLOAD_STATUS} />
+                <StatusBadge status={latest.status} names={uploadStatus(t)} />
               </dd>
             </dl>
           </div>
@@ -80,9 +82,9 @@ export function DocumentSection({ type, eventKey }: { type: DocumentType; eventK
               variant="link"
               className="px-0 mt-2"
               onClick={() => setHistoryShown(true)}
-              aria-label={`View History of ${type.document_type}`}
+              aria-label={t('kyc.viewHistoryOf', { type: type.document_type })}
             >
-              View History
+              {t('kyc.viewHistory')}
             </Button>
             <HistoryModal type={type} show={historyShown} onHide={() => setHistoryShown(false)} />
           </>
@@ -93,6 +95,7 @@ export function DocumentSection({ type, eventKey }: { type: DocumentType; eventK
 }
 
 function UploadForm({ type, photo }: { type: DocumentType; photo: boolean }) {
+  const t = useT();
   const idBase = `kyc-${type.id}`;
   const [documentName, setDocumentName] = useState(
     type.data.length === 1 ? (type.data[0] ?? '') : '',
@@ -152,16 +155,20 @@ function UploadForm({ type, photo }: { type: DocumentType; photo: boolean }) {
   };
 
   return (
-    <Form noValidate onSubmit={submit} aria-label={`${type.document_type} upload`}>
+    <Form
+      noValidate
+      onSubmit={submit}
+      aria-label={t('kyc.uploadForm', { type: type.document_type })}
+    >
       <div className="row g-3">
         <Form.Group className="col-12 col-md-6" controlId={`${idBase}-name`}>
-          <Form.Label>Document Name</Form.Label>
+          <Form.Label>{t('kyc.documentName')}</Form.Label>
           <Form.Select
             value={documentName}
             isInvalid={Boolean(form.errors.document_name)}
             onChange={(event) => chooseName(event.target.value)}
           >
-            <option value="">Select Document</option>
+            <option value="">{t('kyc.selectDocument')}</option>
             {type.data.map((name) => (
               <option key={name} value={name}>
                 {name}
@@ -172,7 +179,7 @@ function UploadForm({ type, photo }: { type: DocumentType; photo: boolean }) {
         </Form.Group>
         {photo ? null : (
           <Form.Group className="col-12 col-md-6" controlId={`${idBase}-number`}>
-            <Form.Label>Document Number</Form.Label>
+            <Form.Label>{t('kyc.documentNumber')}</Form.Label>
             <Form.Control
               {...form.bind('document_number')}
               inputMode={aadhar ? 'numeric' : undefined}
@@ -186,7 +193,7 @@ function UploadForm({ type, photo }: { type: DocumentType; photo: boolean }) {
         <div className="col-12 col-md-6">
           <ImagePicker
             id={`${idBase}-front`}
-            label={photo ? 'Photo' : 'Front Side Image'}
+            label={photo ? t('kyc.photo') : t('kyc.front')}
             file={files.front}
             onChange={(file) => setFile('front', file)}
             error={fileErrors.front}
@@ -197,7 +204,7 @@ function UploadForm({ type, photo }: { type: DocumentType; photo: boolean }) {
           <div className="col-12 col-md-6">
             <ImagePicker
               id={`${idBase}-back`}
-              label="Back Side Image"
+              label={t('kyc.back')}
               file={files.back}
               onChange={(file) => setFile('back', file)}
               error={fileErrors.back}
@@ -208,12 +215,12 @@ function UploadForm({ type, photo }: { type: DocumentType; photo: boolean }) {
       </div>
       <div className="mt-4">
         <Button type="submit" disabled={isLoading}>
-          Submit
+          {t('kyc.submit')}
         </Button>
       </div>
       <ConfirmSaveModal
         show={confirming}
-        subject={`this ${type.document_type} document`}
+        subject={t('kyc.subjectDocument', { type: type.document_type })}
         busy={isLoading}
         onCancel={() => setConfirming(false)}
         onConfirm={() => void save()}

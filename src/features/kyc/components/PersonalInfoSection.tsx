@@ -8,12 +8,18 @@ import type { Profile } from '../../../api/generated/profile.gen';
 import { useUpdateProfileMutation } from '../../../api/profile';
 import { filters, useForm } from '../../../components/form/useForm';
 import { formatDate } from '../../../lib/format';
-import { personalErrors, pincodeMax, type PersonalValues, UPLOAD_STATUS } from '../kycRules';
+import { personalErrors, pincodeMax, type PersonalValues, uploadStatus } from '../kycRules';
 import { ConfirmSaveModal } from './ConfirmSaveModal';
 import { StatusBadge } from '../../../components/StatusBadge';
+import { countryName } from '../../../i18n/countryName';
+import { useT, type MessageKey } from '../../../i18n/i18n';
 
 const today = () => new Date().toISOString().slice(0, 10);
-const GENDERS: Record<string, string> = { male: 'Male', female: 'Female', others: 'Others' };
+const GENDERS: Record<string, MessageKey> = {
+  male: 'person.male',
+  female: 'person.female',
+  others: 'person.others',
+};
 
 function initialValues(profile: Profile): PersonalValues {
   return {
@@ -34,6 +40,7 @@ function initialValues(profile: Profile): PersonalValues {
  * every field is read-only and Submit is gone. Email, country and phone are never editable.
  */
 export function PersonalInfoSection({ profile, eventKey }: { profile: Profile; eventKey: string }) {
+  const t = useT();
   const locked = profile.is_profile_complete === 1;
   const form = useForm(initialValues(profile), {
     filters: { name: filters.letters, pincode: filters.digitsPlus },
@@ -50,10 +57,11 @@ export function PersonalInfoSection({ profile, eventKey }: { profile: Profile; e
   const [confirming, setConfirming] = useState(false);
   const [updateProfile, { isLoading }] = useUpdateProfileMutation();
   const { data: countries } = useListCountriesQuery();
-  const country =
-    countries?.data.find((c) => c.id === profile.country)?.name ?? profile.country ?? '';
+  const listed = countries?.data.find((c) => c.id === profile.country);
+  const country = listed ? countryName(listed) : (profile.country ?? '');
   // Once approved the form shows the approved values, whatever was typed before.
   const values = locked ? initialValues(profile) : form.values;
+  const genderWord = GENDERS[values.gender];
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -123,63 +131,63 @@ export function PersonalInfoSection({ profile, eventKey }: { profile: Profile; e
   return (
     <Accordion.Item eventKey={eventKey} className="kyc-section">
       <Accordion.Header>
-        <span className="kyc-section__title">Personal Information</span>
+        <span className="kyc-section__title">{t('kyc.personal')}</span>
         {!locked && profile.dob === null && (
-          <span className="kyc-section__hint">Not submitted yet</span>
+          <span className="kyc-section__hint">{t('kyc.notSubmitted')}</span>
         )}
-        <StatusBadge status={locked ? 1 : 0} names={UPLOAD_STATUS} />
+        <StatusBadge status={locked ? 1 : 0} names={uploadStatus(t)} />
       </Accordion.Header>
       <Accordion.Body>
-        <Form noValidate onSubmit={submit} aria-label="Personal Information">
+        <Form noValidate onSubmit={submit} aria-label={t('kyc.personal')}>
           <div className="row g-3">
-            {textField('name', 'kyc-name', 'Name', { autoComplete: 'name' })}
-            {shownField('kyc-email', 'Email', profile.email)}
+            {textField('name', 'kyc-name', t('history.name'), { autoComplete: 'name' })}
+            {shownField('kyc-email', t('person.email'), profile.email)}
             <Form.Group className="col-12 col-md-6" controlId="kyc-gender">
-              <Form.Label>Gender</Form.Label>
+              <Form.Label>{t('person.gender')}</Form.Label>
               {locked ? (
-                <Form.Control value={GENDERS[values.gender] ?? '----'} readOnly plaintext />
+                <Form.Control value={genderWord ? t(genderWord) : '----'} readOnly plaintext />
               ) : (
                 <Form.Select {...form.bind('gender')}>
-                  <option value="">Select Gender</option>
+                  <option value="">{t('kyc.selectGender')}</option>
                   {Object.entries(GENDERS).map(([value, label]) => (
                     <option key={value} value={value}>
-                      {label}
+                      {t(label)}
                     </option>
                   ))}
                 </Form.Select>
               )}
               {feedback('gender')}
             </Form.Group>
-            {textField('dob', 'kyc-dob', 'Date of Birth', { type: 'date', max: today() })}
-            {shownField('kyc-phone', 'Phone', profile.phone || '----')}
-            {shownField('kyc-country', 'Country', country || '----')}
-            {textField('address_line1', 'kyc-line1', 'Flat, House Number', {
+            {textField('dob', 'kyc-dob', t('person.dob'), { type: 'date', max: today() })}
+            {shownField('kyc-phone', t('kyc.phone'), profile.phone || '----')}
+            {shownField('kyc-country', t('person.country'), country || '----')}
+            {textField('address_line1', 'kyc-line1', t('kyc.line1'), {
               autoComplete: 'address-line1',
             })}
-            {textField('address_line2', 'kyc-line2', 'Area', { autoComplete: 'address-line2' })}
-            {textField('landmark', 'kyc-landmark', 'Landmark (optional)')}
-            {textField('city', 'kyc-city', 'City', { autoComplete: 'address-level2' })}
-            {textField('state', 'kyc-state', 'State', { autoComplete: 'address-level1' })}
-            {textField('pincode', 'kyc-pincode', 'Pincode', {
+            {textField('address_line2', 'kyc-line2', t('kyc.line2'), {
+              autoComplete: 'address-line2',
+            })}
+            {textField('landmark', 'kyc-landmark', t('kyc.landmarkOptional'))}
+            {textField('city', 'kyc-city', t('person.city'), { autoComplete: 'address-level2' })}
+            {textField('state', 'kyc-state', t('person.state'), { autoComplete: 'address-level1' })}
+            {textField('pincode', 'kyc-pincode', t('person.pincode'), {
               inputMode: 'numeric',
               autoComplete: 'postal-code',
             })}
           </div>
           {locked ? (
-            <p className="kyc-section__note mt-3 mb-0">
-              Your personal information is verified and can no longer be changed.
-            </p>
+            <p className="kyc-section__note mt-3 mb-0">{t('kyc.locked')}</p>
           ) : (
             <div className="mt-4">
               <Button type="submit" disabled={isLoading}>
-                Submit
+                {t('kyc.submit')}
               </Button>
             </div>
           )}
         </Form>
         <ConfirmSaveModal
           show={confirming}
-          subject="your personal information"
+          subject={t('kyc.subjectPersonal')}
           busy={isLoading}
           onCancel={() => setConfirming(false)}
           onConfirm={() => void save()}

@@ -1,6 +1,7 @@
 import { skipToken } from '@reduxjs/toolkit/query';
 import Spinner from 'react-bootstrap/Spinner';
 import { imageObjectUrl, useGetImageQuery } from '../../../api/profile';
+import { useT } from '../../../i18n/i18n';
 
 /**
  * A KYC scan: only its owner's session may read it, so it is fetched with the session (not an
@@ -13,13 +14,14 @@ export function useScanUrl(file: string | null): { url: string | null; failed: b
 }
 
 export function ScanImage({ file, label }: { file: string; label: string }) {
+  const t = useT();
   const { url, failed } = useScanUrl(file);
-  if (failed) return <span className="kyc-scan kyc-scan--missing">Not available</span>;
+  if (failed) return <span className="kyc-scan kyc-scan--missing">{t('kyc.notAvailable')}</span>;
   if (!url) {
     return (
       <span className="kyc-scan kyc-scan--loading">
         <Spinner animation="border" size="sm" role="status">
-          <span className="visually-hidden">Loading {label}</span>
+          <span className="visually-hidden">{t('kyc.loadingScan', { label })}</span>
         </Spinner>
       </span>
     );

@@ -6,6 +6,7 @@ import { QRCodeSVG } from 'qrcode.react';
 import { useChange2FaMutation } from '../../../api/security';
 import { CopyButton } from '../../../components/CopyButton';
 import { filters, useForm } from '../../../components/form/useForm';
+import { useT } from '../../../i18n/i18n';
 
 interface Props {
   setUp: boolean;
@@ -28,6 +29,7 @@ const CODE_RULES = { filters: { code: filters.digits }, maxLength: { code: 6 } }
 
 /** The authenticator panel: scan the QR, confirm with a code; 'Setup Done' afterwards. */
 export function AuthenticatorSetup({ setUp, active, otpauthUrl }: Props) {
+  const t = useT();
   const form = useForm({ code: '' }, CODE_RULES);
   const [change2fa, { isLoading }] = useChange2FaMutation();
 
@@ -38,11 +40,9 @@ export function AuthenticatorSetup({ setUp, active, otpauthUrl }: Props) {
           ✓
         </span>
         <div>
-          <p className="fw-semibold mb-1">Setup Done</p>
+          <p className="fw-semibold mb-1">{t('security.setupDone')}</p>
           <p className="text-secondary small mb-0">
-            {active
-              ? 'Your authenticator app is linked and confirms your sign-in.'
-              : 'Your authenticator app is linked. Turn on its switch to sign in with its codes.'}
+            {active ? t('security.linkedActive') : t('security.linked')}
           </p>
         </div>
       </div>
@@ -52,7 +52,7 @@ export function AuthenticatorSetup({ setUp, active, otpauthUrl }: Props) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!form.values.code) {
-      form.setErrors({ code: 'Two Factor code is required' });
+      form.setErrors({ code: t('security.code2faRequired') });
       return;
     }
     try {
@@ -73,42 +73,42 @@ export function AuthenticatorSetup({ setUp, active, otpauthUrl }: Props) {
             level="L"
             size={128}
             role="img"
-            aria-label="QR code for your authenticator app"
+            aria-label={t('security.qr')}
           />
         ) : (
-          <Spinner aria-label="Loading the QR code" />
+          <Spinner aria-label={t('security.qrLoading')} />
         )}
       </div>
       <div className="authenticator-setup__steps">
         <ol className="small text-secondary ps-3 mb-3">
-          <li>Scan the QR code with Google Authenticator or any authenticator app.</li>
-          <li>Enter the 6 digit code the app shows and press Confirm.</li>
+          <li>{t('security.step1')}</li>
+          <li>{t('security.step2')}</li>
         </ol>
         {secret && (
           <p className="small mb-3">
-            <span className="text-secondary">Can&apos;t scan it? Enter this key: </span>
+            <span className="text-secondary">{t('security.cantScan')} </span>
             <code className="setup-key">{secret}</code>{' '}
-            <CopyButton value={secret} label="Copy key" className="py-0" />
+            <CopyButton value={secret} label={t('security.copyKey')} className="py-0" />
           </p>
         )}
         <Form
           noValidate
           onSubmit={(event) => void submit(event)}
-          aria-label="Set up Google Authentication"
+          aria-label={t('security.setupForm')}
         >
           <Form.Group className="mb-3" controlId="two-factor-code">
-            <Form.Label>Two Factor Code</Form.Label>
+            <Form.Label>{t('security.code2fa')}</Form.Label>
             <Form.Control
               {...form.bind('code')}
               inputMode="numeric"
               autoComplete="one-time-code"
-              placeholder="6 digit code"
+              placeholder={t('security.codePlaceholder')}
             />
             <Form.Control.Feedback type="invalid">{form.errors.code}</Form.Control.Feedback>
           </Form.Group>
           <Button type="submit" disabled={isLoading || !otpauthUrl}>
             {isLoading && <Spinner size="sm" className="me-2" aria-hidden />}
-            Confirm
+            {t('security.confirm')}
           </Button>
         </Form>
       </div>

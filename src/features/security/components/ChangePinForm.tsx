@@ -1,22 +1,23 @@
-import { SECURITY_MESSAGES } from '../../../shared/security';
 import Form from 'react-bootstrap/Form';
 import { useChangeMpinMutation } from '../../../api/security';
 import { filters, useForm, type FieldErrors } from '../../../components/form/useForm';
 import { SecretField } from '../../../components/form/SecretField';
 import { validSubmit } from '../../../components/form/validSubmit';
 import { BusyButton } from '../../../components/BusyButton';
+import { t as translate, useT, type MessageKey } from '../../../i18n/i18n';
 
 const EMPTY = { password: '', spassword: '', spassword_confirmation: '' };
 type Values = typeof EMPTY;
 
 export function validateChangePin(values: Values): FieldErrors<Values> {
   const errors: FieldErrors<Values> = {};
-  if (!values.password) errors.password = 'Current Password is required';
-  if (!values.spassword) errors.spassword = 'New 4 Digit Pin is required';
+  if (!values.password) errors.password = translate('security.currentRequired');
+  if (!values.spassword) errors.spassword = translate('security.newPinRequired');
   if (!values.spassword_confirmation) {
-    errors.spassword_confirmation = 'Confirm Pin is required';
+    errors.spassword_confirmation = translate('security.confirmPinRequired');
   } else if (values.spassword && values.spassword !== values.spassword_confirmation) {
-    errors.spassword_confirmation = SECURITY_MESSAGES.pinMismatch;
+    // SECURITY_MESSAGES.pinMismatch (shared/security), as the server says it.
+    errors.spassword_confirmation = translate('security.pinMismatch');
   }
   return errors;
 }
@@ -27,13 +28,14 @@ const PIN_RULES = {
 };
 
 /** The new pin and its confirmation, side by side. */
-const NEW_PIN_FIELDS: { id: string; label: string; name: keyof Values }[] = [
-  { id: 'pin-new', label: 'New 4 Digit Pin', name: 'spassword' },
-  { id: 'pin-confirm', label: 'Confirm Pin', name: 'spassword_confirmation' },
+const NEW_PIN_FIELDS: { id: string; label: MessageKey; name: keyof Values }[] = [
+  { id: 'pin-new', label: 'security.newPin', name: 'spassword' },
+  { id: 'pin-confirm', label: 'security.confirmPin', name: 'spassword_confirmation' },
 ];
 
 /** The pin panel: a new 4-digit pin, authorised by the account password. */
 export function ChangePinForm() {
+  const t = useT();
   const form = useForm(EMPTY, PIN_RULES);
   const [changeMpin, { isLoading }] = useChangeMpinMutation();
 
@@ -45,13 +47,11 @@ export function ChangePinForm() {
   const field = (name: keyof Values) => ({ ...form.bind(name), error: form.errors[name] });
 
   return (
-    <Form noValidate onSubmit={(event) => void submit(event)} aria-label="Change 4 Digit Pin">
-      <p className="text-secondary small">
-        Change the 4 digit pin you sign in with. Confirm it with your account password.
-      </p>
+    <Form noValidate onSubmit={(event) => void submit(event)} aria-label={t('security.pinForm')}>
+      <p className="text-secondary small">{t('security.pinLead')}</p>
       <SecretField
         id="pin-current-password"
-        label="Current Password"
+        label={t('security.current')}
         autoComplete="current-password"
         {...field('password')}
       />
@@ -60,7 +60,7 @@ export function ChangePinForm() {
           <div className="col-sm-6" key={id}>
             <SecretField
               id={id}
-              label={label}
+              label={t(label)}
               autoComplete="off"
               inputMode="numeric"
               {...field(name)}
@@ -69,7 +69,7 @@ export function ChangePinForm() {
         ))}
       </div>
       <BusyButton type="submit" busy={isLoading}>
-        Update Pin
+        {t('security.updatePin')}
       </BusyButton>
     </Form>
   );

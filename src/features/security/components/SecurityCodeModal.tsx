@@ -1,4 +1,3 @@
-import { SECURITY_MESSAGES } from '../../../shared/security';
 import type { FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -8,6 +7,7 @@ import { useResendOtpMutation, useUpdateAuthenticationMutation } from '../../../
 import { isApiError } from '../../../api/errors';
 import { filters, useForm } from '../../../components/form/useForm';
 import { BusyButton } from '../../../components/BusyButton';
+import { t as translate, useT } from '../../../i18n/i18n';
 
 export type SwitchTarget = UpdateAuthenticationRequest['type'];
 
@@ -21,13 +21,9 @@ interface Props {
 
 /** Which request field carries the code of the active method, and how it is entered. */
 const METHOD = {
-  mpin: { field: 'spassword', length: 4, hint: 'Enter your 4 digit pin' },
-  authenticator: {
-    field: 'code',
-    length: 6,
-    hint: 'Enter the 6 digit code from your authenticator app',
-  },
-  otp: { field: 'otp', length: 4, hint: 'Press Send OTP and enter the code we e-mail you' },
+  mpin: { field: 'spassword', length: 4, hint: 'security.hintMpin' },
+  authenticator: { field: 'code', length: 6, hint: 'security.hintAuthenticator' },
+  otp: { field: 'otp', length: 4, hint: 'security.hintOtp' },
 } as const;
 
 function switchRequest(
@@ -49,6 +45,7 @@ const CODE_FILTER = { filters: { code: filters.digits } };
 
 /** 'Enter the Security Code': authorises a switch of the active method. */
 export function SecurityCodeModal({ target, current, onClose }: Props) {
+  const t = useT();
   const method = METHOD[current];
   const form = useForm({ code: '' }, { ...CODE_FILTER, maxLength: { code: method.length } });
   const [updateAuthentication, { isLoading }] = useUpdateAuthenticationMutation();
@@ -63,7 +60,8 @@ export function SecurityCodeModal({ target, current, onClose }: Props) {
     event.preventDefault();
     if (!target) return;
     if (!form.values.code) {
-      form.setErrors({ code: SECURITY_MESSAGES.codeRequired });
+      // SECURITY_MESSAGES.codeRequired (shared/security), in the language in use.
+      form.setErrors({ code: translate('security.codeRequired') });
       return;
     }
     try {
@@ -84,18 +82,18 @@ export function SecurityCodeModal({ target, current, onClose }: Props) {
       <Form noValidate onSubmit={(event) => void submit(event)}>
         <Modal.Header>
           <Modal.Title id="security-code-title" as="h2" className="h5">
-            Enter the Security Code
+            {t('security.modalTitle')}
           </Modal.Title>
         </Modal.Header>
         <Modal.Body>
           <Form.Group controlId="security-code">
-            <Form.Label>Security Code</Form.Label>
+            <Form.Label>{t('security.code')}</Form.Label>
             <Form.Control
               {...form.bind('code')}
               type="password"
               inputMode="numeric"
               autoComplete="one-time-code"
-              placeholder={method.hint}
+              placeholder={t(method.hint)}
               autoFocus
             />
             <Form.Control.Feedback type="invalid">{form.errors.code}</Form.Control.Feedback>
@@ -107,16 +105,16 @@ export function SecurityCodeModal({ target, current, onClose }: Props) {
               busy={isSending}
               onClick={() => void resendOtp()}
             >
-              Send OTP
+              {t('security.sendOtp')}
             </BusyButton>
           )}
         </Modal.Body>
         <Modal.Footer>
           <Button variant="outline-secondary" onClick={close}>
-            Close
+            {t('common.close')}
           </Button>
           <BusyButton type="submit" busy={isLoading}>
-            Confirm
+            {t('security.confirm')}
           </BusyButton>
         </Modal.Footer>
       </Form>

@@ -4,8 +4,9 @@ import Modal from 'react-bootstrap/Modal';
 import type { SubscriptionRow } from '../../../api/subscriptions';
 import { formatAmount, formatDate } from '../../../lib/format';
 import { StatusBadge } from '../../../components/StatusBadge';
-import { SUBSCRIPTION_STATUS } from '../planAction';
+import { subscriptionStatus } from '../planAction';
 import { TitledModal } from '../../../components/TitledModal';
+import { useT } from '../../../i18n/i18n';
 
 /** Invoices are always in USD. */
 export const INVOICE_CURRENCY = 'USD';
@@ -13,6 +14,7 @@ const PRINTING_CLASS = 'invoice-printing';
 
 /** A printable invoice of one purchase, in USD. */
 export function InvoiceModal({ row, onHide }: { row: SubscriptionRow | null; onHide: () => void }) {
+  const t = useT();
   // While the invoice is open, print styles (subscriptions.scss) print it alone.
   useEffect(() => {
     if (!row) return;
@@ -29,7 +31,7 @@ export function InvoiceModal({ row, onHide }: { row: SubscriptionRow | null; onH
       onHide={onHide}
       size="lg"
       className="invoice-modal"
-      title="Invoice"
+      title={t('history.invoice')}
     >
       {row && (
         <>
@@ -38,43 +40,43 @@ export function InvoiceModal({ row, onHide }: { row: SubscriptionRow | null; onH
               <div className="invoice__top">
                 <div>
                   <p className="invoice__brand">CryptoSafeLock</p>
-                  <p className="text-muted small mb-0">Subscription invoice</p>
+                  <p className="text-muted small mb-0">{t('invoice.kind')}</p>
                 </div>
                 <dl className="invoice__meta">
-                  <dt>Invoice Id</dt>
+                  <dt>{t('history.invoiceId')}</dt>
                   <dd>{row.invoice_id}</dd>
-                  <dt>Date</dt>
+                  <dt>{t('history.date')}</dt>
                   <dd>{formatDate(row.created_at)}</dd>
-                  <dt>Status</dt>
+                  <dt>{t('wallet.status')}</dt>
                   <dd>
-                    <StatusBadge status={row.status} names={SUBSCRIPTION_STATUS} />
+                    <StatusBadge status={row.status} names={subscriptionStatus(t)} />
                   </dd>
                 </dl>
               </div>
               <div className="invoice__to">
-                <span className="text-muted small">Billed to</span>
+                <span className="text-muted small">{t('invoice.billedTo')}</span>
                 <p className="mb-0 fw-semibold">{row.name}</p>
                 <p className="mb-0 text-muted">@{row.username}</p>
               </div>
               <table className="table invoice__lines">
                 <thead>
                   <tr>
-                    <th scope="col">Package</th>
-                    <th scope="col">Duration</th>
+                    <th scope="col">{t('history.package')}</th>
+                    <th scope="col">{t('invoice.duration')}</th>
                     <th scope="col" className="text-end">
-                      Price
+                      {t('history.price')}
                     </th>
                   </tr>
                 </thead>
                 <tbody>
                   <tr>
                     <td>{row.package}</td>
-                    <td>{row.duration_days} days</td>
+                    <td>{t('invoice.days', { count: row.duration_days })}</td>
                     <td className="text-end">{usd(row.price)}</td>
                   </tr>
                   {credited > 0 && (
                     <tr>
-                      <td colSpan={2}>Credit for the unused days of the plan it replaced</td>
+                      <td colSpan={2}>{t('invoice.credit')}</td>
                       <td className="text-end">−{usd(credited)}</td>
                     </tr>
                   )}
@@ -82,20 +84,20 @@ export function InvoiceModal({ row, onHide }: { row: SubscriptionRow | null; onH
                 <tfoot>
                   <tr>
                     <th scope="row" colSpan={2} className="text-end">
-                      Total
+                      {t('dashboard.total')}
                     </th>
                     <td className="text-end fw-bold">{usd(row.paid)}</td>
                   </tr>
                 </tfoot>
               </table>
-              <p className="text-muted small mb-0">Paid from the USDT wallet balance.</p>
+              <p className="text-muted small mb-0">{t('invoice.paidFrom')}</p>
             </div>
           </Modal.Body>
           <Modal.Footer className="invoice-modal__actions">
             <Button variant="outline-secondary" onClick={onHide}>
-              Close
+              {t('common.close')}
             </Button>
-            <Button onClick={() => window.print()}>Print</Button>
+            <Button onClick={() => window.print()}>{t('invoice.print')}</Button>
           </Modal.Footer>
         </>
       )}

@@ -14,10 +14,11 @@ import { paths } from '../../../app/paths';
 import { QueryState } from '../../../components/QueryState';
 import { useForm } from '../../../components/form/useForm';
 import { formatDate, formatMoney } from '../../../lib/format';
-import { DOWNGRADE_REASON_REQUIRED } from '../../../shared/money';
 import { PLAN_ACTION_LABEL, type PlanAction } from '../planAction';
 import { TitledModal } from '../../../components/TitledModal';
 import { BusyButton } from '../../../components/BusyButton';
+import { t as translate, useT } from '../../../i18n/i18n';
+import { withNodes } from '../../../i18n/withNodes';
 
 export interface PendingAction {
   plan: Package;
@@ -40,21 +41,22 @@ interface Props {
 
 /** The price, the credit for the replaced plan's unused days, and what the wallet pays now. */
 function QuoteLines({ quote, symbol }: { quote: PurchaseQuote; symbol: string }) {
+  const t = useT();
   if (quote.credit === 0) return null;
   const money = (value: number) => formatMoney(value, symbol);
   return (
     <dl className="plan-quote">
-      <dt>Plan price</dt>
+      <dt>{t('plans.quotePrice')}</dt>
       <dd>{money(quote.price)}</dd>
       <dt>
-        Credit for {quote.unused_days} unused days of {quote.replaced_package}
+        {t('plans.quoteCredit', { days: quote.unused_days, plan: quote.replaced_package ?? '' })}
       </dt>
       <dd>−{money(quote.credit)}</dd>
-      <dt className="plan-quote__due">Due now</dt>
+      <dt className="plan-quote__due">{t('plans.quoteDue')}</dt>
       <dd className="plan-quote__due">{money(quote.amount_due)}</dd>
       {quote.refund > 0 && (
         <>
-          <dt>Returned to your wallet</dt>
+          <dt>{t('plans.quoteRefund')}</dt>
           <dd>{money(quote.refund)}</dd>
         </>
       )}
@@ -72,6 +74,7 @@ export function PlanActionModal({
   onHide,
   onConfirm,
 }: Props) {
+  const t = useT();
   const form = useForm({ remarks: '' }, { maxLength: { remarks: 500 } });
   const action = pending?.action;
   const plan = pending?.plan;
@@ -88,7 +91,8 @@ export function PlanActionModal({
     event.preventDefault();
     if (paying && !priced?.payable) return;
     if (action === 'downgrade' && form.values.remarks.trim() === '') {
-      form.setErrors({ remarks: DOWNGRADE_REASON_REQUIRED });
+      // DOWNGRADE_REASON_REQUIRED (shared/money), as the server says it, in the language in use.
+      form.setErrors({ remarks: translate('plans.reasonRequired') });
       return;
     }
     try {
@@ -107,40 +111,44 @@ export function PlanActionModal({
       show={pending !== null}
       onHide={busy ? () => undefined : onHide}
       onExited={form.reset}
-      title={action ? PLAN_ACTION_LABEL[action] : ''}
+      title={action ? t(PLAN_ACTION_LABEL[action]) : ''}
     >
       <Form noValidate onSubmit={(event) => void submit(event)}>
         <Modal.Body>
           {action === 'cancel' ? (
             <p className="mb-0">
-              Cancel your {currentName ?? plan?.name} subscription? Nothing is refunded: your plan
-              stays active until {endDate}.
+              {t('plans.cancelConfirm', { plan: currentName ?? plan?.name ?? '', date: endDate })}
             </p>
           ) : (
-            <QueryState query={quote} what="the price">
+            <QueryState query={quote} what={t('plans.priceWhat')}>
               {({ data: q }) => (
                 <>
                   <p>
-                    Pay <strong>{due}</strong> from your wallet balance for the{' '}
-                    <strong>{plan?.name}</strong> plan ({plan?.duration_days} days)?
+                    {withNodes(
+                      t,
+                      'plans.payConfirm',
+                      { days: plan?.duration_days ?? 0 },
+                      { amount: <strong>{due}</strong>, plan: <strong>{plan?.name}</strong> },
+                    )}
                   </p>
                   <QuoteLines quote={q} symbol={symbol} />
                   {q.replaced_package && (
                     <p className="text-muted small">
-                      Your {q.replaced_package} plan ends now and the {plan?.name} plan starts
-                      today.
+                      {t('plans.replaces', { old: q.replaced_package, plan: plan?.name ?? '' })}
                     </p>
                   )}
                   {!q.payable && (
                     <Alert variant="warning" className="small">
-                      Your balance of {formatMoney(q.balance, symbol)} does not cover{' '}
-                      {formatMoney(q.amount_due, symbol)}.{' '}
-                      <Link to={paths.wallet}>Deposit fund</Link>
+                      {t('plans.short', {
+                        balance: formatMoney(q.balance, symbol),
+                        due: formatMoney(q.amount_due, symbol),
+                      })}{' '}
+                      <Link to={paths.wallet}>{t('dashboard.deposit')}</Link>
                     </Alert>
                   )}
                   {action === 'downgrade' && (
                     <Form.Group controlId="downgrade-remarks">
-                      <Form.Label>Reason for Downgrade</Form.Label>
+                      <Form.Label>{t('plans.reason')}</Form.Label>
                       <Form.Control as="textarea" rows={3} {...form.bind('remarks')} />
                       <Form.Control.Feedback type="invalid">
                         {form.errors.remarks}
@@ -154,11 +162,11 @@ export function PlanActionModal({
         </Modal.Body>
         <Modal.Footer>
           <Button variant="outline-secondary" onClick={onHide} disabled={busy}>
-            Close
+            {t('common.close')}
           </Button>
           {action === 'cancel' ? (
             <BusyButton type="submit" variant="danger" busy={busy}>
-              Yes, Cancel Subscription
+              {t('plans.cancelYes')}
             </BusyButton>
           ) : (
             <BusyButton
@@ -167,7 +175,7 @@ export function PlanActionModal({
               busy={busy}
               disabled={busy || !priced?.payable}
             >
-              {priced ? `Pay ${due}` : 'Pay'}
+              {priced ? t('plans.payAmount', { amount: due }) : t('plans.pay')}
             </BusyButton>
           )}
         </Modal.Footer>

@@ -5,6 +5,7 @@ import type { Package } from '../../../api/subscriptions';
 import { CheckIcon } from '../../../components/icons';
 import { formatMoney } from '../../../lib/format';
 import { PLAN_ACTION_LABEL, type PlanAction } from '../planAction';
+import { useT } from '../../../i18n/i18n';
 
 interface Props {
   plan: Package;
@@ -14,30 +15,30 @@ interface Props {
   onAction: (plan: Package, action: PlanAction) => void;
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
-
 /** One package: price per period, fee, transaction limits, apps, and its action button. */
 export function PlanCard({ plan, action, current, symbol, onAction }: Props) {
+  const t = useT();
+  // The counts are written as the language in use writes numbers (1,000; 1 000).
   const features = [
-    `${plan.fees}% fee per transaction`,
-    `Up to ${count(plan.tnx_limit)} transactions`,
-    `${count(plan.daily_tnx_limit)} transactions a day`,
-    `${count(plan.app_count)} ${plan.app_count === 1 ? 'app' : 'apps'}`,
+    t('plans.fee', { fee: plan.fees }),
+    t('plans.limit', { count: plan.tnx_limit }),
+    t('plans.perDay', { count: plan.daily_tnx_limit }),
+    t('plans.apps', { count: plan.app_count }),
   ];
   return (
     <Card
       className={`plan-card h-100${current ? ' plan-card--current' : ''}`}
-      aria-label={`${plan.name} plan`}
+      aria-label={t('plans.cardLabel', { plan: plan.name })}
       as="article"
     >
       <Card.Body className="d-flex flex-column">
         <div className="d-flex align-items-start justify-content-between gap-2 mb-2">
           <h2 className="plan-card__name">{plan.name}</h2>
-          {current && <Badge bg="primary">Current Plan</Badge>}
+          {current && <Badge bg="primary">{t('plans.current')}</Badge>}
         </div>
         <p className="plan-card__price">
           {formatMoney(plan.price, symbol)}
-          <span> / {plan.duration_days} days</span>
+          <span> {t('plans.perDays', { count: plan.duration_days })}</span>
         </p>
         <ul className="plan-card__features">
           {features.map((feature) => (
@@ -58,7 +59,7 @@ export function PlanCard({ plan, action, current, symbol, onAction }: Props) {
           }
           onClick={() => onAction(plan, action)}
         >
-          {PLAN_ACTION_LABEL[action]}
+          {t(PLAN_ACTION_LABEL[action])}
         </Button>
       </Card.Body>
     </Card>

@@ -1,4 +1,3 @@
-import { NEW_DEPOSIT_FOUND } from '../../../shared/money';
 import Card from 'react-bootstrap/Card';
 import { toast } from '../../../components/toast';
 import { useLazySyncBalanceQuery, type WalletDetails } from '../../../api/wallet';
@@ -8,19 +7,22 @@ import { selectCurrencySymbol } from '../../../app/session/sessionSlice';
 import { COIN, NETWORK_LABEL } from './DepositCard';
 import { InfoPopover } from './InfoPopover';
 import { BusyButton } from '../../../components/BusyButton';
+import { t as translate, useT } from '../../../i18n/i18n';
 
 /**
  * The balance and 'Check Balance' (balance-sync): a new deposit is announced and the wallet
  * reloads through the cache tags (src/api/wallet.ts).
  */
 export function BalancePanel({ balance }: { balance: number }) {
+  const t = useT();
   const symbol = useAppSelector(selectCurrencySymbol);
   const [sync, { isFetching }] = useLazySyncBalanceQuery();
 
   const checkBalance = async () => {
     try {
       const result = await sync().unwrap();
-      if (result.is_new) toast.success(NEW_DEPOSIT_FOUND);
+      // NEW_DEPOSIT_FOUND (shared/money) in the language in use.
+      if (result.is_new) toast.success(translate('wallet.newDeposit'));
       else toast.info(result.msg);
     } catch {
       // The API feedback middleware has toasted the failure.
@@ -30,26 +32,23 @@ export function BalancePanel({ balance }: { balance: number }) {
   return (
     <Card className="wallet-card wallet-balance h-100">
       <Card.Body className="d-flex flex-column">
-        <span className="wallet-balance__label">Wallet Balance</span>
+        <span className="wallet-balance__label">{t('wallet.balance')}</span>
         <p className="wallet-balance__amount" data-testid="wallet-balance">
           {formatMoney(balance, symbol)}
         </p>
         <div className="d-flex align-items-center gap-2 mb-4">
           <BusyButton onClick={() => void checkBalance()} busy={isFetching}>
-            Check Balance
+            {t('wallet.check')}
           </BusyButton>
-          <InfoPopover id="wallet-check-note" title="Note">
-            After depositing, click Check Balance: the deposit is credited to your wallet once the
-            network has confirmed it.
+          <InfoPopover id="wallet-check-note" title={t('wallet.note')}>
+            {t('wallet.noteText')}
           </InfoPopover>
         </div>
-        <h2 className="wallet-steps__title">How to deposit</h2>
+        <h2 className="wallet-steps__title">{t('wallet.how')}</h2>
         <ol className="wallet-steps">
-          <li>
-            Send {COIN} on {NETWORK_LABEL} (BEP20) only, to your deposit address.
-          </li>
-          <li>Wait until the network confirms the transfer.</li>
-          <li>Click Check Balance: the deposit is added to your balance.</li>
+          <li>{t('wallet.step1', { coin: COIN, network: NETWORK_LABEL })}</li>
+          <li>{t('wallet.step2')}</li>
+          <li>{t('wallet.step3')}</li>
         </ol>
       </Card.Body>
     </Card>
@@ -58,14 +57,15 @@ export function BalancePanel({ balance }: { balance: number }) {
 
 /** Deposit count, deposit total and what is still due to renew the active plan. */
 export function SummaryCards({ details }: { details: WalletDetails }) {
+  const t = useT();
   const symbol = useAppSelector(selectCurrencySymbol);
   const summary = [
-    { label: 'Total Deposit Transactions', value: String(details.totalDepositCount) },
+    { label: t('wallet.totalCount'), value: String(details.totalDepositCount) },
     {
-      label: 'Total Deposit Amount',
+      label: t('wallet.totalAmount'),
       value: formatMoney(details.totalDepositAmount, symbol),
     },
-    { label: 'Subscription Due', value: formatMoney(details.amountToPay, symbol) },
+    { label: t('wallet.due'), value: formatMoney(details.amountToPay, symbol) },
   ];
   return (
     <div className="row g-3 mb-3">

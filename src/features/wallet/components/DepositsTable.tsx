@@ -7,18 +7,19 @@ import { formatCoin, formatDateTime } from '../../../lib/format';
 import { shorten } from '../../../lib/mask';
 import { COIN } from './DepositCard';
 import { DownloadCsvButton } from '../../../components/DownloadCsvButton';
+import { useT, type Translate } from '../../../i18n/i18n';
 
 /** BNB Smart Chain: the only network wallet deposits use. */
 export const DEPOSIT_CHAIN_ID = 56;
 
-const DEPOSIT_STATE: StatusNames<WalletTransaction['status']> = {
-  0: { label: 'Pending', bg: 'warning', text: 'dark' },
-  1: { label: 'Confirmed', bg: 'success' },
-};
+const depositState = (t: Translate): StatusNames<WalletTransaction['status']> => ({
+  0: { label: t('wallet.pending'), bg: 'warning', text: 'dark' },
+  1: { label: t('wallet.confirmed'), bg: 'success' },
+});
 
-const COLUMNS: Column<WalletTransaction>[] = [
+const columns = (t: Translate): Column<WalletTransaction>[] => [
   {
-    header: 'Tx Hash',
+    header: t('wallet.txHash'),
     cell: (row) => (
       <a
         href={explorerTxUrl(DEPOSIT_CHAIN_ID, row.tnx)}
@@ -31,22 +32,26 @@ const COLUMNS: Column<WalletTransaction>[] = [
       </a>
     ),
   },
-  { header: 'Amount', numeric: true, cell: (row) => formatCoin(row.amount, COIN) },
-  { header: 'Status', cell: (row) => <StatusBadge status={row.status} names={DEPOSIT_STATE} /> },
-  { header: 'Time', cell: (row) => formatDateTime(row.created_at) },
+  { header: t('dashboard.amount'), numeric: true, cell: (row) => formatCoin(row.amount, COIN) },
+  {
+    header: t('wallet.status'),
+    cell: (row) => <StatusBadge status={row.status} names={depositState(t)} />,
+  },
+  { header: t('dashboard.time'), cell: (row) => formatDateTime(row.created_at) },
 ];
 
 /** The recent USDT deposits: hash (to the explorer), amount, Confirmed/Pending, time. */
 export function DepositsTable({ rows }: { rows: WalletTransaction[] }) {
+  const t = useT();
   return (
     <Card className="wallet-card">
       <Card.Body>
-        <h2 className="wallet-card__title">Recent {COIN} Transactions</h2>
+        <h2 className="wallet-card__title">{t('wallet.recent', { coin: COIN })}</h2>
         <DownloadCsvButton kind="top_ups" />
         <DataTable
           hover
           className="stack-table wallet-table align-middle mb-0"
-          columns={COLUMNS}
+          columns={columns(t)}
           rows={rows}
           rowKey={(row) => row.tnx}
         />
