@@ -83,6 +83,10 @@ describe('App detail: test mode', () => {
       'TEST MODE: test keys, test networks and test data. No real money moves',
     );
     expect(screen.getByRole('switch', { name: 'Test mode' })).toBeChecked();
+    // App Keys shows a test key in its example.
+    expect(await screen.findByLabelText('Example request')).toHaveValue(
+      `curl -H "Authorization: Bearer csl_test_…" ${window.location.origin}/gateway/v1/methods`,
+    );
     // Off again: the live app, without the banner, and nothing more opened.
     await user.click(screen.getByRole('switch', { name: 'Test mode' }));
     await waitFor(() => expect(location.current).toBe('/app/my-app/app_1/app-keys'));

@@ -26,7 +26,7 @@ function TabContent({ tab, details }: { tab: TabSlug; details: AppDetails }) {
     case 'payment-setting':
       return <PaymentSettingTab details={details} />;
     case 'app-keys':
-      return <AppKeysTab appId={appId} />;
+      return <AppKeysTab appId={appId} livemode={details.app_data.livemode} />;
     case 'merchant-setting':
       return <MerchantSettingTab app={details.app_data} />;
     case 'usage':

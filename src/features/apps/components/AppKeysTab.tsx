@@ -30,7 +30,7 @@ import { BusyButton } from '../../../components/BusyButton';
  * Key name + permissions form, the new key shown once, how to call the gateway with it, and the
  * table of live keys.
  */
-export function AppKeysTab({ appId }: { appId: string }) {
+export function AppKeysTab({ appId, livemode }: { appId: string; livemode: boolean }) {
   const permissions = useListTokenPermissionsQuery();
   const keys = useListTokensQuery({ appid: appId });
   const [generate, { isLoading }] = useGenerateApiKeyMutation();
@@ -127,7 +127,7 @@ export function AppKeysTab({ appId }: { appId: string }) {
         </Card.Body>
       </Card>
 
-      <GatewayQuickStart apiKey={newKey} />
+      <GatewayQuickStart apiKey={newKey} livemode={livemode} />
 
       <Card className="table-card">
         <Card.Body>

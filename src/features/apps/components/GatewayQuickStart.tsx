@@ -5,17 +5,24 @@ import { CopyButton } from '../../../components/CopyButton';
 
 /** Where the server answers the gateway API, on the portal's own origin (server/src/gateway). */
 const GATEWAY_PATH = '/gateway/v1';
-/** Stands in for a key in the example once the new key is no longer shown. */
-const KEY_PLACEHOLDER = 'csl_live_…';
+/** Stands in for a key in the example once the new key is no longer shown: one of the mode's. */
+const KEY_PLACEHOLDER = { live: 'csl_live_…', test: 'csl_test_…' };
 
 /**
  * Where a merchant's servers send requests: the base URL, a curl example with the key just
  * generated (it is shown once, so afterwards a placeholder), and the reference page, which the
  * server serves outside the SPA (a plain link, opened in a new tab).
  */
-export function GatewayQuickStart({ apiKey }: { apiKey: string | null }) {
+export function GatewayQuickStart({
+  apiKey,
+  livemode,
+}: {
+  apiKey: string | null;
+  livemode: boolean;
+}) {
   const baseUrl = `${window.location.origin}${GATEWAY_PATH}`;
-  const example = `curl -H "Authorization: Bearer ${apiKey ?? KEY_PLACEHOLDER}" ${baseUrl}/methods`;
+  const key = apiKey ?? KEY_PLACEHOLDER[livemode ? 'live' : 'test'];
+  const example = `curl -H "Authorization: Bearer ${key}" ${baseUrl}/methods`;
   return (
     <Card className="mb-4">
       <Card.Body>
