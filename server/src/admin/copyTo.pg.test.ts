@@ -153,7 +153,8 @@ async function fillEveryTable(t: TestApp): Promise<void> {
     .where('kind', '=', REGISTER_KIND)
     .executeTakeFirstOrThrow();
   expect(Number(registrations.n)).toBeGreaterThan(0);
-  expect(await worker.drain()).toBe(
+  // At least: a local chain's new block also asks its watcher to run again at once.
+  expect(await worker.drain()).toBeGreaterThanOrEqual(
     tasks.filter((task) => task.everyMs !== undefined).length + Number(registrations.n),
   );
 
