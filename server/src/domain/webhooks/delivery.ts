@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Db } from '../../db/connection';
-import type { WebhookDeliveryStatus } from '../../db/schema';
+import { lockForTransaction } from '../../db/locks';
+import type { Database, WebhookDeliveryStatus } from '../../db/schema';
 import { newId } from '../ids';
 import { addJob, runJobsNow } from '../../jobs/queue';
 import type { Clock } from '../time';
@@ -134,8 +136,25 @@ async function reschedule(
   return true;
 }
 
-/** A finished delivery lets the next one of its resource go now instead of at its recheck. */
-async function releaseHeld(trx: Db, d: { app_id: string; resource_id: string }, now: number) {
+/**
+ * A resource's deliveries take turns at deciding who waits for whom: a delivery that finds an
+ * earlier one on its way and waits, and the earlier one finishing and letting the waiting ones
+ * go, each hold this lock, so the one that finishes always sees the wait it must end (without it,
+ * PostgreSQL let a finish miss a wait committed a moment later, which then sat out its recheck).
+ */
+function resourceTurn(trx: Transaction<Database>, d: { app_id: string; resource_id: string }) {
+  return lockForTransaction(trx, `webhook_resource:${d.app_id}:${d.resource_id}`);
+}
+
+/**
+ * A finished delivery lets the next one of its resource go now instead of at its recheck; the
+ * caller holds the resource's turn.
+ */
+async function releaseHeld(
+  trx: Transaction<Database>,
+  d: { app_id: string; resource_id: string },
+  now: number,
+) {
   const held = await trx
     .selectFrom('webhook_deliveries')
     .select(['id', 'wake_seq'])
@@ -156,12 +175,13 @@ async function releaseHeld(trx: Db, d: { app_id: string; resource_id: string }, 
 
 /** Ends a delivery without a POST (no URl, switched off) or after its last one. */
 async function finish(
-  trx: Db,
+  trx: Transaction<Database>,
   d: LoadedDelivery,
   status: 'delivered' | 'failed',
   now: number,
   set: { attempts?: number; last_status_code?: number | null; last_error?: string | null },
 ): Promise<boolean> {
+  await resourceTurn(trx, d);
   const changed = await trx
     .updateTable('webhook_deliveries')
     .set({
@@ -206,12 +226,18 @@ export async function attemptDelivery(deps: DeliveryDeps, wake: DeliverPayload):
   if (d.status === 'delivered' || d.status === 'failed') return;
   const now = deps.clock().getTime();
 
-  const earlier = await blocker(db, d);
-  if (earlier) {
-    const after = earlier.next_attempt_at;
-    const runAt = after !== null && after > now ? after + 1_000 : now + HOLD_RECHECK_MS;
-    await db.transaction().execute((trx) => reschedule(trx, d, runAt, now));
-    return;
+  if (await blocker(db, d)) {
+    // Looked at again in the resource's turn: the earlier one may have finished meanwhile.
+    const waits = await db.transaction().execute(async (trx) => {
+      await resourceTurn(trx, d);
+      const earlier = await blocker(trx, d);
+      if (!earlier) return false;
+      const after = earlier.next_attempt_at;
+      const runAt = after !== null && after > now ? after + 1_000 : now + HOLD_RECHECK_MS;
+      await reschedule(trx, d, runAt, now);
+      return true;
+    });
+    if (waits) return;
   }
   if (d.disabled_at !== null) {
     await db
