@@ -71,8 +71,10 @@ function PageItem({
   return (
     <li className={`page-item${active ? ' active' : ''}${disabled ? ' disabled' : ''}`}>
       {active || disabled ? (
-        <span className="page-link" aria-label={label}>
-          {children}
+        // A span takes no aria-label (axe: aria-prohibited-attr): its name is hidden text.
+        <span className="page-link" aria-current={active ? 'page' : undefined}>
+          <span aria-hidden="true">{children}</span>
+          <span className="visually-hidden">{label}</span>
         </span>
       ) : (
         <button type="button" className="page-link" aria-label={label} onClick={onClick}>

@@ -26,10 +26,24 @@ describe('Pagination', () => {
     const pages = screen.getAllByRole('button', { name: /^Page \d+$/ }).map((b) => b.textContent);
     expect(pages).toEqual(['2', '3', '4', '6', '7', '8']);
     expect(screen.getByText('5').closest('.active')).not.toBeNull();
+    // The current page is named and marked for a screen reader, not a button.
+    expect(screen.getByText('Page 5').closest('[aria-current="page"]')).not.toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Page 8' }));
     await userEvent.click(screen.getByRole('button', { name: 'Last page' }));
     await userEvent.click(screen.getByRole('button', { name: 'First page' }));
     expect(onPageChange.mock.calls).toEqual([[8], [20], [1]]);
+  });
+
+  test('names an end already reached in hidden text, not a button', () => {
+    render(
+      <Pagination
+        meta={{ current_page: 1, last_page: 3, from: 1, to: 10, total: 25 }}
+        onPageChange={jest.fn()}
+      />,
+    );
+    expect(screen.queryByRole('button', { name: 'First page' })).not.toBeInTheDocument();
+    expect(screen.getByText('First page')).toHaveClass('visually-hidden');
+    expect(screen.getByRole('button', { name: 'Last page' })).toBeInTheDocument();
   });
 
   test('renders nothing for an empty list', () => {
