@@ -88,6 +88,17 @@ describe.each(namespaces)('the %s namespace', (namespace) => {
       expect(wrong).toEqual([]);
     });
 
+    test("a link's accessible name holds its visible words (axe: label-content-name-mismatch)", () => {
+      // A key `xOf` names the link whose visible text is `x`: "View Details of {name}".
+      const mismatched = keys
+        .filter((key) => key.endsWith('Of') && keys.includes(key.slice(0, -2)))
+        .filter((key) => {
+          const visible = (catalogue[key.slice(0, -2)] ?? '').toLocaleLowerCase(language);
+          return !(catalogue[key] ?? '').toLocaleLowerCase(language).includes(visible);
+        });
+      expect(mismatched).toEqual([]);
+    });
+
     test('is translated, not English', () => {
       const words = (message: string) => message.replace(/\{[^}]*\}|<\/?\d+>/g, '');
       const untranslated = keys.filter(
