@@ -86,6 +86,7 @@ export {
   useCancelWithdrawMutation,
   useCreateAppMutation,
   useFetchBalanceQuery,
+  useFundTestWalletMutation,
   useGenerateApiKeyMutation,
   useGetAppDetailsQuery,
   useGetAppsQuery,

@@ -887,6 +887,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/cryptosafelock/app-test-mode/{id}/fund-wallet': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Fund a test app's operational wallet
+     * @description Test mode only: tops up the operational wallet of one of the test app's methods on its test
+     *     network's local chain, so its test withdrawals and refunds have the token to send and the
+     *     fee to pay, with no faucet to find. It records one block holding what the wallet lacks to
+     *     hold 10,000 of the method's token (token methods) and 10 of the network's coin; a wallet that
+     *     holds both already is a 409, so repeated clicks never mint more. A live app is a 403 (real
+     *     money is never minted); a method the app does not use is a 404; a wallet still being made,
+     *     or a test network the operator pointed at a public testnet (fund it from its faucet), a 409.
+     */
+    post: operations['fundTestWallet'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/cryptosafelock/app-details/{id}': {
     parameters: {
       query?: never;
@@ -3284,6 +3310,26 @@ export interface components {
       /** @description The refreshed profile (its `auth_type` is the new one); the reference server sends it so the client's stored profile follows. */
       profile?: components['schemas']['Profile'];
     };
+    /** @description Which of a test app's operational wallets to fund. */
+    FundTestWalletRequest: {
+      /** @description The method (`PaymentMethod.id`) whose operational wallet to fund. */
+      payment_method_id: string;
+    };
+    /** @description What was sent to the operational wallet, in one block of the local chain. */
+    FundTestWalletResponse: {
+      /** @description Success flag (true). */
+      status: components['schemas']['Status'];
+      /** @description A message to show. */
+      msg: string;
+      data: {
+        /** @description The network's coin sent, as an exact decimal ('0' when it held enough). */
+        native_amount: string;
+        /** @description The token sent, as an exact decimal; null for a native coin method. */
+        token_amount: string | null;
+        /** @description The local chain's block that holds the transfers. */
+        block_number: number;
+      };
+    };
     /** @description An app's test app. */
     OpenTestModeResponse: {
       /** @description Success flag (true). */
@@ -5236,6 +5282,44 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  fundTestWallet: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['FundTestWalletRequest'];
+      };
+    };
+    responses: {
+      /** @description The funds are on the local chain. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FundTestWalletResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
     };

@@ -9,6 +9,7 @@ import { appDetails, LIST_NAMES } from '../domain/apps/appDetails';
 import { createApp, listApps, ownedApp, updateApp } from '../domain/apps/apps';
 import { changeAppLogo, removeAppLogo } from '../domain/apps/logo';
 import { openTestMode } from '../domain/testMode/testApps';
+import { FUNDING_MSG, fundTestWallet } from '../domain/testMode/funding';
 import {
   gasWalletBalances,
   updatePaymentMethod,
@@ -263,6 +264,22 @@ export const appsHandlers: HandlerModule = (ctx) => {
       return done('Test deposit sent', {
         data: { thash, block_number: blockNumber },
       }) satisfies Reply<'sendTestDeposit'>;
+    },
+
+    async fundTestWallet(request) {
+      const user = requireUser(request);
+      const funded = await fundTestWallet(ctx.db, local, user.id, {
+        appId: request.params.id,
+        paymentMethodId: request.body.payment_method_id,
+        now: ctx.clock(),
+      });
+      return done(FUNDING_MSG.sent, {
+        data: {
+          native_amount: funded.nativeAmount,
+          token_amount: funded.tokenAmount,
+          block_number: funded.blockNumber,
+        },
+      }) satisfies Reply<'fundTestWallet'>;
     },
 
     async cancelWithdraw(request) {

@@ -2,7 +2,7 @@ import { parseEther, parseUnits } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { addUser } from '../../test/accounts';
 import { eventTypesOf, insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
-import { registerApp, startTestSigner, type TestSigner } from '../../test/signer';
+import { registerApp, runRegistrations, startTestSigner, type TestSigner } from '../../test/signer';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import type { Db } from '../db/connection';
 import { dailyLogs } from '../domain/apps/usage';
@@ -23,6 +23,11 @@ import { advanceRefunds } from '../domain/refunds/funding';
 import { reinitiateRefund, requestRefund } from '../domain/refunds/refunds';
 import { refundRow } from '../domain/refunds/views';
 import { requestSigner } from './client/requestMac';
+import type { SpecChainId } from '../domain/chain/specChains';
+import { localChains } from '../domain/payments/testDeposits';
+import { fundTestWallet } from '../domain/testMode/funding';
+import { confirmPayment, simulatePayment } from '../domain/testMode/simulations';
+import { openTestMode } from '../domain/testMode/testApps';
 
 // Refunds go out through the signer as withdrawals do, and the signer never pays more than was
 // paid: it checks a refund's send against the MAC the web process made for the refund, then
@@ -334,5 +339,81 @@ describe('refunds through the signer', () => {
     await sendPasses(1);
     expect(await localBalance(t.db, 56, BSC_USDT, shopper)).toBe(usdt('10'));
     expect(await refundRow(t.db, appId, made.id)).toMatchObject({ status: 'completed' });
+  });
+});
+
+describe('test mode', () => {
+  it('refunds a test invoice’s simulated overpayment through the signer, on chain 97 only', async () => {
+    serial += 1;
+    const userId = await addUser(t, `test_refunder_${serial}`);
+    await insertSubscription(t, userId);
+    const liveId = `app_rfs${serial}`;
+    await insertApp(t, { id: liveId, user_id: userId, created_at: t.clock().toISOString() });
+    await insertAppMethod(t, { id: `apm_rfs${serial}`, app_id: liveId });
+    const sign = requestSigner(t.config.signerRequestKey);
+    const { id: appId } = await openTestMode(t.db, userId, liveId, t.clock().toISOString(), sign);
+    await runRegistrations(t, signer);
+    await provisionGasAddresses(t.db, resolveWalletXpub(t.config));
+    const local = localChains(t.config, t.db);
+    await fundTestWallet(t.db, local, userId, {
+      appId,
+      paymentMethodId: 'pm_usdt_bsc_test',
+      now: t.clock(),
+    });
+    const testChain = chainAdapterFor(t.config, t.db, 97);
+    const invoice = await createInvoice(
+      t.db,
+      new RateBook({ db: t.db, config: t.config }),
+      resolveWalletXpub(t.config),
+      {
+        appId,
+        amount: '10',
+        currency: 'USD',
+        expiresIn: 900,
+        checkoutOrigin: 'https://pay.example.com',
+        now: t.clock(),
+        tokenOnChain: (_chainId, listed) => testChain.tokenContract(listed),
+      },
+    );
+    const paid = await simulatePayment(t.db, local, {
+      appId,
+      invoiceId: invoice.id,
+      scenario: 'over',
+      now: t.clock(),
+    });
+    await watchDeposits(t.db, testChain, t.clock());
+    await confirmPayment(t.db, local, { appId, txHash: paid.txHash });
+    await mineLocalBlocks(t.db, 20, 97);
+    await watchDeposits(t.db, testChain, t.clock());
+    expect(await getInvoice(t.db, appId, invoice.id)).toMatchObject({ status: 'settled' });
+
+    const shopper = privateKeyToAddress(`0x${(5200 + serial).toString(16).padStart(64, '0')}`);
+    const { refund: made } = await requestRefund(t.db, {
+      appId,
+      invoiceId: invoice.id,
+      amountKind: 'overpaid',
+      address: shopper,
+      reason: 'Order cancelled',
+      now: t.clock(),
+      origin: 'https://pay.example.com',
+      serverKey: t.config.secretKey,
+      rates: new RateBook({ db: t.db, config: t.config }),
+      sign,
+      tokenOnChain: (_chainId, listed) => testChain.tokenContract(listed),
+      readerFor: (db: Db) => gasBalanceReader(t.config, chainAdapterFor(t.config, db, 97), db),
+    });
+    expect(made).toMatchObject({ status: 'queued', amount: '1' });
+    const deps = {
+      db: t.db,
+      signer: signer.client,
+      head: (chainId: number) =>
+        chainAdapterFor(t.config, t.db, chainId as SpecChainId).latestBlock(),
+    };
+    await sendWithdrawals(deps, t.clock());
+    await mineLocalBlocks(t.db, 15, 97);
+    await sendWithdrawals(deps, t.clock());
+    expect(await refundRow(t.db, appId, made.id)).toMatchObject({ status: 'completed' });
+    expect(await localBalance(t.db, 97, BSC_USDT, shopper)).toBe(usdt('1'));
+    expect(await localBalance(t.db, 56, BSC_USDT, shopper)).toBe(0n);
   });
 });

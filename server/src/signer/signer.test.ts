@@ -8,7 +8,13 @@ import {
   insertAppMethod,
   insertSubscription,
 } from '../../test/appRows';
-import { registerApp, seedAccount, startTestSigner, type TestSigner } from '../../test/signer';
+import {
+  registerApp,
+  runRegistrations,
+  seedAccount,
+  startTestSigner,
+  type TestSigner,
+} from '../../test/signer';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import { chainAdapterFor } from '../domain/chain';
 import {
@@ -32,6 +38,10 @@ import { GAS_BRANCH, provisionGasAddresses } from '../domain/payments/gasProvisi
 import { openAccount } from '../domain/payments/accounts';
 import { watchDeposits } from '../domain/payments/deposits';
 import { sendWithdrawals } from '../domain/payments/withdrawalSending';
+import { localChains } from '../domain/payments/testDeposits';
+import type { SpecChainId } from '../domain/chain/specChains';
+import { fundTestWallet } from '../domain/testMode/funding';
+import { openTestMode } from '../domain/testMode/testApps';
 import { requestSigner } from './client/requestMac';
 import {
   cancelWithdrawal,
@@ -147,7 +157,8 @@ async function sendPasses(n: number, via: TestSigner = signer) {
   const deps = {
     db: t.db,
     signer: via.client,
-    head: () => chainAdapterFor(t.config, t.db, 56).latestBlock(),
+    head: (chainId: number) =>
+      chainAdapterFor(t.config, t.db, chainId as SpecChainId).latestBlock(),
   };
   let last = await sendWithdrawals(deps, t.clock());
   for (let i = 1; i < n; i += 1) last = await sendWithdrawals(deps, t.clock());
@@ -592,5 +603,45 @@ describe('withdrawals go out through the signer (local chain)', () => {
     } finally {
       await flaky.close();
     }
+  });
+});
+
+describe('test mode: money out through the same signer, on the test network only', () => {
+  it('a test app funded with one click withdraws on chain 97, Completed, and nothing moves on chain 56', async () => {
+    serial += 1;
+    const userId = await addUser(t, `signer_tester_${serial}`);
+    await insertSubscription(t, userId);
+    const liveId = `app_s${serial}`;
+    await insertApp(t, { id: liveId, user_id: userId, created_at: t.clock().toISOString() });
+    await insertAppMethod(t, { id: `apm_s${serial}`, app_id: liveId });
+    const sign = requestSigner(t.config.signerRequestKey);
+    const testApp = await openTestMode(t.db, userId, liveId, t.clock().toISOString(), sign);
+    appId = testApp.id;
+    // The test app's registrations, as the worker runs them when it is made.
+    await runRegistrations(t, signer);
+    await provisionGasAddresses(t.db, resolveWalletXpub(t.config));
+    const funded = await fundTestWallet(t.db, localChains(t.config, t.db), userId, {
+      appId,
+      paymentMethodId: 'pm_usdt_bsc_test',
+      now: t.clock(),
+    });
+    expect(funded).toMatchObject({ nativeAmount: '10', tokenAmount: '10000' });
+    payee = privateKeyToAddress(`0x${(900 + serial).toString(16).padStart(64, '0')}`);
+    await whitelist();
+
+    const { id } = await withdraw('10');
+    expect(await sendPasses(1)).toMatchObject({ sent: 1 });
+    const [signed] = await t.db
+      .selectFrom('chain_txs')
+      .select(['chain_id', 'tx_hash'])
+      .where('ref_id', '=', id)
+      .execute();
+    expect(signed?.chain_id).toBe(97);
+    await mineLocalBlocks(t.db, 15, 97);
+    expect(await sendPasses(1)).toMatchObject({ completed: 1 });
+    expect(await withdrawal(id)).toMatchObject({ status: 1, tx_hash: signed?.tx_hash });
+    expect(await localBalance(t.db, 97, BSC_USDT, payee)).toBe(usdt('10'));
+    // The live network never saw it.
+    expect(await localBalance(t.db, 56, BSC_USDT, payee)).toBe(0n);
   });
 });

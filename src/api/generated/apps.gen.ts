@@ -37,6 +37,13 @@ const injectedRtkApi = api.injectEndpoints({
         method: 'POST',
       }),
     }),
+    fundTestWallet: build.mutation<FundTestWalletApiResponse, FundTestWalletApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/app-test-mode/${encodeURIComponent(String(queryArg.id))}/fund-wallet`,
+        method: 'POST',
+        body: queryArg.fundTestWalletRequest,
+      }),
+    }),
     getAppDetails: build.query<GetAppDetailsApiResponse, GetAppDetailsApiArg>({
       query: (queryArg) => ({
         url: `/cryptosafelock/app-details/${encodeURIComponent(String(queryArg.id))}`,
@@ -151,6 +158,13 @@ export type OpenTestModeApiResponse = /** status 200 The test app. */ OpenTestMo
 export type OpenTestModeApiArg = {
   /** The app (`App.id`). */
   id: Id;
+};
+export type FundTestWalletApiResponse =
+  /** status 200 The funds are on the local chain. */ FundTestWalletResponse;
+export type FundTestWalletApiArg = {
+  /** The app (`App.id`). */
+  id: Id;
+  fundTestWalletRequest: FundTestWalletRequest;
 };
 export type GetAppDetailsApiResponse = /** status 200 The app detail. */ AppDetailsResponse;
 export type GetAppDetailsApiArg = {
@@ -356,6 +370,24 @@ export type OpenTestModeResponse = {
   msg: string;
   /** The test app (`livemode` false). */
   app: App;
+};
+export type FundTestWalletResponse = {
+  /** Success flag (true). */
+  status: Status;
+  /** A message to show. */
+  msg: string;
+  data: {
+    /** The network's coin sent, as an exact decimal ('0' when it held enough). */
+    native_amount: string;
+    /** The token sent, as an exact decimal; null for a native coin method. */
+    token_amount: string | null;
+    /** The local chain's block that holds the transfers. */
+    block_number: number;
+  };
+};
+export type FundTestWalletRequest = {
+  /** The method (`PaymentMethod.id`) whose operational wallet to fund. */
+  payment_method_id: string;
 };
 export type ChainId = 56 | 137 | 1 | 42161 | 250 | 10 | 0 | 97 | 11155111 | 80002 | -1;
 export type PaymentMethod = {
@@ -789,6 +821,7 @@ export const {
   useUploadAppLogoMutation,
   useRemoveAppLogoMutation,
   useOpenTestModeMutation,
+  useFundTestWalletMutation,
   useGetAppDetailsQuery,
   useLazyGetAppDetailsQuery,
   useListTokensQuery,

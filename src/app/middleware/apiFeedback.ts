@@ -7,10 +7,11 @@ import type { baseApi } from '../../api/baseApi';
 /** Reads whose failure the screen itself explains (no toast). */
 const QUIET_ENDPOINTS = new Set(['checkUsername']);
 /**
- * Writes whose answer can say the action did not succeed ("Test event not delivered …"): their
- * screen shows the message in the outcome's colour (DeliveryOutcome), so no success toast.
+ * Writes whose screen shows the outcome itself, so no success toast: an answer that can say the
+ * action did not succeed ("Test event not delivered …", in DeliveryOutcome's colour), and the
+ * Test mode switch, whose banner says the mode in the chosen language.
  */
-const OUTCOME_ON_SCREEN = new Set(['sendTestWebhook', 'redeliverWebhook']);
+const OUTCOME_ON_SCREEN = new Set(['sendTestWebhook', 'redeliverWebhook', 'openTestMode']);
 
 interface RtkQueryMeta {
   requestId?: string;

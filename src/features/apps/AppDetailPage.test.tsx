@@ -95,6 +95,41 @@ describe('App detail: test mode', () => {
   });
 });
 
+describe('App detail: test mode funding', () => {
+  test('a test app’s Operational Wallet adds test funds in one click, then shows the new balances', async () => {
+    const testApp = makeApp({ id: 'app_1t', livemode: false, live_app_id: 'app_1' });
+    const details = makeAppDetails({
+      app_data: testApp,
+      user_payment_methods: [makeUsedMethod()],
+    });
+    server.use(reply('getAppDetails', { status: true, data: details }));
+    let funded = false;
+    const reads = capture('fetchBalance', () =>
+      ok(
+        'fetchBalance',
+        funded ? { status: true, nativeAmount: 10, tokenAmount: 10000 } : fixtures.fetchBalance,
+      ),
+    );
+    const bodies = capture('fundTestWallet', () => {
+      funded = true;
+      return ok('fundTestWallet', {
+        status: true,
+        msg: 'Test funds sent',
+        data: { native_amount: '9.987654', token_amount: '9996.5', block_number: 7 },
+      });
+    });
+    const { user } = renderAt('/app/my-app/app_1t/payment-setting');
+    await user.click(await screen.findByRole('button', { name: 'Operational Wallet' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Operational Wallet' });
+    expect(await within(dialog).findByText('3.500000')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Add test funds' }));
+    await waitFor(() => expect(bodies).toEqual([{ payment_method_id: 'pm_usdt_bsc' }]));
+    expect(await within(dialog).findByText('10000.000000')).toBeInTheDocument();
+    expect(within(dialog).getByText('10.000000')).toBeInTheDocument();
+    expect(reads).toHaveLength(2);
+  });
+});
+
 describe('App detail: header, menu and tabs', () => {
   test('shows the name, description, back link and the left menu; the tab is in the URL', async () => {
     const { user, location } = renderTab('');
@@ -360,6 +395,10 @@ describe('Payment Setting', () => {
     await waitFor(() => expect(calls).toHaveLength(2));
     await user.click(within(dialog).getByRole('button', { name: 'Copy address' }));
     expect(await screen.findByText('Address Copied Successfully')).toBeInTheDocument();
+    // Real money is never minted: a live app's wallet has no test funds.
+    expect(
+      within(dialog).queryByRole('button', { name: 'Add test funds' }),
+    ).not.toBeInTheDocument();
   });
 
   test('a native coin method shows no token balance', async () => {

@@ -159,8 +159,13 @@ const TEST_NETWORK_NAMES: ReadonlyMap<number, string> = new Map([
 ]);
 
 /** The test method of a live method's id: every method exists in test mode, same code and rules. */
-export function testMethodId(liveMethodId: string): string {
-  return `${liveMethodId}_test`;
+export function testMethodId(liveId: string): string {
+  return `${liveId}_test`;
+}
+
+/** The live method of a test method's id (a live method's id is its own). */
+export function liveMethodId(methodId: string): string {
+  return methodId.endsWith('_test') ? methodId.slice(0, -'_test'.length) : methodId;
 }
 
 /**

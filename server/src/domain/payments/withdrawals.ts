@@ -9,7 +9,7 @@ import type {
   UpdateResult,
 } from 'kysely';
 import { withdrawalRequest, type RequestSigner } from '../../signer/client/requestMac';
-import { PAYMENT_METHODS } from '../chain/paymentMethods';
+import { PAYMENT_METHODS, TEST_CHAIN_OF } from '../chain/paymentMethods';
 import { checkPayoutAddress, lostDestination } from '../chain/addresses';
 import { withdrawalHoldEnd } from '../apps/apps';
 import { refuseOverPlan } from '../apps/plan';
@@ -61,10 +61,19 @@ const ACTIONABLE: readonly SendStatus[] = [3, 6];
  * Native coin held back per withdrawal for its network fee: about 100,000 gas (an ERC-20
  * transfer takes ~65,000) at a generous price per chain. The signer pays the real fee.
  */
-const GAS_RESERVE: Readonly<Record<number, bigint>> = {
+const LIVE_GAS_RESERVE: Readonly<Record<number, bigint>> = {
   56: 5n * 10n ** 14n, // 0.0005 BNB (5 gwei)
   1: 5n * 10n ** 15n, // 0.005 ETH (50 gwei)
   137: 3n * 10n ** 16n, // 0.03 POL (300 gwei)
+};
+/** Each test network reserves as its live twin does, so test mode meets the same checks. */
+const GAS_RESERVE: Readonly<Record<number, bigint>> = {
+  ...LIVE_GAS_RESERVE,
+  ...Object.fromEntries(
+    [...TEST_CHAIN_OF]
+      .filter(([live]) => LIVE_GAS_RESERVE[live] !== undefined)
+      .map(([live, test]) => [test, LIVE_GAS_RESERVE[live]]),
+  ),
 };
 
 export const WITHDRAWAL_MSG = {

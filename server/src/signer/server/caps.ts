@@ -1,5 +1,5 @@
 import { parseUnits } from 'viem';
-import { PAYMENT_METHODS } from '../../domain/chain/paymentMethods';
+import { liveMethodId, PAYMENT_METHODS } from '../../domain/chain/paymentMethods';
 
 // The daily caps on money out, per app and method: what the signer signs in withdrawals (and, to
 // come, refunds) over any 24 hours, counted from its own record of signatures. Beyond it a request
@@ -36,9 +36,12 @@ export function methodDecimals(paymentMethodId: string): number | null {
   return PAYMENT_METHODS.find((m) => m.id === paymentMethodId)?.decimals ?? null;
 }
 
-/** A plan's daily cap of a method in base units; 0 for a method the code does not list. */
+/**
+ * A plan's daily cap of a method in base units; 0 for a method the code does not list. A test
+ * method has its live twin's cap, so test mode meets the caps a live app will.
+ */
 export function planCap(packageId: string, paymentMethodId: string): bigint {
-  const units = SMALLEST_PLAN_CAPS[paymentMethodId];
+  const units = SMALLEST_PLAN_CAPS[liveMethodId(paymentMethodId)];
   const decimals = methodDecimals(paymentMethodId);
   if (units === undefined || decimals === null) return 0n;
   return parseUnits(units, decimals) * planRank(packageId);

@@ -10,6 +10,7 @@ import { shorten } from '../../../lib/mask';
 import { MSG } from '../appRules';
 import { TitledModal } from '../../../components/TitledModal';
 import { BusyButton } from '../../../components/BusyButton';
+import { FundTestWalletButton } from './FundTestWalletButton';
 
 interface Props {
   show: boolean;
@@ -76,6 +77,11 @@ export function OperationalWalletModal({ show, onHide, appId, method, gasAddress
         >
           Refresh
         </BusyButton>
+        <FundTestWalletButton
+          appId={appId}
+          method={method}
+          onFunded={() => void balance.refetch()}
+        />
         {explorer && (
           <a
             href={explorer}
