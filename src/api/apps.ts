@@ -25,6 +25,16 @@ export const enhancedAppsApi = appsApi.enhanceEndpoints({
     },
     // The list names each app's test app once its test mode is open.
     openTestMode: { invalidatesTags: ['AppList'] },
+    // Every list of the test app starts again: its detail, invoices, links, refunds and events.
+    deleteTestData: {
+      invalidatesTags: (_result, _error, arg) => [
+        { type: 'App', id: arg.id },
+        'Invoice',
+        'PaymentLink',
+        'Refund',
+        'Webhook',
+      ],
+    },
     generateApiKey: {
       invalidatesTags: (_result, _error, arg) => [
         { type: 'AppKeys', id: arg.generateApiKeyRequest.app_id },
@@ -85,6 +95,7 @@ function refetchApps() {
 export {
   useCancelWithdrawMutation,
   useCreateAppMutation,
+  useDeleteTestDataMutation,
   useFetchBalanceQuery,
   useFundTestWalletMutation,
   useGenerateApiKeyMutation,

@@ -4,6 +4,14 @@ import { testAppPerBlock } from '../../test/withTestApp';
 import { chainAdapterFor } from '../domain/chain';
 import { watchDeposits } from '../domain/payments/deposits';
 import { setTableRate } from '../domain/rates/table';
+import { gasBalanceReader } from '../domain/chain/balances';
+import { resolveWalletXpub } from '../domain/chain/walletKey';
+import { COUNTED_TABLES, derivedRowCount, rowCount } from '../domain/maintainedCounts';
+import { provisionGasAddresses } from '../domain/payments/gasProvisioner';
+import { localChains } from '../domain/payments/testDeposits';
+import { requestWithdrawal } from '../domain/payments/withdrawals';
+import { fundTestWallet } from '../domain/testMode/funding';
+import { requestSigner } from '../signer/client/requestMac';
 import type { SpecChainId } from '../domain/chain/specChains';
 
 // Test mode as a merchant meets it: the portal opens an app's test mode (a test app of its own,
@@ -294,5 +302,133 @@ describe('test mode', () => {
     });
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBeDefined();
+  });
+
+  describe('Delete test data', () => {
+    const deleteData = (headers: Record<string, string>, id: string) =>
+      t.call('deleteTestData', { headers, params: { id } });
+
+    it('clears the test app’s objects, keeps its keys and live data, and never hands an address out again', async () => {
+      const { headers, liveId, testId, liveKey, testKey } = await merchant();
+      const liveInvoice = (
+        await send('POST', '/invoices', liveKey, { amount: '10', currency: 'USD' })
+      ).json();
+      const account = (
+        await send('POST', '/accounts', testKey, { unique_id: 'buyer-1', method: 'USDT-BEP20' })
+      ).json();
+      const invoice = (
+        await send('POST', '/invoices', testKey, { amount: '10', currency: 'USD' })
+      ).json();
+      const paid = await send('POST', '/test/payments', testKey, {
+        invoice_id: invoice.id,
+        scenario: 'full',
+      });
+      await send('POST', '/test/confirm', testKey, { payment: paid.json().tx_hash });
+      await watch(97);
+      expect((await send('GET', `/invoices/${invoice.id}`, testKey)).json().status).toBe('settled');
+
+      const live = await deleteData(headers, liveId);
+      expect(live.statusCode).toBe(403);
+      expect(live.json().msg).toBe('Only test data can be deleted: this app is live.');
+      const stranger = await merchant();
+      expect((await deleteData(stranger.headers, testId)).statusCode).toBe(404);
+
+      const deleted = await deleteData(headers, testId);
+      expect(deleted.statusCode).toBe(200);
+      expect(deleted.json()).toEqual({
+        status: true,
+        msg: 'Test data deleted',
+        data: {
+          accounts: 1,
+          invoices: 1,
+          deposits: 1,
+          withdrawals: 0,
+          refunds: 0,
+          payment_links: 0,
+          webhook_events: expect.any(Number),
+          api_logs: expect.any(Number),
+        },
+      });
+      expect(deleted.json().data.webhook_events).toBeGreaterThan(0);
+
+      // The test key still works, and finds nothing of before.
+      expect((await send('GET', `/invoices/${invoice.id}`, testKey)).statusCode).toBe(404);
+      expect((await send('GET', '/invoices', testKey)).json().data).toEqual([]);
+      expect((await send('GET', '/accounts/buyer-1', testKey)).statusCode).toBe(404);
+      expect((await send('GET', '/deposits', testKey)).json().data).toEqual([]);
+      // Live data is untouched.
+      expect((await send('GET', `/invoices/${liveInvoice.id}`, liveKey)).statusCode).toBe(200);
+      // The counts the lists page by are exact, and Usage starts again at zero.
+      for (const kind of COUNTED_TABLES.filter((k) => k !== 'ledger_entries')) {
+        expect([kind, await rowCount(t.db, kind, testId)]).toEqual([kind, 0]);
+        expect([kind, await derivedRowCount(t.db, kind, testId)]).toEqual([kind, 0]);
+      }
+      const usage = await t.db
+        .selectFrom('app_daily_usage')
+        .select('app_id')
+        .where('app_id', '=', testId)
+        .execute();
+      expect(usage).toEqual([]);
+
+      // A payer may still send to a deleted address: it is never handed out again.
+      const again = (
+        await send('POST', '/accounts', testKey, { unique_id: 'buyer-1', method: 'USDT-BEP20' })
+      ).json();
+      expect(again.address).not.toBe(account.address);
+      const next = (
+        await send('POST', '/invoices', testKey, { amount: '10', currency: 'USD' })
+      ).json();
+      expect(next.payment_options[0].address).not.toBe(invoice.payment_options[0].address);
+    });
+
+    it('refuses while a test withdrawal is on its way, deleting nothing', async () => {
+      const { headers, testId, testKey } = await merchant();
+      const userId = (
+        await t.db
+          .selectFrom('apps')
+          .select('user_id')
+          .where('id', '=', testId)
+          .executeTakeFirstOrThrow()
+      ).user_id;
+      const invoice = (
+        await send('POST', '/invoices', testKey, { amount: '10', currency: 'USD' })
+      ).json();
+      await provisionGasAddresses(t.db, resolveWalletXpub(t.config));
+      await fundTestWallet(t.db, localChains(t.config, t.db), userId, {
+        appId: testId,
+        paymentMethodId: 'pm_usdt_bsc_test',
+        now: t.clock(),
+      });
+      await t.db
+        .updateTable('apps')
+        .set({ whitelist_ip: '127.0.0.1' })
+        .where('id', '=', testId)
+        .execute();
+      await t.db
+        .updateTable('app_payment_methods')
+        .set({ withdraw_status: 1 })
+        .where('app_id', '=', testId)
+        .execute();
+      const withdrawal = await requestWithdrawal(
+        t.db,
+        (db) => gasBalanceReader(t.config, chainAdapterFor(t.config, db, 97), db),
+        {
+          appId: testId,
+          uniqueId: 'payout-1',
+          code: 'USDT-BEP20',
+          toAddress: PAYOUT,
+          amount: '5',
+          now: t.clock(),
+          sign: requestSigner(t.config.signerRequestKey),
+        },
+      );
+      expect(withdrawal.status).toBe(2);
+      const refused = await deleteData(headers, testId);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().msg).toBe(
+        'A test withdrawal or refund is on its way: delete test data once it has completed, failed or been cancelled.',
+      );
+      expect((await send('GET', `/invoices/${invoice.id}`, testKey)).statusCode).toBe(200);
+    });
   });
 });

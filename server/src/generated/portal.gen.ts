@@ -887,6 +887,35 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/cryptosafelock/app-test-mode/{id}/data': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a test app's test data
+     * @description Test mode only: deletes every object of the test app: its accounts, invoices (with their
+     *     payment options and payments), payments received, withdrawals, refunds, payment links,
+     *     webhook events with their deliveries and attempts, API logs and Idempotency-Keys. What
+     *     configures it stays: the test app, its keys, Webhook URl and signing secret, IP
+     *     whitelist, payment methods and operational wallets (with what they hold on the test
+     *     network). Usage and Daily Logs, which are read from those objects, start again at zero.
+     *     One transaction: all of it goes, or nothing. A deposit address or invoice address is
+     *     never handed out again after it is deleted. A live app is a 403, an unknown app or one of
+     *     another account a 404; while a test withdrawal or refund is on its way (Queued to
+     *     Awaiting Blockchain Confirmation) it is a 409, since the signer may be sending it.
+     */
+    delete: operations['deleteTestData'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/cryptosafelock/app-test-mode/{id}/fund-wallet': {
     parameters: {
       query?: never;
@@ -3310,6 +3339,31 @@ export interface components {
       /** @description The refreshed profile (its `auth_type` is the new one); the reference server sends it so the client's stored profile follows. */
       profile?: components['schemas']['Profile'];
     };
+    /** @description How many of each of the test app's objects were deleted. */
+    DeleteTestDataResponse: {
+      /** @description Success flag (true). */
+      status: components['schemas']['Status'];
+      /** @description A message to show. */
+      msg: string;
+      data: {
+        /** @description Deposit accounts (addresses). */
+        accounts: number;
+        /** @description Invoices, with their payment options and payments. */
+        invoices: number;
+        /** @description Payments received (the Receive list). */
+        deposits: number;
+        /** @description Withdrawals and refunds’ sends (the Send list). */
+        withdrawals: number;
+        /** @description Refunds. */
+        refunds: number;
+        /** @description Payment links, with their visits. */
+        payment_links: number;
+        /** @description Webhook events, with their deliveries and attempts. */
+        webhook_events: number;
+        /** @description API log rows. */
+        api_logs: number;
+      };
+    };
     /** @description Which of a test app's operational wallets to fund. */
     FundTestWalletRequest: {
       /** @description The method (`PaymentMethod.id`) whose operational wallet to fund. */
@@ -5283,6 +5337,37 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  deleteTestData: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The app (`App.id`).
+         * @example app_1
+         */
+        id: components['parameters']['AppIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The test data is deleted; how many of each were. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeleteTestDataResponse'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
       429: components['responses']['TooManyRequests'];
     };
   };

@@ -10,6 +10,7 @@ import { createApp, listApps, ownedApp, updateApp } from '../domain/apps/apps';
 import { changeAppLogo, removeAppLogo } from '../domain/apps/logo';
 import { openTestMode } from '../domain/testMode/testApps';
 import { FUNDING_MSG, fundTestWallet } from '../domain/testMode/funding';
+import { deleteTestData, TEST_DATA_MSG } from '../domain/testMode/testData';
 import {
   gasWalletBalances,
   updatePaymentMethod,
@@ -264,6 +265,12 @@ export const appsHandlers: HandlerModule = (ctx) => {
       return done('Test deposit sent', {
         data: { thash, block_number: blockNumber },
       }) satisfies Reply<'sendTestDeposit'>;
+    },
+
+    async deleteTestData(request) {
+      const user = requireUser(request);
+      const deleted = await deleteTestData(ctx.db, user.id, request.params.id);
+      return done(TEST_DATA_MSG.deleted, { data: deleted }) satisfies Reply<'deleteTestData'>;
     },
 
     async fundTestWallet(request) {

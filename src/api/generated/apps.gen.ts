@@ -37,6 +37,12 @@ const injectedRtkApi = api.injectEndpoints({
         method: 'POST',
       }),
     }),
+    deleteTestData: build.mutation<DeleteTestDataApiResponse, DeleteTestDataApiArg>({
+      query: (queryArg) => ({
+        url: `/cryptosafelock/app-test-mode/${encodeURIComponent(String(queryArg.id))}/data`,
+        method: 'DELETE',
+      }),
+    }),
     fundTestWallet: build.mutation<FundTestWalletApiResponse, FundTestWalletApiArg>({
       query: (queryArg) => ({
         url: `/cryptosafelock/app-test-mode/${encodeURIComponent(String(queryArg.id))}/fund-wallet`,
@@ -156,6 +162,12 @@ export type RemoveAppLogoApiArg = {
 };
 export type OpenTestModeApiResponse = /** status 200 The test app. */ OpenTestModeResponse;
 export type OpenTestModeApiArg = {
+  /** The app (`App.id`). */
+  id: Id;
+};
+export type DeleteTestDataApiResponse =
+  /** status 200 The test data is deleted; how many of each were. */ DeleteTestDataResponse;
+export type DeleteTestDataApiArg = {
   /** The app (`App.id`). */
   id: Id;
 };
@@ -370,6 +382,30 @@ export type OpenTestModeResponse = {
   msg: string;
   /** The test app (`livemode` false). */
   app: App;
+};
+export type DeleteTestDataResponse = {
+  /** Success flag (true). */
+  status: Status;
+  /** A message to show. */
+  msg: string;
+  data: {
+    /** Deposit accounts (addresses). */
+    accounts: number;
+    /** Invoices, with their payment options and payments. */
+    invoices: number;
+    /** Payments received (the Receive list). */
+    deposits: number;
+    /** Withdrawals and refunds’ sends (the Send list). */
+    withdrawals: number;
+    /** Refunds. */
+    refunds: number;
+    /** Payment links, with their visits. */
+    payment_links: number;
+    /** Webhook events, with their deliveries and attempts. */
+    webhook_events: number;
+    /** API log rows. */
+    api_logs: number;
+  };
 };
 export type FundTestWalletResponse = {
   /** Success flag (true). */
@@ -821,6 +857,7 @@ export const {
   useUploadAppLogoMutation,
   useRemoveAppLogoMutation,
   useOpenTestModeMutation,
+  useDeleteTestDataMutation,
   useFundTestWalletMutation,
   useGetAppDetailsQuery,
   useLazyGetAppDetailsQuery,

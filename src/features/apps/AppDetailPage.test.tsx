@@ -130,6 +130,86 @@ describe('App detail: test mode funding', () => {
   });
 });
 
+describe('App detail: Delete test data', () => {
+  const testApp = makeApp({ id: 'app_1t', livemode: false, live_app_id: 'app_1' });
+
+  test('a test app deletes its test data after a confirmation that says what goes and what stays', async () => {
+    server.use(
+      reply('getAppDetails', { status: true, data: makeAppDetails({ app_data: testApp }) }),
+    );
+    const calls: unknown[] = [];
+    server.use(
+      on('deleteTestData', ({ params }) => {
+        calls.push(params);
+        return ok('deleteTestData', {
+          status: true,
+          msg: 'Test data deleted',
+          data: {
+            accounts: 1,
+            invoices: 2,
+            deposits: 2,
+            withdrawals: 0,
+            refunds: 0,
+            payment_links: 0,
+            webhook_events: 6,
+            api_logs: 9,
+          },
+        });
+      }),
+    );
+    const { user } = renderAt('/app/my-app/app_1t/merchant-setting');
+    await user.click(await screen.findByRole('button', { name: 'Delete test data' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Delete test data' });
+    expect(dialog).toHaveTextContent(
+      'Delete every test object of Shop Checkout: its accounts, invoices, payments, withdrawals, refunds, payment links, webhook events and API logs? This cannot be undone.',
+    );
+    expect(dialog).toHaveTextContent(
+      'Its test keys, webhook settings, payment methods and operational wallets stay.',
+    );
+    // Cancel deletes nothing.
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Delete test data' }));
+    dialog = await screen.findByRole('dialog', { name: 'Delete test data' });
+    await user.click(within(dialog).getByRole('button', { name: 'Yes, delete test data' }));
+    expect(await screen.findByText('Test data deleted')).toBeInTheDocument();
+    expect(calls).toEqual([{ id: 'app_1t' }]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  test('a refusal (a test withdrawal on its way) is shown', async () => {
+    server.use(
+      reply('getAppDetails', { status: true, data: makeAppDetails({ app_data: testApp }) }),
+      on('deleteTestData', () =>
+        fail(
+          'deleteTestData',
+          409,
+          'A test withdrawal or refund is on its way: delete test data once it has completed, failed or been cancelled.',
+        ),
+      ),
+    );
+    const { user } = renderAt('/app/my-app/app_1t/merchant-setting');
+    await user.click(await screen.findByRole('button', { name: 'Delete test data' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete test data' });
+    await user.click(within(dialog).getByRole('button', { name: 'Yes, delete test data' }));
+    expect(
+      await screen.findByText(
+        'A test withdrawal or refund is on its way: delete test data once it has completed, failed or been cancelled.',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  test('a live app has no Delete test data', async () => {
+    renderTab('merchant-setting');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Shop Checkout' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete test data' })).not.toBeInTheDocument();
+  });
+});
+
 describe('App detail: header, menu and tabs', () => {
   test('shows the name, description, back link and the left menu; the tab is in the URL', async () => {
     const { user, location } = renderTab('');

@@ -18,6 +18,7 @@ import { useMediaQuery } from '../../components/useMediaQuery';
 import './apps.scss';
 import { PageTitle } from '../../components/PageTitle';
 import { TestModeBanner, TestModeSwitch } from './components/TestModeSwitch';
+import { DeleteTestDataButton } from './components/DeleteTestDataButton';
 import { useT } from '../../i18n/i18n';
 
 function TabContent({ tab, details }: { tab: TabSlug; details: AppDetails }) {
@@ -104,7 +105,12 @@ export default function AppDetailPage() {
             {!details.app_data.livemode && <TestModeBanner />}
             <PageTitle
               lead={details.app_data.info || undefined}
-              actions={<TestModeSwitch app={details.app_data} tab={tab} />}
+              actions={
+                <div className="app-detail__mode-actions">
+                  <TestModeSwitch app={details.app_data} tab={tab} />
+                  {!details.app_data.livemode && <DeleteTestDataButton app={details.app_data} />}
+                </div>
+              }
             >
               {details.app_data.app_name}
             </PageTitle>

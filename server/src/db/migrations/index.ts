@@ -43,6 +43,7 @@ import * as m0520 from './0520_sweep_finality';
 import * as m0530 from './0530_deposit_flag';
 import * as m0540 from './0540_test_mode';
 import * as m0550 from './0550_job_wakeups';
+import * as m0560 from './0560_derivation_floors';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -91,4 +92,5 @@ export const migrations: Record<string, Migration> = {
   '0530_deposit_flag': m0530,
   '0540_test_mode': m0540,
   '0550_job_wakeups': m0550,
+  '0560_derivation_floors': m0560,
 };

@@ -58,7 +58,7 @@ import type {
   PaymentLinkVisitsTable,
   RefundsTable,
 } from './invoices';
-import type { JobsTable, RateLimitsTable, RowCountsTable } from './system';
+import type { DerivationFloorsTable, JobsTable, RateLimitsTable, RowCountsTable } from './system';
 
 export type {
   AuthType,
@@ -133,7 +133,13 @@ export type {
   RefundRateKind,
   StrayFlag,
 } from './invoices';
-export type { JobsTable, RateLimitsTable, CountedTable, RowCountsTable } from './system';
+export type {
+  JobsTable,
+  RateLimitsTable,
+  CountedTable,
+  RowCountsTable,
+  DerivationFloorsTable,
+} from './system';
 
 export interface Database {
   users: UsersTable;
@@ -173,6 +179,7 @@ export interface Database {
   signer_log: SignerLogTable;
   signer_refusals: SignerRefusalsTable;
   row_counts: RowCountsTable;
+  derivation_floors: DerivationFloorsTable;
   app_daily_usage: AppDailyUsageTable;
   invoices: InvoicesTable;
   invoice_payment_options: InvoicePaymentOptionsTable;

@@ -46,6 +46,13 @@ export type CountedTable =
   | 'api_logs'
   | 'webhook_deliveries';
 
+/** An address branch's lowest index still free to hand out (migration 0560). */
+export interface DerivationFloorsTable {
+  /** 'accounts' or 'invoices'. */
+  branch: 'accounts' | 'invoices';
+  next_index: number;
+}
+
 /** Rows per owner and table, kept by triggers in the writing transaction (migration 0230). */
 export interface RowCountsTable {
   /** users.id for ledger_entries, apps.id for the others. */

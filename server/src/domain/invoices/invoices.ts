@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/connection';
 import { lockForTransaction } from '../../db/locks';
+import { nextIndex } from '../chain/derivationFloors';
 import { prepared, type Executor } from '../../db/prepared';
 import type { Database, InvoicesTable } from '../../db/schema';
 import { refuseOverPlan } from '../apps/plan';
@@ -217,9 +218,16 @@ export async function createInvoice(
     await refuseOverPlan(trx, input.appId, input.now, 'invoice');
     const last = await trx
       .selectFrom('invoices')
-      .select((eb) => eb.fn.max('derivation_index').as('max'))
+      .select((eb) => [
+        eb.fn.max('derivation_index').as('max'),
+        eb
+          .selectFrom('derivation_floors')
+          .select('next_index')
+          .where('branch', '=', 'invoices')
+          .as('floor'),
+      ])
       .executeTakeFirst();
-    const index = last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1;
+    const index = nextIndex(last?.max ?? null, last?.floor ?? null);
     const evm = deriveEvmAddress(xpub, index, [INVOICE_BRANCH]);
     await trx
       .insertInto('invoices')

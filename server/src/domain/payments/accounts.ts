@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connection';
 import { lockForTransaction } from '../../db/locks';
+import { nextIndex } from '../chain/derivationFloors';
 import { prepared } from '../../db/prepared';
 import { refuseOverPlan } from '../apps/plan';
 import { tronAddressFromEvm } from '../chain/addresses';
@@ -99,7 +100,16 @@ const accountOfCustomer = prepared({ appId: '', uniqueId: '', chainId: 0 }, (db,
     .where('chain_id', '=', p.chainId),
 );
 const lastAccountIndex = prepared({}, (db) =>
-  db.selectFrom('app_accounts').select((eb) => eb.fn.max('derivation_index').as('max')),
+  db
+    .selectFrom('app_accounts')
+    .select((eb) => [
+      eb.fn.max('derivation_index').as('max'),
+      eb
+        .selectFrom('derivation_floors')
+        .select('next_index')
+        .where('branch', '=', 'accounts')
+        .as('floor'),
+    ]),
 );
 
 /**
@@ -135,8 +145,8 @@ export async function openAccount(
     if (existing) return { account: view(existing), created: false };
     // Only new accounts count against the plan: the ones handed out keep working.
     await refuseOverPlan(trx, input.appId, input.now, 'account');
-    const max = (await lastAccountIndex(trx, {}))[0]?.max ?? null;
-    const index = max === null ? 0 : Number(max) + 1;
+    const [last] = await lastAccountIndex(trx, {});
+    const index = nextIndex(last?.max ?? null, last?.floor ?? null);
     const row = {
       address: accountAddressFor(xpub, method.networkType, index),
       created_at: input.now.toISOString(),
