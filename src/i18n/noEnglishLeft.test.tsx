@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { makeApp } from '../../test/factories/apps';
+import { makeApp, makeAppDetails, makeUsedMethod } from '../../test/factories/apps';
 import { makeProfile } from '../../test/factories/auth';
 import { makeDashboard, makeTransaction } from '../../test/factories/dashboard';
 import { makeDocTypes, makeUpload } from '../../test/factories/kyc';
@@ -108,6 +108,10 @@ const ACCOUNT = new Set([
   // An API log's route.
   'gateway',
   'addresses',
+  // The payment methods' and networks' names, and a customer's id.
+  'TRX',
+  'Tron',
+  'CUST',
   // The operator's document types and names.
   'Identity',
   'Proof',
@@ -145,6 +149,13 @@ function shown(root: Element, language: LanguageCode): string[] {
     }
   }
   return texts;
+}
+
+/** A copy of `root` without the parts that show data: codes, payloads, the server's names. */
+function without(root: Element, selectors: string): Element {
+  const copy = root.cloneNode(true) as Element;
+  copy.querySelectorAll(selectors).forEach((part) => part.remove());
+  return copy;
 }
 
 function expectNoEnglish(root: Element, language: LanguageCode) {
@@ -533,5 +544,69 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (langu
     const parts = document.querySelectorAll('.usage-card, .usage-totals, .app-detail__content > p');
     expect(parts.length).toBeGreaterThan(3);
     parts.forEach((part) => expectNoEnglish(part, language));
+  });
+  test("an app's Payment Setting: its cards, the payout address form and both wallets", async () => {
+    const user = userEvent.setup();
+    const held = makeUsedMethod({ payout_hold_until: '2026-11-27T16:00:00.000Z' });
+    server.use(
+      reply('getAppDetails', {
+        status: true,
+        data: makeAppDetails({ user_payment_methods: [held] }),
+      }),
+    );
+    renderSignedIn('/app/my-app/app_1/payment-setting');
+    const deposit = await screen.findByRole(
+      'button',
+      { name: t('method.depositWallet') },
+      { timeout: 10_000 },
+    );
+    const cards = () => document.querySelectorAll('.payment-method');
+    expect(cards()).toHaveLength(2);
+    // The methods' and networks' names head the cards: the rest is read.
+    cards().forEach((card) => expectNoEnglish(without(card, 'h3, .text-muted.small'), language));
+    // The unused method opens the payout address form, which says what is missing.
+    await user.click(
+      screen.getByRole('switch', { name: t('method.use', { method: 'TRX (Tron)' }) }),
+    );
+    const enable = await screen.findByRole('dialog', { name: t('method.enterPayout') });
+    await user.click(within(enable).getByRole('button', { name: t('kyc.submit') }));
+    expect(await within(enable).findByText(t('payout.required'))).toBeInTheDocument();
+    expectNoEnglish(enable, language);
+    await user.click(within(enable).getByRole('button', { name: t('kyc.cancel') }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user.click(deposit);
+    const wallet = await screen.findByRole('dialog', { name: t('method.depositWallet') });
+    expectNoEnglish(wallet, language);
+    await user.click(within(wallet).getByRole('button', { name: t('depositWallet.editOf') }));
+    expect(within(wallet).getByLabelText(t('payout.label'))).toBeInTheDocument();
+    expectNoEnglish(wallet, language);
+    await user.click(within(wallet).getAllByRole('button', { name: t('common.close') })[0]!);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user.click(screen.getByRole('button', { name: t('method.operationalWallet') }));
+    const operational = await screen.findByRole('dialog', {
+      name: t('method.operationalWallet'),
+    });
+    expect(await within(operational).findByText('3.500000')).toBeInTheDocument();
+    expectNoEnglish(operational, language);
+  });
+
+  test("an app's Payment Setting: the operational wallet before it is ready", async () => {
+    const user = userEvent.setup();
+    server.use(
+      reply('getAppDetails', {
+        status: true,
+        data: makeAppDetails({ user_payment_methods: [makeUsedMethod({ gas_address: null })] }),
+      }),
+    );
+    renderSignedIn('/app/my-app/app_1/payment-setting');
+    await user.click(
+      await screen.findByRole(
+        'button',
+        { name: t('method.operationalWallet') },
+        { timeout: 10_000 },
+      ),
+    );
+    expect(await screen.findByText(t('method.gasNotReady'))).toBeInTheDocument();
+    expectNoEnglish(document.querySelector('.Toastify') ?? document.body, language);
   });
 });

@@ -1,21 +1,41 @@
 import type { GetAppDetailsApiArg, ReceiveTransaction, SendTransaction } from '../../api/apps';
 import type { StatusNames } from '../../components/StatusBadge';
 import { APP_MESSAGES } from '../../shared/apps';
-import type { MessageKey } from '../../i18n/i18n';
+import { t, type MessageKey } from '../../i18n/i18n';
 
 // Client-side rules and names of the apps screens: the app form, its keys, payout addresses and
 // the app detail's lists and tabs.
 
+/**
+ * The forms' and toasts' messages in the language in use. The shared ones (APP_MESSAGES) are
+ * what the server says too, in English.
+ */
 export const MSG = {
   ...APP_MESSAGES,
-  gasNotReady: 'Oprational Wallet is not Ready Yet,Please try After sometime',
-  addressCopied: 'Address Copied Successfully',
+  get payoutRequired() {
+    return t('payout.required');
+  },
+  get invalidAddress() {
+    return t('payout.invalid');
+  },
+  get gasNotReady() {
+    return t('method.gasNotReady');
+  },
+  get addressCopied() {
+    return t('method.addressCopied');
+  },
   keyCopied: 'Key Copied Succefully',
   // Test deposits (not in the spec: the gateway's test mode); the first two are the contract's.
-  amountRequired: 'Amount is required',
-  amountDecimals: 'Enter an amount with at most 6 decimals',
-  amountPositive: 'Enter an amount more than 0 and at most 1000000.',
-} as const;
+  get amountRequired() {
+    return t('testDeposit.amountRequired');
+  },
+  get amountDecimals() {
+    return t('testDeposit.amountDecimals');
+  },
+  get amountPositive() {
+    return t('testDeposit.amountPositive');
+  },
+};
 
 /**
  * The loose URL pattern checked while typing (it warns, it does not block submit): an optional
