@@ -1,6 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { makeApp, makeAppDetails, makeUsedMethod } from '../../test/factories/apps';
+import {
+  makeApp,
+  makeAppDetails,
+  makePage,
+  makeReceive,
+  makeSend,
+  makeUsedMethod,
+} from '../../test/factories/apps';
 import { makeProfile } from '../../test/factories/auth';
 import { makeDashboard, makeTransaction } from '../../test/factories/dashboard';
 import { makeDocTypes, makeUpload } from '../../test/factories/kyc';
@@ -89,6 +96,8 @@ const NAMES = new Set([
   'IPv',
   'CIDR',
   'https',
+  // An IPN delivery's answer.
+  'HTTP',
 ]);
 const ACCOUNT = new Set([
   'Demo',
@@ -112,6 +121,8 @@ const ACCOUNT = new Set([
   'TRX',
   'Tron',
   'CUST',
+  // An API key's name.
+  'server',
   // The operator's document types and names.
   'Identity',
   'Proof',
@@ -608,5 +619,111 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (langu
     );
     expect(await screen.findByText(t('method.gasNotReady'))).toBeInTheDocument();
     expectNoEnglish(document.querySelector('.Toastify') ?? document.body, language);
+  });
+  test("an app's App Keys: the form submitted empty, the new key, the gateway's start and both dialogs", async () => {
+    const user = userEvent.setup();
+    renderSignedIn('/app/my-app/app_1/app-keys');
+    const submit = await screen.findByRole(
+      'button',
+      { name: t('kyc.submit') },
+      { timeout: 10_000 },
+    );
+    await screen.findByRole('cell', { name: 'Checkout server' });
+    await user.click(submit);
+    expect(await screen.findByText(t('keys.nameRequired'))).toBeInTheDocument();
+    expect(screen.getByText(t('keys.minOnePermission'))).toBeInTheDocument();
+    // The permissions' titles are the server's, and the examples are code: the rest is read.
+    const data = 'code, textarea, .permission-checks label, td.small, .key-name-cell, strong';
+    const content = () => document.querySelector('.app-detail__content') ?? document.body;
+    expectNoEnglish(without(content(), data), language);
+    await user.click(
+      screen.getByRole('button', {
+        name: t('keys.editPermissionsOf', { name: 'Checkout server' }),
+      }),
+    );
+    const edit = await screen.findByRole('dialog', { name: t('keys.editPermissions') });
+    expectNoEnglish(without(edit, data), language);
+    await user.click(within(edit).getAllByRole('button', { name: t('common.close') })[0]!);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user.click(
+      screen.getByRole('button', { name: t('keys.revokeOf', { name: 'Checkout server' }) }),
+    );
+    const revoke = await screen.findByRole('dialog', { name: t('keys.revokeTitle') });
+    expectNoEnglish(without(revoke, 'strong'), language);
+    await user.click(within(revoke).getByRole('button', { name: t('kyc.cancel') }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user.type(screen.getByLabelText(t('keys.name')), 'New key');
+    await user.click(screen.getAllByRole('checkbox')[0]!);
+    await user.click(screen.getByRole('button', { name: t('kyc.submit') }));
+    expect(await screen.findByText(t('keys.copyNow'))).toBeInTheDocument();
+    expectNoEnglish(without(content(), data), language);
+  });
+
+  test("an app's Transaction: its accounts with the test deposit, its receives with their details, its sends", async () => {
+    const user = userEvent.setup();
+    server.use(
+      reply('getAppDetails', {
+        status: true,
+        data: makeAppDetails({
+          receive: makePage('receive', [
+            makeReceive(1, { deposit_status: 5 }),
+            makeReceive(2, { deposit_status: 3, flag: 'wrong_network' }),
+          ]),
+          send: makePage('send', [makeSend(1, { status: 6, refund_id: 'rf_1' }), makeSend(2)]),
+        }),
+      }),
+    );
+    renderSignedIn('/app/my-app/app_1/transaction');
+    const accounts = await screen.findByRole(
+      'table',
+      { name: t('tx.accounts') },
+      { timeout: 10_000 },
+    );
+    await within(accounts).findByRole('cell', { name: 'CUST-101' });
+    const content = () => document.querySelector('.app-detail__content') ?? document.body;
+    expectNoEnglish(content(), language);
+    await user.click(
+      screen.getByRole('button', { name: t('testDeposit.titleOf', { id: 'CUST-101' }) }),
+    );
+    const test = await screen.findByRole('dialog', { name: t('testDeposit.title') });
+    await user.click(within(test).getByRole('button', { name: t('testDeposit.send') }));
+    expect(await within(test).findByText(t('testDeposit.amountRequired'))).toBeInTheDocument();
+    expectNoEnglish(test, language);
+    await user.click(within(test).getByRole('button', { name: t('kyc.cancel') }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user.click(screen.getByRole('button', { name: t('tx.receive') }));
+    const receives = await screen.findByRole('table', { name: t('tx.received') });
+    expect(
+      await within(receives).findAllByRole('button', { name: t('tx.reinitiate') }),
+    ).toHaveLength(1);
+    expectNoEnglish(content(), language);
+    await user.click(within(receives).getAllByText(t('tx.details'))[0]!);
+    const details = await screen.findByRole('dialog', { name: t('tx.title') });
+    expectNoEnglish(details, language);
+    await user.click(within(details).getAllByRole('button', { name: t('common.close') })[0]!);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user.click(screen.getByRole('button', { name: t('tx.send') }));
+    const sends = await screen.findByRole('table', { name: t('tx.sent') });
+    expect(await within(sends).findByText(t('tx.refund'))).toBeInTheDocument();
+    expectNoEnglish(content(), language);
+  });
+
+  test("an app's IPN logs and a delivery's details", async () => {
+    const user = userEvent.setup();
+    renderSignedIn('/app/my-app/app_1/ipn-logs');
+    const logs = await screen.findByRole('table', { name: t('ipn.caption') }, { timeout: 10_000 });
+    await user.click(await within(logs).findByRole('button', { name: t('appCard.viewDetails') }));
+    // The event's name (the dialog's title), the payload and the receiver's answers are data.
+    expectNoEnglish(
+      without(document.querySelector('.app-detail__content') ?? logs, 'code'),
+      language,
+    );
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText(t('ipn.attempts'))).toBeInTheDocument();
+    expect(within(dialog).getByRole('region', { name: t('json.label') })).toBeInTheDocument();
+    expectNoEnglish(
+      without(dialog, 'code, pre, .json-view > *, .modal-title, tbody td:nth-child(3)'),
+      language,
+    );
   });
 });

@@ -24,7 +24,15 @@ export const MSG = {
   get addressCopied() {
     return t('method.addressCopied');
   },
-  keyCopied: 'Key Copied Succefully',
+  get keyNameRequired() {
+    return t('keys.nameRequired');
+  },
+  get minOnePermission() {
+    return t('keys.minOnePermission');
+  },
+  get keyCopied() {
+    return t('keys.copied');
+  },
   // Test deposits (not in the spec: the gateway's test mode); the first two are the contract's.
   get amountRequired() {
     return t('testDeposit.amountRequired');
@@ -69,36 +77,48 @@ export function testAmountError(value: string): string | undefined {
   return Number(value) > 0 ? undefined : MSG.amountPositive;
 }
 
+/** A status's name in the language in use, and its colour. */
+const named = (key: MessageKey, bg: string) => ({
+  get label() {
+    return t(key);
+  },
+  bg,
+});
+
 /** The first three states, the same for receives and sends. */
 const QUEUE_STATUS = {
-  0: { label: 'Pending', bg: 'secondary' },
-  1: { label: 'Completed', bg: 'success' },
-  2: { label: 'Queued for Verification', bg: 'info' },
-} as const;
+  0: named('wallet.pending', 'secondary'),
+  1: named('txStatus.completed', 'success'),
+  2: named('txStatus.queued', 'info'),
+};
 
 /**
  * A payment or deposit in another method than the one asked for: the same coin or token on
  * another EVM chain, or another coin or token.
  */
 export const STRAY_FLAG: Readonly<Record<'wrong_network' | 'wrong_asset', string>> = {
-  wrong_network: 'Wrong network',
-  wrong_asset: 'Wrong token',
+  get wrong_network() {
+    return t('stray.wrongNetwork');
+  },
+  get wrong_asset() {
+    return t('stray.wrongAsset');
+  },
 };
 
 export const DEPOSIT_STATUS: StatusNames<ReceiveTransaction['deposit_status']> = {
   ...QUEUE_STATUS,
-  3: { label: 'Hash Verified (Awaiting Gas)', bg: 'info' },
-  4: { label: 'Gas Transferred (Awaiting Collect)', bg: 'info' },
-  5: { label: 'Failed', bg: 'danger' },
+  3: named('txStatus.hashVerified', 'info'),
+  4: named('txStatus.gasTransferred', 'info'),
+  5: named('txStatus.failed', 'danger'),
 };
 
 export const SEND_STATUS: StatusNames<SendTransaction['status']> = {
   ...QUEUE_STATUS,
-  3: { label: 'Processing Transfer', bg: 'info' },
-  4: { label: 'Energy Transferred', bg: 'info' },
-  5: { label: 'Awaiting Blockchain Confirmation', bg: 'info' },
-  6: { label: 'Unsuccessful', bg: 'danger' },
-  7: { label: 'Cancelled', bg: 'dark' },
+  3: named('txStatus.processing', 'info'),
+  4: named('txStatus.energy', 'info'),
+  5: named('txStatus.awaitingChain', 'info'),
+  6: named('txStatus.unsuccessful', 'danger'),
+  7: named('txStatus.cancelled', 'dark'),
 };
 
 /** Deposits that can be re-initiated; withdrawals that can be cancelled or re-initiated. */
