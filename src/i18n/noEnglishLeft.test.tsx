@@ -64,6 +64,7 @@ const NAMES = new Set([
   'USDT',
   'BEP',
   'USD',
+  'EUR',
   'PIN',
   'OTP',
   'Alt',
@@ -725,5 +726,14 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (langu
       without(dialog, 'code, pre, .json-view > *, .modal-title, tbody td:nth-child(3)'),
       language,
     );
+  });
+  test("an app's Invoices: the list, its filters and its nav", async () => {
+    renderSignedIn('/app/my-app/app_1/invoices');
+    const list = await screen.findByRole('table', { name: t('tab.invoices') }, { timeout: 10_000 });
+    await within(list).findAllByRole('row');
+    expect(await within(list).findAllByText(t('invStatus.settled'))).not.toHaveLength(0);
+    // The invoices' ids and order ids are data: the rest is read.
+    const content = document.querySelector('.app-detail__content') ?? list;
+    expectNoEnglish(without(content, '.font-monospace, td.text-break'), language);
   });
 });
