@@ -38,6 +38,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   'logo.label': ['fr', 'it', 'vi', 'tr'],
   'webhook.title': ['fr', 'it', 'es', 'vi', 'tr'],
   'logs.route': ['fr'],
+  'tx.test': ['fr', 'it', 'tr'],
 };
 
 /** The values a message fills in, with their ICU type (plural, number...) if any. */

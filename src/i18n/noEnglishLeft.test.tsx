@@ -1,6 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { makeApp } from '../../test/factories/apps';
+import {
+  makeApp,
+  makeAppDetails,
+  makePage,
+  makeReceive,
+  makeSend,
+  makeUsedMethod,
+} from '../../test/factories/apps';
 import { makeProfile } from '../../test/factories/auth';
 import { makeDashboard, makeTransaction } from '../../test/factories/dashboard';
 import { makeDocTypes, makeUpload } from '../../test/factories/kyc';
@@ -57,6 +64,7 @@ const NAMES = new Set([
   'USDT',
   'BEP',
   'USD',
+  'EUR',
   'PIN',
   'OTP',
   'Alt',
@@ -89,6 +97,8 @@ const NAMES = new Set([
   'IPv',
   'CIDR',
   'https',
+  // An IPN delivery's answer.
+  'HTTP',
 ]);
 const ACCOUNT = new Set([
   'Demo',
@@ -108,6 +118,12 @@ const ACCOUNT = new Set([
   // An API log's route.
   'gateway',
   'addresses',
+  // The payment methods' and networks' names, and a customer's id.
+  'TRX',
+  'Tron',
+  'CUST',
+  // An API key's name.
+  'server',
   // The operator's document types and names.
   'Identity',
   'Proof',
@@ -145,6 +161,13 @@ function shown(root: Element, language: LanguageCode): string[] {
     }
   }
   return texts;
+}
+
+/** A copy of `root` without the parts that show data: codes, payloads, the server's names. */
+function without(root: Element, selectors: string): Element {
+  const copy = root.cloneNode(true) as Element;
+  copy.querySelectorAll(selectors).forEach((part) => part.remove());
+  return copy;
 }
 
 function expectNoEnglish(root: Element, language: LanguageCode) {
@@ -533,5 +556,184 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (langu
     const parts = document.querySelectorAll('.usage-card, .usage-totals, .app-detail__content > p');
     expect(parts.length).toBeGreaterThan(3);
     parts.forEach((part) => expectNoEnglish(part, language));
+  });
+  test("an app's Payment Setting: its cards, the payout address form and both wallets", async () => {
+    const user = userEvent.setup();
+    const held = makeUsedMethod({ payout_hold_until: '2026-11-27T16:00:00.000Z' });
+    server.use(
+      reply('getAppDetails', {
+        status: true,
+        data: makeAppDetails({ user_payment_methods: [held] }),
+      }),
+    );
+    renderSignedIn('/app/my-app/app_1/payment-setting');
+    const deposit = await screen.findByRole(
+      'button',
+      { name: t('method.depositWallet') },
+      { timeout: 10_000 },
+    );
+    const cards = () => document.querySelectorAll('.payment-method');
+    expect(cards()).toHaveLength(2);
+    // The methods' and networks' names head the cards: the rest is read.
+    cards().forEach((card) => expectNoEnglish(without(card, 'h3, .text-muted.small'), language));
+    // The unused method opens the payout address form, which says what is missing.
+    await user.click(
+      screen.getByRole('switch', { name: t('method.use', { method: 'TRX (Tron)' }) }),
+    );
+    const enable = await screen.findByRole('dialog', { name: t('method.enterPayout') });
+    await user.click(within(enable).getByRole('button', { name: t('kyc.submit') }));
+    expect(await within(enable).findByText(t('payout.required'))).toBeInTheDocument();
+    expectNoEnglish(enable, language);
+    await user.click(within(enable).getByRole('button', { name: t('kyc.cancel') }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user.click(deposit);
+    const wallet = await screen.findByRole('dialog', { name: t('method.depositWallet') });
+    expectNoEnglish(wallet, language);
+    await user.click(within(wallet).getByRole('button', { name: t('depositWallet.editOf') }));
+    expect(within(wallet).getByLabelText(t('payout.label'))).toBeInTheDocument();
+    expectNoEnglish(wallet, language);
+    await user.click(within(wallet).getAllByRole('button', { name: t('common.close') })[0]!);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user.click(screen.getByRole('button', { name: t('method.operationalWallet') }));
+    const operational = await screen.findByRole('dialog', {
+      name: t('method.operationalWallet'),
+    });
+    expect(await within(operational).findByText('3.500000')).toBeInTheDocument();
+    expectNoEnglish(operational, language);
+  });
+
+  test("an app's Payment Setting: the operational wallet before it is ready", async () => {
+    const user = userEvent.setup();
+    server.use(
+      reply('getAppDetails', {
+        status: true,
+        data: makeAppDetails({ user_payment_methods: [makeUsedMethod({ gas_address: null })] }),
+      }),
+    );
+    renderSignedIn('/app/my-app/app_1/payment-setting');
+    await user.click(
+      await screen.findByRole(
+        'button',
+        { name: t('method.operationalWallet') },
+        { timeout: 10_000 },
+      ),
+    );
+    expect(await screen.findByText(t('method.gasNotReady'))).toBeInTheDocument();
+    expectNoEnglish(document.querySelector('.Toastify') ?? document.body, language);
+  });
+  test("an app's App Keys: the form submitted empty, the new key, the gateway's start and both dialogs", async () => {
+    const user = userEvent.setup();
+    renderSignedIn('/app/my-app/app_1/app-keys');
+    const submit = await screen.findByRole(
+      'button',
+      { name: t('kyc.submit') },
+      { timeout: 10_000 },
+    );
+    await screen.findByRole('cell', { name: 'Checkout server' });
+    await user.click(submit);
+    expect(await screen.findByText(t('keys.nameRequired'))).toBeInTheDocument();
+    expect(screen.getByText(t('keys.minOnePermission'))).toBeInTheDocument();
+    // The permissions' titles are the server's, and the examples are code: the rest is read.
+    const data = 'code, textarea, .permission-checks label, td.small, .key-name-cell, strong';
+    const content = () => document.querySelector('.app-detail__content') ?? document.body;
+    expectNoEnglish(without(content(), data), language);
+    await user.click(
+      screen.getByRole('button', {
+        name: t('keys.editPermissionsOf', { name: 'Checkout server' }),
+      }),
+    );
+    const edit = await screen.findByRole('dialog', { name: t('keys.editPermissions') });
+    expectNoEnglish(without(edit, data), language);
+    await user.click(within(edit).getAllByRole('button', { name: t('common.close') })[0]!);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user.click(
+      screen.getByRole('button', { name: t('keys.revokeOf', { name: 'Checkout server' }) }),
+    );
+    const revoke = await screen.findByRole('dialog', { name: t('keys.revokeTitle') });
+    expectNoEnglish(without(revoke, 'strong'), language);
+    await user.click(within(revoke).getByRole('button', { name: t('kyc.cancel') }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user.type(screen.getByLabelText(t('keys.name')), 'New key');
+    await user.click(screen.getAllByRole('checkbox')[0]!);
+    await user.click(screen.getByRole('button', { name: t('kyc.submit') }));
+    expect(await screen.findByText(t('keys.copyNow'))).toBeInTheDocument();
+    expectNoEnglish(without(content(), data), language);
+  });
+
+  test("an app's Transaction: its accounts with the test deposit, its receives with their details, its sends", async () => {
+    const user = userEvent.setup();
+    server.use(
+      reply('getAppDetails', {
+        status: true,
+        data: makeAppDetails({
+          receive: makePage('receive', [
+            makeReceive(1, { deposit_status: 5 }),
+            makeReceive(2, { deposit_status: 3, flag: 'wrong_network' }),
+          ]),
+          send: makePage('send', [makeSend(1, { status: 6, refund_id: 'rf_1' }), makeSend(2)]),
+        }),
+      }),
+    );
+    renderSignedIn('/app/my-app/app_1/transaction');
+    const accounts = await screen.findByRole(
+      'table',
+      { name: t('tx.accounts') },
+      { timeout: 10_000 },
+    );
+    await within(accounts).findByRole('cell', { name: 'CUST-101' });
+    const content = () => document.querySelector('.app-detail__content') ?? document.body;
+    expectNoEnglish(content(), language);
+    await user.click(
+      screen.getByRole('button', { name: t('testDeposit.titleOf', { id: 'CUST-101' }) }),
+    );
+    const test = await screen.findByRole('dialog', { name: t('testDeposit.title') });
+    await user.click(within(test).getByRole('button', { name: t('testDeposit.send') }));
+    expect(await within(test).findByText(t('testDeposit.amountRequired'))).toBeInTheDocument();
+    expectNoEnglish(test, language);
+    await user.click(within(test).getByRole('button', { name: t('kyc.cancel') }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user.click(screen.getByRole('button', { name: t('tx.receive') }));
+    const receives = await screen.findByRole('table', { name: t('tx.received') });
+    expect(
+      await within(receives).findAllByRole('button', { name: t('tx.reinitiate') }),
+    ).toHaveLength(1);
+    expectNoEnglish(content(), language);
+    await user.click(within(receives).getAllByText(t('tx.details'))[0]!);
+    const details = await screen.findByRole('dialog', { name: t('tx.title') });
+    expectNoEnglish(details, language);
+    await user.click(within(details).getAllByRole('button', { name: t('common.close') })[0]!);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user.click(screen.getByRole('button', { name: t('tx.send') }));
+    const sends = await screen.findByRole('table', { name: t('tx.sent') });
+    expect(await within(sends).findByText(t('tx.refund'))).toBeInTheDocument();
+    expectNoEnglish(content(), language);
+  });
+
+  test("an app's IPN logs and a delivery's details", async () => {
+    const user = userEvent.setup();
+    renderSignedIn('/app/my-app/app_1/ipn-logs');
+    const logs = await screen.findByRole('table', { name: t('ipn.caption') }, { timeout: 10_000 });
+    await user.click(await within(logs).findByRole('button', { name: t('appCard.viewDetails') }));
+    // The event's name (the dialog's title), the payload and the receiver's answers are data.
+    expectNoEnglish(
+      without(document.querySelector('.app-detail__content') ?? logs, 'code'),
+      language,
+    );
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText(t('ipn.attempts'))).toBeInTheDocument();
+    expect(within(dialog).getByRole('region', { name: t('json.label') })).toBeInTheDocument();
+    expectNoEnglish(
+      without(dialog, 'code, pre, .json-view > *, .modal-title, tbody td:nth-child(3)'),
+      language,
+    );
+  });
+  test("an app's Invoices: the list, its filters and its nav", async () => {
+    renderSignedIn('/app/my-app/app_1/invoices');
+    const list = await screen.findByRole('table', { name: t('tab.invoices') }, { timeout: 10_000 });
+    await within(list).findAllByRole('row');
+    expect(await within(list).findAllByText(t('invStatus.settled'))).not.toHaveLength(0);
+    // The invoices' ids and order ids are data: the rest is read.
+    const content = document.querySelector('.app-detail__content') ?? list;
+    expectNoEnglish(without(content, '.font-monospace, td.text-break'), language);
   });
 });

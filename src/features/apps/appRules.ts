@@ -1,21 +1,49 @@
 import type { GetAppDetailsApiArg, ReceiveTransaction, SendTransaction } from '../../api/apps';
 import type { StatusNames } from '../../components/StatusBadge';
 import { APP_MESSAGES } from '../../shared/apps';
-import type { MessageKey } from '../../i18n/i18n';
+import { t, type MessageKey } from '../../i18n/i18n';
 
 // Client-side rules and names of the apps screens: the app form, its keys, payout addresses and
 // the app detail's lists and tabs.
 
+/**
+ * The forms' and toasts' messages in the language in use. The shared ones (APP_MESSAGES) are
+ * what the server says too, in English.
+ */
 export const MSG = {
   ...APP_MESSAGES,
-  gasNotReady: 'Oprational Wallet is not Ready Yet,Please try After sometime',
-  addressCopied: 'Address Copied Successfully',
-  keyCopied: 'Key Copied Succefully',
+  get payoutRequired() {
+    return t('payout.required');
+  },
+  get invalidAddress() {
+    return t('payout.invalid');
+  },
+  get gasNotReady() {
+    return t('method.gasNotReady');
+  },
+  get addressCopied() {
+    return t('method.addressCopied');
+  },
+  get keyNameRequired() {
+    return t('keys.nameRequired');
+  },
+  get minOnePermission() {
+    return t('keys.minOnePermission');
+  },
+  get keyCopied() {
+    return t('keys.copied');
+  },
   // Test deposits (not in the spec: the gateway's test mode); the first two are the contract's.
-  amountRequired: 'Amount is required',
-  amountDecimals: 'Enter an amount with at most 6 decimals',
-  amountPositive: 'Enter an amount more than 0 and at most 1000000.',
-} as const;
+  get amountRequired() {
+    return t('testDeposit.amountRequired');
+  },
+  get amountDecimals() {
+    return t('testDeposit.amountDecimals');
+  },
+  get amountPositive() {
+    return t('testDeposit.amountPositive');
+  },
+};
 
 /**
  * The loose URL pattern checked while typing (it warns, it does not block submit): an optional
@@ -49,36 +77,48 @@ export function testAmountError(value: string): string | undefined {
   return Number(value) > 0 ? undefined : MSG.amountPositive;
 }
 
+/** A status's name in the language in use, and its colour. */
+const named = (key: MessageKey, bg: string) => ({
+  get label() {
+    return t(key);
+  },
+  bg,
+});
+
 /** The first three states, the same for receives and sends. */
 const QUEUE_STATUS = {
-  0: { label: 'Pending', bg: 'secondary' },
-  1: { label: 'Completed', bg: 'success' },
-  2: { label: 'Queued for Verification', bg: 'info' },
-} as const;
+  0: named('wallet.pending', 'secondary'),
+  1: named('txStatus.completed', 'success'),
+  2: named('txStatus.queued', 'info'),
+};
 
 /**
  * A payment or deposit in another method than the one asked for: the same coin or token on
  * another EVM chain, or another coin or token.
  */
 export const STRAY_FLAG: Readonly<Record<'wrong_network' | 'wrong_asset', string>> = {
-  wrong_network: 'Wrong network',
-  wrong_asset: 'Wrong token',
+  get wrong_network() {
+    return t('stray.wrongNetwork');
+  },
+  get wrong_asset() {
+    return t('stray.wrongAsset');
+  },
 };
 
 export const DEPOSIT_STATUS: StatusNames<ReceiveTransaction['deposit_status']> = {
   ...QUEUE_STATUS,
-  3: { label: 'Hash Verified (Awaiting Gas)', bg: 'info' },
-  4: { label: 'Gas Transferred (Awaiting Collect)', bg: 'info' },
-  5: { label: 'Failed', bg: 'danger' },
+  3: named('txStatus.hashVerified', 'info'),
+  4: named('txStatus.gasTransferred', 'info'),
+  5: named('txStatus.failed', 'danger'),
 };
 
 export const SEND_STATUS: StatusNames<SendTransaction['status']> = {
   ...QUEUE_STATUS,
-  3: { label: 'Processing Transfer', bg: 'info' },
-  4: { label: 'Energy Transferred', bg: 'info' },
-  5: { label: 'Awaiting Blockchain Confirmation', bg: 'info' },
-  6: { label: 'Unsuccessful', bg: 'danger' },
-  7: { label: 'Cancelled', bg: 'dark' },
+  3: named('txStatus.processing', 'info'),
+  4: named('txStatus.energy', 'info'),
+  5: named('txStatus.awaitingChain', 'info'),
+  6: named('txStatus.unsuccessful', 'danger'),
+  7: named('txStatus.cancelled', 'dark'),
 };
 
 /** Deposits that can be re-initiated; withdrawals that can be cancelled or re-initiated. */

@@ -12,24 +12,47 @@ import {
   MARKABLE_FROM,
   TOKEN_CURRENCIES,
 } from '../../shared/invoices';
+import { t, type MessageKey } from '../../i18n/i18n';
 
 // The Invoices tab's names and rules (not in the spec: the Invoices extension of the app detail).
 
+/** A status's name in the language in use, and its colours. */
+const named = (key: MessageKey, bg: string, text?: 'dark') => ({
+  get label() {
+    return t(key);
+  },
+  bg,
+  ...(text ? { text } : {}),
+});
+
 export const INVOICE_STATUS: StatusNames<InvoiceStatus> = {
-  new: { label: 'New', bg: 'secondary' },
-  processing: { label: 'Processing', bg: 'info' },
-  settled: { label: 'Settled', bg: 'success' },
-  expired: { label: 'Expired', bg: 'warning', text: 'dark' },
-  invalid: { label: 'Invalid', bg: 'danger' },
+  new: named('invStatus.new', 'secondary'),
+  processing: named('invStatus.processing', 'info'),
+  settled: named('invStatus.settled', 'success'),
+  expired: named('invStatus.expired', 'warning', 'dark'),
+  invalid: named('invStatus.invalid', 'danger'),
 };
 
+/** An exception flag's name, in the language in use. */
 export const INVOICE_EXCEPTION: Readonly<Record<InvoiceException, string>> = {
-  paid_partial: 'Paid partial',
-  paid_over: 'Paid over',
-  paid_late: 'Paid late',
-  marked: 'Marked',
-  partially_refunded: 'Partially refunded',
-  refunded: 'Refunded',
+  get paid_partial() {
+    return t('invException.paidPartial');
+  },
+  get paid_over() {
+    return t('invException.paidOver');
+  },
+  get paid_late() {
+    return t('invException.paidLate');
+  },
+  get marked() {
+    return t('invException.marked');
+  },
+  get partially_refunded() {
+    return t('invException.partiallyRefunded');
+  },
+  get refunded() {
+    return t('invException.refunded');
+  },
 };
 
 export const TIMELINE_EVENT: Readonly<Record<InvoiceTimelineEntry['event'], string>> = {

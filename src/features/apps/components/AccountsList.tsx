@@ -7,28 +7,30 @@ import { ListTable } from './ListTable';
 import { TestDepositModal } from './TestDepositModal';
 import { usePagedList } from './usePagedList';
 import { DownloadCsvButton } from '../../../components/DownloadCsvButton';
+import { useT, type Translate } from '../../../i18n/i18n';
 
-const COLUMNS: Column<Account>[] = [
-  { header: 'Client Id', className: 'text-nowrap', cell: (account) => account.unique_id },
+const columns = (t: Translate): Column<Account>[] => [
+  { header: t('tx.clientId'), className: 'text-nowrap', cell: (account) => account.unique_id },
   {
-    header: 'Address',
+    header: t('tx.address'),
     className: 'font-monospace small text-break',
     cell: (account) => account.address,
   },
   {
-    header: 'Created Date',
+    header: t('tx.createdDate'),
     className: 'text-nowrap',
     cell: (account) => formatDate(account.created_at),
   },
 ];
 
 export function AccountsList({ appId }: { appId: string }) {
+  const t = useT();
   const list = usePagedList(appId, 'accounts');
   const [testing, setTesting] = useState<Account | null>(null);
   // Test deposits exist only on the local chain; on a real chain the column is absent.
   const testable = list.page?.data.some((account) => account.test_methods.length > 0) ?? false;
   const test: Column<Account> = {
-    header: 'Test',
+    header: t('tx.test'),
     className: 'text-nowrap',
     cell: (account) =>
       account.test_methods.length > 0 && (
@@ -36,9 +38,9 @@ export function AccountsList({ appId }: { appId: string }) {
           size="sm"
           variant="outline-primary"
           onClick={() => setTesting(account)}
-          aria-label={`Send test deposit to ${account.unique_id}`}
+          aria-label={t('testDeposit.titleOf', { id: account.unique_id })}
         >
-          Send test deposit
+          {t('testDeposit.title')}
         </Button>
       ),
   };
@@ -46,8 +48,8 @@ export function AccountsList({ appId }: { appId: string }) {
     <>
       <DownloadCsvButton kind="accounts" appId={appId} />
       <ListTable
-        caption="Generated accounts"
-        columns={testable ? [...COLUMNS, test] : COLUMNS}
+        caption={t('tx.accounts')}
+        columns={testable ? [...columns(t), test] : columns(t)}
         rowKey={(account) => account.id}
         {...list}
       />

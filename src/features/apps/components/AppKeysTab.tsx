@@ -25,12 +25,14 @@ import { NewKeyPanel } from './NewKeyPanel';
 import { PermissionChecks } from './PermissionChecks';
 import { RevokeKeyButton } from './RevokeKeyButton';
 import { BusyButton } from '../../../components/BusyButton';
+import { useT } from '../../../i18n/i18n';
 
 /**
  * Key name + permissions form, the new key shown once, how to call the gateway with it, and the
  * table of live keys.
  */
 export function AppKeysTab({ appId, livemode }: { appId: string; livemode: boolean }) {
+  const t = useT();
   const permissions = useListTokenPermissionsQuery();
   const keys = useListTokensQuery({ appid: appId });
   const [generate, { isLoading }] = useGenerateApiKeyMutation();
@@ -64,19 +66,19 @@ export function AppKeysTab({ appId, livemode }: { appId: string; livemode: boole
     permissions.data?.data.find((p) => p.value === value)?.title ?? value;
 
   const columns: Column<ApiKey>[] = [
-    { header: 'Key Name', className: 'key-name-cell', cell: (key) => key.token_name },
+    { header: t('keys.name'), className: 'key-name-cell', cell: (key) => key.token_name },
     {
-      header: 'Created Time',
+      header: t('keys.created'),
       className: 'text-nowrap',
       cell: (key) => formatDateTime(key.created_at),
     },
     {
-      header: 'Permissions',
+      header: t('keys.permissions'),
       className: 'small text-muted',
       cell: (key) => key.abilities.map(titleOf).join(', '),
     },
     {
-      header: 'Action',
+      header: t('history.action'),
       className: 'key-actions-cell',
       cell: (key) => (
         <div className="d-flex flex-wrap gap-2">
@@ -84,9 +86,9 @@ export function AppKeysTab({ appId, livemode }: { appId: string; livemode: boole
             size="sm"
             variant="outline-primary"
             onClick={() => setEditing(key)}
-            aria-label={`Edit Permissions of ${key.token_name}`}
+            aria-label={t('keys.editPermissionsOf', { name: key.token_name })}
           >
-            Edit Permissions
+            {t('keys.editPermissions')}
           </Button>
           <RevokeKeyButton appId={appId} apiKey={key} />
         </div>
@@ -103,8 +105,11 @@ export function AppKeysTab({ appId, livemode }: { appId: string; livemode: boole
           ) : (
             <Form noValidate onSubmit={(event) => void submit(event)}>
               <Form.Group controlId="key-name" className="mb-3">
-                <Form.Label>Key Name</Form.Label>
-                <Form.Control {...form.bind('token_name')} placeholder="Checkout server" />
+                <Form.Label>{t('keys.name')}</Form.Label>
+                <Form.Control
+                  {...form.bind('token_name')}
+                  placeholder={t('keys.namePlaceholder')}
+                />
                 <Form.Control.Feedback type="invalid">
                   {form.errors.token_name}
                 </Form.Control.Feedback>
@@ -120,7 +125,7 @@ export function AppKeysTab({ appId, livemode }: { appId: string; livemode: boole
                 }}
               />
               <BusyButton type="submit" className="mt-3" busy={isLoading}>
-                Submit
+                {t('kyc.submit')}
               </BusyButton>
             </Form>
           )}
@@ -133,12 +138,12 @@ export function AppKeysTab({ appId, livemode }: { appId: string; livemode: boole
         <Card.Body>
           <div className="table-responsive">
             <Table hover className={`${DATA_TABLE_CLASS} align-middle mb-0`}>
-              <caption className="visually-hidden">API keys</caption>
+              <caption className="visually-hidden">{t('keys.caption')}</caption>
               <DataTableHead columns={columns} />
               <tbody>
                 <QueryState
                   query={keys}
-                  what="the API keys"
+                  what={t('keys.what')}
                   colSpan={columns.length}
                   isEmpty={(list) => list.data.length === 0}
                 >

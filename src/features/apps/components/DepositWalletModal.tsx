@@ -12,6 +12,8 @@ import { shorten } from '../../../lib/mask';
 import { MSG } from '../appRules';
 import { PayoutAddressForm } from './PayoutAddressForm';
 import { TitledModal } from '../../../components/TitledModal';
+import { useT } from '../../../i18n/i18n';
+import { withNodes } from '../../../i18n/withNodes';
 
 interface Props {
   show: boolean;
@@ -23,6 +25,7 @@ interface Props {
 
 /** The payout (collect) address of a method in use, shortened, with an edit control. */
 export function DepositWalletModal({ show, onHide, appId, method, used }: Props) {
+  const t = useT();
   const [editing, setEditing] = useState(false);
   const [update, { isLoading }] = useUpdatePaymentMethodMutation();
 
@@ -44,16 +47,16 @@ export function DepositWalletModal({ show, onHide, appId, method, used }: Props)
   };
 
   return (
-    <TitledModal show={show} onHide={close} title={'Deposit Wallet'}>
+    <TitledModal show={show} onHide={close} title={t('method.depositWallet')}>
       <Modal.Body>
         <p className="small text-muted mb-2">
-          Payout address for {method.name} ({method.network_name})
+          {t('depositWallet.payoutFor', { method: method.name, network: method.network_name })}
         </p>
         {editing ? (
           <PayoutAddressForm
             networkType={method.network_type}
             initial={used.collect_address}
-            submitLabel="Save"
+            submitLabel={t('depositWallet.save')}
             submitting={isLoading}
             onSubmit={save}
             onCancel={() => setEditing(false)}
@@ -66,22 +69,26 @@ export function DepositWalletModal({ show, onHide, appId, method, used }: Props)
             <CopyButton
               value={used.collect_address}
               successText={MSG.addressCopied}
-              label="Copy address"
+              label={t('wallet.copyAddress')}
             />
             <Button
               size="sm"
               variant="outline-primary"
               onClick={() => setEditing(true)}
-              aria-label="Edit payout address"
+              aria-label={t('depositWallet.editOf')}
             >
-              Edit
+              {t('depositWallet.edit')}
             </Button>
           </div>
         )}
         {used.payout_hold_until && (
           <p className="small text-warning-emphasis mt-2 mb-0">
-            This payout address was changed: sweeps to it and this app&apos;s withdrawals are held
-            until <DateTime value={used.payout_hold_until} />.
+            {withNodes(
+              t,
+              'depositWallet.held',
+              {},
+              { when: <DateTime value={used.payout_hold_until} /> },
+            )}
           </p>
         )}
       </Modal.Body>

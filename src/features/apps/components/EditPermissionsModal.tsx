@@ -6,6 +6,8 @@ import { MSG } from '../appRules';
 import { PermissionChecks } from './PermissionChecks';
 import { TitledModal } from '../../../components/TitledModal';
 import { BusyButton } from '../../../components/BusyButton';
+import { useT } from '../../../i18n/i18n';
+import { withNodes } from '../../../i18n/withNodes';
 
 interface Props {
   appId: string;
@@ -15,8 +17,9 @@ interface Props {
 }
 
 export function EditPermissionsModal({ appId, apiKey, permissions, onHide }: Props) {
+  const t = useT();
   return (
-    <TitledModal show={apiKey !== null} onHide={onHide} title={'Edit Permissions'}>
+    <TitledModal show={apiKey !== null} onHide={onHide} title={t('keys.editPermissions')}>
       {apiKey && (
         <EditPermissionsBody
           key={apiKey.id}
@@ -41,6 +44,7 @@ function EditPermissionsBody({
   permissions: TokenPermission[];
   onDone: () => void;
 }) {
+  const t = useT();
   const [selected, setSelected] = useState<string[]>(apiKey.abilities);
   const [error, setError] = useState<string>();
   const [update, { isLoading }] = useUpdatePermissionsMutation();
@@ -66,7 +70,7 @@ function EditPermissionsBody({
     <>
       <Modal.Body>
         <p className="mb-3 text-break">
-          Key: <strong>{apiKey.token_name}</strong>
+          {withNodes(t, 'keys.key', {}, { name: <strong>{apiKey.token_name}</strong> })}
         </p>
         <PermissionChecks
           idPrefix={`edit-${apiKey.id}`}
@@ -81,10 +85,10 @@ function EditPermissionsBody({
       </Modal.Body>
       <Modal.Footer>
         <Button variant="outline-secondary" onClick={onDone}>
-          Close
+          {t('common.close')}
         </Button>
         <BusyButton onClick={() => void save()} busy={isLoading}>
-          Save Changes
+          {t('keys.save')}
         </BusyButton>
       </Modal.Footer>
     </>

@@ -2,6 +2,8 @@ import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import { CopyButton } from '../../../components/CopyButton';
+import { useT } from '../../../i18n/i18n';
+import { withNodes } from '../../../i18n/withNodes';
 
 /** Where the server answers the gateway API, on the portal's own origin (server/src/gateway). */
 const GATEWAY_PATH = '/gateway/v1';
@@ -20,6 +22,7 @@ export function GatewayQuickStart({
   apiKey: string | null;
   livemode: boolean;
 }) {
+  const t = useT();
   const baseUrl = `${window.location.origin}${GATEWAY_PATH}`;
   const key = apiKey ?? KEY_PLACEHOLDER[livemode ? 'live' : 'test'];
   const example = `curl -H "Authorization: Bearer ${key}" ${baseUrl}/methods`;
@@ -27,10 +30,10 @@ export function GatewayQuickStart({
     <Card className="mb-4">
       <Card.Body>
         <Card.Title as="h3" className="h6 fw-semibold">
-          Gateway API
+          {t('gateway.title')}
         </Card.Title>
         <Form.Group controlId="gateway-base-url" className="mb-3">
-          <Form.Label>Base URL</Form.Label>
+          <Form.Label>{t('gateway.baseUrl')}</Form.Label>
           <InputGroup>
             <Form.Control
               value={baseUrl}
@@ -40,16 +43,16 @@ export function GatewayQuickStart({
             />
             <CopyButton
               value={baseUrl}
-              label="Copy base URL"
+              label={t('gateway.copyBaseUrl')}
               variant="outline-primary"
               size={undefined}
             >
-              Copy
+              {t('copy.label')}
             </CopyButton>
           </InputGroup>
         </Form.Group>
         <Form.Group controlId="gateway-example" className="mb-2">
-          <Form.Label>Example request</Form.Label>
+          <Form.Label>{t('gateway.example')}</Form.Label>
           {/* Full width, the copy button under it: the command wraps over a few lines on a phone. */}
           <Form.Control
             as="textarea"
@@ -60,15 +63,24 @@ export function GatewayQuickStart({
             onFocus={(e) => e.target.select()}
           />
         </Form.Group>
-        <CopyButton value={example} label="Copy example" variant="outline-primary" className="mb-3">
-          Copy
+        <CopyButton
+          value={example}
+          label={t('gateway.copyExample')}
+          variant="outline-primary"
+          className="mb-3"
+        >
+          {t('copy.label')}
         </CopyButton>
         <p className="small text-muted mb-2">
-          Send the key as <code>Authorization: Bearer</code> or <code>X-API-Key</code>, from your
-          servers only. Each operation needs its permission: this one needs Read payment methods.
+          {withNodes(
+            t,
+            'gateway.howTo',
+            {},
+            { bearer: <code>Authorization: Bearer</code>, header: <code>X-API-Key</code> },
+          )}
         </p>
         <a href={`${GATEWAY_PATH}/docs`} target="_blank" rel="noopener">
-          API reference
+          {t('gateway.reference')}
         </a>
       </Card.Body>
     </Card>

@@ -22,6 +22,7 @@ import { PaymentLinksList } from './PaymentLinksList';
 import { RefundsList } from './RefundsList';
 import { LIVE } from './usePagedList';
 import { DownloadCsvButton } from '../../../components/DownloadCsvButton';
+import { useT } from '../../../i18n/i18n';
 
 const STATUSES = Object.keys(INVOICE_STATUS) as InvoiceStatus[];
 
@@ -59,6 +60,7 @@ function listArg(appId: string, filters: Filters): ListAppInvoicesApiArg {
  * when the URL names it (?invoice=, ?link=), with Create Invoice and Create payment link.
  */
 export function InvoicesTab({ details }: { details: AppDetails }) {
+  const t = useT();
   const appId = details.app_data.id;
   const [params, setParams] = useSearchParams();
   const invoice = params.get('invoice');
@@ -96,25 +98,20 @@ export function InvoicesTab({ details }: { details: AppDetails }) {
   }
   return (
     <>
-      <Nav
-        as="nav"
-        variant="underline"
-        className="invoices-nav mb-3"
-        aria-label="Invoices, payment links and refunds"
-      >
+      <Nav as="nav" variant="underline" className="invoices-nav mb-3" aria-label={t('inv.nav')}>
         <Nav.Item>
           <Nav.Link as={Link} to="?" {...here(!links && !refunds)}>
-            Invoices
+            {t('tab.invoices')}
           </Nav.Link>
         </Nav.Item>
         <Nav.Item>
           <Nav.Link as={Link} to="?view=links" {...here(links)}>
-            Payment links
+            {t('inv.links')}
           </Nav.Link>
         </Nav.Item>
         <Nav.Item>
           <Nav.Link as={Link} to="?view=refunds" {...here(refunds)}>
-            Refunds
+            {t('inv.refunds')}
           </Nav.Link>
         </Nav.Item>
       </Nav>
@@ -126,6 +123,7 @@ export function InvoicesTab({ details }: { details: AppDetails }) {
 }
 
 function InvoiceList({ appId, onOpen }: { appId: string; onOpen: (id: string) => void }) {
+  const t = useT();
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [creating, setCreating] = useState(false);
   const first = useMemo(() => listArg(appId, filters), [appId, filters]);
@@ -136,17 +134,17 @@ function InvoiceList({ appId, onOpen }: { appId: string; onOpen: (id: string) =>
     LIVE,
   );
 
-  const columns = invoiceColumns(onOpen);
+  const columns = invoiceColumns(t, onOpen);
 
   return (
     <>
       <div className="d-flex justify-content-end mb-3">
-        <Button onClick={() => setCreating(true)}>Create Invoice</Button>
+        <Button onClick={() => setCreating(true)}>{t('inv.create')}</Button>
       </div>
       <InvoiceFilters onApply={setFilters} />
       <DownloadCsvButton kind="invoices" appId={appId} filters={first} />
       <ListTable
-        caption="Invoices"
+        caption={t('tab.invoices')}
         columns={columns}
         rowKey={(invoice) => invoice.id}
         page={data?.data}
@@ -163,6 +161,7 @@ function InvoiceList({ appId, onOpen }: { appId: string; onOpen: (id: string) =>
 }
 
 function InvoiceFilters({ onApply }: { onApply: (filters: Filters) => void }) {
+  const t = useT();
   const [typed, setTyped] = useState<Filters>(NO_FILTERS);
   const set = (key: keyof Filters) => (event: { target: { value: string } }) =>
     setTyped((current) => ({ ...current, [key]: event.target.value }));
@@ -171,13 +170,13 @@ function InvoiceFilters({ onApply }: { onApply: (filters: Filters) => void }) {
     onApply(typed);
   };
   return (
-    <Form className="invoice-filters mb-3" onSubmit={apply} aria-label="Filter invoices">
+    <Form className="invoice-filters mb-3" onSubmit={apply} aria-label={t('inv.filter')}>
       <Row className="g-2 align-items-end">
         <Col xs={6} md={3}>
           <Form.Group controlId="invoice-filter-status">
-            <Form.Label className="small mb-1">Status</Form.Label>
+            <Form.Label className="small mb-1">{t('wallet.status')}</Form.Label>
             <Form.Select size="sm" value={typed.status} onChange={set('status')}>
-              <option value="">All</option>
+              <option value="">{t('inv.all')}</option>
               {STATUSES.map((status) => (
                 <option key={status} value={status}>
                   {INVOICE_STATUS[status].label}
@@ -188,7 +187,7 @@ function InvoiceFilters({ onApply }: { onApply: (filters: Filters) => void }) {
         </Col>
         <Col xs={6} md={3}>
           <Form.Group controlId="invoice-filter-order">
-            <Form.Label className="small mb-1">Order Id</Form.Label>
+            <Form.Label className="small mb-1">{t('inv.orderId')}</Form.Label>
             <Form.Control
               size="sm"
               value={typed.orderId}
@@ -199,19 +198,19 @@ function InvoiceFilters({ onApply }: { onApply: (filters: Filters) => void }) {
         </Col>
         <Col xs={6} md={2}>
           <Form.Group controlId="invoice-filter-from">
-            <Form.Label className="small mb-1">Created from</Form.Label>
+            <Form.Label className="small mb-1">{t('inv.from')}</Form.Label>
             <Form.Control size="sm" type="date" value={typed.from} onChange={set('from')} />
           </Form.Group>
         </Col>
         <Col xs={6} md={2}>
           <Form.Group controlId="invoice-filter-to">
-            <Form.Label className="small mb-1">Created to</Form.Label>
+            <Form.Label className="small mb-1">{t('inv.to')}</Form.Label>
             <Form.Control size="sm" type="date" value={typed.to} onChange={set('to')} />
           </Form.Group>
         </Col>
         <Col xs={12} md={2} className="d-flex gap-2">
           <Button type="submit" size="sm" variant="outline-primary">
-            Filter
+            {t('inv.apply')}
           </Button>
           <Button
             size="sm"
@@ -221,7 +220,7 @@ function InvoiceFilters({ onApply }: { onApply: (filters: Filters) => void }) {
               onApply(NO_FILTERS);
             }}
           >
-            Reset
+            {t('inv.reset')}
           </Button>
         </Col>
       </Row>

@@ -20,48 +20,54 @@ import { DateTime } from '../../../components/DateTime';
 import { usePagedList } from './usePagedList';
 import { TitledModal } from '../../../components/TitledModal';
 import { DownloadCsvButton } from '../../../components/DownloadCsvButton';
+import { useT, type MessageKey } from '../../../i18n/i18n';
+import { withNodes } from '../../../i18n/withNodes';
 
-const STATUS: Record<WebhookDeliveryStatus, { label: string; bg: string }> = {
-  pending: { label: 'Pending', bg: 'secondary' },
-  retrying: { label: 'Retrying', bg: 'warning' },
-  delivered: { label: 'Delivered', bg: 'success' },
-  failed: { label: 'Failed', bg: 'danger' },
+const STATUS: Record<WebhookDeliveryStatus, { label: MessageKey; bg: string }> = {
+  pending: { label: 'wallet.pending', bg: 'secondary' },
+  retrying: { label: 'ipnStatus.retrying', bg: 'warning' },
+  delivered: { label: 'ipnStatus.delivered', bg: 'success' },
+  failed: { label: 'txStatus.failed', bg: 'danger' },
 };
 
 function DeliveryStatus({ status }: { status: WebhookDeliveryStatus }) {
+  const t = useT();
   const { label, bg } = STATUS[status];
   return (
     <Badge bg={bg} text={bg === 'warning' ? 'dark' : undefined}>
-      {label}
+      {t(label)}
     </Badge>
   );
 }
 
 /** IPN Logs: the app's webhook deliveries; View Details shows the signed payload and attempts. */
 export function IpnLogsTab({ appId }: { appId: string }) {
+  const t = useT();
   const list = usePagedList(appId, 'callback_data');
   const [shown, setShown] = useState<IpnLog | null>(null);
   const columns: Column<IpnLog>[] = [
-    { header: 'Client Id', className: 'text-nowrap', cell: (log) => log.unique_id || '—' },
+    { header: t('tx.clientId'), className: 'text-nowrap', cell: (log) => log.unique_id || '—' },
     {
-      header: 'Event',
+      header: t('ipn.event'),
       cell: (log) => (
         <>
           <code>{log.event}</code>
-          {log.redelivery && <span className="small text-muted ms-1">(redelivery)</span>}
+          {log.redelivery && (
+            <span className="small text-muted ms-1">{t('ipn.redeliveryNote')}</span>
+          )}
         </>
       ),
     },
     {
-      header: 'Time',
+      header: t('dashboard.time'),
       className: 'time-cell',
       cell: (log) => <DateTime value={log.created_at} />,
     },
-    { header: 'Status', cell: (log) => <DeliveryStatus status={log.status} /> },
+    { header: t('wallet.status'), cell: (log) => <DeliveryStatus status={log.status} /> },
     { header: 'HTTP', numeric: true, cell: (log) => log.http_code ?? '—' },
-    { header: 'Attempts', numeric: true, cell: (log) => log.attempts },
+    { header: t('ipn.attempts'), numeric: true, cell: (log) => log.attempts },
     {
-      header: 'Action',
+      header: t('history.action'),
       cell: (log) => (
         <Button
           size="sm"
@@ -69,7 +75,7 @@ export function IpnLogsTab({ appId }: { appId: string }) {
           className="text-nowrap"
           onClick={() => setShown(log)}
         >
-          View Details
+          {t('appCard.viewDetails')}
         </Button>
       ),
     },
@@ -77,12 +83,12 @@ export function IpnLogsTab({ appId }: { appId: string }) {
   return (
     <>
       <DownloadCsvButton kind="ipn_logs" appId={appId} />
-      <ListTable caption="IPN logs" columns={columns} rowKey={(log) => log.id} {...list} />
+      <ListTable caption={t('ipn.caption')} columns={columns} rowKey={(log) => log.id} {...list} />
       <TitledModal
         show={shown !== null}
         onHide={() => setShown(null)}
         size="lg"
-        title={shown ? `${shown.event} · ${shown.unique_id || shown.id}` : 'IPN Details'}
+        title={shown ? `${shown.event} · ${shown.unique_id || shown.id}` : t('ipn.details')}
       >
         <Modal.Body>{shown && <DeliveryDetails log={shown} onRedelivered={setShown} />}</Modal.Body>
       </TitledModal>
@@ -97,6 +103,7 @@ function DeliveryDetails({
   log: IpnLog;
   onRedelivered: (log: IpnLog) => void;
 }) {
+  const t = useT();
   const details = useGetWebhookDeliveryQuery({ id: log.id });
   const [redeliver, redelivering] = useRedeliverWebhookMutation();
   const [outcome, setOutcome] = useState<WebhookDeliveryResponse | null>(null);
@@ -111,10 +118,8 @@ function DeliveryDetails({
     <>
       <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
         <DeliveryStatus status={log.status} />
-        {log.redelivery && <Badge bg="info">Redelivery</Badge>}
-        <span className="small text-muted">
-          {log.attempts} attempt{log.attempts === 1 ? '' : 's'}
-        </span>
+        {log.redelivery && <Badge bg="info">{t('ipn.redelivery')}</Badge>}
+        <span className="small text-muted">{t('ipn.attemptCount', { count: log.attempts })}</span>
         <BusyButton
           size="sm"
           variant="outline-primary"
@@ -123,40 +128,44 @@ function DeliveryDetails({
           disabled={log.pruned || redelivering.isLoading}
           onClick={() => void again()}
         >
-          Redeliver
+          {t('ipn.redeliver')}
         </BusyButton>
       </div>
       <DeliveryOutcome answer={outcome} className="mb-2" />
-      <h3 className="h6">Payload</h3>
+      <h3 className="h6">{t('ipn.payload')}</h3>
       {log.pruned ? (
         <p className="small text-muted" role="status">
-          The payload was pruned: request and response bodies are removed after the retention
-          period, so this delivery cannot be redelivered.
+          {t('ipn.pruned')}
         </p>
       ) : (
         <JsonView text={log.data} />
       )}
-      <QueryState query={details} what="the delivery">
+      <QueryState query={details} what={t('ipn.what')}>
         {({ data }) => (
           <>
             {data.last_error && <p className="small text-danger mt-2">{data.last_error}</p>}
             {data.next_attempt_at && (
               <p className="small mt-2">
-                Next attempt: <DateTime value={data.next_attempt_at} />
+                {withNodes(
+                  t,
+                  'ipn.nextAttempt',
+                  {},
+                  { when: <DateTime value={data.next_attempt_at} /> },
+                )}
               </p>
             )}
-            <h3 className="h6 mt-3">Attempts</h3>
+            <h3 className="h6 mt-3">{t('ipn.attempts')}</h3>
             {data.attempts_made.length === 0 ? (
-              <p className="small text-muted">Not attempted yet.</p>
+              <p className="small text-muted">{t('ipn.notAttempted')}</p>
             ) : (
               <Table size="sm" className="small">
                 <thead>
                   <tr>
                     <th>#</th>
-                    <th>Time</th>
-                    <th>Outcome</th>
+                    <th>{t('dashboard.time')}</th>
+                    <th>{t('ipn.outcome')}</th>
                     <th>HTTP</th>
-                    <th>Response</th>
+                    <th>{t('ipn.response')}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -178,8 +187,8 @@ function DeliveryDetails({
             )}
             {data.attempts_made.length > 0 && (
               <>
-                <h3 className="h6">Request headers (last attempt)</h3>
-                <pre className="small bg-light p-2 request-headers" aria-label="Request headers">
+                <h3 className="h6">{t('ipn.headersTitle')}</h3>
+                <pre className="small bg-light p-2 request-headers" aria-label={t('ipn.headers')}>
                   {Object.entries(data.attempts_made.at(-1)?.request_headers ?? {})
                     .map(([name, value]) => `${name}: ${value}`)
                     .join('\n')}

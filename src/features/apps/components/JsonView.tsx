@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useT } from '../../../i18n/i18n';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -43,12 +44,13 @@ function Value({ value }: { value: Json }): ReactNode {
  * payload scrolls inside its box, so the box is a named region a keyboard can focus and scroll.
  */
 export function JsonView({ text }: { text: string }) {
+  const t = useT();
   const parsed = parse(text);
   return (
     <div
       className="json-view font-monospace small"
       role="region"
-      aria-label="Log data"
+      aria-label={t('json.label')}
       tabIndex={0}
     >
       {parsed.ok ? <Value value={parsed.value} /> : <pre className="mb-0">{text}</pre>}

@@ -4,16 +4,18 @@ import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import { CopyButton } from '../../../components/CopyButton';
 import { MSG } from '../appRules';
+import { useT } from '../../../i18n/i18n';
 
 /** The new key, shown once: it is not stored in plaintext anywhere and cannot be shown again. */
 export function NewKeyPanel({ token, onBack }: { token: string; onBack: () => void }) {
+  const t = useT();
   return (
     <div>
       <Alert variant="warning" className="small">
-        Copy this key now. For your security it is shown only once and cannot be retrieved later.
+        {t('keys.copyNow')}
       </Alert>
       <Form.Group controlId="new-api-key">
-        <Form.Label>Your API Key</Form.Label>
+        <Form.Label>{t('keys.yours')}</Form.Label>
         <InputGroup>
           <Form.Control
             value={token}
@@ -24,14 +26,14 @@ export function NewKeyPanel({ token, onBack }: { token: string; onBack: () => vo
           <CopyButton
             value={token}
             successText={MSG.keyCopied}
-            label="Copy key"
+            label={t('security.copyKey')}
             variant="outline-primary"
             size={undefined}
           />
         </InputGroup>
       </Form.Group>
       <Button variant="secondary" className="mt-3" onClick={onBack}>
-        Go Back
+        {t('keys.back')}
       </Button>
     </div>
   );

@@ -11,6 +11,7 @@ import { MSG } from '../appRules';
 import { TitledModal } from '../../../components/TitledModal';
 import { BusyButton } from '../../../components/BusyButton';
 import { FundTestWalletButton } from './FundTestWalletButton';
+import { useT } from '../../../i18n/i18n';
 
 interface Props {
   show: boolean;
@@ -22,6 +23,7 @@ interface Props {
 
 /** The gas wallet that pays a method's network fees: QR, balances, explorer links, copy. */
 export function OperationalWalletModal({ show, onHide, appId, method, gasAddress }: Props) {
+  const t = useT();
   const chain = chainInfo(method.chain_id);
   const balance = useFetchBalanceQuery(
     { paymentMethodId: method.id, gasAddress, appDataId: appId },
@@ -32,25 +34,41 @@ export function OperationalWalletModal({ show, onHide, appId, method, gasAddress
     balance.isFetching ? '…' : balance.data ? formatCoinTotal(value) : '----';
 
   return (
-    <TitledModal show={show} onHide={onHide} title={'Operational Wallet'}>
+    <TitledModal show={show} onHide={onHide} title={t('method.operationalWallet')}>
       <Modal.Body>
         <p className="small text-muted">
-          Pays the network fees of {method.name} ({method.network_name}). Keep some{' '}
-          {chain?.nativeCoin ?? 'native coin'} in it.
+          {t('opWallet.pays', {
+            method: method.name,
+            network: method.network_name,
+            coin: chain?.nativeCoin ?? t('opWallet.nativeCoin'),
+          })}
         </p>
         <div className="text-center mb-3">
-          <QRCodeSVG value={gasAddress} size={128} level="L" title={`QR code of ${gasAddress}`} />
+          <QRCodeSVG
+            value={gasAddress}
+            size={128}
+            level="L"
+            title={t('wallet.qr', { address: gasAddress })}
+          />
         </div>
         <div className="d-flex flex-wrap align-items-center justify-content-center gap-2 mb-3">
           <code className="fs-6" title={gasAddress}>
             {shorten(gasAddress, 10, 10)}
           </code>
-          <CopyButton value={gasAddress} successText={MSG.addressCopied} label="Copy address" />
+          <CopyButton
+            value={gasAddress}
+            successText={MSG.addressCopied}
+            label={t('wallet.copyAddress')}
+          />
         </div>
         <Row className="g-2 text-center">
           <Col>
             <div className="border rounded p-2 h-100">
-              <div className="small text-muted">{chain?.nativeCoin ?? 'Native'} Balance</div>
+              <div className="small text-muted">
+                {chain
+                  ? t('opWallet.balance', { coin: chain.nativeCoin })
+                  : t('opWallet.nativeBalance')}
+              </div>
               <div className="fw-semibold" data-testid="native-balance">
                 {showValue(balance.data?.nativeAmount)}
               </div>
@@ -59,7 +77,9 @@ export function OperationalWalletModal({ show, onHide, appId, method, gasAddress
           {method.is_token === 1 && (
             <Col>
               <div className="border rounded p-2 h-100">
-                <div className="small text-muted">{method.name} Balance</div>
+                <div className="small text-muted">
+                  {t('opWallet.balance', { coin: method.name })}
+                </div>
                 <div className="fw-semibold" data-testid="token-balance">
                   {showValue(balance.data?.tokenAmount)}
                 </div>
@@ -75,7 +95,7 @@ export function OperationalWalletModal({ show, onHide, appId, method, gasAddress
           onClick={() => void balance.refetch()}
           busy={balance.isFetching}
         >
-          Refresh
+          {t('opWallet.refresh')}
         </BusyButton>
         <FundTestWalletButton
           appId={appId}
@@ -89,7 +109,7 @@ export function OperationalWalletModal({ show, onHide, appId, method, gasAddress
             rel="noopener noreferrer"
             className="btn btn-link btn-sm"
           >
-            View on Explorer
+            {t('opWallet.explorer')}
           </a>
         )}
       </Modal.Footer>

@@ -16,6 +16,7 @@ import { invoiceColumns } from './InvoiceColumns';
 import { ListTable } from './ListTable';
 import { CopyLinkButton, PaymentLinkBadge } from './PaymentLinkParts';
 import { LIVE } from './usePagedList';
+import { useT } from '../../../i18n/i18n';
 
 /** One payment link: its page's URL, its settings, its totals, Deactivate, and its invoices. */
 export function PaymentLinkDetails({
@@ -29,6 +30,7 @@ export function PaymentLinkDetails({
   onBack: () => void;
   onOpenInvoice: (id: string) => void;
 }) {
+  const t = useT();
   const first = useMemo(() => ({ id: appId, linkId }), [appId, linkId]);
   // Polled as the lists are: shoppers' invoices and payments arrive without a reload.
   const { data, ...query } = usePagedQuery(
@@ -124,7 +126,7 @@ export function PaymentLinkDetails({
             <h3 className="h6">Invoices</h3>
             <ListTable
               caption="Payment link invoices"
-              columns={invoiceColumns(onOpenInvoice)}
+              columns={invoiceColumns(t, onOpenInvoice)}
               rowKey={(invoice) => invoice.id}
               page={invoices}
               {...query}

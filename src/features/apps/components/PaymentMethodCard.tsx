@@ -13,6 +13,8 @@ import { DateTime } from '../../../components/DateTime';
 import { MSG } from '../appRules';
 import { DepositWalletModal } from './DepositWalletModal';
 import { OperationalWalletModal } from './OperationalWalletModal';
+import { useT, type MessageKey } from '../../../i18n/i18n';
+import { withNodes } from '../../../i18n/withNodes';
 
 interface Props {
   appId: string;
@@ -24,12 +26,13 @@ interface Props {
 type Switch = 'deposit_status' | 'withdraw_status';
 
 /** The method's two switches: taking deposits, sending withdrawals. */
-const SWITCHES: { type: Switch; id: string; label: string }[] = [
-  { type: 'deposit_status', id: 'deposit', label: 'For Deposit' },
-  { type: 'withdraw_status', id: 'withdraw', label: 'For Withdraw' },
+const SWITCHES: { type: Switch; id: string; label: MessageKey }[] = [
+  { type: 'deposit_status', id: 'deposit', label: 'method.forDeposit' },
+  { type: 'withdraw_status', id: 'withdraw', label: 'method.forWithdraw' },
 ];
 
 export function PaymentMethodCard({ appId, method, used, onEnable }: Props) {
+  const t = useT();
   const [wallet, setWallet] = useState<'deposit' | 'operational' | null>(null);
   const [update, { isLoading }] = useUpdatePaymentMethodMutation();
   const label = `${method.name} (${method.network_name})`;
@@ -53,7 +56,7 @@ export function PaymentMethodCard({ appId, method, used, onEnable }: Props) {
         <div className="d-flex align-items-center gap-3 mb-3">
           <img
             src={`${apiBase()}/images/${encodeURIComponent(method.logo)}`}
-            alt={`${method.name} logo`}
+            alt={t('logo.alt', { name: method.name })}
             width={40}
             height={40}
             className="payment-method__logo"
@@ -71,7 +74,7 @@ export function PaymentMethodCard({ appId, method, used, onEnable }: Props) {
                 type="switch"
                 role="switch"
                 id={`${id}-${method.id}`}
-                label={switchLabel}
+                label={t(switchLabel)}
                 checked={used[type] === 1}
                 disabled={isLoading}
                 onChange={(event) => toggle(type, event.target.checked)}
@@ -84,15 +87,20 @@ export function PaymentMethodCard({ appId, method, used, onEnable }: Props) {
             {used.payout_hold_until && (
               // In view without opening Deposit Wallet, which says what the hold stops.
               <p className="small text-warning-emphasis mt-2 mb-0">
-                Payout address changed: held until <DateTime value={used.payout_hold_until} />.
+                {withNodes(
+                  t,
+                  'method.held',
+                  {},
+                  { when: <DateTime value={used.payout_hold_until} /> },
+                )}
               </p>
             )}
             <div className="d-flex flex-wrap gap-2 mt-auto pt-3">
               <Button size="sm" variant="outline-primary" onClick={() => setWallet('deposit')}>
-                Deposit Wallet
+                {t('method.depositWallet')}
               </Button>
               <Button size="sm" variant="outline-primary" onClick={openOperational}>
-                Operational Wallet
+                {t('method.operationalWallet')}
               </Button>
             </div>
             <DepositWalletModal
@@ -117,8 +125,8 @@ export function PaymentMethodCard({ appId, method, used, onEnable }: Props) {
             type="switch"
             role="switch"
             id={`use-${method.id}`}
-            label={<span className="text-muted">Not in use</span>}
-            aria-label={`Use ${label}`}
+            label={<span className="text-muted">{t('method.notInUse')}</span>}
+            aria-label={t('method.use', { method: label })}
             checked={false}
             onChange={onEnable}
           />

@@ -11,12 +11,14 @@ import {
 import { PaymentMethodCard } from './PaymentMethodCard';
 import { PayoutAddressForm } from './PayoutAddressForm';
 import { TitledModal } from '../../../components/TitledModal';
+import { useT } from '../../../i18n/i18n';
 
 /** How often the app is read again while a method's operational (gas) wallet is being created. */
 export const GAS_POLL_MS = 3000;
 
 /** One card per payment method the gateway offers; unused ones open 'Enter Payout Address'. */
 export function PaymentSettingTab({ details }: { details: AppDetails }) {
+  const t = useT();
   const appId = details.app_data.id;
   // The server creates a method's gas address a moment after the method is enabled: read the
   // app again until it is there, so Operational Wallet opens without a reload.
@@ -54,18 +56,21 @@ export function PaymentSettingTab({ details }: { details: AppDetails }) {
       <TitledModal
         show={enabling !== null}
         onHide={() => setEnabling(null)}
-        title={'Enter Payout Address'}
+        title={t('method.enterPayout')}
       >
         <Modal.Body>
           {enabling && (
             <>
               <p className="text-muted small">
-                Received {enabling.name} ({enabling.network_name}) is collected to this address.
+                {t('method.collectedTo', {
+                  method: enabling.name,
+                  network: enabling.network_name,
+                })}
               </p>
               <PayoutAddressForm
                 key={enabling.id}
                 networkType={enabling.network_type}
-                submitLabel="Submit"
+                submitLabel={t('kyc.submit')}
                 submitting={isLoading}
                 onSubmit={submit}
                 onCancel={() => setEnabling(null)}

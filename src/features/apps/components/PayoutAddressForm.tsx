@@ -4,6 +4,7 @@ import Form from 'react-bootstrap/Form';
 import { useForm } from '../../../components/form/useForm';
 import { payoutAddressError } from '../appRules';
 import { BusyButton } from '../../../components/BusyButton';
+import { useT } from '../../../i18n/i18n';
 
 interface Props {
   networkType: string;
@@ -24,6 +25,7 @@ export function PayoutAddressForm({
   onSubmit,
   onCancel,
 }: Props) {
+  const t = useT();
   const form = useForm({ collect_address: initial }, { maxLength: { collect_address: 128 } });
 
   const submit = async (event: FormEvent) => {
@@ -44,7 +46,7 @@ export function PayoutAddressForm({
   return (
     <Form noValidate onSubmit={(event) => void submit(event)}>
       <Form.Group controlId={`payout-address-${networkType}`}>
-        <Form.Label>Payout Address</Form.Label>
+        <Form.Label>{t('payout.label')}</Form.Label>
         <Form.Control
           {...form.bind('collect_address')}
           autoComplete="off"
@@ -56,7 +58,7 @@ export function PayoutAddressForm({
       </Form.Group>
       <div className="d-flex justify-content-end gap-2 mt-3">
         <Button variant="outline-secondary" onClick={onCancel}>
-          Cancel
+          {t('kyc.cancel')}
         </Button>
         <BusyButton type="submit" busy={submitting}>
           {submitLabel}

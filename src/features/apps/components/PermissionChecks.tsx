@@ -1,5 +1,6 @@
 import Form from 'react-bootstrap/Form';
 import type { TokenPermission } from '../../../api/apps';
+import { useT } from '../../../i18n/i18n';
 
 interface Props {
   idPrefix: string;
@@ -11,6 +12,7 @@ interface Props {
 
 /** One checkbox per available permission (titles only; the values are not shown). */
 export function PermissionChecks({ idPrefix, permissions, selected, error, onChange }: Props) {
+  const t = useT();
   const toggle = (value: string, on: boolean) =>
     onChange(
       on
@@ -19,7 +21,7 @@ export function PermissionChecks({ idPrefix, permissions, selected, error, onCha
     );
   return (
     <fieldset aria-describedby={error ? `${idPrefix}-error` : undefined}>
-      <legend className="form-label fs-6 mb-2">Permissions</legend>
+      <legend className="form-label fs-6 mb-2">{t('keys.permissions')}</legend>
       <div className="permission-checks">
         {permissions.map((permission) => (
           <Form.Check

@@ -12,30 +12,36 @@ import { TxHash } from './TxHash';
 import { usePagedList } from './usePagedList';
 import { TitledModal } from '../../../components/TitledModal';
 import { DownloadCsvButton } from '../../../components/DownloadCsvButton';
+import { useT } from '../../../i18n/i18n';
 
 export function ReceiveList({ appId }: { appId: string }) {
+  const t = useT();
   const list = usePagedList(appId, 'receive');
   const [shown, setShown] = useState<ReceiveTransaction | null>(null);
   const [requeue, { isLoading, originalArgs }] = useRequeueDepositMutation();
   const columns: Column<ReceiveTransaction>[] = [
-    { header: 'Client Id', className: 'text-break', cell: (tx) => tx.unique_id },
-    { header: 'Network', className: 'network-cell', cell: (tx) => tx.network_name },
+    { header: t('tx.clientId'), className: 'text-break', cell: (tx) => tx.unique_id },
+    { header: t('wallet.network'), className: 'network-cell', cell: (tx) => tx.network_name },
     {
-      header: 'Amount',
+      header: t('dashboard.amount'),
       numeric: true,
       className: 'text-nowrap',
       cell: (tx) => formatCoin(tx.amount, tx.name),
     },
     {
-      header: 'Status',
+      header: t('wallet.status'),
       className: 'status-cell',
       cell: (tx) => (
         <>
           <StatusBadge status={tx.deposit_status} names={DEPOSIT_STATUS} />
           {tx.flag && (
-            <div className="small text-body-secondary mt-1">{`${STRAY_FLAG[tx.flag]}: ${
-              tx.name
-            } on ${tx.network_name}`}</div>
+            <div className="small text-body-secondary mt-1">
+              {t('tx.flagged', {
+                flag: STRAY_FLAG[tx.flag],
+                method: tx.name,
+                network: tx.network_name,
+              })}
+            </div>
           )}
           {tx.waiting_reason && (
             <div className="small text-body-secondary mt-1 waiting-reason">{tx.waiting_reason}</div>
@@ -44,12 +50,12 @@ export function ReceiveList({ appId }: { appId: string }) {
       ),
     },
     {
-      header: 'Time',
+      header: t('dashboard.time'),
       className: 'time-cell',
       cell: (tx) => <DateTime value={tx.created_at} />,
     },
     {
-      header: 'Action',
+      header: t('history.action'),
       className: 'text-nowrap',
       cell: (tx) => (
         <div className="d-flex gap-2">
@@ -57,9 +63,12 @@ export function ReceiveList({ appId }: { appId: string }) {
             size="sm"
             variant="outline-primary"
             onClick={() => setShown(tx)}
-            aria-label={`Details of ${tx.unique_id} ${formatCoin(tx.amount, tx.name)}`}
+            aria-label={t('tx.detailsOf', {
+              id: tx.unique_id,
+              amount: formatCoin(tx.amount, tx.name),
+            })}
           >
-            Details
+            {t('tx.details')}
           </Button>
           {canRequeueDeposit(tx.deposit_status) && (
             <Button
@@ -69,7 +78,7 @@ export function ReceiveList({ appId }: { appId: string }) {
               disabled={isLoading && originalArgs?.id === tx.id}
               onClick={() => void requeue({ id: tx.id })}
             >
-              Re-initiate
+              {t('tx.reinitiate')}
             </Button>
           )}
         </div>
@@ -81,7 +90,7 @@ export function ReceiveList({ appId }: { appId: string }) {
     <>
       <DownloadCsvButton kind="deposits" appId={appId} />
       <ListTable
-        caption="Received transactions"
+        caption={t('tx.received')}
         columns={columns}
         rowKey={(tx) => tx.id}
         {...list}
@@ -99,36 +108,37 @@ function ReceiveDetailsModal({
   tx: ReceiveTransaction | null;
   onHide: () => void;
 }) {
+  const t = useT();
   return (
-    <TitledModal show={tx !== null} onHide={onHide} title={'Transaction Details'}>
+    <TitledModal show={tx !== null} onHide={onHide} title={t('tx.title')}>
       {tx && (
         <Modal.Body>
           <dl className="row mb-0 details-list">
-            <dt className="col-5">Client Id</dt>
+            <dt className="col-5">{t('tx.clientId')}</dt>
             <dd className="col-7">{tx.unique_id}</dd>
-            <dt className="col-5">Amount</dt>
+            <dt className="col-5">{t('dashboard.amount')}</dt>
             <dd className="col-7">{formatCoin(tx.amount, tx.name)}</dd>
-            <dt className="col-5">Network</dt>
+            <dt className="col-5">{t('wallet.network')}</dt>
             <dd className="col-7">{tx.network_name}</dd>
-            <dt className="col-5">Status</dt>
+            <dt className="col-5">{t('wallet.status')}</dt>
             <dd className="col-7">
               <StatusBadge status={tx.deposit_status} names={DEPOSIT_STATUS} />
             </dd>
-            <dt className="col-5">Tx Hash</dt>
+            <dt className="col-5">{t('wallet.txHash')}</dt>
             <dd className="col-7">
               <TxHash chainId={tx.chain_id} hash={tx.thash} />
             </dd>
-            <dt className="col-5">Gas Transfer Tx</dt>
+            <dt className="col-5">{t('tx.gasTx')}</dt>
             <dd className="col-7">
               <TxHash chainId={tx.chain_id} hash={tx.gas_transfer_txid} />
             </dd>
-            <dt className="col-5">Collect Tx</dt>
+            <dt className="col-5">{t('tx.collectTx')}</dt>
             <dd className="col-7">
               <TxHash chainId={tx.chain_id} hash={tx.collect_txid} />
             </dd>
-            <dt className="col-5">Received</dt>
+            <dt className="col-5">{t('tx.receivedAt')}</dt>
             <dd className="col-7">{formatDateTime(tx.created_at)}</dd>
-            <dt className="col-5">Processed</dt>
+            <dt className="col-5">{t('tx.processed')}</dt>
             <dd className="col-7 mb-0">{formatDateTime(tx.process_datetime)}</dd>
           </dl>
         </Modal.Body>

@@ -4,9 +4,12 @@ import Modal from 'react-bootstrap/Modal';
 import { useRevokeTokenMutation, type ApiKey } from '../../../api/apps';
 import { TitledModal } from '../../../components/TitledModal';
 import { BusyButton } from '../../../components/BusyButton';
+import { useT } from '../../../i18n/i18n';
+import { withNodes } from '../../../i18n/withNodes';
 
 /** Revoke, after a confirmation: the key stops working at once and cannot be restored. */
 export function RevokeKeyButton({ appId, apiKey }: { appId: string; apiKey: ApiKey }) {
+  const t = useT();
   const [confirming, setConfirming] = useState(false);
   const [revoke, { isLoading }] = useRevokeTokenMutation();
 
@@ -25,21 +28,24 @@ export function RevokeKeyButton({ appId, apiKey }: { appId: string; apiKey: ApiK
         size="sm"
         variant="outline-danger"
         onClick={() => setConfirming(true)}
-        aria-label={`Revoke ${apiKey.token_name}`}
+        aria-label={t('keys.revokeOf', { name: apiKey.token_name })}
       >
-        Revoke
+        {t('keys.revoke')}
       </Button>
-      <TitledModal show={confirming} onHide={() => setConfirming(false)} title={'Revoke Key'}>
+      <TitledModal
+        show={confirming}
+        onHide={() => setConfirming(false)}
+        title={t('keys.revokeTitle')}
+      >
         <Modal.Body className="text-break">
-          Revoke <strong>{apiKey.token_name}</strong>? Calls made with it will be refused at once.
-          This cannot be undone.
+          {withNodes(t, 'keys.revokeConfirm', {}, { name: <strong>{apiKey.token_name}</strong> })}
         </Modal.Body>
         <Modal.Footer>
           <Button variant="outline-secondary" onClick={() => setConfirming(false)}>
-            Cancel
+            {t('kyc.cancel')}
           </Button>
           <BusyButton variant="danger" onClick={() => void confirm()} busy={isLoading}>
-            Yes, Revoke
+            {t('keys.revokeYes')}
           </BusyButton>
         </Modal.Footer>
       </TitledModal>

@@ -14,8 +14,10 @@ import { DateTime } from '../../../components/DateTime';
 import { TxHash } from './TxHash';
 import { usePagedList } from './usePagedList';
 import { DownloadCsvButton } from '../../../components/DownloadCsvButton';
+import { useT } from '../../../i18n/i18n';
 
 export function SendList({ appId }: { appId: string }) {
+  const t = useT();
   const list = usePagedList(appId, 'send');
   const [cancel, cancelState] = useCancelWithdrawMutation();
   const [requeue, requeueState] = useRequeueWithdrawMutation();
@@ -25,31 +27,31 @@ export function SendList({ appId }: { appId: string }) {
 
   const columns: Column<SendTransaction>[] = [
     {
-      header: 'Tx Hash',
+      header: t('wallet.txHash'),
       className: 'text-nowrap',
       cell: (tx) => <TxHash chainId={tx.chain_id} hash={tx.thash} />,
     },
-    { header: 'Network', className: 'network-cell', cell: (tx) => tx.network_name },
+    { header: t('wallet.network'), className: 'network-cell', cell: (tx) => tx.network_name },
     {
-      header: 'Amount',
+      header: t('dashboard.amount'),
       numeric: true,
       className: 'text-nowrap',
       cell: (tx) => formatCoin(tx.amount, tx.name),
     },
     {
-      header: 'Receiver Address',
+      header: t('tx.receiver'),
       className: 'font-monospace small text-nowrap',
       cell: (tx) => <span title={tx.to_address}>{shorten(tx.to_address, 6, 4)}</span>,
     },
     {
-      header: 'Status',
+      header: t('wallet.status'),
       className: 'status-cell',
       cell: (tx) => (
         <>
           <StatusBadge status={tx.status} names={SEND_STATUS} />
           {tx.refund_id && (
             <div className="small text-body-secondary mt-1" title={tx.refund_id}>
-              Refund
+              {t('tx.refund')}
             </div>
           )}
           {tx.waiting_reason && (
@@ -59,12 +61,12 @@ export function SendList({ appId }: { appId: string }) {
       ),
     },
     {
-      header: 'Time',
+      header: t('dashboard.time'),
       className: 'time-cell',
       cell: (tx) => <DateTime value={tx.created_at} />,
     },
     {
-      header: 'Action',
+      header: t('history.action'),
       cell: (tx) =>
         canActOnSend(tx.status) ? (
           <div className="d-flex flex-column gap-1">
@@ -74,7 +76,7 @@ export function SendList({ appId }: { appId: string }) {
               disabled={busy(tx.id)}
               onClick={() => void cancel({ id: tx.id })}
             >
-              Cancel
+              {t('tx.cancelSend')}
             </Button>
             <Button
               size="sm"
@@ -83,7 +85,7 @@ export function SendList({ appId }: { appId: string }) {
               disabled={busy(tx.id)}
               onClick={() => void requeue({ id: tx.id })}
             >
-              Reinitiate
+              {t('tx.reinitiateSend')}
             </Button>
           </div>
         ) : (
@@ -96,7 +98,7 @@ export function SendList({ appId }: { appId: string }) {
     <>
       <DownloadCsvButton kind="withdrawals" appId={appId} />
       <ListTable
-        caption="Sent transactions"
+        caption={t('tx.sent')}
         columns={columns}
         rowKey={(tx) => tx.id}
         {...list}

@@ -7,6 +7,8 @@ import { BusyButton } from '../../../components/BusyButton';
 import { useForm } from '../../../components/form/useForm';
 import { TitledModal } from '../../../components/TitledModal';
 import { testAmountError } from '../appRules';
+import { useT } from '../../../i18n/i18n';
+import { withNodes } from '../../../i18n/withNodes';
 
 /**
  * Test mode: a payer's transfer to the account on the local chain. The watcher then shows it in
@@ -19,14 +21,16 @@ export function TestDepositModal({
   account: Account | null;
   onHide: () => void;
 }) {
+  const t = useT();
   return (
-    <TitledModal show={account !== null} onHide={onHide} title="Send test deposit">
+    <TitledModal show={account !== null} onHide={onHide} title={t('testDeposit.title')}>
       {account && <TestDepositForm account={account} onDone={onHide} />}
     </TitledModal>
   );
 }
 
 function TestDepositForm({ account, onDone }: { account: Account; onDone: () => void }) {
+  const t = useT();
   const [send, { isLoading }] = useSendTestDepositMutation();
   const form = useForm(
     { method: account.test_methods[0] ?? '', amount: '' },
@@ -55,13 +59,16 @@ function TestDepositForm({ account, onDone }: { account: Account; onDone: () => 
     <Form noValidate onSubmit={(event) => void submit(event)}>
       <Modal.Body>
         <p className="small text-muted">
-          A payment to <span className="font-monospace text-break">{account.address}</span> (
-          {account.unique_id}) on the local chain. It appears in Receive as Pending, then as Hash
-          Verified once the method&apos;s confirmations are mined.
+          {withNodes(
+            t,
+            'testDeposit.intro',
+            { id: account.unique_id },
+            { address: <span className="font-monospace text-break">{account.address}</span> },
+          )}
         </p>
         {account.test_methods.length > 1 && (
           <Form.Group controlId="test-deposit-method" className="mb-3">
-            <Form.Label>Method</Form.Label>
+            <Form.Label>{t('testDeposit.method')}</Form.Label>
             <Form.Select {...form.bind('method')}>
               {account.test_methods.map((code) => (
                 <option key={code} value={code}>
@@ -72,7 +79,7 @@ function TestDepositForm({ account, onDone }: { account: Account; onDone: () => 
           </Form.Group>
         )}
         <Form.Group controlId="test-deposit-amount">
-          <Form.Label>Amount ({form.values.method})</Form.Label>
+          <Form.Label>{t('testDeposit.amount', { method: form.values.method })}</Form.Label>
           <Form.Control
             {...form.bind('amount')}
             inputMode="decimal"
@@ -84,10 +91,10 @@ function TestDepositForm({ account, onDone }: { account: Account; onDone: () => 
       </Modal.Body>
       <Modal.Footer>
         <Button variant="outline-secondary" onClick={onDone}>
-          Cancel
+          {t('kyc.cancel')}
         </Button>
         <BusyButton type="submit" busy={isLoading}>
-          Send
+          {t('testDeposit.send')}
         </BusyButton>
       </Modal.Footer>
     </Form>

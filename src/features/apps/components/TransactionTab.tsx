@@ -3,22 +3,24 @@ import { useSearchParams } from 'react-router-dom';
 import { AccountsList } from './AccountsList';
 import { ReceiveList } from './ReceiveList';
 import { SendList } from './SendList';
+import { useT } from '../../../i18n/i18n';
 
 const VIEWS = [
-  { key: 'account', title: 'Account' },
-  { key: 'receive', title: 'Receive' },
-  { key: 'send', title: 'Send' },
+  { key: 'account', title: 'tx.account' },
+  { key: 'receive', title: 'tx.receive' },
+  { key: 'send', title: 'tx.send' },
 ] as const;
 type View = (typeof VIEWS)[number]['key'];
 
 /** Sub-tabs Account, Receive and Send; the chosen one is in the URL (?view=) like the tab. */
 export function TransactionTab({ appId }: { appId: string }) {
+  const t = useT();
   const [params, setParams] = useSearchParams();
   const view: View = VIEWS.find((v) => v.key === params.get('view'))?.key ?? 'account';
 
   return (
     <>
-      <Nav variant="tabs" className="mb-3" aria-label="Transaction lists">
+      <Nav variant="tabs" className="mb-3" aria-label={t('tx.lists')}>
         {VIEWS.map((item) => (
           <Nav.Item key={item.key}>
             <Nav.Link
@@ -28,7 +30,7 @@ export function TransactionTab({ appId }: { appId: string }) {
               aria-current={item.key === view ? 'page' : undefined}
               onClick={() => setParams({ view: item.key }, { replace: true })}
             >
-              {item.title}
+              {t(item.title)}
             </Nav.Link>
           </Nav.Item>
         ))}
