@@ -74,6 +74,7 @@ function demoGatewayOf(config: ResolvedConfig): DemoGateway | undefined {
       origin: `http://localhost:${config.port}`,
       rates: config,
       serverKey: config.secretKey,
+      testLocalChain: !config.chainRpcUrls.has(97),
     };
   } catch (error) {
     if (error instanceof WalletKeyError) return undefined;

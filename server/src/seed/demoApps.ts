@@ -14,6 +14,7 @@ import { decimalToMicro } from '../domain/money';
 import type { Clock } from '../domain/time';
 import type { RateDeps } from '../domain/rates/rates';
 import { seedDemoInvoices } from './demoInvoices';
+import { seedDemoTestMode } from './demoTestMode';
 import {
   queuePayoutRegistration,
   queuePlanRegistration,
@@ -80,6 +81,8 @@ export interface DemoGateway {
   rates: RateDeps['config'];
   /** Seals the demo refund's claim link for the merchant's reads (SECRET_KEY). */
   serverKey: string;
+  /** Test mode's BNB Smart Chain Testnet runs on the local chain (no CHAIN_RPC_URLS for 97). */
+  testLocalChain: boolean;
 }
 
 export async function seedDemoApps(
@@ -195,6 +198,7 @@ export async function seedDemoApps(
   });
 
   if (gateway) await seedDemoGatewayHistory(db, gateway, appId, now, sign);
+  await seedDemoTestMode(db, { userId, liveAppId: appId, gateway, now, sign });
   // The Webhook URl comes after the history: the deposits' events are in the outbox, but no
   // delivery was queued to an address that has never answered (store.example.com is a
   // placeholder), so IPN Logs starts empty instead of with days of retries.

@@ -11,6 +11,8 @@ import { DOCUMENT_TYPES } from './documentTypes.data';
 import { PACKAGES } from './packages.data';
 import { PAYMENT_METHODS } from '../domain/chain/paymentMethods';
 import { seedDemoApps, type DemoGateway } from './demoApps';
+import { DEMO_TEST_KEY } from './demoTestMode';
+import { hashApiKey } from '../domain/apps/apiKeys';
 import { seedDemoPortal } from './demoPortal';
 import { seedDemoMoney } from './demoMoney';
 import { DEMO_USERNAME, findDemoUserId } from './demoUser';
@@ -102,12 +104,20 @@ async function seedReferenceData(trx: Db): Promise<void> {
 }
 
 /**
- * The demo's password and pin are published (README): where the demo is not seeded (production),
- * an account an earlier version seeded with them keeps its data but can no longer sign in with
- * them. Both are replaced by random secrets nobody holds and its sessions end; the operator
+ * The demo's password, pin and test key are published (README, docs/gateway.md): where the demo
+ * is not seeded (production), an account an earlier version seeded with them keeps its data but
+ * can no longer sign in with them, nor call the gateway with the key. The password and pin are
+ * replaced by random secrets nobody holds, its sessions end and the key is revoked; the operator
  * removes or reassigns the account (docs/operations.md).
  */
 async function retireDemoCredentials(db: Db, clock: Clock): Promise<void> {
+  // The demo's published test key (docs/gateway.md) stops working too.
+  await db
+    .updateTable('api_keys')
+    .set({ revoked_at: clock().toISOString() })
+    .where('token_hash', '=', hashApiKey(DEMO_TEST_KEY))
+    .where('revoked_at', 'is', null)
+    .execute();
   const user = await db
     .selectFrom('users')
     .select(['id', 'password_hash', 'pin_hash'])

@@ -10,6 +10,7 @@ import { COUNTRIES } from './countries.data';
 import { DOCUMENT_TYPES } from './documentTypes.data';
 import { PACKAGES } from './packages.data';
 import { DEMO_ACCOUNT } from '.';
+import { DEMO_TEST_KEY } from './demoTestMode';
 import { checkPassword, findUserByLogin } from '../domain/account/auth';
 import { verifySecret } from '../domain/account/passwords';
 import { createSession } from '../domain/account/sessions';
@@ -61,6 +62,8 @@ async function demoRows(db: Db) {
     kyc_uploads: await rows(db, 'kyc_uploads', sql`id = 'upl_demo_pan'`),
     api_keys: await rows(db, 'api_keys', sql`id = 'key_demo_checkout'`),
     invoices: await rows(db, 'invoices', sql`app_id = 'app_demo_store'`),
+    test_apps: await rows(db, 'apps', sql`live_app_id = 'app_demo_store'`),
+    test_keys: await rows(db, 'api_keys', sql`id = 'key_demo_test'`),
   };
 }
 
@@ -72,6 +75,8 @@ const DEMO_ONCE = {
   kyc_uploads: 1,
   api_keys: 1,
   invoices: 10,
+  test_apps: 1,
+  test_keys: 1,
 };
 
 describe('the seed', () => {
@@ -92,6 +97,8 @@ describe('the seed', () => {
         kyc_uploads: 0,
         api_keys: 0,
         invoices: 0,
+        test_apps: 0,
+        test_keys: 0,
       });
       expect(await rows(runtime.db, 'users')).toBe(0);
       expect(await rows(runtime.db, 'ledger_entries')).toBe(0);
@@ -113,6 +120,9 @@ describe('the seed', () => {
       expect(await checkPassword(retired, DEMO_ACCOUNT.password)).toBe(false);
       expect(await verifySecret(retired?.pin_hash ?? '', DEMO_ACCOUNT.pin)).toBe(false);
       expect(await rows(production.db, 'sessions', sql`revoked_at is null`)).toBe(0);
+      expect(
+        await rows(production.db, 'api_keys', sql`id = 'key_demo_test' and revoked_at is null`),
+      ).toBe(0);
       expect(await demoRows(production.db)).toEqual(DEMO_ONCE);
     } finally {
       await production.close();
@@ -293,4 +303,54 @@ describe('the demo store on this machine (the quick start of docs/gateway.md)', 
       expect(listed[0]).not.toHaveProperty('whitelist_hold_until');
     });
   }, 60_000); // the file's first seeded app seeds its template: slow on a busy machine
+});
+
+describe('the demo store’s test mode (docs/gateway.md, Test mode)', () => {
+  it('answers the published test key with test objects: a settled test invoice, an open one, and pays a new one', async () => {
+    await withTestApp({}, async (t) => {
+      const gateway = (method: 'GET' | 'POST', url: string, body?: object) =>
+        t.inject({
+          method,
+          url: `/gateway/v1${url}`,
+          headers: { authorization: `Bearer ${DEMO_TEST_KEY}` },
+          ...(body ? { payload: body } : {}),
+        });
+      const listed = await gateway('GET', '/invoices');
+      expect(listed.statusCode).toBe(200);
+      expect(
+        listed
+          .json()
+          .data.map((i: { order_id: string; status: string; livemode: boolean }) => [
+            i.order_id,
+            i.status,
+            i.livemode,
+          ]),
+      ).toEqual([
+        ['TEST-1002', 'new', false],
+        ['TEST-1001', 'settled', false],
+      ]);
+      // The quick start, as written.
+      const made = await gateway('POST', '/invoices', {
+        amount: '10',
+        currency: 'USD',
+        methods: ['USDT-BEP20'],
+      });
+      expect(made.statusCode).toBe(201);
+      const paid = await gateway('POST', '/test/payments', {
+        invoice_id: made.json().id,
+        scenario: 'full',
+      });
+      expect(paid.json()).toMatchObject({ chain_id: 97, amount: '10', livemode: false });
+      const confirmed = await gateway('POST', '/test/confirm', { payment: paid.json().tx_hash });
+      expect(confirmed.statusCode).toBe(200);
+      // The live store sees none of it.
+      const live = await t.db
+        .selectFrom('invoices')
+        .select('order_id')
+        .where('app_id', '=', 'app_demo_store')
+        .where('order_id', 'like', 'TEST-%')
+        .execute();
+      expect(live).toEqual([]);
+    });
+  }, 60_000);
 });
