@@ -29,6 +29,7 @@ const SECONDS = {
   'gateway.e2e.ts': 75,
   'money.e2e.ts': 70,
   'appLogo.e2e.ts': 60,
+  'testMode.e2e.ts': 40,
   'notifications.e2e.ts': 60,
   'recovery.e2e.ts': 55,
   'public.e2e.ts': 45,
