@@ -6,10 +6,10 @@ import { Receiver, type Arrival } from './webhookReceiver';
 
 // Test mode as a new merchant's developer meets it: the app's Test mode switch opens its test
 // app under the banner, its Webhook URl and secret are its own (verified here with the
-// independent `standardwebhooks` package on a loopback receiver), App Keys makes a csl_test_ key,
-// and with it, over HTTP, each payment scenario ends in the invoice state and webhooks the
-// invoices' rules define, every event livemode false. The test wallet is funded in one click,
-// Delete test data empties test mode, and nothing of it counts in the live dashboard.
+// independent `standardwebhooks` package on a loopback receiver), App Keys makes a csl_test_
+// key, and with it, over HTTP, each payment scenario (a reorg too) ends in the invoice state and
+// webhooks the invoices' rules define, every event livemode false. The test wallet is funded in
+// one click, Delete test data empties test mode, and nothing of it counts in the live dashboard.
 // The tests run in order, each on what the one before left.
 
 jest.setTimeout(180_000);
@@ -144,6 +144,26 @@ test.each([
   },
 );
 
+test('reorg: processing once seen, then new again when a reorg takes the payment off the chain', async () => {
+  const made = await gateway('POST', '/invoices', {
+    amount: '10',
+    currency: 'USD',
+    methods: ['USDT-BEP20'],
+    order_id: 'rehearsal-reorg',
+  });
+  const id = String(made.body.id);
+  const paid = await gateway('POST', '/test/payments', { invoice_id: id, scenario: 'reorg' });
+  expect([paid.status, paid.body.scenario]).toEqual([201, 'reorg']);
+  await invoiceWhen(id, (i) => i.status === 'processing');
+  expect((await eventOf('invoice.processing', id)).data).toMatchObject({ livemode: false });
+  await gateway('POST', '/test/confirm', { payment: paid.body.tx_hash });
+  const back = await invoiceWhen(id, (i) => i.status === 'new');
+  expect(back).toMatchObject({
+    paid: '0.00',
+    payments: [expect.objectContaining({ status: 'removed' })],
+  });
+});
+
 test('the test wallet is funded in one click, at 1280 px and 375 px', async () => {
   await page.goto(`/app/my-app/${testId}/payment-setting`);
   await page.getByRole('heading', { level: 2, name: 'Payment Setting' }).waitFor();
@@ -195,7 +215,7 @@ test('Delete test data empties test mode after a confirmation; the live dashboar
 
   await page.getByRole('switch', { name: 'Test mode' }).click();
   await page.waitForURL((url) => !url.pathname.includes(testId));
-  expect(await page.getByText('TEST MODE', { exact: true }).count()).toBe(0);
+  await page.getByText('TEST MODE', { exact: true }).waitFor({ state: 'detached' });
   await page.goto('/app/dashboard');
   await page.getByLabel('Total transactions').filter({ hasText: /^0$/ }).waitFor();
 });

@@ -196,6 +196,30 @@ describe('test mode', () => {
     await watch(97);
     expect(await status(late.id)).toMatchObject({ status: 'settled', exceptions: ['paid_late'] });
 
+    // A reorg takes the payment off the chain while its confirmations arrive: back to new.
+    const shaky = await invoice();
+    const lost = await simulate({ invoice_id: shaky.id, scenario: 'reorg' });
+    expect(lost.json()).toMatchObject({ scenario: 'reorg', amount: '10', chain_id: 97 });
+    await watch(97);
+    expect(await status(shaky.id)).toMatchObject({ status: 'processing' });
+    const chain = chainAdapterFor(t.config, t.db, 97);
+    const block = lost.json().block_number as number;
+    const before = [await chain.blockHash(block - 1), await chain.blockHash(block)];
+    const reorged = await send('POST', '/test/confirm', testKey, { payment: lost.json().tx_hash });
+    // The branch that won: the same blocks below the payment's, others from it on.
+    expect(await chain.blockHash(block - 1)).toBe(before[0]);
+    expect(await chain.blockHash(block)).not.toBe(before[1]);
+    expect(reorged.json()).toMatchObject({ chain_id: 97, mined: 15 });
+    await watch(97);
+    expect(await status(shaky.id)).toMatchObject({
+      status: 'new',
+      paid: '0.00',
+      payments: [expect.objectContaining({ tx_hash: lost.json().tx_hash, status: 'removed' })],
+    });
+    // Gone from the chain: nothing left to confirm.
+    const again = await send('POST', '/test/confirm', testKey, { payment: lost.json().tx_hash });
+    expect(again.statusCode).toBe(404);
+
     const stray = await invoice();
     const elsewhere = await simulate({ invoice_id: stray.id, scenario: 'wrong_network' });
     expect(elsewhere.json()).toMatchObject({

@@ -690,6 +690,10 @@ export interface paths {
      *     - `late`: the invoice's expiry is moved to now, as a test clock would, then it is paid in
      *       full: within the app's late window it settles flagged `paid_late`, else it expires
      *       with the payment recorded late;
+     *     - `reorg`: all of it, seen by the watcher (the invoice turns processing); the
+     *       `POST /test/confirm` that follows is a reorg of the test network that takes the payment
+     *       off the chain while its confirmations arrive, as a real chain's reorg does: the payment
+     *       is removed, and the invoice goes back to new (invalid once expired). Invoices only;
      *     - `wrong_network`: the amount in the same coin or token on another EVM test network, to
      *       the same address: flagged `wrong_network`, for the merchant to accept or refund.
      *
@@ -716,7 +720,7 @@ export interface paths {
     put?: never;
     /**
      * Confirm a simulated payment now (test mode)
-     * @description Mines the blocks a simulated payment still needs (its method's confirmations) on the local chain of its test network, so the watcher confirms it on its next pass and the invoice or deposit moves on with its webhooks. `payment` is the `tx_hash` of `POST /test/payments`. Live keys get 403 `test_mode_only`.
+     * @description Mines the blocks a simulated payment still needs (its method's confirmations) on the local chain of its test network, so the watcher confirms it on its next pass and the invoice or deposit moves on with its webhooks. `payment` is the `tx_hash` of `POST /test/payments`. For a `reorg` payment, the blocks mined are a reorg's winning branch, without the payment: the watcher then finds it gone. Live keys get 403 `test_mode_only`.
      */
     post: operations['confirmTestPayment'];
     delete?: never;
@@ -2131,14 +2135,14 @@ export interface components {
        * @description The payment to make (see the operation).
        * @enum {string}
        */
-      scenario: 'full' | 'partial' | 'over' | 'late' | 'wrong_network';
+      scenario: 'full' | 'partial' | 'over' | 'late' | 'reorg' | 'wrong_network';
     };
     SimulatedPayment: {
       /**
        * @description The scenario run.
        * @enum {string}
        */
-      scenario: 'full' | 'partial' | 'over' | 'late' | 'wrong_network';
+      scenario: 'full' | 'partial' | 'over' | 'late' | 'reorg' | 'wrong_network';
       /** @description The invoice paid; null for an account. */
       invoice_id: string | null;
       /** @description Where the transfer went. */

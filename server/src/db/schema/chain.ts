@@ -120,3 +120,14 @@ export interface SignerRefusalsTable {
   reason: string;
   created_at: string;
 }
+
+/** Test mode's reorgs of the local chain (migration 0570). */
+export interface LocalChainReorgsTable {
+  /** The simulated payment the reorg takes off the chain. */
+  tx_hash: string;
+  chain_id: number;
+  /** Its block: from there the chain's blocks have other hashes once it is reorged. */
+  block_number: number;
+  /** Null while the reorg waits for POST /test/confirm. */
+  reorged_at: string | null;
+}

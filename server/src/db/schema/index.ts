@@ -29,6 +29,7 @@ import type {
   ChainTxsTable,
   SignerLogTable,
   SignerRefusalsTable,
+  LocalChainReorgsTable,
 } from './chain';
 import type {
   AppsTable,
@@ -98,6 +99,7 @@ export type {
   ChainTxsTable,
   SignerLogTable,
   SignerRefusalsTable,
+  LocalChainReorgsTable,
 } from './chain';
 export type {
   AppsTable,
@@ -180,6 +182,7 @@ export interface Database {
   signer_refusals: SignerRefusalsTable;
   row_counts: RowCountsTable;
   derivation_floors: DerivationFloorsTable;
+  local_chain_reorgs: LocalChainReorgsTable;
   app_daily_usage: AppDailyUsageTable;
   invoices: InvoicesTable;
   invoice_payment_options: InvoicePaymentOptionsTable;

@@ -72,7 +72,17 @@ export class LocalChainAdapter implements ChainAdapter {
 
   async blockHash(blockNumber: number): Promise<string | null> {
     if (blockNumber > (await this.latestBlock())) return null;
-    return keccak256(stringToHex(`local:${this.chainId}:${blockNumber}`));
+    // Each reorg at or below the block gave it another hash: the branch it is on now.
+    const forks = await this.db
+      .selectFrom('local_chain_reorgs')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('chain_id', '=', this.chainId)
+      .where('reorged_at', 'is not', null)
+      .where('block_number', '<=', blockNumber)
+      .executeTakeFirst();
+    const branch = Number(forks?.n ?? 0);
+    const suffix = branch === 0 ? '' : `:${branch}`;
+    return keccak256(stringToHex(`local:${this.chainId}:${blockNumber}${suffix}`));
   }
 
   /**
@@ -396,6 +406,54 @@ export async function setLocalHead(
     .values({ chain_id: chainId, block_number: blockNumber })
     .onConflict((oc) => oc.column('chain_id').doUpdateSet({ block_number: blockNumber }))
     .execute();
+}
+
+/**
+ * A reorg of local chain `chainId` that takes transfer `txHash` off it: its block and every one
+ * after are replaced by a branch without it, as long as the chain was, and `mined` blocks longer
+ * (a reorg's winning branch is the longer one). The blocks from its block on get new hashes;
+ * the other transfers stay, as if mined again at the same heights. Answers the new head, or null
+ * when no transfer has that hash.
+ */
+export async function reorgLocalTransfer(
+  db: Db,
+  chainId: SpecChainId,
+  txHash: string,
+  input: { mined: number; now: Date },
+): Promise<number | null> {
+  return db.transaction().execute(async (trx) => {
+    await lockForTransaction(trx, `local_chain:${chainId}`);
+    const transfer = await trx
+      .selectFrom('chain_transfers')
+      .select('block_number')
+      .where('chain_id', '=', chainId)
+      .where('tx_hash', '=', txHash)
+      .executeTakeFirst();
+    if (!transfer) return null;
+    await trx
+      .deleteFrom('chain_transfers')
+      .where('chain_id', '=', chainId)
+      .where('tx_hash', '=', txHash)
+      .execute();
+    await trx
+      .insertInto('local_chain_reorgs')
+      .values({
+        tx_hash: txHash,
+        chain_id: chainId,
+        block_number: transfer.block_number,
+        reorged_at: input.now.toISOString(),
+      })
+      .onConflict((oc) =>
+        oc.column('tx_hash').doUpdateSet({
+          block_number: transfer.block_number,
+          reorged_at: input.now.toISOString(),
+        }),
+      )
+      .execute();
+    const head = (await localHead(trx, chainId)) + input.mined;
+    await setLocalHead(trx, chainId, head);
+    return head;
+  });
 }
 
 /** Mines `count` empty blocks on a local chain (confirmations for what it holds); the new head. */

@@ -1,7 +1,11 @@
 import { parseUnits } from 'viem';
 import type { Db } from '../../db/connection';
 import { PAYMENT_METHODS } from '../chain/paymentMethods';
-import { mineLocalBlocks, recordLocalChainTransfer } from '../chain/localAdapter';
+import {
+  mineLocalBlocks,
+  recordLocalChainTransfer,
+  reorgLocalTransfer,
+} from '../chain/localAdapter';
 import { addressKey } from '../chain/specChains';
 import { ConflictError, fieldInvalid, ForbiddenError, NotFoundError } from '../errors';
 import { unitsToDecimal } from '../money';
@@ -16,7 +20,7 @@ import { claimRequests } from '../rateLimits';
 // and the watcher, the invoice state machine and the webhooks take them from there exactly as
 // they take live money. Nothing here writes a payment, a status or an event.
 
-export const SCENARIOS = ['full', 'partial', 'over', 'late', 'wrong_network'] as const;
+export const SCENARIOS = ['full', 'partial', 'over', 'late', 'reorg', 'wrong_network'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 /** What an account (no price) can be paid with: an amount, on its own network or another. */
@@ -210,6 +214,8 @@ async function accountTarget(
  * - over: a tenth more than it asks;
  * - late: the invoice's expiry is moved to now, as a test clock would, and then it is paid in
  *   full: its late window decides whether it settles, flagged paid_late;
+ * - reorg: paid in full, and the confirmation that follows (confirmPayment) is a reorg that takes
+ *   the payment off the chain: the invoice goes back to new (invalid once expired);
  * - wrong_network: the amount in the same coin or token on another EVM test network, to the same
  *   address, for the merchant to accept or refund.
  * `amount`, when given, replaces the scenario's amount (in the method's units).
@@ -293,6 +299,18 @@ export async function simulatePayment(
     amount: units,
     createdAt: input.now.toISOString(),
   });
+  if (input.scenario === 'reorg') {
+    // Taken off the chain by the confirmation that follows (confirmPayment).
+    await db
+      .insertInto('local_chain_reorgs')
+      .values({
+        tx_hash: transfer.txHash,
+        chain_id: chain.chainId,
+        block_number: transfer.blockNumber,
+        reorged_at: null,
+      })
+      .execute();
+  }
   // The watcher sees the new block now, as it would a real chain's next head.
   await runNow(db, watcherKind(chain.chainId), Date.now());
   return {
@@ -339,6 +357,25 @@ export async function confirmPayment(
   const chain = local.get(transfer.chain_id);
   if (!chain) throw new ConflictError(SIMULATION_MSG.publicTestnet(method.network_name));
   const needed = method.confirmations ?? 1;
+  const reorg = await db
+    .selectFrom('local_chain_reorgs')
+    .select('tx_hash')
+    .where('tx_hash', '=', input.txHash.trim())
+    .where('reorged_at', 'is', null)
+    .executeTakeFirst();
+  if (reorg) {
+    // The reorg scenario: the branch that wins holds the blocks the payment needed, without it.
+    const after = await reorgLocalTransfer(db, chain.chainId, reorg.tx_hash, {
+      mined: needed,
+      now: new Date(),
+    });
+    await runNow(db, watcherKind(chain.chainId), Date.now());
+    return {
+      chainId: transfer.chain_id,
+      head: after ?? (await chain.latestBlock()),
+      mined: needed,
+    };
+  }
   const head = await chain.latestBlock();
   const missing = Math.max(0, transfer.block_number + needed - head);
   const after = missing > 0 ? await mineLocalBlocks(db, missing, chain.chainId) : head;
