@@ -39,6 +39,8 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   'webhook.title': ['fr', 'it', 'es', 'vi', 'tr'],
   'logs.route': ['fr'],
   'tx.test': ['fr', 'it', 'tr'],
+  'invDetail.description': ['fr'],
+  'invDetail.confirmations': ['fr'],
 };
 
 /** The values a message fills in, with their ICU type (plural, number...) if any. */

@@ -11,6 +11,7 @@ import {
 import { makeProfile } from '../../test/factories/auth';
 import { makeDashboard, makeTransaction } from '../../test/factories/dashboard';
 import { makeDocTypes, makeUpload } from '../../test/factories/kyc';
+import { makeInvoice, makeInvoiceDetails, makePartInvoice } from '../../test/factories/invoices';
 import {
   BUSINESS,
   ENTERPRISE,
@@ -99,6 +100,16 @@ const NAMES = new Set([
   'https',
   // An IPN delivery's answer.
   'HTTP',
+  // The currencies, coins and tokens an invoice may be priced in.
+  'GBP',
+  'INR',
+  'JPY',
+  'CAD',
+  'AUD',
+  'CHF',
+  'USDC',
+  'ETH',
+  'POL',
 ]);
 const ACCOUNT = new Set([
   'Demo',
@@ -735,5 +746,141 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (langu
     // The invoices' ids and order ids are data: the rest is read.
     const content = document.querySelector('.app-detail__content') ?? list;
     expectNoEnglish(without(content, '.font-monospace, td.text-break'), language);
+  });
+
+  test("an invoice's details: its payments, timeline and the accept and mark dialogs", async () => {
+    const user = userEvent.setup();
+    const part = makePartInvoice();
+    const paid = part.payments[0]!;
+    const invoice = makeInvoice({
+      ...part,
+      status: 'expired',
+      exceptions: ['paid_partial', 'paid_late'],
+      overpaid: { value: '1.00', method: 'USDT-BEP20', amount: '1.08' },
+      mark_reason: '#1042',
+      payments: [
+        { ...paid, status: 'confirmed', late: true },
+        {
+          ...paid,
+          id: 'ipay_2',
+          tx_hash: `0x${'a1'.repeat(32)}`,
+          method: 'USDT-ERC20',
+          chain_id: 1,
+          flag: 'wrong_network',
+        },
+        { ...paid, id: 'ipay_3', log_index: 1, status: 'removed', flag: 'wrong_asset' },
+      ],
+    });
+    const details = makeInvoiceDetails(invoice);
+    const created = details.timeline[0]!;
+    server.use(
+      reply('getAppInvoice', {
+        status: true,
+        data: {
+          invoice,
+          timeline: [
+            created,
+            {
+              ...created,
+              event_id: 'evt_2',
+              event: 'invoice.expired',
+              status: 'expired',
+              exceptions: ['paid_partial', 'paid_late'],
+              deliveries: [
+                {
+                  ...created.deliveries[0]!,
+                  id: 'whd_2',
+                  status: 'retrying',
+                  http_code: null,
+                  attempts: 3,
+                },
+              ],
+            },
+            { ...created, event_id: 'evt_3', event: 'refund.failed', status: null, deliveries: [] },
+          ],
+        },
+      }),
+    );
+    renderSignedIn(`/app/my-app/app_1/invoices?invoice=${invoice.id}`);
+    const payments = await screen.findByRole(
+      'table',
+      { name: t('invDetail.payments') },
+      { timeout: 10_000 },
+    );
+    expect(
+      within(payments).getByText(t('invPayment.late', { status: t('invPayment.confirmed') })),
+    ).toBeInTheDocument();
+    // Ids, addresses, links, the order and description and the rates' sources are data. The
+    // refunds' list is read with the refunds.
+    const data = 'code, .text-break, section[aria-labelledby="invoice-refunds"]';
+    const content = () => document.querySelector('.app-detail__content') ?? document.body;
+    expectNoEnglish(without(content(), data), language);
+    await user.click(within(payments).getByRole('button', { name: t('invDetail.accept') }));
+    const accept = await screen.findByRole('dialog', { name: t('invAccept.title') });
+    expectNoEnglish(accept, language);
+    await user.click(
+      within(accept)
+        .getAllByRole('button', { name: t('common.close') })
+        .at(-1)!,
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    for (const target of ['invDetail.markSettled', 'invDetail.markInvalid'] as const) {
+      await user.click(screen.getByRole('button', { name: t(target) }));
+      const mark = await screen.findByRole('dialog', { name: t(target) });
+      await user.click(within(mark).getByRole('button', { name: t('security.confirm') }));
+      expect(await within(mark).findByText(t('invForm.reasonRequired'))).toBeInTheDocument();
+      expectNoEnglish(mark, language);
+      await user.click(
+        within(mark)
+          .getAllByRole('button', { name: t('common.close') })
+          .at(-1)!,
+      );
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    }
+  });
+
+  test("a test app's new invoice: its simulated payments", async () => {
+    server.use(
+      reply('getAppDetails', {
+        status: true,
+        data: makeAppDetails({ app_data: makeApp({ status: 1, livemode: false }) }),
+      }),
+    );
+    const invoice = makeInvoice();
+    renderSignedIn(`/app/my-app/app_1/invoices?invoice=${invoice.id}`);
+    const title = await screen.findByRole(
+      'heading',
+      { name: t('invSimulate.title') },
+      { timeout: 10_000 },
+    );
+    expectNoEnglish(title.closest('.card') ?? title, language);
+  });
+
+  test('create invoice: the form submitted wrong, then the checkout link', async () => {
+    const user = userEvent.setup();
+    renderSignedIn('/app/my-app/app_1/invoices');
+    await user.click(
+      await screen.findByRole('button', { name: t('inv.create') }, { timeout: 10_000 }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: t('inv.create') });
+    const expiry = within(dialog).getByLabelText(t('invCreate.expiry'));
+    await user.clear(expiry);
+    await user.click(within(dialog).getByRole('button', { name: t('inv.create') }));
+    expect(await within(dialog).findByText(t('invForm.amountRequired'))).toBeInTheDocument();
+    expect(within(dialog).getByText(t('invForm.expiryInvalid'))).toBeInTheDocument();
+    expectNoEnglish(dialog, language);
+    await user.type(within(dialog).getByLabelText(t('dashboard.amount')), '49.999');
+    await user.selectOptions(within(dialog).getByLabelText(t('settings.currency')), 'EUR');
+    await user.type(expiry, '15');
+    await user.click(within(dialog).getByRole('button', { name: t('inv.create') }));
+    expect(
+      await within(dialog).findByText(t('invForm.decimals', { currency: 'EUR', count: 2 })),
+    ).toBeInTheDocument();
+    expectNoEnglish(dialog, language);
+    await user.type(within(dialog).getByLabelText(t('dashboard.amount')), '{backspace}');
+    await user.click(within(dialog).getByRole('button', { name: t('inv.create') }));
+    expect(await within(dialog).findByLabelText(t('invDetail.checkout'))).toBeInTheDocument();
+    // The new invoice's id and its checkout link are data.
+    expectNoEnglish(without(dialog, 'code, input'), language);
   });
 });
