@@ -41,6 +41,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   'tx.test': ['fr', 'it', 'tr'],
   'invDetail.description': ['fr'],
   'invDetail.confirmations': ['fr'],
+  'link.link': ['it'],
 };
 
 /** The values a message fills in, with their ICU type (plural, number...) if any. */

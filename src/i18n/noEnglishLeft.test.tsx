@@ -12,6 +12,7 @@ import { makeProfile } from '../../test/factories/auth';
 import { makeDashboard, makeTransaction } from '../../test/factories/dashboard';
 import { makeDocTypes, makeUpload } from '../../test/factories/kyc';
 import { makeInvoice, makeInvoiceDetails, makePartInvoice } from '../../test/factories/invoices';
+import { makePaymentLink, makePaymentLinkDetails } from '../../test/factories/paymentLinks';
 import {
   BUSINESS,
   ENTERPRISE,
@@ -98,8 +99,9 @@ const NAMES = new Set([
   'IPv',
   'CIDR',
   'https',
-  // An IPN delivery's answer.
+  // An IPN delivery's answer, and the scheme a redirect URL takes.
   'HTTP',
+  'http',
   // The currencies, coins and tokens an invoice may be priced in.
   'GBP',
   'INR',
@@ -119,6 +121,9 @@ const ACCOUNT = new Set([
   'com',
   'Shop',
   'Checkout',
+  // The example redirect URL of a payment link.
+  'shop',
+  'thanks',
   'Game',
   'Payouts',
   // The packages' names, as the operator named them, and an invoice's number.
@@ -882,5 +887,115 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (langu
     expect(await within(dialog).findByLabelText(t('invDetail.checkout'))).toBeInTheDocument();
     // The new invoice's id and its checkout link are data.
     expectNoEnglish(without(dialog, 'code, input'), language);
+  });
+
+  test("an app's payment links: the list, each price and status", async () => {
+    server.use(
+      reply('listAppPaymentLinks', {
+        status: true,
+        data: makePage('links', [
+          makePaymentLink(),
+          makePaymentLink({ id: 'pl_2', amount_min: null, amount_max: '9', status: 'used_up' }),
+          makePaymentLink({ id: 'pl_3', amount_max: null, status: 'expired' }),
+          makePaymentLink({
+            id: 'pl_4',
+            amount_min: null,
+            amount_max: null,
+            status: 'deactivated',
+          }),
+          makePaymentLink({
+            id: 'pl_5',
+            amount: '25.00',
+            amount_min: null,
+            amount_max: null,
+            max_uses: 10,
+          }),
+        ]),
+      }),
+    );
+    renderSignedIn('/app/my-app/app_1/invoices?view=links');
+    const list = await screen.findByRole('table', { name: t('inv.links') }, { timeout: 10_000 });
+    expect(await within(list).findAllByText(t('linkStatus.active'))).toHaveLength(2);
+    // The links' titles and addresses are data: the rest is read.
+    const content = document.querySelector('.app-detail__content') ?? list;
+    expectNoEnglish(without(content, '.text-break'), language);
+  });
+
+  test('create payment link: the form submitted wrong, then the new link', async () => {
+    const user = userEvent.setup();
+    renderSignedIn('/app/my-app/app_1/invoices?view=links');
+    await user.click(
+      await screen.findByRole('button', { name: t('link.create') }, { timeout: 10_000 }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: t('link.create') });
+    await user.click(within(dialog).getByRole('button', { name: t('link.create') }));
+    expect(await within(dialog).findByText(t('linkForm.titleRequired'))).toBeInTheDocument();
+    expect(within(dialog).getByText(t('linkForm.amountRequired'))).toBeInTheDocument();
+    expectNoEnglish(dialog, language);
+    await user.type(within(dialog).getByLabelText(t('history.price')), '0');
+    await user.click(within(dialog).getByRole('button', { name: t('link.create') }));
+    expect(await within(dialog).findByText(t('linkForm.amountInvalid'))).toBeInTheDocument();
+    await user.click(within(dialog).getByLabelText(t('linkCreate.chosen')));
+    await user.type(within(dialog).getByLabelText(t('linkCreate.min')), '50');
+    await user.type(within(dialog).getByLabelText(t('linkCreate.max')), '5');
+    await user.type(within(dialog).getByLabelText(t('linkCreate.expires')), '2020-01-01T10:00');
+    await user.type(within(dialog).getByLabelText(t('linkCreate.maxUses')), '0');
+    await user.type(within(dialog).getByLabelText(t('linkCreate.redirect')), 'ftp://shop');
+    await user.click(within(dialog).getByRole('button', { name: t('link.create') }));
+    expect(await within(dialog).findByText(t('linkForm.rangeInvalid'))).toBeInTheDocument();
+    expect(within(dialog).getByText(t('linkForm.expiryInvalid'))).toBeInTheDocument();
+    expect(within(dialog).getByText(t('linkForm.maxUsesInvalid'))).toBeInTheDocument();
+    expect(within(dialog).getByText(t('linkForm.redirectInvalid'))).toBeInTheDocument();
+    // The methods' names are the spec's, and what was typed is the account's.
+    expectNoEnglish(without(dialog, 'input'), language);
+    for (const field of [
+      'linkCreate.min',
+      'linkCreate.max',
+      'linkCreate.expires',
+      'linkCreate.maxUses',
+      'linkCreate.redirect',
+    ] as const) {
+      await user.clear(within(dialog).getByLabelText(t(field)));
+    }
+    await user.type(within(dialog).getByLabelText(t('link.title')), 'Mug');
+    await user.click(within(dialog).getByRole('button', { name: t('link.create') }));
+    expect(await within(dialog).findByLabelText(t('linkCreate.link'))).toBeInTheDocument();
+    // The new link's title and address are data.
+    expectNoEnglish(without(dialog, 'strong, input'), language);
+  });
+
+  test("a payment link's details, its invoices and the deactivate dialog", async () => {
+    const user = userEvent.setup();
+    const link = makePaymentLink({
+      methods: ['USDT-BEP20'],
+      expires_at: '2026-12-01T09:00:00.000Z',
+      max_uses: 10,
+      redirect_url: 'https://shop.example.com/thanks',
+    });
+    server.use(reply('getAppPaymentLink', { status: true, data: makePaymentLinkDetails(link) }));
+    renderSignedIn(`/app/my-app/app_1/invoices?view=links&link=${link.id}`);
+    const invoices = await screen.findByRole(
+      'table',
+      { name: t('link.invoices') },
+      { timeout: 10_000 },
+    );
+    expect(await within(invoices).findAllByText(t('invStatus.settled'))).not.toHaveLength(0);
+    // Its title, description and addresses and the invoices' ids are data: the rest is read.
+    const content = () => document.querySelector('.app-detail__content') ?? document.body;
+    expectNoEnglish(without(content(), '.text-break, .font-monospace'), language);
+    await user.click(screen.getByRole('button', { name: t('link.deactivate') }));
+    const dialog = await screen.findByRole('dialog', { name: t('link.deactivateTitle') });
+    expectNoEnglish(dialog, language);
+    await user.click(within(dialog).getByRole('button', { name: t('common.cancel') }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  test("a payment link's details without limits", async () => {
+    renderSignedIn(`/app/my-app/app_1/invoices?view=links&link=plink_1`);
+    expect(await screen.findByText(t('link.noLimit'), {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.getByText(t('link.never'))).toBeInTheDocument();
+    expect(screen.getByText(t('link.everyMethod'))).toBeInTheDocument();
+    const content = document.querySelector('.app-detail__content') ?? document.body;
+    expectNoEnglish(without(content, '.text-break, .font-monospace'), language);
   });
 });
