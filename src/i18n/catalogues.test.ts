@@ -42,6 +42,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   'invDetail.description': ['fr'],
   'invDetail.confirmations': ['fr'],
   'link.link': ['it'],
+  'refundForm.token': ['it', 'es', 'vi', 'tr'],
 };
 
 /** The values a message fills in, with their ICU type (plural, number...) if any. */

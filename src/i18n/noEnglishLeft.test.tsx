@@ -14,6 +14,12 @@ import { makeDocTypes, makeUpload } from '../../test/factories/kyc';
 import { makeInvoice, makeInvoiceDetails, makePartInvoice } from '../../test/factories/invoices';
 import { makePaymentLink, makePaymentLinkDetails } from '../../test/factories/paymentLinks';
 import {
+  makeCompletedRefund,
+  makeOverpaidInvoice,
+  makeRefund,
+  makeRefundPreview,
+} from '../../test/factories/refunds';
+import {
   BUSINESS,
   ENTERPRISE,
   makeCurrent,
@@ -187,11 +193,14 @@ function without(root: Element, selectors: string): Element {
 }
 
 function expectNoEnglish(root: Element, language: LanguageCode) {
-  // The English messages this language writes otherwise (those without values to fill in).
+  // The English messages this language writes otherwise (those without values to fill in),
+  // but for a word that is also one of its own messages (Vietnamese 'In', Print, is the
+  // English refund form's 'In').
+  const own = new Set(KEYS.map((key) => t(key)));
   const english = new Set(
-    KEYS.filter((key) => !ENGLISH[key].includes('{') && t(key) !== ENGLISH[key]).map(
-      (key) => ENGLISH[key],
-    ),
+    KEYS.filter((key) => !ENGLISH[key].includes('{') && t(key) !== ENGLISH[key])
+      .map((key) => ENGLISH[key])
+      .filter((message) => !own.has(message)),
   );
   const texts = shown(root, language);
   expect(texts.filter((text) => english.has(text))).toEqual([]);
@@ -815,9 +824,8 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (langu
     expect(
       within(payments).getByText(t('invPayment.late', { status: t('invPayment.confirmed') })),
     ).toBeInTheDocument();
-    // Ids, addresses, links, the order and description and the rates' sources are data. The
-    // refunds' list is read with the refunds.
-    const data = 'code, .text-break, section[aria-labelledby="invoice-refunds"]';
+    // Ids, addresses, links, the order and description and the rates' sources are data.
+    const data = 'code, .text-break, .font-monospace';
     const content = () => document.querySelector('.app-detail__content') ?? document.body;
     expectNoEnglish(without(content(), data), language);
     await user.click(within(payments).getByRole('button', { name: t('invDetail.accept') }));
@@ -997,5 +1005,104 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (langu
     expect(screen.getByText(t('link.everyMethod'))).toBeInTheDocument();
     const content = document.querySelector('.app-detail__content') ?? document.body;
     expectNoEnglish(without(content, '.text-break, .font-monospace'), language);
+  });
+
+  test("an app's refunds: each status and where the money goes", async () => {
+    const refund = makeRefund();
+    server.use(
+      reply('listAppRefunds', {
+        status: true,
+        data: makePage('refunds', [
+          refund,
+          makeCompletedRefund(),
+          makeRefund({ id: 'rf_3', status: 'awaiting_funds', address_source: 'merchant' }),
+          makeRefund({ id: 'rf_4', status: 'queued', claim_url: null }),
+          makeRefund({ id: 'rf_5', status: 'processing', claim_url: null }),
+          makeRefund({ id: 'rf_6', status: 'failed', claim_url: null }),
+          makeRefund({ id: 'rf_7', status: 'cancelled', claim_url: null }),
+          makeRefund({ id: 'rf_8', status: 'expired', claim_url: null }),
+        ]),
+      }),
+    );
+    renderSignedIn('/app/my-app/app_1/invoices?view=refunds');
+    const list = await screen.findByRole('table', { name: t('inv.refunds') }, { timeout: 10_000 });
+    expect(
+      await within(list).findByRole('button', { name: t('refund.cancelOf', { id: refund.id }) }),
+    ).toBeInTheDocument();
+    expect(
+      within(list).getByRole('button', { name: t('refund.reinitiateOf', { id: 'rf_6' }) }),
+    ).toBeInTheDocument();
+    // The invoices' ids, the claim links, addresses and hashes are data: the rest is read.
+    const content = document.querySelector('.app-detail__content') ?? list;
+    // The invoice column's buttons are named by the invoices' ids.
+    const data = 'code, .text-break, .font-monospace, td:nth-child(2)';
+    expectNoEnglish(without(content, data), language);
+  });
+
+  test('refund: the form submitted wrong, the preview, then the claim link', async () => {
+    const user = userEvent.setup();
+    const invoice = makeOverpaidInvoice({ buyer_email: 'ab@example.com' });
+    server.use(
+      reply('getAppInvoice', { status: true, data: makeInvoiceDetails(invoice) }),
+      reply('previewAppRefund', {
+        status: true,
+        data: makeRefundPreview({ amount: '10.8', rate: '0.925925', rate_kind: 'current' }),
+      }),
+    );
+    renderSignedIn(`/app/my-app/app_1/invoices?invoice=${invoice.id}`);
+    await user.click(
+      await screen.findByRole('button', { name: t('invDetail.refund') }, { timeout: 10_000 }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: t('invDetail.refund') });
+    await user.click(within(dialog).getByRole('button', { name: t('refundForm.preview') }));
+    expect(await within(dialog).findByText(t('refundForm.reasonRequired'))).toBeInTheDocument();
+    await user.click(within(dialog).getByLabelText(t('refundForm.custom')));
+    await user.click(within(dialog).getByRole('button', { name: t('refundForm.preview') }));
+    expect(await within(dialog).findByText(t('refundForm.amountRequired'))).toBeInTheDocument();
+    // The methods' codes are the spec's names.
+    expectNoEnglish(dialog, language);
+    await user.type(within(dialog).getByLabelText(t('refundForm.amount')), '10.00');
+    await user.click(within(dialog).getByLabelText(t('refundForm.rateCurrent')));
+    await user.type(within(dialog).getByLabelText(t('invDetail.reasonLabel')), '#1042');
+    await user.click(within(dialog).getByRole('button', { name: t('refundForm.preview') }));
+    expect(
+      await within(dialog).findByRole('button', { name: t('refundConfirm.confirm') }),
+    ).toBeInTheDocument();
+    expectNoEnglish(dialog, language);
+    await user.click(within(dialog).getByRole('button', { name: t('refundConfirm.confirm') }));
+    expect(await within(dialog).findByLabelText(t('claim.link'))).toBeInTheDocument();
+    expectNoEnglish(dialog, language);
+  });
+
+  test('refund to an address: the preview and the refund on its way', async () => {
+    const user = userEvent.setup();
+    const invoice = makeOverpaidInvoice();
+    const address = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+    server.use(
+      reply('getAppInvoice', { status: true, data: makeInvoiceDetails(invoice) }),
+      reply('createAppRefund', {
+        status: true,
+        msg: '',
+        data: makeRefund({
+          status: 'queued',
+          claim_url: null,
+          address,
+          address_source: 'merchant',
+        }),
+      }),
+    );
+    renderSignedIn(`/app/my-app/app_1/invoices?invoice=${invoice.id}`);
+    await user.click(
+      await screen.findByRole('button', { name: t('invDetail.refund') }, { timeout: 10_000 }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: t('invDetail.refund') });
+    await user.type(within(dialog).getByLabelText(t('refundForm.address')), address);
+    await user.type(within(dialog).getByLabelText(t('invDetail.reasonLabel')), '#1042');
+    await user.click(within(dialog).getByRole('button', { name: t('refundForm.preview') }));
+    await user.click(
+      await within(dialog).findByRole('button', { name: t('refundConfirm.confirm') }),
+    );
+    expect(await within(dialog).findByText(t('refundStatus.queued'))).toBeInTheDocument();
+    expectNoEnglish(dialog, language);
   });
 });
