@@ -1,6 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { compileMessage } from '@lingui/message-utils/compileMessage';
+import { INVOICE_MESSAGES } from '../shared/invoices';
+import { PAYMENT_LINK_MESSAGES } from '../shared/paymentLinks';
+import { REFUND_MESSAGES } from '../shared/refunds';
+import portalEn from './catalogues/portal/en.json';
 import { LANGUAGES } from './languages';
 
 // Every catalogue has every key of the English one and no other, fills in the same values
@@ -39,6 +43,10 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   'webhook.title': ['fr', 'it', 'es', 'vi', 'tr'],
   'logs.route': ['fr'],
   'tx.test': ['fr', 'it', 'tr'],
+  'invDetail.description': ['fr'],
+  'invDetail.confirmations': ['fr'],
+  'link.link': ['it'],
+  'refundForm.token': ['it', 'es', 'vi', 'tr'],
 };
 
 /** The values a message fills in, with their ICU type (plural, number...) if any. */
@@ -111,4 +119,32 @@ describe.each(namespaces)('the %s namespace', (namespace) => {
       expect(untranslated).toEqual([]);
     });
   });
+});
+
+test("the forms' messages checked before a call say in English what the server says", () => {
+  const pairs: [keyof typeof portalEn, string][] = [
+    ['invoiceSettings.toleranceInvalid', INVOICE_MESSAGES.toleranceInvalid],
+    ['invoiceSettings.lateInvalid', INVOICE_MESSAGES.lateWindowInvalid],
+    ['invForm.amountRequired', INVOICE_MESSAGES.amountRequired],
+    ['invForm.amountInvalid', INVOICE_MESSAGES.amountInvalid],
+    ['invForm.currencyRequired', INVOICE_MESSAGES.currencyRequired],
+    ['invForm.expiryInvalid', INVOICE_MESSAGES.expiryInvalid],
+    ['invForm.reasonRequired', INVOICE_MESSAGES.reasonRequired],
+    ['linkForm.titleRequired', PAYMENT_LINK_MESSAGES.titleRequired],
+    ['linkForm.currencyRequired', PAYMENT_LINK_MESSAGES.currencyRequired],
+    ['linkForm.amountRequired', PAYMENT_LINK_MESSAGES.amountRequired],
+    ['linkForm.amountInvalid', PAYMENT_LINK_MESSAGES.amountInvalid],
+    ['linkForm.minInvalid', PAYMENT_LINK_MESSAGES.minInvalid],
+    ['linkForm.maxInvalid', PAYMENT_LINK_MESSAGES.maxInvalid],
+    ['linkForm.rangeInvalid', PAYMENT_LINK_MESSAGES.rangeInvalid],
+    ['linkForm.expiryInvalid', PAYMENT_LINK_MESSAGES.expiryInvalid],
+    ['linkForm.maxUsesInvalid', PAYMENT_LINK_MESSAGES.maxUsesInvalid],
+    ['linkForm.redirectInvalid', PAYMENT_LINK_MESSAGES.redirectInvalid],
+    ['refundForm.methodInvalid', REFUND_MESSAGES.methodInvalid],
+    ['refundForm.amountRequired', REFUND_MESSAGES.amountRequired],
+    ['refundForm.amountInvalid', REFUND_MESSAGES.amountInvalid],
+    ['refundForm.reasonRequired', REFUND_MESSAGES.reasonRequired],
+    ['refundForm.reasonTooLong', REFUND_MESSAGES.reasonTooLong],
+  ];
+  expect(pairs.filter(([key, message]) => portalEn[key] !== message)).toEqual([]);
 });

@@ -11,6 +11,14 @@ import {
 import { makeProfile } from '../../test/factories/auth';
 import { makeDashboard, makeTransaction } from '../../test/factories/dashboard';
 import { makeDocTypes, makeUpload } from '../../test/factories/kyc';
+import { makeInvoice, makeInvoiceDetails, makePartInvoice } from '../../test/factories/invoices';
+import { makePaymentLink, makePaymentLinkDetails } from '../../test/factories/paymentLinks';
+import {
+  makeCompletedRefund,
+  makeOverpaidInvoice,
+  makeRefund,
+  makeRefundPreview,
+} from '../../test/factories/refunds';
 import {
   BUSINESS,
   ENTERPRISE,
@@ -97,8 +105,19 @@ const NAMES = new Set([
   'IPv',
   'CIDR',
   'https',
-  // An IPN delivery's answer.
+  // An IPN delivery's answer, and the scheme a redirect URL takes.
   'HTTP',
+  'http',
+  // The currencies, coins and tokens an invoice may be priced in.
+  'GBP',
+  'INR',
+  'JPY',
+  'CAD',
+  'AUD',
+  'CHF',
+  'USDC',
+  'ETH',
+  'POL',
 ]);
 const ACCOUNT = new Set([
   'Demo',
@@ -108,6 +127,9 @@ const ACCOUNT = new Set([
   'com',
   'Shop',
   'Checkout',
+  // The example redirect URL of a payment link.
+  'shop',
+  'thanks',
   'Game',
   'Payouts',
   // The packages' names, as the operator named them, and an invoice's number.
@@ -171,11 +193,14 @@ function without(root: Element, selectors: string): Element {
 }
 
 function expectNoEnglish(root: Element, language: LanguageCode) {
-  // The English messages this language writes otherwise (those without values to fill in).
+  // The English messages this language writes otherwise (those without values to fill in),
+  // but for a word that is also one of its own messages (Vietnamese 'In', Print, is the
+  // English refund form's 'In').
+  const own = new Set(KEYS.map((key) => t(key)));
   const english = new Set(
-    KEYS.filter((key) => !ENGLISH[key].includes('{') && t(key) !== ENGLISH[key]).map(
-      (key) => ENGLISH[key],
-    ),
+    KEYS.filter((key) => !ENGLISH[key].includes('{') && t(key) !== ENGLISH[key])
+      .map((key) => ENGLISH[key])
+      .filter((message) => !own.has(message)),
   );
   const texts = shown(root, language);
   expect(texts.filter((text) => english.has(text))).toEqual([]);
@@ -735,5 +760,349 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (langu
     // The invoices' ids and order ids are data: the rest is read.
     const content = document.querySelector('.app-detail__content') ?? list;
     expectNoEnglish(without(content, '.font-monospace, td.text-break'), language);
+  });
+
+  test("an invoice's details: its payments, timeline and the accept and mark dialogs", async () => {
+    const user = userEvent.setup();
+    const part = makePartInvoice();
+    const paid = part.payments[0]!;
+    const invoice = makeInvoice({
+      ...part,
+      status: 'expired',
+      exceptions: ['paid_partial', 'paid_late'],
+      overpaid: { value: '1.00', method: 'USDT-BEP20', amount: '1.08' },
+      mark_reason: '#1042',
+      payments: [
+        { ...paid, status: 'confirmed', late: true },
+        {
+          ...paid,
+          id: 'ipay_2',
+          tx_hash: `0x${'a1'.repeat(32)}`,
+          method: 'USDT-ERC20',
+          chain_id: 1,
+          flag: 'wrong_network',
+        },
+        { ...paid, id: 'ipay_3', log_index: 1, status: 'removed', flag: 'wrong_asset' },
+      ],
+    });
+    const details = makeInvoiceDetails(invoice);
+    const created = details.timeline[0]!;
+    server.use(
+      reply('getAppInvoice', {
+        status: true,
+        data: {
+          invoice,
+          timeline: [
+            created,
+            {
+              ...created,
+              event_id: 'evt_2',
+              event: 'invoice.expired',
+              status: 'expired',
+              exceptions: ['paid_partial', 'paid_late'],
+              deliveries: [
+                {
+                  ...created.deliveries[0]!,
+                  id: 'whd_2',
+                  status: 'retrying',
+                  http_code: null,
+                  attempts: 3,
+                },
+              ],
+            },
+            { ...created, event_id: 'evt_3', event: 'refund.failed', status: null, deliveries: [] },
+          ],
+        },
+      }),
+    );
+    renderSignedIn(`/app/my-app/app_1/invoices?invoice=${invoice.id}`);
+    const payments = await screen.findByRole(
+      'table',
+      { name: t('invDetail.payments') },
+      { timeout: 10_000 },
+    );
+    expect(
+      within(payments).getByText(t('invPayment.late', { status: t('invPayment.confirmed') })),
+    ).toBeInTheDocument();
+    // Ids, addresses, links, the order and description and the rates' sources are data.
+    const data = 'code, .text-break, .font-monospace';
+    const content = () => document.querySelector('.app-detail__content') ?? document.body;
+    expectNoEnglish(without(content(), data), language);
+    await user.click(within(payments).getByRole('button', { name: t('invDetail.accept') }));
+    const accept = await screen.findByRole('dialog', { name: t('invAccept.title') });
+    expectNoEnglish(accept, language);
+    await user.click(
+      within(accept)
+        .getAllByRole('button', { name: t('common.close') })
+        .at(-1)!,
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    for (const target of ['invDetail.markSettled', 'invDetail.markInvalid'] as const) {
+      await user.click(screen.getByRole('button', { name: t(target) }));
+      const mark = await screen.findByRole('dialog', { name: t(target) });
+      await user.click(within(mark).getByRole('button', { name: t('security.confirm') }));
+      expect(await within(mark).findByText(t('invForm.reasonRequired'))).toBeInTheDocument();
+      expectNoEnglish(mark, language);
+      await user.click(
+        within(mark)
+          .getAllByRole('button', { name: t('common.close') })
+          .at(-1)!,
+      );
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    }
+  });
+
+  test("a test app's new invoice: its simulated payments", async () => {
+    server.use(
+      reply('getAppDetails', {
+        status: true,
+        data: makeAppDetails({ app_data: makeApp({ status: 1, livemode: false }) }),
+      }),
+    );
+    const invoice = makeInvoice();
+    renderSignedIn(`/app/my-app/app_1/invoices?invoice=${invoice.id}`);
+    const title = await screen.findByRole(
+      'heading',
+      { name: t('invSimulate.title') },
+      { timeout: 10_000 },
+    );
+    expectNoEnglish(title.closest('.card') ?? title, language);
+  });
+
+  test('create invoice: the form submitted wrong, then the checkout link', async () => {
+    const user = userEvent.setup();
+    renderSignedIn('/app/my-app/app_1/invoices');
+    await user.click(
+      await screen.findByRole('button', { name: t('inv.create') }, { timeout: 10_000 }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: t('inv.create') });
+    const expiry = within(dialog).getByLabelText(t('invCreate.expiry'));
+    await user.clear(expiry);
+    await user.click(within(dialog).getByRole('button', { name: t('inv.create') }));
+    expect(await within(dialog).findByText(t('invForm.amountRequired'))).toBeInTheDocument();
+    expect(within(dialog).getByText(t('invForm.expiryInvalid'))).toBeInTheDocument();
+    expectNoEnglish(dialog, language);
+    await user.type(within(dialog).getByLabelText(t('dashboard.amount')), '49.999');
+    await user.selectOptions(within(dialog).getByLabelText(t('settings.currency')), 'EUR');
+    await user.type(expiry, '15');
+    await user.click(within(dialog).getByRole('button', { name: t('inv.create') }));
+    expect(
+      await within(dialog).findByText(t('invForm.decimals', { currency: 'EUR', count: 2 })),
+    ).toBeInTheDocument();
+    expectNoEnglish(dialog, language);
+    await user.type(within(dialog).getByLabelText(t('dashboard.amount')), '{backspace}');
+    await user.click(within(dialog).getByRole('button', { name: t('inv.create') }));
+    expect(await within(dialog).findByLabelText(t('invDetail.checkout'))).toBeInTheDocument();
+    // The new invoice's id and its checkout link are data.
+    expectNoEnglish(without(dialog, 'code, input'), language);
+  });
+
+  test("an app's payment links: the list, each price and status", async () => {
+    server.use(
+      reply('listAppPaymentLinks', {
+        status: true,
+        data: makePage('links', [
+          makePaymentLink(),
+          makePaymentLink({ id: 'pl_2', amount_min: null, amount_max: '9', status: 'used_up' }),
+          makePaymentLink({ id: 'pl_3', amount_max: null, status: 'expired' }),
+          makePaymentLink({
+            id: 'pl_4',
+            amount_min: null,
+            amount_max: null,
+            status: 'deactivated',
+          }),
+          makePaymentLink({
+            id: 'pl_5',
+            amount: '25.00',
+            amount_min: null,
+            amount_max: null,
+            max_uses: 10,
+          }),
+        ]),
+      }),
+    );
+    renderSignedIn('/app/my-app/app_1/invoices?view=links');
+    const list = await screen.findByRole('table', { name: t('inv.links') }, { timeout: 10_000 });
+    expect(await within(list).findAllByText(t('linkStatus.active'))).toHaveLength(2);
+    // The links' titles and addresses are data: the rest is read.
+    const content = document.querySelector('.app-detail__content') ?? list;
+    expectNoEnglish(without(content, '.text-break'), language);
+  });
+
+  test('create payment link: the form submitted wrong, then the new link', async () => {
+    const user = userEvent.setup();
+    renderSignedIn('/app/my-app/app_1/invoices?view=links');
+    await user.click(
+      await screen.findByRole('button', { name: t('link.create') }, { timeout: 10_000 }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: t('link.create') });
+    await user.click(within(dialog).getByRole('button', { name: t('link.create') }));
+    expect(await within(dialog).findByText(t('linkForm.titleRequired'))).toBeInTheDocument();
+    expect(within(dialog).getByText(t('linkForm.amountRequired'))).toBeInTheDocument();
+    expectNoEnglish(dialog, language);
+    await user.type(within(dialog).getByLabelText(t('history.price')), '0');
+    await user.click(within(dialog).getByRole('button', { name: t('link.create') }));
+    expect(await within(dialog).findByText(t('linkForm.amountInvalid'))).toBeInTheDocument();
+    await user.click(within(dialog).getByLabelText(t('linkCreate.chosen')));
+    await user.type(within(dialog).getByLabelText(t('linkCreate.min')), '50');
+    await user.type(within(dialog).getByLabelText(t('linkCreate.max')), '5');
+    await user.type(within(dialog).getByLabelText(t('linkCreate.expires')), '2020-01-01T10:00');
+    await user.type(within(dialog).getByLabelText(t('linkCreate.maxUses')), '0');
+    await user.type(within(dialog).getByLabelText(t('linkCreate.redirect')), 'ftp://shop');
+    await user.click(within(dialog).getByRole('button', { name: t('link.create') }));
+    expect(await within(dialog).findByText(t('linkForm.rangeInvalid'))).toBeInTheDocument();
+    expect(within(dialog).getByText(t('linkForm.expiryInvalid'))).toBeInTheDocument();
+    expect(within(dialog).getByText(t('linkForm.maxUsesInvalid'))).toBeInTheDocument();
+    expect(within(dialog).getByText(t('linkForm.redirectInvalid'))).toBeInTheDocument();
+    // The methods' names are the spec's, and what was typed is the account's.
+    expectNoEnglish(without(dialog, 'input'), language);
+    for (const field of [
+      'linkCreate.min',
+      'linkCreate.max',
+      'linkCreate.expires',
+      'linkCreate.maxUses',
+      'linkCreate.redirect',
+    ] as const) {
+      await user.clear(within(dialog).getByLabelText(t(field)));
+    }
+    await user.type(within(dialog).getByLabelText(t('link.title')), 'Mug');
+    await user.click(within(dialog).getByRole('button', { name: t('link.create') }));
+    expect(await within(dialog).findByLabelText(t('linkCreate.link'))).toBeInTheDocument();
+    // The new link's title and address are data.
+    expectNoEnglish(without(dialog, 'strong, input'), language);
+  });
+
+  test("a payment link's details, its invoices and the deactivate dialog", async () => {
+    const user = userEvent.setup();
+    const link = makePaymentLink({
+      methods: ['USDT-BEP20'],
+      expires_at: '2026-12-01T09:00:00.000Z',
+      max_uses: 10,
+      redirect_url: 'https://shop.example.com/thanks',
+    });
+    server.use(reply('getAppPaymentLink', { status: true, data: makePaymentLinkDetails(link) }));
+    renderSignedIn(`/app/my-app/app_1/invoices?view=links&link=${link.id}`);
+    const invoices = await screen.findByRole(
+      'table',
+      { name: t('link.invoices') },
+      { timeout: 10_000 },
+    );
+    expect(await within(invoices).findAllByText(t('invStatus.settled'))).not.toHaveLength(0);
+    // Its title, description and addresses and the invoices' ids are data: the rest is read.
+    const content = () => document.querySelector('.app-detail__content') ?? document.body;
+    expectNoEnglish(without(content(), '.text-break, .font-monospace'), language);
+    await user.click(screen.getByRole('button', { name: t('link.deactivate') }));
+    const dialog = await screen.findByRole('dialog', { name: t('link.deactivateTitle') });
+    expectNoEnglish(dialog, language);
+    await user.click(within(dialog).getByRole('button', { name: t('common.cancel') }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  test("a payment link's details without limits", async () => {
+    renderSignedIn(`/app/my-app/app_1/invoices?view=links&link=plink_1`);
+    expect(await screen.findByText(t('link.noLimit'), {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.getByText(t('link.never'))).toBeInTheDocument();
+    expect(screen.getByText(t('link.everyMethod'))).toBeInTheDocument();
+    const content = document.querySelector('.app-detail__content') ?? document.body;
+    expectNoEnglish(without(content, '.text-break, .font-monospace'), language);
+  });
+
+  test("an app's refunds: each status and where the money goes", async () => {
+    const refund = makeRefund();
+    server.use(
+      reply('listAppRefunds', {
+        status: true,
+        data: makePage('refunds', [
+          refund,
+          makeCompletedRefund(),
+          makeRefund({ id: 'rf_3', status: 'awaiting_funds', address_source: 'merchant' }),
+          makeRefund({ id: 'rf_4', status: 'queued', claim_url: null }),
+          makeRefund({ id: 'rf_5', status: 'processing', claim_url: null }),
+          makeRefund({ id: 'rf_6', status: 'failed', claim_url: null }),
+          makeRefund({ id: 'rf_7', status: 'cancelled', claim_url: null }),
+          makeRefund({ id: 'rf_8', status: 'expired', claim_url: null }),
+        ]),
+      }),
+    );
+    renderSignedIn('/app/my-app/app_1/invoices?view=refunds');
+    const list = await screen.findByRole('table', { name: t('inv.refunds') }, { timeout: 10_000 });
+    expect(
+      await within(list).findByRole('button', { name: t('refund.cancelOf', { id: refund.id }) }),
+    ).toBeInTheDocument();
+    expect(
+      within(list).getByRole('button', { name: t('refund.reinitiateOf', { id: 'rf_6' }) }),
+    ).toBeInTheDocument();
+    // The invoices' ids, the claim links, addresses and hashes are data: the rest is read.
+    const content = document.querySelector('.app-detail__content') ?? list;
+    // The invoice column's buttons are named by the invoices' ids.
+    const data = 'code, .text-break, .font-monospace, td:nth-child(2)';
+    expectNoEnglish(without(content, data), language);
+  });
+
+  test('refund: the form submitted wrong, the preview, then the claim link', async () => {
+    const user = userEvent.setup();
+    const invoice = makeOverpaidInvoice({ buyer_email: 'ab@example.com' });
+    server.use(
+      reply('getAppInvoice', { status: true, data: makeInvoiceDetails(invoice) }),
+      reply('previewAppRefund', {
+        status: true,
+        data: makeRefundPreview({ amount: '10.8', rate: '0.925925', rate_kind: 'current' }),
+      }),
+    );
+    renderSignedIn(`/app/my-app/app_1/invoices?invoice=${invoice.id}`);
+    await user.click(
+      await screen.findByRole('button', { name: t('invDetail.refund') }, { timeout: 10_000 }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: t('invDetail.refund') });
+    await user.click(within(dialog).getByRole('button', { name: t('refundForm.preview') }));
+    expect(await within(dialog).findByText(t('refundForm.reasonRequired'))).toBeInTheDocument();
+    await user.click(within(dialog).getByLabelText(t('refundForm.custom')));
+    await user.click(within(dialog).getByRole('button', { name: t('refundForm.preview') }));
+    expect(await within(dialog).findByText(t('refundForm.amountRequired'))).toBeInTheDocument();
+    // The methods' codes are the spec's names.
+    expectNoEnglish(dialog, language);
+    await user.type(within(dialog).getByLabelText(t('refundForm.amount')), '10.00');
+    await user.click(within(dialog).getByLabelText(t('refundForm.rateCurrent')));
+    await user.type(within(dialog).getByLabelText(t('invDetail.reasonLabel')), '#1042');
+    await user.click(within(dialog).getByRole('button', { name: t('refundForm.preview') }));
+    expect(
+      await within(dialog).findByRole('button', { name: t('refundConfirm.confirm') }),
+    ).toBeInTheDocument();
+    expectNoEnglish(dialog, language);
+    await user.click(within(dialog).getByRole('button', { name: t('refundConfirm.confirm') }));
+    expect(await within(dialog).findByLabelText(t('claim.link'))).toBeInTheDocument();
+    expectNoEnglish(dialog, language);
+  });
+
+  test('refund to an address: the preview and the refund on its way', async () => {
+    const user = userEvent.setup();
+    const invoice = makeOverpaidInvoice();
+    const address = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+    server.use(
+      reply('getAppInvoice', { status: true, data: makeInvoiceDetails(invoice) }),
+      reply('createAppRefund', {
+        status: true,
+        msg: '',
+        data: makeRefund({
+          status: 'queued',
+          claim_url: null,
+          address,
+          address_source: 'merchant',
+        }),
+      }),
+    );
+    renderSignedIn(`/app/my-app/app_1/invoices?invoice=${invoice.id}`);
+    await user.click(
+      await screen.findByRole('button', { name: t('invDetail.refund') }, { timeout: 10_000 }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: t('invDetail.refund') });
+    await user.type(within(dialog).getByLabelText(t('refundForm.address')), address);
+    await user.type(within(dialog).getByLabelText(t('invDetail.reasonLabel')), '#1042');
+    await user.click(within(dialog).getByRole('button', { name: t('refundForm.preview') }));
+    await user.click(
+      await within(dialog).findByRole('button', { name: t('refundConfirm.confirm') }),
+    );
+    expect(await within(dialog).findByText(t('refundStatus.queued'))).toBeInTheDocument();
+    expectNoEnglish(dialog, language);
   });
 });

@@ -8,7 +8,6 @@ import type { StatusNames } from '../../components/StatusBadge';
 import {
   ACCEPTS_PAYMENTS_IN,
   FIAT_CURRENCIES,
-  INVOICE_MESSAGES,
   MARKABLE_FROM,
   TOKEN_CURRENCIES,
 } from '../../shared/invoices';
@@ -55,21 +54,73 @@ export const INVOICE_EXCEPTION: Readonly<Record<InvoiceException, string>> = {
   },
 };
 
-export const TIMELINE_EVENT: Readonly<Record<InvoiceTimelineEntry['event'], string>> = {
-  'invoice.created': 'Created',
-  'invoice.payment_received': 'Payment received',
-  'invoice.processing': 'Processing',
-  'invoice.settled': 'Settled',
-  'invoice.expired': 'Expired',
-  'invoice.invalid': 'Invalid',
-  'refund.created': 'Refund asked',
-  'refund.claimed': 'Refund claimed',
-  'refund.completed': 'Refunded',
-  'refund.reorged': 'Refund reorged away (sent again)',
-  'refund.failed': 'Refund failed',
-  'refund.cancelled': 'Refund cancelled',
-  'refund.expired': 'Refund link expired',
+/** A timeline event's name: its message's key. */
+export const TIMELINE_EVENT: Readonly<Record<InvoiceTimelineEntry['event'], MessageKey>> = {
+  'invoice.created': 'invEvent.created',
+  'invoice.payment_received': 'invEvent.paymentReceived',
+  'invoice.processing': 'invEvent.processing',
+  'invoice.settled': 'invEvent.settled',
+  'invoice.expired': 'invEvent.expired',
+  'invoice.invalid': 'invEvent.invalid',
+  'refund.created': 'invEvent.refundCreated',
+  'refund.claimed': 'invEvent.refundClaimed',
+  'refund.completed': 'invEvent.refundCompleted',
+  'refund.reorged': 'invEvent.refundReorged',
+  'refund.failed': 'invEvent.refundFailed',
+  'refund.cancelled': 'invEvent.refundCancelled',
+  'refund.expired': 'invEvent.refundExpired',
 };
+
+/** A payment's status on its chain, and a webhook delivery's, as the invoice's details name them. */
+export const PAYMENT_STATUS: Readonly<Record<Invoice['payments'][number]['status'], MessageKey>> = {
+  pending: 'invPayment.pending',
+  confirmed: 'invPayment.confirmed',
+  removed: 'invPayment.removed',
+};
+export const DELIVERY_STATUS: Readonly<
+  Record<InvoiceTimelineEntry['deliveries'][number]['status'], MessageKey>
+> = {
+  pending: 'invDelivery.pending',
+  retrying: 'invDelivery.retrying',
+  delivered: 'invDelivery.delivered',
+  failed: 'invDelivery.failed',
+};
+
+/** The flags a timeline event reported, as it lists them (in English, their codes). */
+export const TIMELINE_EXCEPTION: Readonly<Record<InvoiceException, MessageKey>> = {
+  paid_partial: 'invTimeline.paidPartial',
+  paid_over: 'invTimeline.paidOver',
+  paid_late: 'invTimeline.paidLate',
+  marked: 'invTimeline.marked',
+  partially_refunded: 'invTimeline.partiallyRefunded',
+  refunded: 'invTimeline.refunded',
+};
+
+/**
+ * The Create Invoice form's messages, in the language in use: the same as the server's
+ * (INVOICE_MESSAGES), which it says in English.
+ */
+export const INVOICE_FORM_MSG = {
+  get amountRequired() {
+    return t('invForm.amountRequired');
+  },
+  get amountInvalid() {
+    return t('invForm.amountInvalid');
+  },
+  get currencyRequired() {
+    return t('invForm.currencyRequired');
+  },
+  get expiryInvalid() {
+    return t('invForm.expiryInvalid');
+  },
+  get reasonRequired() {
+    return t('invForm.reasonRequired');
+  },
+};
+
+/** A price typed with more decimals than its currency has. */
+export const tooManyDecimals = (currency: string, decimals: number) =>
+  t('invForm.decimals', { currency, count: decimals });
 
 /** What an invoice may be priced in, fiat first; the decimals a price in it may have. */
 export const CURRENCIES: readonly { code: string; decimals: number }[] = [
@@ -110,16 +161,16 @@ export interface NewInvoiceValues extends Record<string, string> {
 export function newInvoiceErrors(values: NewInvoiceValues): Partial<Record<string, string>> {
   const errors: Partial<Record<string, string>> = {};
   const decimals = CURRENCIES.find((c) => c.code === values.currency)?.decimals;
-  if (values.amount === '') errors.amount = INVOICE_MESSAGES.amountRequired;
+  if (values.amount === '') errors.amount = INVOICE_FORM_MSG.amountRequired;
   else {
     const match = /^[0-9]+(?:\.([0-9]+))?$/.exec(values.amount);
     const places = match?.[1]?.length ?? 0;
-    if (!match || Number(values.amount) <= 0) errors.amount = INVOICE_MESSAGES.amountInvalid;
+    if (!match || Number(values.amount) <= 0) errors.amount = INVOICE_FORM_MSG.amountInvalid;
     else if (decimals !== undefined && places > decimals) {
-      errors.amount = `${values.currency} takes at most ${decimals} decimal${decimals === 1 ? '' : 's'}`;
+      errors.amount = tooManyDecimals(values.currency, decimals);
     }
   }
-  if (values.currency === '') errors.currency = INVOICE_MESSAGES.currencyRequired;
+  if (values.currency === '') errors.currency = INVOICE_FORM_MSG.currencyRequired;
   const minutes = Number(values.expires_in_minutes);
   if (
     !Number.isInteger(minutes) ||
@@ -127,7 +178,7 @@ export function newInvoiceErrors(values: NewInvoiceValues): Partial<Record<strin
     minutes > EXPIRY_MINUTES.max ||
     values.expires_in_minutes === ''
   ) {
-    errors.expires_in_minutes = INVOICE_MESSAGES.expiryInvalid;
+    errors.expires_in_minutes = INVOICE_FORM_MSG.expiryInvalid;
   }
   return errors;
 }

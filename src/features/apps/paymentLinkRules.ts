@@ -1,17 +1,27 @@
 import type { AppDetails } from '../../api/apps';
 import type { PaymentLink, PaymentLinkStatus } from '../../api/paymentLinks';
 import type { StatusNames } from '../../components/StatusBadge';
-import { PAYMENT_LINK_LIMITS, PAYMENT_LINK_MESSAGES } from '../../shared/paymentLinks';
-import { CURRENCIES } from './invoiceRules';
+import { PAYMENT_LINK_LIMITS } from '../../shared/paymentLinks';
+import { t, type MessageKey } from '../../i18n/i18n';
+import { CURRENCIES, tooManyDecimals } from './invoiceRules';
 
 // The Invoices tab's payment links: names and the Create payment link form's rules (not in the
 // spec: an extension of the app detail, as the invoices are).
 
+/** A status's name in the language in use, and its colours. */
+const named = (key: MessageKey, bg: string, text?: 'dark') => ({
+  get label() {
+    return t(key);
+  },
+  bg,
+  ...(text ? { text } : {}),
+});
+
 export const PAYMENT_LINK_STATUS: StatusNames<PaymentLinkStatus> = {
-  active: { label: 'Active', bg: 'success' },
-  expired: { label: 'Expired', bg: 'warning', text: 'dark' },
-  used_up: { label: 'Used up', bg: 'secondary' },
-  deactivated: { label: 'Deactivated', bg: 'danger' },
+  active: named('linkStatus.active', 'success'),
+  expired: named('linkStatus.expired', 'warning', 'dark'),
+  used_up: named('linkStatus.usedUp', 'secondary'),
+  deactivated: named('linkStatus.deactivated', 'danger'),
 };
 
 /** The price as the list reads it: fixed, a range, or any amount. */
@@ -20,10 +30,10 @@ export function linkAmount(
 ): string {
   const { amount, amount_min: min, amount_max: max, currency } = link;
   if (amount !== null) return `${amount} ${currency}`;
-  if (min !== null && max !== null) return `from ${min} to ${max} ${currency}`;
-  if (min !== null) return `from ${min} ${currency}`;
-  if (max !== null) return `up to ${max} ${currency}`;
-  return `any amount (${currency})`;
+  if (min !== null && max !== null) return t('linkAmount.range', { min, max, currency });
+  if (min !== null) return t('linkAmount.from', { min, currency });
+  if (max !== null) return t('linkAmount.upTo', { max, currency });
+  return t('linkAmount.any', { currency });
 }
 
 /** Its paid invoices, against its maximum when it has one. */
@@ -71,15 +81,52 @@ function priceFault(text: string, currency: string, invalid: string): string | u
   const decimals = CURRENCIES.find((c) => c.code === currency)?.decimals;
   const places = match[1]?.length ?? 0;
   if (decimals !== undefined && places > decimals) {
-    return `${currency} takes at most ${decimals} decimal${decimals === 1 ? '' : 's'}`;
+    return tooManyDecimals(currency, decimals);
   }
   return undefined;
 }
 
+/**
+ * The Create payment link form's messages, in the language in use: the same as the server's
+ * (PAYMENT_LINK_MESSAGES), which it says in English.
+ */
+const LINK_FORM_MSG = {
+  get titleRequired() {
+    return t('linkForm.titleRequired');
+  },
+  get currencyRequired() {
+    return t('linkForm.currencyRequired');
+  },
+  get amountRequired() {
+    return t('linkForm.amountRequired');
+  },
+  get amountInvalid() {
+    return t('linkForm.amountInvalid');
+  },
+  get minInvalid() {
+    return t('linkForm.minInvalid');
+  },
+  get maxInvalid() {
+    return t('linkForm.maxInvalid');
+  },
+  get rangeInvalid() {
+    return t('linkForm.rangeInvalid');
+  },
+  get expiryInvalid() {
+    return t('linkForm.expiryInvalid');
+  },
+  get maxUsesInvalid() {
+    return t('linkForm.maxUsesInvalid');
+  },
+  get redirectInvalid() {
+    return t('linkForm.redirectInvalid');
+  },
+};
+
 /** The form's messages before a call, at `now`: the server checks the same and more. */
 export function newLinkErrors(values: NewLinkValues, now: Date): Partial<Record<string, string>> {
   const errors: Partial<Record<string, string>> = {};
-  const m = PAYMENT_LINK_MESSAGES;
+  const m = LINK_FORM_MSG;
   if (values.title.trim() === '') errors.title = m.titleRequired;
   if (values.currency === '') errors.currency = m.currencyRequired;
   if (values.pricing === 'fixed') {

@@ -1,22 +1,32 @@
 import type { Invoice, InvoiceStatus } from '../../api/invoices';
 import type { CreateRefundRequest, Refund, RefundStatus } from '../../api/refunds';
 import type { StatusNames } from '../../components/StatusBadge';
-import { REASON_MAX, REFUND_MESSAGES } from '../../shared/refunds';
-import { CURRENCIES } from './invoiceRules';
+import { REASON_MAX } from '../../shared/refunds';
+import { t, type MessageKey } from '../../i18n/i18n';
+import { CURRENCIES, tooManyDecimals } from './invoiceRules';
 
 // The Invoices tab's refunds: names, and the Refund form's rules (not in the spec: an extension
 // of the app detail, as the invoices are). The server checks the same and more: the cap, the
 // address, the rate.
 
+/** A status's name in the language in use, and its colours. */
+const named = (key: MessageKey, bg: string, text?: 'dark') => ({
+  get label() {
+    return t(key);
+  },
+  bg,
+  ...(text ? { text } : {}),
+});
+
 export const REFUND_STATUS: StatusNames<RefundStatus> = {
-  pending_claim: { label: 'Waiting for claim', bg: 'info' },
-  awaiting_funds: { label: 'Awaiting funds', bg: 'warning', text: 'dark' },
-  queued: { label: 'Queued', bg: 'secondary' },
-  processing: { label: 'Processing', bg: 'primary' },
-  completed: { label: 'Completed', bg: 'success' },
-  failed: { label: 'Failed', bg: 'danger' },
-  cancelled: { label: 'Cancelled', bg: 'dark' },
-  expired: { label: 'Expired', bg: 'warning', text: 'dark' },
+  pending_claim: named('refundStatus.pendingClaim', 'info'),
+  awaiting_funds: named('refundStatus.awaitingFunds', 'warning', 'dark'),
+  queued: named('refundStatus.queued', 'secondary'),
+  processing: named('refundStatus.processing', 'primary'),
+  completed: named('refundStatus.completed', 'success'),
+  failed: named('refundStatus.failed', 'danger'),
+  cancelled: named('refundStatus.cancelled', 'dark'),
+  expired: named('refundStatus.expired', 'warning', 'dark'),
 };
 
 /** Invoice statuses whose payments are final, the ones a refund may be asked of. */
@@ -52,11 +62,11 @@ export function canCancelRefund(status: RefundStatus): boolean {
 
 /** Where the money goes, as the list's Claim column reads it. */
 export function claimState(refund: Pick<Refund, 'status' | 'address_source'>): string {
-  if (refund.address_source === 'merchant') return 'Your address, no claim';
-  if (refund.address_source === 'shopper') return 'Claimed by the shopper';
-  if (refund.status === 'expired') return 'Link expired unclaimed';
-  if (refund.status === 'cancelled') return 'Link cancelled unclaimed';
-  return 'Waiting for the shopper';
+  if (refund.address_source === 'merchant') return t('claim.merchant');
+  if (refund.address_source === 'shopper') return t('claim.shopper');
+  if (refund.status === 'expired') return t('claim.expired');
+  if (refund.status === 'cancelled') return t('claim.cancelled');
+  return t('claim.waiting');
 }
 
 /** The Refund form's values, as typed. */
@@ -88,26 +98,48 @@ export function initialRefund(invoice: Pick<Invoice, 'overpaid' | 'payments' | '
 
 const DECIMAL = /^[0-9]+(?:\.([0-9]+))?$/;
 
+/**
+ * The Refund form's messages, in the language in use: the same as the server's
+ * (REFUND_MESSAGES), which it says in English.
+ */
+const REFUND_FORM_MSG = {
+  get methodInvalid() {
+    return t('refundForm.methodInvalid');
+  },
+  get amountRequired() {
+    return t('refundForm.amountRequired');
+  },
+  get amountInvalid() {
+    return t('refundForm.amountInvalid');
+  },
+  get reasonRequired() {
+    return t('refundForm.reasonRequired');
+  },
+  get reasonTooLong() {
+    return t('refundForm.reasonTooLong');
+  },
+};
+
 /** The form's messages before a call, for an invoice in `currency`. */
 export function newRefundErrors(
   values: RefundValues,
   currency: string,
 ): Partial<Record<string, string>> {
   const errors: Partial<Record<string, string>> = {};
-  if (values.method === '') errors.method = REFUND_MESSAGES.methodInvalid;
+  if (values.method === '') errors.method = REFUND_FORM_MSG.methodInvalid;
   if (values.amount_kind === 'custom') {
     const match = DECIMAL.exec(values.amount);
     const decimals = CURRENCIES.find((c) => c.code === currency)?.decimals;
     const places = match?.[1]?.length ?? 0;
-    if (values.amount === '') errors.amount = REFUND_MESSAGES.amountRequired;
-    else if (!match || Number(values.amount) <= 0) errors.amount = REFUND_MESSAGES.amountInvalid;
+    if (values.amount === '') errors.amount = REFUND_FORM_MSG.amountRequired;
+    else if (!match || Number(values.amount) <= 0) errors.amount = REFUND_FORM_MSG.amountInvalid;
     else if (values.currency === 'invoice' && decimals !== undefined && places > decimals) {
-      errors.amount = `${currency} takes at most ${decimals} decimal${decimals === 1 ? '' : 's'}`;
+      errors.amount = tooManyDecimals(currency, decimals);
     }
   }
   const reason = values.reason.trim();
-  if (reason === '') errors.reason = REFUND_MESSAGES.reasonRequired;
-  else if (reason.length > REASON_MAX) errors.reason = REFUND_MESSAGES.reasonTooLong;
+  if (reason === '') errors.reason = REFUND_FORM_MSG.reasonRequired;
+  else if (reason.length > REASON_MAX) errors.reason = REFUND_FORM_MSG.reasonTooLong;
   return errors;
 }
 

@@ -17,6 +17,8 @@ import {
   newInvoiceErrors,
   type NewInvoiceValues,
 } from '../invoiceRules';
+import { useT } from '../../../i18n/i18n';
+import { withNodes } from '../../../i18n/withNodes';
 
 const EMPTY: NewInvoiceValues = {
   amount: '',
@@ -36,13 +38,14 @@ interface Props {
 
 /** Create Invoice: the form, then the checkout link to hand the shopper, with a copy button. */
 export function CreateInvoiceModal({ appId, show, onHide, onView }: Props) {
+  const t = useT();
   const [created, setCreated] = useState<Invoice | null>(null);
   const close = () => {
     setCreated(null);
     onHide();
   };
   return (
-    <TitledModal show={show} onHide={close} title="Create Invoice">
+    <TitledModal show={show} onHide={close} title={t('inv.create')}>
       {created ? (
         <CheckoutLink
           invoice={created}
@@ -68,6 +71,7 @@ function NewInvoiceForm({
   onCreated: (invoice: Invoice) => void;
   onCancel: () => void;
 }) {
+  const t = useT();
   const [create, { isLoading }] = useCreateAppInvoiceMutation();
   const form = useForm<NewInvoiceValues>(EMPTY, {
     filters: {
@@ -105,14 +109,14 @@ function NewInvoiceForm({
         <Row className="g-3">
           <Col xs={7}>
             <Form.Group controlId="invoice-amount">
-              <Form.Label>Amount</Form.Label>
+              <Form.Label>{t('dashboard.amount')}</Form.Label>
               <Form.Control {...form.bind('amount')} inputMode="decimal" placeholder="49.90" />
               <Form.Control.Feedback type="invalid">{errors.amount}</Form.Control.Feedback>
             </Form.Group>
           </Col>
           <Col xs={5}>
             <Form.Group controlId="invoice-currency">
-              <Form.Label>Currency</Form.Label>
+              <Form.Label>{t('settings.currency')}</Form.Label>
               <Form.Select {...form.bind('currency')}>
                 {CURRENCIES.map(({ code }) => (
                   <option key={code} value={code}>
@@ -125,21 +129,27 @@ function NewInvoiceForm({
           </Col>
           <Col xs={12}>
             <Form.Group controlId="invoice-description">
-              <Form.Label>Description</Form.Label>
-              <Form.Control {...form.bind('description')} placeholder="Two mugs" />
+              <Form.Label>{t('invDetail.description')}</Form.Label>
+              <Form.Control
+                {...form.bind('description')}
+                placeholder={t('invCreate.descriptionPlaceholder')}
+              />
               <Form.Control.Feedback type="invalid">{errors.description}</Form.Control.Feedback>
             </Form.Group>
           </Col>
           <Col sm={7}>
             <Form.Group controlId="invoice-order-id">
-              <Form.Label>Order Id</Form.Label>
-              <Form.Control {...form.bind('order_id')} placeholder="order-1042" />
+              <Form.Label>{t('inv.orderId')}</Form.Label>
+              <Form.Control
+                {...form.bind('order_id')}
+                placeholder={t('invCreate.orderPlaceholder')}
+              />
               <Form.Control.Feedback type="invalid">{errors.order_id}</Form.Control.Feedback>
             </Form.Group>
           </Col>
           <Col sm={5}>
             <Form.Group controlId="invoice-expiry">
-              <Form.Label>Expires in (minutes)</Form.Label>
+              <Form.Label>{t('invCreate.expiry')}</Form.Label>
               <Form.Control
                 {...form.bind('expires_in_minutes')}
                 inputMode="numeric"
@@ -149,21 +159,19 @@ function NewInvoiceForm({
                 {errors.expires_in_minutes}
               </Form.Control.Feedback>
               <Form.Text id="invoice-expiry-help" muted>
-                From {EXPIRY_MINUTES.min} to {EXPIRY_MINUTES.max}.
+                {t('invCreate.expiryHelp', { min: EXPIRY_MINUTES.min, max: EXPIRY_MINUTES.max })}
               </Form.Text>
             </Form.Group>
           </Col>
         </Row>
-        <p className="small text-body-secondary mt-3 mb-0">
-          Payable in every method with For Deposit on, at rates locked when it is created.
-        </p>
+        <p className="small text-body-secondary mt-3 mb-0">{t('invCreate.payable')}</p>
       </Modal.Body>
       <Modal.Footer>
         <Button variant="secondary" onClick={onCancel}>
-          Cancel
+          {t('common.cancel')}
         </Button>
         <BusyButton type="submit" busy={isLoading}>
-          Create Invoice
+          {t('inv.create')}
         </BusyButton>
       </Modal.Footer>
     </Form>
@@ -179,32 +187,37 @@ function CheckoutLink({
   onView: () => void;
   onClose: () => void;
 }) {
+  const t = useT();
   return (
     <>
       <Modal.Body>
         <p>
-          Invoice <code>{invoice.id}</code> for {invoice.amount} {invoice.currency} is created. Send
-          the shopper its checkout link:
+          {withNodes(
+            t,
+            'invCreate.created',
+            { amount: `${invoice.amount} ${invoice.currency}` },
+            { id: <code>{invoice.id}</code> },
+          )}
         </p>
         <Form.Group controlId="invoice-checkout-url">
-          <Form.Label>Checkout link</Form.Label>
+          <Form.Label>{t('invDetail.checkout')}</Form.Label>
           <div className="d-flex gap-2">
             <Form.Control value={invoice.checkout_url} readOnly />
             <CopyButton
               value={invoice.checkout_url}
-              label="Copy checkout link"
-              successText="Checkout link copied"
+              label={t('invDetail.copyCheckout')}
+              successText={t('invDetail.checkoutCopied')}
             >
-              Copy
+              {t('copy.label')}
             </CopyButton>
           </div>
         </Form.Group>
       </Modal.Body>
       <Modal.Footer>
         <Button variant="outline-primary" onClick={onView}>
-          View invoice
+          {t('invCreate.view')}
         </Button>
-        <Button onClick={onClose}>Done</Button>
+        <Button onClick={onClose}>{t('invCreate.done')}</Button>
       </Modal.Footer>
     </>
   );

@@ -14,6 +14,8 @@ import { PAYMENT_LINK_LIMITS } from '../../../shared/paymentLinks';
 import { CURRENCIES } from '../invoiceRules';
 import { linkAmount, linkMethods, newLinkErrors, type NewLinkValues } from '../paymentLinkRules';
 import { CopyLinkButton } from './PaymentLinkParts';
+import { useT } from '../../../i18n/i18n';
+import { withNodes } from '../../../i18n/withNodes';
 
 const EMPTY: NewLinkValues = {
   title: '',
@@ -41,13 +43,14 @@ interface Props {
 
 /** Create payment link: the form, then the link's URL to share, with copy and Open. */
 export function CreatePaymentLinkModal({ details, show, onHide, onView }: Props) {
+  const t = useT();
   const [created, setCreated] = useState<PaymentLink | null>(null);
   const close = () => {
     setCreated(null);
     onHide();
   };
   return (
-    <TitledModal show={show} onHide={close} title="Create payment link">
+    <TitledModal show={show} onHide={close} title={t('link.create')}>
       {created ? (
         <LinkCreated
           link={created}
@@ -73,6 +76,7 @@ function NewLinkForm({
   onCreated: (link: PaymentLink) => void;
   onCancel: () => void;
 }) {
+  const t = useT();
   const appId = details.app_data.id;
   const methods = linkMethods(details);
   const [create, { isLoading }] = useCreateAppPaymentLinkMutation();
@@ -135,27 +139,30 @@ function NewLinkForm({
         <Row className="g-3">
           <Col xs={12}>
             <Form.Group controlId="link-title">
-              <Form.Label>Title</Form.Label>
-              <Form.Control {...form.bind('title')} placeholder="Donation" />
+              <Form.Label>{t('link.title')}</Form.Label>
+              <Form.Control
+                {...form.bind('title')}
+                placeholder={t('linkCreate.titlePlaceholder')}
+              />
               <Form.Control.Feedback type="invalid">{errors.title}</Form.Control.Feedback>
             </Form.Group>
           </Col>
           <Col xs={12}>
             <Form.Group controlId="link-description">
-              <Form.Label>Description</Form.Label>
+              <Form.Label>{t('invDetail.description')}</Form.Label>
               <Form.Control {...form.bind('description')} as="textarea" rows={2} />
               <Form.Control.Feedback type="invalid">{errors.description}</Form.Control.Feedback>
             </Form.Group>
           </Col>
           <Col xs={12}>
             <fieldset>
-              <legend className="form-label fs-6 mb-1">Amount</legend>
+              <legend className="form-label fs-6 mb-1">{t('dashboard.amount')}</legend>
               <Form.Check
                 inline
                 type="radio"
                 id="link-pricing-fixed"
                 name="pricing"
-                label="Fixed amount"
+                label={t('linkCreate.fixed')}
                 checked={fixed}
                 onChange={() => form.setField('pricing', 'fixed')}
               />
@@ -164,7 +171,7 @@ function NewLinkForm({
                 type="radio"
                 id="link-pricing-chosen"
                 name="pricing"
-                label="Shopper chooses"
+                label={t('linkCreate.chosen')}
                 checked={!fixed}
                 onChange={() => form.setField('pricing', 'chosen')}
               />
@@ -173,7 +180,7 @@ function NewLinkForm({
           {fixed ? (
             <Col xs={7}>
               <Form.Group controlId="link-amount">
-                <Form.Label>Price</Form.Label>
+                <Form.Label>{t('history.price')}</Form.Label>
                 <Form.Control {...form.bind('amount')} inputMode="decimal" placeholder="49.90" />
                 <Form.Control.Feedback type="invalid">{errors.amount}</Form.Control.Feedback>
               </Form.Group>
@@ -182,7 +189,7 @@ function NewLinkForm({
             <>
               <Col xs={6}>
                 <Form.Group controlId="link-amount-min">
-                  <Form.Label>Minimum amount</Form.Label>
+                  <Form.Label>{t('linkCreate.min')}</Form.Label>
                   <Form.Control
                     {...form.bind('amount_min')}
                     inputMode="decimal"
@@ -194,7 +201,7 @@ function NewLinkForm({
               </Col>
               <Col xs={6}>
                 <Form.Group controlId="link-amount-max">
-                  <Form.Label>Maximum amount</Form.Label>
+                  <Form.Label>{t('linkCreate.max')}</Form.Label>
                   <Form.Control
                     {...form.bind('amount_max')}
                     inputMode="decimal"
@@ -209,13 +216,13 @@ function NewLinkForm({
           {!fixed && (
             <Col xs={12} className="mt-1">
               <Form.Text id="link-range-help" muted>
-                Both optional: without them, the shopper may pay any amount.
+                {t('linkCreate.rangeHelp')}
               </Form.Text>
             </Col>
           )}
           <Col xs={fixed ? 5 : 12} sm={fixed ? 5 : 6}>
             <Form.Group controlId="link-currency">
-              <Form.Label>Currency</Form.Label>
+              <Form.Label>{t('settings.currency')}</Form.Label>
               <Form.Select {...form.bind('currency')}>
                 {CURRENCIES.map(({ code }) => (
                   <option key={code} value={code}>
@@ -228,7 +235,7 @@ function NewLinkForm({
           </Col>
           <Col xs={12}>
             <fieldset aria-describedby="link-methods-help">
-              <legend className="form-label fs-6 mb-1">Methods</legend>
+              <legend className="form-label fs-6 mb-1">{t('link.methods')}</legend>
               {methods.map((method) => (
                 <Form.Check
                   key={method.id}
@@ -246,22 +253,20 @@ function NewLinkForm({
                 </Form.Control.Feedback>
               )}
               <Form.Text id="link-methods-help" muted>
-                {methods.length === 0
-                  ? 'The app has no method with For Deposit on yet (Payment Setting).'
-                  : 'None ticked: every method with For Deposit on.'}
+                {t(methods.length === 0 ? 'linkCreate.noMethod' : 'linkCreate.noneTicked')}
               </Form.Text>
             </fieldset>
           </Col>
           <Col sm={6}>
             <Form.Group controlId="link-expires">
-              <Form.Label>Expires at (optional)</Form.Label>
+              <Form.Label>{t('linkCreate.expires')}</Form.Label>
               <Form.Control {...form.bind('expires_at')} type="datetime-local" />
               <Form.Control.Feedback type="invalid">{errors.expires_at}</Form.Control.Feedback>
             </Form.Group>
           </Col>
           <Col sm={6}>
             <Form.Group controlId="link-max-uses">
-              <Form.Label>Maximum uses (optional)</Form.Label>
+              <Form.Label>{t('linkCreate.maxUses')}</Form.Label>
               <Form.Control
                 {...form.bind('max_uses')}
                 inputMode="numeric"
@@ -269,13 +274,13 @@ function NewLinkForm({
               />
               <Form.Control.Feedback type="invalid">{errors.max_uses}</Form.Control.Feedback>
               <Form.Text id="link-max-uses-help" muted>
-                Paid invoices it takes.
+                {t('linkCreate.maxUsesHelp')}
               </Form.Text>
             </Form.Group>
           </Col>
           <Col xs={12}>
             <Form.Group controlId="link-redirect">
-              <Form.Label>Redirect URL (optional)</Form.Label>
+              <Form.Label>{t('linkCreate.redirect')}</Form.Label>
               <Form.Control
                 {...form.bind('redirect_url')}
                 type="url"
@@ -289,10 +294,10 @@ function NewLinkForm({
       </Modal.Body>
       <Modal.Footer>
         <Button variant="secondary" onClick={onCancel}>
-          Cancel
+          {t('common.cancel')}
         </Button>
         <BusyButton type="submit" busy={isLoading}>
-          Create payment link
+          {t('link.create')}
         </BusyButton>
       </Modal.Footer>
     </Form>
@@ -308,15 +313,20 @@ function LinkCreated({
   onView: () => void;
   onClose: () => void;
 }) {
+  const t = useT();
   return (
     <>
       <Modal.Body>
         <p>
-          Payment link <strong>{link.title}</strong> for {linkAmount(link)} is created. Share its
-          page:
+          {withNodes(
+            t,
+            'linkCreate.created',
+            { amount: linkAmount(link) },
+            { title: <strong>{link.title}</strong> },
+          )}
         </p>
         <Form.Group controlId="link-url">
-          <Form.Label>Payment link</Form.Label>
+          <Form.Label>{t('linkCreate.link')}</Form.Label>
           <div className="d-flex gap-2">
             <Form.Control value={link.url} readOnly />
             <CopyLinkButton url={link.url} className="flex-shrink-0" />
@@ -325,9 +335,9 @@ function LinkCreated({
       </Modal.Body>
       <Modal.Footer>
         <Button variant="outline-primary" onClick={onView}>
-          View payment link
+          {t('linkCreate.view')}
         </Button>
-        <Button onClick={onClose}>Done</Button>
+        <Button onClick={onClose}>{t('invCreate.done')}</Button>
       </Modal.Footer>
     </>
   );

@@ -26,23 +26,32 @@ import { useForm } from '../../../components/form/useForm';
 import { validSubmit } from '../../../components/form/validSubmit';
 import { QueryState } from '../../../components/QueryState';
 import { TitledModal } from '../../../components/TitledModal';
-import { INVOICE_MESSAGES } from '../../../shared/invoices';
 import { STRAY_FLAG } from '../appRules';
-import { canAccept, canMark, TIMELINE_EVENT } from '../invoiceRules';
+import {
+  canAccept,
+  canMark,
+  DELIVERY_STATUS,
+  INVOICE_FORM_MSG,
+  PAYMENT_STATUS,
+  TIMELINE_EVENT,
+  TIMELINE_EXCEPTION,
+} from '../invoiceRules';
 import { canRefund } from '../refundRules';
 import { InvoiceBadges } from './InvoiceBadges';
 import { RefundModal } from './RefundModal';
 import { RefundsList } from './RefundsList';
 import { TxHash } from './TxHash';
 import { LIVE } from './usePagedList';
+import { useT, type MessageKey, type Translate } from '../../../i18n/i18n';
+import { withNodes } from '../../../i18n/withNodes';
 
 type Option = Invoice['payment_options'][number];
 type Payment = Invoice['payments'][number];
 type Target = 'settled' | 'invalid';
 
-const TARGET_TITLE: Record<Target, string> = {
-  settled: 'Mark Settled',
-  invalid: 'Mark Invalid',
+const TARGET_TITLE: Record<Target, MessageKey> = {
+  settled: 'invDetail.markSettled',
+  invalid: 'invDetail.markInvalid',
 };
 
 /**
@@ -61,6 +70,7 @@ export function InvoiceDetails({
   testMode?: boolean;
   onBack: () => void;
 }) {
+  const t = useT();
   // Polled as the lists are: payments and statuses arrive without a reload.
   const query = useGetAppInvoiceQuery({ id: appId, invoiceId }, LIVE);
   const [marking, setMarking] = useState<Target | null>(null);
@@ -70,63 +80,68 @@ export function InvoiceDetails({
   return (
     <>
       <Button variant="link" className="px-0 mb-2" onClick={onBack}>
-        &larr; Back to Invoices
+        &larr; {t('invDetail.back')}
       </Button>
-      <QueryState query={query} what="this invoice">
+      <QueryState query={query} what={t('invDetail.what')}>
         {({ data: { invoice, timeline } }) => {
           return (
             <>
               <Card className="mb-3">
                 <Card.Body>
                   <h3 className="h6 text-break">
-                    Invoice <code>{invoice.id}</code>
+                    {withNodes(t, 'history.invoiceOf', {}, { id: <code>{invoice.id}</code> })}
                   </h3>
                   <dl className="row mb-0 details-list">
-                    <dt className="col-sm-4">Status</dt>
+                    <dt className="col-sm-4">{t('wallet.status')}</dt>
                     <dd className="col-sm-8">
                       <InvoiceBadges invoice={invoice} />
                       {invoice.mark_reason && (
                         <div className="small text-body-secondary mt-1">
-                          Reason: {invoice.mark_reason}
+                          {t('invDetail.reason', { reason: invoice.mark_reason })}
                         </div>
                       )}
                     </dd>
-                    <dt className="col-sm-4">Amount</dt>
+                    <dt className="col-sm-4">{t('dashboard.amount')}</dt>
                     <dd className="col-sm-8">
                       {invoice.amount} {invoice.currency}
                     </dd>
-                    <dt className="col-sm-4">Paid</dt>
+                    <dt className="col-sm-4">{t('invDetail.paid')}</dt>
                     <dd className="col-sm-8">
-                      {invoice.paid} {invoice.currency} (due {invoice.due} {invoice.currency})
+                      {t('invDetail.paidDue', {
+                        paid: `${invoice.paid} ${invoice.currency}`,
+                        due: `${invoice.due} ${invoice.currency}`,
+                      })}
                       {invoice.overpaid && (
                         <div className="small">
-                          Overpaid {invoice.overpaid.value} {invoice.currency} (
-                          {invoice.overpaid.amount} {invoice.overpaid.method})
+                          {t('invDetail.overpaid', {
+                            value: `${invoice.overpaid.value} ${invoice.currency}`,
+                            amount: `${invoice.overpaid.amount} ${invoice.overpaid.method}`,
+                          })}
                         </div>
                       )}
                     </dd>
-                    <dt className="col-sm-4">Order Id</dt>
+                    <dt className="col-sm-4">{t('inv.orderId')}</dt>
                     <dd className="col-sm-8 text-break">{invoice.order_id ?? '----'}</dd>
-                    <dt className="col-sm-4">Description</dt>
+                    <dt className="col-sm-4">{t('invDetail.description')}</dt>
                     <dd className="col-sm-8 text-break">{invoice.description ?? '----'}</dd>
-                    <dt className="col-sm-4">Created</dt>
+                    <dt className="col-sm-4">{t('inv.created')}</dt>
                     <dd className="col-sm-8">
                       <DateTime value={invoice.created_at} />
                     </dd>
-                    <dt className="col-sm-4">Expires</dt>
+                    <dt className="col-sm-4">{t('inv.expires')}</dt>
                     <dd className="col-sm-8">
                       <DateTime value={invoice.expires_at} />
                     </dd>
-                    <dt className="col-sm-4">Checkout link</dt>
+                    <dt className="col-sm-4">{t('invDetail.checkout')}</dt>
                     <dd className="col-sm-8 d-flex gap-2 align-items-center">
                       <span className="text-break small">{invoice.checkout_url}</span>
                       <CopyButton
                         value={invoice.checkout_url}
-                        label="Copy checkout link"
-                        successText="Checkout link copied"
+                        label={t('invDetail.copyCheckout')}
+                        successText={t('invDetail.checkoutCopied')}
                         className="flex-shrink-0"
                       >
-                        Copy
+                        {t('copy.label')}
                       </CopyButton>
                     </dd>
                   </dl>
@@ -136,17 +151,17 @@ export function InvoiceDetails({
                     <div className="d-flex gap-2 mt-3">
                       {canMark(invoice.status, 'settled') && (
                         <Button variant="outline-success" onClick={() => setMarking('settled')}>
-                          {TARGET_TITLE.settled}
+                          {t(TARGET_TITLE.settled)}
                         </Button>
                       )}
                       {canMark(invoice.status, 'invalid') && (
                         <Button variant="outline-danger" onClick={() => setMarking('invalid')}>
-                          {TARGET_TITLE.invalid}
+                          {t(TARGET_TITLE.invalid)}
                         </Button>
                       )}
                       {canRefund(invoice) && (
                         <Button variant="outline-primary" onClick={() => setRefunding(true)}>
-                          Refund
+                          {t('invDetail.refund')}
                         </Button>
                       )}
                     </div>
@@ -157,23 +172,23 @@ export function InvoiceDetails({
               {testMode && (
                 <SimulatePayments appId={appId} invoiceId={invoice.id} status={invoice.status} />
               )}
-              <Section title="Payment options">
+              <Section title={t('invDetail.options')}>
                 <SmallTable
-                  caption="Payment options"
+                  caption={t('invDetail.options')}
                   rows={invoice.payment_options}
                   rowKey={(o) => o.method}
-                  columns={OPTION_COLUMNS}
+                  columns={optionColumns(t)}
                 />
               </Section>
-              <Section title="Payments">
+              <Section title={t('invDetail.payments')}>
                 {invoice.payments.length === 0 ? (
-                  <p className="text-body-secondary mb-0">No payment seen yet.</p>
+                  <p className="text-body-secondary mb-0">{t('invDetail.noPayment')}</p>
                 ) : (
                   <SmallTable
-                    caption="Payments"
+                    caption={t('invDetail.payments')}
                     rows={invoice.payments}
                     rowKey={(p) => `${p.tx_hash}:${p.log_index ?? ''}`}
-                    columns={paymentColumns(invoice.currency, (p) =>
+                    columns={paymentColumns(t, invoice.currency, (p) =>
                       canAccept(invoice.status, p) ? () => setAccepting(p) : undefined,
                     )}
                   />
@@ -182,11 +197,11 @@ export function InvoiceDetails({
               {/* The list brings its own card and pages. */}
               <section className="mb-3" aria-labelledby="invoice-refunds">
                 <h3 className="h6" id="invoice-refunds">
-                  Refunds
+                  {t('inv.refunds')}
                 </h3>
                 <RefundsList appId={appId} invoiceId={invoice.id} />
               </section>
-              <Section title="Timeline">
+              <Section title={t('invDetail.timeline')}>
                 <Timeline entries={timeline} />
               </Section>
 
@@ -218,10 +233,10 @@ export function InvoiceDetails({
 
 type Scenario = 'full' | 'partial' | 'over';
 
-const SCENARIO_LABEL: Record<Scenario, string> = {
-  full: 'Simulate full payment',
-  partial: 'Simulate partial payment',
-  over: 'Simulate overpayment',
+const SCENARIO_LABEL: Record<Scenario, MessageKey> = {
+  full: 'invSimulate.full',
+  partial: 'invSimulate.partial',
+  over: 'invSimulate.over',
 };
 
 /** What a test invoice can be paid with: what is due, half, more; once paid in full, more. */
@@ -244,6 +259,7 @@ function SimulatePayments({
   invoiceId: string;
   status: Invoice['status'];
 }) {
+  const t = useT();
   const [simulate, simulating] = useSimulateAppInvoicePaymentMutation();
   const [confirm, confirming] = useConfirmAppInvoicePaymentsMutation();
   const [sent, setSent] = useState<Scenario | null>(null);
@@ -259,11 +275,8 @@ function SimulatePayments({
     });
   };
   return (
-    <Section title="Test mode: simulate a payment">
-      <p className="small text-body-secondary">
-        A transfer on the test network, no real money: the invoice, its webhooks and its checkout
-        page follow it as they follow a real payment.
-      </p>
+    <Section title={t('invSimulate.title')}>
+      <p className="small text-body-secondary">{t('invSimulate.intro')}</p>
       <div className="d-flex flex-wrap gap-2">
         {scenarios.map((scenario) => (
           <BusyButton
@@ -273,7 +286,7 @@ function SimulatePayments({
             disabled={busy}
             onClick={() => run(scenario)}
           >
-            {SCENARIO_LABEL[scenario]}
+            {t(SCENARIO_LABEL[scenario])}
           </BusyButton>
         ))}
         <BusyButton
@@ -282,7 +295,7 @@ function SimulatePayments({
           disabled={busy}
           onClick={() => void confirm({ id: appId, invoiceId })}
         >
-          Confirm now
+          {t('invSimulate.confirm')}
         </BusyButton>
       </div>
     </Section>
@@ -326,18 +339,28 @@ function SmallTable<Row>({
   );
 }
 
-const OPTION_COLUMNS: Column<Option>[] = [
-  { header: 'Method', className: 'text-nowrap', cell: (o) => o.method },
+const optionColumns = (t: Translate): Column<Option>[] => [
+  { header: t('testDeposit.method'), className: 'text-nowrap', cell: (o) => o.method },
   {
-    header: 'Address',
+    header: t('tx.address'),
     className: 'text-break',
     cell: (o) => <code className="small">{o.address}</code>,
   },
-  { header: 'Amount due', numeric: true, className: 'text-nowrap', cell: (o) => o.amount_due },
-  { header: 'Still due', numeric: true, className: 'text-nowrap', cell: (o) => o.due },
-  { header: 'Refunded', numeric: true, className: 'text-nowrap', cell: (o) => o.refunded },
   {
-    header: 'Rate',
+    header: t('invDetail.amountDue'),
+    numeric: true,
+    className: 'text-nowrap',
+    cell: (o) => o.amount_due,
+  },
+  { header: t('invDetail.stillDue'), numeric: true, className: 'text-nowrap', cell: (o) => o.due },
+  {
+    header: t('invDetail.refunded'),
+    numeric: true,
+    className: 'text-nowrap',
+    cell: (o) => o.refunded,
+  },
+  {
+    header: t('invDetail.rate'),
     cell: (o) => (
       <>
         <span className="text-nowrap">{o.rate}</span>
@@ -348,18 +371,22 @@ const OPTION_COLUMNS: Column<Option>[] = [
 ];
 
 function PaymentStatus({ payment: p, onAccept }: { payment: Payment; onAccept?: () => void }) {
+  const t = useT();
+  const status = t(PAYMENT_STATUS[p.status]);
   // One block: on a phone the cell's parts stack under its label rather than squeeze beside it.
   return (
     <div>
-      <span className="text-nowrap">{`${p.status}${p.late ? ' (late)' : ''}`}</span>
+      <span className="text-nowrap">{p.late ? t('invPayment.late', { status }) : status}</span>
       {p.flag && (
         <div className="small text-body-secondary">
-          {`${STRAY_FLAG[p.flag]}, ${p.accepted ? 'accepted' : 'not counted'}`}
+          {t(p.accepted ? 'invPayment.accepted' : 'invPayment.notCounted', {
+            flag: STRAY_FLAG[p.flag],
+          })}
         </div>
       )}
       {onAccept && (
         <Button size="sm" variant="outline-primary" className="mt-1" onClick={onAccept}>
-          Accept
+          {t('invDetail.accept')}
         </Button>
       )}
     </div>
@@ -368,36 +395,54 @@ function PaymentStatus({ payment: p, onAccept }: { payment: Payment; onAccept?: 
 
 /** The payments' columns; `acceptOf` gives a payment the merchant may accept its Accept action. */
 function paymentColumns(
+  t: Translate,
   currency: string,
   acceptOf: (p: Payment) => (() => void) | undefined,
 ): Column<Payment>[] {
   return [
     {
-      header: 'Tx Hash',
+      header: t('wallet.txHash'),
       className: 'text-nowrap',
       cell: (p) => <TxHash chainId={p.chain_id} hash={p.tx_hash} />,
     },
-    { header: 'Method', className: 'text-nowrap', cell: (p) => p.method },
-    { header: 'Amount', numeric: true, className: 'text-nowrap', cell: (p) => p.amount },
+    { header: t('testDeposit.method'), className: 'text-nowrap', cell: (p) => p.method },
+    {
+      header: t('dashboard.amount'),
+      numeric: true,
+      className: 'text-nowrap',
+      cell: (p) => p.amount,
+    },
     // May wrap between the figure and the currency: with a flagged payment's status beside it,
     // the table is tight at 1280 px.
-    { header: 'Value', numeric: true, cell: (p) => `${p.value} ${currency}` },
-    { header: 'Confirmations', numeric: true, cell: (p) => p.confirmations },
-    { header: 'Status', cell: (p) => <PaymentStatus payment={p} onAccept={acceptOf(p)} /> },
-    { header: 'Time', className: 'time-cell', cell: (p) => <DateTime value={p.created_at} /> },
+    { header: t('invDetail.value'), numeric: true, cell: (p) => `${p.value} ${currency}` },
+    { header: t('invDetail.confirmations'), numeric: true, cell: (p) => p.confirmations },
+    {
+      header: t('wallet.status'),
+      cell: (p) => <PaymentStatus payment={p} onAccept={acceptOf(p)} />,
+    },
+    {
+      header: t('dashboard.time'),
+      className: 'time-cell',
+      cell: (p) => <DateTime value={p.created_at} />,
+    },
   ];
 }
 
 function Timeline({ entries }: { entries: InvoiceTimelineEntry[] }) {
+  const t = useT();
   return (
-    <ol className="list-unstyled mb-0 invoice-timeline" aria-label="Invoice timeline">
+    <ol className="list-unstyled mb-0 invoice-timeline" aria-label={t('invDetail.timelineLabel')}>
       {entries.map((entry) => (
         <li key={entry.event_id} className="mb-2">
           <div className="d-flex flex-wrap gap-2 align-items-center">
-            <strong>{TIMELINE_EVENT[entry.event]}</strong>
+            <strong>{t(TIMELINE_EVENT[entry.event])}</strong>
             {entry.detail !== null && <span>{entry.detail}</span>}
             {entry.exceptions.length > 0 && (
-              <span className="small text-body-secondary">({entry.exceptions.join(', ')})</span>
+              <span className="small text-body-secondary">
+                {t('invTimeline.flags', {
+                  flags: entry.exceptions.map((flag) => t(TIMELINE_EXCEPTION[flag])).join(', '),
+                })}
+              </span>
             )}
             <span className="small text-body-secondary">
               <DateTime value={entry.at} />
@@ -405,12 +450,19 @@ function Timeline({ entries }: { entries: InvoiceTimelineEntry[] }) {
           </div>
           <div className="small">
             {entry.deliveries.length === 0
-              ? 'No webhook delivery'
+              ? t('invTimeline.noDelivery')
               : entry.deliveries.map((d) => (
                   <span key={d.id} className="me-3">
-                    Webhook {d.status}
-                    {d.http_code !== null && ` (HTTP ${d.http_code})`}, {d.attempts} attempt
-                    {d.attempts === 1 ? '' : 's'}
+                    {d.http_code === null
+                      ? t('invTimeline.delivery', {
+                          status: t(DELIVERY_STATUS[d.status]),
+                          count: d.attempts,
+                        })
+                      : t('invTimeline.deliveryHttp', {
+                          status: t(DELIVERY_STATUS[d.status]),
+                          code: d.http_code,
+                          count: d.attempts,
+                        })}
                   </span>
                 ))}
           </div>
@@ -432,6 +484,7 @@ function AcceptPaymentModal({
   payment: Payment | null;
   onHide: () => void;
 }) {
+  const t = useT();
   const [accept, { isLoading }] = useAcceptAppInvoicePaymentMutation();
   const confirm = async () => {
     if (!payment) return;
@@ -440,30 +493,33 @@ function AcceptPaymentModal({
     if (!('error' in result)) onHide();
   };
   return (
-    <TitledModal show={payment !== null} onHide={onHide} title="Accept payment">
+    <TitledModal show={payment !== null} onHide={onHide} title={t('invAccept.title')}>
       {payment && (
         <>
           <Modal.Body>
             <p>
-              {payment.amount} {payment.method}{' '}
-              {payment.flag === 'wrong_network'
-                ? 'was sent on a network the invoice did not offer.'
-                : 'was sent in a token the invoice did not ask for.'}
+              {t(
+                payment.flag === 'wrong_network'
+                  ? 'invAccept.wrongNetwork'
+                  : 'invAccept.wrongAsset',
+                { payment: `${payment.amount} ${payment.method}` },
+              )}
             </p>
             <p className="mb-0">
-              {`Accepted, it counts toward the invoice at ${
+              {t(
                 payment.flag === 'wrong_network'
-                  ? "the invoice's rate for the same token"
-                  : 'the rate now'
-              }, and once it has its confirmations it is swept to the app's ${payment.method} payout address. This cannot be undone; to give it back instead, refund it.`}
+                  ? 'invAccept.countsSameRate'
+                  : 'invAccept.countsRateNow',
+                { method: payment.method },
+              )}
             </p>
           </Modal.Body>
           <Modal.Footer>
             <Button variant="secondary" onClick={onHide}>
-              Close
+              {t('common.close')}
             </Button>
             <BusyButton busy={isLoading} variant="primary" onClick={() => void confirm()}>
-              Accept
+              {t('invDetail.accept')}
             </BusyButton>
           </Modal.Footer>
         </>
@@ -483,8 +539,13 @@ function MarkInvoiceModal({
   target: Target | null;
   onHide: () => void;
 }) {
+  const t = useT();
   return (
-    <TitledModal show={target !== null} onHide={onHide} title={target ? TARGET_TITLE[target] : ''}>
+    <TitledModal
+      show={target !== null}
+      onHide={onHide}
+      title={target ? t(TARGET_TITLE[target]) : ''}
+    >
       {target && <MarkForm appId={appId} invoiceId={invoiceId} target={target} onDone={onHide} />}
     </TitledModal>
   );
@@ -501,11 +562,12 @@ function MarkForm({
   target: Target;
   onDone: () => void;
 }) {
+  const t = useT();
   const [mark, { isLoading }] = useMarkAppInvoiceMutation();
   const form = useForm({ reason: '' }, { maxLength: { reason: 500 } });
   const submit = validSubmit(
     form,
-    (values) => (values.reason.trim() === '' ? { reason: INVOICE_MESSAGES.reasonRequired } : {}),
+    (values) => (values.reason.trim() === '' ? { reason: INVOICE_FORM_MSG.reasonRequired } : {}),
     async (values) => {
       await mark({
         id: appId,
@@ -518,27 +580,23 @@ function MarkForm({
   return (
     <Form noValidate onSubmit={(event) => void submit(event)}>
       <Modal.Body>
-        <p>
-          {target === 'settled'
-            ? 'The invoice will be settled by your decision, flagged Marked. A settled invoice is final.'
-            : 'The invoice will be invalid by your decision, flagged Marked.'}
-        </p>
+        <p>{t(target === 'settled' ? 'invMark.settledBody' : 'invMark.invalidBody')}</p>
         <Form.Group controlId="invoice-mark-reason">
-          <Form.Label>Reason</Form.Label>
+          <Form.Label>{t('invDetail.reasonLabel')}</Form.Label>
           <Form.Control {...form.bind('reason')} as="textarea" rows={3} />
           <Form.Control.Feedback type="invalid">{form.errors.reason}</Form.Control.Feedback>
         </Form.Group>
       </Modal.Body>
       <Modal.Footer>
         <Button variant="secondary" onClick={onDone}>
-          Close
+          {t('common.close')}
         </Button>
         <BusyButton
           type="submit"
           busy={isLoading}
           variant={target === 'settled' ? 'success' : 'danger'}
         >
-          Confirm
+          {t('security.confirm')}
         </BusyButton>
       </Modal.Footer>
     </Form>

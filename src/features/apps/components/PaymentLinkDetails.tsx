@@ -44,20 +44,20 @@ export function PaymentLinkDetails({
   return (
     <>
       <Button variant="link" className="px-0 mb-2" onClick={onBack}>
-        &larr; Back to Payment links
+        &larr; {t('link.back')}
       </Button>
-      <QueryState query={{ ...query, data }} what="this payment link">
+      <QueryState query={{ ...query, data }} what={t('link.what')}>
         {({ data: { link, invoices } }) => (
           <>
             <Card className="mb-3">
               <Card.Body>
                 <h3 className="h6 text-break">{link.title}</h3>
                 <dl className="row mb-0 details-list">
-                  <dt className="col-sm-4">Status</dt>
+                  <dt className="col-sm-4">{t('wallet.status')}</dt>
                   <dd className="col-sm-8">
                     <PaymentLinkBadge link={link} />
                   </dd>
-                  <dt className="col-sm-4">Link</dt>
+                  <dt className="col-sm-4">{t('link.link')}</dt>
                   <dd className="col-sm-8">
                     <span className="text-break small d-block mb-1">{link.url}</span>
                     <span className="d-flex gap-2">
@@ -68,29 +68,31 @@ export function PaymentLinkDetails({
                         target="_blank"
                         rel="noopener noreferrer"
                       >
-                        Open
+                        {t('link.open')}
                       </a>
                     </span>
                   </dd>
-                  <dt className="col-sm-4">Amount</dt>
+                  <dt className="col-sm-4">{t('dashboard.amount')}</dt>
                   <dd className="col-sm-8">{linkAmount(link)}</dd>
-                  <dt className="col-sm-4">Description</dt>
+                  <dt className="col-sm-4">{t('invDetail.description')}</dt>
                   <dd className="col-sm-8 text-break">{link.description ?? '----'}</dd>
-                  <dt className="col-sm-4">Methods</dt>
+                  <dt className="col-sm-4">{t('link.methods')}</dt>
                   <dd className="col-sm-8">
-                    {link.methods === null
-                      ? 'Every method with For Deposit on'
-                      : link.methods.join(', ')}
+                    {link.methods === null ? t('link.everyMethod') : link.methods.join(', ')}
                   </dd>
-                  <dt className="col-sm-4">Expires</dt>
+                  <dt className="col-sm-4">{t('inv.expires')}</dt>
                   <dd className="col-sm-8">
-                    {link.expires_at === null ? 'Never' : <DateTime value={link.expires_at} />}
+                    {link.expires_at === null ? (
+                      t('link.never')
+                    ) : (
+                      <DateTime value={link.expires_at} />
+                    )}
                   </dd>
-                  <dt className="col-sm-4">Maximum uses</dt>
-                  <dd className="col-sm-8">{link.max_uses ?? 'No limit'}</dd>
-                  <dt className="col-sm-4">Redirect URL</dt>
+                  <dt className="col-sm-4">{t('link.maxUses')}</dt>
+                  <dd className="col-sm-8">{link.max_uses ?? t('link.noLimit')}</dd>
+                  <dt className="col-sm-4">{t('link.redirect')}</dt>
                   <dd className="col-sm-8 text-break">{link.redirect_url ?? '----'}</dd>
-                  <dt className="col-sm-4">Created</dt>
+                  <dt className="col-sm-4">{t('inv.created')}</dt>
                   <dd className="col-sm-8">
                     <DateTime value={link.created_at} />
                   </dd>
@@ -98,7 +100,7 @@ export function PaymentLinkDetails({
                 {link.status !== 'deactivated' && (
                   <div className="mt-3">
                     <Button variant="outline-danger" onClick={() => setConfirming(true)}>
-                      Deactivate
+                      {t('link.deactivate')}
                     </Button>
                   </div>
                 )}
@@ -107,25 +109,25 @@ export function PaymentLinkDetails({
 
             <Card className="mb-3">
               <Card.Body>
-                <h3 className="h6">Totals</h3>
-                <dl className="row mb-0 details-list" aria-label="Totals">
-                  <dt className="col-sm-4">Invoices</dt>
+                <h3 className="h6">{t('link.totals')}</h3>
+                <dl className="row mb-0 details-list" aria-label={t('link.totals')}>
+                  <dt className="col-sm-4">{t('tab.invoices')}</dt>
                   <dd className="col-sm-8">{link.totals.invoices}</dd>
-                  <dt className="col-sm-4">Paid invoices</dt>
+                  <dt className="col-sm-4">{t('link.paidInvoices')}</dt>
                   <dd className="col-sm-8">{link.totals.paid_invoices}</dd>
-                  <dt className="col-sm-4">Amount paid</dt>
+                  <dt className="col-sm-4">{t('link.amountPaid')}</dt>
                   <dd className="col-sm-8">
                     {link.totals.amount_paid} {link.currency}
                   </dd>
-                  <dt className="col-sm-4">Uses</dt>
+                  <dt className="col-sm-4">{t('link.uses')}</dt>
                   <dd className="col-sm-8">{linkUses(link)}</dd>
                 </dl>
               </Card.Body>
             </Card>
 
-            <h3 className="h6">Invoices</h3>
+            <h3 className="h6">{t('tab.invoices')}</h3>
             <ListTable
-              caption="Payment link invoices"
+              caption={t('link.invoices')}
               columns={invoiceColumns(t, onOpenInvoice)}
               rowKey={(invoice) => invoice.id}
               page={invoices}
@@ -156,6 +158,7 @@ function DeactivateModal({
   show: boolean;
   onHide: () => void;
 }) {
+  const t = useT();
   const [deactivate, { isLoading }] = useDeactivateAppPaymentLinkMutation();
   const confirm = async () => {
     try {
@@ -166,19 +169,16 @@ function DeactivateModal({
     }
   };
   return (
-    <TitledModal show={show} onHide={onHide} title="Deactivate payment link">
+    <TitledModal show={show} onHide={onHide} title={t('link.deactivateTitle')}>
       <Modal.Body>
-        <p className="mb-0">
-          Its page will stop making invoices. Invoices it already made stay payable. This cannot be
-          undone.
-        </p>
+        <p className="mb-0">{t('link.deactivateBody')}</p>
       </Modal.Body>
       <Modal.Footer>
         <Button variant="secondary" onClick={onHide}>
-          Cancel
+          {t('common.cancel')}
         </Button>
         <BusyButton variant="danger" busy={isLoading} onClick={() => void confirm()}>
-          Deactivate
+          {t('link.deactivate')}
         </BusyButton>
       </Modal.Footer>
     </TitledModal>

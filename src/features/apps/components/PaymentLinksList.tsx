@@ -11,6 +11,7 @@ import { ListTable } from './ListTable';
 import { CopyLinkButton, PaymentLinkBadge } from './PaymentLinkParts';
 import { LIVE } from './usePagedList';
 import { DownloadCsvButton } from '../../../components/DownloadCsvButton';
+import { useT } from '../../../i18n/i18n';
 
 /** The app's payment links with their totals, newest first, and Create payment link. */
 export function PaymentLinksList({
@@ -20,6 +21,7 @@ export function PaymentLinksList({
   details: AppDetails;
   onOpen: (id: string) => void;
 }) {
+  const t = useT();
   const appId = details.app_data.id;
   const [creating, setCreating] = useState(false);
   const first = useMemo(() => ({ id: appId }), [appId]);
@@ -32,7 +34,7 @@ export function PaymentLinksList({
 
   const columns: Column<PaymentLink>[] = [
     {
-      header: 'Title',
+      header: t('link.title'),
       className: 'text-break',
       cell: (link) => (
         <Button variant="link" className="p-0 text-start" onClick={() => onOpen(link.id)}>
@@ -40,22 +42,31 @@ export function PaymentLinksList({
         </Button>
       ),
     },
-    { header: 'Amount', cell: (link) => linkAmount(link) },
+    { header: t('dashboard.amount'), cell: (link) => linkAmount(link) },
     {
-      header: 'Status',
+      header: t('wallet.status'),
       className: 'status-cell',
       cell: (link) => <PaymentLinkBadge link={link} />,
     },
-    { header: 'Uses', numeric: true, className: 'text-nowrap', cell: (link) => linkUses(link) },
     {
-      header: 'Paid',
+      header: t('link.uses'),
+      numeric: true,
+      className: 'text-nowrap',
+      cell: (link) => linkUses(link),
+    },
+    {
+      header: t('invDetail.paid'),
       numeric: true,
       className: 'text-nowrap',
       cell: (link) => `${link.totals.amount_paid} ${link.currency}`,
     },
-    { header: 'Created', className: 'time-cell', cell: (l) => <DateTime value={l.created_at} /> },
     {
-      header: 'Link',
+      header: t('inv.created'),
+      className: 'time-cell',
+      cell: (l) => <DateTime value={l.created_at} />,
+    },
+    {
+      header: t('link.link'),
       cell: (link) => (
         <span className="d-flex gap-2 align-items-center">
           <span className="small text-break">{link.url}</span>
@@ -68,14 +79,12 @@ export function PaymentLinksList({
   return (
     <>
       <div className="d-flex flex-wrap gap-2 justify-content-between align-items-center mb-3">
-        <p className="small text-body-secondary mb-0">
-          A page to share: each shopper who pays on it makes an invoice.
-        </p>
-        <Button onClick={() => setCreating(true)}>Create payment link</Button>
+        <p className="small text-body-secondary mb-0">{t('link.intro')}</p>
+        <Button onClick={() => setCreating(true)}>{t('link.create')}</Button>
       </div>
       <DownloadCsvButton kind="payment_links" appId={appId} />
       <ListTable
-        caption="Payment links"
+        caption={t('inv.links')}
         columns={columns}
         rowKey={(link) => link.id}
         page={data?.data}

@@ -25,6 +25,8 @@ import {
   type RefundValues,
 } from '../refundRules';
 import { CopyClaimLinkButton, RefundBadge } from './RefundParts';
+import { useT } from '../../../i18n/i18n';
+import { withNodes } from '../../../i18n/withNodes';
 
 const decimal = (raw: string) => raw.replace(/[^0-9.]/g, '');
 
@@ -40,8 +42,9 @@ interface Props {
  * claim link to send the shopper, or the refund on its way to the merchant's address.
  */
 export function RefundModal({ appId, invoice, show, onHide }: Props) {
+  const t = useT();
   return (
-    <TitledModal show={show} onHide={onHide} title="Refund">
+    <TitledModal show={show} onHide={onHide} title={t('invDetail.refund')}>
       {show && <RefundFlow appId={appId} invoice={invoice} onDone={onHide} />}
     </TitledModal>
   );
@@ -56,6 +59,7 @@ function RefundFlow({
   invoice: Invoice;
   onDone: () => void;
 }) {
+  const t = useT();
   const form = useForm<RefundValues>(initialRefund(invoice), {
     filters: { amount: decimal },
     maxLength: { amount: 30, address: 128, reason: REASON_MAX },
@@ -127,7 +131,7 @@ function RefundFlow({
           {methods.length > 1 && values.amount_kind !== 'overpaid' && (
             <Col xs={12}>
               <Form.Group controlId="refund-method">
-                <Form.Label>Method</Form.Label>
+                <Form.Label>{t('testDeposit.method')}</Form.Label>
                 <Form.Select {...form.bind('method')}>
                   {methods.map((method) => (
                     <option key={method} value={method}>
@@ -142,21 +146,22 @@ function RefundFlow({
           {methods.length > 1 && values.amount_kind === 'overpaid' && invoice.overpaid && (
             <Col xs={12}>
               <p className="small mb-0">
-                The overpaid part is refunded in {invoice.overpaid.method}, the method that went
-                over.
+                {t('refundForm.overpaidIn', { method: invoice.overpaid.method })}
               </p>
             </Col>
           )}
           <Col xs={12}>
             <fieldset>
-              <legend className="form-label fs-6 mb-1">Amount</legend>
-              {kind('full', 'Everything paid, less what was refunded')}
+              <legend className="form-label fs-6 mb-1">{t('dashboard.amount')}</legend>
+              {kind('full', t('refundForm.full'))}
               {invoice.overpaid &&
                 kind(
                   'overpaid',
-                  `The overpaid part (${invoice.overpaid.amount} ${invoice.overpaid.method})`,
+                  t('refundForm.overpaid', {
+                    amount: `${invoice.overpaid.amount} ${invoice.overpaid.method}`,
+                  }),
                 )}
-              {kind('custom', 'A custom amount')}
+              {kind('custom', t('refundForm.custom'))}
               {errors.amount_kind && (
                 <Form.Control.Feedback type="invalid" className="d-block">
                   {errors.amount_kind}
@@ -173,17 +178,19 @@ function RefundFlow({
             <>
               <Col xs={7}>
                 <Form.Group controlId="refund-amount">
-                  <Form.Label>Refund amount</Form.Label>
+                  <Form.Label>{t('refundForm.amount')}</Form.Label>
                   <Form.Control {...form.bind('amount')} inputMode="decimal" placeholder="10.00" />
                   <Form.Control.Feedback type="invalid">{errors.amount}</Form.Control.Feedback>
                 </Form.Group>
               </Col>
               <Col xs={5}>
                 <Form.Group controlId="refund-currency">
-                  <Form.Label>In</Form.Label>
+                  <Form.Label>{t('refundForm.in')}</Form.Label>
                   <Form.Select {...form.bind('currency')}>
                     <option value="invoice">{invoice.currency}</option>
-                    <option value="token">{values.method} (token)</option>
+                    <option value="token">
+                      {t('refundForm.token', { method: values.method })}
+                    </option>
                   </Form.Select>
                   <Form.Control.Feedback type="invalid">{errors.currency}</Form.Control.Feedback>
                 </Form.Group>
@@ -191,13 +198,13 @@ function RefundFlow({
               {values.currency === 'invoice' && (
                 <Col xs={12}>
                   <fieldset>
-                    <legend className="form-label fs-6 mb-1">Rate</legend>
+                    <legend className="form-label fs-6 mb-1">{t('invDetail.rate')}</legend>
                     <Form.Check
                       inline
                       type="radio"
                       id="refund-rate-original"
                       name="rate"
-                      label="Rate then (the invoice's)"
+                      label={t('refundForm.rateThen')}
                       checked={values.rate === 'original'}
                       onChange={() => form.setField('rate', 'original')}
                     />
@@ -206,7 +213,7 @@ function RefundFlow({
                       type="radio"
                       id="refund-rate-current"
                       name="rate"
-                      label="Current rate"
+                      label={t('refundForm.rateCurrent')}
                       checked={values.rate === 'current'}
                       onChange={() => form.setField('rate', 'current')}
                     />
@@ -222,7 +229,7 @@ function RefundFlow({
           )}
           <Col xs={12}>
             <Form.Group controlId="refund-address">
-              <Form.Label>Shopper's address (optional)</Form.Label>
+              <Form.Label>{t('refundForm.address')}</Form.Label>
               <Form.Control
                 {...form.bind('address')}
                 className="font-monospace"
@@ -230,14 +237,13 @@ function RefundFlow({
               />
               <Form.Control.Feedback type="invalid">{errors.address}</Form.Control.Feedback>
               <Form.Text id="refund-address-help" muted>
-                Leave it empty to get a claim link: the shopper enters an address of their own.
-                Never the address the payment came from, often an exchange that would not credit it.
+                {t('refundForm.addressHelp')}
               </Form.Text>
             </Form.Group>
           </Col>
           <Col xs={12}>
             <Form.Group controlId="refund-reason">
-              <Form.Label>Reason</Form.Label>
+              <Form.Label>{t('invDetail.reasonLabel')}</Form.Label>
               <Form.Control {...form.bind('reason')} as="textarea" rows={2} />
               <Form.Control.Feedback type="invalid">{errors.reason}</Form.Control.Feedback>
             </Form.Group>
@@ -246,10 +252,10 @@ function RefundFlow({
       </Modal.Body>
       <Modal.Footer>
         <Button variant="secondary" onClick={onDone}>
-          Cancel
+          {t('common.cancel')}
         </Button>
         <BusyButton type="submit" busy={previewState.isLoading}>
-          Preview refund
+          {t('refundForm.preview')}
         </BusyButton>
       </Modal.Footer>
     </Form>
@@ -271,42 +277,61 @@ function RefundConfirm({
   onBack: () => void;
   onConfirm: () => void;
 }) {
+  const t = useT();
   const address = values.address.trim();
   return (
     <>
       <Modal.Body>
         <p>
-          Refund <strong>{`${preview.amount} ${preview.asset}`}</strong> ({preview.method})?
+          {withNodes(
+            t,
+            'refundConfirm.question',
+            { method: preview.method },
+            { amount: <strong>{`${preview.amount} ${preview.asset}`}</strong> },
+          )}
         </p>
         <dl className="row mb-0 details-list">
           {preview.rate !== null && (
             <>
-              <dt className="col-sm-4">Rate</dt>
+              <dt className="col-sm-4">{t('invDetail.rate')}</dt>
               <dd className="col-sm-8">
-                {`${values.amount} ${currency} at ${preview.rate} ${currency} per ${preview.asset}`}{' '}
-                ({preview.rate_kind === 'current' ? 'current rate' : 'rate then'})
+                {t(
+                  preview.rate_kind === 'current'
+                    ? 'refundConfirm.rateCurrent'
+                    : 'refundConfirm.rateThen',
+                  {
+                    amount: `${values.amount} ${currency}`,
+                    rate: `${preview.rate} ${currency}`,
+                    asset: preview.asset,
+                  },
+                )}
               </dd>
             </>
           )}
-          <dt className="col-sm-4">Refundable</dt>
-          <dd className="col-sm-8">{`${preview.refundable} ${preview.asset} left in ${preview.method}`}</dd>
-          <dt className="col-sm-4">To</dt>
-          <dd className="col-sm-8 text-break">
-            {address === '' ? 'A claim link for the shopper' : <code>{address}</code>}
+          <dt className="col-sm-4">{t('refundConfirm.refundable')}</dt>
+          <dd className="col-sm-8">
+            {t('refundConfirm.left', {
+              amount: `${preview.refundable} ${preview.asset}`,
+              method: preview.method,
+            })}
           </dd>
-          <dt className="col-sm-4">Reason</dt>
+          <dt className="col-sm-4">{t('refundConfirm.to')}</dt>
+          <dd className="col-sm-8 text-break">
+            {address === '' ? t('refundConfirm.claimLink') : <code>{address}</code>}
+          </dd>
+          <dt className="col-sm-4">{t('invDetail.reasonLabel')}</dt>
           <dd className="col-sm-8 text-break">{values.reason.trim()}</dd>
         </dl>
         <p className="small text-body-secondary mt-3 mb-0">
-          Paid from the app's operational wallet of {preview.method}, with the network fee.
+          {t('refundConfirm.paidFrom', { method: preview.method })}
         </p>
       </Modal.Body>
       <Modal.Footer>
         <Button variant="secondary" onClick={onBack}>
-          Back
+          {t('refundConfirm.back')}
         </Button>
         <BusyButton variant="danger" busy={busy} onClick={onConfirm}>
-          Confirm refund
+          {t('refundConfirm.confirm')}
         </BusyButton>
       </Modal.Footer>
     </>
@@ -322,36 +347,54 @@ function RefundMade({
   buyerEmail: string | null;
   onDone: () => void;
 }) {
+  const t = useT();
   return (
     <>
       <Modal.Body>
         <p>
-          Refund of <strong>{`${refund.amount} ${refund.method}`}</strong> is created:{' '}
-          <RefundBadge refund={refund} />
+          {withNodes(
+            t,
+            'refundMade.created',
+            {},
+            {
+              amount: <strong>{`${refund.amount} ${refund.method}`}</strong>,
+              status: <RefundBadge refund={refund} />,
+            },
+          )}
         </p>
         {refund.claim_url ? (
           <>
             <Form.Group controlId="refund-claim-url">
-              <Form.Label>Claim link</Form.Label>
+              <Form.Label>{t('claim.link')}</Form.Label>
               <div className="d-flex gap-2">
                 <Form.Control value={refund.claim_url} readOnly />
                 <CopyClaimLinkButton url={refund.claim_url} className="flex-shrink-0" />
               </div>
             </Form.Group>
             <p className="small mt-2 mb-0">
-              Send it to the shopper: they enter their address on it.
-              {buyerEmail && ` It was e-mailed to ${buyerEmail}.`}
+              {t('refundMade.send')}
+              {buyerEmail && ` ${t('refundMade.emailed', { email: buyerEmail })}`}
               {refund.claim_expires_at && (
                 <>
                   {' '}
-                  It works until <DateTime value={refund.claim_expires_at} />.
+                  {withNodes(
+                    t,
+                    'refundMade.until',
+                    {},
+                    { date: <DateTime value={refund.claim_expires_at} /> },
+                  )}
                 </>
               )}
             </p>
           </>
         ) : (
           <p className="mb-0">
-            It is paid to <code className="text-break">{refund.address}</code>.
+            {withNodes(
+              t,
+              'refundMade.paidTo',
+              {},
+              { address: <code className="text-break">{refund.address}</code> },
+            )}
             {refund.waiting_message && (
               <span className="d-block small mt-2">{refund.waiting_message}</span>
             )}
@@ -359,7 +402,7 @@ function RefundMade({
         )}
       </Modal.Body>
       <Modal.Footer>
-        <Button onClick={onDone}>Done</Button>
+        <Button onClick={onDone}>{t('invCreate.done')}</Button>
       </Modal.Footer>
     </>
   );

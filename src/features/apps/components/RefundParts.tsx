@@ -2,6 +2,7 @@ import type { Refund } from '../../../api/refunds';
 import { CopyButton } from '../../../components/CopyButton';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { REFUND_STATUS } from '../refundRules';
+import { useT } from '../../../i18n/i18n';
 
 /** A refund's status as a badge. */
 export function RefundBadge({ refund }: { refund: Pick<Refund, 'status'> }) {
@@ -10,14 +11,15 @@ export function RefundBadge({ refund }: { refund: Pick<Refund, 'status'> }) {
 
 /** Copies a refund's claim link, with its toast. */
 export function CopyClaimLinkButton({ url, className }: { url: string; className?: string }) {
+  const t = useT();
   return (
     <CopyButton
       value={url}
-      label="Copy claim link"
-      successText="Claim link copied"
+      label={t('claim.copy')}
+      successText={t('claim.copied')}
       className={className}
     >
-      Copy
+      {t('copy.label')}
     </CopyButton>
   );
 }

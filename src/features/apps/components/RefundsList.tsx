@@ -15,6 +15,7 @@ import { CopyClaimLinkButton, RefundBadge } from './RefundParts';
 import { TxHash } from './TxHash';
 import { LIVE } from './usePagedList';
 import { DownloadCsvButton } from '../../../components/DownloadCsvButton';
+import { useT } from '../../../i18n/i18n';
 
 /**
  * The app's refunds, newest first, or one invoice's (`invoiceId`): amount and token, status,
@@ -32,6 +33,7 @@ export function RefundsList({
   /** Opens a refund's invoice, in the app's list. */
   onOpenInvoice?: (id: string) => void;
 }) {
+  const t = useT();
   const first = useMemo(
     () => (invoiceId === undefined ? { id: appId } : { id: appId, invoice: invoiceId }),
     [appId, invoiceId],
@@ -49,17 +51,21 @@ export function RefundsList({
     (reinitiateState.isLoading && reinitiateState.originalArgs?.refundId === id);
 
   const columns: Column<Refund>[] = [
-    { header: 'Created', className: 'time-cell', cell: (r) => <DateTime value={r.created_at} /> },
+    {
+      header: t('inv.created'),
+      className: 'time-cell',
+      cell: (r) => <DateTime value={r.created_at} />,
+    },
     ...(onOpenInvoice
       ? [
           {
-            header: 'Invoice',
+            header: t('history.invoice'),
             className: 'text-nowrap',
             cell: (r: Refund) => (
               <Button
                 variant="link"
                 className="p-0 text-start"
-                aria-label={`Invoice ${r.invoice_id}`}
+                aria-label={t('history.invoiceOf', { id: r.invoice_id })}
                 onClick={() => onOpenInvoice(r.invoice_id)}
               >
                 <code>{r.invoice_id}</code>
@@ -69,13 +75,13 @@ export function RefundsList({
         ]
       : []),
     {
-      header: 'Amount',
+      header: t('dashboard.amount'),
       numeric: true,
       className: 'text-nowrap',
       cell: (r) => `${r.amount} ${r.method}`,
     },
     {
-      header: 'Status',
+      header: t('wallet.status'),
       className: 'status-cell',
       cell: (r) => (
         <>
@@ -89,7 +95,7 @@ export function RefundsList({
       ),
     },
     {
-      header: 'Claim',
+      header: t('claim.header'),
       cell: (r) => (
         <>
           <div>{claimState(r)}</div>
@@ -109,32 +115,32 @@ export function RefundsList({
       ),
     },
     {
-      header: 'Tx Hash',
+      header: t('wallet.txHash'),
       className: 'text-nowrap',
       cell: (r) => <TxHash chainId={r.chain_id} hash={r.tx_hash} />,
     },
     {
-      header: 'Action',
+      header: t('history.action'),
       cell: (r) =>
         canCancelRefund(r.status) ? (
           <Button
             size="sm"
             variant="outline-danger"
             disabled={busy(r.id)}
-            aria-label={`Cancel refund ${r.id}`}
+            aria-label={t('refund.cancelOf', { id: r.id })}
             onClick={() => void cancel({ id: appId, refundId: r.id })}
           >
-            Cancel
+            {t('refund.cancel')}
           </Button>
         ) : r.status === 'failed' ? (
           <Button
             size="sm"
             variant="outline-primary"
             disabled={busy(r.id)}
-            aria-label={`Re-initiate refund ${r.id}`}
+            aria-label={t('refund.reinitiateOf', { id: r.id })}
             onClick={() => void reinitiate({ id: appId, refundId: r.id })}
           >
-            Re-initiate
+            {t('refund.reinitiate')}
           </Button>
         ) : (
           <span className="text-muted">----</span>
@@ -146,7 +152,7 @@ export function RefundsList({
     <>
       {invoiceId === undefined && <DownloadCsvButton kind="refunds" appId={appId} />}
       <ListTable
-        caption={invoiceId === undefined ? 'Refunds' : 'Refunds of this invoice'}
+        caption={invoiceId === undefined ? t('inv.refunds') : t('refund.ofInvoice')}
         columns={columns}
         rowKey={(r) => r.id}
         page={data?.data}
