@@ -230,9 +230,11 @@ describe('the deposit watcher on a further EVM chain (CHAIN_RPC_URLS)', () => {
     ]);
     await node.mine(11);
     expect(await watchEth()).toMatchObject({ credited: 1 });
+    // Ethereum's cursor is its own, beside BNB Smart Chain's (the demo's test mode has 97's).
     const cursors = await t.db
       .selectFrom('watch_cursors')
       .select('chain_id')
+      .where('chain_id', 'in', [1, 56])
       .orderBy('chain_id')
       .execute();
     expect(cursors.map((c) => c.chain_id)).toEqual([1, 56]);
