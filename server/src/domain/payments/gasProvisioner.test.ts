@@ -57,7 +57,7 @@ describe('the provisioning job', () => {
   };
 
   it('fills gas addresses at its first turn and gives each method its own index', async () => {
-    expect(await pending()).toBe(2); // the demo app's methods
+    expect(await pending()).toBe(4); // the demo app's methods, live and in its test mode
     const clock = testClock();
     const { log, worker } = await workerFor(XPUB, clock);
     expect(await worker.drain()).toBe(1);
@@ -68,7 +68,7 @@ describe('the provisioning job', () => {
       .select(['gas_index', 'gas_address', 'network_type'])
       .orderBy('gas_index')
       .execute();
-    expect(rows.map((r) => r.gas_index)).toEqual([0, 1]);
+    expect(rows.map((r) => r.gas_index)).toEqual([0, 1, 2, 3]);
     for (const row of rows) {
       expect(row.gas_address).toBe(gasAddressFor(XPUB, row.network_type, row.gas_index ?? -1));
     }
@@ -97,6 +97,6 @@ describe('the provisioning job', () => {
     clock.advance(3_000);
     expect(await worker.drain()).toBe(1);
     expect(log.error).toHaveBeenCalledTimes(2);
-    expect(await pending()).toBe(2);
+    expect(await pending()).toBe(4);
   });
 });
