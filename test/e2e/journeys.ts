@@ -91,3 +91,15 @@ export async function createAppWithUsdt(
   await page.getByRole('switch', { name: 'For Deposit' }).waitFor();
   return appPath;
 }
+
+/**
+ * On an app's open Merchant Setting tab: saves `url` as its Webhook URl and creates its signing
+ * secret, shown this once; answers the secret.
+ */
+export async function connectWebhook(page: Page, url: string): Promise<string> {
+  await page.getByLabel('Webhook URl').fill(url);
+  await page.getByRole('button', { name: 'Update' }).click();
+  await page.getByRole('alert').filter({ hasText: 'App updated successfully' }).waitFor();
+  await page.getByRole('button', { name: 'Create secret' }).click();
+  return page.getByLabel('Signing secret').inputValue();
+}

@@ -1,6 +1,12 @@
 import type { Page } from 'playwright-core';
 import { DESKTOP, freshBrowser, openPage, PHONE, snap } from './browser';
-import { buyStarterPlan, createAppWithUsdt, registerMerchant, signIn } from './journeys';
+import {
+  buyStarterPlan,
+  connectWebhook,
+  createAppWithUsdt,
+  registerMerchant,
+  signIn,
+} from './journeys';
 import { freshServer } from './server';
 import { Receiver, type Arrival } from './webhookReceiver';
 
@@ -95,11 +101,7 @@ test('the switch opens test mode under its banner, with its own webhook secret a
   expect(livePath).not.toContain(testId);
 
   await openTab('Merchant Setting');
-  await page.getByLabel('Webhook URl').fill(receiverUrl);
-  await page.getByRole('button', { name: 'Update' }).click();
-  await toast('App updated successfully');
-  await page.getByRole('button', { name: 'Create secret' }).click();
-  receiver.secret = await page.getByLabel('Signing secret').inputValue();
+  receiver.secret = await connectWebhook(page, receiverUrl);
   expect(receiver.secret).toMatch(/^whsec_/);
 
   await openTab('App Keys');

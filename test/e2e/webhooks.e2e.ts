@@ -1,6 +1,13 @@
 import type { Locator, Page } from 'playwright-core';
 import { DESKTOP, freshBrowser, openPage, snap } from './browser';
-import { buyStarterPlan, createAppWithUsdt, DEMO, registerMerchant, signIn } from './journeys';
+import {
+  buyStarterPlan,
+  connectWebhook,
+  createAppWithUsdt,
+  DEMO,
+  registerMerchant,
+  signIn,
+} from './journeys';
 import { admin, freshServer, killServer, otherServer, restartServer } from './server';
 import { latch, Receiver } from './webhookReceiver';
 
@@ -53,11 +60,6 @@ function gateway(key: string) {
   };
 }
 
-/** The toast on screen (one it replaced may still be fading out with the same text). */
-async function toast(text: string) {
-  await page.getByRole('alert').filter({ hasText: text }).waitFor();
-}
-
 async function openTab(tab: string) {
   await page.getByRole('navigation', { name: 'App menu' }).getByRole('link', { name: tab }).click();
   await page.getByRole('heading', { level: 2, name: tab }).waitFor();
@@ -99,11 +101,7 @@ test('a test deposit reaches the endpoint as deposit.pending then deposit.confir
 
   // The endpoint and the secret it verifies with, shown this once.
   await openTab('Merchant Setting');
-  await page.getByLabel('Webhook URl').fill(receiverUrl);
-  await page.getByRole('button', { name: 'Update' }).click();
-  await toast('App updated successfully');
-  await page.getByRole('button', { name: 'Create secret' }).click();
-  receiver.secret = await page.getByLabel('Signing secret').inputValue();
+  receiver.secret = await connectWebhook(page, receiverUrl);
   expect(receiver.secret).toMatch(/^whsec_/);
 
   await openTab('App Keys');

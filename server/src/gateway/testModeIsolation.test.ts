@@ -1,6 +1,7 @@
 import { addUser } from '../../test/accounts';
 import { insertSubscription } from '../../test/appRows';
 import { testAppPerBlock } from '../../test/withTestApp';
+import { TOKEN_PERMISSIONS } from '../domain/apps/apiKeys';
 import { chainAdapterFor } from '../domain/chain';
 import { localBalance, recordLocalChainTransfer } from '../domain/chain/localAdapter';
 import { specUsdt } from '../domain/chain/specChains';
@@ -17,20 +18,8 @@ import { fundTestWallet } from '../domain/testMode/funding';
 const BASE = '/gateway/v1';
 const PAYOUT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const SUPPLIER = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
-const ALL = [
-  'methods:read',
-  'accounts:read',
-  'accounts:write',
-  'deposits:read',
-  'withdrawals:read',
-  'withdrawals:write',
-  'balances:read',
-  'invoices:read',
-  'invoices:write',
-  'refunds:read',
-  'refunds:write',
-  'webhooks:write',
-];
+/** Every ability a key can hold: the isolation is the app's, whatever the key may do. */
+const ALL = TOKEN_PERMISSIONS.map((p) => p.value);
 const WEI = 10n ** 18n;
 
 describe('test mode isolation', () => {

@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/connection';
 import { lockForTransaction } from '../../db/locks';
 import type { Database } from '../../db/schema';
+import type { components } from '../../generated/portal.gen';
 import { ownedApp } from '../apps/apps';
 import { raiseFloor } from '../chain/derivationFloors';
 import { ConflictError, ForbiddenError } from '../errors';
@@ -21,16 +22,8 @@ export const TEST_DATA_MSG = {
 /** Sends the signer may still be making: Queued to Awaiting Blockchain Confirmation. */
 const MOVING = [0, 2, 3, 4, 5] as const;
 
-export interface DeletedTestData {
-  accounts: number;
-  invoices: number;
-  deposits: number;
-  withdrawals: number;
-  refunds: number;
-  payment_links: number;
-  webhook_events: number;
-  api_logs: number;
-}
+/** How many of each were deleted, as the contract answers them. */
+export type DeletedTestData = components['schemas']['DeleteTestDataResponse']['data'];
 
 type Trx = Transaction<Database>;
 
