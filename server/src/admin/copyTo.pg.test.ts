@@ -252,6 +252,21 @@ async function fillEveryTable(t: TestApp): Promise<void> {
       created_at: t.clock().toISOString(),
     })
     .execute();
+  // Test mode's traces: the floor Delete test data raised (derivation_floors), and a reorg of
+  // the local chain the reorg scenario made (local_chain_reorgs).
+  await t.db
+    .insertInto('derivation_floors')
+    .values({ branch: 'accounts', next_index: 40 })
+    .execute();
+  await t.db
+    .insertInto('local_chain_reorgs')
+    .values({
+      tx_hash: `0x${'cd'.repeat(32)}`,
+      chain_id: 97,
+      block_number: 3,
+      reorged_at: t.clock().toISOString(),
+    })
+    .execute();
   // A request the signer refused (signer_refusals).
   await t.db
     .insertInto('signer_refusals')
