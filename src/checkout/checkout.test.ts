@@ -125,3 +125,28 @@ test('a changed state is swapped in, its heading focused and said', async () => 
   expect(document.activeElement).toBe(document.querySelector('h1'));
   expect(announcer()).toBe('Still due: 15 USDT. We received 10 USDT.');
 });
+
+test('an update within the same screen keeps the focus of a reader who was on it', async () => {
+  server.use(
+    http.get(`*/pay/${INVOICE}/status`, () => HttpResponse.json({ screen: 'waiting', key: 'k2' })),
+    http.get(
+      `*/pay/${INVOICE}/fragment`,
+      () =>
+        new HttpResponse(
+          '<section class="screen" data-screen="waiting" data-key="k2" data-live="true">' +
+            '<h1 tabindex="-1">Pay 25 USDT</h1>' +
+            '<p data-announce="">1 of 15 confirmations.</p></section>',
+          { headers: { 'content-type': 'text/html' } },
+        ),
+    ),
+  );
+  page(900_000);
+  await start();
+  document.querySelector<HTMLElement>('h1')?.focus();
+  jest.advanceTimersByTime(5_000);
+  jest.useRealTimers();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(document.querySelector('[data-announce]')?.textContent).toBe('1 of 15 confirmations.');
+  expect(document.activeElement).toBe(document.querySelector('h1'));
+  expect(announcer()).toBe('1 of 15 confirmations.');
+});

@@ -109,6 +109,8 @@ function start(main: HTMLElement, live: HTMLElement, invoice: string): void {
       });
       if (!res.ok) return;
       const before = shown.dataset.screen;
+      // Replacing the markup drops the focus to the body; a reader who was inside keeps it.
+      const focusedInside = main.contains(document.activeElement);
       main.innerHTML = await res.text();
       const now = section();
       if (!now) return;
@@ -119,7 +121,10 @@ function start(main: HTMLElement, live: HTMLElement, invoice: string): void {
         heading.focus({ preventScroll: true });
         heading.scrollIntoView({ behavior: reducedMotion() ? 'auto' : 'smooth', block: 'start' });
         say(`${heading.textContent ?? ''}. ${detail}`);
-      } else say(detail);
+      } else {
+        if (focusedInside) heading?.focus({ preventScroll: true });
+        say(detail);
+      }
       if (now.dataset.live !== 'true') stopListening?.();
     } finally {
       swapping = false;
