@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { TEST_CHAIN_OF } from './domain/chain/paymentMethods';
 
 export type NodeEnv = 'development' | 'production' | 'test';
 
@@ -129,6 +130,12 @@ export interface Config {
    * Chain uses CHAIN_RPC_URL.
    */
   chainRpcUrls: ReadonlyMap<number, string>;
+  /**
+   * CHAIN_TOKEN_CONTRACTS=`97=0x…,11155111=0x…`: where a chain served over CHAIN_RPC_URLS holds
+   * its USDT, when not at the payment method's listed (mainnet) contract. A test network pointed
+   * at a public testnet needs one: no mainnet contract exists there.
+   */
+  chainTokenContracts: ReadonlyMap<number, string>;
   usdtContract: string | undefined;
   walletXpub: string | undefined;
   /** When absent, the runtime generates DATA_DIR/secret.key on first start. */
@@ -302,6 +309,45 @@ function chainRpcUrls(env: Env): ReadonlyMap<number, string> {
     urls.set(chainId, url);
   }
   return urls;
+}
+
+/**
+ * CHAIN_TOKEN_CONTRACTS: `chainId=contract` pairs, each for a chain CHAIN_RPC_URLS serves (on
+ * the local chain a token is where its method lists it); every test network CHAIN_RPC_URLS
+ * points at a public testnet must have one.
+ */
+function chainTokenContracts(
+  env: Env,
+  served: ReadonlyMap<number, string>,
+): ReadonlyMap<number, string> {
+  const key = 'CHAIN_TOKEN_CONTRACTS';
+  const contracts = new Map<number, string>();
+  for (const pair of (str(env, key) ?? '').split(',')) {
+    if (pair.trim() === '') continue;
+    const match = /^\s*(\d+)\s*=\s*(0x[0-9a-fA-F]{40})\s*$/.exec(pair);
+    if (!match) {
+      throw new ConfigError(
+        `${key} takes chainId=contract-address pairs separated by commas, got '${pair}'`,
+      );
+    }
+    const chainId = Number(match[1]);
+    if (contracts.has(chainId)) throw new ConfigError(`${key} names chain ${chainId} twice`);
+    if (chainId === 56) throw new ConfigError(`${key}: BNB Smart Chain's USDT is USDT_CONTRACT`);
+    if (!served.has(chainId)) {
+      throw new ConfigError(
+        `${key} names chain ${chainId}, which CHAIN_RPC_URLS does not serve (on the local chain a token is where its payment method lists it)`,
+      );
+    }
+    contracts.set(chainId, match[2] ?? '');
+  }
+  for (const chainId of TEST_CHAIN_OF.values()) {
+    if (served.has(chainId) && !contracts.has(chainId)) {
+      throw new ConfigError(
+        `CHAIN_RPC_URLS points test network ${chainId} at a public testnet: ${key} must say where its USDT is there (${chainId}=0x…)`,
+      );
+    }
+  }
+  return contracts;
 }
 
 /** An IPv4/IPv6 address, or a CIDR other than /0. */
@@ -546,6 +592,7 @@ function seedDemo(env: Env, isProduction: boolean): boolean {
 export function loadConfig(env: Env): Config {
   const mode = nodeEnv(env);
   const isProduction = mode === 'production';
+  const rpcs = chainRpcUrls(env);
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
     processes: processCount(env),
@@ -596,7 +643,8 @@ export function loadConfig(env: Env): Config {
     checkoutRefreshSeconds: int(env, 'CHECKOUT_REFRESH_SECONDS', 15, 1, 3_600),
     invoiceExpiryMaxWaitMinutes: int(env, 'INVOICE_EXPIRY_MAX_WAIT_MINUTES', 1_440, 1, 43_200),
     chainLagDegradedSeconds: int(env, 'CHAIN_LAG_DEGRADED_SECONDS', 300, 10, 86_400),
-    chainRpcUrls: chainRpcUrls(env),
+    chainRpcUrls: rpcs,
+    chainTokenContracts: chainTokenContracts(env, rpcs),
     usdtContract: str(env, 'USDT_CONTRACT'),
     walletXpub: str(env, 'WALLET_XPUB'),
     secretKey: str(env, 'SECRET_KEY'),

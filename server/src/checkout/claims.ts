@@ -47,7 +47,7 @@ export async function registerClaims(
   options: { assetsDir?: string } = {},
 ): Promise<void> {
   const assets = readAssets(options.assetsDir).urls;
-  const tokenOnChain = tokenOnChainOf(ctx.chain);
+  const tokenOnChain = tokenOnChainOf(ctx.chain, ctx.config.chainTokenContracts);
 
   await app.register(
     async (claims) => {

@@ -135,7 +135,7 @@ export async function registerLinks(
   const xpub = resolveWalletXpub(ctx.config);
   // This process's rates and their few seconds' cache (domain/rates/), as the gateway's.
   const rates = new RateBook({ db: ctx.db, config: ctx.config });
-  const tokenOnChain = tokenOnChainOf(ctx.chain);
+  const tokenOnChain = tokenOnChainOf(ctx.chain, ctx.config.chainTokenContracts);
   // Counted in the limiter's store (the database), apart from the page's own budget: its own
   // group is its own count.
   const budget: RateLimitOptions = {

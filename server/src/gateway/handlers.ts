@@ -107,7 +107,7 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
   const webhooks = webhookDeps(ctx.config, ctx.db, ctx.clock);
   // The process's rates and their few seconds' cache (domain/rates/).
   const rates = new RateBook({ db: ctx.db, config: ctx.config });
-  const tokenOnChain = tokenOnChainOf(ctx.chain);
+  const tokenOnChain = tokenOnChainOf(ctx.chain, ctx.config.chainTokenContracts);
   const local = localChains(ctx.config, ctx.db);
 
   /**

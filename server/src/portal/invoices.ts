@@ -39,7 +39,7 @@ export const invoicesHandlers: HandlerModule = (ctx) => {
   const xpub = resolveWalletXpub(ctx.config);
   // This process's rates and their few seconds' cache (domain/rates/), as the gateway's.
   const rates = new RateBook({ db: ctx.db, config: ctx.config });
-  const tokenOnChain = tokenOnChainOf(ctx.chain);
+  const tokenOnChain = tokenOnChainOf(ctx.chain, ctx.config.chainTokenContracts);
   const local = localChains(ctx.config, ctx.db);
 
   /**

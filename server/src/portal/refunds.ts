@@ -63,7 +63,7 @@ async function inPortalWords<T>(run: () => Promise<T>): Promise<T> {
 export const refundsHandlers: HandlerModule = (ctx) => {
   // This process's rates and their few seconds' cache (domain/rates/), as the gateway's.
   const rates = new RateBook({ db: ctx.db, config: ctx.config });
-  const tokenOnChain = tokenOnChainOf(ctx.chain);
+  const tokenOnChain = tokenOnChainOf(ctx.chain, ctx.config.chainTokenContracts);
 
   /** What the request's body and path ask, as the refund functions take it. */
   const quoteOf = (body: RefundBody, appId: string, invoiceId: string): RefundQuoteAsk => {

@@ -228,7 +228,12 @@ export async function seedDemoInvoices(
     // The demo's chain is the local one: no RPC to read balances over.
     readerFor: (trx) =>
       gasBalanceReader(
-        { chainRpcUrl: undefined, usdtContract: undefined, chainRpcUrls: new Map() },
+        {
+          chainRpcUrl: undefined,
+          usdtContract: undefined,
+          chainRpcUrls: new Map(),
+          chainTokenContracts: new Map(),
+        },
         chain,
         trx,
       ),

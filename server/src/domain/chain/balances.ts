@@ -6,7 +6,12 @@ import { chainAmountToMicro } from '../money';
 import { ChainUnavailableError, type ChainAdapter } from './adapter';
 import { localBalance } from './localAdapter';
 import { providerPool } from './rpc';
-import { specNativeDecimals, type SpecChainId } from './specChains';
+import {
+  isTestChain,
+  servedTokenContract,
+  specNativeDecimals,
+  type SpecChainId,
+} from './specChains';
 
 // Balances of a gas wallet (the Operational Wallet modal): chain I/O, so it lives in chain/ while
 // domain/payments/gasProvisioner.ts keeps the rule that creates those wallets.
@@ -16,8 +21,9 @@ import { specNativeDecimals, type SpecChainId } from './specChains';
 // token at the payment method's own contract and decimals. With an RPC, the native balance is
 // eth_getBalance and the token balance the contract's balanceOf. With no RPC at all, every chain
 // is the local chain, which holds native coins and tokens of every chain id (its transfers in
-// less its transfers out). Once any RPC is configured, a chain without one (and Tron, which is
-// not EVM) cannot be read: a clear 422, never a made-up zero.
+// less its transfers out). Once any RPC is configured, a live chain without one (and Tron, which
+// is not EVM) cannot be read: a clear 422, never a made-up zero. Test networks without one are
+// always the local chain.
 
 /** The chain the deposit adapter serves (the USDT BEP20 deposit chain). */
 export const ADAPTER_CHAIN_ID = 56;
@@ -102,7 +108,10 @@ function rpcBalances(chainId: number, rpcUrl: string) {
 
 /** The reader for this server's configuration (see above). */
 export function gasBalanceReader(
-  config: Pick<ResolvedConfig, 'chainRpcUrl' | 'usdtContract' | 'chainRpcUrls'>,
+  config: Pick<
+    ResolvedConfig,
+    'chainRpcUrl' | 'usdtContract' | 'chainRpcUrls' | 'chainTokenContracts'
+  >,
   chain: ChainAdapter,
   db: Db,
 ): GasBalanceReader {
@@ -128,8 +137,9 @@ export function gasBalanceReader(
       }
       const read = method.network_type === 'EVM' ? otherChains.get(method.chain_id) : undefined;
       // With no RPC at all this is the local stand-in world, where other chains hold nothing;
-      // once any RPC is configured, a chain without one says it cannot tell.
-      if (!read && !depositChain && otherChains.size === 0) {
+      // once any RPC is configured, a live chain without one says it cannot tell. A test
+      // network without one is the local chain, whatever the live chains read.
+      if (!read && ((!depositChain && otherChains.size === 0) || isTestChain(method.chain_id))) {
         return localRead(db, method, address);
       }
       if (!read || (method.is_token === 1 && !method.token_contract_address)) {
@@ -137,7 +147,9 @@ export function gasBalanceReader(
           `Balances on ${method.network_name} cannot be read: this server has no RPC for it.`,
         );
       }
-      const contract = method.token_contract_address;
+      const listed = method.token_contract_address;
+      const contract =
+        listed && servedTokenContract(config.chainTokenContracts, method.chain_id, listed);
       const token =
         method.is_token === 1 && contract
           ? { contract, decimals: () => Promise.resolve(method.decimals) }

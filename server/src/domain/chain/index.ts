@@ -14,14 +14,17 @@ import { isEvmChain, SPEC_CHAIN_IDS, specUsdt, type SpecChainId } from './specCh
 // interface in adapter.ts, because the adapters import that interface.
 export { ChainConfigError, ChainUnavailableError } from './adapter';
 
-export type ChainConfig = Pick<ResolvedConfig, 'chainRpcUrl' | 'usdtContract' | 'chainRpcUrls'>;
+export type ChainConfig = Pick<
+  ResolvedConfig,
+  'chainRpcUrl' | 'usdtContract' | 'chainRpcUrls' | 'chainTokenContracts'
+>;
 
 /**
  * The adapter of one chain id of the spec (BNB Smart Chain, 56, unless said): over JSON-RPC when
  * an RPC serves that chain, else the local chain. BNB Smart Chain: CHAIN_RPC_URL +
  * USDT_CONTRACT select the EVM adapter, neither the local one, and one without the other is a
- * configuration error. Other EVM chains: CHAIN_RPC_URLS, their tokens at the payment methods'
- * own contracts.
+ * configuration error. Other EVM chains: CHAIN_RPC_URLS, their tokens at CHAIN_TOKEN_CONTRACTS
+ * or else the payment methods' own contracts.
  */
 export function chainAdapterFor(
   config: Partial<ChainConfig> & Pick<ChainConfig, 'chainRpcUrl' | 'usdtContract'>,
@@ -32,7 +35,8 @@ export function chainAdapterFor(
     const rpcUrl = isEvmChain(chainId) ? config.chainRpcUrls?.get(chainId) : undefined;
     const usdt = specUsdt(chainId);
     if (!rpcUrl || !usdt) return new LocalChainAdapter(db, chainId);
-    return new EvmChainAdapter({ rpcUrl, tokenAddress: usdt.contract, chainId });
+    const tokenAddress = config.chainTokenContracts?.get(chainId) ?? usdt.contract;
+    return new EvmChainAdapter({ rpcUrl, tokenAddress, chainId });
   }
   const { chainRpcUrl, usdtContract } = config;
   if (!chainRpcUrl && !usdtContract) return new LocalChainAdapter(db);

@@ -23,6 +23,11 @@ export function isTronChain(chainId: number): boolean {
   return PAYMENT_METHODS.some((m) => m.chain_id === chainId && m.network_type === 'TRON');
 }
 
+/** A test network's chain id (test mode's methods run there, on the local chain unless served). */
+export function isTestChain(chainId: number): boolean {
+  return PAYMENT_METHODS.some((m) => m.chain_id === chainId && m.livemode === 0);
+}
+
 /** The chain's USDT method (the users' wallet deposits on BNB Smart Chain read it). */
 export function specUsdt(chainId: number): { contract: string; decimals: number } | undefined {
   const method = PAYMENT_METHODS.find(
@@ -30,6 +35,22 @@ export function specUsdt(chainId: number): { contract: string; decimals: number 
   );
   if (!method?.token_contract_address) return undefined;
   return { contract: method.token_contract_address, decimals: method.decimals };
+}
+
+/**
+ * Where a token a method lists is on a chain served over CHAIN_RPC_URLS: the chain's USDT at
+ * CHAIN_TOKEN_CONTRACTS when given (a public testnet has no mainnet contract), else as listed.
+ */
+export function servedTokenContract(
+  tokenContracts: ReadonlyMap<number, string>,
+  chainId: number,
+  listed: string,
+): string {
+  const served = tokenContracts.get(chainId);
+  const usdt = specUsdt(chainId)?.contract;
+  return served !== undefined && usdt !== undefined && addressKey(listed) === addressKey(usdt)
+    ? addressKey(served)
+    : listed;
 }
 
 /** The name of the chain's native coin, e.g. BNB. */

@@ -7,6 +7,7 @@ import type { Database, InvoicesTable } from '../../db/schema';
 import { refuseOverPlan } from '../apps/plan';
 import type { ChainAdapter } from '../chain/adapter';
 import { tronAddressFromEvm } from '../chain/addresses';
+import { servedTokenContract } from '../chain/specChains';
 import { deriveEvmAddress } from '../chain/hdWallet';
 import { afterCursor, pageOf } from '../cursor';
 import { compare, divide, parseDecimal, toUnits } from '../decimal';
@@ -76,11 +77,17 @@ export interface NewInvoice {
 
 /**
  * `NewInvoice.tokenOnChain` for a server whose deposit chain is `chain`: its adapter says where a
- * listed token is on it; other chains' tokens are where the method lists them.
+ * listed token is on it; other chains' tokens are at CHAIN_TOKEN_CONTRACTS (`tokenContracts`),
+ * else where the method lists them.
  */
-export function tokenOnChainOf(chain: Pick<ChainAdapter, 'chainId' | 'tokenContract'>) {
+export function tokenOnChainOf(
+  chain: Pick<ChainAdapter, 'chainId' | 'tokenContract'>,
+  tokenContracts: ReadonlyMap<number, string>,
+) {
   return (chainId: number, listed: string): string =>
-    chainId === chain.chainId ? chain.tokenContract(listed) : listed;
+    chainId === chain.chainId
+      ? chain.tokenContract(listed)
+      : servedTokenContract(tokenContracts, chainId, listed);
 }
 
 /** The request's own faults, each under its field; all of them at once. */
