@@ -12,6 +12,8 @@ interface Props {
   appId?: string;
   /** The list's filters in force, so the file holds exactly the rows the list selects. */
   filters?: Pick<CreateExportLinkRequest, 'from' | 'to' | 'status'> & { orderId?: string };
+  /** Where a screen offers two files, the second's own words ('Download CSV' otherwise). */
+  label?: string;
 }
 
 /**
@@ -19,7 +21,7 @@ interface Props {
  * browser follow it, so the file streams straight to the download (no session on the link,
  * none needed for a minute; docs/decisions.md, Exports).
  */
-export function DownloadCsvButton({ kind, appId, filters }: Props) {
+export function DownloadCsvButton({ kind, appId, filters, label }: Props) {
   const t = useT();
   const [createLink, { isLoading }] = useCreateExportLinkMutation();
 
@@ -49,7 +51,7 @@ export function DownloadCsvButton({ kind, appId, filters }: Props) {
         // A refusal is already toasted (app/middleware/apiFeedback.ts).
         onClick={() => void download().catch(() => undefined)}
       >
-        {t('csv.download')}
+        {label ?? t('csv.download')}
       </BusyButton>
     </div>
   );

@@ -52,6 +52,27 @@ describe('Wallet', () => {
     expect(screen.getByTestId('bep20-warning')).toBeVisible();
   });
 
+  test('downloads the deposits and the whole ledger as CSV', async () => {
+    const kinds: unknown[] = [];
+    server.use(
+      on('createExportLink', ({ params }) => {
+        kinds.push(params.kind);
+        return ok('createExportLink', {
+          status: true,
+          data: { url: '/file.csv', expires_at: '2026-11-01T09:01:00.000Z' },
+        });
+      }),
+    );
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const { user } = await renderWallet();
+    await user.click(await screen.findByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(kinds).toEqual(['top_ups']));
+    await user.click(screen.getByRole('button', { name: 'Download ledger CSV' }));
+    await waitFor(() => expect(kinds).toEqual(['top_ups', 'ledger']));
+    expect(click).toHaveBeenCalledTimes(2);
+    click.mockRestore();
+  });
+
   test('copies the full address with the spec toast', async () => {
     const { user } = await renderWallet();
     const write = jest.spyOn(navigator.clipboard, 'writeText');

@@ -142,7 +142,15 @@ function InvoiceList({ appId, onOpen }: { appId: string; onOpen: (id: string) =>
         <Button onClick={() => setCreating(true)}>{t('inv.create')}</Button>
       </div>
       <InvoiceFilters onApply={setFilters} />
-      <DownloadCsvButton kind="invoices" appId={appId} filters={first} />
+      <div className="d-flex flex-wrap justify-content-end column-gap-2">
+        <DownloadCsvButton kind="invoices" appId={appId} filters={first} />
+        <DownloadCsvButton
+          kind="payments"
+          appId={appId}
+          filters={{ from: first.from, to: first.to }}
+          label={t('csv.downloadPayments')}
+        />
+      </div>
       <ListTable
         caption={t('tab.invoices')}
         columns={columns}

@@ -94,6 +94,38 @@ describe('Invoices tab: the list', () => {
     expect(within(filters).getByLabelText('Order Id')).toHaveValue('');
   });
 
+  test("downloads the invoices and their payments as CSV, each for the filters' dates", async () => {
+    const links: unknown[] = [];
+    server.use(
+      on('createExportLink', async ({ request, params }) => {
+        links.push({ kind: params.kind, ...((await request.json()) as object) });
+        return ok('createExportLink', {
+          status: true,
+          data: { url: '/file.csv', expires_at: '2026-11-01T09:01:00.000Z' },
+        });
+      }),
+    );
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const { user } = renderAt('/app/my-app/app_1/invoices');
+    await screen.findByRole('table', { name: 'Invoices' });
+    const filters = screen.getByRole('form', { name: 'Filter invoices' });
+    await user.selectOptions(within(filters).getByLabelText('Status'), 'Settled');
+    await user.type(within(filters).getByLabelText('Created from'), '2026-11-01');
+    await user.click(within(filters).getByRole('button', { name: 'Filter' }));
+    await user.click(screen.getByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(links).toHaveLength(1));
+    await user.click(screen.getByRole('button', { name: 'Download payments CSV' }));
+    await waitFor(() => expect(links).toHaveLength(2));
+    const from = new Date('2026-11-01T00:00:00').toISOString();
+    expect(links).toEqual([
+      { kind: 'invoices', app_id: 'app_1', status: 'settled', from },
+      // Payments have no invoice status: the dates only.
+      { kind: 'payments', app_id: 'app_1', from },
+    ]);
+    expect(click).toHaveBeenCalledTimes(2);
+    click.mockRestore();
+  });
+
   test('updates statuses without a reload, as the Receive list does', async () => {
     let reads = 0;
     server.use(

@@ -47,7 +47,10 @@ export function DepositsTable({ rows }: { rows: WalletTransaction[] }) {
     <Card className="wallet-card">
       <Card.Body>
         <h2 className="wallet-card__title">{t('wallet.recent', { coin: COIN })}</h2>
-        <DownloadCsvButton kind="top_ups" />
+        <div className="d-flex flex-wrap justify-content-end column-gap-2">
+          <DownloadCsvButton kind="top_ups" />
+          <DownloadCsvButton kind="ledger" label={t('csv.downloadLedger')} />
+        </div>
         <DataTable
           hover
           className="stack-table wallet-table align-middle mb-0"
