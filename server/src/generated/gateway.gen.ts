@@ -739,7 +739,9 @@ export interface paths {
     /**
      * Download the app's records as CSV
      * @description Every row of one kind of the app's records whose time (`created_at`; the day, for
-     *     `daily_logs`) is within `from` (included) and `to` (left out), newest first, as CSV:
+     *     `daily_logs`) is within `from` (included) and `to` (left out), newest first, as CSV
+     *     (`usage`: one row per payment method, its Usage figures summed over the UTC days the
+     *     range touches, in the methods' order):
      *     RFC 4180 (fields quoted when they hold a comma, a quote or a line break; every record ends
      *     with CRLF), UTF-8, with a byte-order mark first when `bom=true` (Excel then reads it as
      *     UTF-8). The first record names the columns. The answer is streamed: it starts at once and
@@ -747,8 +749,8 @@ export interface paths {
      *
      *     - **Abilities.** Each kind needs the ability of its records: `deposits` `deposits:read`,
      *       `withdrawals` `withdrawals:read`, `accounts` `accounts:read`, `invoices`, `payments` and
-     *       `payment_links` `invoices:read`, `refunds` `refunds:read`, `api_logs`, `ipn_logs` and
-     *       `daily_logs` `logs:read`. Without it: 403 `ability_missing` naming it.
+     *       `payment_links` `invoices:read`, `refunds` `refunds:read`, `api_logs`, `ipn_logs`,
+     *       `daily_logs` and `usage` `logs:read`. Without it: 403 `ability_missing` naming it.
      *     - **Columns are versioned.** `x-export-columns` below lists each kind's columns per
      *       version. A released version's columns never change; new columns come as a new
      *       version. Without `version` the newest is sent, so pin the version your spreadsheet
@@ -1319,7 +1321,7 @@ export interface webhooks {
 export interface components {
   schemas: {
     /**
-     * @description A kind of the app's records: its deposits, withdrawals (and the sends that pay refunds), deposit accounts, API Logs, IPN Logs (webhook deliveries), Daily Logs, invoices, the payments found for them, refunds and payment links.
+     * @description A kind of the app's records: its deposits, withdrawals (and the sends that pay refunds), deposit accounts, API Logs, IPN Logs (webhook deliveries), Daily Logs, Usage, invoices, the payments found for them, refunds and payment links.
      * @enum {string}
      */
     ExportKind:
@@ -1329,6 +1331,7 @@ export interface components {
       | 'api_logs'
       | 'ipn_logs'
       | 'daily_logs'
+      | 'usage'
       | 'invoices'
       | 'payments'
       | 'refunds'

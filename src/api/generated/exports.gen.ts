@@ -68,6 +68,7 @@ export type ExportKind =
   | 'api_logs'
   | 'ipn_logs'
   | 'daily_logs'
+  | 'usage'
   | 'invoices'
   | 'payments'
   | 'refunds'

@@ -694,6 +694,25 @@ describe('Merchant Setting and Usage', () => {
     expect(screen.getByText('300.123456')).toBeInTheDocument();
   });
 
+  test('downloads the figures per method as CSV', async () => {
+    const asked: unknown[] = [];
+    server.use(
+      on('createExportLink', async ({ request, params }) => {
+        asked.push({ kind: params.kind, ...((await request.json()) as object) });
+        return ok('createExportLink', {
+          status: true,
+          data: { url: '/file.csv', expires_at: '2026-11-01T09:01:00.000Z' },
+        });
+      }),
+    );
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const { user } = renderTab('usage');
+    await user.click(await screen.findByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
+    expect(asked).toEqual([{ kind: 'usage', app_id: 'app_1' }]);
+    click.mockRestore();
+  });
+
   test("splits each method's received total into the gateway fee and the payout", async () => {
     renderTab('usage');
     const card = (await screen.findByRole('heading', { level: 3, name: 'USDT (BNB Smart Chain)' }))

@@ -373,3 +373,51 @@ export async function methodTotals(
   const rows = await totalsByMethod(db, { appId });
   return new Map(rows.map((row) => [row.payment_method_id, totalsOf(row, fee)]));
 }
+
+/**
+ * The Usage figures over the UTC days from `fromDay` (included) to `toDay` (left out), each
+ * bound optional: one row per method money moved through, in the methods' order, with the first
+ * and last day it counted. The Usage export's rows.
+ */
+export async function usageBetween(
+  db: Executor,
+  appId: string,
+  days: { fromDay?: string; toDay?: string },
+  fee: FeeLeg,
+) {
+  let query = db
+    .selectFrom('app_daily_usage as u')
+    .innerJoin('payment_methods as pm', 'pm.id', 'u.payment_method_id')
+    .select((eb) => [
+      'pm.id as payment_method_id',
+      'pm.name',
+      'pm.network_name',
+      eb.fn.min('u.day').as('first_day'),
+      eb.fn.max('u.day').as('last_day'),
+      eb.fn.sum<number>('u.deposit_count').as('deposit_count'),
+      sumMicro(eb.ref('u.deposit_micro')).as('deposit_micro'),
+      eb.fn.sum<number>('u.withdraw_count').as('withdraw_count'),
+      sumMicro(eb.ref('u.withdraw_micro')).as('withdraw_micro'),
+      sumMicro(eb.ref('u.fee_micro')).as('fee_micro'),
+      sumMicro(eb.ref('u.net_micro')).as('net_micro'),
+      eb.fn.sum<number>('u.refund_count').as('refund_count'),
+      sumMicro(eb.ref('u.refund_micro')).as('refund_micro'),
+    ])
+    .where('u.app_id', '=', appId)
+    .where(shownInLogs);
+  if (days.fromDay !== undefined) query = query.where('u.day', '>=', days.fromDay);
+  if (days.toDay !== undefined) query = query.where('u.day', '<', days.toDay);
+  const rows = await query
+    .groupBy(['pm.id', 'pm.name', 'pm.network_name', 'pm.sort_order'])
+    .orderBy('pm.sort_order', 'asc')
+    .orderBy('pm.id', 'asc')
+    .execute();
+  return rows.map((row) => ({
+    paymentMethodId: row.payment_method_id,
+    name: row.name,
+    networkName: row.network_name,
+    firstDay: String(row.first_day),
+    lastDay: String(row.last_day),
+    ...totalsOf(row, fee),
+  }));
+}

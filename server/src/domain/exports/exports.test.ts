@@ -333,6 +333,61 @@ describe('an export', () => {
     ]);
   });
 
+  it('sums the Daily Logs per method for Usage, over the UTC days the range touches', async () => {
+    const { appId: usageApp } = await insertMerchantApp(t, 'csv_usage', []);
+    const day = 86_400_000;
+    // Noon, so the minute after the third day's first deposit is the same day.
+    const start = Date.parse('2026-10-01T12:00:00.000Z');
+    for (const [i, offset] of [0, 2 * day, 2 * day + 60_000].entries()) {
+      const at = new Date(start + offset).toISOString();
+      await insertReceive(t, {
+        id: `rcv_usage${i}`,
+        app_id: usageApp,
+        unique_id: `u${i}`,
+        amount_micro: 1_500_000 * (i + 1),
+        deposit_status: 1,
+        created_at: at,
+        credited_at: at,
+      });
+    }
+    const records = async (from?: string, to?: string) => {
+      const plan = planExport({ kind: 'usage', from, to });
+      let text = '';
+      for await (const piece of exportCsv({ db: t.db, ownerId: usageApp, feeLeg: false }, plan, {
+        bom: false,
+      })) {
+        text += piece;
+      }
+      const [header = [], ...rows] = parse(text) as string[][];
+      return rows.map((row) => Object.fromEntries(header.map((name, i) => [name, row[i]])));
+    };
+    // The Daily Logs' days, as that export reads them.
+    const days = (parse(await csvOf('daily_logs', usageApp)) as string[][])
+      .slice(1)
+      .map((row) => row[0] ?? '');
+    expect(days).toEqual(['2026-10-03', '2026-10-01']);
+    const [last = '', first = ''] = days;
+    expect(await records()).toEqual([
+      expect.objectContaining({
+        method: 'pm_usdt_bsc',
+        first_day: first,
+        last_day: last,
+        deposit_count: '3',
+        deposit_volume: '9',
+        payout_volume: '9',
+      }),
+    ]);
+    // From noon of the last day: that whole day counts (a day's figures are not split).
+    expect(await records(`${last}T12:00:00.000Z`)).toEqual([
+      expect.objectContaining({ first_day: last, last_day: last, deposit_volume: '7.5' }),
+    ]);
+    // To the last day's start, left out: the first day only.
+    expect(await records(undefined, `${last}T00:00:00.000Z`)).toEqual([
+      expect.objectContaining({ first_day: first, last_day: first, deposit_volume: '1.5' }),
+    ]);
+    expect(await records(`${last}T00:00:00.001Z`, `${last}T00:00:00.002Z`)).toHaveLength(1);
+  });
+
   it('refuses an unknown kind or version and a range that ends before it starts', () => {
     expect(() => planExport({ kind: 'secrets' })).toThrow("There is no export 'secrets'");
     expect(() => planExport({ kind: 'deposits', version: 9 })).toThrow(

@@ -1,7 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { InvoicesTable } from '../../db/schema';
-import { dailyLogs } from '../apps/usage';
+import { dailyLogs, usageBetween } from '../apps/usage';
 import { filtered as filteredInvoices } from '../invoices/invoices';
 import { microToString, unitsToDecimal } from '../money';
 import type { Cell } from './csv';
@@ -121,6 +121,19 @@ function within(timeColumn: string, range: Range): Expression<SqlBool> {
   const from = range.from === undefined ? sql`1 = 1` : sql`${sql.ref(timeColumn)} >= ${range.from}`;
   const to = range.to === undefined ? sql`1 = 1` : sql`${sql.ref(timeColumn)} < ${range.to}`;
   return sql<SqlBool>`${from} and ${to}`;
+}
+
+/**
+ * The UTC days a range touches (daily figures cannot be split): from the day `from` falls in, to
+ * the day after the one before `to` (left out).
+ */
+function daysOf(range: Range): { fromDay?: string; toDay?: string } {
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  return {
+    ...(range.from === undefined ? {} : { fromDay: day(Date.parse(range.from)) }),
+    // The day after the last one holding an instant before `to`.
+    ...(range.to === undefined ? {} : { toDay: day(Date.parse(range.to) - 1 + 86_400_000) }),
+  };
 }
 
 /** A token amount, exact: from its base units when the row has them, else from its micro. */
@@ -445,6 +458,49 @@ const dailyLogRows = kind<DailyRow>({
       'method',
       'asset',
       'network',
+      'deposit_count',
+      'deposit_volume',
+      'withdraw_count',
+      'withdraw_volume',
+      'gateway_fee_volume',
+      'payout_volume',
+      'refund_count',
+      'refund_volume',
+    ],
+  ],
+});
+
+type UsageRow = Awaited<ReturnType<typeof usageBetween>>[number];
+
+// The Usage tab: each method's totals over the days the range touches (all of them unfiltered).
+const usage = kind<UsageRow>({
+  owner: 'app',
+  abilities: ['logs:read'],
+  read: async (q, _last, done) =>
+    // One row per method money moved through: a single chunk.
+    done > 0 ? [] : usageBetween(q.db, q.ownerId, daysOf(q.range), q),
+  columns: {
+    method: (u) => u.paymentMethodId,
+    asset: (u) => u.name,
+    network: (u) => u.networkName,
+    first_day: (u) => u.firstDay,
+    last_day: (u) => u.lastDay,
+    deposit_count: (u) => text(u.deposit_count),
+    deposit_volume: (u) => microAmount(u.deposit_micro),
+    withdraw_count: (u) => text(u.withdraw_count),
+    withdraw_volume: (u) => microAmount(u.withdraw_micro),
+    gateway_fee_volume: (u) => microAmount(u.fee_micro),
+    payout_volume: (u) => microAmount(u.payout_micro),
+    refund_count: (u) => text(u.refund_count),
+    refund_volume: (u) => microAmount(u.refund_micro),
+  },
+  versions: [
+    [
+      'method',
+      'asset',
+      'network',
+      'first_day',
+      'last_day',
       'deposit_count',
       'deposit_volume',
       'withdraw_count',
@@ -842,6 +898,7 @@ export const EXPORT_KINDS = {
   api_logs: apiLogs,
   ipn_logs: ipnLogs,
   daily_logs: dailyLogRows,
+  usage,
   invoices,
   payments,
   refunds,

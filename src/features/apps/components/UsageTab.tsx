@@ -4,6 +4,7 @@ import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { useGetAppDetailsQuery, type AppDetails, type PaymentMethod } from '../../../api/apps';
+import { DownloadCsvButton } from '../../../components/DownloadCsvButton';
 import { formatCoinTotal } from '../../../lib/format';
 import { LIVE } from './usePagedList';
 import { useT, type Translate } from '../../../i18n/i18n';
@@ -108,6 +109,7 @@ export function UsageTab({ details: shown }: { details: AppDetails }) {
   const [showOthers, setShowOthers] = useState(false);
   return (
     <>
+      <DownloadCsvButton kind="usage" appId={details.app_data.id} />
       <Row xs={1} sm={3} className="g-3 mb-4">
         <Col>
           <Figure label={t('usage.accounts')} value={details.generated_deposit_address} />
