@@ -277,8 +277,11 @@ export async function storedDailyUsage(db: Executor, appId: string): Promise<Dai
 const shownInLogs = (eb: ExpressionBuilder<{ u: Database['app_daily_usage'] }, 'u'>) =>
   eb.or([eb('u.deposit_rows', '>', 0), eb('u.withdraw_count', '>', 0)]);
 
+/** Every day: the bounds of a Daily Logs read that takes them all. */
+const ALL_DAYS = { fromDay: '0000-01-01', toDay: '9999-12-31' };
+
 const dailyLogRows = prepared(
-  { appId: '', limit: 0, offset: 0 },
+  { appId: '', limit: 0, offset: 0, ...ALL_DAYS },
   (db, p) =>
     db
       .selectFrom('app_daily_usage as u')
@@ -298,6 +301,8 @@ const dailyLogRows = prepared(
         sql<string>`cast(${eb.ref('u.refund_micro')} as text)`.as('refund_micro'),
       ])
       .where('u.app_id', '=', p.appId)
+      .where('u.day', '>=', p.fromDay)
+      .where('u.day', '<', p.toDay)
       .where(shownInLogs)
       .orderBy('u.day', 'desc')
       .orderBy('pm.sort_order', 'asc')
@@ -320,15 +325,19 @@ const dailyLogCount = prepared(
   { ownerOf: (p) => p.appId },
 );
 
-/** The app's days by method (the Daily Logs), newest day first; one page and the total. */
+/**
+ * The app's days by method (the Daily Logs), newest day first; one page and the total (of every
+ * day). `days` bounds the page's days: from `fromDay` (included) to `toDay` (left out).
+ */
 export async function dailyLogs(
   db: Executor,
   appId: string,
   page: { limit: number; offset: number },
   fee: FeeLeg,
+  days: { fromDay?: string; toDay?: string } = {},
 ) {
   const [rows, [count]] = await Promise.all([
-    dailyLogRows(db, { appId, ...page }),
+    dailyLogRows(db, { appId, ...page, ...ALL_DAYS, ...days }),
     dailyLogCount(db, { appId }),
   ]);
   return {

@@ -13,8 +13,13 @@ const t = testAppPerBlock();
 const HOSTILE = ['=HYPERLINK("http://evil.test")', '+1+cmd', '-2+3', '@SUM(A1)', '\tcmd', '\rcmd'];
 const hostile = (i: number): string => HOSTILE[i % HOSTILE.length] ?? '=1';
 
-async function csvOf(kind: ExportKindName, ownerId: string, version?: number): Promise<string> {
-  const plan = planExport({ kind, version });
+async function csvOf(
+  kind: ExportKindName,
+  ownerId: string,
+  version?: number,
+  range: { from?: string; to?: string } = {},
+): Promise<string> {
+  const plan = planExport({ kind, version, ...range });
   let text = '';
   for await (const piece of exportCsv({ db: t.db, ownerId, feeLeg: false }, plan, { bom: false })) {
     text += piece;
@@ -351,13 +356,7 @@ describe('an export', () => {
       });
     }
     const records = async (from?: string, to?: string) => {
-      const plan = planExport({ kind: 'usage', from, to });
-      let text = '';
-      for await (const piece of exportCsv({ db: t.db, ownerId: usageApp, feeLeg: false }, plan, {
-        bom: false,
-      })) {
-        text += piece;
-      }
+      const text = await csvOf('usage', usageApp, undefined, { from, to });
       const [header = [], ...rows] = parse(text) as string[][];
       return rows.map((row) => Object.fromEntries(header.map((name, i) => [name, row[i]])));
     };
@@ -386,6 +385,9 @@ describe('an export', () => {
       expect.objectContaining({ first_day: first, last_day: first, deposit_volume: '1.5' }),
     ]);
     expect(await records(`${last}T00:00:00.001Z`, `${last}T00:00:00.002Z`)).toHaveLength(1);
+    // The Daily Logs take the range the same way, a day each row.
+    const logs = await csvOf('daily_logs', usageApp, undefined, { from: `${last}T12:00:00.000Z` });
+    expect((parse(logs) as string[][]).slice(1).map((row) => row[0])).toEqual([last]);
   });
 
   it('refuses an unknown kind or version and a range that ends before it starts', () => {

@@ -435,7 +435,7 @@ const dailyLogRows = kind<DailyRow>({
   abilities: ['logs:read'],
   read: async (q, _last, done, limit) => {
     // Days and methods are few (one row per day and method used): paged by position.
-    const { rows } = await dailyLogs(q.db, q.ownerId, { limit, offset: done }, q);
+    const { rows } = await dailyLogs(q.db, q.ownerId, { limit, offset: done }, q, daysOf(q.range));
     return rows;
   },
   columns: {
