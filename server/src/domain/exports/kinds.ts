@@ -651,13 +651,14 @@ const reconciliation = kind({
         sql<string | null>`null`.as('payment_status'),
       ])
       .where('r.app_id', '=', q.ownerId)
-      // An invoice's credit is its payments' rows already.
+      // An invoice's credit (unique_id the invoice's id) is its payments' rows already.
       .where((eb) =>
         eb.not(
           eb.exists(
             eb
               .selectFrom('invoice_payments as c')
               .select('c.id')
+              .whereRef('c.invoice_id', '=', 'r.unique_id')
               .whereRef('c.credit_id', '=', 'r.id'),
           ),
         ),
@@ -671,6 +672,7 @@ const reconciliation = kind({
         // The sweep that completed the deposit (collect_txid), mined.
         .leftJoin('chain_txs as s', (join) =>
           join
+            .onRef('s.chain_id', '=', 'd.chain_id')
             .onRef('s.tx_hash', '=', 'd.collect_txid')
             .on('s.purpose', '=', 'sweep')
             .on('s.status', '=', 'mined'),
