@@ -4,7 +4,7 @@ import {
   type ExportKind,
 } from '../api/exports';
 import { BusyButton } from './BusyButton';
-import { useT } from '../i18n/i18n';
+import { useT, type MessageKey } from '../i18n/i18n';
 
 interface Props {
   /** The list: an app's (with `appId`) or the account's own. */
@@ -12,8 +12,8 @@ interface Props {
   appId?: string;
   /** The list's filters in force, so the file holds exactly the rows the list selects. */
   filters?: Pick<CreateExportLinkRequest, 'from' | 'to' | 'status'> & { orderId?: string };
-  /** Where a screen offers two files, the second's own words ('Download CSV' otherwise). */
-  label?: string;
+  /** Its words, when the file is not the list's own (Download CSV). */
+  label?: MessageKey;
 }
 
 /**
@@ -21,7 +21,7 @@ interface Props {
  * browser follow it, so the file streams straight to the download (no session on the link,
  * none needed for a minute; docs/decisions.md, Exports).
  */
-export function DownloadCsvButton({ kind, appId, filters, label }: Props) {
+export function DownloadCsvButton({ kind, appId, filters, label = 'csv.download' }: Props) {
   const t = useT();
   const [createLink, { isLoading }] = useCreateExportLinkMutation();
 
@@ -51,7 +51,7 @@ export function DownloadCsvButton({ kind, appId, filters, label }: Props) {
         // A refusal is already toasted (app/middleware/apiFeedback.ts).
         onClick={() => void download().catch(() => undefined)}
       >
-        {label ?? t('csv.download')}
+        {t(label)}
       </BusyButton>
     </div>
   );

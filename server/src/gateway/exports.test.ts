@@ -69,6 +69,21 @@ describe('gateway exports', () => {
     expect((await get(writer, '/exports/deposits')).statusCode).toBe(403);
   });
 
+  it("needs both the invoices' and the deposits' ability for the reconciliation", async () => {
+    const { key: deposits } = await insertMerchantApp(t, 'gwx_r1', ['deposits:read']);
+    expect((await get(deposits, '/exports/reconciliation')).json()).toMatchObject({
+      error: { code: 'ability_missing', message: 'This API key lacks the invoices:read ability.' },
+    });
+    const { key: invoices } = await insertMerchantApp(t, 'gwx_r2', ['invoices:read']);
+    expect((await get(invoices, '/exports/reconciliation')).json()).toMatchObject({
+      error: { code: 'ability_missing', message: 'This API key lacks the deposits:read ability.' },
+    });
+    const { key: both } = await insertMerchantApp(t, 'gwx_r3', ['invoices:read', 'deposits:read']);
+    const res = await get(both, '/exports/reconciliation');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="reconciliation-v1.csv"');
+  });
+
   it('refuses an unknown kind, version or format with a message naming the field', async () => {
     const { key } = await insertMerchantApp(t, 'gwx5', ['deposits:read']);
     const version = await get(key, '/exports/deposits?version=2');

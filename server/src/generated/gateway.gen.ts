@@ -750,7 +750,21 @@ export interface paths {
      *     - **Abilities.** Each kind needs the ability of its records: `deposits` `deposits:read`,
      *       `withdrawals` `withdrawals:read`, `accounts` `accounts:read`, `invoices`, `payments` and
      *       `payment_links` `invoices:read`, `refunds` `refunds:read`, `api_logs`, `ipn_logs`,
-     *       `daily_logs` and `usage` `logs:read`. Without it: 403 `ability_missing` naming it.
+     *       `daily_logs` and `usage` `logs:read`, `reconciliation` both `invoices:read` and
+     *       `deposits:read`.
+     *       Without it: 403 `ability_missing` naming it.
+     *     - **Reconciliation.** `reconciliation` has one row per payment received: each payment
+     *       of an invoice (`invoice_id`, `unique_id` its order id) and each deposit of a deposit
+     *       account (`account_id`, `unique_id` the account's), with its arrival (`created_at` the
+     *       block's time, `amount` in `asset`, `tx_hash`), the credited deposit that took it in
+     *       (`deposit_id`), the gateway's fee leg (`fee_amount`, `fee_tx_hash`), the sweep
+     *       (`sweep_tx_hash`, `swept_at`, when it was found mined) with what it paid to the payout
+     *       address (`payout_amount`, `payout_address`), and `final_at` once the sweep is final.
+     *       A cell is empty until its step happened. `status` says how far it got: `received`,
+     *       `confirmed`, `swept`, `final`, or `failed` (a deposit that failed) and `removed` (a
+     *       payment a reorg took off the chain). A sweep moves its address's whole balance, so the
+     *       rows of one credit or one sweep repeat its fee and payout: add them up once per
+     *       `sweep_tx_hash`. `livemode` is `no` for a test mode's payments.
      *     - **Columns are versioned.** `x-export-columns` below lists each kind's columns per
      *       version. A released version's columns never change; new columns come as a new
      *       version. Without `version` the newest is sent, so pin the version your spreadsheet
@@ -1321,7 +1335,7 @@ export interface webhooks {
 export interface components {
   schemas: {
     /**
-     * @description A kind of the app's records: its deposits, withdrawals (and the sends that pay refunds), deposit accounts, API Logs, IPN Logs (webhook deliveries), Daily Logs, Usage, invoices, the payments found for them, refunds and payment links.
+     * @description A kind of the app's records: its deposits, withdrawals (and the sends that pay refunds), deposit accounts, API Logs, IPN Logs (webhook deliveries), Daily Logs, Usage, invoices, the payments found for them, refunds, payment links, and the reconciliation of every payment received with its fee and its sweep to the payout address.
      * @enum {string}
      */
     ExportKind:
@@ -1335,7 +1349,8 @@ export interface components {
       | 'invoices'
       | 'payments'
       | 'refunds'
-      | 'payment_links';
+      | 'payment_links'
+      | 'reconciliation';
     /**
      * @description The merchant's own id of a customer or an order (printable ASCII, no spaces).
      * @example order-1

@@ -1769,7 +1769,8 @@ export interface paths {
      *     session, and the file is streamed.
      *
      *     App kinds (`deposits` for Receive, `withdrawals` for Send, `accounts`, `api_logs`,
-     *     `ipn_logs`, `daily_logs`, `usage`, `invoices`, `payments`, `refunds`, `payment_links`) need
+     *     `ipn_logs`, `daily_logs`, `usage`, `invoices`, `payments`, `refunds`, `payment_links`,
+     *     `reconciliation` for the Transaction tab's reconciliation) need
      *     `app_id`, an app of the account; the account's own kinds (`ledger`, `top_ups`,
      *     `subscriptions`) take none. The rows are those the list shows, newest first, within
      *     `from` and `to` when given. The columns, per version, are the gateway's
@@ -1814,7 +1815,7 @@ export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     /**
-     * @description A list that downloads: an app's deposits (Receive), withdrawals (Send), deposit accounts, API Logs, IPN Logs, Daily Logs, Usage, invoices, their payments, refunds and payment links; the account's wallet ledger, top-ups and subscription history.
+     * @description A list that downloads: an app's deposits (Receive), withdrawals (Send), deposit accounts, API Logs, IPN Logs, Daily Logs, Usage, invoices, their payments, refunds, payment links and the reconciliation of every payment received with its fee and sweep; the account's wallet ledger, top-ups and subscription history.
      * @enum {string}
      */
     ExportKind:
@@ -1829,6 +1830,7 @@ export interface components {
       | 'payments'
       | 'refunds'
       | 'payment_links'
+      | 'reconciliation'
       | 'ledger'
       | 'top_ups'
       | 'subscriptions';

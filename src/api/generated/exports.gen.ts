@@ -73,6 +73,7 @@ export type ExportKind =
   | 'payments'
   | 'refunds'
   | 'payment_links'
+  | 'reconciliation'
   | 'ledger'
   | 'top_ups'
   | 'subscriptions';

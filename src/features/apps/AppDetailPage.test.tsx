@@ -843,6 +843,35 @@ describe('Transaction', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
+  test('downloads the reconciliation of the payments received, whichever list is shown', async () => {
+    const followed: string[] = [];
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      followed.push(this.getAttribute('href') ?? '');
+    });
+    const asked: unknown[] = [];
+    server.use(
+      on('createExportLink', async ({ request, params }) => {
+        asked.push({ kind: params.kind, body: await request.json() });
+        return ok('createExportLink', {
+          status: true,
+          data: {
+            url: '/api/cryptosafelock/exports/download?token=exp_r.s',
+            expires_at: '2026-11-01T09:01:00.000Z',
+          },
+        });
+      }),
+    );
+    const { user } = renderTab('transaction', makeAppDetails(), '?view=send');
+    await user.click(await screen.findByRole('button', { name: 'Download reconciliation CSV' }));
+    await waitFor(() =>
+      expect(followed).toEqual(['/api/cryptosafelock/exports/download?token=exp_r.s']),
+    );
+    expect(asked).toEqual([{ kind: 'reconciliation', body: { app_id: 'app_1' } }]);
+    click.mockRestore();
+  });
+
   test('Account has no test deposit column when no method runs on the local chain', async () => {
     renderTab(
       'transaction',

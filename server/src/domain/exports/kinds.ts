@@ -653,6 +653,205 @@ const payments = kind({
   ],
 });
 
+// Every payment the app received, tied to where its tokens went: an invoice's payment or a
+// deposit account's deposit (the deposits no invoice payment was credited into), then the credit
+// that took it in, its sweep (the payout leg) and the gateway's fee leg. A sweep moves the whole
+// balance of its address, so the payments one credit took in, and the deposits one sweep took
+// along, repeat its fee and payout: `deposit_id` and `sweep_tx_hash` say which rows share them.
+const reconciliation = kind({
+  owner: 'app',
+  abilities: ['invoices:read', 'deposits:read'],
+  read: (q, last, _done, limit) => {
+    const invoicePayments = q.db
+      .selectFrom('invoice_payments as p')
+      .innerJoin('invoices as i', 'i.id', 'p.invoice_id')
+      .select([
+        'p.id',
+        'p.created_at',
+        'p.payment_method_id',
+        sql<number | null>`p.chain_id`.as('chain_id'),
+        sql<string | null>`p.tx_hash`.as('tx_hash'),
+        sql<string | null>`p.amount_raw`.as('amount_raw'),
+        sql<number>`0`.as('amount_micro'),
+        sql<string | null>`p.invoice_id`.as('invoice_id'),
+        sql<string | null>`null`.as('account_id'),
+        sql<string | null>`i.order_id`.as('merchant_id'),
+        sql<string | null>`p.credit_id`.as('deposit_id'),
+        sql<string | null>`p.status`.as('payment_status'),
+      ])
+      .where('p.app_id', '=', q.ownerId)
+      .where(within('p.created_at', q.range));
+    const accountDeposits = q.db
+      .selectFrom('receive_transactions as r')
+      .select((eb) => [
+        'r.id',
+        'r.created_at',
+        'r.payment_method_id',
+        sql<number | null>`r.chain_id`.as('chain_id'),
+        eb.fn.coalesce('r.tx_hash', 'r.thash').as('tx_hash'),
+        sql<string | null>`r.amount_raw`.as('amount_raw'),
+        sql<number>`r.amount_micro`.as('amount_micro'),
+        sql<string | null>`null`.as('invoice_id'),
+        // The account whose address it was paid to (one per chain, the same address on each).
+        eb
+          .selectFrom('app_accounts as a')
+          .select('a.id')
+          .whereRef('a.app_id', '=', 'r.app_id')
+          .whereRef('a.unique_id', '=', 'r.unique_id')
+          .whereRef('a.address', '=', 'r.address')
+          .orderBy('a.id')
+          .limit(1)
+          .as('account_id'),
+        sql<string | null>`r.unique_id`.as('merchant_id'),
+        sql<string | null>`r.id`.as('deposit_id'),
+        sql<string | null>`null`.as('payment_status'),
+      ])
+      .where('r.app_id', '=', q.ownerId)
+      // An invoice's credit (unique_id the invoice's id) is its payments' rows already.
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('invoice_payments as c')
+              .select('c.id')
+              .whereRef('c.invoice_id', '=', 'r.unique_id')
+              .whereRef('c.credit_id', '=', 'r.id'),
+          ),
+        ),
+      )
+      .where(within('r.created_at', q.range));
+    return (
+      q.db
+        .selectFrom(invoicePayments.unionAll(accountDeposits).as('x'))
+        .innerJoin('payment_methods as pm', 'pm.id', 'x.payment_method_id')
+        .leftJoin('receive_transactions as d', 'd.id', 'x.deposit_id')
+        // The sweep that completed the deposit (collect_txid), mined.
+        .leftJoin('chain_txs as s', (join) =>
+          join
+            .onRef('s.chain_id', '=', 'd.chain_id')
+            .onRef('s.tx_hash', '=', 'd.collect_txid')
+            .on('s.purpose', '=', 'sweep')
+            .on('s.status', '=', 'mined'),
+        )
+        // Its fee leg: signed for the deposit the sweep was signed for (or this one, before it).
+        .leftJoin('chain_txs as f', (join) =>
+          join.on(
+            sql<SqlBool>`${sql.ref('f.id')} = (select f2.id from chain_txs f2 where f2.ref_id = coalesce(${sql.ref('s.ref_id')}, ${sql.ref('d.id')}) and f2.purpose = 'sweep_fee' and f2.status = 'mined' order by f2.created_at desc, f2.id desc limit 1)`,
+          ),
+        )
+        .select([
+          'x.id',
+          'x.created_at',
+          'x.chain_id',
+          'x.tx_hash',
+          'x.amount_raw',
+          'x.amount_micro',
+          'x.invoice_id',
+          'x.account_id',
+          'x.merchant_id',
+          'x.deposit_id',
+          'x.payment_status',
+          'pm.code',
+          'pm.name',
+          'pm.network_name',
+          'pm.decimals',
+          'pm.livemode',
+          sql<number>`${sql.ref('pm.chain_id')}`.as('method_chain_id'),
+          sql<number | null>`${sql.ref('d.deposit_status')}`.as('deposit_status'),
+          sql<string | null>`${sql.ref('d.collect_txid')}`.as('collect_txid'),
+          sql<string | null>`${sql.ref('d.process_datetime')}`.as('process_datetime'),
+          sql<string | null>`${sql.ref('d.swept_final_at')}`.as('swept_final_at'),
+          sql<string | null>`${sql.ref('s.amount_raw')}`.as('payout_raw'),
+          sql<string | null>`${sql.ref('s.to_address')}`.as('payout_address'),
+          sql<string | null>`${sql.ref('f.amount_raw')}`.as('fee_raw'),
+          sql<string | null>`${sql.ref('f.tx_hash')}`.as('fee_tx_hash'),
+        ])
+        .where(before('x.created_at', 'x.id', last))
+        .orderBy('x.created_at', CHUNK_ORDER)
+        .orderBy('x.id', CHUNK_ORDER)
+        .limit(limit)
+        .execute()
+    );
+  },
+  columns: {
+    id: (r) => r.id,
+    created_at: (r) => r.created_at,
+    livemode: (r) => yesNo(r.livemode),
+    method: (r) => r.code,
+    asset: (r) => r.name,
+    network: (r) => r.network_name,
+    chain_id: (r) => text(r.chain_id ?? r.method_chain_id),
+    amount: (r) => tokenAmount(r.amount_raw, r.decimals, r.amount_micro),
+    tx_hash: (r) => r.tx_hash,
+    invoice_id: (r) => r.invoice_id,
+    account_id: (r) => r.account_id,
+    unique_id: (r) => r.merchant_id,
+    deposit_id: (r) => r.deposit_id,
+    status: reconciliationStatus,
+    fee_amount: (r) => (r.fee_raw === null ? null : unitsToDecimal(BigInt(r.fee_raw), r.decimals)),
+    fee_tx_hash: (r) => r.fee_tx_hash,
+    sweep_tx_hash: (r) => (r.deposit_status === 1 ? r.collect_txid : null),
+    swept_at: (r) => (r.deposit_status === 1 ? r.process_datetime : null),
+    payout_amount: (r) =>
+      r.deposit_status === 1 && r.payout_raw !== null
+        ? unitsToDecimal(BigInt(r.payout_raw), r.decimals)
+        : null,
+    payout_address: (r) => (r.deposit_status === 1 ? r.payout_address : null),
+    final_at: (r) => (r.deposit_status === 1 ? r.swept_final_at : null),
+  },
+  versions: [
+    [
+      'id',
+      'created_at',
+      'livemode',
+      'method',
+      'asset',
+      'network',
+      'chain_id',
+      'amount',
+      'tx_hash',
+      'invoice_id',
+      'account_id',
+      'unique_id',
+      'deposit_id',
+      'status',
+      'fee_amount',
+      'fee_tx_hash',
+      'sweep_tx_hash',
+      'swept_at',
+      'payout_amount',
+      'payout_address',
+      'final_at',
+    ],
+  ],
+});
+
+/**
+ * How far a received payment got: `received` (seen, not yet deep enough), `confirmed` (deep
+ * enough; for a deposit, credited), `swept` (its sweep mined), `final` (its sweep final), or
+ * `failed` (a deposit that failed) and `removed` (a payment a reorg took off the chain).
+ */
+function reconciliationStatus(r: {
+  payment_status: string | null;
+  deposit_status: number | null;
+  swept_final_at: string | null;
+}): string {
+  if (r.payment_status === 'removed') return 'removed';
+  switch (r.deposit_status) {
+    case null:
+      return r.payment_status === 'confirmed' ? 'confirmed' : 'received';
+    case 1:
+      return r.swept_final_at === null ? 'swept' : 'final';
+    case 3:
+    case 4:
+      return 'confirmed';
+    case 5:
+      return 'failed';
+    default:
+      return 'received';
+  }
+}
+
 // The app's refunds.
 const refunds = kind({
   owner: 'app',
@@ -903,6 +1102,7 @@ export const EXPORT_KINDS = {
   payments,
   refunds,
   payment_links: paymentLinks,
+  reconciliation,
   ledger,
   top_ups: topUps,
   subscriptions,

@@ -148,7 +148,7 @@ function InvoiceList({ appId, onOpen }: { appId: string; onOpen: (id: string) =>
           kind="payments"
           appId={appId}
           filters={{ from: first.from, to: first.to }}
-          label={t('csv.downloadPayments')}
+          label="csv.downloadPayments"
         />
       </div>
       <ListTable

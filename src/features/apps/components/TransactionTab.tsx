@@ -1,5 +1,6 @@
 import Nav from 'react-bootstrap/Nav';
 import { useSearchParams } from 'react-router-dom';
+import { DownloadCsvButton } from '../../../components/DownloadCsvButton';
 import { AccountsList } from './AccountsList';
 import { ReceiveList } from './ReceiveList';
 import { SendList } from './SendList';
@@ -12,7 +13,10 @@ const VIEWS = [
 ] as const;
 type View = (typeof VIEWS)[number]['key'];
 
-/** Sub-tabs Account, Receive and Send; the chosen one is in the URL (?view=) like the tab. */
+/**
+ * Sub-tabs Account, Receive and Send; the chosen one is in the URL (?view=) like the tab. Above
+ * them, whichever is shown, the reconciliation of every payment received with its fee and sweep.
+ */
 export function TransactionTab({ appId }: { appId: string }) {
   const t = useT();
   const [params, setParams] = useSearchParams();
@@ -20,6 +24,7 @@ export function TransactionTab({ appId }: { appId: string }) {
 
   return (
     <>
+      <DownloadCsvButton kind="reconciliation" appId={appId} label="csv.downloadReconciliation" />
       <Nav variant="tabs" className="mb-3" aria-label={t('tx.lists')}>
         {VIEWS.map((item) => (
           <Nav.Item key={item.key}>

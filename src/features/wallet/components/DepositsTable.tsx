@@ -49,7 +49,7 @@ export function DepositsTable({ rows }: { rows: WalletTransaction[] }) {
         <h2 className="wallet-card__title">{t('wallet.recent', { coin: COIN })}</h2>
         <div className="d-flex flex-wrap justify-content-end column-gap-2">
           <DownloadCsvButton kind="top_ups" />
-          <DownloadCsvButton kind="ledger" label={t('csv.downloadLedger')} />
+          <DownloadCsvButton kind="ledger" label="csv.downloadLedger" />
         </div>
         <DataTable
           hover
