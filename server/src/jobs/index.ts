@@ -12,6 +12,12 @@ import {
   registrationRetryDelay,
   type RegistrationPayload,
 } from '../domain/apps/signerRegistration';
+import {
+  ARCHIVE_KIND,
+  failArchive,
+  prepareArchive,
+  type ArchiveDeps,
+} from '../domain/account/archives';
 import { expireInvoices } from '../domain/invoices/expiry';
 import { advanceRefunds } from '../domain/refunds/funding';
 import { gasBalanceReader } from '../domain/chain/balances';
@@ -30,6 +36,7 @@ import {
   type SignerClient,
   type SignerEndpoint,
 } from '../signer/client/client';
+import { directoryFileStore } from '../storage/directoryStore';
 import { runNow } from './queue';
 import type { Lane, Task } from './worker';
 
@@ -199,6 +206,26 @@ export function signerRegistrationTask(
   };
 }
 
+/**
+ * An account archive asked for from the settings panel (domain/account/archives.ts), written to
+ * the storage directory; after its last failed attempt the archive is marked failed.
+ */
+export function accountArchiveTask(deps: ArchiveDeps): Task {
+  return {
+    kind: ARCHIVE_KIND,
+    lane: MONEY_LANE,
+    async run(job) {
+      const { archiveId } = job.payload as { archiveId: string };
+      try {
+        await prepareArchive(deps, archiveId);
+      } catch (error) {
+        if (job.attempts >= job.max_attempts) await failArchive(deps, archiveId);
+        throw error;
+      }
+    },
+  };
+}
+
 /** The chain watcher: one job per chain, so a slow or unreachable RPC holds up only its chain. */
 export function depositWatcherTask(db: Db, adapter: ChainAdapter, clock: () => Date): Task {
   return {
@@ -229,6 +256,12 @@ export function backgroundTasks(
     retentionTask(config, db, systemClock),
     invoiceExpiryTask(db, systemClock, config.invoiceExpiryMaxWaitMinutes),
     refundsTask(config, db, systemClock),
+    accountArchiveTask({
+      db,
+      files: directoryFileStore(config.storageDir),
+      feeLeg: config.signer.feeAddress !== undefined,
+      clock: systemClock,
+    }),
   ];
   // Money out goes through the signer process (server/src/signer), on its socket.
   const endpoint = signerEndpoint(config);
