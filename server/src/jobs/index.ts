@@ -16,6 +16,7 @@ import {
   ARCHIVE_KIND,
   failArchive,
   prepareArchive,
+  pruneArchives,
   type ArchiveDeps,
 } from '../domain/account/archives';
 import { expireInvoices } from '../domain/invoices/expiry';
@@ -226,6 +227,18 @@ export function accountArchiveTask(deps: ArchiveDeps): Task {
   };
 }
 
+/** Hourly: the files of account archives past their day leave the storage directory. */
+export function archivePruneTask(deps: ArchiveDeps): Task {
+  return {
+    kind: 'archives.prune',
+    everyMs: 3_600_000,
+    lane: MONEY_LANE,
+    async run() {
+      await pruneArchives(deps, deps.clock());
+    },
+  };
+}
+
 /** The chain watcher: one job per chain, so a slow or unreachable RPC holds up only its chain. */
 export function depositWatcherTask(db: Db, adapter: ChainAdapter, clock: () => Date): Task {
   return {
@@ -250,18 +263,20 @@ export function backgroundTasks(
   db: Db,
   counters: JobCounters = {},
 ): Task[] {
+  const archives: ArchiveDeps = {
+    db,
+    files: directoryFileStore(config.storageDir),
+    feeLeg: config.signer.feeAddress !== undefined,
+    clock: systemClock,
+  };
   const tasks = [
     gasProvisioningTask(db, resolveWalletXpub(config)),
     webhookDeliveryTask(webhookDeps(config, db, systemClock), config.jobs),
     retentionTask(config, db, systemClock),
     invoiceExpiryTask(db, systemClock, config.invoiceExpiryMaxWaitMinutes),
     refundsTask(config, db, systemClock),
-    accountArchiveTask({
-      db,
-      files: directoryFileStore(config.storageDir),
-      feeLeg: config.signer.feeAddress !== undefined,
-      clock: systemClock,
-    }),
+    accountArchiveTask(archives),
+    archivePruneTask(archives),
   ];
   // Money out goes through the signer process (server/src/signer), on its socket.
   const endpoint = signerEndpoint(config);

@@ -4,7 +4,14 @@ import { addMerchant, credit } from '../../test/moneyFixtures';
 import { insertApp, insertReceive } from '../../test/appRows';
 import { expectRefusal } from '../../test/expectations';
 import { testAppPerBlock } from '../../test/withTestApp';
-import { ARCHIVE_KIND, ARCHIVE_LIFETIME_MS, ARCHIVE_MESSAGES } from '../domain/account/archives';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import {
+  ARCHIVE_KIND,
+  ARCHIVE_LIFETIME_MS,
+  ARCHIVE_MESSAGES,
+  pruneArchives,
+} from '../domain/account/archives';
 import { accountArchiveTask } from '../jobs';
 import { startWorker, type Worker } from '../jobs/worker';
 import { directoryFileStore } from '../storage/directoryStore';
@@ -172,6 +179,58 @@ describe('account archives', () => {
     // A new archive may be asked for.
     const fresh = await request(headers);
     expect(fresh.json().data.id).not.toBe(archiveId);
+  });
+
+  it('marks an archive failed after its last attempt, says so, and lets the account ask again', async () => {
+    const merchant = await merchantWithRows('arc_f');
+    const files = directoryFileStore(t.config.storageDir);
+    const failing = await startWorker({
+      db: t.db,
+      tasks: [
+        accountArchiveTask({
+          db: t.db,
+          files: { ...files, putStream: () => Promise.reject(new Error('The disk is full')) },
+          feeLeg: false,
+          clock: t.clock,
+        }),
+      ],
+      log: { error: jest.fn(), warn: jest.fn() },
+      clock: t.clock,
+      pollMs: 0,
+    });
+    const { id } = (await request(merchant.headers)).json().data;
+    try {
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        // Other tests' archives left queued fail here too; this one is the one looked at.
+        await failing.drain();
+        t.clock.advance(60_000);
+      }
+    } finally {
+      await failing.stop();
+    }
+    const headers = await t.authHeader('arc_f');
+    const bell = await t.call('listNotifications', { headers });
+    expect(bell.json().data.data[0]).toMatchObject({
+      kind: 'archive_failed',
+      title: 'Account Archive Failed',
+    });
+    expectRefusal(await link(headers, id), 410, ARCHIVE_MESSAGES.failed);
+    expect((await request(headers)).json().data.id).not.toBe(id);
+  });
+
+  it("removes an archive's file past its day, and its link then says it expired", async () => {
+    const { archiveId } = await readyArchive('arc_g');
+    const file = path.join(t.config.storageDir, `${archiveId}.zip`);
+    expect(existsSync(file)).toBe(true);
+    const files = directoryFileStore(t.config.storageDir);
+    // Archives of earlier tests may be past their day already; this one is not.
+    await pruneArchives({ db: t.db, files }, t.clock());
+    expect(existsSync(file)).toBe(true);
+    t.clock.advance(ARCHIVE_LIFETIME_MS);
+    expect(await pruneArchives({ db: t.db, files }, t.clock())).toBeGreaterThanOrEqual(1);
+    expect(existsSync(file)).toBe(false);
+    const headers = await t.authHeader('arc_g');
+    expectRefusal(await link(headers, archiveId), 410, ARCHIVE_MESSAGES.expired);
   });
 
   it('refuses a token that is not an archive link in the envelope', async () => {

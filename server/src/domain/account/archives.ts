@@ -215,6 +215,8 @@ export async function prepareArchive(deps: ArchiveDeps, archiveId: string): Prom
   zip.on('error', (error: Error) => output.destroy(error));
   const name = fileNameOf(archiveId);
   const written = deps.files.putStream(name, output);
+  // Its failure is awaited below, after the entries are added.
+  written.catch(() => undefined);
   try {
     zip.addBuffer(await profileJson(db, row.user_id, apps, deps.clock()), 'profile.json');
     // Each CSV is read only when the entries before it are written: one chunk in memory.
@@ -275,6 +277,29 @@ export async function failArchive(deps: ArchiveDeps, archiveId: string): Promise
   });
 }
 
+/**
+ * Removes the files of archives past their day (the rows stay, so their links answer 410 with
+ * the reason). Answers how many it removed.
+ */
+export async function pruneArchives(deps: Pick<ArchiveDeps, 'db' | 'files'>, now: Date) {
+  const expired = await deps.db
+    .selectFrom('account_archives')
+    .select(['id', 'file'])
+    .where('state', '=', 'ready')
+    .where('file', 'is not', null)
+    .where('expires_at', '<=', now.toISOString())
+    .execute();
+  for (const { id, file } of expired) {
+    if (file !== null) await deps.files.remove(file);
+    await deps.db
+      .updateTable('account_archives')
+      .set({ file: null })
+      .where('id', '=', id)
+      .execute();
+  }
+  return expired.length;
+}
+
 /** The archive `id` of `userId`, downloadable now; each refusal says why. */
 async function downloadable(db: Db, userId: string, id: string, now: Date): Promise<ArchiveRow> {
   const row = await db
@@ -285,8 +310,9 @@ async function downloadable(db: Db, userId: string, id: string, now: Date): Prom
     .executeTakeFirst();
   if (!row) throw new NotFoundError(ARCHIVE_MESSAGES.notFound);
   if (row.state === 'preparing') throw new ConflictError(ARCHIVE_MESSAGES.notReady);
-  if (row.state === 'failed' || row.file === null) throw new GoneError(ARCHIVE_MESSAGES.failed);
-  if (row.expires_at === null || row.expires_at <= now.toISOString()) {
+  if (row.state === 'failed') throw new GoneError(ARCHIVE_MESSAGES.failed);
+  // Past its day (its file may be pruned already: pruneArchives).
+  if (row.expires_at === null || row.expires_at <= now.toISOString() || row.file === null) {
     throw new GoneError(ARCHIVE_MESSAGES.expired);
   }
   return row;
