@@ -76,7 +76,7 @@ const SERVER_HEADER =
 
 /**
  * The types file of one document, formatted; multipart files arrive as Buffers on the server, and
- * a CSV answer (`contentMediaType: text/csv`) leaves it as a stream.
+ * a CSV or ZIP answer (`contentMediaType` text/csv or application/zip) leaves it as a stream.
  */
 async function serverTypesOf({ document, output }) {
   const nodes = await openapiTS(loadYaml(fs.readFileSync(path.join(root, document), 'utf8')), {
@@ -85,7 +85,7 @@ async function serverTypesOf({ document, output }) {
       if (schema.format === 'binary') {
         return ts.factory.createTypeReferenceNode(ts.factory.createIdentifier('Buffer'));
       }
-      if (schema.contentMediaType === 'text/csv') {
+      if (schema.contentMediaType === 'text/csv' || schema.contentMediaType === 'application/zip') {
         return ts.factory.createTypeReferenceNode(
           ts.factory.createQualifiedName(
             ts.factory.createIdentifier('NodeJS'),

@@ -5,6 +5,7 @@ import {
 } from '../api/exports';
 import { BusyButton } from './BusyButton';
 import { useT, type MessageKey } from '../i18n/i18n';
+import { followDownloadLink } from '../lib/followLink';
 
 interface Props {
   /** The list: an app's (with `appId`) or the account's own. */
@@ -36,10 +37,7 @@ export function DownloadCsvButton({ kind, appId, filters, label = 'csv.download'
         ...(filters?.orderId === undefined ? {} : { order_id: filters.orderId }),
       },
     }).unwrap();
-    const anchor = document.createElement('a');
-    anchor.href = data.url;
-    anchor.download = '';
-    anchor.click();
+    followDownloadLink(data.url);
   }
 
   return (

@@ -1,5 +1,6 @@
 import { http, HttpResponse, type HttpResponseResolver } from 'msw';
 import type { appsApi } from '../../src/api/generated/apps.gen';
+import type { archivesApi } from '../../src/api/generated/archives.gen';
 import type { authApi } from '../../src/api/generated/auth.gen';
 import type { dashboardApi } from '../../src/api/generated/dashboard.gen';
 import type { exportsApi } from '../../src/api/generated/exports.gen';
@@ -19,6 +20,7 @@ import { assertMatchesContract, operationOf } from '../contract/openapi';
 
 type Endpoints = typeof authApi.endpoints &
   typeof appsApi.endpoints &
+  typeof archivesApi.endpoints &
   typeof dashboardApi.endpoints &
   typeof exportsApi.endpoints &
   typeof invoicesApi.endpoints &
@@ -54,6 +56,12 @@ export function on(operationId: OperationId, resolver: HttpResponseResolver) {
 export function ok<K extends OperationId>(operationId: K, body: ResultOf<K>) {
   assertMatchesContract(operationId, 200, body);
   return HttpResponse.json(body as object);
+}
+
+/** A typed 202 answer (accepted, done in the background), checked against the contract. */
+export function accepted<K extends OperationId>(operationId: K, body: ResultOf<K>) {
+  assertMatchesContract(operationId, 202, body);
+  return HttpResponse.json(body as object, { status: 202 });
 }
 
 /** A failure in the spec's envelope with a status the operation declares. */

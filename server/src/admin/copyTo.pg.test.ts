@@ -13,6 +13,7 @@ import { insertSend } from '../../test/appRows';
 import { newApiKey } from '../domain/apps/apiKeys';
 import { DB_FILE, openDb, type Db } from '../db/connection';
 import { issueOtp } from '../domain/account/otp';
+import { requestArchive } from '../domain/account/archives';
 import { newTotpSecret, sealTotpSecret, totpCode } from '../domain/account/totp';
 import { DEMO_ACCOUNT } from '../seed';
 import { parseUnits } from 'viem';
@@ -267,6 +268,8 @@ async function fillEveryTable(t: TestApp): Promise<void> {
       reorged_at: t.clock().toISOString(),
     })
     .execute();
+  // The newcomer asks for an archive of the account (account_archives), still being prepared.
+  await requestArchive(t.db, newcomer.id, t.clock());
   // A request the signer refused (signer_refusals).
   await t.db
     .insertInto('signer_refusals')

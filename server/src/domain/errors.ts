@@ -4,7 +4,8 @@
 /** Request field -> its messages. */
 export type FieldErrors = Record<string, string[]>;
 
-export type DomainErrorKind = 'notFound' | 'forbidden' | 'conflict' | 'invalid' | 'unavailable';
+export type DomainErrorKind =
+  'notFound' | 'forbidden' | 'conflict' | 'gone' | 'invalid' | 'unavailable';
 
 export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;
@@ -33,6 +34,11 @@ export class ForbiddenError extends DomainError {
 /** Refused by the current state of the record (already done, already in use, ...). */
 export class ConflictError extends DomainError {
   readonly kind = 'conflict';
+}
+
+/** Existed, and is gone for good (an archive past its day): asking again will not bring it. */
+export class GoneError extends DomainError {
+  readonly kind = 'gone';
 }
 
 /** A rule refuses the input; the message defaults to the first field message. */

@@ -270,6 +270,80 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/account/archives': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ask for an archive of the whole account
+     * @description The settings panel's Download. Queues the preparation of one ZIP archive of the account:
+     *     its profile and KYC status (`profile.json`, no document images), the wallet's ledger and
+     *     top-ups, the subscriptions, and every app's lists, each as the CSV its Download CSV gives
+     *     (the newest version of its columns). A background job writes it; when it is ready the
+     *     notifications list an `archive_ready` event whose `archive_id` names it, and
+     *     `createArchiveLink` makes the link that downloads it, for a day after it was ready.
+     *     While one is being prepared, asking again answers that one and queues nothing. Takes no
+     *     request body.
+     */
+    post: operations['requestAccountArchive'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/account/archives/{id}/link': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A short-lived link that downloads a ready archive
+     * @description The notification's Download. A browser's download cannot carry the bearer session, so,
+     *     as with the lists' CSV, this call checks with the session that the archive is the
+     *     account's and ready, and answers a signed link valid for 60 seconds
+     *     (`downloadAccountArchive`). An archive of another account, or none, is a 404; one not
+     *     ready yet a 409; one past its day (or whose preparation failed) a 410. Takes no request
+     *     body.
+     */
+    post: operations['createArchiveLink'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/account/archives/download': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download an account archive through its signed link
+     * @description The ZIP a link from `createArchiveLink` names, streamed from the server's storage. No
+     *     session: the link's signature is the authority, for 60 seconds. An altered or expired
+     *     link is a 403; an archive past its day a 410; one no longer stored a 404.
+     */
+    get: operations['downloadAccountArchive'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/change-picture': {
     parameters: {
       query?: never;
@@ -1857,6 +1931,40 @@ export interface components {
       /** @description The invoices list only, as its Order Id filter (exact). */
       order_id?: string;
     };
+    /** @description An archive of the account (`requestAccountArchive`). */
+    AccountArchive: {
+      /** @description The archive's id. */
+      id: string;
+      /**
+       * @description `preparing` while the job writes it, `ready` once it can be downloaded, `failed` when its preparation gave up.
+       * @enum {string}
+       */
+      state: 'preparing' | 'ready' | 'failed';
+      /**
+       * Format: date-time
+       * @description When it was asked for.
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When it was ready; null before.
+       */
+      ready_at: string | null;
+      /**
+       * Format: date-time
+       * @description When its download stops working (a day after it was ready); null before.
+       */
+      expires_at: string | null;
+    };
+    /** @description The archive being prepared, and what to tell the user. */
+    AccountArchiveResponse: {
+      /** @description Success flag (true). */
+      status: components['schemas']['Status'];
+      /** @description What happens next, for the user. */
+      msg: string;
+      /** @description The archive. */
+      data: components['schemas']['AccountArchive'];
+    };
     /** @description A signed link to the file. */
     ExportLinkResponse: {
       /** @description Success flag (true). */
@@ -2145,7 +2253,7 @@ export interface components {
       latest_transacctions: components['schemas']['Transaction'][];
     };
     /**
-     * @description What happened: a sign-in, a burst of failed sign-ins, a lock, a password, pin, sign-in method or authenticator change, a new or revoked API key, a new app, a new webhook secret.
+     * @description What happened: a sign-in, a burst of failed sign-ins, a lock, a password, pin, sign-in method or authenticator change, a new or revoked API key, a new app, a new webhook secret, an account archive ready to download or one that could not be prepared.
      * @enum {string}
      */
     AccountEventKind:
@@ -2159,7 +2267,9 @@ export interface components {
       | 'api_key_created'
       | 'api_key_revoked'
       | 'app_created'
-      | 'webhook_secret';
+      | 'webhook_secret'
+      | 'archive_ready'
+      | 'archive_failed';
     /** @description One security event of the account, as the bell shows it. */
     AccountEvent: {
       /** @description The event's id. */
@@ -2181,6 +2291,8 @@ export interface components {
       ip: string | null;
       /** @description The browser and operating system of that request, parsed from its user agent (e.g. `Chrome on Windows 10`); null when not recorded. */
       device: string | null;
+      /** @description An `archive_ready` event's archive (`createArchiveLink` downloads it); absent on the other kinds. */
+      archive_id?: string;
     };
     /** @description One page of the account's security events (`listNotifications`). */
     NotificationPage: {
@@ -4132,6 +4244,15 @@ export interface components {
         'application/json': components['schemas']['ErrorEnvelope'];
       };
     };
+    /** @description The resource existed and is gone for good: an account archive past the day its link lasts, or whose preparation failed. Ask for a new one. */
+    Gone: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorEnvelope'];
+      };
+    };
     /** @description The e-mail with the one-time code could not be handed to the mail server (SMTP down or refusing). No new code was issued, so a code sent earlier still works; try again in a moment. */
     MailUnavailable: {
       headers: {
@@ -4170,6 +4291,11 @@ export interface components {
     };
   };
   parameters: {
+    /**
+     * @description The archive's id, as `requestAccountArchive` and the notification give it.
+     * @example arc_0j5k2m8n3p4q6r7s8t9v0w1x2y
+     */
+    ArchiveIdPath: string;
     /**
      * @description A key the client makes up per intended action (e.g. a UUID) and sends again with each
      *     retry of it. Per account, for 24 hours: a completed request's answer is replayed to its
@@ -4588,6 +4714,93 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  requestAccountArchive: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The archive is being prepared (a new one, or the one already under way). */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AccountArchiveResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  createArchiveLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The archive's id, as `requestAccountArchive` and the notification give it.
+         * @example arc_0j5k2m8n3p4q6r7s8t9v0w1x2y
+         */
+        id: components['parameters']['ArchiveIdPath'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The link, valid for 60 seconds. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ExportLinkResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      410: components['responses']['Gone'];
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  downloadAccountArchive: {
+    parameters: {
+      query: {
+        /** @description The link's signed token. */
+        token: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The archive, streamed. */
+      200: {
+        headers: {
+          /** @description An attachment named after the day it was made, e.g. `account-2026-11-01.zip`. */
+          'Content-Disposition': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/zip': NodeJS.ReadableStream;
+        };
+      };
+      400: components['responses']['BadRequest'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      410: components['responses']['Gone'];
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
     };

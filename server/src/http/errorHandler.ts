@@ -65,6 +65,7 @@ const DOMAIN_STATUS: Record<DomainErrorKind, number> = {
   notFound: 404,
   forbidden: 403,
   conflict: 409,
+  gone: 410,
   invalid: 422,
   unavailable: 503,
 };

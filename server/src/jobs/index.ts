@@ -12,6 +12,13 @@ import {
   registrationRetryDelay,
   type RegistrationPayload,
 } from '../domain/apps/signerRegistration';
+import {
+  ARCHIVE_KIND,
+  failArchive,
+  prepareArchive,
+  pruneArchives,
+  type ArchiveDeps,
+} from '../domain/account/archives';
 import { expireInvoices } from '../domain/invoices/expiry';
 import { advanceRefunds } from '../domain/refunds/funding';
 import { gasBalanceReader } from '../domain/chain/balances';
@@ -30,6 +37,7 @@ import {
   type SignerClient,
   type SignerEndpoint,
 } from '../signer/client/client';
+import { directoryFileStore } from '../storage/directoryStore';
 import { runNow } from './queue';
 import type { Lane, Task } from './worker';
 
@@ -199,6 +207,38 @@ export function signerRegistrationTask(
   };
 }
 
+/**
+ * An account archive asked for from the settings panel (domain/account/archives.ts), written to
+ * the storage directory; after its last failed attempt the archive is marked failed.
+ */
+export function accountArchiveTask(deps: ArchiveDeps): Task {
+  return {
+    kind: ARCHIVE_KIND,
+    lane: MONEY_LANE,
+    async run(job) {
+      const { archiveId } = job.payload as { archiveId: string };
+      try {
+        await prepareArchive(deps, archiveId);
+      } catch (error) {
+        if (job.attempts >= job.max_attempts) await failArchive(deps, archiveId);
+        throw error;
+      }
+    },
+  };
+}
+
+/** Hourly: the files of account archives past their day leave the storage directory. */
+export function archivePruneTask(deps: ArchiveDeps): Task {
+  return {
+    kind: 'archives.prune',
+    everyMs: 3_600_000,
+    lane: MONEY_LANE,
+    async run() {
+      await pruneArchives(deps, deps.clock());
+    },
+  };
+}
+
 /** The chain watcher: one job per chain, so a slow or unreachable RPC holds up only its chain. */
 export function depositWatcherTask(db: Db, adapter: ChainAdapter, clock: () => Date): Task {
   return {
@@ -223,12 +263,20 @@ export function backgroundTasks(
   db: Db,
   counters: JobCounters = {},
 ): Task[] {
+  const archives: ArchiveDeps = {
+    db,
+    files: directoryFileStore(config.storageDir),
+    feeLeg: config.signer.feeAddress !== undefined,
+    clock: systemClock,
+  };
   const tasks = [
     gasProvisioningTask(db, resolveWalletXpub(config)),
     webhookDeliveryTask(webhookDeps(config, db, systemClock), config.jobs),
     retentionTask(config, db, systemClock),
     invoiceExpiryTask(db, systemClock, config.invoiceExpiryMaxWaitMinutes),
     refundsTask(config, db, systemClock),
+    accountArchiveTask(archives),
+    archivePruneTask(archives),
   ];
   // Money out goes through the signer process (server/src/signer), on its socket.
   const endpoint = signerEndpoint(config);

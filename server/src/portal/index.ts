@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { OperationInfo } from '../openapi/spec';
 import { appsHandlers } from './apps';
+import { archivesHandlers } from './archives';
 import { authHandlers } from './auth';
 import { dashboardHandlers } from './dashboard';
 import { exportsHandlers } from './exports';
@@ -29,6 +30,7 @@ export const HANDLER_MODULES: Record<string, HandlerModule> = {
   Security: securityHandlers,
   Apps: appsHandlers,
   Notifications: notificationsHandlers,
+  Archives: archivesHandlers,
   Webhooks: webhooksHandlers,
   Invoices: invoicesHandlers,
   PaymentLinks: paymentLinksHandlers,

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { directoryFileStore } from './directoryStore';
 import { BadStoredNameError, type FileStore } from './fileStore';
 
@@ -72,4 +73,27 @@ test('two stores over one directory (two processes) share their files', async ()
   await expect(other.put('e5.png', bytes)).rejects.toMatchObject({ code: 'EEXIST' });
   await other.remove('e5.png');
   expect(await files.read('e5.png')).toBeNull();
+});
+
+it('streams a file in, shows it only once whole, and streams it out', async () => {
+  const pieces = [Buffer.from('PK'), Buffer.from(' archive bytes')];
+  expect(await files.putStream('arc_1.zip', Readable.from(pieces))).toBe(16);
+  expect(readdirSync(dir)).toEqual(['arc_1.zip']);
+  expect(statSync(path.join(dir, 'arc_1.zip')).mode & 0o777).toBe(0o600);
+  const out = await files.readStream('arc_1.zip');
+  const chunks: Buffer[] = [];
+  for await (const chunk of out ?? []) chunks.push(chunk as Buffer);
+  expect(Buffer.concat(chunks).toString()).toBe('PK archive bytes');
+  expect(await files.readStream('arc_2.zip')).toBeNull();
+});
+
+it('leaves nothing behind when a streamed source fails', async () => {
+  async function* failing() {
+    yield Buffer.from('half');
+    throw new Error('read failed');
+  }
+  await expect(files.putStream('arc_3.zip', Readable.from(failing()))).rejects.toThrow(
+    'read failed',
+  );
+  expect(readdirSync(dir)).toEqual([]);
 });

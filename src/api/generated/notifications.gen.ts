@@ -49,7 +49,9 @@ export type AccountEventKind =
   | 'api_key_created'
   | 'api_key_revoked'
   | 'app_created'
-  | 'webhook_secret';
+  | 'webhook_secret'
+  | 'archive_ready'
+  | 'archive_failed';
 export type AccountEvent = {
   /** The event's id. */
   id: string;
@@ -67,6 +69,8 @@ export type AccountEvent = {
   ip: string | null;
   /** The browser and operating system of that request, parsed from its user agent (e.g. `Chrome on Windows 10`); null when not recorded. */
   device: string | null;
+  /** An `archive_ready` event's archive (`createArchiveLink` downloads it); absent on the other kinds. */
+  archive_id?: string;
 };
 export type NotificationPage = {
   /** The rows of this page, newest first. */

@@ -8,10 +8,16 @@ import type { baseApi } from '../../api/baseApi';
 const QUIET_ENDPOINTS = new Set(['checkUsername']);
 /**
  * Writes whose screen shows the outcome itself, so no success toast: an answer that can say the
- * action did not succeed ("Test event not delivered …", in DeliveryOutcome's colour), and the
- * Test mode switch, whose banner says the mode in the chosen language.
+ * action did not succeed ("Test event not delivered …", in DeliveryOutcome's colour), the
+ * Test mode switch, whose banner says the mode in the chosen language, and the settings panel's
+ * Download, whose toast says it in the chosen language.
  */
-const OUTCOME_ON_SCREEN = new Set(['sendTestWebhook', 'redeliverWebhook', 'openTestMode']);
+const OUTCOME_ON_SCREEN = new Set([
+  'sendTestWebhook',
+  'redeliverWebhook',
+  'openTestMode',
+  'requestAccountArchive',
+]);
 
 interface RtkQueryMeta {
   requestId?: string;

@@ -1,5 +1,6 @@
 import { HttpResponse, type HttpHandler } from 'msw';
 import { fixtures as apps } from '../../factories/apps';
+import { fixtures as archives, makeArchiveRequested } from '../../factories/archives';
 import { fixtures as auth } from '../../factories/auth';
 import { fixtures as dashboard } from '../../factories/dashboard';
 import { fixtures as invoices } from '../../factories/invoices';
@@ -14,7 +15,7 @@ import { fixtures as subscriptions, makeQuote, PACKAGES } from '../../factories/
 import type { Fixtures } from '../../factories/types';
 import { fixtures as wallet } from '../../factories/wallet';
 import { fixtures as webhooks } from '../../factories/webhooks';
-import { fail, ok, on, reply, type OperationId, type ResultOf } from '../contract';
+import { accepted, fail, ok, on, reply, type OperationId, type ResultOf } from '../contract';
 
 /** `reply` for every operation of a feature's fixtures, each with its fixture. */
 function replyEach(fixtures: Fixtures): HttpHandler[] {
@@ -32,6 +33,7 @@ export const handlers: HttpHandler[] = [
   ...[
     auth,
     apps,
+    archives,
     dashboard,
     invoices,
     kyc,
@@ -46,6 +48,7 @@ export const handlers: HttpHandler[] = [
     webhooks,
   ].flatMap(replyEach),
   reply('change2Fa', change2faSetUp),
+  on('requestAccountArchive', () => accepted('requestAccountArchive', makeArchiveRequested())),
   // Each package priced as a new purchase the wallet covers.
   on('getPurchaseQuote', ({ request }) => {
     const id = new URL(request.url).searchParams.get('package_id');

@@ -45,6 +45,7 @@ import * as m0540 from './0540_test_mode';
 import * as m0550 from './0550_job_wakeups';
 import * as m0560 from './0560_derivation_floors';
 import * as m0570 from './0570_local_chain_reorgs';
+import * as m0580 from './0580_account_archives';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -95,4 +96,5 @@ export const migrations: Record<string, Migration> = {
   '0550_job_wakeups': m0550,
   '0560_derivation_floors': m0560,
   '0570_local_chain_reorgs': m0570,
+  '0580_account_archives': m0580,
 };

@@ -185,6 +185,19 @@ export interface AccountEventsTable {
   details: string;
 }
 
+/** An archive of the whole account (domain/account/archives.ts). */
+export interface AccountArchivesTable {
+  id: string;
+  user_id: string;
+  state: 'preparing' | 'ready' | 'failed';
+  /** The archive's name in the storage directory, once written. */
+  file: string | null;
+  created_at: string;
+  ready_at: string | null;
+  /** When its download stops working: a day after ready_at. */
+  expires_at: string | null;
+}
+
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type DocumentType = Selectable<DocumentTypesTable>;

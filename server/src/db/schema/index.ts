@@ -14,6 +14,7 @@ import type {
   LoginFailuresTable,
   LoginUnknownNamesTable,
   AccountEventsTable,
+  AccountArchivesTable,
 } from './account';
 import type {
   PackagesTable,
@@ -78,6 +79,7 @@ export type {
   LoginFailuresTable,
   LoginUnknownNamesTable,
   AccountEventsTable,
+  AccountArchivesTable,
   User,
   NewUser,
   DocumentType,
@@ -173,6 +175,7 @@ export interface Database {
   watch_cursors: WatchCursorsTable;
   chain_heads: ChainHeadsTable;
   account_events: AccountEventsTable;
+  account_archives: AccountArchivesTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

@@ -26,6 +26,8 @@ export interface AccountEventDetails {
   key_name?: string;
   /** api_key_*, app_created, webhook_secret: the app's name. */
   app_name?: string;
+  /** archive_ready: the archive to download. */
+  archive_id?: string;
 }
 
 /** The request that caused an event. */
@@ -177,6 +179,16 @@ export function describeEvent(event: {
         title: 'New Webhook Secret',
         text: `A new webhook signing secret was issued for ${app}${from}.`,
       };
+    case 'archive_ready':
+      return {
+        title: 'Account Archive Ready',
+        text: 'The archive of your account is ready: download it within a day.',
+      };
+    case 'archive_failed':
+      return {
+        title: 'Account Archive Failed',
+        text: 'The archive of your account could not be prepared: use Download again.',
+      };
   }
 }
 
@@ -219,6 +231,7 @@ export async function listAccountEvents(
       read: row.read_at !== null,
       ip: row.ip,
       device: deviceOf(row.user_agent),
+      ...(details.archive_id === undefined ? {} : { archive_id: details.archive_id }),
     };
   });
   return {

@@ -2,6 +2,7 @@ import moment from 'moment';
 import { useState } from 'react';
 import Dropdown from 'react-bootstrap/Dropdown';
 import { useNavigate } from 'react-router-dom';
+import { useCreateArchiveLinkMutation } from '../../../api/archives';
 import {
   useListNotificationsQuery,
   useMarkNotificationsReadMutation,
@@ -10,6 +11,7 @@ import {
 import { BellIcon } from '../../../components/icons';
 import { Loading } from '../../../components/QueryState';
 import { useT } from '../../../i18n/i18n';
+import { followDownloadLink } from '../../../lib/followLink';
 import { formatDateTime, formatTime } from '../../../lib/format';
 
 // On a phone the panel is nearly as wide as the screen: keep it off the screen's edges.
@@ -37,6 +39,33 @@ function groupByDay(events: readonly AccountEvent[], now = moment()): Group[] {
     groups[index]?.entries.push(event);
   }
   return groups.filter((group) => group.entries.length > 0);
+}
+
+/**
+ * A ready archive's download: its link is made when clicked (a link works a minute); a refusal,
+ * such as an archive past its day, is toasted (app/middleware/apiFeedback.ts).
+ */
+function ArchiveDownload({ id }: { id: string }) {
+  const t = useT();
+  const [createArchiveLink, linking] = useCreateArchiveLinkMutation();
+  const download = async () => {
+    try {
+      const { data } = await createArchiveLink({ id }).unwrap();
+      followDownloadLink(data.url);
+    } catch {
+      // Toasted already.
+    }
+  };
+  return (
+    <button
+      type="button"
+      className="btn btn-link btn-sm p-0"
+      disabled={linking.isLoading}
+      onClick={() => void download()}
+    >
+      {t('archive.download')}
+    </button>
+  );
 }
 
 /**
@@ -122,6 +151,9 @@ export function NotificationsPanel() {
                     </small>
                   </div>
                   <p className="mb-0 small text-muted">{entry.text}</p>
+                  {entry.archive_id === undefined ? null : (
+                    <ArchiveDownload id={entry.archive_id} />
+                  )}
                 </li>
               ))}
             </ul>

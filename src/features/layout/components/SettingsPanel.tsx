@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import Dropdown from 'react-bootstrap/Dropdown';
+import { useRequestAccountArchiveMutation } from '../../../api/archives';
 import { useAppSelector } from '../../../app/hooks';
 import { Avatar } from '../../../components/Avatar';
 import {
@@ -10,13 +11,19 @@ import {
   GlobeIcon,
 } from '../../../components/icons';
 import { selectSession } from '../../../app/session/sessionSlice';
+import { toast } from '../../../components/toast';
 import { currentLanguage, useT } from '../../../i18n/i18n';
 import { changeLanguage } from '../../../i18n/language';
 import { SETTINGS_PICKER, type LanguageCode } from '../../../i18n/languages';
 
+/** One toast for the archive, however often Download is clicked while it is prepared. */
+const ARCHIVE_TOAST = 'account-archive';
+
 /**
  * The avatar opens the settings panel (Download, Language, Currency USD($)); Language opens the
  * language list. Choosing a language switches every screen at once and closes the list.
+ * Download asks for an archive of the whole account: the server prepares it in the background
+ * (one at a time: asking again answers the one under way) and the notifications offer it.
  */
 export function SettingsPanel() {
   const t = useT();
@@ -24,6 +31,7 @@ export function SettingsPanel() {
   const session = useAppSelector(selectSession);
   const [open, setOpen] = useState(false);
   const [view, setView] = useState<'settings' | 'language'>('settings');
+  const [requestArchive, requesting] = useRequestAccountArchiveMutation();
   const toggle = (next: boolean) => {
     setOpen(next);
     if (!next) setView('settings');
@@ -32,6 +40,16 @@ export function SettingsPanel() {
     toggle(false);
     // A catalogue that cannot load leaves the language as it was; choosing again tries again.
     void changeLanguage(language).catch(() => undefined);
+  };
+  const download = async () => {
+    try {
+      await requestArchive().unwrap();
+    } catch {
+      // The refusal is already toasted (app/middleware/apiFeedback.ts); the panel stays open.
+      return;
+    }
+    toggle(false);
+    toast.info(t('archive.preparing'), { toastId: ARCHIVE_TOAST });
   };
 
   return (
@@ -59,10 +77,15 @@ export function SettingsPanel() {
               </div>
             </div>
             <div className="header-panel__title">{t('settings.title')}</div>
-            <div className="settings-panel__row">
+            <button
+              type="button"
+              className="settings-panel__row settings-panel__row--button"
+              disabled={requesting.isLoading}
+              onClick={() => void download()}
+            >
               <DownloadIcon className="settings-panel__icon" />
               <span>{t('settings.download')}</span>
-            </div>
+            </button>
             <button
               type="button"
               className="settings-panel__row settings-panel__row--button"
