@@ -31,6 +31,7 @@ import { reply } from '../../test/msw/contract';
 import { server } from '../../test/msw/server';
 import { renderRoute, SIGNED_IN } from '../../test/renderWithProviders';
 import { renderPublic } from '../features/auth/testing/renderPublic';
+import { formatCoinTotal } from '../lib/format';
 import authEn from './catalogues/auth/en.json';
 import portalEn from './catalogues/portal/en.json';
 import publicEn from './catalogues/public/en.json';
@@ -623,7 +624,8 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('in %s', (langu
     const operational = await screen.findByRole('dialog', {
       name: t('method.operationalWallet'),
     });
-    expect(await within(operational).findByText('3.500000')).toBeInTheDocument();
+    // The balance in the language's numbers ('3,500000' in French, '3.500000' in Japanese).
+    expect(await within(operational).findByText(formatCoinTotal(3.5))).toBeInTheDocument();
     expectNoEnglish(operational, language);
   });
 

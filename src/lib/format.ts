@@ -1,4 +1,5 @@
 import moment from 'moment';
+import { currentLanguage } from '../i18n/i18n';
 
 export const DEFAULT_CURRENCY_SYMBOL = '$';
 
@@ -24,9 +25,28 @@ export function formatCoinTotal(amount: number | string | null | undefined): str
   return formatAmount(amount, 6);
 }
 
+/** Each language's number format by decimals, made once (Intl's constructors are slow). */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A figure with exactly `decimals` decimals, as the language in use writes it: in English the
+ * spec's form ('1250.500000'), elsewhere Intl's for that language ('1 250,500000' in French).
+ */
 export function formatAmount(amount: number | string | null | undefined, decimals: number): string {
   const value = Number(amount ?? 0);
-  return (Number.isFinite(value) ? value : 0).toFixed(decimals);
+  const finite = Number.isFinite(value) ? value : 0;
+  const language = currentLanguage();
+  if (language === 'en') return finite.toFixed(decimals);
+  const key = `${language} ${decimals}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(language, {
+      minimumFractionDigits: decimals,
+      maximumFractionDigits: decimals,
+    });
+    numberFormats.set(key, format);
+  }
+  return format.format(finite);
 }
 
 // One format per kind, as the spec has them: a moment (something happened at) is LLL, a date

@@ -8,6 +8,7 @@ import {
   formatMoney,
   formatTime,
 } from './format';
+import { i18n } from '../i18n/i18n';
 import { maskTnx, shorten } from './mask';
 import { deobfuscate, obfuscate } from './obfuscate';
 import { pageQueryFromUrl, pageWindow } from './pagination';
@@ -58,6 +59,20 @@ describe('formatting', () => {
     expect(formatCoin(null, 'BNB')).toBe('0.0000 BNB');
     expect(formatCoinTotal(0.1234567)).toBe('0.123457');
     expect(formatCoinTotal('not a number')).toBe('0.000000');
+  });
+  test("figures in another language follow that language's numbers; English keeps the spec's", () => {
+    try {
+      i18n.activate('fr');
+      expect(formatCoinTotal('1250.5')).toBe('1\u202f250,500000');
+      expect(formatMoney(12.5)).toBe('$12,50');
+      i18n.activate('ja');
+      expect(formatCoin('1241.53444', 'USDT')).toBe('1,241.5344 USDT');
+      i18n.activate('tr');
+      expect(formatCoinTotal(-0.5)).toBe('-0,500000');
+    } finally {
+      i18n.activate('en');
+    }
+    expect(formatCoinTotal('1250.5')).toBe('1250.500000');
   });
   test('dates as DD-MM-YYYY, moments as LLL, a time under its day as LT', () => {
     expect(formatDate('2026-11-25T10:00:00')).toBe('25-11-2026');
