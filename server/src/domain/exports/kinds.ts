@@ -1,7 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { InvoicesTable } from '../../db/schema';
-import { dailyLogs, usageBetween } from '../apps/usage';
+import { dailyLogs, usageBetween, type ActivityTotals } from '../apps/usage';
 import { filtered as filteredInvoices } from '../invoices/invoices';
 import { microToString, unitsToDecimal } from '../money';
 import type { Cell } from './csv';
@@ -427,6 +427,18 @@ const ipnLogs = kind({
   ],
 });
 
+/** The Daily Logs' and Usage's figures, as the tabs show them. */
+const figureColumns: Record<string, (row: ActivityTotals) => Cell> = {
+  deposit_count: (r) => text(r.deposit_count),
+  deposit_volume: (r) => microAmount(r.deposit_micro),
+  withdraw_count: (r) => text(r.withdraw_count),
+  withdraw_volume: (r) => microAmount(r.withdraw_micro),
+  gateway_fee_volume: (r) => microAmount(r.fee_micro),
+  payout_volume: (r) => microAmount(r.payout_micro),
+  refund_count: (r) => text(r.refund_count),
+  refund_volume: (r) => microAmount(r.refund_micro),
+};
+
 type DailyRow = Awaited<ReturnType<typeof dailyLogs>>['rows'][number];
 
 // The Daily Logs tab: per UTC day and method, read as the tab reads it (its figures and order).
@@ -443,14 +455,7 @@ const dailyLogRows = kind<DailyRow>({
     method: (d) => d.paymentMethodId,
     asset: (d) => d.name,
     network: (d) => d.networkName,
-    deposit_count: (d) => text(d.deposit_count),
-    deposit_volume: (d) => microAmount(d.deposit_micro),
-    withdraw_count: (d) => text(d.withdraw_count),
-    withdraw_volume: (d) => microAmount(d.withdraw_micro),
-    gateway_fee_volume: (d) => microAmount(d.fee_micro),
-    payout_volume: (d) => microAmount(d.payout_micro),
-    refund_count: (d) => text(d.refund_count),
-    refund_volume: (d) => microAmount(d.refund_micro),
+    ...figureColumns,
   },
   versions: [
     [
@@ -485,14 +490,7 @@ const usage = kind<UsageRow>({
     network: (u) => u.networkName,
     first_day: (u) => u.firstDay,
     last_day: (u) => u.lastDay,
-    deposit_count: (u) => text(u.deposit_count),
-    deposit_volume: (u) => microAmount(u.deposit_micro),
-    withdraw_count: (u) => text(u.withdraw_count),
-    withdraw_volume: (u) => microAmount(u.withdraw_micro),
-    gateway_fee_volume: (u) => microAmount(u.fee_micro),
-    payout_volume: (u) => microAmount(u.payout_micro),
-    refund_count: (u) => text(u.refund_count),
-    refund_volume: (u) => microAmount(u.refund_micro),
+    ...figureColumns,
   },
   versions: [
     [
