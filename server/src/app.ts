@@ -28,6 +28,7 @@ import { registerHealth } from './http/health';
 import { registerJobGauges } from './http/jobMetrics';
 import { loggerOptions } from './http/logging';
 import { registerProviderCounters, registerWatcherGauges } from './http/watcherMetrics';
+import { addMessageCodes } from './http/messageCodes';
 import { registerMetrics } from './http/metrics';
 import { registerMultipart, takesUploads } from './http/multipart';
 import { GATEWAY_RATE_LIMIT_GROUP, databaseRateLimitStore } from './http/rateLimitStore';
@@ -264,6 +265,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Before the plugin's own onSend (a route's hooks run after the instance's): kept answers go
   // out compressed from bytes made once (http/keptAnswers.ts).
   app.addHook('onSend', sendKeptEncoded);
+
+  // The portal's messages get their codes (`codes`), for a client in another language.
+  app.addHook('preSerialization', addMessageCodes);
 
   const glue = {
     prefix: API_PREFIX,

@@ -56,7 +56,7 @@ const placeholders = (message: string) =>
 const tags = (message: string) => [...message.matchAll(/<\/?(\d+)>/g)].map((m) => m[0]).sort();
 
 test('there is a catalogue per namespace and language, and nothing else', () => {
-  expect(namespaces.sort()).toEqual(['auth', 'portal', 'public']);
+  expect(namespaces.sort()).toEqual(['auth', 'portal', 'public', 'server']);
   for (const namespace of namespaces) {
     expect(fs.readdirSync(path.join(root, namespace)).sort()).toEqual(
       LANGUAGES.map((language) => `${language}.json`).sort(),

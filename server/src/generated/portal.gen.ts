@@ -1960,6 +1960,7 @@ export interface components {
     AccountArchiveResponse: {
       /** @description Success flag (true). */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description What happens next, for the user. */
       msg: string;
       /** @description The archive. */
@@ -1998,6 +1999,7 @@ export interface components {
     ErrorEnvelope: {
       /** @description Failure flag; the reference server always sends false. */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description A human-readable summary of the failure. */
       msg: string;
       /** @description Messages per request field (field name to its messages); an empty object when the failure is not tied to a field. */
@@ -2011,10 +2013,24 @@ export interface components {
       /** @description With `rate_unavailable`, the pair no source has a fresh rate for, e.g. `EUR/USD`. */
       pair?: string;
     };
+    /** @description The stable codes of this answer's messages, for a client that shows them in the user's language: `msg`'s, and each field message's (in the order of `errors`, null for one with no code). A message has a code once the server registers it; a client shows one without as written. Its values (`values`) fill `{0}`, `{1}`, … of the code's translation. */
+    MessageCodes: {
+      msg?: components['schemas']['MessageCode'];
+      errors?: {
+        [key: string]: (components['schemas']['MessageCode'] | null)[];
+      };
+    };
+    /** @description A message's code and the values it was written with. */
+    MessageCode: {
+      /** @description `<group>.<name>`, e.g. `auth.badCredentials`; never reused for other words. */
+      code: string;
+      values?: string[];
+    };
     /** @description A success that only carries a message to show. */
     MessageResponse: {
       /** @description Success flag (true). */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description The message to show to the user (as a toast). */
       msg: string;
     };
@@ -2570,6 +2586,7 @@ export interface components {
     WebhookDeliveryResponse: {
       /** @description Success flag (true). */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description The outcome in words. */
       msg: string;
       data: components['schemas']['WebhookDelivery'];
@@ -2606,6 +2623,7 @@ export interface components {
     WebhookSecretResponse: {
       /** @description Success flag (true). */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description The message to show. */
       msg: string;
       /** @description The secret (`whsec_` + base64); only this answer ever carries it. */
@@ -3210,6 +3228,7 @@ export interface components {
     TestDepositResponse: {
       /** @description Success flag (true). */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description The message to show to the user (as a toast). */
       msg: string;
       /** @description Where the transfer is. */
@@ -3224,6 +3243,7 @@ export interface components {
     SimulateInvoicePaymentResponse: {
       /** @description Success flag (true). */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description The message to show to the user (as a toast). */
       msg: string;
       /** @description The transfer. */
@@ -3249,6 +3269,7 @@ export interface components {
     ConfirmInvoicePaymentsResponse: {
       /** @description Success flag (true). */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description The message to show to the user (as a toast). */
       msg: string;
       /** @description What was confirmed. */
@@ -3267,6 +3288,7 @@ export interface components {
       auth_type: components['schemas']['AuthType'];
       /** @description The step token for `login` (scheme `stepToken`); single-use, valid 5 minutes. */
       token: string;
+      codes?: components['schemas']['MessageCodes'];
       /** @description A message to show. */
       msg: string;
     };
@@ -3274,6 +3296,7 @@ export interface components {
     LoginResponse: {
       /** @description Success flag (true). */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description A message to show. */
       msg: string;
       /** @description The session token (scheme `bearerAuth`); the client stores it encrypted. */
@@ -3297,6 +3320,7 @@ export interface components {
     CheckUsernameResponse: {
       /** @description true when the username is available, false when it is taken. */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description 'Username available.' or the reason it is not. */
       msg: string;
     };
@@ -3334,6 +3358,7 @@ export interface components {
     ChangePictureResponse: {
       /** @description Success flag (true). */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description A message to show. */
       msg: string;
       /** @description The new avatar's file name, served by `getImage`. */
@@ -3350,6 +3375,7 @@ export interface components {
     UpdateProfileResponse: {
       /** @description Success flag (true). */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description A message to show. */
       msg: string;
       /** @description The whole updated profile. */
@@ -3412,6 +3438,7 @@ export interface components {
       balance: number;
       /** @description true when this sync found at least one new deposit: credited now, or seen on chain and waiting for confirmations (listed as Pending until a later sync credits it). */
       is_new: boolean;
+      codes?: components['schemas']['MessageCodes'];
       /** @description A message to show ('New Deposit Found !!' when `is_new`). */
       msg: string;
     };
@@ -3419,6 +3446,7 @@ export interface components {
     Change2faResponse: {
       /** @description Success flag (true). */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description A message to show. */
       msg: string;
       /** @description The refreshed profile (`image_2fa` now null); the reference server sends it. */
@@ -3447,6 +3475,7 @@ export interface components {
     UpdateAuthenticationResponse: {
       /** @description Success flag (true). */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description A message to show. */
       msg: string;
       /** @description The new active second factor. */
@@ -3458,6 +3487,7 @@ export interface components {
     DeleteTestDataResponse: {
       /** @description Success flag (true). */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description A message to show. */
       msg: string;
       data: {
@@ -3488,6 +3518,7 @@ export interface components {
     FundTestWalletResponse: {
       /** @description Success flag (true). */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description A message to show. */
       msg: string;
       data: {
@@ -3503,6 +3534,7 @@ export interface components {
     OpenTestModeResponse: {
       /** @description Success flag (true). */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description A message to show. */
       msg: string;
       /** @description The test app (`livemode` false). */
@@ -3519,6 +3551,7 @@ export interface components {
     CreateAppResponse: {
       /** @description Success flag (true). */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description A message to show. */
       msg: string;
       /** @description All the account's apps, oldest first (the client stores it as its apps list). */
@@ -3530,6 +3563,7 @@ export interface components {
     UpdateAppResponse: {
       /** @description Success flag (true). */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description A message to show. */
       msg: string;
       /** @description The app after the update. */
@@ -3560,6 +3594,7 @@ export interface components {
     GenerateApiKeyResponse: {
       /** @description Success flag (true). */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description A message to show. */
       msg: string;
       /** @description The plaintext API key; shown once, never retrievable again. */
@@ -3860,6 +3895,7 @@ export interface components {
     InvoiceResponse: {
       /** @description Success flag (true). */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description The message to show (as a toast). */
       msg: string;
       data: components['schemas']['Invoice'];
@@ -3988,6 +4024,7 @@ export interface components {
     PaymentLinkResponse: {
       /** @description Success flag (true). */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description The message to show (as a toast). */
       msg: string;
       data: components['schemas']['PaymentLink'];
@@ -4152,6 +4189,7 @@ export interface components {
     RefundResponse: {
       /** @description Success flag (true). */
       status: components['schemas']['Status'];
+      codes?: components['schemas']['MessageCodes'];
       /** @description The message to show (as a toast). */
       msg: string;
       data: components['schemas']['Refund'];

@@ -96,11 +96,19 @@ describe('listCountries and checkUsername', () => {
 
   it('says whether a username is free, ignoring case', async () => {
     const free = await ref.t.call('checkUsername', { params: { username: 'new_name' } });
-    expect(free.json()).toEqual({ status: true, msg: 'Username available.' });
+    expect(free.json()).toEqual({
+      status: true,
+      msg: 'Username available.',
+      codes: { msg: { code: 'auth.usernameAvailable' } },
+    });
     for (const name of ['demo', 'DEMO', 'Demo']) {
       const taken = await ref.t.call('checkUsername', { params: { username: name } });
       expect(taken.statusCode).toBe(200);
-      expect(taken.json()).toEqual({ status: false, msg: 'Username already taken.' });
+      expect(taken.json()).toEqual({
+        status: false,
+        msg: 'Username already taken.',
+        codes: { msg: { code: 'auth.usernameTaken' } },
+      });
     }
   });
 
@@ -120,7 +128,11 @@ describe('register', () => {
   it('creates an mpin account with hashed secrets and a resolved sponsor', async () => {
     const res = await register({ ...NEW_USER, sponsor_id: 'DEMO' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: true, msg: 'Registration Successfully, please login.' });
+    expect(res.json()).toEqual({
+      status: true,
+      msg: 'Registration Successfully, please login.',
+      codes: { msg: { code: 'auth.registered' } },
+    });
     const user = await userRow(ref.t, 'asha_v');
     const demo = await userRow(ref.t);
     expect(user).toMatchObject({
@@ -274,7 +286,11 @@ describe('two-step sign-in', () => {
     const auth = { authorization: `Bearer ${token}` };
     const out = await t.call('logout', { headers: auth });
     expect(out.statusCode).toBe(200);
-    expect(out.json()).toEqual({ status: true, msg: 'Logout Successfully' });
+    expect(out.json()).toEqual({
+      status: true,
+      msg: 'Logout Successfully',
+      codes: { msg: { code: 'auth.loggedOut' } },
+    });
     const again = await t.call('logout', { headers: auth });
     expect(again.statusCode).toBe(401);
   });
@@ -329,6 +345,11 @@ describe('two-step sign-in', () => {
         status: false,
         msg: BAD_CREDENTIALS,
         errors: { password: [BAD_CREDENTIALS] },
+        // Its code, for a client in another language.
+        codes: {
+          msg: { code: 'auth.badCredentials' },
+          errors: { password: [{ code: 'auth.badCredentials' }] },
+        },
       });
     }
   });

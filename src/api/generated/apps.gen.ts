@@ -303,10 +303,22 @@ export type AppListResponse = {
   /** The apps, oldest first, with what the app cards show (the client keeps this as its sidebar apps list; the spec's stored list needs only id and app_name). */
   data: App[];
 };
+export type MessageCode = {
+  /** `<group>.<name>`, e.g. `auth.badCredentials`; never reused for other words. */
+  code: string;
+  values?: string[];
+};
+export type MessageCodes = {
+  msg?: MessageCode;
+  errors?: {
+    [key: string]: (MessageCode | null)[];
+  };
+};
 export type InvoiceStatus = 'new' | 'processing' | 'settled' | 'expired' | 'invalid';
 export type ErrorEnvelope = {
   /** Failure flag; the reference server always sends false. */
   status: Status;
+  codes?: MessageCodes;
   /** A human-readable summary of the failure. */
   msg: string;
   /** Messages per request field (field name to its messages); an empty object when the failure is not tied to a field. */
@@ -323,6 +335,7 @@ export type ErrorEnvelope = {
 export type CreateAppResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** A message to show. */
   msg: string;
   /** All the account's apps, oldest first (the client stores it as its apps list). */
@@ -345,6 +358,7 @@ export type CreateAppRequest = {
 export type UpdateAppResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** A message to show. */
   msg: string;
   /** The app after the update. */
@@ -378,6 +392,7 @@ export type UploadAppLogoRequest = {
 export type OpenTestModeResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** A message to show. */
   msg: string;
   /** The test app (`livemode` false). */
@@ -386,6 +401,7 @@ export type OpenTestModeResponse = {
 export type DeleteTestDataResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** A message to show. */
   msg: string;
   data: {
@@ -410,6 +426,7 @@ export type DeleteTestDataResponse = {
 export type FundTestWalletResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** A message to show. */
   msg: string;
   data: {
@@ -773,6 +790,7 @@ export type TokenPermissionListResponse = {
 export type GenerateApiKeyResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** A message to show. */
   msg: string;
   /** The plaintext API key; shown once, never retrievable again. */
@@ -791,6 +809,7 @@ export type GenerateApiKeyRequest = {
 export type MessageResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** The message to show to the user (as a toast). */
   msg: string;
 };
@@ -831,6 +850,7 @@ export type UsePaymentMethodRequest = {
 export type TestDepositResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** The message to show to the user (as a toast). */
   msg: string;
   /** Where the transfer is. */

@@ -43,6 +43,17 @@ export type DownloadAccountArchiveApiArg = {
   token: string;
 };
 export type Status = boolean | (0 | 1) | 'success';
+export type MessageCode = {
+  /** `<group>.<name>`, e.g. `auth.badCredentials`; never reused for other words. */
+  code: string;
+  values?: string[];
+};
+export type MessageCodes = {
+  msg?: MessageCode;
+  errors?: {
+    [key: string]: (MessageCode | null)[];
+  };
+};
 export type AccountArchive = {
   /** The archive's id. */
   id: string;
@@ -58,6 +69,7 @@ export type AccountArchive = {
 export type AccountArchiveResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** What happens next, for the user. */
   msg: string;
   /** The archive. */
@@ -67,6 +79,7 @@ export type InvoiceStatus = 'new' | 'processing' | 'settled' | 'expired' | 'inva
 export type ErrorEnvelope = {
   /** Failure flag; the reference server always sends false. */
   status: Status;
+  codes?: MessageCodes;
   /** A human-readable summary of the failure. */
   msg: string;
   /** Messages per request field (field name to its messages); an empty object when the failure is not tied to a field. */

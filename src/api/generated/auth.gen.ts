@@ -51,6 +51,17 @@ export type ListCountriesApiResponse = /** status 200 All countries. */ CountryL
 export type ListCountriesApiArg = void;
 export type Status = boolean | (0 | 1) | 'success';
 export type AuthType = 'mpin' | 'authenticator' | 'otp';
+export type MessageCode = {
+  /** `<group>.<name>`, e.g. `auth.badCredentials`; never reused for other words. */
+  code: string;
+  values?: string[];
+};
+export type MessageCodes = {
+  msg?: MessageCode;
+  errors?: {
+    [key: string]: (MessageCode | null)[];
+  };
+};
 export type PreLoginResponse = {
   /** Success flag (true). */
   status: Status;
@@ -58,6 +69,7 @@ export type PreLoginResponse = {
   auth_type: AuthType;
   /** The step token for `login` (scheme `stepToken`); single-use, valid 5 minutes. */
   token: string;
+  codes?: MessageCodes;
   /** A message to show. */
   msg: string;
 };
@@ -65,6 +77,7 @@ export type InvoiceStatus = 'new' | 'processing' | 'settled' | 'expired' | 'inva
 export type ErrorEnvelope = {
   /** Failure flag; the reference server always sends false. */
   status: Status;
+  codes?: MessageCodes;
   /** A human-readable summary of the failure. */
   msg: string;
   /** Messages per request field (field name to its messages); an empty object when the failure is not tied to a field. */
@@ -125,6 +138,7 @@ export type Profile = {
 export type LoginResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** A message to show. */
   msg: string;
   /** The session token (scheme `bearerAuth`); the client stores it encrypted. */
@@ -153,6 +167,7 @@ export type LoginRequest = {
 export type MessageResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** The message to show to the user (as a toast). */
   msg: string;
 };
@@ -179,6 +194,7 @@ export type RegisterRequest = {
 export type CheckUsernameResponse = {
   /** true when the username is available, false when it is taken. */
   status: Status;
+  codes?: MessageCodes;
   /** 'Username available.' or the reason it is not. */
   msg: string;
 };

@@ -44,10 +44,22 @@ export type ExportLinkResponse = {
     expires_at: string;
   };
 };
+export type MessageCode = {
+  /** `<group>.<name>`, e.g. `auth.badCredentials`; never reused for other words. */
+  code: string;
+  values?: string[];
+};
+export type MessageCodes = {
+  msg?: MessageCode;
+  errors?: {
+    [key: string]: (MessageCode | null)[];
+  };
+};
 export type InvoiceStatus = 'new' | 'processing' | 'settled' | 'expired' | 'invalid';
 export type ErrorEnvelope = {
   /** Failure flag; the reference server always sends false. */
   status: Status;
+  codes?: MessageCodes;
   /** A human-readable summary of the failure. */
   msg: string;
   /** Messages per request field (field name to its messages); an empty object when the failure is not tied to a field. */

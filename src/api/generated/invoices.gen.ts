@@ -309,9 +309,21 @@ export type InvoiceListResponse = {
   status: Status;
   data: InvoicePage;
 };
+export type MessageCode = {
+  /** `<group>.<name>`, e.g. `auth.badCredentials`; never reused for other words. */
+  code: string;
+  values?: string[];
+};
+export type MessageCodes = {
+  msg?: MessageCode;
+  errors?: {
+    [key: string]: (MessageCode | null)[];
+  };
+};
 export type ErrorEnvelope = {
   /** Failure flag; the reference server always sends false. */
   status: Status;
+  codes?: MessageCodes;
   /** A human-readable summary of the failure. */
   msg: string;
   /** Messages per request field (field name to its messages); an empty object when the failure is not tied to a field. */
@@ -329,6 +341,7 @@ export type Id = string;
 export type InvoiceResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** The message to show (as a toast). */
   msg: string;
   data: Invoice;
@@ -415,6 +428,7 @@ export type MarkInvoiceRequest = {
 export type SimulateInvoicePaymentResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** The message to show to the user (as a toast). */
   msg: string;
   /** The transfer. */
@@ -440,6 +454,7 @@ export type SimulateInvoicePaymentRequest = {
 export type ConfirmInvoicePaymentsResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** The message to show to the user (as a toast). */
   msg: string;
   /** What was confirmed. */

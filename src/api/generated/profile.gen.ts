@@ -43,9 +43,21 @@ export type GetImageApiArg = {
   file: string;
 };
 export type Status = boolean | (0 | 1) | 'success';
+export type MessageCode = {
+  /** `<group>.<name>`, e.g. `auth.badCredentials`; never reused for other words. */
+  code: string;
+  values?: string[];
+};
+export type MessageCodes = {
+  msg?: MessageCode;
+  errors?: {
+    [key: string]: (MessageCode | null)[];
+  };
+};
 export type ChangePictureResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** A message to show. */
   msg: string;
   /** The new avatar's file name, served by `getImage`. */
@@ -55,6 +67,7 @@ export type InvoiceStatus = 'new' | 'processing' | 'settled' | 'expired' | 'inva
 export type ErrorEnvelope = {
   /** Failure flag; the reference server always sends false. */
   status: Status;
+  codes?: MessageCodes;
   /** A human-readable summary of the failure. */
   msg: string;
   /** Messages per request field (field name to its messages); an empty object when the failure is not tied to a field. */
@@ -114,6 +127,7 @@ export type Profile = {
 export type UpdateProfileResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** A message to show. */
   msg: string;
   /** The whole updated profile. */

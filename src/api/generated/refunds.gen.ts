@@ -83,6 +83,17 @@ export type ReinitiateAppRefundApiArg = {
   refundId: Id;
 };
 export type Status = boolean | (0 | 1) | 'success';
+export type MessageCode = {
+  /** `<group>.<name>`, e.g. `auth.badCredentials`; never reused for other words. */
+  code: string;
+  values?: string[];
+};
+export type MessageCodes = {
+  msg?: MessageCode;
+  errors?: {
+    [key: string]: (MessageCode | null)[];
+  };
+};
 export type RefundStatus =
   | 'pending_claim'
   | 'awaiting_funds'
@@ -143,6 +154,7 @@ export type Refund = {
 export type RefundResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** The message to show (as a toast). */
   msg: string;
   data: Refund;
@@ -151,6 +163,7 @@ export type InvoiceStatus = 'new' | 'processing' | 'settled' | 'expired' | 'inva
 export type ErrorEnvelope = {
   /** Failure flag; the reference server always sends false. */
   status: Status;
+  codes?: MessageCodes;
   /** A human-readable summary of the failure. */
   msg: string;
   /** Messages per request field (field name to its messages); an empty object when the failure is not tied to a field. */

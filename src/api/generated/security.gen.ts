@@ -65,9 +65,21 @@ export type ChangePasswordApiArg = {
   changePasswordRequest: ChangePasswordRequest;
 };
 export type Status = boolean | (0 | 1) | 'success';
+export type MessageCode = {
+  /** `<group>.<name>`, e.g. `auth.badCredentials`; never reused for other words. */
+  code: string;
+  values?: string[];
+};
+export type MessageCodes = {
+  msg?: MessageCode;
+  errors?: {
+    [key: string]: (MessageCode | null)[];
+  };
+};
 export type MessageResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** The message to show to the user (as a toast). */
   msg: string;
 };
@@ -75,6 +87,7 @@ export type InvoiceStatus = 'new' | 'processing' | 'settled' | 'expired' | 'inva
 export type ErrorEnvelope = {
   /** Failure flag; the reference server always sends false. */
   status: Status;
+  codes?: MessageCodes;
   /** A human-readable summary of the failure. */
   msg: string;
   /** Messages per request field (field name to its messages); an empty object when the failure is not tied to a field. */
@@ -138,6 +151,7 @@ export type Profile = {
 export type Change2FaResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** A message to show. */
   msg: string;
   /** The refreshed profile (`image_2fa` now null); the reference server sends it. */
@@ -164,6 +178,7 @@ export type AuthenticationResponse = {
 export type UpdateAuthenticationResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** A message to show. */
   msg: string;
   /** The new active second factor. */

@@ -33,10 +33,22 @@ export type BalanceResponse = {
   /** The balance. */
   data: WalletBalance;
 };
+export type MessageCode = {
+  /** `<group>.<name>`, e.g. `auth.badCredentials`; never reused for other words. */
+  code: string;
+  values?: string[];
+};
+export type MessageCodes = {
+  msg?: MessageCode;
+  errors?: {
+    [key: string]: (MessageCode | null)[];
+  };
+};
 export type InvoiceStatus = 'new' | 'processing' | 'settled' | 'expired' | 'invalid';
 export type ErrorEnvelope = {
   /** Failure flag; the reference server always sends false. */
   status: Status;
+  codes?: MessageCodes;
   /** A human-readable summary of the failure. */
   msg: string;
   /** Messages per request field (field name to its messages); an empty object when the failure is not tied to a field. */
@@ -93,6 +105,7 @@ export type BalanceSyncResponse = {
   balance: number;
   /** true when this sync found at least one new deposit: credited now, or seen on chain and waiting for confirmations (listed as Pending until a later sync credits it). */
   is_new: boolean;
+  codes?: MessageCodes;
   /** A message to show ('New Deposit Found !!' when `is_new`). */
   msg: string;
 };

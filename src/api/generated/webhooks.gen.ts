@@ -90,10 +90,22 @@ export type WebhookSettingsResponse = {
   status: Status;
   data: WebhookSettings;
 };
+export type MessageCode = {
+  /** `<group>.<name>`, e.g. `auth.badCredentials`; never reused for other words. */
+  code: string;
+  values?: string[];
+};
+export type MessageCodes = {
+  msg?: MessageCode;
+  errors?: {
+    [key: string]: (MessageCode | null)[];
+  };
+};
 export type InvoiceStatus = 'new' | 'processing' | 'settled' | 'expired' | 'invalid';
 export type ErrorEnvelope = {
   /** Failure flag; the reference server always sends false. */
   status: Status;
+  codes?: MessageCodes;
   /** A human-readable summary of the failure. */
   msg: string;
   /** Messages per request field (field name to its messages); an empty object when the failure is not tied to a field. */
@@ -111,6 +123,7 @@ export type Id = string;
 export type WebhookSecretResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** The message to show. */
   msg: string;
   /** The secret (`whsec_` + base64); only this answer ever carries it. */
@@ -119,6 +132,7 @@ export type WebhookSecretResponse = {
 export type MessageResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** The message to show to the user (as a toast). */
   msg: string;
 };
@@ -178,6 +192,7 @@ export type WebhookDelivery = {
 export type WebhookDeliveryResponse = {
   /** Success flag (true). */
   status: Status;
+  codes?: MessageCodes;
   /** The outcome in words. */
   msg: string;
   data: WebhookDelivery;

@@ -1,5 +1,5 @@
 import { isFulfilled, isRejected, isRejectedWithValue, type Middleware } from '@reduxjs/toolkit';
-import { isApiError } from '../../api/errors';
+import { answerMessage, isApiError } from '../../api/errors';
 import { toast } from '../../components/toast';
 import { sessionExpired } from '../session/sessionSlice';
 import type { baseApi } from '../../api/baseApi';
@@ -85,8 +85,8 @@ export function apiFeedback({
         meta.arg?.type === 'mutation' &&
         !OUTCOME_ON_SCREEN.has(meta.arg.endpointName ?? '')
       ) {
-        const msg = (action.payload as { msg?: unknown } | undefined)?.msg;
-        if (typeof msg === 'string' && msg !== '') toast.success(msg);
+        const msg = answerMessage(action.payload);
+        if (msg !== undefined) toast.success(msg);
       }
       return result;
     };

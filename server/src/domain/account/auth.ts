@@ -11,13 +11,14 @@ import { systemClock, type Clock } from '../time';
 import { consumeUserTotp } from './totp';
 import { NAME_REQUIRED, PASSWORD_RULES } from '../../../../src/shared/account';
 import { FACTOR_REQUIRED } from '../../../../src/shared/auth';
+import { codedMessages } from '../messageCodes';
 
 type Registration = components['schemas']['RegisterRequest'];
 
 // Sign-up and sign-in rules that are not HTTP: who an identifier names, what a valid
 // registration is, and the messages the access screens show.
 
-export const AUTH_MESSAGES = {
+export const AUTH_MESSAGES = codedMessages('auth', {
   registered: 'Registration Successfully, please login.',
   usernameAvailable: 'Username available.',
   usernameTaken: 'Username already taken.',
@@ -32,7 +33,17 @@ export const AUTH_MESSAGES = {
   stepUsed: 'This sign-in step was already used. Please sign in again.',
   signedIn: 'Login Successfully',
   loggedOut: 'Logout Successfully',
-} as const;
+} as const);
+
+/** The second step's words: its prompt and its refusal, per kind of second factor. */
+const FACTOR_MESSAGES = codedMessages('factor', {
+  mpinWrong: 'The 4 Digit Pin is incorrect.',
+  mpinPrompt: 'Enter your 4 Digit Pin to continue.',
+  authenticatorWrong: 'The Two-Factor Authentication Code is incorrect.',
+  authenticatorPrompt: 'Enter the code from your authenticator app to continue.',
+  otpWrong: 'The OTP is incorrect or has expired.',
+  otpPrompt: 'We have e-mailed you a 4 digit OTP. Enter it to continue.',
+});
 
 /** The step-two field, its label (the spec's required messages) and the wrong-code text. */
 export const SECOND_FACTOR: Record<
@@ -42,20 +53,20 @@ export const SECOND_FACTOR: Record<
   mpin: {
     field: 'mpin',
     required: FACTOR_REQUIRED.mpin,
-    wrong: 'The 4 Digit Pin is incorrect.',
-    prompt: 'Enter your 4 Digit Pin to continue.',
+    wrong: FACTOR_MESSAGES.mpinWrong,
+    prompt: FACTOR_MESSAGES.mpinPrompt,
   },
   authenticator: {
     field: 'authenticator',
     required: FACTOR_REQUIRED.authenticator,
-    wrong: 'The Two-Factor Authentication Code is incorrect.',
-    prompt: 'Enter the code from your authenticator app to continue.',
+    wrong: FACTOR_MESSAGES.authenticatorWrong,
+    prompt: FACTOR_MESSAGES.authenticatorPrompt,
   },
   otp: {
     field: 'otp',
     required: FACTOR_REQUIRED.otp,
-    wrong: 'The OTP is incorrect or has expired.',
-    prompt: 'We have e-mailed you a 4 digit OTP. Enter it to continue.',
+    wrong: FACTOR_MESSAGES.otpWrong,
+    prompt: FACTOR_MESSAGES.otpPrompt,
   },
 };
 
