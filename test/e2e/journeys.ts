@@ -32,18 +32,36 @@ export async function registerMerchant(baseUrl: string): Promise<Merchant> {
   return merchant;
 }
 
-/** Signs in through the login screen: password step, then the second factor. */
+/** The login screen's labels, in the language it shows; `code` names the second factor's field. */
+export interface LoginWords {
+  username: string;
+  password: string;
+  submit: string;
+  code: string | RegExp;
+}
+
+const ENGLISH_LOGIN: LoginWords = {
+  username: 'Username or Email',
+  password: 'Password',
+  submit: 'Sign In',
+  code: /^(4 Digit Pin|Two-Factor Authentication Code|OTP)$/,
+};
+
+/**
+ * Signs in through the login screen, in English unless `words` are given: password step, then
+ * the second factor.
+ */
 export async function signIn(
   page: Page,
   { username, password, code }: { username: string; password: string; code: string },
+  words: LoginWords = ENGLISH_LOGIN,
 ) {
   await page.goto('/login');
-  await page.getByLabel('Username or Email').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  const codeField = page.getByLabel(/^(4 Digit Pin|Two-Factor Authentication Code|OTP)$/);
-  await codeField.fill(code);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByLabel(words.username).fill(username);
+  await page.getByLabel(words.password, { exact: true }).fill(password);
+  await page.getByRole('button', { name: words.submit }).click();
+  await page.getByLabel(words.code, { exact: true }).fill(code);
+  await page.getByRole('button', { name: words.submit }).click();
   await page.waitForURL('**/app/dashboard');
   // redux-persist writes the session shortly after sign-in: a page.goto() before that would
   // load the app signed out.

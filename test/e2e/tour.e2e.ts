@@ -1,15 +1,19 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { paths } from '../../src/app/paths';
 import { TABS } from '../../src/features/apps/appRules';
+import { STORAGE_KEY } from '../../src/i18n/i18n';
 import { DESKTOP, freshBrowser, openPage, PHONE, snap } from './browser';
-import { DEMO, signIn } from './journeys';
+import { DEMO, signIn, type LoginWords } from './journeys';
 import { freshServer } from './server';
 
 // A screenshot tour of every route of the portal, and every tab of an app, at 1280 px and
 // 375 px as the demo merchant sees them: each screen fits its width, shows all the text of its
 // tables, and passes axe (snap). The PNGs are kept under test-results/ as artefacts. Other
 // journeys snap the same screens mid-action (modals, toasts, forms filled); this one is the
-// list to check when a route is added.
+// list to check when a route is added. The layout holds in every language: the tour runs again
+// in French (long words) and Japanese, each language's both widths in one browser and one sign-in.
 
 jest.setTimeout(240_000);
 
@@ -18,11 +22,24 @@ freshBrowser();
 
 const DEMO_APP = 'app_demo_store';
 
-/** The signed-out screens, each with the heading that says it is drawn. */
+type Language = 'en' | 'fr' | 'ja';
+
+/** The public screens' messages in `language`, as the portal shows them; each must be there. */
+function publicWords(language: Language): (key: string) => string {
+  const file = path.resolve(__dirname, `../../src/i18n/catalogues/public/${language}.json`);
+  const messages = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
+  return (key) => {
+    const message = messages[key];
+    if (message === undefined) throw new Error(`no ${key} in public/${language}.json`);
+    return message;
+  };
+}
+
+/** The signed-out screens, each with the message of the heading that says it is drawn. */
 const PUBLIC: readonly (readonly [string, string])[] = [
-  [paths.login, 'Sign In'],
-  [paths.register, 'Sign Up'],
-  [paths.reset, 'Reset Password'],
+  [paths.login, 'login.title'],
+  [paths.register, 'title.register'],
+  [paths.reset, 'title.reset'],
 ];
 
 /** The signed-in routes (the app's tabs are added below). */
@@ -65,25 +82,69 @@ const shotName = (route: string) =>
     .replace(/[^a-z0-9]+/gi, '-')
     .replace(/-$/, '') || 'root';
 
-for (const [size, viewport] of [
+const SIZES = [
   ['desktop', DESKTOP],
   ['phone', PHONE],
-] as const) {
-  test(`every route at ${viewport.width} px`, async () => {
-    const { context, page } = await openPage(viewport);
-    for (const [route, heading] of PUBLIC) {
-      await page.goto(route);
-      await drawn(page, heading);
-      await snap(page, `tour-${shotName(route)}-${size}`);
-    }
+] as const;
+
+type Size = (typeof SIZES)[number];
+
+/**
+ * Every signed-out screen at `size`, its heading in the language shown (English shots keep their
+ * names).
+ */
+async function tourPublic(page: Page, language: Language, [size, viewport]: Size) {
+  const words = publicWords(language);
+  const prefix = language === 'en' ? 'tour' : `tour-${language}`;
+  await page.setViewportSize(viewport);
+  for (const [route, heading] of PUBLIC) {
+    await page.goto(route);
+    await drawn(page, words(heading));
+    await snap(page, `${prefix}-${shotName(route)}-${size}`);
+  }
+}
+
+/** Every signed-in route at `size`. */
+async function tourSignedIn(page: Page, language: Language, [size, viewport]: Size) {
+  const prefix = language === 'en' ? 'tour' : `tour-${language}`;
+  await page.setViewportSize(viewport);
+  for (const route of SIGNED_IN) {
+    await page.goto(route);
+    const { pathname, search } = new URL(page.url());
+    expect(`${pathname}${search}`).toBe(route);
+    await drawn(page);
+    await snap(page, `${prefix}-${shotName(route)}-${size}`);
+  }
+}
+
+for (const size of SIZES) {
+  test(`every route at ${size[1].width} px`, async () => {
+    const { context, page } = await openPage(size[1]);
+    await tourPublic(page, 'en', size);
     await signIn(page, { username: DEMO.username, password: DEMO.password, code: DEMO.pin });
-    for (const route of SIGNED_IN) {
-      await page.goto(route);
-      const { pathname, search } = new URL(page.url());
-      expect(`${pathname}${search}`).toBe(route);
-      await drawn(page);
-      await snap(page, `tour-${shotName(route)}-${size}`);
-    }
+    await tourSignedIn(page, 'en', size);
     await context.close();
   });
 }
+
+// One browser and one sign-in per language, both widths: the public screens at each width,
+// then the signed-in ones. The language is the one a merchant picked before (kept in storage).
+test.each<Language>(['fr', 'ja'])('every route in %s at 1280 and 375 px', async (language) => {
+  const { context, page } = await openPage(DESKTOP);
+  await context.addInitScript(([key, value]) => localStorage.setItem(key, value), [
+    STORAGE_KEY,
+    language,
+  ] as const);
+  for (const size of SIZES) await tourPublic(page, language, size);
+  await expect(page.evaluate(() => document.documentElement.lang)).resolves.toBe(language);
+  const words = publicWords(language);
+  const login: LoginWords = {
+    username: words('login.username'),
+    password: words('login.password'),
+    submit: words('login.submit'),
+    code: words('login.mpin.label'),
+  };
+  await signIn(page, { username: DEMO.username, password: DEMO.password, code: DEMO.pin }, login);
+  for (const size of SIZES) await tourSignedIn(page, language, size);
+  await context.close();
+});

@@ -216,7 +216,8 @@ function InvoiceFilters({ onApply }: { onApply: (filters: Filters) => void }) {
             <Form.Control size="sm" type="date" value={typed.to} onChange={set('to')} />
           </Form.Group>
         </Col>
-        <Col xs={12} md={2} className="d-flex gap-2">
+        {/* The buttons go one under the other when their words are too long for the column. */}
+        <Col xs={12} md={2} className="d-flex flex-wrap gap-2">
           <Button type="submit" size="sm" variant="outline-primary">
             {t('inv.apply')}
           </Button>
