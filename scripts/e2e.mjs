@@ -29,12 +29,36 @@ function ensureChromium() {
   process.exit(1);
 }
 
+/**
+ * A Japanese font, so the journeys' Japanese screens draw their words (not empty boxes) and their
+ * width checks measure real text. Installed like chromium when missing; only a warning without.
+ */
+function ensureJapaneseFont() {
+  const FONT_DIR = '/usr/share/fonts/opentype/ipafont-gothic';
+  if (fs.existsSync(FONT_DIR)) return;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot && fs.existsSync('/usr/bin/apt-get')) {
+    console.log('e2e: installing a Japanese font (apt-get install fonts-ipafont-gothic)...');
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    const update = spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    const install = spawnSync('apt-get', ['install', '-y', '-qq', 'fonts-ipafont-gothic'], {
+      stdio: 'inherit',
+      env,
+    });
+    if (update.status === 0 && install.status === 0 && fs.existsSync(FONT_DIR)) return;
+  }
+  console.warn(
+    'e2e: no Japanese font (apt-get install -y fonts-ipafont-gothic): Japanese screens draw boxes.',
+  );
+}
+
 function run(cmd, args) {
   const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
 ensureChromium();
+ensureJapaneseFont();
 const distDir = path.resolve(root, process.env.DIST_DIR ?? 'dist');
 if (!fs.existsSync(path.join(distDir, 'web/index.html'))) run('npm', ['run', '-s', 'build:web']);
 if (serverBuildIsStale()) run('npm', ['run', '-s', 'build:server']);
