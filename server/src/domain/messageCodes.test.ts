@@ -1,3 +1,6 @@
+import serverEn from '../../../src/i18n/catalogues/server/en.json';
+// Every module that registers messages, through the app that serves them.
+import '../app';
 import { codedMessages, codeOf, registeredMessages } from './messageCodes';
 
 // A registered message is found again by its words, its values read back from them.
@@ -24,19 +27,12 @@ it("lists every code with its English, {n} for a value: the English catalogue's"
   });
 });
 
-it("the client's English catalogue holds every code the server registers, in the same words", async () => {
-  // Every module that registers messages, through the app that serves them.
-  await import('../app');
-  const english = (await import('../../../src/i18n/catalogues/server/en.json')).default as Record<
-    string,
-    string
-  >;
+it("the client's English catalogue holds every code the server registers, in the same words", () => {
   const server = Object.fromEntries(
     Object.entries(registeredMessages()).filter(([code]) => !code.startsWith('sample.')),
   );
-  expect(
-    Object.fromEntries(
-      Object.entries(english).map(([key, text]) => [key.replace(/^server\./, ''), text]),
-    ),
-  ).toEqual(server);
+  const english = Object.fromEntries(
+    Object.entries(serverEn).map(([key, text]) => [key.replace(/^server\./, ''), text]),
+  );
+  expect(english).toEqual(server);
 });
