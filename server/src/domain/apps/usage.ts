@@ -278,7 +278,7 @@ const shownInLogs = (eb: ExpressionBuilder<{ u: Database['app_daily_usage'] }, '
   eb.or([eb('u.deposit_rows', '>', 0), eb('u.withdraw_count', '>', 0)]);
 
 /** Every day: the bounds of a Daily Logs read that takes them all. */
-const ALL_DAYS = { fromDay: '0000-01-01', toDay: '9999-12-31' };
+const ALL_DAYS = { fromDay: '0001-01-01', toDay: '9999-12-31' };
 
 const dailyLogRows = prepared(
   { appId: '', limit: 0, offset: 0, ...ALL_DAYS },
