@@ -384,8 +384,10 @@ describe('test mode', () => {
       expect((await send('GET', `/invoices/${liveInvoice.id}`, liveKey)).statusCode).toBe(200);
       // The counts the lists page by are exact, and Usage starts again at zero.
       for (const kind of COUNTED_TABLES.filter((k) => k !== 'ledger_entries')) {
-        expect([kind, await rowCount(t.db, kind, testId)]).toEqual([kind, 0]);
-        expect([kind, await derivedRowCount(t.db, kind, testId)]).toEqual([kind, 0]);
+        const derived = await derivedRowCount(t.db, kind, testId);
+        expect([kind, await rowCount(t.db, kind, testId)]).toEqual([kind, derived]);
+        // The calls since (and any still being logged) are in the API Logs again.
+        if (kind !== 'api_logs') expect([kind, derived]).toEqual([kind, 0]);
       }
       const usage = await t.db
         .selectFrom('app_daily_usage')
