@@ -25,7 +25,8 @@ import { applyBodyPolicy, readsNoBody, securityBeforeBody } from './http/bodyPol
 import { HttpError, MSG, envelope } from './http/errors';
 import { clientErrorHandler, errorHandler } from './http/errorHandler';
 import { registerHealth } from './http/health';
-import { registerJobGauges } from './http/jobMetrics';
+import { registerAddressPoolGauge, registerJobGauges } from './http/jobMetrics';
+import { resolveWalletXpub } from './domain/chain/walletKey';
 import { loggerOptions } from './http/logging';
 import { registerProviderCounters, registerWatcherGauges } from './http/watcherMetrics';
 import { addMessageCodes } from './http/messageCodes';
@@ -317,6 +318,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerHealth(app, db, { lagDegradedSeconds: config.chainLagDegradedSeconds, clock: ctx.clock });
   registerMetrics(app, { token: config.metricsToken });
   registerJobGauges(app.metrics, db, ctx.clock);
+  registerAddressPoolGauge(app.metrics, db, resolveWalletXpub(config));
   registerWatcherGauges(app.metrics, db, config, ctx.clock);
   const stopProviderCounters = registerProviderCounters(app.metrics);
   app.addHook('onClose', async () => {

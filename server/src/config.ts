@@ -111,6 +111,11 @@ export interface Config {
    * once on a new block (jobs/heads.ts); 0 leaves the watcher to its own interval.
    */
   headPollMs: number;
+  /**
+   * Deposit and invoice addresses derived ahead of need, per branch (domain/chain/addressPool.ts);
+   * 0 derives each one when it is handed out.
+   */
+  addressPoolSize: number;
   /** A checkout page open without JavaScript reloads itself this often (s) while it can change. */
   checkoutRefreshSeconds: number;
   /**
@@ -640,6 +645,7 @@ export function loadConfig(env: Env): Config {
     chainRpcUrl: str(env, 'CHAIN_RPC_URL'),
     localBlockMs: int(env, 'LOCAL_BLOCK_MS', 3_000, 0, 3_600_000),
     headPollMs: int(env, 'CHAIN_HEAD_POLL_MS', 200, 0, 60_000),
+    addressPoolSize: int(env, 'ADDRESS_POOL_SIZE', 1_000, 0, 1_000_000),
     checkoutRefreshSeconds: int(env, 'CHECKOUT_REFRESH_SECONDS', 15, 1, 3_600),
     invoiceExpiryMaxWaitMinutes: int(env, 'INVOICE_EXPIRY_MAX_WAIT_MINUTES', 1_440, 1, 43_200),
     chainLagDegradedSeconds: int(env, 'CHAIN_LAG_DEGRADED_SECONDS', 300, 10, 86_400),

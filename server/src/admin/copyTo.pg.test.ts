@@ -259,6 +259,11 @@ async function fillEveryTable(t: TestApp): Promise<void> {
     .insertInto('derivation_floors')
     .values({ branch: 'accounts', next_index: 40 })
     .execute();
+  // An address derived ahead of need (address_pool).
+  await t.db
+    .insertInto('address_pool')
+    .values({ parent: 'copied-parent', derivation_index: 41, address: `0x${'ef'.repeat(20)}` })
+    .execute();
   await t.db
     .insertInto('local_chain_reorgs')
     .values({

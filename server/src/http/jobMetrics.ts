@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection';
+import { POOLED_BRANCHES, pooledCounts } from '../domain/chain/addressPool';
 import { queueStats } from '../jobs/queue';
 import type { Clock } from '../domain/time';
 import type { Metrics } from './metrics';
@@ -32,6 +33,22 @@ export function registerJobGauges(metrics: Metrics, db: Db, clock: Clock): void 
     labelNames: ['kind'],
     collect: async (set) => {
       for (const s of await stats()) set({ kind: s.kind }, s.failed);
+    },
+  });
+}
+
+/**
+ * Addresses derived ahead of need, by branch (domain/chain/addressPool.ts): at 0 during a burst,
+ * creations derive their own and take longer; the pool refills every 2 s.
+ */
+export function registerAddressPoolGauge(metrics: Metrics, db: Db, xpub: string): void {
+  metrics.gauge({
+    name: 'portal_address_pool_ready',
+    help: 'Deposit and invoice addresses derived ahead of need (ADDRESS_POOL_SIZE), by branch.',
+    labelNames: ['branch'],
+    collect: async (set) => {
+      const counts = await pooledCounts(db, xpub, POOLED_BRANCHES);
+      for (const [branch, n] of Object.entries(counts)) set({ branch }, n);
     },
   });
 }

@@ -19,6 +19,7 @@ import {
   pruneArchives,
   type ArchiveDeps,
 } from '../domain/account/archives';
+import { fillAddressPool, POOLED_BRANCHES } from '../domain/chain/addressPool';
 import { expireInvoices } from '../domain/invoices/expiry';
 import { advanceRefunds } from '../domain/refunds/funding';
 import { gasBalanceReader } from '../domain/chain/balances';
@@ -81,6 +82,22 @@ export function gasProvisioningTask(db: Db, xpub: string): Task {
     lane: MONEY_LANE,
     async run() {
       await provisionGasAddresses(db, xpub);
+    },
+  };
+}
+
+/**
+ * Deposit and invoice addresses derived ahead of need (domain/chain/addressPool.ts), so that a
+ * creation under the index lock takes one instead of deriving it. Every 2 s: a burst that empties
+ * the pool derives on demand meanwhile.
+ */
+export function addressPoolTask(db: Db, xpub: string, size: number): Task {
+  return {
+    kind: 'addresses.derive',
+    everyMs: 2_000,
+    lane: MONEY_LANE,
+    async run() {
+      await fillAddressPool(db, xpub, POOLED_BRANCHES, size);
     },
   };
 }
@@ -271,6 +288,7 @@ export function backgroundTasks(
   };
   const tasks = [
     gasProvisioningTask(db, resolveWalletXpub(config)),
+    addressPoolTask(db, resolveWalletXpub(config), config.addressPoolSize),
     webhookDeliveryTask(webhookDeps(config, db, systemClock), config.jobs),
     retentionTask(config, db, systemClock),
     invoiceExpiryTask(db, systemClock, config.invoiceExpiryMaxWaitMinutes),

@@ -60,7 +60,13 @@ import type {
   PaymentLinkVisitsTable,
   RefundsTable,
 } from './invoices';
-import type { DerivationFloorsTable, JobsTable, RateLimitsTable, RowCountsTable } from './system';
+import type {
+  AddressPoolTable,
+  DerivationFloorsTable,
+  JobsTable,
+  RateLimitsTable,
+  RowCountsTable,
+} from './system';
 
 export type {
   AuthType,
@@ -143,6 +149,7 @@ export type {
   CountedTable,
   RowCountsTable,
   DerivationFloorsTable,
+  AddressPoolTable,
 } from './system';
 
 export interface Database {
@@ -185,6 +192,7 @@ export interface Database {
   signer_refusals: SignerRefusalsTable;
   row_counts: RowCountsTable;
   derivation_floors: DerivationFloorsTable;
+  address_pool: AddressPoolTable;
   local_chain_reorgs: LocalChainReorgsTable;
   app_daily_usage: AppDailyUsageTable;
   invoices: InvoicesTable;

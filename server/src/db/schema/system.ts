@@ -53,6 +53,15 @@ export interface DerivationFloorsTable {
   next_index: number;
 }
 
+/** An address derived ahead of need, until the request that hands its index out takes it (0590). */
+export interface AddressPoolTable {
+  /** The xpub and branch it was derived from, hashed (domain/chain/addressPool.ts). */
+  parent: string;
+  derivation_index: number;
+  /** EIP-55. */
+  address: string;
+}
+
 /** Rows per owner and table, kept by triggers in the writing transaction (migration 0230). */
 export interface RowCountsTable {
   /** users.id for ledger_entries, apps.id for the others. */

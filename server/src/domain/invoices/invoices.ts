@@ -1,14 +1,14 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/connection';
 import { lockForTransaction } from '../../db/locks';
-import { nextIndex } from '../chain/derivationFloors';
+import { takeAddress } from '../chain/addressPool';
+import { BRANCH_PATHS, nextIndexOf } from '../chain/derivationFloors';
 import { prepared, type Executor } from '../../db/prepared';
 import type { Database, InvoicesTable } from '../../db/schema';
 import { refuseOverPlan } from '../apps/plan';
 import type { ChainAdapter } from '../chain/adapter';
 import { tronAddressFromEvm } from '../chain/addresses';
 import { servedTokenContract } from '../chain/specChains';
-import { deriveEvmAddress } from '../chain/hdWallet';
 import { afterCursor, pageOf } from '../cursor';
 import { compare, divide, parseDecimal, toUnits } from '../decimal';
 import { InvalidError, NotFoundError, type FieldErrors } from '../errors';
@@ -44,7 +44,7 @@ import {
 // out. Statuses and flags move only through the state machine (stateMachine.ts), each move with
 // its events in the same transaction, under the invoice's lock.
 
-export const INVOICE_BRANCH = 3;
+export const INVOICE_BRANCH = BRANCH_PATHS.invoices;
 const DEFAULT_EXPIRES_IN = 900;
 const MAX_AMOUNT = parseDecimal('1000000000');
 const METADATA_BYTES = 4096;
@@ -223,19 +223,8 @@ export async function createInvoice(
     await lockForTransaction(trx, 'invoice_index');
     // Only room for it is checked: a settled invoice is what counts against the plan.
     await refuseOverPlan(trx, input.appId, input.now, 'invoice');
-    const last = await trx
-      .selectFrom('invoices')
-      .select((eb) => [
-        eb.fn.max('derivation_index').as('max'),
-        eb
-          .selectFrom('derivation_floors')
-          .select('next_index')
-          .where('branch', '=', 'invoices')
-          .as('floor'),
-      ])
-      .executeTakeFirst();
-    const index = nextIndex(last?.max ?? null, last?.floor ?? null);
-    const evm = deriveEvmAddress(xpub, index, [INVOICE_BRANCH]);
+    const index = await nextIndexOf(trx, 'invoices');
+    const evm = await takeAddress(trx, xpub, INVOICE_BRANCH, index);
     await trx
       .insertInto('invoices')
       .values({

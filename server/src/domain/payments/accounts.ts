@@ -1,11 +1,11 @@
 import type { Db } from '../../db/connection';
 import { lockForTransaction } from '../../db/locks';
-import { nextIndex } from '../chain/derivationFloors';
+import { takeAddress } from '../chain/addressPool';
+import { BRANCH_PATHS, nextIndex } from '../chain/derivationFloors';
 import { prepared } from '../../db/prepared';
 import { refuseOverPlan } from '../apps/plan';
 import { tronAddressFromEvm } from '../chain/addresses';
 import { fieldInvalid, NotFoundError } from '../errors';
-import { deriveEvmAddress } from '../chain/hdWallet';
 import { afterCursor, pageOf } from '../cursor';
 import { newId } from '../ids';
 
@@ -14,7 +14,7 @@ import { newId } from '../ids';
 // (account/2/<index>): apart from the users' own deposit addresses (branch 0) and the gas
 // wallets (branch 1), and never a private key on this server.
 
-export const ACCOUNT_BRANCH = 2;
+export const ACCOUNT_BRANCH = BRANCH_PATHS.accounts;
 
 export interface GatewayMethod {
   id: string;
@@ -85,10 +85,6 @@ export interface GatewayAccount {
   createdAt: string;
 }
 
-export function accountAddressFor(xpub: string, networkType: string, index: number): string {
-  const evm = deriveEvmAddress(xpub, index, [ACCOUNT_BRANCH]);
-  return networkType === 'EVM' ? evm : tronAddressFromEvm(evm);
-}
 
 // Inside the global index lock, where every round trip holds up the other processes: prepared.
 const accountOfCustomer = prepared({ appId: '', uniqueId: '', chainId: 0 }, (db, p) =>
@@ -147,8 +143,9 @@ export async function openAccount(
     await refuseOverPlan(trx, input.appId, input.now, 'account');
     const [last] = await lastAccountIndex(trx, {});
     const index = nextIndex(last?.max ?? null, last?.floor ?? null);
+    const evm = await takeAddress(trx, xpub, ACCOUNT_BRANCH, index);
     const row = {
-      address: accountAddressFor(xpub, method.networkType, index),
+      address: method.networkType === 'EVM' ? evm : tronAddressFromEvm(evm),
       created_at: input.now.toISOString(),
     };
     await trx

@@ -1,0 +1,18 @@
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { createECDH, createHmac, randomBytes } from 'node:crypto';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+const P = secp256k1.Point;
+const ecdh = createECDH('secp256k1');
+const N = 300;
+const keys = Array.from({ length: N }, () => randomBytes(32));
+const time = (name: string, f: (i: number) => unknown) => { const t = performance.now(); for (let i = 0; i < N; i++) f(i); console.log(name, ((performance.now() - t) / N).toFixed(4)); };
+const pubs: Buffer[] = [];
+time('hmac', (i) => createHmac('sha512', keys[i]).update(keys[i]).digest());
+time('ecdh', (i) => { ecdh.setPrivateKey(keys[i]); pubs.push(ecdh.getPublicKey()); });
+const pts: any[] = [];
+time('fromBytes', (i) => pts.push(P.fromBytes(pubs[i])));
+const sums: any[] = [];
+time('add', (i) => sums.push(pts[i].add(pts[(i + 1) % N])));
+time('toBytes', (i) => sums[i].toBytes(false));
+time('keccak', (i) => keccak_256(pubs[i].subarray(1)));
+time('noble mult', (i) => P.BASE.multiply(BigInt('0x' + keys[i].toString('hex')) % P.Fn.ORDER));

@@ -1,0 +1,183 @@
+import { insertMerchantApp } from '../../../test/appRows';
+import { createTestApp, type TestApp } from '../../../test/testApp';
+import { testAppPerBlock } from '../../../test/withTestApp';
+import { openDb, type Db } from '../../db/connection';
+import { fillAddressPool, POOLED_BRANCHES, poolParent, pooledCounts } from './addressPool';
+import { tronAddressFromEvm } from './addresses';
+import { BRANCH_PATHS } from './derivationFloors';
+import { deriveEvmAddress } from './hdWallet';
+import { resolveWalletXpub } from './walletKey';
+
+// Deposit and invoice addresses derived ahead of need: a creation takes the pool's address at the
+// index it hands out, or derives it when the pool lacks it, and either way the address is the
+// one its index derives to. Two processes creating at once while the pool fills, and a restart,
+// never hand out an index or an address twice.
+
+const t = testAppPerBlock({ env: { GATEWAY_RATE_LIMIT_MAX: '100000' } });
+let xpub = '';
+let key = '';
+
+beforeAll(async () => {
+  xpub = resolveWalletXpub(t.config);
+  ({ key } = await insertMerchantApp(t, 'pool', ['accounts:write', 'invoices:write']));
+});
+
+let serial = 0;
+
+/** A new deposit account or invoice through the gateway, as a merchant's server makes one. */
+async function create(app: TestApp, kind: 'accounts' | 'invoices'): Promise<string> {
+  serial += 1;
+  const res = await app.inject({
+    method: 'POST',
+    url: `/gateway/v1/${kind}`,
+    headers: { authorization: `Bearer ${key}` },
+    payload:
+      kind === 'accounts'
+        ? { unique_id: `customer-${serial}`, method: 'USDT-BEP20' }
+        : { amount: '10.00', currency: 'USD', methods: ['USDT-BEP20'], order_id: `o-${serial}` },
+  });
+  expect(res.statusCode).toBe(201);
+  return kind === 'accounts'
+    ? (res.json() as { address: string }).address
+    : (res.json() as { payment_options: { address: string }[] }).payment_options[0]!.address;
+}
+
+/**
+ * Every account's and invoice's index, each address checked against what its index derives to
+ * (a Tron method's the same key's Tron form): indexes never twice means addresses never twice.
+ */
+async function handedOut(db: Db) {
+  const derives = (address: string, index: number, path: number) => {
+    const evm = deriveEvmAddress(xpub, index, [path]);
+    expect([evm, tronAddressFromEvm(evm)]).toContain(address);
+  };
+  const accounts = await db
+    .selectFrom('app_accounts')
+    .select(['derivation_index', 'address'])
+    .where('derivation_index', 'is not', null)
+    .execute();
+  for (const row of accounts) derives(row.address, Number(row.derivation_index), 2);
+  const options = await db
+    .selectFrom('invoice_payment_options as o')
+    .innerJoin('invoices as i', 'i.id', 'o.invoice_id')
+    .select(['i.derivation_index', 'o.address'])
+    .execute();
+  for (const row of options) derives(row.address, row.derivation_index, 3);
+  const invoices = await db.selectFrom('invoices').select('derivation_index').execute();
+  return {
+    accounts: accounts.map((r) => Number(r.derivation_index)),
+    invoices: invoices.map((r) => r.derivation_index),
+    addresses: accounts.map((r) => r.address),
+  };
+}
+
+const poolRows = (db: Db, branch: 'accounts' | 'invoices') =>
+  db
+    .selectFrom('address_pool')
+    .select(['derivation_index', 'address'])
+    .where('parent', '=', poolParent(xpub, BRANCH_PATHS[branch]))
+    .orderBy('derivation_index')
+    .execute();
+
+it('derives each branch ahead, and a creation takes the address at its index', async () => {
+  await fillAddressPool(t.db, xpub, POOLED_BRANCHES, 5);
+  for (const branch of ['accounts', 'invoices'] as const) {
+    const rows = await poolRows(t.db, branch);
+    expect(rows).toHaveLength(5);
+    for (const row of rows) {
+      expect(row.address).toBe(
+        deriveEvmAddress(xpub, row.derivation_index, [BRANCH_PATHS[branch]]),
+      );
+    }
+  }
+  await expect(pooledCounts(t.db, xpub, POOLED_BRANCHES)).resolves.toEqual({
+    accounts: 5,
+    invoices: 5,
+  });
+  const [firstAccount] = await poolRows(t.db, 'accounts');
+  const [firstInvoice] = await poolRows(t.db, 'invoices');
+  expect(await create(t, 'accounts')).toBe(firstAccount!.address);
+  expect(await create(t, 'invoices')).toBe(firstInvoice!.address);
+  // Taken: the pool keeps the four after them, and a fill tops it up to five again.
+  expect((await poolRows(t.db, 'accounts')).map((r) => r.derivation_index)).not.toContain(
+    firstAccount!.derivation_index,
+  );
+  await fillAddressPool(t.db, xpub, POOLED_BRANCHES, 5);
+  expect(await poolRows(t.db, 'accounts')).toHaveLength(5);
+  expect((await poolRows(t.db, 'invoices'))[0]!.derivation_index).toBe(
+    firstInvoice!.derivation_index + 1,
+  );
+});
+
+it('derives on the spot when the pool is empty: a cache, never a limit', async () => {
+  await t.db.deleteFrom('address_pool').execute();
+  const address = await create(t, 'accounts');
+  const { addresses } = await handedOut(t.db);
+  expect(addresses).toContain(address);
+  expect(await create(t, 'invoices')).toMatch(/^0x[0-9a-fA-F]{40}$/);
+});
+
+it('drops what no creation can take: indexes below a raised floor, another xpub', async () => {
+  await fillAddressPool(t.db, xpub, POOLED_BRANCHES, 3);
+  await t.db
+    .insertInto('address_pool')
+    .values({ parent: 'an-old-wallet', derivation_index: 1_000, address: '0xold' })
+    .execute();
+  // Delete test data raises a branch's floor past every index in use (derivationFloors.ts).
+  await t.db
+    .insertInto('derivation_floors')
+    .values({ branch: 'accounts', next_index: 500 })
+    .onConflict((oc) => oc.column('branch').doUpdateSet({ next_index: 500 }))
+    .execute();
+  await fillAddressPool(t.db, xpub, POOLED_BRANCHES, 3);
+  expect((await poolRows(t.db, 'accounts')).map((r) => r.derivation_index)).toEqual([
+    500, 501, 502,
+  ]);
+  const old = await t.db
+    .selectFrom('address_pool')
+    .select('parent')
+    .where('parent', '=', 'an-old-wallet')
+    .execute();
+  expect(old).toEqual([]);
+  const address = await create(t, 'accounts');
+  expect(address).toBe(deriveEvmAddress(xpub, 500, [2]));
+});
+
+it('two processes creating while the pool fills, then a restart: no index or address twice', async () => {
+  const before = await handedOut(t.db);
+  const second = await createTestApp({
+    beside: t,
+    env: { GATEWAY_RATE_LIMIT_MAX: '100000' },
+  });
+  const filler = openDb({ dataDir: t.storeEnv.DATA_DIR, databaseUrl: t.storeEnv.DATABASE_URL });
+  try {
+    const work: Promise<unknown>[] = [
+      fillAddressPool(filler, xpub, POOLED_BRANCHES, 40),
+      fillAddressPool(t.db, xpub, POOLED_BRANCHES, 40),
+    ];
+    for (let i = 0; i < 30; i += 1) {
+      for (const app of [t, second]) {
+        work.push(create(app, 'accounts'), create(app, 'invoices'));
+      }
+    }
+    await Promise.all(work);
+  } finally {
+    await filler.destroy();
+    await second.close();
+  }
+  // A restart: a new process on the same store, its pool left from before.
+  const restarted = await createTestApp({ beside: t, env: { GATEWAY_RATE_LIMIT_MAX: '100000' } });
+  try {
+    await fillAddressPool(restarted.db, xpub, POOLED_BRANCHES, 10);
+    for (let i = 0; i < 10; i += 1) {
+      await create(restarted, 'accounts');
+      await create(restarted, 'invoices');
+    }
+  } finally {
+    await restarted.close();
+  }
+  const { accounts, invoices } = await handedOut(t.db);
+  for (const indexes of [accounts, invoices]) expect(new Set(indexes).size).toBe(indexes.length);
+  expect(accounts.length - before.accounts.length).toBe(70);
+  expect(invoices.length - before.invoices.length).toBe(70);
+});
