@@ -1,5 +1,10 @@
 import type { Insertable } from 'kysely';
-import type { AppsTable, ReceiveTransactionsTable, SendTransactionsTable } from '../src/db/schema';
+import type {
+  AppsTable,
+  InvoicesTable,
+  ReceiveTransactionsTable,
+  SendTransactionsTable,
+} from '../src/db/schema';
 import { newApiKey } from '../src/domain/apps/apiKeys';
 import { addUser } from './accounts';
 import type { TestApp } from './testApp';
@@ -14,6 +19,7 @@ type NewReceive = Row<
   ReceiveTransactionsTable,
   'id' | 'app_id' | 'unique_id' | 'amount_micro' | 'deposit_status' | 'created_at'
 >;
+type NewInvoice = Row<InvoicesTable, 'id' | 'app_id' | 'status' | 'created_at'>;
 type NewSend = Row<
   SendTransactionsTable,
   'id' | 'app_id' | 'amount_micro' | 'to_address' | 'status' | 'created_at'
@@ -105,6 +111,36 @@ export async function insertSend(t: TestApp, values: NewSend): Promise<void> {
   await t.db
     .insertInto('send_transactions')
     .values({ payment_method_id: 'pm_usdt_bsc', thash: null, ...values })
+    .execute();
+}
+
+/** Derivation indexes of the invoices written here: unique, far above those the API hands out. */
+let invoiceIndex = 800_000;
+
+/** An invoice of an app for 10 USD, expiring when made, with no payment. */
+export async function insertInvoice(t: TestApp, values: NewInvoice): Promise<void> {
+  await t.db
+    .insertInto('invoices')
+    .values({
+      order_id: null,
+      amount: '10',
+      currency: 'USD',
+      invalid_reason: null,
+      mark_reason: null,
+      description: null,
+      buyer_email: null,
+      metadata: null,
+      redirect_url: null,
+      checkout_url: `https://pay.test/${values.id}`,
+      underpayment_tolerance: '0',
+      late_window_minutes: 60,
+      derivation_index: invoiceIndex++,
+      expires_at: values.created_at,
+      updated_at: values.created_at,
+      settled_at: null,
+      payment_link_id: null,
+      ...values,
+    })
     .execute();
 }
 

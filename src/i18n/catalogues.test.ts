@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { compileMessage } from '@lingui/message-utils/compileMessage';
+import { ABILITY_TITLES } from '../shared/apps';
 import { INVOICE_MESSAGES } from '../shared/invoices';
 import { PAYMENT_LINK_MESSAGES } from '../shared/paymentLinks';
 import { REFUND_MESSAGES } from '../shared/refunds';
@@ -147,4 +148,13 @@ test("the forms' messages checked before a call say in English what the server s
     ['refundForm.reasonTooLong', REFUND_MESSAGES.reasonTooLong],
   ];
   expect(pairs.filter(([key, message]) => portalEn[key] !== message)).toEqual([]);
+});
+
+test("the API keys' permissions say in English what the server says, by ability id", () => {
+  const english = portalEn as Record<string, string>;
+  const keys = Object.keys(english).filter((key) => key.startsWith('keys.ability.'));
+  expect(keys).toEqual(Object.keys(ABILITY_TITLES).map((id) => `keys.ability.${id}`));
+  expect(
+    Object.entries(ABILITY_TITLES).filter(([id, title]) => english[`keys.ability.${id}`] !== title),
+  ).toEqual([]);
 });

@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { insertMerchantApp, insertReceive } from '../../test/appRows';
+import { insertInvoice, insertMerchantApp, insertReceive } from '../../test/appRows';
 import { testAppPerBlock } from '../../test/withTestApp';
 
 // GET /gateway/v1/exports/{kind}: the app's records as CSV, each kind behind its records' ability.
@@ -82,6 +82,58 @@ describe('gateway exports', () => {
     const res = await get(both, '/exports/reconciliation');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toBe('attachment; filename="reconciliation-v1.csv"');
+  });
+
+  it("filters invoices by the Invoices list's status and order id, with the range", async () => {
+    const { appId, key } = await insertMerchantApp(t, 'gwx6', ['invoices:read']);
+    for (const [id, status, order_id, at] of [
+      ['inv_gwx_a', 'settled', 'order-1', '2026-11-02T00:00:00.000Z'],
+      ['inv_gwx_b', 'expired', 'order-1', '2026-11-03T00:00:00.000Z'],
+      ['inv_gwx_c', 'settled', 'order-2', '2026-11-04T00:00:00.000Z'],
+      ['inv_gwx_d', 'settled', 'order-1', '2026-12-02T00:00:00.000Z'],
+    ] as const) {
+      await insertInvoice(t, { id, app_id: appId, status, order_id, created_at: at });
+    }
+    const ids = async (query: string) => {
+      const res = await get(key, `/exports/invoices?${query}`);
+      expect(res.statusCode).toBe(200);
+      return (parse(res.body) as string[][]).slice(1).map((r) => r[0]);
+    };
+    expect(await ids('status=settled')).toEqual(['inv_gwx_d', 'inv_gwx_c', 'inv_gwx_a']);
+    expect(await ids('order_id=order-1')).toEqual(['inv_gwx_d', 'inv_gwx_b', 'inv_gwx_a']);
+    expect(await ids('status=settled&order_id=order-1&to=2026-12-01T00:00:00Z')).toEqual([
+      'inv_gwx_a',
+    ]);
+  });
+
+  it('refuses a bad status or order id, and either on a kind without them', async () => {
+    const { key } = await insertMerchantApp(t, 'gwx7', ['invoices:read', 'deposits:read']);
+    const status = await get(key, '/exports/invoices?status=paid');
+    expect(status.statusCode).toBe(422);
+    expect(status.json()).toMatchObject({
+      error: {
+        code: 'invalid_request',
+        fields: { status: ['Status must be one of: new, processing, settled, expired, invalid'] },
+      },
+    });
+    const long = await get(key, `/exports/invoices?order_id=${'x'.repeat(129)}`);
+    expect(long.statusCode).toBe(422);
+    expect(long.json().error.fields).toEqual({
+      order_id: ['order_id must be at most 128 characters, like "order-1042".'],
+    });
+    const empty = await get(key, '/exports/invoices?order_id=');
+    expect(empty.statusCode).toBe(422);
+    expect(empty.json().error.fields).toEqual({ order_id: ['Order id is required'] });
+    const deposits = await get(key, '/exports/deposits?status=settled');
+    expect(deposits.statusCode).toBe(422);
+    expect(deposits.json().error.fields).toEqual({
+      status: ['Only the invoices list is filtered by status and order id.'],
+    });
+    const payments = await get(key, '/exports/payments?order_id=order-1');
+    expect(payments.statusCode).toBe(422);
+    expect(payments.json().error.fields).toEqual({
+      order_id: ['Only the invoices list is filtered by status and order id.'],
+    });
   });
 
   it('refuses an unknown kind, version or format with a message naming the field', async () => {

@@ -189,6 +189,8 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
         version: query.version,
         from: query.from,
         to: query.to,
+        status: query.status,
+        orderId: query.order_id,
       });
       // The ability of the kind's records, rather than one of the operation's.
       const missing = plan.kind.abilities.find((ability) => !keyMay(key, ability));

@@ -3403,6 +3403,10 @@ export interface operations {
         version?: number;
         /** @description Begin the file with a UTF-8 byte-order mark, for Excel. */
         bom?: boolean;
+        /** @description `invoices` only: only invoices in this status, as `GET /invoices` filters them. Any other kind refuses it (422 naming `status`). */
+        status?: components['schemas']['InvoiceStatus'];
+        /** @description `invoices` only: only invoices of this order id (exact), as `GET /invoices` filters them. Any other kind refuses it (422 naming `order_id`). */
+        order_id?: string;
       };
       header?: never;
       path: {

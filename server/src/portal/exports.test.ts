@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { addMerchant, credit } from '../../test/moneyFixtures';
-import { insertApp, insertReceive } from '../../test/appRows';
+import { insertApp, insertInvoice, insertReceive } from '../../test/appRows';
 import { expectFieldErrors } from '../../test/expectations';
 import { testAppPerBlock } from '../../test/withTestApp';
 import { EXPORT_LINK_MESSAGES } from '../domain/exports/links';
@@ -57,6 +57,25 @@ describe('portal exports', () => {
       ['type', 'amount', 'currency'],
       ['credit', '12.5', 'USDT'],
     ]);
+  });
+
+  it("downloads the invoices the Invoices tab's status and order id select", async () => {
+    const { headers, appId } = await merchantWithApp('exp_f');
+    const at = t.clock().toISOString();
+    for (const [id, status, order_id] of [
+      ['inv_exp_a', 'settled', 'order-1'],
+      ['inv_exp_b', 'expired', 'order-1'],
+      ['inv_exp_c', 'settled', 'order-2'],
+    ] as const) {
+      await insertInvoice(t, { id, app_id: appId, status, order_id, created_at: at });
+    }
+    const res = await link(headers, 'invoices', {
+      app_id: appId,
+      status: 'settled',
+      order_id: 'order-1',
+    });
+    const records = parse((await follow(res.json().data.url)).body) as string[][];
+    expect(records.slice(1).map((r) => r[0])).toEqual(['inv_exp_a']);
   });
 
   it("refuses another account's app, an app list without an app, and no session", async () => {

@@ -19,6 +19,7 @@ import { fail, ok, on, reply } from '../../../test/msw/contract';
 import { refuse, server } from '../../../test/msw/server';
 import { renderOnRoute, SIGNED_IN } from '../../../test/renderWithProviders';
 import type { AppDetails } from '../../api/apps';
+import { changeLanguage, loadPortalCatalogue } from '../../i18n/language';
 import { formatDateTime } from '../../lib/format';
 import AppDetailPage from './AppDetailPage';
 import { GAS_POLL_MS } from './components/PaymentSettingTab';
@@ -608,6 +609,42 @@ describe('App Keys', () => {
     );
     await waitFor(() => expect(revokes).toEqual([{ tokenId: API_KEY.id, appid: 'app_1' }]));
     expect(await screen.findByText('API key revoked successfully')).toBeInTheDocument();
+  });
+
+  describe('in French', () => {
+    beforeEach(async () => {
+      await loadPortalCatalogue();
+      await changeLanguage('fr');
+    });
+    afterEach(async () => {
+      await changeLanguage('en');
+    });
+
+    test("shows the permissions' titles in French by their id, and the server's for an id it does not know", async () => {
+      server.use(
+        reply('listTokenPermissions', {
+          status: true,
+          data: [
+            { title: 'Read deposits', value: 'deposits:read' },
+            { title: 'Read payouts', value: 'payouts:read' },
+          ],
+        }),
+      );
+      const { user } = renderTab('app-keys');
+      const row = (await screen.findByRole('cell', { name: 'Checkout server' })).closest(
+        'tr',
+      ) as HTMLElement;
+      expect(
+        within(row).getByText('Créer des comptes de dépôt, Consulter les dépôts'),
+      ).toBeInTheDocument();
+      expect(screen.getByLabelText('Consulter les dépôts')).not.toBeChecked();
+      expect(screen.getByLabelText('Read payouts')).toBeInTheDocument();
+      await user.click(
+        within(row).getByRole('button', { name: 'Modifier les autorisations de Checkout server' }),
+      );
+      const dialog = await screen.findByRole('dialog', { name: 'Modifier les autorisations' });
+      expect(within(dialog).getByLabelText('Consulter les dépôts')).toBeChecked();
+    });
   });
 
   test("an app without keys says 'No record Found'", async () => {

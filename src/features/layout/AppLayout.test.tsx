@@ -8,6 +8,7 @@ import { delay } from 'msw';
 import { ok, on } from '../../../test/msw/contract';
 import { server } from '../../../test/msw/server';
 import { renderRoute, SIGNED_IN } from '../../../test/renderWithProviders';
+import { NOTIFICATIONS_POLL_MS } from './components/NotificationsPanel';
 
 // Rendering the lazy routes is slow on a shared machine.
 jest.setTimeout(15_000);
@@ -47,6 +48,12 @@ function setViewport(width: number) {
 afterEach(() => {
   Reflect.deleteProperty(window, 'matchMedia');
 });
+
+/** The tab shown or hidden, as the browser tells the page (RTK Query listens). */
+function setVisibility(state: DocumentVisibilityState) {
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+  window.dispatchEvent(new Event('visibilitychange'));
+}
 
 describe('header', () => {
   test('the logo goes to the dashboard; the avatar shows two upper-case letters without a picture', async () => {
@@ -113,6 +120,40 @@ describe('header', () => {
     await user.click(bell);
     expect(await screen.findByText('No notifications yet.')).toBeInTheDocument();
     expect(screen.queryByText('Account Login')).toBeNull();
+  });
+
+  test('notifications: the badge reads the events again every minute while the tab is in view, not while it is hidden', async () => {
+    let reads = 0;
+    let events = [makeEvent({ id: 'evt_1', read: true })];
+    server.use(
+      on('listNotifications', () => {
+        reads += 1;
+        return ok('listNotifications', makeNotifications(events));
+      }),
+    );
+    jest.useFakeTimers({ advanceTimers: true });
+    try {
+      await renderLayout();
+      await screen.findByRole('button', { name: 'Notifications (0 unread)' });
+      const first = reads;
+      // The account archive the job was preparing is ready.
+      events = [
+        makeEvent({ id: 'evt_2', kind: 'archive_ready', title: 'Account archive ready' }),
+        ...events,
+      ];
+      await act(() => jest.advanceTimersByTimeAsync(NOTIFICATIONS_POLL_MS));
+      expect(
+        await screen.findByRole('button', { name: 'Notifications (1 unread)' }),
+      ).toBeInTheDocument();
+      expect(reads).toBe(first + 1);
+
+      setVisibility('hidden');
+      await act(() => jest.advanceTimersByTimeAsync(3 * NOTIFICATIONS_POLL_MS));
+      expect(reads).toBe(first + 1);
+    } finally {
+      setVisibility('visible');
+      jest.useRealTimers();
+    }
   });
 
   test('notifications: a slow answer shows the loading indicator, then the list', async () => {

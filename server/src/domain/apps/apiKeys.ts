@@ -7,33 +7,21 @@ import { InvalidError, NotFoundError, fieldInvalid, type FieldErrors } from '../
 import { base32, newId } from '../ids';
 
 type ApiKey = components['schemas']['ApiKey'];
-import { APP_MESSAGES } from '../../../../src/shared/apps';
+import { ABILITY_TITLES, APP_MESSAGES, type AbilityId } from '../../../../src/shared/apps';
 
 // API keys of merchant apps. The plaintext is shown once (generate-apikey's answer); the database
 // keeps only its sha256 and a short prefix, enough for the gateway API to look a presented key
 // up by hash (gatewayKeys.ts) and for people to recognise a key in logs.
 
 /**
- * What a key may do on the gateway API; `value` is what `abilities` stores. A `:write` ability
- * implies its `:read` (the gateway checks with `keyMay`).
+ * What a key may do on the gateway API; `value` is what `abilities` stores, `title` the English
+ * the portal shows (src/shared/apps.ts, which the client's catalogues translate by `value`). A
+ * `:write` ability implies its `:read` (the gateway checks with `keyMay`).
  */
-export const TOKEN_PERMISSIONS = [
-  { title: 'Read payment methods', value: 'methods:read' },
-  { title: 'Read deposit accounts', value: 'accounts:read' },
-  { title: 'Create deposit accounts', value: 'accounts:write' },
-  { title: 'Read deposits', value: 'deposits:read' },
-  { title: 'Read withdrawals', value: 'withdrawals:read' },
-  { title: 'Create withdrawals', value: 'withdrawals:write' },
-  { title: 'Read balances', value: 'balances:read' },
-  { title: 'Manage webhooks', value: 'webhooks:write' },
-  // Added later: keys made before do not hold them (a key has only the abilities given to it).
-  { title: 'Read operational wallets', value: 'wallets:read' },
-  { title: 'Read invoices', value: 'invoices:read' },
-  { title: 'Create invoices', value: 'invoices:write' },
-  { title: 'Read refunds', value: 'refunds:read' },
-  { title: 'Create refunds', value: 'refunds:write' },
-  { title: 'Read logs', value: 'logs:read' },
-] as const;
+export const TOKEN_PERMISSIONS = (Object.keys(ABILITY_TITLES) as AbilityId[]).map((value) => ({
+  title: ABILITY_TITLES[value],
+  value,
+}));
 
 const KEY_MSG = {
   nameRequired: APP_MESSAGES.keyNameRequired,

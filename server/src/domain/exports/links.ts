@@ -106,6 +106,8 @@ export async function openExportLink(
     version: claims.v,
     from: claims.from,
     to: claims.to,
+    status: claims.status,
+    orderId: claims.order,
   });
   // The app may have changed hands or gone since the link was made.
   if (claims.app !== null) await ownedApp(db, claims.sub, claims.app);

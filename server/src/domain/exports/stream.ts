@@ -76,7 +76,10 @@ export function planExport(input: {
   const invoiceFilter: InvoiceListFilter = {};
   if (input.status !== undefined || input.orderId !== undefined) {
     if (input.kind !== 'invoices') {
-      throw fieldInvalid('status', 'Only the invoices list is filtered by status and order id.');
+      throw fieldInvalid(
+        input.status === undefined ? 'order_id' : 'status',
+        'Only the invoices list is filtered by status and order id.',
+      );
     }
     if (input.status !== undefined) {
       if (!isInvoiceStatus(input.status)) {

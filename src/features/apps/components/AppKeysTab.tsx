@@ -26,6 +26,7 @@ import { PermissionChecks } from './PermissionChecks';
 import { RevokeKeyButton } from './RevokeKeyButton';
 import { BusyButton } from '../../../components/BusyButton';
 import { useT } from '../../../i18n/i18n';
+import { abilityTitle } from '../abilityTitle';
 
 /**
  * Key name + permissions form, the new key shown once, how to call the gateway with it, and the
@@ -63,7 +64,7 @@ export function AppKeysTab({ appId, livemode }: { appId: string; livemode: boole
   };
 
   const titleOf = (value: string) =>
-    permissions.data?.data.find((p) => p.value === value)?.title ?? value;
+    abilityTitle(t, value, permissions.data?.data.find((p) => p.value === value)?.title);
 
   const columns: Column<ApiKey>[] = [
     { header: t('keys.name'), className: 'key-name-cell', cell: (key) => key.token_name },

@@ -5,6 +5,9 @@ import { DateTime } from '../../../components/DateTime';
 import { InvoiceBadges } from './InvoiceBadges';
 import type { Translate } from '../../../i18n/i18n';
 
+/** Order ids up to this long stay on one line where the rows are a table. */
+const ONE_LINE_ID = 24;
+
 /** An invoices table's columns (the Invoices list, a payment link's invoices); the id opens it. */
 export function invoiceColumns(t: Translate, onOpen: (id: string) => void): Column<Invoice>[] {
   return [
@@ -27,7 +30,13 @@ export function invoiceColumns(t: Translate, onOpen: (id: string) => void): Colu
     {
       header: t('inv.orderId'),
       className: 'text-break',
-      cell: (invoice) => invoice.order_id ?? '----',
+      cell: (invoice) => {
+        const id = invoice.order_id;
+        if (id === null) return '----';
+        // A short id on one line: a narrow column (Japanese's) would split 'ORD-5010' at its
+        // hyphen. A long one (up to 128 characters) wraps, rather than widen the table.
+        return id.length <= ONE_LINE_ID ? <span className="one-line-id">{id}</span> : id;
+      },
     },
     {
       header: t('dashboard.amount'),

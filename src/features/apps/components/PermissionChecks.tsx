@@ -1,6 +1,7 @@
 import Form from 'react-bootstrap/Form';
 import type { TokenPermission } from '../../../api/apps';
 import { useT } from '../../../i18n/i18n';
+import { abilityTitle } from '../abilityTitle';
 
 interface Props {
   idPrefix: string;
@@ -27,7 +28,7 @@ export function PermissionChecks({ idPrefix, permissions, selected, error, onCha
           <Form.Check
             key={permission.value}
             id={`${idPrefix}-${permission.value}`}
-            label={permission.title}
+            label={abilityTitle(t, permission.value, permission.title)}
             checked={selected.includes(permission.value)}
             isInvalid={Boolean(error)}
             onChange={(event) => toggle(permission.value, event.target.checked)}

@@ -68,6 +68,26 @@ describe('Invoices tab: the list', () => {
     expect(screen.getByText(/Showing 1 to 2 of 2/)).toBeInTheDocument();
   });
 
+  test('keeps a short order id on one line (not split at its hyphen) and lets a long one wrap', async () => {
+    const long = `ORD-${'7'.repeat(40)}`;
+    server.use(
+      reply('listAppInvoices', {
+        status: true,
+        data: {
+          ...fixtures.listAppInvoices!.data,
+          data: [
+            makeInvoice({ order_id: 'ORD-5010' }),
+            makeInvoice({ id: 'inv_2settled00000000000000000', order_id: long }),
+          ],
+        },
+      }),
+    );
+    renderAt('/app/my-app/app_1/invoices');
+    const table = await screen.findByRole('table', { name: 'Invoices' });
+    expect(await within(table).findByText('ORD-5010')).toHaveClass('one-line-id');
+    expect(within(table).getByText(long)).not.toHaveClass('one-line-id');
+  });
+
   test('filters by status, order id and created dates, and resets', async () => {
     const calls = capture('listAppInvoices', () =>
       ok('listAppInvoices', fixtures.listAppInvoices!),

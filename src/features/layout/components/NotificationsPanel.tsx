@@ -19,6 +19,19 @@ const KEEP_OFF_EDGES = {
   modifiers: [{ name: 'preventOverflow', options: { padding: 8 } }],
 };
 
+/**
+ * The bell reads the events again this often while the tab is in view, so what the server
+ * records meanwhile (an account archive made ready, a sign-in elsewhere) shows in the badge
+ * without a click; a hidden tab reads nothing (docs/decisions.md, Notifications).
+ */
+export const NOTIFICATIONS_POLL_MS = 60_000;
+
+const FRESHNESS = {
+  refetchOnFocus: true,
+  pollingInterval: NOTIFICATIONS_POLL_MS,
+  skipPollingIfUnfocused: true,
+} as const;
+
 type Group = {
   title: 'notifications.today' | 'notifications.yesterday' | 'notifications.earlier';
   entries: AccountEvent[];
@@ -77,7 +90,7 @@ export function NotificationsPanel() {
   const navigate = useNavigate();
   const t = useT();
   const [open, setOpen] = useState(false);
-  const list = useListNotificationsQuery({}, { refetchOnFocus: true });
+  const list = useListNotificationsQuery({}, FRESHNESS);
   const [markRead, marking] = useMarkNotificationsReadMutation();
   const events = list.data?.data.data ?? [];
   const unread = list.data?.unread ?? 0;
