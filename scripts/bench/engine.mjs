@@ -3,7 +3,7 @@
 // compared on both, and then the large-data step.
 import { checkReplay, recordAnswers, startBare } from './bare.mjs';
 import { benchLarge } from './large.mjs';
-import { compareRoute } from './measure.mjs';
+import { BENCH_POOL, compareRoute } from './measure.mjs';
 import { stopProcesses } from './processes.mjs';
 import { printRow, withSize } from './report.mjs';
 import { benchRoutes } from './routes.mjs';
@@ -26,7 +26,8 @@ export async function benchEngine(engine, options) {
   /** @type {import('node:child_process').ChildProcess[]} */
   const started = [];
   try {
-    const env = serverEnv(store);
+    // Enough addresses derived ahead for a run of the creations at the target's rate.
+    const env = { ...serverEnv(store), ADDRESS_POOL_SIZE: String(BENCH_POOL) };
     const startOne = async (/** @type {Record<string, string>} */ extraEnv = {}) => {
       const side = await startOurs(store, env, options, extraEnv);
       started.push(side.server);

@@ -13,9 +13,9 @@ const TARGET = { authenticated: 0.5, public: 0.7 };
 export const LARGE_TARGET = { p50: 5, p99: 20 };
 
 /**
- * @typedef {{ name: string, method: 'GET' | 'POST', path: string, public: boolean, headers: Record<string, string>, nextBody?: () => string, untargeted?: string, target?: number }} Route
+ * @typedef {{ name: string, method: 'GET' | 'POST', path: string, public: boolean, headers: Record<string, string>, nextBody?: () => string, untargeted?: string, target?: number, creates?: boolean }} Route
  *   `untargeted`: why the route is measured for information, with no target; `target`: the
- *   route's own, in place of TARGET's.
+ *   route's own, in place of TARGET's; `creates`: each request hands out a new address.
  */
 
 /** The checkout page, drawn for each request (its state may change at any moment). */
@@ -84,6 +84,7 @@ export function benchRoutes(headers, appId, key, { invoiceId, openInvoiceId }) {
       public: false,
       headers: gatewayHeaders,
       untargeted: 'a write',
+      creates: true,
       nextBody: () =>
         JSON.stringify({ unique_id: `bench-${(account += 1)}`, method: 'USDT-BEP20' }),
     },
@@ -103,6 +104,7 @@ export function benchRoutes(headers, appId, key, { invoiceId, openInvoiceId }) {
       public: false,
       headers: gatewayHeaders,
       untargeted: 'a write',
+      creates: true,
       nextBody: () =>
         JSON.stringify({
           amount: '49.90',
