@@ -63,7 +63,10 @@ step unit:pg npm run -s test:pg
 step build npm run -s build
 step size npm run -s size
 step e2e npm run -s test:e2e
+# The payment path's benchmark in short (5 payments, SQLite, the local chain, then its isolation
+# step): it fails when a webhook never comes; its figures are for the full run (docs/performance.md).
 step contracts together 'contract|node scripts/contract-ci.mjs' \
-  'contract:pg|node scripts/contract-ci.mjs --postgres'
+  'contract:pg|node scripts/contract-ci.mjs --postgres' \
+  'bench:payments|npm run -s bench:payments -- --payments 5 --engine sqlite --chain local'
 step two-processes npm run -s test:two-processes
 

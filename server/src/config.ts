@@ -216,6 +216,8 @@ export interface WebhookConfig {
   retryScheduleMs: number[] | undefined;
   /** WEBHOOK_BODY_RETENTION_DAYS: events' bodies and answers' excerpts go after this long. */
   bodyRetentionDays: number;
+  /** WEBHOOK_TEST_EVENTS_PER_MINUTE: Send test event's budget per app (portal and gateway). */
+  testEventsPerMinute: number;
 }
 
 /**
@@ -444,6 +446,7 @@ function webhookConfig(env: Env, isProduction: boolean): WebhookConfig {
     allowPrivate,
     retryScheduleMs: durations(env, 'WEBHOOK_RETRY_SCHEDULE'),
     bodyRetentionDays: int(env, 'WEBHOOK_BODY_RETENTION_DAYS', 60, 1, 36_500),
+    testEventsPerMinute: int(env, 'WEBHOOK_TEST_EVENTS_PER_MINUTE', 5, 1, 1_000_000),
   };
 }
 

@@ -117,6 +117,7 @@ const UNSEEN_BY_SEED: ReadonlySet<string> = new Set([
   'METRICS_TOKEN',
   'WEBHOOK_ALLOW_PRIVATE',
   'WEBHOOK_RETRY_SCHEDULE',
+  'WEBHOOK_TEST_EVENTS_PER_MINUTE',
 ]);
 
 /**

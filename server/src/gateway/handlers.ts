@@ -16,7 +16,7 @@ import { idempotent } from '../domain/payments/idempotency';
 import { webhookDeps } from '../domain/webhooks/delivery';
 import { eventPage, storedEvent } from '../domain/webhooks/feed';
 import {
-  TEST_EVENTS,
+  testEvents,
   NoWebhookUrlError,
   sendTestPing,
   TestEventsUsedUpError,
@@ -718,7 +718,7 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
 
     async sendTestEvent(request, reply) {
       const key = requireKey(request);
-      const d = await sendTestPing(webhooks, key.appId, TEST_EVENTS).catch((err: unknown) => {
+      const d = await sendTestPing(webhooks, key.appId, testEvents(webhooks)).catch((err: unknown) => {
         if (err instanceof TestEventsUsedUpError) {
           void reply.header('retry-after', String(Math.ceil(err.retryAfterMs / 1000)));
           throw new GatewayError(429, 'rate_limited', err.message);

@@ -29,6 +29,8 @@ export interface DeliveryDeps {
   timeoutMs: number;
   /** Days an event's body is kept (Redeliver of a pruned one says so). */
   bodyRetentionDays: number;
+  /** Send test event's budget per app and minute; 5 when not given. */
+  testEventsPerMinute?: number;
 }
 
 /** The default wait before each retry: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h. */
@@ -56,6 +58,7 @@ export function webhookDeps(
     clock,
     timeoutMs: DELIVERY_TIMEOUT_MS,
     bodyRetentionDays: config.webhooks.bodyRetentionDays,
+    testEventsPerMinute: config.webhooks.testEventsPerMinute,
   };
 }
 

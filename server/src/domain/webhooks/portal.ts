@@ -132,7 +132,7 @@ export async function sendTestEvent(
   appId: string,
 ): Promise<DeliveryDetails> {
   await ownApp(deps.db, userId, appId);
-  return sendTestPing(deps, appId, TEST_EVENTS);
+  return sendTestPing(deps, appId, testEvents(deps));
 }
 
 /** A budget of test events per app: `max` per fixed window of `windowMs`. */
@@ -145,9 +145,11 @@ interface TestEventBudget {
  * The budget of test events per app, shared by the portal and the gateway. Each one POSTs
  * within its request and, when the receiver fails or never answers, is retried on the
  * deliveries' slots; an API key's general budget (600 a minute) would let one app keep those
- * slots busy, so test events get their own.
+ * slots busy, so test events get their own (WEBHOOK_TEST_EVENTS_PER_MINUTE, 5 by default).
  */
-export const TEST_EVENTS: TestEventBudget = { max: 5, windowMs: 60_000 };
+export function testEvents(deps: DeliveryDeps): TestEventBudget {
+  return { max: deps.testEventsPerMinute ?? 5, windowMs: 60_000 };
+}
 
 /**
  * The portal's Redeliver budget per app: enough to resend a backlog by hand once the endpoint
