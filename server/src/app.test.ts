@@ -7,7 +7,7 @@ import { MSG } from './http/errors';
 import { resolveOptionalUser } from './http/security';
 import { createTestApp, FIXTURE_SPEC, type TestApp } from '../test/testApp';
 import { multipart } from '../test/multipart';
-import { expectFieldErrors, expectRefusal } from '../test/expectations';
+import { coded, expectFieldErrors, expectRefusal } from '../test/expectations';
 import { testAppPerBlock } from '../test/withTestApp';
 
 // The HTTP machinery against a small fixture contract (server/test/fixtures/openapi.yaml), so
@@ -291,11 +291,14 @@ describe('app foundation (fixture contract)', () => {
       { name: 'photo', value: Buffer.alloc(2 * 1024 * 1024 + 1), filename: 'a.png' },
     ]);
     expect(big.statusCode).toBe(413);
-    expect(big.json()).toEqual({
-      status: false,
-      msg: 'The photo may not be greater than 2 MB.',
-      errors: { photo: ['The photo may not be greater than 2 MB.'] },
-    });
+    expect(big.json()).toEqual(
+      coded({
+        status: false,
+        msg: 'The photo may not be greater than 2 MB.',
+        errors: { photo: ['The photo may not be greater than 2 MB.'] },
+      }),
+    );
+    expect(big.json().codes.msg).toEqual({ code: 'http.fileTooLargeFor', values: ['photo'] });
 
     const exactly2mb = await send([
       { name: 'photo', value: Buffer.alloc(2 * 1024 * 1024), filename: 'a.png' },
@@ -430,7 +433,7 @@ describe('response validation', () => {
     const res = await t.call('fxListItems');
     expect(res.statusCode).toBe(500);
     expect(res.body).not.toContain('exploded');
-    expect(res.json()).toEqual({ status: false, msg: MSG.internal, errors: {} });
+    expect(res.json()).toEqual(coded({ status: false, msg: MSG.internal, errors: {} }));
   });
 });
 

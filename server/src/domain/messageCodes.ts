@@ -16,13 +16,33 @@ export interface Coded {
 const MARK = (n: number) => `\uE000${n}\uE000`;
 
 const exact = new Map<string, string>();
-const patterns: { code: string; pattern: RegExp; names: number[]; english: string }[] = [];
+/** Tried longest words first, so a template that says more wins over one it extends. */
+const patterns: {
+  code: string;
+  pattern: RegExp;
+  names: number[];
+  words: number;
+}[] = [];
+/** English -> code, and code -> English in the order they were registered. */
+const englishCodes = new Map<string, string>();
+const registered = new Map<string, string>();
+
+/** One code per message: the same words under a second code would leave one of them unused. */
+function claim(english: string, code: string): void {
+  const held = englishCodes.get(english);
+  if (held !== undefined && held !== code) {
+    throw new Error(`"${english}" is registered as ${held} already: use that one for ${code}`);
+  }
+  englishCodes.set(english, code);
+  registered.set(code, english);
+}
 
 /** Registers `messages` under `group` (their names become codes); returns them unchanged. */
 export function codedMessages<M extends Record<string, Template>>(group: string, messages: M): M {
   for (const [name, template] of Object.entries(messages)) {
     const code = `${group}.${name}`;
     if (typeof template === 'string') {
+      claim(template, code);
       exact.set(template, code);
       continue;
     }
@@ -37,7 +57,10 @@ export function codedMessages<M extends Record<string, Template>>(group: string,
       })
       .join('');
     const english = marked.replace(/\uE000(\d+)\uE000/g, '{$1}');
-    patterns.push({ code, pattern: new RegExp(`^${source}$`, 's'), names, english });
+    claim(english, code);
+    const words = marked.replace(/\uE000(\d+)\uE000/g, '').length;
+    patterns.push({ code, pattern: new RegExp(`^${source}$`, 's'), names, words });
+    patterns.sort((a, b) => b.words - a.words);
   }
   return messages;
 }
@@ -60,8 +83,5 @@ export function codeOf(text: string): Coded | undefined {
 
 /** Every registered code with its English, `{n}` for its values (the English catalogue's). */
 export function registeredMessages(): Record<string, string> {
-  const all: Record<string, string> = {};
-  for (const [text, code] of exact) all[code] = text;
-  for (const { code, english } of patterns) all[code] = english;
-  return all;
+  return Object.fromEntries(registered);
 }

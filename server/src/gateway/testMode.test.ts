@@ -13,6 +13,7 @@ import { requestWithdrawal } from '../domain/payments/withdrawals';
 import { fundTestWallet } from '../domain/testMode/funding';
 import { requestSigner } from '../signer/client/requestMac';
 import type { SpecChainId } from '../domain/chain/specChains';
+import { coded } from '../../test/expectations';
 
 // Test mode as a merchant meets it: the portal opens an app's test mode (a test app of its own,
 // its methods on the test networks), App Keys makes csl_test_ keys for it, and those keys see
@@ -359,20 +360,22 @@ describe('test mode', () => {
 
       const deleted = await deleteData(headers, testId);
       expect(deleted.statusCode).toBe(200);
-      expect(deleted.json()).toEqual({
-        status: true,
-        msg: 'Test data deleted',
-        data: {
-          accounts: 1,
-          invoices: 1,
-          deposits: 1,
-          withdrawals: 0,
-          refunds: 0,
-          payment_links: 0,
-          webhook_events: expect.any(Number),
-          api_logs: expect.any(Number),
-        },
-      });
+      expect(deleted.json()).toEqual(
+        coded({
+          status: true,
+          msg: 'Test data deleted',
+          data: {
+            accounts: 1,
+            invoices: 1,
+            deposits: 1,
+            withdrawals: 0,
+            refunds: 0,
+            payment_links: 0,
+            webhook_events: expect.any(Number),
+            api_logs: expect.any(Number),
+          },
+        }),
+      );
       expect(deleted.json().data.webhook_events).toBeGreaterThan(0);
 
       // The test key still works, and finds nothing of before.

@@ -7,6 +7,7 @@ import { FAILED_ON_CHAIN, moveWithdrawal, WITHDRAWAL_MSG } from '../domain/payme
 import { addUser } from '../../test/accounts';
 import { eventTypesOf, insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
 import { testAppPerBlock } from '../../test/withTestApp';
+import { coded } from '../../test/expectations';
 
 // Withdrawals through the gateway over HTTP: the checks and their messages, Idempotency-Key,
 // reservations in the operational wallet (the local chain holds its balances), the plan, the
@@ -691,7 +692,7 @@ describe('gateway withdrawals', () => {
       expect(await take(w.id)).toBe(true);
       expect((await withdraw(w.key, { amount: '10' })).statusCode).toBe(409);
       const res = await act('cancelWithdraw', w.id, w.headers);
-      expect(res.json()).toEqual({ status: true, msg: 'Withdrawal cancelled successfully' });
+      expect(res.json()).toEqual(coded({ status: true, msg: 'Withdrawal cancelled successfully' }));
       expect((await rowOf(w.id)).status).toBe(7);
       expect(await eventsOf(w.id)).toEqual([
         'withdrawal.queued',
@@ -711,6 +712,8 @@ describe('gateway withdrawals', () => {
       const signed = await act('cancelWithdraw', w.id, w.headers);
       expect(signed.statusCode).toBe(409);
       expect(signed.json().msg).toBe(WITHDRAWAL_MSG.signed);
+      // The portal's refusal names its code, for a client in another language.
+      expect(signed.json().codes).toEqual({ msg: { code: 'withdrawal.signed' } });
       expect((await rowOf(w.id)).status).toBe(3);
 
       await t.db
@@ -746,7 +749,9 @@ describe('gateway withdrawals', () => {
         .execute();
       await fail(w.id, FAILED_ON_CHAIN);
       const res = await act('requeueWithdraw', w.id, w.headers);
-      expect(res.json()).toEqual({ status: true, msg: 'Withdrawal re-initiated successfully' });
+      expect(res.json()).toEqual(
+        coded({ status: true, msg: 'Withdrawal re-initiated successfully' }),
+      );
       expect(await rowOf(w.id)).toMatchObject({
         status: 2,
         signed_tx: null,

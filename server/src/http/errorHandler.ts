@@ -25,19 +25,19 @@ export const RESPONSE_MISMATCH = 'FST_RESPONSE_VALIDATION_FAILED_VALIDATION';
 
 const CLIENT_MESSAGES: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, MSG.unsupportedMediaType],
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'Invalid Content-Length.'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, MSG.badContentLength],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, MSG.malformedJson],
   FST_ERR_CTP_INVALID_JSON_BODY: [400, MSG.malformedJson],
-  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'Request body is too large.'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, MSG.bodyTooLarge],
   FST_REQ_FILE_TOO_LARGE: [413, MSG.fileTooLarge],
   FST_FILES_LIMIT: [413, MSG.tooManyFiles],
-  FST_PARTS_LIMIT: [413, 'Too many parts in the multipart request.'],
-  FST_FIELDS_LIMIT: [413, 'Too many fields in the multipart request.'],
+  FST_PARTS_LIMIT: [413, MSG.tooManyParts],
+  FST_FIELDS_LIMIT: [413, MSG.tooManyFields],
   FST_INVALID_MULTIPART_CONTENT_TYPE: [415, MSG.unsupportedMediaType],
-  FST_PROTO_VIOLATION: [400, 'Malformed request body.'],
+  FST_PROTO_VIOLATION: [400, MSG.malformedBody],
   // Router refusals (through Fastify's `frameworkErrors`): a path that does not decode as UTF-8.
   FST_ERR_BAD_URL: [400, MSG.badUrl],
-  FST_ERR_MAX_PARAM_LENGTH: [414, 'The URL is too long.'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, MSG.urlTooLong],
 };
 
 // busboy (under @fastify/multipart) throws plain Errors with no code for a broken multipart body.
@@ -45,17 +45,17 @@ const BROKEN_MULTIPART =
   /^(Unexpected end of (form|file|multipart data)|Malformed part header|Multipart: Boundary not found)/;
 
 const GENERIC: Record<number, string> = {
-  400: 'Bad request.',
+  400: MSG.badRequest,
   401: MSG.unauthenticated,
-  403: 'This action is unauthorized.',
+  403: MSG.unauthorized,
   404: MSG.notFound,
-  405: 'Method not allowed.',
-  406: 'Not acceptable.',
-  408: 'Request timeout.',
-  409: 'Conflict.',
-  413: 'Request body is too large.',
+  405: MSG.methodNotAllowed,
+  406: MSG.notAcceptable,
+  408: MSG.requestTimeout,
+  409: MSG.conflict,
+  413: MSG.bodyTooLarge,
   415: MSG.unsupportedMediaType,
-  422: 'The given data was invalid.',
+  422: MSG.invalidData,
   429: MSG.tooManyRequests,
   431: MSG.headersTooLarge,
 };
@@ -112,12 +112,12 @@ export function toEnvelope(error: unknown): [number, ErrorEnvelope] {
   if (known) return [known[0], envelope(known[1])];
 
   if (typeof e.message === 'string' && BROKEN_MULTIPART.test(e.message)) {
-    return [400, envelope('Malformed multipart body.')];
+    return [400, envelope(MSG.malformedMultipart)];
   }
 
   const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
   if (status >= 400 && status < 500)
-    return [status, envelope(GENERIC[status] ?? 'Request failed.')];
+    return [status, envelope(GENERIC[status] ?? MSG.requestFailed)];
   return [500, envelope(MSG.internal)];
 }
 

@@ -3,6 +3,7 @@
 import { SESSION_EXPIRED_MESSAGE } from '../../../src/shared/auth';
 
 import type { FieldErrors } from '../domain/errors';
+import { codedMessages } from '../domain/messageCodes';
 
 export type { FieldErrors };
 
@@ -18,7 +19,8 @@ export interface ErrorEnvelope {
   pair?: string;
 }
 
-export const MSG = {
+/** The refusals every route may answer (a user sees them too: the portal's API is one of them). */
+export const MSG = codedMessages('http', {
   unauthenticated: 'Unauthenticated.',
   sessionTimedOut: SESSION_EXPIRED_MESSAGE,
   sessionLifetimeOver: 'Session expired. Please sign in again.',
@@ -35,7 +37,22 @@ export const MSG = {
   badUrl: 'The URL is not valid.',
   headersTooLarge: 'Request headers are too large.',
   chainUnavailable: 'The blockchain could not be reached. Please try again in a minute.',
-} as const;
+  invalidData: 'The given data was invalid.',
+  unauthorized: 'This action is unauthorized.',
+  badRequest: 'Bad request.',
+  methodNotAllowed: 'Method not allowed.',
+  notAcceptable: 'Not acceptable.',
+  requestTimeout: 'Request timeout.',
+  conflict: 'Conflict.',
+  bodyTooLarge: 'Request body is too large.',
+  requestFailed: 'Request failed.',
+  badContentLength: 'Invalid Content-Length.',
+  tooManyParts: 'Too many parts in the multipart request.',
+  tooManyFields: 'Too many fields in the multipart request.',
+  malformedBody: 'Malformed request body.',
+  malformedMultipart: 'Malformed multipart body.',
+  urlTooLong: 'The URL is too long.',
+} as const);
 
 export function envelope(msg: string, errors: FieldErrors = {}): ErrorEnvelope {
   return { status: false, msg, errors };
@@ -75,14 +92,14 @@ export class HttpError extends Refusal {
 
 export const badRequest = (msg: string, errors?: FieldErrors) => new HttpError(400, msg, errors);
 export const unauthenticated = (msg: string = MSG.unauthenticated) => new HttpError(401, msg);
-export const forbidden = (msg = 'This action is unauthorized.') => new HttpError(403, msg);
+export const forbidden = (msg: string = MSG.unauthorized) => new HttpError(403, msg);
 export const notFound = (msg: string = MSG.recordNotFound) => new HttpError(404, msg);
 export const conflict = (msg: string, errors?: FieldErrors) => new HttpError(409, msg, errors);
 
 /** 422 with field messages; msg defaults to the first message (what the client toasts). */
 export function validationFailed(errors: FieldErrors, msg?: string): HttpError {
   const first = Object.values(errors).find((list) => list.length > 0)?.[0];
-  return new HttpError(422, msg ?? first ?? 'The given data was invalid.', errors);
+  return new HttpError(422, msg ?? first ?? MSG.invalidData, errors);
 }
 
 /** Shorthand for one field, e.g. `fieldError('username', 'Username already taken.')`. */

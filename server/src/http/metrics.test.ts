@@ -9,6 +9,7 @@ import { UNMATCHED_ROUTE } from './metrics';
 import { signerRefusals } from './signerMetrics';
 import type { TestApp } from '../../test/testApp';
 import { testAppPerBlock, withTestApp } from '../../test/withTestApp';
+import { coded } from '../../test/expectations';
 
 interface Sample {
   name: string;
@@ -219,7 +220,7 @@ describe('GET /metrics with METRICS_TOKEN', () => {
 
   function expectRefused(res: LightMyRequestResponse): void {
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual(envelope(MSG.unauthenticated));
+    expect(res.json()).toEqual(coded(envelope(MSG.unauthenticated)));
     expect(res.headers['www-authenticate']).toBe('Bearer');
     expect(res.body).not.toContain('http_requests_total');
   }

@@ -12,7 +12,7 @@ import { addUser as addAccount } from '../../test/accounts';
 import { insertApp, insertAppMethod, insertReceive, insertSend } from '../../test/appRows';
 import type { CallOptions } from '../../test/operations';
 import type { TestApp } from '../../test/testApp';
-import { expectFieldErrors, expectRefusal } from '../../test/expectations';
+import { coded, expectFieldErrors, expectRefusal } from '../../test/expectations';
 import { testAppPerBlock, withTestApp } from '../../test/withTestApp';
 
 // The Apps operations through HTTP (app.inject) on a fresh seeded database.
@@ -80,16 +80,18 @@ describe('getApps and createApp', () => {
       whitelist_ip: '10.0.0.1, 300.1.1.1',
     });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({
-      status: false,
-      msg: 'App Name is required',
-      errors: {
-        app_name: ['App Name is required'],
-        project_url: ['Please Enter Valid URl'],
-        callback_url: ['Please Enter Valid URl'],
-        whitelist_ip: ["'300.1.1.1' is not a valid IP address or CIDR range."],
-      },
-    });
+    expect(res.json()).toEqual(
+      coded({
+        status: false,
+        msg: 'App Name is required',
+        errors: {
+          app_name: ['App Name is required'],
+          project_url: ['Please Enter Valid URl'],
+          callback_url: ['Please Enter Valid URl'],
+          whitelist_ip: ["'300.1.1.1' is not a valid IP address or CIDR range."],
+        },
+      }),
+    );
     const list = await t.call('getApps', { headers: auth });
     expect(list.json().data).toEqual([]);
   });
@@ -429,12 +431,16 @@ describe('API keys', () => {
       headers,
       body: { app_id: appId, abilities: ['balances:read', 'withdrawals:read'] },
     });
-    expect(updated.json()).toEqual({ status: true, msg: 'Permissions updated successfully' });
+    expect(updated.json()).toEqual(
+      coded({ status: true, msg: 'Permissions updated successfully' }),
+    );
     expect((await list()).data[0].abilities).toEqual(['withdrawals:read', 'balances:read']);
 
     const revoke = () =>
       t.call('revokeToken', { params: { tokenId: keyId, appid: appId }, headers });
-    expect((await revoke()).json()).toEqual({ status: true, msg: 'API key revoked successfully' });
+    expect((await revoke()).json()).toEqual(
+      coded({ status: true, msg: 'API key revoked successfully' }),
+    );
     expect((await list()).data.map((k: { id: string }) => k.id)).not.toContain(keyId);
     expect((await revoke()).statusCode).toBe(404);
   });
@@ -490,7 +496,7 @@ describe('transaction state rules', () => {
   it('re-initiates a Failed deposit to Queued for Verification', async () => {
     await setDeposit(5);
     const res = await act('requeueDeposit', 'dep_s');
-    expect(res.json()).toEqual({ status: true, msg: 'Deposit re-initiated successfully' });
+    expect(res.json()).toEqual(coded({ status: true, msg: 'Deposit re-initiated successfully' }));
     expect(await depositStatus()).toBe(2);
   });
 
@@ -516,16 +522,20 @@ describe('transaction state rules', () => {
     'cancels (7) and re-queues (2) a withdrawal in status %i',
     async (status) => {
       await setSend(status);
-      expect((await act('cancelWithdraw', 'wd_s')).json()).toEqual({
-        status: true,
-        msg: 'Withdrawal cancelled successfully',
-      });
+      expect((await act('cancelWithdraw', 'wd_s')).json()).toEqual(
+        coded({
+          status: true,
+          msg: 'Withdrawal cancelled successfully',
+        }),
+      );
       expect(await sendStatus()).toBe(7);
       await setSend(status);
-      expect((await act('requeueWithdraw', 'wd_s')).json()).toEqual({
-        status: true,
-        msg: 'Withdrawal re-initiated successfully',
-      });
+      expect((await act('requeueWithdraw', 'wd_s')).json()).toEqual(
+        coded({
+          status: true,
+          msg: 'Withdrawal re-initiated successfully',
+        }),
+      );
       expect(await sendStatus()).toBe(2);
     },
   );
@@ -605,7 +615,7 @@ describe('payment methods and the operational wallet job', () => {
       expect([address, res.statusCode, res.json()]).toEqual([
         address,
         422,
-        { status: false, msg: message, errors: { collect_address: [message] } },
+        coded({ status: false, msg: message, errors: { collect_address: [message] } }),
       ]);
     }
     expect((await details()).user_payment_methods).toEqual([]);
@@ -613,7 +623,7 @@ describe('payment methods and the operational wallet job', () => {
 
   it('enables a method with a checksummed address; the job then provisions its gas wallet', async () => {
     const res = await use('pm_usdt_bsc', '5aaeb6053f3e94c9b9a09f33669435e7ef1beaed');
-    expect(res.json()).toEqual({ status: true, msg: 'Payment method added successfully' });
+    expect(res.json()).toEqual(coded({ status: true, msg: 'Payment method added successfully' }));
     const before = await details();
     expect(before.app_data.status).toBe(1);
     expect(before.user_payment_methods).toEqual([
@@ -667,10 +677,12 @@ describe('payment methods and the operational wallet job', () => {
     const used = (await details()).user_payment_methods.find(
       (m: { payment_method_id: string }) => m.payment_method_id === 'pm_usdt_bsc',
     );
-    expect((await update({ id: used.id, type: 'deposit_status', status: 0 })).json()).toEqual({
-      status: true,
-      msg: 'Payment method updated successfully',
-    });
+    expect((await update({ id: used.id, type: 'deposit_status', status: 0 })).json()).toEqual(
+      coded({
+        status: true,
+        msg: 'Payment method updated successfully',
+      }),
+    );
     await update({ id: used.id, type: 'withdraw_status', status: 0 });
     const missingStatus = await update({ id: used.id, type: 'withdraw_status' });
     expect(missingStatus.statusCode).toBe(422);

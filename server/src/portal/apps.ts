@@ -29,6 +29,25 @@ import { assertWebhookUrlAllowed, systemResolver } from '../domain/webhooks/ssrf
 import { cancelWithdrawal, reinitiateWithdrawal } from '../domain/payments/withdrawals';
 import { done } from './replies';
 import type { HandlerModule, Reply } from '../http/operationTypes';
+import { codedMessages } from '../domain/messageCodes';
+
+/** What the app screens' actions answer when they succeed. */
+const APP_REPLIES = codedMessages('appReplies', {
+  created: 'App created successfully',
+  testMode: 'Test mode',
+  updated: 'App updated successfully',
+  logoUpdated: 'Logo updated successfully',
+  logoRemoved: 'Logo removed successfully',
+  keyGenerated: 'API key generated successfully',
+  keyRevoked: 'API key revoked successfully',
+  permissionsUpdated: 'Permissions updated successfully',
+  methodAdded: 'Payment method added successfully',
+  methodUpdated: 'Payment method updated successfully',
+  depositRequeued: 'Deposit re-initiated successfully',
+  testDepositSent: 'Test deposit sent',
+  withdrawalCancelled: 'Withdrawal cancelled successfully',
+  withdrawalRequeued: 'Withdrawal re-initiated successfully',
+} as const);
 
 // Operations tagged Apps in openapi.yaml, keyed by operationId.
 export const appsHandlers: HandlerModule = (ctx) => {
@@ -69,7 +88,7 @@ export const appsHandlers: HandlerModule = (ctx) => {
         ctx.sign,
         clientOf(request),
       );
-      return done('App created successfully', { data: apps, app }) satisfies Reply<'createApp'>;
+      return done(APP_REPLIES.created, { data: apps, app }) satisfies Reply<'createApp'>;
     },
 
     async openTestMode(request) {
@@ -81,7 +100,7 @@ export const appsHandlers: HandlerModule = (ctx) => {
         isoNow(ctx.clock),
         ctx.sign,
       );
-      return done('Test mode', { app }) satisfies Reply<'openTestMode'>;
+      return done(APP_REPLIES.testMode, { app }) satisfies Reply<'openTestMode'>;
     },
 
     async updateApp(request) {
@@ -104,7 +123,7 @@ export const appsHandlers: HandlerModule = (ctx) => {
         const mail = settingsHeldMail(user, change, clientOf(request), ctx.clock);
         await sendAlert(ctx.config, mail, request.log, ctx.clock);
       }
-      return done('App updated successfully', { data: app }) satisfies Reply<'updateApp'>;
+      return done(APP_REPLIES.updated, { data: app }) satisfies Reply<'updateApp'>;
     },
 
     async uploadAppLogo(request) {
@@ -117,7 +136,7 @@ export const appsHandlers: HandlerModule = (ctx) => {
         request.body.logo,
         isoNow(ctx.clock),
       );
-      return done('Logo updated successfully', { data: app }) satisfies Reply<'uploadAppLogo'>;
+      return done(APP_REPLIES.logoUpdated, { data: app }) satisfies Reply<'uploadAppLogo'>;
     },
 
     async removeAppLogo(request) {
@@ -129,7 +148,7 @@ export const appsHandlers: HandlerModule = (ctx) => {
         request.params.id,
         isoNow(ctx.clock),
       );
-      return done('Logo removed successfully', { data: app }) satisfies Reply<'removeAppLogo'>;
+      return done(APP_REPLIES.logoRemoved, { data: app }) satisfies Reply<'removeAppLogo'>;
     },
 
     async getAppDetails(request) {
@@ -183,7 +202,7 @@ export const appsHandlers: HandlerModule = (ctx) => {
         isoNow(ctx.clock),
         clientOf(request),
       );
-      return done('API key generated successfully', {
+      return done(APP_REPLIES.keyGenerated, {
         token,
         data: key,
       }) satisfies Reply<'generateApiKey'>;
@@ -193,14 +212,14 @@ export const appsHandlers: HandlerModule = (ctx) => {
       const user = requireUser(request);
       const { appid, tokenId } = request.params;
       await revokeApiKey(ctx.db, user.id, appid, tokenId, isoNow(ctx.clock), clientOf(request));
-      return { status: true, msg: 'API key revoked successfully' } satisfies Reply<'revokeToken'>;
+      return { status: true, msg: APP_REPLIES.keyRevoked } satisfies Reply<'revokeToken'>;
     },
 
     async updatePermissions(request) {
       const user = requireUser(request);
       const { app_id: appId, abilities } = request.body;
       await setApiKeyAbilities(ctx.db, user.id, appId, request.params.tokenId, abilities);
-      return done('Permissions updated successfully') satisfies Reply<'updatePermissions'>;
+      return done(APP_REPLIES.permissionsUpdated) satisfies Reply<'updatePermissions'>;
     },
 
     async fetchBalance(request) {
@@ -221,7 +240,7 @@ export const appsHandlers: HandlerModule = (ctx) => {
     async usePaymentMethod(request) {
       const user = requireUser(request);
       await usePaymentMethod(ctx.db, user.id, request.body, isoNow(ctx.clock), ctx.sign);
-      return done('Payment method added successfully') satisfies Reply<'usePaymentMethod'>;
+      return done(APP_REPLIES.methodAdded) satisfies Reply<'usePaymentMethod'>;
     },
 
     async updatePaymentMethod(request) {
@@ -244,13 +263,13 @@ export const appsHandlers: HandlerModule = (ctx) => {
         const mail = settingsHeldMail(user, change, clientOf(request), ctx.clock);
         await sendAlert(ctx.config, mail, request.log, ctx.clock);
       }
-      return done('Payment method updated successfully') satisfies Reply<'updatePaymentMethod'>;
+      return done(APP_REPLIES.methodUpdated) satisfies Reply<'updatePaymentMethod'>;
     },
 
     async requeueDeposit(request) {
       const user = requireUser(request);
       await requeueDeposit(ctx.db, user.id, request.params.id);
-      return done('Deposit re-initiated successfully') satisfies Reply<'requeueDeposit'>;
+      return done(APP_REPLIES.depositRequeued) satisfies Reply<'requeueDeposit'>;
     },
 
     async sendTestDeposit(request) {
@@ -262,7 +281,7 @@ export const appsHandlers: HandlerModule = (ctx) => {
         amount,
         now: ctx.clock(),
       });
-      return done('Test deposit sent', {
+      return done(APP_REPLIES.testDepositSent, {
         data: { thash, block_number: blockNumber },
       }) satisfies Reply<'sendTestDeposit'>;
     },
@@ -292,7 +311,7 @@ export const appsHandlers: HandlerModule = (ctx) => {
     async cancelWithdraw(request) {
       const user = requireUser(request);
       await cancelWithdrawal(ctx.db, user.id, request.params.id, ctx.clock());
-      return done('Withdrawal cancelled successfully') satisfies Reply<'cancelWithdraw'>;
+      return done(APP_REPLIES.withdrawalCancelled) satisfies Reply<'cancelWithdraw'>;
     },
 
     async requeueWithdraw(request) {
@@ -304,7 +323,7 @@ export const appsHandlers: HandlerModule = (ctx) => {
         request.params.id,
         ctx.clock(),
       );
-      return done('Withdrawal re-initiated successfully') satisfies Reply<'requeueWithdraw'>;
+      return done(APP_REPLIES.withdrawalRequeued) satisfies Reply<'requeueWithdraw'>;
     },
   };
 };

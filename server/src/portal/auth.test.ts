@@ -7,7 +7,7 @@ import { issueStepToken } from '../domain/account/stepTokens';
 import { newTotpSecret, sealTotpSecret, totpCode } from '../domain/account/totp';
 import { call } from '../../test/operations';
 import { createTestApp, type TestApp, type TestAppOptions } from '../../test/testApp';
-import { expectFieldErrors, expectRefusal } from '../../test/expectations';
+import { coded, expectFieldErrors, expectRefusal } from '../../test/expectations';
 
 // The Auth operations against the real openapi.yaml (responses validated against it).
 
@@ -318,11 +318,13 @@ describe('two-step sign-in', () => {
     t.clock.advance(20 * 60_000);
     const res = await t.call('getProfile', { headers: auth });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({
-      status: false,
-      msg: 'Session expired. Please sign in again.',
-      errors: {},
-    });
+    expect(res.json()).toEqual(
+      coded({
+        status: false,
+        msg: 'Session expired. Please sign in again.',
+        errors: {},
+      }),
+    );
   });
 
   it('keeps the previous sign-in time as last_login_at', async () => {
@@ -520,10 +522,16 @@ describe('brute-force limits', () => {
         const limited = await preLogin(t, { username, password: DEMO.password });
         expect(limited.statusCode).toBe(429);
         expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-        expect(limited.json()).toEqual({
-          status: false,
-          msg: 'Too many failed sign-in attempts. Please try again in 15 minutes.',
-          errors: {},
+        expect(limited.json()).toEqual(
+          coded({
+            status: false,
+            msg: 'Too many failed sign-in attempts. Please try again in 15 minutes.',
+            errors: {},
+          }),
+        );
+        // The wait is the code's value: a client words it in its language.
+        expect(limited.json().codes).toEqual({
+          msg: { code: 'wait.signInThrottledMinutes', values: ['15'] },
         });
       }
       t.clock.advance(15 * 60_000);

@@ -11,6 +11,7 @@ import { DEV_MNEMONIC_FILE } from '../signer/server/seed';
 import { balanceMicro } from '../domain/billing/ledger';
 import { addMerchant, credit, depositFound } from '../../test/moneyFixtures';
 import { testAppPerBlock } from '../../test/withTestApp';
+import { coded } from '../../test/expectations';
 
 // The wallet (crypto-deposit) and balance-sync on the local chain: deposits recorded by the
 // admin `deposit` command, found and credited by the next sync, exactly once.
@@ -74,12 +75,14 @@ describe('wallet on the local chain', () => {
 
   it('credits a deposit made with the admin command on the next sync, exactly once', async () => {
     const m = await addMerchant(t, 'depositor');
-    expect((await sync(m.headers)).json()).toEqual({
-      status: true,
-      balance: 0,
-      is_new: false,
-      msg: 'No new deposit found',
-    });
+    expect((await sync(m.headers)).json()).toEqual(
+      coded({
+        status: true,
+        balance: 0,
+        is_new: false,
+        msg: 'No new deposit found',
+      }),
+    );
     const sent = await admin('deposit', 'Depositor', '25.5');
     expect(sent.code).toBe(0);
     const { address } = (await wallet(m.headers)).json().details;
@@ -87,7 +90,7 @@ describe('wallet on the local chain', () => {
     // Nothing is credited before the user checks the balance, as on a real chain.
     expect((await wallet(m.headers)).json().details.balance).toBe(0);
 
-    expect((await sync(m.headers)).json()).toEqual(depositFound(25.5));
+    expect((await sync(m.headers)).json()).toEqual(coded(depositFound(25.5)));
     expect((await sync(m.headers)).json()).toMatchObject({ is_new: false, balance: 25.5 });
 
     await admin('deposit', 'depositor', '0.000001');
@@ -124,7 +127,7 @@ describe('wallet on the local chain', () => {
     await wallet(m.headers);
     await admin('deposit', 'punctual', '5');
     t.clock.advance(90_000); // the sync that credits it comes a minute and a half later
-    expect((await sync(m.headers)).json()).toEqual(depositFound(5));
+    expect((await sync(m.headers)).json()).toEqual(coded(depositFound(5)));
     const [deposit] = (await wallet(m.headers)).json().data.data;
     const dashboard = await t.call('getDashboard', { headers: m.headers });
     const [entry] = dashboard.json().data.latest_transacctions;
@@ -213,7 +216,7 @@ describe('wallet on the local chain', () => {
     const synced = await sync(m.headers);
     expect(synced.statusCode).toBe(200);
     // 18014398509.481982 USDT: the JSON number is the nearest double, the ledger exact.
-    expect(synced.json()).toEqual(depositFound(Number('18014398509.481982')));
+    expect(synced.json()).toEqual(coded(depositFound(Number('18014398509.481982'))));
     expect(await balanceMicro(t.db, m.id)).toBe(18_014_398_509_481_982n);
     const balance = await t.call('getBalance', { headers: m.headers });
     expect(balance.statusCode).toBe(200);

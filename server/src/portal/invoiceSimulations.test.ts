@@ -5,6 +5,7 @@ import { chainAdapterFor } from '../domain/chain';
 import { watchDeposits } from '../domain/payments/deposits';
 import { setTableRate } from '../domain/rates/table';
 import { INVOICE_SIMULATION_LIMIT, SIMULATION_MSG } from '../domain/testMode/simulations';
+import { coded } from '../../test/expectations';
 
 // A test invoice's details in the portal pay and confirm it: simulateAppInvoicePayment makes the
 // gateway helpers' transfer on the test network's local chain, confirmAppInvoicePayments mines
@@ -76,18 +77,20 @@ describe('simulated payments from the portal', () => {
     const id = await invoice(auth, testId);
     const partial = await simulate(auth, testId, id, 'partial');
     expect(partial.statusCode).toBe(200);
-    expect(partial.json()).toEqual({
-      status: true,
-      msg: 'Simulated payment sent',
-      data: {
-        scenario: 'partial',
-        method: 'USDT-BEP20',
-        chain_id: 97,
-        amount: '5',
-        tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
-        confirmations: expect.any(Number),
-      },
-    });
+    expect(partial.json()).toEqual(
+      coded({
+        status: true,
+        msg: 'Simulated payment sent',
+        data: {
+          scenario: 'partial',
+          method: 'USDT-BEP20',
+          chain_id: 97,
+          amount: '5',
+          tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+          confirmations: expect.any(Number),
+        },
+      }),
+    );
     await watch();
     expect(await status(auth, testId, id)).toBe('new');
     const full = await simulate(auth, testId, id, 'full');
@@ -97,11 +100,13 @@ describe('simulated payments from the portal', () => {
 
     const confirmed = await confirm(auth, testId, id);
     expect(confirmed.statusCode).toBe(200);
-    expect(confirmed.json()).toEqual({
-      status: true,
-      msg: 'Payments confirmed',
-      data: { payments: 2, mined: expect.any(Number) },
-    });
+    expect(confirmed.json()).toEqual(
+      coded({
+        status: true,
+        msg: 'Payments confirmed',
+        data: { payments: 2, mined: expect.any(Number) },
+      }),
+    );
     expect(confirmed.json().data.mined).toBeGreaterThan(0);
     await watch();
     expect(await status(auth, testId, id)).toBe('settled');

@@ -245,6 +245,7 @@ describe('portal invoices', () => {
         msg: expect.stringContaining('subscribe to a package to create invoices'),
         errors: {},
         code: 'no_package',
+        codes: { msg: { code: 'plan.noPackageInvoice' } },
       });
       expect(await countOf(appId)).toBe(0);
     });

@@ -25,6 +25,18 @@ import { requireUser } from '../http/requestContext';
 import { pageEnvelope } from '../../../src/shared/paging';
 import { done } from './replies';
 import type { HandlerModule, Reply } from '../http/operationTypes';
+import { codedMessages } from '../domain/messageCodes';
+
+/** What the Invoices tab's actions answer when they succeed. */
+const INVOICE_REPLIES = codedMessages('invoiceReplies', {
+  created: 'Invoice created',
+  markedSettled: 'Invoice marked settled',
+  markedInvalid: 'Invoice marked invalid',
+  paymentAccepted: 'Payment accepted',
+  simulated: 'Simulated payment sent',
+  confirmed: 'Payments confirmed',
+  cancelled: 'Invoice cancelled',
+} as const);
 
 /** The Invoices tab's rows a page, as the app detail's lists. */
 const PER_PAGE = 10;
@@ -99,7 +111,7 @@ export const invoicesHandlers: HandlerModule = (ctx) => {
         now: ctx.clock(),
         tokenOnChain,
       });
-      return done('Invoice created', { data: invoice }) satisfies Reply<'createAppInvoice'>;
+      return done(INVOICE_REPLIES.created, { data: invoice }) satisfies Reply<'createAppInvoice'>;
     },
 
     async getAppInvoice(request) {
@@ -131,7 +143,9 @@ export const invoicesHandlers: HandlerModule = (ctx) => {
       const app = await ownedApp(ctx.db, user.id, id);
       const invoice = await markInvoice(ctx.db, app.id, invoiceId, request.body, ctx.clock());
       const msg =
-        request.body.status === 'settled' ? 'Invoice marked settled' : 'Invoice marked invalid';
+        request.body.status === 'settled'
+          ? INVOICE_REPLIES.markedSettled
+          : INVOICE_REPLIES.markedInvalid;
       return done(msg, { data: invoice }) satisfies Reply<'markAppInvoice'>;
     },
 
@@ -140,7 +154,9 @@ export const invoicesHandlers: HandlerModule = (ctx) => {
       const { id, invoiceId, paymentId } = request.params;
       const app = await ownedApp(ctx.db, user.id, id);
       const invoice = await acceptPayment(ctx.db, rates, app.id, invoiceId, paymentId, ctx.clock());
-      return done('Payment accepted', { data: invoice }) satisfies Reply<'acceptAppInvoicePayment'>;
+      return done(INVOICE_REPLIES.paymentAccepted, {
+        data: invoice,
+      }) satisfies Reply<'acceptAppInvoicePayment'>;
     },
 
     async simulateAppInvoicePayment(request, reply) {
@@ -154,7 +170,7 @@ export const invoicesHandlers: HandlerModule = (ctx) => {
         scenario: request.body.scenario,
         now: ctx.clock(),
       });
-      return done('Simulated payment sent', {
+      return done(INVOICE_REPLIES.simulated, {
         data: {
           scenario: request.body.scenario,
           method: paid.method,
@@ -172,7 +188,7 @@ export const invoicesHandlers: HandlerModule = (ctx) => {
       const app = await ownedApp(ctx.db, user.id, id);
       await simulationAllowed(app, invoiceId, reply);
       const confirmed = await confirmInvoicePayments(ctx.db, local, { appId: app.id, invoiceId });
-      return done('Payments confirmed', {
+      return done(INVOICE_REPLIES.confirmed, {
         data: confirmed,
       }) satisfies Reply<'confirmAppInvoicePayments'>;
     },
@@ -182,7 +198,7 @@ export const invoicesHandlers: HandlerModule = (ctx) => {
       const { id, invoiceId } = request.params;
       const app = await ownedApp(ctx.db, user.id, id);
       const invoice = await cancelInvoice(ctx.db, app.id, invoiceId, ctx.clock());
-      return done('Invoice cancelled', { data: invoice }) satisfies Reply<'cancelAppInvoice'>;
+      return done(INVOICE_REPLIES.cancelled, { data: invoice }) satisfies Reply<'cancelAppInvoice'>;
     },
   };
 };

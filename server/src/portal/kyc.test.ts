@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { JPEG, JPEG_HTML, PNG, POLYGLOT_PNG, SCRIPT, SVG, oversizedPng } from '../../test/images';
 import { multipart, type Part } from '../../test/multipart';
 import { KYC_MSG, approveProfile, reviewUpload } from '../domain/account/kyc';
-import { expectFieldErrors } from '../../test/expectations';
+import { coded, expectFieldErrors } from '../../test/expectations';
 import { testAppPerBlock } from '../../test/withTestApp';
 
 // KYC operations through HTTP: the sections with their uploads, every upload rule, the
@@ -152,7 +152,7 @@ describe('uploadKyc', () => {
       back(),
     ]);
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toEqual({ status: true, msg: KYC_MSG.uploaded });
+    expect(ok.json()).toEqual(coded({ status: true, msg: KYC_MSG.uploaded }));
     expect(await statusKyc('uploader')).toBe(3);
 
     const section = (await docTypes(headers)).data[0];
@@ -173,6 +173,7 @@ describe('uploadKyc', () => {
     ]);
     expect(again.statusCode).toBe(409);
     expect(again.json().msg).toBe('Already uploaded');
+    expect(again.json().codes).toEqual({ msg: { code: 'kyc.alreadyUploaded' } });
   });
 
   test('the photo needs no number and stores none', async () => {

@@ -11,6 +11,13 @@ import { requireUser } from '../http/requestContext';
 import { pageEnvelope } from '../../../src/shared/paging';
 import { done } from './replies';
 import type { HandlerModule, Reply } from '../http/operationTypes';
+import { codedMessages } from '../domain/messageCodes';
+
+/** What the payment links' actions answer when they succeed. */
+const PAYMENT_LINK_REPLIES = codedMessages('paymentLinkReplies', {
+  created: 'Payment link created',
+  deactivated: 'Payment link deactivated',
+} as const);
 
 /** Rows a page, as the Invoices tab's lists. */
 const PER_PAGE = 10;
@@ -69,7 +76,9 @@ export const paymentLinksHandlers: HandlerModule = (ctx) => {
         origin: origin(request),
         now: ctx.clock(),
       });
-      return done('Payment link created', { data: link }) satisfies Reply<'createAppPaymentLink'>;
+      return done(PAYMENT_LINK_REPLIES.created, {
+        data: link,
+      }) satisfies Reply<'createAppPaymentLink'>;
     },
 
     async getAppPaymentLink(request) {
@@ -102,7 +111,7 @@ export const paymentLinksHandlers: HandlerModule = (ctx) => {
         origin: origin(request),
         now: ctx.clock(),
       });
-      return done('Payment link deactivated', {
+      return done(PAYMENT_LINK_REPLIES.deactivated, {
         data: link,
       }) satisfies Reply<'deactivateAppPaymentLink'>;
     },

@@ -6,12 +6,13 @@ import { forbidden, notFound } from '../http/errors';
 import { requireUser } from '../http/requestContext';
 import { resolveOptionalUser } from '../http/security';
 import type { HandlerModule, Reply } from '../http/operationTypes';
+import { codedMessages } from '../domain/messageCodes';
 
-export const PROFILE_MSG = {
+export const PROFILE_MSG = codedMessages('profile', {
   pictureUpdated: 'Profile picture updated successfully',
   profileUpdated: 'Profile updated successfully',
   scanOwnerOnly: 'This document is only shown to its owner.',
-} as const;
+} as const);
 
 // Names are random and never reused: an avatar or an app's logo can be cached for good, a scan
 // never.

@@ -4,7 +4,7 @@ import { readOutbox } from '../domain/mailer';
 import { RECOVERY_LIMITS, RECOVERY_MESSAGES, recoveriesSettled } from '../domain/account/recovery';
 import { createSession } from '../domain/account/sessions';
 import { DEMO_ACCOUNT } from '../seed';
-import { expectFieldErrors } from '../../test/expectations';
+import { coded, expectFieldErrors } from '../../test/expectations';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import { withTestApp } from '../../test/withTestApp';
 import { SECURITY_MESSAGES } from '../../../src/shared/security';
@@ -89,7 +89,7 @@ describe('requestPasswordReset', () => {
     for (const answer of answers) {
       expect(answer).toEqual({
         status: 200,
-        body: JSON.stringify({ status: true, msg: RECOVERY_MESSAGES.requested }),
+        body: JSON.stringify(coded({ status: true, msg: RECOVERY_MESSAGES.requested })),
       });
     }
     const sent = mails(CODE_MAIL);
@@ -106,7 +106,7 @@ describe('requestPasswordReset', () => {
     await withTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}` } }, async (slow) => {
       for (const username of ['demo', 'nobody']) {
         const res = await slow.call('requestPasswordReset', { body: { username } });
-        expect(res.json()).toEqual({ status: true, msg: RECOVERY_MESSAGES.requested });
+        expect(res.json()).toEqual(coded({ status: true, msg: RECOVERY_MESSAGES.requested }));
       }
       // The known account's mail is still on its way after both answers.
       while (sockets.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -144,11 +144,13 @@ describe('requestPasswordReset', () => {
       const refused = await requestReset(name);
       expect(refused.statusCode).toBe(429);
       expect(refused.headers['retry-after']).toBe(String(15 * 60));
-      expect(refused.json()).toEqual({
-        status: false,
-        msg: 'Too many reset requests. Please try again in 15 minutes.',
-        errors: {},
-      });
+      expect(refused.json()).toEqual(
+        coded({
+          status: false,
+          msg: 'Too many reset requests. Please try again in 15 minutes.',
+          errors: {},
+        }),
+      );
     }
     t.clock.advance(15 * MINUTE + 1);
     expect((await requestReset('ghost')).statusCode).toBe(200);
@@ -166,7 +168,7 @@ describe('requestPasswordReset', () => {
   it('mails an account at most 3 codes per 15 minutes, answering the same beyond', async () => {
     for (const name of ['demo', 'demo', 'demo@example.com', 'demo@example.com']) {
       const res = await requestReset(name);
-      expect(res.json()).toEqual({ status: true, msg: RECOVERY_MESSAGES.requested });
+      expect(res.json()).toEqual(coded({ status: true, msg: RECOVERY_MESSAGES.requested }));
     }
     expect(mails(CODE_MAIL)).toHaveLength(RECOVERY_LIMITS.mailsPerAccount.max);
   });
@@ -184,7 +186,7 @@ describe('resetPassword', () => {
 
     const res = await reset({ code: lastCode().replace(/^(\d{4})/, '$1-') });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: true, msg: RECOVERY_MESSAGES.reset });
+    expect(res.json()).toEqual(coded({ status: true, msg: RECOVERY_MESSAGES.reset }));
 
     for (const s of sessions) {
       const after = await t.call('getProfile', { headers: { authorization: `Bearer ${s.token}` } });

@@ -1,7 +1,7 @@
 import { parseUnits } from 'viem';
 import { addUser } from '../../test/accounts';
 import { insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
-import { expectFieldErrors } from '../../test/expectations';
+import { coded, expectFieldErrors } from '../../test/expectations';
 import { testAppPerBlock } from '../../test/withTestApp';
 import { chainAdapterFor } from '../domain/chain';
 import { mineLocalBlocks, recordLocalChainTransfer } from '../domain/chain/localAdapter';
@@ -326,13 +326,15 @@ describe('portal refunds', () => {
     for (const call of [preview, create]) {
       const res = await call(auth, appId, invoice.id, { amount_kind: 'full', reason: 'x' });
       expect(res.statusCode).toBe(409);
-      expect(res.json()).toEqual({
-        status: false,
-        msg: REFUND_MSG.invoiceState('new'),
-        errors: {},
-        code: 'invoice_state',
-        invoice_status: 'new',
-      });
+      expect(res.json()).toEqual(
+        coded({
+          status: false,
+          msg: REFUND_MSG.invoiceState('new'),
+          errors: {},
+          code: 'invoice_state',
+          invoice_status: 'new',
+        }),
+      );
     }
     expect(await written(appId)).toEqual({ refunds: 0, events: 0 });
   });
@@ -359,18 +361,22 @@ describe('portal refunds', () => {
       params: { id: appId, refundId: refund.id },
     });
     expect(reinitiated.statusCode).toBe(409);
-    expect(reinitiated.json()).toEqual({
-      status: false,
-      msg: REFUND_MSG.notFailed('cancelled'),
-      errors: {},
-    });
+    expect(reinitiated.json()).toEqual(
+      coded({
+        status: false,
+        msg: REFUND_MSG.notFailed('cancelled'),
+        errors: {},
+      }),
+    );
     const again = await cancel(auth, appId, refund.id);
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({
-      status: false,
-      msg: REFUND_MSG.notCancellable('cancelled'),
-      errors: {},
-    });
+    expect(again.json()).toEqual(
+      coded({
+        status: false,
+        msg: REFUND_MSG.notCancellable('cancelled'),
+        errors: {},
+      }),
+    );
     expect(
       (await preview(auth, appId, invoice.id, { amount_kind: 'full', reason: 'x' })).json().data
         .refundable,

@@ -19,6 +19,27 @@ import { REFUND_MESSAGES } from '../../../src/shared/refunds';
 import { done } from './replies';
 import type { components } from '../generated/portal.gen';
 import type { HandlerModule, Reply } from '../http/operationTypes';
+import { codedMessages } from '../domain/messageCodes';
+
+/**
+ * The Refund form's words: its own (shared with the client, and openapi.yaml's x-messages), and
+ * the gateway's refusals that `portalWords` rewrites, as it writes them.
+ */
+const REFUND_FORM = codedMessages('refundForm', {
+  ...REFUND_MESSAGES,
+  whichMethod: (paid: string) => `The invoice was paid in ${paid}: choose the method to refund in.`,
+  currency: (invoiceCurrency: string, asset: string) =>
+    `Choose the invoice's currency (${invoiceCurrency}) or the token (${asset}).`,
+  invoiceAddress:
+    "The address is the invoice's own address: the refund would be paid to the gateway, not the shopper.",
+} as const);
+
+/** What the refunds' actions answer when they succeed. */
+const REFUND_REPLIES = codedMessages('refundReplies', {
+  created: 'Refund created',
+  cancelled: 'Refund cancelled',
+  reinitiated: 'Refund re-initiated',
+} as const);
 
 type RefundBody = components['schemas']['CreateRefundRequest'];
 
@@ -27,9 +48,9 @@ const PER_PAGE = 10;
 
 /** The gateway's refusals that name its request's fields, as the portal's form says them. */
 const EXACT: Readonly<Record<string, string>> = {
-  [REFUND_MSG.amountRequired]: REFUND_MESSAGES.amountRequired,
-  [REFUND_MSG.amountOnlyCustom]: REFUND_MESSAGES.amountOnlyCustom,
-  'amount must be a decimal number above 0, like "10.00".': REFUND_MESSAGES.amountInvalid,
+  [REFUND_MSG.amountRequired]: REFUND_FORM.amountRequired,
+  [REFUND_MSG.amountOnlyCustom]: REFUND_FORM.amountOnlyCustom,
+  'amount must be a decimal number above 0, like "10.00".': REFUND_FORM.amountInvalid,
 };
 
 /** One refusal in the portal's words: no field names of the API, no API vocabulary. */
@@ -117,7 +138,7 @@ export const refundsHandlers: HandlerModule = (ctx) => {
         }),
       );
       await mailClaimLink(ctx, made, request.log);
-      return done('Refund created', { data: made.refund }) satisfies Reply<'createAppRefund'>;
+      return done(REFUND_REPLIES.created, { data: made.refund }) satisfies Reply<'createAppRefund'>;
     },
 
     async listAppRefunds(request) {
@@ -152,7 +173,7 @@ export const refundsHandlers: HandlerModule = (ctx) => {
       const { id, refundId } = request.params;
       const app = await ownedApp(ctx.db, user.id, id);
       const refund = await cancelRefund(ctx.db, app.id, refundId, ctx.clock());
-      return done('Refund cancelled', { data: refund }) satisfies Reply<'cancelAppRefund'>;
+      return done(REFUND_REPLIES.cancelled, { data: refund }) satisfies Reply<'cancelAppRefund'>;
     },
 
     async reinitiateAppRefund(request) {
@@ -166,7 +187,9 @@ export const refundsHandlers: HandlerModule = (ctx) => {
         refundId,
         ctx.clock(),
       );
-      return done('Refund re-initiated', { data: refund }) satisfies Reply<'reinitiateAppRefund'>;
+      return done(REFUND_REPLIES.reinitiated, {
+        data: refund,
+      }) satisfies Reply<'reinitiateAppRefund'>;
     },
   };
 };

@@ -7,7 +7,7 @@ import { DEMO_ACCOUNT } from '../seed';
 import { call } from '../../test/operations';
 import { createTestApp, type TestApp } from '../../test/testApp';
 import { MESSAGES } from './security';
-import { expectFieldErrors } from '../../test/expectations';
+import { coded, expectFieldErrors } from '../../test/expectations';
 
 // The Security operations through HTTP (app.inject) on a fresh seeded database: the demo
 // account starts with the pin active and no authenticator.
@@ -175,7 +175,7 @@ describe('updateAuthentication: switching the active method', () => {
     await t.db.updateTable('users').set({ auth_type: 'otp' }).execute();
     const sent = await t.call('resendOtp', { headers: auth });
     expect(sent.statusCode).toBe(200);
-    expect(sent.json()).toEqual({ status: true, msg: MESSAGES.otpSent });
+    expect(sent.json()).toEqual(coded({ status: true, msg: MESSAGES.otpSent }));
     const mail = readOutbox(t.dataDir).at(-1);
     expect(mail?.to).toBe(DEMO_ACCOUNT.email);
     const code = /\b(\d{4})\b/.exec(mail?.text ?? '')?.[1] ?? '';
@@ -306,7 +306,7 @@ describe('changeMpin', () => {
   it('stores the new pin hashed', async () => {
     const res = await submit('changeMpin', NEW_PIN);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: true, msg: MESSAGES.pinChanged });
+    expect(res.json()).toEqual(coded({ status: true, msg: MESSAGES.pinChanged }));
     const { pin_hash: pinHash } = await demoRow();
     expect(pinHash).toMatch(/^\$argon2id\$/);
     expect(await verifySecret(pinHash, '5555')).toBe(true);
@@ -368,7 +368,7 @@ describe('changePassword', () => {
 
     const res = await submit('changePassword', valid);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: true, msg: MESSAGES.passwordChanged });
+    expect(res.json()).toEqual(coded({ status: true, msg: MESSAGES.passwordChanged }));
 
     expect((await read('getAuthentication', other)).statusCode).toBe(401);
     expect((await read('getAuthentication')).statusCode).toBe(200);

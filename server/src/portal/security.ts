@@ -15,7 +15,8 @@ import {
   reloadUser,
   setAuthType,
 } from '../domain/account/security';
-import { waitText } from '../domain/time';
+import { codedMessages } from '../domain/messageCodes';
+import { waitMessage, type WaitKind } from '../domain/waitMessages';
 import { consumeUserTotp } from '../domain/account/totp';
 import { clientOf } from '../http/client';
 import {
@@ -29,7 +30,7 @@ import { requireUser } from '../http/requestContext';
 import type { HandlerModule, Reply } from '../http/operationTypes';
 import { SECURITY_MESSAGES } from '../../../src/shared/security';
 
-export const MESSAGES = {
+export const MESSAGES = codedMessages('security', {
   setup2faFirst: SECURITY_MESSAGES.setup2faFirst,
   alreadyActive: 'This security method is already active',
   alreadySetUp: 'Two factor authentication is already set up',
@@ -46,9 +47,7 @@ export const MESSAGES = {
   passwordChanged: 'Password changed successfully',
   otpSent: 'OTP sent to your registered email',
   otpNotActive: 'OTP is not your active security method',
-  tooManyAttempts: (wait: string) => `Too many failed attempts. Please try again in ${wait}.`,
-  tooManyCodes: (wait: string) => `Too many codes requested. Please try again in ${wait}.`,
-} as const;
+} as const);
 
 /** The request field that carries the code of each active method. */
 const CODE_FIELD = { mpin: 'spassword', authenticator: 'code', otp: 'otp' } as const;
@@ -61,11 +60,11 @@ export const securityHandlers: HandlerModule = (ctx) => {
   // Every e-mailed code counts, so the mailbox cannot be flooded.
   const sentCodes = new FailureWindow('code-send', accountMaxFailures, failureWindowMs);
 
-  function refuseWhenThrottled(reply: FastifyReply, wait: number, message: (w: string) => string) {
+  function refuseWhenThrottled(reply: FastifyReply, wait: number, kind: WaitKind) {
     if (wait === 0) return;
     const seconds = Math.ceil(wait / 1000);
     void reply.header('retry-after', String(seconds));
-    throw new HttpError(429, message(waitText(seconds)));
+    throw new HttpError(429, waitMessage(kind, seconds));
   }
 
   /**
@@ -75,7 +74,7 @@ export const securityHandlers: HandlerModule = (ctx) => {
   async function guardedCheck(reply: FastifyReply, user: User, check: () => Promise<boolean>) {
     // Counted as failed before the (slow) check, so parallel guesses cannot all slip through.
     const wait = await failedChecks.spend(ctx.db, user.id, ctx.clock().getTime());
-    refuseWhenThrottled(reply, wait, MESSAGES.tooManyAttempts);
+    refuseWhenThrottled(reply, wait, 'failedAttempts');
     const ok = await check();
     if (ok) await failedChecks.clear(ctx.db, user.id);
     return ok;
@@ -145,7 +144,7 @@ export const securityHandlers: HandlerModule = (ctx) => {
       const user = requireUser(request);
       if (user.auth_type !== 'otp') throw validationFailed({}, MESSAGES.otpNotActive);
       const wait = await sentCodes.spend(ctx.db, user.id, ctx.clock().getTime());
-      refuseWhenThrottled(reply, wait, MESSAGES.tooManyCodes);
+      refuseWhenThrottled(reply, wait, 'codeRequests');
       const mail = (code: string) =>
         sendMail(
           ctx.config,

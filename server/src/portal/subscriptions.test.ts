@@ -1,6 +1,6 @@
 import { balanceMicro } from '../domain/billing/ledger';
 import { addMerchant, credit } from '../../test/moneyFixtures';
-import { expectFieldErrors } from '../../test/expectations';
+import { coded, expectFieldErrors } from '../../test/expectations';
 import { testAppPerBlock } from '../../test/withTestApp';
 
 // Packages, purchases, cancellation and the purchase history through HTTP, on a seeded database
@@ -62,7 +62,7 @@ describe('subscriptions', () => {
     await credit(t, m.id, '50');
     const res = await purchase(m.headers, { package_id: 'pkg_business' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: true, msg: 'Package purchased successfully' });
+    expect(res.json()).toEqual(coded({ status: true, msg: 'Package purchased successfully' }));
     expect(await balanceMicro(t.db, m.id)).toBe(1_000_000n);
     const debit = (await ledgerRows(m.id)).find((e) => e.type === 'debit');
     expect(debit).toMatchObject({ amount_micro: 49_000_000, source: 'subscription' });
@@ -80,13 +80,15 @@ describe('subscriptions', () => {
     await credit(t, m.id, '20');
     const res = await purchase(m.headers, { package_id: 'pkg_business' });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({
-      status: false,
-      msg:
-        'Insufficient balance: the Business plan costs 49.00 USDT now and your wallet holds ' +
-        '20.00 USDT. Please deposit USDT first.',
-      errors: {},
-    });
+    expect(res.json()).toEqual(
+      coded({
+        status: false,
+        msg:
+          'Insufficient balance: the Business plan costs 49.00 USDT now and your wallet holds ' +
+          '20.00 USDT. Please deposit USDT first.',
+        errors: {},
+      }),
+    );
     expect(await ledgerRows(m.id)).toHaveLength(1);
     const subs = await t.db
       .selectFrom('subscriptions')
@@ -118,7 +120,7 @@ describe('subscriptions', () => {
 
     t.clock.advance(1000);
     const up = await purchase(m.headers, { package_id: 'pkg_enterprise' });
-    expect(up.json()).toEqual({ status: true, msg: 'Plan upgraded successfully' });
+    expect(up.json()).toEqual(coded({ status: true, msg: 'Plan upgraded successfully' }));
 
     t.clock.advance(1000);
     const noReason = await purchase(m.headers, { package_id: 'pkg_starter', remarks: '  ' });
@@ -132,7 +134,7 @@ describe('subscriptions', () => {
       package_id: 'pkg_starter',
       remarks: 'Lower volume this quarter',
     });
-    expect(down.json()).toEqual({ status: true, msg: 'Plan downgraded successfully' });
+    expect(down.json()).toEqual(coded({ status: true, msg: 'Plan downgraded successfully' }));
 
     // Prorated by unused whole days (29 of 30 each time), credits rounded down to the cent:
     // Enterprise cost 149 - 49 * 29/30 (47.36) = 101.64; Starter cost nothing and gave back
@@ -256,7 +258,7 @@ describe('subscriptions', () => {
     const current = (await packages(m.headers)).json().current_subscription;
 
     const res = await cancel(m.headers, current.id);
-    expect(res.json()).toEqual({ status: true, msg: 'Subscription canceled successfully' });
+    expect(res.json()).toEqual(coded({ status: true, msg: 'Subscription canceled successfully' }));
     expect(await balanceMicro(t.db, m.id)).toBe(0n);
     const after = (await packages(m.headers)).json().current_subscription;
     expect(after).toMatchObject({ id: current.id, status: 2, end_date: current.end_date });
@@ -294,7 +296,7 @@ describe('subscriptions', () => {
     await cancel(m.headers, id);
     t.clock.advance(1000);
     const res = await purchase(m.headers, { package_id: 'pkg_starter' });
-    expect(res.json()).toEqual({ status: true, msg: 'Package purchased successfully' });
+    expect(res.json()).toEqual(coded({ status: true, msg: 'Package purchased successfully' }));
     expect((await packages(m.headers)).json().current_subscription).toMatchObject({
       package_id: 'pkg_starter',
       status: 1,
@@ -338,7 +340,7 @@ describe('subscriptions', () => {
       const retry = await buyWithKey(m.headers, 'k-1', { package_id: 'pkg_business' });
       // Without the key, buying the active plan again is refused: the retry was replayed.
       expect([first.statusCode, retry.statusCode]).toEqual([200, 200]);
-      expect(retry.json()).toEqual({ status: true, msg: 'Package purchased successfully' });
+      expect(retry.json()).toEqual(coded({ status: true, msg: 'Package purchased successfully' }));
       expect((await purchase(m.headers, { package_id: 'pkg_business' })).statusCode).toBe(409);
       expect(await debitsOf(m.id)).toHaveLength(1);
       expect(await balanceMicro(t.db, m.id)).toBe(51_000_000n);
@@ -378,7 +380,7 @@ describe('subscriptions', () => {
       await credit(t, n.id, '200');
       expect(
         (await buyWithKey(n.headers, 'order-7', { package_id: 'pkg_enterprise' })).json(),
-      ).toEqual({ status: true, msg: 'Package purchased successfully' });
+      ).toEqual(coded({ status: true, msg: 'Package purchased successfully' }));
       expect(await debitsOf(m.id)).toHaveLength(1);
       expect(await debitsOf(n.id)).toHaveLength(1);
     });
@@ -390,10 +392,12 @@ describe('subscriptions', () => {
         422,
       );
       await credit(t, m.id, '10');
-      expect((await buyWithKey(m.headers, 'k-2', { package_id: 'pkg_starter' })).json()).toEqual({
-        status: true,
-        msg: 'Package purchased successfully',
-      });
+      expect((await buyWithKey(m.headers, 'k-2', { package_id: 'pkg_starter' })).json()).toEqual(
+        coded({
+          status: true,
+          msg: 'Package purchased successfully',
+        }),
+      );
       expect(await balanceMicro(t.db, m.id)).toBe(1_000_000n);
     });
 

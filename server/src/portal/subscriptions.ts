@@ -16,20 +16,39 @@ import { requireUser } from '../http/requestContext';
 import { done } from './replies';
 import type { HandlerModule, Reply, Schemas } from '../http/operationTypes';
 import { DOWNGRADE_REASON_REQUIRED } from '../../../src/shared/money';
+import { codedMessages } from '../domain/messageCodes';
 
 export const DOWNGRADE_REASON_MESSAGE = DOWNGRADE_REASON_REQUIRED;
 
+/** What the packages' purchase and the subscriptions' Cancel answer. */
+const SUBSCRIPTION_REPLIES = codedMessages('subscriptionReplies', {
+  purchased: 'Package purchased successfully',
+  upgraded: 'Plan upgraded successfully',
+  downgraded: 'Plan downgraded successfully',
+  changed: 'Plan changed successfully',
+  unknownPlan: 'The selected plan does not exist.',
+  alreadySubscribed: 'You are already subscribed to this plan.',
+  amountChanged: (due: string) =>
+    `The amount due is now ${due} USDT. Please review it and pay again; nothing was charged.`,
+  insufficientBalance: (plan: string, due: string, balance: string) =>
+    `Insufficient balance: the ${plan} plan costs ${due} USDT now and your wallet holds ${balance} USDT. Please deposit USDT first.`,
+  notFound: 'Subscription not found.',
+  ended: 'This subscription has already ended.',
+  alreadyCanceled: 'This subscription is already canceled.',
+  canceled: 'Subscription canceled successfully',
+} as const);
+
 const PURCHASED: Record<PurchaseKind, string> = {
-  new: 'Package purchased successfully',
-  upgrade: 'Plan upgraded successfully',
-  downgrade: 'Plan downgraded successfully',
-  switch: 'Plan changed successfully',
+  new: SUBSCRIPTION_REPLIES.purchased,
+  upgrade: SUBSCRIPTION_REPLIES.upgraded,
+  downgrade: SUBSCRIPTION_REPLIES.downgraded,
+  switch: SUBSCRIPTION_REPLIES.changed,
 };
 
 function purchaseRefusal(reason: 'unknown_package' | 'already_active'): HttpError {
   return reason === 'unknown_package'
-    ? fieldError('package_id', 'The selected plan does not exist.')
-    : conflict('You are already subscribed to this plan.');
+    ? fieldError('package_id', SUBSCRIPTION_REPLIES.unknownPlan)
+    : conflict(SUBSCRIPTION_REPLIES.alreadySubscribed);
 }
 
 // Operations tagged Subscriptions in openapi.yaml, keyed by operationId.
@@ -142,16 +161,15 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
         case 'remarks_required':
           throw fieldError('remarks', DOWNGRADE_REASON_MESSAGE);
         case 'amount_changed':
-          throw conflict(
-            `The amount due is now ${microToString(outcome.dueMicro, 2)} USDT. ` +
-              'Please review it and pay again; nothing was charged.',
-          );
+          throw conflict(SUBSCRIPTION_REPLIES.amountChanged(microToString(outcome.dueMicro, 2)));
         case 'insufficient_balance':
           throw new HttpError(
             422,
-            `Insufficient balance: the ${outcome.packageName} plan costs ` +
-              `${microToString(outcome.dueMicro, 2)} USDT now and your wallet holds ` +
-              `${microToString(outcome.balanceMicro, 2)} USDT. Please deposit USDT first.`,
+            SUBSCRIPTION_REPLIES.insufficientBalance(
+              outcome.packageName,
+              microToString(outcome.dueMicro, 2),
+              microToString(outcome.balanceMicro, 2),
+            ),
           );
       }
     };
@@ -175,13 +193,13 @@ export const subscriptionsHandlers: HandlerModule = (ctx) => ({
     });
     switch (outcome) {
       case 'not_found':
-        throw notFound('Subscription not found.');
+        throw notFound(SUBSCRIPTION_REPLIES.notFound);
       case 'ended':
-        throw conflict('This subscription has already ended.');
+        throw conflict(SUBSCRIPTION_REPLIES.ended);
       case 'already_canceled':
-        throw conflict('This subscription is already canceled.');
+        throw conflict(SUBSCRIPTION_REPLIES.alreadyCanceled);
       case 'canceled':
-        return done('Subscription canceled successfully') satisfies Reply<'cancelSubscription'>;
+        return done(SUBSCRIPTION_REPLIES.canceled) satisfies Reply<'cancelSubscription'>;
     }
   },
 });

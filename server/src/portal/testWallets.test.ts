@@ -4,6 +4,7 @@ import { testAppPerBlock } from '../../test/withTestApp';
 import { localBalance, recordLocalChainTransfer } from '../domain/chain/localAdapter';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
 import { provisionGasAddresses } from '../domain/payments/gasProvisioner';
+import { coded } from '../../test/expectations';
 
 // Funding a test app's operational wallet from the portal: one click tops it up on the test
 // network's local chain, never beyond the test balance, never on a live app, and never on the
@@ -66,11 +67,13 @@ describe('fundTestWallet', () => {
 
     const funded = await fund(testId);
     expect(funded.statusCode).toBe(200);
-    expect(funded.json()).toEqual({
-      status: true,
-      msg: 'Test funds sent',
-      data: { native_amount: '10', token_amount: '10000', block_number: expect.any(Number) },
-    });
+    expect(funded.json()).toEqual(
+      coded({
+        status: true,
+        msg: 'Test funds sent',
+        data: { native_amount: '10', token_amount: '10000', block_number: expect.any(Number) },
+      }),
+    );
     const balance = await t.call('fetchBalance', {
       headers,
       params: { paymentMethodId: 'pm_usdt_bsc_test', gasAddress: gas, appDataId: testId },

@@ -6,10 +6,19 @@ import { subscriptionDueMicro } from '../domain/billing/subscriptions';
 import { requireUser } from '../http/requestContext';
 import type { HandlerModule, Reply, Schemas } from '../http/operationTypes';
 import { NEW_DEPOSIT_FOUND } from '../../../src/shared/money';
+import { codedMessages } from '../domain/messageCodes';
+
+/** What the wallet's Check Balance answers. */
+const WALLET_REPLIES = codedMessages('walletReplies', {
+  newDeposit: NEW_DEPOSIT_FOUND,
+  waiting: (confirmations: string) =>
+    `Your deposit is waiting for ${confirmations} block confirmations.`,
+  noNewDeposit: 'No new deposit found',
+} as const);
 
 /** The deposit network shown with the address (the client labels it Binance smart chain). */
 export const DEPOSIT_NETWORK = 'BEP20';
-export const NEW_DEPOSIT_MESSAGE = NEW_DEPOSIT_FOUND;
+export const NEW_DEPOSIT_MESSAGE = WALLET_REPLIES.newDeposit;
 
 // Operations tagged Wallet in openapi.yaml, keyed by operationId. Shape of an entry (request
 // and reply typed by the operationId, see handlers/types.ts):
@@ -73,8 +82,8 @@ export const walletHandlers: HandlerModule = (ctx) => {
         msg: isNew
           ? NEW_DEPOSIT_MESSAGE
           : found.pending > 0
-            ? `Your deposit is waiting for ${chain.confirmations} block confirmations.`
-            : 'No new deposit found',
+            ? WALLET_REPLIES.waiting(String(chain.confirmations))
+            : WALLET_REPLIES.noNewDeposit,
       } satisfies Reply<'syncBalance'>;
     },
   };

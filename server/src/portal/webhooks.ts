@@ -16,6 +16,19 @@ import { HttpError } from '../http/errors';
 import { requireUser } from '../http/requestContext';
 import { done } from './replies';
 import type { HandlerModule, Reply, Schemas } from '../http/operationTypes';
+import { codedMessages } from '../domain/messageCodes';
+
+/** What the webhook settings' actions answer; a delivery's outcome has its status or error. */
+const WEBHOOK_REPLIES = codedMessages('webhookReplies', {
+  secretShown: 'Copy the signing secret now; it will not be shown again.',
+  switchedOn: 'Webhook switched on',
+  testDelivered: (status: string) => `Test event delivered (HTTP ${status})`,
+  testRetrying: (why: string) => `Test event not delivered (${why}); it will be retried`,
+  testFailed: (why: string) => `Test event failed (${why})`,
+  redeliveryDelivered: (status: string) => `Redelivery delivered (HTTP ${status})`,
+  redeliveryRetrying: (why: string) => `Redelivery not delivered (${why}); it will be retried`,
+  redeliveryFailed: (why: string) => `Redelivery failed (${why})`,
+} as const);
 
 function deliveryView(d: DeliveryDetails): Schemas['WebhookDelivery'] {
   return {
@@ -48,13 +61,18 @@ function tooMany(reply: FastifyReply) {
 }
 
 /** The toast after a test event or a Redeliver: what the endpoint did with the first POST. */
-function outcomeMessage(what: string, d: DeliveryDetails): string {
+function outcomeMessage(what: 'test' | 'redelivery', d: DeliveryDetails): string {
+  const m = WEBHOOK_REPLIES;
   const last = d.attemptsMade.at(-1);
-  if (d.status === 'delivered') return `${what} delivered (HTTP ${last?.statusCode ?? 200})`;
+  if (d.status === 'delivered') {
+    const status = String(last?.statusCode ?? 200);
+    return what === 'test' ? m.testDelivered(status) : m.redeliveryDelivered(status);
+  }
   const why = last?.statusCode ? `HTTP ${last.statusCode}` : (last?.error ?? d.lastError ?? '');
-  return d.status === 'retrying'
-    ? `${what} not delivered (${why}); it will be retried`
-    : `${what} failed (${why})`;
+  if (d.status === 'retrying') {
+    return what === 'test' ? m.testRetrying(why) : m.redeliveryRetrying(why);
+  }
+  return what === 'test' ? m.testFailed(why) : m.redeliveryFailed(why);
 }
 
 // Operations tagged Webhooks in openapi.yaml, keyed by operationId.
@@ -86,7 +104,7 @@ export const webhooksHandlers: HandlerModule = (ctx) => {
         ctx.clock(),
         clientOf(request),
       );
-      return done('Copy the signing secret now; it will not be shown again.', {
+      return done(WEBHOOK_REPLIES.secretShown, {
         secret,
       }) satisfies Reply<'rotateWebhookSecret'>;
     },
@@ -94,13 +112,13 @@ export const webhooksHandlers: HandlerModule = (ctx) => {
     async switchWebhookOn(request) {
       const user = requireUser(request);
       await switchWebhookOn(ctx.db, user.id, request.params.id);
-      return done('Webhook switched on') satisfies Reply<'switchWebhookOn'>;
+      return done(WEBHOOK_REPLIES.switchedOn) satisfies Reply<'switchWebhookOn'>;
     },
 
     async sendTestWebhook(request, reply) {
       const user = requireUser(request);
       const d = await sendTestEvent(deps, user.id, request.params.id).catch(tooMany(reply));
-      return done(outcomeMessage('Test event', d), {
+      return done(outcomeMessage('test', d), {
         data: deliveryView(d),
       }) satisfies Reply<'sendTestWebhook'>;
     },
@@ -114,7 +132,7 @@ export const webhooksHandlers: HandlerModule = (ctx) => {
     async redeliverWebhook(request, reply) {
       const user = requireUser(request);
       const d = await redeliver(deps, user.id, request.params.id).catch(tooMany(reply));
-      return done(outcomeMessage('Redelivery', d), {
+      return done(outcomeMessage('redelivery', d), {
         data: deliveryView(d),
       }) satisfies Reply<'redeliverWebhook'>;
     },

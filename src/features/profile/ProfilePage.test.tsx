@@ -1,9 +1,10 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { makeProfile } from '../../../test/factories/auth';
 import { fail, ok, on } from '../../../test/msw/contract';
 import { refuse, server } from '../../../test/msw/server';
 import { renderRoute, SIGNED_IN } from '../../../test/renderWithProviders';
+import { changeLanguage } from '../../i18n/language';
 
 // Rendering the lazy routes is slow on a shared machine.
 jest.setTimeout(15_000);
@@ -69,6 +70,29 @@ test('the pencil uploads a new avatar; the header shows it at once', async () =>
   expect(
     screen.getAllByRole('img', { name: "Demo Merchant's profile picture" }).length,
   ).toBeGreaterThanOrEqual(2);
+});
+
+test("in French, the server's coded answer is toasted in French", async () => {
+  server.use(
+    on('changePicture', () =>
+      ok('changePicture', {
+        status: true,
+        msg: 'Profile picture updated successfully',
+        codes: { msg: { code: 'profile.pictureUpdated' } },
+        avatar: 'fresh0123456789abcdef0123456789ab.png',
+      }),
+    ),
+  );
+  const { user } = await renderProfile();
+  const picker = screen.getByLabelText('Profile picture file');
+  await act(() => changeLanguage('fr'));
+  try {
+    await user.upload(picker, new File([new Uint8Array(64)], 'me.png', { type: 'image/png' }));
+    expect(await screen.findByText('Photo de profil mise à jour avec succès')).toBeInTheDocument();
+    expect(screen.queryByText('Profile picture updated successfully')).toBeNull();
+  } finally {
+    await act(() => changeLanguage('en'));
+  }
 });
 
 test('a picture the picker refuses never reaches the server', async () => {

@@ -12,6 +12,7 @@ import { exportCsv, latestVersion, planExport } from '../exports/stream';
 import { newId } from '../ids';
 import { recordAccountEvent } from './events';
 import { kycStatusWord, uploadStatusWord } from './kyc';
+import { codedMessages } from '../messageCodes';
 
 // The settings panel's Download: one ZIP of the whole account. Asking queues a job (one
 // preparing archive per account at most); the job streams every export kind's CSV (the same
@@ -29,7 +30,7 @@ const LINK_PREFIX = 'arc_';
 /** Attempts of the job before the archive is marked failed. */
 export const ARCHIVE_ATTEMPTS = 3;
 
-export const ARCHIVE_MESSAGES = {
+export const ARCHIVE_MESSAGES = codedMessages('archive', {
   preparing:
     'Your archive is being prepared. It will appear in your notifications when it is ready.',
   notReady: 'This archive is still being prepared: it will appear in your notifications.',
@@ -39,7 +40,7 @@ export const ARCHIVE_MESSAGES = {
   missing: 'This archive is no longer stored: use Download again for a new one.',
   linkInvalid: 'This download link is not valid: open the notification again.',
   linkExpired: 'This download link has expired: open the notification again.',
-} as const;
+} as const);
 
 type ArchiveView = components['schemas']['AccountArchive'];
 type ArchiveRow = AccountArchivesTable;

@@ -11,6 +11,7 @@ import {
   INDIA,
   KYC_MESSAGES,
 } from '../../../../src/shared/kyc';
+import { codedMessages } from '../messageCodes';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 type Schemas = components['schemas'];
@@ -18,7 +19,7 @@ type Schemas = components['schemas'];
 // Identity verification: the personal section, the document
 // uploads and the account's status_kyc derived from both.
 
-export const KYC_MSG = {
+export const KYC_MSG = codedMessages('kyc', {
   locked: 'Your personal information is already verified and can no longer be changed.',
   nameRequired: KYC_MESSAGES.name,
   nameLetters: 'Name may only contain letters and spaces',
@@ -41,7 +42,7 @@ export const KYC_MSG = {
   photoRequired: KYC_MESSAGES.photo,
   backRequired: KYC_MESSAGES.back,
   uploaded: 'Document uploaded successfully',
-} as const;
+} as const);
 
 // ------------------------------------------------------------------------- personal section
 

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { lockForTransaction } from '../../db/locks';
 import { brakeAddress } from '../clientAddress';
 import { newId } from '../ids';
+import { waitMessage, waitMinutesMessage } from '../waitMessages';
 
 // Brute-force brakes on the sign-in steps, all from LoginGuardConfig:
 // - throttles: at most N failed steps per (client address, account) and a much larger number
@@ -310,14 +311,9 @@ export async function clearAddress(db: Db, ip: string): Promise<string> {
 /** The user-facing text for a locked account (also what the lock's failure answers). */
 export function lockedMessage(until: Date, now: Date): string {
   const minutes = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 60_000));
-  return `This account is locked after too many failed sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+  return waitMinutesMessage('signInLocked', minutes);
 }
 
 export function throttledMessage(retryAfterSeconds: number): string {
-  const minutes = Math.ceil(retryAfterSeconds / 60);
-  const wait =
-    retryAfterSeconds < 60
-      ? `${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`
-      : `${minutes} minute${minutes === 1 ? '' : 's'}`;
-  return `Too many failed sign-in attempts. Please try again in ${wait}.`;
+  return waitMessage('signInThrottled', retryAfterSeconds);
 }

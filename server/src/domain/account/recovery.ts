@@ -5,7 +5,10 @@ import { FailureWindow, clearLock } from './lockout';
 import { issueOtp, matchingOtp, OTP_SHAPE } from './otp';
 import { hashSecret, verifySecret } from './passwords';
 import { revokeUserSessions } from './sessions';
-import { systemClock, waitText, type Clock } from '../time';
+import { systemClock, type Clock } from '../time';
+import { codedMessages } from '../messageCodes';
+import { waitMessage } from '../waitMessages';
+import { SECOND_FACTOR } from './auth';
 
 // Password recovery: an e-mailed 8-digit code (kept in otp_codes under its own purpose, as a
 // keyed hash), valid 15 minutes, single use, only the newest one counts; the new password also
@@ -34,14 +37,15 @@ export const RECOVERY_LIMITS = {
 } as const;
 
 export const RECOVERY_MESSAGES = {
-  requested: `If an account matches, we have e-mailed it a reset code. It is valid for ${RESET_CODE_TTL_MINUTES} minutes.`,
-  reset: 'Your password has been reset. Please sign in with your new password.',
-  wrongCode: 'The reset code is incorrect or has expired.',
-  wrongPin: 'The 4 Digit Pin is incorrect.',
-  tooManyRequests: (seconds: number) =>
-    `Too many reset requests. Please try again in ${waitText(seconds)}.`,
-  tooManyAttempts: (seconds: number) =>
-    `Too many failed attempts. Please try again in ${waitText(seconds)}.`,
+  ...codedMessages('recovery', {
+    requested: `If an account matches, we have e-mailed it a reset code. It is valid for ${RESET_CODE_TTL_MINUTES} minutes.`,
+    reset: 'Your password has been reset. Please sign in with your new password.',
+    wrongCode: 'The reset code is incorrect or has expired.',
+  }),
+  /** The sign-in's own words (and code) for a wrong pin. */
+  wrongPin: SECOND_FACTOR.mpin.wrong,
+  tooManyRequests: (seconds: number) => waitMessage('resetRequests', seconds),
+  tooManyAttempts: (seconds: number) => waitMessage('failedAttempts', seconds),
 } as const;
 
 const normalName = (name: string) => name.trim().toLowerCase();

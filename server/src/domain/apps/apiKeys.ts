@@ -8,6 +8,7 @@ import { base32, newId } from '../ids';
 
 type ApiKey = components['schemas']['ApiKey'];
 import { ABILITY_TITLES, APP_MESSAGES, type AbilityId } from '../../../../src/shared/apps';
+import { codedMessages } from '../messageCodes';
 
 // API keys of merchant apps. The plaintext is shown once (generate-apikey's answer); the database
 // keeps only its sha256 and a short prefix, enough for the gateway API to look a presented key
@@ -23,11 +24,11 @@ export const TOKEN_PERMISSIONS = (Object.keys(ABILITY_TITLES) as AbilityId[]).ma
   value,
 }));
 
-const KEY_MSG = {
+const KEY_MSG = codedMessages('apiKey', {
   nameRequired: APP_MESSAGES.keyNameRequired,
   minOnePermission: APP_MESSAGES.minOnePermission,
   unknownPermission: (value: string) => `'${value}' is not an available permission.`,
-} as const;
+} as const);
 
 /**
  * Recognisable in logs and by secret scanners, like `sk_live_` and `sk_test_` keys elsewhere: a

@@ -13,20 +13,33 @@ import type { RequestSigner } from '../../signer/client/requestMac';
 import { NO_PLAN } from '../../signer/client/requestMac';
 import { queuePlanRegistration, queueWhitelistRegistration } from './signerRegistration';
 import { normaliseWhitelist } from './whitelist';
+import { codedMessages } from '../messageCodes';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 type Schemas = components['schemas'];
 type App = Schemas['App'];
 
-const APP_MSG = {
+const APP_MESSAGES_CODED = codedMessages('app', {
   appNameRequired: APP_MESSAGES.appNameRequired,
   projectUrlRequired: APP_MESSAGES.projectUrlRequired,
   invalidUrl: APP_MESSAGES.invalidUrl,
-  appLimit: (limit: number, subscribed: boolean) =>
-    subscribed
-      ? `Your package allows ${limit} app${limit === 1 ? '' : 's'}. Upgrade your subscription to create more.`
-      : `Without a subscription you can create ${limit} app${limit === 1 ? '' : 's'}. Subscribe to a package to create more.`,
+  packageAppLimitOne: 'Your package allows 1 app. Upgrade your subscription to create more.',
+  packageAppLimit: (limit: string) =>
+    `Your package allows ${limit} apps. Upgrade your subscription to create more.`,
+  freeAppLimitOne:
+    'Without a subscription you can create 1 app. Subscribe to a package to create more.',
+  freeAppLimit: (limit: string) =>
+    `Without a subscription you can create ${limit} apps. Subscribe to a package to create more.`,
   readyNeedsMethod: 'Add a payment method before marking the app Ready.',
+} as const);
+
+const APP_MSG = {
+  ...APP_MESSAGES_CODED,
+  appLimit: (limit: number, subscribed: boolean) => {
+    const m = APP_MESSAGES_CODED;
+    if (subscribed) return limit === 1 ? m.packageAppLimitOne : m.packageAppLimit(String(limit));
+    return limit === 1 ? m.freeAppLimitOne : m.freeAppLimit(String(limit));
+  },
 } as const;
 
 /** True for an absolute http(s) URL with a host (the server-side form of 'Please Enter Valid URl'). */

@@ -13,6 +13,11 @@ import { newId } from '../ids';
 import type { RequestSigner } from '../../signer/client/requestMac';
 import { ownedApp, holdEnd } from './apps';
 import { queuePayoutRegistration } from './signerRegistration';
+import { codedMessages } from '../messageCodes';
+
+const METHOD_MSG = codedMessages('paymentMethod', {
+  inUse: 'This payment method is already in use in this app.',
+} as const);
 
 type Schemas = components['schemas'];
 
@@ -82,7 +87,7 @@ export async function usePaymentMethod(
       .onConflict((oc) => oc.columns(['app_id', 'payment_method_id']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
-      throw new ConflictError('This payment method is already in use in this app.');
+      throw new ConflictError(METHOD_MSG.inUse);
     }
     await queuePayoutRegistration(trx, sign, {
       appId: app.id,

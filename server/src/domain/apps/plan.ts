@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema';
 import { ForbiddenError } from '../errors';
 import { currentSubscription } from '../billing/subscriptions';
 import { CREDITED_STATUSES, PLAN_SEND_STATUSES } from './usage';
+import { codedMessages } from '../messageCodes';
 
 // The plan: credited deposits (a settled invoice once, whatever the methods it was paid in) and
 // withdrawals are the package's transactions, counted from the daily totals (usage.ts) over the
@@ -141,29 +142,41 @@ export class PlanLimitError extends ForbiddenError {
 /** What a refusal keeps working, after its sentence. */
 const STILL_CREDITED = 'deposits to existing addresses are still credited.';
 
-const PLAN_MSG = {
-  noPackage: {
-    account:
-      'The merchant has no active package: subscribe to a package to create deposit accounts. Deposits to existing addresses are still credited.',
-    withdrawal:
-      'The merchant has no active package: subscribe to a package to request withdrawals. Deposits to existing addresses are still credited.',
-    invoice:
-      'The merchant has no active package: subscribe to a package to create invoices. Deposits to existing addresses are still credited.',
-  },
-  tnxLimit: (name: string, limit: number, what: string) =>
-    `The ${name} package's transaction limit (tnx_limit ${limit}) is used up: ${limit} transactions (credited deposits and withdrawals) this subscription. Upgrade the package to ${what}; ${STILL_CREDITED}`,
-  dailyLimit: (name: string, limit: number) =>
+/** A package's name and a limit are values; what the refusal stops is part of its code. */
+const tnxLimit = (name: string, limit: string, what: string) =>
+  `The ${name} package's transaction limit (tnx_limit ${limit}) is used up: ${limit} transactions (credited deposits and withdrawals) this subscription. Upgrade the package to ${what}; ${STILL_CREDITED}`;
+
+const PLAN_MESSAGES = codedMessages('plan', {
+  noPackageAccount:
+    'The merchant has no active package: subscribe to a package to create deposit accounts. Deposits to existing addresses are still credited.',
+  noPackageWithdrawal:
+    'The merchant has no active package: subscribe to a package to request withdrawals. Deposits to existing addresses are still credited.',
+  noPackageInvoice:
+    'The merchant has no active package: subscribe to a package to create invoices. Deposits to existing addresses are still credited.',
+  tnxLimitAccount: (name: string, limit: string) =>
+    tnxLimit(name, limit, 'create deposit accounts'),
+  tnxLimitWithdrawal: (name: string, limit: string) => tnxLimit(name, limit, 'request withdrawals'),
+  tnxLimitInvoice: (name: string, limit: string) => tnxLimit(name, limit, 'create invoices'),
+  dailyLimit: (name: string, limit: string) =>
     `The ${name} package's daily transaction limit (daily_tnx_limit ${limit}) is used up for today (UTC). Try again tomorrow or upgrade the package; ${STILL_CREDITED}`,
-} as const;
+} as const);
 
 /** What a plan refusal is about: a new deposit account, a withdrawal, or a new invoice. */
 type PlanPurpose = 'account' | 'withdrawal' | 'invoice';
 
-const PURPOSE_TEXT: Record<PlanPurpose, string> = {
-  account: 'create deposit accounts',
-  withdrawal: 'request withdrawals',
-  invoice: 'create invoices',
-};
+const PLAN_MSG = {
+  noPackage: {
+    account: PLAN_MESSAGES.noPackageAccount,
+    withdrawal: PLAN_MESSAGES.noPackageWithdrawal,
+    invoice: PLAN_MESSAGES.noPackageInvoice,
+  },
+  tnxLimit: {
+    account: PLAN_MESSAGES.tnxLimitAccount,
+    withdrawal: PLAN_MESSAGES.tnxLimitWithdrawal,
+    invoice: PLAN_MESSAGES.tnxLimitInvoice,
+  },
+  dailyLimit: PLAN_MESSAGES.dailyLimit,
+} as const;
 
 export function startOfUtcDay(now: Date): string {
   return new Date(
@@ -200,13 +213,13 @@ export async function refuseOverPlan(
   if ((counts.used ?? 0) >= plan.tnx_limit) {
     throw new PlanLimitError(
       'tnx_limit',
-      PLAN_MSG.tnxLimit(plan.package_name, plan.tnx_limit, PURPOSE_TEXT[purpose]),
+      PLAN_MSG.tnxLimit[purpose](plan.package_name, String(plan.tnx_limit)),
     );
   }
   if ((counts.today ?? 0) >= plan.daily_tnx_limit) {
     throw new PlanLimitError(
       'daily_tnx_limit',
-      PLAN_MSG.dailyLimit(plan.package_name, plan.daily_tnx_limit),
+      PLAN_MSG.dailyLimit(plan.package_name, String(plan.daily_tnx_limit)),
     );
   }
 }

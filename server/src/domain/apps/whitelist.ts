@@ -1,11 +1,12 @@
 import { isIP } from 'node:net';
+import { codedMessages } from '../messageCodes';
 
 // An app's IP whitelist: entries in canonical form (CIDR host bits cleared), IPv4 and IPv6.
 
-const WHITELIST_MSG = {
+const WHITELIST_MSG = codedMessages('whitelist', {
   invalidIp: (entry: string) => `'${entry}' is not a valid IP address or CIDR range.`,
   tooManyIps: `The IP whitelist may hold at most 100 entries.`,
-} as const;
+} as const);
 
 const MAX_WHITELIST_ENTRIES = 100;
 

@@ -2,19 +2,20 @@ import { createHash } from 'node:crypto';
 import { getAddress, isAddress } from 'viem';
 import type { NetworkType } from '../../db/schema';
 import { APP_MESSAGES } from '../../../../src/shared/apps';
+import { codedMessages } from '../messageCodes';
 
 // Payout and operational wallet addresses per network type:
 // EVM 40 hex characters with an optional 0x (mixed case must carry a valid EIP-55 checksum),
 // Tron T + 33 base58 characters that decode to 21 bytes starting 0x41 plus a 4-byte
 // double-sha256 checksum.
 
-export const ADDRESS_MSG = {
+export const ADDRESS_MSG = codedMessages('address', {
   required: APP_MESSAGES.payoutRequired,
   invalid: APP_MESSAGES.invalidAddress,
   zeroPayout: 'The payout address is the zero address: payouts sent there are lost.',
   tokenContractPayout: (code: string) =>
     `The payout address is ${code}'s own token contract: tokens sent there are lost.`,
-} as const;
+} as const);
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const TRON_PREFIX = 0x41;

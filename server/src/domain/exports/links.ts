@@ -3,6 +3,7 @@ import type { Db } from '../../db/connection';
 import { ownedApp } from '../apps/apps';
 import { fieldInvalid, ForbiddenError } from '../errors';
 import { planExport, type ExportPlan } from './stream';
+import { codedMessages } from '../messageCodes';
 
 // A download link of an export: the portal's session is a bearer token, which a browser's
 // download cannot send, so a request with the session checks what is asked and answers a link
@@ -12,12 +13,12 @@ import { planExport, type ExportPlan } from './stream';
 export const EXPORT_LINK_SECONDS = 60;
 const PREFIX = 'exp_';
 
-export const EXPORT_LINK_MESSAGES = {
+export const EXPORT_LINK_MESSAGES = codedMessages('exportLink', {
   expired: 'This download link has expired: download the list again.',
   invalid: 'This download link is not valid: download the list again.',
   appRequired: 'Say which app the list is of.',
   noApp: "This list is the account's own: it takes no app.",
-} as const;
+} as const);
 
 /** What a link downloads, and for whom. */
 interface LinkClaims {

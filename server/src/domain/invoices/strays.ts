@@ -6,6 +6,12 @@ import type { RateBook } from '../rates/rates';
 import { ACCEPTS_PAYMENTS_IN } from '../../../../src/shared/invoices';
 import { InvoiceStateRefusal } from './stateMachine';
 import { advanceInvoice, getInvoice, lockInvoice } from './invoices';
+import { codedMessages } from '../messageCodes';
+
+const STRAY_MSG = codedMessages('strayPayment', {
+  counted: 'This payment already counts toward the invoice.',
+  reorged: 'A reorg took this payment off the chain: there is nothing to accept.',
+} as const);
 
 // A payment the invoice did not offer (payments.ts records it flagged wrong_network or
 // wrong_asset, worth nothing) counts once the merchant accepts it. It is valued at the rate the
@@ -46,10 +52,10 @@ async function acceptance(db: Executor, appId: string, invoiceId: string, paymen
     .executeTakeFirst();
   if (!row) throw new NotFoundError(`No payment ${paymentId} to invoice ${invoiceId}.`);
   if (row.flag === null || row.accepted_at !== null) {
-    throw new ConflictError('This payment already counts toward the invoice.');
+    throw new ConflictError(STRAY_MSG.counted);
   }
   if (row.status === 'removed') {
-    throw new ConflictError('A reorg took this payment off the chain: there is nothing to accept.');
+    throw new ConflictError(STRAY_MSG.reorged);
   }
   if (!(ACCEPTS_PAYMENTS_IN as readonly string[]).includes(row.invoice_status)) {
     throw new InvoiceStateRefusal(

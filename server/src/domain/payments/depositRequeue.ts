@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connection';
 import { ConflictError, NotFoundError } from '../errors';
+import { codedMessages } from '../messageCodes';
 
 // Transaction state rules: which statuses a deposit can be moved from, and to (a withdrawal's
 // Cancel and Reinitiate are domain/payments/withdrawals.ts's: they hold reservations).
@@ -12,9 +13,9 @@ import { ConflictError, NotFoundError } from '../errors';
 const DEPOSIT_REQUEUE = { from: [5], to: 2 } as const;
 const FAILED_AFTER_CREDIT = ['gas_failed', 'sweep_failed'];
 
-const STATE_MSG = {
+const STATE_MSG = codedMessages('depositRequeue', {
   depositNotFailed: 'Only a Failed deposit can be re-initiated.',
-} as const;
+} as const);
 
 /** Re-initiates a Failed deposit; the status guard in the update makes it race-free. */
 export async function requeueDeposit(db: Db, userId: string, id: string): Promise<void> {

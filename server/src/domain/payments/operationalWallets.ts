@@ -4,6 +4,7 @@ import { ChainUnavailableError } from '../chain/adapter';
 import { ChainNotServedError, type GasBalanceReader, type Units } from '../chain/balances';
 import { specNativeName } from '../chain/specChains';
 import { unitsToDecimal } from '../money';
+import { codedMessages } from '../messageCodes';
 
 // The app's operational wallets (one per method it has enabled, made by gasProvisioner.ts), with
 // what each holds now, exact: what the gateway's GET /operational-wallets answers, read as the
@@ -24,11 +25,11 @@ export interface OperationalWallet {
   unavailableReason: string | null;
 }
 
-export const WALLET_MSG = {
+export const WALLET_MSG = codedMessages('operationalWallet', {
   notReady: 'The operational wallet is still being created: try again in a few seconds.',
   unreachable: (network: string) =>
     `Balances on ${network} could not be read now: the chain's node did not answer. Try again later.`,
-} as const;
+} as const);
 
 const exact = (units: Units | null) =>
   units === null ? null : unitsToDecimal(units.raw, units.decimals);

@@ -21,6 +21,7 @@ import { chainAmountToMicro, microToChainAmount, storedMicro, unitsToDecimal } f
 import { emitWithdrawalEvent } from '../webhooks/events';
 import { getWithdrawal, withdrawalOf, withdrawalRows, type Withdrawal } from './withdrawalReads';
 import { followSend } from '../refunds/sendStatus';
+import { codedMessages } from '../messageCodes';
 
 // Withdrawals (send_transactions): the gateway reserves and queues them; the signer, a process
 // apart that holds the keys, signs, broadcasts and follows them. The statuses, as the spec
@@ -76,7 +77,7 @@ const GAS_RESERVE: Readonly<Record<number, bigint>> = {
   ),
 };
 
-export const WITHDRAWAL_MSG = {
+export const WITHDRAWAL_MSG = codedMessages('withdrawal', {
   notEnabled: (code: string) => `The app has not enabled ${code}.`,
   switchedOff: (code: string) =>
     `Withdrawals of ${code} are switched off for this app (its For Withdraw switch in the portal).`,
@@ -85,7 +86,7 @@ export const WITHDRAWAL_MSG = {
   address: (network: string) =>
     `Not a valid ${network} address: check it (EVM: 0x and 40 hex digits, a mixed-case address must carry its EIP-55 checksum; Tron: base58check, T…).`,
   zero: 'The amount is zero: withdraw more than 0.',
-  decimals: (code: string, decimals: number) =>
+  decimals: (code: string, decimals: number | string) =>
     `${code} has ${decimals} decimals: the amount has more.`,
   zeroAddress: 'to_address is the zero address: coins and tokens sent there are lost.',
   tokenContract: (code: string) =>
@@ -107,7 +108,7 @@ export const WITHDRAWAL_MSG = {
   signed: 'This withdrawal’s transaction is signed and may still be mined: it cannot be cancelled.',
   broadcast:
     'This withdrawal was broadcast and may still be mined: it cannot be re-initiated until it fails on chain.',
-} as const;
+} as const);
 
 /** The fee reserve of a payment out on `chainId`; undefined where the gateway sends none. */
 export function gasReserve(chainId: number): bigint | undefined {

@@ -11,6 +11,7 @@ import { emitRefundEvent } from '../webhooks/events';
 import { fundRefund } from './funding';
 import { claimTokenHash, destination } from './refunds';
 import { refundRows, refundView, type Refund, type RefundRow } from './views';
+import { codedMessages } from '../messageCodes';
 
 // The shopper's side of a claim link (`/refund/<token>`): what the page shows of the refund,
 // and the claim itself. The token is the only key (192 random bits, found by its SHA-256), so
@@ -61,12 +62,12 @@ export interface RefundClaim {
 /** Why a claim is refused by the refund's state. */
 export type ClaimConflict = 'claimed' | 'expired' | 'cancelled';
 
-export const CLAIM_MSG = {
+export const CLAIM_MSG = codedMessages('claim', {
   notFound: 'No refund has this claim link.',
   claimed: 'This refund was claimed already: the address it is paid to cannot be changed.',
   expired: 'This claim link has expired: ask the merchant for a new refund link.',
   cancelled: 'The merchant cancelled this refund: it can no longer be claimed.',
-} as const;
+} as const);
 
 /** A claim refused by the refund's state: already claimed, expired or cancelled. */
 export class ClaimConflictError extends ConflictError {

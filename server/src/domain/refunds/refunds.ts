@@ -27,6 +27,7 @@ import type { RateBook } from '../rates/rates';
 import { emitRefundEvent } from '../webhooks/events';
 import { fundRefund } from './funding';
 import { refundRow, refundRows, refundView, sealClaimUrl, type Refund } from './views';
+import { codedMessages } from '../messageCodes';
 
 // Refunds: money an app gives back on one of its invoices, in one method the invoice was paid
 // in, from the app's operational wallet of that method.
@@ -56,35 +57,37 @@ const RELEASED: readonly RefundStatus[] = ['cancelled', 'expired'];
 const REFUNDABLE = ['settled', 'expired', 'invalid'] as const;
 
 export const REFUND_MSG = {
-  invoiceState: (status: string) =>
-    `The invoice is ${status}: refund it once it is settled, expired or invalid, when its payments are final.`,
-  nothingPaid: 'Nothing confirmed was paid on this invoice: there is nothing to refund.',
-  notPaidIn: (code: string, paid: string) =>
-    `The invoice was not paid in ${code}: it was paid in ${paid}.`,
-  whichMethod: (paid: string) =>
-    `The invoice was paid in ${paid}: name the method to refund in (method).`,
-  notOverpaid: 'The invoice was not overpaid: refund it in full or a custom amount.',
-  overpaidIn: (code: string) => `The invoice was overpaid in ${code}: refund in that method.`,
-  overpaidDone: 'The overpaid part was refunded already.',
-  allRefunded: (code: string) => `Everything paid in ${code} was refunded already.`,
-  noLockedRate: (asset: string, currency: string) =>
-    `The invoice locked no rate for ${asset}: refund an amount in ${asset}, or in ${currency} at the current rate (rate current).`,
-  amountRequired: 'amount is required with amount_kind custom, like "10.00".',
-  amountOnlyCustom: 'amount and currency are taken with amount_kind custom only.',
-  currency: (invoiceCurrency: string, asset: string) =>
-    `currency must be the invoice's currency (${invoiceCurrency}) or the token (${asset}).`,
-  decimals: (currency: string, places: number) =>
-    `${currency} has ${places} decimals: the amount has more.`,
-  zero: (asset: string) => `The amount is less than the smallest unit of ${asset}: refund more.`,
-  overCap: (left: string, asset: string, code: string, asked: string) =>
-    `At most ${left} ${asset} can be refunded in ${code}, what was paid less what was refunded already; ${asked} ${asset} was asked.`,
-  invoiceAddress:
-    "address is the invoice's own address: the refund would be paid to the gateway, not the shopper.",
-  notCancellable: (status: string) =>
-    `The refund is ${status}: only a refund pending its claim, awaiting funds, queued or failed can be cancelled.`,
-  signed: 'The refund’s transaction is signed and may be mined: it can no longer be cancelled.',
-  notFailed: (status: string) =>
-    `The refund is ${status}: only a failed refund can be re-initiated.`,
+  ...codedMessages('refund', {
+    invoiceState: (status: string) =>
+      `The invoice is ${status}: refund it once it is settled, expired or invalid, when its payments are final.`,
+    nothingPaid: 'Nothing confirmed was paid on this invoice: there is nothing to refund.',
+    notPaidIn: (code: string, paid: string) =>
+      `The invoice was not paid in ${code}: it was paid in ${paid}.`,
+    whichMethod: (paid: string) =>
+      `The invoice was paid in ${paid}: name the method to refund in (method).`,
+    notOverpaid: 'The invoice was not overpaid: refund it in full or a custom amount.',
+    overpaidIn: (code: string) => `The invoice was overpaid in ${code}: refund in that method.`,
+    overpaidDone: 'The overpaid part was refunded already.',
+    allRefunded: (code: string) => `Everything paid in ${code} was refunded already.`,
+    noLockedRate: (asset: string, currency: string) =>
+      `The invoice locked no rate for ${asset}: refund an amount in ${asset}, or in ${currency} at the current rate (rate current).`,
+    amountRequired: 'amount is required with amount_kind custom, like "10.00".',
+    amountOnlyCustom: 'amount and currency are taken with amount_kind custom only.',
+    currency: (invoiceCurrency: string, asset: string) =>
+      `currency must be the invoice's currency (${invoiceCurrency}) or the token (${asset}).`,
+    zero: (asset: string) => `The amount is less than the smallest unit of ${asset}: refund more.`,
+    overCap: (left: string, asset: string, code: string, asked: string) =>
+      `At most ${left} ${asset} can be refunded in ${code}, what was paid less what was refunded already; ${asked} ${asset} was asked.`,
+    invoiceAddress:
+      "address is the invoice's own address: the refund would be paid to the gateway, not the shopper.",
+    notCancellable: (status: string) =>
+      `The refund is ${status}: only a refund pending its claim, awaiting funds, queued or failed can be cancelled.`,
+    signed: 'The refund’s transaction is signed and may be mined: it can no longer be cancelled.',
+    notFailed: (status: string) =>
+      `The refund is ${status}: only a failed refund can be re-initiated.`,
+  } as const),
+  /** A withdrawal's words (and code): the same refusal. */
+  decimals: WITHDRAWAL_MSG.decimals,
 } as const;
 
 /** What a refund asks, enough to check and price it (its preview takes no more). */

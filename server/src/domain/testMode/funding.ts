@@ -7,6 +7,7 @@ import { specNativeDecimals, specNativeName, type SpecChainId } from '../chain/s
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors';
 import { unitsToDecimal } from '../money';
 import type { LocalChains } from '../payments/testDeposits';
+import { codedMessages } from '../messageCodes';
 
 // Test mode's faucet, one click away: a test app's operational wallet is topped up on its test
 // network's local chain, so test withdrawals and refunds run through the real signer with the
@@ -17,14 +18,14 @@ import type { LocalChains } from '../payments/testDeposits';
 export const TEST_WALLET_TOKENS = 10_000;
 export const TEST_WALLET_COINS = 10;
 
-export const FUNDING_MSG = {
+export const FUNDING_MSG = codedMessages('funding', {
   liveApp: 'Operational wallets are funded in test mode only: real money is never minted.',
   noWallet: 'The operational wallet is still being created: try again in a moment.',
   publicTestnet: (network: string) =>
     `${network} runs on a public test network here: fund the wallet from its faucet.`,
   full: (holdings: string) => `The operational wallet already holds the test funds: ${holdings}.`,
   sent: 'Test funds sent',
-} as const;
+} as const);
 
 export interface Funded {
   nativeAmount: string;

@@ -15,6 +15,7 @@ import { loadInvoices } from '../invoices/invoices';
 import { watcherKind } from '../payments/deposits';
 import { runNow } from '../../jobs/queue';
 import { claimRequests } from '../rateLimits';
+import { codedMessages } from '../messageCodes';
 
 // Test mode's payer: one call makes a scenario's transfers on the local chain of a test network,
 // and the watcher, the invoice state machine and the webhooks take them from there exactly as
@@ -26,15 +27,18 @@ export type Scenario = (typeof SCENARIOS)[number];
 /** What an account (no price) can be paid with: an amount, on its own network or another. */
 const ACCOUNT_SCENARIOS: readonly Scenario[] = ['full', 'wrong_network'];
 
-export const SIMULATION_MSG = {
+/** Simulated payments (or confirmations) one invoice takes a minute from its checkout or the portal. */
+export const INVOICE_SIMULATION_LIMIT = 30;
+
+const SIMULATION_MESSAGES = codedMessages('simulation', {
   liveApp: 'Payments are simulated in test mode only: use a test key (csl_test_…).',
   target: 'Send invoice_id or address, not both.',
   noTarget: 'Send the invoice_id or the address to pay.',
   accountScenario:
     'An account has no price: simulate full or wrong_network, with the amount to send.',
   accountAmount: 'Send the amount to pay the account, in the method’s units.',
-  amount: (places: number) =>
-    `Enter an amount more than 0, with at most ${places} decimal place${places === 1 ? '' : 's'}.`,
+  amountOnePlace: 'Enter an amount more than 0, with at most 1 decimal place.',
+  amount: (places: string) => `Enter an amount more than 0, with at most ${places} decimal places.`,
   invoiceMethod: (code: string, offered: string) =>
     `The invoice cannot be paid in ${code}; it offers ${offered}.`,
   accountMethod: (code: string) =>
@@ -48,10 +52,22 @@ export const SIMULATION_MSG = {
     `${network} runs on a public test network here: send a real testnet transfer instead.`,
   unknownPayment: 'No simulated payment has this transaction hash in this test mode.',
   liveInvoice: 'This invoice is live: payments are simulated on test mode’s invoices only.',
-  invoiceLimit: (seconds: number) =>
-    `At most ${INVOICE_SIMULATION_LIMIT} simulated payments or confirmations a minute per invoice: try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+  invoiceLimitOneSecond: `At most ${INVOICE_SIMULATION_LIMIT} simulated payments or confirmations a minute per invoice: try again in 1 second.`,
+  invoiceLimit: (seconds: string) =>
+    `At most ${INVOICE_SIMULATION_LIMIT} simulated payments or confirmations a minute per invoice: try again in ${seconds} seconds.`,
   nothingToConfirm:
     'No payment to this invoice is on a test network’s local chain: simulate one first.',
+} as const);
+
+/** The refusals of simulated payments; a count of 1 has its own message (and code). */
+export const SIMULATION_MSG = {
+  ...SIMULATION_MESSAGES,
+  amount: (places: number) =>
+    places === 1 ? SIMULATION_MESSAGES.amountOnePlace : SIMULATION_MESSAGES.amount(String(places)),
+  invoiceLimit: (seconds: number) =>
+    seconds === 1
+      ? SIMULATION_MESSAGES.invoiceLimitOneSecond
+      : SIMULATION_MESSAGES.invoiceLimit(String(seconds)),
 } as const;
 
 export interface SimulatedPayment {
@@ -401,9 +417,6 @@ async function ownsAddress(db: Db, appId: string, address: string): Promise<bool
   ]);
   return account !== undefined || option !== undefined;
 }
-
-/** Simulated payments (or confirmations) one invoice takes a minute from its checkout or the portal. */
-export const INVOICE_SIMULATION_LIMIT = 30;
 
 /**
  * Counts one simulation (or confirmation) of invoice `invoiceId` in its minute, its checkout

@@ -7,17 +7,18 @@ import { ownedApp } from '../apps/apps';
 import { raiseFloor } from '../chain/derivationFloors';
 import { ConflictError, ForbiddenError } from '../errors';
 import { DELIVER_KIND } from '../webhooks/events';
+import { codedMessages } from '../messageCodes';
 
 // Delete test data, as Stripe's: a test app's objects go, what configures it stays (its keys,
 // Webhook URl and secret, whitelist, payment methods and operational wallets). One transaction,
 // so a failure leaves everything as it was.
 
-export const TEST_DATA_MSG = {
+export const TEST_DATA_MSG = codedMessages('testData', {
   liveApp: 'Only test data can be deleted: this app is live.',
   moving:
     'A test withdrawal or refund is on its way: delete test data once it has completed, failed or been cancelled.',
   deleted: 'Test data deleted',
-} as const;
+} as const);
 
 /** Sends the signer may still be making: Queued to Awaiting Blockchain Confirmation. */
 const MOVING = [0, 2, 3, 4, 5] as const;

@@ -1,6 +1,11 @@
 import type { Db } from '../../db/connection';
 import { ConflictError } from '../errors';
 import { newWebhookSecret, openWebhookSecret, sealWebhookSecret } from './signing';
+import { codedMessages } from '../messageCodes';
+
+const SECRET_MSG = codedMessages('webhookSecret', {
+  rotatedMeanwhile: 'The secret was rotated meanwhile: rotate again to see a new one.',
+} as const);
 
 /** After a rotation the old secret keeps signing this long, beside the new one. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
@@ -99,7 +104,7 @@ export async function rotateWebhookSecret(
       .where('secret_enc', '=', existing.secret_enc)
       .executeTakeFirst();
     if (Number(changed.numUpdatedRows) !== 1) {
-      throw new ConflictError('The secret was rotated meanwhile: rotate again to see a new one.');
+      throw new ConflictError(SECRET_MSG.rotatedMeanwhile);
     }
   });
   return secret;
