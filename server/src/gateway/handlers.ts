@@ -718,13 +718,15 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
 
     async sendTestEvent(request, reply) {
       const key = requireKey(request);
-      const d = await sendTestPing(webhooks, key.appId, testEvents(webhooks)).catch((err: unknown) => {
-        if (err instanceof TestEventsUsedUpError) {
-          void reply.header('retry-after', String(Math.ceil(err.retryAfterMs / 1000)));
-          throw new GatewayError(429, 'rate_limited', err.message);
-        }
-        throw webhookRefusal(err);
-      });
+      const d = await sendTestPing(webhooks, key.appId, testEvents(webhooks)).catch(
+        (err: unknown) => {
+          if (err instanceof TestEventsUsedUpError) {
+            void reply.header('retry-after', String(Math.ceil(err.retryAfterMs / 1000)));
+            throw new GatewayError(429, 'rate_limited', err.message);
+          }
+          throw webhookRefusal(err);
+        },
+      );
       const last = d.attemptsMade.at(-1);
       return {
         event_id: d.eventId,

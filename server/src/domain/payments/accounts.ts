@@ -85,7 +85,6 @@ export interface GatewayAccount {
   createdAt: string;
 }
 
-
 // Inside the global index lock, where every round trip holds up the other processes: prepared.
 const accountOfCustomer = prepared({ appId: '', uniqueId: '', chainId: 0 }, (db, p) =>
   db
