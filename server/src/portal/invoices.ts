@@ -26,6 +26,7 @@ import { pageEnvelope } from '../../../src/shared/paging';
 import { done } from './replies';
 import type { HandlerModule, Reply } from '../http/operationTypes';
 import { codedMessages } from '../domain/messageCodes';
+import { INVOICE_MESSAGES } from '../../../src/shared/invoices';
 
 /** What the Invoices tab's actions answer when they succeed. */
 const INVOICE_REPLIES = codedMessages('invoiceReplies', {
@@ -37,6 +38,20 @@ const INVOICE_REPLIES = codedMessages('invoiceReplies', {
   confirmed: 'Payments confirmed',
   cancelled: 'Invoice cancelled',
 } as const);
+
+/**
+ * The words of the invoice and payment link forms (src/shared/, openapi.yaml's x-messages) that
+ * both say, coded once here; the payment link form's own are paymentLinks.ts', the reason's is
+ * the Refund form's (`refundForm.reasonRequired`), the settings' are apps.ts'.
+ */
+codedMessages('form', {
+  amountRequired: INVOICE_MESSAGES.amountRequired,
+  amountInvalid: INVOICE_MESSAGES.amountInvalid,
+  currencyRequired: INVOICE_MESSAGES.currencyRequired,
+} as const);
+
+/** The invoice form's own words. */
+codedMessages('invoiceForm', { expiryInvalid: INVOICE_MESSAGES.expiryInvalid } as const);
 
 /** The Invoices tab's rows a page, as the app detail's lists. */
 const PER_PAGE = 10;

@@ -12,11 +12,29 @@ import { pageEnvelope } from '../../../src/shared/paging';
 import { done } from './replies';
 import type { HandlerModule, Reply } from '../http/operationTypes';
 import { codedMessages } from '../domain/messageCodes';
+import { PAYMENT_LINK_MESSAGES } from '../../../src/shared/paymentLinks';
 
 /** What the payment links' actions answer when they succeed. */
 const PAYMENT_LINK_REPLIES = codedMessages('paymentLinkReplies', {
   created: 'Payment link created',
   deactivated: 'Payment link deactivated',
+} as const);
+
+/**
+ * The Create payment link form's own words (src/shared/paymentLinks.ts, openapi.yaml's
+ * x-messages); its amount's and currency's are the invoice form's too, coded once as `form` in
+ * invoices.ts.
+ */
+codedMessages('paymentLinkForm', {
+  titleRequired: PAYMENT_LINK_MESSAGES.titleRequired,
+  titleTooLong: PAYMENT_LINK_MESSAGES.titleTooLong,
+  descriptionTooLong: PAYMENT_LINK_MESSAGES.descriptionTooLong,
+  minInvalid: PAYMENT_LINK_MESSAGES.minInvalid,
+  maxInvalid: PAYMENT_LINK_MESSAGES.maxInvalid,
+  rangeInvalid: PAYMENT_LINK_MESSAGES.rangeInvalid,
+  expiryInvalid: PAYMENT_LINK_MESSAGES.expiryInvalid,
+  maxUsesInvalid: PAYMENT_LINK_MESSAGES.maxUsesInvalid,
+  redirectInvalid: PAYMENT_LINK_MESSAGES.redirectInvalid,
 } as const);
 
 /** Rows a page, as the Invoices tab's lists. */

@@ -33,6 +33,12 @@ const APP_MESSAGES_CODED = codedMessages('app', {
   readyNeedsMethod: 'Add a payment method before marking the app Ready.',
 } as const);
 
+/** Merchant Setting's invoice settings (src/shared/invoices.ts, openapi.yaml's x-messages). */
+const INVOICE_SETTINGS_MSG = codedMessages('invoiceSettings', {
+  toleranceInvalid: INVOICE_MESSAGES.toleranceInvalid,
+  lateWindowInvalid: INVOICE_MESSAGES.lateWindowInvalid,
+} as const);
+
 const APP_MSG = {
   ...APP_MESSAGES_CODED,
   appLimit: (limit: number, subscribed: boolean) => {
@@ -314,9 +320,10 @@ function checkedInvoiceSettings(
 ): { invoice_underpayment_tolerance?: string; invoice_late_window_minutes?: number } {
   const normal = tolerance === undefined ? undefined : normalTolerance(tolerance);
   const errors: Record<string, string[]> = {};
-  if (normal === null) errors.invoice_underpayment_tolerance = [INVOICE_MESSAGES.toleranceInvalid];
+  if (normal === null)
+    errors.invoice_underpayment_tolerance = [INVOICE_SETTINGS_MSG.toleranceInvalid];
   if (lateWindow !== undefined && !isLateWindow(lateWindow)) {
-    errors.invoice_late_window_minutes = [INVOICE_MESSAGES.lateWindowInvalid];
+    errors.invoice_late_window_minutes = [INVOICE_SETTINGS_MSG.lateWindowInvalid];
   }
   if (Object.keys(errors).length > 0) throw new InvalidError(undefined, errors);
   return {

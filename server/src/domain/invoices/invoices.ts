@@ -13,6 +13,7 @@ import { afterCursor, pageOf } from '../cursor';
 import { compare, divide, parseDecimal, toUnits } from '../decimal';
 import { InvalidError, NotFoundError, type FieldErrors } from '../errors';
 import { newId } from '../ids';
+import { codedMessages } from '../messageCodes';
 import { gatewayMethods, type GatewayMethod } from '../payments/accounts';
 import { currencyDecimals, displayPlaces, unknownCurrency } from '../rates/currencies';
 import type { LockedRate, RateBook } from '../rates/rates';
@@ -45,6 +46,11 @@ import {
 // its events in the same transaction, under the invoice's lock.
 
 export const INVOICE_BRANCH = BRANCH_PATHS.invoices;
+
+/** An invoice id the app does not have (the id is a value). */
+export const INVOICE_MSG = codedMessages('invoice', {
+  notFound: (id: string) => `No invoice ${id}.`,
+} as const);
 const DEFAULT_EXPIRES_IN = 900;
 const MAX_AMOUNT = parseDecimal('1000000000');
 const METADATA_BYTES = 4096;
@@ -422,7 +428,7 @@ export async function loadInvoices(
 
 export async function getInvoice(db: Db, appId: string, id: string) {
   const [record] = await loadInvoices(db, appId, [id]);
-  if (!record) throw new NotFoundError(`No invoice ${id}.`);
+  if (!record) throw new NotFoundError(INVOICE_MSG.notFound(id));
   return invoiceView(record);
 }
 
@@ -515,7 +521,7 @@ async function changed(
   now: Date,
 ) {
   const [record] = await loadInvoices(trx, appId, [id]);
-  if (!record) throw new NotFoundError(`No invoice ${id}.`);
+  if (!record) throw new NotFoundError(INVOICE_MSG.notFound(id));
   const view = invoiceView(record);
   await emitInvoiceEvents(trx, appId, view, types, now);
   return view;
@@ -605,7 +611,7 @@ async function moveByHand(
   return db.transaction().execute(async (trx) => {
     await lockInvoice(trx, id);
     const [record] = await loadInvoices(trx, appId, [id]);
-    if (!record) throw new NotFoundError(`No invoice ${id}.`);
+    if (!record) throw new NotFoundError(INVOICE_MSG.notFound(id));
     return writeState(trx, record, decide(record), now, { markReason });
   });
 }

@@ -10,6 +10,7 @@ import {
 } from '../decimal';
 import { ConflictError } from '../errors';
 import { MARKABLE_FROM } from '../../../../src/shared/invoices';
+import { codedMessages } from '../messageCodes';
 
 // An invoice's status and exception flags, decided in one place from what it is and what was
 // paid: pure (no clock, no database), so every caller (the watcher, the expiry job, the
@@ -218,6 +219,16 @@ export function nextState(
   };
 }
 
+/** Why a cancel or mark is refused (the status is a value, as the server wrote it). */
+export const INVOICE_STATE_MSG = codedMessages('invoiceState', {
+  onlyNewCancelled: (status: string) =>
+    `The invoice is ${status}: only a new invoice can be cancelled.`,
+  hasPayments: 'The invoice has payments: it can no longer be cancelled. Mark it invalid instead.',
+  settledFinal: 'The invoice is settled: it cannot be marked any more.',
+  notMarkable: (status: string, target: string) =>
+    `The invoice is ${status}: it cannot be marked ${target}.`,
+} as const);
+
 /** A cancel or mark the invoice's status does not allow (the gateway's 409 invoice_state). */
 export class InvoiceStateRefusal extends ConflictError {
   constructor(
@@ -236,14 +247,11 @@ export function cancelState(
   if (invoice.status !== 'new') {
     throw new InvoiceStateRefusal(
       invoice.status,
-      `The invoice is ${invoice.status}: only a new invoice can be cancelled.`,
+      INVOICE_STATE_MSG.onlyNewCancelled(invoice.status),
     );
   }
   if (payments.some((p) => p.status !== 'removed')) {
-    throw new InvoiceStateRefusal(
-      invoice.status,
-      'The invoice has payments: it can no longer be cancelled. Mark it invalid instead.',
-    );
+    throw new InvoiceStateRefusal(invoice.status, INVOICE_STATE_MSG.hasPayments);
   }
   return {
     state: { ...invoice, status: 'invalid', invalidReason: 'cancelled' },
@@ -264,8 +272,8 @@ export function markState(
     throw new InvoiceStateRefusal(
       invoice.status,
       invoice.status === 'settled'
-        ? 'The invoice is settled: it cannot be marked any more.'
-        : `The invoice is ${invoice.status}: it cannot be marked ${target}.`,
+        ? INVOICE_STATE_MSG.settledFinal
+        : INVOICE_STATE_MSG.notMarkable(invoice.status, target),
     );
   }
   return {

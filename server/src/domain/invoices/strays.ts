@@ -9,6 +9,12 @@ import { advanceInvoice, getInvoice, lockInvoice } from './invoices';
 import { codedMessages } from '../messageCodes';
 
 const STRAY_MSG = codedMessages('strayPayment', {
+  notFound: (paymentId: string, invoiceId: string) =>
+    `No payment ${paymentId} to invoice ${invoiceId}.`,
+  takesNoMore: (status: string) =>
+    `The invoice is ${status}: it takes no more payments. Refund this one instead.`,
+  addMethod: (method: string) =>
+    `Add ${method} to the app's payment methods first: its payout address receives this payment.`,
   counted: 'This payment already counts toward the invoice.',
   reorged: 'A reorg took this payment off the chain: there is nothing to accept.',
 } as const);
@@ -50,7 +56,7 @@ async function acceptance(db: Executor, appId: string, invoiceId: string, paymen
     .where('p.invoice_id', '=', invoiceId)
     .where('p.app_id', '=', appId)
     .executeTakeFirst();
-  if (!row) throw new NotFoundError(`No payment ${paymentId} to invoice ${invoiceId}.`);
+  if (!row) throw new NotFoundError(STRAY_MSG.notFound(paymentId, invoiceId));
   if (row.flag === null || row.accepted_at !== null) {
     throw new ConflictError(STRAY_MSG.counted);
   }
@@ -58,15 +64,10 @@ async function acceptance(db: Executor, appId: string, invoiceId: string, paymen
     throw new ConflictError(STRAY_MSG.reorged);
   }
   if (!(ACCEPTS_PAYMENTS_IN as readonly string[]).includes(row.invoice_status)) {
-    throw new InvoiceStateRefusal(
-      row.invoice_status,
-      `The invoice is ${row.invoice_status}: it takes no more payments. Refund this one instead.`,
-    );
+    throw new InvoiceStateRefusal(row.invoice_status, STRAY_MSG.takesNoMore(row.invoice_status));
   }
   if (row.payout === null) {
-    throw new InvalidError(
-      `Add ${row.method} to the app's payment methods first: its payout address receives this payment.`,
-    );
+    throw new InvalidError(STRAY_MSG.addMethod(row.method));
   }
   return row;
 }

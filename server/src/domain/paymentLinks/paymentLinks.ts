@@ -16,6 +16,7 @@ import {
 } from '../decimal';
 import { ConflictError, InvalidError, NotFoundError, type FieldErrors } from '../errors';
 import { newId } from '../ids';
+import { codedMessages } from '../messageCodes';
 import {
   createInvoice,
   getInvoice,
@@ -48,6 +49,11 @@ const MAX_USES = 1_000_000;
 const MAX_AMOUNT = parseDecimal('1000000000');
 const SLUG_LENGTH = 16;
 const SLUG_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A link id the app does not have (the id is a value). */
+const PAYMENT_LINK_MSG = codedMessages('paymentLink', {
+  notFound: (id: string) => `No payment link ${id}.`,
+} as const);
 
 export interface NewPaymentLink {
   appId: string;
@@ -351,9 +357,9 @@ export async function getPaymentLink(
     .where('id', '=', id)
     .where('app_id', '=', appId)
     .executeTakeFirst();
-  if (!row) throw new NotFoundError(`No payment link ${id}.`);
+  if (!row) throw new NotFoundError(PAYMENT_LINK_MSG.notFound(id));
   const [view] = await views(db, appId, [row], context);
-  if (!view) throw new NotFoundError(`No payment link ${id}.`);
+  if (!view) throw new NotFoundError(PAYMENT_LINK_MSG.notFound(id));
   return view;
 }
 

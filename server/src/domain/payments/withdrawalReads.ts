@@ -2,8 +2,14 @@ import type { Db } from '../../db/connection';
 import type { SendStatus } from '../../db/schema';
 import { afterCursor, pageOf } from '../cursor';
 import { NotFoundError } from '../errors';
+import { codedMessages } from '../messageCodes';
 import { unitsToDecimal } from '../money';
 import { HELD_FOR_APPROVAL } from '../../signer/client/protocol';
+
+/** A withdrawal id the app does not have (the id is a value); the others are withdrawals.ts'. */
+const WITHDRAWAL_READ_MSG = codedMessages('withdrawal', {
+  notFound: (id: string) => `No withdrawal ${id}.`,
+} as const);
 
 // The gateway's reads of withdrawals: one by id, and an app's list, newest first by cursor.
 
@@ -82,7 +88,7 @@ export async function getWithdrawal(db: Db, appId: string, id: string): Promise<
   const row = await withdrawalRows(db, appId)
     .where('send_transactions.id', '=', id)
     .executeTakeFirst();
-  if (!row) throw new NotFoundError(`No withdrawal ${id}.`);
+  if (!row) throw new NotFoundError(WITHDRAWAL_READ_MSG.notFound(id));
   return withdrawalOf(row);
 }
 

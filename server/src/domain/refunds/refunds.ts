@@ -8,7 +8,7 @@ import { divide, parseDecimal, toUnits, type Decimal } from '../decimal';
 import { ConflictError, fieldInvalid, NotFoundError } from '../errors';
 import { newId } from '../ids';
 import { refuseOverPlan } from '../apps/plan';
-import { loadInvoices, lockInvoice } from '../invoices/invoices';
+import { INVOICE_MSG, loadInvoices, lockInvoice } from '../invoices/invoices';
 import { InvoiceStateRefusal } from '../invoices/stateMachine';
 import { invoiceView, type OptionRecord, type PaymentRecord } from '../invoices/views';
 import { creditRefundedPayments } from '../invoices/settlement';
@@ -289,7 +289,7 @@ interface Planned {
  */
 async function planRefund(db: Db, ask: RefundQuoteAsk): Promise<Planned> {
   const [record] = await loadInvoices(db, ask.appId, [ask.invoiceId]);
-  if (!record) throw new NotFoundError(`No invoice ${ask.invoiceId}.`);
+  if (!record) throw new NotFoundError(INVOICE_MSG.notFound(ask.invoiceId));
   const { invoice, options, payments } = record;
   if (!(REFUNDABLE as readonly string[]).includes(invoice.status)) {
     throw new InvoiceStateRefusal(invoice.status, REFUND_MSG.invoiceState(invoice.status));

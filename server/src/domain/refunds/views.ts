@@ -4,10 +4,16 @@ import type { components } from '../../generated/gateway.gen';
 import { afterCursor, pageOf } from '../cursor';
 import { NotFoundError } from '../errors';
 import type { Unmoded } from '../livemode';
+import { codedMessages } from '../messageCodes';
 import { unitsToDecimal } from '../money';
 import { openSecret, sealSecret, type SealScope } from '../sealing';
 
 export type Refund = Unmoded<components['schemas']['Refund']>;
+
+/** A refund id the app does not have (the id is a value); the refunds' other words are refunds.ts'. */
+const REFUND_VIEW_MSG = codedMessages('refund', {
+  notFound: (id: string) => `No refund ${id}.`,
+} as const);
 
 // A refund as the gateway shows it, shared by its handlers and the refund.* webhooks, whose
 // `data` is what GET /refunds/{id} answers at that moment. The claim link is a bearer secret
@@ -77,7 +83,7 @@ export async function refundRow(db: Db, appId: string, id: string): Promise<Refu
     .where('refunds.id', '=', id)
     .where('refunds.app_id', '=', appId)
     .executeTakeFirst();
-  if (!row) throw new NotFoundError(`No refund ${id}.`);
+  if (!row) throw new NotFoundError(REFUND_VIEW_MSG.notFound(id));
   return row;
 }
 
