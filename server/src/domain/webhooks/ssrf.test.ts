@@ -260,12 +260,19 @@ describe('the Webhook URl in Merchant Setting', () => {
 });
 
 describe('webhook settings', () => {
-  it('keeps private targets off by default and out of production; reads a retry schedule', () => {
+  it('keeps private targets off by default and out of production; reads a retry schedule and the test events a minute', () => {
     expect(loadConfig({}).webhooks).toEqual({
       allowPrivate: false,
       retryScheduleMs: undefined,
       bodyRetentionDays: 60,
+      testEventsPerMinute: 5,
     });
+    expect(loadConfig({ WEBHOOK_TEST_EVENTS_PER_MINUTE: '60' }).webhooks.testEventsPerMinute).toBe(
+      60,
+    );
+    expect(() => loadConfig({ WEBHOOK_TEST_EVENTS_PER_MINUTE: '0' })).toThrow(
+      'WEBHOOK_TEST_EVENTS_PER_MINUTE',
+    );
     expect(() => loadConfig({ NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE: '1' })).toThrow(
       'WEBHOOK_ALLOW_PRIVATE is for development and tests, not production',
     );
@@ -273,6 +280,7 @@ describe('webhook settings', () => {
       allowPrivate: false,
       retryScheduleMs: [500, 5_000, 120_000, 3_600_000],
       bodyRetentionDays: 60,
+      testEventsPerMinute: 5,
     });
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '5 days' })).toThrow(
       "WEBHOOK_RETRY_SCHEDULE takes waits such as 5s,5m,2h separated by commas, got '5 days'",
