@@ -23,14 +23,17 @@
 // invoice's checkout page, followed as a browser does (its Server-Sent Events), shows the new
 // screen. Then the isolation step (see `isolation`).
 //
+// Last, the drain (see `drain`): a backlog of --drain webhook events delivered to a healthy
+// receiver, each counted by its webhook-id, while the gateway's deposits are read.
+//
 //   npm run bench:payments -- [--payments <n>] [--engine sqlite|postgres|both]
-//     [--chain local|hardhat|both] [--processes <n>]
+//     [--chain local|hardhat|both] [--processes <n>] [--drain <events>, 0 for none]
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { parseUnits } from 'viem';
 import { buildServer, serverBuildIsStale } from './build-server.mjs';
 import { postJson, rawRequest } from './bench/http.mjs';
-import { cleanUpOnExit } from './bench/processes.mjs';
+import { admin, cleanUpOnExit, stopProcesses } from './bench/processes.mjs';
 import {
   closeStore,
   engineLabel,
@@ -55,10 +58,12 @@ const { values } = parseArgs({
     engine: { type: 'string', default: 'both' },
     chain: { type: 'string', default: 'both' },
     processes: { type: 'string', default: '2' },
+    drain: { type: 'string', default: '100000' },
   },
 });
 const PAYMENTS = Number(values.payments);
 const PROCESSES = Number(values.processes);
+const DRAIN = Number(values.drain);
 const ENGINES = values.engine === 'both' ? ['sqlite', 'postgres'] : [values.engine];
 const CHAINS = values.chain === 'both' ? ['local', 'hardhat'] : [values.chain];
 const METHOD = PAYMENT_METHODS.find((m) => m.id === 'pm_usdt_bsc');
@@ -80,11 +85,19 @@ const pause = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(
 /**
  * Webhook receivers on 127.0.0.1, one per path (/hooks/<name>), that keep, per event, when it
  * came; a path answers as `behaviour` says (204 unless set).
- * @returns {Promise<{ url: (name: string) => string, behave: Map<string, Behaviour>, came: (match: (event: any) => boolean) => Promise<{ at: number, event: any }>, close: () => void }>}
+ * @returns {Promise<{ url: (name: string) => string, behave: Map<string, Behaviour>, came: (match: (event: any) => boolean) => Promise<{ at: number, event: any }>, backlog: { arrivals: Map<string, number>, steps: Map<string, number[]>, first: number, last: number }, close: () => void }>}
  */
 async function startReceiver() {
   /** @type {{ at: number, event: any }[]} */
   const received = [];
+  /** The drain's events: arrivals per webhook-id, each resource's steps in order of arrival. */
+  const backlog = {
+    arrivals: new Map(),
+    /** @type {Map<string, number[]>} */
+    steps: new Map(),
+    first: 0,
+    last: 0,
+  };
   /** @type {Set<() => void>} */
   const waiting = new Set();
   /** @type {Map<string, Behaviour>} */
@@ -98,7 +111,19 @@ async function startReceiver() {
       if (behaviour === 'hang') return;
       res.writeHead(behaviour === 'error' ? 500 : 204).end();
       if (behaviour === 'error') return;
-      received.push({ at, event: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+      const event = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      if (typeof event.data?.id === 'string' && event.data.id.startsWith('dep_backlog_')) {
+        const id = String(req.headers['webhook-id']);
+        backlog.arrivals.set(id, (backlog.arrivals.get(id) ?? 0) + 1);
+        backlog.steps.set(event.data.id, [
+          ...(backlog.steps.get(event.data.id) ?? []),
+          event.data.step,
+        ]);
+        backlog.first ||= at;
+        backlog.last = at;
+        return;
+      }
+      received.push({ at, event });
       for (const wake of waiting) wake();
     });
   });
@@ -108,6 +133,7 @@ async function startReceiver() {
   return {
     url: (name) => `http://127.0.0.1:${address.port}/hooks/${name}`,
     behave,
+    backlog,
     async came(match) {
       const deadline = Date.now() + WAIT_MS;
       for (;;) {
@@ -156,7 +182,7 @@ async function setUp(origin, hookUrl) {
   const generated = await call('/cryptosafelock/generate-apikey', {
     token_name: 'Bench payments',
     app_id: app.id,
-    abilities: ['accounts:write', 'invoices:write'],
+    abilities: ['accounts:write', 'invoices:write', 'deposits:read'],
   });
   if (typeof generated.token !== 'string') throw new Error('generate-apikey gave no key');
   return { gateway: `${origin}/gateway/v1`, key: generated.token };
@@ -418,14 +444,82 @@ async function isolation(db, receiver, chain, confirm) {
       }
     }
   }
-  const hung = await db
-    .selectFrom('webhook_attempts as a')
-    .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
-    .select(['a.outcome', 'a.created_at', 'a.duration_ms'])
-    .where('d.app_id', '=', apps[0]?.id ?? '')
-    .orderBy('a.created_at')
-    .execute();
+  // The hanging app's deliveries go on by their schedule: its first attempts time out (10 s),
+  // and the retries come 5 s (±20 %) after. Waited for until two attempts of one delivery ended.
+  const attemptsOfHung = () =>
+    db
+      .selectFrom('webhook_attempts as a')
+      .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+      .select(['a.delivery_id', 'a.attempt', 'a.outcome', 'a.created_at', 'a.duration_ms'])
+      .where('d.app_id', '=', apps[0]?.id ?? '')
+      .orderBy('a.created_at')
+      .execute();
+  let hung = await attemptsOfHung();
+  const retried = () => hung.some((a) => a.attempt >= 2);
+  for (const deadline = Date.now() + 45_000; !retried() && Date.now() < deadline;) {
+    await pause(500);
+    hung = await attemptsOfHung();
+  }
   return { totals, hung };
+}
+
+/**
+ * The drain: with the server stopped, `npm run admin -- bench backlog` leaves DRAIN webhook
+ * events due for the demo app, as a receiver's outage ends with them waiting (each made-up
+ * deposit's pending, confirmed and completed); then the server starts with PROCESSES processes
+ * and delivers them to the healthy receiver, while one client reads the gateway's deposits one
+ * request at a time. Throughput from the first delivery to the last; every event counted by its
+ * webhook-id, and each deposit's events checked to have come in order.
+ * @param {import('./bench/servers.mjs').Store} store @param {NodeJS.ProcessEnv} env
+ * @param {Awaited<ReturnType<typeof startReceiver>>} receiver @param {string} key
+ */
+async function drain(store, env, receiver, key) {
+  await admin(['bench', 'backlog', 'demo', String(DRAIN)], env);
+  const ours = await startOurs(store, env, { processes: PROCESSES, cpuProf: undefined });
+  /** @type {number[]} */
+  const reads = [];
+  /** @type {unknown} */
+  let readFailure;
+  let draining = true;
+  const reader = (async () => {
+    while (draining) {
+      const asked = now();
+      const res = await rawRequest(`${ours.origin}/gateway/v1/deposits`, {
+        authorization: `Bearer ${key}`,
+      });
+      if (res.status !== 200) throw new Error(`GET /gateway/v1/deposits answered ${res.status}`);
+      reads.push(now() - asked);
+    }
+  })().catch((error) => {
+    readFailure = error;
+  });
+  try {
+    const deadline = Date.now() + 30 * 60_000;
+    while (receiver.backlog.arrivals.size < DRAIN) {
+      if (readFailure) throw readFailure;
+      if (Date.now() > deadline) {
+        throw new Error(`${receiver.backlog.arrivals.size} of ${DRAIN} events came in 30 min`);
+      }
+      await pause(200);
+    }
+    // A second delivery of an event would come soon after the first.
+    await pause(2_000);
+  } finally {
+    draining = false;
+    await reader;
+    await stopProcesses([ours.server]);
+  }
+  const { arrivals, steps, first, last } = receiver.backlog;
+  const duplicates = [...arrivals.values()].reduce((sum, n) => sum + n - 1, 0);
+  const outOfOrder = [...steps.values()].filter((got) => got.some((step, i) => step !== i)).length;
+  return {
+    events: arrivals.size,
+    seconds: (last - first) / 1000,
+    duplicates,
+    outOfOrder,
+    reads,
+    perApp: env.WEBHOOK_APP_CONCURRENCY ?? '2',
+  };
 }
 
 /**
@@ -515,9 +609,10 @@ async function benchEngine(engine, kind) {
       page.close();
     }
     const isolated = await isolation(db(), receiver, chain, confirm);
-    ours.server.kill('SIGTERM');
+    await stopProcesses([ours.server]);
+    const drained = DRAIN > 0 ? await drain(store, env, receiver, key) : undefined;
     ok = true;
-    return { engine, series, isolated };
+    return { engine, series, isolated, drained };
   } finally {
     await opened?.destroy();
     await chain.close();
@@ -581,6 +676,27 @@ function printIsolation({ totals, hung }) {
   console.log(
     `  app 0's attempts while it hung: ${timeouts.length} timed out, each after ${timeouts.map((a) => `${(a.duration_ms / 1000).toFixed(1)} s`).join(', ') || '–'}`,
   );
+  // A retry's wait: from the end of a delivery's attempt to the start of its next one.
+  const waits = hung.flatMap((a) => {
+    const before = hung.find((b) => b.delivery_id === a.delivery_id && b.attempt === a.attempt - 1);
+    if (!before) return [];
+    return [(Date.parse(a.created_at) - a.duration_ms - Date.parse(before.created_at)) / 1000];
+  });
+  console.log(
+    `  its retries began ${waits.map((w) => `${w.toFixed(1)} s`).join(', ') || '–'} after the attempt before (schedule: 5 s ±20 %, then 5 min)`,
+  );
+}
+
+/** @param {NonNullable<Awaited<ReturnType<typeof drain>>>} drained */
+function printDrain({ events, seconds, duplicates, outOfOrder, reads, perApp }) {
+  console.log(
+    `\ndrain: ${events} events of one app (at most ${perApp} in flight), ${PROCESSES} processes: ${(events / seconds).toFixed(0)} deliveries/s (${seconds.toFixed(1)} s from the first to the last), ${duplicates} delivered twice, ${outOfOrder} deposits' events out of order`,
+  );
+  console.log(
+    `  GET /gateway/v1/deposits meanwhile, one at a time: ${reads.length} reads, p50 ${quantile(reads, 0.5).toFixed(1)} ms, p99 ${quantile(reads, 0.99).toFixed(1)} ms`,
+  );
+  if (duplicates > 0 || outOfOrder > 0)
+    throw new Error('the drain delivered twice or out of order');
 }
 
 cleanUpOnExit();
@@ -589,12 +705,13 @@ let failed = false;
 for (const kind of CHAINS) {
   for (const engine of ENGINES) {
     try {
-      const { series, isolated } = await benchEngine(
+      const { series, isolated, drained } = await benchEngine(
         /** @type {'sqlite' | 'postgres'} */ (engine),
         /** @type {'local' | 'hardhat'} */ (kind),
       );
       print(`${kind === 'hardhat' ? 'Hardhat (EVM adapter)' : 'local chain'}`, engine, series);
       printIsolation(isolated);
+      if (drained) printDrain(drained);
     } catch (error) {
       failed = true;
       console.error(

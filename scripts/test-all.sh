@@ -67,6 +67,6 @@ step e2e npm run -s test:e2e
 # step): it fails when a webhook never comes; its figures are for the full run (docs/performance.md).
 step contracts together 'contract|node scripts/contract-ci.mjs' \
   'contract:pg|node scripts/contract-ci.mjs --postgres' \
-  'bench:payments|npm run -s bench:payments -- --payments 5 --engine sqlite --chain local'
+  'bench:payments|npm run -s bench:payments -- --payments 5 --engine sqlite --chain local --drain 3000'
 step two-processes npm run -s test:two-processes
 

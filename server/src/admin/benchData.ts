@@ -11,6 +11,7 @@ import {
   type Settlement,
 } from '../domain/payments/deposits';
 import { postEntries, type NewLedgerEntry } from '../domain/billing/ledger';
+import { recordEvent } from '../domain/webhooks/events';
 import { COUNTED_TABLES, derivedRowCount, rowCount } from '../domain/maintainedCounts';
 import { printTable, UsageError, userNamed, type AdminCommand } from './command';
 
@@ -222,4 +223,58 @@ const check: AdminCommand = {
 const jsonBigInt = (_key: string, value: unknown) =>
   typeof value === 'bigint' ? value.toString() : value;
 
-export const benchCommands: AdminCommand[] = [largeData, check];
+/** The steps of one made-up deposit's events in a backlog, in the order they happen. */
+const BACKLOG_STEPS = ['deposit.pending', 'deposit.confirmed', 'deposit.completed'] as const;
+/** Events recorded per transaction. */
+const BACKLOG_BATCH = 1_000;
+
+const backlog: AdminCommand = {
+  name: 'bench backlog',
+  usage: 'bench backlog <username> <events>',
+  description:
+    "Benchmark data: <events> webhook events due now for the user's first app with a Webhook URl, as a receiver's outage leaves them (server stopped): each made-up deposit's pending, confirmed and completed, in order.",
+  async run(args, { db }, io) {
+    const [username, eventsText, extra] = args;
+    const events = Number(eventsText);
+    if (!username || !Number.isSafeInteger(events) || events < 1 || extra !== undefined) {
+      throw new UsageError('Wrong arguments.');
+    }
+    const user = await userNamed(db, io, username);
+    if (!user) return 1;
+    const app = await db
+      .selectFrom('apps')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .where('callback_url', 'is not', null)
+      .orderBy('created_at')
+      .executeTakeFirst();
+    if (!app) {
+      io.out(`${username} has no app with a Webhook URl.`);
+      return 1;
+    }
+    const started = Date.now();
+    const now = new Date();
+    for (let from = 0; from < events; from += BACKLOG_BATCH) {
+      await db.transaction().execute(async (trx) => {
+        for (let i = from; i < Math.min(from + BACKLOG_BATCH, events); i += 1) {
+          const n = Math.floor(i / BACKLOG_STEPS.length);
+          const step = i % BACKLOG_STEPS.length;
+          await recordEvent(trx, {
+            appId: app.id,
+            type: BACKLOG_STEPS[step] ?? 'deposit.pending',
+            resourceId: `dep_backlog_${n}`,
+            uniqueId: `customer-${n % 100}`,
+            data: { id: `dep_backlog_${n}`, step },
+            now,
+          });
+        }
+      });
+    }
+    io.out(
+      `${events} events due for ${app.id} in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+    );
+    return 0;
+  },
+};
+
+export const benchCommands: AdminCommand[] = [largeData, check, backlog];
