@@ -3,6 +3,7 @@ import { privateKeyToAddress } from 'viem/accounts';
 import { createTestApp, type TestApp } from '../../../test/testApp';
 import { withTestApp } from '../../../test/withTestApp';
 import { startLocalNode, type LocalNode } from '../../../test/chain/localNode';
+import { coded } from '../../../test/expectations';
 import { addMerchant, depositFound } from '../../../test/moneyFixtures';
 import { ChainUnavailableError } from './adapter';
 import { BSC_CONFIRMATIONS, EvmChainAdapter } from './evmAdapter';
@@ -98,7 +99,7 @@ describe('balance-sync on an EVM chain', () => {
     const hash = await node.transfer(token, address, usdt('12.5'));
 
     const seen = await sync(m.headers);
-    expect(seen.json()).toEqual(depositFound(0));
+    expect(seen.json()).toEqual(coded(depositFound(0)));
     const pending = (await wallet(m.headers)).json();
     expect(pending.data.data).toEqual([
       { tnx: hash, amount: 12.5, status: 0, created_at: expect.any(String) },
@@ -112,7 +113,7 @@ describe('balance-sync on an EVM chain', () => {
 
     await node.mine(1);
     const credited = await sync(m.headers);
-    expect(credited.json()).toEqual(depositFound(12.5));
+    expect(credited.json()).toEqual(coded(depositFound(12.5)));
     expect((await sync(m.headers)).json()).toMatchObject({ is_new: false, balance: 12.5 });
     const after = (await wallet(m.headers)).json();
     expect(after.data.data).toEqual([
