@@ -158,7 +158,8 @@ async function startReceiver() {
 }
 
 /**
- * The demo's app with the receiver as its Webhook URl and loopback whitelisted, and a key.
+ * The demo's app with the receiver as its Webhook URl and loopback whitelisted, the Business
+ * package bought from the demo's wallet, and a key.
  * @param {string} origin @param {string} hookUrl
  */
 async function setUp(origin, hookUrl) {
@@ -179,6 +180,8 @@ async function setUp(origin, hookUrl) {
     callback_url: hookUrl,
     status: app.status,
   });
+  // The demo's Starter package opens 100 accounts and invoices a day; a run opens up to 300.
+  await call('/cryptosafelock/purchase', { package_id: 'pkg_business' });
   const generated = await call('/cryptosafelock/generate-apikey', {
     token_name: 'Bench payments',
     app_id: app.id,
