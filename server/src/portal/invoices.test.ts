@@ -1,7 +1,7 @@
 import { parseUnits } from 'viem';
 import { addUser } from '../../test/accounts';
 import { insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
-import { expectFieldErrors } from '../../test/expectations';
+import { coded, expectFieldErrors } from '../../test/expectations';
 import { testAppPerBlock } from '../../test/withTestApp';
 import { chainAdapterFor } from '../domain/chain';
 import { mineLocalBlocks, recordLocalChainTransfer } from '../domain/chain/localAdapter';
@@ -220,7 +220,13 @@ describe('portal invoices', () => {
       const { appId, auth } = await merchant();
       const decimals = await create(auth, appId, { amount: '49.999', currency: 'EUR' });
       expect(decimals.statusCode).toBe(422);
-      expect(Object.keys(decimals.json().errors)).toEqual(['amount']);
+      const tooPrecise = 'EUR has 2 decimals: amount has more (49.999).';
+      expect(decimals.json()).toEqual(
+        coded({ status: false, msg: tooPrecise, errors: { amount: [tooPrecise] } }),
+      );
+      // The portal shows it in its language from its code, the currency, field and amount values.
+      const places = { code: 'currency.places', values: ['EUR', '2', 'amount', '49.999'] };
+      expect(decimals.json().codes).toEqual({ msg: places, errors: { amount: [places] } });
       const zero = await create(auth, appId, { amount: '0', currency: 'EUR' });
       expect(Object.keys(zero.json().errors)).toEqual(['amount']);
       const unknown = await create(auth, appId, { amount: '1', currency: 'XYZ' });

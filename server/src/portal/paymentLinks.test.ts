@@ -1,6 +1,6 @@
 import { addUser } from '../../test/accounts';
 import { insertApp, insertAppMethod, insertSubscription } from '../../test/appRows';
-import { expectFieldErrors } from '../../test/expectations';
+import { coded, expectFieldErrors } from '../../test/expectations';
 import { testAppPerBlock } from '../../test/withTestApp';
 import { resolveWalletXpub } from '../domain/chain/walletKey';
 import { payInvoice, paymentLinkBySlug } from '../domain/paymentLinks/paymentLinks';
@@ -211,13 +211,24 @@ describe('portal payment links', () => {
       'Deposits of BNB-BSC are switched off for this app.',
       'The app has not enabled pm_nope.',
     ]);
+    expect(res.json().codes.errors.methods).toEqual([
+      { code: 'invoice.depositsOff', values: ['BNB-BSC'] },
+      { code: 'withdrawal.notEnabled', values: ['pm_nope'] },
+    ]);
     const range = await create(auth, appId, {
       title: 'Tip',
       amount_min: '50',
       amount_max: '5',
       currency: 'EUR',
     });
-    expect(Object.keys(range.json().errors)).toEqual(['amount_max']);
+    const belowMin = 'amount_max must be at least amount_min (50), like "50" or more.';
+    expect(range.json()).toEqual(
+      coded({ status: false, msg: belowMin, errors: { amount_max: [belowMin] } }),
+    );
+    // The minimum is the one value, said twice.
+    expect(range.json().codes.errors).toEqual({
+      amount_max: [{ code: 'paymentLink.maxBelowMin', values: ['50'] }],
+    });
     const decimals = await create(auth, appId, { title: 'Tip', amount: '1.999', currency: 'EUR' });
     expect(Object.keys(decimals.json().errors)).toEqual(['amount']);
     expect(await linkCount(appId)).toBe(0);

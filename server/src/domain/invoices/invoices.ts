@@ -15,7 +15,13 @@ import { InvalidError, NotFoundError, type FieldErrors } from '../errors';
 import { newId } from '../ids';
 import { codedMessages } from '../messageCodes';
 import { gatewayMethods, type GatewayMethod } from '../payments/accounts';
-import { currencyDecimals, displayPlaces, unknownCurrency } from '../rates/currencies';
+import { WITHDRAWAL_MSG } from '../payments/withdrawals';
+import {
+  currencyDecimals,
+  displayPlaces,
+  tooManyPlaces,
+  unknownCurrency,
+} from '../rates/currencies';
 import type { LockedRate, RateBook } from '../rates/rates';
 import { emitInvoiceEvents, type InvoiceEventType } from '../webhooks/events';
 import { invoiceClock } from './chainClock';
@@ -47,9 +53,22 @@ import {
 
 export const INVOICE_BRANCH = BRANCH_PATHS.invoices;
 
-/** An invoice id the app does not have (the id is a value). */
+/**
+ * An invoice id the app does not have, and a new invoice's refusals (the id, the size of the
+ * metadata and the method code are values; a too-precise amount's is currencies.ts', a method
+ * the app has not enabled is withdrawals.ts').
+ */
 export const INVOICE_MSG = codedMessages('invoice', {
   notFound: (id: string) => `No invoice ${id}.`,
+  amountZero: 'amount must be above 0, like "49.90".',
+  amountTooHigh: 'amount must be at most 1000000000, like "49.90".',
+  metadataTooLarge: (bytes: string) =>
+    `metadata must be at most 4 KB of JSON (4096 bytes); this is ${bytes}.`,
+  redirectUrlInvalid:
+    'redirect_url must name a host a browser can reach, like "https://shop.example.com/thanks".',
+  noDepositMethod:
+    "The app has no method with For Deposit on: switch one on in the portal's Payment Method tab.",
+  depositsOff: (code: string) => `Deposits of ${code} are switched off for this app.`,
 } as const);
 const DEFAULT_EXPIRES_IN = 900;
 const MAX_AMOUNT = parseDecimal('1000000000');
@@ -104,20 +123,18 @@ function refusals(input: NewInvoice): FieldErrors {
     errors.currency = [unknownCurrency(input.currency)];
   }
   const amount = parseDecimal(input.amount);
-  if (amount.units === 0n) errors.amount = ['amount must be above 0, like "49.90".'];
+  if (amount.units === 0n) errors.amount = [INVOICE_MSG.amountZero];
   else if (compare(amount, MAX_AMOUNT) > 0) {
-    errors.amount = ['amount must be at most 1000000000, like "49.90".'];
+    errors.amount = [INVOICE_MSG.amountTooHigh];
   } else if (places !== undefined && amount.places > places) {
     // Trailing zeros past the currency's decimals change nothing, and are refused all the same:
     // the amount is kept exactly as sent.
-    errors.amount = [
-      `${input.currency} has ${places} decimal${places === 1 ? '' : 's'}: amount has more (${input.amount}).`,
-    ];
+    errors.amount = [tooManyPlaces(input.currency, places, 'amount', input.amount)];
   }
   if (input.metadata !== undefined) {
     const bytes = Buffer.byteLength(JSON.stringify(input.metadata));
     if (bytes > METADATA_BYTES) {
-      errors.metadata = [`metadata must be at most 4 KB of JSON (4096 bytes); this is ${bytes}.`];
+      errors.metadata = [INVOICE_MSG.metadataTooLarge(String(bytes))];
     }
   }
   const redirect =
@@ -130,7 +147,7 @@ function refusals(input: NewInvoice): FieldErrors {
 export function redirectUrlFault(text: string): string | undefined {
   const url = URL.canParse(text) ? new URL(text) : null;
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.hostname === '') {
-    return 'redirect_url must name a host a browser can reach, like "https://shop.example.com/thanks".';
+    return INVOICE_MSG.redirectUrlInvalid;
   }
   return undefined;
 }
@@ -145,11 +162,7 @@ async function chosenMethods(
   if (asked === undefined) {
     const open = enabled.filter((m) => m.depositsEnabled);
     if (open.length === 0) {
-      throw new InvalidError(undefined, {
-        methods: [
-          "The app has no method with For Deposit on: switch one on in the portal's Payment Method tab.",
-        ],
-      });
+      throw new InvalidError(undefined, { methods: [INVOICE_MSG.noDepositMethod] });
     }
     return open;
   }
@@ -171,9 +184,9 @@ export function methodsAsked(
   const chosen: GatewayMethod[] = [];
   for (const code of asked) {
     const method = enabled.find((m) => m.code === code);
-    if (!method) faults.push(`The app has not enabled ${code}.`);
+    if (!method) faults.push(WITHDRAWAL_MSG.notEnabled(code));
     else if (!method.depositsEnabled) {
-      faults.push(`Deposits of ${code} are switched off for this app.`);
+      faults.push(INVOICE_MSG.depositsOff(code));
     } else chosen.push(method);
   }
   return { chosen: enabled.filter((m) => chosen.includes(m)), faults };

@@ -25,7 +25,7 @@ import {
   type NewInvoice,
 } from '../invoices/invoices';
 import { gatewayMethods } from '../payments/accounts';
-import { currencyDecimals, unknownCurrency, valuePlaces } from '../rates/currencies';
+import { currencyDecimals, tooManyPlaces, unknownCurrency, valuePlaces } from '../rates/currencies';
 import type { RateBook } from '../rates/rates';
 
 // Payment links: a merchant's reusable page, made without code, at `<origin>/l/<slug>`: a title,
@@ -50,9 +50,26 @@ const MAX_AMOUNT = parseDecimal('1000000000');
 const SLUG_LENGTH = 16;
 const SLUG_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
-/** A link id the app does not have (the id is a value). */
+/**
+ * A link id the app does not have, and a new link's refusals (the id, a price's field, the
+ * minimum and the time now are values; a too-precise price's is currencies.ts').
+ */
 const PAYMENT_LINK_MSG = codedMessages('paymentLink', {
   notFound: (id: string) => `No payment link ${id}.`,
+  priceNotDecimal: (field: string) => `${field} must be a decimal string like "25.00".`,
+  priceZero: (field: string) => `${field} must be above 0, like "25.00".`,
+  priceTooHigh: (field: string) => `${field} must be at most 1000000000, like "25.00".`,
+  titleEmpty: 'title must not be empty, like "Donation".',
+  titleTooLong: `title must be at most ${TITLE_MAX} characters, like "Donation".`,
+  descriptionTooLong: `description must be at most ${DESCRIPTION_MAX} characters, like "Thank you for your support".`,
+  amountAndRange:
+    'Give either amount (a fixed price) or amount_min and amount_max (the shopper chooses within them), not both.',
+  maxBelowMin: (min: string) =>
+    `amount_max must be at least amount_min (${min}), like "${min}" or more.`,
+  expiresAtInvalid: 'expires_at must be an RFC 3339 date-time, like "2026-12-31T23:59:59Z".',
+  expiresAtPast: (now: string) =>
+    `expires_at must be in the future (it is ${now} now), like "2026-12-31T23:59:59Z".`,
+  maxUsesInvalid: `max_uses must be a whole number from 1 to ${MAX_USES}, like 100.`,
 } as const);
 
 export interface NewPaymentLink {
@@ -128,12 +145,12 @@ export function isSlug(text: string): boolean {
 
 /** What is wrong with a price `field` in `currency` (`places` decimals), or undefined. */
 function priceFault(field: string, text: string, currency: string, places: number | undefined) {
-  if (!isDecimalText(text)) return `${field} must be a decimal string like "25.00".`;
+  if (!isDecimalText(text)) return PAYMENT_LINK_MSG.priceNotDecimal(field);
   const value = parseDecimal(text);
-  if (value.units === 0n) return `${field} must be above 0, like "25.00".`;
-  if (compare(value, MAX_AMOUNT) > 0) return `${field} must be at most 1000000000, like "25.00".`;
+  if (value.units === 0n) return PAYMENT_LINK_MSG.priceZero(field);
+  if (compare(value, MAX_AMOUNT) > 0) return PAYMENT_LINK_MSG.priceTooHigh(field);
   if (places !== undefined && value.places > places) {
-    return `${currency} has ${places} decimal${places === 1 ? '' : 's'}: ${field} has more (${text}).`;
+    return tooManyPlaces(currency, places, field, text);
   }
   return undefined;
 }
@@ -142,14 +159,10 @@ function priceFault(field: string, text: string, currency: string, places: numbe
 async function refusals(db: Db, input: NewPaymentLink): Promise<FieldErrors> {
   const errors: FieldErrors = {};
   const title = input.title.trim();
-  if (title === '') errors.title = ['title must not be empty, like "Donation".'];
-  else if (input.title.length > TITLE_MAX) {
-    errors.title = [`title must be at most ${TITLE_MAX} characters, like "Donation".`];
-  }
+  if (title === '') errors.title = [PAYMENT_LINK_MSG.titleEmpty];
+  else if (input.title.length > TITLE_MAX) errors.title = [PAYMENT_LINK_MSG.titleTooLong];
   if (input.description !== undefined && input.description.length > DESCRIPTION_MAX) {
-    errors.description = [
-      `description must be at most ${DESCRIPTION_MAX} characters, like "Thank you for your support".`,
-    ];
+    errors.description = [PAYMENT_LINK_MSG.descriptionTooLong];
   }
   const places = currencyDecimals(input.currency);
   if (places === undefined) errors.currency = [unknownCurrency(input.currency)];
@@ -167,10 +180,7 @@ async function refusals(db: Db, input: NewPaymentLink): Promise<FieldErrors> {
     input.amount !== undefined &&
     (input.amountMin !== undefined || input.amountMax !== undefined)
   ) {
-    errors.amount = [
-      ...(errors.amount ?? []),
-      'Give either amount (a fixed price) or amount_min and amount_max (the shopper chooses within them), not both.',
-    ];
+    errors.amount = [...(errors.amount ?? []), PAYMENT_LINK_MSG.amountAndRange];
   } else if (
     input.amountMin !== undefined &&
     input.amountMax !== undefined &&
@@ -178,9 +188,7 @@ async function refusals(db: Db, input: NewPaymentLink): Promise<FieldErrors> {
     errors.amount_max === undefined &&
     compare(parseDecimal(input.amountMin), parseDecimal(input.amountMax)) > 0
   ) {
-    errors.amount_max = [
-      `amount_max must be at least amount_min (${input.amountMin}), like "${input.amountMin}" or more.`,
-    ];
+    errors.amount_max = [PAYMENT_LINK_MSG.maxBelowMin(input.amountMin)];
   }
   if (input.methods !== undefined) {
     const { faults } = methodsAsked(await gatewayMethods(db, input.appId), input.methods);
@@ -193,20 +201,16 @@ async function refusals(db: Db, input: NewPaymentLink): Promise<FieldErrors> {
   if (input.expiresAt !== undefined) {
     const at = Date.parse(input.expiresAt);
     if (Number.isNaN(at)) {
-      errors.expires_at = [
-        'expires_at must be an RFC 3339 date-time, like "2026-12-31T23:59:59Z".',
-      ];
+      errors.expires_at = [PAYMENT_LINK_MSG.expiresAtInvalid];
     } else if (at <= input.now.getTime()) {
-      errors.expires_at = [
-        `expires_at must be in the future (it is ${input.now.toISOString()} now), like "2026-12-31T23:59:59Z".`,
-      ];
+      errors.expires_at = [PAYMENT_LINK_MSG.expiresAtPast(input.now.toISOString())];
     }
   }
   if (
     input.maxUses !== undefined &&
     (!Number.isInteger(input.maxUses) || input.maxUses < 1 || input.maxUses > MAX_USES)
   ) {
-    errors.max_uses = [`max_uses must be a whole number from 1 to ${MAX_USES}, like 100.`];
+    errors.max_uses = [PAYMENT_LINK_MSG.maxUsesInvalid];
   }
   return errors;
 }
