@@ -76,7 +76,12 @@ export class Receiver {
       data: event.data,
     };
     this.arrivals.push(arrival);
-    for (const listener of this.listeners) listener();
+    // Told on the next turn, when an answer the plan gives at once is written: a journey woken
+    // by this arrival may block its process (an admin command run synchronously) for longer than
+    // the server waits for the answer, and the server would send the event again.
+    setImmediate(() => {
+      for (const listener of this.listeners) listener();
+    });
     const answer = await this.plan(arrival, this.count(arrival.id));
     response.writeHead(answer.status, answer.headers).end(answer.status < 300 ? 'ok' : 'nope');
   }
