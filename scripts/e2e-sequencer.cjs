@@ -16,7 +16,7 @@ const path = require('node:path');
 /** @type {Record<string, number>} */
 const SECONDS = {
   // English, French and Japanese.
-  'tour.e2e.ts': 310,
+  'tour.e2e.ts': 150,
   'checkout.e2e.ts': 210,
   'withdrawals.e2e.ts': 175,
   'refunds.e2e.ts': 170,
