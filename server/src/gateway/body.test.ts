@@ -10,6 +10,7 @@ const docUrl = (code: string) => `http://localhost:80/gateway/v1/docs#section/${
 
 // A gateway operation whose body is missing is refused in the envelope, never reached without
 // it (found by the contract tool: POST /accounts with no body answered 500).
+// test:pg leaves this file to SQLite: a request refused by its validator, before any query.
 
 describe('gateway request without its body', () => {
   const t = testAppPerBlock({ env: { GATEWAY_RATE_LIMIT_MAX: '1000' } });

@@ -8,6 +8,7 @@ import { GATEWAY_OPENAPI_PATH, ROOT_DIR } from '../paths';
 
 // What a developer reads when the gateway refuses a request: a format error says the format
 // with an example, and every error links to its section of the reference (`doc_url`).
+// test:pg leaves this file to SQLite: the words and links of refusals, whatever stores the rows.
 
 const BASE = '/gateway/v1';
 const HOST = 'pay.shop.test';

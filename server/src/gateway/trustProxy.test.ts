@@ -11,6 +11,7 @@ const docUrl = (code: string) => `http://localhost:80/gateway/v1/docs#section/${
 
 // TRUST_PROXY against the gateway's IP whitelist: whatever a client writes in X-Forwarded-For,
 // the address checked is the one the server (or the proxies it trusts) saw.
+// test:pg leaves this file to SQLite: the address a request came from, decided before any query.
 
 // Each test builds an app of its own (migrations and seed), slow on a busy PostgreSQL.
 jest.setTimeout(60_000);

@@ -5,6 +5,7 @@ import { keepSerialized, sendKeptEncoded, serializeAnswer } from './keptAnswers'
 
 // Kept answers in the client's encoding: compressed once per answer and encoding, sent with the
 // headers @fastify/compress would give them. The countries are kept from the start (13 KB).
+// test:pg leaves this file to SQLite: an answer's encoding and headers, whatever stores its data.
 
 describe('kept answers in the encoding the client accepts', () => {
   const t = testAppPerBlock();

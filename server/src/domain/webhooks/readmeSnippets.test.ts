@@ -14,6 +14,7 @@ import { rotateWebhookSecret } from './secrets';
 // The integration guide's "verify a delivery in Node" snippets, taken from docs/gateway.md as
 // they are written and run by Node (as ES modules, from the repository root) against real signed
 // deliveries: the text a merchant copies cannot drift from what the server sends.
+// test:pg leaves this file to SQLite: a snippet's check of a signature, whatever stored the event.
 
 const run = promisify(execFile);
 
