@@ -9,7 +9,7 @@ export interface paths {
     };
     /**
      * List the app's payment methods
-     * @description The payment methods the app has enabled in the portal (Payment Method tab), in the portal's
+     * @description The payment methods the app has enabled in the portal (Payment Setting tab), in the portal's
      *     order. `code` is what requests name a method by.
      */
     get: operations['listMethods'];
@@ -232,7 +232,7 @@ export interface paths {
     /**
      * Request a withdrawal
      * @description Sends `amount` of `method`'s coin or token from the app's operational wallet (of that
-     *     method, shown in the portal's Payment Method tab) to `to_address`. The gateway reserves
+     *     method, shown in the portal's Payment Setting tab) to `to_address`. The gateway reserves
      *     the amount and the network fee in the wallet and queues the withdrawal (status 2); the
      *     signer (a process apart from this server, holding the keys) then signs and broadcasts it
      *     and follows it to 1 Completed. Follow it with `GET /withdrawals/{id}` or the

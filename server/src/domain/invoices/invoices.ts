@@ -67,7 +67,7 @@ export const INVOICE_MSG = codedMessages('invoice', {
   redirectUrlInvalid:
     'redirect_url must name a host a browser can reach, like "https://shop.example.com/thanks".',
   noDepositMethod:
-    "The app has no method with For Deposit on: switch one on in the portal's Payment Method tab.",
+    "The app has no method with For Deposit on: switch one on in the portal's Payment Setting tab.",
   depositsOff: (code: string) => `Deposits of ${code} are switched off for this app.`,
 } as const);
 const DEFAULT_EXPIRES_IN = 900;

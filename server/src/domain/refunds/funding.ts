@@ -68,7 +68,7 @@ export async function fundRefund(
   const gasRaw = method ? gasReserve(method.chainId) : undefined;
   if (!method || gasRaw === undefined) {
     return waiting(
-      `The app no longer has this refund's method enabled: enable it in the portal's Payment Method tab, or cancel the refund.`,
+      `The app no longer has this refund's method enabled: enable it in the portal's Payment Setting tab, or cancel the refund.`,
     );
   }
   const amountRaw = BigInt(refund.amount_raw);
