@@ -3,10 +3,10 @@
 // compared on both, and then the large-data step.
 import { checkReplay, recordAnswers, startBare } from './bare.mjs';
 import { benchLarge } from './large.mjs';
-import { BENCH_POOL, compareRoute } from './measure.mjs';
+import { BENCH_POOL, compareRoute, DEFAULT_POOL } from './measure.mjs';
 import { stopProcesses } from './processes.mjs';
 import { printRow, withSize } from './report.mjs';
-import { benchRoutes } from './routes.mjs';
+import { benchRoutes, createsAddresses } from './routes.mjs';
 import { closeStore, engineLabel, keepLogs, openStore, serverEnv, startOurs } from './servers.mjs';
 import { setUpGateway, signIn } from './setup.mjs';
 
@@ -26,8 +26,10 @@ export async function benchEngine(engine, options) {
   /** @type {import('node:child_process').ChildProcess[]} */
   const started = [];
   try {
-    // Enough addresses derived ahead for a run of the creations at the target's rate.
-    const env = { ...serverEnv(store), ADDRESS_POOL_SIZE: String(BENCH_POOL) };
+    // Enough addresses derived ahead for a run of the creations at the target's rate, when one is
+    // measured; else the server's default.
+    const pool = createsAddresses(options.route) ? BENCH_POOL : DEFAULT_POOL;
+    const env = { ...serverEnv(store), ADDRESS_POOL_SIZE: String(pool) };
     const startOne = async (/** @type {Record<string, string>} */ extraEnv = {}) => {
       const side = await startOurs(store, env, options, extraEnv);
       started.push(side.server);
@@ -48,7 +50,13 @@ export async function benchEngine(engine, options) {
     const rows = [];
     for (const route of routes.filter((r) => r.name.includes(options.route))) {
       const name = withSize(route.name, sizes.get(route.name) ?? 0);
-      const row = await compareRoute(ours, bare, route, { engine: label, route: name }, options);
+      const row = await compareRoute(
+        ours,
+        bare,
+        route,
+        { engine: label, route: name, pool },
+        options,
+      );
       printRow(row);
       rows.push(row);
     }

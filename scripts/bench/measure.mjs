@@ -91,7 +91,8 @@ const withBody = (nextBody) => (request) => ({ ...request, body: nextBody() });
  * so a failed request in any run makes the row invalid.
  * @param {import('./servers.mjs').Side} ours @param {import('./servers.mjs').Side} bare
  * @param {import('./routes.mjs').Route} route
- * @param {{ engine: string, route: string }} names the row's engine label and route name
+ * @param {{ engine: string, route: string, pool: number }} names the row's engine label and route
+ *   name, and the address pool ours keeps (ADDRESS_POOL_SIZE)
  * @param {{ duration: number, rounds: number }} options
  * @returns {Promise<Row>}
  */
@@ -99,9 +100,10 @@ export async function compareRoute(ours, bare, route, names, { duration, rounds 
   /** @type {{ ours: Figures, bare: Figures, ratio: number }[]} */
   const pairs = [];
   const load = async (/** @type {import('./servers.mjs').Side} */ side) => {
-    // A creation takes an address derived ahead (the address pool): each run of ours starts
-    // with the pool as full as a shop's between two bursts.
-    if (side === ours && route.creates) await addressPoolFull(ours.origin);
+    // Each run, of either side, starts with ours' address pool full, as a shop's is between two
+    // bursts: a creation takes an address derived ahead, and the job that derives them after a
+    // burst (or at start) takes CPU no run may share.
+    await addressPoolFull(ours.origin, names.pool);
     return measure(side, route.headers, route, duration);
   };
   for (let round = 0; round < rounds; round += 1) {
@@ -134,18 +136,20 @@ export async function compareRoute(ours, bare, route, names, { duration, rounds 
   };
 }
 
-/** Each branch's address pool as full as the bench asks (servers.mjs), after what the runs took. */
+/** Each branch's address pool when a creation is measured: ahead of a run at the target's rate. */
 export const BENCH_POOL = 25_000;
+/** The server's own ADDRESS_POOL_SIZE, for a run that measures no creation. */
+export const DEFAULT_POOL = 1_000;
 
-/** Waits (at most 5 minutes) for `origin`'s /metrics to show BENCH_POOL ready on each branch. */
-async function addressPoolFull(/** @type {string} */ origin) {
+/** Waits (at most 5 minutes) for `origin`'s /metrics to show `size` ready on each branch. */
+async function addressPoolFull(/** @type {string} */ origin, /** @type {number} */ size) {
   const started = Date.now();
   for (;;) {
     const text = await (await fetch(`${origin}/metrics`)).text();
     const ready = [...text.matchAll(/^portal_address_pool_ready\{branch="\w+"\} (\d+)$/gm)].map(
       (m) => Number(m[1]),
     );
-    if (ready.length === 2 && ready.every((n) => n >= BENCH_POOL)) break;
+    if (ready.length === 2 && ready.every((n) => n >= size)) break;
     if (Date.now() - started > 300_000) throw new Error(`address pool not full: ${ready}`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }

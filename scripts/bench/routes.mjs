@@ -154,3 +154,15 @@ export function largeDataRoutes(routes) {
       route.name === 'GET /api/cryptosafelock/app-details/{id}',
   );
 }
+
+/**
+ * Whether a route whose name contains `part` hands out addresses (`creates`): a run that measures
+ * one needs the server's address pool kept far ahead (BENCH_POOL, measure.mjs).
+ * @param {string} part
+ */
+export function createsAddresses(part) {
+  const signedOut = /** @type {import('./setup.mjs').SignedIn} */ ({});
+  return benchRoutes(signedOut, '', '', { invoiceId: '', openInvoiceId: '' }).some(
+    (route) => route.creates === true && route.name.includes(part),
+  );
+}
