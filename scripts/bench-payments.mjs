@@ -28,6 +28,7 @@
 //
 //   npm run bench:payments -- [--payments <n>] [--engine sqlite|postgres|both]
 //     [--chain local|hardhat|both] [--processes <n>] [--drain <events>, 0 for none]
+//     [--cpu-prof <dir>]
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { parseUnits } from 'viem';
@@ -59,11 +60,14 @@ const { values } = parseArgs({
     chain: { type: 'string', default: 'both' },
     processes: { type: 'string', default: '2' },
     drain: { type: 'string', default: '100000' },
+    'cpu-prof': { type: 'string' },
   },
 });
 const PAYMENTS = Number(values.payments);
 const PROCESSES = Number(values.processes);
 const DRAIN = Number(values.drain);
+/** Where each server process writes a V8 CPU profile when it stops (node --cpu-prof), if given. */
+const CPU_PROF = values['cpu-prof'];
 const ENGINES = values.engine === 'both' ? ['sqlite', 'postgres'] : [values.engine];
 const CHAINS = values.chain === 'both' ? ['local', 'hardhat'] : [values.chain];
 const METHOD = PAYMENT_METHODS.find((m) => m.id === 'pm_usdt_bsc');
@@ -478,7 +482,7 @@ async function isolation(db, receiver, chain, confirm) {
  */
 async function drain(store, env, receiver, key) {
   await admin(['bench', 'backlog', 'demo', String(DRAIN)], env);
-  const ours = await startOurs(store, env, { processes: PROCESSES, cpuProf: undefined });
+  const ours = await startOurs(store, env, { processes: PROCESSES, cpuProf: CPU_PROF });
   /** @type {number[]} */
   const reads = [];
   /** @type {unknown} */
@@ -540,7 +544,7 @@ async function benchEngine(engine, kind) {
   let ok = false;
   try {
     const env = { ...serverEnv(store), ...chain.env, WEBHOOK_ALLOW_PRIVATE: 'true' };
-    const ours = await startOurs(store, env, { processes: PROCESSES, cpuProf: undefined });
+    const ours = await startOurs(store, env, { processes: PROCESSES, cpuProf: CPU_PROF });
     const { gateway, key } = await setUp(ours.origin, receiver.url('demo'));
     const confirmations = METHOD.confirmations ?? 1;
     /** Mines to one block short of the last confirmation, then that block: its time. */
