@@ -187,9 +187,10 @@ test('the test wallet is funded in one click, at 1280 px and 375 px', async () =
   await dialog.getByRole('button', { name: 'Add test funds' }).click();
   await toast('The operational wallet already holds the test funds');
 
-  const phone = (await openPage(PHONE)).page;
-  await phone.goto('/');
-  await phone.evaluate(
+  // The phone signs in with the desktop's stored session before its first script runs: copying
+  // it into a loaded page races the app's own persisted state, which may write over it.
+  const { context: phoneContext, page: phone } = await openPage(PHONE);
+  await phoneContext.addInitScript(
     (stored) => Object.entries(stored).forEach(([k, v]) => localStorage.setItem(k, v)),
     await page.evaluate(() => ({ ...localStorage })),
   );
@@ -199,7 +200,7 @@ test('the test wallet is funded in one click, at 1280 px and 375 px', async () =
   await small.getByTestId('token-balance').filter({ hasText: '10000.000000' }).waitFor();
   await phone.waitForTimeout(400);
   await snap(phone, 'test-mode-funds-375');
-  await phone.close();
+  await phoneContext.close();
 });
 
 test('Delete test data empties test mode after a confirmation; the live dashboard never counted it', async () => {
