@@ -18,6 +18,23 @@ export async function lockForTransaction(trx: Transaction<Database>, key: string
 }
 
 /**
+ * lockForTransaction for many keys in one statement, taken in the order of their text (two
+ * transactions taking overlapping sets that way cannot each wait for the other).
+ */
+export async function lockAllForTransaction(
+  trx: Transaction<Database>,
+  keys: readonly string[],
+): Promise<void> {
+  if (engineOf(trx) !== 'postgres' || keys.length === 0) return;
+  const sorted = [...new Set(keys)].sort();
+  // The subquery's order is the order its rows reach the aggregate, so the order locks are taken.
+  await sql`select count(pg_advisory_xact_lock(hashtextextended(k, 0)))
+    from (select k from unnest(${sorted}::text[]) with ordinality as t(k, i) order by i) as ordered`.execute(
+    trx,
+  );
+}
+
+/**
  * Runs `work` as one transaction holding the lock on `key` (lockForTransaction) from its first
  * statement to its end, for work made of domain functions that open transactions of their own:
  * `work` gets the transaction as a Db whose `transaction()` joins it instead of opening another,

@@ -6,6 +6,7 @@ import { testClock } from '../../test/testApp';
 import {
   addJob,
   claimJob,
+  claimJobs,
   completeJob,
   failJob,
   queueStats,
@@ -384,6 +385,37 @@ describe('lanes', () => {
     expect(ranFor.filter((app) => app === 'app_slow')).toHaveLength(8);
     expect(mostInFlight).toBe(2);
   }, 60_000);
+});
+
+describe('claiming several jobs at once', () => {
+  const cap = { field: 'appId', max: 2 };
+  const add = (appId: string | null, at: number) =>
+    addJob(one, { kind: 'test.batch', payload: appId ? { appId } : {} }, at);
+
+  it('takes the oldest due jobs up to the free slots, no group past its cap', async () => {
+    const now = Date.now();
+    // app_a already holds one lease: one more of its jobs may go out.
+    await add('app_a', now - 10_000);
+    expect(await claimJob(two, ['test.batch'], 'two', 30_000, now, cap)).toMatchObject({
+      locked_by: 'two',
+    });
+    for (let i = 0; i < 4; i += 1) await add('app_a', now - 9_000 + i);
+    for (let i = 0; i < 3; i += 1) await add('app_b', now - 8_000 + i);
+    await add(null, now - 7_000);
+    await add('app_c', now + 60_000); // not due yet
+    const claimed = await claimJobs(one, ['test.batch'], 'one', 30_000, now, 10, cap);
+    const apps = claimed.map((job) => (job.payload as { appId?: string }).appId ?? 'none');
+    expect(apps).toEqual(['app_a', 'app_b', 'app_b', 'none']);
+    expect(claimed.map((job) => job.locked_by)).toEqual(['one', 'one', 'one', 'one']);
+    // Every group is at its cap now; nothing more until a lease ends.
+    expect(await claimJobs(two, ['test.batch'], 'two', 30_000, now, 10, cap)).toEqual([]);
+    // Without a cap, the limit alone bounds a claim.
+    const uncapped = await claimJobs(two, ['test.batch'], 'two', 30_000, now, 2);
+    expect(uncapped.map((job) => (job.payload as { appId?: string }).appId)).toEqual([
+      'app_a',
+      'app_a',
+    ]);
+  });
 });
 
 describe('wake-ups', () => {

@@ -41,30 +41,48 @@ function toJob(row: JobsTable): Job {
   return { ...row, payload: JSON.parse(row.payload) as unknown };
 }
 
+const newJobRow = (job: NewJob, now: number) => ({
+  id: newId('job'),
+  kind: job.kind,
+  key: job.key ?? null,
+  payload: JSON.stringify(job.payload ?? {}),
+  state: 'queued' as const,
+  run_at: job.runAt ?? now,
+  attempts: 0,
+  max_attempts: job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+  every_ms: null,
+  locked_by: null,
+  locked_until: null,
+  last_error: null,
+  created_at: now,
+});
+
 /** Adds a job; answers false when one with the same (kind, key) already exists. */
 export async function addJob(db: Db, job: NewJob, now: number): Promise<boolean> {
   const inserted = await db
     .insertInto('jobs')
-    .values({
-      id: newId('job'),
-      kind: job.kind,
-      key: job.key ?? null,
-      payload: JSON.stringify(job.payload ?? {}),
-      state: 'queued',
-      run_at: job.runAt ?? now,
-      attempts: 0,
-      max_attempts: job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
-      every_ms: null,
-      locked_by: null,
-      locked_until: null,
-      last_error: null,
-      created_at: now,
-    })
+    .values(newJobRow(job, now))
     .onConflict((oc) => oc.columns(['kind', 'key']).doNothing())
     .executeTakeFirst();
   const added = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
   if (added && (job.runAt ?? now) <= now) jobDue(job.kind);
   return added;
+}
+
+/**
+ * addJob for many jobs in one statement (at most a few hundred: each takes 13 parameters); a
+ * job whose (kind, key) already exists is passed over.
+ */
+export async function addJobs(db: Db, jobs: readonly NewJob[], now: number): Promise<void> {
+  if (jobs.length === 0) return;
+  await db
+    .insertInto('jobs')
+    .values(jobs.map((job) => newJobRow(job, now)))
+    .onConflict((oc) => oc.columns(['kind', 'key']).doNothing())
+    .execute();
+  for (const kind of new Set(jobs.filter((j) => (j.runAt ?? now) <= now).map((j) => j.kind))) {
+    jobDue(kind);
+  }
 }
 
 /** The queued jobs of `kind` with these keys are due now (a held delivery let go). */
@@ -161,37 +179,141 @@ function payloadField(pg: boolean, field: string, table: 'jobs' | 'held') {
     : sql<string | null>`json_extract(${payload}, ${sql.lit(`$.${field}`)})`;
 }
 
-/** The job's group holds fewer than `cap.max` leases of `kinds` (or the job has no group). */
-function belowCap(
-  w: ExpressionBuilder<Database, 'jobs'>,
-  c: { pg: boolean; kinds: readonly string[]; now: number; cap: GroupCap },
-) {
-  const held = payloadField(c.pg, c.cap.field, 'held');
-  const full = w
-    .selectFrom('jobs as held')
-    .select(held.as('grp'))
-    .where('held.kind', 'in', c.kinds)
-    .where('held.locked_until', '>', c.now)
-    // NOT IN a list holding a null would pass over every job.
-    .where(held, 'is not', null)
-    .groupBy(held)
-    .having((h) => h.fn.countAll(), '>=', c.cap.max);
-  const group = payloadField(c.pg, c.cap.field, 'jobs');
-  return w.or([w(group, 'is', null), w(group, 'not in', full)]);
+/** How many due jobs a capped claim ranks per group; more due jobs wait for the next claim. */
+const CAPPED_SCAN = 500;
+
+/**
+ * Leases up to `limit` due jobs of `kinds` to `worker` until now + leaseMs, oldest first, in one
+ * statement; answers those it leased (none when none is due). On PostgreSQL the pick is
+ * `FOR UPDATE SKIP LOCKED`, so concurrent workers pass over the rows another is claiming instead
+ * of waiting for them, and the UPDATE re-checks that each row is still due (READ COMMITTED
+ * re-reads a row changed meanwhile); SQLite runs the whole statement under its single write lock.
+ *
+ * With `cap`, no group ends up with more than `cap.max` leases: each group's due jobs are ranked,
+ * oldest first, and only as many are taken as the group has leases free. The count must see every
+ * claim before it, so such claims take turns: the statement runs in a transaction that first
+ * takes a lock named after the kinds (PostgreSQL's advisory lock; on SQLite the write lock of
+ * BEGIN IMMEDIATE), and each claim then reads the leases the previous ones committed.
+ */
+export async function claimJobs(
+  db: Db,
+  kinds: readonly string[],
+  worker: string,
+  leaseMs: number,
+  now: number,
+  limit: number,
+  cap?: GroupCap,
+): Promise<Job[]> {
+  if (kinds.length === 0 || limit < 1) return [];
+  const pg = engineOf(db) === 'postgres';
+  const lease = {
+    locked_by: worker,
+    locked_until: now + leaseMs,
+    attempts: sql<number>`attempts + 1`,
+  };
+  if (!cap) {
+    const rows = await db
+      .with('picked', (q) =>
+        q
+          .selectFrom('jobs')
+          .select('id')
+          .where('kind', 'in', kinds)
+          .where((w) => isDue(w, now))
+          .orderBy('run_at')
+          .orderBy('id')
+          .limit(limit)
+          .$if(pg, (p) => p.forUpdate().skipLocked()),
+      )
+      .updateTable('jobs')
+      .set(lease)
+      .where('id', 'in', (eb) => eb.selectFrom('picked').select('picked.id'))
+      .where((w) => isDue(w, now))
+      .returningAll()
+      .execute();
+    return rows.map(toJob);
+  }
+  const { field, max } = cap;
+  const heldGroup = payloadField(pg, field, 'held');
+  const group = payloadField(pg, field, 'jobs');
+  const rows = await db.transaction().execute(async (trx) => {
+    await lockForTransaction(trx, `jobs.claim:${kinds.join(',')}`);
+    return (
+      trx
+        // Each group's leases now, all processes together.
+        .with('held', (q) =>
+          q
+            .selectFrom('jobs as held')
+            .select((eb) => [heldGroup.as('grp'), eb.fn.countAll<number>().as('n')])
+            .where('held.kind', 'in', kinds)
+            .where('held.locked_until', '>', now)
+            .where(heldGroup, 'is not', null)
+            .groupBy(heldGroup),
+        )
+        // The oldest due jobs of the groups with a lease free (or of no group).
+        .with('due', (q) =>
+          q
+            .selectFrom('jobs')
+            .select(['jobs.id', 'jobs.run_at', group.as('grp')])
+            .where('jobs.kind', 'in', kinds)
+            .where((w) => isDue(w, now))
+            .where((w) =>
+              w.or([
+                w(group, 'is', null),
+                // NOT IN a list holding a null would pass over every job: held has no null group.
+                w(
+                  group,
+                  'not in',
+                  w.selectFrom('held').select('held.grp').where('held.n', '>=', max),
+                ),
+              ]),
+            )
+            .orderBy('jobs.run_at')
+            .orderBy('jobs.id')
+            .limit(CAPPED_SCAN)
+            .$if(pg, (p) => p.forUpdate().skipLocked()),
+        )
+        // Each due job's place in its group's queue.
+        .with('ranked', (q) =>
+          q
+            .selectFrom('due')
+            .select([
+              'due.id',
+              'due.run_at',
+              'due.grp',
+              sql<number>`row_number() over (partition by due.grp order by due.run_at, due.id)`.as(
+                'place',
+              ),
+            ]),
+        )
+        .with('picked', (q) =>
+          q
+            .selectFrom('ranked')
+            .leftJoin('held', 'held.grp', 'ranked.grp')
+            .select('ranked.id')
+            .where((w) =>
+              w.or([
+                w('ranked.grp', 'is', null),
+                w(sql<number>`ranked.place + coalesce(held.n, 0)`, '<=', max),
+              ]),
+            )
+            .orderBy('ranked.run_at')
+            .orderBy('ranked.id')
+            .limit(limit),
+        )
+        .updateTable('jobs')
+        .set(lease)
+        .where('id', 'in', (eb) => eb.selectFrom('picked').select('picked.id'))
+        .where((w) => isDue(w, now))
+        .returningAll()
+        .execute()
+    );
+  });
+  return rows.map(toJob);
 }
 
 /**
- * Leases the next due job of one of `kinds` to `worker` until now + leaseMs, or answers null.
- * One UPDATE whose subquery picks the row: on PostgreSQL `FOR UPDATE SKIP LOCKED` makes
- * concurrent workers pass over a row another is claiming instead of waiting for it (and READ
- * COMMITTED re-checks the lease condition on the row it locks, so a row claimed meanwhile is
- * not claimed again); SQLite runs the whole statement under its single write lock.
- *
- * With `cap`, the pick passes over the jobs of a group that already holds `cap.max` leases. The
- * count must see every claim before it, so such claims take turns: the UPDATE runs in a
- * transaction that first takes a lock named after the kinds (PostgreSQL's advisory lock; on
- * SQLite the write lock of BEGIN IMMEDIATE), and each claim's statement then reads the leases
- * the previous ones committed.
+ * Leases the next due job of one of `kinds` to `worker` until now + leaseMs, or answers null
+ * (claimJobs, one job).
  */
 export async function claimJob(
   db: Db,
@@ -201,38 +323,8 @@ export async function claimJob(
   now: number,
   cap?: GroupCap,
 ): Promise<Job | null> {
-  if (kinds.length === 0) return null;
-  const pg = engineOf(db) === 'postgres';
-  const claim = (q: Db) =>
-    q
-      .updateTable('jobs')
-      .set((eb) => ({
-        locked_by: worker,
-        locked_until: now + leaseMs,
-        attempts: eb('attempts', '+', 1),
-      }))
-      .where('id', '=', (eb) => {
-        let pick = eb
-          .selectFrom('jobs')
-          .select('id')
-          .where('kind', 'in', kinds)
-          .where((w) => isDue(w, now));
-        if (cap) pick = pick.where((w) => belowCap(w, { pg, kinds, now, cap }));
-        return pick
-          .orderBy('run_at')
-          .orderBy('id')
-          .limit(1)
-          .$if(pg, (p) => p.forUpdate().skipLocked());
-      })
-      .returningAll()
-      .executeTakeFirst();
-  const row = cap
-    ? await db.transaction().execute(async (trx) => {
-        await lockForTransaction(trx, `jobs.claim:${kinds.join(',')}`);
-        return claim(trx);
-      })
-    : await claim(db);
-  return row ? toJob(row) : null;
+  const [job] = await claimJobs(db, kinds, worker, leaseMs, now, 1, cap);
+  return job ?? null;
 }
 
 /** Extends a held lease; false when the lease was lost (ran out and another worker took it). */

@@ -4,6 +4,7 @@ import { randomToken } from '../domain/ids';
 import { systemClock, type Clock } from '../domain/time';
 import {
   claimJob,
+  claimJobs,
   completeJob,
   ensureRecurring,
   extendLease,
@@ -178,13 +179,9 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     }
   }
 
-  /** Claims a due job of `lane` for this process, or null. */
-  const claim = (lane: LaneState) =>
-    claimJob(db, lane.kinds, workerId, leaseMs, now(), lane.perGroup);
-
   /** Claims and runs one due job of `lane`; false when none is due. */
   async function runOne(lane: LaneState): Promise<boolean> {
-    const job = await claim(lane);
+    const job = await claimJob(db, lane.kinds, workerId, leaseMs, now(), lane.perGroup);
     if (!job) return false;
     await run(job);
     return true;
@@ -239,22 +236,26 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     lane.running.add(running);
   }
 
-  /** One per lane: fills the lane's free slots with due jobs, then waits for a slot or a poll. */
+  /**
+   * One per lane: fills the lane's free slots with due jobs, all of them claimed in one
+   * statement, then waits for a slot or a poll.
+   */
   async function loop(lane: LaneState): Promise<void> {
     while (!stopped) {
-      if (lane.running.size >= lane.concurrency) {
+      const free = lane.concurrency - lane.running.size;
+      if (free <= 0) {
         await Promise.race(lane.running);
         continue;
       }
-      let job: Job | null = null;
+      let jobs: Job[] = [];
       lane.woken = false;
       try {
-        job = await claim(lane);
+        jobs = await claimJobs(db, lane.kinds, workerId, leaseMs, now(), free, lane.perGroup);
       } catch (err) {
         log.error({ err, lane: lane.name }, 'Job queue unavailable');
       }
-      if (job) start(lane, job);
-      else if (!stopped && !lane.woken) await sleep(options.pollMs, lane);
+      for (const job of jobs) start(lane, job);
+      if (jobs.length === 0 && !stopped && !lane.woken) await sleep(options.pollMs, lane);
     }
   }
 

@@ -244,15 +244,50 @@ export function feeOf(amountRaw: bigint, percent: number): bigint {
  * percent of the merchant's package in force and the fee it implies, exact; both null without a
  * package (the deposit is credited all the same). The withdrawals issue takes the fee at the sweep.
  */
-export async function creditTermsOf(
-  db: Executor,
-  appId: string,
-  now: Date,
-): Promise<(amountRaw: bigint) => { fee_percent: string | null; fee_raw: string | null }> {
+export async function creditTermsOf(db: Executor, appId: string, now: Date): Promise<CreditTerms> {
   const [app] = await ownerOfApp(db, { appId });
   if (!app) throw new Error(`No app ${appId}`);
   const plan = await currentSubscription(db, app.user_id, now.toISOString());
-  if (!plan) return () => ({ fee_percent: null, fee_raw: null });
-  const percent = percentFraction(plan.fees).text;
-  return (amountRaw) => ({ fee_percent: percent, fee_raw: feeOf(amountRaw, plan.fees).toString() });
+  return creditTerms(plan?.fees);
+}
+
+type CreditTerms = (amountRaw: bigint) => { fee_percent: string | null; fee_raw: string | null };
+
+function creditTerms(fees: number | undefined): CreditTerms {
+  if (fees === undefined) return () => ({ fee_percent: null, fee_raw: null });
+  const percent = percentFraction(fees).text;
+  return (amountRaw) => ({ fee_percent: percent, fee_raw: feeOf(amountRaw, fees).toString() });
+}
+
+/**
+ * creditTermsOf for many apps in one statement (a block credits many merchants at once): the
+ * package in force is, as in currentSubscription, the newest unreplaced one not yet ended.
+ */
+export async function creditTermsOfApps(
+  db: Executor,
+  appIds: readonly string[],
+  now: Date,
+): Promise<Map<string, CreditTerms>> {
+  if (appIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('apps')
+    .leftJoin('subscriptions', (join) =>
+      join
+        .onRef('subscriptions.user_id', '=', 'apps.user_id')
+        .on('subscriptions.replaced_at', 'is', null)
+        .on('subscriptions.end_date', '>', now.toISOString()),
+    )
+    .leftJoin('packages', 'packages.id', 'subscriptions.package_id')
+    .select(['apps.id', 'packages.fees'])
+    .where('apps.id', 'in', appIds)
+    .orderBy('subscriptions.created_at', 'desc')
+    .execute();
+  const fees = new Map<string, number | undefined>();
+  for (const row of rows) if (!fees.has(row.id)) fees.set(row.id, row.fees ?? undefined);
+  return new Map(
+    appIds.map((appId) => {
+      if (!fees.has(appId)) throw new Error(`No app ${appId}`);
+      return [appId, creditTerms(fees.get(appId))];
+    }),
+  );
 }

@@ -37,11 +37,17 @@ export interface GatewayDeposit {
 
 /** The watcher's rows of an app (rows from before the gateway carry no chain position). */
 export function depositRows(db: Executor, appId: string) {
+  return everyAppsDepositRows(db).where('receive_transactions.app_id', '=', appId);
+}
+
+/** The watcher's rows of every app, each with its app. */
+function everyAppsDepositRows(db: Executor) {
   return db
     .selectFrom('receive_transactions')
     .innerJoin('payment_methods', 'payment_methods.id', 'receive_transactions.payment_method_id')
     .select([
       'receive_transactions.id',
+      'receive_transactions.app_id',
       'receive_transactions.unique_id',
       'receive_transactions.chain_id',
       'receive_transactions.address',
@@ -59,7 +65,6 @@ export function depositRows(db: Executor, appId: string) {
       'payment_methods.code',
       'payment_methods.decimals',
     ])
-    .where('receive_transactions.app_id', '=', appId)
     .where('receive_transactions.tx_hash', 'is not', null);
 }
 
@@ -93,20 +98,18 @@ export async function depositsOf(
   db: Db,
   ids: { id: string; appId: string }[],
 ): Promise<{ appId: string; deposit: GatewayDeposit }[]> {
-  const found = new Map<string, GatewayDeposit>();
-  for (const appId of new Set(ids.map((i) => i.appId))) {
-    const mine = ids.filter((i) => i.appId === appId).map((i) => i.id);
-    for (let from = 0; from < mine.length; from += BATCH) {
-      const part = mine.slice(from, from + BATCH);
-      const rows = await depositRows(db, appId)
-        .where('receive_transactions.id', 'in', part)
-        .execute();
-      for (const row of rows) found.set(row.id, depositView(row));
-    }
+  // Every app's at once: a block pays many apps, and each statement is a round trip.
+  const found = new Map<string, { appId: string; deposit: GatewayDeposit }>();
+  for (let from = 0; from < ids.length; from += BATCH) {
+    const part = ids.slice(from, from + BATCH).map((i) => i.id);
+    const rows = await everyAppsDepositRows(db)
+      .where('receive_transactions.id', 'in', part)
+      .execute();
+    for (const row of rows) found.set(row.id, { appId: row.app_id, deposit: depositView(row) });
   }
   return ids.flatMap(({ id, appId }) => {
-    const deposit = found.get(id);
-    return deposit ? [{ appId, deposit }] : [];
+    const row = found.get(id);
+    return row?.appId === appId ? [{ appId, deposit: row.deposit }] : [];
   });
 }
 

@@ -19,10 +19,10 @@ describe('the deposit watcher', () => {
   const t = testAppPerBlock();
   let serial = 0;
 
-  async function account(uniqueId = 'order-1') {
+  async function account(uniqueId = 'order-1', packageId = 'pkg_starter') {
     serial += 1;
     const userId = await addUser(t, `watched_${serial}`);
-    await insertSubscription(t, userId);
+    await insertSubscription(t, userId, { packageId });
     const appId = `app_watch_${serial}`;
     const now = t.clock().toISOString();
     await insertApp(t, { id: appId, user_id: userId, created_at: now });
@@ -77,6 +77,66 @@ describe('the deposit watcher', () => {
     // Nothing happens twice.
     expect(await watch()).toMatchObject({ seen: 0, credited: 0, failed: 0 });
     expect(await rowsOf(appId)).toHaveLength(1);
+  });
+
+  it("credits a block that pays several merchants, each at its own package's fee, with its own events", async () => {
+    const merchants = [
+      await account('order-a', 'pkg_starter'),
+      await account('order-b', 'pkg_enterprise'),
+      await account('order-c'),
+    ];
+    // The third merchant's package ended after its account was handed out.
+    await t.db
+      .deleteFrom('subscriptions')
+      .where('user_id', '=', (eb) =>
+        eb
+          .selectFrom('apps')
+          .select('user_id')
+          .where('id', '=', merchants[2]?.appId ?? ''),
+      )
+      .execute();
+    for (const m of merchants) await pay(m.address, 20_000_000n);
+    expect(await watch()).toMatchObject({ seen: 3, credited: 0 });
+    await mineLocalBlocks(t.db, 14);
+    expect(await watch()).toMatchObject({ seen: 0, credited: 3 });
+    const credited = await t.db
+      .selectFrom('receive_transactions')
+      .select(['app_id', 'deposit_status', 'fee_percent', 'fee_raw'])
+      .where(
+        'app_id',
+        'in',
+        merchants.map((m) => m.appId),
+      )
+      .orderBy('app_id')
+      .execute();
+    expect(credited).toEqual([
+      {
+        app_id: merchants[0]?.appId,
+        deposit_status: 3,
+        fee_percent: '1',
+        fee_raw: '200000000000000000',
+      },
+      {
+        app_id: merchants[1]?.appId,
+        deposit_status: 3,
+        fee_percent: '0.5',
+        fee_raw: '100000000000000000',
+      },
+      { app_id: merchants[2]?.appId, deposit_status: 3, fee_percent: null, fee_raw: null },
+    ]);
+    // Each merchant's feed: the pending event, then the confirmed one, numbered from 1.
+    for (const m of merchants) {
+      const events = await t.db
+        .selectFrom('webhook_events')
+        .select(['type', 'seq', 'resource_seq'])
+        .where('app_id', '=', m.appId)
+        .orderBy('seq')
+        .execute();
+      expect(events).toEqual([
+        { type: 'deposit.pending', seq: 1, resource_seq: 1 },
+        { type: 'deposit.confirmed', seq: 2, resource_seq: 2 },
+      ]);
+    }
   });
 
   it('fails a payment below the minimum, and again after a Re-initiate', async () => {

@@ -3,7 +3,7 @@ import { sumMicro } from '../../db/sums';
 import { sql } from 'kysely';
 import { engineOf, type Db } from '../../db/connection';
 import { prepared, type Executor } from '../../db/prepared';
-import { creditTermsOf } from '../apps/plan';
+import { creditTermsOfApps } from '../apps/plan';
 import { afterCursor, pageOf } from '../cursor';
 import type { ChainAdapter } from '../chain/adapter';
 import { addressKey, type SpecChainId } from '../chain/specChains';
@@ -194,26 +194,31 @@ export async function settleDeposits(
     await db.transaction().execute(async (trx) => {
       const ids: { id: string; appId: string }[] = [];
       const toCredit = batch.filter((s) => s.reason === null);
-      for (const appId of new Set(toCredit.map((s) => s.appId))) {
-        const terms = await creditTermsOf(trx, appId, now);
-        const rows = toCredit.filter((s) => s.appId === appId);
+      if (toCredit.length > 0) {
+        const terms = await creditTermsOfApps(trx, [...new Set(toCredit.map((s) => s.appId))], now);
         const values = sql.join(
-          rows.map((s) => {
-            const t = terms(s.amountRaw);
-            return sql`(${s.id}, ${t.fee_percent}, ${t.fee_raw})`;
+          toCredit.map((s) => {
+            const t = terms.get(s.appId)?.(s.amountRaw);
+            return sql`(${s.id}, ${s.appId}, ${t?.fee_percent ?? null}, ${t?.fee_raw ?? null})`;
           }),
         );
-        // One statement for the batch, each row its own fee (UPDATE ... FROM: both engines).
+        // One statement for the batch, every app's, each row its own fee (UPDATE ... FROM: both
+        // engines).
         const result = await sql<{ id: string }>`
-          WITH v(id, fee_percent, fee_raw) AS (VALUES ${values})
+          WITH v(id, app_id, fee_percent, fee_raw) AS (VALUES ${values})
           UPDATE receive_transactions
           SET deposit_status = 3, credited_at = ${at}, process_datetime = ${at},
             fee_percent = v.fee_percent, fee_raw = cast(v.fee_raw AS ${numeric})
           FROM v
-          WHERE receive_transactions.id = v.id AND receive_transactions.deposit_status = 2
+          WHERE receive_transactions.id = v.id AND receive_transactions.app_id = v.app_id
+            AND receive_transactions.deposit_status = 2
           RETURNING receive_transactions.id`.execute(trx);
-        ids.push(...result.rows.map((r) => ({ id: r.id, appId })));
-        credited += result.rows.length;
+        // In the order the chain gave them, which their events keep.
+        const updated = new Set(result.rows.map((r) => r.id));
+        ids.push(
+          ...toCredit.filter((s) => updated.has(s.id)).map(({ id, appId }) => ({ id, appId })),
+        );
+        credited += updated.size;
       }
       for (const reason of ['reorged', 'below_minimum'] as const) {
         const rows = batch.filter((s) => s.reason === reason);

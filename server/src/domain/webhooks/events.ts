@@ -1,13 +1,13 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/connection';
-import { lockForTransaction } from '../../db/locks';
+import { lockAllForTransaction } from '../../db/locks';
 import type { Database } from '../../db/schema';
 import type { DepositStatus, SendStatus } from '../../db/schema';
 import { depositView, withdrawalView } from '../payments/views';
 import type { GatewayDeposit } from '../payments/depositReads';
 import type { Withdrawal } from '../payments/withdrawalReads';
 import { newId } from '../ids';
-import { addJob } from '../../jobs/queue';
+import { addJobs } from '../../jobs/queue';
 import type { components } from '../../generated/gateway.gen';
 import { withMode, type Unmoded } from '../livemode';
 
@@ -240,49 +240,51 @@ async function recordEvents(
     return { event, id, resourceId: event.resourceId ?? id };
   });
   const appIds = [...new Set(rows.map((r) => r.event.appId))].sort();
+  // Every app's at once: a block pays many apps, and each statement is a round trip.
   // The resource's status change (a compare-and-set) serialises the events of one deposit or
   // withdrawal.
   const resourceSeqs = new Map<string, number>();
-  for (const appId of appIds) {
-    const resources = [
-      ...new Set(rows.filter((r) => r.event.appId === appId).map((r) => r.resourceId)),
-    ];
-    for (const part of chunks(resources)) {
-      const last = await trx
-        .selectFrom('webhook_events')
-        .select((eb) => ['resource_id', eb.fn.max('resource_seq').as('seq')])
-        .where('app_id', '=', appId)
-        .where('resource_id', 'in', part)
-        .groupBy('resource_id')
-        .execute();
-      for (const row of last) {
-        resourceSeqs.set(`${appId}|${row.resource_id}`, Number(row.seq ?? 0));
-      }
+  for (const part of chunks([...new Set(rows.map((r) => r.resourceId))])) {
+    const last = await trx
+      .selectFrom('webhook_events')
+      .select((eb) => ['app_id', 'resource_id', eb.fn.max('resource_seq').as('seq')])
+      .where('app_id', 'in', appIds)
+      .where('resource_id', 'in', part)
+      .groupBy(['app_id', 'resource_id'])
+      .execute();
+    for (const row of last) {
+      resourceSeqs.set(`${row.app_id}|${row.resource_id}`, Number(row.seq ?? 0));
     }
   }
   // Each app's mode (its events' and their objects' livemode) and whether it takes webhooks.
   const apps = new Map<string, { livemode: boolean; takesWebhooks: boolean }>();
-  for (const appId of appIds) {
-    const target = await trx
+  for (const part of chunks(appIds)) {
+    const targets = await trx
       .selectFrom('apps')
       .leftJoin('app_webhooks', 'app_webhooks.app_id', 'apps.id')
-      .select(['apps.callback_url', 'apps.livemode', 'app_webhooks.disabled_at'])
-      .where('apps.id', '=', appId)
-      .executeTakeFirst();
-    apps.set(appId, {
-      livemode: target?.livemode !== 0,
-      takesWebhooks: Boolean(target?.callback_url && !target.disabled_at),
-    });
+      .select(['apps.id', 'apps.callback_url', 'apps.livemode', 'app_webhooks.disabled_at'])
+      .where('apps.id', 'in', part)
+      .execute();
+    for (const target of targets) {
+      apps.set(target.id, {
+        livemode: target.livemode !== 0,
+        takesWebhooks: Boolean(target.callback_url && !target.disabled_at),
+      });
+    }
   }
+  await lockAllForTransaction(
+    trx,
+    appIds.map((appId) => `webhook_events:${appId}`),
+  );
   const appSeqs = new Map<string, number>();
-  for (const appId of appIds) {
-    await lockForTransaction(trx, `webhook_events:${appId}`);
+  for (const part of chunks(appIds)) {
     const before = await trx
       .selectFrom('webhook_events')
-      .select((eb) => eb.fn.max('seq').as('seq'))
-      .where('app_id', '=', appId)
-      .executeTakeFirst();
-    appSeqs.set(appId, Number(before?.seq ?? 0));
+      .select((eb) => ['app_id', eb.fn.max('seq').as('seq')])
+      .where('app_id', 'in', part)
+      .groupBy('app_id')
+      .execute();
+    for (const row of before) appSeqs.set(row.app_id, Number(row.seq ?? 0));
   }
   const values = rows.map(({ event, id, resourceId }) => {
     const key = `${event.appId}|${resourceId}`;
@@ -317,67 +319,88 @@ async function recordEvents(
   for (const part of chunks(values)) {
     await trx.insertInto('webhook_events').values(part).execute();
   }
-  const recorded: RecordedEvent[] = [];
-  for (const [i, value] of values.entries()) {
+  const delivered = values.flatMap((value, i) => {
     const event = rows[i]?.event;
-    if (!event || !apps.get(value.app_id)?.takesWebhooks) {
-      recorded.push({ eventId: value.id, deliveryId: null });
-      continue;
-    }
-    const deliveryId = await queueDelivery(trx, {
-      eventId: value.id,
-      appId: value.app_id,
-      resourceId: value.resource_id,
-      resourceSeq: value.resource_seq,
-      redeliveryOf: null,
-      now: event.now,
-      runAt: firstRunAt,
+    if (!event || !apps.get(value.app_id)?.takesWebhooks) return [];
+    return [
+      {
+        eventId: value.id,
+        appId: value.app_id,
+        resourceId: value.resource_id,
+        resourceSeq: value.resource_seq,
+        redeliveryOf: null,
+        now: event.now,
+        runAt: firstRunAt,
+      },
+    ];
+  });
+  const deliveryIds = new Map<string, string>();
+  for (const part of chunks(delivered)) {
+    const ids = await queueDeliveries(trx, part);
+    part.forEach((d, i) => {
+      const id = ids[i];
+      if (id !== undefined) deliveryIds.set(d.eventId, id);
     });
-    recorded.push({ eventId: value.id, deliveryId });
   }
-  return recorded;
+  return values.map((value) => ({
+    eventId: value.id,
+    deliveryId: deliveryIds.get(value.id) ?? null,
+  }));
 }
 
-/** A delivery row, due at `runAt` (default now), and the job that wakes it. */
-export async function queueDelivery(
-  trx: Db,
-  d: {
-    eventId: string;
-    appId: string;
-    resourceId: string;
-    resourceSeq: number;
-    redeliveryOf: string | null;
-    now: Date;
-    runAt?: number;
-  },
-): Promise<string> {
-  const id = newId('whd');
-  const at = d.now.toISOString();
-  const runAt = d.runAt ?? d.now.getTime();
-  await trx
-    .insertInto('webhook_deliveries')
-    .values({
-      id,
+interface NewDelivery {
+  eventId: string;
+  appId: string;
+  resourceId: string;
+  resourceSeq: number;
+  redeliveryOf: string | null;
+  now: Date;
+  runAt?: number;
+}
+
+/** A delivery row, due at `runAt` (default now), and the job that wakes it; answers its id. */
+export async function queueDelivery(trx: Db, d: NewDelivery): Promise<string> {
+  const [id] = await queueDeliveries(trx, [d]);
+  if (id === undefined) throw new Error('queueDeliveries queued nothing');
+  return id;
+}
+
+/** queueDelivery for many, two statements in all; answers their ids in the order given. */
+async function queueDeliveries(trx: Db, list: readonly NewDelivery[]): Promise<string[]> {
+  const rows = list.map((d) => {
+    const at = d.now.toISOString();
+    return {
+      id: newId('whd'),
       event_id: d.eventId,
       app_id: d.appId,
       resource_id: d.resourceId,
       resource_seq: d.resourceSeq,
       redelivery_of: d.redeliveryOf,
-      status: 'pending',
+      status: 'pending' as const,
       attempts: 0,
-      next_attempt_at: runAt,
+      next_attempt_at: d.runAt ?? d.now.getTime(),
       wake_seq: 1,
       last_status_code: null,
       last_error: null,
       created_at: at,
       updated_at: at,
-    })
-    .execute();
-  const payload: DeliverPayload = { deliveryId: id, wake: 1, appId: d.appId };
-  await addJob(
+    };
+  });
+  if (rows.length === 0) return [];
+  await trx.insertInto('webhook_deliveries').values(rows).execute();
+  const now = Math.min(...list.map((d) => d.now.getTime()));
+  await addJobs(
     trx,
-    { kind: DELIVER_KIND, key: deliverJobKey(id, 1), payload, runAt },
-    d.now.getTime(),
+    rows.map((row) => {
+      const payload: DeliverPayload = { deliveryId: row.id, wake: 1, appId: row.app_id };
+      return {
+        kind: DELIVER_KIND,
+        key: deliverJobKey(row.id, 1),
+        payload,
+        runAt: row.next_attempt_at,
+      };
+    }),
+    now,
   );
-  return id;
+  return rows.map((row) => row.id);
 }
