@@ -660,7 +660,7 @@ export function loadConfig(env: Env): Config {
     metricsToken: metricsToken(env),
     webhooks: webhookConfig(env, isProduction),
     jobs: {
-      webhookSlots: int(env, 'WEBHOOK_CONCURRENCY', 8, 1, 1_000),
+      webhookSlots: int(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1_000),
       webhookSlotsPerApp: int(env, 'WEBHOOK_APP_CONCURRENCY', 2, 1, 1_000),
     },
     apiLogRetentionDays: int(env, 'API_LOG_RETENTION_DAYS', 30, 1, 36_500),

@@ -59,11 +59,13 @@ const MONEY_LANE: Lane = { name: 'money' };
 
 /**
  * The deliveries' own pool. A delivery waits up to 10 s for a receiver, so a receiver that
- * never answers holds a slot 10 s per attempt. By default 8 slots a process, and at most 2 of
- * them (across all processes) for one app's deliveries: a healthy receiver answers in well under
- * a second, so 2 at once carry an app's events (a few per deposit or withdrawal, in order per
- * resource anyway) with room to spare, while an app whose receiver hangs, however many of its
- * deliveries are due, leaves the other slots to the other apps. WEBHOOK_CONCURRENCY and
+ * never answers holds a slot 10 s per attempt. By default 32 slots a process, and at most 2 of
+ * them (across all processes) for one app's deliveries. A slot costs a socket and a waiting
+ * request, not CPU, and one block may pay many merchants: 32 slots on two processes carry fifty
+ * apps' events in one wave, where 8 made the last wait for three. A healthy receiver answers in
+ * well under a second, so 2 at once carry an app's events (a few per deposit or withdrawal, in
+ * order per resource anyway) with room to spare, while an app whose receiver hangs, however many
+ * of its deliveries are due, leaves the other slots to the other apps. WEBHOOK_CONCURRENCY and
  * WEBHOOK_APP_CONCURRENCY change them (docs/operations.md).
  */
 function webhookLane(slots: JobsConfig): Lane {
