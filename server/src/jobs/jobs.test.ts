@@ -416,6 +416,21 @@ describe('claiming several jobs at once', () => {
       'app_a',
     ]);
   });
+
+  it('reads a bounded number of due jobs, and takes the next group once one is at its cap', async () => {
+    const now = Date.now();
+    for (let i = 0; i < 3; i += 1) await add('app_a', now - 9_000 + i);
+    await add('app_b', now - 1_000);
+    const claim = async () =>
+      (await claimJobs(one, ['test.batch'], 'one', 30_000, now, 1, cap)).map(
+        (job) => (job.payload as { appId: string }).appId,
+      );
+    expect(await claim()).toEqual(['app_a']);
+    expect(await claim()).toEqual(['app_a']);
+    // app_a is at its cap: its third job is passed over for app_b's, the newer.
+    expect(await claim()).toEqual(['app_b']);
+    expect(await claim()).toEqual([]);
+  });
 });
 
 describe('wake-ups', () => {

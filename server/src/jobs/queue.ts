@@ -179,9 +179,6 @@ function payloadField(pg: boolean, field: string, table: 'jobs' | 'held') {
     : sql<string | null>`json_extract(${payload}, ${sql.lit(`$.${field}`)})`;
 }
 
-/** How many due jobs a capped claim ranks per group; more due jobs wait for the next claim. */
-const CAPPED_SCAN = 500;
-
 /**
  * Leases up to `limit` due jobs of `kinds` to `worker` until now + leaseMs, oldest first, in one
  * statement; answers those it leased (none when none is due). On PostgreSQL the pick is
@@ -190,7 +187,11 @@ const CAPPED_SCAN = 500;
  * re-reads a row changed meanwhile); SQLite runs the whole statement under its single write lock.
  *
  * With `cap`, no group ends up with more than `cap.max` leases: each group's due jobs are ranked,
- * oldest first, and only as many are taken as the group has leases free. The count must see every
+ * oldest first, and only as many are taken as the group has leases free (the ranking reads the
+ * oldest `limit × cap.max` due jobs of the groups with a lease free: enough to fill the slots
+ * however the groups fall; the leases are counted from an index of the leased rows alone). Fewer
+ * than `limit` taken: the other due jobs are of groups at their cap, or past the rows read behind
+ * one group's backlog (read by the next claim, that group then at its cap). The count must see every
  * claim before it, so such claims take turns: the statement runs in a transaction that first
  * takes a lock named after the kinds (PostgreSQL's advisory lock; on SQLite the write lock of
  * BEGIN IMMEDIATE), and each claim then reads the leases the previous ones committed.
@@ -269,7 +270,7 @@ export async function claimJobs(
             )
             .orderBy('jobs.run_at')
             .orderBy('jobs.id')
-            .limit(CAPPED_SCAN)
+            .limit(limit * max)
             .$if(pg, (p) => p.forUpdate().skipLocked()),
         )
         // Each due job's place in its group's queue.
@@ -303,7 +304,9 @@ export async function claimJobs(
         .updateTable('jobs')
         .set(lease)
         .where('id', 'in', (eb) => eb.selectFrom('picked').select('picked.id'))
-        .where((w) => isDue(w, now))
+        // PostgreSQL re-checks a row changed since the pick; SQLite ran the pick under its write
+        // lock, and the check there would make it read every due row instead of the picked ones.
+        .$if(pg, (q) => q.where((w) => isDue(w, now)))
         .returningAll()
         .execute()
     );

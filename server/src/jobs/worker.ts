@@ -255,7 +255,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
         log.error({ err, lane: lane.name }, 'Job queue unavailable');
       }
       for (const job of jobs) start(lane, job);
-      if (jobs.length === 0 && !stopped && !lane.woken) await sleep(options.pollMs, lane);
+      // Fewer than asked: the rest of the due jobs are (almost always) of groups at their cap,
+      // so the next look waits for a wake-up (a run ending, a job made due) or the poll. Looking
+      // again at once would read a capped group's whole backlog for nothing.
+      if (jobs.length < free && !stopped && !lane.woken) await sleep(options.pollMs, lane);
     }
   }
 
