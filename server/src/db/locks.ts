@@ -28,10 +28,9 @@ export async function lockAllForTransaction(
   if (engineOf(trx) !== 'postgres' || keys.length === 0) return;
   const sorted = [...new Set(keys)].sort();
   // The subquery's order is the order its rows reach the aggregate, so the order locks are taken.
-  await sql`select count(pg_advisory_xact_lock(hashtextextended(k, 0)))
-    from (select k from unnest(${sorted}::text[]) with ordinality as t(k, i) order by i) as ordered`.execute(
-    trx,
-  );
+  const lockAll = sql`select count(pg_advisory_xact_lock(hashtextextended(k, 0)))
+    from (select k from unnest(${sorted}::text[]) with ordinality as t(k, i) order by i) as o`;
+  await lockAll.execute(trx);
 }
 
 /**

@@ -191,8 +191,8 @@ function payloadField(pg: boolean, field: string, table: 'jobs' | 'held') {
  * oldest `limit × cap.max` due jobs of the groups with a lease free: enough to fill the slots
  * however the groups fall; the leases are counted from an index of the leased rows alone). Fewer
  * than `limit` taken: the other due jobs are of groups at their cap, or past the rows read behind
- * one group's backlog (read by the next claim, that group then at its cap). The count must see every
- * claim before it, so such claims take turns: the statement runs in a transaction that first
+ * one group's backlog (read by the next claim, that group then at its cap). The count must see
+ * every claim before it, so such claims take turns: the statement runs in a transaction that first
  * takes a lock named after the kinds (PostgreSQL's advisory lock; on SQLite the write lock of
  * BEGIN IMMEDIATE), and each claim then reads the leases the previous ones committed.
  */
@@ -228,7 +228,8 @@ export async function claimJobs(
       .updateTable('jobs')
       .set(lease)
       .where('id', 'in', (eb) => eb.selectFrom('picked').select('picked.id'))
-      .where((w) => isDue(w, now))
+      // See the capped claim below: the re-check is PostgreSQL's alone.
+      .$if(pg, (q) => q.where((w) => isDue(w, now)))
       .returningAll()
       .execute();
     return rows.map(toJob);
