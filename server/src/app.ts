@@ -40,9 +40,11 @@ import { ajvsFor, createValidatorCompiler } from './http/validation';
 import { isApiUrl, registerWeb, wantsSpaShell, webAvailable } from './http/web';
 import { xsrfSetCookie } from './http/xsrf';
 import { shareMetaSchemaValidators } from './openapi/metaSchema';
+import { shareDocumentParses } from './openapi/sharedParses';
 import { loadSpecification, mediaTypesIn, withOperations } from './openapi/spec';
 import { newId } from './domain/ids';
 import { OPENAPI_PATH } from './paths';
+import { named } from './http/contexts';
 
 export const API_PREFIX = '/api';
 /** Sign-in and password recovery operations get the stricter AUTH_RATE_LIMIT_MAX budget. */
@@ -103,6 +105,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const ctx = createAppContext(config, db, options.clock);
   const spec = loadSpecification(options.specification ?? OPENAPI_PATH);
   shareMetaSchemaValidators();
+  shareDocumentParses();
 
   const app = Fastify({
     // Secrets in a request's URL or headers never reach the log (http/logging.ts).
@@ -278,13 +281,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Multipart parsing in a context of its own, with only the operations that take uploads: the
   // plugin hooks every route of its context (three async hooks and a 'close' listener a
   // request), about a tenth of a kept read's CPU on routes that can never receive a file.
-  await app.register(async (uploads) => {
-    await registerMultipart(uploads);
-    await uploads.register(openapiGlue, {
-      ...glue,
-      specification: withOperations(spec.document, takesUploads),
-    });
-  });
+  await app.register(
+    named('uploads', async (uploads) => {
+      await registerMultipart(uploads);
+      await uploads.register(openapiGlue, {
+        ...glue,
+        specification: withOperations(spec.document, takesUploads),
+      });
+    }),
+  );
 
   // glue warns about media types without a parser (e.g. image/png answers); those can never be
   // request bodies here, so give them a parser that refuses, as Fastify would.

@@ -15,6 +15,7 @@ import { acceptForms, field, formOf, messagePages, pageLanguage } from './links'
 import type { MessageId } from './messages';
 import { withQuery } from './page';
 import { PAGE_HEADERS, readAssets } from './plugin';
+import { named } from '../http/contexts';
 
 // A refund's claim page (no session: the token, 192 random bits, is the key): GET /refund/{token}
 // draws it, POST /refund/{token} (a plain form: `address` and the ticked `confirm`) claims the
@@ -50,7 +51,7 @@ export async function registerClaims(
   const tokenOnChain = tokenOnChainOf(ctx.chain, ctx.config.chainTokenContracts);
 
   await app.register(
-    async (claims) => {
+    named('refund claim pages', async (claims) => {
       acceptForms(claims);
 
       // Refusals (the budget's 429 among them, a body too large) are pages too.
@@ -135,7 +136,7 @@ export async function registerClaims(
           .header('location', withQuery(claimPath(token), { lang: picked ? language.code : '' }))
           .send();
       });
-    },
+    }),
     { prefix: REFUND_PREFIX },
   );
 }

@@ -21,6 +21,7 @@ import { languageFor, type Language, type MessageId, type Params } from './messa
 import { renderMessagePage, withQuery, type CheckoutAssets } from './page';
 import { CHECKOUT_PREFIX, PAGE_HEADERS, readAssets, requestLanguage } from './plugin';
 import { formatters } from './screens';
+import { named } from '../http/contexts';
 
 // A payment link's public page (no session: the slug, 16 random characters, is the key):
 // GET /l/{slug} draws it, POST /l/{slug} (a plain form) makes the visit's invoice and sends the
@@ -146,7 +147,7 @@ export async function registerLinks(
   const invoiceBudget = app.createRateLimit(budget);
 
   await app.register(
-    async (links) => {
+    named('payment link pages', async (links) => {
       acceptForms(links);
 
       // Refusals (the page's budget's 429 among them, a body too large) are pages too.
@@ -274,7 +275,7 @@ export async function registerLinks(
           throw err;
         }
       });
-    },
+    }),
     { prefix: LINK_PREFIX },
   );
 }

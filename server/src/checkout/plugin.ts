@@ -18,6 +18,7 @@ import {
   type CheckoutAssets,
 } from './page';
 import { chosenOption, statusOf } from './screens';
+import { named } from '../http/contexts';
 
 // The hosted checkout page, public (no session: the invoice id, 128 random bits, is the key):
 // GET /pay/{id} (the page, `?method=CODE` once a method is chosen), /pay/{id}/fragment (the
@@ -144,7 +145,7 @@ export async function registerCheckout(
   });
 
   await app.register(
-    async (pay) => {
+    named('checkout pages', async (pay) => {
       const sendPage = (reply: FastifyReply, page: KeptPage) =>
         reply
           .code(page.status)
@@ -368,7 +369,7 @@ export async function registerCheckout(
           )
           .send(file);
       });
-    },
+    }),
     { prefix: CHECKOUT_PREFIX },
   );
 

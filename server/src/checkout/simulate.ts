@@ -15,6 +15,7 @@ import type { MessageId } from './messages';
 import { renderMessagePage, withQuery } from './page';
 import { CHECKOUT_PREFIX, PAGE_HEADERS, readAssets } from './plugin';
 import { chosenOption } from './screens';
+import { named } from '../http/contexts';
 
 // A test invoice's simulated payments from its own checkout page: POST /pay/{id}/simulate, a
 // plain form (`scenario` full, partial or over, and the `method` the page shows), runs the test
@@ -52,7 +53,7 @@ export async function registerSimulations(
   const local = localChains(ctx.config, ctx.db);
 
   await app.register(
-    async (pay) => {
+    named('test payments', async (pay) => {
       acceptForms(pay);
       const { messagePage, onError } = messagePages(assets, 'checkout simulation');
       pay.setErrorHandler(onError);
@@ -129,7 +130,7 @@ export async function registerSimulations(
           .header('location', back({ method: option?.method ?? '' }))
           .send();
       });
-    },
+    }),
     { prefix: CHECKOUT_PREFIX },
   );
 }

@@ -11,6 +11,7 @@ import { registerGatewayDocs } from './docs';
 import { addErrorDocUrl, GatewayError, gatewayErrorHandler } from './errors';
 import { gatewayHandlers } from './handlers';
 import { GATEWAY_PREFIX } from '../http/prefixes';
+import { named } from '../http/contexts';
 
 /** operationId -> the `x-ability` its operation names in gateway.yaml. */
 function abilitiesOf(document: Record<string, unknown>): Map<string, string> {
@@ -158,7 +159,7 @@ export async function registerGateway(
   const published = JSON.stringify(spec.document);
 
   await app.register(
-    async (gateway) => {
+    named('gateway', async (gateway) => {
       gateway.decorateRequest('gatewayKey', null);
       gateway.decorateRequest('gatewayAppId', null);
       gateway.decorateRequest('gatewayKeyHash', null);
@@ -225,43 +226,47 @@ export async function registerGateway(
       });
       registerGatewayDocs(gateway, docsDir);
 
-      await gateway.register(async (operations) => {
-        operations.addHook('onResponse', apiLogHook(ctx, logs));
-        operations.setValidatorCompiler(createValidatorCompiler(ajvsFor(spec.document)));
-        const authenticate = gatewayAuthenticator(ctx);
-        operations.addHook('onRoute', (route) => {
-          const operationId = (route.schema as { operationId?: unknown } | undefined)?.operationId;
-          const ability = typeof operationId === 'string' ? abilities.get(operationId) : undefined;
-          route.config = {
-            ...route.config,
-            apiLogRoute: routeTemplate(route.url),
-            ...(ability ? { ability } : {}),
-          };
-          const schema = route.schema as { headers?: unknown } | undefined;
-          if (schema?.headers) schema.headers = lowerCaseHeaders(schema.headers);
-          // After the rate limiter's hook on the route (unknown keys are limited too), before
-          // the body is read.
-          const earlier = route.onRequest ?? [];
-          route.onRequest = [...(Array.isArray(earlier) ? earlier : [earlier]), authenticate];
-          const gate = contentTypeGate(route, gatewayBodyTypeRefusal);
-          if (gate) {
-            const parsing = route.preParsing ?? [];
-            route.preParsing = [...(Array.isArray(parsing) ? parsing : [parsing]), gate];
-          }
-          if ((route.schema as { body?: unknown } | undefined)?.body) {
-            const validation = route.preValidation ?? [];
-            route.preValidation = [
-              ...(Array.isArray(validation) ? validation : [validation]),
-              requireBody,
-            ];
-          }
-        });
-        await operations.register(openapiGlue, {
-          specification: spec.document,
-          serviceHandlers: gatewayHandlers(ctx),
-        });
-      });
-    },
+      await gateway.register(
+        named('gateway operations', async (operations) => {
+          operations.addHook('onResponse', apiLogHook(ctx, logs));
+          operations.setValidatorCompiler(createValidatorCompiler(ajvsFor(spec.document)));
+          const authenticate = gatewayAuthenticator(ctx);
+          operations.addHook('onRoute', (route) => {
+            const operationId = (route.schema as { operationId?: unknown } | undefined)
+              ?.operationId;
+            const ability =
+              typeof operationId === 'string' ? abilities.get(operationId) : undefined;
+            route.config = {
+              ...route.config,
+              apiLogRoute: routeTemplate(route.url),
+              ...(ability ? { ability } : {}),
+            };
+            const schema = route.schema as { headers?: unknown } | undefined;
+            if (schema?.headers) schema.headers = lowerCaseHeaders(schema.headers);
+            // After the rate limiter's hook on the route (unknown keys are limited too), before
+            // the body is read.
+            const earlier = route.onRequest ?? [];
+            route.onRequest = [...(Array.isArray(earlier) ? earlier : [earlier]), authenticate];
+            const gate = contentTypeGate(route, gatewayBodyTypeRefusal);
+            if (gate) {
+              const parsing = route.preParsing ?? [];
+              route.preParsing = [...(Array.isArray(parsing) ? parsing : [parsing]), gate];
+            }
+            if ((route.schema as { body?: unknown } | undefined)?.body) {
+              const validation = route.preValidation ?? [];
+              route.preValidation = [
+                ...(Array.isArray(validation) ? validation : [validation]),
+                requireBody,
+              ];
+            }
+          });
+          await operations.register(openapiGlue, {
+            specification: spec.document,
+            serviceHandlers: gatewayHandlers(ctx),
+          });
+        }),
+      );
+    }),
     { prefix: GATEWAY_PREFIX },
   );
 }

@@ -1,0 +1,58 @@
+import path from 'node:path';
+
+type Parse = (specification: unknown, options?: object) => Promise<unknown>;
+
+/** What the document's parse gave, kept a few documents a process. */
+const parsedByKey = new Map<string, unknown>();
+const PARSES_KEPT = 16;
+let shared = false;
+
+/**
+ * fastify-openapi-glue's parser, from the file its entry point imports (so the same module), or
+ * undefined when a release of the plugin no longer has it there.
+ */
+function glueParser(): { prototype: { parse?: Parse } } | undefined {
+  try {
+    const entry = require.resolve('fastify-openapi-glue');
+    // The package exports its entry point alone: the parser is reached by its file's path. The
+    // module-scoped require, so that a test runner's module registry hands out the same module.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const loaded: unknown = require(path.join(path.dirname(entry), 'lib', 'Parser.js'));
+    const parser: unknown = (loaded as { Parser?: unknown } | null)?.Parser;
+    return typeof parser === 'function' ? (parser as { prototype: { parse?: Parse } }) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * fastify-openapi-glue parses its document every time it is registered: it checks it against the
+ * OpenAPI meta-schema, resolves its references, and turns each operation into a route's schemas
+ * (copying and walking every schema for recursion). That is most of the CPU an app's build takes,
+ * the same for every app built from the same document: once per registration in a server, but
+ * once per app, hundreds of times a run, in the tests. A document already parsed with the same
+ * options (the same JSON) gets a fresh copy of what its first parse gave (the caller and Fastify
+ * may change what they get). A document that fails to parse is parsed again, and fails again,
+ * every time. Should a release of the plugin move its parser, it keeps working as it was, only
+ * slower.
+ */
+export function shareDocumentParses(): void {
+  if (shared) return;
+  shared = true;
+  const parser = glueParser();
+  const parse = parser?.prototype.parse;
+  if (!parser || typeof parse !== 'function') return;
+  parser.prototype.parse = async function (this: unknown, specification, options = {}) {
+    // A file name is read as it comes: the file may have changed.
+    if (typeof specification !== 'object' || specification === null) {
+      return parse.call(this, specification, options);
+    }
+    const key = JSON.stringify([specification, options]);
+    const known = parsedByKey.get(key);
+    if (known !== undefined) return structuredClone(known);
+    const parsed = await parse.call(this, specification, options);
+    if (parsedByKey.size >= PARSES_KEPT) parsedByKey.clear();
+    parsedByKey.set(key, structuredClone(parsed));
+    return parsed;
+  };
+}
