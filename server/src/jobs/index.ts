@@ -30,7 +30,7 @@ import { sendWithdrawals, type SendingDeps } from '../domain/payments/withdrawal
 import { applyRetention } from '../domain/retention';
 import { systemClock, type Clock } from '../domain/time';
 import { attemptDelivery, webhookDeps, type DeliveryDeps } from '../domain/webhooks/delivery';
-import { DELIVER_GROUP_FIELD, DELIVER_KIND, type DeliverPayload } from '../domain/webhooks/events';
+import { DELIVER_KIND, type DeliverPayload } from '../domain/webhooks/events';
 import {
   signerClient,
   signerEndpoint,
@@ -72,7 +72,7 @@ function webhookLane(slots: JobsConfig): Lane {
   return {
     name: 'webhooks',
     concurrency: slots.webhookSlots,
-    perGroup: { field: DELIVER_GROUP_FIELD, max: slots.webhookSlotsPerApp },
+    perGroup: { max: slots.webhookSlotsPerApp },
   };
 }
 

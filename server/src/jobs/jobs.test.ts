@@ -282,7 +282,7 @@ describe('lanes', () => {
   const deliveries: Lane = {
     name: 'test.deliveries',
     concurrency: 3,
-    perGroup: { field: 'appId', max: 2 },
+    perGroup: { max: 2 },
   };
 
   it('still runs the chain watcher and the withdrawal sender while hung deliveries fill their slots', async () => {
@@ -302,7 +302,7 @@ describe('lanes', () => {
     for (let i = 0; i < 6; i += 1) {
       await addJob(
         one,
-        { kind: 'test.deliver', payload: { appId: `app_${i}` } },
+        { kind: 'test.deliver', payload: { appId: `app_${i}` }, group: `app_${i}` },
         clock().getTime() - 60_000,
       );
     }
@@ -358,10 +358,18 @@ describe('lanes', () => {
     const at = clock().getTime();
     // The slow app's jobs come first in the queue, more of them than both processes have slots.
     for (let i = 0; i < 8; i += 1) {
-      await addJob(one, { kind: 'test.deliver', payload: { appId: 'app_slow' } }, at - 60_000);
+      await addJob(
+        one,
+        { kind: 'test.deliver', payload: { appId: 'app_slow' }, group: 'app_slow' },
+        at - 60_000,
+      );
     }
     for (let i = 0; i < 3; i += 1) {
-      await addJob(one, { kind: 'test.deliver', payload: { appId: 'app_quick' } }, at);
+      await addJob(
+        one,
+        { kind: 'test.deliver', payload: { appId: 'app_quick' }, group: 'app_quick' },
+        at,
+      );
     }
     const workers = await Promise.all(
       [one, two].map((db) =>
@@ -388,9 +396,13 @@ describe('lanes', () => {
 });
 
 describe('claiming several jobs at once', () => {
-  const cap = { field: 'appId', max: 2 };
+  const cap = { max: 2 };
   const add = (appId: string | null, at: number) =>
-    addJob(one, { kind: 'test.batch', payload: appId ? { appId } : {} }, at);
+    addJob(
+      one,
+      { kind: 'test.batch', payload: appId ? { appId } : {}, ...(appId ? { group: appId } : {}) },
+      at,
+    );
 
   it('takes the oldest due jobs up to the free slots, no group past its cap', async () => {
     const now = Date.now();
@@ -417,7 +429,7 @@ describe('claiming several jobs at once', () => {
     ]);
   });
 
-  it('reads a bounded number of due jobs, and takes the next group once one is at its cap', async () => {
+  it('takes the next group once one is at its cap, however many jobs the first has due', async () => {
     const now = Date.now();
     for (let i = 0; i < 3; i += 1) await add('app_a', now - 9_000 + i);
     await add('app_b', now - 1_000);

@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { engineOf, type Db } from '../db/connection';
 import { lockForTransaction } from '../db/locks';
 import type { Database, JobsTable } from '../db/schema';
@@ -24,14 +24,20 @@ export interface NewJob {
   /** Not before (ms since the epoch); default now. */
   runAt?: number;
   maxAttempts?: number;
+  /** The group a lane's cap counts it in (e.g. a webhook delivery's app); none by default. */
+  group?: string;
 }
 
 const DEFAULT_MAX_ATTEMPTS = 10;
 
-/** Queued, due, and not leased (never leased, or the lease ran out). */
+/**
+ * Queued, due, and not leased (never leased, or the lease ran out). The state is a literal, not a
+ * parameter: an index over queued rows alone (jobs_kind_group_run_at) serves only a statement
+ * that says so in its text.
+ */
 function isDue(eb: ExpressionBuilder<Database, 'jobs'>, now: number) {
   return eb.and([
-    eb('state', '=', 'queued'),
+    sql<SqlBool>`${sql.ref('state')} = 'queued'`,
     eb('run_at', '<=', now),
     eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]),
   ]);
@@ -46,6 +52,7 @@ const newJobRow = (job: NewJob, now: number) => ({
   kind: job.kind,
   key: job.key ?? null,
   payload: JSON.stringify(job.payload ?? {}),
+  group_key: job.group ?? null,
   state: 'queued' as const,
   run_at: job.runAt ?? now,
   attempts: 0,
@@ -140,6 +147,7 @@ export async function ensureRecurring(db: Db, kind: string, everyMs: number, now
       kind,
       key: kind,
       payload: '{}',
+      group_key: null,
       state: 'queued',
       run_at: now,
       attempts: 0,
@@ -158,25 +166,77 @@ export async function ensureRecurring(db: Db, kind: string, everyMs: number, now
 }
 
 /**
- * At most `max` jobs of the claimed kinds leased at once per value of the payload's `field`
- * (e.g. a webhook delivery's app), counted across every process by the leases in the table. A
- * job whose payload lacks the field is not capped.
+ * At most `max` jobs of the claimed kinds leased at once per group (the job's `group`, e.g. a
+ * webhook delivery's app), counted across every process by the leases in the table. A job
+ * without a group is not capped.
  */
 export interface GroupCap {
-  field: string;
   max: number;
 }
 
-const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Queue order: due time, then id. */
+const oldestFirst = (a: { run_at: number; id: string }, b: { run_at: number; id: string }) =>
+  a.run_at - b.run_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** The payload's `field` as text (jsonb on PostgreSQL, JSON text on SQLite); null when absent. */
-function payloadField(pg: boolean, field: string, table: 'jobs' | 'held') {
-  if (!FIELD_NAME.test(field)) throw new Error(`Not a payload field name: ${field}`);
-  const payload = sql.ref(`${table}.payload`);
-  // A literal, not a parameter: PostgreSQL must see the GROUP BY expression as the selected one.
-  return pg
-    ? sql<string | null>`(${payload} ->> ${sql.lit(field)})`
-    : sql<string | null>`json_extract(${payload}, ${sql.lit(`$.${field}`)})`;
+/** A due job of a group below its cap, with the leases its group holds. */
+interface GroupHead {
+  id: string;
+  run_at: number;
+  group_key: string;
+  held: number;
+}
+
+/**
+ * The oldest `max` due jobs of each group of `kind` below its cap, in one statement. The groups
+ * with jobs queued are listed by one index seek from each to the next (a loose index scan of
+ * jobs_kind_group_run_at), however many jobs each has queued; a group at its cap is dropped
+ * there, and each other group's due jobs are read from the front of its part of the index.
+ * PostgreSQL reads them in a LATERAL join; SQLite, which has none, by a correlated IN.
+ */
+async function groupHeads(
+  db: Db,
+  kind: string,
+  max: number,
+  now: number,
+  pg: boolean,
+): Promise<GroupHead[]> {
+  const heads = pg
+    ? sql<GroupHead>`
+        cross join lateral (
+          select j.id, j.run_at, j.group_key from jobs j
+          where j.kind = ${kind} and j.group_key = g.grp and j.state = 'queued'
+            and j.run_at <= ${now} and (j.locked_until is null or j.locked_until <= ${now})
+          order by j.run_at, j.id limit ${max}) h`
+    : sql<GroupHead>`
+        join jobs h on h.id in (
+          select j.id from jobs j
+          where j.kind = ${kind} and j.group_key = g.grp and j.state = 'queued'
+            and j.run_at <= ${now} and (j.locked_until is null or j.locked_until <= ${now})
+          order by j.run_at, j.id limit ${max})`;
+  const { rows } = await sql<GroupHead>`
+    with recursive groups(grp) as (
+      select (select group_key from jobs
+        where kind = ${kind} and state = 'queued' and group_key is not null
+        order by group_key limit 1)
+      union all
+      select (select group_key from jobs
+        where kind = ${kind} and state = 'queued' and group_key > groups.grp
+        order by group_key limit 1)
+      from groups where groups.grp is not null
+    ),
+    held as (
+      select group_key as grp, count(*) as n from jobs
+      where kind = ${kind} and locked_until > ${now} and group_key is not null
+      group by group_key
+    )
+    select h.id, h.run_at, h.group_key, coalesce(held.n, 0) as held
+    from groups g
+    left join held on held.grp = g.grp
+    ${heads}
+    where g.grp is not null and coalesce(held.n, 0) < ${max}`.execute(db);
+  return rows
+    .map((row) => ({ ...row, run_at: Number(row.run_at), held: Number(row.held) }))
+    .sort(oldestFirst);
 }
 
 /**
@@ -186,15 +246,15 @@ function payloadField(pg: boolean, field: string, table: 'jobs' | 'held') {
  * of waiting for them, and the UPDATE re-checks that each row is still due (READ COMMITTED
  * re-reads a row changed meanwhile); SQLite runs the whole statement under its single write lock.
  *
- * With `cap`, no group ends up with more than `cap.max` leases: each group's due jobs are ranked,
- * oldest first, and only as many are taken as the group has leases free (the ranking reads the
- * oldest `limit × cap.max` due jobs of the groups with a lease free: enough to fill the slots
- * however the groups fall; the leases are counted from an index of the leased rows alone). Fewer
- * than `limit` taken: the other due jobs are of groups at their cap, or past the rows read behind
- * one group's backlog (read by the next claim, that group then at its cap). The count must see
- * every claim before it, so such claims take turns: the statement runs in a transaction that first
- * takes a lock named after the kinds (PostgreSQL's advisory lock; on SQLite the write lock of
- * BEGIN IMMEDIATE), and each claim then reads the leases the previous ones committed.
+ * With `cap`, no group ends up with more than `cap.max` leases. The claim counts each group's
+ * leases (from an index of the leased rows alone), lists the groups with jobs queued (a loose
+ * index scan: one seek a group), and reads only the oldest due jobs of each group below its cap,
+ * as many as it has room for, and the oldest due jobs without a group; the oldest `limit` of those
+ * are leased. A group at its cap costs the claim one seek, whatever its backlog (a receiver's
+ * outage may leave an app 100,000 deliveries due). The count must see every claim before it, so
+ * such claims take turns: they run in a transaction that first takes a lock named after the
+ * kinds (PostgreSQL's advisory lock; on SQLite the write lock of BEGIN IMMEDIATE), and each claim
+ * then reads the leases the previous ones committed.
  */
 export async function claimJobs(
   db: Db,
@@ -228,86 +288,47 @@ export async function claimJobs(
       .updateTable('jobs')
       .set(lease)
       .where('id', 'in', (eb) => eb.selectFrom('picked').select('picked.id'))
-      // See the capped claim below: the re-check is PostgreSQL's alone.
+      // PostgreSQL re-checks a row changed since the pick; SQLite ran the pick under its write
+      // lock, and the check there would make it read every due row instead of the picked ones.
       .$if(pg, (q) => q.where((w) => isDue(w, now)))
       .returningAll()
       .execute();
     return rows.map(toJob);
   }
-  const { field, max } = cap;
-  const heldGroup = payloadField(pg, field, 'held');
-  const group = payloadField(pg, field, 'jobs');
   const rows = await db.transaction().execute(async (trx) => {
     await lockForTransaction(trx, `jobs.claim:${kinds.join(',')}`);
+    // The oldest due jobs without a group, and of each group as many as it has room for; kind
+    // by kind, so that each read follows jobs_kind_group_run_at in its order.
+    const candidates: { id: string; run_at: number }[] = [];
+    for (const kind of kinds) {
+      // SQLite, without statistics, would rather walk jobs_state_run_at in due order and pass
+      // over every grouped job due: it is told which index holds the ungrouped ones in order.
+      const { rows: ungrouped } = await sql<{ id: string; run_at: number }>`
+        select id, run_at from jobs ${pg ? sql`` : sql`indexed by jobs_kind_group_run_at`}
+        where kind = ${kind} and group_key is null and state = 'queued' and run_at <= ${now}
+          and (locked_until is null or locked_until <= ${now})
+        order by run_at, id limit ${limit}`.execute(trx);
+      candidates.push(...ungrouped.map((row) => ({ id: row.id, run_at: Number(row.run_at) })));
+      const taken = new Map<string, number>();
+      for (const head of await groupHeads(trx, kind, cap.max, now, pg)) {
+        const place = (taken.get(head.group_key) ?? 0) + 1;
+        taken.set(head.group_key, place);
+        if (head.held + place <= cap.max) candidates.push(head);
+      }
+    }
+    const picked = candidates
+      .sort(oldestFirst)
+      .slice(0, limit)
+      .map((row) => row.id);
+    if (picked.length === 0) return [];
     return (
       trx
-        // Each group's leases now, all processes together.
-        .with('held', (q) =>
-          q
-            .selectFrom('jobs as held')
-            .select((eb) => [heldGroup.as('grp'), eb.fn.countAll<number>().as('n')])
-            .where('held.kind', 'in', kinds)
-            .where('held.locked_until', '>', now)
-            .where(heldGroup, 'is not', null)
-            .groupBy(heldGroup),
-        )
-        // The oldest due jobs of the groups with a lease free (or of no group).
-        .with('due', (q) =>
-          q
-            .selectFrom('jobs')
-            .select(['jobs.id', 'jobs.run_at', group.as('grp')])
-            .where('jobs.kind', 'in', kinds)
-            .where((w) => isDue(w, now))
-            .where((w) =>
-              w.or([
-                w(group, 'is', null),
-                // NOT IN a list holding a null would pass over every job: held has no null group.
-                w(
-                  group,
-                  'not in',
-                  w.selectFrom('held').select('held.grp').where('held.n', '>=', max),
-                ),
-              ]),
-            )
-            .orderBy('jobs.run_at')
-            .orderBy('jobs.id')
-            .limit(limit * max)
-            .$if(pg, (p) => p.forUpdate().skipLocked()),
-        )
-        // Each due job's place in its group's queue.
-        .with('ranked', (q) =>
-          q
-            .selectFrom('due')
-            .select([
-              'due.id',
-              'due.run_at',
-              'due.grp',
-              sql<number>`row_number() over (partition by due.grp order by due.run_at, due.id)`.as(
-                'place',
-              ),
-            ]),
-        )
-        .with('picked', (q) =>
-          q
-            .selectFrom('ranked')
-            .leftJoin('held', 'held.grp', 'ranked.grp')
-            .select('ranked.id')
-            .where((w) =>
-              w.or([
-                w('ranked.grp', 'is', null),
-                w(sql<number>`ranked.place + coalesce(held.n, 0)`, '<=', max),
-              ]),
-            )
-            .orderBy('ranked.run_at')
-            .orderBy('ranked.id')
-            .limit(limit),
-        )
         .updateTable('jobs')
         .set(lease)
-        .where('id', 'in', (eb) => eb.selectFrom('picked').select('picked.id'))
-        // PostgreSQL re-checks a row changed since the pick; SQLite ran the pick under its write
-        // lock, and the check there would make it read every due row instead of the picked ones.
-        .$if(pg, (q) => q.where((w) => isDue(w, now)))
+        .where('id', 'in', picked)
+        // A row another process changed since the read (completed, failed, taken by a claim of
+        // another lane's kinds: none shares these) is passed over.
+        .where((w) => isDue(w, now))
         .returningAll()
         .execute()
     );

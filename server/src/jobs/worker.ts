@@ -113,7 +113,6 @@ function lanesOf(tasks: readonly Task[], defaultConcurrency: number): LaneState[
     }
     if (
       known.lane.concurrency !== lane.concurrency ||
-      known.lane.perGroup?.field !== lane.perGroup?.field ||
       known.lane.perGroup?.max !== lane.perGroup?.max
     ) {
       throw new Error(`Lane ${lane.name} is given two different settings`);

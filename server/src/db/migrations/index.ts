@@ -48,6 +48,7 @@ import * as m0570 from './0570_local_chain_reorgs';
 import * as m0580 from './0580_account_archives';
 import * as m0590 from './0590_address_pool';
 import * as m0600 from './0600_job_leases_index';
+import * as m0610 from './0610_job_groups';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -101,4 +102,5 @@ export const migrations: Record<string, Migration> = {
   '0580_account_archives': m0580,
   '0590_address_pool': m0590,
   '0600_job_leases_index': m0600,
+  '0610_job_groups': m0610,
 };

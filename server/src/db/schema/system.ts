@@ -12,6 +12,11 @@ export interface JobsTable {
   key: string | null;
   /** JSON text (jsonb on PostgreSQL). */
   payload: string;
+  /**
+   * The group a capped lane counts the job in (a webhook delivery's app), or null: a lane with a
+   * cap leases at most so many jobs of one group at once (jobs/queue.ts).
+   */
+  group_key: string | null;
   state: JobState;
   /** Not before this time. */
   run_at: number;

@@ -134,8 +134,12 @@ async function reschedule(
     .where('wake_seq', '=', d.wake_seq)
     .executeTakeFirst();
   if (Number(changed.numUpdatedRows) !== 1) return false;
-  const payload: DeliverPayload = { deliveryId: d.id, wake, appId: d.app_id };
-  await addJob(trx, { kind: DELIVER_KIND, key: deliverJobKey(d.id, wake), payload, runAt }, now);
+  const payload: DeliverPayload = { deliveryId: d.id, wake };
+  await addJob(
+    trx,
+    { kind: DELIVER_KIND, key: deliverJobKey(d.id, wake), payload, runAt, group: d.app_id },
+    now,
+  );
   return true;
 }
 

@@ -58,15 +58,7 @@ export const DELIVER_KIND = 'webhooks.deliver';
 export interface DeliverPayload {
   deliveryId: string;
   wake: number;
-  /**
-   * The delivery's app: the worker caps each app's deliveries in flight by it (jobs/index.ts).
-   * Absent from jobs queued before it was written, which are not capped.
-   */
-  appId?: string;
 }
-
-/** The payload field that names a delivery job's app. */
-export const DELIVER_GROUP_FIELD = 'appId' satisfies keyof DeliverPayload;
 
 export const deliverJobKey = (deliveryId: string, wake: number) => `${deliveryId}:${wake}`;
 
@@ -392,11 +384,12 @@ async function queueDeliveries(trx: Db, list: readonly NewDelivery[]): Promise<s
   await addJobs(
     trx,
     rows.map((row) => {
-      const payload: DeliverPayload = { deliveryId: row.id, wake: 1, appId: row.app_id };
+      const payload: DeliverPayload = { deliveryId: row.id, wake: 1 };
       return {
         kind: DELIVER_KIND,
         key: deliverJobKey(row.id, 1),
         payload,
+        group: row.app_id,
         runAt: row.next_attempt_at,
       };
     }),
