@@ -270,13 +270,21 @@ async function recordEvents(
   );
   const appSeqs = new Map<string, number>();
   for (const part of chunks(appIds)) {
+    // Each app's last number by one seek into webhook_events_seq: a GROUP BY would read every
+    // event the app ever had (a max per group is not looked up from the index's end).
     const before = await trx
-      .selectFrom('webhook_events')
-      .select((eb) => ['app_id', eb.fn.max('seq').as('seq')])
-      .where('app_id', 'in', part)
-      .groupBy('app_id')
+      .selectFrom('apps')
+      .select((eb) => [
+        'apps.id',
+        eb
+          .selectFrom('webhook_events')
+          .select((e) => e.fn.max('webhook_events.seq').as('seq'))
+          .whereRef('webhook_events.app_id', '=', 'apps.id')
+          .as('seq'),
+      ])
+      .where('apps.id', 'in', part)
       .execute();
-    for (const row of before) appSeqs.set(row.app_id, Number(row.seq ?? 0));
+    for (const row of before) appSeqs.set(row.id, Number(row.seq ?? 0));
   }
   const values = rows.map(({ event, id, resourceId }) => {
     const key = `${event.appId}|${resourceId}`;
