@@ -272,6 +272,22 @@ export async function claimJobs(
     locked_until: now + leaseMs,
     attempts: sql<number>`attempts + 1`,
   };
+  if (!cap && !pg) {
+    // SQLite, without statistics, would walk jobs_state_run_at in due order and pass over every
+    // other kind's due job (a backlog of deliveries made each claim of the money lane read it
+    // all): it reads these kinds' queued jobs from jobs_kind_group_run_at. It ran the pick under
+    // its write lock: the UPDATE takes the picked rows as they are.
+    const { rows } = await sql<JobsTable>`
+      update jobs set locked_by = ${worker}, locked_until = ${now + leaseMs},
+        attempts = attempts + 1
+      where id in (
+        select id from jobs indexed by jobs_kind_group_run_at
+        where kind in (${sql.join(kinds)}) and state = 'queued' and run_at <= ${now}
+          and (locked_until is null or locked_until <= ${now})
+        order by run_at, id limit ${limit})
+      returning *`.execute(db);
+    return rows.map(toJob);
+  }
   if (!cap) {
     const rows = await db
       .with('picked', (q) =>
@@ -283,14 +299,14 @@ export async function claimJobs(
           .orderBy('run_at')
           .orderBy('id')
           .limit(limit)
-          .$if(pg, (p) => p.forUpdate().skipLocked()),
+          .forUpdate()
+          .skipLocked(),
       )
       .updateTable('jobs')
       .set(lease)
       .where('id', 'in', (eb) => eb.selectFrom('picked').select('picked.id'))
-      // PostgreSQL re-checks a row changed since the pick; SQLite ran the pick under its write
-      // lock, and the check there would make it read every due row instead of the picked ones.
-      .$if(pg, (q) => q.where((w) => isDue(w, now)))
+      // A row changed since the pick is re-checked (READ COMMITTED re-reads it).
+      .where((w) => isDue(w, now))
       .returningAll()
       .execute();
     return rows.map(toJob);
