@@ -227,6 +227,22 @@ async function runAxe(): Promise<{ findings: AxeFinding[]; disturbed: boolean }>
  * journey saw).
  */
 export async function snap(page: Page, name: string) {
+  // A toast sliding in from the side widens the page while it moves: the width is the screen's
+  // once the animations that end have ended (a spinner's never does). Past 5 s, measured anyway.
+  await page
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          .every(
+            (animation) =>
+              animation.playState !== 'running' ||
+              animation.effect?.getTiming().iterations === Infinity,
+          ),
+      undefined,
+      { timeout: 5_000 },
+    )
+    .catch(() => undefined);
   await expectNoHorizontalOverflow(page, name);
   await expectNoClippedTableText(page, name);
   await expectNoAxeViolations(page, name);
