@@ -77,7 +77,8 @@ export function benchRoutes(headers, appId, key, { invoiceId, openInvoiceId }) {
       },
     },
     {
-      // Each request a new customer: the write path (derivation lock, insert), not a replay.
+      // Each request a new customer: the write path (its index, its address, the insert), not a
+      // replay.
       name: 'POST /gateway/v1/accounts',
       method: 'POST',
       path: '/gateway/v1/accounts',
@@ -96,7 +97,7 @@ export function benchRoutes(headers, appId, key, { invoiceId, openInvoiceId }) {
       headers: { authorization: gatewayHeaders.authorization },
     },
     {
-      // Each request a new invoice: the rate, a fresh address (derivation lock), the rows and
+      // Each request a new invoice: the rate, a fresh index and address, the rows and
       // the invoice.created event, not a replay.
       name: 'POST /gateway/v1/invoices',
       method: 'POST',

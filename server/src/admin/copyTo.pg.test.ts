@@ -253,11 +253,12 @@ async function fillEveryTable(t: TestApp): Promise<void> {
       created_at: t.clock().toISOString(),
     })
     .execute();
-  // Test mode's traces: the floor Delete test data raised (derivation_floors), and a reorg of
-  // the local chain the reorg scenario made (local_chain_reorgs).
+  // The addresses' next indexes (derivation_counters), and a reorg of the local chain the reorg
+  // scenario made (local_chain_reorgs).
   await t.db
-    .insertInto('derivation_floors')
+    .insertInto('derivation_counters')
     .values({ branch: 'accounts', next_index: 40 })
+    .onConflict((oc) => oc.column('branch').doUpdateSet({ next_index: 40 }))
     .execute();
   // An address derived ahead of need (address_pool).
   await t.db

@@ -90,8 +90,8 @@ export function gasProvisioningTask(db: Db, xpub: string): Task {
 
 /**
  * Deposit and invoice addresses derived ahead of need (domain/chain/addressPool.ts), so that a
- * creation under the index lock takes one instead of deriving it. Every 2 s: a burst that empties
- * the pool derives on demand meanwhile.
+ * creation takes one instead of deriving it. Every 2 s: a burst that empties the pool derives on
+ * demand meanwhile.
  */
 export function addressPoolTask(db: Db, xpub: string, size: number): Task {
   return {

@@ -49,6 +49,7 @@ import * as m0580 from './0580_account_archives';
 import * as m0590 from './0590_address_pool';
 import * as m0600 from './0600_job_leases_index';
 import * as m0610 from './0610_job_groups';
+import * as m0620 from './0620_derivation_counters';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -103,4 +104,5 @@ export const migrations: Record<string, Migration> = {
   '0590_address_pool': m0590,
   '0600_job_leases_index': m0600,
   '0610_job_groups': m0610,
+  '0620_derivation_counters': m0620,
 };

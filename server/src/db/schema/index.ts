@@ -62,7 +62,7 @@ import type {
 } from './invoices';
 import type {
   AddressPoolTable,
-  DerivationFloorsTable,
+  DerivationCountersTable,
   JobsTable,
   RateLimitsTable,
   RowCountsTable,
@@ -148,7 +148,7 @@ export type {
   RateLimitsTable,
   CountedTable,
   RowCountsTable,
-  DerivationFloorsTable,
+  DerivationCountersTable,
   AddressPoolTable,
 } from './system';
 
@@ -191,7 +191,7 @@ export interface Database {
   signer_log: SignerLogTable;
   signer_refusals: SignerRefusalsTable;
   row_counts: RowCountsTable;
-  derivation_floors: DerivationFloorsTable;
+  derivation_counters: DerivationCountersTable;
   address_pool: AddressPoolTable;
   local_chain_reorgs: LocalChainReorgsTable;
   app_daily_usage: AppDailyUsageTable;

@@ -51,8 +51,8 @@ export type CountedTable =
   | 'api_logs'
   | 'webhook_deliveries';
 
-/** An address branch's lowest index still free to hand out (migration 0560). */
-export interface DerivationFloorsTable {
+/** An address branch's next derivation index, a counter that only goes up (migrations 0560, 0620). */
+export interface DerivationCountersTable {
   /** 'accounts' or 'invoices'. */
   branch: 'accounts' | 'invoices';
   next_index: number;

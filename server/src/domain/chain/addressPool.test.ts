@@ -4,7 +4,7 @@ import { testAppPerBlock } from '../../../test/withTestApp';
 import { openDb, type Db } from '../../db/connection';
 import { fillAddressPool, POOLED_BRANCHES, poolParent, pooledCounts } from './addressPool';
 import { tronAddressFromEvm } from './addresses';
-import { BRANCH_PATHS } from './derivationFloors';
+import { BRANCH_PATHS } from './derivationCounters';
 import { deriveEvmAddress } from './hdWallet';
 import { resolveWalletXpub } from './walletKey';
 
@@ -117,15 +117,15 @@ it('derives on the spot when the pool is empty: a cache, never a limit', async (
   expect(await create(t, 'invoices')).toMatch(/^0x[0-9a-fA-F]{40}$/);
 });
 
-it('drops what no creation can take: indexes below a raised floor, another xpub', async () => {
+it('drops what no creation can take: indexes already handed out, another xpub', async () => {
   await fillAddressPool(t.db, xpub, POOLED_BRANCHES, 3);
   await t.db
     .insertInto('address_pool')
     .values({ parent: 'an-old-wallet', derivation_index: 1_000, address: '0xold' })
     .execute();
-  // Delete test data raises a branch's floor past every index in use (derivationFloors.ts).
+  // A branch's counter past the pool's rows (other processes handed those indexes out).
   await t.db
-    .insertInto('derivation_floors')
+    .insertInto('derivation_counters')
     .values({ branch: 'accounts', next_index: 500 })
     .onConflict((oc) => oc.column('branch').doUpdateSet({ next_index: 500 }))
     .execute();
@@ -180,4 +180,68 @@ it('two processes creating while the pool fills, then a restart: no index or add
   for (const indexes of [accounts, invoices]) expect(new Set(indexes).size).toBe(indexes.length);
   expect(accounts.length - before.accounts.length).toBe(70);
   expect(invoices.length - before.invoices.length).toBe(70);
+});
+
+it('one customer asked for by two processes at once: one account, and both answers name it', async () => {
+  const second = await createTestApp({ beside: t, env: { GATEWAY_RATE_LIMIT_MAX: '100000' } });
+  try {
+    const ask = (app: TestApp, customer: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/gateway/v1/accounts',
+        headers: { authorization: `Bearer ${key}` },
+        payload: { unique_id: customer, method: 'USDT-BEP20' },
+      });
+    for (let i = 0; i < 10; i += 1) {
+      const customer = `both-at-once-${i}`;
+      const answers = await Promise.all([ask(t, customer), ask(second, customer)]);
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 201]);
+      const [one, other] = answers.map((a) => (a.json() as { address: string }).address);
+      expect(other).toBe(one);
+      const rows = await t.db
+        .selectFrom('app_accounts')
+        .select('address')
+        .where('unique_id', '=', customer)
+        .execute();
+      expect(rows).toEqual([{ address: one }]);
+    }
+  } finally {
+    await second.close();
+  }
+});
+
+/** Keeps this process's event loop over 90 % busy for `ms`, as a burst of requests would. */
+async function busyFor(ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const until = Date.now() + 25;
+    while (Date.now() < until) {
+      // the requests' work
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
+const accountsOnly = POOLED_BRANCHES.filter((b) => b.branch === 'accounts');
+
+it('a fill leaves a busy process its CPU while a quarter of the pool is ready', async () => {
+  await t.db.deleteFrom('address_pool').execute();
+  await fillAddressPool(t.db, xpub, accountsOnly, 40);
+  const filling = fillAddressPool(t.db, xpub, accountsOnly, 100);
+  await busyFor(800);
+  // At most the chunk it derived before it looked at the load.
+  expect((await poolRows(t.db, 'accounts')).length).toBeLessThanOrEqual(48);
+  await filling;
+  expect(await poolRows(t.db, 'accounts')).toHaveLength(100);
+});
+
+it('a fill goes on under load while less than a quarter of the pool is ready', async () => {
+  await t.db.deleteFrom('address_pool').execute();
+  const filling = fillAddressPool(t.db, xpub, accountsOnly, 100);
+  await busyFor(1_500);
+  const ready = (await poolRows(t.db, 'accounts')).length;
+  expect(ready).toBeGreaterThanOrEqual(25);
+  expect(ready).toBeLessThan(100);
+  await filling;
+  expect(await poolRows(t.db, 'accounts')).toHaveLength(100);
 });

@@ -1,19 +1,19 @@
 import { createHash } from 'node:crypto';
-import { setImmediate as turn } from 'node:timers/promises';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import { setImmediate as turn, setTimeout as sleep } from 'node:timers/promises';
 import type { Address } from 'viem';
 import type { Db } from '../../db/connection';
 import { prepared, type Executor } from '../../db/prepared';
-import { BRANCH_PATHS, nextIndexOf, type AddressBranch } from './derivationFloors';
+import { BRANCH_PATHS, nextIndexOf, type AddressBranch } from './derivationCounters';
 import { deriveEvmAddress } from './hdWallet';
 
-// Deriving an address costs about a millisecond of CPU (secp256k1 in JavaScript), and accounts
-// and invoices are handed out one at a time under their branch's index lock: derived on demand,
-// it is most of a creation's work and all of it holds up the other creations. So a job derives
-// the next addresses of each branch ahead of need (address_pool), and a creation takes the one at
-// the index it hands out. The pool is a cache, never a limit: an index it lacks (a burst that
-// emptied it, a fresh start) is derived on the spot, as before. Which index goes to whom is still
-// decided under the lock by the branch's table (derivationFloors.ts): the pool only remembers
-// what an index derives to, so it can never hand an address out twice.
+// Deriving an address costs about a millisecond of CPU (secp256k1 in JavaScript): derived on
+// demand, it is most of a creation's work. So a job derives the next addresses of each branch
+// ahead of need (address_pool), and a creation takes the one at the index it hands out. The pool
+// is a cache, never a limit: an index it lacks (a burst that emptied it, a fresh start) is
+// derived on the spot. Which index goes to whom is decided by the branch's counter
+// (derivationCounters.ts): the pool only remembers what an index derives to, so it can never hand
+// an address out twice.
 
 /** A branch of the wallet's addresses that the pool keeps ahead. */
 export interface PooledBranch {
@@ -42,27 +42,34 @@ const takeQuery = prepared({ parent: '', index: 0 }, (db, p) =>
 );
 
 /**
- * The EVM address at `index` of the branch at `path`: the pool's (its row taken in `trx`, which
- * holds the branch's index lock) or, when the pool lacks it, derived now.
+ * The EVM address at `index` of the branch at `path`, an index the caller was handed
+ * (takeIndex): the pool's (its row taken) or, when the pool lacks it, derived now.
  */
 export async function takeAddress(
-  trx: Executor,
+  db: Executor,
   xpub: string,
   path: number,
   index: number,
 ): Promise<Address> {
-  const [row] = await takeQuery(trx, { parent: poolParent(xpub, path), index });
+  const [row] = await takeQuery(db, { parent: poolParent(xpub, path), index });
   return (row?.address as Address | undefined) ?? deriveEvmAddress(xpub, index, [path]);
 }
 
 /** Addresses derived between two turns of the event loop: a few milliseconds of CPU. */
 const CHUNK = 8;
+/** The share of the event loop taken by other work (requests) above which a fill waits. */
+const BUSY = 0.5;
+/** How long a fill waits before it looks again at the event loop. */
+const PAUSE_MS = 50;
 
 /**
  * Fills each branch's pool up to `size` addresses past the next index it hands out, and drops the
  * rows no creation can take any more (below that index, or of another xpub). Derives a few at a
  * time and lets the event loop turn in between, so requests in this process wait at most a few
  * milliseconds for it; writes with ON CONFLICT, so a row another process wrote stays as it is.
+ * It leaves a burst of creations its CPU: while the process's event loop spends more than half
+ * its time on other work, the fill waits, unless the branch has less than a quarter of `size`
+ * ready (a creation that finds no address derives its own, which costs the burst more).
  */
 export async function fillAddressPool(
   db: Db,
@@ -72,6 +79,7 @@ export async function fillAddressPool(
 ): Promise<void> {
   const parents = branches.map(({ path }) => poolParent(xpub, path));
   await db.deleteFrom('address_pool').where('parent', 'not in', parents).execute();
+  let mark = performance.eventLoopUtilization();
   for (const { branch, path } of branches) {
     const parent = poolParent(xpub, path);
     const next = await nextIndexOf(db, branch);
@@ -88,6 +96,7 @@ export async function fillAddressPool(
     const end = next + size;
     for (let from = Math.max(next, top?.top == null ? 0 : Number(top.top) + 1); from < end;) {
       const upTo = Math.min(from + CHUNK, end);
+      const started = performance.now();
       const rows = [];
       for (let index = from; index < upTo; index += 1) {
         rows.push({
@@ -96,6 +105,7 @@ export async function fillAddressPool(
           address: deriveEvmAddress(xpub, index, [path]),
         });
       }
+      const ownMs = performance.now() - started;
       await db
         .insertInto('address_pool')
         .values(rows)
@@ -103,7 +113,31 @@ export async function fillAddressPool(
         .execute();
       from = upTo;
       await turn();
+      mark = await whileBusy(mark, ownMs, async () => upTo - (await nextIndexOf(db, branch)), size);
     }
+  }
+}
+
+/**
+ * Waits while other work took more than BUSY of this event loop since `mark` (less the fill's own
+ * `ownMs`) and the branch has a quarter of `size` or more ready; returns the new mark.
+ */
+async function whileBusy(
+  mark: EventLoopUtilization,
+  ownMs: number,
+  ready: () => Promise<number>,
+  size: number,
+): Promise<EventLoopUtilization> {
+  let since = mark;
+  let own = ownMs;
+  for (;;) {
+    const now = performance.eventLoopUtilization();
+    const { active, idle } = performance.eventLoopUtilization(now, since);
+    since = now;
+    const others = (active - own) / Math.max(active + idle, 1);
+    if (others < BUSY || (await ready()) < size / 4) return since;
+    own = 0;
+    await sleep(PAUSE_MS);
   }
 }
 

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../../db/connection';
 import { lockForTransaction } from '../../db/locks';
 import { takeAddress } from '../chain/addressPool';
-import { BRANCH_PATHS, nextIndexOf } from '../chain/derivationFloors';
+import { BRANCH_PATHS, takeIndex } from '../chain/derivationCounters';
 import { prepared, type Executor } from '../../db/prepared';
 import type { Database, InvoicesTable } from '../../db/schema';
 import { refuseOverPlan } from '../apps/plan';
@@ -213,8 +213,8 @@ export async function depositMethods(db: Db, appId: string): Promise<GatewayMeth
 
 /**
  * A new invoice: checked (every fault named by its field), priced (RateUnavailableError when a
- * pair has no fresh rate: nothing is created), then in one transaction under the index lock the
- * plan's check (PlanLimitError), its address, its rows and its `invoice.created` event.
+ * pair has no fresh rate: nothing is created), the plan's check (PlanLimitError), then its index,
+ * and in one transaction its address, its rows and its `invoice.created` event.
  */
 export async function createInvoice(
   db: Db,
@@ -238,11 +238,12 @@ export async function createInvoice(
     input.now.getTime() + (input.expiresIn ?? DEFAULT_EXPIRES_IN) * 1000,
   ).toISOString();
 
+  // Only room for it is checked, by reads and without a lock: a settled invoice is what counts
+  // against the plan. The index is its branch's next (derivationCounters.ts), taken outside the
+  // transaction so that creations run side by side; a rollback leaves it unused, never reused.
+  await refuseOverPlan(db, input.appId, input.now, 'invoice');
+  const index = await takeIndex(db, 'invoices');
   return db.transaction().execute(async (trx) => {
-    await lockForTransaction(trx, 'invoice_index');
-    // Only room for it is checked: a settled invoice is what counts against the plan.
-    await refuseOverPlan(trx, input.appId, input.now, 'invoice');
-    const index = await nextIndexOf(trx, 'invoices');
     const evm = await takeAddress(trx, xpub, INVOICE_BRANCH, index);
     await trx
       .insertInto('invoices')

@@ -1,7 +1,6 @@
 import type { Db } from '../../db/connection';
-import { lockForTransaction } from '../../db/locks';
 import { takeAddress } from '../chain/addressPool';
-import { BRANCH_PATHS, nextIndex } from '../chain/derivationFloors';
+import { BRANCH_PATHS, takeIndex } from '../chain/derivationCounters';
 import { prepared } from '../../db/prepared';
 import { refuseOverPlan } from '../apps/plan';
 import { tronAddressFromEvm } from '../chain/addresses';
@@ -85,7 +84,6 @@ export interface GatewayAccount {
   createdAt: string;
 }
 
-// Inside the global index lock, where every round trip holds up the other processes: prepared.
 const accountOfCustomer = prepared({ appId: '', uniqueId: '', chainId: 0 }, (db, p) =>
   db
     .selectFrom('app_accounts')
@@ -94,24 +92,13 @@ const accountOfCustomer = prepared({ appId: '', uniqueId: '', chainId: 0 }, (db,
     .where('unique_id', '=', p.uniqueId)
     .where('chain_id', '=', p.chainId),
 );
-const lastAccountIndex = prepared({}, (db) =>
-  db
-    .selectFrom('app_accounts')
-    .select((eb) => [
-      eb.fn.max('derivation_index').as('max'),
-      eb
-        .selectFrom('derivation_floors')
-        .select('next_index')
-        .where('branch', '=', 'accounts')
-        .as('floor'),
-    ]),
-);
 
 /**
  * The customer's account on `code`'s chain: the existing one (created false), or a new one
- * within the merchant's plan (PlanLimitError past a limit or without a package). One
- * transaction under the derivation-index lock: two processes never hand out one index, and the
- * unique (app, unique_id, chain) index makes a concurrent duplicate fail instead of doubling.
+ * within the merchant's plan (PlanLimitError past a limit or without a package). No lock: the
+ * index comes from its branch's counter (derivationCounters.ts), so two creations never share
+ * one, and the unique (app, unique_id, chain) index settles two requests for one customer at once:
+ * the second inserts nothing and answers the first's account (its index is left unused).
  */
 export async function openAccount(
   db: Db,
@@ -130,37 +117,36 @@ export async function openAccount(
     address: row.address,
     createdAt: row.created_at,
   });
-  return db.transaction().execute(async (trx) => {
-    await lockForTransaction(trx, 'app_account_index');
-    const [existing] = await accountOfCustomer(trx, {
-      appId: input.appId,
-      uniqueId: input.uniqueId,
-      chainId: method.chainId,
-    });
-    if (existing) return { account: view(existing), created: false };
-    // Only new accounts count against the plan: the ones handed out keep working.
-    await refuseOverPlan(trx, input.appId, input.now, 'account');
-    const [last] = await lastAccountIndex(trx, {});
-    const index = nextIndex(last?.max ?? null, last?.floor ?? null);
-    const evm = await takeAddress(trx, xpub, ACCOUNT_BRANCH, index);
-    const row = {
-      address: method.networkType === 'EVM' ? evm : tronAddressFromEvm(evm),
-      created_at: input.now.toISOString(),
-    };
-    await trx
-      .insertInto('app_accounts')
-      .values({
-        id: newId('acc'),
-        app_id: input.appId,
-        payment_method_id: method.id,
-        unique_id: input.uniqueId,
-        chain_id: method.chainId,
-        derivation_index: index,
-        ...row,
-      })
-      .execute();
-    return { account: view(row), created: true };
-  });
+  const customer = { appId: input.appId, uniqueId: input.uniqueId, chainId: method.chainId };
+  const [existing] = await accountOfCustomer(db, customer);
+  if (existing) return { account: view(existing), created: false };
+  // Only new accounts count against the plan: the ones handed out keep working. An account is
+  // no transaction of the plan's, so the check needs no lock: it only reads.
+  await refuseOverPlan(db, input.appId, input.now, 'account');
+  const index = await takeIndex(db, 'accounts');
+  const evm = await takeAddress(db, xpub, ACCOUNT_BRANCH, index);
+  const row = {
+    address: method.networkType === 'EVM' ? evm : tronAddressFromEvm(evm),
+    created_at: input.now.toISOString(),
+  };
+  const inserted = await db
+    .insertInto('app_accounts')
+    .values({
+      id: newId('acc'),
+      app_id: input.appId,
+      payment_method_id: method.id,
+      unique_id: input.uniqueId,
+      chain_id: method.chainId,
+      derivation_index: index,
+      ...row,
+    })
+    .onConflict((oc) => oc.columns(['app_id', 'unique_id', 'chain_id']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (inserted) return { account: view(row), created: true };
+  const [theirs] = await accountOfCustomer(db, customer);
+  if (!theirs) throw new Error(`No account for ${input.uniqueId} after a conflict`);
+  return { account: view(theirs), created: false };
 }
 
 const accountColumns = [

@@ -4,7 +4,6 @@ import { lockForTransaction } from '../../db/locks';
 import type { Database } from '../../db/schema';
 import type { components } from '../../generated/portal.gen';
 import { ownedApp } from '../apps/apps';
-import { raiseFloor } from '../chain/derivationFloors';
 import { ConflictError, ForbiddenError } from '../errors';
 import { DELIVER_KIND } from '../webhooks/events';
 import { codedMessages } from '../messageCodes';
@@ -32,9 +31,9 @@ const count = (result: { numDeletedRows: bigint }[]) =>
   result.reduce((sum, r) => sum + Number(r.numDeletedRows), 0);
 
 /**
- * Deletes test app `appId`'s objects (the user's; a live app is a ForbiddenError), under the
- * locks of the paths that make them: the merchant's money out, and the address indexes, whose
- * floors rise first so a deleted address is never handed out again. Refused (ConflictError)
+ * Deletes test app `appId`'s objects (the user's; a live app is a ForbiddenError), under the lock
+ * of the merchant's money out. A deleted address is never handed out again: indexes come from
+ * counters that deleting rows does not lower (derivationCounters.ts). Refused (ConflictError)
  * while a send is on its way.
  */
 export async function deleteTestData(
@@ -46,8 +45,6 @@ export async function deleteTestData(
   if (app.livemode !== 0) throw new ForbiddenError(TEST_DATA_MSG.liveApp);
   return db.transaction().execute(async (trx) => {
     await lockForTransaction(trx, `withdrawals:${userId}`);
-    await lockForTransaction(trx, 'app_account_index');
-    await lockForTransaction(trx, 'invoice_index');
     const moving = await trx
       .selectFrom('send_transactions')
       .select('id')
@@ -55,8 +52,6 @@ export async function deleteTestData(
       .where('status', 'in', MOVING)
       .executeTakeFirst();
     if (moving) throw new ConflictError(TEST_DATA_MSG.moving);
-    await raiseFloor(trx, 'accounts');
-    await raiseFloor(trx, 'invoices');
     return deleteObjects(trx, app.id);
   });
 }
