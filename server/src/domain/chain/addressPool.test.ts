@@ -4,7 +4,7 @@ import { testAppPerBlock } from '../../../test/withTestApp';
 import { openDb, type Db } from '../../db/connection';
 import { fillAddressPool, POOLED_BRANCHES, poolParent, pooledCounts } from './addressPool';
 import { tronAddressFromEvm } from './addresses';
-import { BRANCH_PATHS } from './derivationCounters';
+import { BRANCH_PATHS, nextIndexOf, takeIndex } from './derivationCounters';
 import { deriveEvmAddress } from './hdWallet';
 import { resolveWalletXpub } from './walletKey';
 
@@ -210,38 +210,42 @@ it('one customer asked for by two processes at once: one account, and both answe
   }
 });
 
-/** Keeps this process's event loop over 90 % busy for `ms`, as a burst of requests would. */
-async function busyFor(ms: number): Promise<void> {
+/** Hands out accounts' indexes as a burst of creations would (up to 200 a second) for `ms`. */
+async function burst(ms: number, atOnce = 2): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
-    const until = Date.now() + 25;
-    while (Date.now() < until) {
-      // the requests' work
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1));
+    for (let i = 0; i < atOnce; i += 1) await takeIndex(t.db, 'accounts');
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
 const accountsOnly = POOLED_BRANCHES.filter((b) => b.branch === 'accounts');
+const pooled = async () => (await poolRows(t.db, 'accounts')).length;
 
-it('a fill leaves a busy process its CPU while a quarter of the pool is ready', async () => {
+it('a fill waits out a burst of creations while a quarter of the pool is ready', async () => {
   await t.db.deleteFrom('address_pool').execute();
-  await fillAddressPool(t.db, xpub, accountsOnly, 40);
-  const filling = fillAddressPool(t.db, xpub, accountsOnly, 100);
-  await busyFor(800);
-  // At most the chunk it derived before it looked at the load.
-  expect((await poolRows(t.db, 'accounts')).length).toBeLessThanOrEqual(48);
+  await fillAddressPool(t.db, xpub, accountsOnly, 300);
+  const filling = fillAddressPool(t.db, xpub, accountsOnly, 600);
+  await burst(500);
+  // At most the chunk it derived before it looked.
+  expect(await pooled()).toBeLessThanOrEqual(308);
   await filling;
-  expect(await poolRows(t.db, 'accounts')).toHaveLength(100);
+  expect(await pooled()).toBe(600);
 });
 
-it('a fill goes on under load while less than a quarter of the pool is ready', async () => {
+it('a fill keeps a quarter of the pool ready through a burst', async () => {
   await t.db.deleteFrom('address_pool').execute();
   const filling = fillAddressPool(t.db, xpub, accountsOnly, 100);
-  await busyFor(1_500);
-  const ready = (await poolRows(t.db, 'accounts')).length;
-  expect(ready).toBeGreaterThanOrEqual(25);
-  expect(ready).toBeLessThan(100);
+  await burst(800, 1);
+  const ready = await t.db
+    .selectFrom('address_pool')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('parent', '=', poolParent(xpub, BRANCH_PATHS.accounts))
+    .where('derivation_index', '>=', await nextIndexOf(t.db, 'accounts'))
+    .executeTakeFirstOrThrow();
+  // A quarter, less what the burst took since the fill last looked.
+  expect(Number(ready.n)).toBeGreaterThanOrEqual(20);
+  expect(Number(ready.n)).toBeLessThan(100);
   await filling;
-  expect(await poolRows(t.db, 'accounts')).toHaveLength(100);
+  expect(await pooled()).toBe(100);
 });

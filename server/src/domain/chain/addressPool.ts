@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { setImmediate as turn, setTimeout as sleep } from 'node:timers/promises';
 import type { Address } from 'viem';
 import type { Db } from '../../db/connection';
@@ -57,19 +56,19 @@ export async function takeAddress(
 
 /** Addresses derived between two turns of the event loop: a few milliseconds of CPU. */
 const CHUNK = 8;
-/** The share of the event loop taken by other work (requests) above which a fill waits. */
-const BUSY = 0.5;
-/** How long a fill waits before it looks again at the event loop. */
+/** How long a fill waits before it looks again whether a burst of creations is on. */
 const PAUSE_MS = 50;
+/** Indexes a branch hands out per second above which a fill takes it for a burst. */
+const BURST_PER_SECOND = 50;
 
 /**
  * Fills each branch's pool up to `size` addresses past the next index it hands out, and drops the
  * rows no creation can take any more (below that index, or of another xpub). Derives a few at a
  * time and lets the event loop turn in between, so requests in this process wait at most a few
  * milliseconds for it; writes with ON CONFLICT, so a row another process wrote stays as it is.
- * It leaves a burst of creations its CPU: while the process's event loop spends more than half
- * its time on other work, the fill waits, unless the branch has less than a quarter of `size`
- * ready (a creation that finds no address derives its own, which costs the burst more).
+ * It leaves a burst of creations its CPU: while the branch hands out more than BURST_PER_SECOND
+ * indexes a second, the fill waits, unless less than a quarter of `size` is ready (a creation
+ * that finds no address derives its own, which costs the burst more).
  */
 export async function fillAddressPool(
   db: Db,
@@ -79,7 +78,6 @@ export async function fillAddressPool(
 ): Promise<void> {
   const parents = branches.map(({ path }) => poolParent(xpub, path));
   await db.deleteFrom('address_pool').where('parent', 'not in', parents).execute();
-  let mark = performance.eventLoopUtilization();
   for (const { branch, path } of branches) {
     const parent = poolParent(xpub, path);
     const next = await nextIndexOf(db, branch);
@@ -94,9 +92,9 @@ export async function fillAddressPool(
       .where('parent', '=', parent)
       .executeTakeFirst();
     const end = next + size;
+    let look = { at: performance.now(), next };
     for (let from = Math.max(next, top?.top == null ? 0 : Number(top.top) + 1); from < end;) {
       const upTo = Math.min(from + CHUNK, end);
-      const started = performance.now();
       const rows = [];
       for (let index = from; index < upTo; index += 1) {
         rows.push({
@@ -105,7 +103,6 @@ export async function fillAddressPool(
           address: deriveEvmAddress(xpub, index, [path]),
         });
       }
-      const ownMs = performance.now() - started;
       await db
         .insertInto('address_pool')
         .values(rows)
@@ -113,31 +110,14 @@ export async function fillAddressPool(
         .execute();
       from = upTo;
       await turn();
-      mark = await whileBusy(mark, ownMs, async () => upTo - (await nextIndexOf(db, branch)), size);
+      for (;;) {
+        const now = { at: performance.now(), next: await nextIndexOf(db, branch) };
+        const perSecond = ((now.next - look.next) * 1000) / Math.max(now.at - look.at, 1);
+        look = now;
+        if (perSecond <= BURST_PER_SECOND || from - now.next < size / 4) break;
+        await sleep(PAUSE_MS);
+      }
     }
-  }
-}
-
-/**
- * Waits while other work took more than BUSY of this event loop since `mark` (less the fill's own
- * `ownMs`) and the branch has a quarter of `size` or more ready; returns the new mark.
- */
-async function whileBusy(
-  mark: EventLoopUtilization,
-  ownMs: number,
-  ready: () => Promise<number>,
-  size: number,
-): Promise<EventLoopUtilization> {
-  let since = mark;
-  let own = ownMs;
-  for (;;) {
-    const now = performance.eventLoopUtilization();
-    const { active, idle } = performance.eventLoopUtilization(now, since);
-    since = now;
-    const others = (active - own) / Math.max(active + idle, 1);
-    if (others < BUSY || (await ready()) < size / 4) return since;
-    own = 0;
-    await sleep(PAUSE_MS);
   }
 }
 
