@@ -1,4 +1,5 @@
 import { http, HttpResponse } from 'msw';
+import { waitFor } from '@testing-library/react';
 import { server } from '../../test/msw/server';
 
 // The checkout page's script on the server's markup (server/src/checkout/page.tsx): copy
@@ -149,4 +150,53 @@ test('an update within the same screen keeps the focus of a reader who was on it
   expect(document.querySelector('[data-announce]')?.textContent).toBe('1 of 15 confirmations.');
   expect(document.activeElement).toBe(document.querySelector('h1'));
   expect(announcer()).toBe('1 of 15 confirmations.');
+});
+
+/** A stream the test drives: each `emit` is a status event from the server. */
+class FakeEventSource {
+  static readonly CLOSED = 2;
+  static opened: FakeEventSource[] = [];
+  readyState = 1;
+  private readonly listeners = new Map<string, (event: { data: string }) => void>();
+  constructor() {
+    FakeEventSource.opened.push(this);
+  }
+  addEventListener(type: string, listener: (event: { data: string }) => void) {
+    this.listeners.set(type, listener);
+  }
+  close() {
+    this.readyState = FakeEventSource.CLOSED;
+  }
+  emit(status: { screen: string; key: string }) {
+    this.listeners.get('status')?.({ data: JSON.stringify(status) });
+  }
+}
+
+test('a state that arrives while the one before is swapped in is shown after it', async () => {
+  jest.useRealTimers();
+  const screen = (key: string, title: string) =>
+    new HttpResponse(
+      `<section class="screen" data-screen="${key}" data-key="${key}" data-live="true">` +
+        `<h1 tabindex="-1">${title}</h1><p data-announce=""></p></section>`,
+      { headers: { 'content-type': 'text/html' } },
+    );
+  let served = 0;
+  server.use(
+    http.get(`*/pay/${INVOICE}/fragment`, async () => {
+      served += 1;
+      if (served > 1) return screen('paid', 'Paid');
+      // Still on its way when the next state arrives.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return screen('received', 'Payment received');
+    }),
+  );
+  FakeEventSource.opened = [];
+  Object.defineProperty(window, 'EventSource', { value: FakeEventSource, configurable: true });
+  page(900_000);
+  await start();
+  const [stream] = FakeEventSource.opened;
+  stream?.emit({ screen: 'received', key: 'received' });
+  stream?.emit({ screen: 'paid', key: 'paid' });
+  await waitFor(() => expect(document.querySelector('h1')?.textContent).toBe('Paid'));
+  expect(served).toBe(2);
 });

@@ -31,6 +31,8 @@ function start(main: HTMLElement, live: HTMLElement, invoice: string): void {
   let screenTimers: number[] = [];
   let stopListening: (() => void) | undefined;
   let swapping = false;
+  /** The newest state that arrived while another was being swapped in: shown after it. */
+  let pending: Status | undefined;
 
   const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
   const section = () => main.querySelector<HTMLElement>('[data-screen]');
@@ -100,8 +102,12 @@ function start(main: HTMLElement, live: HTMLElement, invoice: string): void {
   }
 
   async function show(status: Status): Promise<void> {
+    if (swapping) {
+      pending = status;
+      return;
+    }
     const shown = section();
-    if (!shown || status.key === shown.dataset.key || swapping) return;
+    if (!shown || status.key === shown.dataset.key) return;
     swapping = true;
     try {
       const res = await fetch(fragment, {
@@ -128,6 +134,9 @@ function start(main: HTMLElement, live: HTMLElement, invoice: string): void {
       if (now.dataset.live !== 'true') stopListening?.();
     } finally {
       swapping = false;
+      const next = pending;
+      pending = undefined;
+      if (next) void show(next);
     }
   }
 
