@@ -60,17 +60,20 @@ describe('migration 0510: which credit took each invoice payment', () => {
     for (const chainId of [56, 1, 56, 1] as const) {
       await watchDeposits(t.db, chainAdapterFor(t.config, t.db, chainId), t.clock());
     }
-    const marks = () =>
-      t.db
-        .selectFrom('invoice_payments as p')
-        .innerJoin('invoice_payment_options as o', (j) =>
-          j.onRef('o.invoice_id', '=', 'p.invoice_id').on('o.chain_id', '=', 56),
-        )
-        .select(['o.address', 'p.chain_id', 'p.credit_id'])
-        .where('p.app_id', '=', 'app_m0510')
-        .orderBy('o.address')
-        .orderBy('p.chain_id')
-        .execute();
+    // One order for both sides: the engines' collations order mixed-case addresses differently.
+    const inOrder = (a: { address: string; chain_id: number }, b: typeof a) =>
+      a.address.localeCompare(b.address) || a.chain_id - b.chain_id;
+    const marks = async () =>
+      (
+        await t.db
+          .selectFrom('invoice_payments as p')
+          .innerJoin('invoice_payment_options as o', (j) =>
+            j.onRef('o.invoice_id', '=', 'p.invoice_id').on('o.chain_id', '=', 56),
+          )
+          .select(['o.address', 'p.chain_id', 'p.credit_id'])
+          .where('p.app_id', '=', 'app_m0510')
+          .execute()
+      ).sort(inOrder);
     const credit = await t.db
       .selectFrom('receive_transactions')
       .select('id')
@@ -80,7 +83,7 @@ describe('migration 0510: which credit took each invoice payment', () => {
       { address: settled, chain_id: 1, credit_id: null },
       { address: settled, chain_id: 56, credit_id: credit.id },
       { address: partial, chain_id: 56, credit_id: null },
-    ].sort((a, b) => a.address.localeCompare(b.address) || a.chain_id - b.chain_id);
+    ].sort(inOrder);
     // As the settlement wrote them, and as the migration finds them from the credits alone.
     expect(await marks()).toEqual(expected);
     await t.db
