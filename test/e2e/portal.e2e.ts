@@ -40,10 +40,11 @@ test('every signed-in screen at 1280 px and 375 px', async () => {
     ['phone', PHONE],
   ] as const) {
     const { context, page } = await openPage(viewport);
-    await signIn(page, demo);
     // Seen first: react-toastify (and its stylesheet) loads lazily, so it may not be up yet.
     const signedInToast = page.getByRole('alert').filter({ hasText: 'Login Successfully' });
-    await signedInToast.waitFor();
+    // Watched for from the start: under load, the sign-in's own waits (the dashboard's address,
+    // the stored session) can outlast the toast's 4 s on screen.
+    await Promise.all([signIn(page, demo), signedInToast.waitFor()]);
     // Held on screen (react-toastify pauses while hovered): under load the header can render
     // later than the toast's 4 s on screen.
     await signedInToast.hover();
