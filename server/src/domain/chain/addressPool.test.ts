@@ -2,9 +2,15 @@ import { insertMerchantApp } from '../../../test/appRows';
 import { createTestApp, type TestApp } from '../../../test/testApp';
 import { testAppPerBlock } from '../../../test/withTestApp';
 import { openDb, type Db } from '../../db/connection';
-import { fillAddressPool, POOLED_BRANCHES, poolParent, pooledCounts } from './addressPool';
+import {
+  fillAddressPool,
+  handOutAddress,
+  POOLED_BRANCHES,
+  poolParent,
+  pooledCounts,
+} from './addressPool';
 import { tronAddressFromEvm } from './addresses';
-import { BRANCH_PATHS, nextIndexOf, takeIndex } from './derivationCounters';
+import { BRANCH_PATHS, nextIndexOf, takeIndexes } from './derivationCounters';
 import { deriveEvmAddress } from './hdWallet';
 import { resolveWalletXpub } from './walletKey';
 
@@ -98,11 +104,15 @@ it('derives each branch ahead, and a creation takes the address at its index', a
   const [firstInvoice] = await poolRows(t.db, 'invoices');
   expect(await create(t, 'accounts')).toBe(firstAccount!.address);
   expect(await create(t, 'invoices')).toBe(firstInvoice!.address);
-  // Taken: the pool keeps the four after them, and a fill tops it up to five again.
+  // Taken: four are ready; a fill drops the taken one's row and tops the pool up to five again.
+  await expect(pooledCounts(t.db, xpub, POOLED_BRANCHES)).resolves.toEqual({
+    accounts: 4,
+    invoices: 4,
+  });
+  await fillAddressPool(t.db, xpub, POOLED_BRANCHES, 5);
   expect((await poolRows(t.db, 'accounts')).map((r) => r.derivation_index)).not.toContain(
     firstAccount!.derivation_index,
   );
-  await fillAddressPool(t.db, xpub, POOLED_BRANCHES, 5);
   expect(await poolRows(t.db, 'accounts')).toHaveLength(5);
   expect((await poolRows(t.db, 'invoices'))[0]!.derivation_index).toBe(
     firstInvoice!.derivation_index + 1,
@@ -214,7 +224,7 @@ it('one customer asked for by two processes at once: one account, and both answe
 async function burst(ms: number, atOnce = 2): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
-    for (let i = 0; i < atOnce; i += 1) await takeIndex(t.db, 'accounts');
+    for (let i = 0; i < atOnce; i += 1) await takeIndexes(t.db, 'accounts', 1);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
@@ -248,4 +258,28 @@ it('a fill keeps a quarter of the pool ready through a burst', async () => {
   expect(Number(ready.n)).toBeLessThan(100);
   await filling;
   expect(await pooled()).toBe(100);
+});
+
+it('creations waiting at once share one raise of the counter and one read of the pool', async () => {
+  await fillAddressPool(t.db, xpub, accountsOnly, 30);
+  const statements: string[] = [];
+  const db = openDb(
+    { dataDir: t.storeEnv.DATA_DIR, databaseUrl: t.storeEnv.DATABASE_URL },
+    { log: (event) => void statements.push(event.query.sql) },
+  );
+  try {
+    const first = await nextIndexOf(db, 'accounts');
+    statements.length = 0;
+    const handed = await Promise.all(
+      Array.from({ length: 20 }, () => handOutAddress(db, xpub, 'accounts')),
+    );
+    // The first asked alone; the 19 that asked while it was on were served by the next turn.
+    expect(statements.filter((q) => q.includes('derivation_counters'))).toHaveLength(2);
+    expect(statements.filter((q) => q.includes('address_pool'))).toHaveLength(2);
+    expect(handed.map((h) => h.index)).toEqual(Array.from({ length: 20 }, (_, i) => first + i));
+    for (const { index, evm } of handed) expect(evm).toBe(deriveEvmAddress(xpub, index, [2]));
+    await expect(nextIndexOf(db, 'accounts')).resolves.toBe(first + 20);
+  } finally {
+    await db.destroy();
+  }
 });

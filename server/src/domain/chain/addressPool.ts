@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { setImmediate as turn, setTimeout as sleep } from 'node:timers/promises';
 import type { Address } from 'viem';
 import type { Db } from '../../db/connection';
-import { prepared, type Executor } from '../../db/prepared';
-import { BRANCH_PATHS, nextIndexOf, type AddressBranch } from './derivationCounters';
+import { prepared } from '../../db/prepared';
+import { BRANCH_PATHS, nextIndexOf, takeIndexes, type AddressBranch } from './derivationCounters';
 import { deriveEvmAddress } from './hdWallet';
 
 // Deriving an address costs about a millisecond of CPU (secp256k1 in JavaScript): derived on
@@ -12,7 +12,7 @@ import { deriveEvmAddress } from './hdWallet';
 // is a cache, never a limit: an index it lacks (a burst that emptied it, a fresh start) is
 // derived on the spot. Which index goes to whom is decided by the branch's counter
 // (derivationCounters.ts): the pool only remembers what an index derives to, so it can never hand
-// an address out twice.
+// an address out twice, and a creation only reads it (a fill drops the rows behind the counter).
 
 /** A branch of the wallet's addresses that the pool keeps ahead. */
 export interface PooledBranch {
@@ -32,26 +32,94 @@ export function poolParent(xpub: string, path: number): string {
   return createHash('sha256').update(`${xpub}/${path}`).digest('hex').slice(0, 32);
 }
 
-const takeQuery = prepared({ parent: '', index: 0 }, (db, p) =>
+const poolRange = prepared({ parent: '', from: 0, to: 0 }, (db, p) =>
   db
-    .deleteFrom('address_pool')
+    .selectFrom('address_pool')
+    .select(['derivation_index', 'address'])
     .where('parent', '=', p.parent)
-    .where('derivation_index', '=', p.index)
-    .returning('address'),
+    .where('derivation_index', '>=', p.from)
+    .where('derivation_index', '<', p.to),
 );
 
+/** An index of a branch, handed to one creation, and the EVM address it derives to. */
+export interface HandedAddress {
+  index: number;
+  evm: Address;
+}
+
+interface Waiter {
+  resolve(handed: HandedAddress): void;
+  reject(error: unknown): void;
+}
+
+/** Creations of one process waiting for an index of one branch, and whether a take is on. */
+interface Queue {
+  waiting: Waiter[];
+  taking: boolean;
+}
+
+/** Most indexes one statement hands out: the pool's rows of a take are read in one query. */
+const MOST_AT_ONCE = 64;
+
+const queues = new WeakMap<Db, Map<string, Queue>>();
+
 /**
- * The EVM address at `index` of the branch at `path`, an index the caller was handed
- * (takeIndex): the pool's (its row taken) or, when the pool lacks it, derived now.
+ * The next index of `branch` for one creation, and its address: the pool's, or derived now when
+ * the pool lacks it. Creations that ask while a take is on wait for the next one, which hands out
+ * an index to each of them in one raise of the counter and reads their addresses in one query:
+ * a burst costs a statement or two per turn, not two per creation, and no index is taken ahead of
+ * a creation (the pool's rows stay until a fill drops them, which a read needs no commit for).
  */
-export async function takeAddress(
-  db: Executor,
+export function handOutAddress(
+  db: Db,
   xpub: string,
-  path: number,
-  index: number,
-): Promise<Address> {
-  const [row] = await takeQuery(db, { parent: poolParent(xpub, path), index });
-  return (row?.address as Address | undefined) ?? deriveEvmAddress(xpub, index, [path]);
+  branch: AddressBranch,
+): Promise<HandedAddress> {
+  let byBranch = queues.get(db);
+  if (!byBranch) {
+    byBranch = new Map();
+    queues.set(db, byBranch);
+  }
+  const id = `${xpub}/${branch}`;
+  let queue = byBranch.get(id);
+  if (!queue) {
+    queue = { waiting: [], taking: false };
+    byBranch.set(id, queue);
+  }
+  const mine = new Promise<HandedAddress>((resolve, reject) => {
+    queue.waiting.push({ resolve, reject });
+  });
+  if (!queue.taking) void takeForWaiting(db, xpub, branch, queue);
+  return mine;
+}
+
+/** Takes indexes for the queue's waiters, turn after turn, until none waits. */
+async function takeForWaiting(
+  db: Db,
+  xpub: string,
+  branch: AddressBranch,
+  queue: Queue,
+): Promise<void> {
+  queue.taking = true;
+  const path = BRANCH_PATHS[branch];
+  const parent = poolParent(xpub, path);
+  while (queue.waiting.length > 0) {
+    const turn = queue.waiting.splice(0, MOST_AT_ONCE);
+    try {
+      const from = await takeIndexes(db, branch, turn.length);
+      const rows = await poolRange(db, { parent, from, to: from + turn.length });
+      const pooled = new Map(rows.map((row) => [Number(row.derivation_index), row.address]));
+      turn.forEach((waiter, i) => {
+        const index = from + i;
+        const evm =
+          (pooled.get(index) as Address | undefined) ?? deriveEvmAddress(xpub, index, [path]);
+        waiter.resolve({ index, evm });
+      });
+    } catch (error) {
+      for (const waiter of turn) waiter.reject(error);
+    }
+  }
+  queue.taking = false;
 }
 
 /** Addresses derived between two turns of the event loop: a few milliseconds of CPU. */
@@ -121,7 +189,7 @@ export async function fillAddressPool(
   }
 }
 
-/** How many addresses each branch has ready, for the metrics. */
+/** How many addresses each branch has ready (at or past its next index), for the metrics. */
 export async function pooledCounts(
   db: Db,
   xpub: string,
@@ -133,6 +201,7 @@ export async function pooledCounts(
       .selectFrom('address_pool')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .where('parent', '=', poolParent(xpub, path))
+      .where('derivation_index', '>=', await nextIndexOf(db, branch))
       .executeTakeFirst();
     counts[branch] = Number(row?.n ?? 0);
   }

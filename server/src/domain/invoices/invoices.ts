@@ -1,8 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/connection';
 import { lockForTransaction } from '../../db/locks';
-import { takeAddress } from '../chain/addressPool';
-import { BRANCH_PATHS, takeIndex } from '../chain/derivationCounters';
+import { handOutAddress } from '../chain/addressPool';
+import { BRANCH_PATHS } from '../chain/derivationCounters';
 import { prepared, type Executor } from '../../db/prepared';
 import type { Database, InvoicesTable } from '../../db/schema';
 import { refuseOverPlan } from '../apps/plan';
@@ -242,9 +242,8 @@ export async function createInvoice(
   // against the plan. The index is its branch's next (derivationCounters.ts), taken outside the
   // transaction so that creations run side by side; a rollback leaves it unused, never reused.
   await refuseOverPlan(db, input.appId, input.now, 'invoice');
-  const index = await takeIndex(db, 'invoices');
+  const { index, evm } = await handOutAddress(db, xpub, 'invoices');
   return db.transaction().execute(async (trx) => {
-    const evm = await takeAddress(trx, xpub, INVOICE_BRANCH, index);
     await trx
       .insertInto('invoices')
       .values({

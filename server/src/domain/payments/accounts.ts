@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connection';
-import { takeAddress } from '../chain/addressPool';
-import { BRANCH_PATHS, takeIndex } from '../chain/derivationCounters';
+import { handOutAddress } from '../chain/addressPool';
+import { BRANCH_PATHS } from '../chain/derivationCounters';
 import { prepared } from '../../db/prepared';
 import { refuseOverPlan } from '../apps/plan';
 import { tronAddressFromEvm } from '../chain/addresses';
@@ -123,8 +123,7 @@ export async function openAccount(
   // Only new accounts count against the plan: the ones handed out keep working. An account is
   // no transaction of the plan's, so the check needs no lock: it only reads.
   await refuseOverPlan(db, input.appId, input.now, 'account');
-  const index = await takeIndex(db, 'accounts');
-  const evm = await takeAddress(db, xpub, ACCOUNT_BRANCH, index);
+  const { index, evm } = await handOutAddress(db, xpub, 'accounts');
   const row = {
     address: method.networkType === 'EVM' ? evm : tronAddressFromEvm(evm),
     created_at: input.now.toISOString(),
