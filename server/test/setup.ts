@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { useDevWalletMaker } from '../src/domain/chain/walletKey';
 import { ensureDevSeed } from '../src/signer/server/seed';
 
@@ -6,3 +7,10 @@ import { ensureDevSeed } from '../src/signer/server/seed';
 useDevWalletMaker((dataDir) => {
   ensureDevSeed(dataDir);
 });
+
+// Every test file starts with its modules anew: the contracts' parses are kept on disk between
+// files instead (server/src/openapi/diskParses.ts), named by what they were made from.
+process.env.OPENAPI_PARSE_CACHE ??= path.resolve(
+  __dirname,
+  '../../node_modules/.cache/openapi-parses',
+);

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { keptOnDiskAsync } from './diskParses';
 
 type Parse = (specification: unknown, options?: object) => Promise<unknown>;
 
@@ -8,18 +10,24 @@ const PARSES_KEPT = 16;
 let shared = false;
 
 /**
- * fastify-openapi-glue's parser, from the file its entry point imports (so the same module), or
- * undefined when a release of the plugin no longer has it there.
+ * fastify-openapi-glue's parser, from the file its entry point imports (so the same module), and
+ * the plugin's version (what it gives may change with it); or undefined when a release of the
+ * plugin no longer has it there.
  */
-function glueParser(): { prototype: { parse?: Parse } } | undefined {
+function glueParser(): { parser: { prototype: { parse?: Parse } }; version: string } | undefined {
   try {
     const entry = require.resolve('fastify-openapi-glue');
+    const manifest: unknown = JSON.parse(
+      readFileSync(path.join(path.dirname(entry), 'package.json'), 'utf8'),
+    );
+    const version = (manifest as { version?: unknown } | null)?.version;
     // The package exports its entry point alone: the parser is reached by its file's path. The
     // module-scoped require, so that a test runner's module registry hands out the same module.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const loaded: unknown = require(path.join(path.dirname(entry), 'lib', 'Parser.js'));
     const parser: unknown = (loaded as { Parser?: unknown } | null)?.Parser;
-    return typeof parser === 'function' ? (parser as { prototype: { parse?: Parse } }) : undefined;
+    if (typeof parser !== 'function' || typeof version !== 'string') return undefined;
+    return { parser: parser as { prototype: { parse?: Parse } }, version };
   } catch {
     return undefined;
   }
@@ -32,16 +40,18 @@ function glueParser(): { prototype: { parse?: Parse } } | undefined {
  * the same for every app built from the same document: once per registration in a server, but
  * once per app, hundreds of times a run, in the tests. A document already parsed with the same
  * options (the same JSON) gets a fresh copy of what its first parse gave (the caller and Fastify
- * may change what they get). A document that fails to parse is parsed again, and fails again,
- * every time. Should a release of the plugin move its parser, it keeps working as it was, only
- * slower.
+ * may change what they get), and so does one that an earlier process parsed and kept on disk
+ * (diskParses.ts: the tests, where every file starts with this module anew). A document that
+ * fails to parse is parsed again, and fails again, every time. Should a release of the plugin
+ * move its parser, it keeps working as it was, only slower.
  */
 export function shareDocumentParses(): void {
   if (shared) return;
   shared = true;
-  const parser = glueParser();
+  const glue = glueParser();
+  const parser = glue?.parser;
   const parse = parser?.prototype.parse;
-  if (!parser || typeof parse !== 'function') return;
+  if (!glue || !parser || typeof parse !== 'function') return;
   parser.prototype.parse = async function (this: unknown, specification, options = {}) {
     // A file name is read as it comes: the file may have changed.
     if (typeof specification !== 'object' || specification === null) {
@@ -50,7 +60,9 @@ export function shareDocumentParses(): void {
     const key = JSON.stringify([specification, options]);
     const known = parsedByKey.get(key);
     if (known !== undefined) return structuredClone(known);
-    const parsed = await parse.call(this, specification, options);
+    const parsed = await keptOnDiskAsync(`openapi-glue-${glue.version}`, key, () =>
+      parse.call(this, specification, options),
+    );
     if (parsedByKey.size >= PARSES_KEPT) parsedByKey.clear();
     parsedByKey.set(key, structuredClone(parsed));
     return parsed;

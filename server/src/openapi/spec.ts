@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { load } from 'js-yaml';
 import { OPENAPI_PATH } from '../paths';
+import { keptOnDisk } from './diskParses';
 import {
   isObject,
   listOperations,
@@ -87,18 +88,22 @@ function deepFreeze<T>(node: T): T {
 }
 
 // Parsed once per document text and process: tests build hundreds of apps (each loading both
-// contracts), and parsing openapi.yaml is the largest part of building one after the first.
+// contracts), and parsing openapi.yaml is the largest part of building one after the first. The
+// tests keep the parse on disk too (diskParses.ts): each of their files starts this module anew.
 const loaded = new Map<string, LoadedSpec>();
 
 export function loadSpecification(file: string = OPENAPI_PATH): LoadedSpec {
   const text = readFileSync(file, 'utf8');
   const known = loaded.get(text);
   if (known) return known;
-  const parsed = load(text);
-  if (!isObject(parsed) || typeof parsed.openapi !== 'string') {
-    throw new Error(`${file} is not an OpenAPI document`);
-  }
-  const document = deepFreeze(relaxForServer(parsed));
+  const relaxed = keptOnDisk('openapi-document', text, () => {
+    const parsed = load(text);
+    if (!isObject(parsed) || typeof parsed.openapi !== 'string') {
+      throw new Error(`${file} is not an OpenAPI document`);
+    }
+    return relaxForServer(parsed);
+  });
+  const document = deepFreeze(relaxed);
   const spec = deepFreeze({ document, operations: listOperations(document) });
   loaded.set(text, spec);
   return spec;
