@@ -95,6 +95,9 @@ export interface BuildAppOptions {
   handlerOverrides?: HandlerMap;
 }
 
+/** The operations of the portal's main context: all but those that take uploads. */
+const takesNoUploads: typeof takesUploads = (operation) => !takesUploads(operation);
+
 function operationIdOf(schema: unknown): string | undefined {
   const id = (schema as { operationId?: unknown } | undefined)?.operationId;
   return typeof id === 'string' ? id : undefined;
@@ -303,7 +306,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(openapiGlue, {
     ...glue,
-    specification: withOperations(spec.document, (op) => !takesUploads(op)),
+    specification: withOperations(spec.document, takesNoUploads),
   });
 
   await registerGateway(app, ctx, options.gatewayDocsDir);

@@ -1,13 +1,33 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import { keptOnDiskAsync } from './diskParses';
 
 type Parse = (specification: unknown, options?: object) => Promise<unknown>;
 
-/** What the document's parse gave, kept a few documents a process. */
-const parsedByKey = new Map<string, unknown>();
+/**
+ * What the document's parse gave, kept a few documents a process, serialized: each caller gets
+ * a copy of its own, and reading one back is half of what cloning it would take.
+ */
+const parsedByKey = new Map<string, Buffer>();
 const PARSES_KEPT = 16;
 let shared = false;
+
+/**
+ * A frozen document's text, written once: the server's documents are frozen and the same
+ * objects at every registration (spec.ts), and writing one out took as long as a small app's
+ * build. A document that can still change is written out every time.
+ */
+const frozenTexts = new WeakMap<object, string>();
+function textOf(document: object): string {
+  if (!Object.isFrozen(document)) return JSON.stringify(document);
+  let text = frozenTexts.get(document);
+  if (text === undefined) {
+    text = JSON.stringify(document);
+    frozenTexts.set(document, text);
+  }
+  return text;
+}
 
 /**
  * fastify-openapi-glue's parser, from the file its entry point imports (so the same module), and
@@ -57,14 +77,14 @@ export function shareDocumentParses(): void {
     if (typeof specification !== 'object' || specification === null) {
       return parse.call(this, specification, options);
     }
-    const key = JSON.stringify([specification, options]);
+    const key = `${textOf(specification)}\n${JSON.stringify(options)}`;
     const known = parsedByKey.get(key);
-    if (known !== undefined) return structuredClone(known);
+    if (known !== undefined) return deserialize(known) as unknown;
     const parsed = await keptOnDiskAsync(`openapi-glue-${glue.version}`, key, () =>
       parse.call(this, specification, options),
     );
     if (parsedByKey.size >= PARSES_KEPT) parsedByKey.clear();
-    parsedByKey.set(key, structuredClone(parsed));
+    parsedByKey.set(key, serialize(parsed));
     return parsed;
   };
 }

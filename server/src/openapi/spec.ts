@@ -45,15 +45,30 @@ export function relaxForServer<T>(node: T, inResponses = false): T {
   return out as T;
 }
 
+type OperationFilter = (operation: OperationInfo) => boolean;
+const cuts = new WeakMap<JsonObject, Map<OperationFilter, JsonObject>>();
+
 /**
  * The document with only the operations `keep` accepts; a path keeps its other fields, and a
  * path left without operations goes. For registering a group of routes in a context of its own.
- * Path items must be inline (a `$ref` one would vanish silently, so it throws).
+ * Path items must be inline (a `$ref` one would vanish silently, so it throws). The same
+ * document and filter give the same frozen object, so an app built again finds its parse by
+ * identity (sharedParses.ts), not by the document's text.
  */
-export function withOperations(
-  document: JsonObject,
-  keep: (operation: OperationInfo) => boolean,
-): JsonObject {
+export function withOperations(document: JsonObject, keep: OperationFilter): JsonObject {
+  let byFilter = cuts.get(document);
+  if (!byFilter) {
+    byFilter = new Map();
+    cuts.set(document, byFilter);
+  }
+  const known = byFilter.get(keep);
+  if (known) return known;
+  const cut = deepFreeze(cutDocument(document, keep));
+  byFilter.set(keep, cut);
+  return cut;
+}
+
+function cutDocument(document: JsonObject, keep: OperationFilter): JsonObject {
   const kept = new Set(
     listOperations(document)
       .filter(keep)
