@@ -1,4 +1,4 @@
-import { renderToStaticMarkup } from 'react-dom/server';
+import { renderToStaticMarkup } from './markup';
 import type { RefundStatus } from '../db/schema';
 import type { ClaimState, RefundClaim } from '../domain/refunds/claims';
 import { say, type Language, type MessageId, type Params } from './messages';

@@ -1,4 +1,4 @@
-import { renderToStaticMarkup } from 'react-dom/server';
+import { renderToStaticMarkup } from './markup';
 import type { PublicPaymentLink } from '../domain/paymentLinks/paymentLinks';
 import { say, type Language, type MessageId, type Params } from './messages';
 import {

@@ -1,6 +1,6 @@
 import { QRCodeSVG } from 'qrcode.react';
 import type { ReactNode } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
+import { renderToStaticMarkup } from './markup';
 import type { CheckoutInvoice } from '../domain/invoices/checkout';
 import { LANGUAGES, say, type Language, type MessageId, type Params } from './messages';
 import {

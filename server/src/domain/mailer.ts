@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createTransport, type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { ResolvedConfig } from '../config';
 import { UnavailableError } from './errors';
 import { systemClock, type Clock } from './time';
@@ -29,13 +29,15 @@ export interface MailLog {
   error(obj: object, msg: string): void;
 }
 
-// One pooled SMTP transport per URL for the life of the process.
+// One pooled SMTP transport per URL for the life of the process. nodemailer (2 MB of code) is
+// loaded at the first mail sent through SMTP: most processes never send one.
 const transports = new Map<string, Transporter>();
 
-function transportFor(smtpUrl: string): Transporter {
+async function transportFor(smtpUrl: string): Promise<Transporter> {
   let transport = transports.get(smtpUrl);
   if (!transport) {
-    transport = createTransport(smtpUrl);
+    const { createTransport } = await import('nodemailer');
+    transport = transports.get(smtpUrl) ?? createTransport(smtpUrl);
     transports.set(smtpUrl, transport);
   }
   return transport;
@@ -56,7 +58,7 @@ export async function sendMail(
 ): Promise<void> {
   if (config.smtpUrl) {
     try {
-      await transportFor(config.smtpUrl).sendMail({ from: config.mailFrom, ...message });
+      await (await transportFor(config.smtpUrl)).sendMail({ from: config.mailFrom, ...message });
     } catch (err) {
       // The user is told to retry later; the operator gets the SMTP error.
       log.error({ err, to: message.to, subject: message.subject }, 'SMTP send failed');

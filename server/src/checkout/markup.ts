@@ -1,0 +1,16 @@
+import type { ReactNode } from 'react';
+
+type ReactDomServer = typeof import('react-dom/server');
+let reactDomServer: ReactDomServer | undefined;
+
+/**
+ * react-dom's renderToStaticMarkup, loaded at the first shopper's page drawn (its code is as
+ * large as the rest of the server's own): a process that draws none never loads it, and every
+ * server test file built an app without drawing one.
+ */
+export function renderToStaticMarkup(node: ReactNode): string {
+  // A page is drawn synchronously, so the module is required, once, rather than imported.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  reactDomServer ??= require('react-dom/server') as ReactDomServer;
+  return reactDomServer.renderToStaticMarkup(node);
+}
