@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { keptOnDisk } from './diskParses';
@@ -49,4 +49,22 @@ test('without OPENAPI_PARSE_CACHE nothing is kept', () => {
   keptOnDisk('test-parse', 'document', make);
   expect(make).toHaveBeenCalledTimes(2);
   expect(readdirSync(dir)).toEqual([]);
+});
+
+test('the directory keeps the 24 newest entries: every edit of a contract makes new ones', () => {
+  const keptNames = new Set<string>();
+  for (let edit = 0; edit < 24; edit += 1) {
+    keptOnDisk('test-parse', `edit ${edit}`, () => edit);
+    // Each older than the next, whatever the file system's clock resolution.
+    const [entry] = readdirSync(dir).filter((name) => !keptNames.has(name));
+    keptNames.add(entry!);
+    const at = new Date(Date.UTC(2026, 0, 1, 0, edit));
+    utimesSync(path.join(dir, entry!), at, at);
+  }
+  expect(readdirSync(dir)).toHaveLength(24);
+  keptOnDisk('test-parse', 'edit 24', () => 24);
+  expect(readdirSync(dir)).toHaveLength(24);
+  // The oldest went; the rest are still read back.
+  expect(keptOnDisk('test-parse', 'edit 0', () => 'parsed anew')).toBe('parsed anew');
+  expect(keptOnDisk('test-parse', 'edit 23', () => 'not read')).toBe(23);
 });

@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 
@@ -11,8 +19,10 @@ import { deserialize, serialize } from 'node:v8';
  *
  * An entry is named by the hash of what it was made from (and of Node's version: the format is
  * V8's), so a changed input is parsed anew and never read stale. What cannot be read is parsed
- * again; a parse that throws is never kept.
+ * again; a parse that throws is never kept. The directory keeps the ENTRIES_KEPT newest: every
+ * edit of a contract makes new ones.
  */
+const ENTRIES_KEPT = 24;
 function entryPath(kind: string, input: string): string | undefined {
   const dir = process.env.OPENAPI_PARSE_CACHE;
   if (!dir) return undefined;
@@ -35,8 +45,20 @@ function write(file: string, value: unknown): void {
     const partial = `${file}.${process.pid}.partial`;
     writeFileSync(partial, serialize(value));
     renameSync(partial, file);
+    prune(path.dirname(file));
   } catch {
     // A cache that cannot be written is only slower.
+  }
+}
+
+/** Removes all but the ENTRIES_KEPT newest entries of `dir`. */
+function prune(dir: string): void {
+  const entries = readdirSync(dir)
+    .filter((name) => name.endsWith('.v8'))
+    .map((name) => ({ name, at: statSync(path.join(dir, name)).mtimeMs }))
+    .sort((a, b) => b.at - a.at);
+  for (const { name } of entries.slice(ENTRIES_KEPT)) {
+    rmSync(path.join(dir, name), { force: true });
   }
 }
 
