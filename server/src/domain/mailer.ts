@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
 import type { ResolvedConfig } from '../config';
@@ -49,6 +49,8 @@ let outboxSequence = 0;
  * Sends through SMTP when SMTP_URL is set (a refusing or unreachable server makes the request
  * that wanted the mail fail as unavailable); otherwise (development, tests, e2e) the mail becomes
  * a JSON file in DATA_DIR/outbox, named so that they sort by time, plus a log line with its text.
+ * The file is written under a name without `.json` and renamed, so that whoever reads the outbox
+ * (an operator's script, a journey waiting for a code) never sees half a mail.
  */
 export async function sendMail(
   config: MailConfig,
@@ -77,7 +79,8 @@ export async function sendMail(
     `${sentAt.replace(/[:.]/g, '-')}-${String(outboxSequence).padStart(9, '0')}-${randomBytes(4).toString('hex')}.json`,
   );
   const mail: OutboxMail = { from: config.mailFrom, sent_at: sentAt, ...message };
-  writeFileSync(file, `${JSON.stringify(mail, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(`${file}.part`, `${JSON.stringify(mail, null, 2)}\n`, { mode: 0o600 });
+  renameSync(`${file}.part`, file);
   log.info({ to: message.to, subject: message.subject, file }, `Mail (outbox): ${message.text}`);
 }
 
