@@ -220,6 +220,8 @@ it('one customer asked for by two processes at once: one account, and both answe
   }
 });
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
  * Hands out accounts' indexes as a burst of creations would, `perSecond` of them for `ms`: every
  * 10 ms, in one raise of the counter, those due by then. The rate is the clock's, whatever a
@@ -246,9 +248,16 @@ it('a fill waits out a burst of creations while a quarter of the pool is ready',
   await fillAddressPool(t.db, xpub, accountsOnly, 300);
   const filling = fillAddressPool(t.db, xpub, accountsOnly, 600);
   try {
-    await burst(500, 150);
-    // At most the chunk it derived before it looked.
-    expect(await pooled()).toBeLessThanOrEqual(308);
+    const on = burst(900, 150);
+    // By 300 ms the fill has judged the burst (over its first 40 ms) and stopped deriving; the
+    // second look is well before the burst ends.
+    await sleep(300);
+    const midway = await pooled();
+    await sleep(300);
+    const later = await pooled();
+    await on;
+    expect(midway).toBeLessThan(600);
+    expect(later).toBe(midway);
   } finally {
     await filling;
   }

@@ -128,6 +128,11 @@ const CHUNK = 8;
 const PAUSE_MS = 50;
 /** Indexes a branch hands out per second above which a fill takes it for a burst. */
 const BURST_PER_SECOND = 50;
+/**
+ * The shortest time over which a fill judges the rate: two creations at BURST_PER_SECOND. Over
+ * less, a burst may not have handed out a single index (a few milliseconds between chunks).
+ */
+const RATE_WINDOW_MS = 2000 / BURST_PER_SECOND;
 
 /**
  * Fills each branch's pool up to `size` addresses past the next index it hands out, and drops the
@@ -178,9 +183,9 @@ export async function fillAddressPool(
         .execute();
       from = upTo;
       await turn();
-      for (;;) {
+      while (performance.now() - look.at >= RATE_WINDOW_MS) {
         const now = { at: performance.now(), next: await nextIndexOf(db, branch) };
-        const perSecond = ((now.next - look.next) * 1000) / Math.max(now.at - look.at, 1);
+        const perSecond = ((now.next - look.next) * 1000) / (now.at - look.at);
         look = now;
         if (perSecond <= BURST_PER_SECOND || from - now.next < size / 4) break;
         await sleep(PAUSE_MS);
