@@ -62,6 +62,9 @@ const config: Config = {
       testMatch: ['**/*.test.ts'],
       // The development wallet comes from the signer's own code, as the bundles get it.
       setupFiles: ['<rootDir>/server/test/setup.ts'],
+      // The seeded stores' templates, shared by the run's files (server/test/testStore.ts).
+      globalSetup: '<rootDir>/server/test/globalSetup.ts',
+      globalTeardown: '<rootDir>/server/test/globalTeardown.ts',
       // A `*.pg.test.ts` needs PostgreSQL itself (e.g. copying SQLite into it): it belongs to the
       // PostgreSQL run (`npm run test:pg` sets TEST_DATABASE_URL) and is left out of the SQLite
       // run rather than listed there as skipped.

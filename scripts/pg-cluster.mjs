@@ -145,7 +145,16 @@ export async function freshDatabase(adminUrl, template) {
   return {
     name,
     url: url.toString(),
-    // FORCE: a connection a test left open (a worker, an admin command) does not keep it.
-    drop: () => onAdmin(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    drop: () => dropDatabase(adminUrl, name),
   };
+}
+
+/**
+ * Drops the database `name` of the server at `adminUrl`, if it is there. FORCE: a connection a
+ * test left open (a worker, an admin command) does not keep it.
+ * @param {string} adminUrl
+ * @param {string} name
+ */
+export function dropDatabase(adminUrl, name) {
+  return onAdmin(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }
