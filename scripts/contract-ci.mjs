@@ -30,7 +30,7 @@ if (serverBuildIsStale()) await buildServer();
 
 const onPostgres = process.argv.includes('--postgres');
 const toolArgs = process.argv.slice(2).filter((arg) => arg !== '--postgres');
-const cluster = onPostgres ? await startPgCluster() : null;
+const cluster = onPostgres ? await startPgCluster({ inMemory: true }) : null;
 const schema = cluster ? await freshSchema(cluster.url) : null;
 
 const port = await freePort();

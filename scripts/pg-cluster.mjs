@@ -40,15 +40,37 @@ function runPg(program, args) {
   }
 }
 
+/** The room a run's cluster needs in memory: about 300 MB at most in a full run, and to spare. */
+const IN_MEMORY_ROOM = 1024 ** 3;
+
+/**
+ * Where a test run's cluster keeps its data: in memory (/dev/shm) when there is room, as its
+ * durability is not wanted (fsync is off too): creating and dropping a database per test there
+ * takes about half the time it takes on a disk, and a PostgreSQL run of the server suite about a
+ * fifth less. The temporary directory otherwise.
+ */
+function inMemoryParent() {
+  try {
+    const shm = fs.statfsSync('/dev/shm');
+    fs.accessSync('/dev/shm', fs.constants.W_OK);
+    if (shm.bavail * shm.bsize >= IN_MEMORY_ROOM) return '/dev/shm';
+  } catch {
+    // No /dev/shm here.
+  }
+  return os.tmpdir();
+}
+
 /**
  * Starts a cluster (or takes TEST_DATABASE_URL) and returns its URL and a stop function.
+ * `inMemory`: for the tests; the benchmarks keep theirs on the disk, as their figures were taken.
+ * @param {{ inMemory?: boolean }} [options]
  * @returns {Promise<{ url: string, stop: () => void }>}
  */
-export async function startPgCluster() {
+export async function startPgCluster({ inMemory = false } = {}) {
   const given = process.env.TEST_DATABASE_URL;
   if (given) return { url: given, stop: () => {} };
   ensureInstalled();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-pg-'));
+  const dir = fs.mkdtempSync(path.join(inMemory ? inMemoryParent() : os.tmpdir(), 'portal-pg-'));
   if (isRoot) execFileSync('chown', ['postgres:postgres', dir]);
   const data = path.join(dir, 'data');
   const port = await freePort();

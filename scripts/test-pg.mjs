@@ -87,7 +87,7 @@ console.log(
     [...sqliteOnly].map(([file, reason]) => `  ${path.relative(root, file)}: ${reason}`).join('\n'),
 );
 
-const cluster = await startPgCluster();
+const cluster = await startPgCluster({ inMemory: true });
 const jest = spawn(
   process.execPath,
   [

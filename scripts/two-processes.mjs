@@ -30,7 +30,7 @@ const ACCOUNT_FAILURES = 6;
 
 if (serverBuildIsStale()) await buildServer();
 const adminUrl = process.env.TEST_DATABASE_URL;
-const cluster = adminUrl ? null : await startPgCluster();
+const cluster = adminUrl ? null : await startPgCluster({ inMemory: true });
 const schema = await freshSchema(adminUrl ?? cluster?.url ?? '');
 // One DATA_DIR per engine for both processes, as processes on one host share it (secret key,
 // development wallet; on SQLite the database file).
