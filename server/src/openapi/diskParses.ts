@@ -15,7 +15,8 @@ import { deserialize, serialize } from 'node:v8';
  * Parses of the contracts kept on disk between processes, in the directory OPENAPI_PARSE_CACHE
  * names; unset (as in a server), nothing is kept. The test runner sets it: each test file starts
  * with a fresh module registry, so a process's own cache of a parse is empty at every file, and
- * parsing both contracts took about a second of every server test file.
+ * parsing both contracts took about a second of every server test file. So do the journeys for
+ * the servers they start, one or more a file.
  *
  * An entry is named by the hash of what it was made from (and of Node's version: the format is
  * V8's), so a changed input is parsed anew and never read stale. What cannot be read is parsed
