@@ -388,14 +388,32 @@ const oneInvoiceRefunds = prepared({ id: '' }, (db, p) =>
   refundRows(db).where('r.invoice_id', '=', p.id),
 );
 
-/** The invoice `id` of `appId` with its options and payments; undefined when it has none. */
+/** Whether two reads of invoice rows found them as they were. */
+const sameRows = (a: readonly object[], b: readonly object[]) =>
+  JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The invoice `id` of `appId` with its options and payments; undefined when it has none.
+ *
+ * Read by four statements: outside a transaction, a change committed between them (a payment
+ * recorded with the flags and status it gives the invoice, in one transaction) would show the row
+ * from before it beside the payments from after it. So the row is read again after the rest, and
+ * all of it again while the row moved. Inside the transaction holding the invoice's lock nothing
+ * moves: one read more.
+ */
 async function loadInvoice(db: Executor, appId: string, id: string) {
-  const [invoice] = await oneInvoice(db, { appId, id });
-  if (!invoice) return undefined;
-  const options: OptionRecord[] = await oneInvoiceOptions(db, { id });
-  const payments: PaymentRecord[] = await oneInvoicePayments(db, { id });
-  const refunds: RefundRecord[] = await oneInvoiceRefunds(db, { id });
-  return { invoice, options, payments, refunds } satisfies InvoiceRecord;
+  let [invoice] = await oneInvoice(db, { appId, id });
+  while (invoice) {
+    const options: OptionRecord[] = await oneInvoiceOptions(db, { id });
+    const payments: PaymentRecord[] = await oneInvoicePayments(db, { id });
+    const refunds: RefundRecord[] = await oneInvoiceRefunds(db, { id });
+    const [again] = await oneInvoice(db, { appId, id });
+    if (again && sameRows([again], [invoice])) {
+      return { invoice, options, payments, refunds } satisfies InvoiceRecord;
+    }
+    invoice = again;
+  }
+  return undefined;
 }
 
 /** The invoices `ids` of `appId` with their options and payments, in the order of `ids`. */
@@ -409,21 +427,27 @@ export async function loadInvoices(
     const record = await loadInvoice(db, appId, ids[0] ?? '');
     return record ? [record] : [];
   }
-  const invoices = await db
-    .selectFrom('invoices')
-    .selectAll()
-    .where('app_id', '=', appId)
-    .where('id', 'in', ids)
-    .execute();
-  const options: (OptionRecord & { invoice_id: string })[] = await optionRows(db)
-    .where('o.invoice_id', 'in', ids)
-    .execute();
-  const payments: (PaymentRecord & { invoice_id: string })[] = await paymentRows(db)
-    .where('p.invoice_id', 'in', ids)
-    .execute();
-  const refunds: (RefundRecord & { invoice_id: string })[] = await refundRows(db)
-    .where('r.invoice_id', 'in', ids)
-    .execute();
+  const rows = () =>
+    db
+      .selectFrom('invoices')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('id', 'in', ids)
+      .orderBy('id')
+      .execute();
+  // As in loadInvoice: the rows read again after the rest, and all of it again while they moved.
+  let invoices = await rows();
+  let options: (OptionRecord & { invoice_id: string })[];
+  let payments: (PaymentRecord & { invoice_id: string })[];
+  let refunds: (RefundRecord & { invoice_id: string })[];
+  for (;;) {
+    options = await optionRows(db).where('o.invoice_id', 'in', ids).execute();
+    payments = await paymentRows(db).where('p.invoice_id', 'in', ids).execute();
+    refunds = await refundRows(db).where('r.invoice_id', 'in', ids).execute();
+    const again = await rows();
+    if (sameRows(again, invoices)) break;
+    invoices = again;
+  }
   const byId = new Map(invoices.map((invoice) => [invoice.id, invoice]));
   return ids.flatMap((id): InvoiceRecord[] => {
     const invoice = byId.get(id);

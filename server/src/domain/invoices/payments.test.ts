@@ -293,6 +293,36 @@ describe('payments to invoices', () => {
     expect(await credits(id)).toHaveLength(1);
   });
 
+  it('a read while the watcher records a payment shows the payment with the flags it gives', async () => {
+    const { appId, id, address } = await newInvoice();
+    await pay(address, '20');
+    // The watcher's pass commits right after the read took the invoice's row, before the rest.
+    let passed = false;
+    const racing = new Proxy(t.db, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property, target);
+        if (property !== 'executeQuery' || typeof value !== 'function') {
+          return typeof value === 'function' ? value.bind(target) : value;
+        }
+        return async (...args: unknown[]) => {
+          const result: unknown = await Reflect.apply(value, target, args);
+          if (!passed) {
+            passed = true;
+            expect(await watch()).toMatchObject({ invoicePayments: 1 });
+          }
+          return result;
+        };
+      },
+    });
+
+    const read = await getInvoice(racing, appId, id);
+
+    expect(passed).toBe(true);
+    expect(read).toMatchObject({ status: 'new', exceptions: ['paid_partial'], paid: '18.51' });
+    expect(read.payments).toHaveLength(1);
+    expect(read).toEqual(await getInvoice(t.db, appId, id));
+  });
+
   it('flags an overpayment with the excess in both currencies', async () => {
     const { appId, id, address } = await newInvoice();
     await pay(address, '60');
