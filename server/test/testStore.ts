@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -101,7 +102,6 @@ interface Template {
   dataDir: string;
   /** On PostgreSQL: the database the copies are made from. */
   database: string | undefined;
-  madeAt: number;
 }
 
 const META = 'template.json';
@@ -123,7 +123,7 @@ function freshTemplate(key: string): Template | undefined {
   const { database } = JSON.parse(
     readFileSync(path.join(templateRoot(), newest, META), 'utf8'),
   ) as { database?: string };
-  return { dataDir: path.join(templateRoot(), newest, 'data'), database, madeAt: madeAtOf(newest) };
+  return { dataDir: path.join(templateRoot(), newest, 'data'), database };
 }
 
 /** A template directory's name is `<hash>-<madeAt>-<random>` (made by makeTemplate). */
@@ -147,7 +147,7 @@ async function makeTemplate(key: string, seedInto: Seeder): Promise<Template> {
     rmSync(building, { recursive: true, force: true });
     throw error;
   }
-  return { dataDir: path.join(templateRoot(), name, 'data'), database: database?.name, madeAt };
+  return { dataDir: path.join(templateRoot(), name, 'data'), database: database?.name };
 }
 
 /**
@@ -171,14 +171,12 @@ async function removeOldTemplates(): Promise<void> {
 /** Drops a template directory's database (if any) and removes the directory. */
 export async function dropTemplate(dir: string): Promise<void> {
   const adminUrl = process.env.TEST_DATABASE_URL;
-  try {
-    const { database } = JSON.parse(readFileSync(path.join(dir, META), 'utf8')) as {
-      database?: string;
-    };
-    if (adminUrl && database) await dropDatabase(adminUrl, database);
-  } catch {
-    // A template whose seed failed wrote no META and made no database that outlived it.
-  }
+  // A template whose seed failed wrote no META and made no database that outlived it.
+  const meta = path.join(dir, META);
+  const { database } = existsSync(meta)
+    ? (JSON.parse(readFileSync(meta, 'utf8')) as { database?: string })
+    : {};
+  if (adminUrl && database) await dropDatabase(adminUrl, database);
   rmSync(dir, { recursive: true, force: true });
 }
 
