@@ -40,21 +40,35 @@ test('every signed-in screen at 1280 px and 375 px', async () => {
     ['phone', PHONE],
   ] as const) {
     const { context, page } = await openPage(viewport);
-    // Seen first: react-toastify (and its stylesheet) loads lazily, so it may not be up yet.
-    const signedInToast = page.getByRole('alert').filter({ hasText: 'Login Successfully' });
-    // Watched for from the start: under load, the sign-in's own waits (the dashboard's address,
-    // the stored session) can outlast the toast's 4 s on screen.
-    await Promise.all([signIn(page, demo), signedInToast.waitFor()]);
-    // Held on screen (react-toastify pauses while hovered): under load the header can render
-    // later than the toast's 4 s on screen.
-    await signedInToast.hover();
-    // Read at once, while it is surely on screen (one loaded CI run lost the toast between the
-    // hover and a reading taken after the header was up; the cause was not found). Its place is
-    // fixed by the stylesheet, so it need not wait for the header.
-    const [toastTop, toastColours] = await signedInToast.evaluate((el) => {
-      const style = getComputedStyle(el.closest('.Toastify__toast') ?? el);
-      return [el.getBoundingClientRect().top, [style.backgroundColor, style.color]] as const;
+    // The toast's place and colours are read in the page, on its first frame once it has slid in:
+    // under load the test's own round trips (a wait, a hover) have outlasted its 4 s on screen.
+    await context.addInitScript(() => {
+      new MutationObserver((_, observer) => {
+        const alert = [...document.querySelectorAll('[role="alert"]')].find((el) =>
+          el.textContent?.includes('Login Successfully'),
+        );
+        if (!alert) return;
+        observer.disconnect();
+        const toast = alert.closest('.Toastify__toast') ?? alert;
+        const read = () => {
+          if (toast.getAnimations().some((animation) => animation.playState === 'running')) {
+            requestAnimationFrame(read);
+            return;
+          }
+          const style = getComputedStyle(toast);
+          const seen = [alert.getBoundingClientRect().top, [style.backgroundColor, style.color]];
+          Reflect.set(window, 'signedInToastSeen', seen);
+        };
+        requestAnimationFrame(read);
+      }).observe(document, { childList: true, subtree: true });
     });
+    const signedInToast = page.getByRole('alert').filter({ hasText: 'Login Successfully' });
+    await signIn(page, demo);
+    const [toastTop, toastColours] = await page
+      .waitForFunction(() => Reflect.get(window, 'signedInToastSeen') as [number, string[]])
+      .then((seen) => seen.jsonValue());
+    // Held on screen for its picture when it still is (react-toastify pauses while hovered).
+    await signedInToast.hover({ timeout: 1_000 }).catch(() => undefined);
     // Below the header (the bell and the avatar stay usable), white on the portal's green (5.7:1).
     const headerBottom = await page
       .getByRole('banner')
