@@ -16,7 +16,7 @@ jest.setTimeout(240_000);
 
 // Without JavaScript the page reloads itself every 2 s instead of 15: the journey with scripts
 // off follows it through three states and would otherwise wait most of a minute for reloads.
-const server = freshServer({ CHECKOUT_REFRESH_SECONDS: '2' });
+const server = freshServer({ CHECKOUT_REFRESH_SECONDS: '2' }, { processes: 2 });
 freshBrowser();
 
 /** Longest wait for something the server does by itself (a poll of the chain, the feed). */

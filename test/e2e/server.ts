@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 // Each journey file gets its own built server with a fresh DATA_DIR, so it starts from the
-// seeded demo world whatever ran before it (or beside it, in another worker).
+// seeded demo world whatever ran before it (or beside it, in another worker). The DATA_DIR is a
+// copy of the one the run's first start made (./globalSetup.ts), as a restart finds it.
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const DIST = path.resolve(ROOT, process.env.DIST_DIR ?? 'dist', 'server');
@@ -135,11 +136,45 @@ async function stopChild(child: ChildProcess | undefined): Promise<void> {
 type ExtraEnv = Readonly<Record<string, string>>;
 
 /**
- * Starting takes ~7 s of CPU for its two processes (loading modules; the OpenAPI documents'
- * parses are read back from disk; validators compile on first use), 10-20 s of a busy 2-core
- * machine, and more while a journey runs beside it.
+ * Starting takes ~3 s of CPU for one process, ~7 s for two (loading modules; the OpenAPI
+ * documents' parses are read back from disk; validators compile on first use), up to 20 s of a
+ * busy 2-core machine, and more while a journey runs beside it.
  */
 const START_WITHIN_MS = 60_000;
+
+/** Names the DATA_DIR that ./globalSetup.ts made for the run's servers to start from. */
+export const TEMPLATE_ENV = 'E2E_TEMPLATE_DIR';
+
+/**
+ * The built server's own first start (migrations, the demo world's seed, the development
+ * wallet) on a new DATA_DIR, stopped once it listens: each journey's server starts from a copy,
+ * which saves it about 2 s of CPU. Answers the directory.
+ */
+export async function makeTemplate(): Promise<string> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-template-'));
+  const env = { PORT: '0', HOST: '127.0.0.1', PROCESSES: '1' };
+  const { child, logPath } = spawnBundle('main', dataDir, env, 'server.log');
+  try {
+    await listeningPort(child, logPath, START_WITHIN_MS);
+  } finally {
+    await stopChild(child);
+  }
+  fs.rmSync(logPath);
+  return dataDir;
+}
+
+/**
+ * A new DATA_DIR: a copy of the run's template, or an empty one for a journey whose signer
+ * must be there before the server's first start, as with `npm start`.
+ */
+function newDataDir(fromTemplate: boolean): string {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
+  if (!fromTemplate) return dataDir;
+  const template = process.env[TEMPLATE_ENV];
+  if (!template) throw new Error(`no ${TEMPLATE_ENV}: run journeys with npm run test:e2e`);
+  fs.cpSync(template, dataDir, { recursive: true });
+  return dataDir;
+}
 
 async function startServer(
   extraEnv: ExtraEnv,
@@ -147,7 +182,7 @@ async function startServer(
   withinMs = START_WITHIN_MS,
   withSigner = false,
 ): Promise<RunningServer> {
-  const dataDir = restart?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
+  const dataDir = restart?.dataDir ?? newDataDir(!withSigner);
   // A restart keeps the signer that runs beside the server (restartSigner() replaces it).
   const signer = restart
     ? restart.signer
@@ -200,17 +235,22 @@ function running(): RunningServer {
  * data unless something in the file failed. Read the handle's fields inside tests and hooks.
  * `env` adds settings of the journey's own; `signer: true` runs the signer process first, on
  * the same DATA_DIR and settings, as `npm start` does (without it, nothing is ever signed).
+ * `processes: 2` runs it as `npm start` does on two cores, for a journey whose screens follow
+ * what another process did (a job's status change in a stream); one process otherwise, which
+ * starts with less than half the CPU (several processes are `npm run test:two-processes`'
+ * subject).
  */
 export function freshServer(
   env: ExtraEnv = {},
-  options: { signer?: boolean } = {},
+  options: { signer?: boolean; processes?: 1 | 2 } = {},
 ): {
   readonly baseUrl: string;
   readonly dataDir: string;
 } {
+  const settings = { PROCESSES: String(options.processes ?? 1), ...env };
   beforeAll(
     async () => {
-      current = await startServer(env, undefined, START_WITHIN_MS, options.signer === true);
+      current = await startServer(settings, undefined, START_WITHIN_MS, options.signer === true);
     },
     options.signer ? 150_000 : 90_000,
   );
@@ -288,7 +328,7 @@ export function otherServer(env: ExtraEnv): () => Promise<{ baseUrl: string }> {
   let starting: Promise<RunningServer> | undefined;
   beforeAll(() => {
     // Beside the journey's own work it gets less of the machine: the test that awaits it waits.
-    starting = startServer(env, undefined, 3 * START_WITHIN_MS);
+    starting = startServer({ PROCESSES: '1', ...env }, undefined, 3 * START_WITHIN_MS);
     // Its failure surfaces where a test awaits it; it must not be an unhandled rejection.
     starting.catch(() => {});
   });

@@ -10,8 +10,8 @@ import { freshServer } from './server';
 
 // A screenshot tour of every route of the portal, and every tab of an app, at 1280 px and
 // 375 px as the demo merchant sees them: each screen fits its width, shows all the text of its
-// tables, and passes axe (snap). The PNGs are kept under test-results/ as artefacts. Other
-// journeys snap the same screens mid-action (modals, toasts, forms filled); this one is the
+// tables, and passes axe (snap); with E2E_SCREENSHOTS=1 its PNGs are left in test-results/.
+// Other journeys snap the same screens mid-action (modals, toasts, forms filled); this one is the
 // list to check when a route is added. The layout holds in every language: the tour runs again
 // in French (long words) and Japanese, each language's both widths in one browser and one sign-in.
 

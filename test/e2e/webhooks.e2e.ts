@@ -22,7 +22,7 @@ import { latch, Receiver } from './webhookReceiver';
 jest.setTimeout(120_000);
 
 const WEBHOOK_ENV = { WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s' };
-const server = freshServer(WEBHOOK_ENV);
+const server = freshServer(WEBHOOK_ENV, { processes: 2 });
 const guardedServer = otherServer({});
 freshBrowser();
 
