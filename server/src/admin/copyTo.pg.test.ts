@@ -408,10 +408,14 @@ async function signIn(
   });
 }
 
-/** The SQLite file's tables, Kysely's migration bookkeeping aside. */
+/**
+ * The SQLite file's tables, Kysely's migration bookkeeping aside, and SQLite's own counts of
+ * changes for the kept reads (migration 0630), which PostgreSQL has no table for.
+ */
 async function userTables(db: Db): Promise<string[]> {
   const { rows } = await sql<{ name: string }>`select name from sqlite_master
      where type = 'table' and name not like 'sqlite%' and name not like 'kysely%'
+       and name <> 'kept_table_changes'
      order by name`.execute(db);
   return rows.map((r) => r.name);
 }

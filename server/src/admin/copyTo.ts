@@ -26,12 +26,14 @@ import { printTable, singleArgument, UsageError, type ConfigCommand } from './co
 class CopyStopped extends Error {}
 
 // Kysely's bookkeeping: the target's own migration run writes these. The maintained counts and
-// daily totals (migration 0230): the target's triggers make them from the rows copied.
+// daily totals (migration 0230): the target's triggers make them from the rows copied. SQLite's
+// counts of changes for the kept reads (migration 0630): PostgreSQL has none.
 const SKIPPED_TABLES = new Set([
   DEFAULT_MIGRATION_TABLE,
   DEFAULT_MIGRATION_LOCK_TABLE,
   'row_counts',
   'app_daily_usage',
+  'kept_table_changes',
 ]);
 // PostgreSQL takes at most 65535 parameters per statement; stay well under it.
 const MAX_PARAMETERS = 30_000;

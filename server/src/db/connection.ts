@@ -20,7 +20,13 @@ import {
   type SqliteDialectConfig,
 } from 'kysely';
 import pg from 'pg';
-import { OWNER_CHANGED, OwnerChanges, postgresFeed, sqliteFeed } from './ownerChanges';
+import {
+  OWNER_CHANGED,
+  OwnerChanges,
+  postgresFeed,
+  sqliteFeed,
+  type TableChanges,
+} from './ownerChanges';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -67,10 +73,19 @@ function sqliteDialect(dataDir: string, changes: OwnerChanges | undefined): Sqli
   // No waiting inside SQLite: a busy file is retried by FileLockedSqliteDriver without blocking.
   sqlite.pragma('busy_timeout = 0');
   sqlite.pragma('synchronous = NORMAL');
-  hearOwnerChanges(sqlite, (owner) => changes?.changed(owner));
+  hearOwnerChanges(sqlite, (owner, table) => changes?.changed(owner, table));
   if (changes) {
     const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
-    changes.attach(sqliteFeed(changes, () => dataVersion.get(), `${file}-shm`));
+    let tableChanges: ReturnType<BetterSqlite['prepare']> | undefined;
+    const reads = {
+      dataVersion: () => dataVersion.get(),
+      tableChanges: () => {
+        tableChanges ??= sqlite.prepare('SELECT name, n FROM kept_table_changes');
+        return tableChanges.all() as TableChanges[];
+      },
+      inTransaction: () => sqlite.inTransaction,
+    };
+    changes.attach(sqliteFeed(changes, reads, `${file}-shm`));
   }
   return new FileLockedSqliteDialect(
     { database: reusingStatements(sqlite, () => void changes?.close()) },
@@ -85,9 +100,13 @@ type BetterSqlite = InstanceType<typeof SqliteDatabase>;
  * tables of kept reads (db/ownerChanges.ts). A connection that writes to them must define it:
  * openDb does; another connection (a test's own, say) passes what to do, if anything.
  */
-export function hearOwnerChanges(sqlite: BetterSqlite, heard: (owner: string) => void): void {
-  sqlite.function(OWNER_CHANGED, { deterministic: false }, (owner: unknown) => {
-    heard(String(owner));
+export function hearOwnerChanges(
+  sqlite: BetterSqlite,
+  heard: (owner: string, table?: string) => void,
+): void {
+  // `owner_changed(owner, table)` since migration 0630; the owner alone before it.
+  sqlite.function(OWNER_CHANGED, { deterministic: false, varargs: true }, (...args: unknown[]) => {
+    heard(String(args[0]), args.length > 1 ? String(args[1]) : undefined);
     return null;
   });
 }

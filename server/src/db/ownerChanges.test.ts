@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../../test/testApp';
 // PostgreSQL tells other processes on commit, a moment later: they wait for it.
 import { until } from '../../test/until';
 import { changesOf, engineOf, openDb, type Db } from './connection';
-import { LISTENER_NAME, OwnerChanges } from './ownerChanges';
+import { LISTENER_NAME, OwnerChanges, tablesDependedOn } from './ownerChanges';
 import { DERIVED_TABLES } from './migrations/0260_derived_owner_triggers';
 import { keptQueryTables, prepared } from './prepared';
 
@@ -99,6 +99,29 @@ const appNameOf = prepared(
   { ownerOf: (p, rows) => (rows.length > 0 ? p.id : undefined) },
 );
 
+/** An app's API log rows, kept under the app until one of them (or the app) changes. */
+const appLogsOf = prepared(
+  { id: '' },
+  (db, p) =>
+    db
+      .selectFrom('api_logs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('app_id', '=', p.id),
+  { ownerOf: (p) => p.id },
+);
+
+/** A user's API log rows, of all their apps. */
+const userLogsOf = prepared(
+  { id: '' },
+  (db, p) =>
+    db
+      .selectFrom('api_logs')
+      .innerJoin('apps', 'apps.id', 'api_logs.app_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('apps.user_id', '=', p.id),
+  { ownerOf: (p) => p.id },
+);
+
 test('one statement writing rows of several apps names each app and its user, and no one else', async () => {
   const stamp = first.clock().toISOString();
   const users = [await addUser(first, 'logs_a'), await addUser(first, 'logs_b')];
@@ -110,8 +133,11 @@ test('one statement writing rows of several apps names each app and its user, an
   }
   await insertApp(first, { id: 'app_logs_c', user_id: bystander, created_at: stamp });
   const reads = [
-    ...[...users, bystander].map((id) => () => nameOf(first.db, { id })),
-    ...[...apps, 'app_logs_c'].map((id) => () => appNameOf(first.db, { id })),
+    ...[...users, bystander].map((id) => () => userLogsOf(first.db, { id })),
+    ...[...apps, 'app_logs_c'].map((id) => () => appLogsOf(first.db, { id })),
+    // Their rows of other tables: no API log row changes them.
+    ...users.map((id) => () => nameOf(first.db, { id })),
+    ...apps.map((id) => () => appNameOf(first.db, { id })),
   ];
   const keptNow = async () => {
     const before = await Promise.all(reads.map((read) => read()));
@@ -125,7 +151,7 @@ test('one statement writing rows of several apps names each app and its user, an
   const kept = await Promise.all(reads.map((read) => read()));
 
   // Many rows of each app in one statement, as an API log flush writes them. Through this process:
-  // another SQLite process's commit voids everything (data_version names no one).
+  // another SQLite process's commit names tables, not owners.
   await first.db
     .insertInto('api_logs')
     .values(
@@ -142,8 +168,9 @@ test('one statement writing rows of several apps names each app and its user, an
     .execute();
   const voided = async () =>
     (await Promise.all(reads.map((read) => read()))).map((rows, i) => rows !== kept[i]);
-  // Users a and b and their three apps read again; the bystander and its app stay kept.
-  const expected = [true, true, false, true, true, true, false];
+  // Users a and b and their three apps read again; the bystander and its app stay kept, and so
+  // do the names of a, b and their apps.
+  const expected = [true, true, false, true, true, true, false, false, false, false, false, false];
   await until(async () => (await voided()).slice(0, 2).every(Boolean), 'the change to be heard');
   expect(await voided()).toEqual(expected);
 });
@@ -241,23 +268,70 @@ test('a read that began before its user changed is not kept', () => {
   const mark = changes.begin();
   expect(mark).not.toBeNull();
   changes.changed('usr_a');
-  changes.keep('k', 'usr_a', mark ?? 0, [{ n: 1 }]);
+  changes.keep('k', 'usr_a', mark ?? 0, [{ n: 1 }], ['users']);
   expect(changes.kept('k')).toBeUndefined();
 
   // Another user's change does not void it; voiding everything does.
   const again = changes.begin() ?? 0;
-  changes.keep('k', 'usr_a', again, [{ n: 2 }]);
+  changes.keep('k', 'usr_a', again, [{ n: 2 }], ['users']);
   changes.changed('usr_b');
   expect(changes.kept('k')).toEqual([{ n: 2 }]);
   changes.changed('*');
   expect(changes.kept('k')).toBeUndefined();
 });
 
+test("a change voids what was read of its table for its owner, and an answer of the owner's", () => {
+  const changes = new OwnerChanges();
+  changes.attach({ live: () => true, catchUp: () => {}, close: async () => {} });
+  const keepAll = () => {
+    const mark = changes.begin() ?? 0;
+    changes.keep('plan', 'usr_a', mark, [{ n: 1 }], ['receive_transactions', 'subscriptions']);
+    changes.keep('name', 'usr_a', mark, [{ n: 2 }], ['users']);
+    changes.keepAnswer('dashboard', 'usr_a', mark, { n: 3 }, Infinity);
+  };
+  keepAll();
+  // A row of another table of theirs (an API log row): the reads of other tables hold.
+  changes.changed('usr_a', 'api_logs');
+  expect(changes.kept('plan')).toEqual([{ n: 1 }]);
+  expect(changes.kept('name')).toEqual([{ n: 2 }]);
+  // An answer may be made of any of their tables.
+  expect(changes.keptAnswer('dashboard', 0)).toBeUndefined();
+
+  keepAll();
+  changes.changed('usr_a', 'users');
+  expect(changes.kept('name')).toBeUndefined();
+  expect(changes.kept('plan')).toEqual([{ n: 1 }]);
+  changes.changed('usr_b', 'subscriptions');
+  expect(changes.kept('plan')).toEqual([{ n: 1 }]);
+
+  // A change that names no table (a trigger from before tables were named) voids all of theirs.
+  keepAll();
+  changes.changed('usr_a');
+  expect(changes.kept('plan')).toBeUndefined();
+  expect(changes.kept('name')).toBeUndefined();
+});
+
+test("another process's change of a table voids what was read of it, whoever's, and every answer", () => {
+  const changes = new OwnerChanges();
+  changes.attach({ live: () => true, catchUp: () => {}, close: async () => {} });
+  const mark = changes.begin() ?? 0;
+  changes.keep('plan', 'usr_a', mark, [{ n: 1 }], ['subscriptions']);
+  changes.keep('name', 'usr_b', mark, [{ n: 2 }], ['users']);
+  changes.keepAnswer('dashboard', 'usr_a', mark, { n: 3 }, Infinity);
+  changes.tableChanged('users');
+  expect(changes.kept('name')).toBeUndefined();
+  expect(changes.kept('plan')).toEqual([{ n: 1 }]);
+  expect(changes.keptAnswer('dashboard', 0)).toBeUndefined();
+  // Read again after the change: kept again.
+  changes.keep('name', 'usr_b', changes.begin() ?? 0, [{ n: 4 }], ['users']);
+  expect(changes.kept('name')).toEqual([{ n: 4 }]);
+});
+
 test("other processes' commits are heard of when something kept is used after requests came", () => {
   let heard = 0;
   const changes = new OwnerChanges();
   changes.attach({ live: () => true, catchUp: () => (heard += 1), close: async () => {} });
-  changes.keep('k', 'usr_a', changes.begin() ?? 0, [{ n: 1 }]);
+  changes.keep('k', 'usr_a', changes.begin() ?? 0, [{ n: 1 }], ['users']);
   expect(heard).toBe(1);
 
   // A request that uses nothing kept (the countries, a page) costs no check.
@@ -278,7 +352,7 @@ test('nothing is kept while changes could go unheard', () => {
   changes.attach({ live: () => live, catchUp: () => {}, close: async () => {} });
   expect(changes.begin()).toBeNull();
   live = true;
-  changes.keep('k', 'usr_a', changes.begin() ?? 0, [{ n: 1 }]);
+  changes.keep('k', 'usr_a', changes.begin() ?? 0, [{ n: 1 }], ['users']);
   expect(changes.kept('k')).toEqual([{ n: 1 }]);
   live = false;
   expect(changes.kept('k')).toBeUndefined();
@@ -347,6 +421,8 @@ async function triggeredTables(db: Db): Promise<Set<string>> {
       .filter((row) => row.t !== derived && new RegExp(`\\b${derived}\\b`).test(row.body))
       .map((row) => row.t);
     expect(writers.length).toBeGreaterThan(0);
+    // A read of the counts depends on the changes of the tables whose triggers write them.
+    expect(tablesDependedOn([derived])).toEqual([...new Set(writers)].sort());
     if (writers.every((table) => covered.has(table))) covered.add(derived);
   }
   return covered;
@@ -362,6 +438,71 @@ test('every kept query reads only tables whose triggers name the changed rows’
   for (const read of tables) {
     expect(read.filter((table) => !covered.has(table))).toEqual([]);
   }
+});
+
+test('every owner trigger names its table with the owner (SQLite: and counts its changes)', async () => {
+  const { db } = first;
+  const triggers = sqlite()
+    ? await sql<{ t: string; body: string }>`
+        select tbl_name as t, sql as body from sqlite_master
+        where type = 'trigger' and sql like '%owner_changed(%'`.execute(db)
+    : await sql<{ t: string; body: string }>`
+        select c.relname as t, pg_get_functiondef(p.oid) as body
+        from pg_trigger tg join pg_class c on c.oid = tg.tgrelid
+          join pg_namespace n on n.oid = c.relnamespace join pg_proc p on p.oid = tg.tgfoid
+        where not tg.tgisinternal and n.nspname = current_schema()
+          and p.proname like '%\_owner\_changed'`.execute(db);
+  expect(triggers.rows.length).toBeGreaterThan(40);
+  const unnamed = triggers.rows.filter(({ t, body }) =>
+    sqlite()
+      ? !body.includes(`owner_changed(o, '${t}')`) ||
+        !body.includes(`VALUES ('${t}', 1)`) ||
+        body.includes('owner_changed(o)')
+      : !body.includes("pg_notify('owner_changed', o || ' ' || TG_TABLE_NAME)"),
+  );
+  expect(unnamed.map(({ t }) => t)).toEqual([]);
+});
+
+test("another process's write voids only what was read of the tables it wrote", async () => {
+  const userId = await addUser(first, 'tables');
+  await insertApp(first, {
+    id: 'app_tables',
+    user_id: userId,
+    created_at: first.clock().toISOString(),
+  });
+  const reads = async () => [
+    await nameOf(first.db, { id: userId }),
+    await appLogsOf(first.db, { id: 'app_tables' }),
+  ];
+  const kept = async () => {
+    const before = await reads();
+    return (await reads()).every((rows, i) => rows === before[i]);
+  };
+  await until(kept, 'the reads to be kept');
+  const [name, logs] = await reads();
+
+  await second.db
+    .insertInto('api_logs')
+    .values({
+      id: 'log_tables',
+      app_id: 'app_tables',
+      method: 'GET',
+      route: '/gateway/v1/deposits',
+      ip: '127.0.0.1',
+      status: 200,
+      created_at: first.clock().toISOString(),
+    })
+    .execute();
+  await fromTheNetwork();
+  changesOf(first.db)?.requestsArrived();
+  if (sqlite()) expect(await appLogsOf(first.db, { id: 'app_tables' })).toEqual([{ n: 1 }]);
+  await until(
+    async () => (await appLogsOf(first.db, { id: 'app_tables' }))[0]?.n === 1,
+    'the log row to be heard of',
+  );
+  expect(logs).toEqual([{ n: 0 }]);
+  // The user's name, of another table, is still the very rows kept before.
+  expect(await nameOf(first.db, { id: userId })).toBe(name);
 });
 
 /** An invoice of `appId` with one payment option and one payment, its rows written directly. */

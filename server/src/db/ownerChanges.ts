@@ -6,25 +6,28 @@ import pg from 'pg';
  * database on every request cannot come near the speed of a bare server).
  *
  * Every table whose rows a kept read selects has triggers (migrations 0240 and later) that name
- * the owners of the changed rows (their user, and for an app's rows the app), in the writing
- * statement itself, or is written only by the triggers of such tables (the counts: 0260),
- * whoever writes: a request, a job, another server process, an operator command. A kept read
- * belongs to one owner and holds only while nothing of that owner has changed since the read
- * began. KEPT_READS=off (config.ts) keeps nothing.
- * - SQLite: the triggers call `owner_changed(user)`, a function each connection of this process
- *   registers, so this process hears of its own writes as they happen; a commit by any other
- *   connection (an admin command, another process) moves `PRAGMA data_version`, which is
- *   checked once per turn of the event loop that reads requests, before the first use of
- *   anything kept, when the wal-index header moved, voiding everything kept: a request sees what
- *   other processes committed before it came (app.ts says why once a turn suffices, and names its
- *   two exceptions).
- * - PostgreSQL: the triggers `pg_notify('owner_changed', user)`, delivered on commit to every
- *   listening connection: each process has one that only listens, and its pool's connections
- *   listen too, which makes a process hear of its own writes before their COMMIT returns. Until
- *   the listening connection is on, and whenever it drops, nothing is kept or used. The cost:
- *   between a commit and its notification reaching another process (well under a millisecond
- *   on one host), that process may still answer from what it kept, e.g. accept a session
- *   revoked there a moment before.
+ * the owners of the changed rows (their user, and for an app's rows the app) with the table, in
+ * the writing statement itself, or is written only by the triggers of such tables (the counts:
+ * 0260), whoever writes: a request, a job, another server process, an operator command. A kept
+ * read belongs to one owner and holds only while nothing of that owner has changed in the tables
+ * it read since the read began (a whole answer: in any of the owner's tables). So a gateway
+ * creation, which writes an account and an API log row of its app, leaves the app's plan, methods
+ * and key kept for the next one. KEPT_READS=off (config.ts) keeps nothing.
+ * - SQLite: the triggers call `owner_changed(owner, table)`, a function each connection of this
+ *   process registers, so this process hears of its own writes as they happen, and count the
+ *   table's changes (`kept_table_changes`, migration 0630). A commit by any other connection (an
+ *   admin command, another process) moves `PRAGMA data_version`, which is checked once per turn
+ *   of the event loop that reads requests, before the first use of anything kept, when the
+ *   wal-index header moved; the counts then tell which tables it wrote, and what was read of
+ *   those, whoever's, is void: a request sees what other processes committed before it came
+ *   (app.ts says why once a turn suffices, and names its two exceptions).
+ * - PostgreSQL: the triggers `pg_notify('owner_changed', 'owner table')`, delivered on commit to
+ *   every listening connection: each process has one that only listens, and its pool's
+ *   connections listen too, which makes a process hear of its own writes before their COMMIT
+ *   returns. Until the listening connection is on, and whenever it drops, nothing is kept or
+ *   used. The cost: between a commit and its notification reaching another process (well under
+ *   a millisecond on one host), that process may still answer from what it kept, e.g. accept a
+ *   session revoked there a moment before.
  */
 
 export const OWNER_CHANGED = 'owner_changed';
@@ -43,6 +46,8 @@ const TRACKED_OWNERS = 100_000;
 
 interface Kept<T> {
   owner: string;
+  /** The tables it was read from; none named: any table of its owner's. */
+  tables: readonly string[] | undefined;
   mark: number;
   /** Epoch ms from which it no longer holds, whatever changes (a hold that ends, a new day). */
   until: number;
@@ -93,13 +98,49 @@ export interface PostgresFeed extends ChangeFeed {
   heard(message: pg.Notification): void;
 }
 
+/**
+ * The kept counts and daily totals change only inside the triggers of the rows they count
+ * (migration 0260), so a read of them depends on those tables' changes
+ * (db/ownerChanges.test.ts checks these lists against the triggers).
+ */
+const COUNTED_FROM: Readonly<Record<string, readonly string[]>> = {
+  row_counts: [
+    'api_logs',
+    'app_accounts',
+    'ledger_entries',
+    'receive_transactions',
+    'send_transactions',
+    'webhook_deliveries',
+  ],
+  app_daily_usage: ['receive_transactions', 'send_transactions'],
+};
+
+/** The tables whose changes a read of `tables` depends on: a count's stand for what it counts. */
+export function tablesDependedOn(tables: Iterable<string>): string[] {
+  const all = new Set<string>();
+  for (const table of tables) for (const t of COUNTED_FROM[table] ?? [table]) all.add(t);
+  return [...all].sort();
+}
+
+/** Separates an owner from a table in the keys of changes (neither holds it). */
+const OF = '\u0000';
+
 export class OwnerChanges {
   #tick = 0;
   /** Reads begun before this are void. */
   #floor = 0;
   /** Requests arrived since other processes' commits were last heard of (SQLite). */
   #unheard = true;
-  readonly #changedAt = new Map<string, number>();
+  /** When a row of each owner last changed, whatever its table. */
+  readonly #ownerAt = new Map<string, number>();
+  /** When each owner's rows of each table last changed (`owner\0table`). */
+  readonly #ownerTableAt = new Map<string, number>();
+  /** When an owner's change came without its table: any table of theirs may have changed. */
+  readonly #wholeOwnerAt = new Map<string, number>();
+  /** When another process last changed a row of each table, whoever's (SQLite). */
+  readonly #tableAt = new Map<string, number>();
+  /** When another process last changed a row of any table (SQLite). */
+  #anyTableAt = 0;
   readonly #rows = new Shelf<readonly unknown[]>(MAX_KEPT_READS);
   readonly #answers = new Shelf<object>(MAX_KEPT_ANSWERS);
   #feed: ChangeFeed | undefined;
@@ -108,20 +149,36 @@ export class OwnerChanges {
     this.#feed = feed;
   }
 
-  /** A trigger named `owner`: what was read of it before now no longer holds. */
-  changed(owner: string): void {
+  /**
+   * A trigger named `owner` for a row of `table`: what was read of that table for them before
+   * now no longer holds. No table: none of what was read for them holds.
+   */
+  changed(owner: string, table?: string): void {
     const tick = ++this.#tick;
-    if (owner === EVERY_OWNER || this.#changedAt.size >= TRACKED_OWNERS) {
+    if (owner === EVERY_OWNER || this.#ownerTableAt.size >= TRACKED_OWNERS) {
       this.voidAll(tick);
       return;
     }
-    this.#changedAt.set(owner, tick);
+    this.#ownerAt.set(owner, tick);
+    if (table === undefined) this.#wholeOwnerAt.set(owner, tick);
+    else this.#ownerTableAt.set(owner + OF + table, tick);
+  }
+
+  /** Another process changed rows of `table`, of owners unknown (SQLite: changes counted). */
+  tableChanged(table: string): void {
+    const tick = ++this.#tick;
+    this.#tableAt.set(table, tick);
+    this.#anyTableAt = tick;
   }
 
   /** Everything kept is void (a missed change is possible, e.g. the listener dropped). */
   voidAll(tick = ++this.#tick): void {
     this.#floor = tick;
-    this.#changedAt.clear();
+    this.#ownerAt.clear();
+    this.#ownerTableAt.clear();
+    this.#wholeOwnerAt.clear();
+    this.#tableAt.clear();
+    this.#anyTableAt = 0;
     this.#rows.clear();
     this.#answers.clear();
   }
@@ -158,17 +215,28 @@ export class OwnerChanges {
     return this.#tick;
   }
 
-  /** What a read begun at `mark` found, kept if nothing of `owner` changed since. */
-  keep(key: string, owner: string, mark: number, rows: readonly unknown[]): void {
-    if (!this.#holds(owner, mark)) return;
+  /**
+   * What a read begun at `mark` found, kept if nothing of `owner` changed since in `tables`
+   * (tablesDependedOn of what it read).
+   */
+  keep(
+    key: string,
+    owner: string,
+    mark: number,
+    rows: readonly unknown[],
+    tables: readonly string[],
+  ): void {
+    const entry = { owner, tables, mark, until: Infinity, value: rows };
+    if (!this.#holds(entry)) return;
     for (const row of rows) Object.freeze(row);
-    this.#rows.put(key, { owner, mark, until: Infinity, value: Object.freeze(rows) });
+    Object.freeze(rows);
+    this.#rows.put(key, entry);
   }
 
   /** The rows kept under `key`, if they still hold. */
   kept(key: string): readonly unknown[] | undefined {
     if (!this.#trusted()) return undefined;
-    return this.#rows.take(key, (entry) => this.#holds(entry.owner, entry.mark));
+    return this.#rows.take(key, (entry) => this.#holds(entry));
   }
 
   /**
@@ -177,21 +245,28 @@ export class OwnerChanges {
    * without any row changing. Frozen: every later request gets this very object.
    */
   keepAnswer(key: string, owner: string, mark: number, answer: object, until: number): void {
-    if (!this.#holds(owner, mark)) return;
-    this.#answers.put(key, { owner, mark, until, value: Object.freeze(answer) });
+    const entry = { owner, tables: undefined, mark, until, value: answer };
+    if (!this.#holds(entry)) return;
+    Object.freeze(answer);
+    this.#answers.put(key, entry);
   }
 
   /** The answer kept under `key`, if it still holds at `now` (epoch ms). */
   keptAnswer(key: string, now: number): object | undefined {
     if (!this.#trusted()) return undefined;
-    return this.#answers.take(
-      key,
-      (entry) => now < entry.until && this.#holds(entry.owner, entry.mark),
-    );
+    return this.#answers.take(key, (entry) => now < entry.until && this.#holds(entry));
   }
 
-  #holds(owner: string, mark: number): boolean {
-    return mark >= this.#floor && (this.#changedAt.get(owner) ?? 0) <= mark;
+  #holds({ owner, tables, mark }: Kept<unknown>): boolean {
+    if (mark < this.#floor) return false;
+    // Nothing of the owner's and nothing by another process since: the common case.
+    if ((this.#ownerAt.get(owner) ?? 0) <= mark && this.#anyTableAt <= mark) return true;
+    if (tables === undefined || (this.#wholeOwnerAt.get(owner) ?? 0) > mark) return false;
+    for (const table of tables) {
+      if ((this.#ownerTableAt.get(owner + OF + table) ?? 0) > mark) return false;
+      if ((this.#tableAt.get(table) ?? 0) > mark) return false;
+    }
+    return true;
   }
 
   close(): Promise<void> {
@@ -200,22 +275,62 @@ export class OwnerChanges {
   }
 }
 
-/** SQLite: changes by this connection arrive through `owner_changed`; others move data_version. */
+/** A row of `kept_table_changes` (migration 0630): how many times a table's rows changed. */
+export interface TableChanges {
+  name: string;
+  n: number;
+}
+
+/** What the SQLite feed reads on its connection. */
+export interface SqliteFeedReads {
+  /** `PRAGMA data_version`: moves when another connection commits. */
+  dataVersion(): unknown;
+  /** The tables' counts of changes; throws before migration 0630 made them. */
+  tableChanges(): readonly TableChanges[];
+  /** Whether this connection is inside a transaction, whose reads see its uncommitted writes. */
+  inTransaction(): boolean;
+}
+
+/**
+ * SQLite: changes by this connection arrive through `owner_changed`. A commit by another moves
+ * data_version; the tables it wrote are those whose counts of changes moved (every owner trigger
+ * counts its table's: migration 0630), and what was read of them is void. Counts read inside a
+ * transaction may hold writes it then rolls back, so there everything is voided and the counts
+ * are read afresh on the next commit.
+ */
 export function sqliteFeed(
   changes: OwnerChanges,
-  dataVersion: () => unknown,
+  reads: SqliteFeedReads,
   walIndexFile: string,
 ): ChangeFeed {
-  let seen = dataVersion();
+  let seen = reads.dataVersion();
+  let counted: Map<string, number> | undefined;
   const committed = walIndexWatch(walIndexFile);
+  const countsNow = (): readonly TableChanges[] | undefined => {
+    if (reads.inTransaction()) return undefined;
+    try {
+      return reads.tableChanges();
+    } catch {
+      return undefined;
+    }
+  };
   return {
     live: () => true,
     catchUp() {
       if (!committed()) return;
-      const now = dataVersion();
-      if (now !== seen) {
-        seen = now;
+      const now = reads.dataVersion();
+      if (now === seen) return;
+      seen = now;
+      const counts = countsNow();
+      if (!counts || !counted) {
         changes.voidAll();
+        counted = counts && new Map(counts.map((row) => [row.name, row.n]));
+        return;
+      }
+      for (const { name, n } of counts) {
+        if (counted.get(name) === n) continue;
+        counted.set(name, n);
+        changes.tableChanged(name);
       }
     },
     close: async () => committed.close(),
@@ -269,7 +384,12 @@ export function postgresFeed(changes: OwnerChanges, connectionString: string): P
   let retry: NodeJS.Timeout | undefined;
 
   function heard(message: pg.Notification) {
-    if (message.channel === OWNER_CHANGED) changes.changed(message.payload ?? EVERY_OWNER);
+    if (message.channel !== OWNER_CHANGED) return;
+    // `owner table` (migration 0630), or the owner alone from a trigger older than it.
+    const payload = message.payload ?? EVERY_OWNER;
+    const space = payload.indexOf(' ');
+    if (space < 0) changes.changed(payload);
+    else changes.changed(payload.slice(0, space), payload.slice(space + 1));
   }
 
   function drop(failed: pg.Client) {

@@ -1,5 +1,13 @@
-import type { Compilable, CompiledQuery, Kysely, OperationNode, Transaction } from 'kysely';
+import type {
+  Compilable,
+  CompiledQuery,
+  Kysely,
+  OperationNode,
+  RootOperationNode,
+  Transaction,
+} from 'kysely';
 import { changesOf, engineOf, nameStatement, type Engine } from './connection';
+import { tablesDependedOn } from './ownerChanges';
 import type { Database } from './schema';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
@@ -37,6 +45,8 @@ export function prepared<P extends Record<string, Value>, R>(
   ) as P;
   const slotOf = new Map<unknown, string>(names.map((name) => [placeholders[name], name]));
   const compiled = new Map<Engine, CompiledQuery<R>>();
+  /** The tables whose changes void the kept rows (filled with `compiled`). */
+  const tablesRead = new Map<Engine, readonly string[]>();
 
   function compiledFor(db: Executor): CompiledQuery<R> {
     const engine = engineOf(db);
@@ -48,6 +58,7 @@ export function prepared<P extends Record<string, Value>, R>(
       if (unused.length > 0) throw new Error(`Prepared query leaves out ${unused.join(', ')}`);
       if (engine === 'postgres') nameStatement(query.sql);
       compiled.set(engine, query);
+      if (keeping) tablesRead.set(engine, tablesDependedOn(tablesOf(query.query)));
     }
     return query;
   }
@@ -79,7 +90,8 @@ export function prepared<P extends Record<string, Value>, R>(
     const rows = await run(db, params);
     if (mark === null) return rows;
     const whose = keeping.ownerOf(params, rows);
-    if (whose !== undefined) changes.keep(key, whose, mark, rows);
+    const tables = tablesRead.get(engineOf(db));
+    if (whose !== undefined && tables) changes.keep(key, whose, mark, rows, tables);
     return rows;
   };
   return Object.assign(query, {
@@ -117,12 +129,15 @@ const keptQueries: ((db: Executor) => Compilable<unknown>)[] = [];
 
 /** The tables each kept query reads (db/prepared.test.ts checks their triggers). */
 export function keptQueryTables(db: Executor): string[][] {
-  return keptQueries.map((build) => {
-    const tables = new Set<string>();
-    const aliases = new Set<string>();
-    collectTables(build(db).compile().query, tables, aliases);
-    return [...tables].filter((name) => !aliases.has(name)).sort();
-  });
+  return keptQueries.map((build) => tablesOf(build(db).compile().query));
+}
+
+/** The tables a query reads, by name. */
+function tablesOf(query: RootOperationNode): string[] {
+  const tables = new Set<string>();
+  const aliases = new Set<string>();
+  collectTables(query, tables, aliases);
+  return [...tables].filter((name) => !aliases.has(name)).sort();
 }
 
 /** Every table name in a query's tree, and the aliases (`receive_transactions as r`: r). */

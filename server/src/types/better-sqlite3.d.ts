@@ -23,13 +23,15 @@ declare module 'better-sqlite3' {
   interface Database {
     readonly open: boolean;
     readonly name: string;
+    /** Whether a transaction is open on this connection. */
+    readonly inTransaction: boolean;
     prepare(sql: string): Statement;
     pragma(source: string, options?: { simple?: boolean }): unknown;
     exec(sql: string): Database;
     /** A JavaScript function callable from SQL on this connection (triggers included). */
     function(
       name: string,
-      options: { deterministic?: boolean },
+      options: { deterministic?: boolean; varargs?: boolean },
       fn: (...args: unknown[]) => unknown,
     ): Database;
     /** `fn` wrapped in BEGIN … COMMIT (ROLLBACK if it throws). */

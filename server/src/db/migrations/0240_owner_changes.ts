@@ -48,7 +48,7 @@ export function postgresOwnerFunction(table: string, owners: OwnerOf[]): string 
       columns.length > 0
         ? `(SELECT DISTINCT ${columns.join(', ')} FROM ${rows}) ${rows}`
         : `(SELECT FROM ${rows} LIMIT 1) ${rows}`;
-    return `PERFORM pg_notify('owner_changed', o)
+    return `PERFORM pg_notify('owner_changed', o || ' ' || TG_TABLE_NAME)
       FROM (SELECT DISTINCT o FROM ${distinct}, LATERAL (${named(owners, rows)}) owner) changed
       WHERE o IS NOT NULL;`;
   };
@@ -68,24 +68,44 @@ export function postgresOwnerFunction(table: string, owners: OwnerOf[]): string 
 }
 
 /**
- * The triggers that name, for every row `table` writes, each owner `owners` finds: its user, and
- * for an app's rows the app too (app-scoped reads are kept under their app).
+ * SQLite: counts a change of `table`'s rows, which another process hears of by the count
+ * (db/ownerChanges.ts, sqliteFeed). The table of counts exists from migration 0630 on.
  */
-function ownerTriggers(engine: Engine, table: string, owners: OwnerOf[]): string[] {
+export const countChange = (table: string): string =>
+  `INSERT INTO kept_table_changes (name, n) VALUES ('${table}', 1)
+        ON CONFLICT (name) DO UPDATE SET n = n + 1;`;
+
+/**
+ * The triggers that name, for every row `table` writes, each owner `owners` finds (its user, and
+ * for an app's rows the app too: app-scoped reads are kept under their app) with the table.
+ * SQLite's also count the change, once `counted` (migration 0630 and later; 0630 rewrites the
+ * triggers made before it).
+ */
+function ownerTriggers(
+  engine: Engine,
+  table: string,
+  owners: OwnerOf[],
+  counted: boolean,
+): string[] {
   if (engine === 'sqlite') {
     // Row triggers (SQLite has no others); an update names the row's owners before and after.
+    const args = counted ? `o, '${table}'` : 'o';
     const call = (r: string) =>
-      `SELECT owner_changed(o) FROM (${named(owners, r)}) WHERE o IS NOT NULL;`;
+      `SELECT owner_changed(${args}) FROM (${named(owners, r)}) WHERE o IS NOT NULL;`;
+    const count = counted ? countChange(table) : '';
     return [
       `CREATE TRIGGER ${table}_owner_insert AFTER INSERT ON ${table} BEGIN
         ${call('NEW')}
+        ${count}
       END`,
       `CREATE TRIGGER ${table}_owner_update AFTER UPDATE ON ${table} BEGIN
         ${call('OLD')}
         ${call('NEW')}
+        ${count}
       END`,
       `CREATE TRIGGER ${table}_owner_delete AFTER DELETE ON ${table} BEGIN
         ${call('OLD')}
+        ${count}
       END`,
     ];
   }
@@ -115,8 +135,15 @@ export async function addOwnerTriggers(
   tables: [string, OwnerOf[]][],
 ): Promise<void> {
   const engine = engineOf(db);
+  const counted =
+    engine === 'sqlite' &&
+    (
+      await sql`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'kept_table_changes'`.execute(
+        db,
+      )
+    ).rows.length > 0;
   for (const [table, owners] of tables) {
-    for (const statement of ownerTriggers(engine, table, owners)) {
+    for (const statement of ownerTriggers(engine, table, owners, counted)) {
       await sql.raw(statement).execute(db);
     }
   }

@@ -50,6 +50,7 @@ import * as m0590 from './0590_address_pool';
 import * as m0600 from './0600_job_leases_index';
 import * as m0610 from './0610_job_groups';
 import * as m0620 from './0620_derivation_counters';
+import * as m0630 from './0630_table_changes';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -105,4 +106,5 @@ export const migrations: Record<string, Migration> = {
   '0600_job_leases_index': m0600,
   '0610_job_groups': m0610,
   '0620_derivation_counters': m0620,
+  '0630_table_changes': m0630,
 };
