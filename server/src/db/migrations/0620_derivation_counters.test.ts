@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { insertMerchantApp } from '../../../test/appRows';
+import { createTestApp, type TestApp } from '../../../test/testApp';
 import { testAppPerBlock } from '../../../test/withTestApp';
 import { up } from './0620_derivation_counters';
 
@@ -11,8 +12,8 @@ const t = testAppPerBlock({ env: { GATEWAY_RATE_LIMIT_MAX: '100000' } });
 
 it('starts each counter after the indexes in use, and never below a floor', async () => {
   const { key } = await insertMerchantApp(t, 'counters', ['accounts:write', 'invoices:write']);
-  const create = async (kind: 'accounts' | 'invoices', n: number) => {
-    const res = await t.inject({
+  const create = async (kind: 'accounts' | 'invoices', n: number, app: TestApp = t) => {
+    const res = await app.inject({
       method: 'POST',
       url: `/gateway/v1/${kind}`,
       headers: { authorization: `Bearer ${key}` },
@@ -52,8 +53,14 @@ it('starts each counter after the indexes in use, and never below a floor', asyn
     { branch: 'accounts', next_index: accounts + 1 },
     { branch: 'invoices', next_index: floor },
   ]);
-  await create('accounts', 3);
-  await create('invoices', 2);
+  // The server that runs a migration is one that starts: a process with no index taken ahead.
+  const restarted = await createTestApp({ beside: t, env: { GATEWAY_RATE_LIMIT_MAX: '100000' } });
+  try {
+    await create('accounts', 3, restarted);
+    await create('invoices', 2, restarted);
+  } finally {
+    await restarted.close();
+  }
   expect(await largest('app_accounts')).toBe(accounts + 1);
   expect(await largest('invoices')).toBe(floor);
 });

@@ -184,16 +184,18 @@ export function startOfUtcDay(now: Date): string {
   ).toISOString();
 }
 
+// Every new gateway account, invoice and withdrawal asks: prepared, and kept under the app.
+const ownerOfApp = prepared(
+  { appId: '' },
+  (db, p) => db.selectFrom('apps').select(['user_id', 'livemode']).where('id', '=', p.appId),
+  { ownerOf: (p, rows) => (rows.length > 0 ? p.appId : undefined) },
+);
+
 /**
  * Refuses (PlanLimitError) a new deposit account, invoice or withdrawal of a live app's merchant
  * without a package in force, or once its transactions (planTransactionCounts) reach the package's
  * tnx_limit (this subscription) or daily_tnx_limit (this UTC day).
  */
-// Every new gateway account and withdrawal asks, inside its lock.
-const ownerOfApp = prepared({ appId: '' }, (db, p) =>
-  db.selectFrom('apps').select(['user_id', 'livemode']).where('id', '=', p.appId),
-);
-
 export async function refuseOverPlan(
   db: Executor,
   appId: string,

@@ -8,6 +8,7 @@ import {
   POOLED_BRANCHES,
   poolParent,
   pooledCounts,
+  TAKEN_AHEAD,
 } from './addressPool';
 import { tronAddressFromEvm } from './addresses';
 import { BRANCH_PATHS, nextIndexOf, takeIndexes } from './derivationCounters';
@@ -149,8 +150,17 @@ it('drops what no creation can take: indexes already handed out, another xpub', 
     .where('parent', '=', 'an-old-wallet')
     .execute();
   expect(old).toEqual([]);
-  const address = await create(t, 'accounts');
-  expect(address).toBe(deriveEvmAddress(xpub, 500, [2]));
+  // A process with no index taken ahead (this one may have some from the tests before) hands out
+  // the counter's.
+  const fresh = openDb({ dataDir: t.storeEnv.DATA_DIR, databaseUrl: t.storeEnv.DATABASE_URL });
+  try {
+    await expect(handOutAddress(fresh, xpub, 'accounts')).resolves.toEqual({
+      index: 500,
+      evm: deriveEvmAddress(xpub, 500, [2]),
+    });
+  } finally {
+    await fresh.destroy();
+  }
 });
 
 it('two processes creating while the pool fills, then a restart: no index or address twice', async () => {
@@ -284,7 +294,7 @@ it('a fill keeps a quarter of the pool ready through a burst', async () => {
   expect(await pooled()).toBe(100);
 });
 
-it('creations waiting at once share one raise of the counter and one read of the pool', async () => {
+it('creations waiting at once share one raise of the counter and one read of the pool; a burst takes a few ahead', async () => {
   await fillAddressPool(t.db, xpub, accountsOnly, 30);
   const statements: string[] = [];
   const db = openDb(
@@ -297,12 +307,25 @@ it('creations waiting at once share one raise of the counter and one read of the
     const handed = await Promise.all(
       Array.from({ length: 20 }, () => handOutAddress(db, xpub, 'accounts')),
     );
-    // The first asked alone; the 19 that asked while it was on were served by the next turn.
-    expect(statements.filter((q) => q.includes('derivation_counters'))).toHaveLength(2);
-    expect(statements.filter((q) => q.includes('address_pool'))).toHaveLength(2);
+    // The first asked alone and took one index; the 19 that asked while it was on were served by
+    // the next turn, a burst's, which took TAKEN_AHEAD more for the creations to come.
+    const raises = () =>
+      statements.filter((q) => /^insert into "derivation_counters"/.test(q)).length;
+    const reads = () => statements.filter((q) => q.includes('address_pool')).length;
+    expect([raises(), reads()]).toEqual([2, 2]);
     expect(handed.map((h) => h.index)).toEqual(Array.from({ length: 20 }, (_, i) => first + i));
     for (const { index, evm } of handed) expect(evm).toBe(deriveEvmAddress(xpub, index, [2]));
-    await expect(nextIndexOf(db, 'accounts')).resolves.toBe(first + 20);
+    await expect(nextIndexOf(db, 'accounts')).resolves.toBe(first + 20 + TAKEN_AHEAD);
+
+    // The next creations are served from those, with no statement, in order; then a raise again.
+    const after = [];
+    for (let i = 0; i <= TAKEN_AHEAD; i += 1)
+      after.push(await handOutAddress(db, xpub, 'accounts'));
+    expect(after.map((h) => h.index)).toEqual(
+      Array.from({ length: TAKEN_AHEAD + 1 }, (_, i) => first + 20 + i),
+    );
+    for (const { index, evm } of after) expect(evm).toBe(deriveEvmAddress(xpub, index, [2]));
+    expect([raises(), reads()]).toEqual([3, 3]);
   } finally {
     await db.destroy();
   }

@@ -52,14 +52,34 @@ interface Waiter {
   reject(error: unknown): void;
 }
 
-/** Creations of one process waiting for an index of one branch, and whether a take is on. */
+/** An index taken and not handed out yet, with its pooled address if the pool had it. */
+interface Spare {
+  index: number;
+  evm: Address | undefined;
+}
+
+/**
+ * Creations of one process waiting for an index of one branch, whether a take is on, the indexes
+ * taken ahead of them, and when the counter was last raised (performance.now()).
+ */
 interface Queue {
   waiting: Waiter[];
   taking: boolean;
+  spare: Spare[];
+  lastTakeAt: number;
 }
 
-/** Most indexes one statement hands out: the pool's rows of a take are read in one query. */
+/** Most creations one take serves: the pool's rows of a take are read in one query. */
 const MOST_AT_ONCE = 64;
+/**
+ * Indexes a take adds for the creations to come, in a burst: those creations then cost no
+ * statement for their index. A process that stops leaves those it had not handed out unused:
+ * after the first index of a take, which always goes to a creation, so at most this many in a
+ * row, whatever the number of processes (wallets that scan stop after 20 unused).
+ */
+export const TAKEN_AHEAD = 7;
+/** Takes this close together make a burst: the next take adds TAKEN_AHEAD. */
+const BURST_GAP_MS = 1000;
 
 const queues = new WeakMap<Db, Map<string, Queue>>();
 
@@ -67,8 +87,9 @@ const queues = new WeakMap<Db, Map<string, Queue>>();
  * The next index of `branch` for one creation, and its address: the pool's, or derived now when
  * the pool lacks it. Creations that ask while a take is on wait for the next one, which hands out
  * an index to each of them in one raise of the counter and reads their addresses in one query:
- * a burst costs a statement or two per turn, not two per creation, and no index is taken ahead of
- * a creation (the pool's rows stay until a fill drops them, which a read needs no commit for).
+ * a burst costs a statement or two per turn, not two per creation. In a burst (takes less than a
+ * second apart) a take also raises the counter TAKEN_AHEAD further, and the next creations are
+ * served from those with no statement at all; a lone creation takes its one index.
  */
 export function handOutAddress(
   db: Db,
@@ -83,7 +104,7 @@ export function handOutAddress(
   const id = `${xpub}/${branch}`;
   let queue = byBranch.get(id);
   if (!queue) {
-    queue = { waiting: [], taking: false };
+    queue = { waiting: [], taking: false, spare: [], lastTakeAt: -Infinity };
     byBranch.set(id, queue);
   }
   const mine = new Promise<HandedAddress>((resolve, reject) => {
@@ -106,15 +127,21 @@ async function takeForWaiting(
   while (queue.waiting.length > 0) {
     const turn = queue.waiting.splice(0, MOST_AT_ONCE);
     try {
-      const from = await takeIndexes(db, branch, turn.length);
-      const rows = await poolRange(db, { parent, from, to: from + turn.length });
-      const pooled = new Map(rows.map((row) => [Number(row.derivation_index), row.address]));
-      turn.forEach((waiter, i) => {
-        const index = from + i;
-        const evm =
-          (pooled.get(index) as Address | undefined) ?? deriveEvmAddress(xpub, index, [path]);
-        waiter.resolve({ index, evm });
-      });
+      const short = turn.length - queue.spare.length;
+      if (short > 0) {
+        const now = performance.now();
+        const count = short + (now - queue.lastTakeAt < BURST_GAP_MS ? TAKEN_AHEAD : 0);
+        queue.lastTakeAt = now;
+        const from = await takeIndexes(db, branch, count);
+        const rows = await poolRange(db, { parent, from, to: from + count });
+        const pooled = new Map(rows.map((row) => [Number(row.derivation_index), row.address]));
+        for (let index = from; index < from + count; index += 1) {
+          queue.spare.push({ index, evm: pooled.get(index) as Address | undefined });
+        }
+      }
+      for (const [i, { index, evm }] of queue.spare.splice(0, turn.length).entries()) {
+        turn[i]?.resolve({ index, evm: evm ?? deriveEvmAddress(xpub, index, [path]) });
+      }
     } catch (error) {
       for (const waiter of turn) waiter.reject(error);
     }

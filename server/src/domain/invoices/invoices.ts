@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Selectable, Transaction } from 'kysely';
 import type { Db } from '../../db/connection';
 import { lockForTransaction } from '../../db/locks';
 import { handOutAddress } from '../chain/addressPool';
@@ -45,10 +45,9 @@ import {
 
 // Invoices: a price in a currency, paid before an expiry in one of the app's methods at a rate
 // locked at creation, at an address of its own. Its address is derived from the gateway's xpub
-// on a branch of its own (account/3/<index>, one index per invoice, handed out under a lock as
+// on a branch of its own (account/3/<index>, one index per invoice from its branch's counter, as
 // accounts' are): one EVM address serves every EVM method of the invoice (an EVM address is the
-// same on every EVM chain), and Tron's is the same key in Tron's form. There is no pool to run
-// out. Statuses and flags move only through the state machine (stateMachine.ts), each move with
+// same on every EVM chain), and Tron's is the same key in Tron's form. Statuses and flags move only through the state machine (stateMachine.ts), each move with
 // its events in the same transaction, under the invoice's lock.
 
 export const INVOICE_BRANCH = BRANCH_PATHS.invoices;
@@ -227,11 +226,8 @@ export async function createInvoice(
   const methods = await chosenMethods(db, input.appId, input.methods);
   const priced = await ratesFor(rates, methods, input.currency, input.now);
   const amount = parseDecimal(input.amount);
-  const app = await db
-    .selectFrom('apps')
-    .select(['invoice_underpayment_tolerance', 'invoice_late_window_minutes'])
-    .where('id', '=', input.appId)
-    .executeTakeFirstOrThrow();
+  const [app] = await invoiceSettingsOf(db, { appId: input.appId });
+  if (!app) throw new Error(`No app ${input.appId}`);
   const id = newId('inv');
   const at = input.now.toISOString();
   const expiresAt = new Date(
@@ -243,60 +239,90 @@ export async function createInvoice(
   // transaction so that creations run side by side; a rollback leaves it unused, never reused.
   await refuseOverPlan(db, input.appId, input.now, 'invoice');
   const { index, evm } = await handOutAddress(db, xpub, 'invoices');
+  // The view is made of what is written: nothing else can have touched an invoice that is not
+  // committed yet, so reading it back inside the transaction (five reads, each holding SQLite's
+  // write lock or a round trip) would find the same.
+  const invoice: Selectable<InvoicesTable> = {
+    id,
+    app_id: input.appId,
+    order_id: input.orderId ?? null,
+    amount: input.amount,
+    currency: input.currency,
+    status: 'new',
+    paid_partial: 0,
+    paid_over: 0,
+    paid_late: 0,
+    marked: 0,
+    invalid_reason: null,
+    mark_reason: null,
+    description: input.description ?? null,
+    buyer_email: input.buyerEmail ?? null,
+    metadata: input.metadata === undefined ? null : JSON.stringify(input.metadata),
+    redirect_url: input.redirectUrl ?? null,
+    checkout_url: `${input.checkoutOrigin}/pay/${id}`,
+    underpayment_tolerance: app.invoice_underpayment_tolerance,
+    late_window_minutes: app.invoice_late_window_minutes,
+    derivation_index: index,
+    created_at: at,
+    expires_at: expiresAt,
+    updated_at: at,
+    settled_at: null,
+    payment_link_id: input.paymentLinkId ?? null,
+  };
+  const options = priced.map(({ method, rate }, position) => {
+    const shown = displayPlaces(method.name, method.decimals);
+    const due = divide(amount, parseDecimal(rate.rate), shown, 'up');
+    return {
+      method,
+      row: {
+        invoice_id: id,
+        payment_method_id: method.id,
+        position,
+        chain_id: method.chainId,
+        address: method.networkType === 'EVM' ? evm : tronAddressFromEvm(evm),
+        token_contract: method.tokenContract
+          ? input.tokenOnChain(method.chainId, method.tokenContract)
+          : null,
+        amount_due_raw: toUnits(due, method.decimals, 'up').toString(),
+        rate: rate.rate,
+        rate_source: rate.source,
+        rate_at: rate.at.toISOString(),
+      },
+    };
+  });
+  const view = invoiceView({
+    invoice,
+    options: options.map(({ method, row }) => ({
+      ...row,
+      method_code: method.code,
+      asset: method.name,
+      decimals: method.decimals,
+    })),
+    payments: [],
+    refunds: [],
+  });
   return db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('invoices')
-      .values({
-        id,
-        app_id: input.appId,
-        order_id: input.orderId ?? null,
-        amount: input.amount,
-        currency: input.currency,
-        status: 'new',
-        invalid_reason: null,
-        mark_reason: null,
-        description: input.description ?? null,
-        buyer_email: input.buyerEmail ?? null,
-        metadata: input.metadata === undefined ? null : JSON.stringify(input.metadata),
-        redirect_url: input.redirectUrl ?? null,
-        checkout_url: `${input.checkoutOrigin}/pay/${id}`,
-        underpayment_tolerance: app.invoice_underpayment_tolerance,
-        late_window_minutes: app.invoice_late_window_minutes,
-        derivation_index: index,
-        created_at: at,
-        expires_at: expiresAt,
-        updated_at: at,
-        settled_at: null,
-        payment_link_id: input.paymentLinkId ?? null,
-      })
-      .execute();
+    await trx.insertInto('invoices').values(invoice).execute();
     await trx
       .insertInto('invoice_payment_options')
-      .values(
-        priced.map(({ method, rate }, position) => {
-          const shown = displayPlaces(method.name, method.decimals);
-          const due = divide(amount, parseDecimal(rate.rate), shown, 'up');
-          return {
-            invoice_id: id,
-            payment_method_id: method.id,
-            position,
-            chain_id: method.chainId,
-            address: method.networkType === 'EVM' ? evm : tronAddressFromEvm(evm),
-            token_contract: method.tokenContract
-              ? input.tokenOnChain(method.chainId, method.tokenContract)
-              : null,
-            amount_due_raw: toUnits(due, method.decimals, 'up').toString(),
-            rate: rate.rate,
-            rate_source: rate.source,
-            rate_at: rate.at.toISOString(),
-          };
-        }),
-      )
+      .values(options.map(({ row }) => row))
       .execute();
     await input.alsoInTransaction?.(trx, id);
-    return changed(trx, input.appId, id, ['invoice.created'], input.now);
+    await emitInvoiceEvents(trx, input.appId, view, ['invoice.created'], input.now);
+    return view;
   });
 }
+
+// Every creation reads it: prepared, and kept under the app.
+const invoiceSettingsOf = prepared(
+  { appId: '' },
+  (db, p) =>
+    db
+      .selectFrom('apps')
+      .select(['invoice_underpayment_tolerance', 'invoice_late_window_minutes'])
+      .where('id', '=', p.appId),
+  { ownerOf: (p, rows) => (rows.length > 0 ? p.appId : undefined) },
+);
 
 /** An invoice's payment options with their methods, in the invoice's order of methods. */
 function optionRows(db: Executor) {
