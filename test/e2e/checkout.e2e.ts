@@ -28,7 +28,11 @@ let key = '';
 /** The part of better-sqlite3 this file uses (its typings are the server's, not installed here). */
 interface Sqlite {
   prepare(sql: string): { run(...params: unknown[]): unknown };
-  function(name: string, fn: (...args: unknown[]) => unknown): unknown;
+  function(
+    name: string,
+    options: { varargs: boolean },
+    fn: (...args: unknown[]) => unknown,
+  ): unknown;
   close(): unknown;
 }
 const Database = createRequire(__filename)('better-sqlite3') as new (file: string) => Sqlite;
@@ -62,9 +66,10 @@ async function createInvoice(amount: string, extra: Record<string, unknown> = {}
  */
 function expire(id: string, msAgo: number) {
   const db = new Database(path.join(server.dataDir, 'portal.sqlite'));
-  // The owner triggers call a function of one argument that each server connection registers
-  // (db/ownerChanges.ts); the server hears of this commit through data_version instead.
-  db.function('owner_changed', (_owner: unknown) => null);
+  // The owner triggers call a function of an owner and a table that each server connection
+  // registers (db/ownerChanges.ts); the server hears of this commit through data_version and the
+  // table's count of changes instead.
+  db.function('owner_changed', { varargs: true }, () => null);
   try {
     db.prepare('UPDATE invoices SET expires_at = ? WHERE id = ?').run(
       new Date(Date.now() - msAgo).toISOString(),
