@@ -155,7 +155,7 @@ export class OwnerChanges {
    */
   changed(owner: string, table?: string): void {
     const tick = ++this.#tick;
-    if (owner === EVERY_OWNER || this.#ownerTableAt.size >= TRACKED_OWNERS) {
+    if (owner === EVERY_OWNER || this.#ownerAt.size + this.#ownerTableAt.size >= TRACKED_OWNERS) {
       this.voidAll(tick);
       return;
     }
