@@ -94,6 +94,35 @@ describe('App detail: test mode', () => {
     await waitFor(() => expect(screen.queryByText('TEST MODE')).not.toBeInTheDocument());
     expect(opened).toHaveLength(1);
   });
+
+  test('while the test app loads, nothing of the live app stays on screen to click', async () => {
+    const live = makeAppDetails();
+    const testApp = makeApp({ id: 'app_1t', livemode: false, live_app_id: 'app_1' });
+    let arrive = () => {};
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    server.use(
+      on('getAppDetails', async ({ params }) => {
+        if (params.id !== 'app_1t') return ok('getAppDetails', { status: true, data: live });
+        await arrived;
+        return ok('getAppDetails', { status: true, data: { ...live, app_data: testApp } });
+      }),
+      on('openTestMode', () =>
+        ok('openTestMode', { status: true, msg: 'Test mode', app: testApp }),
+      ),
+    );
+    const { user, location } = renderAt('/app/my-app/app_1/app-keys');
+    await user.click(await screen.findByRole('switch', { name: 'Test mode' }));
+    await waitFor(() => expect(location.current).toBe('/app/my-app/app_1t/app-keys'));
+    expect(await screen.findByRole('status', { name: 'Loading this app' })).toBeInTheDocument();
+    expect(screen.queryByRole('switch', { name: 'Test mode' })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Example request')).not.toBeInTheDocument();
+    arrive();
+    expect(await screen.findByText('TEST MODE')).toBeInTheDocument();
+    expect(screen.getByRole('switch', { name: 'Test mode' })).toBeChecked();
+    expect(await screen.findByLabelText('Example request')).toHaveValue(
+      `curl -H "Authorization: Bearer csl_test_…" ${window.location.origin}/gateway/v1/methods`,
+    );
+  });
 });
 
 describe('App detail: test mode funding', () => {

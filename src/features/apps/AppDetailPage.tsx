@@ -88,7 +88,16 @@ export default function AppDetailPage() {
   const t = useT();
   const { id = '', tab: tabParam } = useParams();
   const tab = tabOf(tabParam);
-  const app = useGetAppDetailsQuery({ id }, { skip: !tab });
+  const read = useGetAppDetailsQuery({ id }, { skip: !tab });
+  // Only this URL's app: the hook's `data` keeps the app shown before (the live app, as the Test
+  // mode switch opens its test app) until the new one arrives, and a click meanwhile (Create
+  // Invoice) would act on the app the URL has left. The tabs are keyed by the app for the same
+  // reason: a list read for the app before never shows under this one.
+  const app = {
+    ...read,
+    data: read.currentData,
+    isLoading: read.currentData === undefined && read.isFetching,
+  };
 
   if (!tab) return <Navigate to={paths.myApp(id)} replace />;
 
@@ -114,7 +123,7 @@ export default function AppDetailPage() {
             >
               {details.app_data.app_name}
             </PageTitle>
-            <div className="app-detail__layout">
+            <div className="app-detail__layout" key={id}>
               <AppMenu appId={id} tab={tab} />
               <div className="app-detail__content">
                 <h2 className="h5 mb-3">{current && t(current.title)}</h2>
