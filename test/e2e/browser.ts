@@ -26,13 +26,13 @@ export function takeCspViolations(): string[] {
 }
 
 /**
- * Launches this journey file's headless chromium (beforeAll) and closes it (afterAll). Every test
- * ends by asserting that no page broke the server's Content-Security-Policy.
+ * Launches this journey file's chromium-headless-shell (beforeAll) and closes it (afterAll). Every
+ * test ends by asserting that no page broke the server's Content-Security-Policy.
  */
 export function freshBrowser(): void {
   beforeAll(async () => {
     browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell',
       headless: true,
       args: FLAGS,
     });
