@@ -76,9 +76,12 @@ export function InvoicesTab({ details }: { details: AppDetails }) {
     setParams(id ? { invoice: id } : {}, { replace: false });
   const openLink = (id: string | null) =>
     setParams(id ? { view: 'links', link: id } : { view: 'links' }, { replace: false });
+  // Keyed by what they show: when the URL names another invoice or link, its details start with
+  // their own loading state, never with the one before on screen.
   if (invoice) {
     return (
       <InvoiceDetails
+        key={invoice}
         appId={appId}
         invoiceId={invoice}
         testMode={!details.app_data.livemode}
@@ -89,6 +92,7 @@ export function InvoicesTab({ details }: { details: AppDetails }) {
   if (link) {
     return (
       <PaymentLinkDetails
+        key={link}
         appId={appId}
         linkId={link}
         onBack={() => openLink(null)}

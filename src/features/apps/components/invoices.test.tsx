@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { makeApp, makeAppDetails } from '../../../../test/factories/apps';
 import { fixtures as appFixtures } from '../../../../test/factories/apps';
 import {
@@ -10,7 +10,7 @@ import {
 } from '../../../../test/factories/invoices';
 import { fail, ok, on, reply } from '../../../../test/msw/contract';
 import { server } from '../../../../test/msw/server';
-import { renderOnRoute, SIGNED_IN } from '../../../../test/renderWithProviders';
+import { renderOnRoute, renderRoute, SIGNED_IN } from '../../../../test/renderWithProviders';
 import { INVOICE_MESSAGES } from '../../../shared/invoices';
 import AppDetailPage from '../AppDetailPage';
 import { LIVE } from './usePagedList';
@@ -239,6 +239,30 @@ describe('Invoices tab: Create Invoice', () => {
 });
 
 describe('Invoices tab: the details', () => {
+  test('another invoice named in the URL shows its loading state, not the one before', async () => {
+    const other = makeInvoice({ id: 'inv_other' });
+    let arrive = () => {};
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    server.use(
+      on('getAppInvoice', async ({ params }) => {
+        if (params.invoiceId !== other.id)
+          return ok('getAppInvoice', { status: true, data: makeInvoiceDetails() });
+        await arrived;
+        return ok('getAppInvoice', { status: true, data: makeInvoiceDetails(other) });
+      }),
+    );
+    const { navigation } = renderRoute(`/app/my-app/app_1/invoices?invoice=${INVOICE_ID}`, {
+      session: SIGNED_IN,
+    });
+    const heading = (id: string) => ({ name: `Invoice ${id}`, level: 3 });
+    expect(await screen.findByRole('heading', heading(INVOICE_ID))).toBeInTheDocument();
+    act(() => navigation.navigate(`/app/my-app/app_1/invoices?invoice=${other.id}`));
+    expect(await screen.findByRole('status', { name: 'Loading this invoice' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', heading(INVOICE_ID))).not.toBeInTheDocument();
+    arrive();
+    expect(await screen.findByRole('heading', heading(other.id))).toBeInTheDocument();
+  });
+
   test('shows the payment options, the payments with explorer links and the timeline', async () => {
     server.use(
       reply('getAppInvoice', { status: true, data: makeInvoiceDetails(makePartInvoice()) }),
