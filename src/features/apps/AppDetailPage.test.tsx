@@ -80,7 +80,8 @@ describe('App detail: test mode', () => {
     await waitFor(() => expect(location.current).toBe('/app/my-app/app_1t/app-keys'));
     expect(opened).toEqual([{ id: 'app_1' }]);
     expect(await screen.findByText('TEST MODE')).toBeInTheDocument();
-    expect(screen.getByRole('status')).toHaveTextContent(
+    // The banner, beside the keys' own loading status while they load.
+    expect(screen.getByText('TEST MODE').closest('[role="status"]')).toHaveTextContent(
       'TEST MODE: test keys, test networks and test data. No real money moves',
     );
     expect(screen.getByRole('switch', { name: 'Test mode' })).toBeChecked();
