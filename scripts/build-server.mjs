@@ -1,7 +1,8 @@
 // Bundles the API server (server/src) into dist/server/{main,admin,signer}.cjs with esbuild, renders
 // the gateway's reference page into dist/gateway-docs (build-gateway-docs.mjs) and builds the
 // checkout page's script and style sheet into dist/checkout (build-checkout.mjs).
-// Dependencies stay external (node_modules at run time); Node >= 20.19 require()s the ESM-only ones.
+// Dependencies stay external (node_modules at run time; Node >= 20.19 require()s the ESM-only
+// ones) but for the few with many modules (BUNDLED below).
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,6 +71,29 @@ const reactInProduction = {
 };
 
 /**
+ * The packages bundled, with what they import: the chain's library and the query builder, pure
+ * JavaScript whose hundreds of modules (viem's 389, kysely's 263) each cost a resolution, a read
+ * and a compile at every start of a process, `npm run admin` included. Bundled, a process loads
+ * what it uses of them from one file: an admin command's start took 0.56 s of CPU, not 0.97 s.
+ * Every other package stays external (node_modules at run time): native addons, and packages that
+ * load files or workers by path.
+ */
+const BUNDLED = /^(viem|kysely)(\/|$)/;
+
+/** @type {import('esbuild').Plugin} */
+const externalButBundled = {
+  name: 'external-but-bundled',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (BUNDLED.test(args.path)) return undefined;
+      // What a bundled package imports comes with it: the versions it was installed with.
+      if (args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+/**
  * esbuild's options for the server's bundles, written to `outdir`.
  * @param {string} outdir
  */
@@ -83,8 +107,7 @@ export function serverBundleOptions(outdir) {
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    packages: 'external',
-    plugins: /** @type {import('esbuild').Plugin[]} */ ([reactInProduction]),
+    plugins: /** @type {import('esbuild').Plugin[]} */ ([reactInProduction, externalButBundled]),
     sourcemap: true,
     logLevel: 'warning',
   });
