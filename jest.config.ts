@@ -1,6 +1,7 @@
 /** @jest-config-loader esbuild-register */
 import { availableParallelism } from 'node:os';
 import type { Config } from 'jest';
+import { bundledDeps } from './server/test/bundledDeps';
 
 // ESM-only packages that Jest's CommonJS runtime must have compiled.
 const esmPackages = [
@@ -86,6 +87,8 @@ const config: Config = {
       transform: { '^.+\\.(t|j|mj)sx?$': swc },
       // A package that fails with "Must use import to load ES Module" belongs in the list.
       transformIgnorePatterns: compileOnly(serverEsmPackages),
+      // viem and kysely from one file each, as the built server loads them.
+      moduleNameMapper: bundledDeps(),
     },
     {
       // Journeys in headless chromium against the real server: run by `npm run test:e2e` only.
