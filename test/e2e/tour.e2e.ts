@@ -86,10 +86,24 @@ async function visit(page: Page, route: string) {
     await page.goto(route);
     return;
   }
-  await page.evaluate((to) => {
-    window.history.pushState(null, '', to);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, route);
+  // Returns once React has drawn the new route (its first change to the page; never more than 2 s
+  // on a route that changes nothing), so the checks that follow never read the screen before.
+  await page.evaluate(
+    (to) =>
+      new Promise<void>((resolve) => {
+        const observer = new MutationObserver(() => done());
+        const timer = setTimeout(() => done(), 2_000);
+        function done() {
+          observer.disconnect();
+          clearTimeout(timer);
+          resolve();
+        }
+        observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+        window.history.pushState(null, '', to);
+        window.dispatchEvent(new PopStateEvent('popstate'));
+      }),
+    route,
+  );
 }
 
 const shotName = (route: string) =>
