@@ -10,6 +10,8 @@ import { changesOf, engineOf, openDb, type Db } from './connection';
 import { LISTENER_NAME, OwnerChanges, tablesDependedOn } from './ownerChanges';
 import { DERIVED_TABLES } from './migrations/0260_derived_owner_triggers';
 import { keptQueryTables, prepared } from './prepared';
+import { getInvoice, invoiceTables } from '../domain/invoices/invoices';
+import { listDeposits, polledPageTables } from '../domain/payments/deposits';
 
 // Two server processes of one deployment on one host: each its own connection to the database,
 // so each its own kept reads (db/ownerChanges.ts).
@@ -311,6 +313,31 @@ test("a change voids what was read of its table for its owner, and an answer of 
   expect(changes.kept('name')).toBeUndefined();
 });
 
+test('an answer that names the tables it read holds through changes of the others', () => {
+  const changes = new OwnerChanges();
+  changes.attach({ live: () => true, catchUp: () => {}, close: async () => {} });
+  const keepInvoice = () =>
+    changes.keepAnswer('invoice', 'app_a', changes.begin() ?? 0, { n: 1 }, Infinity, [
+      'invoice_payments',
+      'invoices',
+    ]);
+  keepInvoice();
+  // The API log row of the request that read it, here or in another process.
+  changes.changed('app_a', 'api_logs');
+  changes.tableChanged('api_logs');
+  expect(changes.keptAnswer('invoice', 0)).toEqual({ n: 1 });
+  // A payment of the app's: here, or in another process (SQLite names the table only).
+  changes.changed('app_a', 'invoice_payments');
+  expect(changes.keptAnswer('invoice', 0)).toBeUndefined();
+  keepInvoice();
+  changes.tableChanged('invoices');
+  expect(changes.keptAnswer('invoice', 0)).toBeUndefined();
+  // A change that names no table may be of any.
+  keepInvoice();
+  changes.changed('app_a');
+  expect(changes.keptAnswer('invoice', 0)).toBeUndefined();
+});
+
 test("another process's change of a table voids what was read of it, whoever's, and every answer", () => {
   const changes = new OwnerChanges();
   changes.attach({ live: () => true, catchUp: () => {}, close: async () => {} });
@@ -505,9 +532,12 @@ test("another process's write voids only what was read of the tables it wrote", 
   expect(await nameOf(first.db, { id: userId })).toBe(name);
 });
 
+let invoicesInserted = 0;
+
 /** An invoice of `appId` with one payment option and one payment, its rows written directly. */
 async function insertInvoice(db: Db, appId: string): Promise<string> {
-  const id = 'inv_traced';
+  const n = invoicesInserted++;
+  const id = `inv_traced_${n}`;
   const at = '2026-01-02T03:04:05.000Z';
   await db
     .insertInto('invoices')
@@ -527,7 +557,7 @@ async function insertInvoice(db: Db, appId: string): Promise<string> {
       checkout_url: `https://pay.example.com/pay/${id}`,
       underpayment_tolerance: '0',
       late_window_minutes: 60,
-      derivation_index: 1_000_000,
+      derivation_index: 1_000_000 + n,
       created_at: at,
       expires_at: at,
       updated_at: at,
@@ -553,13 +583,13 @@ async function insertInvoice(db: Db, appId: string): Promise<string> {
   await db
     .insertInto('invoice_payments')
     .values({
-      id: 'ipay_traced',
+      id: `ipay_traced_${n}`,
       invoice_id: id,
       app_id: appId,
       payment_method_id: 'pm_usdt_bsc',
       chain_id: 56,
       tx_hash: `0x${'cd'.repeat(32)}`,
-      log_index: 0,
+      log_index: n,
       block_number: 1,
       amount_raw: '1000000000000000000',
       value: '1',
@@ -571,6 +601,16 @@ async function insertInvoice(db: Db, appId: string): Promise<string> {
     })
     .execute();
   return id;
+}
+
+/** The names of the database's tables. */
+async function allTables(db: Db): Promise<string[]> {
+  const all = sqlite()
+    ? await sql<{ t: string }>`select name as t from sqlite_master where type = 'table'`.execute(db)
+    : await sql<{ t: string }>`
+        select table_name as t from information_schema.tables
+        where table_schema = current_schema()`.execute(db);
+  return all.rows.map((row) => row.t);
 }
 
 test('every kept answer reads only tables whose triggers name the changed rowsâ€™ user', async () => {
@@ -621,14 +661,8 @@ test('every kept answer reads only tables whose triggers name the changed rowsâ€
     await app.close();
     await traced.destroy();
   }
-  const all = sqlite()
-    ? await sql<{ t: string }>`select name as t from sqlite_master where type = 'table'`.execute(
-        first.db,
-      )
-    : await sql<{ t: string }>`
-        select table_name as t from information_schema.tables
-        where table_schema = current_schema()`.execute(first.db);
-  const read = all.rows.map((row) => row.t).filter((t) => reads.some((q) => q.includes(`"${t}"`)));
+  const all = await allTables(first.db);
+  const read = all.filter((t) => reads.some((q) => q.includes(`"${t}"`)));
   expect(read).toEqual(
     expect.arrayContaining([
       'ledger_entries',
@@ -640,4 +674,41 @@ test('every kept answer reads only tables whose triggers name the changed rowsâ€
   );
   const covered = await triggeredTables(first.db);
   expect(read.filter((table) => !covered.has(table))).toEqual([]);
+});
+
+test('the gateway answers kept by their tables name every table their builds read', async () => {
+  let reads: string[] = [];
+  const traced = openDb(
+    { dataDir: first.dataDir, databaseUrl: first.storeEnv.DATABASE_URL },
+    {
+      keptReads: false,
+      log: (event) => {
+        if (event.level === 'query') reads.push(event.query.sql);
+      },
+    },
+  );
+  const invoiceId = await insertInvoice(first.db, 'app_demo_store');
+  const all = await allTables(first.db);
+  const readSince = () => {
+    const tables = all.filter((t) => reads.some((q) => q.includes(`"${t}"`)));
+    reads = [];
+    return tablesDependedOn(tables);
+  };
+  try {
+    readSince();
+    await getInvoice(traced, 'app_demo_store', invoiceId);
+    const invoice = readSince();
+    expect(invoice).toEqual(expect.arrayContaining(['invoice_payments', 'invoices']));
+    expect(invoiceTables(traced)).toEqual(expect.arrayContaining(invoice));
+    // Not the API log every request writes.
+    expect(invoiceTables(traced)).not.toContain('api_logs');
+
+    await listDeposits(traced, 'app_demo_store', {}, { cursor: undefined, limit: 20 });
+    const deposits = readSince();
+    expect(deposits).toContain('receive_transactions');
+    expect(polledPageTables(traced)).toEqual(expect.arrayContaining(deposits));
+    expect(polledPageTables(traced)).not.toContain('api_logs');
+  } finally {
+    await traced.destroy();
+  }
 });

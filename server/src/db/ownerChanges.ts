@@ -10,9 +10,10 @@ import pg from 'pg';
  * the writing statement itself, or is written only by the triggers of such tables (the counts:
  * 0260), whoever writes: a request, a job, another server process, an operator command. A kept
  * read belongs to one owner and holds only while nothing of that owner has changed in the tables
- * it read since the read began (a whole answer: in any of the owner's tables). So a gateway
- * creation, which writes an account and an API log row of its app, leaves the app's plan, methods
- * and key kept for the next one. KEPT_READS=off (config.ts) keeps nothing.
+ * it read since the read began (a whole answer: in the tables its build names, else in any of
+ * the owner's). So a gateway creation, which writes an account and an API log row of its app,
+ * leaves the app's plan, methods and key kept for the next one, and a request's API log row
+ * leaves the app's polled invoice and deposits answers kept. KEPT_READS=off (config.ts) keeps nothing.
  * - SQLite: the triggers call `owner_changed(owner, table)`, a function each connection of this
  *   process registers, so this process hears of its own writes as they happen, and count the
  *   table's changes (`kept_table_changes`, migration 0630). A commit by any other connection (an
@@ -241,11 +242,19 @@ export class OwnerChanges {
 
   /**
    * A whole answer built from reads begun at `mark` (http/keptAnswers.ts), kept if nothing of
-   * `owner` changed since, until `until` (epoch ms): the first instant its answer would differ
+   * `owner` changed since in `tables` (tablesDependedOn of what it read; none named: in any
+   * table of theirs), until `until` (epoch ms): the first instant its answer would differ
    * without any row changing. Frozen: every later request gets this very object.
    */
-  keepAnswer(key: string, owner: string, mark: number, answer: object, until: number): void {
-    const entry = { owner, tables: undefined, mark, until, value: answer };
+  keepAnswer(
+    key: string,
+    owner: string,
+    mark: number,
+    answer: object,
+    until: number,
+    tables?: readonly string[],
+  ): void {
+    const entry = { owner, tables, mark, until, value: answer };
     if (!this.#holds(entry)) return;
     Object.freeze(answer);
     this.#answers.put(key, entry);

@@ -24,7 +24,7 @@ type Value = string | number;
 export function prepared<P extends Record<string, Value>, R>(
   sample: P,
   build: (db: Executor, params: P) => Compilable<R>,
-): (db: Executor, params: P) => Promise<R[]>;
+): PreparedQuery<P, R>;
 export function prepared<P extends Record<string, Value>, R>(
   sample: P,
   build: (db: Executor, params: P) => Compilable<R>,
@@ -45,7 +45,7 @@ export function prepared<P extends Record<string, Value>, R>(
   ) as P;
   const slotOf = new Map<unknown, string>(names.map((name) => [placeholders[name], name]));
   const compiled = new Map<Engine, CompiledQuery<R>>();
-  /** The tables whose changes void the kept rows (filled with `compiled`). */
+  /** The tables whose changes void rows read by it (filled with `compiled`). */
   const tablesRead = new Map<Engine, readonly string[]>();
 
   function compiledFor(db: Executor): CompiledQuery<R> {
@@ -58,7 +58,7 @@ export function prepared<P extends Record<string, Value>, R>(
       if (unused.length > 0) throw new Error(`Prepared query leaves out ${unused.join(', ')}`);
       if (engine === 'postgres') nameStatement(query.sql);
       compiled.set(engine, query);
-      if (keeping) tablesRead.set(engine, tablesDependedOn(tablesOf(query.query)));
+      tablesRead.set(engine, tablesDependedOn(tablesOf(query.query)));
     }
     return query;
   }
@@ -95,6 +95,10 @@ export function prepared<P extends Record<string, Value>, R>(
     return rows;
   };
   return Object.assign(query, {
+    tables(db: Executor): readonly string[] {
+      compiledFor(db);
+      return tablesRead.get(engineOf(db)) ?? [];
+    },
     keptRows(db: Executor, params: P): readonly R[] | undefined {
       const changes = keeping && changesOf(db);
       return changes ? (changes.kept(keyOf(params)) as readonly R[] | undefined) : undefined;
@@ -102,9 +106,18 @@ export function prepared<P extends Record<string, Value>, R>(
   });
 }
 
-/** A prepared query with Keeping: also answers from the kept rows alone, without a promise. */
-export interface KeptQuery<P, R> {
+/** A prepared query: run it with the values of its parameters. */
+export interface PreparedQuery<P, R> {
   (db: Executor, params: P): Promise<R[]>;
+  /**
+   * The tables whose changes change what it reads (tablesDependedOn of those it names): what a
+   * whole answer made of its rows depends on (http/keptAnswers.ts).
+   */
+  tables(db: Executor): readonly string[];
+}
+
+/** A prepared query with Keeping: also answers from the kept rows alone, without a promise. */
+export interface KeptQuery<P, R> extends PreparedQuery<P, R> {
   /**
    * The rows kept for `params`, or undefined when the query must run: a hot path that finds
    * them answers without a promise (a promise chain of three async functions allocated about

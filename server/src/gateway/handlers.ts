@@ -9,7 +9,12 @@ import {
   type GatewayAccount,
 } from '../domain/payments/accounts';
 import { getDeposit } from '../domain/payments/depositReads';
-import { depositTotals, isPolledPage, listDeposits } from '../domain/payments/deposits';
+import {
+  depositTotals,
+  isPolledPage,
+  listDeposits,
+  polledPageTables,
+} from '../domain/payments/deposits';
 import { gasBalanceReader } from '../domain/chain/balances';
 import { fieldInvalid } from '../domain/errors';
 import { idempotent } from '../domain/payments/idempotency';
@@ -27,6 +32,7 @@ import {
   createInvoice,
   depositMethods,
   getInvoice,
+  invoiceTables,
   listInvoices,
   markInvoice,
   ratesFor,
@@ -229,8 +235,8 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
         } satisfies GatewayReply<'listDeposits'>;
       };
       if (!isPolledPage(filter, page.cursor)) return answer();
-      // Kept until one of the app's rows changes (http/keptAnswers.ts); nothing in it depends on
-      // the time.
+      // Kept until one of the app's deposits changes (http/keptAnswers.ts); nothing in it
+      // depends on the time.
       return keptAnswer(
         ctx.changes,
         {
@@ -238,6 +244,7 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
           owner: key.appId,
           now: ctx.clock().getTime(),
           until: () => Infinity,
+          tables: () => polledPageTables(ctx.db),
         },
         answer,
       );
@@ -368,8 +375,8 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
     getInvoice(request) {
       const key = requireKey(request);
       const { id } = request.params;
-      // Kept until one of the app's rows changes (http/keptAnswers.ts; the invoice tables' owner
-      // triggers: migration 0410): a checkout page or a merchant's server polls an invoice, and
+      // Kept until a row of the app's that it reads changes (http/keptAnswers.ts; the invoice
+      // tables' owner triggers: migration 0410): a checkout page or a merchant's server polls an invoice, and
       // nothing in the answer depends on the time (the expiry job writes the status).
       return keptAnswer(
         ctx.changes,
@@ -378,6 +385,7 @@ export function gatewayHandlers(ctx: AppContext): GatewayHandlers {
           owner: key.appId,
           now: ctx.clock().getTime(),
           until: () => Infinity,
+          tables: () => invoiceTables(ctx.db),
         },
         async () =>
           withMode(

@@ -108,14 +108,21 @@ export interface AnswerKeeping<T> {
    * a plan that expires, a new day. Infinity when only rows change it.
    */
   until: (answer: T) => number;
+  /**
+   * The tables `build` reads (the prepared queries' `tables`), when it names them: the answer
+   * then holds through the owner's changes of other tables, such as the API log row every
+   * request writes. Absent: a change of any of the owner's rows voids it.
+   */
+  tables?: () => readonly string[];
 }
 
 /**
  * The most read screens' whole answers, kept per process with their JSON text until a row of
- * their owner changes (db/ownerChanges.ts) or `until` passes: a kept answer skips the reads, the
- * figures' arithmetic and the 12 KB stringify (profile: half of an app detail read
- * once its rows were kept). `build` must read only tables with owner triggers (ownerChanges.test
- * checks the answers kept today) and depend on nothing else but `key` and the time.
+ * their owner changes (of the tables `tables` names, when it does: db/ownerChanges.ts) or `until`
+ * passes: a kept answer skips the reads, the figures' arithmetic and the 12 KB stringify
+ * (profile: half of an app detail read once its rows were kept). `build` must read only tables
+ * with owner triggers, and only those `tables` names (ownerChanges.test checks the answers kept
+ * today), and depend on nothing else but `key` and the time.
  * A kept answer comes back as it is, not in a promise: a handler that returns it without
  * awaiting answers without one (the gateway's polled deposits page).
  */
@@ -157,7 +164,7 @@ export function keptPage(
 
 async function buildAndKeep<T extends object>(
   changes: OwnerChanges,
-  { key, owner, now, until }: AnswerKeeping<T>,
+  { key, owner, now, until, tables }: AnswerKeeping<T>,
   build: () => Promise<T>,
   keep: (answer: T) => T,
 ): Promise<T> {
@@ -165,7 +172,7 @@ async function buildAndKeep<T extends object>(
   const answer = await build();
   if (mark === null) return answer;
   const last = until(answer);
-  if (last > now) changes.keepAnswer(key, owner, mark, keep(answer), last);
+  if (last > now) changes.keepAnswer(key, owner, mark, keep(answer), last, tables?.());
   return answer;
 }
 

@@ -489,6 +489,12 @@ export async function loadInvoices(
   });
 }
 
+/** The tables getInvoice reads: what its answer, kept, depends on (http/keptAnswers.ts). */
+export function invoiceTables(db: Db): string[] {
+  const queries = [oneInvoice, oneInvoiceOptions, oneInvoicePayments, oneInvoiceRefunds];
+  return [...new Set(queries.flatMap((query) => query.tables(db)))].sort();
+}
+
 export async function getInvoice(db: Db, appId: string, id: string) {
   const [record] = await loadInvoices(db, appId, [id]);
   if (!record) throw new NotFoundError(INVOICE_MSG.notFound(id));

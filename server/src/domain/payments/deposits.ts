@@ -343,6 +343,11 @@ export function isPolledPage(filter: DepositFilter, cursor: string | undefined):
   return cursor === undefined && Object.values(filter).every((value) => value === undefined);
 }
 
+/** The tables the polled page reads: what its answer, kept, depends on (http/keptAnswers.ts). */
+export function polledPageTables(db: Db): readonly string[] {
+  return latestDeposits.tables(db);
+}
+
 /** A page of the app's deposits, newest first, by (created_at, id) cursor. */
 export async function listDeposits(
   db: Db,
