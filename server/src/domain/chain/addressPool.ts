@@ -160,6 +160,12 @@ const BURST_PER_SECOND = 50;
  * less, a burst may not have handed out a single index (a few milliseconds between chunks).
  */
 const RATE_WINDOW_MS = 2000 / BURST_PER_SECOND;
+/**
+ * Once a fill waits, the time over which it judges whether the burst is over: creations arrive
+ * unevenly (a busy event loop, a client's pauses), and a few quiet milliseconds in a burst must
+ * not end the wait.
+ */
+const RESUME_WINDOW_MS = 500;
 
 /**
  * Fills each branch's pool up to `size` addresses past the next index it hands out, and drops the
@@ -167,8 +173,9 @@ const RATE_WINDOW_MS = 2000 / BURST_PER_SECOND;
  * time and lets the event loop turn in between, so requests in this process wait at most a few
  * milliseconds for it; writes with ON CONFLICT, so a row another process wrote stays as it is.
  * It leaves a burst of creations its CPU: while the branch hands out more than BURST_PER_SECOND
- * indexes a second, the fill waits, unless less than a quarter of `size` is ready (a creation
- * that finds no address derives its own, which costs the burst more).
+ * indexes a second (judged over RATE_WINDOW_MS, then over RESUME_WINDOW_MS while it waits), the
+ * fill waits, unless less than a quarter of `size` is ready (a creation that finds no address
+ * derives its own, which costs the burst more).
  */
 export async function fillAddressPool(
   db: Db,
@@ -210,11 +217,20 @@ export async function fillAddressPool(
         .execute();
       from = upTo;
       await turn();
-      while (performance.now() - look.at >= RATE_WINDOW_MS) {
+      if (performance.now() - look.at < RATE_WINDOW_MS) continue;
+      // A burst on: wait while it lasts, looking every PAUSE_MS whether a quarter is still ready.
+      for (let window = RATE_WINDOW_MS; ;) {
         const now = { at: performance.now(), next: await nextIndexOf(db, branch) };
-        const perSecond = ((now.next - look.next) * 1000) / (now.at - look.at);
-        look = now;
-        if (perSecond <= BURST_PER_SECOND || from - now.next < size / 4) break;
+        if (from - now.next < size / 4) {
+          look = now;
+          break;
+        }
+        if (now.at - look.at >= window) {
+          const perSecond = ((now.next - look.next) * 1000) / (now.at - look.at);
+          look = now;
+          if (perSecond <= BURST_PER_SECOND) break;
+          window = RESUME_WINDOW_MS;
+        }
         await sleep(PAUSE_MS);
       }
     }
