@@ -1,5 +1,7 @@
 import type { Db } from '../db/connection';
 import type { ChainAdapter } from '../domain/chain/adapter';
+import { LocalChainAdapter, localHeads } from '../domain/chain/localAdapter';
+import type { SpecChainId } from '../domain/chain/specChains';
 import { watcherKind } from '../domain/payments/deposits';
 import type { Clock } from '../domain/time';
 import { runNow } from './queue';
@@ -9,12 +11,12 @@ export interface HeadFollower {
 }
 
 /**
- * Follows each chain's head (`eth_blockNumber`, or the local chain's head row) every `pollMs`
- * and runs the chain's watcher at once when a new block arrives, instead of at its next turn:
- * a payment's confirming block reaches the watcher within one poll. Every server process
- * follows; the watcher still runs once across them (a recurring job claimed under a lease), and
- * its own interval stays as the safety net. A failed read is quiet: the watcher's own pass
- * reports a chain it cannot read.
+ * Follows each chain's head (`eth_blockNumber`, or the local chains' head rows, all in one read)
+ * every `pollMs` and runs a chain's watcher at once when a new block arrives, instead of at its
+ * next turn: a payment's confirming block reaches the watcher within one poll. Every server
+ * process follows; the watcher still runs once across them (a recurring job claimed under a
+ * lease), and its own interval stays as the safety net. A failed read is quiet: the watcher's own
+ * pass reports a chain it cannot read.
  */
 export function followHeads(
   db: Db,
@@ -35,22 +37,31 @@ export function followHeads(
       wakers.add(wake);
     });
 
-  async function follow(chain: ChainAdapter): Promise<void> {
-    let seen: number | undefined;
+  /** Polls `read` (some chains' heads) and wakes the watcher of each chain whose head moved. */
+  async function follow(read: () => Promise<Map<SpecChainId, number>>): Promise<void> {
+    const seen = new Map<SpecChainId, number>();
     while (!stopped) {
-      // A chain that cannot be read now is looked at again at the next poll.
-      const head = await chain.latestBlock().catch(() => undefined);
-      if (head !== undefined) {
-        if (seen !== undefined && head > seen && !stopped) {
-          await runNow(db, watcherKind(chain.chainId), options.clock().getTime());
+      // Chains that cannot be read now are looked at again at the next poll.
+      const heads = await read().catch(() => new Map<SpecChainId, number>());
+      for (const [chainId, head] of heads) {
+        const before = seen.get(chainId);
+        if (before !== undefined && head > before && !stopped) {
+          await runNow(db, watcherKind(chainId), options.clock().getTime());
         }
-        seen = head;
+        seen.set(chainId, head);
       }
       if (!stopped) await pause(options.pollMs);
     }
   }
 
-  const loops = options.pollMs > 0 ? chains.map((chain) => follow(chain)) : [];
+  const local = chains.filter((chain) => chain instanceof LocalChainAdapter).map((c) => c.chainId);
+  const reads = [
+    ...chains
+      .filter((chain) => !(chain instanceof LocalChainAdapter))
+      .map((chain) => async () => new Map([[chain.chainId, await chain.latestBlock()]])),
+    ...(local.length > 0 ? [() => localHeads(db, local)] : []),
+  ];
+  const loops = options.pollMs > 0 ? reads.map((read) => follow(read)) : [];
   return {
     async stop() {
       stopped = true;

@@ -6,6 +6,7 @@ import { isAddress } from 'viem';
 import { runAdmin } from '../admin';
 import { newId } from '../domain/ids';
 import { deriveEvmAddress } from '../domain/chain/hdWallet';
+import { localHead, setLocalHead } from '../domain/chain/localAdapter';
 import { DEV_XPUB_FILE } from '../domain/chain/walletKey';
 import { DEV_MNEMONIC_FILE } from '../signer/server/seed';
 import { balanceMicro } from '../domain/billing/ledger';
@@ -138,8 +139,10 @@ describe('wallet on the local chain', () => {
   it('converts the 18-decimal token amount exactly and never credits sub-micro dust', async () => {
     const m = await addMerchant(t, 'precise');
     const { address } = (await wallet(m.headers)).json().details;
-    const transfer = (amountRaw: string, block: number) =>
-      t.db
+    // Each its own block, the chain's head, as the local chain records one.
+    const transfer = async (amountRaw: string, block: number) => {
+      await setLocalHead(t.db, 56, block);
+      await t.db
         .insertInto('chain_transfers')
         .values({
           id: newId('ctx'),
@@ -153,11 +156,8 @@ describe('wallet on the local chain', () => {
           created_at: t.clock().toISOString(),
         })
         .execute();
-    const head = await t.db
-      .selectFrom('chain_transfers')
-      .select((eb) => eb.fn.max('block_number').as('max'))
-      .executeTakeFirst();
-    const next = Number(head?.max ?? 0) + 1;
+    };
+    const next = (await localHead(t.db)) + 1;
     await transfer('999999999999', next); // below 10^-6 USDT
     expect((await sync(m.headers)).json()).toMatchObject({ is_new: false, balance: 0 });
     await transfer('1234567891234567891', next + 1); // 1.234567891234567891 USDT

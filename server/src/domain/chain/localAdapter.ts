@@ -17,6 +17,7 @@ import {
   type TransferRef,
 } from './adapter';
 import { lockForTransaction } from '../../db/locks';
+import { prepared } from '../../db/prepared';
 import { addressKey, isTronChain, specUsdt, type SpecChainId } from './specChains';
 
 /** BEP20 USDT has 18 decimals; the local chain mimics it. */
@@ -378,22 +379,34 @@ export async function localBalance(
   );
 }
 
-/** The newest block of a local chain: its last transfer's, or later when empty blocks were mined. */
+const headRow = prepared({ chainId: 0 }, (db, p) =>
+  db.selectFrom('chain_heads').select('block_number').where('chain_id', '=', p.chainId),
+);
+
+/**
+ * The newest block of a local chain: its head row, which every block it makes sets (migration
+ * 0640); 0 before its first.
+ */
 export async function localHead(
   db: Executor,
   chainId: SpecChainId = WALLET_CHAIN_ID,
 ): Promise<number> {
-  const transfers = await db
-    .selectFrom('chain_transfers')
-    .select((eb) => eb.fn.max('block_number').as('latest'))
-    .where('chain_id', '=', chainId)
-    .executeTakeFirst();
-  const mined = await db
-    .selectFrom('chain_heads')
-    .select('block_number')
-    .where('chain_id', '=', chainId)
-    .executeTakeFirst();
-  return Math.max(Number(transfers?.latest ?? 0), mined?.block_number ?? 0);
+  const [head] = await headRow(db, { chainId });
+  return head?.block_number ?? 0;
+}
+
+const headRows = prepared({}, (db) =>
+  db.selectFrom('chain_heads').select(['chain_id', 'block_number']),
+);
+
+/** Every local chain's head in one read (0 for a chain with no block yet): see localHead. */
+export async function localHeads(
+  db: Executor,
+  chainIds: readonly SpecChainId[],
+): Promise<Map<SpecChainId, number>> {
+  const rows = await headRows(db, {});
+  const heads = new Map(rows.map((row) => [row.chain_id, row.block_number]));
+  return new Map(chainIds.map((chainId) => [chainId, heads.get(chainId) ?? 0]));
 }
 
 export async function setLocalHead(

@@ -1,0 +1,47 @@
+import { LocalChainAdapter, mineLocalBlocks } from '../domain/chain/localAdapter';
+import { SPEC_CHAIN_IDS, type SpecChainId } from '../domain/chain/specChains';
+import { watcherKind } from '../domain/payments/deposits';
+import { until } from '../../test/until';
+import { testAppPerBlock } from '../../test/withTestApp';
+import { followHeads } from './heads';
+import { ensureRecurring } from './queue';
+
+// The head follower: a block mined on one chain makes that chain's watcher due at once, and no
+// other chain's.
+
+const t = testAppPerBlock();
+
+it("wakes the watcher of the chain whose head moved, and only that chain's", async () => {
+  const [mined, quiet] = SPEC_CHAIN_IDS;
+  if (mined === undefined || quiet === undefined) throw new Error('Two spec chains expected');
+  const now = t.clock().getTime();
+  const later = now + 60_000;
+  for (const chainId of [mined, quiet]) {
+    await ensureRecurring(t.db, watcherKind(chainId), 60_000, now);
+  }
+  await t.db.updateTable('jobs').set({ run_at: later }).execute();
+  const runAt = async (chainId: SpecChainId) =>
+    (
+      await t.db
+        .selectFrom('jobs')
+        .select('run_at')
+        .where('kind', '=', watcherKind(chainId))
+        .executeTakeFirstOrThrow()
+    ).run_at;
+
+  const heads = followHeads(
+    t.db,
+    [new LocalChainAdapter(t.db, mined), new LocalChainAdapter(t.db, quiet)],
+    { pollMs: 5, clock: t.clock },
+  );
+  try {
+    // Its first read only notes where each chain is.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await runAt(mined)).toBe(later);
+    await mineLocalBlocks(t.db, 1, mined);
+    await until(async () => (await runAt(mined)) === now, 'the watcher to be due');
+    expect(await runAt(quiet)).toBe(later);
+  } finally {
+    await heads.stop();
+  }
+});
