@@ -603,6 +603,19 @@ async function insertInvoice(db: Db, appId: string): Promise<string> {
   return id;
 }
 
+/** The first app's database keeping nothing, so that every read reaches it: each query to `seen`. */
+function tracedDb(seen: (query: string) => void): Db {
+  return openDb(
+    { dataDir: first.dataDir, databaseUrl: first.storeEnv.DATABASE_URL },
+    {
+      keptReads: false,
+      log: (event) => {
+        if (event.level === 'query') seen(event.query.sql);
+      },
+    },
+  );
+}
+
 /** The names of the database's tables. */
 async function allTables(db: Db): Promise<string[]> {
   const all = sqlite()
@@ -617,17 +630,9 @@ test('every kept answer reads only tables whose triggers name the changed rowsâ€
   // The operations whose whole answer is kept (http/keptAnswers.ts), answered with nothing kept
   // so that every read reaches the database, where it is traced.
   const reads: string[] = [];
-  const traced = openDb(
-    { dataDir: first.dataDir, databaseUrl: first.storeEnv.DATABASE_URL },
-    {
-      keptReads: false,
-      log: (event) => {
-        if (event.level === 'query' && /^\s*(select|with)\b/i.test(event.query.sql)) {
-          reads.push(event.query.sql);
-        }
-      },
-    },
-  );
+  const traced = tracedDb((query) => {
+    if (/^\s*(select|with)\b/i.test(query)) reads.push(query);
+  });
   const key = await insertApiKey(first, {
     id: 'key_traced',
     app_id: 'app_demo_store',
@@ -678,15 +683,7 @@ test('every kept answer reads only tables whose triggers name the changed rowsâ€
 
 test('the gateway answers kept by their tables name every table their builds read', async () => {
   let reads: string[] = [];
-  const traced = openDb(
-    { dataDir: first.dataDir, databaseUrl: first.storeEnv.DATABASE_URL },
-    {
-      keptReads: false,
-      log: (event) => {
-        if (event.level === 'query') reads.push(event.query.sql);
-      },
-    },
-  );
+  const traced = tracedDb((query) => reads.push(query));
   const invoiceId = await insertInvoice(first.db, 'app_demo_store');
   const all = await allTables(first.db);
   const readSince = () => {
