@@ -1,4 +1,6 @@
+import type { Insertable } from 'kysely';
 import type { Db } from '../../db/connection';
+import type { AppAccountsTable } from '../../db/schema';
 import { handOutAddress } from '../chain/addressPool';
 import { BRANCH_PATHS } from '../chain/derivationCounters';
 import { prepared } from '../../db/prepared';
@@ -128,24 +130,70 @@ export async function openAccount(
     address: method.networkType === 'EVM' ? evm : tronAddressFromEvm(evm),
     created_at: input.now.toISOString(),
   };
-  const inserted = await db
-    .insertInto('app_accounts')
-    .values({
-      id: newId('acc'),
-      app_id: input.appId,
-      payment_method_id: method.id,
-      unique_id: input.uniqueId,
-      chain_id: method.chainId,
-      derivation_index: index,
-      ...row,
-    })
-    .onConflict((oc) => oc.columns(['app_id', 'unique_id', 'chain_id']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
+  const inserted = await insertAccount(db, {
+    id: newId('acc'),
+    app_id: input.appId,
+    payment_method_id: method.id,
+    unique_id: input.uniqueId,
+    chain_id: method.chainId,
+    derivation_index: index,
+    ...row,
+  });
   if (inserted) return { account: view(row), created: true };
   const [theirs] = await accountOfCustomer(db, customer);
   if (!theirs) throw new Error(`No account for ${input.uniqueId} after a conflict`);
   return { account: view(theirs), created: false };
+}
+
+type AccountRow = Insertable<AppAccountsTable> & { id: string };
+interface QueuedInsert {
+  row: AccountRow;
+  done: (inserted: boolean) => void;
+  failed: (error: unknown) => void;
+}
+const queuedInserts = new WeakMap<Db, QueuedInsert[]>();
+
+/**
+ * Inserts a new account unless its customer has one on its chain (false then). The inserts that
+ * this process's creations ask for in one turn of the event loop go in one statement: one commit
+ * for them all, where each insert was its own (on SQLite a commit also makes the other process
+ * read its pages afresh).
+ */
+function insertAccount(db: Db, row: AccountRow): Promise<boolean> {
+  return new Promise((done, failed) => {
+    const queue = queuedInserts.get(db);
+    if (queue) {
+      queue.push({ row, done, failed });
+      return;
+    }
+    queuedInserts.set(db, [{ row, done, failed }]);
+    setImmediate(() => void flushInserts(db));
+  });
+}
+
+async function flushInserts(db: Db): Promise<void> {
+  const batch = queuedInserts.get(db) ?? [];
+  queuedInserts.delete(db);
+  const insert = (rows: AccountRow[]) =>
+    db
+      .insertInto('app_accounts')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['app_id', 'unique_id', 'chain_id']).doNothing())
+      .returning('id')
+      .execute();
+  try {
+    const inserted = new Set((await insert(batch.map((queued) => queued.row))).map((r) => r.id));
+    for (const queued of batch) queued.done(inserted.has(queued.row.id));
+  } catch (error) {
+    if (batch.length === 1) {
+      batch[0]?.failed(error);
+      return;
+    }
+    // One row refused fails the statement: each is written alone, so only its own creation fails.
+    for (const queued of batch) {
+      insert([queued.row]).then((rows) => queued.done(rows.length > 0), queued.failed);
+    }
+  }
 }
 
 const accountColumns = [

@@ -1,0 +1,51 @@
+import { insertMerchantApp } from '../../../test/appRows';
+import { testAppPerBlock } from '../../../test/withTestApp';
+import { engineOf, openDb } from '../../db/connection';
+import { resolveWalletXpub } from '../chain/walletKey';
+import { openAccount } from './accounts';
+
+// A flash sale's deposit accounts: the creations of one process that arrive together are written
+// by one statement, and each still gets its own answer.
+
+const t = testAppPerBlock({ env: { GATEWAY_RATE_LIMIT_MAX: '100000' } });
+
+it('writes creations that arrive together in one statement, each customer once', async () => {
+  const { appId } = await insertMerchantApp(t, 'sale', ['accounts:write']);
+  const statements: string[] = [];
+  const db = openDb(
+    { dataDir: t.storeEnv.DATA_DIR, databaseUrl: t.storeEnv.DATABASE_URL },
+    { log: (event) => void statements.push(event.query.sql) },
+  );
+  try {
+    const open = (uniqueId: string) =>
+      openAccount(db, resolveWalletXpub(t.config), {
+        appId,
+        uniqueId,
+        code: 'USDT-BEP20',
+        now: t.clock(),
+      });
+    // Ten customers, one of them asked for twice at once (a client's retry).
+    const customers = [...Array.from({ length: 10 }, (_, i) => `buyer-${i}`), 'buyer-3'];
+    const opened = await Promise.all(customers.map(open));
+
+    // On SQLite the reads before the insert answer at once, so all eleven reach it in one turn;
+    // on PostgreSQL they reach it as their round trips come back, a few at a time.
+    const inserts = statements.filter((q) => /^insert into "app_accounts"/.test(q));
+    if (engineOf(db) === 'sqlite') expect(inserts).toHaveLength(1);
+    expect(opened.filter((o) => o.created)).toHaveLength(10);
+    const addresses = opened.map((o) => o.account.address);
+    expect(new Set(addresses).size).toBe(10);
+    // Both asks for the same customer answer its one account.
+    expect(addresses[10]).toBe(addresses[3]);
+    const rows = await t.db
+      .selectFrom('app_accounts')
+      .select(['unique_id', 'address'])
+      .where('app_id', '=', appId)
+      .orderBy('unique_id')
+      .execute();
+    expect(rows).toHaveLength(10);
+    expect(rows.find((r) => r.unique_id === 'buyer-3')?.address).toBe(addresses[3]);
+  } finally {
+    await db.destroy();
+  }
+});
