@@ -2,7 +2,7 @@ import { insertMerchantApp } from '../../../test/appRows';
 import { testAppPerBlock } from '../../../test/withTestApp';
 import { engineOf, openDb } from '../../db/connection';
 import { resolveWalletXpub } from '../chain/walletKey';
-import { openAccount } from './accounts';
+import { openAccount, SHARED_INSERT_ROWS } from './accounts';
 
 // A flash sale's deposit accounts: the creations of one process that arrive together are written
 // by one statement, and each still gets its own answer.
@@ -45,6 +45,35 @@ it('writes creations that arrive together in one statement, each customer once',
       .execute();
     expect(rows).toHaveLength(10);
     expect(rows.find((r) => r.unique_id === 'buyer-3')?.address).toBe(addresses[3]);
+  } finally {
+    await db.destroy();
+  }
+});
+
+it('starts another statement past the rows one takes, and every creation gets its account', async () => {
+  const { appId } = await insertMerchantApp(t, 'rush', ['accounts:write']);
+  const statements: string[] = [];
+  const db = openDb(
+    { dataDir: t.storeEnv.DATA_DIR, databaseUrl: t.storeEnv.DATABASE_URL },
+    { log: (event) => void statements.push(event.query.sql) },
+  );
+  try {
+    const customers = Array.from({ length: SHARED_INSERT_ROWS + 1 }, (_, i) => `rush-${i}`);
+    const opened = await Promise.all(
+      customers.map((uniqueId) =>
+        openAccount(db, resolveWalletXpub(t.config), {
+          appId,
+          uniqueId,
+          code: 'USDT-BEP20',
+          now: t.clock(),
+        }),
+      ),
+    );
+    if (engineOf(db) === 'sqlite') {
+      expect(statements.filter((q) => /^insert into "app_accounts"/.test(q))).toHaveLength(2);
+    }
+    expect(opened.every((o) => o.created)).toBe(true);
+    expect(new Set(opened.map((o) => o.account.address)).size).toBe(customers.length);
   } finally {
     await db.destroy();
   }

@@ -152,6 +152,11 @@ interface QueuedInsert {
   failed: (error: unknown) => void;
 }
 const queuedInserts = new WeakMap<Db, QueuedInsert[]>();
+/**
+ * The most rows one shared insert takes: 8 values a row, far below SQLite's 32,766 variables a
+ * statement; a turn with more creations starts another statement.
+ */
+export const SHARED_INSERT_ROWS = 500;
 
 /**
  * Inserts a new account unless its customer has one on its chain (false then). The inserts that
@@ -162,18 +167,18 @@ const queuedInserts = new WeakMap<Db, QueuedInsert[]>();
 function insertAccount(db: Db, row: AccountRow): Promise<boolean> {
   return new Promise((done, failed) => {
     const queue = queuedInserts.get(db);
-    if (queue) {
+    if (queue && queue.length < SHARED_INSERT_ROWS) {
       queue.push({ row, done, failed });
       return;
     }
-    queuedInserts.set(db, [{ row, done, failed }]);
-    setImmediate(() => void flushInserts(db));
+    const batch = [{ row, done, failed }];
+    queuedInserts.set(db, batch);
+    setImmediate(() => void flushInserts(db, batch));
   });
 }
 
-async function flushInserts(db: Db): Promise<void> {
-  const batch = queuedInserts.get(db) ?? [];
-  queuedInserts.delete(db);
+async function flushInserts(db: Db, batch: QueuedInsert[]): Promise<void> {
+  if (queuedInserts.get(db) === batch) queuedInserts.delete(db);
   const insert = (rows: AccountRow[]) =>
     db
       .insertInto('app_accounts')
