@@ -9,21 +9,27 @@ import { openAccount, SHARED_INSERT_ROWS } from './accounts';
 
 const t = testAppPerBlock({ env: { GATEWAY_RATE_LIMIT_MAX: '100000' } });
 
-it('writes creations that arrive together in one statement, each customer once', async () => {
-  const { appId } = await insertMerchantApp(t, 'sale', ['accounts:write']);
+/** Opens `appId`'s USDT-BEP20 accounts through a database of its own that notes each statement. */
+function tracedOpening(appId: string) {
   const statements: string[] = [];
   const db = openDb(
     { dataDir: t.storeEnv.DATA_DIR, databaseUrl: t.storeEnv.DATABASE_URL },
     { log: (event) => void statements.push(event.query.sql) },
   );
+  const open = (uniqueId: string) =>
+    openAccount(db, resolveWalletXpub(t.config), {
+      appId,
+      uniqueId,
+      code: 'USDT-BEP20',
+      now: t.clock(),
+    });
+  return { db, statements, open };
+}
+
+it('writes creations that arrive together in one statement, each customer once', async () => {
+  const { appId } = await insertMerchantApp(t, 'sale', ['accounts:write']);
+  const { db, statements, open } = tracedOpening(appId);
   try {
-    const open = (uniqueId: string) =>
-      openAccount(db, resolveWalletXpub(t.config), {
-        appId,
-        uniqueId,
-        code: 'USDT-BEP20',
-        now: t.clock(),
-      });
     // Ten customers, one of them asked for twice at once (a client's retry).
     const customers = [...Array.from({ length: 10 }, (_, i) => `buyer-${i}`), 'buyer-3'];
     const opened = await Promise.all(customers.map(open));
@@ -52,23 +58,10 @@ it('writes creations that arrive together in one statement, each customer once',
 
 it('starts another statement past the rows one takes, and every creation gets its account', async () => {
   const { appId } = await insertMerchantApp(t, 'rush', ['accounts:write']);
-  const statements: string[] = [];
-  const db = openDb(
-    { dataDir: t.storeEnv.DATA_DIR, databaseUrl: t.storeEnv.DATABASE_URL },
-    { log: (event) => void statements.push(event.query.sql) },
-  );
+  const { db, statements, open } = tracedOpening(appId);
   try {
     const customers = Array.from({ length: SHARED_INSERT_ROWS + 1 }, (_, i) => `rush-${i}`);
-    const opened = await Promise.all(
-      customers.map((uniqueId) =>
-        openAccount(db, resolveWalletXpub(t.config), {
-          appId,
-          uniqueId,
-          code: 'USDT-BEP20',
-          now: t.clock(),
-        }),
-      ),
-    );
+    const opened = await Promise.all(customers.map(open));
     if (engineOf(db) === 'sqlite') {
       expect(statements.filter((q) => /^insert into "app_accounts"/.test(q))).toHaveLength(2);
     }
