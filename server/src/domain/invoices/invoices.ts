@@ -1,10 +1,11 @@
-import type { Selectable, Transaction } from 'kysely';
+import type { Insertable, Selectable, Transaction } from 'kysely';
 import type { Db } from '../../db/connection';
 import { lockForTransaction } from '../../db/locks';
 import { handOutAddress } from '../chain/addressPool';
 import { BRANCH_PATHS } from '../chain/derivationCounters';
 import { prepared, type Executor } from '../../db/prepared';
-import type { Database, InvoicesTable } from '../../db/schema';
+import { sharedTransactions } from '../../db/sharedTransactions';
+import type { Database, InvoicePaymentOptionsTable, InvoicesTable } from '../../db/schema';
 import { refuseOverPlan } from '../apps/plan';
 import type { ChainAdapter } from '../chain/adapter';
 import { tronAddressFromEvm } from '../chain/addresses';
@@ -23,7 +24,11 @@ import {
   unknownCurrency,
 } from '../rates/currencies';
 import type { LockedRate, RateBook } from '../rates/rates';
-import { emitInvoiceEvents, type InvoiceEventType } from '../webhooks/events';
+import {
+  emitInvoiceEvents,
+  emitManyInvoiceEvents,
+  type InvoiceEventType,
+} from '../webhooks/events';
 import { invoiceClock } from './chainClock';
 import { creditSettledInvoice } from './settlement';
 import {
@@ -213,7 +218,8 @@ export async function depositMethods(db: Db, appId: string): Promise<GatewayMeth
 /**
  * A new invoice: checked (every fault named by its field), priced (RateUnavailableError when a
  * pair has no fresh rate: nothing is created), the plan's check (PlanLimitError), then its index,
- * and in one transaction its address, its rows and its `invoice.created` event.
+ * and in one transaction its rows and its `invoice.created` event (shared with the invoices this
+ * process creates at the same time: storeShared).
  */
 export async function createInvoice(
   db: Db,
@@ -301,17 +307,65 @@ export async function createInvoice(
     payments: [],
     refunds: [],
   });
-  return db.transaction().execute(async (trx) => {
-    await trx.insertInto('invoices').values(invoice).execute();
+  const stored: StoredInvoice = {
+    invoice,
+    options: options.map(({ row }) => row),
+    view,
+    alsoInTransaction: input.alsoInTransaction,
+    now: input.now,
+  };
+  // A payment link's invoice also locks its link and may be refused there (db/locks.ts: locks
+  // in one order): it goes in a transaction of its own.
+  if (input.alsoInTransaction) {
+    await db.transaction().execute((trx) => storeInvoices(trx, [stored]));
+  } else {
+    await storeShared(db, stored);
+  }
+  return view;
+}
+
+interface StoredInvoice {
+  invoice: Selectable<InvoicesTable>;
+  options: Insertable<InvoicePaymentOptionsTable>[];
+  view: ReturnType<typeof invoiceView>;
+  alsoInTransaction: NewInvoice['alsoInTransaction'];
+  now: Date;
+}
+
+/** Invoices stored per transaction when many are created at once, and option rows per insert. */
+const SHARED_INVOICES = 100;
+const OPTION_ROWS = 1000;
+
+/** New invoices' rows and their `invoice.created` events, the events last (they lock the app). */
+async function storeInvoices(
+  trx: Transaction<Database>,
+  items: readonly StoredInvoice[],
+): Promise<void> {
+  await trx
+    .insertInto('invoices')
+    .values(items.map((item) => item.invoice))
+    .execute();
+  const options = items.flatMap((item) => item.options);
+  for (let from = 0; from < options.length; from += OPTION_ROWS) {
     await trx
       .insertInto('invoice_payment_options')
-      .values(options.map(({ row }) => row))
+      .values(options.slice(from, from + OPTION_ROWS))
       .execute();
-    await input.alsoInTransaction?.(trx, id);
-    await emitInvoiceEvents(trx, input.appId, view, ['invoice.created'], input.now);
-    return view;
-  });
+  }
+  for (const item of items) await item.alsoInTransaction?.(trx, item.invoice.id);
+  await emitManyInvoiceEvents(
+    trx,
+    items.map((item) => ({
+      appId: item.invoice.app_id,
+      invoice: item.view,
+      types: ['invoice.created'],
+      now: item.now,
+    })),
+  );
 }
+
+// Invoices created together (a sale's burst) share a transaction: db/sharedTransactions.ts.
+const storeShared = sharedTransactions(storeInvoices, SHARED_INVOICES);
 
 // Every creation reads it: prepared, and kept under the app.
 const invoiceSettingsOf = prepared(

@@ -160,16 +160,31 @@ export async function emitInvoiceEvents(
   types: readonly InvoiceEventType[],
   now: Date,
 ): Promise<void> {
+  await emitManyInvoiceEvents(trx, [{ appId, invoice, types, now }]);
+}
+
+/** emitInvoiceEvents for several invoices at once, in order (each app's lock taken once). */
+export async function emitManyInvoiceEvents(
+  trx: Transaction<Database>,
+  invoices: readonly {
+    appId: string;
+    invoice: Unmoded<components['schemas']['Invoice']>;
+    types: readonly InvoiceEventType[];
+    now: Date;
+  }[],
+): Promise<void> {
   await recordEvents(
     trx,
-    types.map((type) => ({
-      appId,
-      type,
-      resourceId: invoice.id,
-      uniqueId: invoice.order_id,
-      data: invoice,
-      now,
-    })),
+    invoices.flatMap(({ appId, invoice, types, now }) =>
+      types.map((type) => ({
+        appId,
+        type,
+        resourceId: invoice.id,
+        uniqueId: invoice.order_id,
+        data: invoice,
+        now,
+      })),
+    ),
   );
 }
 

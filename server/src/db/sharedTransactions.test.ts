@@ -1,0 +1,82 @@
+import { freshTestStore, type TestStore } from '../../test/testStore';
+import { openDb, type Db } from './connection';
+import { migrateToLatest } from './migrate';
+import { sharedTransactions } from './sharedTransactions';
+
+// A group commit: what one process asks to write while its last transaction is under way goes in
+// the next one together, and each caller still learns its own outcome.
+
+let store: TestStore;
+let db: Db;
+const statements: string[] = [];
+
+beforeAll(async () => {
+  store = await freshTestStore('portal-shared-');
+  db = openDb(
+    { dataDir: store.dataDir, databaseUrl: store.databaseUrl },
+    { log: (event) => void statements.push(event.query.sql) },
+  );
+  await migrateToLatest(db);
+});
+
+afterAll(async () => {
+  await db.destroy();
+  await store.close();
+});
+
+beforeEach(() => {
+  statements.length = 0;
+});
+
+/** Stores each key as a rate_limits row, all of a transaction's in one insert. */
+const store1 = sharedTransactions<string>(async (trx, keys) => {
+  await trx
+    .insertInto('rate_limits')
+    .values(keys.map((key) => ({ key, count: 1, reset_at: 0 })))
+    .execute();
+}, 3);
+
+const inserts = () => statements.filter((q) => /^insert into "rate_limits"/.test(q)).length;
+
+async function stored(prefix: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('rate_limits')
+    .select('key')
+    .where('key', 'like', `${prefix}%`)
+    .orderBy('key')
+    .execute();
+  return rows.map((r) => r.key);
+}
+
+it('writes what is asked for together in one transaction', async () => {
+  await Promise.all(['sale-a', 'sale-b', 'sale-c'].map((key) => store1(db, key)));
+
+  expect(inserts()).toBe(1);
+  expect(await stored('sale-')).toEqual(['sale-a', 'sale-b', 'sale-c']);
+});
+
+it('writes what arrives during a transaction in the next, at most its cap in each', async () => {
+  const first = store1(db, 'rush-0');
+  // Asked for after the first one's transaction has begun.
+  await new Promise((resolve) => setImmediate(resolve));
+  const rest = ['rush-1', 'rush-2', 'rush-3', 'rush-4'].map((key) => store1(db, key));
+  await Promise.all([first, ...rest]);
+
+  // rush-0 alone, then rush-1..3 (the cap), then rush-4.
+  expect(inserts()).toBe(3);
+  expect(await stored('rush-')).toEqual(['rush-0', 'rush-1', 'rush-2', 'rush-3', 'rush-4']);
+});
+
+it('fails only the caller whose item is refused, and writes the others', async () => {
+  await store1(db, 'dup-taken');
+  statements.length = 0;
+
+  const outcomes = await Promise.allSettled(
+    ['dup-a', 'dup-taken', 'dup-b'].map((key) => store1(db, key)),
+  );
+
+  expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  // The shared insert, refused as a whole, then each alone.
+  expect(inserts()).toBe(4);
+  expect(await stored('dup-')).toEqual(['dup-a', 'dup-b', 'dup-taken']);
+});
