@@ -123,6 +123,8 @@ interface NewEvent {
   /** The object as the gateway answers it, but for its mode (the app's, added here). */
   data: object;
   now: Date;
+  /** The resource's first event (it was made in this transaction): no number to look up. */
+  firstOfResource?: boolean;
 }
 
 /**
@@ -183,6 +185,7 @@ export async function emitManyInvoiceEvents(
         uniqueId: invoice.order_id,
         data: invoice,
         now,
+        firstOfResource: type === 'invoice.created',
       })),
     ),
   );
@@ -251,7 +254,8 @@ async function recordEvents(
   // The resource's status change (a compare-and-set) serialises the events of one deposit or
   // withdrawal.
   const resourceSeqs = new Map<string, number>();
-  for (const part of chunks([...new Set(rows.map((r) => r.resourceId))])) {
+  const looked = rows.filter((r) => !r.event.firstOfResource).map((r) => r.resourceId);
+  for (const part of chunks([...new Set(looked)])) {
     const last = await trx
       .selectFrom('webhook_events')
       .select((eb) => ['app_id', 'resource_id', eb.fn.max('resource_seq').as('seq')])
@@ -263,34 +267,24 @@ async function recordEvents(
       resourceSeqs.set(`${row.app_id}|${row.resource_id}`, Number(row.seq ?? 0));
     }
   }
-  // Each app's mode (its events' and their objects' livemode) and whether it takes webhooks.
-  const apps = new Map<string, { livemode: boolean; takesWebhooks: boolean }>();
-  for (const part of chunks(appIds)) {
-    const targets = await trx
-      .selectFrom('apps')
-      .leftJoin('app_webhooks', 'app_webhooks.app_id', 'apps.id')
-      .select(['apps.id', 'apps.callback_url', 'apps.livemode', 'app_webhooks.disabled_at'])
-      .where('apps.id', 'in', part)
-      .execute();
-    for (const target of targets) {
-      apps.set(target.id, {
-        livemode: target.livemode !== 0,
-        takesWebhooks: Boolean(target.callback_url && !target.disabled_at),
-      });
-    }
-  }
   await lockAllForTransaction(
     trx,
     appIds.map((appId) => `webhook_events:${appId}`),
   );
+  // Each app's mode (its events' and their objects' livemode), whether it takes webhooks, and
+  // its last number by one seek into webhook_events_seq (a GROUP BY would read every event the
+  // app ever had: a max per group is not looked up from the index's end). Read under the lock.
+  const apps = new Map<string, { livemode: boolean; takesWebhooks: boolean }>();
   const appSeqs = new Map<string, number>();
   for (const part of chunks(appIds)) {
-    // Each app's last number by one seek into webhook_events_seq: a GROUP BY would read every
-    // event the app ever had (a max per group is not looked up from the index's end).
-    const before = await trx
+    const targets = await trx
       .selectFrom('apps')
+      .leftJoin('app_webhooks', 'app_webhooks.app_id', 'apps.id')
       .select((eb) => [
         'apps.id',
+        'apps.callback_url',
+        'apps.livemode',
+        'app_webhooks.disabled_at',
         eb
           .selectFrom('webhook_events')
           .select((e) => e.fn.max('webhook_events.seq').as('seq'))
@@ -299,7 +293,13 @@ async function recordEvents(
       ])
       .where('apps.id', 'in', part)
       .execute();
-    for (const row of before) appSeqs.set(row.id, Number(row.seq ?? 0));
+    for (const target of targets) {
+      apps.set(target.id, {
+        livemode: target.livemode !== 0,
+        takesWebhooks: Boolean(target.callback_url && !target.disabled_at),
+      });
+      appSeqs.set(target.id, Number(target.seq ?? 0));
+    }
   }
   const values = rows.map(({ event, id, resourceId }) => {
     const key = `${event.appId}|${resourceId}`;
