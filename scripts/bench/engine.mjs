@@ -54,7 +54,7 @@ export async function benchEngine(engine, options) {
         ours,
         bare,
         route,
-        { engine: label, route: name, pool },
+        { engine: label, route: name, pool, store: engine },
         options,
       );
       printRow(row);

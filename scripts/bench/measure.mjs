@@ -91,8 +91,9 @@ const withBody = (nextBody) => (request) => ({ ...request, body: nextBody() });
  * so a failed request in any run makes the row invalid.
  * @param {import('./servers.mjs').Side} ours @param {import('./servers.mjs').Side} bare
  * @param {import('./routes.mjs').Route} route
- * @param {{ engine: string, route: string, pool: number }} names the row's engine label and route
- *   name, and the address pool ours keeps (ADDRESS_POOL_SIZE)
+ * @param {{ engine: string, route: string, pool: number, store: import('./options.mjs').Engine }} names
+ *   the row's engine label and route name, the address pool ours keeps (ADDRESS_POOL_SIZE), and
+ *   the engine (the targets of some routes differ by engine)
  * @param {{ duration: number, rounds: number }} options
  * @returns {Promise<Row>}
  */
@@ -131,7 +132,7 @@ export async function compareRoute(ours, bare, route, names, { duration, rounds 
     bare: median.bare,
     ratio: median.ratio,
     ratios: pairs.map((pair) => pair.ratio),
-    target: targetOf(route),
+    target: targetOf(route, names.store),
     untargeted: route.untargeted,
   };
 }
