@@ -21,9 +21,9 @@ interface Writer<T> {
  * (on SQLite, the commit and the other process's fresh read of the pages it wrote; on
  * PostgreSQL, a round trip each). At most `maxItems` go in one transaction.
  *
- * One transaction at a time per process, on PostgreSQL too: there, four at once made creations
- * slower (190 against 340 invoices a second in bench:api), in smaller batches that each waited
- * for the app's event lock.
+ * One transaction at a time per process, on PostgreSQL too: more at once make smaller batches
+ * that wait for each other's locks (docs/decisions.md, "Invoices created together share a
+ * transaction").
  *
  * Each item's promise settles with its own outcome: a transaction that fails as a whole is tried
  * again item by item, so one refused item fails only its own caller.

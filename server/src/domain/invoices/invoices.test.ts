@@ -11,7 +11,7 @@ import { createInvoice } from './invoices';
 // and each is still whole: its own address, its options, its `invoice.created` event and that
 // event's delivery, numbered in the app's order of events.
 
-const t = testAppPerBlock({ env: { GATEWAY_RATE_LIMIT_MAX: '100000' } });
+const t = testAppPerBlock();
 
 beforeAll(async () => {
   await setTableRate(t.db, { pair: 'EUR/USD', rate: '1.08', maxAgeHours: 24, now: t.clock() });
