@@ -27,7 +27,7 @@ async function main(): Promise<void> {
 
 /** One server process: alone, or one of PROCESSES (server/src/cluster.ts). */
 async function serve(loaded: Config): Promise<void> {
-  const runtime = await openRuntime(loaded);
+  const runtime = await openRuntime(loaded, { serving: true });
   const { config } = runtime;
   // A provider answering for another chain stops the start, named (domain/chain/rpc.ts).
   await verifyProviders(config);

@@ -98,13 +98,18 @@ interface OpenOptions {
    * operator command run without NODE_ENV against a production database must not add it.
    */
   existing?: boolean;
+  /** A server process: SQLite checkpoints on a thread of their own (db/checkpoints.ts). */
+  serving?: boolean;
 }
 
 /** Shared by main, admin and tests: data dir, secret, database migrated to latest, seeded. */
 export async function openRuntime(config: Config, opts: OpenOptions = {}): Promise<Runtime> {
   const dataDir = path.resolve(config.dataDir);
   if (opts.existing) refuseMissingDatabase(config, dataDir);
-  const db = openDb({ dataDir, databaseUrl: config.databaseUrl }, { keptReads: config.keptReads });
+  const db = openDb(
+    { dataDir, databaseUrl: config.databaseUrl },
+    { keptReads: config.keptReads, backgroundCheckpoints: opts.serving === true },
+  );
   try {
     if (opts.existing && !(await hasMigrated(db))) throw noDatabase(config, dataDir);
     // After the check: DATA_DIR's secret key is generated here when there is none.

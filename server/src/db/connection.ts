@@ -20,6 +20,7 @@ import {
   type SqliteDialectConfig,
 } from 'kysely';
 import pg from 'pg';
+import { checkpointInBackground } from './checkpoints';
 import {
   OWNER_CHANGED,
   OwnerChanges,
@@ -39,12 +40,17 @@ export type Engine = 'sqlite' | 'postgres';
 // everything else goes through Kysely's query builder and runs on both.
 export function openDb(
   where: { dataDir: string; databaseUrl?: string },
-  options: { log?: LogConfig; keptReads?: boolean } = {},
+  options: {
+    log?: LogConfig;
+    keptReads?: boolean;
+    /** SQLite: checkpoint on a thread of its own instead of at commit (db/checkpoints.ts). */
+    backgroundCheckpoints?: boolean;
+  } = {},
 ): Db {
   const changes = options.keptReads === false ? undefined : new OwnerChanges();
   const dialect = where.databaseUrl
     ? postgresDialect(where.databaseUrl, changes)
-    : sqliteDialect(where.dataDir, changes);
+    : sqliteDialect(where.dataDir, changes, options.backgroundCheckpoints === true);
   const db = new Kysely<Database>({ dialect, log: options.log });
   if (changes) changesByDb.set(db, changes);
   return db;
@@ -60,7 +66,11 @@ export function changesOf(db: object): OwnerChanges | undefined {
   return changesByDb.get(db);
 }
 
-function sqliteDialect(dataDir: string, changes: OwnerChanges | undefined): SqliteDialect {
+function sqliteDialect(
+  dataDir: string,
+  changes: OwnerChanges | undefined,
+  backgroundCheckpoints: boolean,
+): SqliteDialect {
   ownerOnlyDir(dataDir);
   const file = path.join(dataDir, DB_FILE);
   // SQLite creates -wal and -shm with the database file's mode: make that owner-only before it
@@ -73,6 +83,7 @@ function sqliteDialect(dataDir: string, changes: OwnerChanges | undefined): Sqli
   // No waiting inside SQLite: a busy file is retried by FileLockedSqliteDriver without blocking.
   sqlite.pragma('busy_timeout = 0');
   sqlite.pragma('synchronous = NORMAL');
+  const stopCheckpoints = backgroundCheckpoints ? checkpointInBackground(sqlite, file) : undefined;
   hearOwnerChanges(sqlite, (owner, table) => changes?.changed(owner, table));
   if (changes) {
     const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
@@ -88,7 +99,12 @@ function sqliteDialect(dataDir: string, changes: OwnerChanges | undefined): Sqli
     changes.attach(sqliteFeed(changes, reads, `${file}-shm`));
   }
   return new FileLockedSqliteDialect(
-    { database: reusingStatements(sqlite, () => void changes?.close()) },
+    {
+      database: reusingStatements(sqlite, () => {
+        void changes?.close();
+        void stopCheckpoints?.();
+      }),
+    },
     file,
   );
 }

@@ -130,9 +130,13 @@ it('derives on the spot when the pool is empty: a cache, never a limit', async (
 
 it('drops what no creation can take: indexes already handed out, another xpub', async () => {
   await fillAddressPool(t.db, xpub, POOLED_BRANCHES, 3);
+  // Old wallets' parents that sort before, between and after this wallet's two.
+  const [low, high] = POOLED_BRANCHES.map(({ path }) => poolParent(xpub, path)).sort();
+  const oldParents = ['0', `${low}-old`, `${high}-old`];
+  expect(oldParents[1]! < high!).toBe(true);
   await t.db
     .insertInto('address_pool')
-    .values({ parent: 'an-old-wallet', derivation_index: 1_000, address: '0xold' })
+    .values(oldParents.map((parent) => ({ parent, derivation_index: 1_000, address: '0xold' })))
     .execute();
   // A branch's counter past the pool's rows (other processes handed those indexes out).
   await t.db
@@ -147,9 +151,10 @@ it('drops what no creation can take: indexes already handed out, another xpub', 
   const old = await t.db
     .selectFrom('address_pool')
     .select('parent')
-    .where('parent', '=', 'an-old-wallet')
+    .where('parent', 'in', oldParents)
     .execute();
   expect(old).toEqual([]);
+  expect(await poolRows(t.db, 'invoices')).toHaveLength(3);
   // A process with no index taken ahead (this one may have some from the tests before) hands out
   // the counter's.
   const fresh = openDb({ dataDir: t.storeEnv.DATA_DIR, databaseUrl: t.storeEnv.DATABASE_URL });

@@ -280,13 +280,14 @@ async function watchedAddresses(db: Db, chainId: number): Promise<WatchedAddress
             .where('network_type', '=', 'EVM')
             .execute()
         ).map((r) => r.chain_id);
+  const watched = chains.length > 0 ? chains : [chainId];
   const accountRows = () =>
     db
       .selectFrom('app_accounts as a')
       .leftJoin('payment_methods as am', 'am.id', 'a.payment_method_id')
       .select(['a.app_id', 'a.unique_id', 'a.address', 'a.payment_method_id as method_id'])
       .select('am.name as asset')
-      .where('a.chain_id', 'in', chains.length > 0 ? chains : [chainId])
+      .where('a.chain_id', 'in', watched)
       .where('a.payment_method_id', 'is not', null);
   const optionRows = () =>
     db
@@ -294,7 +295,7 @@ async function watchedAddresses(db: Db, chainId: number): Promise<WatchedAddress
       .innerJoin('invoices as i', 'i.id', 'o.invoice_id')
       .innerJoin('payment_methods as pm', 'pm.id', 'o.payment_method_id')
       .select(['o.invoice_id', 'o.payment_method_id', 'o.address', 'i.app_id', 'pm.name as asset'])
-      .where('o.chain_id', 'in', chains.length > 0 ? chains : [chainId]);
+      .where('o.chain_id', 'in', watched);
   const accounts = new Map<string, DepositAccount>();
   const options = new Map<string, WatchedOption[]>();
   /** Addresses with an account or an option, of those loaded. */
@@ -311,25 +312,32 @@ async function watchedAddresses(db: Db, chainId: number): Promise<WatchedAddress
     }
   };
 
-  const few = {
-    accounts: await accountRows()
-      .limit(FEW_ADDRESSES + 1)
+  // Whether either table has more than FEW_ADDRESSES rows, read in an index, without loading
+  // one: a busy shop's pass would otherwise build FEW_ADDRESSES + 1 joined rows only to drop them.
+  const pastFew = await Promise.all([
+    db
+      .selectFrom('app_accounts')
+      .select('address')
+      .where('chain_id', 'in', watched)
+      .where('payment_method_id', 'is not', null)
+      .offset(FEW_ADDRESSES)
+      .limit(1)
       .execute(),
-    options: await optionRows()
-      .limit(FEW_ADDRESSES + 1)
+    db
+      .selectFrom('invoice_payment_options')
+      .select('address')
+      .where('chain_id', 'in', watched)
+      .offset(FEW_ADDRESSES)
+      .limit(1)
       .execute(),
-  };
-  keep(few);
-  if (
-    few.accounts.length <= FEW_ADDRESSES &&
-    few.options.length <= FEW_ADDRESSES &&
-    known.size <= FEW_ADDRESSES
-  ) {
-    return { recipients: [...known], accounts, options };
+  ]);
+  if (pastFew.every((rows) => rows.length === 0)) {
+    keep({ accounts: await accountRows().execute(), options: await optionRows().execute() });
+    if (known.size <= FEW_ADDRESSES) return { recipients: [...known], accounts, options };
+    accounts.clear();
+    options.clear();
+    known.clear();
   }
-  accounts.clear();
-  options.clear();
-  known.clear();
   // Each recipient is looked up once a pass, whichever of the chain's methods it was found in.
   const looked = new Set<string>();
   const recipients = async (found: readonly string[]): Promise<ReadonlySet<string>> => {
