@@ -22,6 +22,8 @@ import {
 import pg from 'pg';
 import { checkpointInBackground } from './checkpoints';
 import {
+  OWN_CHANNEL_PREFIX,
+  OWN_CHANNEL_SETTING,
   OWNER_CHANGED,
   OwnerChanges,
   postgresFeed,
@@ -310,13 +312,23 @@ function postgresDialect(url: string, changes: OwnerChanges | undefined): Postgr
   // An idle connection that fails (e.g. PostgreSQL restarted) leaves the pool by itself; unheard,
   // the pool's 'error' event would end the process.
   pool.on('error', () => {});
-  // Each connection listens too: PostgreSQL hands a session its own transaction's
-  // notifications before the COMMIT returns, so this process hears of its own writes before
-  // it answers the request that made them (a sign-out is refused at once on this process).
+  // Each connection listens too, on a channel of its own that the owner triggers also notify
+  // (migration 0650): PostgreSQL hands a session its own transaction's notifications before the
+  // COMMIT returns, so this process hears of its own writes before it answers the request that
+  // made them (a sign-out is refused at once on this process). Everyone's writes reach the
+  // feed's one connection; a pool connection that listened to them too was woken by every
+  // commit of every process. One statement, queued before any the pool's user sends.
   if (feed) {
     pool.on('connect', (client) => {
       client.on('notification', (message) => feed.heard(message));
-      client.query(`LISTEN ${OWNER_CHANGED}`).catch(() => {});
+      client
+        .query(
+          `DO $$ BEGIN
+            PERFORM set_config('${OWN_CHANNEL_SETTING}', '${OWN_CHANNEL_PREFIX}' || pg_backend_pid(), false);
+            EXECUTE format('LISTEN %I', current_setting('${OWN_CHANNEL_SETTING}'));
+          END $$`,
+        )
+        .catch(() => {});
     });
   }
   return new PostgresDialect({

@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from '../../test/testApp';
 import { until } from '../../test/until';
 import { changesOf, engineOf, openDb, type Db } from './connection';
 import { LISTENER_NAME, OwnerChanges, tablesDependedOn } from './ownerChanges';
+import { OWNER_CHANNELS } from './migrations/0240_owner_changes';
 import { DERIVED_TABLES } from './migrations/0260_derived_owner_triggers';
 import { keptQueryTables, prepared } from './prepared';
 import { getInvoice, invoiceTables } from '../domain/invoices/invoices';
@@ -403,6 +404,24 @@ test('PostgreSQL: a process whose listening connection drops keeps nothing until
   await first.db.updateTable('users').set({ username: 'demo' }).where('id', '=', demo).execute();
 });
 
+test('PostgreSQL: a process hears of its own write before the write returns, on its own channels', async () => {
+  if (sqlite()) return; // SQLite hears its own connection's writes inside the statement.
+  const demo = await demoId(first.db);
+  await until(() => keptOn(first.db, demo), 'the listener');
+  // No wait between the write and the read: the writing connection heard it before its COMMIT
+  // returned, on its own channel.
+  await first.db.updateTable('users').set({ username: 'demo6' }).where('id', '=', demo).execute();
+  expect(await nameNow(first.db, demo)).toBe('demo6');
+  await first.db.updateTable('users').set({ username: 'demo' }).where('id', '=', demo).execute();
+  expect(await nameNow(first.db, demo)).toBe('demo');
+  // A pool connection listens to its own channel alone: another process's commits do not wake it.
+  const { rows } = await sql<{ channels: string[]; pid: number }>`
+    select array(select pg_listening_channels()) as channels, pg_backend_pid() as pid`.execute(
+    first.db,
+  );
+  expect(rows).toEqual([{ channels: [`owner_changed_${rows[0]?.pid}`], pid: rows[0]?.pid }]);
+});
+
 test('with KEPT_READS off every read asks the database', async () => {
   const uncached = await createTestApp({ env: { KEPT_READS: 'off' } });
   try {
@@ -485,7 +504,8 @@ test('every owner trigger names its table with the owner (SQLite: and counts its
       ? !body.includes(`owner_changed(o, '${t}')`) ||
         !body.includes(`VALUES ('${t}', 1)`) ||
         body.includes('owner_changed(o)')
-      : !body.includes("pg_notify('owner_changed', o || ' ' || TG_TABLE_NAME)"),
+      : !body.includes("pg_notify(channel, o || ' ' || TG_TABLE_NAME)") ||
+        !body.includes(OWNER_CHANNELS),
   );
   expect(unnamed.map(({ t }) => t)).toEqual([]);
 });

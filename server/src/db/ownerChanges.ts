@@ -23,15 +23,21 @@ import pg from 'pg';
  *   those, whoever's, is void: a request sees what other processes committed before it came
  *   (app.ts says why once a turn suffices, and names its two exceptions).
  * - PostgreSQL: the triggers `pg_notify('owner_changed', 'owner table')`, delivered on commit to
- *   every listening connection: each process has one that only listens, and its pool's
- *   connections listen too, which makes a process hear of its own writes before their COMMIT
- *   returns. Until the listening connection is on, and whenever it drops, nothing is kept or
+ *   every listening connection: each process has one that only listens. They also notify the
+ *   writing connection's own channel, which each connection of a process's pool listens to
+ *   (migration 0650): a process hears of its own writes before their COMMIT returns. Until the listening connection is on, and whenever it drops, nothing is kept or
  *   used. The cost: between a commit and its notification reaching another process (well under
  *   a millisecond on one host), that process may still answer from what it kept, e.g. accept a
  *   session revoked there a moment before.
  */
 
 export const OWNER_CHANGED = 'owner_changed';
+/**
+ * PostgreSQL: the session setting that names a connection's own channel, which the owner
+ * triggers notify besides OWNER_CHANGED (migration 0650), and how its name begins.
+ */
+export const OWN_CHANNEL_SETTING = 'portal.own_channel';
+export const OWN_CHANNEL_PREFIX = `${OWNER_CHANGED}_`;
 /** The owner a trigger names when a change may concern anyone: voids everything kept. */
 export const EVERY_OWNER = '*';
 
@@ -393,7 +399,9 @@ export function postgresFeed(changes: OwnerChanges, connectionString: string): P
   let retry: NodeJS.Timeout | undefined;
 
   function heard(message: pg.Notification) {
-    if (message.channel !== OWNER_CHANGED) return;
+    if (message.channel !== OWNER_CHANGED && !message.channel.startsWith(OWN_CHANNEL_PREFIX)) {
+      return;
+    }
     // `owner table` (migration 0630), or the owner alone from a trigger older than it.
     const payload = message.payload ?? EVERY_OWNER;
     const space = payload.indexOf(' ');

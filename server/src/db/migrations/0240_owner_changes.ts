@@ -35,7 +35,16 @@ function named(owners: OwnerOf[], r: string): string {
 }
 
 /**
- * PostgreSQL's trigger function: `pg_notify('owner_changed', owner)` once per owner of the rows
+ * The channels a PostgreSQL owner trigger notifies: `owner_changed`, which one connection of each
+ * server process listens to, and the writing connection's own (`portal.own_channel`, set by a
+ * server process's pool connections: db/connection.ts) when it has one. A process so hears of its
+ * own writes before their COMMIT returns, without every connection of its pool listening to
+ * everyone's (migration 0650).
+ */
+export const OWNER_CHANNELS = `(VALUES ('owner_changed'), (current_setting('portal.own_channel', true))) channels (channel)`;
+
+/**
+ * PostgreSQL's trigger function: a notification on OWNER_CHANNELS once per owner of the rows
  * a statement wrote. The transition table is first reduced to the distinct values of the columns
  * the owners read, so an owner found by a lookup (an app's user) is looked up once per app, not
  * once per row: 2,000 API log rows of one app took 4 ms less to insert (migration 0270).
@@ -48,14 +57,15 @@ export function postgresOwnerFunction(table: string, owners: OwnerOf[]): string 
       columns.length > 0
         ? `(SELECT DISTINCT ${columns.join(', ')} FROM ${rows}) ${rows}`
         : `(SELECT FROM ${rows} LIMIT 1) ${rows}`;
-    return `PERFORM pg_notify('owner_changed', o || ' ' || TG_TABLE_NAME)
-      FROM (SELECT DISTINCT o FROM ${distinct}, LATERAL (${named(owners, rows)}) owner) changed
-      WHERE o IS NOT NULL;`;
+    return `PERFORM pg_notify(channel, o || ' ' || TG_TABLE_NAME)
+      FROM (SELECT DISTINCT o FROM ${distinct}, LATERAL (${named(owners, rows)}) owner) changed,
+        ${OWNER_CHANNELS}
+      WHERE o IS NOT NULL AND channel IS NOT NULL;`;
   };
   return `CREATE OR REPLACE FUNCTION ${table}_owner_changed() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF TG_OP = 'TRUNCATE' THEN
-          PERFORM pg_notify('owner_changed', '*');
+          PERFORM pg_notify(channel, '*') FROM ${OWNER_CHANNELS} WHERE channel IS NOT NULL;
         END IF;
         IF TG_OP IN ('INSERT', 'UPDATE') THEN
           ${notify('new_rows')}

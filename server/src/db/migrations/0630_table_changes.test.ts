@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { withoutOwnChannels } from '../../../test/ownerTriggers';
 import { testAppPerBlock } from '../../../test/withTestApp';
 import { engineOf } from '../connection';
 import { up } from './0630_table_changes';
@@ -40,7 +41,9 @@ it('rewrites the triggers made before it to name their table', async () => {
     }
   } else {
     for (const { body } of before) {
-      await sql.raw(body.replaceAll(" o || ' ' || TG_TABLE_NAME)", ' o)')).execute(t.db);
+      await sql
+        .raw(withoutOwnChannels(body).replaceAll(" o || ' ' || TG_TABLE_NAME)", ' o)'))
+        .execute(t.db);
     }
   }
   expect(
@@ -51,7 +54,15 @@ it('rewrites the triggers made before it to name their table', async () => {
 
   await up(t.db as unknown as Kysely<unknown>);
 
-  expect(await usersTriggers()).toEqual(before);
+  // PostgreSQL: as they were until migration 0650 made them notify the writing connection too.
+  expect(await usersTriggers()).toEqual(
+    engineOf(t.db) === 'sqlite'
+      ? before
+      : before.map(({ name, body }) => ({
+          name,
+          body: withoutOwnChannels(body).replace(/\s+/g, ' '),
+        })),
+  );
   if (engineOf(t.db) === 'sqlite') {
     await t.db
       .updateTable('users')

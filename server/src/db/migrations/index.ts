@@ -52,6 +52,7 @@ import * as m0610 from './0610_job_groups';
 import * as m0620 from './0620_derivation_counters';
 import * as m0630 from './0630_table_changes';
 import * as m0640 from './0640_local_heads';
+import * as m0650 from './0650_own_channels';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -109,4 +110,5 @@ export const migrations: Record<string, Migration> = {
   '0620_derivation_counters': m0620,
   '0630_table_changes': m0630,
   '0640_local_heads': m0640,
+  '0650_own_channels': m0650,
 };

@@ -1,0 +1,36 @@
+import { sql, type Kysely } from 'kysely';
+import { withoutOwnChannels } from '../../../test/ownerTriggers';
+import { testAppPerBlock } from '../../../test/withTestApp';
+import { engineOf } from '../connection';
+import { up } from './0650_own_channels';
+
+// Migration 0650 on PostgreSQL: owner trigger functions that notified `owner_changed` alone are
+// rewritten to notify the writing connection's own channel too.
+
+const t = testAppPerBlock();
+
+/** Every owner trigger function's definition, by name. */
+async function ownerFunctions(): Promise<Map<string, string>> {
+  const { rows } = await sql<{ name: string; body: string }>`
+    select p.proname as name, pg_get_functiondef(p.oid) as body from pg_proc p
+    join pg_namespace n on n.oid = p.pronamespace
+    where n.nspname = current_schema() and p.proname like '%\\_owner\\_changed'`.execute(t.db);
+  return new Map(rows.map(({ name, body }) => [name, body]));
+}
+
+it('rewrites the functions made before it to notify the writing connection too', async () => {
+  if (engineOf(t.db) === 'sqlite') return; // SQLite hears its own writes in the statement.
+  const made = await ownerFunctions();
+  expect(made.size).toBeGreaterThan(15);
+  // As the functions were before the migration.
+  for (const body of made.values()) {
+    const old = withoutOwnChannels(body);
+    expect(old).not.toContain('portal.own_channel');
+    await sql.raw(old).execute(t.db);
+  }
+  expect([...(await ownerFunctions()).values()].some((b) => b.includes('own_channel'))).toBe(false);
+
+  await up(t.db as unknown as Kysely<unknown>);
+
+  expect(await ownerFunctions()).toEqual(made);
+});

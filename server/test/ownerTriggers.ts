@@ -1,0 +1,29 @@
+import { OWNER_CHANNELS } from '../src/db/migrations/0240_owner_changes';
+
+/** `text` as a pattern, any run of whitespace matching any other (definitions keep their breaks). */
+const loosely = (text: string) =>
+  text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
+
+/**
+ * A PostgreSQL owner trigger function as migration 0650 found it: notifying `owner_changed`
+ * alone, not the writing connection's own channel too.
+ */
+export function withoutOwnChannels(definition: string): string {
+  const channels = loosely(OWNER_CHANNELS);
+  return definition
+    .replace(
+      new RegExp(
+        `${loosely("pg_notify(channel, '*') FROM")}\\s+${channels}\\s+${loosely('WHERE channel IS NOT NULL;')}`,
+        'g',
+      ),
+      "pg_notify('owner_changed', '*');",
+    )
+    .replaceAll('pg_notify(channel, o', "pg_notify('owner_changed', o")
+    .replace(
+      new RegExp(
+        `\\) changed,\\s+${channels}\\s+${loosely('WHERE o IS NOT NULL AND channel IS NOT NULL;')}`,
+        'g',
+      ),
+      ') changed\n      WHERE o IS NOT NULL;',
+    );
+}
