@@ -44,9 +44,9 @@ export function checkpointInBackground(sqlite: Pragmas, file: string): () => Pro
     if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT}`);
   };
   let stopping = false;
+  // A failing thread then exits, which gives the checkpoints back below.
   worker.on('error', (error) => {
     process.emitWarning(`SQLite's checkpoint thread failed, commits checkpoint again: ${error}`);
-    checkpointAtCommit();
   });
   const ended = new Promise<void>((resolve) =>
     worker.once('exit', () => {
