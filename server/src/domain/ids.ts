@@ -52,16 +52,19 @@ export function newId(prefix: string): string {
 }
 
 /**
- * The same form, its first 48 bits the time `at` in ms and 80 random bits after, so ids made
- * later sort after (as ULIDs do): for a table written thousands of rows a second (api_logs),
- * whose primary key index then grows at its end instead of at random pages (38 against 10 µs a
- * row on SQLite with 400,000 rows in place). Ids tell their time; use where they may.
+ * The same form, its first 48 bits the time `at` (a Date or ms) and 80 random bits after, so
+ * ids made later sort after (as ULIDs do). For the rows written many a second (API logs,
+ * invoices, accounts, webhook events, deliveries and attempts, jobs): their primary key index,
+ * and every index that holds the id (an event's resource, an option's invoice), grows at its end
+ * instead of at random pages, so a commit writes fewer pages and a large table reads fewer (on
+ * SQLite with 400,000 rows in place: 38 against 10 µs a row). Ids tell their time to the ms; 80
+ * random bits still make one unguessable (a checkout's address).
  */
-export function newTimeOrderedId(prefix: string, at: Date): string {
+export function newTimeOrderedId(prefix: string, at: Date | number): string {
   checkPrefix(prefix);
   const bytes = timeOrdered;
   bytes.set(random16());
-  let ms = at.getTime();
+  let ms = typeof at === 'number' ? at : at.getTime();
   for (let i = 5; i >= 0; i -= 1) {
     bytes[i] = ms % 256;
     ms = Math.floor(ms / 256);

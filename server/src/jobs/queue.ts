@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { engineOf, type Db } from '../db/connection';
 import { lockForTransaction } from '../db/locks';
 import type { Database, JobsTable } from '../db/schema';
-import { newId } from '../domain/ids';
+import { newTimeOrderedId } from '../domain/ids';
 import { jobDue } from './wakeups';
 
 // The job queue, modelled on graphile-worker and pg-boss: jobs are rows; a worker claims a due row
@@ -48,7 +48,7 @@ function toJob(row: JobsTable): Job {
 }
 
 const newJobRow = (job: NewJob, now: number) => ({
-  id: newId('job'),
+  id: newTimeOrderedId('job', now),
   kind: job.kind,
   key: job.key ?? null,
   payload: JSON.stringify(job.payload ?? {}),
@@ -143,7 +143,7 @@ export async function ensureRecurring(db: Db, kind: string, everyMs: number, now
   await db
     .insertInto('jobs')
     .values({
-      id: newId('job'),
+      id: newTimeOrderedId('job', now),
       kind,
       key: kind,
       payload: '{}',

@@ -5,6 +5,7 @@ import { chainAdapterFor } from '../chain';
 import { resolveWalletXpub } from '../chain/walletKey';
 import { RateBook } from '../rates/rates';
 import { setTableRate } from '../rates/table';
+import { deliverJobKey } from '../webhooks/events';
 import { createInvoice } from './invoices';
 
 // A flash sale's invoices: those one process creates together are stored in one transaction,
@@ -98,4 +99,57 @@ it('stores invoices created together in one transaction, each with its event', a
   } finally {
     await db.destroy();
   }
+});
+
+it('numbers an invoice, its event, its delivery and its job in the order they were made', async () => {
+  const { appId } = await insertMerchantApp(t, 'ordered', ['invoices:write']);
+  await t.db
+    .updateTable('apps')
+    .set({ callback_url: 'https://shop.example.com/hooks' })
+    .where('id', '=', appId)
+    .execute();
+  const rates = new RateBook({ db: t.db, config: t.config });
+  const start = t.clock().getTime();
+  // Made one after another, each a millisecond later than the last: their ids sort the same way,
+  // so the tables' indexes grow at their ends.
+  const made: string[] = [];
+  for (let i = 0; i < 6; i += 1) {
+    const invoice = await createInvoice(t.db, rates, resolveWalletXpub(t.config), {
+      appId,
+      amount: '10',
+      currency: 'EUR',
+      orderId: `LATER-${i}`,
+      checkoutOrigin: 'https://pay.example.com',
+      now: new Date(start + i),
+      tokenOnChain: (_chainId, listed) => chainAdapterFor(t.config, t.db).tokenContract(listed),
+    });
+    made.push(invoice.id);
+  }
+  expect([...made].sort()).toEqual(made);
+  const rows = await t.db
+    .selectFrom('webhook_events as e')
+    .innerJoin('webhook_deliveries as d', 'd.event_id', 'e.id')
+    .select(['e.resource_id', 'e.id as event', 'd.id as delivery'])
+    .where('e.app_id', '=', appId)
+    .orderBy('e.seq')
+    .execute();
+  expect(rows.map((row) => row.resource_id)).toEqual(made);
+  // Each delivery's job, keyed by the delivery and its first wake.
+  const jobs = await t.db
+    .selectFrom('jobs')
+    .select(['id', 'key'])
+    .where(
+      'key',
+      'in',
+      rows.map((row) => deliverJobKey(row.delivery, 1)),
+    )
+    .execute();
+  const jobOf = new Map(jobs.map((job) => [job.key, job.id]));
+  const ordered = {
+    event: rows.map((row) => row.event),
+    delivery: rows.map((row) => row.delivery),
+    job: rows.map((row) => jobOf.get(deliverJobKey(row.delivery, 1))),
+  };
+  expect(ordered.job).not.toContain(undefined);
+  for (const ids of Object.values(ordered)) expect([...ids].sort()).toEqual(ids);
 });

@@ -13,7 +13,7 @@ import { servedTokenContract } from '../chain/specChains';
 import { afterCursor, pageOf } from '../cursor';
 import { compare, divide, parseDecimal, toUnits } from '../decimal';
 import { InvalidError, NotFoundError, type FieldErrors } from '../errors';
-import { newId } from '../ids';
+import { newTimeOrderedId } from '../ids';
 import { codedMessages } from '../messageCodes';
 import { gatewayMethods, type GatewayMethod } from '../payments/accounts';
 import { WITHDRAWAL_MSG } from '../payments/withdrawals';
@@ -234,7 +234,7 @@ export async function createInvoice(
   const amount = parseDecimal(input.amount);
   const [app] = await invoiceSettingsOf(db, { appId: input.appId });
   if (!app) throw new Error(`No app ${input.appId}`);
-  const id = newId('inv');
+  const id = newTimeOrderedId('inv', input.now);
   const at = input.now.toISOString();
   const expiresAt = new Date(
     input.now.getTime() + (input.expiresIn ?? DEFAULT_EXPIRES_IN) * 1000,

@@ -8,7 +8,7 @@ import { refuseOverPlan } from '../apps/plan';
 import { tronAddressFromEvm } from '../chain/addresses';
 import { fieldInvalid, NotFoundError } from '../errors';
 import { afterCursor, pageOf } from '../cursor';
-import { newId } from '../ids';
+import { newTimeOrderedId } from '../ids';
 
 // The gateway's payment methods and deposit accounts of an app. An account is one address per
 // customer (`unique_id`) and chain, derived from the gateway's extended public key on branch 2
@@ -131,7 +131,7 @@ export async function openAccount(
     created_at: input.now.toISOString(),
   };
   const inserted = await insertAccount(db, {
-    id: newId('acc'),
+    id: newTimeOrderedId('acc', input.now),
     app_id: input.appId,
     payment_method_id: method.id,
     unique_id: input.uniqueId,

@@ -3,7 +3,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../../db/connection';
 import { lockForTransaction } from '../../db/locks';
 import type { Database, WebhookDeliveryStatus } from '../../db/schema';
-import { newId } from '../ids';
+import { newTimeOrderedId } from '../ids';
 import { addJob, runJobsNow } from '../../jobs/queue';
 import type { Clock } from '../time';
 import { DELIVER_KIND, deliverJobKey, type DeliverPayload } from './events';
@@ -309,7 +309,7 @@ async function recordOutcome(
     await trx
       .insertInto('webhook_attempts')
       .values({
-        id: newId('wha'),
+        id: newTimeOrderedId('wha', now),
         delivery_id: d.id,
         attempt: attempts,
         url: a.url,

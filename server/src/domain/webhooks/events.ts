@@ -6,7 +6,7 @@ import type { DepositStatus, SendStatus } from '../../db/schema';
 import { depositView, withdrawalView } from '../payments/views';
 import type { GatewayDeposit } from '../payments/depositReads';
 import type { Withdrawal } from '../payments/withdrawalReads';
-import { newId } from '../ids';
+import { newTimeOrderedId } from '../ids';
 import { addJobs } from '../../jobs/queue';
 import type { components } from '../../generated/gateway.gen';
 import { withMode, type Unmoded } from '../livemode';
@@ -246,7 +246,7 @@ async function recordEvents(
 ): Promise<RecordedEvent[]> {
   if (events.length === 0) return [];
   const rows = events.map((event) => {
-    const id = newId('evt');
+    const id = newTimeOrderedId('evt', event.now);
     return { event, id, resourceId: event.resourceId ?? id };
   });
   const appIds = [...new Set(rows.map((r) => r.event.appId))].sort();
@@ -385,7 +385,7 @@ async function queueDeliveries(trx: Db, list: readonly NewDelivery[]): Promise<s
   const rows = list.map((d) => {
     const at = d.now.toISOString();
     return {
-      id: newId('whd'),
+      id: newTimeOrderedId('whd', d.now),
       event_id: d.eventId,
       app_id: d.appId,
       resource_id: d.resourceId,
