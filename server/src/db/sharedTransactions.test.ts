@@ -28,8 +28,12 @@ beforeEach(() => {
   statements.length = 0;
 });
 
+/** Called as each transaction of store1 starts writing. */
+let writing: () => void = () => {};
+
 /** Stores each key as a rate_limits row, all of a transaction's in one insert. */
 const store1 = sharedTransactions<string>(async (trx, keys) => {
+  writing();
   await trx
     .insertInto('rate_limits')
     .values(keys.map((key) => ({ key, count: 1, reset_at: 0 })))
@@ -56,15 +60,37 @@ it('writes what is asked for together in one transaction', async () => {
 });
 
 it('writes what arrives during a transaction in the next, at most its cap in each', async () => {
+  const begun = new Promise<void>((resolve) => {
+    writing = resolve;
+  });
   const first = store1(db, 'rush-0');
-  // Asked for after the first one's transaction has begun.
-  await new Promise((resolve) => setImmediate(resolve));
+  // Asked for once the first one's transaction is writing.
+  await begun;
+  writing = () => {};
   const rest = ['rush-1', 'rush-2', 'rush-3', 'rush-4'].map((key) => store1(db, key));
   await Promise.all([first, ...rest]);
 
   // rush-0 alone, then rush-1..3 (the cap), then rush-4.
   expect(inserts()).toBe(3);
   expect(await stored('rush-')).toEqual(['rush-0', 'rush-1', 'rush-2', 'rush-3', 'rush-4']);
+});
+
+it('takes in what arrives while its transaction waits to begin', async () => {
+  // Another transaction of this process holds a connection (on SQLite its only one), so the
+  // first item's transaction waits for its own; on PostgreSQL it waits for its BEGIN's answer.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const holding = db.transaction().execute(() => released);
+  const first = store1(db, 'wait-0');
+  await new Promise((resolve) => setImmediate(resolve));
+  const rest = ['wait-1', 'wait-2'].map((key) => store1(db, key));
+  release();
+  await Promise.all([holding, first, ...rest]);
+
+  expect(inserts()).toBe(1);
+  expect(await stored('wait-')).toEqual(['wait-0', 'wait-1', 'wait-2']);
 });
 
 it('fails only the caller whose item is refused, and writes the others', async () => {

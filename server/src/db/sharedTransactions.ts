@@ -16,8 +16,10 @@ interface Writer<T> {
 /**
  * A group commit: `write` stores items in one transaction, and the items that one process asks
  * for while its previous transaction of them is under way are written together in the next. A
- * lone item waits one turn of the event loop; under load every transaction carries what came
- * during the last one, so the begin, the commit and each statement are paid once for many items
+ * transaction takes its items once it has begun, so those that came while it waited to begin
+ * (for the connection, or another process's write lock) go in it too. A lone item waits one turn
+ * of the event loop; under load every transaction carries what came during the last one and its
+ * wait, so the begin, the commit and each statement are paid once for many items
  * (on SQLite, the commit and the other process's fresh read of the pages it wrote; on
  * PostgreSQL, a round trip each). At most `maxItems` go in one transaction.
  *
@@ -36,14 +38,22 @@ export function sharedTransactions<T>(
   const writeAll = (db: Db, items: readonly T[]) =>
     db.transaction().execute((trx) => write(trx, items));
 
-  async function writeBatch(db: Db, batch: Queued<T>[]): Promise<void> {
+  async function writeBatch(db: Db, writer: Writer<T>): Promise<void> {
+    let batch: Queued<T>[] = [];
     try {
-      await writeAll(
-        db,
-        batch.map((queued) => queued.item),
-      );
+      await db.transaction().execute((trx) => {
+        // Taken once the transaction has begun: what arrived while it waited for the connection
+        // and, on SQLite, for the other processes' write lock goes in too.
+        batch = writer.queue.splice(0, maxItems);
+        return write(
+          trx,
+          batch.map((queued) => queued.item),
+        );
+      });
       for (const queued of batch) queued.done();
     } catch (error) {
+      // A transaction that could not begin: the items that were next are tried one by one.
+      if (batch.length === 0) batch = writer.queue.splice(0, maxItems);
       if (batch.length === 1) {
         batch[0]?.failed(error);
         return;
@@ -55,9 +65,7 @@ export function sharedTransactions<T>(
   }
 
   async function drain(db: Db, writer: Writer<T>): Promise<void> {
-    while (writer.queue.length > 0) {
-      await writeBatch(db, writer.queue.splice(0, maxItems));
-    }
+    while (writer.queue.length > 0) await writeBatch(db, writer);
     writer.writing = false;
   }
 
