@@ -18,6 +18,17 @@ beforeAll(async () => {
   await setTableRate(t.db, { pair: 'EUR/USD', rate: '1.08', maxAgeHours: 24, now: t.clock() });
 });
 
+/** A merchant's app that may create invoices and takes webhooks; answers its id. */
+async function appTakingWebhooks(name: string): Promise<string> {
+  const { appId } = await insertMerchantApp(t, name, ['invoices:write']);
+  await t.db
+    .updateTable('apps')
+    .set({ callback_url: 'https://shop.example.com/hooks' })
+    .where('id', '=', appId)
+    .execute();
+  return appId;
+}
+
 /** Creates `appId`'s invoices through a database of its own that notes each statement. */
 function tracedCreation(appId: string) {
   const statements: string[] = [];
@@ -40,12 +51,7 @@ function tracedCreation(appId: string) {
 }
 
 it('stores invoices created together in one transaction, each with its event', async () => {
-  const { appId } = await insertMerchantApp(t, 'sale', ['invoices:write']);
-  await t.db
-    .updateTable('apps')
-    .set({ callback_url: 'https://shop.example.com/hooks' })
-    .where('id', '=', appId)
-    .execute();
+  const appId = await appTakingWebhooks('sale');
   const { db, statements, create } = tracedCreation(appId);
   try {
     const orders = Array.from({ length: 8 }, (_, i) => `ORD-${i}`);
@@ -102,12 +108,7 @@ it('stores invoices created together in one transaction, each with its event', a
 });
 
 it('numbers an invoice, its event, its delivery and its job in the order they were made', async () => {
-  const { appId } = await insertMerchantApp(t, 'ordered', ['invoices:write']);
-  await t.db
-    .updateTable('apps')
-    .set({ callback_url: 'https://shop.example.com/hooks' })
-    .where('id', '=', appId)
-    .execute();
+  const appId = await appTakingWebhooks('ordered');
   const rates = new RateBook({ db: t.db, config: t.config });
   const start = t.clock().getTime();
   // Made one after another, each a millisecond later than the last: their ids sort the same way,
