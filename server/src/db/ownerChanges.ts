@@ -25,10 +25,11 @@ import pg from 'pg';
  * - PostgreSQL: the triggers `pg_notify('owner_changed', 'owner table')`, delivered on commit to
  *   every listening connection: each process has one that only listens. They also notify the
  *   writing connection's own channel, which each connection of a process's pool listens to
- *   (migration 0650): a process hears of its own writes before their COMMIT returns. Until the listening connection is on, and whenever it drops, nothing is kept or
- *   used. The cost: between a commit and its notification reaching another process (well under
- *   a millisecond on one host), that process may still answer from what it kept, e.g. accept a
- *   session revoked there a moment before.
+ *   (migration 0650): a process hears of its own writes before their COMMIT returns. Until the
+ *   listening connection is on, and whenever it drops, nothing is kept or used. The cost:
+ *   between a commit and its notification reaching another process (well under a millisecond on
+ *   one host), that process may still answer from what it kept, e.g. accept a session revoked
+ *   there a moment before.
  */
 
 export const OWNER_CHANGED = 'owner_changed';
