@@ -15,10 +15,13 @@
 //
 //   npm run bench:api -- [--duration <seconds>] [--rounds <n>] [--engine sqlite|postgres|both]
 //     [--route <part of a route's name>] [--cpu-prof <dir>] [--processes <n>] [--large-rows <n>]
+//     [--connections <n>]
 // --route measures only the routes whose name contains it; --cpu-prof writes a V8 CPU profile of
 // each of our server processes into <dir> when it stops (node --cpu-prof), to profile, not guess;
 // --processes runs n processes a side instead of one per core (e.g. 1, to measure one process);
-// --large-rows sets the wallet entries and deposits of the large-data step (0 skips it).
+// --large-rows sets the wallet entries and deposits of the large-data step (0 skips it);
+// --connections sets the connections of the measured runs (default 10): with 10, a creation
+// measures how long one takes (10 in flight), with more, how many the server can make.
 //
 // The parts live in scripts/bench/: options (the flags), processes (child processes and the
 // clean-up on exit), servers (the engine's store and our server), setup (the demo account, its

@@ -94,10 +94,10 @@ const withBody = (nextBody) => (request) => ({ ...request, body: nextBody() });
  * @param {{ engine: string, route: string, pool: number, store: import('./options.mjs').Engine }} names
  *   the row's engine label and route name, the address pool ours keeps (ADDRESS_POOL_SIZE), and
  *   the engine (the targets of some routes differ by engine)
- * @param {{ duration: number, rounds: number }} options
+ * @param {{ duration: number, rounds: number, connections: number }} options
  * @returns {Promise<Row>}
  */
-export async function compareRoute(ours, bare, route, names, { duration, rounds }) {
+export async function compareRoute(ours, bare, route, names, { duration, rounds, connections }) {
   /** @type {{ ours: Figures, bare: Figures, ratio: number }[]} */
   const pairs = [];
   const load = async (/** @type {import('./servers.mjs').Side} */ side) => {
@@ -105,7 +105,7 @@ export async function compareRoute(ours, bare, route, names, { duration, rounds 
     // bursts: a creation takes an address derived ahead, and the job that derives them after a
     // burst (or at start) takes CPU no run may share.
     await addressPoolFull(ours.origin, names.pool);
-    return measure(side, route.headers, route, duration);
+    return measure(side, route.headers, route, duration, connections);
   };
   for (let round = 0; round < rounds; round += 1) {
     const oursFirst = round % 2 === 0;

@@ -2,16 +2,20 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 
-/** Connections autocannon keeps open in a measured run (the large-data reads also run on 1). */
+/**
+ * Connections autocannon keeps open in a measured run unless --connections says otherwise (the
+ * large-data reads run on 1 and on this many).
+ */
 export const CONNECTIONS = 10;
 /** Seconds of load before each measured run, so neither side is measured while still warming up. */
 export const WARMUP_SECONDS = 1;
 
 /**
  * @typedef {'sqlite' | 'postgres'} Engine
- * @typedef {{ duration: number, rounds: number, processes: number, largeRows: number, engines: Engine[], route: string, cpuProf: string | undefined }} Options
+ * @typedef {{ duration: number, rounds: number, connections: number, processes: number, largeRows: number, engines: Engine[], route: string, cpuProf: string | undefined }} Options
  *   `route`: only the routes whose name contains it are measured ('' measures all); `cpuProf`: the
- *   directory our server processes write a V8 CPU profile into, when given.
+ *   directory our server processes write a V8 CPU profile into, when given; `connections`: those
+ *   of the measured runs.
  */
 
 /**
@@ -23,6 +27,7 @@ export function parseOptions() {
     options: {
       duration: { type: 'string', default: '10' },
       rounds: { type: 'string', default: '3' },
+      connections: { type: 'string', default: String(CONNECTIONS) },
       engine: { type: 'string', default: 'both' },
       'large-rows': { type: 'string', default: '1000000' },
       route: { type: 'string', default: '' },
@@ -37,6 +42,10 @@ export function parseOptions() {
   const rounds = Number(flags.rounds);
   if (!Number.isInteger(rounds) || rounds < 1) {
     throw new Error(`--rounds takes a whole number (1 or more), got '${flags.rounds}'`);
+  }
+  const connections = Number(flags.connections);
+  if (!Number.isInteger(connections) || connections < 1) {
+    throw new Error(`--connections takes a whole number (1 or more), got '${flags.connections}'`);
   }
   const processes = Number(flags.processes);
   if (!Number.isInteger(processes) || processes < 1) {
@@ -56,6 +65,7 @@ export function parseOptions() {
   return {
     duration,
     rounds,
+    connections,
     processes,
     largeRows,
     engines,

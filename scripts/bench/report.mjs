@@ -31,11 +31,11 @@ export const withSize = (name, size) =>
 
 /**
  * The run's settings and the machine it runs on.
- * @param {{ duration: number, rounds: number }} options
+ * @param {{ duration: number, rounds: number, connections: number }} options
  */
-export function printHeading({ duration, rounds }) {
+export function printHeading({ duration, rounds, connections }) {
   console.log(
-    `bench:api: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${duration} s per run, ` +
+    `bench:api: ${connections} connections, ${WARMUP_SECONDS} s warm-up + ${duration} s per run, ` +
       `${rounds} rounds per route; ` +
       `${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), load average ${os
         .loadavg()
