@@ -5,12 +5,20 @@ const loosely = (text: string) =>
   text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
 
 /**
+ * A PostgreSQL owner trigger function as migration 0660 found it: notifying each channel, the
+ * writing connection's own too, instead of telling that one by a notice (owner_note).
+ */
+export function withoutOwnNotices(definition: string): string {
+  return definition.replaceAll('owner_note(channel,', 'pg_notify(channel,');
+}
+
+/**
  * A PostgreSQL owner trigger function as migration 0650 found it: notifying `owner_changed`
  * alone, not the writing connection's own channel too.
  */
 export function withoutOwnChannels(definition: string): string {
   const channels = loosely(OWNER_CHANNELS);
-  return definition
+  return withoutOwnNotices(definition)
     .replace(
       new RegExp(
         `${loosely("pg_notify(channel, '*') FROM")}\\s+${channels}\\s+${loosely('WHERE channel IS NOT NULL;')}`,

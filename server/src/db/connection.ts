@@ -26,6 +26,7 @@ import {
   OWN_CHANNEL_SETTING,
   OWNER_CHANGED,
   OwnerChanges,
+  OwnNotes,
   postgresFeed,
   sqliteFeed,
   type TableChanges,
@@ -312,21 +313,21 @@ function postgresDialect(url: string, changes: OwnerChanges | undefined): Postgr
   // An idle connection that fails (e.g. PostgreSQL restarted) leaves the pool by itself; unheard,
   // the pool's 'error' event would end the process.
   pool.on('error', () => {});
-  // Each connection listens too, on a channel of its own that the owner triggers also notify
-  // (migration 0650): PostgreSQL hands a session its own transaction's notifications before the
-  // COMMIT returns, so this process hears of its own writes before it answers the request that
-  // made them (a sign-out is refused at once on this process). Everyone's writes reach the
-  // feed's one connection; a pool connection that listened to them too was woken by every
-  // commit of every process. One statement, queued before any the pool's user sends.
-  if (feed) {
+  // Each connection is told of its own writes (migration 0660): the owner triggers send the
+  // writing session a notice when it has set its own channel, which a pool connection does
+  // first, so this process hears of its own writes before it answers the request that made them
+  // (a sign-out is refused at once on this process). No pool connection listens: PostgreSQL
+  // wakes every listening backend at each commit that notifies, whatever its channel.
+  // Everyone's writes reach the feed's one connection. One statement, queued before any the
+  // pool's user sends.
+  if (changes) {
     pool.on('connect', (client) => {
-      client.on('notification', (message) => feed.heard(message));
+      const notes = new OwnNotes(changes);
+      ownNotes.set(client, notes);
+      client.on('notice', (notice) => notes.noticed(notice.message));
       client
         .query(
-          `DO $$ BEGIN
-            PERFORM set_config('${OWN_CHANNEL_SETTING}', '${OWN_CHANNEL_PREFIX}' || pg_backend_pid(), false);
-            EXECUTE format('LISTEN %I', current_setting('${OWN_CHANNEL_SETTING}'));
-          END $$`,
+          `SELECT set_config('${OWN_CHANNEL_SETTING}', '${OWN_CHANNEL_PREFIX}' || pg_backend_pid(), false)`,
         )
         .catch(() => {});
     });
@@ -340,6 +341,9 @@ function postgresDialect(url: string, changes: OwnerChanges | undefined): Postgr
     },
   });
 }
+
+/** What each pool connection was told of its own writes (db/ownerChanges.ts, OwnNotes). */
+const ownNotes = new WeakMap<pg.PoolClient, OwnNotes>();
 
 /** Statement names of the hot queries (db/prepared.ts), by their SQL text. */
 const statementNames = new Map<string, string>();
@@ -374,7 +378,13 @@ function namingClient(client: pg.PoolClient): PostgresPoolClient {
       rows: result.rows as R[],
     }));
   }
-  return { query, release: (destroy) => client.release(destroy) };
+  return {
+    query,
+    release: (destroy) => {
+      ownNotes.get(client)?.settled();
+      client.release(destroy);
+    },
+  };
 }
 
 /** Which engine a Kysely instance or transaction runs on (migrations pick column types by it). */

@@ -23,9 +23,9 @@ import pg from 'pg';
  *   those, whoever's, is void: a request sees what other processes committed before it came
  *   (app.ts says why once a turn suffices, and names its two exceptions).
  * - PostgreSQL: the triggers `pg_notify('owner_changed', 'owner table')`, delivered on commit to
- *   every listening connection: each process has one that only listens. They also notify the
- *   writing connection's own channel, which each connection of a process's pool listens to
- *   (migration 0650): a process hears of its own writes before their COMMIT returns. Until the
+ *   every listening connection: each process has one that only listens. They also tell the
+ *   writing connection itself, by a notice during the statement (migration 0660, OwnNotes): a
+ *   process hears of its own writes before their COMMIT returns. Until the
  *   listening connection is on, and whenever it drops, nothing is kept or used. The cost:
  *   between a commit and its notification reaching another process (well under a millisecond on
  *   one host), that process may still answer from what it kept, e.g. accept a session revoked
@@ -34,8 +34,9 @@ import pg from 'pg';
 
 export const OWNER_CHANGED = 'owner_changed';
 /**
- * PostgreSQL: the session setting that names a connection's own channel, which the owner
- * triggers notify besides OWNER_CHANGED (migration 0650), and how its name begins.
+ * PostgreSQL: the session setting that names a connection's own channel, on which the owner
+ * triggers tell it of its own writes besides notifying OWNER_CHANGED (migrations 0650 and 0660),
+ * and how its name begins.
  */
 export const OWN_CHANNEL_SETTING = 'portal.own_channel';
 export const OWN_CHANNEL_PREFIX = `${OWNER_CHANGED}_`;
@@ -101,9 +102,42 @@ export interface ChangeFeed {
   close(): Promise<void>;
 }
 
-/** PostgreSQL's feed also hears what the pool's own connections are notified of. */
-export interface PostgresFeed extends ChangeFeed {
-  heard(message: pg.Notification): void;
+/** A change as the PostgreSQL owner triggers tell it: `owner table`, or `*` for everyone's. */
+function announce(changes: OwnerChanges, payload: string): void {
+  const space = payload.indexOf(' ');
+  if (space < 0) changes.changed(payload);
+  else changes.changed(payload.slice(0, space), payload.slice(space + 1));
+}
+
+/**
+ * PostgreSQL: what the owner triggers tell a pool connection of its own writes, as notices
+ * `<own channel> <owner> <table>` during the writing statement (migration 0660). Each is heard at
+ * once, and again when the connection goes back to the pool, its transaction over: a read that
+ * another request of this process began between the notice and the commit found the rows as they
+ * were, and must not stay kept.
+ */
+export class OwnNotes {
+  readonly #changes: OwnerChanges;
+  #pending: string[] = [];
+
+  constructor(changes: OwnerChanges) {
+    this.#changes = changes;
+  }
+
+  /** A notice of the connection's session; those of other origins are ignored. */
+  noticed(message: string | undefined): void {
+    if (!message?.startsWith(OWN_CHANNEL_PREFIX)) return;
+    const payload = message.slice(message.indexOf(' ') + 1);
+    announce(this.#changes, payload);
+    this.#pending.push(payload);
+  }
+
+  /** The connection is back in the pool: what it wrote is committed, or rolled back. */
+  settled(): void {
+    if (this.#pending.length === 0) return;
+    for (const payload of this.#pending) announce(this.#changes, payload);
+    this.#pending = [];
+  }
 }
 
 /**
@@ -393,21 +427,16 @@ export const LISTENER_NAME = 'portal owner changes';
  * PostgreSQL: one connection per handle listens, from the first read that could be kept (short
  * commands never open it). Every (re)start voids what is kept: changes may have gone unheard.
  */
-export function postgresFeed(changes: OwnerChanges, connectionString: string): PostgresFeed {
+export function postgresFeed(changes: OwnerChanges, connectionString: string): ChangeFeed {
   let client: pg.Client | undefined;
   let listening = false;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
 
   function heard(message: pg.Notification) {
-    if (message.channel !== OWNER_CHANGED && !message.channel.startsWith(OWN_CHANNEL_PREFIX)) {
-      return;
-    }
+    if (message.channel !== OWNER_CHANGED) return;
     // `owner table` (migration 0630), or the owner alone from a trigger older than it.
-    const payload = message.payload ?? EVERY_OWNER;
-    const space = payload.indexOf(' ');
-    if (space < 0) changes.changed(payload);
-    else changes.changed(payload.slice(0, space), payload.slice(space + 1));
+    announce(changes, message.payload ?? EVERY_OWNER);
   }
 
   function drop(failed: pg.Client) {
@@ -439,7 +468,6 @@ export function postgresFeed(changes: OwnerChanges, connectionString: string): P
   }
 
   return {
-    heard,
     live() {
       if (!client && !retry) start();
       return listening;

@@ -35,16 +35,34 @@ function named(owners: OwnerOf[], r: string): string {
 }
 
 /**
- * The channels a PostgreSQL owner trigger notifies: `owner_changed`, which one connection of each
- * server process listens to, and the writing connection's own (`portal.own_channel`, set by a
- * server process's pool connections: db/connection.ts) when it has one. A process so hears of its
- * own writes before their COMMIT returns, without every connection of its pool listening to
- * everyone's (migration 0650).
+ * Where a PostgreSQL owner trigger tells of a change (each through OWNER_NOTE): `owner_changed`,
+ * which one connection of each server process listens to, and the writing connection itself when
+ * it has set `portal.own_channel` (a server process's pool connections do: db/connection.ts), as
+ * a notice. A process so hears of its own writes before their COMMIT returns, without any
+ * connection of its pool listening (migrations 0650 and 0660).
  */
 export const OWNER_CHANNELS = `(VALUES ('owner_changed'), (current_setting('portal.own_channel', true))) channels (channel)`;
 
 /**
- * PostgreSQL's trigger function: a notification on OWNER_CHANNELS once per owner of the rows
+ * PostgreSQL: `owner_note(channel, payload)` notifies `owner_changed`, and sends any other channel
+ * (the writing connection's own) to the writing session as a notice, `<channel> <payload>`.
+ * PostgreSQL wakes every listening backend at each commit that notifies, whatever the channel it
+ * listens to: with each pool connection listening to its own, every commit woke up to 22
+ * backends with two processes, a quarter of PostgreSQL's CPU in a run of account creations.
+ * A notice reaches only its session, during the statement (db/ownerChanges.ts, OwnNotes).
+ */
+export const OWNER_NOTE = `CREATE OR REPLACE FUNCTION owner_note(channel text, payload text)
+  RETURNS void LANGUAGE plpgsql AS $$
+  BEGIN
+    IF channel = 'owner_changed' THEN
+      PERFORM pg_notify(channel, payload);
+    ELSE
+      RAISE NOTICE '% %', channel, payload;
+    END IF;
+  END $$`;
+
+/**
+ * PostgreSQL's trigger function: a note on OWNER_CHANNELS once per owner of the rows
  * a statement wrote. The transition table is first reduced to the distinct values of the columns
  * the owners read, so an owner found by a lookup (an app's user) is looked up once per app, not
  * once per row: 2,000 API log rows of one app took 4 ms less to insert (migration 0270).
@@ -57,7 +75,7 @@ export function postgresOwnerFunction(table: string, owners: OwnerOf[]): string 
       columns.length > 0
         ? `(SELECT DISTINCT ${columns.join(', ')} FROM ${rows}) ${rows}`
         : `(SELECT FROM ${rows} LIMIT 1) ${rows}`;
-    return `PERFORM pg_notify(channel, o || ' ' || TG_TABLE_NAME)
+    return `PERFORM owner_note(channel, o || ' ' || TG_TABLE_NAME)
       FROM (SELECT DISTINCT o FROM ${distinct}, LATERAL (${named(owners, rows)}) owner) changed,
         ${OWNER_CHANNELS}
       WHERE o IS NOT NULL AND channel IS NOT NULL;`;
@@ -65,7 +83,7 @@ export function postgresOwnerFunction(table: string, owners: OwnerOf[]): string 
   return `CREATE OR REPLACE FUNCTION ${table}_owner_changed() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF TG_OP = 'TRUNCATE' THEN
-          PERFORM pg_notify(channel, '*') FROM ${OWNER_CHANNELS} WHERE channel IS NOT NULL;
+          PERFORM owner_note(channel, '*') FROM ${OWNER_CHANNELS} WHERE channel IS NOT NULL;
         END IF;
         IF TG_OP IN ('INSERT', 'UPDATE') THEN
           ${notify('new_rows')}
@@ -152,6 +170,7 @@ export async function addOwnerTriggers(
         db,
       )
     ).rows.length > 0;
+  if (engine === 'postgres') await sql.raw(OWNER_NOTE).execute(db);
   for (const [table, owners] of tables) {
     for (const statement of ownerTriggers(engine, table, owners, counted)) {
       await sql.raw(statement).execute(db);

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { withoutOwnChannels } from '../../../test/ownerTriggers';
+import { withoutOwnChannels, withoutOwnNotices } from '../../../test/ownerTriggers';
 import { testAppPerBlock } from '../../../test/withTestApp';
 import { engineOf } from '../connection';
 import { up } from './0650_own_channels';
@@ -32,5 +32,7 @@ it('rewrites the functions made before it to notify the writing connection too',
 
   await up(t.db as unknown as Kysely<unknown>);
 
-  expect(await ownerFunctions()).toEqual(made);
+  // As migration 0660 found them.
+  const noticed = new Map([...made].map(([name, body]) => [name, withoutOwnNotices(body)]));
+  expect(await ownerFunctions()).toEqual(noticed);
 });
