@@ -1,3 +1,5 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../src/db/schema';
 import { OWNER_CHANNELS } from '../src/db/migrations/0240_owner_changes';
 
 /** `text` as a pattern, any run of whitespace matching any other (definitions keep their breaks). */
@@ -34,4 +36,13 @@ export function withoutOwnChannels(definition: string): string {
       ),
       ') changed\n      WHERE o IS NOT NULL;',
     );
+}
+
+/** Every PostgreSQL owner trigger function's definition in the current schema, by name. */
+export async function ownerFunctions(db: Kysely<Database>): Promise<Map<string, string>> {
+  const { rows } = await sql<{ name: string; body: string }>`
+    select p.proname as name, pg_get_functiondef(p.oid) as body from pg_proc p
+    join pg_namespace n on n.oid = p.pronamespace
+    where n.nspname = current_schema() and p.proname like '%\\_owner\\_changed'`.execute(db);
+  return new Map(rows.map(({ name, body }) => [name, body]));
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { withoutOwnChannels, withoutOwnNotices } from '../../../test/ownerTriggers';
+import { ownerFunctions, withoutOwnChannels, withoutOwnNotices } from '../../../test/ownerTriggers';
 import { testAppPerBlock } from '../../../test/withTestApp';
 import { engineOf } from '../connection';
 import { up } from './0650_own_channels';
@@ -9,18 +9,9 @@ import { up } from './0650_own_channels';
 
 const t = testAppPerBlock();
 
-/** Every owner trigger function's definition, by name. */
-async function ownerFunctions(): Promise<Map<string, string>> {
-  const { rows } = await sql<{ name: string; body: string }>`
-    select p.proname as name, pg_get_functiondef(p.oid) as body from pg_proc p
-    join pg_namespace n on n.oid = p.pronamespace
-    where n.nspname = current_schema() and p.proname like '%\\_owner\\_changed'`.execute(t.db);
-  return new Map(rows.map(({ name, body }) => [name, body]));
-}
-
 it('rewrites the functions made before it to notify the writing connection too', async () => {
   if (engineOf(t.db) === 'sqlite') return; // SQLite hears its own writes in the statement.
-  const made = await ownerFunctions();
+  const made = await ownerFunctions(t.db);
   expect(made.size).toBeGreaterThan(15);
   // As the functions were before the migration.
   for (const body of made.values()) {
@@ -28,11 +19,13 @@ it('rewrites the functions made before it to notify the writing connection too',
     expect(old).not.toContain('portal.own_channel');
     await sql.raw(old).execute(t.db);
   }
-  expect([...(await ownerFunctions()).values()].some((b) => b.includes('own_channel'))).toBe(false);
+  expect([...(await ownerFunctions(t.db)).values()].some((b) => b.includes('own_channel'))).toBe(
+    false,
+  );
 
   await up(t.db as unknown as Kysely<unknown>);
 
   // As migration 0660 found them.
   const noticed = new Map([...made].map(([name, body]) => [name, withoutOwnNotices(body)]));
-  expect(await ownerFunctions()).toEqual(noticed);
+  expect(await ownerFunctions(t.db)).toEqual(noticed);
 });

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { withoutOwnNotices } from '../../../test/ownerTriggers';
+import { ownerFunctions, withoutOwnNotices } from '../../../test/ownerTriggers';
 import { testAppPerBlock } from '../../../test/withTestApp';
 import { engineOf } from '../connection';
 import { up } from './0660_own_notices';
@@ -9,18 +9,9 @@ import { up } from './0660_own_notices';
 
 const t = testAppPerBlock();
 
-/** Every owner trigger function's definition, by name. */
-async function ownerFunctions(): Promise<Map<string, string>> {
-  const { rows } = await sql<{ name: string; body: string }>`
-    select p.proname as name, pg_get_functiondef(p.oid) as body from pg_proc p
-    join pg_namespace n on n.oid = p.pronamespace
-    where n.nspname = current_schema() and p.proname like '%\\_owner\\_changed'`.execute(t.db);
-  return new Map(rows.map(({ name, body }) => [name, body]));
-}
-
 it('rewrites the functions made before it to tell the writing connection by a notice', async () => {
   if (engineOf(t.db) === 'sqlite') return; // SQLite hears its own writes in the statement.
-  const made = await ownerFunctions();
+  const made = await ownerFunctions(t.db);
   expect(made.size).toBeGreaterThan(15);
   // As the functions were before the migration, and no owner_note yet.
   for (const body of made.values()) {
@@ -32,7 +23,7 @@ it('rewrites the functions made before it to tell the writing connection by a no
 
   await up(t.db as unknown as Kysely<unknown>);
 
-  expect(await ownerFunctions()).toEqual(made);
+  expect(await ownerFunctions(t.db)).toEqual(made);
   // The notes work: a write of a table with owner triggers still succeeds.
   await t.db
     .updateTable('users')
