@@ -114,6 +114,24 @@ export function handOutAddress(
   return mine;
 }
 
+/**
+ * Returns an index handed out by handOutAddress that its creation did not use (the customer had
+ * an account, or its insert failed): the next creation of this process gets it, before any
+ * taken later, so no index is left unused for it.
+ */
+export function giveBackAddress(
+  db: Db,
+  xpub: string,
+  branch: AddressBranch,
+  handed: HandedAddress,
+): void {
+  const queue = queues.get(db)?.get(`${xpub}/${branch}`);
+  if (!queue) return;
+  // A take under way serves its waiters from the spares first (takeForWaiting).
+  const at = queue.spare.findIndex((spare) => spare.index > handed.index);
+  queue.spare.splice(at === -1 ? queue.spare.length : at, 0, { ...handed });
+}
+
 /** Takes indexes for the queue's waiters, turn after turn, until none waits. */
 async function takeForWaiting(
   db: Db,

@@ -71,3 +71,30 @@ it('starts another statement past the rows one takes, and every creation gets it
     await db.destroy();
   }
 });
+
+it('uses up no index when a customer who has an account asks again', async () => {
+  const { appId } = await insertMerchantApp(t, 'repeat', ['accounts:write']);
+  const { db, open } = tracedOpening(appId);
+  try {
+    const first = await open('regular');
+    const again = await Promise.all([open('regular'), open('regular')]);
+    const newcomer = await open('newcomer');
+    expect([first.created, newcomer.created]).toEqual([true, true]);
+    expect(again.map((o) => [o.created, o.account.address])).toEqual([
+      [false, first.account.address],
+      [false, first.account.address],
+    ]);
+    const rows = await t.db
+      .selectFrom('app_accounts')
+      .select(['unique_id', 'derivation_index'])
+      .where('app_id', '=', appId)
+      .orderBy('derivation_index')
+      .execute();
+    expect(rows.map((r) => r.unique_id)).toEqual(['regular', 'newcomer']);
+    // The two asks' indexes went back: the newcomer has the one after the regular's.
+    const [regularIndex, newcomerIndex] = rows.map((r) => Number(r.derivation_index));
+    expect(newcomerIndex).toBe(Number(regularIndex) + 1);
+  } finally {
+    await db.destroy();
+  }
+});

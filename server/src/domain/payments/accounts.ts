@@ -1,10 +1,10 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { AppAccountsTable } from '../../db/schema';
-import { handOutAddress } from '../chain/addressPool';
+import { giveBackAddress, handOutAddress } from '../chain/addressPool';
 import { BRANCH_PATHS } from '../chain/derivationCounters';
 import { prepared } from '../../db/prepared';
-import { refuseOverPlan } from '../apps/plan';
+import { PlanLimitError, refuseOverPlan } from '../apps/plan';
 import { tronAddressFromEvm } from '../chain/addresses';
 import { fieldInvalid, NotFoundError } from '../errors';
 import { afterCursor, pageOf } from '../cursor';
@@ -100,7 +100,13 @@ const accountOfCustomer = prepared({ appId: '', uniqueId: '', chainId: 0 }, (db,
  * within the merchant's plan (PlanLimitError past a limit or without a package). No lock: the
  * index comes from its branch's counter (derivationCounters.ts), so two creations never share
  * one, and the unique (app, unique_id, chain) index settles two requests for one customer at once:
- * the second inserts nothing and answers the first's account (its index is left unused).
+ * the second inserts nothing and answers the first's account.
+ *
+ * No read comes first: the insert itself tells whether the customer has an account (a read
+ * before it was a round trip of its own per creation on PostgreSQL, and creations are most of
+ * what a flash sale asks). A customer who has one costs the read after the insert instead, and
+ * the index it was handed goes back to this process's next creation, so asking again for an
+ * account uses up no index.
  */
 export async function openAccount(
   db: Db,
@@ -120,14 +126,24 @@ export async function openAccount(
     createdAt: row.created_at,
   });
   const customer = { appId: input.appId, uniqueId: input.uniqueId, chainId: method.chainId };
-  const [existing] = await accountOfCustomer(db, customer);
-  if (existing) return { account: view(existing), created: false };
+  const existing = async () => {
+    const [theirs] = await accountOfCustomer(db, customer);
+    return theirs && { account: view(theirs), created: false };
+  };
   // Only new accounts count against the plan: the ones handed out keep working. An account is
   // no transaction of the plan's, so the check needs no lock: it only reads.
-  await refuseOverPlan(db, input.appId, input.now, 'account');
-  const { index, evm } = await handOutAddress(db, xpub, 'accounts');
+  try {
+    await refuseOverPlan(db, input.appId, input.now, 'account');
+  } catch (error) {
+    if (error instanceof PlanLimitError) {
+      const found = await existing();
+      if (found) return found;
+    }
+    throw error;
+  }
+  const handed = await handOutAddress(db, xpub, 'accounts');
   const row = {
-    address: method.networkType === 'EVM' ? evm : tronAddressFromEvm(evm),
+    address: method.networkType === 'EVM' ? handed.evm : tronAddressFromEvm(handed.evm),
     created_at: input.now.toISOString(),
   };
   const inserted = await insertAccount(db, {
@@ -136,13 +152,14 @@ export async function openAccount(
     payment_method_id: method.id,
     unique_id: input.uniqueId,
     chain_id: method.chainId,
-    derivation_index: index,
+    derivation_index: handed.index,
     ...row,
   });
   if (inserted) return { account: view(row), created: true };
-  const [theirs] = await accountOfCustomer(db, customer);
-  if (!theirs) throw new Error(`No account for ${input.uniqueId} after a conflict`);
-  return { account: view(theirs), created: false };
+  giveBackAddress(db, xpub, 'accounts', handed);
+  const found = await existing();
+  if (!found) throw new Error(`No account for ${input.uniqueId} after a conflict`);
+  return found;
 }
 
 type AccountRow = Insertable<AppAccountsTable> & { id: string };
