@@ -161,6 +161,21 @@ describe('gateway events API', () => {
     expect(refused.json().error.code).toBe('invalid_request');
   });
 
+  it("never numbers an event again once the app's events are deleted: a saved cursor stays valid", async () => {
+    const { appId, key } = await appWithKey(['webhooks:write']);
+    for (let i = 1; i <= 3; i += 1) await record(t.db, appId, `before ${i}`);
+    const { cursor } = await readAll(key);
+    expect(cursor).toBe('3');
+    // What deleting a test app's data does to its events.
+    await t.db.deleteFrom('webhook_events').where('app_id', '=', appId).execute();
+    const id = await record(t.db, appId, 'after');
+
+    const page = await get(`/events?after=${cursor}`, key);
+    expect(page.statusCode).toBe(200);
+    expect(page.json()).toMatchObject({ next: '4', has_more: false });
+    expect(page.json<{ data: EventBody[] }>().data.map((e) => e.id)).toEqual([id]);
+  });
+
   it('never lets a later commit slip behind a reader: two processes, out-of-order commits', async () => {
     const { appId, key } = await appWithKey(['webhooks:write']);
     // A second server process of the same deployment: its own connection to the database.

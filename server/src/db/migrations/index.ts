@@ -54,6 +54,7 @@ import * as m0630 from './0630_table_changes';
 import * as m0640 from './0640_local_heads';
 import * as m0650 from './0650_own_channels';
 import * as m0660 from './0660_own_notices';
+import * as m0670 from './0670_app_event_seqs';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -113,4 +114,5 @@ export const migrations: Record<string, Migration> = {
   '0640_local_heads': m0640,
   '0650_own_channels': m0650,
   '0660_own_notices': m0660,
+  '0670_app_event_seqs': m0670,
 };

@@ -47,6 +47,7 @@ import type {
 } from './payments';
 import type {
   WebhookEventsTable,
+  AppEventSeqsTable,
   WebhookDeliveriesTable,
   WebhookAttemptsTable,
   AppWebhooksTable,
@@ -126,6 +127,7 @@ export type {
 } from './payments';
 export type {
   WebhookEventsTable,
+  AppEventSeqsTable,
   WebhookDeliveryStatus,
   WebhookDeliveriesTable,
   WebhookAttemptsTable,
@@ -184,6 +186,7 @@ export interface Database {
   account_events: AccountEventsTable;
   account_archives: AccountArchivesTable;
   webhook_events: WebhookEventsTable;
+  app_event_seqs: AppEventSeqsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   app_webhooks: AppWebhooksTable;

@@ -21,6 +21,12 @@ export interface WebhookEventsTable {
   pruned_at: string | null;
 }
 
+/** Each app's last event number: the next event of the app takes seq + 1 (domain/webhooks). */
+export interface AppEventSeqsTable {
+  app_id: string;
+  seq: number;
+}
+
 export type WebhookDeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed';
 
 export interface WebhookDeliveriesTable {

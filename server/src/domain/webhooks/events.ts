@@ -1,6 +1,5 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/connection';
-import { lockAllForTransaction } from '../../db/locks';
 import type { Database } from '../../db/schema';
 import type { DepositStatus, SendStatus } from '../../db/schema';
 import { depositView, withdrawalView } from '../payments/views';
@@ -18,11 +17,12 @@ import { withMode, type Unmoded } from '../livemode';
 //
 // The events API pages through an app's events by `seq`, so a reader that has passed seq n must
 // never see a later commit take a number at or below n. On PostgreSQL a sequence would not do:
-// transactions commit out of the order they drew their numbers. So the number is max + 1 taken
-// under the app's lock, which is held to commit: the next event of the app waits for this one's
-// commit before it numbers itself, and numbers follow commit order. The lock is taken last in
-// the transaction (nothing else is locked after it), and only for the few inserts that follow;
-// a transaction recording events of several apps must take them in app id order.
+// transactions commit out of the order they drew their numbers. So the number comes from the
+// app's counter row (app_event_seqs), raised by the transaction and so locked until it commits:
+// the next event of the app waits for this one's commit before it numbers itself, and numbers
+// follow commit order. The counter is raised last in the transaction (nothing else is locked
+// after it), and only for the few inserts that follow; a transaction recording events of several
+// apps raises their counters in app id order.
 // SQLite has one writer at a time, so the same code is already in commit order there.
 
 type WithdrawalEventType =
@@ -165,7 +165,7 @@ export async function emitInvoiceEvents(
   await emitManyInvoiceEvents(trx, [{ appId, invoice, types, now }]);
 }
 
-/** emitInvoiceEvents for several invoices at once, in order (each app's lock taken once). */
+/** emitInvoiceEvents for several invoices at once, in order (each app's counter raised once). */
 export async function emitManyInvoiceEvents(
   trx: Transaction<Database>,
   invoices: readonly {
@@ -193,7 +193,7 @@ export async function emitManyInvoiceEvents(
 
 /**
  * Records a refund's event with `data` as GET /gateway/v1/refunds/{id} answers now; call it
- * inside the transaction that changed it, last (it takes the app's event lock).
+ * inside the transaction that changed it, last (it locks the app's event counter).
  */
 export async function emitRefundEvent(
   trx: Transaction<Database>,
@@ -236,8 +236,8 @@ function chunks<T>(items: T[]): T[][] {
 
 /**
  * recordEvent for many events at once, in order: a resource's events take its next
- * resource_seq, an app's events its next seqs (consecutive, in the order given). Each app's lock
- * is taken once, in app id order (see the top of this file), after the resources' reads.
+ * resource_seq, an app's events its next seqs (consecutive, in the order given). Each app's counter
+ * is raised once, in app id order (see the top of this file), after the resources' reads.
  */
 async function recordEvents(
   trx: Transaction<Database>,
@@ -267,38 +267,47 @@ async function recordEvents(
       resourceSeqs.set(`${row.app_id}|${row.resource_id}`, Number(row.seq ?? 0));
     }
   }
-  await lockAllForTransaction(
-    trx,
-    appIds.map((appId) => `webhook_events:${appId}`),
-  );
-  // Each app's mode (its events' and their objects' livemode), whether it takes webhooks, and
-  // its last number by one seek into webhook_events_seq (a GROUP BY would read every event the
-  // app ever had: a max per group is not looked up from the index's end). Read under the lock.
+  // Each app's numbers are taken by raising its counter, whose row stays locked to commit (in
+  // app id order), and the same statement answers the app's mode (its events' and their objects'
+  // livemode) and whether it takes webhooks.
+  const counts = new Map<string, number>();
+  for (const { event } of rows) counts.set(event.appId, (counts.get(event.appId) ?? 0) + 1);
   const apps = new Map<string, { livemode: boolean; takesWebhooks: boolean }>();
   const appSeqs = new Map<string, number>();
   for (const part of chunks(appIds)) {
     const targets = await trx
-      .selectFrom('apps')
-      .leftJoin('app_webhooks', 'app_webhooks.app_id', 'apps.id')
-      .select((eb) => [
-        'apps.id',
-        'apps.callback_url',
-        'apps.livemode',
-        'app_webhooks.disabled_at',
+      .insertInto('app_event_seqs')
+      .values(part.map((appId) => ({ app_id: appId, seq: counts.get(appId) ?? 0 })))
+      .onConflict((oc) =>
+        oc.column('app_id').doUpdateSet({ seq: sql`app_event_seqs.seq + excluded.seq` }),
+      )
+      .returning((eb) => [
+        'app_event_seqs.app_id',
+        'app_event_seqs.seq',
         eb
-          .selectFrom('webhook_events')
-          .select((e) => e.fn.max('webhook_events.seq').as('seq'))
-          .whereRef('webhook_events.app_id', '=', 'apps.id')
-          .as('seq'),
+          .selectFrom('apps')
+          .select('apps.livemode')
+          .whereRef('apps.id', '=', 'app_event_seqs.app_id')
+          .as('livemode'),
+        eb
+          .selectFrom('apps')
+          .select('apps.callback_url')
+          .whereRef('apps.id', '=', 'app_event_seqs.app_id')
+          .as('callback_url'),
+        eb
+          .selectFrom('app_webhooks')
+          .select('app_webhooks.disabled_at')
+          .whereRef('app_webhooks.app_id', '=', 'app_event_seqs.app_id')
+          .as('disabled_at'),
       ])
-      .where('apps.id', 'in', part)
       .execute();
     for (const target of targets) {
-      apps.set(target.id, {
+      apps.set(target.app_id, {
         livemode: target.livemode !== 0,
         takesWebhooks: Boolean(target.callback_url && !target.disabled_at),
       });
-      appSeqs.set(target.id, Number(target.seq ?? 0));
+      // The number before this transaction's first event of the app.
+      appSeqs.set(target.app_id, Number(target.seq) - (counts.get(target.app_id) ?? 0));
     }
   }
   const values = rows.map(({ event, id, resourceId }) => {

@@ -50,11 +50,14 @@ export async function eventPage(
   };
 }
 
-/** `after` is at or before the app's last event (pruned ones count: their seq stays). */
+/**
+ * `after` is at or before the app's last event number (its counter: pruned events and deleted
+ * test events count, their numbers are never taken again).
+ */
 async function assertPositionHeld(db: Db, appId: string, after: number): Promise<void> {
   const last = await db
-    .selectFrom('webhook_events')
-    .select((eb) => eb.fn.max('seq').as('seq'))
+    .selectFrom('app_event_seqs')
+    .select('seq')
     .where('app_id', '=', appId)
     .executeTakeFirst();
   const lastSeq = Number(last?.seq ?? 0);
