@@ -1,5 +1,5 @@
 import type { Insertable, Selectable, Transaction } from 'kysely';
-import type { Db } from '../../db/connection';
+import { engineOf, type Db } from '../../db/connection';
 import { lockForTransaction } from '../../db/locks';
 import { handOutAddress } from '../chain/addressPool';
 import { BRANCH_PATHS } from '../chain/derivationCounters';
@@ -341,16 +341,25 @@ async function storeInvoices(
   trx: Transaction<Database>,
   items: readonly StoredInvoice[],
 ): Promise<void> {
-  await trx
-    .insertInto('invoices')
-    .values(items.map((item) => item.invoice))
-    .execute();
+  const invoices = items.map((item) => item.invoice);
   const options = items.flatMap((item) => item.options);
-  for (let from = 0; from < options.length; from += OPTION_ROWS) {
+  if (engineOf(trx) === 'postgres' && options.length > 0 && options.length <= OPTION_ROWS) {
+    // One statement for both tables, one round trip fewer (SQLite writes no table in a WITH,
+    // and its statements are no round trips). The options' foreign keys are checked at the
+    // statement's end, once the invoices are in.
     await trx
+      .with('stored', (db) => db.insertInto('invoices').values(invoices))
       .insertInto('invoice_payment_options')
-      .values(options.slice(from, from + OPTION_ROWS))
+      .values(options)
       .execute();
+  } else {
+    await trx.insertInto('invoices').values(invoices).execute();
+    for (let from = 0; from < options.length; from += OPTION_ROWS) {
+      await trx
+        .insertInto('invoice_payment_options')
+        .values(options.slice(from, from + OPTION_ROWS))
+        .execute();
+    }
   }
   for (const item of items) await item.alsoInTransaction?.(trx, item.invoice.id);
   await emitManyInvoiceEvents(
