@@ -115,9 +115,9 @@ export function handOutAddress(
 }
 
 /**
- * Returns an index handed out by handOutAddress that its creation did not use (the customer had
- * an account, or its insert failed): the next creation of this process gets it, before any
- * taken later, so no index is left unused for it.
+ * Returns an index handed out by handOutAddress that its creation surely did not use (its
+ * customer had an account): the next creation of this process gets it, before any taken later,
+ * so no index is left unused for it.
  */
 export function giveBackAddress(
   db: Db,
