@@ -5,6 +5,7 @@ import { handOutAddress } from '../chain/addressPool';
 import { BRANCH_PATHS } from '../chain/derivationCounters';
 import { prepared, type Executor } from '../../db/prepared';
 import { sharedTransactions } from '../../db/sharedTransactions';
+import { insertRows, runNamed } from '../../db/rowInserts';
 import type { Database, InvoicePaymentOptionsTable, InvoicesTable } from '../../db/schema';
 import { refuseOverPlan } from '../apps/plan';
 import type { ChainAdapter } from '../chain/adapter';
@@ -332,7 +333,10 @@ interface StoredInvoice {
   now: Date;
 }
 
-/** Invoices stored per transaction when many are created at once, and option rows per insert. */
+/**
+ * Invoices stored per transaction when many are created at once, and option rows per insert on
+ * SQLite (PostgreSQL takes them all as one parameter: db/rowInserts.ts).
+ */
 const SHARED_INVOICES = 100;
 const OPTION_ROWS = 1000;
 
@@ -343,15 +347,19 @@ async function storeInvoices(
 ): Promise<void> {
   const invoices = items.map((item) => item.invoice);
   const options = items.flatMap((item) => item.options);
-  if (engineOf(trx) === 'postgres' && options.length > 0 && options.length <= OPTION_ROWS) {
+  if (engineOf(trx) === 'postgres' && options.length > 0) {
     // One statement for both tables, one round trip fewer (SQLite writes no table in a WITH,
     // and its statements are no round trips). The options' foreign keys are checked at the
     // statement's end, once the invoices are in.
-    await trx
-      .with('stored', (db) => db.insertInto('invoices').values(invoices))
-      .insertInto('invoice_payment_options')
-      .values(options)
-      .execute();
+    await runNamed(
+      trx,
+      insertRows(
+        trx.with('stored', (db) => insertRows(db, trx, 'invoices', invoices)),
+        trx,
+        'invoice_payment_options',
+        options,
+      ),
+    );
   } else {
     await trx.insertInto('invoices').values(invoices).execute();
     for (let from = 0; from < options.length; from += OPTION_ROWS) {

@@ -1,9 +1,10 @@
-import { CompiledQuery, type Insertable } from 'kysely';
-import { engineOf, nameStatement, type Db } from '../../db/connection';
+import type { Insertable } from 'kysely';
+import type { Db } from '../../db/connection';
 import type { AppAccountsTable } from '../../db/schema';
 import { giveBackAddress, handOutAddress } from '../chain/addressPool';
 import { BRANCH_PATHS } from '../chain/derivationCounters';
 import { prepared } from '../../db/prepared';
+import { insertRows, runNamed } from '../../db/rowInserts';
 import { PlanLimitError, refuseOverPlan } from '../apps/plan';
 import { tronAddressFromEvm } from '../chain/addresses';
 import { fieldInvalid, NotFoundError } from '../errors';
@@ -194,41 +195,15 @@ function insertAccount(db: Db, row: AccountRow): Promise<boolean> {
   });
 }
 
-// On PostgreSQL any number of rows is one statement text, each column an array: parsed and
-// planned once per connection (a named statement), where a VALUES list of each length was a new
-// text to parse and plan.
-const ACCOUNT_ARRAYS = [
-  ['id', 'text'],
-  ['app_id', 'text'],
-  ['payment_method_id', 'text'],
-  ['unique_id', 'text'],
-  ['chain_id', 'int4'],
-  ['derivation_index', 'int4'],
-  ['address', 'text'],
-  ['created_at', 'timestamptz'],
-] as const;
-const INSERT_ACCOUNTS_PG =
-  `insert into app_accounts (${ACCOUNT_ARRAYS.map(([name]) => name).join(', ')}) ` +
-  `select * from unnest(${ACCOUNT_ARRAYS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) ` +
-  'on conflict (app_id, unique_id, chain_id) do nothing returning id';
-nameStatement(INSERT_ACCOUNTS_PG);
-
 async function flushInserts(db: Db, batch: QueuedInsert[]): Promise<void> {
   if (queuedInserts.get(db) === batch) queuedInserts.delete(db);
-  const insert = async (rows: AccountRow[]): Promise<{ id: string }[]> => {
-    if (engineOf(db) === 'postgres') {
-      const columns = ACCOUNT_ARRAYS.map(([name]) => rows.map((row) => row[name] ?? null));
-      return (await db.executeQuery(CompiledQuery.raw(INSERT_ACCOUNTS_PG, columns))).rows as {
-        id: string;
-      }[];
-    }
-    return db
-      .insertInto('app_accounts')
-      .values(rows)
-      .onConflict((oc) => oc.columns(['app_id', 'unique_id', 'chain_id']).doNothing())
-      .returning('id')
-      .execute();
-  };
+  const insert = (rows: AccountRow[]): Promise<{ id: string }[]> =>
+    runNamed(
+      db,
+      insertRows(db, db, 'app_accounts', rows)
+        .onConflict((oc) => oc.columns(['app_id', 'unique_id', 'chain_id']).doNothing())
+        .returning('id'),
+    );
   try {
     const inserted = new Set((await insert(batch.map((queued) => queued.row))).map((r) => r.id));
     for (const queued of batch) queued.done(inserted.has(queued.row.id));

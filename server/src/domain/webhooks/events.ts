@@ -7,6 +7,7 @@ import type { GatewayDeposit } from '../payments/depositReads';
 import type { Withdrawal } from '../payments/withdrawalReads';
 import { newTimeOrderedId } from '../ids';
 import { addJobs } from '../../jobs/queue';
+import { insertRows, runNamed } from '../../db/rowInserts';
 import type { components } from '../../generated/gateway.gen';
 import { withMode, type Unmoded } from '../livemode';
 
@@ -275,9 +276,12 @@ async function recordEvents(
   const apps = new Map<string, { livemode: boolean; takesWebhooks: boolean }>();
   const appSeqs = new Map<string, number>();
   for (const part of chunks(appIds)) {
-    const targets = await trx
-      .insertInto('app_event_seqs')
-      .values(part.map((appId) => ({ app_id: appId, seq: counts.get(appId) ?? 0 })))
+    const raise = insertRows(
+      trx,
+      trx,
+      'app_event_seqs',
+      part.map((appId) => ({ app_id: appId, seq: counts.get(appId) ?? 0 })),
+    )
       .onConflict((oc) =>
         oc.column('app_id').doUpdateSet({ seq: sql`app_event_seqs.seq + excluded.seq` }),
       )
@@ -299,9 +303,8 @@ async function recordEvents(
           .select('app_webhooks.disabled_at')
           .whereRef('app_webhooks.app_id', '=', 'app_event_seqs.app_id')
           .as('disabled_at'),
-      ])
-      .execute();
-    for (const target of targets) {
+      ]);
+    for (const target of await runNamed(trx, raise)) {
       apps.set(target.app_id, {
         livemode: target.livemode !== 0,
         takesWebhooks: Boolean(target.callback_url && !target.disabled_at),
@@ -341,7 +344,7 @@ async function recordEvents(
     };
   });
   for (const part of chunks(values)) {
-    await trx.insertInto('webhook_events').values(part).execute();
+    await runNamed(trx, insertRows(trx, trx, 'webhook_events', part));
   }
   const delivered = values.flatMap((value, i) => {
     const event = rows[i]?.event;
