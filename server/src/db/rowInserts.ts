@@ -1,6 +1,6 @@
 import {
   sql,
-  type Compilable,
+  type CompiledQuery,
   type Insertable,
   type InsertQueryBuilder,
   type InsertResult,
@@ -36,11 +36,14 @@ export function insertRows<T extends keyof Database & string>(
 }
 
 /**
- * Runs `query`, on PostgreSQL as a named statement (nameStatement): for the texts insertRows
- * makes, and others that stay the same from one call to the next.
+ * Runs `query` (a query builder or raw SQL), on PostgreSQL as a named statement (nameStatement):
+ * for the texts insertRows makes, and others that stay the same from one call to the next.
  */
-export async function runNamed<R>(db: Executor, query: Compilable<R>): Promise<R[]> {
-  const compiled = query.compile();
+export async function runNamed<R>(
+  db: Executor,
+  query: { compile(db: Executor): CompiledQuery<R> },
+): Promise<R[]> {
+  const compiled = query.compile(db);
   if (engineOf(db) === 'postgres') nameStatement(compiled.sql);
   return (await db.executeQuery(compiled)).rows;
 }

@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { Db } from './connection';
+import { engineOf, type Db } from './connection';
 import type { Database } from './schema';
 
 interface Queued<T> {
@@ -33,23 +33,38 @@ interface Writer<T> {
 export function sharedTransactions<T>(
   write: (trx: Transaction<Database>, items: readonly T[]) => Promise<void>,
   maxItems: number,
+  /**
+   * On PostgreSQL, writes the items as one statement instead, atomic with no transaction around
+   * it: one round trip where begin, the statements and commit were one each.
+   */
+  oneStatement?: (db: Db, items: readonly T[]) => Promise<void>,
 ): (db: Db, item: T) => Promise<void> {
   const writers = new WeakMap<Db, Writer<T>>();
+  const single = (db: Db) => (engineOf(db) === 'postgres' ? oneStatement : undefined);
   const writeAll = (db: Db, items: readonly T[]) =>
-    db.transaction().execute((trx) => write(trx, items));
+    single(db)?.(db, items) ?? db.transaction().execute((trx) => write(trx, items));
 
   async function writeBatch(db: Db, writer: Writer<T>): Promise<void> {
     let batch: Queued<T>[] = [];
     try {
-      await db.transaction().execute((trx) => {
-        // Taken once the transaction has begun: what arrived while it waited for the connection
-        // and, on SQLite, for the other processes' write lock goes in too.
+      const statement = single(db);
+      if (statement) {
         batch = writer.queue.splice(0, maxItems);
-        return write(
-          trx,
+        await statement(
+          db,
           batch.map((queued) => queued.item),
         );
-      });
+      } else {
+        await db.transaction().execute((trx) => {
+          // Taken once the transaction has begun: what arrived while it waited for the connection
+          // and, on SQLite, for the other processes' write lock goes in too.
+          batch = writer.queue.splice(0, maxItems);
+          return write(
+            trx,
+            batch.map((queued) => queued.item),
+          );
+        });
+      }
       for (const queued of batch) queued.done();
     } catch (error) {
       // A transaction that could not begin: the items that were next are tried one by one.

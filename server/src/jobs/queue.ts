@@ -47,7 +47,8 @@ function toJob(row: JobsTable): Job {
   return { ...row, payload: JSON.parse(row.payload) as unknown };
 }
 
-const newJobRow = (job: NewJob, now: number) => ({
+/** A new job's row. */
+export const jobRow = (job: NewJob, now: number) => ({
   id: newTimeOrderedId('job', now),
   kind: job.kind,
   key: job.key ?? null,
@@ -68,7 +69,7 @@ const newJobRow = (job: NewJob, now: number) => ({
 export async function addJob(db: Db, job: NewJob, now: number): Promise<boolean> {
   const inserted = await db
     .insertInto('jobs')
-    .values(newJobRow(job, now))
+    .values(jobRow(job, now))
     .onConflict((oc) => oc.columns(['kind', 'key']).doNothing())
     .executeTakeFirst();
   const added = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
@@ -84,9 +85,14 @@ export async function addJobs(db: Db, jobs: readonly NewJob[], now: number): Pro
   if (jobs.length === 0) return;
   await db
     .insertInto('jobs')
-    .values(jobs.map((job) => newJobRow(job, now)))
+    .values(jobs.map((job) => jobRow(job, now)))
     .onConflict((oc) => oc.columns(['kind', 'key']).doNothing())
     .execute();
+  jobsWritten(jobs, now);
+}
+
+/** Wakes this process's workers for those of `jobs` due by `now`, once their rows are written. */
+export function jobsWritten(jobs: readonly NewJob[], now: number): void {
   for (const kind of new Set(jobs.filter((j) => (j.runAt ?? now) <= now).map((j) => j.kind))) {
     jobDue(kind);
   }

@@ -8,9 +8,9 @@ import { setTableRate } from '../rates/table';
 import { deliverJobKey } from '../webhooks/events';
 import { createInvoice } from './invoices';
 
-// A flash sale's invoices: those one process creates together are stored in one transaction,
-// and each is still whole: its own address, its options, its `invoice.created` event and that
-// event's delivery, numbered in the app's order of events.
+// A flash sale's invoices: those one process creates together are stored in one transaction (on
+// PostgreSQL one statement), and each is still whole: its own address, its options, its
+// `invoice.created` event and that event's delivery, numbered in the app's order of events.
 
 const t = testAppPerBlock();
 
@@ -50,18 +50,26 @@ function tracedCreation(appId: string) {
   return { db, statements, create };
 }
 
-it('stores invoices created together in one transaction, each with its event', async () => {
+it('stores invoices created together in one write, each with its event', async () => {
   const appId = await appTakingWebhooks('sale');
   const { db, statements, create } = tracedCreation(appId);
   try {
     const orders = Array.from({ length: 8 }, (_, i) => `ORD-${i}`);
     const created = await Promise.all(orders.map(create));
 
-    const inserts = statements.filter((q) => /^insert into "invoices"/.test(q));
-    // On SQLite the reads before the store answer at once, so all eight reach it in one turn; on
-    // PostgreSQL they reach it as their round trips come back, the later ones together.
-    if (engineOf(db) === 'sqlite') expect(inserts).toHaveLength(1);
-    else expect(inserts.length).toBeLessThan(orders.length);
+    // On SQLite the reads before the store answer at once, so all eight reach it in one turn,
+    // one transaction; on PostgreSQL they reach it as their round trips come back, the later ones
+    // together, each group one statement with no transaction around it.
+    if (engineOf(db) === 'sqlite') {
+      expect(statements.filter((q) => /^insert into "invoices"/.test(q))).toHaveLength(1);
+    } else {
+      const stores = statements.filter((q) =>
+        /^with "?stored"? as \(insert into "invoices"/.test(q),
+      );
+      expect(stores.length).toBeGreaterThan(0);
+      expect(stores.length).toBeLessThan(orders.length);
+      expect(statements).not.toContain('begin');
+    }
 
     const addresses = created.map((invoice) => invoice.payment_options[0]?.address);
     expect(new Set(addresses).size).toBe(orders.length);
@@ -138,7 +146,7 @@ it('numbers an invoice, its event, its delivery and its job in the order they we
   // Each delivery's job, keyed by the delivery and its first wake.
   const jobs = await t.db
     .selectFrom('jobs')
-    .select(['id', 'key'])
+    .select(['id', 'key', 'payload'])
     .where(
       'key',
       'in',
@@ -153,4 +161,43 @@ it('numbers an invoice, its event, its delivery and its job in the order they we
   };
   expect(ordered.job).not.toContain(undefined);
   for (const ids of Object.values(ordered)) expect([...ids].sort()).toEqual(ids);
+  // What the worker reads to know which delivery to make.
+  const payloads = new Map(jobs.map((job) => [job.key, JSON.parse(job.payload) as unknown]));
+  for (const row of rows) {
+    expect(payloads.get(deliverJobKey(row.delivery, 1))).toEqual({
+      deliveryId: row.delivery,
+      wake: 1,
+    });
+  }
+});
+
+it('numbers the events of an app without webhooks and queues no delivery for them', async () => {
+  const { appId } = await insertMerchantApp(t, 'quiet', ['invoices:write']);
+  const off = await appTakingWebhooks('switched off');
+  // Switched off, as after its endpoint answered 410 Gone.
+  await t.db
+    .insertInto('app_webhooks')
+    .values({
+      app_id: off,
+      secret_enc: 'sealed',
+      secret_created_at: t.clock().toISOString(),
+      disabled_at: t.clock().toISOString(),
+    })
+    .execute();
+  for (const id of [appId, off]) {
+    const { db, create } = tracedCreation(id);
+    try {
+      await Promise.all(['A', 'B', 'C'].map(create));
+    } finally {
+      await db.destroy();
+    }
+    const events = await t.db
+      .selectFrom('webhook_events as e')
+      .leftJoin('webhook_deliveries as d', 'd.event_id', 'e.id')
+      .select(['e.seq', 'd.id as delivery'])
+      .where('e.app_id', '=', id)
+      .orderBy('e.seq')
+      .execute();
+    expect(events).toEqual([1, 2, 3].map((seq) => ({ seq, delivery: null })));
+  }
 });

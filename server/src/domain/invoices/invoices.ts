@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Transaction } from 'kysely';
+import { sql, type Insertable, type Selectable, type Transaction } from 'kysely';
 import { engineOf, type Db } from '../../db/connection';
 import { lockForTransaction } from '../../db/locks';
 import { handOutAddress } from '../chain/addressPool';
@@ -28,6 +28,7 @@ import type { LockedRate, RateBook } from '../rates/rates';
 import {
   emitInvoiceEvents,
   emitManyInvoiceEvents,
+  recordFirstEventsWith,
   type InvoiceEventType,
 } from '../webhooks/events';
 import { invoiceClock } from './chainClock';
@@ -312,6 +313,7 @@ export async function createInvoice(
     invoice,
     options: options.map(({ row }) => row),
     view,
+    livemode: app.livemode !== 0,
     alsoInTransaction: input.alsoInTransaction,
     now: input.now,
   };
@@ -329,6 +331,8 @@ interface StoredInvoice {
   invoice: Selectable<InvoicesTable>;
   options: Insertable<InvoicePaymentOptionsTable>[];
   view: ReturnType<typeof invoiceView>;
+  /** Its app's mode (its events' bodies carry it). */
+  livemode: boolean;
   alsoInTransaction: NewInvoice['alsoInTransaction'];
   now: Date;
 }
@@ -381,8 +385,35 @@ async function storeInvoices(
   );
 }
 
-// Invoices created together (a sale's burst) share a transaction: db/sharedTransactions.ts.
-const storeShared = sharedTransactions(storeInvoices, SHARED_INVOICES);
+/**
+ * PostgreSQL: storeInvoices as one statement, with no transaction around it (a payment link's
+ * invoice, which locks its link, is not stored this way).
+ */
+async function storeInOneStatement(db: Db, items: readonly StoredInvoice[]): Promise<void> {
+  const invoices = items.map((item) => item.invoice);
+  const options = items.flatMap((item) => item.options);
+  const written = [sql`stored as (${insertRows(db, db, 'invoices', invoices)})`];
+  if (options.length > 0) {
+    written.push(sql`options as (${insertRows(db, db, 'invoice_payment_options', options)})`);
+  }
+  await recordFirstEventsWith(
+    db,
+    sql.join(written),
+    items.map((item) => ({
+      appId: item.invoice.app_id,
+      type: 'invoice.created',
+      resourceId: item.invoice.id,
+      uniqueId: item.invoice.order_id,
+      data: item.view,
+      now: item.now,
+    })),
+    new Map(items.map((item) => [item.invoice.app_id, item.livemode])),
+  );
+}
+
+// Invoices created together (a sale's burst) share a transaction, on PostgreSQL a statement:
+// db/sharedTransactions.ts.
+const storeShared = sharedTransactions(storeInvoices, SHARED_INVOICES, storeInOneStatement);
 
 // Every creation reads it: prepared, and kept under the app.
 const invoiceSettingsOf = prepared(
@@ -390,7 +421,7 @@ const invoiceSettingsOf = prepared(
   (db, p) =>
     db
       .selectFrom('apps')
-      .select(['invoice_underpayment_tolerance', 'invoice_late_window_minutes'])
+      .select(['invoice_underpayment_tolerance', 'invoice_late_window_minutes', 'livemode'])
       .where('id', '=', p.appId),
   { ownerOf: (p, rows) => (rows.length > 0 ? p.appId : undefined) },
 );

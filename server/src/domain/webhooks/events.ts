@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { Database } from '../../db/schema';
 import type { DepositStatus, SendStatus } from '../../db/schema';
@@ -6,7 +6,7 @@ import { depositView, withdrawalView } from '../payments/views';
 import type { GatewayDeposit } from '../payments/depositReads';
 import type { Withdrawal } from '../payments/withdrawalReads';
 import { newTimeOrderedId } from '../ids';
-import { addJobs } from '../../jobs/queue';
+import { addJobs, jobRow, jobsWritten, type NewJob } from '../../jobs/queue';
 import { insertRows, runNamed } from '../../db/rowInserts';
 import type { components } from '../../generated/gateway.gen';
 import { withMode, type Unmoded } from '../livemode';
@@ -23,7 +23,9 @@ import { withMode, type Unmoded } from '../livemode';
 // the next event of the app waits for this one's commit before it numbers itself, and numbers
 // follow commit order. The counter is raised last in the transaction (nothing else is locked
 // after it), and only for the few inserts that follow; a transaction recording events of several
-// apps raises their counters in app id order.
+// apps raises their counters in app id order. New invoices on PostgreSQL are one statement with
+// their events (recordFirstEventsWith): atomic without a transaction, the counter's row locked to
+// its end, the rows it inserts checking their foreign keys after, as they do in a transaction.
 // SQLite has one writer at a time, so the same code is already in commit order there.
 
 type WithdrawalEventType =
@@ -319,29 +321,8 @@ async function recordEvents(
     resourceSeqs.set(key, resourceSeq);
     const seq = (appSeqs.get(event.appId) ?? 0) + 1;
     appSeqs.set(event.appId, seq);
-    const createdAt = event.now.toISOString();
     const livemode = apps.get(event.appId)?.livemode ?? true;
-    const body = JSON.stringify({
-      id,
-      type: event.type,
-      created_at: createdAt,
-      app_id: event.appId,
-      // A test ping's data is a greeting, not an object of the app.
-      data: event.type === 'test.ping' ? event.data : withMode(event.data, livemode),
-      livemode,
-    });
-    return {
-      id,
-      app_id: event.appId,
-      type: event.type,
-      resource_id: resourceId,
-      resource_seq: resourceSeq,
-      unique_id: event.uniqueId,
-      body,
-      created_at: createdAt,
-      seq,
-      pruned_at: null,
-    };
+    return eventRow(event, { id, resourceId, resourceSeq, seq, livemode });
   });
   for (const part of chunks(values)) {
     await runNamed(trx, insertRows(trx, trx, 'webhook_events', part));
@@ -375,6 +356,124 @@ async function recordEvents(
   }));
 }
 
+/** An event's row, its body made of the event and the app's mode. */
+function eventRow(
+  event: NewEvent,
+  row: { id: string; resourceId: string; resourceSeq: number; seq: number; livemode: boolean },
+) {
+  const { id, livemode } = row;
+  const createdAt = event.now.toISOString();
+  const body = JSON.stringify({
+    id,
+    type: event.type,
+    created_at: createdAt,
+    app_id: event.appId,
+    // A test ping's data is a greeting, not an object of the app.
+    data: event.type === 'test.ping' ? event.data : withMode(event.data, livemode),
+    livemode,
+  });
+  return {
+    id,
+    app_id: event.appId,
+    type: event.type,
+    resource_id: row.resourceId,
+    resource_seq: row.resourceSeq,
+    unique_id: event.uniqueId,
+    body,
+    created_at: createdAt,
+    seq: row.seq,
+    pruned_at: null,
+  };
+}
+
+/**
+ * PostgreSQL: the first events of new resources (`invoice.created`), written by the statement
+ * that inserts the resources, whose inserts `written` gives as common table expressions
+ * (`name as (insert ...)`, comma-separated). One statement is atomic with no transaction around
+ * it: one round trip where a transaction took five. The bodies take each app's mode from
+ * `livemodes` (an app's mode never changes: a test app is a row of its own). The numbers come
+ * from the apps' counters as recordEvents' do, raised in app id order and locked to the
+ * statement's end; a delivery and its job are written for each event of an app that takes
+ * webhooks, as the statement finds the app.
+ */
+export async function recordFirstEventsWith(
+  db: Db,
+  written: RawBuilder<unknown>,
+  events: readonly NewEvent[],
+  livemodes: ReadonlyMap<string, boolean>,
+): Promise<void> {
+  const counts = new Map<string, number>();
+  const rows = events.map((event) => {
+    const id = newTimeOrderedId('evt', event.now);
+    // Its place among the statement's events of its app: its number is the counter's value
+    // before the statement plus this.
+    const seq = (counts.get(event.appId) ?? 0) + 1;
+    counts.set(event.appId, seq);
+    const livemode = livemodes.get(event.appId) ?? true;
+    return eventRow(event, {
+      id,
+      resourceId: event.resourceId ?? id,
+      resourceSeq: 1,
+      seq,
+      livemode,
+    });
+  });
+  const deliveries = deliveryRows(
+    rows.map((row, i) => ({
+      eventId: row.id,
+      appId: row.app_id,
+      resourceId: row.resource_id,
+      resourceSeq: row.resource_seq,
+      redeliveryOf: null,
+      now: events[i]?.now ?? new Date(),
+    })),
+  );
+  const now = Math.min(...events.map((event) => event.now.getTime()));
+  const queued = deliveryJobs(deliveries);
+  const jobs = queued.map((job) => jobRow(job, now));
+  const json = (value: unknown) => sql`${JSON.stringify(value)}::json`;
+  const appCounts = [...counts].map(([app_id, seq]) => ({ app_id, seq }));
+  // Each insert's columns are its rows' keys, selected in that order from the JSON's rows,
+  // `computed` ones from the expression given.
+  const columns = (row: object) => sql.join(Object.keys(row).map((c) => sql.ref(c)));
+  const selected = (
+    from: string,
+    row: object,
+    computed: Record<string, RawBuilder<unknown>> = {},
+  ) => sql.join(Object.keys(row).map((c) => computed[c] ?? sql.ref(`${from}.${c}`)));
+  const [event, delivery, job] = [rows[0], deliveries[0], jobs[0]];
+  if (!event || !delivery || !job) throw new Error('recordFirstEventsWith needs events');
+  const statement = sql<{ takes: boolean | null }>`with ${written},
+    counts as (
+      select app_id, seq from json_populate_recordset(null::app_event_seqs, ${json(appCounts)})),
+    raised as (
+      insert into app_event_seqs (app_id, seq) select app_id, seq from counts order by app_id
+      on conflict (app_id) do update set seq = app_event_seqs.seq + excluded.seq
+      returning app_event_seqs.app_id, app_event_seqs.seq, exists (
+        select from apps left join app_webhooks on app_webhooks.app_id = apps.id
+        where apps.id = app_event_seqs.app_id and apps.callback_url <> ''
+          and app_webhooks.disabled_at is null) as takes),
+    events as (
+      insert into webhook_events (${columns(event)})
+      select ${selected('e', event, { seq: sql`raised.seq - counts.seq + e.seq` })}
+      from json_populate_recordset(null::webhook_events, ${json(rows)}) e
+        join raised using (app_id) join counts using (app_id)),
+    deliveries as (
+      insert into webhook_deliveries (${columns(delivery)})
+      select ${selected('d', delivery)}
+      from json_populate_recordset(null::webhook_deliveries, ${json(deliveries)}) d
+        join raised using (app_id) where raised.takes),
+    jobs as (
+      insert into jobs (${columns(job)})
+      select ${selected('j', job, { payload: sql`(j.payload #>> '{}')::jsonb` })}
+      from json_populate_recordset(null::jobs, ${json(jobs)}) j
+        join raised on raised.app_id = j.group_key where raised.takes
+      on conflict (kind, key) do nothing)
+    select bool_or(takes) as takes from raised`;
+  const [result] = await runNamed(db, statement);
+  if (result?.takes) jobsWritten(queued, now);
+}
+
 interface NewDelivery {
   eventId: string;
   appId: string;
@@ -394,7 +493,17 @@ export async function queueDelivery(trx: Db, d: NewDelivery): Promise<string> {
 
 /** queueDelivery for many, two statements in all; answers their ids in the order given. */
 async function queueDeliveries(trx: Db, list: readonly NewDelivery[]): Promise<string[]> {
-  const rows = list.map((d) => {
+  const rows = deliveryRows(list);
+  if (rows.length === 0) return [];
+  await trx.insertInto('webhook_deliveries').values(rows).execute();
+  const now = Math.min(...list.map((d) => d.now.getTime()));
+  await addJobs(trx, deliveryJobs(rows), now);
+  return rows.map((row) => row.id);
+}
+
+/** The delivery rows of `list`, due at their `runAt` (default now). */
+function deliveryRows(list: readonly NewDelivery[]) {
+  return list.map((d) => {
     const at = d.now.toISOString();
     return {
       id: newTimeOrderedId('whd', d.now),
@@ -413,22 +522,18 @@ async function queueDeliveries(trx: Db, list: readonly NewDelivery[]): Promise<s
       updated_at: at,
     };
   });
-  if (rows.length === 0) return [];
-  await trx.insertInto('webhook_deliveries').values(rows).execute();
-  const now = Math.min(...list.map((d) => d.now.getTime()));
-  await addJobs(
-    trx,
-    rows.map((row) => {
-      const payload: DeliverPayload = { deliveryId: row.id, wake: 1 };
-      return {
-        kind: DELIVER_KIND,
-        key: deliverJobKey(row.id, 1),
-        payload,
-        group: row.app_id,
-        runAt: row.next_attempt_at,
-      };
-    }),
-    now,
-  );
-  return rows.map((row) => row.id);
+}
+
+/** The jobs that wake each delivery the first time, counted in its app's lane. */
+function deliveryJobs(rows: ReturnType<typeof deliveryRows>): NewJob[] {
+  return rows.map((row) => {
+    const payload: DeliverPayload = { deliveryId: row.id, wake: 1 };
+    return {
+      kind: DELIVER_KIND,
+      key: deliverJobKey(row.id, 1),
+      payload,
+      group: row.app_id,
+      runAt: row.next_attempt_at,
+    };
+  });
 }
