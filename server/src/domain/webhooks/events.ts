@@ -403,29 +403,26 @@ export async function recordFirstEventsWith(
   livemodes: ReadonlyMap<string, boolean>,
 ): Promise<void> {
   const counts = new Map<string, number>();
-  const rows = events.map((event) => {
+  const made = events.map((event) => {
     const id = newTimeOrderedId('evt', event.now);
     // Its place among the statement's events of its app: its number is the counter's value
     // before the statement plus this.
     const seq = (counts.get(event.appId) ?? 0) + 1;
     counts.set(event.appId, seq);
     const livemode = livemodes.get(event.appId) ?? true;
-    return eventRow(event, {
-      id,
-      resourceId: event.resourceId ?? id,
-      resourceSeq: 1,
-      seq,
-      livemode,
-    });
+    const resourceId = event.resourceId ?? id;
+    const row = eventRow(event, { id, resourceId, resourceSeq: 1, seq, livemode });
+    return { event, row };
   });
+  const rows = made.map(({ row }) => row);
   const deliveries = deliveryRows(
-    rows.map((row, i) => ({
+    made.map(({ event, row }) => ({
       eventId: row.id,
       appId: row.app_id,
       resourceId: row.resource_id,
       resourceSeq: row.resource_seq,
       redeliveryOf: null,
-      now: events[i]?.now ?? new Date(),
+      now: event.now,
     })),
   );
   const now = Math.min(...events.map((event) => event.now.getTime()));
