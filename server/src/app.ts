@@ -22,7 +22,8 @@ import { GATEWAY_PREFIX } from './http/prefixes';
 import { buildServiceHandlers } from './portal';
 import type { HandlerMap } from './http/operationTypes';
 import { applyBodyPolicy, readsNoBody, securityBeforeBody } from './http/bodyPolicy';
-import { HttpError, MSG, envelope } from './http/errors';
+import { HttpError, MSG, badRequest, envelope } from './http/errors';
+import { SURROGATE_ESCAPE, wholeText } from './http/unicodeText';
 import { clientErrorHandler, errorHandler } from './http/errorHandler';
 import { registerHealth } from './http/health';
 import { registerAddressPoolGauge, registerJobGauges } from './http/jobMetrics';
@@ -144,7 +145,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
-    parseJson(request, text, done);
+    // Only a \u escape can write half of a surrogate pair (the bytes are read as UTF-8), so only
+    // a body with a surrogate's escape is looked through.
+    if (!SURROGATE_ESCAPE.test(text)) return parseJson(request, text, done);
+    parseJson(request, text, (error, value) => {
+      if (error || wholeText(value)) done(error, value);
+      else done(badRequest(MSG.malformedJson), undefined);
+    });
   });
 
   app.decorateRequest('user', null);

@@ -114,6 +114,43 @@ describe('gateway invoices', () => {
       ).n,
     );
 
+  it('refuses a body whose strings hold half a surrogate pair, and keeps a whole pair', async () => {
+    const { appId, key } = await merchant();
+    const post = (body: string) =>
+      t.inject({
+        method: 'POST',
+        url: `${BASE}/invoices`,
+        headers: { host: HOST, authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        payload: body,
+      });
+    // JSON's escapes can write what no text holds: half of a UTF-16 pair, in a value or a key.
+    for (const half of [
+      '{"amount":"5","currency":"USDT","description":"a\\ud800b"}',
+      '{"amount":"5","currency":"USDT","order_id":"o\\udc00"}',
+      '{"amount":"5","currency":"USDT","metadata":{"k\\uDBFF":"v"}}',
+    ]) {
+      const res = await post(half);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        error: {
+          code: 'bad_request',
+          message: 'The request body is not valid JSON.',
+          doc_url: docUrl('bad_request'),
+          request_id: REQUEST_ID,
+        },
+      });
+    }
+    expect(await invoiceCount(appId)).toBe(0);
+    // A whole pair, escaped or not, is text: stored and answered as sent.
+    const whole = await post(
+      '{"amount":"5","currency":"USDT","description":"\\ud83d\\ude80 🚀","metadata":{"k":"\\uD83D\\uDE80"}}',
+    );
+    expect(whole.statusCode).toBe(201);
+    expect(whole.json()).toMatchObject({ description: '🚀 🚀', metadata: { k: '🚀' } });
+    const read = await send('GET', `/invoices/${whole.json().id}`, key);
+    expect(read.json()).toMatchObject({ description: '🚀 🚀', metadata: { k: '🚀' } });
+  });
+
   it('creates an invoice at an address of its own, each method priced at a locked rate', async () => {
     const { appId, key } = await merchant();
     const res = await send('POST', '/invoices', key, order);
