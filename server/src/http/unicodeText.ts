@@ -12,12 +12,25 @@ const HALF_PAIR = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc0
 
 const wellFormed = (text: string) => !HALF_PAIR.test(text);
 
-/** Whether every string in `value`, object keys included, is well-formed Unicode text. */
+/**
+ * Whether every string in `value`, object keys included, is well-formed Unicode text. Looked
+ * through without recursion or spreads: a body may nest deeper, or hold longer arrays, than the
+ * call stack takes.
+ */
 export function wholeText(value: unknown): boolean {
-  if (typeof value === 'string') return wellFormed(value);
-  if (Array.isArray(value)) return value.every(wholeText);
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value).every(([key, item]) => wellFormed(key) && wholeText(item));
+  const left: unknown[] = [value];
+  while (left.length > 0) {
+    const item = left.pop();
+    if (typeof item === 'string') {
+      if (!wellFormed(item)) return false;
+    } else if (Array.isArray(item)) {
+      for (const inner of item) left.push(inner);
+    } else if (item !== null && typeof item === 'object') {
+      for (const [key, inner] of Object.entries(item)) {
+        if (!wellFormed(key)) return false;
+        left.push(inner);
+      }
+    }
   }
   return true;
 }
