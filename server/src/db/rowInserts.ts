@@ -28,11 +28,17 @@ export function insertRows<T extends keyof Database & string>(
   if (!first) throw new Error(`No rows to insert into ${table}`);
   // The keys of the rows, which are columns of the table.
   const columns = Object.keys(first) as (keyof Database[T] & string)[];
-  const source = sql`json_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(rows)}::json)`;
   return db
     .insertInto(table)
     .columns(columns)
-    .expression(sql`select ${sql.join(columns.map((c) => sql.ref(c)))} from ${source}`);
+    .expression(
+      sql`select ${sql.join(columns.map((c) => sql.ref(c)))} from ${rowsFromJson(table, rows)}`,
+    );
+}
+
+/** PostgreSQL: `rows` as the rows of `table`, from one JSON parameter (insertRows). */
+export function rowsFromJson(table: keyof Database & string, rows: readonly object[]) {
+  return sql`json_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(rows)}::json)`;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { GatewayDeposit } from '../payments/depositReads';
 import type { Withdrawal } from '../payments/withdrawalReads';
 import { newTimeOrderedId } from '../ids';
 import { addJobs, jobRow, jobsWritten, type NewJob } from '../../jobs/queue';
-import { insertRows, runNamed } from '../../db/rowInserts';
+import { insertRows, rowsFromJson, runNamed } from '../../db/rowInserts';
 import type { components } from '../../generated/gateway.gen';
 import { withMode, type Unmoded } from '../livemode';
 
@@ -226,6 +226,15 @@ export async function recordEvent(
   return recorded;
 }
 
+/**
+ * In a statement that raises app_event_seqs: whether the counter's app takes webhooks (a Webhook
+ * URl, and its webhook not switched off after a 410).
+ */
+const TAKES_WEBHOOKS = sql<boolean>`exists (
+  select 1 from apps left join app_webhooks on app_webhooks.app_id = apps.id
+  where apps.id = app_event_seqs.app_id and apps.callback_url <> ''
+    and app_webhooks.disabled_at is null)`;
+
 /** Rows written (or resources looked up) per statement: far below both engines' parameter caps. */
 const EVENT_BATCH = 500;
 
@@ -295,21 +304,12 @@ async function recordEvents(
           .select('apps.livemode')
           .whereRef('apps.id', '=', 'app_event_seqs.app_id')
           .as('livemode'),
-        eb
-          .selectFrom('apps')
-          .select('apps.callback_url')
-          .whereRef('apps.id', '=', 'app_event_seqs.app_id')
-          .as('callback_url'),
-        eb
-          .selectFrom('app_webhooks')
-          .select('app_webhooks.disabled_at')
-          .whereRef('app_webhooks.app_id', '=', 'app_event_seqs.app_id')
-          .as('disabled_at'),
+        TAKES_WEBHOOKS.as('takes'),
       ]);
     for (const target of await runNamed(trx, raise)) {
       apps.set(target.app_id, {
         livemode: target.livemode !== 0,
-        takesWebhooks: Boolean(target.callback_url && !target.disabled_at),
+        takesWebhooks: Boolean(target.takes),
       });
       // The number before this transaction's first event of the app.
       appSeqs.set(target.app_id, Number(target.seq) - (counts.get(target.app_id) ?? 0));
@@ -428,7 +428,6 @@ export async function recordFirstEventsWith(
   const now = Math.min(...events.map((event) => event.now.getTime()));
   const queued = deliveryJobs(deliveries);
   const jobs = queued.map((job) => jobRow(job, now));
-  const json = (value: unknown) => sql`${JSON.stringify(value)}::json`;
   const appCounts = [...counts].map(([app_id, seq]) => ({ app_id, seq }));
   // Each insert's columns are its rows' keys, selected in that order from the JSON's rows,
   // `computed` ones from the expression given.
@@ -442,28 +441,25 @@ export async function recordFirstEventsWith(
   if (!event || !delivery || !job) throw new Error('recordFirstEventsWith needs events');
   const statement = sql<{ takes: boolean | null }>`with ${written},
     counts as (
-      select app_id, seq from json_populate_recordset(null::app_event_seqs, ${json(appCounts)})),
+      select app_id, seq from ${rowsFromJson('app_event_seqs', appCounts)}),
     raised as (
       insert into app_event_seqs (app_id, seq) select app_id, seq from counts order by app_id
       on conflict (app_id) do update set seq = app_event_seqs.seq + excluded.seq
-      returning app_event_seqs.app_id, app_event_seqs.seq, exists (
-        select from apps left join app_webhooks on app_webhooks.app_id = apps.id
-        where apps.id = app_event_seqs.app_id and apps.callback_url <> ''
-          and app_webhooks.disabled_at is null) as takes),
+      returning app_event_seqs.app_id, app_event_seqs.seq, ${TAKES_WEBHOOKS} as takes),
     events as (
       insert into webhook_events (${columns(event)})
       select ${selected('e', event, { seq: sql`raised.seq - counts.seq + e.seq` })}
-      from json_populate_recordset(null::webhook_events, ${json(rows)}) e
+      from ${rowsFromJson('webhook_events', rows)} e
         join raised using (app_id) join counts using (app_id)),
     deliveries as (
       insert into webhook_deliveries (${columns(delivery)})
       select ${selected('d', delivery)}
-      from json_populate_recordset(null::webhook_deliveries, ${json(deliveries)}) d
+      from ${rowsFromJson('webhook_deliveries', deliveries)} d
         join raised using (app_id) where raised.takes),
     jobs as (
       insert into jobs (${columns(job)})
       select ${selected('j', job, { payload: sql`(j.payload #>> '{}')::jsonb` })}
-      from json_populate_recordset(null::jobs, ${json(jobs)}) j
+      from ${rowsFromJson('jobs', jobs)} j
         join raised on raised.app_id = j.group_key where raised.takes
       on conflict (kind, key) do nothing)
     select bool_or(takes) as takes from raised`;
