@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as turn, setTimeout as sleep } from 'node:timers/promises';
 import type { Address } from 'viem';
-import type { Db } from '../../db/connection';
+import { engineOf, type Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
 import { BRANCH_PATHS, nextIndexOf, takeIndexes, type AddressBranch } from './derivationCounters';
 import { deriveEvmAddress } from './hdWallet';
@@ -27,9 +27,18 @@ export const POOLED_BRANCHES: readonly PooledBranch[] = [
   { branch: 'invoices', path: BRANCH_PATHS.invoices },
 ];
 
+/** Pool parents by xpub and path: a creation needs its branch's, hashed once per process. */
+const parents = new Map<string, string>();
+
 /** The xpub and branch an address is derived from, as a pool row names it (a hash, not the key). */
 export function poolParent(xpub: string, path: number): string {
-  return createHash('sha256').update(`${xpub}/${path}`).digest('hex').slice(0, 32);
+  const source = `${xpub}/${path}`;
+  let parent = parents.get(source);
+  if (parent === undefined) {
+    parent = createHash('sha256').update(source).digest('hex').slice(0, 32);
+    parents.set(source, parent);
+  }
+  return parent;
 }
 
 const poolRange = prepared({ parent: '', from: 0, to: 0 }, (db, p) =>
@@ -40,6 +49,62 @@ const poolRange = prepared({ parent: '', from: 0, to: 0 }, (db, p) =>
     .where('derivation_index', '>=', p.from)
     .where('derivation_index', '<', p.to),
 );
+
+/**
+ * PostgreSQL: takeIndexes and poolRange as one statement, one round trip where they were two.
+ * The counter's raise commits on its own as before (a statement is its own transaction); the
+ * pool's rows are read as they stood when the statement began, and one a fill wrote meanwhile
+ * is derived on the spot, as any row the pool lacks.
+ */
+const takeWithPool = prepared({ branch: '' as AddressBranch, count: 0, parent: '' }, (db, p) =>
+  db
+    .with('raised', (q) =>
+      q
+        .insertInto('derivation_counters')
+        .values({ branch: p.branch, next_index: p.count })
+        .onConflict((oc) =>
+          oc.column('branch').doUpdateSet((eb) => ({
+            next_index: eb('derivation_counters.next_index', '+', p.count),
+          })),
+        )
+        .returning('next_index'),
+    )
+    .selectFrom('raised')
+    .leftJoin('address_pool as pool', (join) =>
+      join
+        .on('pool.parent', '=', p.parent)
+        .on((eb) =>
+          eb.and([
+            eb('pool.derivation_index', '>=', eb('raised.next_index', '-', p.count)),
+            eb('pool.derivation_index', '<', eb.ref('raised.next_index')),
+          ]),
+        ),
+    )
+    .select(['raised.next_index', 'pool.derivation_index', 'pool.address']),
+);
+
+/** Takes `count` indexes of `branch` and reads their pooled addresses: the first and the rows. */
+async function takeFromPool(
+  db: Db,
+  branch: AddressBranch,
+  parent: string,
+  count: number,
+): Promise<{ from: number; rows: readonly { derivation_index: number; address: string }[] }> {
+  if (engineOf(db) !== 'postgres') {
+    const from = await takeIndexes(db, branch, count);
+    return { from, rows: await poolRange(db, { parent, from, to: from + count }) };
+  }
+  if (!Number.isInteger(count) || count < 1) throw new RangeError(`Bad index count ${count}`);
+  const rows = await takeWithPool(db, { branch, count, parent });
+  const [first] = rows;
+  if (!first) throw new Error(`No derivation counter for ${branch}`);
+  return {
+    from: Number(first.next_index) - count,
+    rows: rows.flatMap(({ derivation_index: index, address }) =>
+      index === null || address === null ? [] : [{ derivation_index: index, address }],
+    ),
+  };
+}
 
 /** An index of a branch, handed to one creation, and the EVM address it derives to. */
 export interface HandedAddress {
@@ -150,8 +215,7 @@ async function takeForWaiting(
         const now = performance.now();
         const count = short + (now - queue.lastTakeAt < BURST_GAP_MS ? TAKEN_AHEAD : 0);
         queue.lastTakeAt = now;
-        const from = await takeIndexes(db, branch, count);
-        const rows = await poolRange(db, { parent, from, to: from + count });
+        const { from, rows } = await takeFromPool(db, branch, parent, count);
         const pooled = new Map(rows.map((row) => [Number(row.derivation_index), row.address]));
         for (let index = from; index < from + count; index += 1) {
           queue.spare.push({ index, evm: pooled.get(index) as Address | undefined });
