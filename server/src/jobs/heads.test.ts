@@ -7,7 +7,7 @@ import { followHeads } from './heads';
 import { ensureRecurring } from './queue';
 
 // The head follower: a block mined on one chain makes that chain's watcher due at once, and no
-// other chain's.
+// other chain's; a block its watcher has already read wakes it no more.
 
 const t = testAppPerBlock();
 
@@ -41,6 +41,48 @@ it("wakes the watcher of the chain whose head moved, and only that chain's", asy
     await mineLocalBlocks(t.db, 1, mined);
     await until(async () => (await runAt(mined)) === now, 'the watcher to be due');
     expect(await runAt(quiet)).toBe(later);
+  } finally {
+    await heads.stop();
+  }
+});
+
+it('leaves alone a watcher that has already read the new head', async () => {
+  const [chainId] = SPEC_CHAIN_IDS;
+  if (chainId === undefined) throw new Error('A spec chain expected');
+  const now = t.clock().getTime();
+  const later = now + 60_000;
+  await ensureRecurring(t.db, watcherKind(chainId), 60_000, now);
+  await t.db.updateTable('jobs').set({ run_at: later }).execute();
+  const runAt = async () =>
+    (
+      await t.db
+        .selectFrom('jobs')
+        .select('run_at')
+        .where('kind', '=', watcherKind(chainId))
+        .executeTakeFirstOrThrow()
+    ).run_at;
+  /** What the watcher's pass writes: the head it read. */
+  const watched = async (head: number) => {
+    await t.db
+      .insertInto('watch_cursors')
+      .values({ chain_id: chainId, scanned_block: head, head_block: head })
+      .onConflict((oc) => oc.column('chain_id').doUpdateSet({ head_block: head }))
+      .execute();
+  };
+
+  const heads = followHeads(t.db, [new LocalChainAdapter(t.db, chainId)], {
+    pollMs: 100,
+    clock: t.clock,
+  });
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Mined and read by its watcher before the follower's next poll: nothing to wake it for.
+    await watched(await mineLocalBlocks(t.db, 1, chainId));
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(await runAt()).toBe(later);
+    // A block its watcher has not read wakes it.
+    await mineLocalBlocks(t.db, 1, chainId);
+    await until(async () => (await runAt()) === now, 'the watcher to be due');
   } finally {
     await heads.stop();
   }

@@ -396,17 +396,33 @@ export async function localHead(
 }
 
 const headRows = prepared({}, (db) =>
-  db.selectFrom('chain_heads').select(['chain_id', 'block_number']),
+  db
+    .selectFrom('chain_heads as h')
+    .leftJoin('watch_cursors as c', 'c.chain_id', 'h.chain_id')
+    .select(['h.chain_id', 'h.block_number', 'c.head_block']),
 );
 
-/** Every local chain's head in one read (0 for a chain with no block yet): see localHead. */
+/** A chain's head, and the head its watcher's last pass read (null before its first pass). */
+export interface FollowedHead {
+  head: number;
+  watched: number | null;
+}
+
+/**
+ * Every local chain's head in one read (0 for a chain with no block yet: see localHead), with
+ * the head its watcher last read (watch_cursors).
+ */
 export async function localHeads(
   db: Executor,
   chainIds: readonly SpecChainId[],
-): Promise<Map<SpecChainId, number>> {
+): Promise<Map<SpecChainId, FollowedHead>> {
   const rows = await headRows(db, {});
-  const heads = new Map(rows.map((row) => [row.chain_id, row.block_number]));
-  return new Map(chainIds.map((chainId) => [chainId, heads.get(chainId) ?? 0]));
+  const heads = new Map(
+    rows.map((row) => [row.chain_id, { head: row.block_number, watched: row.head_block }]),
+  );
+  return new Map(
+    chainIds.map((chainId) => [chainId, heads.get(chainId) ?? { head: 0, watched: null }]),
+  );
 }
 
 export async function setLocalHead(
