@@ -11,6 +11,16 @@ import { ensureRecurring } from './queue';
 
 const t = testAppPerBlock();
 
+/** When the chain's watcher is due next. */
+async function runAt(chainId: SpecChainId): Promise<number> {
+  const job = await t.db
+    .selectFrom('jobs')
+    .select('run_at')
+    .where('kind', '=', watcherKind(chainId))
+    .executeTakeFirstOrThrow();
+  return job.run_at;
+}
+
 it("wakes the watcher of the chain whose head moved, and only that chain's", async () => {
   const [mined, quiet] = SPEC_CHAIN_IDS;
   if (mined === undefined || quiet === undefined) throw new Error('Two spec chains expected');
@@ -20,15 +30,6 @@ it("wakes the watcher of the chain whose head moved, and only that chain's", asy
     await ensureRecurring(t.db, watcherKind(chainId), 60_000, now);
   }
   await t.db.updateTable('jobs').set({ run_at: later }).execute();
-  const runAt = async (chainId: SpecChainId) =>
-    (
-      await t.db
-        .selectFrom('jobs')
-        .select('run_at')
-        .where('kind', '=', watcherKind(chainId))
-        .executeTakeFirstOrThrow()
-    ).run_at;
-
   const heads = followHeads(
     t.db,
     [new LocalChainAdapter(t.db, mined), new LocalChainAdapter(t.db, quiet)],
@@ -53,14 +54,6 @@ it('leaves alone a watcher that has already read the new head', async () => {
   const later = now + 60_000;
   await ensureRecurring(t.db, watcherKind(chainId), 60_000, now);
   await t.db.updateTable('jobs').set({ run_at: later }).execute();
-  const runAt = async () =>
-    (
-      await t.db
-        .selectFrom('jobs')
-        .select('run_at')
-        .where('kind', '=', watcherKind(chainId))
-        .executeTakeFirstOrThrow()
-    ).run_at;
   /** What the watcher's pass writes: the head it read. */
   const watched = async (head: number) => {
     await t.db
@@ -79,10 +72,10 @@ it('leaves alone a watcher that has already read the new head', async () => {
     // Mined and read by its watcher before the follower's next poll: nothing to wake it for.
     await watched(await mineLocalBlocks(t.db, 1, chainId));
     await new Promise((resolve) => setTimeout(resolve, 350));
-    expect(await runAt()).toBe(later);
+    expect(await runAt(chainId)).toBe(later);
     // A block its watcher has not read wakes it.
     await mineLocalBlocks(t.db, 1, chainId);
-    await until(async () => (await runAt()) === now, 'the watcher to be due');
+    await until(async () => (await runAt(chainId)) === now, 'the watcher to be due');
   } finally {
     await heads.stop();
   }
