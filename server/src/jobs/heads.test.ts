@@ -1,4 +1,9 @@
-import { LocalChainAdapter, mineLocalBlocks } from '../domain/chain/localAdapter';
+import {
+  LocalChainAdapter,
+  localHead,
+  mineLocalBlocks,
+  setLocalHead,
+} from '../domain/chain/localAdapter';
 import { SPEC_CHAIN_IDS, type SpecChainId } from '../domain/chain/specChains';
 import { watcherKind } from '../domain/payments/deposits';
 import { until } from '../../test/until';
@@ -54,14 +59,17 @@ it('leaves alone a watcher that has already read the new head', async () => {
   const later = now + 60_000;
   await ensureRecurring(t.db, watcherKind(chainId), 60_000, now);
   await t.db.updateTable('jobs').set({ run_at: later }).execute();
-  /** What the watcher's pass writes: the head it read. */
-  const watched = async (head: number) => {
-    await t.db
-      .insertInto('watch_cursors')
-      .values({ chain_id: chainId, scanned_block: head, head_block: head })
-      .onConflict((oc) => oc.column('chain_id').doUpdateSet({ head_block: head }))
-      .execute();
-  };
+  /** A block mined and its watcher's pass reading it, at once (one transaction). */
+  const minedAndWatched = () =>
+    t.db.transaction().execute(async (trx) => {
+      const head = (await localHead(trx, chainId)) + 1;
+      await setLocalHead(trx, chainId, head);
+      await trx
+        .insertInto('watch_cursors')
+        .values({ chain_id: chainId, scanned_block: head, head_block: head })
+        .onConflict((oc) => oc.column('chain_id').doUpdateSet({ head_block: head }))
+        .execute();
+    });
 
   const heads = followHeads(t.db, [new LocalChainAdapter(t.db, chainId)], {
     pollMs: 100,
@@ -69,8 +77,8 @@ it('leaves alone a watcher that has already read the new head', async () => {
   });
   try {
     await new Promise((resolve) => setTimeout(resolve, 20));
-    // Mined and read by its watcher before the follower's next poll: nothing to wake it for.
-    await watched(await mineLocalBlocks(t.db, 1, chainId));
+    // A block its watcher has read by the follower's next poll: nothing to wake it for.
+    await minedAndWatched();
     await new Promise((resolve) => setTimeout(resolve, 350));
     expect(await runAt(chainId)).toBe(later);
     // A block its watcher has not read wakes it.
