@@ -72,7 +72,12 @@ export class LocalChainAdapter implements ChainAdapter {
   }
 
   async blockHash(blockNumber: number): Promise<string | null> {
-    if (blockNumber > (await this.latestBlock())) return null;
+    return this.hashUnder(blockNumber, await this.latestBlock());
+  }
+
+  /** The hash of block `blockNumber` with the chain at `head` (null past it): see blockHash. */
+  private async hashUnder(blockNumber: number, head: number): Promise<string | null> {
+    if (blockNumber > head) return null;
     // Each reorg at or below the block gave it another hash: the branch it is on now.
     const forks = await this.db
       .selectFrom('local_chain_reorgs')
@@ -93,7 +98,7 @@ export class LocalChainAdapter implements ChainAdapter {
    */
   async blockStamp(blockNumber: number, now: Date): Promise<BlockStamp | null> {
     const head = await this.latestBlock();
-    const hash = await this.blockHash(blockNumber);
+    const hash = await this.hashUnder(blockNumber, head);
     if (hash === null) return null;
     const row = await this.db
       .selectFrom('chain_transfers')
