@@ -55,6 +55,7 @@ import * as m0640 from './0640_local_heads';
 import * as m0650 from './0650_own_channels';
 import * as m0660 from './0660_own_notices';
 import * as m0670 from './0670_app_event_seqs';
+import * as m0680 from './0680_payment_link_index';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -115,4 +116,5 @@ export const migrations: Record<string, Migration> = {
   '0650_own_channels': m0650,
   '0660_own_notices': m0660,
   '0670_app_event_seqs': m0670,
+  '0680_payment_link_index': m0680,
 };
