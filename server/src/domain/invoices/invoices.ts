@@ -1,11 +1,11 @@
-import { sql, type Insertable, type Selectable, type Transaction } from 'kysely';
+import { type Insertable, type Selectable, type Transaction } from 'kysely';
 import { engineOf, type Db } from '../../db/connection';
 import { lockForTransaction } from '../../db/locks';
 import { handOutAddress } from '../chain/addressPool';
 import { BRANCH_PATHS } from '../chain/derivationCounters';
 import { prepared, type Executor } from '../../db/prepared';
 import { sharedTransactions } from '../../db/sharedTransactions';
-import { insertRows, runNamed } from '../../db/rowInserts';
+import { insertRows, runNamed, type TableRows } from '../../db/rowInserts';
 import type { Database, InvoicePaymentOptionsTable, InvoicesTable } from '../../db/schema';
 import { refuseOverPlan } from '../apps/plan';
 import type { ChainAdapter } from '../chain/adapter';
@@ -390,15 +390,16 @@ async function storeInvoices(
  * invoice, which locks its link, is not stored this way).
  */
 async function storeInOneStatement(db: Db, items: readonly StoredInvoice[]): Promise<void> {
-  const invoices = items.map((item) => item.invoice);
+  const written: (TableRows & { name: string })[] = [
+    { name: 'stored', table: 'invoices', rows: items.map((item) => item.invoice) },
+  ];
   const options = items.flatMap((item) => item.options);
-  const written = [sql`stored as (${insertRows(db, db, 'invoices', invoices)})`];
   if (options.length > 0) {
-    written.push(sql`options as (${insertRows(db, db, 'invoice_payment_options', options)})`);
+    written.push({ name: 'options', table: 'invoice_payment_options', rows: options });
   }
   await recordFirstEventsWith(
     db,
-    sql.join(written),
+    written,
     items.map((item) => ({
       appId: item.invoice.app_id,
       type: 'invoice.created',

@@ -7,7 +7,14 @@ import type { GatewayDeposit } from '../payments/depositReads';
 import type { Withdrawal } from '../payments/withdrawalReads';
 import { newTimeOrderedId } from '../ids';
 import { addJobs, jobRow, jobsWritten, type NewJob } from '../../jobs/queue';
-import { insertRows, rowsFromJson, runNamed } from '../../db/rowInserts';
+import {
+  insertFromJson,
+  insertRows,
+  rowsFromJson,
+  runNamed,
+  runShaped,
+  type TableRows,
+} from '../../db/rowInserts';
 import type { components } from '../../generated/gateway.gen';
 import { withMode, type Unmoded } from '../livemode';
 
@@ -398,7 +405,7 @@ function eventRow(
  */
 export async function recordFirstEventsWith(
   db: Db,
-  written: RawBuilder<unknown>,
+  written: readonly (TableRows & { name: string })[],
   events: readonly NewEvent[],
   livemodes: ReadonlyMap<string, boolean>,
 ): Promise<void> {
@@ -429,17 +436,27 @@ export async function recordFirstEventsWith(
   const queued = deliveryJobs(deliveries);
   const jobs = queued.map((job) => jobRow(job, now));
   const appCounts = [...counts].map(([app_id, seq]) => ({ app_id, seq }));
-  // Each insert's columns are its rows' keys, selected in that order from the JSON's rows,
-  // `computed` ones from the expression given.
-  const columns = (row: object) => sql.join(Object.keys(row).map((c) => sql.ref(c)));
-  const selected = (
-    from: string,
-    row: object,
-    computed: Record<string, RawBuilder<unknown>> = {},
-  ) => sql.join(Object.keys(row).map((c) => computed[c] ?? sql.ref(`${from}.${c}`)));
   const [event, delivery, job] = [rows[0], deliveries[0], jobs[0]];
   if (!event || !delivery || !job) throw new Error('recordFirstEventsWith needs events');
-  const statement = sql<{ takes: boolean | null }>`with ${written},
+  const parts: TableRows[] = [
+    ...written,
+    { table: 'app_event_seqs', rows: appCounts },
+    { table: 'webhook_events', rows },
+    { table: 'webhook_deliveries', rows: deliveries },
+    { table: 'jobs', rows: jobs },
+  ];
+  const names = written.map((part) => part.name).join();
+  const [result] = await runShaped(db, `first events after ${names}`, parts, () => {
+    // Each insert's columns are its rows' keys, selected in that order from the JSON's rows,
+    // `computed` ones from the expression given.
+    const columns = (row: object) => sql.join(Object.keys(row).map((c) => sql.ref(c)));
+    const selected = (
+      from: string,
+      row: object,
+      computed: Record<string, RawBuilder<unknown>> = {},
+    ) => sql.join(Object.keys(row).map((c) => computed[c] ?? sql.ref(`${from}.${c}`)));
+    const inserts = written.map((part) => sql`${sql.ref(part.name)} as (${insertFromJson(part)})`);
+    return sql<{ takes: boolean | null }>`with ${sql.join(inserts)},
     counts as (
       select app_id, seq from ${rowsFromJson('app_event_seqs', appCounts)}),
     raised as (
@@ -463,7 +480,7 @@ export async function recordFirstEventsWith(
         join raised on raised.app_id = j.group_key where raised.takes
       on conflict (kind, key) do nothing)
     select bool_or(takes) as takes from raised`;
-  const [result] = await runNamed(db, statement);
+  });
   if (result?.takes) jobsWritten(queued, now);
 }
 
