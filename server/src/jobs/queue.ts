@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { engineOf, type Db } from '../db/connection';
 import { lockForTransaction } from '../db/locks';
+import { runNamed } from '../db/rowInserts';
 import type { Database, JobsTable } from '../db/schema';
 import { newTimeOrderedId } from '../domain/ids';
 import { jobDue } from './wakeups';
@@ -295,26 +296,28 @@ export async function claimJobs(
     return rows.map(toJob);
   }
   if (!cap) {
-    const rows = await db
-      .with('picked', (q) =>
-        q
-          .selectFrom('jobs')
-          .select('id')
-          .where('kind', 'in', kinds)
-          .where((w) => isDue(w, now))
-          .orderBy('run_at')
-          .orderBy('id')
-          .limit(limit)
-          .forUpdate()
-          .skipLocked(),
-      )
-      .updateTable('jobs')
-      .set(lease)
-      .where('id', 'in', (eb) => eb.selectFrom('picked').select('picked.id'))
-      // A row changed since the pick is re-checked (READ COMMITTED re-reads it).
-      .where((w) => isDue(w, now))
-      .returningAll()
-      .execute();
+    const rows = await runNamed(
+      db,
+      db
+        .with('picked', (q) =>
+          q
+            .selectFrom('jobs')
+            .select('id')
+            .where('kind', 'in', kinds)
+            .where((w) => isDue(w, now))
+            .orderBy('run_at')
+            .orderBy('id')
+            .limit(limit)
+            .forUpdate()
+            .skipLocked(),
+        )
+        .updateTable('jobs')
+        .set(lease)
+        .where('id', 'in', (eb) => eb.selectFrom('picked').select('picked.id'))
+        // A row changed since the pick is re-checked (READ COMMITTED re-reads it).
+        .where((w) => isDue(w, now))
+        .returningAll(),
+    );
     return rows.map(toJob);
   }
   const rows = await db.transaction().execute(async (trx) => {
@@ -398,21 +401,26 @@ export async function extendLease(
  */
 export async function completeJob(db: Db, job: Job, worker: string, now: number): Promise<void> {
   if (job.every_ms !== null) {
-    await db
-      .updateTable('jobs')
-      .set({
-        run_at: sql<number>`case when run_at = ${job.run_at} then ${now + job.every_ms} else run_at end`,
-        attempts: 0,
-        locked_by: null,
-        locked_until: null,
-        last_error: null,
-      })
-      .where('id', '=', job.id)
-      .where('locked_by', '=', worker)
-      .execute();
+    await runNamed(
+      db,
+      db
+        .updateTable('jobs')
+        .set({
+          run_at: sql<number>`case when run_at = ${job.run_at} then ${now + job.every_ms} else run_at end`,
+          attempts: 0,
+          locked_by: null,
+          locked_until: null,
+          last_error: null,
+        })
+        .where('id', '=', job.id)
+        .where('locked_by', '=', worker),
+    );
     return;
   }
-  await db.deleteFrom('jobs').where('id', '=', job.id).where('locked_by', '=', worker).execute();
+  await runNamed(
+    db,
+    db.deleteFrom('jobs').where('id', '=', job.id).where('locked_by', '=', worker),
+  );
 }
 
 /**
