@@ -395,8 +395,8 @@ function eventRow(
 
 /**
  * PostgreSQL: the first events of new resources (`invoice.created`), written by the statement
- * that inserts the resources, whose inserts `written` gives as common table expressions
- * (`name as (insert ...)`, comma-separated). One statement is atomic with no transaction around
+ * that inserts the resources, whose rows `written` gives per table, each insert a common table
+ * expression of the name given, in that order. One statement is atomic with no transaction around
  * it: one round trip where a transaction took five. The bodies take each app's mode from
  * `livemodes` (an app's mode never changes: a test app is a row of its own). The numbers come
  * from the apps' counters as recordEvents' do, raised in app id order and locked to the
