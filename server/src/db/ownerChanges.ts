@@ -8,7 +8,9 @@ import pg from 'pg';
  * Every table whose rows a kept read selects has triggers (migrations 0240 and later) that name
  * the owners of the changed rows (their user, and for an app's rows the app) with the table, in
  * the writing statement itself, or is written only by the triggers of such tables (the counts:
- * 0260), whoever writes: a request, a job, another server process, an operator command. A kept
+ * 0260), whoever writes: a request, a job, another server process, an operator command. Two
+ * tables' inserts are named by another table's instead (0690: an invoice's options by their
+ * invoice's, a webhook event by its deliveries'), which every kept read of them reads too. A kept
  * read belongs to one owner and holds only while nothing of that owner has changed in the tables
  * it read since the read began (a whole answer: in the tables its build names, else in any of
  * the owner's). So a gateway creation, which writes an account and an API log row of its app,
