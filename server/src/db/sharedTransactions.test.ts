@@ -1,6 +1,7 @@
 import { freshTestStore, type TestStore } from '../../test/testStore';
-import { openDb, type Db } from './connection';
+import { engineOf, openDb, type Db } from './connection';
 import { migrateToLatest } from './migrate';
+import type { Executor } from './prepared';
 import { sharedTransactions } from './sharedTransactions';
 
 // A group commit: what one process asks to write while its last transaction is under way goes in
@@ -31,13 +32,18 @@ beforeEach(() => {
 /** Called as each transaction of store1 starts writing. */
 let writing: () => void = () => {};
 
-/** Stores each key as a rate_limits row, all of a transaction's in one insert. */
-const store1 = sharedTransactions<string>(async (trx, keys) => {
-  writing();
-  await trx
+/** Stores each key as a rate_limits row, all in one insert. */
+async function insertKeys(executor: Executor, keys: readonly string[]): Promise<void> {
+  await executor
     .insertInto('rate_limits')
     .values(keys.map((key) => ({ key, count: 1, reset_at: 0 })))
     .execute();
+}
+
+/** Each transaction's keys in one insert. */
+const store1 = sharedTransactions<string>(async (trx, keys) => {
+  writing();
+  await insertKeys(trx, keys);
 }, 3);
 
 const inserts = () => statements.filter((q) => /^insert into "rate_limits"/.test(q)).length;
@@ -105,4 +111,27 @@ it('fails only the caller whose item is refused, and writes the others', async (
   // The shared insert, refused as a whole, then each alone.
   expect(inserts()).toBe(4);
   expect(await stored('dup-')).toEqual(['dup-a', 'dup-b', 'dup-taken']);
+});
+
+/** store1's writes, on PostgreSQL as one statement that waits 300 ms for company. */
+const lingering = sharedTransactions<string>(insertKeys, 10, insertKeys, {
+  lingerMs: 300,
+  backToBackMs: 60_000,
+});
+
+it('on PostgreSQL, waits for company when writing back to back, never for a lone item', async () => {
+  const began = performance.now();
+  await lingering(db, 'linger-lone');
+  // The first write of the process: at once, not after the 300 ms.
+  expect(performance.now() - began).toBeLessThan(300);
+  // Idle again (the writer has ended), then two items a turn of the event loop apart.
+  await new Promise((resolve) => setImmediate(resolve));
+  const first = lingering(db, 'linger-a');
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+  await Promise.all([first, lingering(db, 'linger-b')]);
+
+  // PostgreSQL: the lone one, then a and b together; SQLite: each alone.
+  expect(inserts()).toBe(engineOf(db) === 'postgres' ? 2 : 3);
+  expect(await stored('linger-')).toEqual(['linger-a', 'linger-b', 'linger-lone']);
 });
