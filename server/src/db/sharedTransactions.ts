@@ -15,10 +15,7 @@ interface Writer<T> {
   wroteAt: number;
 }
 
-/**
- * On PostgreSQL, a write that would begin within `backToBackMs` of the previous one's end (the
- * process is storing items back to back) first waits `lingerMs` for others to join it.
- */
+/** When a PostgreSQL write waits for company (below). */
 interface Linger {
   lingerMs?: number;
   backToBackMs?: number;
@@ -41,11 +38,12 @@ interface Linger {
  * Each item's promise settles with its own outcome: a transaction that fails as a whole is tried
  * again item by item, so one refused item fails only its own caller.
  *
- * On PostgreSQL a write that follows the previous one back to back waits `lingerMs` first (2 ms):
- * under load a statement took about one item, each paying its own round trip, statement
- * triggers and turn at the app's event counter's lock; waiting for company cut a process's CPU
- * an invoice by about a sixth (docs/performance.md). A lone item, or the first after a pause, is
- * written at once. SQLite gained nothing from it (no round trip; its cost is the write lock).
+ * On PostgreSQL a write that would begin within `backToBackMs` (5 ms) of the previous one's end
+ * waits `lingerMs` (2 ms) first: under load a statement took about two items, each statement
+ * paying its own round trip, statement triggers and turn at the app's event counter's lock;
+ * waiting for company cut a process's CPU an invoice by about a sixth (docs/performance.md). A
+ * lone item, or the first after a pause, is written at once. SQLite gained nothing from it (no
+ * round trip; its cost is the write lock).
  */
 export function sharedTransactions<T>(
   write: (trx: Transaction<Database>, items: readonly T[]) => Promise<void>,
