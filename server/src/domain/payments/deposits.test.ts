@@ -2,14 +2,20 @@ import { runAdmin } from '../../admin';
 import { newApiKey } from '../apps/apiKeys';
 import { openDb } from '../../db/connection';
 import { addUser } from '../../../test/accounts';
-import { insertApp, insertAppMethod, insertSubscription } from '../../../test/appRows';
+import {
+  insertApp,
+  insertAppMethod,
+  insertReceive,
+  insertSubscription,
+} from '../../../test/appRows';
 import { testAppPerBlock } from '../../../test/withTestApp';
 import { chainAdapterFor } from '../chain';
 import { mineLocalBlocks, recordLocalTransfer } from '../chain/localAdapter';
 import { resolveWalletXpub } from '../chain/walletKey';
 import { openAccount } from './accounts';
 import { depositWatcherTask } from '../../jobs';
-import { watchDeposits } from './deposits';
+import { queueDeepDeposits, watchDeposits } from './deposits';
+import type { WatchedMethod } from './depositScan';
 import { startWorker } from '../../jobs/worker';
 
 // The gateway's watcher on the local chain: a payment to a deposit account is recorded once,
@@ -293,6 +299,64 @@ describe('the deposit watcher', () => {
     expect((await get('/deposits?status=9')).statusCode).toBe(422);
     expect((await get('/balances')).json()).toEqual({
       data: [{ method: 'USDT-BEP20', received: '27.500000', credited: '25.500000' }],
+    });
+  });
+
+  it("queues each method's payments for verification once its own confirmations hold them", async () => {
+    const { appId } = await account('order-depths');
+    const method = (id: string, confirmations: number): WatchedMethod => ({
+      id,
+      chainId: 56,
+      asset: id,
+      contract: null,
+      decimals: 18,
+      confirmations,
+      minimum: 1n,
+    });
+    const usdt = method('pm_usdt_bsc', 3);
+    const bnb = method('pm_bnb', 10);
+    for (const [id, methodId, chainId] of [
+      ['rcv_depth_usdt', usdt.id, 56],
+      ['rcv_depth_bnb', bnb.id, 56],
+      ['rcv_depth_other_chain', usdt.id, 1],
+    ] as const) {
+      await insertReceive(t, {
+        id,
+        app_id: appId,
+        unique_id: 'order-depths',
+        payment_method_id: methodId,
+        chain_id: chainId,
+        block_number: 100,
+        amount_micro: 1_000_000,
+        deposit_status: 0,
+        created_at: t.clock().toISOString(),
+      });
+    }
+    const statuses = async () =>
+      Object.fromEntries(
+        (
+          await t.db
+            .selectFrom('receive_transactions')
+            .select(['id', 'deposit_status'])
+            .where('unique_id', '=', 'order-depths')
+            .where('app_id', '=', appId)
+            .execute()
+        ).map((row) => [row.id, row.deposit_status]),
+      );
+    // Blocks 100 to 102 hold both: the USDT payment's 3 confirmations, not yet the BNB one's 10.
+    await queueDeepDeposits(t.db, 56, [usdt, bnb], 102);
+    expect(await statuses()).toEqual({
+      rcv_depth_usdt: 2,
+      rcv_depth_bnb: 0,
+      rcv_depth_other_chain: 0,
+    });
+    await queueDeepDeposits(t.db, 56, [usdt, bnb], 108);
+    expect((await statuses()).rcv_depth_bnb).toBe(0);
+    await queueDeepDeposits(t.db, 56, [usdt, bnb], 109);
+    expect(await statuses()).toEqual({
+      rcv_depth_usdt: 2,
+      rcv_depth_bnb: 2,
+      rcv_depth_other_chain: 0,
     });
   });
 });

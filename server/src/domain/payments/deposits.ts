@@ -135,7 +135,8 @@ export async function watchDeposits(
 
 /**
  * Deep enough: queue for verification (the lowest block with the method's confirmations, its
- * own block counted).
+ * own block counted). One statement for all the chain's methods: every pass runs it, mostly on
+ * no row, and on PostgreSQL each run fires the table's statement triggers.
  */
 export async function queueDeepDeposits(
   db: Db,
@@ -143,16 +144,23 @@ export async function queueDeepDeposits(
   methods: WatchedMethod[],
   head: number,
 ): Promise<void> {
-  for (const method of methods) {
-    await db
-      .updateTable('receive_transactions')
-      .set({ deposit_status: 2 })
-      .where('chain_id', '=', chainId)
-      .where('payment_method_id', '=', method.id)
-      .where('deposit_status', '=', 0)
-      .where('block_number', '<=', head - method.confirmations + 1)
-      .execute();
-  }
+  if (methods.length === 0) return;
+  await db
+    .updateTable('receive_transactions')
+    .set({ deposit_status: 2 })
+    .where('chain_id', '=', chainId)
+    .where('deposit_status', '=', 0)
+    .where((eb) =>
+      eb.or(
+        methods.map((method) =>
+          eb.and([
+            eb('payment_method_id', '=', method.id),
+            eb('block_number', '<=', head - method.confirmations + 1),
+          ]),
+        ),
+      ),
+    )
+    .execute();
 }
 
 /** Receipts the watcher reads at once when it verifies queued deposits. */
