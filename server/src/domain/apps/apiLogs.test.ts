@@ -111,7 +111,7 @@ describe('the API log writer', () => {
     const lost: number[] = [];
     const writer = new ApiLogWriter(t.db, (_error, n) => lost.push(n), 3_600_000);
     writer.add({
-      appId: 'app_missing', // no such app: the foreign key refuses the batch
+      appId: 'app_missing', // no such app: its row is refused
       method: 'GET',
       route: '/gateway/v1/methods',
       ip: '::1',
@@ -139,7 +139,7 @@ describe('the API log writer', () => {
       at: new Date(Date.UTC(2026, 10, 23)),
     });
     writer.add(entry('app_logged', '/gateway/v1/batch-1'));
-    // No such app: the foreign key refuses this row, and only this row.
+    // No such app: this row is refused, and only this row.
     writer.add(entry('app_missing', '/gateway/v1/batch-2'));
     writer.add(entry('app_logged', '/gateway/v1/batch-3'));
     await writer.close();

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
-import { engineOf, type Db } from '../../db/connection';
-import { prepared } from '../../db/prepared';
+import { CompiledQuery, sql } from 'kysely';
+import { engineOf, nameStatement, type Db } from '../../db/connection';
+import { prepared, type Executor } from '../../db/prepared';
 import { pingDatabase } from '../health';
 import { newTimeOrderedId } from '../ids';
 
@@ -40,20 +40,52 @@ const MAX_BUFFERED = 10_000;
  */
 const API_LOG_COLUMNS = ['id', 'app_id', 'method', 'route', 'ip', 'status', 'created_at'] as const;
 type ApiLogRow = [string, string, string, string, string, number, string];
-const insertRows = prepared({ rows: '' }, (db, { rows }) =>
+
+/** SQLite: a row of an app that does not exist fails the statement (the foreign key). */
+const insertSqliteRows = prepared({ rows: '' }, (db, { rows }) =>
   db
     .insertInto('api_logs')
     .columns(API_LOG_COLUMNS)
     .expression(
-      engineOf(db) === 'postgres'
-        ? sql`SELECT r ->> 0, r ->> 1, r ->> 2, r ->> 3, r ->> 4, (r ->> 5)::integer,
-            (r ->> 6)::timestamptz
-            FROM jsonb_array_elements(${rows}::jsonb) AS r`
-        : sql`SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4,
-            value ->> 5, value ->> 6
-            FROM json_each(${rows})`,
+      sql`SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4,
+        value ->> 5, value ->> 6
+        FROM json_each(${rows})`,
     ),
 );
+
+/**
+ * PostgreSQL: the rows of apps that exist, each app looked up once a statement and held (FOR KEY
+ * SHARE, as a foreign key's check holds it) until the commit; the others are left out. The
+ * foreign key this replaces (migration 0700) checked every row: a quarter to a third of the
+ * insert's time.
+ */
+const PG_INSERT = `WITH batch AS (SELECT value AS e FROM jsonb_array_elements($1::jsonb)),
+  known AS (SELECT id FROM apps WHERE id IN (SELECT DISTINCT e ->> 1 FROM batch) FOR KEY SHARE)
+  INSERT INTO api_logs (${API_LOG_COLUMNS.join(', ')})
+  SELECT e ->> 0, e ->> 1, e ->> 2, e ->> 3, e ->> 4, (e ->> 5)::integer, (e ->> 6)::timestamptz
+  FROM batch JOIN known ON known.id = batch.e ->> 1`;
+
+/** Writes `entries`; answers those left out because their app does not exist (PostgreSQL). */
+export async function insertEntries(
+  db: Executor,
+  entries: readonly ApiLogEntry[],
+): Promise<ApiLogEntry[]> {
+  const rows = JSON.stringify(entries.map(toRow));
+  if (engineOf(db) !== 'postgres') {
+    await insertSqliteRows(db, { rows });
+    return [];
+  }
+  nameStatement(PG_INSERT);
+  const { numAffectedRows } = await db.executeQuery(CompiledQuery.raw(PG_INSERT, [rows]));
+  if (Number(numAffectedRows ?? 0) === entries.length) return [];
+  const appIds = [...new Set(entries.map((entry) => entry.appId))];
+  const found = await db.selectFrom('apps').select('id').where('id', 'in', appIds).execute();
+  const known = new Set(found.map((app) => app.id));
+  return entries.filter((entry) => !known.has(entry.appId));
+}
+
+/** What the writer reports for a row whose app does not exist. */
+const noSuchApp = (entry: ApiLogEntry) => new Error(`API log row refused: no app ${entry.appId}`);
 
 /**
  * Why a row cannot go into a batch, or null: every column is NOT NULL, and one refused value
@@ -133,20 +165,23 @@ export class ApiLogWriter {
     const rows = this.buffer;
     if (rows.length === 0) return;
     this.buffer = [];
+    let appless: ApiLogEntry[] = [];
     try {
       // One transaction per flush: one commit a second, however many rows (each chunk its own
       // commit wrote the same index pages again for every 100 rows).
       await this.db.transaction().execute(async (trx) => {
+        appless = [];
         for (let i = 0; i < rows.length; i += API_LOG_EARLY_FLUSH_ROWS) {
-          const chunk = rows.slice(i, i + API_LOG_EARLY_FLUSH_ROWS).map(toRow);
-          await insertRows(trx, { rows: JSON.stringify(chunk) });
+          appless.push(...(await insertEntries(trx, rows.slice(i, i + API_LOG_EARLY_FLUSH_ROWS))));
         }
       });
     } catch {
       // One row the database refuses must not cost the others (they may be other apps'): each
       // row again on its own.
+      appless = [];
       await this.writeOneByOne(rows);
     }
+    for (const entry of appless) this.onError(noSuchApp(entry), 1, entry);
     if (this.dropped > 0) {
       this.onError(new Error('API log buffer full'), this.dropped);
       this.dropped = 0;
@@ -161,7 +196,9 @@ export class ApiLogWriter {
   private async writeOneByOne(rows: ApiLogEntry[]): Promise<void> {
     for (const [i, entry] of rows.entries()) {
       try {
-        await insertRows(this.db, { rows: JSON.stringify([toRow(entry)]) });
+        if ((await insertEntries(this.db, [entry])).length > 0) {
+          this.onError(noSuchApp(entry), 1, entry);
+        }
         continue;
       } catch (error) {
         this.onError(error, 1, entry);
