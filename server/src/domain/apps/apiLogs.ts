@@ -170,7 +170,6 @@ export class ApiLogWriter {
       // One transaction per flush: one commit a second, however many rows (each chunk its own
       // commit wrote the same index pages again for every 100 rows).
       await this.db.transaction().execute(async (trx) => {
-        appless = [];
         for (let i = 0; i < rows.length; i += API_LOG_EARLY_FLUSH_ROWS) {
           appless.push(...(await insertEntries(trx, rows.slice(i, i + API_LOG_EARLY_FLUSH_ROWS))));
         }
