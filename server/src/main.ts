@@ -27,6 +27,7 @@ async function main(): Promise<void> {
 
 /** One server process: alone, or one of PROCESSES (server/src/cluster.ts). */
 async function serve(loaded: Config): Promise<void> {
+  decodeSourceMapNow();
   const runtime = await openRuntime(loaded, { serving: true });
   const { config } = runtime;
   // A provider answering for another chain stops the start, named (domain/chain/rpc.ts).
@@ -81,6 +82,15 @@ async function serve(loaded: Config): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   console.log(`Portal listening on http://localhost:${port}`);
+}
+
+/**
+ * With --enable-source-maps (scripts/start.mjs), the first stack trace a process formats decodes
+ * the bundle's whole source map: about 0.3 s with the event loop blocked. Done before the process
+ * listens, not at its first logged error under load (docs/performance.md).
+ */
+function decodeSourceMapNow(): void {
+  if (process.sourceMapsEnabled) void new Error('decoding the source map').stack;
 }
 
 main().catch((err: unknown) => {
