@@ -7,7 +7,8 @@ import { createTestApp, type TestApp } from '../../test/testApp';
 // PostgreSQL tells other processes on commit, a moment later: they wait for it.
 import { until } from '../../test/until';
 import { changesOf, engineOf, openDb, type Db } from './connection';
-import { LISTENER_NAME, OwnerChanges, tablesDependedOn } from './ownerChanges';
+import { LISTENER_NAME } from './listener';
+import { OwnerChanges, tablesDependedOn } from './ownerChanges';
 import { OWNER_CHANNELS } from './migrations/0240_owner_changes';
 import { DERIVED_TABLES } from './migrations/0260_derived_owner_triggers';
 import { INSERTS_NOTED_WITH } from './migrations/0690_inserts_noted_with';

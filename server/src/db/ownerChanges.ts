@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import pg from 'pg';
+import { listen, type Subscription } from './listener';
 
 /**
  * Rows kept in memory per process, exact across processes (an authenticated read that asks the
@@ -421,67 +421,39 @@ function walIndexWatch(file: string): { (): boolean; close(): void } {
   return check;
 }
 
-const RECONNECT_MS = 1_000;
-/** The listening connection's application_name (pg_stat_activity). */
-export const LISTENER_NAME = 'portal owner changes';
-
 /**
- * PostgreSQL: one connection per handle listens, from the first read that could be kept (short
- * commands never open it). Every (re)start voids what is kept: changes may have gone unheard.
+ * PostgreSQL: the process's listening connection hears OWNER_CHANGED (db/listener.ts), from the
+ * first read that could be kept (short commands never open it). Every time it starts listening,
+ * and when it drops, what is kept is voided: changes may have gone unheard.
  */
 export function postgresFeed(changes: OwnerChanges, connectionString: string): ChangeFeed {
-  let client: pg.Client | undefined;
+  let subscription: Subscription | undefined;
   let listening = false;
   let closed = false;
-  let retry: NodeJS.Timeout | undefined;
-
-  function heard(message: pg.Notification) {
-    if (message.channel !== OWNER_CHANGED) return;
-    // `owner table` (migration 0630), or the owner alone from a trigger older than it.
-    announce(changes, message.payload ?? EVERY_OWNER);
-  }
-
-  function drop(failed: pg.Client) {
-    if (client !== failed) return;
-    client = undefined;
-    listening = false;
-    changes.voidAll();
-    failed.end().catch(() => {});
-    if (!closed) retry = setTimeout(start, RECONNECT_MS).unref();
-  }
-
-  function start() {
-    retry = undefined;
-    if (closed || client) return;
-    const mine = new pg.Client({ connectionString, application_name: LISTENER_NAME });
-    client = mine;
-    mine.on('notification', heard);
-    mine.on('error', () => drop(mine));
-    mine.on('end', () => drop(mine));
-    mine
-      .connect()
-      .then(() => mine.query(`LISTEN ${OWNER_CHANGED}`))
-      .then(() => {
-        if (client !== mine) return;
-        changes.voidAll();
-        listening = true;
-      })
-      .catch(() => drop(mine));
-  }
 
   return {
     live() {
-      if (!client && !retry) start();
+      subscription ??= closed
+        ? undefined
+        : listen(connectionString, OWNER_CHANGED, {
+            // `owner table` (migration 0630), or the owner alone from a trigger older than it.
+            heard: (payload) => announce(changes, payload ?? EVERY_OWNER),
+            listening: () => {
+              changes.voidAll();
+              listening = true;
+            },
+            lost: () => {
+              listening = false;
+              changes.voidAll();
+            },
+          });
       return listening;
     },
     catchUp() {},
     async close() {
       closed = true;
       listening = false;
-      if (retry) clearTimeout(retry);
-      const last = client;
-      client = undefined;
-      await last?.end().catch(() => {});
+      await subscription?.close();
     },
   };
 }

@@ -1,12 +1,15 @@
 import { sql } from 'kysely';
-import { openDb, type Db } from '../db/connection';
+import { changesOf, openDb, type Db } from '../db/connection';
 import { migrateToLatest } from '../db/migrate';
 import { freshTestStore, type TestStore } from '../../test/testStore';
 import { until } from '../../test/until';
+import { listen, LISTENER_NAME, type Subscription } from '../db/listener';
+import { JOB_DUE_CHANNEL } from './wakeups';
 import { startWorker } from './worker';
 
 // PostgreSQL: a job another process adds wakes this process's worker through the database's
-// notification, sent on commit (migration 0550), with no signal inside this process at all.
+// notification, sent on commit (migration 0550), with no signal inside this process at all, on
+// the one connection by which the process also hears of the owners' changes.
 
 let store: TestStore;
 let mine: Db;
@@ -40,16 +43,23 @@ it("wakes on another process's committed job, not before its commit", async () =
             every_ms, locked_by, locked_until, last_error, created_at)
           values (${id}, 'test.notified', ${id}, '{}', 'queued', ${now}, 0, 3,
             null, null, null, null, ${now})`;
-    // The listener answers its LISTEN before the first notification can reach it.
-    await until(
-      async () =>
-        (
-          await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-            where datname = current_database() and application_name = 'jobs-due-listener'
-              and query like 'LISTEN%'`.execute(other)
-        ).rows[0]?.n === 1,
-      'the listening connection',
+    // The process's listening connection listens to the jobs' channel once a probe of it does:
+    // the LISTENs run in their order on the one connection. The kept reads' feed listens on it
+    // too, for the owners' changes.
+    const probe = await new Promise<Subscription>((resolve) => {
+      const subscription = listen(String(store.databaseUrl), JOB_DUE_CHANNEL, {
+        heard: () => {},
+        listening: () => resolve(subscription),
+        lost: () => {},
+      });
+    });
+    await probe.close();
+    await until(async () => changesOf(mine)?.begin() !== null, 'the owner changes heard');
+    const { rows } = await sql<{ name: string }>`select application_name as name
+      from pg_stat_activity where datname = current_database() and query like 'LISTEN%'`.execute(
+      other,
     );
+    expect(rows).toEqual([{ name: LISTENER_NAME }]);
     await other.transaction().execute(async (trx) => {
       await row('job_other_1').execute(trx);
       // Not yet committed: the worker has nothing to see.
