@@ -111,6 +111,16 @@ class SharedListener {
 
 const listeners = new Map<string, SharedListener>();
 
+function sharedListener(connectionString: string): SharedListener {
+  const found = listeners.get(connectionString);
+  if (found) return found;
+  const made = new SharedListener(connectionString, () => {
+    if (listeners.get(connectionString) === made) listeners.delete(connectionString);
+  });
+  listeners.set(connectionString, made);
+  return made;
+}
+
 /**
  * Hears `channel` on the process's listening connection to `connectionString` until closed.
  * The connection is made by the first subscriber, remade a second after it drops, and ended
@@ -121,16 +131,8 @@ export function listen(
   channel: string,
   handlers: ChannelHandlers,
 ): Subscription {
-  let shared = listeners.get(connectionString);
-  if (!shared) {
-    const made = new SharedListener(connectionString, () => {
-      if (listeners.get(connectionString) === made) listeners.delete(connectionString);
-    });
-    listeners.set(connectionString, made);
-    shared = made;
-  }
+  const shared = sharedListener(connectionString);
   const subscriber: Subscriber = { channel, handlers };
-  const owner = shared;
-  owner.add(subscriber);
-  return { close: () => owner.remove(subscriber) };
+  shared.add(subscriber);
+  return { close: () => shared.remove(subscriber) };
 }
