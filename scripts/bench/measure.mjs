@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import autocannon from 'autocannon';
-import { CONNECTIONS, WARMUP_SECONDS } from './options.mjs';
+import { CONNECTIONS, ROUTE_WARMUP_SECONDS, WARMUP_SECONDS } from './options.mjs';
 import { targetOf } from './routes.mjs';
 
 /**
@@ -44,6 +44,21 @@ function cpuTicks(server) {
 }
 
 /**
+ * autocannon's options for load on `route` of `side` for `duration` seconds.
+ * @param {import('./servers.mjs').Side} side @param {Record<string, string>} headers
+ * @param {import('./routes.mjs').Route} route @param {number} duration @param {number} connections
+ */
+const loadOf = (side, headers, route, duration, connections) => ({
+  url: `${side.origin}${route.path}`,
+  connections,
+  duration,
+  headers,
+  method: route.method,
+  // A POST body per request (each creates its own account); GETs send none.
+  ...(route.nextBody ? { requests: [{ setupRequest: withBody(route.nextBody) }] } : {}),
+});
+
+/**
  * Load on `route` of `side` for `duration` seconds, counting the CPU of the side's processes.
  * @param {import('./servers.mjs').Side} side @param {Record<string, string>} headers
  * @param {import('./routes.mjs').Route} route @param {number} duration
@@ -52,13 +67,7 @@ function cpuTicks(server) {
 export async function measure(side, headers, route, duration, connections = CONNECTIONS) {
   const before = cpuTicks(side.server);
   const result = await autocannon({
-    url: `${side.origin}${route.path}`,
-    connections,
-    duration,
-    headers,
-    method: route.method,
-    // A POST body per request (each creates its own account); GETs send none.
-    ...(route.nextBody ? { requests: [{ setupRequest: withBody(route.nextBody) }] } : {}),
+    ...loadOf(side, headers, route, duration, connections),
     warmup: { connections, duration: WARMUP_SECONDS },
   });
   const runs = [result, ...(result.warmup ? [result.warmup] : [])];
@@ -75,6 +84,25 @@ export async function measure(side, headers, route, duration, connections = CONN
     non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
     errors: runs.reduce((sum, run) => sum + run.errors + run.timeouts, 0),
   };
+}
+
+/**
+ * Unmeasured load on `route` of `side` for ROUTE_WARMUP_SECONDS, before its first measured run:
+ * until then the route's code has not run hot enough for V8 to have optimized it. Throws when an
+ * answer is not 2xx or a request fails, as a measured run's would make the figures invalid.
+ * @param {import('./servers.mjs').Side} side @param {import('./routes.mjs').Route} route
+ * @param {number} connections
+ */
+async function warmUp(side, route, connections) {
+  const result = await autocannon(
+    loadOf(side, route.headers, route, ROUTE_WARMUP_SECONDS, connections),
+  );
+  if (result.non2xx > 0 || result.errors + result.timeouts > 0) {
+    throw new Error(
+      `${route.name}: ${result.non2xx} non-2xx answers and ${result.errors + result.timeouts} ` +
+        `failed requests while warming up`,
+    );
+  }
 }
 
 /**
@@ -107,6 +135,10 @@ export async function compareRoute(ours, bare, route, names, { duration, rounds,
     await addressPoolFull(ours.origin, names.pool);
     return measure(side, route.headers, route, duration, connections);
   };
+  for (const side of [ours, bare]) {
+    await addressPoolFull(ours.origin, names.pool);
+    await warmUp(side, route, connections);
+  }
   for (let round = 0; round < rounds; round += 1) {
     const oursFirst = round % 2 === 0;
     const firstFigures = await load(oursFirst ? ours : bare);

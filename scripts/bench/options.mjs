@@ -9,6 +9,14 @@ import { parseArgs } from 'node:util';
 export const CONNECTIONS = 10;
 /** Seconds of load before each measured run, so neither side is measured while still warming up. */
 export const WARMUP_SECONDS = 1;
+/**
+ * Seconds of unmeasured load on a route before its first measured run, on each side. One second
+ * was not enough for our server: in the next four seconds of a creation's run V8's optimizing
+ * compiler still took a sixth of its processes' CPU (perf, 2026-12-05), and PostgreSQL's invoices
+ * measured 783, 1,082 and 901 a second after 1 s of load against 1,016, 1,551 and 1,530 after
+ * 8 s, in turns (docs/performance.md). A shop's server answers its sale warm.
+ */
+export const ROUTE_WARMUP_SECONDS = 8;
 
 /**
  * @typedef {'sqlite' | 'postgres'} Engine

@@ -1,7 +1,7 @@
 // What `npm run bench:api` prints: the run's heading, each route's figures as they are measured,
 // and at the end the tables of ratios and of large-data latencies, with the invalid rows named.
 import os from 'node:os';
-import { CONNECTIONS, WARMUP_SECONDS } from './options.mjs';
+import { CONNECTIONS, ROUTE_WARMUP_SECONDS, WARMUP_SECONDS } from './options.mjs';
 import { LARGE_TARGET } from './routes.mjs';
 
 /**
@@ -35,7 +35,8 @@ export const withSize = (name, size) =>
  */
 export function printHeading({ duration, rounds, connections }) {
   console.log(
-    `bench:api: ${connections} connections, ${WARMUP_SECONDS} s warm-up + ${duration} s per run, ` +
+    `bench:api: ${connections} connections, ${ROUTE_WARMUP_SECONDS} s warm-up per route and side, ` +
+      `then ${WARMUP_SECONDS} s warm-up + ${duration} s per run, ` +
       `${rounds} rounds per route; ` +
       `${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), load average ${os
         .loadavg()
