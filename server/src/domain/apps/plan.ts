@@ -88,6 +88,43 @@ const nextDay = (day: string) =>
   new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString();
 
 /**
+ * What the windows' starts ask of the database: each one's first whole day (`d<i>`), and for one
+ * that starts inside a day, that day's range.
+ */
+interface WindowDays {
+  days: Record<string, string>;
+  partials: ({ start: string; until: string } | undefined)[];
+}
+
+/**
+ * WindowDays by the windows' starts: every plan check of a package asks for the same two until
+ * the day or the subscription changes, and working them out (dates parsed and printed) was a few
+ * per cent of a creation's CPU. At most this many are kept; past it they start over.
+ */
+const windowDays = new Map<string, WindowDays>();
+const KEPT_WINDOW_DAYS = 1000;
+
+function windowDaysOf(instants: readonly string[]): WindowDays {
+  const key = instants.join('|');
+  const known = windowDays.get(key);
+  if (known) return known;
+  const days: Record<string, string> = {};
+  const partials: WindowDays['partials'] = [];
+  for (const [i, instant] of instants.entries()) {
+    const start = new Date(instant).toISOString();
+    // The first whole day of each window: its start's own day unless it starts inside it.
+    const atMidnight = start.endsWith('T00:00:00.000Z');
+    const until = nextDay(dayOf(start));
+    days[`d${i}`] = atMidnight ? dayOf(start) : until.slice(0, 10);
+    partials.push(atMidnight ? undefined : { start, until });
+  }
+  if (windowDays.size >= KEPT_WINDOW_DAYS) windowDays.clear();
+  const made = { days, partials };
+  windowDays.set(key, made);
+  return made;
+}
+
+/**
  * The package's transactions of all the user's apps since each window's start (an instant):
  * credited deposits by the time they were credited, and withdrawals by created_at from their
  * acceptance (so queued ones cannot overrun a limit) until they are cancelled.
@@ -101,26 +138,20 @@ export async function planTransactionCounts(
 ): Promise<Record<string, number>> {
   const names = Object.keys(windows);
   if (names.length === 0) return {};
-  const starts = names.map((name) => new Date(windows[name] ?? 0).toISOString());
-  const atMidnight = (start: string) => start.endsWith('T00:00:00.000Z');
-  // The first whole day of each window: its start's own day unless it starts inside it.
-  const days: Record<string, string> = { userId };
-  for (const [i, start] of starts.entries()) {
-    days[`d${i}`] = atMidnight(start) ? dayOf(start) : nextDay(dayOf(start)).slice(0, 10);
-  }
+  const { days, partials } = windowDaysOf(names.map((name) => windows[name] ?? ''));
   let sums = wholeDaySums.get(names.length);
   if (!sums) {
     sums = wholeDaySumsOf(names.length);
     wholeDaySums.set(names.length, sums);
   }
-  const [row] = await sums(db, days);
+  const [row] = await sums(db, { ...days, userId });
   const record: Record<string, unknown> = row ?? {};
   const counts: Record<string, number> = {};
   for (const [i, name] of names.entries()) {
-    const start = starts[i] ?? '';
+    const range = partials[i];
     let partial = 0;
-    if (!atMidnight(start)) {
-      const [part] = await partialDay(db, { userId, start, until: nextDay(dayOf(start)) });
+    if (range) {
+      const [part] = await partialDay(db, { userId, ...range });
       for (const n of [part?.credited, part?.recorded, part?.withdrawals])
         partial += Number(n ?? 0);
     }
