@@ -97,9 +97,9 @@ interface WindowDays {
 }
 
 /**
- * WindowDays by the windows' starts: every plan check of a package asks for the same two until
- * the day or the subscription changes, and working them out (dates parsed and printed) was a few
- * per cent of a creation's CPU. At most this many are kept; past it they start over.
+ * WindowDays by the windows' starts: a merchant's plan checks ask for the same starts until the
+ * day or the subscription changes, and working them out (dates parsed and printed) was a few per
+ * cent of a creation's CPU. At most this many are kept; past it they start over.
  */
 const windowDays = new Map<string, WindowDays>();
 const KEPT_WINDOW_DAYS = 1000;
