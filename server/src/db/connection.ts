@@ -51,15 +51,34 @@ export function openDb(
   } = {},
 ): Db {
   const changes = options.keptReads === false ? undefined : new OwnerChanges();
-  const dialect = where.databaseUrl
-    ? postgresDialect(where.databaseUrl, changes)
-    : sqliteDialect(where.dataDir, changes, options.backgroundCheckpoints === true);
-  const db = new Kysely<Database>({ dialect, log: options.log });
+  if (!where.databaseUrl) {
+    const dialect = sqliteDialect(where.dataDir, changes, options.backgroundCheckpoints === true);
+    return keeping(new Kysely<Database>({ dialect, log: options.log }), changes);
+  }
+  const dialects = postgresDialects(where.databaseUrl, changes);
+  const db = keeping(new Kysely<Database>({ dialect: dialects.main, log: options.log }), changes);
+  writersByDb.set(db, new Kysely<Database>({ dialect: dialects.writer, log: options.log }));
+  return db;
+}
+
+function keeping(db: Db, changes: OwnerChanges | undefined): Db {
   if (changes) changesByDb.set(db, changes);
   return db;
 }
 
 const changesByDb = new WeakMap<object, OwnerChanges>();
+const writersByDb = new WeakMap<object, Db>();
+
+/**
+ * PostgreSQL: the connection of its own on which `db`'s shared writes run their one statement
+ * (db/sharedTransactions.ts). One writer per process sends them one at a time, and a statement
+ * run on whichever pool connection was free cost its backend up to twice the CPU of one run on
+ * the same connection as the last (cold caches; docs/performance.md). None for SQLite or a
+ * transaction, whose writes stay on its own connection.
+ */
+export function writerOf(db: object): Db | undefined {
+  return writersByDb.get(db);
+}
 
 /**
  * What `db` keeps of its users' rows (db/ownerChanges.ts); none for a transaction, whose reads
@@ -306,10 +325,32 @@ const typeParsers = {
   },
 };
 
-function postgresDialect(url: string, changes: OwnerChanges | undefined): PostgresDialect {
+function postgresDialects(
+  url: string,
+  changes: OwnerChanges | undefined,
+): { main: PostgresDialect; writer: PostgresDialect } {
   const feed = changes && postgresFeed(changes, url);
   if (feed) changes?.attach(feed);
-  const pool = new pg.Pool({ connectionString: url, types: typeParsers, max: 10 });
+  const pool = ownWritesPool(url, changes, 10);
+  const writer = ownWritesPool(url, changes, 1);
+  return {
+    main: new PostgresDialect({
+      pool: {
+        connect: async () => namingClient(await pool.connect()),
+        end: async () => {
+          await Promise.all([feed?.close(), pool.end(), writer.end()]);
+        },
+      },
+    }),
+    // Ended with the main pool.
+    writer: new PostgresDialect({
+      pool: { connect: async () => namingClient(await writer.connect()), end: async () => {} },
+    }),
+  };
+}
+
+function ownWritesPool(url: string, changes: OwnerChanges | undefined, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, types: typeParsers, max });
   // An idle connection that fails (e.g. PostgreSQL restarted) leaves the pool by itself; unheard,
   // the pool's 'error' event would end the process.
   pool.on('error', () => {});
@@ -332,14 +373,7 @@ function postgresDialect(url: string, changes: OwnerChanges | undefined): Postgr
         .catch(() => {});
     });
   }
-  return new PostgresDialect({
-    pool: {
-      connect: async () => namingClient(await pool.connect()),
-      end: async () => {
-        await Promise.all([feed?.close(), pool.end()]);
-      },
-    },
-  });
+  return pool;
 }
 
 /** What each pool connection was told of its own writes (db/ownerChanges.ts, OwnNotes). */

@@ -6,7 +6,7 @@ import { postEntry } from '../domain/billing/ledger';
 import { createTestApp, type TestApp } from '../../test/testApp';
 // PostgreSQL tells other processes on commit, a moment later: they wait for it.
 import { until } from '../../test/until';
-import { changesOf, engineOf, openDb, type Db } from './connection';
+import { changesOf, engineOf, openDb, writerOf, type Db } from './connection';
 import { LISTENER_NAME } from './listener';
 import { OwnerChanges, tablesDependedOn } from './ownerChanges';
 import { OWNER_CHANNELS } from './migrations/0240_owner_changes';
@@ -458,6 +458,18 @@ test('PostgreSQL: a process hears of its own write before the write returns, lis
   const { rows } = await sql<{ channels: string[] }>`
     select array(select pg_listening_channels()) as channels`.execute(first.db);
   expect(rows).toEqual([{ channels: [] }]);
+});
+
+test('PostgreSQL: a process hears of a write on its shared writer’s connection before it returns', async () => {
+  if (sqlite()) return; // SQLite has one connection.
+  const demo = await demoId(first.db);
+  const writer = writerOf(first.db);
+  if (!writer) throw new Error('a PostgreSQL process has a writer connection');
+  await until(() => keptOn(first.db, demo), 'the listener');
+  await writer.updateTable('users').set({ username: 'demo7' }).where('id', '=', demo).execute();
+  expect(await nameNow(first.db, demo)).toBe('demo7');
+  await writer.updateTable('users').set({ username: 'demo' }).where('id', '=', demo).execute();
+  expect(await nameNow(first.db, demo)).toBe('demo');
 });
 
 test('PostgreSQL: what another request of the process read while a write was uncommitted is not kept past its commit', async () => {

@@ -1,4 +1,5 @@
 import { freshTestStore, type TestStore } from '../../test/testStore';
+import { sql } from 'kysely';
 import { engineOf, openDb, type Db } from './connection';
 import { migrateToLatest } from './migrate';
 import type { Executor } from './prepared';
@@ -134,4 +135,34 @@ it('on PostgreSQL, waits for company when writing back to back, never for a lone
   // PostgreSQL: the lone one, then a and b together; SQLite: each alone.
   expect(inserts()).toBe(engineOf(db) === 'postgres' ? 2 : 3);
   expect(await stored('linger-')).toEqual(['linger-a', 'linger-b', 'linger-lone']);
+});
+
+it('on PostgreSQL, writes its statements on one connection of their own, and a transaction’s in it', async () => {
+  if (engineOf(db) !== 'postgres') return; // SQLite has one connection.
+  const backendOf = async (executor: Executor) =>
+    (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(executor)).rows[0]?.pid;
+  const backends: (number | undefined)[] = [];
+  const onItsConnection = sharedTransactions<string>(insertKeys, 10, async (executor, keys) => {
+    backends.push(await backendOf(executor));
+    await insertKeys(executor, keys);
+  });
+  await onItsConnection(db, 'own-a');
+  // A transaction holds a connection of the pool, the one last used if the pool took turns,
+  // while the next statement is written.
+  const held = await db.transaction().execute(async (trx) => {
+    await onItsConnection(db, 'own-b');
+    return backendOf(trx);
+  });
+  expect(backends).toHaveLength(2);
+  expect(backends[1]).toBe(backends[0]);
+  expect(held).not.toBe(backends[0]);
+
+  // Inside a transaction the statement runs on the transaction's connection (it may need what
+  // the transaction wrote or locked), not the writer's.
+  const [inside, own] = await db.transaction().execute(async (trx) => {
+    await onItsConnection(trx, 'own-in');
+    return [backends[2], await backendOf(trx)];
+  });
+  expect(inside).toBe(own);
+  expect(await stored('own-')).toEqual(['own-a', 'own-b', 'own-in']);
 });

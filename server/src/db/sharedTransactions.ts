@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import { engineOf, type Db } from './connection';
+import { engineOf, writerOf, type Db } from './connection';
 import type { Database } from './schema';
 
 interface Queued<T> {
@@ -58,7 +58,7 @@ export function sharedTransactions<T>(
   const writers = new WeakMap<Db, Writer<T>>();
   const single = (db: Db) => (engineOf(db) === 'postgres' ? oneStatement : undefined);
   const writeAll = (db: Db, items: readonly T[]) =>
-    single(db)?.(db, items) ?? db.transaction().execute((trx) => write(trx, items));
+    single(db)?.(writerOf(db) ?? db, items) ?? db.transaction().execute((trx) => write(trx, items));
 
   async function writeBatch(db: Db, writer: Writer<T>): Promise<void> {
     let batch: Queued<T>[] = [];
@@ -67,7 +67,7 @@ export function sharedTransactions<T>(
       if (statement) {
         batch = writer.queue.splice(0, maxItems);
         await statement(
-          db,
+          writerOf(db) ?? db,
           batch.map((queued) => queued.item),
         );
       } else {
