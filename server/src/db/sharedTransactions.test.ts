@@ -137,6 +137,23 @@ it('on PostgreSQL, waits for company when writing back to back, never for a lone
   expect(await stored('linger-')).toEqual(['linger-a', 'linger-b', 'linger-lone']);
 });
 
+it('on PostgreSQL, stops waiting for company once as many have come as went in the last write', async () => {
+  if (engineOf(db) !== 'postgres') return; // SQLite writes at once.
+  await Promise.all(['last-1', 'last-2', 'last-3'].map((key) => lingering(db, key)));
+  statements.length = 0;
+  // Back to back: the first waits; the third makes as many as the last write's three.
+  const began = performance.now();
+  const first = lingering(db, 'next-a');
+  await new Promise((resolve) => setImmediate(resolve));
+  const second = lingering(db, 'next-b');
+  await new Promise((resolve) => setImmediate(resolve));
+  await Promise.all([first, second, lingering(db, 'next-c')]);
+
+  expect(performance.now() - began).toBeLessThan(300);
+  expect(inserts()).toBe(1);
+  expect(await stored('next-')).toEqual(['next-a', 'next-b', 'next-c']);
+});
+
 it('on PostgreSQL, writes its statements on one connection of their own, and a transaction’s in it', async () => {
   if (engineOf(db) !== 'postgres') return; // SQLite has one connection.
   const backendOf = async (executor: Executor) =>

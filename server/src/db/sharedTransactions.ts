@@ -13,6 +13,13 @@ interface Writer<T> {
   writing: boolean;
   /** When its last write ended (performance.now()). */
   wroteAt: number;
+  /**
+   * How many items a lingering write waits for: the size of the last write, less one for each
+   * write since the largest, so that a small write among large ones does not shrink the next.
+   */
+  expected: number;
+  /** The pending wait of a lingering write. */
+  lingering: ReturnType<typeof setTimeout> | undefined;
 }
 
 /** When a PostgreSQL write waits for company (below). */
@@ -41,9 +48,11 @@ interface Linger {
  * On PostgreSQL a write that would begin within `backToBackMs` (5 ms) of the previous one's end
  * waits `lingerMs` (2 ms) first: under load a statement took about two items, each statement
  * paying its own round trip, statement triggers and turn at the app's event counter's lock;
- * waiting for company cut a process's CPU an invoice by about a sixth (docs/performance.md). A
- * lone item, or the first after a pause, is written at once. SQLite gained nothing from it (no
- * round trip; its cost is the write lock).
+ * waiting for company cut a process's CPU an invoice by about a sixth (docs/performance.md). It
+ * stops waiting once as many items have come as went in the last write (at least two): under
+ * load those are the callers it answered, back with their next, and waiting out the rest of
+ * the 2 ms only idled the process. A lone item, or the first after a pause, is written at once.
+ * SQLite gained nothing from it (no round trip; its cost is the write lock).
  */
 export function sharedTransactions<T>(
   write: (trx: Transaction<Database>, items: readonly T[]) => Promise<void>,
@@ -66,6 +75,7 @@ export function sharedTransactions<T>(
       const statement = single(db);
       if (statement) {
         batch = writer.queue.splice(0, maxItems);
+        writer.expected = Math.max(batch.length, writer.expected - 1);
         await statement(
           writerOf(db) ?? db,
           batch.map((queued) => queued.item),
@@ -105,15 +115,30 @@ export function sharedTransactions<T>(
     new Promise((done, failed) => {
       let writer = writers.get(db);
       if (!writer) {
-        writer = { queue: [], writing: false, wroteAt: -Infinity };
+        writer = {
+          queue: [],
+          writing: false,
+          wroteAt: -Infinity,
+          expected: 1,
+          lingering: undefined,
+        };
         writers.set(db, writer);
       }
       writer.queue.push({ item, done, failed });
+      const started = writer;
+      if (writer.lingering && writer.queue.length >= writer.expected) {
+        clearTimeout(writer.lingering);
+        writer.lingering = undefined;
+        setImmediate(() => void drain(db, started));
+        return;
+      }
       if (writer.writing) return;
       writer.writing = true;
-      const started = writer;
       if (single(db) && performance.now() - writer.wroteAt < backToBackMs) {
-        setTimeout(() => void drain(db, started), lingerMs);
+        writer.lingering = setTimeout(() => {
+          started.lingering = undefined;
+          void drain(db, started);
+        }, lingerMs);
       } else {
         setImmediate(() => void drain(db, started));
       }
