@@ -99,6 +99,8 @@ it('stores invoices created together in one write, each with its event', async (
     // One event each, with its delivery, numbered 1 to 8 in the order they were stored.
     expect(events.map((e) => Number(e.seq))).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(events.every((e) => e.type === 'invoice.created')).toBe(true);
+    // Each body is stored as the compact JSON that is signed and sent, on either engine.
+    for (const e of events) expect(e.body).toBe(JSON.stringify(JSON.parse(e.body)));
     const bodies = new Map(events.map((e) => [e.resource_id, JSON.parse(e.body)]));
     for (const invoice of created) {
       expect(bodies.get(invoice.id)?.data).toMatchObject({

@@ -363,14 +363,25 @@ async function recordEvents(
   }));
 }
 
+interface EventNumbers {
+  id: string;
+  resourceId: string;
+  resourceSeq: number;
+  seq: number;
+  livemode: boolean;
+}
+
 /** An event's row, its body made of the event and the app's mode. */
-function eventRow(
-  event: NewEvent,
-  row: { id: string; resourceId: string; resourceSeq: number; seq: number; livemode: boolean },
-) {
+function eventRow(event: NewEvent, numbers: EventNumbers) {
+  const row = eventRowWithBody(event, numbers);
+  return { ...row, body: JSON.stringify(row.body) };
+}
+
+/** An event's row with its body as an object, not yet its JSON text. */
+function eventRowWithBody(event: NewEvent, row: EventNumbers) {
   const { id, livemode } = row;
   const createdAt = event.now.toISOString();
-  const body = JSON.stringify({
+  const body = {
     id,
     type: event.type,
     created_at: createdAt,
@@ -378,7 +389,7 @@ function eventRow(
     // A test ping's data is a greeting, not an object of the app.
     data: event.type === 'test.ping' ? event.data : withMode(event.data, livemode),
     livemode,
-  });
+  };
   return {
     id,
     app_id: event.appId,
@@ -418,7 +429,10 @@ export async function recordFirstEventsWith(
     counts.set(event.appId, seq);
     const livemode = livemodes.get(event.appId) ?? true;
     const resourceId = event.resourceId ?? id;
-    const row = eventRow(event, { id, resourceId, resourceSeq: 1, seq, livemode });
+    // The body as an object: json_populate_recordset gives a text column a nested value's JSON
+    // text as written, the very bytes JSON.stringify makes of it alone, so it is stringified
+    // once with the rows instead of first alone and then escaped inside them.
+    const row = eventRowWithBody(event, { id, resourceId, resourceSeq: 1, seq, livemode });
     return { event, row };
   });
   const rows = made.map(({ row }) => row);
