@@ -65,9 +65,16 @@ export function sharedTransactions<T>(
   { lingerMs = 2, backToBackMs = 5 }: Linger = {},
 ): (db: Db, item: T) => Promise<void> {
   const writers = new WeakMap<Db, Writer<T>>();
-  const single = (db: Db) => (engineOf(db) === 'postgres' ? oneStatement : undefined);
+  /**
+   * PostgreSQL: the items' one statement, on the process's writer connection (a transaction's
+   * on its own).
+   */
+  const single = (db: Db) =>
+    engineOf(db) === 'postgres' && oneStatement
+      ? (items: readonly T[]) => oneStatement(writerOf(db) ?? db, items)
+      : undefined;
   const writeAll = (db: Db, items: readonly T[]) =>
-    single(db)?.(writerOf(db) ?? db, items) ?? db.transaction().execute((trx) => write(trx, items));
+    single(db)?.(items) ?? db.transaction().execute((trx) => write(trx, items));
 
   async function writeBatch(db: Db, writer: Writer<T>): Promise<void> {
     let batch: Queued<T>[] = [];
@@ -76,10 +83,7 @@ export function sharedTransactions<T>(
       if (statement) {
         batch = writer.queue.splice(0, maxItems);
         writer.expected = Math.max(batch.length, writer.expected - 1);
-        await statement(
-          writerOf(db) ?? db,
-          batch.map((queued) => queued.item),
-        );
+        await statement(batch.map((queued) => queued.item));
       } else {
         await db.transaction().execute((trx) => {
           // Taken once the transaction has begun: what arrived while it waited for the connection
