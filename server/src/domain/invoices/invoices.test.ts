@@ -203,3 +203,47 @@ it('numbers the events of an app without webhooks and queues no delivery for the
     expect(events).toEqual([1, 2, 3].map((seq) => ({ seq, delivery: null })));
   }
 });
+
+it('queues the deliveries of an app that takes webhooks since its last invoice, whoever set them', async () => {
+  const { appId } = await insertMerchantApp(t, 'late hooks', ['invoices:write']);
+  const { db, statements, create } = tracedCreation(appId);
+  const stores = () => statements.filter((q) => /^with "?stored"? as/.test(q));
+  const delivering = (q: string) => q.includes('insert into webhook_deliveries');
+  try {
+    await create('FIRST');
+    await create('SECOND');
+    if (engineOf(db) === 'postgres') {
+      // The first statement finds that the app takes no webhooks; the second leaves their
+      // inserts out.
+      expect(stores().map(delivering)).toEqual([true, false]);
+    }
+    // Set through another connection, as another process would: this one hears nothing of it.
+    await t.db
+      .updateTable('apps')
+      .set({ callback_url: 'https://shop.example.com/hooks' })
+      .where('id', '=', appId)
+      .execute();
+    await create('THIRD');
+    await create('FOURTH');
+    if (engineOf(db) === 'postgres') {
+      // The third is refused without the deliveries and made again with them.
+      expect(stores().map(delivering)).toEqual([true, false, false, true, true]);
+    }
+  } finally {
+    await db.destroy();
+  }
+  const events = await t.db
+    .selectFrom('webhook_events as e')
+    .innerJoin('invoices as i', 'i.id', 'e.resource_id')
+    .leftJoin('webhook_deliveries as d', 'd.event_id', 'e.id')
+    .select(['e.seq', 'i.order_id', 'd.id as delivery'])
+    .where('e.app_id', '=', appId)
+    .orderBy('e.seq')
+    .execute();
+  expect(events.map((e) => [Number(e.seq), e.order_id, e.delivery !== null])).toEqual([
+    [1, 'FIRST', false],
+    [2, 'SECOND', false],
+    [3, 'THIRD', true],
+    [4, 'FOURTH', true],
+  ]);
+});

@@ -17,6 +17,7 @@ import {
 } from '../../db/rowInserts';
 import type { components } from '../../generated/gateway.gen';
 import { withMode, type Unmoded } from '../livemode';
+import { STATEMENT_REFUSED } from '../../db/migrations/0710_statement_refusals';
 
 // The outbox. An event is written in the same transaction as the change it reports, so a
 // deposit never changes without its event and no event reports a change that was rolled back;
@@ -450,17 +451,73 @@ export async function recordFirstEventsWith(
   const queued = deliveryJobs(deliveries);
   const jobs = queued.map((job) => jobRow(job, now));
   const appCounts = [...counts].map(([app_id, seq]) => ({ app_id, seq }));
+  const apps = [...counts.keys()];
+  const names = written.map((part) => part.name).join();
+  const statement = (withDeliveries: boolean) =>
+    firstEventsStatement(db, names, { written, appCounts, rows, deliveries, jobs }, withDeliveries);
+  // Outside a transaction only: a refused statement there would abort the transaction.
+  if (!db.isTransaction && apps.every((app) => webhookless.has(app))) {
+    try {
+      await statement(false);
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== STATEMENT_REFUSED) throw error;
+      for (const app of apps) webhookless.delete(app);
+    }
+  }
+  const found = await statement(true);
+  for (const { app_id, takes } of found) {
+    if (takes) webhookless.delete(app_id);
+    else if (webhookless.size < WEBHOOKLESS_KEPT) webhookless.add(app_id);
+  }
+  if (found.some((app) => app.takes)) jobsWritten(queued, now);
+}
+
+/**
+ * Apps that the last statement of recordFirstEventsWith in this process found taking no
+ * webhooks. The next statement of only such apps leaves the deliveries' and jobs' inserts out
+ * (PostgreSQL runs their statement triggers, a tenth of the statement's time, though they insert
+ * no row), and refuses itself, whole, if one of its apps takes webhooks after all (a Webhook URl
+ * set since, in any process): it is then made again with them. A guess, never the authority;
+ * at most WEBHOOKLESS_KEPT apps are remembered.
+ */
+const webhookless = new Set<string>();
+const WEBHOOKLESS_KEPT = 10_000;
+
+interface FirstEventRows {
+  written: readonly (TableRows & { name: string })[];
+  appCounts: { app_id: string; seq: number }[];
+  rows: ReturnType<typeof eventRowWithBody>[];
+  deliveries: ReturnType<typeof deliveryRows>;
+  jobs: ReturnType<typeof jobRow>[];
+}
+
+/**
+ * recordFirstEventsWith's statement: `written`'s inserts, the counters raised, the events and,
+ * `withDeliveries`, the deliveries and jobs of the apps that take webhooks, answering each
+ * app's `takes`; without, it answers nothing and refuses itself if an app takes webhooks.
+ */
+async function firstEventsStatement(
+  db: Db,
+  names: string,
+  { written, appCounts, rows, deliveries, jobs }: FirstEventRows,
+  withDeliveries: boolean,
+): Promise<{ app_id: string; takes: boolean }[]> {
   const [event, delivery, job] = [rows[0], deliveries[0], jobs[0]];
   if (!event || !delivery || !job) throw new Error('recordFirstEventsWith needs events');
   const parts: TableRows[] = [
     ...written,
     { table: 'app_event_seqs', rows: appCounts },
     { table: 'webhook_events', rows },
-    { table: 'webhook_deliveries', rows: deliveries },
-    { table: 'jobs', rows: jobs },
+    ...(withDeliveries
+      ? [
+          { table: 'webhook_deliveries' as const, rows: deliveries },
+          { table: 'jobs' as const, rows: jobs },
+        ]
+      : []),
   ];
-  const names = written.map((part) => part.name).join();
-  const [result] = await runShaped(db, `first events after ${names}`, parts, () => {
+  const shape = `first events ${withDeliveries ? 'with' : 'without'} deliveries after ${names}`;
+  return runShaped(db, shape, parts, () => {
     // Each insert's columns are its rows' keys, selected in that order from the JSON's rows,
     // `computed` ones from the expression given.
     const columns = (row: object) => sql.join(Object.keys(row).map((c) => sql.ref(c)));
@@ -470,18 +527,7 @@ export async function recordFirstEventsWith(
       computed: Record<string, RawBuilder<unknown>> = {},
     ) => sql.join(Object.keys(row).map((c) => computed[c] ?? sql.ref(`${from}.${c}`)));
     const inserts = written.map((part) => sql`${sql.ref(part.name)} as (${insertFromJson(part)})`);
-    return sql<{ takes: boolean | null }>`with ${sql.join(inserts)},
-    counts as (
-      select app_id, seq from ${rowsFromJson('app_event_seqs', appCounts)}),
-    raised as (
-      insert into app_event_seqs (app_id, seq) select app_id, seq from counts order by app_id
-      on conflict (app_id) do update set seq = app_event_seqs.seq + excluded.seq
-      returning app_event_seqs.app_id, app_event_seqs.seq, ${TAKES_WEBHOOKS} as takes),
-    events as (
-      insert into webhook_events (${columns(event)})
-      select ${selected('e', event, { seq: sql`raised.seq - counts.seq + e.seq` })}
-      from ${rowsFromJson('webhook_events', rows)} e
-        join raised using (app_id) join counts using (app_id)),
+    const delivered = sql`,
     deliveries as (
       insert into webhook_deliveries (${columns(delivery)})
       select ${selected('d', delivery)}
@@ -493,9 +539,24 @@ export async function recordFirstEventsWith(
       from ${rowsFromJson('jobs', jobs)} j
         join raised on raised.app_id = j.group_key where raised.takes
       on conflict (kind, key) do nothing)
-    select bool_or(takes) as takes from raised`;
+    select app_id, takes from raised`;
+    const refused = sql`
+    select app_id, refuse_statement('an app takes webhooks') as takes from raised where takes`;
+    return sql<{ app_id: string; takes: boolean }>`with ${sql.join(inserts)},
+    counts as (
+      select app_id, seq from ${rowsFromJson('app_event_seqs', appCounts)}),
+    raised as (
+      insert into app_event_seqs (app_id, seq) select app_id, seq from counts order by app_id
+      on conflict (app_id) do update set seq = app_event_seqs.seq + excluded.seq
+      returning app_event_seqs.app_id, app_event_seqs.seq, ${TAKES_WEBHOOKS} as takes),
+    events as (
+      insert into webhook_events (${columns(event)})
+      select ${selected('e', event, { seq: sql`raised.seq - counts.seq + e.seq` })}
+      from ${rowsFromJson('webhook_events', rows)} e
+        join raised using (app_id) join counts using (app_id))${
+          withDeliveries ? delivered : refused
+        }`;
   });
-  if (result?.takes) jobsWritten(queued, now);
 }
 
 interface NewDelivery {
