@@ -59,6 +59,7 @@ import * as m0680 from './0680_payment_link_index';
 import * as m0690 from './0690_inserts_noted_with';
 import * as m0700 from './0700_api_logs_app_checked_per_batch';
 import * as m0710 from './0710_statement_refusals';
+import * as m0720 from './0720_events_app_index';
 
 // Add a feature migration: create `000N_<name>.ts` exporting up/down and add one line here.
 // Keys sort lexicographically, so keep the zero-padded prefix.
@@ -123,4 +124,5 @@ export const migrations: Record<string, Migration> = {
   '0690_inserts_noted_with': m0690,
   '0700_api_logs_app_checked_per_batch': m0700,
   '0710_statement_refusals': m0710,
+  '0720_events_app_index': m0720,
 };
