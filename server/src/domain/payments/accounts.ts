@@ -1,10 +1,10 @@
 import type { Insertable } from 'kysely';
-import type { Db } from '../../db/connection';
+import { engineOf, type Db } from '../../db/connection';
 import type { AppAccountsTable } from '../../db/schema';
 import { giveBackAddress, handOutAddress } from '../chain/addressPool';
 import { BRANCH_PATHS } from '../chain/derivationCounters';
 import { prepared } from '../../db/prepared';
-import { insertRows, runNamed } from '../../db/rowInserts';
+import { insertRows, runNamed, runShaped } from '../../db/rowInserts';
 import { PlanLimitError, refuseOverPlan } from '../apps/plan';
 import { tronAddressFromEvm } from '../chain/addresses';
 import { fieldInvalid, NotFoundError } from '../errors';
@@ -197,13 +197,16 @@ function insertAccount(db: Db, row: AccountRow): Promise<boolean> {
 
 async function flushInserts(db: Db, batch: QueuedInsert[]): Promise<void> {
   if (queuedInserts.get(db) === batch) queuedInserts.delete(db);
+  const statement = (rows: AccountRow[]) =>
+    insertRows(db, db, 'app_accounts', rows)
+      .onConflict((oc) => oc.columns(['app_id', 'unique_id', 'chain_id']).doNothing())
+      .returning('id');
+  // PostgreSQL keeps the statement's text (runShaped): Kysely built and compiled it anew for
+  // each shared insert, 4 % of a process's CPU in a run of creations.
   const insert = (rows: AccountRow[]): Promise<{ id: string }[]> =>
-    runNamed(
-      db,
-      insertRows(db, db, 'app_accounts', rows)
-        .onConflict((oc) => oc.columns(['app_id', 'unique_id', 'chain_id']).doNothing())
-        .returning('id'),
-    );
+    engineOf(db) === 'postgres'
+      ? runShaped(db, 'accounts', [{ table: 'app_accounts', rows }], () => statement(rows))
+      : runNamed(db, statement(rows));
   try {
     const inserted = new Set((await insert(batch.map((queued) => queued.row))).map((r) => r.id));
     for (const queued of batch) queued.done(inserted.has(queued.row.id));
