@@ -15,6 +15,7 @@ import { INSERTS_NOTED_WITH } from './migrations/0690_inserts_noted_with';
 import { keptQueryTables, prepared } from './prepared';
 import { getInvoice, invoiceTables } from '../domain/invoices/invoices';
 import { listDeposits, polledPageTables } from '../domain/payments/deposits';
+import { planTables, refuseOverPlan } from '../domain/apps/plan';
 import { recordEvent } from '../domain/webhooks/events';
 
 // Two server processes of one deployment on one host: each its own connection to the database,
@@ -814,6 +815,16 @@ test('the gateway answers kept by their tables name every table their builds rea
     expect(polledPageTables(traced)).toEqual(expect.arrayContaining(deposits));
     expect(polledPageTables(traced)).not.toContain('api_logs');
     expect(insertsUnnoted(polledPageTables(traced))).toEqual([]);
+
+    // The plan check's verdict, kept per app: a live app whose merchant has a package.
+    await refuseOverPlan(traced, 'app_demo_store', first.clock(), 'account');
+    const plan = readSince();
+    // The daily totals stand for the rows they count (tablesDependedOn).
+    expect(plan).toEqual(expect.arrayContaining(['apps', 'receive_transactions', 'subscriptions']));
+    expect(planTables(traced)).toEqual(expect.arrayContaining(plan));
+    expect(planTables(traced)).not.toContain('api_logs');
+    expect(planTables(traced)).not.toContain('app_accounts');
+    expect(insertsUnnoted(planTables(traced))).toEqual([]);
   } finally {
     await traced.destroy();
   }

@@ -24,7 +24,7 @@ describe('gateway usage', () => {
   /** A merchant (on `plan` unless null) with an app, USDT (BEP20) on and a key with `abilities`. */
   async function merchant(
     abilities: string[],
-    plan: { packageId?: string; startDate?: string } | null = {},
+    plan: { packageId?: string; startDate?: string; endDate?: string } | null = {},
   ) {
     serial += 1;
     const tag = `use${serial}`;
@@ -287,6 +287,25 @@ describe('gateway usage', () => {
         "The Tiny pkg_tiny_daily package's daily transaction limit (daily_tnx_limit 1) is used up for today (UTC). Try again tomorrow or upgrade the package; deposits to existing addresses are still credited.",
     });
     expect((await open(key, 'order-1')).statusCode).toBe(200);
+  });
+
+  it('refuses new accounts once the package ends, though the last check refused nothing', async () => {
+    const ends = new Date(t.clock().getTime() + 60_000).toISOString();
+    const { key } = await merchant(['accounts:write'], {
+      startDate: new Date(t.clock().getTime() - 10 * DAY).toISOString(),
+      endDate: ends,
+    });
+    expect((await open(key, 'order-1')).statusCode).toBe(201);
+    expect((await open(key, 'order-2')).statusCode).toBe(201);
+    const at = t.clock();
+    t.clock.advance(60_000);
+    try {
+      const refused = await open(key, 'order-3');
+      expect(refused.statusCode).toBe(402);
+      expect(refused.json().error.code).toBe('no_package');
+    } finally {
+      t.clock.set(at);
+    }
   });
 
   it('records no fee for a deposit credited without a package (credited all the same)', async () => {

@@ -1,7 +1,7 @@
 import { addUser } from '../../../test/accounts';
 import { insertApp, insertReceive, insertSend } from '../../../test/appRows';
 import { testAppPerBlock } from '../../../test/withTestApp';
-import { feeOf, percentFraction } from './plan';
+import { feeOf, percentFraction, startOfUtcDay } from './plan';
 import { dailyLogs, methodTotals } from './usage';
 
 /** Sweeps with a fee leg (GATEWAY_FEE_ADDRESS set). */
@@ -260,4 +260,13 @@ describe('the fee a credited deposit records', () => {
     expect(feeOf(199n, 1)).toBe(1n);
     expect(feeOf(0n, 1)).toBe(0n);
   });
+});
+
+test("the daily limit's day starts at midnight UTC, whichever day was asked before", () => {
+  const day = (iso: string) => startOfUtcDay(new Date(iso));
+  expect(day('2026-12-05T23:59:59.999Z')).toBe('2026-12-05T00:00:00.000Z');
+  expect(day('2026-12-06T00:00:00.000Z')).toBe('2026-12-06T00:00:00.000Z');
+  expect(day('2026-12-05T00:00:00.001Z')).toBe('2026-12-05T00:00:00.000Z');
+  expect(day('1969-12-31T12:00:00.000Z')).toBe('1969-12-31T00:00:00.000Z');
+  expect(() => day('not a date')).toThrow(RangeError);
 });

@@ -43,6 +43,11 @@ const unreplacedSubscriptions = prepared(
   { ownerOf: (p) => p.userId },
 );
 
+/** The tables currentSubscription reads: what a verdict made from it depends on. */
+export function subscriptionTables(db: Executor): readonly string[] {
+  return unreplacedSubscriptions.tables(db);
+}
+
 /** The purchase history is paged by this many rows (contract: 10 per page). */
 export const HISTORY_PER_PAGE = 10;
 const DAY_MS = 86_400_000;
