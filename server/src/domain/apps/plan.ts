@@ -23,6 +23,16 @@ const appsOf = (db: Executor, userId: string) =>
 /** The plan's whole days from each `d<i>` on, summed over the user's apps: one query per count. */
 const wholeDaySums = new Map<number, ReturnType<typeof wholeDaySumsOf>>();
 
+/** The prepared sums of `windows` windows, made once per count. */
+function wholeDaySumsFor(windows: number): ReturnType<typeof wholeDaySumsOf> {
+  let sums = wholeDaySums.get(windows);
+  if (!sums) {
+    sums = wholeDaySumsOf(windows);
+    wholeDaySums.set(windows, sums);
+  }
+  return sums;
+}
+
 function wholeDaySumsOf(windows: number) {
   const indexes = Array.from({ length: windows }, (_, i) => i);
   const sample: Record<string, string> = { userId: '' };
@@ -140,12 +150,7 @@ export async function planTransactionCounts(
   const names = Object.keys(windows);
   if (names.length === 0) return {};
   const { days, partials } = windowDaysOf(names.map((name) => windows[name] ?? ''));
-  let sums = wholeDaySums.get(names.length);
-  if (!sums) {
-    sums = wholeDaySumsOf(names.length);
-    wholeDaySums.set(names.length, sums);
-  }
-  const [row] = await sums(db, { ...days, userId });
+  const [row] = await wholeDaySumsFor(names.length)(db, { ...days, userId });
   const record: Record<string, unknown> = row ?? {};
   const counts: Record<string, number> = {};
   for (const [i, name] of names.entries()) {
@@ -229,9 +234,9 @@ const ownerOfApp = prepared(
 
 /** The tables a plan check reads: its verdict holds until one of them changes for the merchant. */
 export function planTables(db: Executor): string[] {
-  const sums = wholeDaySums.get(2) ?? wholeDaySumsOf(2);
-  wholeDaySums.set(2, sums);
-  const read = [ownerOfApp, sums, partialDay].flatMap((query) => [...query.tables(db)]);
+  const read = [ownerOfApp, wholeDaySumsFor(2), partialDay].flatMap((query) => [
+    ...query.tables(db),
+  ]);
   return [...new Set([...read, ...subscriptionTables(db)])].sort();
 }
 
